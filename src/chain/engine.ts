@@ -1,0 +1,50 @@
+/**
+ * The EVM engine: a chain-196/1952 `Common` on @ethereumjs 10 with every fork up to Prague active at
+ * genesis (PoS, no miner reward), fast crypto, and read-only state views at any committed state root.
+ */
+import { type Common, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common'
+import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
+import type { VM } from '@ethereumjs/vm'
+import { ecrecover, keccak256 } from './crypto.js'
+
+export const HARDFORK = Hardfork.Prague
+
+export type EngineOptions = { chainId: number; gasLimit: bigint; baseFee: bigint }
+
+const BLOCK_FORKS = ['chainstart', 'homestead', 'tangerineWhistle', 'spuriousDragon', 'byzantium', 'constantinople',
+  'petersburg', 'istanbul', 'muirGlacier', 'berlin', 'london', 'arrowGlacier', 'grayGlacier', 'paris']
+const TIME_FORKS = ['shanghai', 'cancun', 'prague']
+
+export function createChainCommon({ chainId, gasLimit, baseFee }: EngineOptions): Common {
+  const hardforks = [
+    ...BLOCK_FORKS.map((name) => ({ name, block: 0 })),
+    ...TIME_FORKS.map((name) => ({ name, block: null, timestamp: 0 })),
+  ]
+  return createCustomCommon(
+    {
+      name: `xlayer-${chainId}`,
+      chainId,
+      consensus: { type: 'pos', algorithm: 'casper' },
+      // Mainnet's genesis (gas limit 5000, PoW) is inherited unless overridden
+      genesis: {
+        gasLimit: Number(gasLimit), difficulty: 0, nonce: '0x0000000000000000', extraData: '0x', timestamp: '0x0',
+        baseFeePerGas: `0x${baseFee.toString(16)}`, excessBlobGas: '0x0',
+      },
+      hardforks,
+    },
+    Mainnet,
+    { hardfork: HARDFORK, customCrypto: { keccak256, ecrecover } },
+  )
+}
+
+/**
+ * A read-only state view at `root`, sharing the live trie's node store. Nodes are content-addressed and
+ * never pruned, so the view stays valid while the sequencer keeps writing (~0.2 ms to create).
+ * Only roots committed at journal depth 0 are readable this way.
+ */
+export function stateAt(vm: VM, root: Uint8Array): MerkleStateManager {
+  const trie = (vm.stateManager as unknown as { _trie: MerklePatriciaTrie })._trie.shallowCopy(false)
+  trie.root(root)
+  return new MerkleStateManager({ common: vm.common, trie, caches: new Caches() })
+}

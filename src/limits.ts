@@ -1,0 +1,55 @@
+/**
+ * Every limit the service enforces, in one catalogue. Each is a default: the ones operators tune have a
+ * CLI flag (see src/config.ts), the rest are here so a reader finds them in one place.
+ */
+
+/** Largest HTTP body accepted (bytes); over it: HTTP 413 with a JSON-RPC error body. Matches geth/zkevm-node. */
+export const MAX_BODY_BYTES = 5 * 1024 * 1024
+
+/** Most items in one JSON-RPC batch; over it the whole batch gets one -32600 error (geth's default is 1000, X Layer's node had 20). */
+export const MAX_BATCH_ITEMS = 100
+
+/** Requests per second per client IP (spec section 8); each batch item and each WebSocket message counts. `--rate-limit`. */
+export const RATE_LIMIT_PER_SECOND = 100
+
+/** Widest block range of one eth_getLogs / filter query (blocks). */
+export const MAX_LOG_BLOCK_RANGE = 10_000
+
+/** Most logs one eth_getLogs / eth_getFilterLogs reply may carry. */
+export const MAX_LOGS_PER_RESPONSE = 10_000
+
+/** Installed polling filters per client IP. */
+export const MAX_FILTERS_PER_CLIENT = 100
+
+/** A filter not polled for this long is removed, as geth does (ms). */
+export const FILTER_IDLE_TIMEOUT_MS = 5 * 60_000
+
+/** Subscriptions one WebSocket connection may hold. */
+export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 100
+
+/** Gas an eth_call / eth_estimateGas may use at most (geth's --rpc.gascap default). */
+export const RPC_GAS_CAP = 50_000_000n
+
+/** Wall-clock budget of one eth_call / eth_estimateGas (ms); geth's --rpc.evmtimeout is 5 s. */
+export const CALL_TIMEOUT_MS = 5_000
+
+/** Default wall-clock budget of one debug_trace* call (ms); the `timeout` tracer option may shorten it. geth: 5 s. */
+export const TRACE_TIMEOUT_MS = 5_000
+
+/** Longest eth_sendRawTransactionSync wait (ms), as Base's flashblocks node. */
+export const SEND_SYNC_MAX_TIMEOUT_MS = 6_000
+
+/** Transactions (pending + queued) one sender may hold in the pool. geth: 16 executable + 64 queued per account. */
+export const POOL_MAX_PER_SENDER = 64
+
+/** Transactions the pool holds in all; past it a send answers `txpool is full`. */
+export const POOL_MAX_TOTAL = 10_000
+
+/** Fee bump a replacement transaction needs over the one it replaces (percent), as geth's --txpool.pricebump. */
+export const POOL_PRICE_BUMP_PERCENT = 10n
+
+/** Unread bytes a WebSocket consumer may leave in its send buffer before it is disconnected. */
+export const WS_MAX_BUFFERED_BYTES = 16 * 1024 * 1024
+
+/** Addresses an X Layer `flashblocks` subscription filter may name (xlayer-reth's default). */
+export const MAX_SUBSCRIBE_ADDRESSES = 1_000

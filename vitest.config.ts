@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'codegen/**/*.test.ts', 'test/**/*.test.ts', 'generated/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // the embedded chain is CPU-bound; two cores, so keep files from starving each other's sequencers
+    maxWorkers: 2,
+  },
+})
