@@ -7,5 +7,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // the embedded chain is CPU-bound; two cores, so keep files from starving each other's sequencers
     maxWorkers: 2,
+    // CI reads the JSON report to print its one-line summary
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-results/vitest.json' },
   },
 })
