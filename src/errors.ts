@@ -48,6 +48,22 @@ export class MethodNotFoundError extends RpcError {
   }
 }
 
+/** -32601 for eth_subscribe/eth_unsubscribe over HTTP; geth's wording (subscriptions need a WebSocket). */
+export class NotificationsUnsupportedError extends RpcError {
+  static override readonly code = -32601
+  constructor() {
+    super('notifications not supported')
+  }
+}
+
+/** -32601 for an eth_subscribe kind not offered on this endpoint; geth's subscriptionNotFoundError text. */
+export class SubscriptionNotFoundError extends RpcError {
+  static override readonly code = -32601
+  constructor(kind: string) {
+    super(`no ${JSON.stringify(kind)} subscription in eth namespace`)
+  }
+}
+
 /** -32602: a parameter is missing, of the wrong type or out of range; the message names it. */
 export class InvalidParamsError extends RpcError {
   static override readonly code = -32602

@@ -1,0 +1,93 @@
+/**
+ * Shared pieces of the benchmarks: JSON-RPC over fetch, percentiles, starting our service and anvil as
+ * child processes on free loopback ports, and dev-account signing with viem.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:net'
+import { mnemonicToAccount } from 'viem/accounts'
+
+export const MNEMONIC = 'test test test test test test test test test test test junk'
+
+let nextId = 1
+export async function rpc<T = any>(url: string, method: string, params: unknown[] = []): Promise<T> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
+  })
+  const body = (await res.json()) as { result?: T; error?: { code: number; message: string } }
+  if (body.error) throw new Error(`${method}: ${body.error.code} ${body.error.message}`)
+  return body.result as T
+}
+
+export function percentiles(values: number[]) {
+  const s = [...values].sort((a, b) => a - b)
+  const at = (p: number) => (s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] : NaN)
+  const round = (x: number) => Math.round(x * 10) / 10
+  return { n: s.length, p50: round(at(50)), p90: round(at(90)), p99: round(at(99)), max: round(s[s.length - 1] ?? NaN) }
+}
+
+export function devAccount(index: number) {
+  return mnemonicToAccount(MNEMONIC, { addressIndex: index })
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer()
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number }
+      srv.close(() => resolve(port))
+    })
+    srv.on('error', reject)
+  })
+}
+
+export type Target = { label: string; url: string; syncUrl?: string; feedUrl?: string; stop(): Promise<void> }
+
+async function waitReady(url: string, child: ChildProcess, what: string) {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}`)
+    try {
+      await rpc(url, 'eth_chainId')
+      return
+    } catch {
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  }
+  throw new Error(`${what} did not answer at ${url}`)
+}
+
+function stopper(child: ChildProcess) {
+  return () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve()
+      child.once('exit', () => resolve())
+      child.kill('SIGTERM')
+    })
+}
+
+/** Our service on the embedded chain (200 ms flashblocks, 1 s blocks unless told otherwise). */
+export async function startOurs(extraArgs: string[] = []): Promise<Target> {
+  const port = await freePort()
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', '--port', String(port), '--quiet', '--rate-limit', '0', ...extraArgs], {
+    cwd: new URL('..', import.meta.url).pathname,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  const base = `http://127.0.0.1:${port}`
+  await waitReady(`${base}/flashblocks`, child, 'preconf-rpc')
+  return { label: 'preconf-rpc /flashblocks', url: `${base}/flashblocks`, syncUrl: `${base}/flashblocks`, feedUrl: `ws://127.0.0.1:${port}/ws/flashblocks`, stop: stopper(child) }
+}
+
+/** anvil from the dev dependency, with the same mnemonic and chain id. */
+export async function startAnvil(blockTime: string): Promise<Target> {
+  const port = await freePort()
+  const bin = new URL('../node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil', import.meta.url).pathname
+  const child = spawn(bin, ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '196', '--mnemonic', MNEMONIC, '--block-time', blockTime, '--silent'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  const url = `http://127.0.0.1:${port}`
+  await waitReady(url, child, 'anvil')
+  return { label: `anvil --block-time ${blockTime}`, url, stop: stopper(child) }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))

@@ -1,0 +1,141 @@
+/**
+ * Checks the metaschema cannot express, each problem naming the method (or component) and the field:
+ * unknown $refs, non-draft-07 keywords, missing x- fields, required params after optional ones, aliases
+ * that differ from their target, examples whose params do not line up with the declared ones.
+ */
+import { endpoints, isSchema, schemaRefPrefix, type OpenRpcDocument } from './model.js'
+import { draft07Keywords, walkSchema } from './schema-walk.js'
+
+const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/
+const typeName = /^[A-Z][A-Za-z0-9]*$/
+const errorRefPrefix = '#/components/errors/'
+const booleanFlags = ['x-pending', 'x-extension', 'x-websocket-only']
+
+/** Problems inside one schema: $refs that resolve nowhere, keywords draft-07 does not know. */
+function schemaProblems(schema: unknown, at: string, field: string, schemaNames: Set<string>): string[] {
+  const problems: string[] = []
+  const located = (path: string) => {
+    const full = [field, path].filter((part) => part !== '').join('.')
+    return full === '' ? at : `${at}: ${full}`
+  }
+  if (!isSchema(schema)) return [`${located('')}: expected a JSON schema object`]
+  walkSchema(schema, '', (node, path) => {
+    const where = located(path)
+    for (const key of Object.keys(node)) {
+      if (!draft07Keywords.has(key) && !key.startsWith('x-')) problems.push(`${where}: unknown keyword "${key}" (draft-07 keywords and x- extensions only)`)
+    }
+    const ref = node.$ref
+    if (ref === undefined) return
+    if (typeof ref !== 'string' || !ref.startsWith(schemaRefPrefix)) problems.push(`${where}: unsupported $ref ${JSON.stringify(ref)}`)
+    else if (!schemaNames.has(ref.slice(schemaRefPrefix.length))) problems.push(`${where}: unknown $ref '${ref}'`)
+  })
+  return problems
+}
+
+function paramProblems(method: Record<string, unknown>, at: string, schemaNames: Set<string>): string[] {
+  const problems: string[] = []
+  if (!Array.isArray(method.params)) return [`${at}: params: expected a list (empty when the method takes none)`]
+  const seen = new Set<string>()
+  let optionalSeen: string | undefined
+  method.params.forEach((param: unknown, i) => {
+    const where = `${at}: params[${i}]`
+    if (!isSchema(param)) return problems.push(`${where}: expected a content descriptor (a $ref is not supported here)`)
+    const name = param.name
+    if (typeof name !== 'string' || !identifier.test(name)) problems.push(`${where}.name: expected a camelCase identifier, got ${JSON.stringify(name)}`)
+    else if (seen.has(name)) problems.push(`${where}.name: ${name} is used twice`)
+    else seen.add(name)
+    const label = `${where} (${String(name)})`
+    if (typeof param.required !== 'boolean') problems.push(`${label}.required: expected true or false (OpenRPC's default is false; say which)`)
+    if (param.required === true && optionalSeen) problems.push(`${label}.required: a required param follows the optional param ${optionalSeen}`)
+    if (param.required !== true) optionalSeen ??= String(name)
+    problems.push(...schemaProblems(param.schema, at, `params[${i}] (${String(name)}).schema`, schemaNames))
+    return undefined
+  })
+  return problems
+}
+
+function extensionProblems(method: Record<string, unknown>, at: string): string[] {
+  const problems: string[] = []
+  const served = method['x-endpoints']
+  if (!Array.isArray(served) || served.length === 0) {
+    problems.push(`${at}: x-endpoints: missing; list general and/or flashblocks`)
+  } else {
+    const bad = served.filter((e) => !endpoints.includes(e))
+    if (bad.length > 0) problems.push(`${at}: x-endpoints: unknown endpoint ${JSON.stringify(bad[0])} (general or flashblocks)`)
+    if (new Set(served).size !== served.length) problems.push(`${at}: x-endpoints: an endpoint is listed twice`)
+  }
+  for (const flag of booleanFlags) {
+    if (flag in method && typeof method[flag] !== 'boolean') problems.push(`${at}: ${flag}: expected true or false`)
+  }
+  return problems
+}
+
+function aliasProblems(method: Record<string, unknown>, at: string, byName: Map<string, Record<string, unknown>>): string[] {
+  const aliasOf = method['x-alias-of']
+  if (aliasOf === undefined) return []
+  const target = typeof aliasOf === 'string' ? byName.get(aliasOf) : undefined
+  if (!target) return [`${at}: x-alias-of: no method named ${JSON.stringify(aliasOf)}`]
+  if (target['x-alias-of'] !== undefined) return [`${at}: x-alias-of: ${aliasOf} is itself an alias`]
+  const problems: string[] = []
+  if (JSON.stringify(method.params) !== JSON.stringify(target.params)) problems.push(`${at}: params: an alias must declare the same params as ${aliasOf}`)
+  if (JSON.stringify(method.result) !== JSON.stringify(target.result)) problems.push(`${at}: result: an alias must declare the same result as ${aliasOf}`)
+  return problems
+}
+
+function exampleProblems(method: Record<string, unknown>, at: string): string[] {
+  const examples = method.examples
+  if (!Array.isArray(examples) || examples.length === 0) return [`${at}: examples: at least one example pairing is required`]
+  const params = Array.isArray(method.params) ? method.params.filter(isSchema) : []
+  const problems: string[] = []
+  examples.forEach((example: unknown, i) => {
+    const where = `${at}: examples[${i}]`
+    if (!isSchema(example) || !Array.isArray(example.params)) return problems.push(`${where}: expected {name, params, result}`)
+    if (example.params.length > params.length) problems.push(`${where}.params: ${example.params.length} values for ${params.length} params`)
+    example.params.forEach((value: unknown, j) => {
+      const name = isSchema(value) ? value.name : undefined
+      if (j < params.length && name !== params[j]?.name) problems.push(`${where}.params[${j}].name: expected ${String(params[j]?.name)}, got ${JSON.stringify(name)}`)
+      if (!isSchema(value) || !('value' in value)) problems.push(`${where}.params[${j}]: missing value`)
+    })
+    if (!isSchema(example.result) || !('value' in example.result)) problems.push(`${where}.result: missing result value`)
+    return undefined
+  })
+  return problems
+}
+
+function errorProblems(method: Record<string, unknown>, at: string, errorNames: Set<string>): string[] {
+  if (method.errors === undefined) return []
+  if (!Array.isArray(method.errors)) return [`${at}: errors: expected a list`]
+  return method.errors.flatMap((error: unknown, i) => {
+    const ref = isSchema(error) ? error.$ref : undefined
+    if (typeof ref === 'string') {
+      return ref.startsWith(errorRefPrefix) && errorNames.has(ref.slice(errorRefPrefix.length)) ? [] : [`${at}: errors[${i}]: unknown $ref '${ref}'`]
+    }
+    return isSchema(error) && Number.isInteger(error.code) && typeof error.message === 'string' ? [] : [`${at}: errors[${i}]: expected {code, message}`]
+  })
+}
+
+export function checkDocument(document: OpenRpcDocument, files: Map<string, string>): string[] {
+  const problems: string[] = []
+  const schemaNames = new Set(Object.keys(document.components.schemas))
+  const errorNames = new Set(Object.keys(document.components.errors ?? {}))
+  for (const [name, schema] of Object.entries(document.components.schemas)) {
+    const at = `schema ${name}`
+    if (!typeName.test(name)) problems.push(`${at}: the name becomes a TypeScript type; use PascalCase letters and digits`)
+    if (isSchema(schema) && (typeof schema.title !== 'string' || typeof schema.description !== 'string')) problems.push(`${at}: needs a title and a description`)
+    problems.push(...schemaProblems(schema, at, '', schemaNames))
+  }
+  const byName = new Map(document.methods.map((method) => [method.name, method]))
+  for (const method of document.methods) {
+    const at = `method ${method.name} (${files.get(method.name)})`
+    for (const field of ['summary', 'description']) {
+      if (typeof method[field] !== 'string' || method[field] === '') problems.push(`${at}: ${field}: missing`)
+    }
+    if (method.paramStructure !== 'by-position') problems.push(`${at}: paramStructure: expected by-position`)
+    problems.push(...paramProblems(method, at, schemaNames))
+    if (!isSchema(method.result) || typeof method.result.name !== 'string') problems.push(`${at}: result: expected {name, schema}`)
+    else problems.push(...schemaProblems(method.result.schema, at, 'result.schema', schemaNames))
+    problems.push(...extensionProblems(method, at), ...aliasProblems(method, at, byName))
+    problems.push(...exampleProblems(method, at), ...errorProblems(method, at, errorNames))
+  }
+  return problems
+}

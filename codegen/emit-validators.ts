@@ -1,0 +1,28 @@
+/**
+ * generated/validators.js (+ .d.ts): ajv standalone ESM code, one validator per param and per result
+ * (aliases share their target's), so the service never compiles a schema at start-up.
+ *
+ * ajv's standalone ESM still loads its runtime helpers (`equal` for object enums, `ucs2length` for string
+ * lengths) with `require(...)`; a `createRequire` preamble makes that work in Node ESM and under vitest alike.
+ */
+import standalone from 'ajv/dist/standalone/index.js'
+import type { Project } from 'ts-morph'
+import type { ValidatorBuild } from './ajv-build.js'
+import { headerLine, printSourceFile, type GeneratedFile } from './ts-project.js'
+
+export function emitValidators(project: Project, build: ValidatorBuild, source: string): GeneratedFile[] {
+  // a CommonJS module whose module.exports is the function, with itself as .default: NodeNext types see .default
+  const code = standalone.default(build.ajv, build.exports)
+  const body = code.replace(/^"use strict";\n?/, '')
+  const preamble = body.includes('require(')
+    ? "import { createRequire } from 'node:module'\nconst require = createRequire(import.meta.url)\n"
+    : ''
+  const js = `${headerLine('emit-validators.ts', source)}\n${preamble}${body.endsWith('\n') ? body : `${body}\n`}`
+
+  const declarations = Object.keys(build.exports).map((name) => `export declare const ${name}: Validator`)
+  const dts = printSourceFile(project, 'validators.d.ts', headerLine('emit-validators.ts', source), [
+    "import type { Validator } from '../src/validation/check-params.js'",
+    declarations.join('\n'),
+  ])
+  return [{ path: 'validators.js', text: js }, dts]
+}

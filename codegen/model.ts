@@ -1,0 +1,68 @@
+/**
+ * The shapes the generators work on: the merged OpenRPC document as loaded from YAML, and the per-method
+ * model every emitter reads, so no emitter has to know the OpenRPC object layout or its defaults.
+ */
+
+/** A JSON Schema object (draft-07) as written in the document; `true`/`false` schemas are not used. */
+export type Schema = { [keyword: string]: unknown }
+
+export type Endpoint = 'general' | 'flashblocks'
+export const endpoints: readonly Endpoint[] = ['general', 'flashblocks']
+
+export interface ParamModel {
+  name: string
+  required: boolean
+  schema: Schema
+  description?: string
+}
+
+export interface ExampleModel {
+  name: string
+  params: { name: string; value: unknown }[]
+  result?: { name: string; value: unknown }
+}
+
+export interface MethodModel {
+  name: string
+  /** The source file, relative to the document folder, for error messages. */
+  file: string
+  summary: string
+  description: string
+  params: ParamModel[]
+  result: { name: string; schema: Schema }
+  endpoints: Endpoint[]
+  pending: boolean
+  extension: boolean
+  websocketOnly: boolean
+  /** Set on an alias: the method it dispatches to. */
+  aliasOf?: string
+  examples: ExampleModel[]
+}
+
+/** The merged document with `$ref`s kept, methods sorted by name. */
+export interface OpenRpcDocument {
+  openrpc: string
+  info: { title: string; version: string; description?: string; [key: string]: unknown }
+  servers?: { name: string; url: string }[]
+  methods: ({ name: string } & Record<string, unknown>)[]
+  components: { schemas: Record<string, Schema>; errors?: Record<string, unknown> }
+  [key: string]: unknown
+}
+
+export interface LoadedDocument {
+  document: OpenRpcDocument
+  methods: MethodModel[]
+  /** Component schemas sorted by name. */
+  schemas: [name: string, schema: Schema][]
+}
+
+/** Code-unit order, so sorting does not depend on the machine's locale. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+export function isSchema(value: unknown): value is Schema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+export const schemaRefPrefix = '#/components/schemas/'

@@ -1,0 +1,122 @@
+/**
+ * The service's configuration: defaults, the checks every source of settings goes through (CLI flags and
+ * `startService` overrides alike), so a bad value fails at start with a sentence naming the flag.
+ * The command-line parser lives in config-args.ts and is re-exported here.
+ */
+import { isIP } from 'node:net'
+import { validateMnemonic } from '@scure/bip39'
+import { wordlist } from '@scure/bip39/wordlists/english.js'
+import { RATE_LIMIT_PER_SECOND } from './limits.js'
+
+export type Network = 'mainnet' | 'testnet'
+
+export interface Config {
+  host: string
+  port: number
+  network: Network
+  /** 196 on mainnet, 1952 on testnet. */
+  chainId: number
+  /** A block is sealed this often (ms). */
+  blockTimeMs: number
+  /** A flashblock (preconfirmation increment) is published this often (ms). */
+  flashblockIntervalMs: number
+  gasLimit: bigint
+  /** BIP-39 phrase the dev accounts derive from (m/44'/60'/0'/0/i, as anvil and hardhat). */
+  mnemonic: string
+  accounts: number
+  /** Genesis balance of each dev account, in wei. */
+  balance: bigint
+  /** false (`--no-dev-accounts`) turns eth_sendTransaction and eth_sign off. */
+  devAccounts: boolean
+  /** Requests per second per client IP; 0 turns the limit off. */
+  rateLimit: number
+  /** Shared limiter state for replicas; absent = in-process counters. */
+  redisUrl?: string
+  /** CIDRs whose X-Forwarded-For is believed when finding the client IP. */
+  trustedProxies: string[]
+  /** Refuse requests (rather than serve them unlimited) while Redis is unreachable. */
+  rateLimitFailClosed: boolean
+  quiet: boolean
+}
+
+export const CHAIN_IDS: Readonly<Record<Network, number>> = { mainnet: 196, testnet: 1952 }
+
+/** anvil's and hardhat's default phrase, so wallets and scripts that know those accounts work unchanged. */
+export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk'
+
+export const WEI_PER_OKB = 10n ** 18n
+
+/** A setting the service cannot start with; the message names the flag and says what is wrong. */
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+const defaults: Omit<Config, 'chainId'> = {
+  host: '127.0.0.1',
+  port: 8545,
+  network: 'mainnet',
+  blockTimeMs: 1000,
+  flashblockIntervalMs: 200,
+  gasLimit: 30_000_000n,
+  mnemonic: DEFAULT_MNEMONIC,
+  accounts: 10,
+  balance: 10_000n * WEI_PER_OKB,
+  devAccounts: true,
+  rateLimit: RATE_LIMIT_PER_SECOND,
+  trustedProxies: [],
+  rateLimitFailClosed: false,
+  quiet: false,
+}
+
+/** The defaults with the given settings on top; the chain id follows the network unless given. */
+export function defaultConfig(overrides: Partial<Config> = {}): Config {
+  const given = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined)) as Partial<Config>
+  const network = given.network ?? defaults.network
+  return { ...defaults, chainId: CHAIN_IDS[network] ?? CHAIN_IDS.mainnet, ...given, trustedProxies: [...(given.trustedProxies ?? [])] }
+}
+
+function fail(message: string): never {
+  throw new ConfigError(message)
+}
+
+function isIntegerIn(value: number, min: number, max: number): boolean {
+  return Number.isInteger(value) && value >= min && value <= max
+}
+
+/** True for `10.0.0.0/8`, `::1/128`, or a bare address. */
+export function isCidr(text: string): boolean {
+  const [address, prefix, ...rest] = text.split('/')
+  const family = isIP(address ?? '')
+  if (family === 0 || rest.length > 0) return false
+  if (prefix === undefined) return true
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128)
+}
+
+/** Throws a ConfigError naming the flag of the first unusable setting. */
+export function checkConfig(config: Config): Config {
+  if (!isIntegerIn(config.port, 0, 65_535)) fail(`--port must be an integer from 0 to 65535, got ${config.port}`)
+  if (config.host.trim() === '') fail('--host must not be empty')
+  if (!(config.network in CHAIN_IDS)) fail(`--network must be mainnet or testnet, got "${config.network}"`)
+  if (!isIntegerIn(config.chainId, 1, Number.MAX_SAFE_INTEGER)) fail(`chain id must be a positive integer, got ${config.chainId}`)
+  if (!isIntegerIn(config.blockTimeMs, 10, 3_600_000)) fail(`--block-time must be from 0.01 to 3600 seconds, got ${config.blockTimeMs / 1000}`)
+  if (!isIntegerIn(config.flashblockIntervalMs, 10, 3_600_000)) {
+    fail(`--flashblock-interval must be an integer from 10 ms, got ${config.flashblockIntervalMs}`)
+  }
+  if (config.flashblockIntervalMs > config.blockTimeMs) {
+    fail(`--flashblock-interval (${config.flashblockIntervalMs} ms) must not exceed the block time (${config.blockTimeMs} ms)`)
+  }
+  if (config.gasLimit < 21_000n || config.gasLimit > 2n ** 63n - 1n) fail(`--gas-limit must be from 21000 to 2^63-1, got ${config.gasLimit}`)
+  if (!validateMnemonic(config.mnemonic.trim().normalize('NFKD'), wordlist)) fail('--mnemonic is not a valid BIP-39 English phrase')
+  if (!isIntegerIn(config.accounts, 0, 10_000)) fail(`--accounts must be an integer from 0 to 10000, got ${config.accounts}`)
+  if (config.balance < 0n) fail('--balance must not be negative')
+  if (!isIntegerIn(config.rateLimit, 0, 1_000_000_000)) fail(`--rate-limit must be a whole number of requests per second (0 = off), got ${config.rateLimit}`)
+  if (config.redisUrl !== undefined && !/^rediss?:\/\/\S+$/.test(config.redisUrl)) {
+    fail(`--redis-url must look like redis://host:6379, got "${config.redisUrl}"`)
+  }
+  for (const proxy of config.trustedProxies) {
+    if (!isCidr(proxy)) fail(`--trusted-proxies: "${proxy}" is not an IP address or CIDR range such as 10.0.0.0/8`)
+  }
+  return config
+}
+
+export { HELP, parseArgs, parseCommandLine, type CommandLine } from './config-args.js'

@@ -1,0 +1,69 @@
+/**
+ * The raw flashblocks feed message as rollup-boost, Base and X Layer send it (FlashblocksPayloadV1 with
+ * `base` rather than the OP spec's `static`, no `version`/`parent_flash_hash`), plus X Layer's end-of-block
+ * message. Keys are snake_case; quantities are hex strings except `index` and `metadata.block_number`.
+ */
+
+export type Hex = `0x${string}`
+
+export interface FlashblockBase {
+  parent_beacon_block_root: Hex
+  parent_hash: Hex
+  fee_recipient: Hex
+  prev_randao: Hex
+  block_number: Hex
+  gas_limit: Hex
+  timestamp: Hex
+  extra_data: Hex
+  base_fee_per_gas: Hex
+}
+
+export interface FlashblockDiff {
+  /** cumulative for the block so far */
+  state_root: Hex
+  receipts_root: Hex
+  logs_bloom: Hex
+  gas_used: Hex
+  block_hash: Hex
+  /** only the transactions new in this flashblock (EIP-2718 bytes) */
+  transactions: Hex[]
+  withdrawals: unknown[]
+  withdrawals_root: Hex
+  blob_gas_used?: Hex
+}
+
+export interface FlashblockReceiptBody {
+  status: Hex
+  cumulativeGasUsed: Hex
+  logs: { address: Hex; topics: Hex[]; data: Hex }[]
+}
+
+/** Receipts are externally tagged by transaction type, as op-alloy serialises OpReceipt. */
+export type FlashblockReceipt = Partial<Record<'Legacy' | 'Eip2930' | 'Eip1559' | 'Eip7702' | 'Deposit', FlashblockReceiptBody>>
+
+export interface FlashblockMetadata {
+  block_number: number
+  new_account_balances: Record<Hex, Hex>
+  receipts: Record<Hex, FlashblockReceipt>
+}
+
+export interface FlashblocksPayload {
+  payload_id: Hex
+  index: number
+  base?: FlashblockBase
+  diff: FlashblockDiff
+  metadata: FlashblockMetadata
+  /** X Layer: the index the builder plans to reach in this block */
+  target_index?: number
+}
+
+/** X Layer's end-of-sequence message: no more flashblocks for this payload. */
+export interface FlashblocksEnd {
+  payload_id: Hex
+}
+
+export type FeedMessage = FlashblocksPayload | FlashblocksEnd
+
+export function isEndOfBlock(message: FeedMessage): message is FlashblocksEnd {
+  return !('diff' in message)
+}

@@ -1,0 +1,51 @@
+/**
+ * Blocks on the wire, shaped like geth's RPCMarshalBlock: every header field, `size`, the
+ * transactions as hashes or as full objects, and empty uncles.
+ */
+import type { BlockHeader } from '@ethereumjs/block'
+import { address, data, quantity, type Hex } from './hex.js'
+
+/** The header fields geth reports, in its order. */
+export function formatHeader(header: BlockHeader, hash: Uint8Array): Record<string, unknown> & { hash: Hex } {
+  const out: Record<string, unknown> & { hash: Hex } = {
+    baseFeePerGas: header.baseFeePerGas !== undefined ? quantity(header.baseFeePerGas) : undefined,
+    blobGasUsed: header.blobGasUsed !== undefined ? quantity(header.blobGasUsed) : undefined,
+    difficulty: quantity(header.difficulty),
+    excessBlobGas: header.excessBlobGas !== undefined ? quantity(header.excessBlobGas) : undefined,
+    extraData: data(header.extraData),
+    gasLimit: quantity(header.gasLimit),
+    gasUsed: quantity(header.gasUsed),
+    hash: data(hash),
+    logsBloom: data(header.logsBloom),
+    miner: address(header.coinbase.bytes),
+    mixHash: data(header.mixHash),
+    nonce: data(header.nonce),
+    number: quantity(header.number),
+    parentBeaconBlockRoot: header.parentBeaconBlockRoot ? data(header.parentBeaconBlockRoot) : undefined,
+    parentHash: data(header.parentHash),
+    receiptsRoot: data(header.receiptTrie),
+    requestsHash: header.requestsHash ? data(header.requestsHash) : undefined,
+    sha3Uncles: data(header.uncleHash),
+    stateRoot: data(header.stateRoot),
+    timestamp: quantity(header.timestamp),
+    transactionsRoot: data(header.transactionsTrie),
+    withdrawalsRoot: header.withdrawalsRoot ? data(header.withdrawalsRoot) : undefined,
+  }
+  for (const key of Object.keys(out)) if (out[key] === undefined) delete out[key]
+  return out
+}
+
+/** A whole block: header fields plus size, transactions (hashes or objects), uncles and withdrawals. */
+export function formatBlock(
+  header: BlockHeader,
+  hash: Uint8Array,
+  size: number,
+  transactions: unknown[],
+): Record<string, unknown> & { hash: Hex } {
+  const out = formatHeader(header, hash)
+  out.size = quantity(size)
+  out.transactions = transactions
+  out.uncles = []
+  if (header.withdrawalsRoot) out.withdrawals = []
+  return out
+}

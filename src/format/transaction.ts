@@ -1,0 +1,67 @@
+/**
+ * Transactions on the wire, shaped like geth's RPCTransaction: the fields of each type (0, 1, 2, 4),
+ * the signature as v/r/s plus yParity for typed ones, and the block position when it has one.
+ */
+import type { TypedTransaction } from '@ethereumjs/tx'
+import { Capability } from '@ethereumjs/tx'
+import { address, data, quantity, type Hex } from './hex.js'
+
+/** Where a transaction sits; absent for a transaction still in the pool. */
+export type TxPosition = { blockHash: Uint8Array; blockNumber: bigint; index: number; baseFee?: bigint }
+
+export type RpcTransaction = Record<string, unknown> & { hash: Hex }
+
+/** The price a type-2/4 transaction paid: baseFee + min(tip, maxFee - baseFee), as geth reports `gasPrice`. */
+export function effectiveGasPrice(tx: TypedTransaction, baseFee: bigint | undefined): bigint {
+  if ('maxFeePerGas' in tx) {
+    if (baseFee === undefined) return tx.maxFeePerGas
+    const tip = tx.maxPriorityFeePerGas < tx.maxFeePerGas - baseFee ? tx.maxPriorityFeePerGas : tx.maxFeePerGas - baseFee
+    return baseFee + tip
+  }
+  return (tx as { gasPrice: bigint }).gasPrice
+}
+
+export function formatTransaction(tx: TypedTransaction, from: Uint8Array, position?: TxPosition): RpcTransaction {
+  const out: RpcTransaction = {
+    blockHash: position ? data(position.blockHash) : null,
+    blockNumber: position ? quantity(position.blockNumber) : null,
+    from: address(from),
+    gas: quantity(tx.gasLimit),
+    gasPrice: quantity(position ? effectiveGasPrice(tx, position.baseFee) : effectiveGasPrice(tx, undefined)),
+    hash: data(tx.hash()),
+    input: data(tx.data),
+    nonce: quantity(tx.nonce),
+    to: tx.to ? address(tx.to.bytes) : null,
+    transactionIndex: position ? quantity(position.index) : null,
+    value: quantity(tx.value),
+    type: quantity(tx.type),
+  }
+  if ('maxFeePerGas' in tx) {
+    out.maxFeePerGas = quantity(tx.maxFeePerGas)
+    out.maxPriorityFeePerGas = quantity(tx.maxPriorityFeePerGas)
+  }
+  if (tx.supports(Capability.EIP2930AccessLists)) {
+    const list = (tx as unknown as { accessList: [Uint8Array, Uint8Array[]][] }).accessList
+    out.accessList = list.map(([addr, keys]) => ({ address: address(addr), storageKeys: keys.map(data) }))
+  }
+  if ('authorizationList' in tx) {
+    const auths = (tx as unknown as { authorizationList: Uint8Array[][] }).authorizationList
+    out.authorizationList = auths.map(([chainId, addr, nonce, yParity, r, s]) => ({
+      chainId: quantity(bytesToBig(chainId)), address: address(addr), nonce: quantity(bytesToBig(nonce)),
+      yParity: quantity(bytesToBig(yParity)), r: quantity(bytesToBig(r)), s: quantity(bytesToBig(s)),
+    }))
+  }
+  const chainId = tx.type === 0 ? (tx.supports(Capability.EIP155ReplayProtection) ? tx.common.chainId() : undefined) : tx.common.chainId()
+  if (chainId !== undefined) out.chainId = quantity(chainId)
+  out.v = quantity(tx.v ?? 0n)
+  out.r = quantity(tx.r ?? 0n)
+  out.s = quantity(tx.s ?? 0n)
+  if (tx.type !== 0) out.yParity = quantity(tx.v ?? 0n)
+  return out
+}
+
+function bytesToBig(bytes: Uint8Array): bigint {
+  let n = 0n
+  for (const b of bytes) n = (n << 8n) | BigInt(b)
+  return n
+}

@@ -1,0 +1,79 @@
+/**
+ * The JSON-RPC core, free of HTTP: a parsed body in, the reply out (one response, an array for a batch, or
+ * nothing when every message was a notification). Dispatch goes through the generated method table, so a
+ * method not served on the endpoint is -32601, params are checked before any handler runs, and an alias
+ * runs its target's handler. Every error leaves through toJsonRpcError, the one mapping.
+ */
+import { InvalidParamsError, InvalidRequestError, MethodNotFoundError, NotificationsUnsupportedError, RpcError, toJsonRpcError } from '../errors.js'
+import { MAX_BATCH_ITEMS } from '../limits.js'
+import { lookupMethod, type Endpoint, type MethodHandlers } from '../../generated/methods.js'
+import { expectsReply, failure, isRejected, readCall, replyId, success, type JsonRpcCall, type JsonRpcResponse } from './envelope.js'
+
+export interface DispatchOptions<Ctx> {
+  handlers: Partial<MethodHandlers<Ctx>>
+  /** True on a WebSocket: eth_subscribe/eth_unsubscribe are served; over HTTP they answer `notifications not supported`. */
+  websocket?: boolean
+  /** Most items in one batch (default MAX_BATCH_ITEMS). */
+  maxBatchItems?: number
+  /** Told of every error that is not an RpcError (a fault of ours): the client only sees -32603. */
+  onInternalError?: (err: unknown, method: string) => void
+}
+
+type AnyHandler<Ctx> = (params: unknown[], ctx: Ctx) => unknown
+
+async function dispatch<Ctx>(endpoint: Endpoint, call: JsonRpcCall, ctx: Ctx, opts: DispatchOptions<Ctx>): Promise<unknown> {
+  const spec = lookupMethod(endpoint, call.method)
+  if (!spec) throw new MethodNotFoundError(call.method)
+  if (spec.websocketOnly && !opts.websocket) throw new NotificationsUnsupportedError()
+  const problem = spec.checkParams(call.params)
+  if (problem !== undefined) throw new InvalidParamsError(problem)
+  const handler = opts.handlers[spec.target] as AnyHandler<Ctx> | undefined
+  // a served method whose handler has not landed yet (until the handler map is complete)
+  if (!handler) throw new MethodNotFoundError(call.method)
+  return await handler(call.params, ctx)
+}
+
+/** Runs one message; undefined when it needs no reply (a notification). */
+async function handleMessage<Ctx>(endpoint: Endpoint, message: unknown, ctx: Ctx, opts: DispatchOptions<Ctx>): Promise<JsonRpcResponse | undefined> {
+  const read = readCall(message)
+  if (isRejected(read)) return read.notification ? undefined : failure(read.id, read.error.toJSON())
+  try {
+    const result = await dispatch(endpoint, read, ctx, opts)
+    return read.notification ? undefined : success(read.id, result)
+  } catch (err) {
+    if (!(err instanceof RpcError)) opts.onInternalError?.(err, read.method)
+    return read.notification ? undefined : failure(read.id, toJsonRpcError(err))
+  }
+}
+
+/**
+ * Answers a parsed body. Batch items run one after another, in order (as geth does), so a batch that
+ * sends a transaction and then reads it sees its own write.
+ */
+export async function handleBody<Ctx>(
+  endpoint: Endpoint,
+  body: unknown,
+  ctx: Ctx,
+  opts: DispatchOptions<Ctx>,
+): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
+  if (!Array.isArray(body)) return handleMessage(endpoint, body, ctx, opts)
+  if (body.length === 0) return failure(null, new InvalidRequestError('empty batch').toJSON())
+  const limit = opts.maxBatchItems ?? MAX_BATCH_ITEMS
+  if (body.length > limit) {
+    // one error for the whole batch, carrying the first call's id (geth's respondWithBatchTooLarge)
+    const first = body.find((message) => expectsReply(message) && replyId(message) !== null)
+    return [failure(first === undefined ? null : replyId(first), new InvalidRequestError(`batch too large: at most ${limit} requests per batch`).toJSON())]
+  }
+  const replies: JsonRpcResponse[] = []
+  for (const message of body) {
+    const reply = await handleMessage(endpoint, message, ctx, opts)
+    if (reply) replies.push(reply)
+  }
+  return replies.length > 0 ? replies : undefined
+}
+
+/** How many requests a body counts as for rate limiting: each batch item is one. */
+export function requestCount(body: unknown, maxBatchItems = MAX_BATCH_ITEMS): number {
+  // an empty or oversized batch is refused without running anything: it costs one
+  return Array.isArray(body) && body.length > 0 && body.length <= maxBatchItems ? body.length : 1
+}

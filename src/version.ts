@@ -1,0 +1,13 @@
+/**
+ * The service's name and version, read once from package.json so `web3_clientVersion`, the GET description
+ * and the CLI banner never disagree with the published package.
+ */
+import { readFileSync } from 'node:fs'
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { name: string; version: string }
+
+export const SERVICE_NAME: string = pkg.name
+export const SERVICE_VERSION: string = pkg.version
+
+/** geth's shape `Geth/v1.14.0-stable/linux-amd64/go1.22`: `preconf-rpc/v0.1.0/linux-x64/node20`. */
+export const CLIENT_VERSION = `${SERVICE_NAME}/v${SERVICE_VERSION}/${process.platform}-${process.arch}/node${process.versions.node.split('.')[0]}`
