@@ -64,6 +64,9 @@ function createClient(send: Send): RpcClient {
     const reply = await send(requests)
     if (!Array.isArray(reply)) return Promise.reject(isObject(reply) && isObject(reply.error) ? new RpcResponseError(reply.error as RpcErrorObject) : new Error('malformed batch reply'))
     const byId = new Map(reply.filter(isObject).map((item) => [item.id, item]))
+    // a batch refused as a whole (e.g. too large) answers with one error
+    const refusal = reply.length === 1 && isObject(reply[0]) && isObject(reply[0].error) ? (reply[0].error as RpcErrorObject) : undefined
+    if (refusal && requests.length > 1) throw new RpcResponseError(refusal)
     return requests.map((request) => {
       const item = byId.get(request.id)
       if (!item) throw new Error(\`batch reply has no answer for id \${request.id}\`)

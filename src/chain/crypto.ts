@@ -3,7 +3,7 @@
  * native secp256k1 binding for sender recovery (~20x; noble caps admission near 400 tx/s per core).
  * Roots and hashes are unchanged (measured against noble and revm in ../shared/reference/evm-engine.md).
  */
-import { setLengthLeft } from '@ethereumjs/util'
+import { type KZG, setLengthLeft } from '@ethereumjs/util'
 import { createKeccak } from 'hash-wasm'
 import { createRequire } from 'node:module'
 
@@ -28,4 +28,18 @@ export function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint
   sig.set(setLengthLeft(s, 32), 32)
   secp ??= createRequire(import.meta.url)('secp256k1') as Secp256k1
   return secp.ecdsaRecover(sig, recovery, msgHash, false).slice(1)
+}
+
+/**
+ * No KZG library is bundled (the chain takes no blob transactions). Without any `kzg` the EVM's point
+ * evaluation precompile (0x0a) throws a JS error mid-transaction, which leaks a state checkpoint and
+ * corrupts the flashblock; with this one the precompile call fails like an invalid proof and the
+ * transaction is included with a failed call, as any other precompile failure would be.
+ */
+const noKzg = (): never => {
+  throw new Error('KZG is not available on this chain')
+}
+export const unavailableKzg: KZG = {
+  blobToKzgCommitment: noKzg, computeBlobProof: noKzg, verifyProof: noKzg, verifyBlobProofBatch: noKzg,
+  computeCells: noKzg, computeCellsAndProofs: noKzg, recoverCellsAndProofs: noKzg, verifyCellKzgProofBatch: noKzg,
 }

@@ -2,11 +2,13 @@
  * The EVM engine: a chain-196/1952 `Common` on @ethereumjs 10 with every fork up to Prague active at
  * genesis (PoS, no miner reward), fast crypto, and read-only state views at any committed state root.
  */
+import { paramsBlock } from '@ethereumjs/block'
 import { type Common, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common'
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
+import { paramsTx } from '@ethereumjs/tx'
 import type { VM } from '@ethereumjs/vm'
-import { ecrecover, keccak256 } from './crypto.js'
+import { ecrecover, keccak256, unavailableKzg } from './crypto.js'
 
 export const HARDFORK = Hardfork.Prague
 
@@ -34,7 +36,7 @@ export function createChainCommon({ chainId, gasLimit, baseFee }: EngineOptions)
       hardforks,
     },
     Mainnet,
-    { hardfork: HARDFORK, customCrypto: { keccak256, ecrecover } },
+    { hardfork: HARDFORK, customCrypto: { keccak256, ecrecover, kzg: unavailableKzg } },
   )
 }
 
@@ -47,4 +49,24 @@ export function stateAt(vm: VM, root: Uint8Array): MerkleStateManager {
   const trie = (vm.stateManager as unknown as { _trie: MerklePatriciaTrie })._trie.shallowCopy(false)
   trie.root(root)
   return new MerkleStateManager({ common: vm.common, trie, caches: new Caches() })
+}
+
+const recordCommons = new WeakMap<Common, Common>()
+
+/**
+ * Every @ethereumjs header and transaction copies its Common and rebuilds a params cache (~13 KB each,
+ * evm-engine.md section 7). Objects the chain keeps for the whole run (block headers, pool and block
+ * transactions) are built unfrozen and given this one shared Common instead, then frozen (freezing is
+ * what turns on their hash and sender caches).
+ */
+export function adoptCommon<T extends object>(object: T, common: Common): T {
+  let shared = recordCommons.get(common)
+  if (!shared) {
+    shared = common.copy()
+    shared.updateParams(paramsBlock)
+    shared.updateParams(paramsTx)
+    recordCommons.set(common, shared)
+  }
+  ;(object as { common: Common }).common = shared
+  return Object.freeze(object) as T
 }

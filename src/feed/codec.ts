@@ -5,7 +5,7 @@
  * `{"OpFlashblockPayload": ...}` wrapper of xlayer-reth's internal pipe.
  */
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib'
-import type { FeedMessage } from './wire.js'
+import { isEndOfBlock, type FeedMessage } from './wire.js'
 
 /** ASCII Record Separator: marks a brotli frame. */
 export const BROTLI_FRAME_PREFIX = 0x1e
@@ -40,7 +40,7 @@ export function decodeFrame(frame: string | Uint8Array): FeedMessage {
     throw new FeedDecodeError('feed message has no payload_id')
   }
   const message = value as FeedMessage
-  if ('diff' in message && typeof message.index !== 'number') throw new FeedDecodeError('feed message has no numeric index')
+  if (!isEndOfBlock(message) && typeof message.index !== 'number') throw new FeedDecodeError('feed message has no numeric index')
   return message
 }
 

@@ -60,6 +60,8 @@ export interface FlashblocksPayload {
 /** X Layer's end-of-sequence message: no more flashblocks for this payload. */
 export interface FlashblocksEnd {
   payload_id: Hex
+  /** absent by definition: keeps a payload from passing for an end message in type narrowing */
+  diff?: never
 }
 
 export type FeedMessage = FlashblocksPayload | FlashblocksEnd

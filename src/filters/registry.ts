@@ -8,21 +8,18 @@ import { randomBytes } from 'node:crypto'
 import { InvalidInputError, LimitExceededError } from '../errors.js'
 import { FILTER_IDLE_TIMEOUT_MS, MAX_FILTERS_PER_CLIENT } from '../limits.js'
 import type { Hex } from '../format/hex.js'
-import type { LogCriteria } from './criteria.js'
+import type { LogQuery } from './query.js'
 
 /** A block bound as the filter was given it: resolved again at every poll, so `latest` follows the head. */
 export type BlockBound = bigint | 'latest' | 'pending' | 'earliest' | 'safe' | 'finalized'
 
-export type LogFilter = {
+export type LogFilter = LogQuery & {
   kind: 'logs'
-  criteria: LogCriteria
-  fromBlock: BlockBound
-  toBlock: BlockBound
   /** the first block number the next eth_getFilterChanges reports */
   cursor: bigint
 }
 export type HashFilter = { kind: 'blocks' | 'pendingTransactions'; hashes: Hex[] }
-export type Filter = (LogFilter | HashFilter) & { readonly id: Hex; lastPolled: number }
+export type Filter = (LogFilter | HashFilter) & { readonly id: Hex; readonly owner: string; lastPolled: number }
 
 export type RegistryOptions = { idleTimeoutMs?: number; maxFilters?: number; now?: () => number }
 
@@ -41,13 +38,16 @@ export class FilterRegistry {
     this.#now = options.now ?? Date.now
   }
 
-  install(filter: LogFilter | HashFilter): Hex {
+  /** Installs a filter for `owner` (the client IP: the filter budget is per client). */
+  install(filter: LogFilter | HashFilter, owner = ''): Hex {
     this.sweep()
-    if (this.#filters.size >= this.#maxFilters) {
-      throw new LimitExceededError(`too many filters installed: at most ${this.#maxFilters}`)
+    let owned = 0
+    for (const f of this.#filters.values()) if (f.owner === owner) owned++
+    if (owned >= this.#maxFilters) {
+      throw new LimitExceededError(`too many filters installed: at most ${this.#maxFilters} per client`)
     }
     const id = `0x${randomBytes(16).toString('hex')}` as Hex
-    this.#filters.set(id, Object.assign(filter, { id, lastPolled: this.#now() }))
+    this.#filters.set(id, Object.assign(filter, { id, owner, lastPolled: this.#now() }))
     return id
   }
 

@@ -3,7 +3,9 @@
  * transactions as hashes or as full objects, and empty uncles.
  */
 import type { BlockHeader } from '@ethereumjs/block'
+import type { BlockRecord } from '../chain/types.js'
 import { address, data, quantity, type Hex } from './hex.js'
+import { formatTransaction } from './transaction.js'
 
 /** The header fields geth reports, in its order. */
 export function formatHeader(header: BlockHeader, hash: Uint8Array): Record<string, unknown> & { hash: Hex } {
@@ -48,4 +50,15 @@ export function formatBlock(
   out.uncles = []
   if (header.withdrawalsRoot) out.withdrawals = []
   return out
+}
+
+/** A chain block record as eth_getBlockBy* answers it: transactions as hashes, or as full objects. */
+export function formatBlockRecord(block: BlockRecord, hydrated: boolean): Record<string, unknown> & { hash: Hex } {
+  const position = (index: number) => ({
+    blockHash: block.hash, blockNumber: block.number, index, baseFee: block.header.baseFeePerGas,
+  })
+  const transactions = hydrated
+    ? block.txs.map((record, i) => formatTransaction(record.tx, record.sender, position(i)))
+    : block.txs.map((record) => data(record.hash))
+  return formatBlock(block.header, block.hash, block.size, transactions)
 }

@@ -1,32 +1,12 @@
 /**
  * Receipts on the wire, shaped like geth's MarshalReceipt: position, gas, fees, logs and bloom, status
  * (post-Byzantium, so never a state root), the contract created, and the EIP-2718 type. A preconfirmed
- * receipt carries the pending block's number and its hash as of the flashblock that holds it.
+ * receipt carries the pending block's number and its hash as of the flashblock that holds it, because its
+ * block record is the pending block as of that flashblock.
  */
-import type { TypedTransaction } from '@ethereumjs/tx'
-import { type LogBody, type RpcLog, formatLog } from './log.js'
+import type { BlockRecord } from '../chain/types.js'
+import { type RpcLog, formatLog } from './log.js'
 import { address, data, quantity, type Hex } from './hex.js'
-import { effectiveGasPrice } from './transaction.js'
-
-/** What execution decided about one transaction. */
-export type ReceiptBody = {
-  status: 0 | 1
-  gasUsed: bigint
-  cumulativeGasUsed: bigint
-  logsBloom: Uint8Array
-  logs: readonly LogBody[]
-  contractAddress?: Uint8Array
-}
-
-/** Where the receipt's transaction sits; `firstLogIndex` is the block-wide index of its first log. */
-export type ReceiptPosition = {
-  blockHash: Uint8Array
-  blockNumber: bigint
-  blockTimestamp?: bigint
-  baseFee?: bigint
-  transactionIndex: number
-  firstLogIndex: number
-}
 
 export type RpcReceipt = {
   blockHash: Hex
@@ -45,36 +25,25 @@ export type RpcReceipt = {
   type: Hex
 }
 
-export function formatReceipt(
-  tx: TypedTransaction,
-  from: Uint8Array,
-  receipt: ReceiptBody,
-  position: ReceiptPosition,
-): RpcReceipt {
-  const txHash = tx.hash()
+/** The receipt of the `index`-th transaction of `block`. */
+export function formatReceipt(block: BlockRecord, index: number): RpcReceipt {
+  const { tx, sender, hash } = block.txs[index]!
+  const receipt = block.receipts[index]!
+  const logs = block.logs.slice(receipt.firstLogIndex, receipt.firstLogIndex + receipt.logs.length)
   return {
-    blockHash: data(position.blockHash),
-    blockNumber: quantity(position.blockNumber),
+    blockHash: data(block.hash),
+    blockNumber: quantity(block.number),
     contractAddress: receipt.contractAddress ? address(receipt.contractAddress) : null,
     cumulativeGasUsed: quantity(receipt.cumulativeGasUsed),
-    effectiveGasPrice: quantity(effectiveGasPrice(tx, position.baseFee)),
-    from: address(from),
+    effectiveGasPrice: quantity(receipt.effectiveGasPrice),
+    from: address(sender),
     gasUsed: quantity(receipt.gasUsed),
-    logs: receipt.logs.map((log, i) =>
-      formatLog(log, {
-        blockHash: position.blockHash,
-        blockNumber: position.blockNumber,
-        ...(position.blockTimestamp !== undefined ? { blockTimestamp: position.blockTimestamp } : {}),
-        transactionHash: txHash,
-        transactionIndex: position.transactionIndex,
-        logIndex: position.firstLogIndex + i,
-      }),
-    ),
+    logs: logs.map((log) => formatLog(log)),
     logsBloom: data(receipt.logsBloom),
     status: quantity(receipt.status),
     to: tx.to ? address(tx.to.bytes) : null,
-    transactionHash: data(txHash),
-    transactionIndex: quantity(position.transactionIndex),
-    type: quantity(tx.type),
+    transactionHash: data(hash),
+    transactionIndex: quantity(index),
+    type: quantity(receipt.type),
   }
 }

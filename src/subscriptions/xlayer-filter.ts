@@ -9,7 +9,7 @@ import { expectAtMost, invalid, isPlainObject, readAddress, typeName, type Hex }
 
 export interface XLayerFilter {
   headerInfo: boolean
-  /** lower-case; empty = every transaction */
+  /** lower-case; empty = no transaction events, headers only */
   subscribeAddresses: ReadonlySet<Hex>
   txInfo: boolean
   txReceipt: boolean

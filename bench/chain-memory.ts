@@ -1,0 +1,51 @@
+/**
+ * Memory the embedded chain keeps per block (history is never pruned, so every state method works at
+ * any past block). Runs B blocks of N ETH transfers to fresh addresses, then E empty blocks, and prints
+ * the heap growth after a forced GC.
+ *
+ *   node --expose-gc --import tsx bench/chain-memory.ts [blocks=100] [txsPerBlock=100] [emptyBlocks=1000]
+ */
+import { createFeeMarket1559Tx } from '@ethereumjs/tx'
+import { createChain } from '../src/chain/chain.js'
+
+const [blocks = 100, perBlock = 100, empties = 1000] = process.argv.slice(2).map(Number)
+const gc = (globalThis as { gc?: () => void }).gc
+if (!gc) throw new Error('run with node --expose-gc')
+
+function heapMb(): number {
+  gc!()
+  gc!()
+  return process.memoryUsage().heapUsed / 2 ** 20
+}
+
+const chain = await createChain({ quiet: true })
+const nonces = chain.accounts.map(() => 0n)
+let fresh = 0x10000n // above the precompiles: fresh, empty accounts
+const before = heapMb()
+const rssBefore = process.memoryUsage().rss / 2 ** 20
+for (let b = 0; b < blocks; b++) {
+  for (let i = 0; i < perBlock; i++) {
+    const s = i % chain.accounts.length
+    const to = `0x${(fresh++).toString(16).padStart(40, '0')}` as const
+    const tx = createFeeMarket1559Tx(
+      { chainId: 196n, nonce: nonces[s]++, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n, gasLimit: 21_000n, to, value: 1n },
+      { common: chain.common },
+    ).sign(chain.accounts[s].privateKey)
+    await chain.sendRawTransaction(tx.serialize()).catch((e) => { throw new Error(`block ${b} tx ${i}: ${e.message}`) })
+  }
+  // five flashblocks per block, as the timers would make them
+  for (let f = 0; f < 5; f++) await chain.buildNow()
+  await chain.sealNow()
+}
+const afterTxs = heapMb()
+for (let b = 0; b < empties; b++) await chain.sealNow()
+const afterEmpty = heapMb()
+const txBlocksMb = afterTxs - before
+const perTxKb = (txBlocksMb * 1024) / (blocks * perBlock)
+console.log(JSON.stringify({
+  blocks, txsPerBlock: perBlock, emptyBlocks: empties,
+  heapBeforeMb: +before.toFixed(1), heapAfterTxBlocksMb: +afterTxs.toFixed(1), heapAfterEmptyBlocksMb: +afterEmpty.toFixed(1),
+  perFullBlockMb: +(txBlocksMb / blocks).toFixed(2), perTxKb: +perTxKb.toFixed(1),
+  perEmptyBlockKb: +(((afterEmpty - afterTxs) * 1024) / Math.max(1, empties)).toFixed(1),
+  rssGrowthMb: +(process.memoryUsage().rss / 2 ** 20 - rssBefore).toFixed(1),
+}))

@@ -1,0 +1,191 @@
+/**
+ * The embedded chain: genesis and dev accounts, the pool, the sequencer (flashblock every interval, seal
+ * every block time), the canonical store and the pending store, wired so that a flashblock reaches the
+ * pending store before any listener, and a sealed block reaches the canonical store before the pending
+ * store lets go of it (no moment in which a preconfirmed transaction cannot be found).
+ */
+import type { Common } from '@ethereumjs/common'
+import { hexToBytes } from '@ethereumjs/util'
+import { type VM, createVM } from '@ethereumjs/vm'
+import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import { BlockResolver, type Endpoint } from '../pending/resolver.js'
+import { PendingStore } from '../pending/store.js'
+import { DEFAULT_MNEMONIC, deriveDevAccounts } from './accounts.js'
+import { keyOf } from './block-record.js'
+import { StoreBlockHashes } from './block-hashes.js'
+import { createChainCommon, stateAt } from './engine.js'
+import { type ChainEvents, TypedEmitter } from './events.js'
+import { createGenesis } from './genesis.js'
+import { TxPool } from './pool/pool.js'
+import { Sequencer } from './sequencer.js'
+import { CanonicalStore } from './store.js'
+import type { BlockRecord, DevAccount, Flashblock, TxLocation } from './types.js'
+
+/** OP Stack's sequencer fee vault: where priority fees go. */
+export const FEE_RECIPIENT = hexToBytes('0x4200000000000000000000000000000000000011')
+export const GENESIS_BASE_FEE = 1_000_000_000n
+
+export interface ChainLogger {
+  info(message: string): void
+  warn(message: string): void
+}
+
+/** The chain's part of the service Config (same names), all optional. */
+export interface ChainOptions {
+  chainId?: number
+  gasLimit?: bigint
+  blockTimeMs?: number
+  flashblockIntervalMs?: number
+  mnemonic?: string
+  accounts?: number
+  balance?: bigint
+  quiet?: boolean
+  logger?: ChainLogger
+  baseFee?: bigint
+  /** Genesis time in seconds (default: now). */
+  genesisTimestamp?: bigint
+}
+
+const silent: ChainLogger = { info: () => {}, warn: () => {} }
+const consoleLogger: ChainLogger = { info: (m) => console.log(m), warn: (m) => console.warn(m) }
+
+export class Chain {
+  readonly events: TypedEmitter<ChainEvents>
+  readonly pending: PendingStore
+  readonly sequencer: Sequencer
+  /** BLOCKHASH source for any EVM built on this chain's state (pass as `blockchain`). */
+  readonly blockchain: StoreBlockHashes
+  private readonly resolvers: Record<Endpoint, BlockResolver>
+
+  constructor(
+    readonly common: Common,
+    readonly vm: VM,
+    readonly accounts: readonly DevAccount[],
+    readonly pool: TxPool,
+    readonly store: CanonicalStore,
+    readonly options: Required<Pick<ChainOptions, 'blockTimeMs' | 'flashblockIntervalMs'>>,
+    events: TypedEmitter<ChainEvents>,
+    logger: ChainLogger,
+  ) {
+    this.events = events
+    this.blockchain = vm.blockchain as StoreBlockHashes
+    this.pending = new PendingStore({ canonicalHeight: () => store.height, warn: logger.warn })
+    this.sequencer = new Sequencer(vm, pool, store, {
+      onFlashblock: (fb) => {
+        this.pending.apply(fb)
+        events.emit('flashblock', fb)
+      },
+      onSealed: (block) => {
+        store.add(block)
+        this.pending.onCanonical(block)
+        events.emit('block', block)
+      },
+    }, { ...options, coinbase: FEE_RECIPIENT, log: logger.info, warn: logger.warn })
+    const sources = { vm, store, pending: this.pending, pool }
+    this.resolvers = { general: new BlockResolver('general', sources), flashblocks: new BlockResolver('flashblocks', sources) }
+  }
+
+  get chainId(): bigint {
+    return this.common.chainId()
+  }
+
+  on<K extends keyof ChainEvents>(event: K, listener: (...args: ChainEvents[K]) => void): () => void {
+    return this.events.on(event, listener)
+  }
+
+  resolverFor(endpoint: Endpoint): BlockResolver {
+    return this.resolvers[endpoint]
+  }
+
+  /** A read-only state view at any committed root (a block's or a flashblock's). */
+  stateAt(root: Uint8Array): MerkleStateManager {
+    return stateAt(this.vm, root)
+  }
+
+  /** Starts the flashblock/block timers. */
+  start(): void {
+    this.sequencer.start()
+  }
+
+  async stop(): Promise<void> {
+    await this.sequencer.stop()
+  }
+
+  /** eth_sendRawTransaction: admission; resolves to the hash or throws TransactionRejectedError. */
+  sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
+    return this.pool.add(raw)
+  }
+
+  /**
+   * Resolves with the transaction's location as soon as it is preconfirmed (or canonical with
+   * `preconfirmed: false`); undefined on timeout or when the pool drops it. Subscribes before it
+   * returns, so a flashblock published right after the send is not missed.
+   */
+  waitForReceipt(hash: Uint8Array, timeoutMs: number, options: { preconfirmed?: boolean } = {}): Promise<TxLocation | undefined> {
+    const preconfirmed = options.preconfirmed ?? true
+    const find = () => this.store.tx(hash) ?? (preconfirmed ? this.pending.tx(hash) : undefined)
+    const found = find()
+    if (found) return Promise.resolve(found)
+    const key = keyOf(hash)
+    return new Promise((resolve) => {
+      const offs: (() => void)[] = []
+      const timer = setTimeout(() => done(undefined), timeoutMs)
+      const done = (location: TxLocation | undefined) => {
+        clearTimeout(timer)
+        for (const off of offs) off()
+        resolve(location)
+      }
+      const check = () => {
+        const location = find()
+        if (location) done(location)
+      }
+      offs.push(this.events.on('flashblock', check), this.events.on('block', check))
+      offs.push(this.events.on('droppedTransaction', (tx) => keyOf(tx.hash) === key && done(undefined)))
+    })
+  }
+
+  /** Builds the next flashblock now (tests; the timers keep running if started). */
+  buildNow(): Promise<Flashblock> {
+    return this.sequencer.buildNow()
+  }
+
+  /** Seals the block in progress now (an empty one if none is open). */
+  sealNow(): Promise<BlockRecord> {
+    return this.sequencer.sealNow()
+  }
+
+  /** One flashblock with everything ready, then sealed: the ready transactions land in a canonical block. */
+  async mine(): Promise<BlockRecord> {
+    await this.buildNow()
+    return this.sealNow()
+  }
+}
+
+export async function createChain(options: ChainOptions = {}): Promise<Chain> {
+  const logger = options.quiet ? silent : (options.logger ?? consoleLogger)
+  const chainId = options.chainId ?? 196
+  const gasLimit = options.gasLimit ?? 30_000_000n
+  const baseFee = options.baseFee ?? GENESIS_BASE_FEE
+  const common = createChainCommon({ chainId, gasLimit, baseFee })
+  const accounts = deriveDevAccounts(options.mnemonic ?? DEFAULT_MNEMONIC, options.accounts ?? 10)
+  const { stateManager, genesis } = await createGenesis({
+    common, gasLimit, baseFee, accounts,
+    balance: options.balance ?? 10_000n * 10n ** 18n,
+    timestamp: options.genesisTimestamp ?? BigInt(Math.floor(Date.now() / 1000)),
+  })
+  const store = new CanonicalStore(genesis)
+  const vm = await createVM({ common, stateManager, blockchain: new StoreBlockHashes(store) })
+  const events = new TypedEmitter<ChainEvents>((event, err) => logger.warn(`a ${event} listener failed: ${(err as Error).stack ?? err}`))
+  const pool = new TxPool(
+    common,
+    { state: stateAt(vm, genesis.header.stateRoot), baseFee: genesis.header.calcNextBaseFee(), gasLimit },
+    {
+      onAccepted: (tx) => events.emit('pendingTransaction', tx),
+      onDropped: (tx, reason) => events.emit('droppedTransaction', tx, reason),
+    },
+  )
+  return new Chain(common, vm, accounts, pool, store, {
+    blockTimeMs: options.blockTimeMs ?? 1000,
+    flashblockIntervalMs: options.flashblockIntervalMs ?? 200,
+  }, events, logger)
+}

@@ -1,0 +1,232 @@
+/**
+ * Builds one block in flashblocks, in linear time (evm-engine.md section 1: BlockBuilder is quadratic).
+ * Each flashblock: journal checkpoint, runTx of each candidate, commit at depth 0 (caches flushed into the
+ * shared trie DB, so the root is readable through `stateAt`), state root, ordered tx/receipt roots, header
+ * and hash. Sealing adds nothing: the sealed block is the last flashblock's header and transactions.
+ */
+import { type BlockHeader, type HeaderData, createBlock, createBlockHeader, type Block } from '@ethereumjs/block'
+import { Address, createContractAddress } from '@ethereumjs/util'
+import { Bloom, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
+import type { Message } from '@ethereumjs/evm'
+import { assembleBlock, keyOf } from './block-record.js'
+import { adoptCommon } from './engine.js'
+import { orderedTrieRoot } from './ordered-trie.js'
+import type { BlockRecord, Flashblock, FlashblockBase, ReceiptRecord, TxRecord } from './types.js'
+
+export interface BlockParams {
+  timestamp: bigint
+  coinbase: Uint8Array
+  prevRandao: Uint8Array
+  payloadId: Uint8Array
+}
+
+/** Why a candidate did not make it into this flashblock. `drop`: remove it from the pool. */
+export interface Skipped {
+  readonly tx: TxRecord
+  readonly reason: string
+  readonly drop: boolean
+}
+
+export interface FlashOptions {
+  /** performance.now() after which no further transaction is started (the rest wait for the next flashblock). */
+  deadline?: number
+}
+
+export class FlashBuilder {
+  readonly number: bigint
+  readonly baseFee: bigint
+  readonly gasLimit: bigint
+  readonly payloadId: Uint8Array
+  readonly base: FlashblockBase
+  private readonly headerData: HeaderData
+  private readonly execBlock: Block
+  private readonly txs: TxRecord[] = []
+  private readonly receipts: ReceiptRecord[] = []
+  private readonly txEnc: Uint8Array[] = []
+  private readonly rcEnc: Uint8Array[] = []
+  private readonly bloom: Bloom
+  private gasUsed = 0n
+  private logCount = 0
+  private nextIndex = 0
+  private last?: { header: BlockHeader; hash: Uint8Array }
+
+  constructor(private readonly vm: VM, parent: BlockRecord, params: BlockParams) {
+    const common = vm.common
+    const ph = parent.header
+    this.number = ph.number + 1n
+    this.gasLimit = ph.gasLimit
+    this.baseFee = ph.calcNextBaseFee()
+    this.payloadId = params.payloadId
+    this.headerData = {
+      parentHash: parent.hash,
+      number: this.number,
+      gasLimit: this.gasLimit,
+      timestamp: params.timestamp,
+      coinbase: params.coinbase,
+      mixHash: params.prevRandao,
+      baseFeePerGas: this.baseFee,
+      excessBlobGas: ph.calcNextExcessBlobGas(common),
+      blobGasUsed: 0n,
+      // no beacon chain behind this dev chain; the EIP-4788/2935 system contracts are not in genesis,
+      // so their system calls (which BlockBuilder/runBlock make) are no-ops and are skipped here
+      parentBeaconBlockRoot: new Uint8Array(32),
+    }
+    this.execBlock = createBlock({ header: this.headerData }, { common })
+    this.bloom = new Bloom(undefined, common)
+    this.base = {
+      parentBeaconBlockRoot: new Uint8Array(32),
+      parentHash: parent.hash,
+      feeRecipient: params.coinbase,
+      prevRandao: params.prevRandao,
+      blockNumber: this.number,
+      gasLimit: this.gasLimit,
+      timestamp: params.timestamp,
+      extraData: this.execBlock.header.extraData,
+      baseFeePerGas: this.baseFee,
+    }
+  }
+
+  get index(): number {
+    return this.nextIndex
+  }
+
+  get txCount(): number {
+    return this.txs.length
+  }
+
+  /** Executes candidates (price/nonce ordered) on top of the block so far and publishes the result. */
+  async flash(candidates: Iterable<TxRecord>, options: FlashOptions = {}): Promise<{ flashblock: Flashblock; skipped: Skipped[] }> {
+    const vm = this.vm
+    const skipped: Skipped[] = []
+    const blockedSenders = new Set<string>()
+    const touched = new Map<string, Uint8Array>()
+    const touch = (a: Address | undefined) => a && touched.set(a.toString(), a.bytes)
+    const onMessage = (m: Message) => {
+      if (m.value === 0n) return
+      touch(m.caller)
+      touch(m.to)
+    }
+    const first = this.txs.length
+    vm.evm.events?.on('beforeMessage', onMessage)
+    await vm.evm.journal.checkpoint()
+    const depth = checkpointDepth(vm)
+    try {
+      for (const record of candidates) {
+        const senderKey = keyOf(record.sender)
+        if (blockedSenders.has(senderKey)) continue
+        if (options.deadline !== undefined && performance.now() > options.deadline) break
+        if (record.tx.gasLimit > this.gasLimit - this.gasUsed) {
+          blockedSenders.add(senderKey)
+          skipped.push({ tx: record, reason: 'exceeds remaining block gas', drop: false })
+          continue
+        }
+        let result: RunTxResult
+        try {
+          result = await runTx(vm, { tx: record.tx, block: this.execBlock, blockGasUsed: this.gasUsed })
+        } catch (err) {
+          // runTx reverted its own checkpoint; state changed under the tx since admission (nonce, balance)
+          // @ethereumjs appends "(vm hf=... -> block ... -> tx ...)" to the reason
+          const reason = (err as Error).message.split(' (vm hf=')[0]
+          if (checkpointDepth(vm) !== depth) {
+            // a JS exception inside the EVM (not a validation error) leaks a checkpoint: this flashblock's
+            // state can no longer be trusted, so fail loudly rather than publish a wrong root
+            throw new Error(`engine fault: transaction ${keyOf(record.hash)} left the state journal unbalanced (${reason})`)
+          }
+          blockedSenders.add(senderKey)
+          // a fee cap under this block's base fee may fit a later block: that one waits in the pool
+          skipped.push({ tx: record, reason, drop: !/is less than the block's baseFeePerGas/.test(reason) })
+          continue
+        }
+        this.record(record, result)
+        touch(new Address(record.sender))
+        touch(record.tx.to)
+      }
+    } finally {
+      vm.evm.events?.off('beforeMessage', onMessage)
+      await vm.evm.journal.commit() // depth 0: the state manager flushes its caches into the trie
+    }
+    touched.set(keyOf(this.execBlock.header.coinbase.bytes), this.execBlock.header.coinbase.bytes)
+    const stateRoot = await vm.stateManager.getStateRoot()
+    for (let i = this.txEnc.length; i < this.txs.length; i++) {
+      this.txEnc.push(this.txs[i].tx.serialize())
+      this.rcEnc.push(encodeReceipt(this.receiptForTrie(i), this.txs[i].tx.type))
+    }
+    const header = adoptCommon(createBlockHeader(
+      {
+        ...this.headerData, stateRoot, gasUsed: this.gasUsed, logsBloom: this.bloom.bitvector,
+        transactionsTrie: orderedTrieRoot(this.txEnc), receiptTrie: orderedTrieRoot(this.rcEnc),
+      },
+      { common: vm.common, freeze: false },
+    ), vm.common)
+    const hash = header.hash()
+    this.last = { header, hash }
+    const newTxs = this.txs.slice(first)
+    const newReceipts = this.receipts.slice(first)
+    const balances = await Promise.all([...touched.values()].map(async (address) => ({
+      address, balance: (await vm.stateManager.getAccount(new Address(address)))?.balance ?? 0n,
+    })))
+    const index = this.nextIndex++
+    const flashblock: Flashblock = {
+      payloadId: this.payloadId,
+      index,
+      ...(index === 0 ? { base: this.base } : {}),
+      diff: {
+        stateRoot, receiptsRoot: header.receiptTrie, logsBloom: header.logsBloom, gasUsed: this.gasUsed, blockHash: hash,
+        transactions: newTxs.map((t) => t.raw), withdrawals: [], withdrawalsRoot: header.withdrawalsRoot!,
+        blobGasUsed: header.blobGasUsed,
+      },
+      metadata: {
+        blockNumber: this.number,
+        newAccountBalances: balances,
+        receipts: newReceipts.map((r, i) => ({
+          transactionHash: newTxs[i].hash, txType: r.type, status: r.status, cumulativeGasUsed: r.cumulativeGasUsed, logs: r.logs,
+        })),
+      },
+      executed: { header, txs: newTxs, receipts: newReceipts },
+    }
+    return { flashblock, skipped }
+  }
+
+  /** The block as of the last flashblock. Throws if no flashblock was built. */
+  seal(): BlockRecord {
+    if (!this.last) throw new Error(`block ${this.number} has no flashblock to seal`)
+    return assembleBlock(this.last.header, this.last.hash, [...this.txs], [...this.receipts])
+  }
+
+  private record(record: TxRecord, result: RunTxResult): void {
+    const tx = record.tx
+    const receipt = result.receipt
+    const logs = receipt.logs.map(([address, topics, data]) => ({ address, topics, data }))
+    const effectiveGasPrice = 'maxFeePerGas' in tx
+      ? this.baseFee + (tx.maxPriorityFeePerGas < tx.maxFeePerGas - this.baseFee ? tx.maxPriorityFeePerGas : tx.maxFeePerGas - this.baseFee)
+      : (tx as { gasPrice: bigint }).gasPrice
+    this.txs.push(record)
+    this.receipts.push({
+      type: tx.type,
+      status: 'status' in receipt ? receipt.status : 1,
+      gasUsed: result.totalGasSpent,
+      cumulativeGasUsed: receipt.cumulativeBlockGasUsed,
+      effectiveGasPrice,
+      logsBloom: receipt.bitvector,
+      logs,
+      // geth reports the would-be address for a failed creation too
+      ...(tx.to === undefined ? { contractAddress: createContractAddress(new Address(record.sender), tx.nonce).bytes } : {}),
+      firstLogIndex: this.logCount,
+    })
+    this.logCount += logs.length
+    this.gasUsed += result.blockGasSpent ?? result.totalGasSpent
+    this.bloom.or(result.bloom)
+  }
+
+  private receiptForTrie(i: number) {
+    const r = this.receipts[i]
+    return {
+      status: r.status, cumulativeBlockGasUsed: r.cumulativeGasUsed, bitvector: r.logsBloom,
+      logs: r.logs.map((l) => [l.address, [...l.topics], l.data] as [Uint8Array, Uint8Array[], Uint8Array]),
+    }
+  }
+}
+
+function checkpointDepth(vm: VM): number {
+  return (vm.stateManager as unknown as { _checkpointCount: number })._checkpointCount
+}

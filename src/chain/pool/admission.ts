@@ -1,0 +1,83 @@
+/**
+ * Admission checks that need no state, in geth's order (core/txpool ValidateTransaction): decode once
+ * (native ecrecover through the Common's customCrypto), then chain id, gas limit, fee caps, sender,
+ * intrinsic gas. Every rejection carries geth's exact text, which viem and ethers match by regex.
+ */
+import type { Common } from '@ethereumjs/common'
+import { RLP } from '@ethereumjs/rlp'
+import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
+import { bytesToBigInt } from '@ethereumjs/util'
+import { InvalidInputError, TransactionRejectedError } from '../../errors.js'
+import { adoptCommon } from '../engine.js'
+import type { TxRecord } from '../types.js'
+
+/** geth's txMaxSize: 4 slots of 32 KiB. */
+export const MAX_TX_BYTES = 4 * 32 * 1024
+
+/** Transaction types this chain executes: legacy, EIP-2930, EIP-1559, EIP-7702 (no blob transactions). */
+const SUPPORTED_TYPES = new Set([0, 1, 2, 4])
+
+export interface BlockLimits {
+  gasLimit: bigint
+  baseFee: bigint
+}
+
+/** Decodes raw bytes into a TxRecord, or throws the error geth would answer. */
+export function decodeTransaction(raw: Uint8Array, common: Common): TxRecord {
+  if (raw.length > MAX_TX_BYTES) throw new TransactionRejectedError('oversized data')
+  if (raw.length === 0) throw new InvalidInputError('typed transaction too short')
+  const type = raw[0] >= 0xc0 ? 0 : raw[0]
+  if (!SUPPORTED_TYPES.has(type)) throw new TransactionRejectedError('transaction type not supported')
+  const chainId = declaredChainId(raw, type)
+  if (chainId !== undefined && chainId !== common.chainId()) throw new TransactionRejectedError('invalid chain id')
+  let tx: TypedTransaction
+  try {
+    tx = adoptCommon(createTxFromRLP(raw, { common, freeze: false }), common)
+  } catch (err) {
+    throw new InvalidInputError(`invalid transaction: ${shortReason(err)}`)
+  }
+  if (!tx.isSigned()) throw new TransactionRejectedError('invalid sender')
+  let sender: Uint8Array
+  try {
+    sender = tx.getSenderAddress().bytes
+  } catch {
+    throw new TransactionRejectedError('invalid sender')
+  }
+  return { hash: tx.hash(), tx, sender, raw }
+}
+
+/** The checks that depend only on the transaction and the block it would go into. */
+export function checkStateless(record: TxRecord, limits: BlockLimits): void {
+  const tx = record.tx
+  if (tx.gasLimit > limits.gasLimit) throw new TransactionRejectedError('exceeds block gas limit')
+  if ('maxFeePerGas' in tx && tx.maxPriorityFeePerGas > tx.maxFeePerGas) {
+    throw new TransactionRejectedError('max priority fee per gas higher than max fee per gas')
+  }
+  if ('authorizationList' in tx && (tx.authorizationList as unknown[]).length === 0) {
+    throw new TransactionRejectedError('EIP-7702 transaction with empty auth list')
+  }
+  if (tx.gasLimit < tx.getIntrinsicGas()) throw new TransactionRejectedError('intrinsic gas too low')
+  // EIP-7623 (Prague): calldata-heavy transactions must also cover the floor price of their data
+  if (tx.gasLimit < tx.getMinimumGasLimit()) throw new TransactionRejectedError('insufficient gas for floor data gas cost')
+  const feeCap = 'maxFeePerGas' in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice
+  if (feeCap < limits.baseFee) throw new TransactionRejectedError('max fee per gas less than block base fee')
+}
+
+/** The chain id a transaction commits to before decoding it (so a foreign one gets geth's text). */
+function declaredChainId(raw: Uint8Array, type: number): bigint | undefined {
+  let fields: unknown
+  try {
+    fields = RLP.decode(type === 0 ? raw : raw.subarray(1))
+  } catch (err) {
+    throw new InvalidInputError(`invalid transaction: ${shortReason(err)}`)
+  }
+  if (!Array.isArray(fields) || fields.length === 0) throw new InvalidInputError('invalid transaction: not an RLP list')
+  if (type !== 0) return fields[0] instanceof Uint8Array ? bytesToBigInt(fields[0]) : undefined
+  const v = fields[6] instanceof Uint8Array ? bytesToBigInt(fields[6]) : 0n
+  return v >= 35n ? (v - 35n) / 2n : undefined // 27/28: a pre-EIP-155 transaction valid on any chain
+}
+
+function shortReason(err: unknown): string {
+  // @ethereumjs appends the whole transaction dump after the reason
+  return String((err as Error).message ?? err).split(' (tx type=')[0].split('\n')[0]
+}

@@ -1,0 +1,140 @@
+import { createFeeMarket1559Tx } from '@ethereumjs/tx'
+import { Address, bytesToHex } from '@ethereumjs/util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { TransactionRejectedError } from '../../errors.js'
+import { type Chain, createChain } from '../chain.js'
+import { stateAt } from '../engine.js'
+import { signTx } from '../testing.js'
+import { TxPool } from './pool.js'
+
+const GWEI = 10n ** 9n
+let chain: Chain
+
+beforeAll(async () => {
+  chain = await createChain({ quiet: true })
+})
+afterAll(() => chain.stop())
+
+async function rejection(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
+  const err = await promise.then(() => undefined, (e: unknown) => e)
+  expect(err).toBeInstanceOf(TransactionRejectedError)
+  return { code: (err as TransactionRejectedError).code, message: (err as Error).message }
+}
+
+describe('pool admission', () => {
+  it('rejects a transaction whose nonce is too low', async () => {
+    await chain.sendRawTransaction(await signTx(chain, 0, { nonce: 0 }))
+    await chain.mine()
+    expect(await rejection(chain.sendRawTransaction(await signTx(chain, 0, { nonce: 0, value: 5n })))).toEqual({ code: -32000, message: 'nonce too low' })
+  })
+
+  it('rejects a transaction the sender cannot pay for', async () => {
+    const raw = await signTx(chain, 1, { nonce: 0, value: 20_000n * 10n ** 18n })
+    expect((await rejection(chain.sendRawTransaction(raw))).message).toBe('insufficient funds for gas * price + value')
+  })
+
+  it('rejects a transaction with less gas than its intrinsic cost', async () => {
+    const raw = await signTx(chain, 1, { nonce: 0, gas: 20_999n })
+    expect((await rejection(chain.sendRawTransaction(raw))).message).toBe('intrinsic gas too low')
+  })
+
+  it('rejects a transaction with more gas than a block holds', async () => {
+    const raw = await signTx(chain, 1, { nonce: 0, gas: 30_000_001n })
+    expect((await rejection(chain.sendRawTransaction(raw))).message).toBe('exceeds block gas limit')
+  })
+
+  it('rejects a fee cap below the base fee', async () => {
+    const raw = await signTx(chain, 1, { nonce: 0, maxFeePerGas: 1000n, maxPriorityFeePerGas: 1n })
+    expect((await rejection(chain.sendRawTransaction(raw))).message).toBe('max fee per gas less than block base fee')
+  })
+
+  it('rejects a transaction signed for another chain', async () => {
+    for (const type of ['eip1559', 'legacy'] as const) {
+      const raw = await signTx(chain, 1, { nonce: 0, chainId: 1, type })
+      expect((await rejection(chain.sendRawTransaction(raw))).message).toBe('invalid chain id')
+    }
+  })
+
+  it('rejects a transaction whose signature recovers no sender', async () => {
+    const tx = createFeeMarket1559Tx(
+      { chainId: 196n, nonce: 0n, maxFeePerGas: 10n * GWEI, maxPriorityFeePerGas: GWEI, gasLimit: 21_000n, to: bytesToHex(chain.accounts[2].address), v: 0n, r: 0n, s: 1n },
+      { common: chain.common },
+    )
+    expect((await rejection(chain.sendRawTransaction(tx.serialize()))).message).toBe('invalid sender')
+  })
+
+  it('rejects the same transaction twice as already known', async () => {
+    const raw = await signTx(chain, 2, { nonce: 0, value: 1n })
+    await chain.sendRawTransaction(raw)
+    expect((await rejection(chain.sendRawTransaction(raw))).message).toBe('already known')
+    await chain.mine()
+  })
+
+  it('replaces a transaction only with a 10% bump of both fee caps', async () => {
+    const first = await signTx(chain, 4, { nonce: 0, value: 1n, maxFeePerGas: 100n * GWEI, maxPriorityFeePerGas: 10n * GWEI })
+    await chain.sendRawTransaction(first)
+    const cheap = await signTx(chain, 4, { nonce: 0, value: 2n, maxFeePerGas: 109n * GWEI, maxPriorityFeePerGas: 11n * GWEI })
+    expect((await rejection(chain.sendRawTransaction(cheap))).message).toBe('replacement transaction underpriced')
+    const tipOnly = await signTx(chain, 4, { nonce: 0, value: 2n, maxFeePerGas: 110n * GWEI, maxPriorityFeePerGas: 10n * GWEI })
+    expect((await rejection(chain.sendRawTransaction(tipOnly))).message).toBe('replacement transaction underpriced')
+    const enough = await signTx(chain, 4, { nonce: 0, value: 3n, maxFeePerGas: 110n * GWEI, maxPriorityFeePerGas: 11n * GWEI })
+    const hash = await chain.sendRawTransaction(enough)
+    const block = await chain.mine()
+    expect(block.txs.map((t) => bytesToHex(t.hash))).toEqual([bytesToHex(hash)])
+    expect(block.txs[0].tx.value).toBe(3n)
+  })
+
+  it('answers txpool is full past the total and per-sender limits', async () => {
+    const head = { state: stateAt(chain.vm, chain.store.latest().header.stateRoot), baseFee: GWEI, gasLimit: 30_000_000n }
+    const small = new TxPool(chain.common, head, { maxTotal: 2 })
+    await small.add(await signTx(chain, 5, { nonce: 0 }))
+    await small.add(await signTx(chain, 6, { nonce: 0 }))
+    expect((await rejection(small.add(await signTx(chain, 7, { nonce: 0 })))).message).toBe('txpool is full')
+    const perSender = new TxPool(chain.common, head, { maxPerSender: 1 })
+    await perSender.add(await signTx(chain, 5, { nonce: 0 }))
+    expect((await rejection(perSender.add(await signTx(chain, 5, { nonce: 1 })))).message).toBe('txpool is full')
+  })
+})
+
+describe('pool ordering', () => {
+  it('queues a future nonce and promotes it when the gap fills', async () => {
+    const sender = chain.accounts[8].address
+    const later = await chain.sendRawTransaction(await signTx(chain, 8, { nonce: 1, value: 1n }))
+    expect(chain.pool.content().queued.map((q) => bytesToHex(q.sender))).toContain(bytesToHex(sender))
+    expect(await chain.pool.pendingNonce(sender)).toBe(0n)
+    const skipped = await chain.buildNow()
+    expect(skipped.executed.txs).toHaveLength(0)
+
+    const first = await chain.sendRawTransaction(await signTx(chain, 8, { nonce: 0, value: 1n }))
+    expect(await chain.pool.pendingNonce(sender)).toBe(2n)
+    expect(chain.pool.content().pending.find((p) => bytesToHex(p.sender) === bytesToHex(sender))?.txs).toHaveLength(2)
+    const fb = await chain.buildNow()
+    expect(fb.executed.txs.map((t) => bytesToHex(t.hash))).toEqual([bytesToHex(first), bytesToHex(later)])
+    expect(chain.pool.size).toBe(0)
+    await chain.sealNow()
+  })
+
+  it('puts the better-paying sender first and keeps each sender in nonce order', async () => {
+    const low = await chain.sendRawTransaction(await signTx(chain, 9, { nonce: 0, maxPriorityFeePerGas: GWEI }))
+    const high0 = await chain.sendRawTransaction(await signTx(chain, 3, { nonce: 0, maxPriorityFeePerGas: 3n * GWEI }))
+    const high1 = await chain.sendRawTransaction(await signTx(chain, 3, { nonce: 1, maxPriorityFeePerGas: 2n * GWEI }))
+    const block = await chain.mine()
+    expect(block.txs.map((t) => bytesToHex(t.hash))).toEqual([high0, high1, low].map(bytesToHex))
+  })
+
+  it('drops a transaction that can no longer pay when it executes, and says so', async () => {
+    const sender = chain.accounts[7]
+    const balance = (await chain.resolverFor('general').state('latest')!.getAccount(new Address(sender.address)))!.balance
+    const fee = 21_000n * 10n * GWEI
+    const drain = await chain.sendRawTransaction(await signTx(chain, 7, { nonce: 0, value: balance - fee }))
+    const broke = await chain.sendRawTransaction(await signTx(chain, 7, { nonce: 1, value: 10n ** 18n }))
+    const dropped: string[] = []
+    const off = chain.on('droppedTransaction', (tx, reason) => dropped.push(`${bytesToHex(tx.hash)} ${reason}`))
+    const block = await chain.mine()
+    off()
+    expect(block.txs.map((t) => bytesToHex(t.hash))).toEqual([bytesToHex(drain)])
+    expect(dropped).toHaveLength(1)
+    expect(dropped[0]).toContain(bytesToHex(broke))
+    expect(chain.pool.get(broke)).toBeUndefined()
+  })
+})

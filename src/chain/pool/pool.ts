@@ -1,0 +1,195 @@
+/**
+ * The transaction pool: per-sender nonce order, future nonces queued until the gap fills, replacement
+ * only with a >= 10% bump of both fee caps, and limits in total and per sender. State checks (nonce,
+ * balance, EOA) read the head state: the state after the newest flashblock, which the sequencer hands in
+ * with setHead, so a transaction preconfirmed a moment ago already counts.
+ */
+import type { Common } from '@ethereumjs/common'
+import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import { Address, KECCAK256_NULL, equalsBytes } from '@ethereumjs/util'
+import { TransactionRejectedError } from '../../errors.js'
+import { POOL_MAX_PER_SENDER, POOL_MAX_TOTAL, POOL_PRICE_BUMP_PERCENT } from '../../limits.js'
+import { keyOf } from '../block-record.js'
+import type { TxRecord } from '../types.js'
+import { type BlockLimits, checkStateless, decodeTransaction } from './admission.js'
+import { type PoolEntry, poolEntry } from './entry.js'
+import { priceOrdered } from './ready.js'
+
+export type StateReader = Pick<MerkleStateManager, 'getAccount' | 'getCode'>
+
+/** The state and block limits new transactions are checked against. */
+export interface PoolHead extends BlockLimits {
+  state: StateReader
+}
+
+export interface PoolOptions {
+  maxTotal?: number
+  maxPerSender?: number
+  onAccepted?: (record: TxRecord) => void
+  onDropped?: (record: TxRecord, reason: string) => void
+}
+
+/** One sender's transactions by nonce, and its nonce in the head state as last seen. */
+interface SenderTxs {
+  readonly sender: Uint8Array
+  stateNonce: bigint
+  readonly byNonce: Map<bigint, PoolEntry>
+}
+
+export interface PoolContent {
+  pending: { sender: Uint8Array; txs: TxRecord[] }[]
+  queued: { sender: Uint8Array; txs: TxRecord[] }[]
+}
+
+const DELEGATION_PREFIX = [0xef, 0x01, 0x00]
+
+export class TxPool {
+  private readonly byHash = new Map<string, PoolEntry>()
+  private readonly bySender = new Map<string, SenderTxs>()
+  private seq = 0
+  private readonly maxTotal: number
+  private readonly maxPerSender: number
+
+  constructor(private readonly common: Common, private head: PoolHead, private readonly options: PoolOptions = {}) {
+    this.maxTotal = options.maxTotal ?? POOL_MAX_TOTAL
+    this.maxPerSender = options.maxPerSender ?? POOL_MAX_PER_SENDER
+  }
+
+  setHead(head: PoolHead): void {
+    this.head = head
+  }
+
+  get baseFee(): bigint {
+    return this.head.baseFee
+  }
+
+  get size(): number {
+    return this.byHash.size
+  }
+
+  get(hash: Uint8Array): TxRecord | undefined {
+    return this.byHash.get(keyOf(hash))?.record
+  }
+
+  /** Admits a raw transaction; resolves to its hash or throws TransactionRejectedError with geth's text. */
+  async add(raw: Uint8Array): Promise<Uint8Array> {
+    const record = decodeTransaction(raw, this.common)
+    const key = keyOf(record.hash)
+    if (this.byHash.has(key)) throw new TransactionRejectedError('already known')
+    const head = this.head
+    checkStateless(record, head)
+    const address = new Address(record.sender)
+    const account = await head.state.getAccount(address)
+    if (account && !equalsBytes(account.codeHash, KECCAK256_NULL)) {
+      const code = await head.state.getCode(address)
+      if (!DELEGATION_PREFIX.every((b, i) => code[i] === b)) throw new TransactionRejectedError('sender not an eoa')
+    }
+    // from here on synchronous: no other admission or head change interleaves
+    if (this.byHash.has(key)) throw new TransactionRejectedError('already known')
+    const tx = record.tx
+    const senderKey = keyOf(record.sender)
+    const queue = this.bySender.get(senderKey)
+    const stateNonce = maxBig(account?.nonce ?? 0n, queue?.stateNonce ?? 0n)
+    if (tx.nonce < stateNonce) throw new TransactionRejectedError('nonce too low')
+    const entry = poolEntry(record, this.seq)
+    if ((account?.balance ?? 0n) < tx.gasLimit * entry.feeCap + tx.value) {
+      throw new TransactionRejectedError('insufficient funds for gas * price + value')
+    }
+    const existing = queue?.byNonce.get(tx.nonce)
+    if (existing) {
+      if (!outbids(entry, existing)) throw new TransactionRejectedError('replacement transaction underpriced')
+      this.byHash.delete(keyOf(existing.record.hash))
+    } else if (this.byHash.size >= this.maxTotal || (queue?.byNonce.size ?? 0) >= this.maxPerSender) {
+      throw new TransactionRejectedError('txpool is full')
+    }
+    this.seq++
+    const target = queue ?? { sender: record.sender, stateNonce, byNonce: new Map() }
+    if (!queue) this.bySender.set(senderKey, target)
+    target.byNonce.set(tx.nonce, entry)
+    this.byHash.set(key, entry)
+    this.options.onAccepted?.(record)
+    return record.hash
+  }
+
+  /** Highest consecutive pool nonce + 1 from the head state's nonce, or that nonce. */
+  async pendingNonce(address: Uint8Array): Promise<bigint> {
+    const stateNonce = (await this.head.state.getAccount(new Address(address)))?.nonce ?? 0n
+    const queue = this.bySender.get(keyOf(address))
+    let nonce = maxBig(stateNonce, queue?.stateNonce ?? 0n)
+    while (queue?.byNonce.has(nonce)) nonce++
+    return nonce
+  }
+
+  /** Executable transactions, best effective tip first, each sender's in nonce order (a snapshot). */
+  ready(): Iterable<TxRecord> {
+    const runs: PoolEntry[][] = []
+    for (const queue of this.bySender.values()) {
+      const run: PoolEntry[] = []
+      for (let n = queue.stateNonce, e = queue.byNonce.get(n); e; e = queue.byNonce.get(++n)) run.push(e)
+      if (run.length > 0) runs.push(run)
+    }
+    return priceOrdered(runs, this.head.baseFee)
+  }
+
+  /** After a flashblock: re-reads these senders' nonces from the (new) head state and forgets what is stale. */
+  async refresh(senders: Iterable<Uint8Array>): Promise<void> {
+    const keys = [...new Set([...senders].map(keyOf))].filter((k) => this.bySender.has(k))
+    const nonces = await Promise.all(keys.map(async (k) => {
+      const queue = this.bySender.get(k)!
+      return (await this.head.state.getAccount(new Address(queue.sender)))?.nonce ?? 0n
+    }))
+    keys.forEach((k, i) => {
+      const queue = this.bySender.get(k)
+      if (!queue) return
+      queue.stateNonce = maxBig(queue.stateNonce, nonces[i])
+      for (const [nonce, entry] of queue.byNonce) {
+        if (nonce < queue.stateNonce) {
+          queue.byNonce.delete(nonce)
+          this.byHash.delete(keyOf(entry.record.hash))
+        }
+      }
+      if (queue.byNonce.size === 0) this.bySender.delete(k)
+    })
+  }
+
+  /** Removes a transaction that can no longer execute (its later nonces wait, queued, for the gap). */
+  drop(hash: Uint8Array, reason: string): void {
+    const entry = this.byHash.get(keyOf(hash))
+    if (!entry) return
+    this.byHash.delete(keyOf(hash))
+    const senderKey = keyOf(entry.record.sender)
+    const queue = this.bySender.get(senderKey)
+    queue?.byNonce.delete(entry.nonce)
+    if (queue && queue.byNonce.size === 0) this.bySender.delete(senderKey)
+    this.options.onDropped?.(entry.record, reason)
+  }
+
+  /** txpool_content: executable (pending) and waiting-for-a-gap (queued) transactions per sender. */
+  content(): PoolContent {
+    const out: PoolContent = { pending: [], queued: [] }
+    for (const queue of this.bySender.values()) {
+      const sorted = [...queue.byNonce.values()].sort((a, b) => (a.nonce < b.nonce ? -1 : 1))
+      const pending: TxRecord[] = []
+      const queued: TxRecord[] = []
+      let next = queue.stateNonce
+      for (const e of sorted) {
+        if (e.nonce === next) pending.push(e.record), next++
+        else queued.push(e.record)
+      }
+      if (pending.length) out.pending.push({ sender: queue.sender, txs: pending })
+      if (queued.length) out.queued.push({ sender: queue.sender, txs: queued })
+    }
+    return out
+  }
+}
+
+/** geth's rule: both caps strictly higher and at least POOL_PRICE_BUMP_PERCENT above the old ones. */
+function outbids(next: PoolEntry, old: PoolEntry): boolean {
+  const bump = 100n + POOL_PRICE_BUMP_PERCENT
+  return next.feeCap > old.feeCap && next.tipCap > old.tipCap &&
+    next.feeCap >= (old.feeCap * bump) / 100n && next.tipCap >= (old.tipCap * bump) / 100n
+}
+
+function maxBig(a: bigint, b: bigint): bigint {
+  return a > b ? a : b
+}

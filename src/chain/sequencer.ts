@@ -1,0 +1,172 @@
+/**
+ * The sequencer: every flashblock interval it executes the pool's ready transactions on top of the
+ * block in progress and publishes flashblock index 0, 1, 2, ...; every block time it seals that block
+ * (empty ones too) and starts the next under a new payload id. Ticks run on a self-rescheduling timer
+ * aimed at absolute due times: a slow flashblock is published late, never dropped, and the schedule
+ * re-anchors instead of bursting to catch up. Manual buildNow/sealNow share the same lock as the timer.
+ */
+import { randomBytes } from 'node:crypto'
+import type { VM } from '@ethereumjs/vm'
+import { keccak256 } from './crypto.js'
+import { stateAt } from './engine.js'
+import { FlashBuilder } from './flash-builder.js'
+import type { TxPool } from './pool/pool.js'
+import type { CanonicalStore } from './store.js'
+import type { BlockRecord, Flashblock } from './types.js'
+import { CadenceStats } from './cadence-stats.js'
+
+export interface SequencerOptions {
+  blockTimeMs: number
+  flashblockIntervalMs: number
+  coinbase: Uint8Array
+  log: (message: string) => void
+  warn: (message: string) => void
+}
+
+export interface SequencerHooks {
+  /** Synchronous: the pending store applies it and listeners hear of it before anything else runs. */
+  onFlashblock(flashblock: Flashblock): void
+  /** Synchronous: the canonical store takes the block before the pending store lets go of it. */
+  onSealed(block: BlockRecord): void
+}
+
+/** Share of the interval a flashblock may spend starting transactions; the rest is commitment work. */
+const EXECUTION_BUDGET = 0.6
+
+export class Sequencer {
+  readonly stats = new CadenceStats()
+  private open: FlashBuilder | undefined
+  private lock: Promise<unknown> = Promise.resolve()
+  private timer: NodeJS.Timeout | undefined
+  private running = false
+  private blockDue = 0
+
+  constructor(
+    private readonly vm: VM,
+    private readonly pool: TxPool,
+    private readonly store: CanonicalStore,
+    private readonly hooks: SequencerHooks,
+    private readonly options: SequencerOptions,
+  ) {
+    this.stats.lateThresholdMs = options.flashblockIntervalMs
+  }
+
+  get isRunning(): boolean {
+    return this.running
+  }
+
+  /** Number of the block in progress, if one is open. */
+  get openBlock(): bigint | undefined {
+    return this.open?.number
+  }
+
+  start(): void {
+    if (this.running) return
+    this.running = true
+    this.schedule(performance.now())
+  }
+
+  /** Stops the timer and waits for a flashblock in progress; the open block stays open. */
+  async stop(): Promise<void> {
+    this.running = false
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = undefined
+    await this.lock.catch(() => {})
+  }
+
+  /** Builds the next flashblock now (index 0 of a new block if none is open). */
+  buildNow(): Promise<Flashblock> {
+    return this.exclusive(() => this.flash(performance.now(), undefined))
+  }
+
+  /** Seals the open block now (opening and publishing an empty index 0 first if needed). */
+  sealNow(): Promise<BlockRecord> {
+    return this.exclusive(() => this.seal())
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.lock.then(work, work)
+    this.lock = run.catch(() => {})
+    return run
+  }
+
+  private schedule(due: number): void {
+    if (!this.running) return
+    this.timer = setTimeout(() => {
+      this.exclusive(() => this.tick(due)).catch((err) => this.options.warn(`sequencer tick failed: ${(err as Error).stack ?? err}`))
+    }, Math.max(0, due - performance.now()))
+    this.timer.unref?.()
+  }
+
+  private async tick(due: number): Promise<void> {
+    const interval = this.options.flashblockIntervalMs
+    let next: number | undefined
+    try {
+      this.stats.recordTick(performance.now() - due)
+      if (!this.open || due >= this.blockDue) {
+        if (this.open) await this.seal()
+        const now = performance.now()
+        const start = now - due > interval ? now : due // late by a whole interval: re-anchor the cadence
+        this.blockDue = start + this.options.blockTimeMs
+        await this.flash(start, start + interval * EXECUTION_BUDGET)
+        next = start + interval
+      } else {
+        await this.flash(due, due + interval * EXECUTION_BUDGET)
+        next = due + interval
+      }
+    } finally {
+      // reschedule even after a failure: the cadence must not die with one bad flashblock
+      next ??= performance.now() + interval
+      if (next > this.blockDue) next = this.blockDue
+      this.schedule(Math.max(next, performance.now()))
+    }
+  }
+
+  private async flash(dueAt: number, deadline: number | undefined): Promise<Flashblock> {
+    const t0 = performance.now()
+    const builder = this.open ?? this.startBlock()
+    const { flashblock, skipped } = await builder.flash(this.pool.ready(), { deadline })
+    for (const s of skipped) {
+      if (!s.drop) continue
+      this.pool.drop(s.tx.hash, s.reason)
+      this.options.warn(`dropped transaction ${keyHex(s.tx.hash)}: ${s.reason}`)
+    }
+    this.pool.setHead({ state: stateAt(this.vm, flashblock.diff.stateRoot), baseFee: builder.baseFee, gasLimit: builder.gasLimit })
+    const publishedAt = performance.now()
+    const published: Flashblock = { ...flashblock, timing: { dueAt, publishedAt, buildMs: publishedAt - t0 } }
+    this.stats.recordBuild(publishedAt - t0, publishedAt - dueAt)
+    this.hooks.onFlashblock(published)
+    await this.pool.refresh([...flashblock.executed.txs.map((t) => t.sender), ...skipped.map((s) => s.tx.sender)])
+    return published
+  }
+
+  private async seal(): Promise<BlockRecord> {
+    if (!this.open || this.open.index === 0) await this.flash(performance.now(), undefined)
+    const builder = this.open!
+    const block = builder.seal()
+    this.open = undefined
+    this.hooks.onSealed(block)
+    this.pool.setHead({
+      state: stateAt(this.vm, block.header.stateRoot), baseFee: block.header.calcNextBaseFee(), gasLimit: block.header.gasLimit,
+    })
+    this.options.log(`block ${block.number} sealed: ${block.txs.length} txs, ${block.header.gasUsed} gas, ${builder.index} flashblocks`)
+    return block
+  }
+
+  private startBlock(): FlashBuilder {
+    const parent = this.store.latest()
+    const now = BigInt(Math.floor(Date.now() / 1000))
+    const minimum = parent.header.timestamp + 1n
+    this.open = new FlashBuilder(this.vm, parent, {
+      timestamp: now > minimum ? now : minimum,
+      coinbase: this.options.coinbase,
+      prevRandao: keccak256(parent.hash),
+      payloadId: new Uint8Array(randomBytes(8)),
+    })
+    return this.open
+  }
+}
+
+function keyHex(bytes: Uint8Array): string {
+  return `0x${Buffer.from(bytes).toString('hex')}`
+}

@@ -1,0 +1,155 @@
+/**
+ * The chain's domain records (bigint / Uint8Array; hex only at the wire boundary). Blocks, transactions,
+ * receipts and logs are stored in these shapes once, at execution, so readers never re-execute or
+ * re-decode. A `Flashblock` is the sequencer's output and the pending store's input: the payload fields
+ * of the raw feed (flashblocks.md Part 1) plus the executed records of its new transactions.
+ */
+import type { BlockHeader } from '@ethereumjs/block'
+import type { TypedTransaction } from '@ethereumjs/tx'
+
+/** A transaction decoded once at admission: its hash, recovered sender and the bytes it arrived as. */
+export interface TxRecord {
+  readonly hash: Uint8Array
+  /** Decoded, frozen: hash and sender are cached inside. */
+  readonly tx: TypedTransaction
+  /** 20 bytes. */
+  readonly sender: Uint8Array
+  /** EIP-2718 bytes as received (what eth_getRawTransactionByHash answers). */
+  readonly raw: Uint8Array
+}
+
+/** The part of a log the EVM produced. */
+export interface LogBody {
+  readonly address: Uint8Array
+  readonly topics: readonly Uint8Array[]
+  readonly data: Uint8Array
+}
+
+/** A log with its place in its block (for a pending block: the pending number and hash at that flashblock). */
+export interface LogRecord extends LogBody {
+  readonly blockNumber: bigint
+  readonly blockHash: Uint8Array
+  readonly blockTimestamp: bigint
+  readonly transactionHash: Uint8Array
+  readonly transactionIndex: number
+  /** Index among all logs of the block. */
+  readonly logIndex: number
+}
+
+/** What execution decided about one transaction. Its block position lives in the BlockRecord. */
+export interface ReceiptRecord {
+  readonly type: number
+  readonly status: 0 | 1
+  /** Gas this transaction used (after refunds). */
+  readonly gasUsed: bigint
+  readonly cumulativeGasUsed: bigint
+  readonly effectiveGasPrice: bigint
+  readonly logsBloom: Uint8Array
+  readonly logs: readonly LogBody[]
+  /** Set for a contract creation that succeeded or failed (the address it would have had). */
+  readonly contractAddress?: Uint8Array
+  /** Block-wide index of this receipt's first log. */
+  readonly firstLogIndex: number
+}
+
+/** A block (canonical, or the pending block as of one flashblock). Immutable once built. */
+export interface BlockRecord {
+  readonly number: bigint
+  readonly hash: Uint8Array
+  readonly header: BlockHeader
+  readonly txs: readonly TxRecord[]
+  readonly receipts: readonly ReceiptRecord[]
+  /** Every log of the block in order, with positions filled in. */
+  readonly logs: readonly LogRecord[]
+  /** RLP size of the whole block in bytes (eth_getBlockBy* `size`). */
+  readonly size: number
+}
+
+/** Where a transaction sits. `pending` is true for a preconfirmed (not yet canonical) one. */
+export interface TxLocation {
+  readonly block: BlockRecord
+  readonly index: number
+  readonly tx: TxRecord
+  readonly receipt: ReceiptRecord
+  readonly pending: boolean
+}
+
+// ---- flashblocks: the raw feed payload in domain form ----
+
+/** The block's fixed properties; only on index 0. */
+export interface FlashblockBase {
+  readonly parentBeaconBlockRoot: Uint8Array
+  readonly parentHash: Uint8Array
+  readonly feeRecipient: Uint8Array
+  readonly prevRandao: Uint8Array
+  readonly blockNumber: bigint
+  readonly gasLimit: bigint
+  readonly timestamp: bigint
+  readonly extraData: Uint8Array
+  readonly baseFeePerGas: bigint
+}
+
+/** Roots, bloom, gas and hash are cumulative for the block so far; transactions/withdrawals are new ones only. */
+export interface FlashblockDiff {
+  readonly stateRoot: Uint8Array
+  readonly receiptsRoot: Uint8Array
+  readonly logsBloom: Uint8Array
+  readonly gasUsed: bigint
+  readonly blockHash: Uint8Array
+  /** EIP-2718 bytes of the transactions new in this flashblock. */
+  readonly transactions: readonly Uint8Array[]
+  readonly withdrawals: readonly never[]
+  readonly withdrawalsRoot: Uint8Array
+  readonly blobGasUsed?: bigint
+}
+
+/** A receipt as the feed's metadata carries it (externally tagged by `txType` on the wire). */
+export interface FlashblockMetaReceipt {
+  readonly transactionHash: Uint8Array
+  readonly txType: number
+  readonly status: 0 | 1
+  readonly cumulativeGasUsed: bigint
+  readonly logs: readonly LogBody[]
+}
+
+export interface FlashblockMetadata {
+  /** A JSON number on the wire. */
+  readonly blockNumber: bigint
+  /** Balances after this flashblock of the accounts it touched. */
+  readonly newAccountBalances: readonly { readonly address: Uint8Array; readonly balance: bigint }[]
+  /** Receipts of this flashblock's new transactions. */
+  readonly receipts: readonly FlashblockMetaReceipt[]
+}
+
+/** Exactly what the raw feed carries (a follower's decoder produces this from an upstream socket). */
+export interface FlashblockPayload {
+  /** 8 bytes, new for every block. */
+  readonly payloadId: Uint8Array
+  readonly index: number
+  readonly base?: FlashblockBase
+  readonly diff: FlashblockDiff
+  readonly metadata: FlashblockMetadata
+}
+
+/** The executed records behind a payload, so local consumers need not re-execute. */
+export interface FlashblockExecution {
+  /** The header as if the block were sealed now; its hash is `diff.blockHash`. */
+  readonly header: BlockHeader
+  /** The transactions new in this flashblock, in order. */
+  readonly txs: readonly TxRecord[]
+  /** Their receipts (cumulative gas and log indexes are block-wide). */
+  readonly receipts: readonly ReceiptRecord[]
+}
+
+/** What the sequencer emits every flashblock interval and the pending store consumes. */
+export interface Flashblock extends FlashblockPayload {
+  readonly executed: FlashblockExecution
+  /** Wall-clock facts for the benchmark: when it was due, when it was published, how long it took. */
+  readonly timing?: { readonly dueAt: number; readonly publishedAt: number; readonly buildMs: number }
+}
+
+/** A dev account unlocked on this chain (eth_sendTransaction, eth_sign). */
+export interface DevAccount {
+  readonly address: Uint8Array
+  readonly privateKey: Uint8Array
+}

@@ -1,0 +1,74 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { once } from 'node:events'
+import { join } from 'node:path'
+import { afterEach, describe, expect, test } from 'vitest'
+
+const root = join(import.meta.dirname, '..')
+const children: ChildProcessWithoutNullStreams[] = []
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+})
+
+/** Runs the CLI the way `npm start` does (tsx), collecting its output. */
+function cli(args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src', 'cli.ts'), ...args], { cwd: root })
+  children.push(child)
+  const output = { stdout: '', stderr: '' }
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk))
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output.stderr += chunk))
+  const exited = once(child, 'exit').then(([code]) => code as number | null)
+  return { child, output, exited }
+}
+
+async function waitFor(output: { stdout: string }, pattern: RegExp, exited: Promise<unknown>): Promise<RegExpMatchArray> {
+  let done = false
+  void exited.then(() => (done = true))
+  for (;;) {
+    const match = output.stdout.match(pattern)
+    if (match) return match
+    if (done) throw new Error(`the CLI exited before printing ${pattern}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+describe('the command line', () => {
+  test('--help prints every flag and exits 0', async () => {
+    const { output, exited } = cli(['--help'])
+    expect(await exited).toBe(0)
+    expect(output.stdout).toContain('--rate-limit-fail-closed')
+    expect(output.stdout).toContain('--trusted-proxies')
+  })
+
+  test('a bad flag prints one readable sentence and exits 2', async () => {
+    const { output, exited } = cli(['--network', 'goerli'])
+    expect(await exited).toBe(2)
+    expect(output.stderr).toBe('preconf-rpc: --network must be mainnet or testnet, got "goerli"\nRun with --help to see every flag.\n')
+  })
+
+  test('prints the endpoints it serves, answers on them, and closes cleanly on SIGTERM', async () => {
+    const { child, output, exited } = cli(['--port', '0', '--network', 'testnet'])
+    const [, url] = await waitFor(output, /POST (http:\/\/127\.0\.0\.1:\d+\/)\n/, exited)
+    expect(output.stdout).toMatch(/POST http:\/\/127\.0\.0\.1:\d+\/flashblocks\n/)
+    expect(output.stdout).toContain('testnet (chain id 1952)')
+    const response = await fetch(url!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+    })
+    expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 1, result: '0x7a0' })
+    child.kill('SIGTERM')
+    expect(await exited).toBe(0)
+    expect(output.stderr).toBe('')
+  })
+
+  test('a port already in use is a readable error', async () => {
+    const probe = cli(['--port', '0'])
+    const [, port] = await waitFor(probe.output, /127\.0\.0\.1:(\d+)\//, probe.exited)
+    const second = cli(['--port', port!])
+    expect(await second.exited).toBe(2)
+    expect(second.output.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`)
+    probe.child.kill('SIGTERM')
+    expect(await probe.exited).toBe(0)
+  })
+})

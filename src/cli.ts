@@ -1,0 +1,59 @@
+/**
+ * `npm start`: flags -> startService -> print the endpoints; Ctrl+C / SIGTERM close it cleanly.
+ * A bad flag prints one sentence and exits 2 (usage error, as most Unix tools).
+ */
+import { ConfigError, HELP, parseCommandLine } from './config.js'
+import { banner } from './banner.js'
+import { startService, type RunningService } from './service.js'
+
+function exitWithUsageError(message: string): never {
+  process.stderr.write(`preconf-rpc: ${message}\nRun with --help to see every flag.\n`)
+  process.exit(2)
+}
+
+function closeOnSignals(service: RunningService): void {
+  let stopping = false
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(130) // a second Ctrl+C: the user wants out now
+    stopping = true
+    if (!service.config.quiet) process.stdout.write(`\n${signal}: closing\n`)
+    service.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        process.stderr.write(`preconf-rpc: error while closing: ${err instanceof Error ? err.message : String(err)}\n`)
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+}
+
+async function main(argv: string[]): Promise<void> {
+  let command
+  try {
+    command = parseCommandLine(argv)
+  } catch (err) {
+    if (err instanceof ConfigError) exitWithUsageError(err.message)
+    throw err
+  }
+  if (command.help) {
+    process.stdout.write(HELP)
+    return
+  }
+  const { config } = command
+  let service: RunningService
+  try {
+    service = await startService(config)
+  } catch (err) {
+    const code = (err as { code?: string }).code
+    if (code === 'EADDRINUSE') exitWithUsageError(`port ${config.port} on ${config.host} is already in use; pick another with --port`)
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') exitWithUsageError(`cannot listen on --host ${config.host}: no such interface`)
+    if (code === 'EACCES') exitWithUsageError(`not allowed to listen on port ${config.port}; use a port above 1023`)
+    throw err
+  }
+  closeOnSignals(service)
+  if (!config.quiet) process.stdout.write(banner(service))
+}
+
+await main(process.argv.slice(2))

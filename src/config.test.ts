@@ -1,0 +1,105 @@
+import { describe, expect, test } from 'vitest'
+import { ConfigError, DEFAULT_MNEMONIC, HELP, defaultConfig, parseArgs, parseCommandLine } from './config.js'
+
+describe('defaults', () => {
+  test('serve mainnet on 127.0.0.1:8545 with 1 s blocks and 200 ms flashblocks', () => {
+    expect(parseArgs([])).toEqual({
+      host: '127.0.0.1',
+      port: 8545,
+      network: 'mainnet',
+      chainId: 196,
+      blockTimeMs: 1000,
+      flashblockIntervalMs: 200,
+      gasLimit: 30_000_000n,
+      mnemonic: DEFAULT_MNEMONIC,
+      accounts: 10,
+      balance: 10_000n * 10n ** 18n,
+      devAccounts: true,
+      rateLimit: 100,
+      trustedProxies: [],
+      rateLimitFailClosed: false,
+      quiet: false,
+    })
+  })
+
+  test('testnet has chain id 1952', () => {
+    expect(parseArgs(['--network', 'testnet']).chainId).toBe(1952)
+    expect(defaultConfig({ network: 'testnet' }).chainId).toBe(1952)
+  })
+
+  test('an override of undefined keeps the default', () => {
+    expect(defaultConfig({ port: undefined }).port).toBe(8545)
+  })
+})
+
+describe('flags', () => {
+  test('every flag lands in the config', () => {
+    const config = parseArgs([
+      '--port', '9000', '--host', '0.0.0.0', '--network', 'testnet', '--block-time', '2', '--flashblock-interval', '250',
+      '--gas-limit', '60000000', '--mnemonic', 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
+      '--accounts', '3', '--balance', '1.5', '--no-dev-accounts', '--rate-limit', '0', '--redis-url', 'redis://127.0.0.1:6379',
+      '--trusted-proxies', '10.0.0.0/8, 192.168.1.1', '--rate-limit-fail-closed', '--quiet',
+    ])
+    expect(config).toEqual({
+      host: '0.0.0.0',
+      port: 9000,
+      network: 'testnet',
+      chainId: 1952,
+      blockTimeMs: 2000,
+      flashblockIntervalMs: 250,
+      gasLimit: 60_000_000n,
+      mnemonic: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
+      accounts: 3,
+      balance: 1_500_000_000_000_000_000n,
+      devAccounts: false,
+      rateLimit: 0,
+      redisUrl: 'redis://127.0.0.1:6379',
+      trustedProxies: ['10.0.0.0/8', '192.168.1.1'],
+      rateLimitFailClosed: true,
+      quiet: true,
+    })
+  })
+
+  test('-p is short for --port and --port=N works', () => {
+    expect(parseArgs(['-p', '1234']).port).toBe(1234)
+    expect(parseArgs(['--port=4321']).port).toBe(4321)
+  })
+
+  test('fractional block times become milliseconds', () => {
+    expect(parseArgs(['--block-time', '0.5', '--flashblock-interval', '100']).blockTimeMs).toBe(500)
+  })
+
+  test('--help is recognised and the text lists every flag', () => {
+    expect(parseCommandLine(['--help']).help).toBe(true)
+    expect(parseCommandLine(['-h']).help).toBe(true)
+    for (const flag of ['--port', '--host', '--network', '--block-time', '--flashblock-interval', '--gas-limit', '--mnemonic', '--accounts',
+      '--balance', '--no-dev-accounts', '--rate-limit', '--redis-url', '--trusted-proxies', '--rate-limit-fail-closed', '--quiet', '--help']) {
+      expect(HELP).toContain(flag)
+    }
+  })
+})
+
+describe('bad flags are refused with a sentence naming the flag', () => {
+  test.each([
+    [['--bogus'], 'unknown flag --bogus'],
+    [['--port'], '--port needs a value'],
+    [['--port', 'abc'], '--port expects a whole number, got "abc"'],
+    [['--port', '70000'], '--port must be an integer from 0 to 65535'],
+    [['--network', 'goerli'], '--network must be mainnet or testnet, got "goerli"'],
+    [['--block-time', '-1'], '--block-time'],
+    [['--block-time', '0.1'], '--flashblock-interval (200 ms) must not exceed the block time (100 ms)'],
+    [['--flashblock-interval', '0'], '--flashblock-interval'],
+    [['--gas-limit', '100'], '--gas-limit must be from 21000'],
+    [['--mnemonic', 'not a real phrase'], '--mnemonic is not a valid BIP-39'],
+    [['--balance', 'lots'], '--balance expects an amount of OKB'],
+    [['--balance', '1.0000000000000000001'], '--balance expects an amount of OKB'],
+    [['--rate-limit', '-5'], '--rate-limit'],
+    [['--redis-url', 'localhost:6379'], '--redis-url must look like redis://'],
+    [['--trusted-proxies', '10.0.0.0/33'], '--trusted-proxies: "10.0.0.0/33" is not an IP address or CIDR range'],
+    [['--quiet=yes'], '--quiet does not take a value'],
+    [['serve'], 'unexpected argument serve'],
+  ])('%j', (argv, message) => {
+    expect(() => parseArgs(argv)).toThrow(ConfigError)
+    expect(() => parseArgs(argv)).toThrow(message)
+  })
+})

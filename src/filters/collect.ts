@@ -1,0 +1,36 @@
+/**
+ * The log scan behind eth_getLogs, eth_getFilterLogs and log filters' eth_getFilterChanges: a block whose
+ * header bloom rules the filter out is skipped without opening it; the others yield their logs (each block
+ * record keeps its logs flattened with positions, so nothing is re-derived).
+ */
+import { LimitExceededError } from '../errors.js'
+import { MAX_LOG_BLOCK_RANGE, MAX_LOGS_PER_RESPONSE } from '../limits.js'
+import type { BlockRecord, LogRecord } from '../chain/types.js'
+import { bloomMayMatch, matchesLog, type LogCriteria } from './criteria.js'
+
+/** Throws -32005 when from..to spans more blocks than one query may. */
+export function checkBlockRange(from: bigint, to: bigint): void {
+  if (to - from + 1n > BigInt(MAX_LOG_BLOCK_RANGE)) {
+    throw new LimitExceededError(
+      `query exceeds max block range ${MAX_LOG_BLOCK_RANGE}: blocks ${from}..${to} span ${to - from + 1n}`,
+    )
+  }
+}
+
+/** Matching logs of the given blocks in chain order; -32005 past the per-response log limit. */
+export function collectLogs(blocks: Iterable<BlockRecord>, criteria: LogCriteria): LogRecord[] {
+  const out: LogRecord[] = []
+  for (const block of blocks) {
+    if (block.logs.length === 0 || !bloomMayMatch(criteria, block.header.logsBloom)) continue
+    for (const log of block.logs) {
+      if (!matchesLog(criteria, log)) continue
+      if (out.length === MAX_LOGS_PER_RESPONSE) {
+        throw new LimitExceededError(
+          `query returned more than ${MAX_LOGS_PER_RESPONSE} results (max logs per response); narrow the block range or the filter`,
+        )
+      }
+      out.push(log)
+    }
+  }
+  return out
+}

@@ -1,0 +1,79 @@
+/**
+ * eth_getLogs over one endpoint: the filter object read into criteria and bounds, the bounds resolved
+ * against this endpoint's chain view (`pending` on /flashblocks is the preconfirmed block, so a range
+ * ending there includes its logs), the range checked against the limits, and the blocks scanned.
+ */
+import { InvalidInputError, InvalidParamsError } from '../errors.js'
+import { parseData, parseQuantity, type Hex } from '../format/hex.js'
+import type { BlockRecord, LogRecord } from '../chain/types.js'
+import type { BlockResolver } from '../pending/resolver.js'
+import { checkBlockRange, collectLogs } from './collect.js'
+import { createCriteria, type LogCriteria, type TopicFilter } from './criteria.js'
+import type { BlockBound } from './registry.js'
+
+/** The filter object of eth_getLogs / eth_newFilter as the validators let it through. */
+export type WireLogFilter = {
+  fromBlock?: string | null
+  toBlock?: string | null
+  address?: Hex | readonly Hex[] | null
+  topics?: TopicFilter | null
+  blockHash?: string | null
+}
+
+export type LogQuery = {
+  criteria: LogCriteria
+  blockHash?: Uint8Array
+  fromBlock: BlockBound
+  toBlock: BlockBound
+}
+
+const MAX_TOPICS = 4
+
+export function parseLogFilter(wire: WireLogFilter | null | undefined): LogQuery {
+  const filter = wire ?? {}
+  if ((filter.topics?.length ?? 0) > MAX_TOPICS) throw new InvalidParamsError('invalid argument 0: exceed max topics')
+  const criteria = createCriteria(filter.address, filter.topics)
+  if (filter.blockHash != null) {
+    if (filter.fromBlock != null || filter.toBlock != null) {
+      throw new InvalidParamsError('invalid argument 0: cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other')
+    }
+    return { criteria, blockHash: parseData(filter.blockHash), fromBlock: 'latest', toBlock: 'latest' }
+  }
+  return { criteria, fromBlock: toBound(filter.fromBlock), toBlock: toBound(filter.toBlock) }
+}
+
+function toBound(value: string | null | undefined): BlockBound {
+  if (value == null) return 'latest'
+  if (value === 'latest' || value === 'pending' || value === 'earliest' || value === 'safe' || value === 'finalized') return value
+  return parseQuantity(value)
+}
+
+/** The block number a bound names on this endpoint now. */
+export function boundNumber(resolver: BlockResolver, bound: BlockBound): bigint {
+  if (typeof bound === 'bigint') return bound
+  if (bound === 'earliest') return 0n
+  return resolver.blockNumber(bound === 'pending' ? 'pending' : 'latest')
+}
+
+/** Runs a log query; -32602 `invalid block range params` when from > to, -32005 past a limit. */
+export function queryLogs(resolver: BlockResolver, query: LogQuery): LogRecord[] {
+  if (query.blockHash) {
+    const block = resolver.blockByHash(query.blockHash)
+    if (!block) throw new InvalidInputError('unknown block')
+    return collectLogs([block], query.criteria)
+  }
+  const from = boundNumber(resolver, query.fromBlock)
+  const to = boundNumber(resolver, query.toBlock)
+  if (from > to) throw new InvalidParamsError('invalid block range params')
+  checkBlockRange(from, to)
+  return collectLogs(blocksBetween(resolver, from, to), query.criteria)
+}
+
+/** Blocks from..to as this endpoint shows them, stopping at its head (the pending block on /flashblocks). */
+export function* blocksBetween(resolver: BlockResolver, from: bigint, to: bigint): Generator<BlockRecord> {
+  for (let n = from; n <= to; n++) {
+    const block = resolver.block(n)
+    if (!block) return
+    yield block
+  }
+}

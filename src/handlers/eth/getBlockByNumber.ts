@@ -1,0 +1,9 @@
+import { formatBlockRecord } from '../../format/block.js'
+import { lookupBlock } from '../block-param.js'
+import type { Handler } from '../context.js'
+
+/** eth_getBlockByNumber: the block with tx hashes or full txs; null past the head. `pending` on /flashblocks is the flashblock view. */
+export const eth_getBlockByNumber: Handler<'eth_getBlockByNumber'> = ([block, hydrated], ctx) => {
+  const record = lookupBlock(ctx, block)
+  return record ? formatBlockRecord(record, hydrated ?? false) : null
+}

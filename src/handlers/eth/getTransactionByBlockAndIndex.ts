@@ -1,0 +1,17 @@
+/** A transaction by its block and position; null when the block or the index does not exist, as geth. */
+import { parseData, parseQuantity } from '../../format/hex.js'
+import type { BlockRecord } from '../../chain/types.js'
+import { lookupBlock } from '../block-param.js'
+import type { Handler } from '../context.js'
+import { formatTxInBlock } from './tx-lookup.js'
+
+function at(block: BlockRecord | undefined, indexHex: string) {
+  const index = parseQuantity(indexHex)
+  return block && index < BigInt(block.txs.length) ? formatTxInBlock(block, Number(index)) : null
+}
+
+export const eth_getTransactionByBlockHashAndIndex: Handler<'eth_getTransactionByBlockHashAndIndex'> = ([hash, index], ctx) =>
+  at(ctx.resolver.blockByHash(parseData(hash)), index)
+
+export const eth_getTransactionByBlockNumberAndIndex: Handler<'eth_getTransactionByBlockNumberAndIndex'> = ([block, index], ctx) =>
+  at(lookupBlock(ctx, block), index)

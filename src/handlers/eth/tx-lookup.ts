@@ -1,0 +1,30 @@
+/**
+ * Finding a transaction by hash for the lookup methods: in a block this endpoint shows (canonical first,
+ * then the preconfirmed block on /flashblocks), else as a transaction not yet in a block (the pool, or a
+ * preconfirmed one seen from the general endpoint), which geth reports with null block fields.
+ */
+import type { BlockRecord, TxRecord } from '../../chain/types.js'
+import { formatTransaction, type RpcTransaction } from '../../format/transaction.js'
+import type { HandlerContext } from '../context.js'
+
+export type FoundTx = { record: TxRecord; block?: BlockRecord; index?: number }
+
+export function findTransaction(ctx: HandlerContext, hash: Uint8Array): FoundTx | undefined {
+  const located = ctx.resolver.tx(hash)
+  if (located) return { record: located.tx, block: located.block, index: located.index }
+  const waiting = ctx.chain.pool.get(hash) ?? ctx.chain.pending.tx(hash)?.tx
+  return waiting ? { record: waiting } : undefined
+}
+
+/** The `index`-th transaction of a block in geth's RPCTransaction shape. */
+export function formatTxInBlock(block: BlockRecord, index: number): RpcTransaction {
+  const { tx, sender } = block.txs[index]!
+  return formatTransaction(tx, sender, {
+    blockHash: block.hash, blockNumber: block.number, index, baseFee: block.header.baseFeePerGas,
+  })
+}
+
+export function formatFound(found: FoundTx): RpcTransaction {
+  if (found.block && found.index !== undefined) return formatTxInBlock(found.block, found.index)
+  return formatTransaction(found.record.tx, found.record.sender)
+}

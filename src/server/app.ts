@@ -1,0 +1,60 @@
+/**
+ * The fastify application: CORS (public RPCs are called from browsers), our own body parser and error
+ * handlers (JSON-RPC bodies only, never fastify's or a stack), the client IP rule, and both endpoints.
+ */
+import cors from '@fastify/cors'
+import Fastify, { type FastifyInstance } from 'fastify'
+import type { Config } from '../config.js'
+import type { ClientInfo, HandlerContext } from '../handlers/context.js'
+import { MAX_BODY_BYTES } from '../limits.js'
+import type { Endpoint, MethodHandlers } from '../../generated/methods.js'
+import { ENDPOINTS } from './endpoints.js'
+import { installBodyParser, installErrorHandlers } from './http-errors.js'
+import { registerHttpEndpoint, type EndpointDeps } from './http.js'
+import type { RequestLimiter } from './throttle.js'
+import { installWebSockets, type WebSocketServices } from './websocket.js'
+
+export interface AppOptions {
+  config: Config
+  handlers: Partial<MethodHandlers<HandlerContext>>
+  /** The handlers' context for one request; defaults to `{ endpoint, config, client }`. */
+  context?: (endpoint: Endpoint, client: ClientInfo) => HandlerContext
+  /** Absent or undefined: no rate limiting. */
+  limiter?: RequestLimiter
+  /** Absent: no WebSocket (JSON-RPC upgrades, subscriptions, raw feed). */
+  websocket?: WebSocketServices
+}
+
+/** Headers a browser page may read from our replies: the rate limit state. */
+const EXPOSED_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After']
+
+export async function createApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config } = options
+  const app = Fastify({
+    // warnings and faults only (request logs are info): a line per request would drown a terminal at 100 requests/s
+    logger: config.quiet ? false : { level: 'warn' },
+    bodyLimit: MAX_BODY_BYTES,
+    // request.ip believes X-Forwarded-For only when the socket is one of these proxies
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    routerOptions: { ignoreTrailingSlash: true },
+  })
+  installErrorHandlers(app)
+  installBodyParser(app)
+  await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], exposedHeaders: EXPOSED_HEADERS, maxAge: 86_400 })
+
+  const deps: EndpointDeps = {
+    config,
+    limiter: options.limiter,
+    context: options.context ?? ((endpoint, client) => ({ endpoint, config, client })),
+    dispatch: {
+      handlers: options.handlers,
+      onInternalError: (err, method) => app.log.error({ err, method }, 'handler failed'),
+    },
+  }
+  // WebSocket upgrades share the endpoints' GET routes, so @fastify/websocket is registered before them
+  const ws = options.websocket
+    ? await installWebSockets(app, { ...options.websocket, context: deps.context, dispatch: deps.dispatch, limiter: deps.limiter })
+    : undefined
+  for (const endpoint of ENDPOINTS) registerHttpEndpoint(app, endpoint, deps, ws?.rpcHandler(endpoint))
+  return app
+}

@@ -1,0 +1,53 @@
+/**
+ * The HTTP face of an endpoint: `POST` runs JSON-RPC (parse -> rate limit -> handleBody), `GET` describes
+ * the endpoint. The JSON-RPC rules themselves live in jsonrpc.ts, shared with the WebSocket transport.
+ */
+import type { WebsocketHandler } from '@fastify/websocket'
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify'
+import type { Config } from '../config.js'
+import type { ClientInfo, HandlerContext } from '../handlers/context.js'
+import type { Endpoint } from '../../generated/methods.js'
+import { describeEndpoint } from './describe.js'
+import { ENDPOINT_PATHS } from './endpoints.js'
+import { parseMessage } from './envelope.js'
+import { sendJson } from './http-errors.js'
+import { handleBody, requestCount, type DispatchOptions } from './jsonrpc.js'
+import { rateLimitHeaders, rateLimitedBody, type RequestLimiter } from './throttle.js'
+
+export interface EndpointDeps {
+  config: Config
+  dispatch: DispatchOptions<HandlerContext>
+  /** Builds the handlers' context for one request on one endpoint. */
+  context: (endpoint: Endpoint, client: ClientInfo) => HandlerContext
+  limiter?: RequestLimiter
+}
+
+/** POST on an endpoint: one JSON-RPC body in, one reply out (an empty 200 when it held only notifications). */
+export function postHandler(endpoint: Endpoint, deps: EndpointDeps) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const parsed = parseMessage(typeof request.body === 'string' ? request.body : '')
+    if (deps.limiter) {
+      const verdict = await deps.limiter.consume(request.ip, 'body' in parsed ? requestCount(parsed.body) : 1)
+      reply.headers(rateLimitHeaders(verdict))
+      if (!verdict.allowed) return sendJson(reply, 429, rateLimitedBody('body' in parsed ? parsed.body : undefined, verdict))
+    }
+    if ('response' in parsed) return sendJson(reply, 200, parsed.response)
+    const ctx = deps.context(endpoint, { ip: request.ip })
+    const response = await handleBody(endpoint, parsed.body, ctx, deps.dispatch)
+    // geth answers a body of notifications with an empty 200
+    if (response === undefined) return reply.code(200).send()
+    return sendJson(reply, 200, response)
+  }
+}
+
+/** GET on an endpoint. Exported so the WebSocket transport can put it on the same route as its wsHandler. */
+export function getHandler(endpoint: Endpoint, deps: Pick<EndpointDeps, 'config'>): RouteHandlerMethod {
+  return async (_request, reply) => sendJson(reply, 200, describeEndpoint(endpoint, deps.config))
+}
+
+/** `wsHandler`: the WebSocket transport's upgrade handler for this endpoint (same path; plain GET stays HTTP). */
+export function registerHttpEndpoint(app: FastifyInstance, endpoint: Endpoint, deps: EndpointDeps, wsHandler?: WebsocketHandler): void {
+  const url = ENDPOINT_PATHS[endpoint]
+  app.post(url, postHandler(endpoint, deps))
+  app.route({ method: 'GET', url, handler: getHandler(endpoint, deps), ...(wsHandler ? { wsHandler } : {}) })
+}

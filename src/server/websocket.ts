@@ -1,0 +1,117 @@
+/**
+ * WebSocket on the HTTP port: JSON-RPC upgrades on `/` and `/flashblocks` (every HTTP method, batches included,
+ * through the same handleBody with the endpoint's context, plus eth_subscribe/eth_unsubscribe), and the raw
+ * flashblocks feed on `/ws/flashblocks`. Each connection is a WsConnection: bounded send buffer, keep-alive.
+ */
+import websocketPlugin, { type WebsocketHandler } from '@fastify/websocket'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { RawData, WebSocket } from 'ws'
+import type { ClientInfo, HandlerContext } from '../handlers/context.js'
+import { MAX_BODY_BYTES, WS_MAX_BUFFERED_BYTES } from '../limits.js'
+import type { Endpoint, MethodHandlers } from '../../generated/methods.js'
+import type { FeedPublisher } from '../feed/publisher.js'
+import type { SubscriptionHub } from '../subscriptions/hub.js'
+import { FEED_PATH } from './endpoints.js'
+import { parseMessage } from './envelope.js'
+import { handleBody, requestCount, type DispatchOptions } from './jsonrpc.js'
+import { rateLimitedBody, type RequestLimiter } from './throttle.js'
+import { WsConnection } from './ws-connection.js'
+
+/** Interval of the keep-alive sweep: a socket that misses one pong is terminated at the next sweep. */
+export const WS_PING_INTERVAL_MS = 30_000
+
+/** What service.ts hands the app for WebSocket: the hub and the feed publisher it wires to the chain. */
+export interface WebSocketServices {
+  hub: SubscriptionHub
+  publisher: FeedPublisher
+  pingIntervalMs?: number
+  maxBufferedBytes?: number
+}
+
+export interface WebSocketDeps extends WebSocketServices {
+  context(endpoint: Endpoint, client: ClientInfo): HandlerContext
+  dispatch: DispatchOptions<HandlerContext>
+  limiter?: RequestLimiter
+}
+
+export interface WebSocketTransport {
+  /** The upgrade handler of an endpoint's GET route (the route's plain GET stays the HTTP handler). */
+  rpcHandler(endpoint: Endpoint): WebsocketHandler
+  /** Open JSON-RPC and feed connections. */
+  connections(): number
+}
+
+/** Registers @fastify/websocket and the feed route; call before the endpoints' routes are added. */
+export async function installWebSockets(app: FastifyInstance, deps: WebSocketDeps): Promise<WebSocketTransport> {
+  const live = new Set<WsConnection>()
+  const maxBufferedBytes = deps.maxBufferedBytes ?? WS_MAX_BUFFERED_BYTES
+  const track = (socket: WebSocket, endpoint: Endpoint, onGone: (c: WsConnection) => void): WsConnection => {
+    const hooks = {
+      onGone: (c: WsConnection) => {
+        live.delete(c)
+        onGone(c)
+      },
+    }
+    const connection = new WsConnection(socket, endpoint, hooks, maxBufferedBytes)
+    live.add(connection)
+    return connection
+  }
+
+  await app.register(websocketPlugin, { options: { maxPayload: MAX_BODY_BYTES } })
+
+  app.get(FEED_PATH, { websocket: true }, (socket, request) => {
+    const query = request.query as Record<string, unknown> | undefined
+    const connection = track(socket, 'flashblocks', (c) => deps.publisher.remove(c))
+    deps.publisher.add(connection, query?.compress === 'brotli' ? 'brotli' : 'json')
+    // the feed is one-way: whatever a client sends is ignored
+  })
+
+  const timer = setInterval(() => {
+    for (const connection of live) connection.heartbeat()
+  }, deps.pingIntervalMs ?? WS_PING_INTERVAL_MS)
+  timer.unref()
+  app.addHook('onClose', async () => clearInterval(timer))
+
+  return {
+    rpcHandler: (endpoint) => (socket, request) => {
+      const connection = track(socket, endpoint, (c) => deps.hub.removeSubscriber(c))
+      serveRpc(connection, request, endpoint, deps)
+    },
+    connections: () => live.size,
+  }
+}
+
+function serveRpc(connection: WsConnection, request: FastifyRequest, endpoint: Endpoint, deps: WebSocketDeps): void {
+  const ip = request.ip
+  const ctx = deps.context(endpoint, { ip })
+  const { hub } = deps
+  // eth_subscribe/eth_unsubscribe act on this connection; every other method is the endpoint's handler
+  const handlers: Partial<MethodHandlers<HandlerContext>> = {
+    ...deps.dispatch.handlers,
+    eth_subscribe: ((params: unknown[]) => hub.subscribe(connection, params)) as never,
+    eth_unsubscribe: ((params: unknown[]) => hub.unsubscribe(connection, params[0])) as never,
+  }
+  const dispatch: DispatchOptions<HandlerContext> = { ...deps.dispatch, handlers, websocket: true }
+
+  connection.socket.on('message', (raw) => {
+    answer(rawText(raw)).catch((err: unknown) => deps.dispatch.onInternalError?.(err, 'websocket'))
+  })
+
+  async function answer(text: string): Promise<void> {
+    const parsed = parseMessage(text)
+    if ('response' in parsed) return connection.send(JSON.stringify(parsed.response))
+    if (deps.limiter) {
+      // each batch item counts, as over HTTP
+      const verdict = await deps.limiter.consume(ip, requestCount(parsed.body, dispatch.maxBatchItems))
+      if (!verdict.allowed) return connection.send(JSON.stringify(rateLimitedBody(parsed.body, verdict)))
+    }
+    const reply = await handleBody(endpoint, parsed.body, ctx, dispatch)
+    if (reply !== undefined) connection.send(JSON.stringify(reply))
+  }
+}
+
+function rawText(raw: RawData): string {
+  if (Array.isArray(raw)) return Buffer.concat(raw).toString('utf8')
+  if (raw instanceof ArrayBuffer) return Buffer.from(raw).toString('utf8')
+  return raw.toString('utf8')
+}

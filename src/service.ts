@@ -1,0 +1,92 @@
+/**
+ * startService: config -> (chain) -> fastify app -> listening. Tests everywhere start the real thing
+ * with `startService({ port: 0, quiet: true })` and close it afterwards; the CLI is a thin shell on this.
+ */
+import type { AddressInfo } from 'node:net'
+import type { FastifyInstance } from 'fastify'
+import { createChain, type Chain } from './chain/chain.js'
+import { checkConfig, defaultConfig, type Config } from './config.js'
+import { handlers } from './handlers/index.js'
+import { createApp } from './server/app.js'
+import { ENDPOINT_PATHS } from './server/endpoints.js'
+import type { RequestLimiter } from './server/throttle.js'
+import { FeedPublisher } from './feed/publisher.js'
+import { SubscriptionHub } from './subscriptions/hub.js'
+import { ALL_KINDS } from './subscriptions/kinds/index.js'
+
+export interface RunningService {
+  /** http://127.0.0.1:<port>/ (the general endpoint). */
+  url: string
+  /** http://127.0.0.1:<port>/flashblocks (the preconfirmation endpoint). */
+  flashblocksUrl: string
+  /** ws://127.0.0.1:<port>/ ; WebSocket on /flashblocks too, raw feed at /ws/flashblocks (once WebSocket lands). */
+  wsUrl: string
+  /** The embedded chain. */
+  chain: Chain
+  config: Config
+  app: FastifyInstance
+  /** eth_subscribe's subscriptions; `count()` is the leak check of tests and metrics. */
+  subscriptions: SubscriptionHub
+  /** The raw feed's clients at /ws/flashblocks. */
+  feed: FeedPublisher
+  /** Stops accepting, finishes what is in flight, releases everything. Safe to call twice. */
+  close(): Promise<void>
+}
+
+/** The host part of a URL clients can use: a wildcard bind is reached through loopback. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1'
+  if (host === '::') return '[::1]'
+  return host.includes(':') ? `[${host}]` : host
+}
+
+export async function startService(overrides: Partial<Config> = {}): Promise<RunningService> {
+  const config = checkConfig(defaultConfig(overrides))
+
+  const chain = await createChain(config)
+
+  // RATE LIMIT: the rate-limit engineer builds the limiter here from src/server/rate-limit.ts, e.g.
+  // `const limiter = config.rateLimit > 0 ? createRateLimiter(config) : undefined` (closed in close()).
+  const limiter = undefined as RequestLimiter | undefined
+
+  // WEBSOCKET: the hub and the feed publisher; connectChain (src/subscriptions/events.ts) feeds them the
+  // chain's flashblocks, sealed blocks and pool admissions.
+  const subscriptions = new SubscriptionHub(ALL_KINDS)
+  const feed = new FeedPublisher()
+
+  const resolvers = { general: chain.resolverFor('general'), flashblocks: chain.resolverFor('flashblocks') }
+  const app = await createApp({
+    config,
+    handlers,
+    limiter,
+    websocket: { hub: subscriptions, publisher: feed },
+    context: (endpoint, client) => ({ endpoint, config, client, chain, resolver: resolvers[endpoint] }),
+  })
+  const release = async () => {
+    await chain.stop()
+    await app.close()
+    await limiter?.close?.()
+  }
+  try {
+    await app.listen({ host: config.host, port: config.port })
+  } catch (err) {
+    await release()
+    throw err
+  }
+
+  chain.start()
+  const { port } = app.server.address() as AddressInfo
+  const origin = `${urlHost(config.host)}:${port}`
+  let closing: Promise<void> | undefined
+  return {
+    url: `http://${origin}${ENDPOINT_PATHS.general}`,
+    flashblocksUrl: `http://${origin}${ENDPOINT_PATHS.flashblocks}`,
+    wsUrl: `ws://${origin}${ENDPOINT_PATHS.general}`,
+    chain,
+    config,
+    app,
+    subscriptions,
+    feed,
+    close: () => (closing ??= release()),
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * `pendingLogs` (Base): the logs of the newest flashblock only (so none is sent twice), one log per message,
+ * optionally filtered by `{address, topics}`. Logs carry the pending block's number and its hash as of
+ * that flashblock.
+ */
+import type { LogCriteria } from '../../filters/criteria.js'
+import { expectAtMost } from '../params.js'
+import { parseLogFilter } from '../log-filter.js'
+import type { FormattedBlock } from '../formatted-block.js'
+import type { FlashblockView } from '../sources.js'
+import type { Subscription, SubscriptionKind } from '../types.js'
+import { publishLogs } from './logs.js'
+
+export const pendingLogs: SubscriptionKind<LogCriteria> = {
+  name: 'pendingLogs',
+  endpoints: ['flashblocks'],
+  parseParams(args) {
+    expectAtMost(args, 1)
+    return parseLogFilter(args[0], 'filter')
+  },
+}
+
+export function publishPendingLogs(subscriptions: readonly Subscription<LogCriteria>[], pending: FormattedBlock, view: FlashblockView): void {
+  publishLogs(subscriptions, pending, view.firstNewTx)
+}
