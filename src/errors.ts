@@ -124,6 +124,17 @@ export class TimeoutError extends RpcError {
   static override readonly code = -32002
 }
 
+/**
+ * 4 (EIP-7966): eth_sendRawTransactionSync waited its whole timeout; the transaction stays in the pool, so
+ * `data` carries its hash for the client to keep polling.
+ */
+export class TransactionConfirmationTimeoutError extends RpcError {
+  static override readonly code = 4
+  constructor(hash: string, timeoutMs: number) {
+    super(`the transaction was added to the mempool but wasn't processed within ${timeoutMs} ms`, { data: hash })
+  }
+}
+
 /** The one mapping from anything thrown to a JSON-RPC error object. */
 export function toJsonRpcError(err: unknown): JsonRpcErrorObject {
   if (err instanceof RpcError) return err.toJSON()

@@ -12,6 +12,7 @@ import { ENDPOINT_PATHS } from './server/endpoints.js'
 import type { RequestLimiter } from './server/throttle.js'
 import { FeedPublisher } from './feed/publisher.js'
 import { SubscriptionHub } from './subscriptions/hub.js'
+import { connectChain } from './subscriptions/events.js'
 import { ALL_KINDS } from './subscriptions/kinds/index.js'
 
 export interface RunningService {
@@ -19,7 +20,7 @@ export interface RunningService {
   url: string
   /** http://127.0.0.1:<port>/flashblocks (the preconfirmation endpoint). */
   flashblocksUrl: string
-  /** ws://127.0.0.1:<port>/ ; WebSocket on /flashblocks too, raw feed at /ws/flashblocks (once WebSocket lands). */
+  /** ws://127.0.0.1:<port>/ ; WebSocket on /flashblocks too, raw feed at /ws/flashblocks. */
   wsUrl: string
   /** The embedded chain. */
   chain: Chain
@@ -49,10 +50,18 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
   // `const limiter = config.rateLimit > 0 ? createRateLimiter(config) : undefined` (closed in close()).
   const limiter = undefined as RequestLimiter | undefined
 
-  // WEBSOCKET: the hub and the feed publisher; connectChain (src/subscriptions/events.ts) feeds them the
-  // chain's flashblocks, sealed blocks and pool admissions.
+  // WEBSOCKET: the hub and the feed publisher, fed the chain's flashblocks, sealed blocks and pool admissions
   const subscriptions = new SubscriptionHub(ALL_KINDS)
   const feed = new FeedPublisher()
+  const disconnectEvents = connectChain({
+    events: chain.events,
+    hub: subscriptions,
+    publisher: feed,
+    pendingBlock: () => chain.pending.current()?.block,
+    onError: (err, where) => {
+      if (!config.quiet) console.warn(`${where} notification failed: ${(err as Error).stack ?? err}`)
+    },
+  })
 
   const resolvers = { general: chain.resolverFor('general'), flashblocks: chain.resolverFor('flashblocks') }
   const app = await createApp({
@@ -64,6 +73,7 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
   })
   const release = async () => {
     await chain.stop()
+    disconnectEvents()
     await app.close()
     await limiter?.close?.()
   }

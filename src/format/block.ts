@@ -4,12 +4,16 @@
  */
 import type { BlockHeader } from '@ethereumjs/block'
 import type { BlockRecord } from '../chain/types.js'
-import { address, data, quantity, type Hex } from './hex.js'
+import type { Block } from '../../generated/types.js'
+import { address, data, quantity } from './hex.js'
 import { formatTransaction } from './transaction.js'
 
 /** The header fields geth reports, in its order. */
-export function formatHeader(header: BlockHeader, hash: Uint8Array): Record<string, unknown> & { hash: Hex } {
-  const out: Record<string, unknown> & { hash: Hex } = {
+/** A header as newHeads sends it: a Block without size, transactions, uncles and withdrawals. */
+export type RpcHeader = Omit<Block, 'size' | 'transactions' | 'uncles' | 'withdrawals'>
+
+export function formatHeader(header: BlockHeader, hash: Uint8Array): RpcHeader {
+  const out: Record<string, unknown> = {
     baseFeePerGas: header.baseFeePerGas !== undefined ? quantity(header.baseFeePerGas) : undefined,
     blobGasUsed: header.blobGasUsed !== undefined ? quantity(header.blobGasUsed) : undefined,
     difficulty: quantity(header.difficulty),
@@ -34,7 +38,7 @@ export function formatHeader(header: BlockHeader, hash: Uint8Array): Record<stri
     withdrawalsRoot: header.withdrawalsRoot ? data(header.withdrawalsRoot) : undefined,
   }
   for (const key of Object.keys(out)) if (out[key] === undefined) delete out[key]
-  return out
+  return out as RpcHeader
 }
 
 /** A whole block: header fields plus size, transactions (hashes or objects), uncles and withdrawals. */
@@ -42,18 +46,19 @@ export function formatBlock(
   header: BlockHeader,
   hash: Uint8Array,
   size: number,
-  transactions: unknown[],
-): Record<string, unknown> & { hash: Hex } {
-  const out = formatHeader(header, hash)
-  out.size = quantity(size)
-  out.transactions = transactions
-  out.uncles = []
-  if (header.withdrawalsRoot) out.withdrawals = []
-  return out
+  transactions: Block['transactions'],
+): Block {
+  return {
+    ...formatHeader(header, hash),
+    size: quantity(size),
+    transactions,
+    uncles: [],
+    ...(header.withdrawalsRoot ? { withdrawals: [] } : {}),
+  }
 }
 
 /** A chain block record as eth_getBlockBy* answers it: transactions as hashes, or as full objects. */
-export function formatBlockRecord(block: BlockRecord, hydrated: boolean): Record<string, unknown> & { hash: Hex } {
+export function formatBlockRecord(block: BlockRecord, hydrated: boolean): Block {
   const position = (index: number) => ({
     blockHash: block.hash, blockNumber: block.number, index, baseFee: block.header.baseFeePerGas,
   })

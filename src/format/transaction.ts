@@ -4,12 +4,13 @@
  */
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { Capability } from '@ethereumjs/tx'
-import { address, data, quantity, type Hex } from './hex.js'
+import type { Transaction } from '../../generated/types.js'
+import { address, data, quantity } from './hex.js'
 
 /** Where a transaction sits; absent for a transaction still in the pool. */
 export type TxPosition = { blockHash: Uint8Array; blockNumber: bigint; index: number; baseFee?: bigint }
 
-export type RpcTransaction = Record<string, unknown> & { hash: Hex }
+export type RpcTransaction = Transaction
 
 /** The price a type-2/4 transaction paid: baseFee + min(tip, maxFee - baseFee), as geth reports `gasPrice`. */
 export function effectiveGasPrice(tx: TypedTransaction, baseFee: bigint | undefined): bigint {
@@ -22,7 +23,7 @@ export function effectiveGasPrice(tx: TypedTransaction, baseFee: bigint | undefi
 }
 
 export function formatTransaction(tx: TypedTransaction, from: Uint8Array, position?: TxPosition): RpcTransaction {
-  const out: RpcTransaction = {
+  const out: Record<string, unknown> = {
     blockHash: position ? data(position.blockHash) : null,
     blockNumber: position ? quantity(position.blockNumber) : null,
     from: address(from),
@@ -57,7 +58,7 @@ export function formatTransaction(tx: TypedTransaction, from: Uint8Array, positi
   out.r = quantity(tx.r ?? 0n)
   out.s = quantity(tx.s ?? 0n)
   if (tx.type !== 0) out.yParity = quantity(tx.v ?? 0n)
-  return out
+  return out as Transaction
 }
 
 function bytesToBig(bytes: Uint8Array): bigint {

@@ -6,6 +6,27 @@
 import type { MethodHandlers } from '../../generated/methods.js'
 import type { HandlerContext } from './context.js'
 import { eth_chainId } from './eth/chainId.js'
+import { eth_blockNumber } from './eth/blockNumber.js'
+import { eth_getBalance } from './eth/getBalance.js'
+import { eth_getTransactionCount } from './eth/getTransactionCount.js'
+import { eth_getCode } from './eth/getCode.js'
+import { eth_getStorageAt } from './eth/getStorageAt.js'
+import { eth_getBlockByNumber } from './eth/getBlockByNumber.js'
+import { eth_getBlockByHash } from './eth/getBlockByHash.js'
+import { eth_getBlockTransactionCountByHash, eth_getBlockTransactionCountByNumber } from './eth/getBlockTransactionCount.js'
+import { eth_getBlockReceipts } from './eth/getBlockReceipts.js'
+import { eth_getRawTransactionByHash, eth_getTransactionByHash } from './eth/getTransactionByHash.js'
+import { eth_getTransactionByBlockHashAndIndex, eth_getTransactionByBlockNumberAndIndex } from './eth/getTransactionByBlockAndIndex.js'
+import { eth_getTransactionReceipt } from './eth/getTransactionReceipt.js'
+import { eth_getLogs } from './eth/getLogs.js'
+import {
+  eth_getFilterChanges,
+  eth_getFilterLogs,
+  eth_newBlockFilter,
+  eth_newFilter,
+  eth_newPendingTransactionFilter,
+  eth_uninstallFilter,
+} from './eth/filters.js'
 import { eth_getCompilers } from './eth/getCompilers.js'
 import { eth_protocolVersion } from './eth/protocolVersion.js'
 import { eth_syncing } from './eth/syncing.js'
@@ -15,6 +36,15 @@ import {
   eth_getUncleCountByBlockHash,
   eth_getUncleCountByBlockNumber,
 } from './eth/uncles.js'
+// submitting, dev accounts, fees, execution and tracing
+import { eth_sendRawTransaction } from './eth/sendRawTransaction.js'
+import { eth_sendRawTransactionSync } from './eth/sendRawTransactionSync.js'
+import { eth_sendTransaction } from './eth/sendTransaction.js'
+import { eth_sign } from './eth/sign.js'
+import { eth_accounts } from './eth/accounts.js'
+import { eth_gasPrice } from './eth/gasPrice.js'
+import { eth_maxPriorityFeePerGas } from './eth/maxPriorityFeePerGas.js'
+import { eth_feeHistory } from './eth/feeHistory.js'
 import { net_listening } from './net/listening.js'
 import { net_version } from './net/version.js'
 import { op_supportedCapabilities } from './op/supportedCapabilities.js'
@@ -37,6 +67,39 @@ export const handlers: Partial<MethodHandlers<HandlerContext>> = {
   eth_getUncleByBlockHashAndIndex,
   eth_getUncleByBlockNumberAndIndex,
   txpool_content,
+  // read side: state, blocks, transactions, receipts
+  eth_blockNumber,
+  eth_getBalance,
+  eth_getTransactionCount,
+  eth_getCode,
+  eth_getStorageAt,
+  eth_getBlockByNumber,
+  eth_getBlockByHash,
+  eth_getBlockTransactionCountByNumber,
+  eth_getBlockTransactionCountByHash,
+  eth_getBlockReceipts,
+  eth_getTransactionByHash,
+  eth_getRawTransactionByHash,
+  eth_getTransactionByBlockHashAndIndex,
+  eth_getTransactionByBlockNumberAndIndex,
+  eth_getTransactionReceipt,
+  // logs and polling filters
+  eth_getLogs,
+  eth_newFilter,
+  eth_newBlockFilter,
+  eth_newPendingTransactionFilter,
+  eth_getFilterChanges,
+  eth_getFilterLogs,
+  eth_uninstallFilter,
+  // submitting, dev accounts, fees, execution and tracing
+  eth_sendRawTransaction,
+  eth_sendRawTransactionSync,
+  eth_sendTransaction,
+  eth_sign,
+  eth_accounts,
+  eth_gasPrice,
+  eth_maxPriorityFeePerGas,
+  eth_feeHistory,
   op_supportedCapabilities,
   'rpc.discover': rpc_discover,
 }

@@ -17,8 +17,8 @@ import { installWebSockets, type WebSocketServices } from './websocket.js'
 export interface AppOptions {
   config: Config
   handlers: Partial<MethodHandlers<HandlerContext>>
-  /** The handlers' context for one request; defaults to `{ endpoint, config, client }`. */
-  context?: (endpoint: Endpoint, client: ClientInfo) => HandlerContext
+  /** The handlers' context for one request on one endpoint (service.ts gives it the chain and resolver). */
+  context: (endpoint: Endpoint, client: ClientInfo) => HandlerContext
   /** Absent or undefined: no rate limiting. */
   limiter?: RequestLimiter
   /** Absent: no WebSocket (JSON-RPC upgrades, subscriptions, raw feed). */
@@ -45,7 +45,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const deps: EndpointDeps = {
     config,
     limiter: options.limiter,
-    context: options.context ?? ((endpoint, client) => ({ endpoint, config, client })),
+    context: options.context,
     dispatch: {
       handlers: options.handlers,
       onInternalError: (err, method) => app.log.error({ err, method }, 'handler failed'),

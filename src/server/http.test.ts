@@ -1,14 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { defaultConfig } from '../config.js'
-import { handlers } from '../handlers/index.js'
 import { MAX_BODY_BYTES } from '../limits.js'
-import { createApp } from './app.js'
+import { createTestApp } from './test-app.js'
 
 let app: FastifyInstance
 
 beforeAll(async () => {
-  app = await createApp({ config: defaultConfig({ quiet: true }), handlers })
+  app = await createTestApp()
 })
 
 afterAll(() => app.close())

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, test } from 'vitest'
-import { defaultConfig, type Config } from '../config.js'
-import { handlers } from '../handlers/index.js'
-import { createApp } from './app.js'
+import type { Config } from '../config.js'
+import { createTestApp } from './test-app.js'
 import type { RateVerdict, RequestLimiter } from './throttle.js'
 
 /** A plain fixed-window budget, enough to drive the transport's side (the real limiter is src/server/rate-limit.ts). */
@@ -27,7 +26,7 @@ afterEach(async () => {
 })
 
 async function start(limiter: RequestLimiter, config: Partial<Config> = {}) {
-  app = await createApp({ config: defaultConfig({ quiet: true, ...config }), handlers, limiter })
+  app = await createTestApp({ config, limiter })
   return app
 }
 

@@ -24,7 +24,7 @@ test('a body over 5 MiB sent over a real socket gets HTTP 413 and a JSON-RPC err
 test('a 4 MB parameter is served', async () => {
   const response = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'web3_sha3', params: [`0x${'ab'.repeat(2 * 1024 * 1024)}`] }))
   expect(response.status).toBe(200)
-  expect((await response.json()).result).toMatch(/^0x[0-9a-f]{64}$/)
+  expect(((await response.json()) as { result: string }).result).toMatch(/^0x[0-9a-f]{64}$/)
 })
 
 test('deeply nested JSON is answered with an error and the server keeps serving', async () => {

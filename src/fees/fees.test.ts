@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs'
+import { hexToBytes } from '@ethereumjs/util'
+import { afterEach, describe, expect, it } from 'vitest'
+import { type Chain, createChain } from '../chain/chain.js'
+import { signTx } from '../chain/testing.js'
+import { feeHistory } from './fee-history.js'
+import { DEFAULT_TIP, suggestTip } from './tip-oracle.js'
+
+const GWEI = 10n ** 9n
+const tokenBytecode = hexToBytes(
+  (JSON.parse(readFileSync(new URL('../../test/fixtures/TestToken.json', import.meta.url), 'utf8')) as { TestToken: { bytecode: `0x${string}` } }).TestToken.bytecode,
+)
+let chain: Chain | undefined
+
+afterEach(async () => {
+  await chain?.stop()
+  chain = undefined
+})
+
+const byNumber = (c: Chain) => (n: bigint) => c.store.byNumber(n)
+
+describe('the fee oracle', () => {
+  it('suggests the 1 gwei default tip on an idle chain', async () => {
+    chain = await createChain({ quiet: true })
+    await chain.mine()
+    expect(suggestTip(chain.store.latest(), byNumber(chain))).toBe(DEFAULT_TIP)
+  })
+
+  it('suggests the 60th percentile of the cheapest three tips of recent blocks', async () => {
+    chain = await createChain({ quiet: true })
+    const tips = [7n, 5n, 3n, 2n].map((t) => t * GWEI)
+    for (const [i, tip] of tips.entries()) {
+      await chain.sendRawTransaction(await signTx(chain, i, { nonce: 0, maxPriorityFeePerGas: tip, maxFeePerGas: 100n * GWEI }))
+    }
+    await chain.mine()
+    // samples: genesis (empty) contributes the default 1 gwei, block 1 its cheapest three: 2, 3, 5 gwei
+    expect(suggestTip(chain.store.latest(), byNumber(chain))).toBe(2n * GWEI)
+  })
+})
+
+describe('fee history', () => {
+  it('weights rewards by the gas each transaction used and lists the next base fee', async () => {
+    chain = await createChain({ quiet: true })
+    const fee = { maxFeePerGas: 100n * GWEI }
+    await chain.sendRawTransaction(await signTx(chain, 0, { nonce: 0, maxPriorityFeePerGas: 1n * GWEI, ...fee }))
+    await chain.sendRawTransaction(await signTx(chain, 1, { nonce: 0, maxPriorityFeePerGas: 2n * GWEI, ...fee }))
+    await chain.sendRawTransaction(await signTx(chain, 2, {
+      nonce: 0, to: null, data: tokenBytecode, gas: 3_000_000n, maxPriorityFeePerGas: 3n * GWEI, ...fee,
+    }))
+    const block = await chain.mine()
+    expect(block.receipts.find((r) => r.contractAddress)!.gasUsed).toBeGreaterThan(42_000n)
+
+    const history = feeHistory([chain.store.byNumber(0n)!, block], [0, 25, 50, 100])
+    expect(history.oldestBlock).toBe(0n)
+    expect(history.baseFeePerGas).toEqual([
+      chain.store.byNumber(0n)!.header.baseFeePerGas, block.header.baseFeePerGas, block.header.calcNextBaseFee(),
+    ])
+    expect(history.gasUsedRatio[0]).toBe(0)
+    expect(history.gasUsedRatio[1]).toBeCloseTo(Number(block.header.gasUsed) / 30_000_000, 12)
+    expect(history.reward![0]).toEqual([0n, 0n, 0n, 0n])
+    // the deployment holds most of the gas, so the median of gas is its tip, not the median transaction's
+    expect(history.reward![1]).toEqual([1n * GWEI, 2n * GWEI, 3n * GWEI, 3n * GWEI])
+    expect(history.blobGasUsedRatio).toEqual([0, 0])
+    expect(history.baseFeePerBlobGas).toHaveLength(3)
+  })
+
+  it('leaves rewards out when no percentiles are asked for', async () => {
+    chain = await createChain({ quiet: true })
+    const history = feeHistory([chain.store.latest()], [])
+    expect(history.reward).toBeUndefined()
+    expect(history.baseFeePerGas).toHaveLength(2)
+  })
+})

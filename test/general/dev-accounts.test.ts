@@ -1,0 +1,101 @@
+import { JsonRpcProvider, Network } from 'ethers'
+import { type Hex, createWalletClient, http, parseEther, toHex, verifyMessage } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startService, type RunningService } from '../../src/service.js'
+import { BOB, CAROL, type Harness, rawCall, startHarness, xlayer } from './harness.js'
+
+const DEV_2: Hex = '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc'
+const DEV_3: Hex = '0x90f79bf6eb2c4f870365e785982e1f101e93b906'
+const STRANGER: Hex = '0x000000000000000000000000000000000000dead'
+
+/** The unlocked dev accounts: eth_accounts, eth_sendTransaction through viem and ethers, eth_sign. */
+describe('dev accounts', () => {
+  let h: Harness
+
+  beforeAll(async () => {
+    h = await startHarness()
+  })
+  afterAll(() => h?.close())
+
+  it('lists the ten anvil accounts in eth_accounts', async () => {
+    const accounts = (await h.rpc('general', 'eth_accounts', [])).result as Hex[]
+    expect(accounts).toHaveLength(10)
+    expect(accounts[0]).toBe(h.alice.address.toLowerCase())
+    expect(accounts[2]).toBe(DEV_2)
+  })
+
+  it('sends from a dev account through a viem wallet client with a JSON-RPC account', async () => {
+    const wallet = createWalletClient({ account: DEV_2, chain: xlayer, transport: http(h.service.url) })
+    const hash = await wallet.sendTransaction({ to: BOB, value: parseEther('1.5') })
+    const before = await h.general.getBalance({ address: BOB })
+    await h.mine()
+    const receipt = await h.general.getTransactionReceipt({ hash })
+    expect(receipt.status).toBe('success')
+    expect(receipt.from).toBe(DEV_2)
+    expect(await h.general.getBalance({ address: BOB })).toBe(before + parseEther('1.5'))
+    const tx = await h.general.getTransaction({ hash })
+    expect(tx.type).toBe('eip1559')
+    expect(tx.chainId).toBe(196)
+    // maxFeePerGas = 2 * base fee + tip, the tip being eth_maxPriorityFeePerGas (1 gwei on a fresh chain)
+    expect(tx.maxPriorityFeePerGas).toBe(10n ** 9n)
+    const parent = h.chain.store.byNumber(receipt.blockNumber - 1n)!
+    expect(tx.maxFeePerGas).toBe(2n * parent.header.calcNextBaseFee() + 10n ** 9n)
+  })
+
+  it('fills a legacy transaction when only gasPrice is given and numbers nonces after pooled ones', async () => {
+    const first = (await h.rpc('general', 'eth_sendTransaction', [{ from: DEV_3, to: CAROL, value: '0x1', gasPrice: toHex(3n * 10n ** 9n) }])).result as Hex
+    const second = (await h.rpc('general', 'eth_sendTransaction', [{ from: DEV_3, to: CAROL, value: '0x2' }])).result as Hex
+    await h.mine()
+    const [a, b] = await Promise.all([h.general.getTransaction({ hash: first }), h.general.getTransaction({ hash: second })])
+    expect(a.type).toBe('legacy')
+    expect(a.gasPrice).toBe(3n * 10n ** 9n)
+    expect(a.gas).toBe(21_000n)
+    expect([a.nonce, b.nonce]).toEqual([0, 1])
+  })
+
+  it('sends from a dev account through an ethers JsonRpcSigner', async () => {
+    const provider = new JsonRpcProvider(h.service.url, Network.from(196), { staticNetwork: true })
+    const signer = await provider.getSigner(DEV_3)
+    const sent = signer.sendTransaction({ to: BOB, value: 5n })
+    const tx = await sent
+    await h.mine()
+    const receipt = await tx.wait()
+    expect(receipt!.status).toBe(1)
+    expect(receipt!.from.toLowerCase()).toBe(DEV_3)
+    provider.destroy()
+  })
+
+  it('signs EIP-191 messages that viem verifies as the account\'s', async () => {
+    const message = 'preconfirmed in 200 ms'
+    const signature = (await h.rpc('general', 'eth_sign', [DEV_2, toHex(message)])).result as Hex
+    expect(signature).toMatch(/^0x[0-9a-f]{130}$/)
+    expect(await verifyMessage({ address: DEV_2, message, signature })).toBe(true)
+    expect(await verifyMessage({ address: DEV_3, message, signature })).toBe(false)
+    const wallet = createWalletClient({ account: DEV_2, chain: xlayer, transport: http(h.service.url) })
+    const viaViem = await wallet.signMessage({ message })
+    expect(viaViem).toBe(signature)
+  })
+
+  it('answers `unknown account` for an address it holds no key for', async () => {
+    expect((await h.rpc('general', 'eth_sign', [STRANGER, '0x00'])).error).toEqual({ code: -32000, message: 'unknown account' })
+    const send = await h.rpc('general', 'eth_sendTransaction', [{ from: STRANGER, to: BOB, value: '0x1' }])
+    expect(send.error).toEqual({ code: -32000, message: 'unknown account' })
+  })
+})
+
+describe('dev accounts turned off', () => {
+  let service: RunningService
+
+  beforeAll(async () => {
+    service = await startService({ port: 0, quiet: true, rateLimit: 0, devAccounts: false })
+  })
+  afterAll(() => service?.close())
+
+  it('lists no accounts and refuses to sign or send for the dev keys', async () => {
+    const dev0 = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
+    expect((await rawCall(service.url, 'eth_accounts', [])).result).toEqual([])
+    expect((await rawCall(service.url, 'eth_sign', [dev0, '0x00'])).error).toEqual({ code: -32000, message: 'unknown account' })
+    const send = await rawCall(service.url, 'eth_sendTransaction', [{ from: dev0, to: BOB, value: '0x1' }])
+    expect(send.error).toEqual({ code: -32000, message: 'unknown account' })
+  })
+})

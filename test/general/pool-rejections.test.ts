@@ -1,0 +1,121 @@
+import {
+  type Hex, FeeCapTooLowError, InsufficientFundsError, IntrinsicGasTooLowError, InvalidInputRpcError, NonceTooLowError,
+  TipAboveFeeCapError, TransactionExecutionError, type BaseError, createWalletClient, http, keccak256, parseEther,
+} from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { BOB, DEV_KEY_1, type Harness, startHarness, xlayer } from './harness.js'
+
+/**
+ * Every rejection of the pool reaches viem's wallet client as the error class viem maps geth's text to
+ * (viem's getNodeError regexes); texts viem has no class for surface as InvalidInputRpcError (-32000)
+ * with geth's text as details.
+ */
+describe('pool rejections as viem errors', () => {
+  let h: Harness
+  const fees = { maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n }
+  const bob = privateKeyToAccount(DEV_KEY_1)
+
+  beforeAll(async () => {
+    h = await startHarness()
+  })
+  afterAll(() => h?.close())
+
+  /** The node error under viem's TransactionExecutionError, and the -32000 details it came with. */
+  async function rejection(send: Promise<unknown>): Promise<BaseError> {
+    const err = await send.then(() => undefined, (e: unknown) => e as BaseError)
+    expect(err).toBeInstanceOf(TransactionExecutionError)
+    return err!.cause as BaseError
+  }
+
+  const nextNonce = (address: Hex) => h.general.getTransactionCount({ address, blockTag: 'pending' })
+
+  it('nonce too low -> NonceTooLowError', async () => {
+    await h.wallet.sendTransaction({ to: BOB, value: 1n, gas: 21_000n, nonce: await nextNonce(h.alice.address), ...fees })
+    await h.mine()
+    const cause = await rejection(h.wallet.sendTransaction({ to: BOB, value: 1n, gas: 21_000n, nonce: 0, ...fees }))
+    expect(cause).toBeInstanceOf(NonceTooLowError)
+    expect(cause.details).toBe('nonce too low')
+  })
+
+  it('already known -> NonceTooLowError (viem files it there)', async () => {
+    const request = { to: BOB, value: 2n, gas: 21_000n, nonce: await nextNonce(h.alice.address), ...fees }
+    await h.wallet.sendTransaction(request)
+    const cause = await rejection(h.wallet.sendTransaction(request))
+    expect(cause).toBeInstanceOf(NonceTooLowError)
+    expect(cause.details).toBe('already known')
+    await h.mine()
+  })
+
+  it('insufficient funds -> InsufficientFundsError', async () => {
+    const cause = await rejection(h.wallet.sendTransaction({ to: BOB, value: parseEther('20000'), gas: 21_000n, ...fees }))
+    expect(cause).toBeInstanceOf(InsufficientFundsError)
+    expect(cause.details).toBe('insufficient funds for gas * price + value')
+  })
+
+  it('intrinsic gas too low -> IntrinsicGasTooLowError', async () => {
+    const cause = await rejection(h.wallet.sendTransaction({ to: BOB, value: 1n, gas: 20_999n, ...fees }))
+    expect(cause).toBeInstanceOf(IntrinsicGasTooLowError)
+  })
+
+  it('max fee below the base fee -> FeeCapTooLowError', async () => {
+    const cause = await rejection(h.wallet.sendTransaction({ to: BOB, value: 1n, gas: 21_000n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n }))
+    expect(cause).toBeInstanceOf(FeeCapTooLowError)
+    expect(cause.details).toBe('max fee per gas less than block base fee')
+  })
+
+  it('tip above the fee cap -> TipAboveFeeCapError', async () => {
+    // viem checks this before sending too; a raw send shows the node's own text
+    const raw = await bob.signTransaction({ chainId: 196, to: BOB, gas: 21_000n, nonce: 0, maxFeePerGas: 2n * 10n ** 9n, maxPriorityFeePerGas: 3n * 10n ** 9n })
+    const reply = await h.rpc('general', 'eth_sendRawTransaction', [raw])
+    expect(reply.error).toEqual({ code: -32000, message: 'max priority fee per gas higher than max fee per gas' })
+    expect(TipAboveFeeCapError.nodeMessage.test(reply.error!.message)).toBe(true)
+  })
+
+  it('exceeds block gas limit -> InvalidInputRpcError with geth\'s text', async () => {
+    const cause = await rejection(h.wallet.sendTransaction({ to: BOB, value: 1n, gas: 30_000_001n, ...fees }))
+    expect(cause).toBeInstanceOf(InvalidInputRpcError)
+    expect(cause.details).toBe('exceeds block gas limit')
+  })
+
+  it('replacement transaction underpriced -> InvalidInputRpcError with geth\'s text', async () => {
+    const nonce = await nextNonce(bob.address)
+    const wallet = createWalletClient({ account: bob, chain: xlayer, transport: http(h.service.url) })
+    await wallet.sendTransaction({ to: BOB, value: 1n, gas: 21_000n, nonce, ...fees })
+    const cause = await rejection(wallet.sendTransaction({ to: BOB, value: 2n, gas: 21_000n, nonce, ...fees, maxPriorityFeePerGas: fees.maxPriorityFeePerGas + 1n }))
+    expect(cause).toBeInstanceOf(InvalidInputRpcError)
+    expect(cause.details).toBe('replacement transaction underpriced')
+    await h.mine()
+  })
+
+  it('a transaction for another chain -> invalid chain id', async () => {
+    const raw = await bob.signTransaction({ chainId: 1, to: BOB, gas: 21_000n, nonce: 0, ...fees })
+    const err = await h.flashWallet.sendRawTransaction({ serializedTransaction: raw }).catch((e: unknown) => e as BaseError)
+    expect(err).toBeInstanceOf(InvalidInputRpcError)
+    expect((err as BaseError).details).toBe('invalid chain id')
+  })
+
+  it('a signature that recovers no sender -> invalid sender', async () => {
+    const raw = await bob.signTransaction({ chainId: 196, to: BOB, gas: 21_000n, nonce: 0, ...fees })
+    // s = 0 makes the signature invalid while the envelope still decodes
+    const broken = `${raw.slice(0, -64)}${'0'.repeat(64)}` as Hex
+    const reply = await h.rpc('general', 'eth_sendRawTransaction', [broken])
+    expect(reply.error).toMatchObject({ code: -32000 })
+    expect(reply.error!.message).toMatch(/invalid sender|invalid transaction/)
+  })
+
+  it('a blob transaction -> transaction type not supported', async () => {
+    const reply = await h.rpc('general', 'eth_sendRawTransaction', [`0x03${keccak256('0x').slice(2)}`])
+    expect(reply.error).toEqual({ code: -32000, message: 'transaction type not supported' })
+  })
+
+  it('a sender past its pool budget -> txpool is full', async () => {
+    const carol = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a')
+    const wallet = createWalletClient({ account: carol, chain: xlayer, transport: http(h.service.url) })
+    // queued (future) nonces: they wait in the pool instead of being executed
+    for (let i = 0; i < 64; i++) await wallet.sendTransaction({ to: BOB, value: 1n, gas: 21_000n, nonce: 100 + i, ...fees })
+    const cause = await rejection(wallet.sendTransaction({ to: BOB, value: 1n, gas: 21_000n, nonce: 164, ...fees }))
+    expect(cause).toBeInstanceOf(InvalidInputRpcError)
+    expect(cause.details).toBe('txpool is full')
+  })
+})
