@@ -32,6 +32,39 @@ function schemaProblems(schema: unknown, at: string, field: string, schemaNames:
   return problems
 }
 
+/** Component names a schema reaches without passing through properties or items: the refs that recurse forever. */
+function unguardedRefs(schema: unknown, into: Set<string>): Set<string> {
+  if (!isSchema(schema)) return into
+  if (typeof schema.$ref === 'string' && schema.$ref.startsWith(schemaRefPrefix)) into.add(schema.$ref.slice(schemaRefPrefix.length))
+  for (const key of ['allOf', 'anyOf', 'oneOf']) {
+    const list = schema[key]
+    if (Array.isArray(list)) for (const item of list) unguardedRefs(item, into)
+  }
+  for (const key of ['not', 'if', 'then', 'else']) unguardedRefs(schema[key], into)
+  return into
+}
+
+/** A schema that is itself without ever reaching a value (`A: {$ref: A}`) hangs the dereferencer and ajv. */
+function cycleProblems(schemas: Record<string, unknown>): string[] {
+  const edges = new Map(Object.entries(schemas).map(([name, schema]) => [name, [...unguardedRefs(schema, new Set())]]))
+  const problems: string[] = []
+  for (const start of edges.keys()) {
+    const path = [start]
+    const visit = (name: string): boolean => {
+      for (const next of edges.get(name) ?? []) {
+        if (next === start) return problems.push(`schema ${start}: $ref cycle ${[...path, next].join(' -> ')} never reaches a value`) > 0
+        if (path.includes(next)) continue
+        path.push(next)
+        if (visit(next)) return true
+        path.pop()
+      }
+      return false
+    }
+    visit(start)
+  }
+  return problems
+}
+
 function paramProblems(method: Record<string, unknown>, at: string, schemaNames: Set<string>): string[] {
   const problems: string[] = []
   if (!Array.isArray(method.params)) return [`${at}: params: expected a list (empty when the method takes none)`]
@@ -124,6 +157,7 @@ export function checkDocument(document: OpenRpcDocument, files: Map<string, stri
     if (isSchema(schema) && (typeof schema.title !== 'string' || typeof schema.description !== 'string')) problems.push(`${at}: needs a title and a description`)
     problems.push(...schemaProblems(schema, at, '', schemaNames))
   }
+  problems.push(...cycleProblems(document.components.schemas))
   const byName = new Map(document.methods.map((method) => [method.name, method]))
   for (const method of document.methods) {
     const at = `method ${method.name} (${files.get(method.name)})`

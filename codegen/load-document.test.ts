@@ -141,6 +141,13 @@ describe('loading an OpenRPC document', () => {
     expect(await problemsOf(dir)).toMatch(/method eth_chainId \(methods\/eth\.yaml\): tags: .*\(OpenRPC metaschema\)/)
   })
 
+  test('a schema that refers to itself without reaching a value fails instead of hanging', async () => {
+    const dir = brokenFixture('schemas/block.yaml', (map) => {
+      map.BlockNumberOrTag.oneOf.push({ $ref: '#/components/schemas/BlockNumberOrTag' })
+    })
+    expect(await problemsOf(dir)).toContain('schema BlockNumberOrTag: $ref cycle BlockNumberOrTag -> BlockNumberOrTag never reaches a value')
+  })
+
   test('a method defined in two files fails naming both files', async () => {
     const dir = brokenFixture('methods/op.yaml', (list) => {
       list.push({ ...method(list, 'op_supportedCapabilities'), name: 'eth_chainId' })

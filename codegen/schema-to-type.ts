@@ -46,7 +46,8 @@ function typeForType(schema: Schema, type: string): string {
 function arrayType(schema: Schema): string {
   const items = schema.items
   if (Array.isArray(items)) return `[${items.map((item) => schemaToType(item)).join(', ')}]`
-  return `${grouped(isSchema(items) ? schemaToType(items) : 'unknown')}[]`
+  const element = isSchema(items) ? schemaToType(items) : 'unknown'
+  return element.startsWith('{') ? `Array<${element}>` : `${grouped(element)}[]`
 }
 
 function objectType(schema: Schema): string {

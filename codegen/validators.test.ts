@@ -80,6 +80,10 @@ describe('the generated param and result checks', () => {
     expect(check('eth_getBalance', [42, 'latest'])).toMatch(/^invalid argument 0 \(address\): expected .*, got number$/)
   })
 
+  test('reports a number out of range with its bound', () => {
+    expect(check('eth_feeHistory', ['0x5', 'latest', [25, 101]])).toMatch(/^invalid argument 2 \(\w+\): item \[1\]: expected a number at most 100, got 101$/)
+  })
+
   test('names the field of an EIP-1898 block object', () => {
     expect(check('eth_getBalance', [address, { blockHash: '0x12' }])).toMatch(/^invalid argument 1 \(block\): field "blockHash": /)
   })

@@ -5,10 +5,10 @@
  *
  * EIP-2930 access list.
  */
-export type AccessList = ({
+export type AccessList = Array<{
   address: Address
   storageKeys: Hash32[]
-})[]
+}>
 
 /**
  * Address
@@ -29,14 +29,14 @@ export type Addresses = Address[]
  *
  * EIP-7702 authorizations.
  */
-export type AuthorizationList = ({
+export type AuthorizationList = Array<{
   chainId: Uint
   address: Address
   nonce: Uint
   yParity: Uint
   r: Uint256
   s: Uint256
-})[]
+}>
 
 /**
  * Block
@@ -103,10 +103,10 @@ export type BlockTag = 'earliest' | 'finalized' | 'safe' | 'latest' | 'pending'
  *
  * One traced transaction of a block.
  */
-export type BlockTraceResult = ({
+export type BlockTraceResult = Array<{
   txHash: Hash32
   result: TraceResult
-})[]
+}>
 
 /**
  * Bytes
@@ -280,11 +280,11 @@ export type FlashblocksPayload = {
     receipts: Record<string, Record<string, {
       status: Uint
       cumulativeGasUsed: Uint
-      logs: ({
+      logs: Array<{
         address: Address
         topics: Hash32[]
         data: Bytes
-      })[]
+      }>
     }>>
   }
 }

@@ -1,6 +1,7 @@
 /**
  * What the CLI prints once the service listens: where each endpoint is, so a newcomer can copy a URL.
  */
+import { bytesToHex } from '@ethereumjs/util'
 import type { RunningService } from './service.js'
 import { SERVICE_NAME, SERVICE_VERSION } from './version.js'
 
@@ -11,14 +12,26 @@ function endpointLines(service: RunningService): string[] {
     '',
     `  general endpoint      POST ${service.url}`,
     `  preconfirmations      POST ${service.flashblocksUrl}`,
-    // WEBSOCKET: the WebSocket engineer adds `ws` lines here (service.wsUrl, /flashblocks, /ws/flashblocks)
+    `  WebSocket             ${service.wsUrl} and ${service.wsUrl}flashblocks`,
+    `  raw flashblocks feed  ${service.wsUrl}ws/flashblocks`,
+  ]
+}
+
+/** Like anvil: every dev account with its private key, so a wallet or script can import one. */
+function accountLines(service: RunningService): string[] {
+  const { config, chain } = service
+  if (!config.devAccounts) return ['Dev accounts are off (--no-dev-accounts).']
+  const okb = config.balance / 10n ** 18n
+  return [
+    `Dev accounts (${okb} OKB each), mnemonic "${config.mnemonic}":`,
+    ...chain.accounts.map((a, i) => `  (${i}) ${bytesToHex(a.address)}  key ${bytesToHex(a.privateKey)}`),
   ]
 }
 
 export function banner(service: RunningService): string {
   const sections = [
     endpointLines(service),
-    // ACCOUNTS: the chain engineer adds the dev-accounts section here (addresses, keys, balance, mnemonic)
+    accountLines(service),
   ]
   return `${sections.map((lines) => lines.join('\n')).join('\n\n')}\n\nPress Ctrl+C to stop.\n`
 }

@@ -73,8 +73,8 @@ describe('the raw flashblocks feed at /ws/flashblocks', () => {
     const token = await deployTestToken(service)
     const sent: Hex[] = []
     for (let i = 0; i < 6; i++) {
-      sent.push(await wallet.sendTransaction({ to: '0x70997970c51812dc3a010c7d01b54a0d8d1dc79c', value: parseEther('0.001') }))
-      sent.push(await wallet.writeContract({ address: token, abi: testToken.abi, functionName: 'transfer', args: ['0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc', 5n] }))
+      sent.push(await wallet.sendTransaction({ to: '0x70997970c51812dc3a010c7d01b54a0d8d1dc79c', value: parseEther('0.001'), gas: 21_000n }))
+      sent.push(await wallet.writeContract({ address: token, abi: testToken.abi, functionName: 'transfer', args: ['0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc', 5n], gas: 100_000n }))
     }
     const lastReceipt = await publicHttp.waitForTransactionReceipt({ hash: sent.at(-1)!, pollingInterval: 50 })
     // wait until the block holding the last transaction has been closed on the feed
@@ -124,7 +124,7 @@ describe('the raw flashblocks feed at /ws/flashblocks', () => {
   test('metadata carries the receipts of the new transactions, tagged by type, and block_number as a number', async () => {
     const feed = await feedClient()
     const { wallet, publicHttp } = clientsFor(service)
-    const hash = await wallet.sendTransaction({ to: '0x90f79bf6eb2c4f870365e785982e1f101e93b906', value: 1n })
+    const hash = await wallet.sendTransaction({ to: '0x90f79bf6eb2c4f870365e785982e1f101e93b906', value: 1n, gas: 21_000n })
     await publicHttp.waitForTransactionReceipt({ hash, pollingInterval: 50 })
     feed.socket.close()
     const carrying = feed.frames

@@ -5,32 +5,10 @@
  */
 import { InvalidInputError } from '../errors.js'
 import { parseData, parseQuantity } from '../format/hex.js'
+import type { CallObject } from '../../generated/types.js'
 
-export interface WireAuthorization {
-  chainId: string
-  address: string
-  nonce: string
-  yParity: string
-  r: string
-  s: string
-}
-
-export interface WireTransactionRequest {
-  type?: string | null
-  from?: string | null
-  to?: string | null
-  gas?: string | null
-  gasPrice?: string | null
-  maxFeePerGas?: string | null
-  maxPriorityFeePerGas?: string | null
-  value?: string | null
-  nonce?: string | null
-  input?: string | null
-  data?: string | null
-  chainId?: string | null
-  accessList?: readonly { address: string; storageKeys: readonly string[] }[] | null
-  authorizationList?: readonly WireAuthorization[] | null
-}
+/** The wire shape, as the OpenRPC document's CallObject (nulls tolerated as absent, like geth). */
+export type WireTransactionRequest = { [K in keyof CallObject]?: CallObject[K] | null }
 
 export interface AccessListEntry {
   address: Uint8Array

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { RawData, WebSocket } from 'ws'
 import type { ClientInfo, HandlerContext } from '../handlers/context.js'
 import { MAX_BODY_BYTES, WS_MAX_BUFFERED_BYTES } from '../limits.js'
-import type { Endpoint, MethodHandlers } from '../../generated/methods.js'
+import type { Endpoint, MethodHandlers, Methods } from '../../generated/methods.js'
 import type { FeedPublisher } from '../feed/publisher.js'
 import type { SubscriptionHub } from '../subscriptions/hub.js'
 import { FEED_PATH } from './endpoints.js'
@@ -88,8 +88,8 @@ function serveRpc(connection: WsConnection, request: FastifyRequest, endpoint: E
   // eth_subscribe/eth_unsubscribe act on this connection; every other method is the endpoint's handler
   const handlers: Partial<MethodHandlers<HandlerContext>> = {
     ...deps.dispatch.handlers,
-    eth_subscribe: ((params: unknown[]) => hub.subscribe(connection, params)) as never,
-    eth_unsubscribe: ((params: unknown[]) => hub.unsubscribe(connection, params[0])) as never,
+    eth_subscribe: (params) => hub.subscribe(connection, params) as Methods['eth_subscribe']['result'],
+    eth_unsubscribe: (params) => hub.unsubscribe(connection, params[0]),
   }
   const dispatch: DispatchOptions<HandlerContext> = { ...deps.dispatch, handlers, websocket: true }
 

@@ -14,6 +14,9 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
+  // ethers sends eth_unsubscribe after `off` returns: let it be answered before the provider goes
+  await vi.waitFor(() => expect(service.subscriptions.count()).toBe(0))
+  await provider?.send('eth_chainId', [])
   await provider?.destroy()
   await service?.close()
 })
@@ -50,7 +53,7 @@ describe('ethers v6 WebSocketProvider', () => {
     await vi.waitFor(() => expect(service.subscriptions.count('logs')).toBe(1))
     const signer = new Wallet(DEV_KEY_0, new JsonRpcProvider(service.url, service.config.chainId, { staticNetwork: true }))
     const contract = new Contract(token, testToken.abi as never, signer)
-    const tx = await contract.getFunction('transfer')(recipient, 77n)
+    const tx = await contract.getFunction('transfer')(recipient, 77n, { gasLimit: 100_000n })
     const log = await received
     expect(log.transactionHash).toBe(tx.hash)
     expect(log.address.toLowerCase()).toBe(token.toLowerCase())

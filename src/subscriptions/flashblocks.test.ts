@@ -38,7 +38,7 @@ async function until<T>(sub: Subscription, done: (item: T) => boolean): Promise<
 }
 
 function transfer(to: Hex, amount: bigint): Promise<Hex> {
-  return clients.wallet.writeContract({ address: token, abi: testToken.abi, functionName: 'transfer', args: [to, amount] })
+  return clients.wallet.writeContract({ address: token, abi: testToken.abi, functionName: 'transfer', args: [to, amount], gas: 100_000n })
 }
 
 describe('flashblocks subscriptions on /flashblocks', () => {
@@ -61,7 +61,7 @@ describe('flashblocks subscriptions on /flashblocks', () => {
       })
       await once(feed, 'open')
       // traffic so that flashblocks carry transactions
-      for (let i = 0; i < 3; i++) await clients.wallet.sendTransaction({ to: '0x70997970c51812dc3a010c7d01b54a0d8d1dc79c', value: 1n })
+      for (let i = 0; i < 3; i++) await clients.wallet.sendTransaction({ to: '0x70997970c51812dc3a010c7d01b54a0d8d1dc79c', value: 1n, gas: 21_000n })
       await vi.waitFor(() => expect(hashes.length).toBeGreaterThanOrEqual(12), { timeout: 20_000, interval: 50 })
       feed.close()
       const expected = hashes.slice(0, 12)
@@ -85,7 +85,7 @@ describe('flashblocks subscriptions on /flashblocks', () => {
 
   test('newFlashblocks shows a sent transaction in the pending block before it is canonical', async () => {
     const sub = await client.subscribe('newFlashblocks')
-    const hash = await clients.wallet.sendTransaction({ to: '0x90f79bf6eb2c4f870365e785982e1f101e93b906', value: parseEther('0.5') })
+    const hash = await clients.wallet.sendTransaction({ to: '0x90f79bf6eb2c4f870365e785982e1f101e93b906', value: parseEther('0.5'), gas: 21_000n })
     const blocks = await until<{ number: string; hash: string; transactions: { hash: string; blockHash: string }[] }>(sub, (b) =>
       b.transactions.some((tx) => tx.hash === hash),
     )
@@ -137,9 +137,9 @@ describe('flashblocks subscriptions on /flashblocks', () => {
       headerInfo: true,
       subTxFilter: { subscribeAddresses: [watched], txInfo: true, txReceipt: true },
     })
-    const unrelated = await clients.wallet.sendTransaction({ to: '0x23618e81e3f5cdf7f54c3d65f7fbc0abf5b21e8f', value: 3n })
+    const unrelated = await clients.wallet.sendTransaction({ to: '0x23618e81e3f5cdf7f54c3d65f7fbc0abf5b21e8f', value: 3n, gas: 21_000n })
     const related = await transfer(watched, 5n) // the watched address is only a log topic's recipient here: not matched
-    const direct = await clients.wallet.sendTransaction({ to: watched, value: 7n })
+    const direct = await clients.wallet.sendTransaction({ to: watched, value: 7n, gas: 21_000n })
     type Event = { type: 'header'; header: { hash: string; number: string } } | { type: 'transaction'; transaction: { txHash: string; txData?: { hash: string }; receipt?: { transactionHash: string; status: string } } }
     const events = await until<Event>(sub, (e) => e.type === 'transaction' && e.transaction.txHash === direct)
     const txEvents = events.filter((e) => e.type === 'transaction')

@@ -48,6 +48,17 @@ function hexProblem(value: string, pattern: string): string | undefined {
   return undefined
 }
 
+const bounds: Record<string, string> = {
+  maximum: 'at most',
+  minimum: 'at least',
+  exclusiveMaximum: 'below',
+  exclusiveMinimum: 'above',
+  maxItems: 'at most',
+  minItems: 'at least',
+  maxLength: 'at most',
+  minLength: 'at least',
+}
+
 function describeOne(error: ErrorObject): string {
   const schema = schemaOf(error)
   const params = error.params as Record<string, unknown>
@@ -65,6 +76,17 @@ function describeOne(error: ErrorObject): string {
       return `missing required field "${String(params.missingProperty)}"`
     case 'additionalProperties':
       return `unknown field "${String(params.additionalProperty)}"`
+    case 'maximum':
+    case 'minimum':
+    case 'exclusiveMaximum':
+    case 'exclusiveMinimum':
+      return `expected a number ${bounds[error.keyword]} ${String(params.limit)}, got ${shown(error.data)}`
+    case 'maxItems':
+    case 'minItems':
+      return `expected ${bounds[error.keyword]} ${String(params.limit)} items, got ${Array.isArray(error.data) ? error.data.length : 0}`
+    case 'maxLength':
+    case 'minLength':
+      return `expected ${bounds[error.keyword]} ${String(params.limit)} characters, got ${String(error.data).length}`
     default:
       return `expected ${expectation(schema)}; the value ${error.message ?? 'is invalid'}`
   }

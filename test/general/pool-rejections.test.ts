@@ -1,6 +1,7 @@
 import {
   type Hex, FeeCapTooLowError, InsufficientFundsError, IntrinsicGasTooLowError, InvalidInputRpcError, NonceTooLowError,
-  TipAboveFeeCapError, TransactionExecutionError, type BaseError, createWalletClient, http, keccak256, parseEther,
+  TipAboveFeeCapError, TransactionExecutionError, type BaseError, concatHex, createWalletClient, http, keccak256, parseEther,
+  parseSignature, toHex, toRlp,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -65,8 +66,8 @@ describe('pool rejections as viem errors', () => {
   })
 
   it('tip above the fee cap -> TipAboveFeeCapError', async () => {
-    // viem checks this before sending too; a raw send shows the node's own text
-    const raw = await bob.signTransaction({ chainId: 196, to: BOB, gas: 21_000n, nonce: 0, maxFeePerGas: 2n * 10n ** 9n, maxPriorityFeePerGas: 3n * 10n ** 9n })
+    // viem and ethers refuse to sign such a transaction, so it is signed by hand and sent raw
+    const raw = await signDynamicFee({ tip: 3n * 10n ** 9n, feeCap: 2n * 10n ** 9n })
     const reply = await h.rpc('general', 'eth_sendRawTransaction', [raw])
     expect(reply.error).toEqual({ code: -32000, message: 'max priority fee per gas higher than max fee per gas' })
     expect(TipAboveFeeCapError.nodeMessage.test(reply.error!.message)).toBe(true)
@@ -96,12 +97,10 @@ describe('pool rejections as viem errors', () => {
   })
 
   it('a signature that recovers no sender -> invalid sender', async () => {
-    const raw = await bob.signTransaction({ chainId: 196, to: BOB, gas: 21_000n, nonce: 0, ...fees })
-    // s = 0 makes the signature invalid while the envelope still decodes
-    const broken = `${raw.slice(0, -64)}${'0'.repeat(64)}` as Hex
-    const reply = await h.rpc('general', 'eth_sendRawTransaction', [broken])
-    expect(reply.error).toMatchObject({ code: -32000 })
-    expect(reply.error!.message).toMatch(/invalid sender|invalid transaction/)
+    const raw = await signDynamicFee({ tip: 10n ** 9n, feeCap: 10n ** 10n, r: '0x' }) // r = 0 is on no curve point
+    const err = await h.flashWallet.sendRawTransaction({ serializedTransaction: raw }).catch((e: unknown) => e as BaseError)
+    expect(err).toBeInstanceOf(InvalidInputRpcError)
+    expect((err as BaseError).details).toBe('invalid sender')
   })
 
   it('a blob transaction -> transaction type not supported', async () => {
@@ -119,3 +118,11 @@ describe('pool rejections as viem errors', () => {
     expect(cause.details).toBe('txpool is full')
   })
 })
+
+/** A type-2 transfer from dev account 1, signed over raw fields (no client-side checks), optionally with r replaced. */
+async function signDynamicFee({ tip, feeCap, r }: { tip: bigint; feeCap: bigint; r?: Hex }): Promise<Hex> {
+  const fields = [toHex(196), '0x', toHex(tip), toHex(feeCap), toHex(21_000), BOB, '0x', '0x', []] as const
+  const signature = await privateKeyToAccount(DEV_KEY_1).sign({ hash: keccak256(concatHex(['0x02', toRlp(fields as never)])) })
+  const { r: sigR, s, yParity } = parseSignature(signature)
+  return concatHex(['0x02', toRlp([...fields, yParity ? '0x01' : '0x', r ?? sigR, s] as never)])
+}

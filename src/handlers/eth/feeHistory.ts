@@ -12,9 +12,9 @@ import type { Handler, HandlerContext } from '../context.js'
 export const eth_feeHistory: Handler<'eth_feeHistory'> = ([blockCount, newestBlock, rewardPercentiles], ctx) => {
   const percentiles = checkPercentiles(rewardPercentiles ?? [])
   let count = toCount(blockCount)
-  if (count === 0n) return { oldestBlock: '0x0' } as never
+  if (count === 0n) return { oldestBlock: '0x0', baseFeePerGas: [], gasUsedRatio: [] }
   if (count > BigInt(MAX_FEE_HISTORY_BLOCKS)) count = BigInt(MAX_FEE_HISTORY_BLOCKS)
-  const newest = newestOf(ctx, newestBlock as BlockParam)
+  const newest = newestOf(ctx, newestBlock)
   if (count > newest.number + 1n) count = newest.number + 1n
   const blocks: BlockRecord[] = []
   for (let n = newest.number - count + 1n; n < newest.number; n++) blocks.push(ctx.resolver.block(n)!)
@@ -27,7 +27,7 @@ export const eth_feeHistory: Handler<'eth_feeHistory'> = ([blockCount, newestBlo
     gasUsedRatio: history.gasUsedRatio,
     baseFeePerBlobGas: history.baseFeePerBlobGas.map(quantity),
     blobGasUsedRatio: history.blobGasUsedRatio,
-  } as never
+  }
 }
 
 /** geth takes a hex quantity or a decimal number (math.HexOrDecimal64). */

@@ -5,7 +5,7 @@ import { data } from '../../format/hex.js'
 import { unlockedAccount } from '../dev-accounts.js'
 import { estimateGasFor } from '../execute.js'
 import { nextBaseFee, suggestedTip } from '../fee-params.js'
-import { parseTransactionRequest, type TransactionRequest, type WireTransactionRequest } from '../tx-request.js'
+import { parseTransactionRequest, type TransactionRequest } from '../tx-request.js'
 import type { Handler, HandlerContext } from '../context.js'
 
 /**
@@ -16,7 +16,7 @@ import type { Handler, HandlerContext } from '../context.js'
  * submits the bytes like eth_sendRawTransaction, so the pool answers with the same texts.
  */
 export const eth_sendTransaction: Handler<'eth_sendTransaction'> = async ([wire], ctx) => {
-  const request = parseTransactionRequest(wire as WireTransactionRequest)
+  const request = parseTransactionRequest(wire)
   const account = unlockedAccount(ctx, request.from ? bytesToHex(request.from) : '0x0000000000000000000000000000000000000000')
   const chainId = ctx.chain.chainId
   if (request.chainId !== undefined && request.chainId !== chainId) {
