@@ -52,7 +52,8 @@ function documentFor(loaded: LoadedDocument, served: readonly Endpoint[], marker
     servers: served.map((name) => ({ name, url: serverUrls[name] })),
     ...rest,
     methods,
-    components: reachableComponents(document, methods),
+    // the whole document keeps every component: the raw feed's message schemas belong to no method
+    components: served.length === endpoints.length ? document.components : reachableComponents(document, methods),
   }
 }
 

@@ -1,20 +1,26 @@
 import { once } from 'node:events'
-import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { Ajv } from 'ajv'
 import { keccak256, parseEther, parseTransaction, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import WebSocket from 'ws'
+import { loadDocument } from '../../codegen/load-document.js'
 import { createHttpClient } from '../../generated/client.js'
 import { startService, type RunningService } from '../service.js'
 import { clientsFor, deployTestToken, testToken } from '../subscriptions/testing.js'
 import { BROTLI_FRAME_PREFIX, decodeFrame } from './codec.js'
 import { isEndOfBlock, type FeedMessage, type FlashblocksPayload } from './wire.js'
 
-const document = JSON.parse(readFileSync(new URL('../../generated/openrpc.json', import.meta.url), 'utf8')) as { components: unknown }
+const SCHEMA_ID = 'https://preconf-rpc.local/openrpc.json'
+// The feed's message schemas are OpenRPC components that no method references, and generated/openrpc.json
+// keeps only the components its methods reach, so they are read from the source document (openrpc/), as
+// draft-07 definitions: ajv resolves $refs only inside schemas.
+const source = await loadDocument(fileURLToPath(new URL('../../openrpc', import.meta.url)))
+const schemas = JSON.parse(JSON.stringify(source.document.components.schemas).replaceAll('#/components/schemas/', `${SCHEMA_ID}#/definitions/`)) as object
 const ajv = new Ajv({ strict: false, allErrors: true })
-ajv.addSchema({ $id: 'openrpc.json', components: document.components })
-const validatePayload = ajv.getSchema('openrpc.json#/components/schemas/FlashblocksPayload')!
-const validateEnd = ajv.getSchema('openrpc.json#/components/schemas/FlashblocksEnd')!
+ajv.addSchema({ $id: SCHEMA_ID, definitions: schemas })
+const validatePayload = ajv.compile({ $ref: `${SCHEMA_ID}#/definitions/FlashblocksPayload` })
+const validateEnd = ajv.compile({ $ref: `${SCHEMA_ID}#/definitions/FlashblocksEnd` })
 
 let service: RunningService
 
@@ -94,6 +100,11 @@ describe('the raw flashblocks feed at /ws/flashblocks', () => {
       const valid = isEndOfBlock(message) ? validateEnd(message) : validatePayload(message)
       expect(valid, JSON.stringify((isEndOfBlock(message) ? validateEnd : validatePayload).errors)).toBe(true)
     }
+
+    // the schema does reject what a consumer could not read
+    const sample = messages.find((m): m is FlashblocksPayload => !isEndOfBlock(m))!
+    expect(validatePayload({ ...sample, metadata: { ...sample.metadata, block_number: '0x1' } })).toBe(false)
+    expect(validatePayload({ ...sample, diff: { ...sample.diff, gas_used: '0x01' } })).toBe(false)
 
     const seen = new Set<string>()
     for (const block of blocks) {

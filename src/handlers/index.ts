@@ -45,6 +45,10 @@ import { eth_accounts } from './eth/accounts.js'
 import { eth_gasPrice } from './eth/gasPrice.js'
 import { eth_maxPriorityFeePerGas } from './eth/maxPriorityFeePerGas.js'
 import { eth_feeHistory } from './eth/feeHistory.js'
+import { eth_call } from './eth/call.js'
+import { eth_estimateGas } from './eth/estimateGas.js'
+import { debug_traceTransaction } from './debug/traceTransaction.js'
+import { debug_traceBlockByHash, debug_traceBlockByNumber } from './debug/traceBlock.js'
 import { net_listening } from './net/listening.js'
 import { net_version } from './net/version.js'
 import { op_supportedCapabilities } from './op/supportedCapabilities.js'
@@ -100,6 +104,11 @@ export const handlers: Partial<MethodHandlers<HandlerContext>> = {
   eth_gasPrice,
   eth_maxPriorityFeePerGas,
   eth_feeHistory,
+  eth_call,
+  eth_estimateGas,
+  debug_traceTransaction,
+  debug_traceBlockByNumber,
+  debug_traceBlockByHash,
   op_supportedCapabilities,
   'rpc.discover': rpc_discover,
 }

@@ -1,8 +1,17 @@
 import { once } from 'node:events'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import WebSocket from 'ws'
 import { createHttpClient, createWsClient, RpcResponseError, type WsRpcClient } from '../../generated/client.js'
+import { createChain } from '../chain/chain.js'
+import { checkConfig, defaultConfig } from '../config.js'
+import { FeedPublisher } from '../feed/publisher.js'
+import { handlers } from '../handlers/index.js'
 import { startService, type RunningService } from '../service.js'
+import { SubscriptionHub } from '../subscriptions/hub.js'
+import { ALL_KINDS } from '../subscriptions/kinds/index.js'
+import { createApp } from './app.js'
+import type { RequestLimiter } from './throttle.js'
 import { SLOW_CONSUMER_CLOSE_CODE } from './ws-connection.js'
 
 let service: RunningService
@@ -102,5 +111,43 @@ describe('a consumer that stops reading', () => {
     const [code, reason] = await closed
     expect(code).toBe(SLOW_CONSUMER_CLOSE_CODE)
     expect(String(reason)).toMatch(/slow consumer/)
+  })
+})
+
+describe('rate limiting over WebSocket', () => {
+  test('each message costs its batch size, and a message over budget gets -32005 while the socket stays open', async () => {
+    const config = checkConfig(defaultConfig({ quiet: true, port: 0 }))
+    const chain = await createChain({ ...config, accounts: 1 })
+    // a fixed budget of 3 requests, counted as the transport reports them
+    const consumed: number[] = []
+    const limiter: RequestLimiter = {
+      consume: async (_ip, count) => {
+        consumed.push(count)
+        const used = consumed.reduce((a, b) => a + b, 0)
+        return { allowed: used <= 3, limit: 3, remaining: 3 - used, resetMs: 1000 }
+      },
+    }
+    const app = await createApp({
+      config,
+      handlers,
+      limiter,
+      websocket: { hub: new SubscriptionHub(ALL_KINDS), publisher: new FeedPublisher() },
+      context: (endpoint, client) => ({ endpoint, config, client, chain, resolver: chain.resolverFor(endpoint) }),
+    })
+    await app.listen({ host: '127.0.0.1', port: 0 })
+    const client = await createWsClient(`ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/`)
+    try {
+      await client.batch([
+        { method: 'eth_chainId', params: [] },
+        { method: 'net_version', params: [] },
+      ])
+      expect(await client.request('eth_chainId', [])).toBe('0xc4')
+      await expect(client.request('eth_chainId', [])).rejects.toMatchObject({ code: -32005, message: 'rate limit exceeded: 3 requests per second' })
+      expect(consumed).toEqual([2, 1, 1])
+    } finally {
+      await client.close()
+      await app.close()
+      await chain.stop()
+    }
   })
 })

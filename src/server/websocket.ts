@@ -6,13 +6,14 @@
 import websocketPlugin, { type WebsocketHandler } from '@fastify/websocket'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { RawData, WebSocket } from 'ws'
+import { RpcError, toJsonRpcError } from '../errors.js'
 import type { ClientInfo, HandlerContext } from '../handlers/context.js'
 import { MAX_BODY_BYTES, WS_MAX_BUFFERED_BYTES } from '../limits.js'
 import type { Endpoint, MethodHandlers, Methods } from '../../generated/methods.js'
 import type { FeedPublisher } from '../feed/publisher.js'
 import type { SubscriptionHub } from '../subscriptions/hub.js'
 import { FEED_PATH } from './endpoints.js'
-import { parseMessage } from './envelope.js'
+import { failure, parseMessage } from './envelope.js'
 import { handleBody, requestCount, type DispatchOptions } from './jsonrpc.js'
 import { rateLimitedBody, type RequestLimiter } from './throttle.js'
 import { WsConnection } from './ws-connection.js'
@@ -94,7 +95,11 @@ function serveRpc(connection: WsConnection, request: FastifyRequest, endpoint: E
   const dispatch: DispatchOptions<HandlerContext> = { ...deps.dispatch, handlers, websocket: true }
 
   connection.socket.on('message', (raw) => {
-    answer(rawText(raw)).catch((err: unknown) => deps.dispatch.onInternalError?.(err, 'websocket'))
+    answer(rawText(raw)).catch((err: unknown) => {
+      // handleBody answers every error itself; this is the limiter failing (e.g. Redis while failing closed)
+      if (!(err instanceof RpcError)) deps.dispatch.onInternalError?.(err, 'websocket')
+      connection.send(JSON.stringify(failure(null, toJsonRpcError(err))))
+    })
   })
 
   async function answer(text: string): Promise<void> {
