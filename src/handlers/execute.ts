@@ -1,9 +1,13 @@
 /**
  * The bridge from handlers to src/chain/execution: resolves the block a call names through this endpoint's
  * resolver and hands the execution functions a request in their terms.
- * PROVISIONAL: the execution module is being written; until it lands, these answer -32603.
+ * Tracing is not wired yet: the trace methods answer -32603 until the tracers land.
  */
+import { call } from '../chain/execution/call.js'
+import { estimateGas } from '../chain/execution/estimate.js'
+import type { ExecutionEnv, StateOverride } from '../chain/execution/run.js'
 import { InternalError, InvalidInputError } from '../errors.js'
+import { parseData, parseQuantity } from '../format/hex.js'
 import type { BlockSelector } from '../pending/resolver.js'
 import type { BlockRecord } from '../chain/types.js'
 import type { BlockTraceResult, StateOverrides, TraceConfig, TraceResult } from '../../generated/types.js'
@@ -20,13 +24,31 @@ export function executionBlock(ctx: HandlerContext, selector: BlockSelector): Bl
 
 const unavailable = () => new InternalError('execution is not available yet')
 
-export async function callAt(_ctx: HandlerContext, _request: TransactionRequest, _block: BlockRecord, _overrides?: StateOverrides): Promise<Uint8Array> {
-  throw unavailable()
+function envFor(ctx: HandlerContext, block: BlockRecord): ExecutionEnv {
+  return { vm: ctx.chain.vm, stateRoot: block.header.stateRoot, header: block.header }
 }
 
-export async function estimateGasFor(ctx: HandlerContext, _request: TransactionRequest, selector: BlockSelector): Promise<bigint> {
-  executionBlock(ctx, selector)
-  throw unavailable()
+function parseOverrides(overrides: StateOverrides): StateOverride {
+  const parsed: StateOverride = new Map()
+  const slots = (map?: Record<string, unknown>) =>
+    map ? new Map(Object.entries(map).map(([k, v]) => [BigInt(k), BigInt(String(v))])) : undefined
+  for (const [address, o] of Object.entries(overrides)) {
+    parsed.set(address, {
+      balance: o.balance === undefined ? undefined : parseQuantity(o.balance),
+      nonce: o.nonce === undefined ? undefined : parseQuantity(o.nonce),
+      code: o.code === undefined ? undefined : parseData(o.code),
+      state: slots(o.state), stateDiff: slots(o.stateDiff),
+    })
+  }
+  return parsed
+}
+
+export async function callAt(ctx: HandlerContext, request: TransactionRequest, block: BlockRecord, overrides?: StateOverrides): Promise<Uint8Array> {
+  return call(envFor(ctx, block), request, overrides ? parseOverrides(overrides) : undefined)
+}
+
+export async function estimateGasFor(ctx: HandlerContext, request: TransactionRequest, selector: BlockSelector): Promise<bigint> {
+  return estimateGas(envFor(ctx, executionBlock(ctx, selector)), request)
 }
 
 export async function traceTransactionIn(_ctx: HandlerContext, _target: TraceTarget, _index: number, _options: TraceConfig): Promise<TraceResult> {

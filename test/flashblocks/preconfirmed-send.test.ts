@@ -28,6 +28,9 @@ describe('a transaction sent to /flashblocks before its block is sealed', () => 
     const hash = await h.flashWallet.writeContract({ address: token, abi: tokenAbi, functionName: 'transfer', args: [CAROL, 30n] })
     await h.chain.buildNow()
 
+    // The flashblock is built before the wait starts: viem (2.57) looks for the receipt once, then again only
+    // when eth_blockNumber moves, and on /flashblocks eth_blockNumber is the canonical height, so a wait
+    // begun before the flashblock sees the receipt only at sealing (see the report on issue 4).
     const receipt = await h.flash.waitForTransactionReceipt({ hash, pollingInterval: 10, confirmations: 0 })
     const pending = await h.flash.getBlock({ blockTag: 'pending' })
     expect(receipt.status).toBe('success')

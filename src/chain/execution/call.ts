@@ -1,0 +1,32 @@
+/**
+ * eth_call: run an unsigned transaction on a block's state and return its output; a revert is geth's
+ * code 3 with the revert data. Gas defaults to the block gas limit and is capped at RPC_GAS_CAP.
+ */
+import { CALL_TIMEOUT_MS, RPC_GAS_CAP } from '../../limits.js'
+import { TimeoutError } from '../../errors.js'
+import { assertSucceeded } from './revert.js'
+import { execute, type ExecutionEnv, type ExecutionRequest, type StateOverride } from './run.js'
+
+export function callGasLimit(env: ExecutionEnv, request: ExecutionRequest): bigint {
+  const requested = request.gas ?? env.header.gasLimit
+  return requested > RPC_GAS_CAP ? RPC_GAS_CAP : requested
+}
+
+/** Races a promise against a time limit. The EVM cannot be interrupted, but the caller gets its answer. */
+export async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimeoutError(`execution aborted (timeout = ${ms / 1000}s)`)), ms)
+  })
+  try {
+    return await Promise.race([work, timeout])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+export async function call(env: ExecutionEnv, request: ExecutionRequest, overrides?: StateOverride): Promise<Uint8Array> {
+  const result = await withTimeout(execute(env, request, callGasLimit(env, request), overrides), CALL_TIMEOUT_MS)
+  assertSucceeded(result)
+  return result.execResult.returnValue
+}

@@ -1,0 +1,102 @@
+/**
+ * One throw-away execution of an unsigned transaction on a read-only view of a committed state root:
+ * the common ground of eth_call and eth_estimateGas. It never touches the sequencer's VM or journal, so
+ * calls run concurrently with block building.
+ */
+import { createBlock, type BlockHeader } from '@ethereumjs/block'
+import { createTx, type TypedTransaction } from '@ethereumjs/tx'
+import { Address, bigIntToUnpaddedBytes, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
+import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import { stateAt } from '../engine.js'
+import { gethPrecheckError } from './revert.js'
+
+/** Where an execution runs: the chain's VM (for its common, node store and BLOCKHASH), a state root and a header. */
+export interface ExecutionEnv {
+  vm: VM
+  stateRoot: Uint8Array
+  header: BlockHeader
+}
+
+/** An unsigned transaction in domain form (the handlers' TransactionRequest fits). */
+export interface ExecutionRequest {
+  type?: number
+  from?: Uint8Array
+  to?: Uint8Array
+  gas?: bigint
+  gasPrice?: bigint
+  maxFeePerGas?: bigint
+  maxPriorityFeePerGas?: bigint
+  value?: bigint
+  nonce?: bigint
+  data?: Uint8Array
+  accessList?: { address: Uint8Array; storageKeys: Uint8Array[] }[]
+  authorizationList?: { chainId: bigint; address: Uint8Array; nonce: bigint; yParity: bigint; r: bigint; s: bigint }[]
+}
+
+/** eth_call's account overrides, already parsed. */
+export type AccountOverride = { balance?: bigint; nonce?: bigint; code?: Uint8Array; state?: Map<bigint, bigint>; stateDiff?: Map<bigint, bigint> }
+export type StateOverride = Map<string, AccountOverride>
+
+export function paysFees(request: ExecutionRequest): boolean {
+  return request.gasPrice !== undefined || request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined
+}
+
+async function applyOverrides(state: MerkleStateManager, overrides: StateOverride): Promise<void> {
+  for (const [address, o] of overrides) {
+    const addr = createAddressFromString(address)
+    const account = (await state.getAccount(addr)) ?? (await import('@ethereumjs/util')).createAccount({})
+    if (o.balance !== undefined) account.balance = o.balance
+    if (o.nonce !== undefined) account.nonce = o.nonce
+    await state.putAccount(addr, account)
+    if (o.code !== undefined) await state.putCode(addr, o.code)
+    if (o.state) await state.clearStorage(addr)
+    for (const [slot, value] of [...(o.state ?? []), ...(o.stateDiff ?? [])]) {
+      await state.putStorage(addr, setLengthLeft(bigIntToUnpaddedBytes(slot), 32), bigIntToUnpaddedBytes(value))
+    }
+  }
+}
+
+/**
+ * Runs `request` with `gasLimit` on a fresh view of the env's state. Without fee fields the call pays
+ * nothing (geth's NoBaseFee for calls): the block context then has a zero base fee.
+ */
+export async function execute(env: ExecutionEnv, request: ExecutionRequest, gasLimit: bigint, overrides?: StateOverride): Promise<RunTxResult> {
+  const common = env.vm.common
+  const stateManager = stateAt(env.vm, env.stateRoot)
+  if (overrides) await applyOverrides(stateManager, overrides)
+  const vm = await createVM({ common, stateManager, blockchain: env.vm.blockchain })
+  const from = new Address(request.from ?? new Uint8Array(20))
+  const fees = paysFees(request)
+  const block = createBlock(
+    { header: { ...env.header.toJSON(), baseFeePerGas: fees ? env.header.baseFeePerGas : 0n } as never },
+    { common, skipConsensusFormatValidation: true },
+  )
+  const nonce = request.nonce ?? (await stateManager.getAccount(from))?.nonce ?? 0n
+  const tx = buildTx(request, nonce, gasLimit, common)
+  // an unsigned transaction "from" anyone: the sender is what the caller says it is
+  ;(tx as { getSenderAddress: () => Address }).getSenderAddress = () => from
+  try {
+    return await runTx(vm, { tx, block, skipNonce: true, skipBalance: !fees, skipBlockGasLimitValidation: true, skipHardForkValidation: true })
+  } catch (err) {
+    throw gethPrecheckError(err)
+  }
+}
+
+function buildTx(request: ExecutionRequest, nonce: bigint, gasLimit: bigint, common: VM['common']): TypedTransaction {
+  const type = request.type ?? (request.authorizationList ? 4 : request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined ? 2 : request.accessList ? 1 : 0)
+  const base = {
+    nonce, gasLimit, to: request.to, value: request.value ?? 0n, data: request.data ?? new Uint8Array(),
+    accessList: request.accessList?.map((e) => [e.address, e.storageKeys] as [Uint8Array, Uint8Array[]]),
+  }
+  const fees = type >= 2
+    ? { maxFeePerGas: request.maxFeePerGas ?? request.maxPriorityFeePerGas ?? 0n, maxPriorityFeePerGas: request.maxPriorityFeePerGas ?? 0n }
+    : { gasPrice: request.gasPrice ?? 0n }
+  const authorizationList = request.authorizationList?.map((a) => ({
+    chainId: `0x${a.chainId.toString(16)}`, address: `0x${Buffer.from(a.address).toString('hex')}`, nonce: `0x${a.nonce.toString(16)}`,
+    yParity: `0x${a.yParity.toString(16)}`, r: `0x${a.r.toString(16)}`, s: `0x${a.s.toString(16)}`,
+  }))
+  return createTx({ type, ...base, ...fees, ...(type === 4 ? { authorizationList: authorizationList ?? [] } : {}) } as never, { common, freeze: false })
+}
+
+export { hexToBytes }
