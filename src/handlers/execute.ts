@@ -1,13 +1,13 @@
 /**
  * The bridge from handlers to src/chain/execution: resolves the block a call names through this endpoint's
  * resolver and hands the execution functions a request in their terms.
- * Tracing is not wired yet: the trace methods answer -32603 until the tracers land.
  */
 import { call } from '../chain/execution/call.js'
 import { estimateGas } from '../chain/execution/estimate.js'
 import type { ExecutionEnv, StateOverride } from '../chain/execution/run.js'
-import { InternalError, InvalidInputError } from '../errors.js'
-import { parseData, parseQuantity } from '../format/hex.js'
+import { traceTransactions, type TraceEnv } from '../chain/execution/trace/trace.js'
+import { InvalidInputError } from '../errors.js'
+import { data, parseData, parseQuantity } from '../format/hex.js'
 import type { BlockSelector } from '../pending/resolver.js'
 import type { BlockRecord } from '../chain/types.js'
 import type { BlockTraceResult, StateOverrides, TraceConfig, TraceResult } from '../../generated/types.js'
@@ -21,8 +21,6 @@ export function executionBlock(ctx: HandlerContext, selector: BlockSelector): Bl
   if (!block) throw new InvalidInputError('header not found')
   return block
 }
-
-const unavailable = () => new InternalError('execution is not available yet')
 
 function envFor(ctx: HandlerContext, block: BlockRecord): ExecutionEnv {
   return { vm: ctx.chain.vm, stateRoot: block.header.stateRoot, header: block.header }
@@ -51,10 +49,18 @@ export async function estimateGasFor(ctx: HandlerContext, request: TransactionRe
   return estimateGas(envFor(ctx, executionBlock(ctx, selector)), request)
 }
 
-export async function traceTransactionIn(_ctx: HandlerContext, _target: TraceTarget, _index: number, _options: TraceConfig): Promise<TraceResult> {
-  throw unavailable()
+function traceEnv(ctx: HandlerContext, target: TraceTarget): TraceEnv {
+  return { vm: ctx.chain.vm, parentStateRoot: target.parentStateRoot, header: target.block.header, txs: target.block.txs.map((t) => t.tx) }
 }
 
-export async function traceBlockIn(_ctx: HandlerContext, _target: TraceTarget, _options: TraceConfig): Promise<BlockTraceResult> {
-  throw unavailable()
+export async function traceTransactionIn(ctx: HandlerContext, target: TraceTarget, index: number, options: TraceConfig): Promise<TraceResult> {
+  const [result] = await traceTransactions(traceEnv(ctx, target), [index], options)
+  return result as TraceResult
+}
+
+export async function traceBlockIn(ctx: HandlerContext, target: TraceTarget, options: TraceConfig): Promise<BlockTraceResult> {
+  const txs = target.block.txs
+  if (txs.length === 0) return []
+  const results = await traceTransactions(traceEnv(ctx, target), txs.map((_, i) => i), options)
+  return results.map((result, i) => ({ txHash: data(txs[i].hash), result: result as TraceResult }))
 }

@@ -1,0 +1,82 @@
+/**
+ * geth's prestateTracer: the accounts (and storage slots) a transaction touched, as they were before it;
+ * with diffMode, {pre, post} holding only what changed. Touched addresses and slots are collected from the
+ * EVM's events, and read from the state roots before and after the transaction.
+ */
+import type { EVM, InterpreterStep, Message } from '@ethereumjs/evm'
+import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import { Address, bigIntToBytes, bigIntToHex, bytesToHex, setLengthLeft } from '@ethereumjs/util'
+
+type Account = { balance?: string; nonce?: number; code?: string; storage?: Record<string, string> }
+
+export function attachPrestateTracer(evm: EVM, sender: Address, coinbase: Address) {
+  const touched = new Map<string, Set<string>>([[sender.toString(), new Set()], [coinbase.toString(), new Set()]])
+  const touch = (address: string) => touched.get(address) ?? touched.set(address, new Set()).get(address)!
+  const onStep = (step: InterpreterStep, resolve?: () => void) => {
+    const op = step.opcode.name
+    const top = step.stack[step.stack.length - 1]
+    if (op === 'SLOAD' || op === 'SSTORE') touch(step.address.toString()).add(bytesToHex(setLengthLeft(bigIntToBytes(top), 32)))
+    if (['BALANCE', 'EXTCODESIZE', 'EXTCODECOPY', 'EXTCODEHASH', 'SELFDESTRUCT'].includes(op)) {
+      touch(`0x${top.toString(16).padStart(40, '0')}`)
+    }
+    resolve?.()
+  }
+  const onBeforeMessage = (message: Message, resolve?: () => void) => {
+    touch(message.caller.toString())
+    if (message.to) touch(message.to.toString())
+    resolve?.()
+  }
+  evm.events!.on('step', onStep)
+  evm.events!.on('beforeMessage', onBeforeMessage)
+  return {
+    touch,
+    async result(pre: MerkleStateManager, post: MerkleStateManager, diffMode: boolean) {
+      const read = async (state: MerkleStateManager, address: string, slots: Set<string>): Promise<Account | undefined> => {
+        const addr = new Address(setLengthLeft(bigIntToBytes(BigInt(address)), 20))
+        const account = await state.getAccount(addr)
+        if (!account) return undefined
+        const out: Account = { balance: bigIntToHex(account.balance), nonce: Number(account.nonce) }
+        const code = await state.getCode(addr)
+        if (code.length > 0) out.code = bytesToHex(code)
+        for (const slot of [...slots].sort()) {
+          const value = setLengthLeft(await state.getStorage(addr, setLengthLeft(bigIntToBytes(BigInt(slot)), 32)), 32)
+          ;(out.storage ??= {})[slot] = bytesToHex(value)
+        }
+        return out
+      }
+      const before: Record<string, Account> = {}
+      const after: Record<string, Account> = {}
+      for (const address of [...touched.keys()].sort()) {
+        const slots = touched.get(address)!
+        const a = await read(pre, address, slots)
+        if (a) before[address] = a
+        if (diffMode) {
+          const b = await read(post, address, slots)
+          if (b) after[address] = b
+        }
+      }
+      if (!diffMode) return before
+      // diffMode keeps only what changed, as geth
+      const pre_: Record<string, Account> = {}
+      const post_: Record<string, Account> = {}
+      for (const address of new Set([...Object.keys(before), ...Object.keys(after)])) {
+        if (JSON.stringify(before[address]) === JSON.stringify(after[address])) continue
+        if (before[address]) pre_[address] = before[address]
+        if (after[address]) {
+          const changed: Account = {}
+          for (const key of ['balance', 'nonce', 'code'] as const) {
+            if (JSON.stringify(after[address][key]) !== JSON.stringify(before[address]?.[key])) (changed as Record<string, unknown>)[key] = after[address][key]
+          }
+          const storage = Object.entries(after[address].storage ?? {}).filter(([k, v]) => before[address]?.storage?.[k] !== v)
+          if (storage.length) changed.storage = Object.fromEntries(storage)
+          post_[address] = changed
+        }
+      }
+      return { pre: pre_, post: post_ }
+    },
+    detach() {
+      evm.events!.off('step', onStep)
+      evm.events!.off('beforeMessage', onBeforeMessage)
+    },
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * debug_trace*: replay a block's transactions on a throw-away VM from its parent's state root and trace
+ * the wanted ones with the tracer the config names (struct logger by default). The time limit is the
+ * config's `timeout` (a Go duration such as "5s") or TRACE_TIMEOUT_MS.
+ */
+import { createBlock, type BlockHeader } from '@ethereumjs/block'
+import type { TypedTransaction } from '@ethereumjs/tx'
+import { bytesToHex } from '@ethereumjs/util'
+import { createVM, runTx, type VM } from '@ethereumjs/vm'
+import { TRACE_TIMEOUT_MS } from '../../../limits.js'
+import { InvalidParamsError } from '../../../errors.js'
+import { stateAt } from '../../engine.js'
+import { withTimeout } from '../call.js'
+import { attachCallTracer } from './call-tracer.js'
+import { attachPrestateTracer } from './prestate-tracer.js'
+import { attachStructLogger } from './struct-logger.js'
+
+export type TraceOptions = {
+  tracer?: 'callTracer' | 'prestateTracer'
+  tracerConfig?: { onlyTopCall?: boolean; withLog?: boolean; diffMode?: boolean }
+  disableStack?: boolean; disableStorage?: boolean; enableMemory?: boolean; enableReturnData?: boolean; timeout?: string
+}
+
+export interface TraceEnv {
+  vm: VM
+  parentStateRoot: Uint8Array
+  header: BlockHeader
+  txs: readonly TypedTransaction[]
+}
+
+const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
+
+/** A Go duration ("1m30s", "500ms") in milliseconds. */
+export function parseDuration(text: string): number {
+  let total = 0
+  for (const [, amount, unit] of text.matchAll(/([0-9]+(?:\.[0-9]+)?)(ns|us|µs|ms|s|m|h)/g)) total += Number(amount) * UNITS[unit]
+  if (!(total > 0)) throw new InvalidParamsError(`invalid argument 1 (options): timeout ${JSON.stringify(text)} is not a duration`)
+  return total
+}
+
+/** Traces the transactions at `indexes` of the block (all of them for a block trace). */
+export async function traceTransactions(env: TraceEnv, indexes: number[], options: TraceOptions): Promise<unknown[]> {
+  const ms = options.timeout ? parseDuration(options.timeout) : TRACE_TIMEOUT_MS
+  return withTimeout(run(env, new Set(indexes), options), ms)
+}
+
+async function run(env: TraceEnv, wanted: Set<number>, options: TraceOptions): Promise<unknown[]> {
+  const common = env.vm.common
+  const vm = await createVM({ common, stateManager: stateAt(env.vm, env.parentStateRoot), blockchain: env.vm.blockchain })
+  const block = createBlock({ header: env.header.toJSON() as never }, { common, skipConsensusFormatValidation: true })
+  const results: unknown[] = []
+  let gasUsed = 0n
+  const last = Math.max(...wanted)
+  for (let i = 0; i <= last; i++) {
+    const tx = env.txs[i]
+    if (!wanted.has(i)) {
+      gasUsed += (await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true })).totalGasSpent
+      continue
+    }
+    const evm = vm.evm
+    if (options.tracer === 'callTracer') {
+      const tracer = attachCallTracer(evm as never, tx, options.tracerConfig ?? {})
+      const r = await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true }).finally(() => tracer.detach())
+      gasUsed += r.totalGasSpent
+      results.push(tracer.result(r.totalGasSpent))
+    } else if (options.tracer === 'prestateTracer') {
+      const preRoot = await vm.stateManager.getStateRoot()
+      const tracer = attachPrestateTracer(evm as never, tx.getSenderAddress(), block.header.coinbase)
+      if (tx.to) tracer.touch(tx.to.toString())
+      const r = await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true }).finally(() => tracer.detach())
+      gasUsed += r.totalGasSpent
+      if (r.createdAddress) tracer.touch(r.createdAddress.toString())
+      const postRoot = await vm.stateManager.getStateRoot()
+      results.push(await tracer.result(stateAt(env.vm, preRoot), stateAt(env.vm, postRoot), options.tracerConfig?.diffMode ?? false))
+    } else {
+      const logger = attachStructLogger(evm as never, options)
+      const r = await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true }).finally(() => logger.detach())
+      gasUsed += r.totalGasSpent
+      const error = r.execResult.exceptionError
+      results.push({
+        gas: Number(r.totalGasSpent),
+        failed: error !== undefined,
+        returnValue: bytesToHex(r.execResult.returnValue).slice(2),
+        structLogs: logger.logs,
+      })
+    }
+  }
+  return results
+}
