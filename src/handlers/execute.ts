@@ -1,15 +1,17 @@
 /**
- * The bridge from handlers to src/chain/execution: resolves the block a call names through this endpoint's
- * resolver and hands the execution functions a request in their terms.
+ * The bridge from handlers to src/chain/execution: resolves the block a call or trace names through this
+ * endpoint's resolver and hands the execution functions their environment (the chain's VM, a state root,
+ * a header). The pending block on /flashblocks is an ordinary block here: its header and its state root
+ * as of the newest flashblock.
  */
 import { call } from '../chain/execution/call.js'
 import { estimateGas } from '../chain/execution/estimate.js'
-import type { ExecutionEnv, StateOverride } from '../chain/execution/run.js'
-import { traceTransactions, type TraceEnv } from '../chain/execution/trace/trace.js'
-import { InvalidInputError } from '../errors.js'
+import type { AccountOverride, ExecutionEnv, StateOverride } from '../chain/execution/run.js'
+import { traceTransactions } from '../chain/execution/trace/trace.js'
+import type { BlockRecord } from '../chain/types.js'
+import { InvalidInputError, InvalidParamsError } from '../errors.js'
 import { data, parseData, parseQuantity } from '../format/hex.js'
 import type { BlockSelector } from '../pending/resolver.js'
-import type { BlockRecord } from '../chain/types.js'
 import type { BlockTraceResult, StateOverrides, TraceConfig, TraceResult } from '../../generated/types.js'
 import type { HandlerContext } from './context.js'
 import type { TraceTarget } from './trace-target.js'
@@ -22,35 +24,16 @@ export function executionBlock(ctx: HandlerContext, selector: BlockSelector): Bl
   return block
 }
 
-function envFor(ctx: HandlerContext, block: BlockRecord): ExecutionEnv {
+function envAt(ctx: HandlerContext, block: BlockRecord): ExecutionEnv {
   return { vm: ctx.chain.vm, stateRoot: block.header.stateRoot, header: block.header }
 }
 
-function parseOverrides(overrides: StateOverrides): StateOverride {
-  const parsed: StateOverride = new Map()
-  const slots = (map?: Record<string, unknown>) =>
-    map ? new Map(Object.entries(map).map(([k, v]) => [BigInt(k), BigInt(String(v))])) : undefined
-  for (const [address, o] of Object.entries(overrides)) {
-    parsed.set(address, {
-      balance: o.balance === undefined ? undefined : parseQuantity(o.balance),
-      nonce: o.nonce === undefined ? undefined : parseQuantity(o.nonce),
-      code: o.code === undefined ? undefined : parseData(o.code),
-      state: slots(o.state), stateDiff: slots(o.stateDiff),
-    })
-  }
-  return parsed
+export function callAt(ctx: HandlerContext, request: TransactionRequest, block: BlockRecord, overrides?: StateOverrides): Promise<Uint8Array> {
+  return call(envAt(ctx, block), request, overrides ? parseStateOverrides(overrides) : undefined)
 }
 
-export async function callAt(ctx: HandlerContext, request: TransactionRequest, block: BlockRecord, overrides?: StateOverrides): Promise<Uint8Array> {
-  return call(envFor(ctx, block), request, overrides ? parseOverrides(overrides) : undefined)
-}
-
-export async function estimateGasFor(ctx: HandlerContext, request: TransactionRequest, selector: BlockSelector): Promise<bigint> {
-  return estimateGas(envFor(ctx, executionBlock(ctx, selector)), request)
-}
-
-function traceEnv(ctx: HandlerContext, target: TraceTarget): TraceEnv {
-  return { vm: ctx.chain.vm, parentStateRoot: target.parentStateRoot, header: target.block.header, txs: target.block.txs.map((t) => t.tx) }
+export function estimateGasFor(ctx: HandlerContext, request: TransactionRequest, selector: BlockSelector): Promise<bigint> {
+  return estimateGas(envAt(ctx, executionBlock(ctx, selector)), request)
 }
 
 export async function traceTransactionIn(ctx: HandlerContext, target: TraceTarget, index: number, options: TraceConfig): Promise<TraceResult> {
@@ -59,8 +42,38 @@ export async function traceTransactionIn(ctx: HandlerContext, target: TraceTarge
 }
 
 export async function traceBlockIn(ctx: HandlerContext, target: TraceTarget, options: TraceConfig): Promise<BlockTraceResult> {
-  const txs = target.block.txs
-  if (txs.length === 0) return []
+  const { txs } = target.block
   const results = await traceTransactions(traceEnv(ctx, target), txs.map((_, i) => i), options)
-  return results.map((result, i) => ({ txHash: data(txs[i].hash), result: result as TraceResult }))
+  return results.map((result, i) => ({ txHash: data(txs[i]!.hash), result: result as TraceResult }))
+}
+
+function traceEnv(ctx: HandlerContext, { block, parentStateRoot }: TraceTarget) {
+  return { vm: ctx.chain.vm, parentStateRoot, header: block.header, txs: block.txs.map((t) => t.tx) }
+}
+
+/** eth_call's third parameter in domain form; `state` and `stateDiff` together is geth's error. */
+export function parseStateOverrides(wire: StateOverrides): StateOverride {
+  const overrides: StateOverride = new Map()
+  for (const [address, o] of Object.entries(wire)) {
+    if (o.state && o.stateDiff) throw new InvalidInputError(`account ${address} has both 'state' and 'stateDiff'`)
+    const account: AccountOverride = {}
+    if (o.balance !== undefined) account.balance = parseQuantity(o.balance)
+    if (o.nonce !== undefined) account.nonce = parseQuantity(o.nonce)
+    if (o.code !== undefined) account.code = parseData(o.code)
+    if (o.state) account.state = slots(o.state)
+    if (o.stateDiff) account.stateDiff = slots(o.stateDiff)
+    overrides.set(address.toLowerCase(), account)
+  }
+  return overrides
+}
+
+const WORD = /^0x[0-9a-fA-F]{1,64}$/
+
+function slots(map: Record<string, unknown>): Map<bigint, bigint> {
+  return new Map(Object.entries(map).map(([slot, value]) => {
+    if (!WORD.test(slot) || typeof value !== 'string' || !WORD.test(value)) {
+      throw new InvalidParamsError(`invalid argument 2 (stateOverrides): storage ${JSON.stringify(slot)}: ${JSON.stringify(value)} is not a 32-byte slot and value`)
+    }
+    return [BigInt(slot), BigInt(value)]
+  }))
 }

@@ -50,7 +50,7 @@ describe('a transaction sent to /flashblocks before its block is sealed', () => 
   })
 
   it('reaches ethers\' tx.wait(0) as a receipt of the pending block', async () => {
-    const provider = new JsonRpcProvider(h.service.flashblocksUrl, Network.from(196), { staticNetwork: true })
+    const provider = new JsonRpcProvider(h.service.flashblocksUrl, Network.from(196), { staticNetwork: true, cacheTimeout: -1 })
     const wallet = new Wallet(DEV_KEY_1, provider)
     const latest = await provider.getBlockNumber()
     const tx = await wallet.sendTransaction({ to: BOB, value: 12345n })

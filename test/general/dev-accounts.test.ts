@@ -55,7 +55,7 @@ describe('dev accounts', () => {
   })
 
   it('sends from a dev account through an ethers JsonRpcSigner', async () => {
-    const provider = new JsonRpcProvider(h.service.url, Network.from(196), { staticNetwork: true })
+    const provider = new JsonRpcProvider(h.service.url, Network.from(196), { staticNetwork: true, cacheTimeout: -1 })
     const signer = await provider.getSigner(DEV_3)
     const sent = signer.sendTransaction({ to: BOB, value: 5n })
     const tx = await sent

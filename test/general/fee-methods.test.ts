@@ -34,7 +34,7 @@ describe('fee methods', () => {
     const viemFees = await h.general.estimateFeesPerGas()
     expect(viemFees.maxPriorityFeePerGas).toBe(2n * GWEI)
     expect(viemFees.maxFeePerGas).toBeGreaterThan(nextBaseFee())
-    const provider = new JsonRpcProvider(h.service.url, Network.from(196), { staticNetwork: true })
+    const provider = new JsonRpcProvider(h.service.url, Network.from(196), { staticNetwork: true, cacheTimeout: -1 })
     const ethersFees = await provider.getFeeData()
     expect(ethersFees.maxPriorityFeePerGas).toBe(2n * GWEI)
     expect(ethersFees.gasPrice).toBe(nextBaseFee() + 2n * GWEI)

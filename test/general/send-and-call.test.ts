@@ -35,7 +35,8 @@ describe('viem and ethers deploy, transfer and read an ERC-20', () => {
   })
 
   it('lets ethers v6 deploy with a ContractFactory, transfer and read balances', async () => {
-    const provider = new JsonRpcProvider(h.service.url, Network.from(196), { staticNetwork: true })
+    // ethers reuses answers to identical requests for 250 ms (cacheTimeout); the pending nonce must be fresh
+    const provider = new JsonRpcProvider(h.service.url, Network.from(196), { staticNetwork: true, cacheTimeout: -1 })
     const wallet = new Wallet(DEV_KEY_1, provider)
     const deploying = await new ContractFactory(tokenAbi as never, tokenBytecode, wallet).deploy(500n)
     await h.mine()
@@ -88,7 +89,7 @@ describe('viem and ethers deploy, transfer and read an ERC-20', () => {
   })
 
   it('gives ethers the revert reason of a static call and of a gas estimate', async () => {
-    const provider = new JsonRpcProvider(h.service.url, Network.from(196), { staticNetwork: true })
+    const provider = new JsonRpcProvider(h.service.url, Network.from(196), { staticNetwork: true, cacheTimeout: -1 })
     const contract = new (await import('ethers')).Contract(token, tokenAbi as never, new Wallet(DEV_KEY_1, provider))
     for (const attempt of [
       contract.getFunction('transfer').staticCall(BOB, 10n ** 30n),
