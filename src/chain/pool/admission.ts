@@ -34,6 +34,10 @@ export function decodeTransaction(raw: Uint8Array, common: Common): TxRecord {
   try {
     tx = adoptCommon(createTxFromRLP(raw, { common, freeze: false }), common)
   } catch (err) {
+    // the decoder refuses tip > fee cap itself; answer geth's text so clients recognise it
+    if (String((err as Error)?.message).includes('maxFeePerGas cannot be less than maxPriorityFeePerGas')) {
+      throw new TransactionRejectedError('max priority fee per gas higher than max fee per gas')
+    }
     throw new InvalidInputError(`invalid transaction: ${shortReason(err)}`)
   }
   if (!tx.isSigned()) throw new TransactionRejectedError('invalid sender')
