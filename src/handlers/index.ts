@@ -1,7 +1,8 @@
 /**
  * The handler map the transport dispatches to, one entry per served method (aliases dispatch to their
- * target through the method table). Typed Partial until the chain-backed handlers land; then it becomes
- * `MethodHandlers<HandlerContext>` and a method without a handler is a compile error.
+ * target through the method table). A method of the document without a handler here is a compile error;
+ * only eth_subscribe/eth_unsubscribe are left out: they act on a WebSocket connection, so
+ * src/server/websocket.ts supplies them per connection.
  */
 import type { MethodHandlers } from '../../generated/methods.js'
 import type { HandlerContext } from './context.js'
@@ -57,7 +58,9 @@ import { txpool_content } from './txpool/content.js'
 import { web3_clientVersion } from './web3/clientVersion.js'
 import { web3_sha3 } from './web3/sha3.js'
 
-export const handlers: Partial<MethodHandlers<HandlerContext>> = {
+export type ConnectionMethod = 'eth_subscribe' | 'eth_unsubscribe'
+
+export const handlers: Omit<MethodHandlers<HandlerContext>, ConnectionMethod> = {
   web3_clientVersion,
   web3_sha3,
   net_version,
