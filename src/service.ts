@@ -9,6 +9,7 @@ import { checkConfig, defaultConfig, type Config } from './config.js'
 import { handlers } from './handlers/index.js'
 import { createApp } from './server/app.js'
 import { ENDPOINT_PATHS } from './server/endpoints.js'
+import { consoleRateLimitLogger, createRateLimiter } from './server/rate-limit.js'
 import type { RequestLimiter } from './server/throttle.js'
 import { FeedPublisher } from './feed/publisher.js'
 import { SubscriptionHub } from './subscriptions/hub.js'
@@ -46,9 +47,16 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
 
   const chain = await createChain(config)
 
-  // RATE LIMIT: the rate-limit engineer builds the limiter here from src/server/rate-limit.ts, e.g.
-  // `const limiter = config.rateLimit > 0 ? createRateLimiter(config) : undefined` (closed in close()).
-  const limiter = undefined as RequestLimiter | undefined
+  // RATE LIMIT: one budget per client IP, in memory or shared through Redis; none at --rate-limit 0 (closed in close())
+  const limiter: RequestLimiter | undefined =
+    config.rateLimit > 0
+      ? createRateLimiter({
+          perSecond: config.rateLimit,
+          redisUrl: config.redisUrl,
+          failClosed: config.rateLimitFailClosed,
+          logger: consoleRateLimitLogger(config.quiet),
+        })
+      : undefined
 
   // WEBSOCKET: the hub and the feed publisher, fed the chain's flashblocks, sealed blocks and pool admissions
   const subscriptions = new SubscriptionHub(ALL_KINDS)

@@ -49,6 +49,21 @@ function memoryLimiter(perSecond: number, windows: MemoryWindows): RateLimiter {
   }
 }
 
+/**
+ * The service's log lines for the limiter, on stderr. An outage is shown even with --quiet (it changes what
+ * the service enforces, which an operator must learn of); the recovery note is informational.
+ */
+export function consoleRateLimitLogger(quiet: boolean): RateLimitLogger {
+  const line = (msg: string, obj: object) =>
+    `rate limit: ${msg} (${Object.entries(obj).map(([key, value]) => `${key}=${String(value)}`).join(', ')})`
+  return {
+    warn: (obj, msg) => console.warn(line(msg, obj)),
+    info: (obj, msg) => {
+      if (!quiet) console.warn(line(msg, obj))
+    },
+  }
+}
+
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const { perSecond } = options
   if (!Number.isInteger(perSecond) || perSecond < 0) throw new RangeError(`perSecond must be a whole number >= 0, got ${perSecond}`)

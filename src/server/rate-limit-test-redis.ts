@@ -1,0 +1,77 @@
+/**
+ * For tests: a throw-away redis-server on a free loopback port (no persistence), which a test can kill and
+ * start again on the same port to cause a real outage and a real recovery.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { createServer, type AddressInfo } from 'node:net'
+
+/** True when a redis-server binary is on PATH (.ci/run installs it with apt). */
+export const HAVE_REDIS_SERVER = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0
+
+export const NO_REDIS_MESSAGE = 'redis-server is not installed: skipping the shared (Redis) rate limit tests. Install it with `apt-get install redis-server`.'
+
+async function freePort(): Promise<number> {
+  const probe = createServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+  const { port } = probe.address() as AddressInfo
+  await new Promise<void>((resolve) => probe.close(() => resolve()))
+  return port
+}
+
+export class TestRedis {
+  private child: ChildProcess | undefined
+
+  private constructor(readonly port: number) {}
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`
+  }
+
+  static async start(): Promise<TestRedis> {
+    const redis = new TestRedis(await freePort())
+    await redis.restart()
+    return redis
+  }
+
+  /** Starts redis-server on this port (again) and resolves once it accepts connections. */
+  async restart(): Promise<void> {
+    if (this.child) throw new Error('redis-server is already running')
+    const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'notice']
+    const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    this.child = child
+    await new Promise<void>((resolve, reject) => {
+      let output = ''
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString()
+        if (output.includes('Ready to accept connections')) {
+          child.stdout!.off('data', onData)
+          child.stdout!.resume()
+          resolve()
+        }
+      }
+      child.stdout!.on('data', onData)
+      child.stderr!.resume()
+      child.once('exit', (code) => reject(new Error(`redis-server exited (${code}) before it was ready:\n${output}`)))
+      child.once('error', reject)
+    })
+  }
+
+  /** Kills redis-server at once (SIGKILL: an outage, not a graceful shutdown) and waits until it is gone. */
+  async kill(): Promise<void> {
+    const child = this.child
+    this.child = undefined
+    if (!child || child.exitCode !== null || child.signalCode !== null) return
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+    child.kill('SIGKILL')
+    await exited
+  }
+
+  /** Freezes redis-server (SIGSTOP): connected but silent, the hung-server case. */
+  pause(): void {
+    this.child?.kill('SIGSTOP')
+  }
+
+  resume(): void {
+    this.child?.kill('SIGCONT')
+  }
+}
