@@ -6,39 +6,14 @@
 import { InvalidInputError } from '../errors.js'
 import { parseData, parseQuantity } from '../format/hex.js'
 import type { CallObject } from '../../generated/types.js'
+import type { ExecutionRequest } from '../chain/execution/run.js'
 
 /** The wire shape, as the OpenRPC document's CallObject (nulls tolerated as absent, like geth). */
 export type WireTransactionRequest = { [K in keyof CallObject]?: CallObject[K] | null }
 
-export interface AccessListEntry {
-  address: Uint8Array
-  storageKeys: Uint8Array[]
-}
-
-export interface Authorization {
-  chainId: bigint
-  address: Uint8Array
-  nonce: bigint
-  yParity: bigint
-  r: bigint
-  s: bigint
-}
-
-export interface TransactionRequest {
-  type?: number
-  from?: Uint8Array
-  /** undefined: a contract creation. */
-  to?: Uint8Array
-  gas?: bigint
-  gasPrice?: bigint
-  maxFeePerGas?: bigint
-  maxPriorityFeePerGas?: bigint
-  value?: bigint
-  nonce?: bigint
-  data?: Uint8Array
+/** The domain form is the execution services' request, plus the chain id a signed send carries. */
+export interface TransactionRequest extends ExecutionRequest {
   chainId?: bigint
-  accessList?: AccessListEntry[]
-  authorizationList?: Authorization[]
 }
 
 const q = (hex: string | null | undefined) => (hex == null ? undefined : parseQuantity(hex))

@@ -5,7 +5,7 @@
  */
 import { createBlock, type BlockHeader } from '@ethereumjs/block'
 import { createTx, type TypedTransaction } from '@ethereumjs/tx'
-import { Address, bigIntToUnpaddedBytes, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { Address, bigIntToUnpaddedBytes, createAccount, createAddressFromString, setLengthLeft } from '@ethereumjs/util'
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { stateAt } from '../engine.js'
@@ -18,10 +18,11 @@ export interface ExecutionEnv {
   header: BlockHeader
 }
 
-/** An unsigned transaction in domain form (the handlers' TransactionRequest fits). */
+/** An unsigned transaction in domain form, as eth_call, eth_estimateGas and eth_sendTransaction take it. */
 export interface ExecutionRequest {
   type?: number
   from?: Uint8Array
+  /** undefined: a contract creation. */
   to?: Uint8Array
   gas?: bigint
   gasPrice?: bigint
@@ -45,7 +46,7 @@ export function paysFees(request: ExecutionRequest): boolean {
 async function applyOverrides(state: MerkleStateManager, overrides: StateOverride): Promise<void> {
   for (const [address, o] of overrides) {
     const addr = createAddressFromString(address)
-    const account = (await state.getAccount(addr)) ?? (await import('@ethereumjs/util')).createAccount({})
+    const account = (await state.getAccount(addr)) ?? createAccount({})
     if (o.balance !== undefined) account.balance = o.balance
     if (o.nonce !== undefined) account.nonce = o.nonce
     await state.putAccount(addr, account)
@@ -99,4 +100,3 @@ function buildTx(request: ExecutionRequest, nonce: bigint, gasLimit: bigint, com
   return createTx({ type, ...base, ...fees, ...(type === 4 ? { authorizationList: authorizationList ?? [] } : {}) } as never, { common, freeze: false })
 }
 
-export { hexToBytes }
