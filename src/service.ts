@@ -8,9 +8,10 @@ import { createChain, type Chain } from './chain/chain.js'
 import { checkConfig, defaultConfig, type Config } from './config.js'
 import { handlers } from './handlers/index.js'
 import { createApp } from './server/app.js'
+import { registerMetrics } from './server/metrics.js'
+import type { RateLimiter } from './server/rate-limit-window.js'
 import { ENDPOINT_PATHS } from './server/endpoints.js'
 import { consoleRateLimitLogger, createRateLimiter } from './server/rate-limit.js'
-import type { RequestLimiter } from './server/throttle.js'
 import { FeedPublisher } from './feed/publisher.js'
 import { SubscriptionHub } from './subscriptions/hub.js'
 import { connectChain } from './subscriptions/events.js'
@@ -48,7 +49,7 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
   const chain = await createChain(config)
 
   // RATE LIMIT: one budget per client IP, in memory or shared through Redis; none at --rate-limit 0 (closed in close())
-  const limiter: RequestLimiter | undefined =
+  const limiter: RateLimiter | undefined =
     config.rateLimit > 0
       ? createRateLimiter({
           perSecond: config.rateLimit,
@@ -79,6 +80,7 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
     websocket: { hub: subscriptions, publisher: feed },
     context: (endpoint, client) => ({ endpoint, config, client, chain, resolver: resolvers[endpoint] }),
   })
+  registerMetrics(app, { chain, subscriptions, feed, rateLimit: limiter && (() => limiter.metrics()) })
   const release = async () => {
     await chain.stop()
     disconnectEvents()
