@@ -25,15 +25,15 @@ export type RpcOutcome = { result: unknown } | { error: RpcErrorObject }
 
 /** One typed function per method: `client.eth_getBalance(address, block)`. */
 export interface RpcMethods {
-  /** Traces every transaction of a block by hash. */
+  /** Traces every transaction of a block, by hash. */
   debug_traceBlockByHash(...params: Methods['debug_traceBlockByHash']['params']): Promise<Methods['debug_traceBlockByHash']['result']>
-  /** Traces every transaction of a block by number. */
+  /** Traces every transaction of a block, by number or tag. */
   debug_traceBlockByNumber(...params: Methods['debug_traceBlockByNumber']['params']): Promise<Methods['debug_traceBlockByNumber']['result']>
-  /** Traces a transaction. */
+  /** Traces the execution of a transaction. */
   debug_traceTransaction(...params: Methods['debug_traceTransaction']['params']): Promise<Methods['debug_traceTransaction']['result']>
-  /** Returns the unlocked dev accounts. */
+  /** Returns the accounts the node can sign for. */
   eth_accounts(...params: Methods['eth_accounts']['params']): Promise<Methods['eth_accounts']['result']>
-  /** Returns the current block height. */
+  /** Returns the number of the most recent block. */
   eth_blockNumber(...params: Methods['eth_blockNumber']['params']): Promise<Methods['eth_blockNumber']['result']>
   /** Executes a call without creating a transaction. */
   eth_call(...params: Methods['eth_call']['params']): Promise<Methods['eth_call']['result']>
@@ -41,69 +41,69 @@ export interface RpcMethods {
   eth_chainId(...params: Methods['eth_chainId']['params']): Promise<Methods['eth_chainId']['result']>
   /** Estimates the gas a transaction needs. */
   eth_estimateGas(...params: Methods['eth_estimateGas']['params']): Promise<Methods['eth_estimateGas']['result']>
-  /** Returns fee history of recent blocks. */
+  /** Returns base fees, gas use and priority fees of recent blocks. */
   eth_feeHistory(...params: Methods['eth_feeHistory']['params']): Promise<Methods['eth_feeHistory']['result']>
-  /** Returns the current gas price. */
+  /** Returns a gas price that gets a legacy transaction included. */
   eth_gasPrice(...params: Methods['eth_gasPrice']['params']): Promise<Methods['eth_gasPrice']['result']>
   /** Returns the balance of an account. */
   eth_getBalance(...params: Methods['eth_getBalance']['params']): Promise<Methods['eth_getBalance']['result']>
   /** Returns a block by hash. */
   eth_getBlockByHash(...params: Methods['eth_getBlockByHash']['params']): Promise<Methods['eth_getBlockByHash']['result']>
-  /** Returns a block by number. */
+  /** Returns a block by number or tag. */
   eth_getBlockByNumber(...params: Methods['eth_getBlockByNumber']['params']): Promise<Methods['eth_getBlockByNumber']['result']>
-  /** Returns every receipt of a block. */
+  /** Returns the receipts of every transaction of a block. */
   eth_getBlockReceipts(...params: Methods['eth_getBlockReceipts']['params']): Promise<Methods['eth_getBlockReceipts']['result']>
-  /** Returns the transaction count of a block by hash. */
+  /** Returns the number of transactions in a block, by hash. */
   eth_getBlockTransactionCountByHash(...params: Methods['eth_getBlockTransactionCountByHash']['params']): Promise<Methods['eth_getBlockTransactionCountByHash']['result']>
-  /** Returns the transaction count of a block by number. */
+  /** Returns the number of transactions in a block, by number or tag. */
   eth_getBlockTransactionCountByNumber(...params: Methods['eth_getBlockTransactionCountByNumber']['params']): Promise<Methods['eth_getBlockTransactionCountByNumber']['result']>
-  /** Returns the code at an address. */
+  /** Returns the code of an account. */
   eth_getCode(...params: Methods['eth_getCode']['params']): Promise<Methods['eth_getCode']['result']>
   /** Returns the available compilers. */
   eth_getCompilers(...params: Methods['eth_getCompilers']['params']): Promise<Methods['eth_getCompilers']['result']>
-  /** Polls a filter. */
+  /** Polls a filter for what happened since the previous poll. */
   eth_getFilterChanges(...params: Methods['eth_getFilterChanges']['params']): Promise<Methods['eth_getFilterChanges']['result']>
-  /** Returns every log of a log filter. */
+  /** Returns every log matching a log filter. */
   eth_getFilterLogs(...params: Methods['eth_getFilterLogs']['params']): Promise<Methods['eth_getFilterLogs']['result']>
   /** Returns the logs matching a filter. */
   eth_getLogs(...params: Methods['eth_getLogs']['params']): Promise<Methods['eth_getLogs']['result']>
-  /** Returns a raw signed transaction by hash. */
+  /** Returns the signed bytes of a transaction by hash. */
   eth_getRawTransactionByHash(...params: Methods['eth_getRawTransactionByHash']['params']): Promise<Methods['eth_getRawTransactionByHash']['result']>
-  /** Returns a storage slot. */
+  /** Returns the value of a storage slot. */
   eth_getStorageAt(...params: Methods['eth_getStorageAt']['params']): Promise<Methods['eth_getStorageAt']['result']>
-  /** Returns a transaction by block hash and index. */
+  /** Returns a transaction by block hash and position. */
   eth_getTransactionByBlockHashAndIndex(...params: Methods['eth_getTransactionByBlockHashAndIndex']['params']): Promise<Methods['eth_getTransactionByBlockHashAndIndex']['result']>
-  /** Returns a transaction by block number and index. */
+  /** Returns a transaction by block number and position. */
   eth_getTransactionByBlockNumberAndIndex(...params: Methods['eth_getTransactionByBlockNumberAndIndex']['params']): Promise<Methods['eth_getTransactionByBlockNumberAndIndex']['result']>
   /** Returns a transaction by hash. */
   eth_getTransactionByHash(...params: Methods['eth_getTransactionByHash']['params']): Promise<Methods['eth_getTransactionByHash']['result']>
   /** Returns the nonce of an account. */
   eth_getTransactionCount(...params: Methods['eth_getTransactionCount']['params']): Promise<Methods['eth_getTransactionCount']['result']>
-  /** Returns a transaction receipt. */
+  /** Returns the receipt of a transaction. */
   eth_getTransactionReceipt(...params: Methods['eth_getTransactionReceipt']['params']): Promise<Methods['eth_getTransactionReceipt']['result']>
   /**
-   * Alias of eth_getTransactionByBlockNumberAndIndex.
+   * Alias of eth_getTransactionByBlockNumberAndIndex (the spelling of the X Layer method table).
    *
    * Alias of eth_getTransactionByBlockNumberAndIndex.
    */
   eth_getTransactionbyBlockNumberAndIndex(...params: Methods['eth_getTransactionbyBlockNumberAndIndex']['params']): Promise<Methods['eth_getTransactionbyBlockNumberAndIndex']['result']>
-  /** Returns an uncle of a block. */
+  /** Returns an uncle of a block, by block hash and index. */
   eth_getUncleByBlockHashAndIndex(...params: Methods['eth_getUncleByBlockHashAndIndex']['params']): Promise<Methods['eth_getUncleByBlockHashAndIndex']['result']>
-  /** Returns an uncle of a block. */
+  /** Returns an uncle of a block, by block number and index. */
   eth_getUncleByBlockNumberAndIndex(...params: Methods['eth_getUncleByBlockNumberAndIndex']['params']): Promise<Methods['eth_getUncleByBlockNumberAndIndex']['result']>
-  /** Returns the uncle count of a block. */
+  /** Returns the number of uncles of a block, by hash. */
   eth_getUncleCountByBlockHash(...params: Methods['eth_getUncleCountByBlockHash']['params']): Promise<Methods['eth_getUncleCountByBlockHash']['result']>
-  /** Returns the uncle count of a block. */
+  /** Returns the number of uncles of a block, by number. */
   eth_getUncleCountByBlockNumber(...params: Methods['eth_getUncleCountByBlockNumber']['params']): Promise<Methods['eth_getUncleCountByBlockNumber']['result']>
-  /** Returns the suggested priority fee. */
+  /** Returns a suggested priority fee (tip) per gas. */
   eth_maxPriorityFeePerGas(...params: Methods['eth_maxPriorityFeePerGas']['params']): Promise<Methods['eth_maxPriorityFeePerGas']['result']>
   /** Creates a filter for new blocks. */
   eth_newBlockFilter(...params: Methods['eth_newBlockFilter']['params']): Promise<Methods['eth_newBlockFilter']['result']>
-  /** Creates a log filter. */
+  /** Creates a log filter to poll. */
   eth_newFilter(...params: Methods['eth_newFilter']['params']): Promise<Methods['eth_newFilter']['result']>
-  /** Creates a filter for new pool transactions. */
+  /** Creates a filter for transactions entering the pool. */
   eth_newPendingTransactionFilter(...params: Methods['eth_newPendingTransactionFilter']['params']): Promise<Methods['eth_newPendingTransactionFilter']['result']>
-  /** Returns the protocol version. */
+  /** Returns the Ethereum protocol version. */
   eth_protocolVersion(...params: Methods['eth_protocolVersion']['params']): Promise<Methods['eth_protocolVersion']['result']>
   /** Submits a signed transaction. */
   eth_sendRawTransaction(...params: Methods['eth_sendRawTransaction']['params']): Promise<Methods['eth_sendRawTransaction']['result']>
@@ -115,25 +115,25 @@ export interface RpcMethods {
   eth_sign(...params: Methods['eth_sign']['params']): Promise<Methods['eth_sign']['result']>
   /** Subscribes to notifications (WebSocket only). */
   eth_subscribe(...params: Methods['eth_subscribe']['params']): Promise<Methods['eth_subscribe']['result']>
-  /** Returns the sync status, or false. */
+  /** Returns the sync status, or false when in sync. */
   eth_syncing(...params: Methods['eth_syncing']['params']): Promise<Methods['eth_syncing']['result']>
   /** Removes a filter. */
   eth_uninstallFilter(...params: Methods['eth_uninstallFilter']['params']): Promise<Methods['eth_uninstallFilter']['result']>
   /** Cancels a subscription (WebSocket only). */
   eth_unsubscribe(...params: Methods['eth_unsubscribe']['params']): Promise<Methods['eth_unsubscribe']['result']>
-  /** Returns true while the service accepts connections. */
+  /** Returns whether the node is listening for connections. */
   net_listening(...params: Methods['net_listening']['params']): Promise<Methods['net_listening']['result']>
   /** Returns the network id. */
   net_version(...params: Methods['net_version']['params']): Promise<Methods['net_version']['result']>
-  /** Returns the flashblocks capabilities. */
+  /** Returns the flashblocks capabilities of the endpoint. */
   op_supportedCapabilities(...params: Methods['op_supportedCapabilities']['params']): Promise<Methods['op_supportedCapabilities']['result']>
-  /** Returns this endpoint's OpenRPC document. */
+  /** Returns the OpenRPC document of this endpoint. */
   'rpc.discover'(...params: Methods['rpc.discover']['params']): Promise<Methods['rpc.discover']['result']>
-  /** Returns the transaction pool content. */
+  /** Returns the transactions waiting in the pool. */
   txpool_content(...params: Methods['txpool_content']['params']): Promise<Methods['txpool_content']['result']>
   /** Returns the client version. */
   web3_clientVersion(...params: Methods['web3_clientVersion']['params']): Promise<Methods['web3_clientVersion']['result']>
-  /** Returns keccak-256 of the data. */
+  /** Returns the Keccak-256 hash of the given data. */
   web3_sha3(...params: Methods['web3_sha3']['params']): Promise<Methods['web3_sha3']['result']>
 }
 

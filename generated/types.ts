@@ -5,54 +5,82 @@
  *
  * EIP-2930 access list.
  */
-export type AccessList = Array<{
+export type AccessList = AccessListEntry[]
+
+/**
+ * Access list entry
+ *
+ * An address and the storage slots of it a transaction declares it will touch (EIP-2930).
+ */
+export type AccessListEntry = {
   address: Address
   storageKeys: Hash32[]
-}>
+}
+
+/**
+ * Account override
+ *
+ * Fields of one account replaced for the duration of the call: balance, nonce, code, and either its whole storage (`state`: every slot not listed reads as zero) or some slots (`stateDiff`); both at once is an error.
+ */
+export type AccountOverride = {
+  balance?: Uint256
+  nonce?: Uint64
+  code?: Bytes
+  state?: StorageOverride
+  stateDiff?: StorageOverride
+}
 
 /**
  * Address
  *
- * A 20-byte account address, hex encoded; mixed case (EIP-55) is accepted.
+ * A 20-byte account address, hex encoded; mixed case (EIP-55 checksum) is accepted.
  */
 export type Address = `0x${string}`
 
 /**
- * Addresses
+ * Address list
  *
- * A list of addresses.
+ * A list of 20-byte account addresses.
  */
 export type Addresses = Address[]
 
 /**
- * Authorization list
+ * Authorization
  *
- * EIP-7702 authorizations.
+ * A signed EIP-7702 authorization: the account at the signer's address delegates its code to `address` (chainId 0 means any chain).
  */
-export type AuthorizationList = Array<{
-  chainId: Uint
+export type Authorization = {
+  chainId: Uint256
   address: Address
-  nonce: Uint
+  nonce: Uint64
   yParity: Uint
   r: Uint256
   s: Uint256
-}>
+}
+
+/**
+ * Authorization list
+ *
+ * EIP-7702 authorizations of a type-4 transaction.
+ */
+export type AuthorizationList = Authorization[]
 
 /**
  * Block
  *
- * A block with its header fields, and its transactions as hashes or as objects.
+ * A block as eth_getBlockByNumber / eth_getBlockByHash answer it (geth's and reth's field set): header fields, `size`, `transactions` as hashes (hydrated false) or as Transaction objects (hydrated true), `uncles` (always empty), `withdrawals` (empty). The pending block on `/flashblocks` has its real header hash as of the newest flashblock; the canonical block of the same number may have a different hash. Unknown fields are allowed.
  */
 export type Block = {
   hash: Hash32
   parentHash: Hash32
-  sha3Uncles?: Hash32
+  sha3Uncles: Hash32
   miner: Address
   stateRoot: Hash32
   transactionsRoot: Hash32
   receiptsRoot: Hash32
   logsBloom: Bytes256
   difficulty?: Uint
+  totalDifficulty?: Uint
   number: Uint
   gasLimit: Uint
   gasUsed: Uint
@@ -67,9 +95,27 @@ export type Block = {
   parentBeaconBlockRoot?: Hash32
   requestsHash?: Hash32
   size?: Uint
+  /** Transaction hashes (hydrated false) or full Transaction objects (hydrated true), in block order. */
   transactions: Hash32[] | Transaction[]
-  withdrawals?: Withdrawal[]
   uncles?: Hash32[]
+  withdrawals?: Withdrawal[]
+}
+
+/**
+ * Block count
+ *
+ * How many blocks eth_feeHistory covers: a hex quantity, a JSON number or a decimal string (geth's math.HexOrDecimal64). More than 1024 is clamped to 1024, and to the blocks that exist.
+ */
+export type BlockCount = Uint | number | string
+
+/**
+ * Block hash selector (EIP-1898)
+ *
+ * Names a block by hash; with `requireCanonical: true` a hash that is not on the canonical chain is an error rather than a match (a preconfirmed block's hash is never canonical).
+ */
+export type BlockHashSelector = {
+  blockHash: Hash32
+  requireCanonical?: boolean
 }
 
 /**
@@ -82,64 +128,76 @@ export type BlockNumberOrTag = Uint | BlockTag
 /**
  * Block number, tag or hash
  *
- * A block number, a block tag, a block hash, or an EIP-1898 object.
+ * Where a state read happens: a block number, a block tag, a block hash, or an EIP-1898 object (`{blockHash, requireCanonical?}` or `{blockNumber}`). Omitted, it is `latest`.
  */
-export type BlockNumberOrTagOrHash = Uint | BlockTag | Hash32 | {
-  blockHash: Hash32
-  requireCanonical?: boolean
-} | {
-  blockNumber: Uint
+export type BlockNumberOrTagOrHash = Uint | BlockTag | Hash32 | BlockHashSelector | BlockNumberSelector
+
+/**
+ * Block number selector (EIP-1898)
+ *
+ * Names a block by number (or tag) in EIP-1898 object form.
+ */
+export type BlockNumberSelector = {
+  blockNumber: BlockNumberOrTag
 }
 
 /**
  * Block tag
  *
- * `latest` is the newest canonical block; `pending` is, on /flashblocks, the block being built as of the newest flashblock (latest when there is none) and, on /, the latest canonical block; `earliest` is genesis; `safe` and `finalized` are the latest block on this chain.
+ * A named block. `latest`: the newest sealed (canonical) block. `pending`: on `/` the latest canonical block (the general endpoint is not flashblock-aware, as on X Layer); on `/flashblocks` the block being built as of the newest flashblock, or the latest block when no flashblock is pending (never null). `earliest`: genesis. `safe`, `finalized`: the latest block (the embedded chain has no L1 finality to wait for).
  */
 export type BlockTag = 'earliest' | 'finalized' | 'safe' | 'latest' | 'pending'
 
 /**
+ * Block trace entry
+ *
+ * One transaction of a traced block - its hash and the tracer's result, or `error` when tracing it failed.
+ */
+export type BlockTraceEntry = {
+  txHash: Hash32
+  result?: TraceResult
+  error?: string
+}
+
+/**
  * Block trace result
  *
- * One traced transaction of a block.
+ * debug_traceBlockBy* output - one entry per transaction, in block order.
  */
-export type BlockTraceResult = Array<{
-  txHash: Hash32
-  result: TraceResult
-}>
+export type BlockTraceResult = BlockTraceEntry[]
 
 /**
  * Bytes
  *
- * Hex encoded bytes of any length.
+ * Hex encoded bytes of any length (an even number of hex digits; `0x` is empty).
  */
 export type Bytes = `0x${string}`
 
 /**
  * 256 bytes
  *
- * 256 hex encoded bytes (a logs bloom).
+ * Exactly 256 hex encoded bytes (a logs bloom).
  */
 export type Bytes256 = `0x${string}`
 
 /**
  * 32 bytes
  *
- * 32 hex encoded bytes.
+ * Exactly 32 hex encoded bytes (a storage word, a root).
  */
 export type Bytes32 = `0x${string}`
 
 /**
  * 8 bytes
  *
- * 8 hex encoded bytes.
+ * Exactly 8 hex encoded bytes (a block nonce, a flashblocks payload id).
  */
 export type Bytes8 = `0x${string}`
 
 /**
  * Call frame
  *
- * geth's callTracer frame; nested calls in `calls`.
+ * callTracer's output: one frame per call (CALL, STATICCALL, DELEGATECALL, CALLCODE, CREATE, CREATE2, SELFDESTRUCT) with its nested calls in `calls`; `error` and `revertReason` when it failed.
  */
 export type CallFrame = {
   type: string
@@ -152,28 +210,40 @@ export type CallFrame = {
   output?: Bytes
   error?: string
   revertReason?: string
-  /** Nested call frames, each of this same shape. */
+  /** The nested frames, each of this same shape. Written without a $ref to CallFrame because the OpenRPC dereferencer (@open-rpc/schema-utils-js) never finishes on a recursive schema. */
   calls?: (Record<string, unknown>)[]
-  logs?: (Record<string, unknown>)[]
+  logs?: CallLog[]
+}
+
+/**
+ * Call frame log
+ *
+ * A log emitted inside a call frame (callTracer with withLog); `position` is the index among the frame's subcalls it came before.
+ */
+export type CallLog = {
+  address: Address
+  topics: Hash32[]
+  data: Bytes
+  position?: Uint
 }
 
 /**
  * Call object
  *
- * An unsigned transaction for eth_call, eth_estimateGas and eth_sendTransaction; every field is optional.
+ * An unsigned transaction as eth_call and eth_estimateGas take it (execution-apis GenericTransaction, geth's TransactionArgs): every field optional. `input` is the calldata (`data` is its older name; both given and different is an error). `gasPrice` together with `maxFeePerGas`/`maxPriorityFeePerGas` is an error. `to` absent or null is a contract creation. Unknown fields are refused.
  */
 export type CallObject = {
   type?: Uint
   from?: Address
   to?: NotFound | Address
-  gas?: Uint
-  gasPrice?: Uint
-  maxFeePerGas?: Uint
-  maxPriorityFeePerGas?: Uint
-  value?: Uint
-  data?: Bytes
+  gas?: Uint64
+  gasPrice?: Uint256
+  maxFeePerGas?: Uint256
+  maxPriorityFeePerGas?: Uint256
+  value?: Uint256
   input?: Bytes
-  nonce?: Uint
+  data?: Bytes
+  nonce?: Uint64
   chainId?: Uint
   accessList?: AccessList
   authorizationList?: AuthorizationList
@@ -182,7 +252,7 @@ export type CallObject = {
 /**
  * Fee history
  *
- * Base fees, gas use ratios and priority fee percentiles of a range of blocks.
+ * Base fees (one more entry than blocks: the block after the newest too), gas used ratios, and the requested priority fee percentiles per block; blob fields as geth reports them (1 wei, 0 used: no blobs on this chain).
  */
 export type FeeHistory = {
   oldestBlock: Uint
@@ -196,7 +266,7 @@ export type FeeHistory = {
 /**
  * Filter
  *
- * A log filter over a block range or one block hash, by address and topics.
+ * A log filter: a block range (`fromBlock`/`toBlock`, default latest; `pending` on `/flashblocks` includes the pending block's logs) or one `blockHash` (not both), an address or a list of addresses, and topics. A range is at most 10 000 blocks and a query at most 10 000 logs. Unknown fields are refused.
  */
 export type Filter = {
   fromBlock?: BlockNumberOrTag
@@ -209,144 +279,254 @@ export type Filter = {
 /**
  * Filter changes
  *
- * New block hashes or transaction hashes (block and pending-transaction filters), or new logs (log filters).
+ * What eth_getFilterChanges returns: block hashes (block filters), transaction hashes (pending-transaction filters) or logs (log filters) since the previous poll; an empty list when nothing happened.
  */
 export type FilterChanges = Hash32[] | Log[]
 
 /**
  * Filter id
  *
- * A filter id as returned by eth_newFilter and friends.
+ * The id eth_newFilter, eth_newBlockFilter and eth_newPendingTransactionFilter return: 16 random bytes as hex (other nodes may trim leading zeros, so 1 to 64 hex digits are accepted).
  */
 export type FilterId = `0x${string}`
 
 /**
  * Filter topic
  *
- * A topic to match, null for any, or a list of alternatives.
+ * One topic position of a filter. null matches anything, a hash matches exactly, a list matches any of its entries.
  */
 export type FilterTopic = NotFound | Hash32 | (NotFound | Hash32)[]
 
 /**
  * Filter topics
  *
- * Positional topic filters.
+ * Topic filters by position (topic 0 is the event signature); trailing positions left out match anything. More than 4 positions is geth's error `invalid argument 0: exceed max topics`.
  */
 export type FilterTopics = FilterTopic[]
 
 /**
+ * Flashblock transaction
+ *
+ * A message of newFlashblockTransactions with `true` (Base's TransactionWithLogs) - the Transaction's fields flattened with its receipt's outcome (status, gasUsed, cumulativeGasUsed, effectiveGasPrice, contractAddress, logsBloom) and its logs.
+ */
+export type FlashblockTransaction = Transaction & ({
+  status: Uint
+  gasUsed: Uint
+  cumulativeGasUsed?: Uint
+  effectiveGasPrice?: Uint
+  contractAddress?: NotFound | Address
+  logsBloom?: Bytes256
+  logs: Log[]
+})
+
+/**
+ * Flashblocks base
+ *
+ * The block's fixed header inputs, sent once, on index 0 (snake_case; quantities are hex strings).
+ */
+export type FlashblocksBase = {
+  parent_beacon_block_root: Hash32
+  parent_hash: Hash32
+  fee_recipient: Address
+  prev_randao: Hash32
+  block_number: Uint
+  gas_limit: Uint
+  timestamp: Uint
+  extra_data: Bytes
+  base_fee_per_gas: Uint
+}
+
+/**
+ * Flashblocks diff
+ *
+ * What the flashblock adds. The roots, bloom, gas used, blob gas used and block hash are cumulative for the block so far (block_hash is the real header hash as of this flashblock); `transactions` (EIP-2718 bytes) and `withdrawals` hold only this flashblock's new items, so a consumer concatenates them across indexes.
+ */
+export type FlashblocksDiff = {
+  state_root: Hash32
+  receipts_root: Hash32
+  logs_bloom: Bytes256
+  gas_used: Uint
+  block_hash: Hash32
+  transactions: Bytes[]
+  withdrawals: Withdrawal[]
+  withdrawals_root: Hash32
+  blob_gas_used?: Uint
+}
+
+/**
  * Flashblocks end of block
  *
- * X Layer's end-of-sequence message on the raw feed; no more flashblocks for this payload.
+ * X Layer's end-of-sequence message, the payload id alone - no more flashblocks for that block. Tell it apart from a FlashblocksPayload by the missing `index`.
  */
 export type FlashblocksEnd = {
   payload_id: Bytes8
 }
 
 /**
+ * Flashblocks metadata
+ *
+ * Side information: the block number (a JSON number, unlike base.block_number), the balances of accounts this flashblock changed, and the receipts of its new transactions by hash. This service always sends all three; real feeds may leave out the maps (Base removed receipts), so only block_number is required. Not for consensus: a follower re-executes the transactions.
+ */
+export type FlashblocksMetadata = {
+  block_number: number
+  new_account_balances?: Record<string, Uint>
+  receipts?: Record<string, FlashblocksReceipt>
+}
+
+/**
  * Flashblocks payload
  *
- * One message of the raw feed at /ws/flashblocks (FlashblocksPayloadV1 as rollup-boost, Base and X Layer send it). `base` only on index 0; the roots, bloom, gas and hash in `diff` are cumulative for the block, `transactions` and `withdrawals` hold only this flashblock's new items.
+ * One message of the raw feed: a flashblock, about every 200 ms. A block starts at index 0 (with `base`) under a new 8-byte `payload_id`; each later index adds one `diff`; a FlashblocksEnd message closes it. `index` and `metadata.block_number` are JSON numbers; X Layer may add `target_index`, the index the builder plans to reach. Frames are JSON text by default, brotli-compressed binary with a 0x1E prefix when the client asks (`/ws/flashblocks?compress=brotli`).
  */
 export type FlashblocksPayload = {
   payload_id: Bytes8
   index: number
   target_index?: number
-  base?: {
-    parent_beacon_block_root: Hash32
-    parent_hash: Hash32
-    fee_recipient: Address
-    prev_randao: Hash32
-    block_number: Uint
-    gas_limit: Uint
-    timestamp: Uint
-    extra_data: Bytes
-    base_fee_per_gas: Uint
-  }
-  diff: {
-    state_root: Hash32
-    receipts_root: Hash32
-    logs_bloom: Bytes256
-    gas_used: Uint
-    block_hash: Hash32
-    transactions: Bytes[]
-    withdrawals: Withdrawal[]
-    withdrawals_root: Hash32
-    blob_gas_used?: Uint
-  }
-  metadata: {
-    block_number: number
-    new_account_balances: Record<string, Uint>
-    receipts: Record<string, Record<string, {
-      status: Uint
-      cumulativeGasUsed: Uint
-      logs: Array<{
-        address: Address
-        topics: Hash32[]
-        data: Bytes
-      }>
-    }>>
-  }
+  base?: FlashblocksBase
+  diff: FlashblocksDiff
+  metadata: FlashblocksMetadata
 }
 
 /**
- * Hash
+ * Flashblocks receipt
  *
- * A 32-byte hash, hex encoded.
+ * A receipt in the feed's metadata, externally tagged by transaction type as op-alloy serializes OpReceipt, e.g. `{"Eip1559": {"status": "0x1", "cumulativeGasUsed": "0x5208", "logs": []}}`; deposit receipts add depositNonce and depositReceiptVersion.
+ */
+export type FlashblocksReceipt = Record<string, {
+  status: Uint
+  cumulativeGasUsed: Uint
+  logs: Array<{
+    address: Address
+    topics: Hash32[]
+    data: Bytes
+  }>
+  depositNonce?: Uint
+  depositReceiptVersion?: Uint
+}>
+
+/**
+ * 32-byte hash
+ *
+ * A 32-byte hash (keccak-256 of a block, transaction or topic), hex encoded.
  */
 export type Hash32 = `0x${string}`
 
 /**
+ * Block header
+ *
+ * A block header as newHeads and X Layer's `flashblocks` subscription send it: the Block fields without size, transactions, uncles and withdrawals. Nodes differ in the optional fields; unknown fields are allowed.
+ */
+export type Header = {
+  hash: Hash32
+  parentHash: Hash32
+  sha3Uncles: Hash32
+  miner: Address
+  stateRoot: Hash32
+  transactionsRoot: Hash32
+  receiptsRoot: Hash32
+  logsBloom: Bytes256
+  difficulty?: Uint
+  totalDifficulty?: Uint
+  number: Uint
+  gasLimit: Uint
+  gasUsed: Uint
+  timestamp: Uint
+  extraData: Bytes
+  mixHash?: Hash32
+  nonce?: Bytes8
+  baseFeePerGas?: Uint
+  withdrawalsRoot?: Hash32
+  blobGasUsed?: Uint
+  excessBlobGas?: Uint
+  parentBeaconBlockRoot?: Hash32
+  requestsHash?: Hash32
+}
+
+/**
  * Log
  *
- * An event log with its position.
+ * An event log with its position. `removed` is true when a reorg took the log's block out of the chain (sent again to log subscribers); `blockTimestamp` is reported by newer geth and reth and by this service.
  */
 export type Log = {
-  removed?: boolean
-  logIndex?: Uint
-  transactionIndex?: Uint
-  transactionHash?: Hash32
-  blockHash?: Hash32
-  blockNumber?: Uint
-  blockTimestamp?: Uint
   address: Address
-  data: Bytes
   topics: Hash32[]
+  data: Bytes
+  blockNumber?: Uint
+  blockHash?: Hash32
+  blockTimestamp?: Uint
+  transactionHash?: Hash32
+  transactionIndex?: Uint
+  logIndex?: Uint
+  removed?: boolean
+}
+
+/**
+ * Log subscription filter
+ *
+ * The argument of logs and pendingLogs: an address or a list of addresses and positional topics, as in a Filter (fromBlock and toBlock are ignored: a subscription sees new logs only).
+ */
+export type LogSubscriptionFilter = {
+  address?: NotFound | Address | Addresses
+  topics?: NotFound | FilterTopics
 }
 
 /**
  * Not found
  *
- * Nothing matched the request.
+ * JSON null, meaning nothing matched the request (an unknown block, transaction or receipt).
  */
 export type NotFound = null
 
 /**
+ * OpenRPC document
+ *
+ * An OpenRPC 1.x document (https://spec.open-rpc.org) - what rpc.discover answers: the methods of the endpoint that answered, its `servers` entry and the components they use.
+ */
+export type OpenRpcDocument = {
+  openrpc: string
+  info: {
+    title: string
+    version: string
+  }
+  servers?: (Record<string, unknown>)[]
+  methods: (Record<string, unknown>)[]
+  components?: Record<string, unknown>
+}
+
+/**
  * Prestate account
  *
- * An account as prestateTracer reports it.
+ * An account as prestateTracer reports it; fields it did not need are left out.
  */
 export type PrestateAccount = {
   balance?: Uint
   nonce?: number
   code?: Bytes
+  codeHash?: Hash32
   storage?: Record<string, Hash32>
+}
+
+/**
+ * Prestate diff result
+ *
+ * prestateTracer's output with diffMode - `pre` holds the changed accounts before the transaction, `post` the fields that differ after it (an account absent from `post` was deleted).
+ */
+export type PrestateDiffResult = {
+  pre: PrestateResult
+  post: PrestateResult
 }
 
 /**
  * Prestate result
  *
- * Accounts touched by the transaction, before it ran; with diffMode, {pre, post}.
+ * prestateTracer's output without diffMode - every account the transaction touched, as it was before it ran, by address.
  */
-export type PrestateResult = {
-  pre: Record<string, PrestateAccount>
-  post: Record<string, PrestateAccount>
-} | Record<string, PrestateAccount>
+export type PrestateResult = Record<string, PrestateAccount>
 
 /**
  * Receipt
  *
- * What executing a transaction did. A preconfirmed receipt on /flashblocks carries the pending block's number and its hash as of the flashblock that included the transaction.
+ * What executing a transaction did. `status` 0x1 is success, 0x0 a revert. `contractAddress` is the created contract's address, else null. `effectiveGasPrice` is the price per gas actually paid. A preconfirmed receipt on `/flashblocks` carries the pending block's number and its hash as of the flashblock that included the transaction; once the block is sealed the canonical receipt may show a different blockHash. Nodes of a live OP Stack chain add L1 fee fields (l1Fee, l1GasPrice, l1GasUsed, ...) and deposit fields; unknown fields are allowed.
  */
 export type Receipt = {
   type: Uint
@@ -355,41 +535,52 @@ export type Receipt = {
   blockHash: Hash32
   blockNumber: Uint
   from: Address
+  /** The recipient; null for a contract creation. */
   to?: NotFound | Address
   cumulativeGasUsed: Uint
   gasUsed: Uint
+  effectiveGasPrice: Uint
   blobGasUsed?: Uint
+  blobGasPrice?: Uint
   contractAddress?: NotFound | Address
   logs: Log[]
   logsBloom: Bytes256
+  /** 0x1 success, 0x0 failure (reverted or out of gas). */
   status: Uint
-  effectiveGasPrice: Uint
 }
+
+/**
+ * Reward percentiles
+ *
+ * Percentiles (0 to 100, rising) of the priority fees paid in each block, weighted by gas used; a percentile below the previous one is geth's error `invalid reward percentile`.
+ */
+export type RewardPercentiles = number[]
 
 /**
  * State overrides
  *
- * Account fields replaced for the duration of one eth_call.
+ * Account overrides by address, applied on top of the block's state for one eth_call (geth's StateOverride).
  */
-export type StateOverrides = Record<string, {
-  balance?: Uint
-  nonce?: Uint
-  code?: Bytes
-  state?: Record<string, unknown>
-  stateDiff?: Record<string, unknown>
-}>
+export type StateOverrides = Record<string, AccountOverride>
+
+/**
+ * Storage override
+ *
+ * Storage slots and the 32-byte values they read as during the call.
+ */
+export type StorageOverride = Record<string, Bytes32>
 
 /**
  * Storage slot
  *
- * A storage position, hex encoded, up to 32 bytes; leading zeros are accepted.
+ * A storage position, hex encoded, 1 to 64 hex digits; leading zeros are accepted because slots are often written as padded words (execution-apis bytesMax32).
  */
 export type StorageSlot = `0x${string}`
 
 /**
  * Struct log
  *
- * One executed opcode, as geth's struct logger reports it.
+ * One executed opcode as geth's struct logger reports it: program counter, opcode name, gas left before it, its cost, call depth; stack entries are hex quantities, memory 32-byte hex words without 0x, storage the slots touched so far in this frame.
  */
 export type StructLog = {
   pc: number
@@ -406,9 +597,9 @@ export type StructLog = {
 }
 
 /**
- * Struct log result
+ * Struct logger result
  *
- * geth's default tracer output.
+ * The default tracer's output: gas used by the transaction, whether it failed, its return data (hex without 0x) and one StructLog per executed opcode.
  */
 export type StructLogResult = {
   gas: number
@@ -420,28 +611,42 @@ export type StructLogResult = {
 /**
  * Subscription id
  *
- * 16 random bytes, hex encoded.
+ * The id eth_subscribe returns and every eth_subscription notification carries: 16 random bytes as hex (0x + 32 hex digits), with leading zeros trimmed as geth's rpc.NewID does, so occasionally shorter.
  */
 export type SubscriptionId = `0x${string}`
 
 /**
  * Subscription kind
  *
- * newHeads, logs, newPendingTransactions and syncing on both endpoints; newFlashblocks, pendingLogs, newFlashblockTransactions (Base) and flashblocks (X Layer, filter required) on /flashblocks.
+ * On both endpoints: newHeads (a Header per sealed block), logs (a Log per matching log, LogSubscriptionFilter optional), newPendingTransactions (a hash per transaction the pool accepts; with `true`, the Transaction), syncing (never notifies: the embedded chain does not sync). On `/flashblocks` only: newFlashblocks (the accumulated pending Block with full transactions at every flashblock), pendingLogs (one Log per message from the newest flashblock, LogSubscriptionFilter optional), newFlashblockTransactions (a hash per new transaction; with `true`, a FlashblockTransaction) and X Layer's flashblocks (XLayerFlashblocksFilter required; XLayerFlashblocksEvent messages). Any other name, or a flashblocks kind on `/`, is -32601 `no "<kind>" subscription in eth namespace`, as geth answers.
  */
 export type SubscriptionKind = string
 
 /**
+ * Subscription notification
+ *
+ * How every subscription message arrives on the WebSocket - a JSON-RPC notification of method `eth_subscription` carrying the subscription id and one result (its shape depends on the kind).
+ */
+export type SubscriptionNotification = {
+  jsonrpc: '2.0'
+  method: 'eth_subscription'
+  params: {
+    subscription: SubscriptionId
+    result: unknown
+  }
+}
+
+/**
  * Subscription options
  *
- * Per kind: a log filter {address, topics} (logs, pendingLogs), `true` for full transactions (newPendingTransactions, newFlashblockTransactions), or X Layer's filter object (flashblocks).
+ * The kind's argument: a LogSubscriptionFilter (logs, pendingLogs), `true`/`false` for full objects (newPendingTransactions, newFlashblockTransactions) or an XLayerFlashblocksFilter (flashblocks); newHeads, newFlashblocks and syncing take none. Checked per kind, with geth's and X Layer's wording (`invalid argument 1 (filter): ...`), so any boolean or object passes the first check.
  */
 export type SubscriptionOptions = boolean | Record<string, unknown>
 
 /**
  * Sync status
  *
- * Progress of a node that is catching up.
+ * Progress of a node catching up with its chain (eth_syncing answers false instead when it is in sync).
  */
 export type SyncStatus = {
   startingBlock: Uint
@@ -452,15 +657,11 @@ export type SyncStatus = {
 /**
  * Trace config
  *
- * Options of debug_trace*: the struct logger by default (disableStack, disableStorage, enableMemory, enableReturnData), or a named tracer (callTracer, prestateTracer) with its tracerConfig; timeout is a Go duration string such as "5s" or "500ms".
+ * Without `tracer`, geth's struct logger (one entry per opcode; disableStack, disableStorage, enableMemory, enableReturnData shape each entry). `tracer` picks callTracer or prestateTracer, configured by `tracerConfig`. `timeout` is a Go duration string ("5s", "500ms", "1m30s"; default 5s). Other tracers and unknown fields are refused.
  */
 export type TraceConfig = {
   tracer?: 'callTracer' | 'prestateTracer'
-  tracerConfig?: {
-    onlyTopCall?: boolean
-    withLog?: boolean
-    diffMode?: boolean
-  }
+  tracerConfig?: TracerConfig
   disableStack?: boolean
   disableStorage?: boolean
   enableMemory?: boolean
@@ -471,86 +672,132 @@ export type TraceConfig = {
 /**
  * Trace result
  *
- * The output of the chosen tracer.
+ * What the chosen tracer returns - StructLogResult (default), CallFrame (callTracer), PrestateResult or PrestateDiffResult (prestateTracer).
  */
-export type TraceResult = StructLogResult | CallFrame | PrestateResult
+export type TraceResult = StructLogResult | CallFrame | PrestateDiffResult | PrestateResult
+
+/**
+ * Tracer config
+ *
+ * Options of the named tracer: callTracer takes onlyTopCall (no nested calls) and withLog (logs in each frame); prestateTracer takes diffMode (pre and post state of what changed).
+ */
+export type TracerConfig = {
+  onlyTopCall?: boolean
+  withLog?: boolean
+  diffMode?: boolean
+}
 
 /**
  * Transaction
  *
- * A signed transaction of type 0 (legacy), 1 (EIP-2930), 2 (EIP-1559) or 4 (EIP-7702), with its block position; blockHash, blockNumber and transactionIndex are null while it is in the pool.
+ * A signed transaction with its position, one schema for every type, each field present when the type has it: 0x0 legacy (gasPrice, v with EIP-155 chain id), 0x1 EIP-2930 (+ chainId, accessList, yParity), 0x2 EIP-1559 (+ maxFeePerGas, maxPriorityFeePerGas; gasPrice is the effective price once mined), 0x4 EIP-7702 (+ authorizationList). blockHash, blockNumber and transactionIndex are null while the transaction waits in the pool. Nodes of a live OP Stack chain also return deposit transactions (type 0x7e: sourceHash, mint, isSystemTx, often without a signature), so v, r and s are not required and unknown fields are allowed.
  */
 export type Transaction = {
   type: Uint
   hash: Hash32
-  nonce: Uint
   blockHash?: NotFound | Hash32
   blockNumber?: NotFound | Uint
   transactionIndex?: NotFound | Uint
   from: Address
+  /** The recipient; null for a contract creation. */
   to?: NotFound | Address
-  value: Uint
+  nonce: Uint
   gas: Uint
+  value: Uint
+  input: Bytes
   gasPrice?: Uint
   maxFeePerGas?: Uint
   maxPriorityFeePerGas?: Uint
-  input: Bytes
   chainId?: Uint
   accessList?: AccessList
   authorizationList?: AuthorizationList
-  v: Uint
-  r: Uint256
-  s: Uint256
+  v?: Uint
+  r?: Uint256
+  s?: Uint256
   yParity?: Uint
+  sourceHash?: Hash32
+  mint?: Uint
+  isSystemTx?: boolean
 }
+
+/**
+ * Transaction request
+ *
+ * The transaction eth_sendTransaction signs and submits: the Call object's fields; nonce, gas, fees and chainId are filled in when absent (a chainId other than the node's is an error).
+ */
+export type TransactionRequest = CallObject
 
 /**
  * Transaction pool content
  *
- * Pending (executable) and queued (future nonce) transactions, by sender and nonce.
+ * The transactions waiting in the pool, by sender address and then by nonce (a decimal string): `pending` can run now (consecutive from the sender's nonce), `queued` waits for a missing nonce.
  */
 export type TxPoolContent = {
-  pending: Record<string, Record<string, Transaction>>
-  queued: Record<string, Record<string, Transaction>>
+  pending: TxPoolTransactions
+  queued: TxPoolTransactions
 }
+
+/**
+ * Transaction pool section
+ *
+ * Transactions by sender address, then by nonce as a decimal string.
+ */
+export type TxPoolTransactions = Record<string, Record<string, Transaction>>
 
 /**
  * Hex quantity
  *
- * An unsigned integer, hex encoded without leading zeros.
+ * An unsigned integer, hex encoded without leading zeros (`0x0`, `0x2a`; `0x02a` is refused).
  */
 export type Uint = `0x${string}`
 
 /**
  * 256-bit hex quantity
  *
- * An unsigned 256-bit integer, hex encoded without leading zeros.
+ * An unsigned 256-bit integer, hex encoded without leading zeros (at most 64 hex digits).
  */
 export type Uint256 = `0x${string}`
 
 /**
  * 64-bit hex quantity
  *
- * An unsigned 64-bit integer, hex encoded without leading zeros.
+ * An unsigned 64-bit integer, hex encoded without leading zeros (at most 16 hex digits).
  */
 export type Uint64 = `0x${string}`
 
 /**
  * Withdrawal
  *
- * A validator withdrawal (always empty on this chain).
+ * A beacon-chain validator withdrawal (EIP-4895); always an empty list on an OP Stack chain.
  */
 export type Withdrawal = {
-  index?: Uint
-  validatorIndex?: Uint
-  address?: Address
-  amount?: Uint
+  index: Uint64
+  validatorIndex: Uint64
+  address: Address
+  amount: Uint64
+}
+
+/**
+ * X Layer flashblocks event
+ *
+ * A message of X Layer's `flashblocks` kind - the pending header, or one matching transaction.
+ */
+export type XLayerFlashblocksEvent = {
+  type: 'header'
+  header: Header
+} | {
+  type: 'transaction'
+  transaction: {
+    txHash: Hash32
+    txData?: Transaction
+    receipt?: Receipt
+  }
 }
 
 /**
  * X Layer flashblocks filter
  *
- * The filter of X Layer's `flashblocks` subscription.
+ * The required argument of X Layer's `flashblocks` kind (xlayer-reth): `headerInfo` sends the pending header at every flashblock; `subTxFilter` selects new transactions whose sender, recipient or a log emitter is in `subscribeAddresses` (at most 1000; none when empty) and adds the Transaction (`txInfo`) and Receipt (`txReceipt`). Unknown fields are refused.
  */
 export type XLayerFlashblocksFilter = {
   headerInfo?: boolean
