@@ -32,27 +32,30 @@ function schemaProblems(schema: unknown, at: string, field: string, schemaNames:
   return problems
 }
 
-/** Component names a schema reaches without passing through properties or items: the refs that recurse forever. */
-function unguardedRefs(schema: unknown, into: Set<string>): Set<string> {
+/** Every component name a schema refers to, at any depth. */
+function referencedSchemas(schema: unknown, into: Set<string>): Set<string> {
+  if (Array.isArray(schema)) {
+    for (const item of schema) referencedSchemas(item, into)
+    return into
+  }
   if (!isSchema(schema)) return into
   if (typeof schema.$ref === 'string' && schema.$ref.startsWith(schemaRefPrefix)) into.add(schema.$ref.slice(schemaRefPrefix.length))
-  for (const key of ['allOf', 'anyOf', 'oneOf']) {
-    const list = schema[key]
-    if (Array.isArray(list)) for (const item of list) unguardedRefs(item, into)
-  }
-  for (const key of ['not', 'if', 'then', 'else']) unguardedRefs(schema[key], into)
+  for (const value of Object.values(schema)) referencedSchemas(value, into)
   return into
 }
 
-/** A schema that is itself without ever reaching a value (`A: {$ref: A}`) hangs the dereferencer and ajv. */
+/**
+ * A recursive schema (`CallFrame.calls: {items: {$ref: CallFrame}}`) sends schema-utils' dereferencer into
+ * endless expansion until the process runs out of memory, so any $ref cycle is refused here, by name.
+ */
 function cycleProblems(schemas: Record<string, unknown>): string[] {
-  const edges = new Map(Object.entries(schemas).map(([name, schema]) => [name, [...unguardedRefs(schema, new Set())]]))
+  const edges = new Map(Object.entries(schemas).map(([name, schema]) => [name, [...referencedSchemas(schema, new Set())]]))
   const problems: string[] = []
   for (const start of edges.keys()) {
     const path = [start]
     const visit = (name: string): boolean => {
       for (const next of edges.get(name) ?? []) {
-        if (next === start) return problems.push(`schema ${start}: $ref cycle ${[...path, next].join(' -> ')} never reaches a value`) > 0
+        if (next === start) return problems.push(`schema ${start}: $ref cycle ${[...path, next].join(' -> ')} (recursive schemas cannot be dereferenced)`) > 0
         if (path.includes(next)) continue
         path.push(next)
         if (visit(next)) return true

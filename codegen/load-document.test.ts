@@ -145,7 +145,14 @@ describe('loading an OpenRPC document', () => {
     const dir = brokenFixture('schemas/block.yaml', (map) => {
       map.BlockNumberOrTag.oneOf.push({ $ref: '#/components/schemas/BlockNumberOrTag' })
     })
-    expect(await problemsOf(dir)).toContain('schema BlockNumberOrTag: $ref cycle BlockNumberOrTag -> BlockNumberOrTag never reaches a value')
+    expect(await problemsOf(dir)).toContain('schema BlockNumberOrTag: $ref cycle BlockNumberOrTag -> BlockNumberOrTag (recursive schemas cannot be dereferenced)')
+  })
+
+  test('a schema that recurses through items fails by name instead of exhausting memory', async () => {
+    const dir = brokenFixture('schemas/block.yaml', (map) => {
+      map.Block.properties.uncles = { type: 'array', items: { $ref: '#/components/schemas/Block' } }
+    })
+    expect(await problemsOf(dir)).toContain('schema Block: $ref cycle Block -> Block (recursive schemas cannot be dereferenced)')
   })
 
   test('a method defined in two files fails naming both files', async () => {
