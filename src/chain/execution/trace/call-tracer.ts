@@ -1,6 +1,6 @@
 /**
  * geth's callTracer from the EVM's message events: one frame per call or creation, nested in `calls`,
- * with `onlyTopCall` and `withLog`. The top frame's gas and gasUsed are transaction-level, as geth reports.
+ * with `onlyTopCall` and `withLog`. The top frame's gasUsed is the receipt's, as geth reports.
  */
 import type { EVM, EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'
 import type { TypedTransaction } from '@ethereumjs/tx'
@@ -52,7 +52,7 @@ export function attachCallTracer(evm: EVM, tx: TypedTransaction, options: { only
     frame.gasUsed = bigIntToHex(result.execResult.executionGasUsed)
     if (result.createdAddress) frame.to = result.createdAddress.toString()
     const output = result.execResult.returnValue
-    if (output.length > 0 && !(frame.type.startsWith('CREATE') && !result.execResult.exceptionError)) frame.output = bytesToHex(output)
+    if (output.length > 0) frame.output = bytesToHex(output)
     const error = result.execResult.exceptionError
     if (error) {
       frame.error = error.error === 'revert' ? 'execution reverted' : error.error
@@ -67,7 +67,7 @@ export function attachCallTracer(evm: EVM, tx: TypedTransaction, options: { only
   evm.events!.on('afterMessage', onAfterMessage)
   return {
     result(txGasUsed: bigint): CallFrame {
-      root!.gas = bigIntToHex(tx.gasLimit)
+      // geth: the top frame's gas is what the call got after intrinsic gas, its gasUsed the receipt's
       root!.gasUsed = bigIntToHex(txGasUsed)
       return root!
     },

@@ -1,0 +1,111 @@
+/**
+ * The same scenario against anvil and against our embedded chain, through viem: transfers, a deployment,
+ * token transfers, storage writes, a mined revert, a CREATE with an inner call. State, receipts, calls,
+ * estimates and callTracer output must agree. Legitimate differences are left out of the comparison:
+ * block/tx hashes and numbers and timestamps (different chains, different clocks), effectiveGasPrice and
+ * balances of the fee payer (different base fees), cumulativeGasUsed only compared because each tx is
+ * waited for alone (one tx per block on both).
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:net'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createPublicClient, createWalletClient, encodeFunctionData, http, type Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { startService, type RunningService } from '../../src/service.js'
+import artifact from '../fixtures/TestToken.json' with { type: 'json' }
+
+const MNEMONIC = 'test test test test test test test test test test test junk'
+const KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d' // dev account 1
+const OTHER = '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc' as const // dev account 2
+const ANVIL = new URL('../../node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil', import.meta.url).pathname
+const chain = { id: 196, name: 'xlayer', nativeCurrency: { name: 'OKB', symbol: 'OKB', decimals: 18 }, rpcUrls: { default: { http: [] } } } as const
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number }
+      srv.close(() => resolve(port))
+    })
+  })
+}
+
+type Outcome = Record<string, unknown>
+
+/** Runs the scenario on one node and returns everything that must agree. */
+async function scenario(url: string): Promise<Outcome> {
+  const account = privateKeyToAccount(KEY)
+  const pub = createPublicClient({ chain, transport: http(url), pollingInterval: 50 })
+  const wallet = createWalletClient({ chain, account, transport: http(url) })
+  const gasPrice = 5_000_000_000n
+  const send = async (tx: { to?: Hex; data?: Hex; value?: bigint; gas?: bigint }) => {
+    const hash = await wallet.sendTransaction({ ...tx, gas: tx.gas ?? 3_000_000n, maxFeePerGas: gasPrice, maxPriorityFeePerGas: 1n } as never)
+    return pub.waitForTransactionReceipt({ hash })
+  }
+  const receipts = []
+  receipts.push(await send({ to: OTHER, value: 10n ** 18n, gas: 21_000n }))
+  const deploy = await send({ data: (artifact.TestToken.bytecode + '00'.repeat(31) + '0f4240') as Hex })
+  receipts.push(deploy)
+  const token = deploy.contractAddress!
+  const abi = artifact.TestToken.abi
+  const call = (functionName: string, args: unknown[] = []) => encodeFunctionData({ abi, functionName, args } as never)
+  receipts.push(await send({ to: token, data: call('transfer', [OTHER, 1000n]) }))
+  receipts.push(await send({ to: token, data: call('increment') }))
+  receipts.push(await send({ to: token, data: call('increment') }))
+  receipts.push(await send({ to: token, data: call('transfer', [OTHER, 10n ** 30n]), gas: 100_000n })) // reverts, mined
+  const spawned = await send({ to: token, data: call('spawn') })
+  receipts.push(spawned)
+
+  const trace = await pub.request({ method: 'debug_traceTransaction', params: [spawned.transactionHash, { tracer: 'callTracer' }] } as never)
+  const estimate = (data: Hex) => pub.estimateGas({ account: account.address, to: token, data })
+  const ethCall = (data: Hex) => pub.call({ account: account.address, to: token, data }).then((r) => r.data)
+  return {
+    nonce: await pub.getTransactionCount({ address: account.address }),
+    otherBalance: await pub.getBalance({ address: OTHER }),
+    code: await pub.getCode({ address: token }),
+    slots: await Promise.all([0n, 1n].map((slot) => pub.getStorageAt({ address: token, slot: `0x${slot.toString(16)}` }))),
+    receipts: receipts.map((r) => ({
+      status: r.status, gasUsed: r.gasUsed, cumulativeGasUsed: r.cumulativeGasUsed, contractAddress: r.contractAddress ?? null,
+      logs: r.logs.map((l) => ({ address: l.address, topics: l.topics, data: l.data })),
+    })),
+    calls: await Promise.all([call('counter'), call('balanceOf', [OTHER]), call('totalSupply')].map((d) => ethCall(d as Hex))),
+    estimates: await Promise.all([call('increment'), call('transfer', [OTHER, 5n])].map((d) => estimate(d as Hex))),
+    trace,
+  }
+}
+
+describe('agreement with anvil', () => {
+  let anvil: ChildProcess
+  let anvilUrl: string
+  let ours: RunningService
+  beforeAll(async () => {
+    const port = await freePort()
+    anvil = spawn(ANVIL, ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '196', '--mnemonic', MNEMONIC, '--hardfork', 'prague', '--silent'], { stdio: 'ignore' })
+    anvilUrl = `http://127.0.0.1:${port}`
+    for (let i = 0; i < 100; i++) {
+      try {
+        await fetch(anvilUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' })
+        break
+      } catch {
+        await new Promise((r) => setTimeout(r, 100))
+      }
+    }
+    ours = await startService({ port: 0, quiet: true, rateLimit: 0, blockTimeMs: 400, flashblockIntervalMs: 100 })
+  })
+  afterAll(async () => {
+    anvil?.kill()
+    await ours?.close()
+  })
+
+  test('one scenario of transfers, deployment, storage writes, a revert and a CREATE leaves both nodes agreeing', async () => {
+    const theirs = await scenario(anvilUrl)
+    const mine = await scenario(ours.url)
+    expect(mine.receipts).toEqual(theirs.receipts)
+    expect(mine.nonce).toBe(theirs.nonce)
+    expect(mine.otherBalance).toBe(theirs.otherBalance)
+    expect(mine.code).toBe(theirs.code)
+    expect(mine.slots).toEqual(theirs.slots)
+    expect(mine.calls).toEqual(theirs.calls)
+    expect(mine.estimates).toEqual(theirs.estimates)
+    expect(mine.trace).toEqual(theirs.trace)
+  }, 120_000)
+})
