@@ -15,6 +15,8 @@ describe('defaults', () => {
       accounts: 10,
       balance: 10_000n * 10n ** 18n,
       devAccounts: true,
+      txpoolMaxPerSender: 64,
+      txpoolMaxTotal: 10_000,
       rateLimit: 100,
       trustedProxies: [],
       rateLimitFailClosed: false,
@@ -39,6 +41,7 @@ describe('flags', () => {
       '--gas-limit', '60000000', '--mnemonic', 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
       '--accounts', '3', '--balance', '1.5', '--no-dev-accounts', '--rate-limit', '0', '--redis-url', 'redis://127.0.0.1:6379',
       '--trusted-proxies', '10.0.0.0/8, 192.168.1.1', '--rate-limit-fail-closed', '--quiet',
+      '--txpool-max-per-sender', '16', '--txpool-max-total', '500',
     ])
     expect(config).toEqual({
       host: '0.0.0.0',
@@ -52,6 +55,8 @@ describe('flags', () => {
       accounts: 3,
       balance: 1_500_000_000_000_000_000n,
       devAccounts: false,
+      txpoolMaxPerSender: 16,
+      txpoolMaxTotal: 500,
       rateLimit: 0,
       redisUrl: 'redis://127.0.0.1:6379',
       trustedProxies: ['10.0.0.0/8', '192.168.1.1'],
@@ -73,7 +78,8 @@ describe('flags', () => {
     expect(parseCommandLine(['--help']).help).toBe(true)
     expect(parseCommandLine(['-h']).help).toBe(true)
     for (const flag of ['--port', '--host', '--network', '--block-time', '--flashblock-interval', '--gas-limit', '--mnemonic', '--accounts',
-      '--balance', '--no-dev-accounts', '--rate-limit', '--redis-url', '--trusted-proxies', '--rate-limit-fail-closed', '--quiet', '--help']) {
+      '--balance', '--no-dev-accounts', '--rate-limit', '--redis-url', '--trusted-proxies', '--rate-limit-fail-closed', '--quiet', '--help',
+      '--txpool-max-per-sender', '--txpool-max-total']) {
       expect(HELP).toContain(flag)
     }
   })
@@ -94,6 +100,7 @@ describe('bad flags are refused with a sentence naming the flag', () => {
     [['--balance', 'lots'], '--balance expects an amount of OKB'],
     [['--balance', '1.0000000000000000001'], '--balance expects an amount of OKB'],
     [['--rate-limit', '-5'], '--rate-limit'],
+    [['--txpool-max-total', '0'], '--txpool-max-total must be an integer from 1'],
     [['--redis-url', 'localhost:6379'], '--redis-url must look like redis://'],
     [['--trusted-proxies', '10.0.0.0/33'], '--trusted-proxies: "10.0.0.0/33" is not an IP address or CIDR range'],
     [['--quiet=yes'], '--quiet does not take a value'],

@@ -7,7 +7,7 @@ import { isIP } from 'node:net'
 import { parseArgs as parseFlags } from 'node:util'
 import { validateMnemonic } from '@scure/bip39'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
-import { RATE_LIMIT_PER_SECOND } from './limits.js'
+import { POOL_MAX_PER_SENDER, POOL_MAX_TOTAL, RATE_LIMIT_PER_SECOND } from './limits.js'
 
 export type Network = 'mainnet' | 'testnet'
 
@@ -29,6 +29,10 @@ export interface Config {
   balance: bigint
   /** false (`--no-dev-accounts`) turns eth_sendTransaction and eth_sign off. */
   devAccounts: boolean
+  /** Transactions one sender may hold in the pool; past it a send answers `txpool is full`. */
+  txpoolMaxPerSender: number
+  /** Transactions the pool holds in all. */
+  txpoolMaxTotal: number
   /** Requests per second per client IP; 0 turns the limit off. */
   rateLimit: number
   /** Shared limiter state for replicas; absent = in-process counters. */
@@ -63,6 +67,8 @@ const defaults: Omit<Config, 'chainId'> = {
   accounts: 10,
   balance: 10_000n * WEI_PER_OKB,
   devAccounts: true,
+  txpoolMaxPerSender: POOL_MAX_PER_SENDER,
+  txpoolMaxTotal: POOL_MAX_TOTAL,
   rateLimit: RATE_LIMIT_PER_SECOND,
   trustedProxies: [],
   rateLimitFailClosed: false,
@@ -110,6 +116,8 @@ export function checkConfig(config: Config): Config {
   if (!validateMnemonic(config.mnemonic.trim().normalize('NFKD'), wordlist)) fail('--mnemonic is not a valid BIP-39 English phrase')
   if (!isIntegerIn(config.accounts, 0, 10_000)) fail(`--accounts must be an integer from 0 to 10000, got ${config.accounts}`)
   if (config.balance < 0n) fail('--balance must not be negative')
+  if (!isIntegerIn(config.txpoolMaxPerSender, 1, 1_000_000)) fail(`--txpool-max-per-sender must be an integer from 1, got ${config.txpoolMaxPerSender}`)
+  if (!isIntegerIn(config.txpoolMaxTotal, 1, 10_000_000)) fail(`--txpool-max-total must be an integer from 1, got ${config.txpoolMaxTotal}`)
   if (!isIntegerIn(config.rateLimit, 0, 1_000_000_000)) fail(`--rate-limit must be a whole number of requests per second (0 = off), got ${config.rateLimit}`)
   if (config.redisUrl !== undefined && !/^rediss?:\/\/\S+$/.test(config.redisUrl)) {
     fail(`--redis-url must look like redis://host:6379, got "${config.redisUrl}"`)
@@ -137,6 +145,8 @@ Flags:
       --accounts <n>             number of dev accounts (default 10)
       --balance <OKB>            genesis balance of each dev account, in OKB (default 10000)
       --no-dev-accounts          turn eth_sendTransaction and eth_sign off (no keys held)
+      --txpool-max-per-sender <n> transactions one sender may hold in the pool (default ${POOL_MAX_PER_SENDER})
+      --txpool-max-total <n>     transactions the pool holds in all (default ${POOL_MAX_TOTAL})
       --rate-limit <n>           requests per second per client IP; 0 turns it off (default ${RATE_LIMIT_PER_SECOND})
       --redis-url <url>          share the rate limit between replicas through Redis (redis://host:6379)
       --rate-limit-fail-closed   refuse requests while Redis is unreachable (default: keep serving)
@@ -156,6 +166,8 @@ const flags = {
   accounts: { type: 'string' },
   balance: { type: 'string' },
   'no-dev-accounts': { type: 'boolean' },
+  'txpool-max-per-sender': { type: 'string' },
+  'txpool-max-total': { type: 'string' },
   'rate-limit': { type: 'string' },
   'redis-url': { type: 'string' },
   'rate-limit-fail-closed': { type: 'boolean' },
@@ -231,6 +243,8 @@ export function parseCommandLine(argv: string[]): CommandLine {
   if (text('accounts') !== undefined) overrides.accounts = integer('accounts', text('accounts')!)
   if (text('balance') !== undefined) overrides.balance = okb(text('balance')!)
   if (values['no-dev-accounts']) overrides.devAccounts = false
+  if (text('txpool-max-per-sender') !== undefined) overrides.txpoolMaxPerSender = integer('txpool-max-per-sender', text('txpool-max-per-sender')!)
+  if (text('txpool-max-total') !== undefined) overrides.txpoolMaxTotal = integer('txpool-max-total', text('txpool-max-total')!)
   if (text('rate-limit') !== undefined) overrides.rateLimit = integer('rate-limit', text('rate-limit')!)
   if (text('redis-url') !== undefined) overrides.redisUrl = text('redis-url')!
   if (values['rate-limit-fail-closed']) overrides.rateLimitFailClosed = true

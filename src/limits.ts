@@ -39,10 +39,10 @@ export const TRACE_TIMEOUT_MS = 5_000
 /** Longest eth_sendRawTransactionSync wait (ms), as Base's flashblocks node. */
 export const SEND_SYNC_MAX_TIMEOUT_MS = 6_000
 
-/** Transactions (pending + queued) one sender may hold in the pool. geth: 16 executable + 64 queued per account. */
+/** Transactions (pending + queued) one sender may hold in the pool. geth: 16 executable + 64 queued per account. `--txpool-max-per-sender`. */
 export const POOL_MAX_PER_SENDER = 64
 
-/** Transactions the pool holds in all; past it a send answers `txpool is full`. */
+/** Transactions the pool holds in all; past it a send answers `txpool is full`. `--txpool-max-total`. */
 export const POOL_MAX_TOTAL = 10_000
 
 /** Fee bump a replacement transaction needs over the one it replaces (percent), as geth's --txpool.pricebump. */

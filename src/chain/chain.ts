@@ -39,6 +39,9 @@ export interface ChainOptions {
   mnemonic?: string
   accounts?: number
   balance?: bigint
+  /** Pool capacity per sender and in all (defaults in src/limits.ts). */
+  txpoolMaxPerSender?: number
+  txpoolMaxTotal?: number
   quiet?: boolean
   logger?: ChainLogger
   baseFee?: bigint
@@ -180,6 +183,8 @@ export async function createChain(options: ChainOptions = {}): Promise<Chain> {
     common,
     { state: stateAt(vm, genesis.header.stateRoot), baseFee: genesis.header.calcNextBaseFee(), gasLimit },
     {
+      maxPerSender: options.txpoolMaxPerSender,
+      maxTotal: options.txpoolMaxTotal,
       onAccepted: (tx) => events.emit('pendingTransaction', tx),
       onDropped: (tx, reason) => events.emit('droppedTransaction', tx, reason),
     },

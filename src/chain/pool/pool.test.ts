@@ -94,6 +94,17 @@ describe('pool admission', () => {
     await perSender.add(await signTx(chain, 5, { nonce: 0 }))
     expect((await rejection(perSender.add(await signTx(chain, 5, { nonce: 1 })))).message).toBe('txpool is full')
   })
+
+  it('still admits the nonce a full sender\'s queued transactions wait for, so they are not stranded', async () => {
+    const head = { state: stateAt(chain.vm, chain.store.latest().header.stateRoot), baseFee: GWEI, gasLimit: 30_000_000n }
+    const pool = new TxPool(chain.common, head, { maxTotal: 2, maxPerSender: 2 })
+    await pool.add(await signTx(chain, 5, { nonce: 1 }))
+    await pool.add(await signTx(chain, 5, { nonce: 2 }))
+    expect((await rejection(pool.add(await signTx(chain, 5, { nonce: 3 })))).message).toBe('txpool is full')
+    expect((await rejection(pool.add(await signTx(chain, 6, { nonce: 0 })))).message).toBe('txpool is full')
+    await pool.add(await signTx(chain, 5, { nonce: 0 }))
+    expect(pool.content().pending[0]?.txs.map((t) => t.tx.nonce)).toEqual([0n, 1n, 2n])
+  })
 })
 
 describe('pool ordering', () => {

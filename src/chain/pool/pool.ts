@@ -1,8 +1,8 @@
 /**
  * The transaction pool: per-sender nonce order, future nonces queued until the gap fills, replacement
- * only with a >= 10% bump of both fee caps, and limits in total and per sender. State checks (nonce,
- * balance, EOA) read the head state: the state after the newest flashblock, which the sequencer hands in
- * with setHead, so a transaction preconfirmed a moment ago already counts.
+ * only with a >= 10% bump of both fee caps, and limits in total and per sender (a gap filler always gets
+ * in). State checks (nonce, balance, EOA) read the head state: the state after the newest flashblock,
+ * which the sequencer hands in with setHead, so a transaction preconfirmed a moment ago already counts.
  */
 import type { Common } from '@ethereumjs/common'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
@@ -99,7 +99,7 @@ export class TxPool {
     if (existing) {
       if (!outbids(entry, existing)) throw new TransactionRejectedError('replacement transaction underpriced')
       this.byHash.delete(keyOf(existing.record.hash))
-    } else if (this.byHash.size >= this.maxTotal || (queue?.byNonce.size ?? 0) >= this.maxPerSender) {
+    } else if ((this.byHash.size >= this.maxTotal || (queue?.byNonce.size ?? 0) >= this.maxPerSender) && !(queue && fillsGap(queue, tx.nonce))) {
       throw new TransactionRejectedError('txpool is full')
     }
     this.seq++
@@ -181,6 +181,19 @@ export class TxPool {
     }
     return out
   }
+}
+
+/**
+ * True when the nonce is the one the sender's queued transactions wait for. Such a transaction is admitted
+ * past the limits: refusing it would strand the sender's queued ones (the pool full of them, the gap never
+ * filled). The overshoot is bounded by the number of queued transactions, so the pool stays under twice its size.
+ */
+function fillsGap(queue: SenderTxs, nonce: bigint): boolean {
+  let next = queue.stateNonce
+  while (queue.byNonce.has(next)) next++
+  if (nonce !== next) return false
+  for (const queued of queue.byNonce.keys()) if (queued > nonce) return true
+  return false
 }
 
 /** geth's rule: both caps strictly higher and at least POOL_PRICE_BUMP_PERCENT above the old ones. */
