@@ -8,6 +8,7 @@ import type { Config } from '../config.js'
 import type { ClientInfo, HandlerContext } from '../handlers/context.js'
 import { MAX_BODY_BYTES } from '../limits.js'
 import type { Endpoint, MethodHandlers } from '../../generated/methods.js'
+import { createClientIpResolver } from './client-ip.js'
 import { ENDPOINTS } from './endpoints.js'
 import { installBodyParser, installErrorHandlers } from './http-errors.js'
 import { registerHttpEndpoint, type EndpointDeps } from './http.js'
@@ -34,16 +35,17 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // warnings and faults only (request logs are info): a line per request would drown a terminal at 100 requests/s
     logger: config.quiet ? false : { level: 'warn' },
     bodyLimit: MAX_BODY_BYTES,
-    // request.ip believes X-Forwarded-For only when the socket is one of these proxies
-    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     routerOptions: { ignoreTrailingSlash: true },
   })
   installErrorHandlers(app)
   installBodyParser(app)
   await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], exposedHeaders: EXPOSED_HEADERS, maxAge: 86_400 })
 
+  // X-Forwarded-For / X-Real-IP are believed only from --trusted-proxies; one canonical spelling per address
+  const ipOf = createClientIpResolver(config.trustedProxies)
   const deps: EndpointDeps = {
     config,
+    clientIp: (request) => ipOf(request.socket.remoteAddress, request.headers),
     limiter: options.limiter,
     context: options.context,
     dispatch: {
@@ -53,7 +55,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   }
   // WebSocket upgrades share the endpoints' GET routes, so @fastify/websocket is registered before them
   const ws = options.websocket
-    ? await installWebSockets(app, { ...options.websocket, context: deps.context, dispatch: deps.dispatch, limiter: deps.limiter })
+    ? await installWebSockets(app, { ...options.websocket, context: deps.context, dispatch: deps.dispatch, limiter: deps.limiter, clientIp: deps.clientIp })
     : undefined
   for (const endpoint of ENDPOINTS) registerHttpEndpoint(app, endpoint, deps, ws?.rpcHandler(endpoint))
   return app

@@ -20,19 +20,22 @@ export interface EndpointDeps {
   /** Builds the handlers' context for one request on one endpoint. */
   context: (endpoint: Endpoint, client: ClientInfo) => HandlerContext
   limiter?: RequestLimiter
+  /** The address a request is charged to (see client-ip.ts). */
+  clientIp: (request: FastifyRequest) => string
 }
 
 /** POST on an endpoint: one JSON-RPC body in, one reply out (an empty 200 when it held only notifications). */
 export function postHandler(endpoint: Endpoint, deps: EndpointDeps) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const parsed = parseMessage(typeof request.body === 'string' ? request.body : '')
+    const ip = deps.clientIp(request)
     if (deps.limiter) {
-      const verdict = await deps.limiter.consume(request.ip, 'body' in parsed ? requestCount(parsed.body) : 1)
+      const verdict = await deps.limiter.consume(ip, 'body' in parsed ? requestCount(parsed.body) : 1)
       reply.headers(rateLimitHeaders(verdict))
       if (!verdict.allowed) return sendJson(reply, 429, rateLimitedBody('body' in parsed ? parsed.body : undefined, verdict))
     }
     if ('response' in parsed) return sendJson(reply, 200, parsed.response)
-    const ctx = deps.context(endpoint, { ip: request.ip })
+    const ctx = deps.context(endpoint, { ip })
     const response = await handleBody(endpoint, parsed.body, ctx, deps.dispatch)
     // geth answers a body of notifications with an empty 200
     if (response === undefined) return reply.code(200).send()

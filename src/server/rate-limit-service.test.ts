@@ -111,6 +111,15 @@ describe.skipIf(!HAVE_REDIS_SERVER)('two service replicas sharing one Redis', ()
     expect(await inspector.exists('preconf-rpc:ratelimit:203.0.113.200')).toBe(0)
   })
 
+  test('a proxy that sends X-Real-IP (nginx) names the client, one bucket however its address is spelled', async () => {
+    const viaRealIp = (address: string) =>
+      fetch(replicas[0]!.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-real-ip': address }, body: JSON.stringify(call(1)) })
+    expect((await viaRealIp('198.51.100.77')).status).toBe(200)
+    expect((await viaRealIp('::ffff:198.51.100.77')).status).toBe(200)
+    expect(await inspector.exists('preconf-rpc:ratelimit:198.51.100.77')).toBe(1)
+    expect(await inspector.exists('preconf-rpc:ratelimit:::ffff:198.51.100.77')).toBe(0)
+  })
+
   test('over WebSocket the same client gets -32005 as the reply to its message and the connection stays open', async () => {
     const [a, b] = replicas as [RunningService, RunningService]
     const replies = await inOneWindow('198.51.101.', async (client) => {

@@ -33,6 +33,7 @@ export interface WebSocketDeps extends WebSocketServices {
   context(endpoint: Endpoint, client: ClientInfo): HandlerContext
   dispatch: DispatchOptions<HandlerContext>
   limiter?: RequestLimiter
+  clientIp: (request: FastifyRequest) => string
 }
 
 export interface WebSocketTransport {
@@ -83,7 +84,7 @@ export async function installWebSockets(app: FastifyInstance, deps: WebSocketDep
 }
 
 function serveRpc(connection: WsConnection, request: FastifyRequest, endpoint: Endpoint, deps: WebSocketDeps): void {
-  const ip = request.ip
+  const ip = deps.clientIp(request)
   const ctx = deps.context(endpoint, { ip })
   const { hub } = deps
   // eth_subscribe/eth_unsubscribe act on this connection; every other method is the endpoint's handler
