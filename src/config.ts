@@ -37,7 +37,7 @@ export interface Config {
   rateLimit: number
   /** Shared limiter state for replicas; absent = in-process counters. */
   redisUrl?: string
-  /** CIDRs whose X-Forwarded-For is believed when finding the client IP. */
+  /** CIDRs whose X-Forwarded-For / X-Real-IP is believed when finding the client IP. */
   trustedProxies: string[]
   /** Refuse requests (rather than serve them unlimited) while Redis is unreachable. */
   rateLimitFailClosed: boolean
@@ -150,7 +150,7 @@ Flags:
       --rate-limit <n>           requests per second per client IP; 0 turns it off (default ${RATE_LIMIT_PER_SECOND})
       --redis-url <url>          share the rate limit between replicas through Redis (redis://host:6379)
       --rate-limit-fail-closed   refuse requests while Redis is unreachable (default: keep serving)
-      --trusted-proxies <cidrs>  comma-separated CIDRs whose X-Forwarded-For is believed
+      --trusted-proxies <cidrs>  comma-separated CIDRs whose X-Forwarded-For / X-Real-IP is believed
       --quiet                    print nothing but errors
   -h, --help                     show this text
 `
