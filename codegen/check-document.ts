@@ -118,7 +118,7 @@ function aliasProblems(method: Record<string, unknown>, at: string, byName: Map<
   return problems
 }
 
-function exampleProblems(method: Record<string, unknown>, at: string): string[] {
+function exampleProblems(method: Record<string, unknown>, at: string, byName: Map<string, Record<string, unknown>>): string[] {
   const examples = method.examples
   if (!Array.isArray(examples) || examples.length === 0) return [`${at}: examples: at least one example pairing is required`]
   const params = Array.isArray(method.params) ? method.params.filter(isSchema) : []
@@ -133,6 +133,12 @@ function exampleProblems(method: Record<string, unknown>, at: string): string[] 
       if (!isSchema(value) || !('value' in value)) problems.push(`${where}.params[${j}]: missing value`)
     })
     if (!isSchema(example.result) || !('value' in example.result)) problems.push(`${where}.result: missing result value`)
+    const endpoint = example['x-endpoint']
+    const served = Array.isArray(method['x-endpoints']) ? method['x-endpoints'] : []
+    if (endpoint !== undefined && !served.includes(endpoint)) problems.push(`${where}.x-endpoint: ${JSON.stringify(endpoint)} does not serve ${String(method.name)}`)
+    const setup = example['x-setup']
+    if (setup !== undefined && (typeof setup !== 'string' || !byName.has(setup))) problems.push(`${where}.x-setup: no method named ${JSON.stringify(setup)}`)
+    if (example['x-reproducible'] !== undefined && typeof example['x-reproducible'] !== 'boolean') problems.push(`${where}.x-reproducible: expected true or false`)
     return undefined
   })
   return problems
@@ -172,7 +178,7 @@ export function checkDocument(document: OpenRpcDocument, files: Map<string, stri
     if (!isSchema(method.result) || typeof method.result.name !== 'string') problems.push(`${at}: result: expected {name, schema}`)
     else problems.push(...schemaProblems(method.result.schema, at, 'result.schema', schemaNames))
     problems.push(...extensionProblems(method, at), ...aliasProblems(method, at, byName))
-    problems.push(...exampleProblems(method, at), ...errorProblems(method, at, errorNames))
+    problems.push(...exampleProblems(method, at, byName), ...errorProblems(method, at, errorNames))
   }
   return problems
 }

@@ -8,6 +8,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildValidators } from './ajv-build.js'
 import { emitClient } from './emit-client.js'
+import { emitConformance } from './emit-conformance.js'
 import { emitDocuments } from './emit-documents.js'
 import { emitMethods } from './emit-methods.js'
 import { emitTypes } from './emit-types.js'
@@ -33,6 +34,7 @@ export async function generate(openrpcDir: string): Promise<GeneratedFile[]> {
     emitMethods(project, loaded, build, source),
     ...emitValidators(project, build, source),
     emitClient(project, loaded, source),
+    ...emitConformance(project, loaded, source),
     ...emitDocuments(loaded, source),
   ].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
 }

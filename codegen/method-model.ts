@@ -15,7 +15,10 @@ function examplesOf(value: unknown): ExampleModel[] {
     const model: ExampleModel = {
       name: text(example.name),
       params: params.map((param) => ({ name: text(param.name), value: param.value })),
+      reproducible: example['x-reproducible'] === true,
     }
+    if (example['x-endpoint'] === 'flashblocks' || example['x-endpoint'] === 'general') model.endpoint = example['x-endpoint']
+    if (typeof example['x-setup'] === 'string') model.setup = example['x-setup']
     if (isSchema(example.result)) model.result = { name: text(example.result.name), value: example.result.value }
     return model
   })

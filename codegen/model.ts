@@ -20,6 +20,12 @@ export interface ExampleModel {
   name: string
   params: { name: string; value: unknown }[]
   result?: { name: string; value: unknown }
+  /** `x-reproducible`: any fresh node of the chain answers exactly this result (conformance compares it). */
+  reproducible: boolean
+  /** `x-endpoint`: the endpoint the example was taken on, when not the general one. */
+  endpoint?: Endpoint
+  /** `x-setup`: a method whose first example runs first; its result replaces this example's first param (a filter or subscription id). */
+  setup?: string
 }
 
 export interface MethodModel {

@@ -200,13 +200,13 @@ export interface Methods {
    *
    * Served on: general, flashblocks.
    */
-  eth_getUncleCountByBlockHash: { params: [blockHash: Hash32]; result: Uint }
+  eth_getUncleCountByBlockHash: { params: [blockHash: Hash32]; result: NotFound | Uint }
   /**
    * Returns the number of uncles of a block, by number.
    *
    * Served on: general, flashblocks.
    */
-  eth_getUncleCountByBlockNumber: { params: [block: BlockNumberOrTag]; result: Uint }
+  eth_getUncleCountByBlockNumber: { params: [block: BlockNumberOrTag]; result: NotFound | Uint }
   /**
    * Returns a suggested priority fee (tip) per gas.
    *

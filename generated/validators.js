@@ -14868,22 +14868,88 @@ return errors === 0;
 }
 
 export const eth_getUncleCountByBlockHash_result = validate241;
-const schema521 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema521 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
-if(errors === _errs0){
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(data !== null){
+const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema71.type,parentSchema:schema71,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+const _errs4 = errors;
+const _errs5 = errors;
+if(errors === _errs5){
 if(typeof data === "string"){
 if(!pattern5.test(data)){
-validate241.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data}];
-return false;
+const err1 = {instancePath,schemaPath:"openrpc#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
 }
 }
 else {
-validate241.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data}];
+const err2 = {instancePath,schemaPath:"openrpc#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+var _valid0 = _errs4 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+}
+if(!valid0){
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema521.oneOf,parentSchema:schema521,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate241.errors = vErrors;
 return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
 }
 }
 validate241.errors = vErrors;
@@ -14891,7 +14957,7 @@ return errors === 0;
 }
 
 export const eth_getUncleCountByBlockNumber_param0 = validate242;
-const schema523 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema524 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15002,22 +15068,88 @@ return errors === 0;
 }
 
 export const eth_getUncleCountByBlockNumber_result = validate245;
-const schema527 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema528 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
-if(errors === _errs0){
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(data !== null){
+const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema71.type,parentSchema:schema71,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+const _errs4 = errors;
+const _errs5 = errors;
+if(errors === _errs5){
 if(typeof data === "string"){
 if(!pattern5.test(data)){
-validate245.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data}];
-return false;
+const err1 = {instancePath,schemaPath:"openrpc#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
 }
 }
 else {
-validate245.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data}];
+const err2 = {instancePath,schemaPath:"openrpc#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+var _valid0 = _errs4 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+}
+if(!valid0){
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema528.oneOf,parentSchema:schema528,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate245.errors = vErrors;
 return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
 }
 }
 validate245.errors = vErrors;
@@ -15025,7 +15157,7 @@ return errors === 0;
 }
 
 export const eth_maxPriorityFeePerGas_result = validate246;
-const schema529 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema531 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15048,7 +15180,7 @@ return errors === 0;
 }
 
 export const eth_newBlockFilter_result = validate247;
-const schema531 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema533 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15071,7 +15203,7 @@ return errors === 0;
 }
 
 export const eth_newFilter_param0 = validate248;
-const schema533 = {"$ref":"openrpc#/components/schemas/Filter"};
+const schema535 = {"$ref":"openrpc#/components/schemas/Filter"};
 
 function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15331,7 +15463,7 @@ return errors === 0;
 }
 
 export const eth_newFilter_result = validate255;
-const schema539 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema541 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15354,7 +15486,7 @@ return errors === 0;
 }
 
 export const eth_newPendingTransactionFilter_result = validate256;
-const schema541 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema543 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15377,7 +15509,7 @@ return errors === 0;
 }
 
 export const eth_protocolVersion_result = validate257;
-const schema543 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema545 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15400,7 +15532,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransaction_param0 = validate258;
-const schema545 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema547 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15423,7 +15555,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransaction_result = validate259;
-const schema547 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema549 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15446,7 +15578,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransactionSync_param0 = validate260;
-const schema549 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema551 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15469,7 +15601,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransactionSync_param1 = validate261;
-const schema551 = {"oneOf":[{"type":"integer","minimum":0},{"$ref":"openrpc#/components/schemas/Uint"}],"x-error":"a timeout in milliseconds (a number or hex quantity)"};
+const schema553 = {"oneOf":[{"type":"integer","minimum":0},{"$ref":"openrpc#/components/schemas/Uint"}],"x-error":"a timeout in milliseconds (a number or hex quantity)"};
 
 function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15479,7 +15611,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema551.oneOf[0].type,parentSchema:schema551.oneOf[0],data};
+const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema553.oneOf[0].type,parentSchema:schema553.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -15491,7 +15623,7 @@ errors++;
 if(errors === _errs1){
 if(typeof data == "number"){
 if(data < 0 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema551.oneOf[0],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema553.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -15545,7 +15677,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema551.oneOf,parentSchema:schema551,data};
+const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema553.oneOf,parentSchema:schema553,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -15572,7 +15704,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransactionSync_result = validate262;
-const schema553 = {"$ref":"openrpc#/components/schemas/Receipt"};
+const schema555 = {"$ref":"openrpc#/components/schemas/Receipt"};
 
 function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16115,7 +16247,7 @@ return errors === 0;
 }
 
 export const eth_sendTransaction_param0 = validate266;
-const schema572 = {"$ref":"openrpc#/components/schemas/TransactionRequest"};
+const schema574 = {"$ref":"openrpc#/components/schemas/TransactionRequest"};
 
 function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16521,7 +16653,7 @@ return errors === 0;
 }
 
 export const eth_sendTransaction_result = validate271;
-const schema587 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema589 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16544,7 +16676,7 @@ return errors === 0;
 }
 
 export const eth_sign_param0 = validate272;
-const schema589 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema591 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16567,7 +16699,7 @@ return errors === 0;
 }
 
 export const eth_sign_param1 = validate273;
-const schema591 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema593 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16590,7 +16722,7 @@ return errors === 0;
 }
 
 export const eth_sign_result = validate274;
-const schema593 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema595 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16613,14 +16745,14 @@ return errors === 0;
 }
 
 export const eth_subscribe_param0 = validate275;
-const schema595 = {"$ref":"openrpc#/components/schemas/SubscriptionKind"};
-const schema596 = {"title":"Subscription kind","type":"string","x-error":"a subscription kind name"};
+const schema597 = {"$ref":"openrpc#/components/schemas/SubscriptionKind"};
+const schema598 = {"title":"Subscription kind","type":"string","x-error":"a subscription kind name"};
 
 function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate275.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionKind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema596.type,parentSchema:schema596,data}];
+validate275.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionKind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema598.type,parentSchema:schema598,data}];
 return false;
 }
 validate275.errors = vErrors;
@@ -16628,8 +16760,8 @@ return errors === 0;
 }
 
 export const eth_subscribe_param1 = validate276;
-const schema597 = {"$ref":"openrpc#/components/schemas/SubscriptionOptions"};
-const schema598 = {"title":"Subscription options","anyOf":[{"type":"boolean"},{"type":"object"}],"x-error":"a boolean or a filter object"};
+const schema599 = {"$ref":"openrpc#/components/schemas/SubscriptionOptions"};
+const schema600 = {"title":"Subscription options","anyOf":[{"type":"boolean"},{"type":"object"}],"x-error":"a boolean or a filter object"};
 
 function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16638,7 +16770,7 @@ const _errs1 = errors;
 let valid1 = false;
 const _errs2 = errors;
 if(typeof data !== "boolean"){
-const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema598.anyOf[0].type,parentSchema:schema598.anyOf[0],data};
+const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema600.anyOf[0].type,parentSchema:schema600.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -16652,7 +16784,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err1 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema598.anyOf[1].type,parentSchema:schema598.anyOf[1],data};
+const err1 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema600.anyOf[1].type,parentSchema:schema600.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16665,7 +16797,7 @@ var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err2 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema598.anyOf,parentSchema:schema598,data};
+const err2 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema600.anyOf,parentSchema:schema600,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -16692,8 +16824,8 @@ return errors === 0;
 }
 
 export const eth_subscribe_result = validate277;
-const schema599 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
-const schema600 = {"title":"Subscription id","type":"string","pattern":"^0x[0-9a-fA-F]{1,32}$","x-error":"a subscription id (0x + up to 32 hex digits)"};
+const schema601 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
+const schema602 = {"title":"Subscription id","type":"string","pattern":"^0x[0-9a-fA-F]{1,32}$","x-error":"a subscription id (0x + up to 32 hex digits)"};
 const pattern368 = new RegExp("^0x[0-9a-fA-F]{1,32}$", "u");
 
 function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -16703,12 +16835,12 @@ const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern368.test(data)){
-validate277.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema600,data}];
+validate277.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema602,data}];
 return false;
 }
 }
 else {
-validate277.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema600.type,parentSchema:schema600,data}];
+validate277.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema602.type,parentSchema:schema602,data}];
 return false;
 }
 }
@@ -16717,8 +16849,8 @@ return errors === 0;
 }
 
 export const eth_syncing_result = validate278;
-const schema601 = {"oneOf":[{"type":"boolean","const":false},{"$ref":"openrpc#/components/schemas/SyncStatus"}]};
-const schema602 = {"title":"Sync status","type":"object","required":["startingBlock","currentBlock","highestBlock"],"properties":{"startingBlock":{"$ref":"#/components/schemas/Uint"},"currentBlock":{"$ref":"#/components/schemas/Uint"},"highestBlock":{"$ref":"#/components/schemas/Uint"}}};
+const schema603 = {"oneOf":[{"type":"boolean","const":false},{"$ref":"openrpc#/components/schemas/SyncStatus"}]};
+const schema604 = {"title":"Sync status","type":"object","required":["startingBlock","currentBlock","highestBlock"],"properties":{"startingBlock":{"$ref":"#/components/schemas/Uint"},"currentBlock":{"$ref":"#/components/schemas/Uint"},"highestBlock":{"$ref":"#/components/schemas/Uint"}}};
 
 function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16727,7 +16859,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.startingBlock === undefined) && (missing0 = "startingBlock")) || ((data.currentBlock === undefined) && (missing0 = "currentBlock"))) || ((data.highestBlock === undefined) && (missing0 = "highestBlock"))){
-validate279.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema602.required,parentSchema:schema602,data}];
+validate279.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema604.required,parentSchema:schema604,data}];
 return false;
 }
 else {
@@ -16801,7 +16933,7 @@ var valid0 = true;
 }
 }
 else {
-validate279.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema602.type,parentSchema:schema602,data}];
+validate279.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema604.type,parentSchema:schema604,data}];
 return false;
 }
 }
@@ -16818,7 +16950,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(typeof data !== "boolean"){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema601.oneOf[0].type,parentSchema:schema601.oneOf[0],data};
+const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema603.oneOf[0].type,parentSchema:schema603.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -16828,7 +16960,7 @@ vErrors.push(err0);
 errors++;
 }
 if(false !== data){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema601.oneOf[0],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema603.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16859,7 +16991,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema601.oneOf,parentSchema:schema601,data};
+const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema603.oneOf,parentSchema:schema603,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -16886,7 +17018,7 @@ return errors === 0;
 }
 
 export const eth_uninstallFilter_param0 = validate281;
-const schema606 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema608 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16909,13 +17041,13 @@ return errors === 0;
 }
 
 export const eth_uninstallFilter_result = validate282;
-const schema608 = {"type":"boolean"};
+const schema610 = {"type":"boolean"};
 
 function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate282.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema608.type,parentSchema:schema608,data}];
+validate282.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema610.type,parentSchema:schema610,data}];
 return false;
 }
 validate282.errors = vErrors;
@@ -16923,7 +17055,7 @@ return errors === 0;
 }
 
 export const eth_unsubscribe_param0 = validate283;
-const schema609 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
+const schema611 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
 
 function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16932,12 +17064,12 @@ const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern368.test(data)){
-validate283.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema600,data}];
+validate283.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema602,data}];
 return false;
 }
 }
 else {
-validate283.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema600.type,parentSchema:schema600,data}];
+validate283.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema602.type,parentSchema:schema602,data}];
 return false;
 }
 }
@@ -16946,13 +17078,13 @@ return errors === 0;
 }
 
 export const eth_unsubscribe_result = validate284;
-const schema611 = {"type":"boolean"};
+const schema613 = {"type":"boolean"};
 
 function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate284.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema611.type,parentSchema:schema611,data}];
+validate284.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema613.type,parentSchema:schema613,data}];
 return false;
 }
 validate284.errors = vErrors;
@@ -16960,13 +17092,13 @@ return errors === 0;
 }
 
 export const net_listening_result = validate285;
-const schema612 = {"type":"boolean"};
+const schema614 = {"type":"boolean"};
 
 function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate285.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema612.type,parentSchema:schema612,data}];
+validate285.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema614.type,parentSchema:schema614,data}];
 return false;
 }
 validate285.errors = vErrors;
@@ -16974,7 +17106,7 @@ return errors === 0;
 }
 
 export const net_version_result = validate286;
-const schema613 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$"};
+const schema615 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$"};
 
 function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16982,12 +17114,12 @@ let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern73.test(data)){
-validate286.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema613,data}];
+validate286.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema615,data}];
 return false;
 }
 }
 else {
-validate286.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema613.type,parentSchema:schema613,data}];
+validate286.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema615.type,parentSchema:schema615,data}];
 return false;
 }
 }
@@ -16996,7 +17128,7 @@ return errors === 0;
 }
 
 export const op_supportedCapabilities_result = validate287;
-const schema614 = {"type":"array","items":{"type":"string"}};
+const schema616 = {"type":"array","items":{"type":"string"}};
 
 function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17009,7 +17141,7 @@ for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate287.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema614.items.type,parentSchema:schema614.items,data:data0}];
+validate287.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema616.items.type,parentSchema:schema616.items,data:data0}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -17019,7 +17151,7 @@ break;
 }
 }
 else {
-validate287.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema614.type,parentSchema:schema614,data}];
+validate287.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema616.type,parentSchema:schema616,data}];
 return false;
 }
 }
@@ -17028,8 +17160,8 @@ return errors === 0;
 }
 
 export const rpc_discover_result = validate288;
-const schema615 = {"$ref":"openrpc#/components/schemas/OpenRpcDocument"};
-const schema616 = {"title":"OpenRPC document","type":"object","required":["openrpc","info","methods"],"properties":{"openrpc":{"type":"string"},"info":{"type":"object","required":["title","version"],"properties":{"title":{"type":"string"},"version":{"type":"string"}}},"servers":{"type":"array","items":{"type":"object"}},"methods":{"type":"array","items":{"type":"object"}},"components":{"type":"object"}}};
+const schema617 = {"$ref":"openrpc#/components/schemas/OpenRpcDocument"};
+const schema618 = {"title":"OpenRPC document","type":"object","required":["openrpc","info","methods"],"properties":{"openrpc":{"type":"string"},"info":{"type":"object","required":["title","version"],"properties":{"title":{"type":"string"},"version":{"type":"string"}}},"servers":{"type":"array","items":{"type":"object"}},"methods":{"type":"array","items":{"type":"object"}},"components":{"type":"object"}}};
 
 function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17039,7 +17171,7 @@ if(errors === _errs0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.openrpc === undefined) && (missing0 = "openrpc")) || ((data.info === undefined) && (missing0 = "info"))) || ((data.methods === undefined) && (missing0 = "methods"))){
-validate288.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema616.required,parentSchema:schema616,data}];
+validate288.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema618.required,parentSchema:schema618,data}];
 return false;
 }
 else {
@@ -17047,7 +17179,7 @@ if(data.openrpc !== undefined){
 let data0 = data.openrpc;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate288.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema616.properties.openrpc.type,parentSchema:schema616.properties.openrpc,data:data0}];
+validate288.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema618.properties.openrpc.type,parentSchema:schema618.properties.openrpc,data:data0}];
 return false;
 }
 var valid1 = _errs2 === errors;
@@ -17063,7 +17195,7 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.title === undefined) && (missing1 = "title")) || ((data1.version === undefined) && (missing1 = "version"))){
-validate288.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema616.properties.info.required,parentSchema:schema616.properties.info,data:data1}];
+validate288.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema618.properties.info.required,parentSchema:schema618.properties.info,data:data1}];
 return false;
 }
 else {
@@ -17071,7 +17203,7 @@ if(data1.title !== undefined){
 let data2 = data1.title;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate288.errors = [{instancePath:instancePath+"/info/title",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema616.properties.info.properties.title.type,parentSchema:schema616.properties.info.properties.title,data:data2}];
+validate288.errors = [{instancePath:instancePath+"/info/title",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema618.properties.info.properties.title.type,parentSchema:schema618.properties.info.properties.title,data:data2}];
 return false;
 }
 var valid2 = _errs6 === errors;
@@ -17084,7 +17216,7 @@ if(data1.version !== undefined){
 let data3 = data1.version;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate288.errors = [{instancePath:instancePath+"/info/version",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema616.properties.info.properties.version.type,parentSchema:schema616.properties.info.properties.version,data:data3}];
+validate288.errors = [{instancePath:instancePath+"/info/version",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema618.properties.info.properties.version.type,parentSchema:schema618.properties.info.properties.version,data:data3}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -17096,7 +17228,7 @@ var valid2 = true;
 }
 }
 else {
-validate288.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema616.properties.info.type,parentSchema:schema616.properties.info,data:data1}];
+validate288.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema618.properties.info.type,parentSchema:schema618.properties.info,data:data1}];
 return false;
 }
 }
@@ -17117,7 +17249,7 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 const _errs12 = errors;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-validate288.errors = [{instancePath:instancePath+"/servers/" + i0,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema616.properties.servers.items.type,parentSchema:schema616.properties.servers.items,data:data5}];
+validate288.errors = [{instancePath:instancePath+"/servers/" + i0,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema618.properties.servers.items.type,parentSchema:schema618.properties.servers.items,data:data5}];
 return false;
 }
 var valid3 = _errs12 === errors;
@@ -17127,7 +17259,7 @@ break;
 }
 }
 else {
-validate288.errors = [{instancePath:instancePath+"/servers",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema616.properties.servers.type,parentSchema:schema616.properties.servers,data:data4}];
+validate288.errors = [{instancePath:instancePath+"/servers",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema618.properties.servers.type,parentSchema:schema618.properties.servers,data:data4}];
 return false;
 }
 }
@@ -17148,7 +17280,7 @@ for(let i1=0; i1<len1; i1++){
 let data7 = data6[i1];
 const _errs16 = errors;
 if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
-validate288.errors = [{instancePath:instancePath+"/methods/" + i1,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema616.properties.methods.items.type,parentSchema:schema616.properties.methods.items,data:data7}];
+validate288.errors = [{instancePath:instancePath+"/methods/" + i1,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema618.properties.methods.items.type,parentSchema:schema618.properties.methods.items,data:data7}];
 return false;
 }
 var valid4 = _errs16 === errors;
@@ -17158,7 +17290,7 @@ break;
 }
 }
 else {
-validate288.errors = [{instancePath:instancePath+"/methods",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema616.properties.methods.type,parentSchema:schema616.properties.methods,data:data6}];
+validate288.errors = [{instancePath:instancePath+"/methods",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema618.properties.methods.type,parentSchema:schema618.properties.methods,data:data6}];
 return false;
 }
 }
@@ -17172,7 +17304,7 @@ if(data.components !== undefined){
 let data8 = data.components;
 const _errs18 = errors;
 if(!(data8 && typeof data8 == "object" && !Array.isArray(data8))){
-validate288.errors = [{instancePath:instancePath+"/components",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/components/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema616.properties.components.type,parentSchema:schema616.properties.components,data:data8}];
+validate288.errors = [{instancePath:instancePath+"/components",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/components/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema618.properties.components.type,parentSchema:schema618.properties.components,data:data8}];
 return false;
 }
 var valid1 = _errs18 === errors;
@@ -17187,7 +17319,7 @@ var valid1 = true;
 }
 }
 else {
-validate288.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema616.type,parentSchema:schema616,data}];
+validate288.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema618.type,parentSchema:schema618,data}];
 return false;
 }
 }
@@ -17196,9 +17328,9 @@ return errors === 0;
 }
 
 export const txpool_content_result = validate289;
-const schema617 = {"$ref":"openrpc#/components/schemas/TxPoolContent"};
-const schema618 = {"title":"Transaction pool content","type":"object","required":["pending","queued"],"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactions"},"queued":{"$ref":"#/components/schemas/TxPoolTransactions"}}};
-const schema619 = {"title":"Transaction pool section","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"#/components/schemas/Transaction"}}};
+const schema619 = {"$ref":"openrpc#/components/schemas/TxPoolContent"};
+const schema620 = {"title":"Transaction pool content","type":"object","required":["pending","queued"],"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactions"},"queued":{"$ref":"#/components/schemas/TxPoolTransactions"}}};
+const schema621 = {"title":"Transaction pool section","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"#/components/schemas/Transaction"}}};
 
 function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17209,7 +17341,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern3.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema619.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema621.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -17221,7 +17353,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema619.propertyNames,parentSchema:schema619,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema621.propertyNames,parentSchema:schema621,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17244,7 +17376,7 @@ for(const key2 in data0){
 const _errs5 = errors;
 if(typeof key2 === "string"){
 if(!pattern73.test(key2)){
-const err2 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema619.additionalProperties.propertyNames,data:key2,propertyName:key2};
+const err2 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema621.additionalProperties.propertyNames,data:key2,propertyName:key2};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -17256,7 +17388,7 @@ errors++;
 }
 var valid2 = _errs5 === errors;
 if(!valid2){
-const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema619.additionalProperties.propertyNames,parentSchema:schema619.additionalProperties,data:data0};
+const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema621.additionalProperties.propertyNames,parentSchema:schema621.additionalProperties,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -17284,7 +17416,7 @@ break;
 }
 }
 else {
-validate291.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema619.additionalProperties.type,parentSchema:schema619.additionalProperties,data:data0}];
+validate291.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema621.additionalProperties.type,parentSchema:schema621.additionalProperties,data:data0}];
 return false;
 }
 }
@@ -17296,7 +17428,7 @@ break;
 }
 }
 else {
-validate291.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema619.type,parentSchema:schema619,data}];
+validate291.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema621.type,parentSchema:schema621,data}];
 return false;
 }
 }
@@ -17312,7 +17444,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate290.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema618.required,parentSchema:schema618,data}];
+validate290.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema620.required,parentSchema:schema620,data}];
 return false;
 }
 else {
@@ -17343,7 +17475,7 @@ var valid0 = true;
 }
 }
 else {
-validate290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema618.type,parentSchema:schema618,data}];
+validate290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema620.type,parentSchema:schema620,data}];
 return false;
 }
 }
@@ -17364,13 +17496,13 @@ return errors === 0;
 }
 
 export const web3_clientVersion_result = validate296;
-const schema620 = {"type":"string"};
+const schema622 = {"type":"string"};
 
 function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate296.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema620.type,parentSchema:schema620,data}];
+validate296.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema622.type,parentSchema:schema622,data}];
 return false;
 }
 validate296.errors = vErrors;
@@ -17378,7 +17510,7 @@ return errors === 0;
 }
 
 export const web3_sha3_param0 = validate297;
-const schema621 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema623 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17401,7 +17533,7 @@ return errors === 0;
 }
 
 export const web3_sha3_result = validate298;
-const schema623 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema625 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;

@@ -6,28 +6,16 @@
  * balances of the fee payer (different base fees), cumulativeGasUsed only compared because each tx is
  * waited for alone (one tx per block on both).
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createPublicClient, createWalletClient, encodeFunctionData, http, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { startService, type RunningService } from '../../src/service.js'
 import artifact from '../fixtures/TestToken.json' with { type: 'json' }
+import { type RunningAnvil, startAnvil } from '../support/anvil.js'
 
-const MNEMONIC = 'test test test test test test test test test test test junk'
 const KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d' // dev account 1
 const OTHER = '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc' as const // dev account 2
-const ANVIL = new URL('../../node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil', import.meta.url).pathname
 const chain = { id: 196, name: 'xlayer', nativeCurrency: { name: 'OKB', symbol: 'OKB', decimals: 18 }, rpcUrls: { default: { http: [] } } } as const
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number }
-      srv.close(() => resolve(port))
-    })
-  })
-}
 
 type Outcome = Record<string, unknown>
 
@@ -74,25 +62,16 @@ async function scenario(url: string): Promise<Outcome> {
 }
 
 describe('agreement with anvil', () => {
-  let anvil: ChildProcess
+  let anvil: RunningAnvil
   let anvilUrl: string
   let ours: RunningService
   beforeAll(async () => {
-    const port = await freePort()
-    anvil = spawn(ANVIL, ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '196', '--mnemonic', MNEMONIC, '--hardfork', 'prague', '--silent'], { stdio: 'ignore' })
-    anvilUrl = `http://127.0.0.1:${port}`
-    for (let i = 0; i < 100; i++) {
-      try {
-        await fetch(anvilUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' })
-        break
-      } catch {
-        await new Promise((r) => setTimeout(r, 100))
-      }
-    }
+    anvil = await startAnvil()
+    anvilUrl = anvil.url
     ours = await startService({ port: 0, quiet: true, rateLimit: 0, blockTimeMs: 400, flashblockIntervalMs: 100 })
   })
   afterAll(async () => {
-    anvil?.kill()
+    anvil?.close()
     await ours?.close()
   })
 

@@ -46,10 +46,13 @@ describe('the methods that need no chain, through the generated client on a real
     expect(await general.txpool_content()).toEqual({ pending: {}, queued: {} })
   })
 
-  test('an L2 has no uncles: counts are 0x0, lookups null', async () => {
+  test('an L2 has no uncles: counts of known blocks are 0x0, of unknown ones null (as geth), lookups null', async () => {
     const hash = `0x${'ab'.repeat(32)}` as const
-    expect(await general.eth_getUncleCountByBlockHash(hash)).toBe('0x0')
+    const genesis = (await general.eth_getBlockByNumber('0x0', false))!
+    expect(await general.eth_getUncleCountByBlockHash(genesis.hash)).toBe('0x0')
+    expect(await general.eth_getUncleCountByBlockHash(hash)).toBeNull()
     expect(await general.eth_getUncleCountByBlockNumber('latest')).toBe('0x0')
+    expect(await general.eth_getUncleCountByBlockNumber('0xffffff')).toBeNull()
     expect(await general.eth_getUncleByBlockHashAndIndex(hash, '0x0')).toBeNull()
     expect(await general.eth_getUncleByBlockNumberAndIndex('latest', '0x0')).toBeNull()
   })

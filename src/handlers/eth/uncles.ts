@@ -1,12 +1,16 @@
 /**
- * The four uncle methods. An OP-Stack L2 has no uncles (no proof of work, one sequencer), so counts are
- * 0x0 and lookups are null, as on op-geth.
+ * The four uncle methods. An OP-Stack L2 has no uncles (no proof of work, one sequencer): a known block
+ * counts 0x0 and lookups are null, as on op-geth; the count of a block this endpoint does not know is null.
  */
+import { quantity, parseData } from '../../format/hex.js'
+import { lookupBlock } from '../block-param.js'
 import type { Handler } from '../context.js'
 
-export const eth_getUncleCountByBlockHash: Handler<'eth_getUncleCountByBlockHash'> = () => '0x0'
+export const eth_getUncleCountByBlockHash: Handler<'eth_getUncleCountByBlockHash'> = ([hash], ctx) =>
+  ctx.resolver.blockByHash(parseData(hash)) ? quantity(0) : null
 
-export const eth_getUncleCountByBlockNumber: Handler<'eth_getUncleCountByBlockNumber'> = () => '0x0'
+export const eth_getUncleCountByBlockNumber: Handler<'eth_getUncleCountByBlockNumber'> = ([block], ctx) =>
+  lookupBlock(ctx, block) ? quantity(0) : null
 
 export const eth_getUncleByBlockHashAndIndex: Handler<'eth_getUncleByBlockHashAndIndex'> = () => null
 

@@ -1,0 +1,48 @@
+/**
+ * anvil (the @foundry-rs dev dependency) as a peer in tests: same mnemonic and chain id as our embedded
+ * chain, Prague, on a free loopback port; resolves once it answers.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { createServer } from 'node:net'
+import { DEFAULT_MNEMONIC } from '../../src/config.js'
+
+export const ANVIL_BIN = new URL('../../node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil', import.meta.url).pathname
+
+export interface RunningAnvil {
+  url: string
+  close(): void
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number }
+      srv.close(() => resolve(port))
+    })
+  })
+}
+
+/** `extraArgs` such as ['--block-time', '0.2']; chain id 196 unless given there. */
+export async function startAnvil(extraArgs: string[] = []): Promise<RunningAnvil> {
+  const port = await freePort()
+  const chainId = extraArgs.includes('--chain-id') ? [] : ['--chain-id', '196']
+  const child: ChildProcess = spawn(
+    ANVIL_BIN,
+    ['--host', '127.0.0.1', '--port', String(port), ...chainId, '--mnemonic', DEFAULT_MNEMONIC, '--hardfork', 'prague', '--silent', ...extraArgs],
+    { stdio: 'ignore' },
+  )
+  const url = `http://127.0.0.1:${port}`
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' })
+      break
+    } catch (err) {
+      if (attempt === 100) {
+        child.kill()
+        throw new Error(`anvil did not answer on ${url} within 10 s: ${(err as Error).message}`)
+      }
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  }
+  return { url, close: () => child.kill() }
+}
