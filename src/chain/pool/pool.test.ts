@@ -95,6 +95,23 @@ describe('pool admission', () => {
     expect((await rejection(perSender.add(await signTx(chain, 5, { nonce: 1 })))).message).toBe('txpool is full')
   })
 
+  it('checks a sender at the head that is current when it decides, not at one a flashblock replaced mid-read', async () => {
+    const own = await createChain({ quiet: true })
+    try {
+      const before = { state: stateAt(own.vm, own.store.latest().header.stateRoot), baseFee: GWEI, gasLimit: 30_000_000n }
+      await own.sendRawTransaction(await signTx(own, 0, { nonce: 0 }))
+      await own.mine()
+      const after = { state: stateAt(own.vm, own.store.latest().header.stateRoot), baseFee: GWEI, gasLimit: 30_000_000n }
+      const pool = new TxPool(own.common, before)
+      const admission = pool.add(await signTx(own, 0, { nonce: 0, value: 9n }))
+      // the flashblock that used nonce 0 lands while the pool is still reading the sender's account
+      pool.setHead(after)
+      expect((await rejection(admission)).message).toBe('nonce too low')
+    } finally {
+      await own.stop()
+    }
+  })
+
   it('still admits the nonce a full sender\'s queued transactions wait for, so they are not stranded', async () => {
     const head = { state: stateAt(chain.vm, chain.store.latest().header.stateRoot), baseFee: GWEI, gasLimit: 30_000_000n }
     const pool = new TxPool(chain.common, head, { maxTotal: 2, maxPerSender: 2 })

@@ -76,14 +76,20 @@ export class TxPool {
     const record = decodeTransaction(raw, this.common)
     const key = keyOf(record.hash)
     if (this.byHash.has(key)) throw new TransactionRejectedError('already known')
-    const head = this.head
-    checkStateless(record, head)
+    checkStateless(record, this.head)
     const address = new Address(record.sender)
-    const account = await head.state.getAccount(address)
-    if (account && !equalsBytes(account.codeHash, KECCAK256_NULL)) {
-      const code = await head.state.getCode(address)
-      if (!DELEGATION_PREFIX.every((b, i) => code[i] === b)) throw new TransactionRejectedError('sender not an eoa')
-    }
+    // read the sender at one head: if a flashblock lands while we read, read again at the new head, or a
+    // stale nonce would let in a used nonce and anchor a new sender queue below the chain's nonce
+    let head: PoolHead
+    let account: Awaited<ReturnType<StateReader['getAccount']>>
+    do {
+      head = this.head
+      account = await head.state.getAccount(address)
+      if (account && !equalsBytes(account.codeHash, KECCAK256_NULL)) {
+        const code = await head.state.getCode(address)
+        if (!DELEGATION_PREFIX.every((b, i) => code[i] === b)) throw new TransactionRejectedError('sender not an eoa')
+      }
+    } while (head !== this.head)
     // from here on synchronous: no other admission or head change interleaves
     if (this.byHash.has(key)) throw new TransactionRejectedError('already known')
     const tx = record.tx
