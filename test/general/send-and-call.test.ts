@@ -122,6 +122,17 @@ describe('viem and ethers deploy, transfer and read an ERC-20', () => {
     expect(await h.general.readContract({ address: token, abi: tokenAbi, functionName: 'totalSupply' })).toBe(1000n)
   })
 
+  it('runs each eth_call on the state as it is: a call that writes storage leaves nothing for the next one', async () => {
+    const increment = encodeFunctionData({ abi: tokenAbi, functionName: 'increment' })
+    const counter = encodeFunctionData({ abi: tokenAbi, functionName: 'counter' })
+    const before = (await h.rpc('general', 'eth_call', [{ to: token, data: counter }, 'latest'])).result
+    const results = await Promise.all(Array.from({ length: 8 }, () => h.rpc('general', 'eth_call', [{ from: h.alice.address, to: token, data: increment }, 'latest'])))
+    // every call saw the same counter and incremented it once (the function returns the new value)
+    expect(new Set(results.map((r) => r.result)).size).toBe(1)
+    expect(BigInt(results[0]!.result as string)).toBe(BigInt(before as string) + 1n)
+    expect((await h.rpc('general', 'eth_call', [{ to: token, data: counter }, 'latest'])).result).toBe(before)
+  })
+
   it('answers `header not found` for a call at a block that does not exist', async () => {
     const raw = await h.rpc('general', 'eth_call', [{ to: token, data: '0x' }, '0xffffff'])
     expect(raw.error).toEqual({ code: -32000, message: 'header not found' })

@@ -3,12 +3,13 @@
  * the common ground of eth_call and eth_estimateGas. It never touches the sequencer's VM or journal, so
  * calls run concurrently with block building.
  */
-import { createBlock, type BlockHeader } from '@ethereumjs/block'
+import { type Block, createBlock, type BlockHeader } from '@ethereumjs/block'
 import { createTx, type TypedTransaction } from '@ethereumjs/tx'
 import { Address, bigIntToUnpaddedBytes, createAccount, createAddressFromString, setLengthLeft } from '@ethereumjs/util'
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { stateAt } from '../engine.js'
+import { callCommon, stateAt } from '../engine.js'
+import { vmPoolFor } from './vm-pool.js'
 import { gethPrecheckError } from './revert.js'
 
 /** Where an execution runs: the chain's VM (for its common, node store and BLOCKHASH), a state root and a header. */
@@ -59,20 +60,28 @@ async function applyOverrides(state: MerkleStateManager, overrides: StateOverrid
 }
 
 /**
- * Runs `request` with `gasLimit` on a fresh view of the env's state. Without fee fields the call pays
+ * Runs `request` with `gasLimit` on the env's state, leaving it as it was. Without fee fields the call pays
  * nothing (geth's NoBaseFee for calls): the block context then has a zero base fee.
  */
 export async function execute(env: ExecutionEnv, request: ExecutionRequest, gasLimit: bigint, overrides?: StateOverride): Promise<RunTxResult> {
-  const common = env.vm.common
+  if (!overrides) return vmPoolFor(env.vm).run(env.stateRoot, (vm) => executeOn(vm, env, request, gasLimit))
+  // overrides rewrite accounts: a VM of its own, never returned to the pool, its writes reverted all the same
   const stateManager = stateAt(env.vm, env.stateRoot)
-  if (overrides) await applyOverrides(stateManager, overrides)
-  const vm = await createVM({ common, stateManager, blockchain: env.vm.blockchain })
+  await stateManager.checkpoint()
+  try {
+    await applyOverrides(stateManager, overrides)
+    return await executeOn(await createVM({ common: env.vm.common, stateManager, blockchain: env.vm.blockchain }), env, request, gasLimit)
+  } finally {
+    await stateManager.revert()
+  }
+}
+
+async function executeOn(vm: VM, env: ExecutionEnv, request: ExecutionRequest, gasLimit: bigint): Promise<RunTxResult> {
+  const common = env.vm.common
+  const stateManager = vm.stateManager
   const from = new Address(request.from ?? new Uint8Array(20))
   const fees = paysFees(request)
-  const block = createBlock(
-    { header: { ...env.header.toJSON(), baseFeePerGas: fees ? env.header.baseFeePerGas : 0n } as never },
-    { common, skipConsensusFormatValidation: true },
-  )
+  const block = blockContext(env.header, fees, common)
   const nonce = request.nonce ?? (await stateManager.getAccount(from))?.nonce ?? 0n
   const tx = buildTx(request, nonce, gasLimit, common)
   // an unsigned transaction "from" anyone: the sender is what the caller says it is
@@ -82,6 +91,19 @@ export async function execute(env: ExecutionEnv, request: ExecutionRequest, gasL
   } catch (err) {
     throw gethPrecheckError(err)
   }
+}
+
+/** The block a call runs in, built once per header and fee mode. */
+const blockContexts = new WeakMap<BlockHeader, { paying?: Block; free?: Block }>()
+
+function blockContext(header: BlockHeader, paysFees: boolean, common: VM['common']): Block {
+  let contexts = blockContexts.get(header)
+  if (!contexts) blockContexts.set(header, (contexts = {}))
+  const key = paysFees ? 'paying' : 'free'
+  return (contexts[key] ??= createBlock(
+    { header: { ...header.toJSON(), baseFeePerGas: paysFees ? header.baseFeePerGas : 0n } as never },
+    { common: callCommon(common), skipConsensusFormatValidation: true },
+  ))
 }
 
 function buildTx(request: ExecutionRequest, nonce: bigint, gasLimit: bigint, common: VM['common']): TypedTransaction {
@@ -97,6 +119,6 @@ function buildTx(request: ExecutionRequest, nonce: bigint, gasLimit: bigint, com
     chainId: `0x${a.chainId.toString(16)}`, address: `0x${Buffer.from(a.address).toString('hex')}`, nonce: `0x${a.nonce.toString(16)}`,
     yParity: `0x${a.yParity.toString(16)}`, r: `0x${a.r.toString(16)}`, s: `0x${a.s.toString(16)}`,
   }))
-  return createTx({ type, ...base, ...fees, ...(type === 4 ? { authorizationList: authorizationList ?? [] } : {}) } as never, { common, freeze: false })
+  return createTx({ type, ...base, ...fees, ...(type === 4 ? { authorizationList: authorizationList ?? [] } : {}) } as never, { common: callCommon(common), freeze: false })
 }
 

@@ -1,0 +1,60 @@
+/**
+ * Warm VMs for eth_call and eth_estimateGas. createVM costs 4–5 ms, more than most calls
+ * (evm-engine.md section 3), so each recently used state root keeps a few idle VMs on a view of it. A call
+ * borrows one and runs inside a state checkpoint it always reverts, which also keeps its writes out of the
+ * shared trie node store (at depth 0 runTx's commit would flush them there). Concurrent calls on one root
+ * get separate VMs: a VM's journal must not interleave.
+ */
+import { bytesToHex } from '@ethereumjs/util'
+import { createVM, type VM } from '@ethereumjs/vm'
+import { stateAt } from '../engine.js'
+
+/** State roots with idle VMs kept: latest, pending and a few just replaced. */
+const MAX_ROOTS = 8
+/** Idle VMs kept per root: enough for the calls that overlap in practice. */
+const MAX_IDLE_PER_ROOT = 4
+
+export class VmPool {
+  /** Insertion order is recency: the first key is the least recently used root. */
+  private readonly idle = new Map<string, VM[]>()
+
+  constructor(private readonly chainVm: VM) {}
+
+  /** Runs `work` on a VM at `root`; nothing it writes survives. */
+  async run<T>(root: Uint8Array, work: (vm: VM) => Promise<T>): Promise<T> {
+    const key = bytesToHex(root)
+    const vm = this.take(key) ?? (await createVM({ common: this.chainVm.common, stateManager: stateAt(this.chainVm, root), blockchain: this.chainVm.blockchain }))
+    await vm.stateManager.checkpoint()
+    try {
+      return await work(vm)
+    } finally {
+      await vm.stateManager.revert()
+      this.give(key, vm)
+    }
+  }
+
+  private take(key: string): VM | undefined {
+    const list = this.idle.get(key)
+    const vm = list?.pop()
+    if (list && list.length === 0) this.idle.delete(key)
+    return vm
+  }
+
+  private give(key: string, vm: VM): void {
+    const list = this.idle.get(key) ?? []
+    if (list.length >= MAX_IDLE_PER_ROOT) return
+    list.push(vm)
+    this.idle.delete(key) // re-insert: most recently used last
+    this.idle.set(key, list)
+    while (this.idle.size > MAX_ROOTS) this.idle.delete(this.idle.keys().next().value!)
+  }
+}
+
+const pools = new WeakMap<VM, VmPool>()
+
+/** The pool of the chain whose VM this is. */
+export function vmPoolFor(chainVm: VM): VmPool {
+  let pool = pools.get(chainVm)
+  if (!pool) pools.set(chainVm, (pool = new VmPool(chainVm)))
+  return pool
+}
