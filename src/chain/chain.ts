@@ -5,7 +5,7 @@
  * store lets go of it (no moment in which a preconfirmed transaction cannot be found).
  */
 import type { Common } from '@ethereumjs/common'
-import { hexToBytes } from '@ethereumjs/util'
+import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { type VM, createVM } from '@ethereumjs/vm'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { BlockResolver, type Endpoint } from '../pending/resolver.js'
@@ -52,7 +52,11 @@ export interface ChainOptions {
 const silent: ChainLogger = { info: () => {}, warn: () => {} }
 const consoleLogger: ChainLogger = { info: (m) => console.log(m), warn: (m) => console.warn(m) }
 
+/** State roots whose read views (and their caches) are kept: latest, pending and a few before them. */
+const READ_VIEWS_KEPT = 8
+
 export class Chain {
+  private readonly readViews = new Map<string, MerkleStateManager>()
   readonly events: TypedEmitter<ChainEvents>
   readonly pending: PendingStore
   readonly sequencer: Sequencer
@@ -100,9 +104,18 @@ export class Chain {
     return this.resolvers[endpoint]
   }
 
-  /** A read-only state view at any committed root (a block's or a flashblock's). */
+  /**
+   * A read-only state view at any committed root (a block's or a flashblock's), shared by the reads of
+   * that root so its caches serve the next request too. Never write through it.
+   */
   stateAt(root: Uint8Array): MerkleStateManager {
-    return stateAt(this.vm, root)
+    const key = bytesToHex(root)
+    let view = this.readViews.get(key)
+    if (view) this.readViews.delete(key) // re-inserted below: most recently used last
+    else view = stateAt(this.vm, root)
+    this.readViews.set(key, view)
+    if (this.readViews.size > READ_VIEWS_KEPT) this.readViews.delete(this.readViews.keys().next().value!)
+    return view
   }
 
   /** Starts the flashblock/block timers. */
