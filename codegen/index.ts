@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { buildValidators } from './ajv-build.js'
 import { emitClient } from './emit-client.js'
 import { emitConformance } from './emit-conformance.js'
+import { emitDocs } from './emit-docs.js'
 import { emitDocuments } from './emit-documents.js'
 import { emitMethods } from './emit-methods.js'
 import { emitTypes } from './emit-types.js'
@@ -36,6 +37,7 @@ export async function generate(openrpcDir: string): Promise<GeneratedFile[]> {
     emitClient(project, loaded, source),
     ...emitConformance(project, loaded, source),
     ...emitDocuments(loaded, source),
+    ...emitDocs(loaded, source),
   ].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
 }
 
@@ -45,6 +47,7 @@ export function writeFiles(outDir: string, files: GeneratedFile[]): string[] {
   const changed: string[] = []
   for (const file of files) {
     const path = join(outDir, file.path)
+    mkdirSync(dirname(path), { recursive: true })
     if (existsSync(path) && readFileSync(path, 'utf8') === file.text) continue
     writeFileSync(path, file.text)
     changed.push(file.path)

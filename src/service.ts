@@ -8,6 +8,7 @@ import { createChain, type Chain } from './chain/chain.js'
 import { checkConfig, defaultConfig, type Config } from './config.js'
 import { handlers } from './handlers/index.js'
 import { createApp } from './server/app.js'
+import { registerDocs } from './server/docs.js'
 import { registerMetrics } from './server/metrics.js'
 import type { RateLimiter } from './server/rate-limit-window.js'
 import { ENDPOINT_PATHS } from './server/endpoints.js'
@@ -81,6 +82,7 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
     context: (endpoint, client) => ({ endpoint, config, client, chain, resolver: resolvers[endpoint] }),
   })
   registerMetrics(app, { chain, subscriptions, feed, rateLimit: limiter && (() => limiter.metrics()) })
+  registerDocs(app)
   const release = async () => {
     await chain.stop()
     disconnectEvents()
