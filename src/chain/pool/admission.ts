@@ -8,7 +8,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
 import { bytesToBigInt } from '@ethereumjs/util'
 import { InvalidInputError, TransactionRejectedError } from '../../errors.js'
-import { adoptCommon } from '../engine.js'
+import { adoptCommon, callCommon } from '../engine.js'
 import type { TxRecord } from '../types.js'
 
 /** geth's txMaxSize: 4 slots of 32 KiB. */
@@ -32,7 +32,8 @@ export function decodeTransaction(raw: Uint8Array, common: Common): TxRecord {
   if (chainId !== undefined && chainId !== common.chainId()) throw new TransactionRejectedError('invalid chain id')
   let tx: TypedTransaction
   try {
-    tx = adoptCommon(createTxFromRLP(raw, { common, freeze: false }), common)
+    // decoded against the Common that skips the params merge; adoptCommon then hands it the record Common
+    tx = adoptCommon(createTxFromRLP(raw, { common: callCommon(common), freeze: false }), common)
   } catch (err) {
     // the decoder refuses tip > fee cap itself; answer geth's text so clients recognise it
     if (String((err as Error)?.message).includes('maxFeePerGas cannot be less than maxPriorityFeePerGas')) {
