@@ -201,7 +201,8 @@ export const conformanceCases: readonly ConformanceCase[] = [
         }
       }
     ],
-    "resultValidator": "eth_call_result"
+    "resultValidator": "eth_call_result",
+    "expected": "0x000000000000000000000000000000000000000000000000000000000000002b"
   },
   {
     "id": "eth_chainId: mainnet",
