@@ -1,20 +1,10 @@
-import { execFile } from 'node:child_process'
-import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { runScript } from '../../test/support/run-script.js'
 import { startService, type RunningService } from '../service.js'
 import { waitForBlocks } from './session.js'
 
-const run = promisify(execFile)
-const root = join(import.meta.dirname, '..', '..')
-
-/** `npm run conformance` as a user runs it: `tsx src/conformance/cli.ts --url ...`. */
-function conformance(args: string[]) {
-  return run(process.execPath, ['--import', 'tsx', join(root, 'src', 'conformance', 'cli.ts'), ...args], { cwd: root }).then(
-    ({ stdout }) => ({ code: 0, stdout }),
-    (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, stdout: err.stdout + err.stderr }),
-  )
-}
+/** `npm run conformance` as a user runs it. */
+const conformance = (args: string[]) => runScript('src/conformance/cli.ts', args)
 
 describe('npm run conformance', () => {
   let service: RunningService
@@ -26,7 +16,7 @@ describe('npm run conformance', () => {
   afterAll(() => service?.close())
 
   test('passes against this service on both endpoints, printing a table by method, and exits 0', async () => {
-    const { code, stdout } = await conformance(['--url', service.url, '--flashblocks-url', service.flashblocksUrl])
+    const { code, output: stdout } = await conformance(['--url', service.url, '--flashblocks-url', service.flashblocksUrl])
     expect(stdout).toMatch(/^method\s+passed\s+failed\s+skipped$/m)
     expect(stdout).toMatch(/^eth_getBalance\s+2\s+0\s+0$/m)
     expect(stdout).toMatch(/\d+ passed, 0 failed, \d+ skipped \(\d+ examples, 53 methods\)/)
@@ -35,13 +25,13 @@ describe('npm run conformance', () => {
 
   test('exits 1 and names the failure when a node answers wrongly', async () => {
     // the flashblocks-only capability method asked of the general endpoint: the service rightly refuses it
-    const { code, stdout } = await conformance(['--flashblocks-url', service.url, '--only', 'op_supportedCapabilities'])
+    const { code, output: stdout } = await conformance(['--flashblocks-url', service.url, '--only', 'op_supportedCapabilities'])
     expect(stdout).toContain('FAIL  op_supportedCapabilities: flashblocks v1 [flashblocks]: error -32601')
     expect(code).toBe(1)
   })
 
   test('without a URL it prints the usage and exits 2', async () => {
-    const { code, stdout } = await conformance([])
+    const { code, output: stdout } = await conformance([])
     expect(stdout).toContain('usage: npm run conformance -- --url')
     expect(code).toBe(2)
   })
