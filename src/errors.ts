@@ -140,3 +140,27 @@ export function toJsonRpcError(err: unknown): JsonRpcErrorObject {
   if (err instanceof RpcError) return err.toJSON()
   return new InternalError().toJSON()
 }
+
+// ---- follower mode: the upstream node's answers (src/follower/upstream-client.ts) ----
+
+/** Anything that went wrong asking the upstream node; one of the two classes below. */
+export abstract class UpstreamError extends RpcError {}
+
+/**
+ * The upstream's own JSON-RPC error, passed through with its code, message and data (so a sequencer's
+ * `nonce too low` reaches the client unchanged).
+ */
+export class UpstreamRpcError extends UpstreamError {
+  constructor(error: JsonRpcErrorObject) {
+    super(error.message, { code: error.code, data: error.data })
+  }
+}
+
+/**
+ * -32603 naming the upstream and the cause: unreachable, past its deadline, or an answer that is not
+ * JSON-RPC. op-reth answers a failed sequencer forward the same way (INTERNAL_ERROR_CODE with the
+ * transport error's text).
+ */
+export class UpstreamUnavailableError extends UpstreamError {
+  static override readonly code = -32603
+}

@@ -53,3 +53,24 @@ export const WS_MAX_BUFFERED_BYTES = 16 * 1024 * 1024
 
 /** Addresses an X Layer `flashblocks` subscription filter may name (xlayer-reth's default). */
 export const MAX_SUBSCRIBE_ADDRESSES = 1_000
+
+// ---- follower mode (src/follower/) ----
+
+/** Deadline of one request to the upstream node (ms); past it the call fails with UpstreamUnavailableError. */
+export const UPSTREAM_CALL_TIMEOUT_MS = 5_000
+
+/** How often the head follower polls the upstream head when it has no newHeads subscription (ms); the issue asks ≤ 250. */
+export const UPSTREAM_POLL_INTERVAL_MS = 250
+
+/** Poll interval while a newHeads subscription is live: only a safety net for a notification the socket lost (ms). */
+export const UPSTREAM_SUBSCRIBED_POLL_INTERVAL_MS = 2_000
+
+/** First and largest delay before reconnecting the upstream's newHeads WebSocket (ms), doubling in between (as base/base). */
+export const UPSTREAM_RECONNECT_MIN_MS = 1_000
+export const UPSTREAM_RECONNECT_MAX_MS = 10_000
+
+/** Blocks fetched in one batch while the head follower catches up (2 calls each: block + receipts). */
+export const UPSTREAM_FETCH_BATCH_BLOCKS = 16
+
+/** Recent canonical blocks the follower keeps with transactions, receipts and logs; older reads go upstream. */
+export const FOLLOWER_CACHE_BLOCKS = 128
