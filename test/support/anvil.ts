@@ -10,6 +10,8 @@ export const ANVIL_BIN = new URL('../../node_modules/@foundry-rs/anvil-linux-amd
 
 export interface RunningAnvil {
   url: string
+  /** For fault tests (SIGSTOP / SIGCONT). */
+  pid: number
   close(): void
 }
 
@@ -22,9 +24,9 @@ export async function freePort(): Promise<number> {
   })
 }
 
-/** `extraArgs` such as ['--block-time', '0.2']; chain id 196 unless given there. */
-export async function startAnvil(extraArgs: string[] = []): Promise<RunningAnvil> {
-  const port = await freePort()
+/** `extraArgs` such as ['--block-time', '0.2']; chain id 196 unless given there; `port` to restart on a known one. */
+export async function startAnvil(extraArgs: string[] = [], port?: number): Promise<RunningAnvil> {
+  port ??= await freePort()
   const chainId = extraArgs.includes('--chain-id') ? [] : ['--chain-id', '196']
   const child: ChildProcess = spawn(
     ANVIL_BIN,
@@ -44,5 +46,5 @@ export async function startAnvil(extraArgs: string[] = []): Promise<RunningAnvil
       await new Promise((r) => setTimeout(r, 100))
     }
   }
-  return { url, close: () => child.kill() }
+  return { url, pid: child.pid!, close: () => child.kill() }
 }
