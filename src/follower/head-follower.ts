@@ -72,7 +72,7 @@ export class HeadFollower {
     if (options.wsUrl) this.socket = new NewHeadsSocket(options.wsUrl, () => this.kick())
   }
 
-  /** Listens for canonical changes; returns the unsubscribe function. */
+  /** Listens for canonical changes (the first is the head start() cached); returns the unsubscribe function. */
   onUpdate(listener: (update: CanonicalUpdate) => void): () => void {
     this.listeners.add(listener)
     return () => this.listeners.delete(listener)

@@ -1,0 +1,175 @@
+/**
+ * The head follower against real upstreams: our own service producing blocks fast (newHeads over its
+ * WebSocket), anvil mining in bursts (polling), anvil's reorgs (anvil_reorg, evm_revert), an upstream
+ * killed and replaced on the same port, and a frozen one (SIGSTOP). What a consumer sees is the stream of
+ * CanonicalUpdates and the cache, which must always equal the upstream's chain.
+ */
+import { afterEach, describe, expect, test } from 'vitest'
+import { createChainCommon } from '../../src/chain/engine.js'
+import type { BlockRecord } from '../../src/chain/types.js'
+import { data } from '../../src/format/hex.js'
+import { BlockCache } from '../../src/follower/block-cache.js'
+import { type CanonicalUpdate, HeadFollower, type HeadFollowerOptions, wsUrlOf } from '../../src/follower/head-follower.js'
+import { UpstreamClient } from '../../src/follower/upstream-client.js'
+import { startService } from '../../src/service.js'
+import { startAnvil } from '../support/anvil.js'
+import { rpc } from '../support/follower-scenario.js'
+
+const common = createChainCommon({ chainId: 196, gasLimit: 30_000_000n, baseFee: 1_000_000_000n })
+const DEV0 = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
+const DEV1 = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
+const cleanups: (() => unknown)[] = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+async function until(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+/** A started follower of `url` and everything it reported. */
+async function follow(url: string, options: Partial<HeadFollowerOptions> = {}) {
+  const cache = new BlockCache(options.cache?.depth ?? 128)
+  const follower = new HeadFollower({ rpc: new UpstreamClient(url), common, cache, wsUrl: false, ...options })
+  const updates: CanonicalUpdate[] = []
+  follower.onUpdate((u) => updates.push(u))
+  await follower.start()
+  cleanups.push(() => follower.stop())
+  return { follower, cache, updates }
+}
+
+const hashOf = (b: BlockRecord) => data(b.hash)
+
+/** Every cached block is the upstream's block at that number. */
+async function expectCacheEqualsUpstream(url: string, cache: BlockCache): Promise<void> {
+  for (const block of cache.range(0n, cache.head()!.number)) {
+    const theirs = await rpc(url, 'eth_getBlockByNumber', [`0x${block.number.toString(16)}`, false])
+    expect(hashOf(block)).toBe(theirs.hash)
+  }
+}
+
+describe('HeadFollower', () => {
+  test('over a newHeads subscription, every block of a fast upstream arrives once and in order', async () => {
+    const service = await startService({ port: 0, quiet: true, rateLimit: 0, blockTimeMs: 100, flashblockIntervalMs: 50 })
+    cleanups.push(() => service.close())
+    const { follower, cache, updates } = await follow(service.url, { wsUrl: wsUrlOf(service.url) })
+    const first = cache.head()!.number
+    await until('30 blocks', () => cache.head()!.number >= first + 30n)
+    await until('the subscription', () => follower.health().subscribed)
+    const added = updates.flatMap((u) => u.added.map((b) => b.number))
+    expect(updates.every((u) => u.removed.length === 0)).toBe(true)
+    expect(added).toEqual(added.map((_, i) => first + BigInt(i))) // the first update is the head it started from
+    await expectCacheEqualsUpstream(service.url, cache)
+    expect(follower.health()).toMatchObject({ reachable: true, subscribed: true, head: cache.head()!.number })
+  }, 60_000)
+
+  test('polling without a socket fills a gap of 40 blocks mined at once, in order and linked', async () => {
+    const anvil = await startAnvil()
+    cleanups.push(() => anvil.close())
+    const { follower, cache, updates } = await follow(anvil.url)
+    expect(cache.head()!.number).toBe(0n)
+    await rpc(anvil.url, 'anvil_mine', ['0x28'])
+    await until('block 40', () => cache.head()?.number === 40n)
+    expect(updates.flatMap((u) => u.added.map((b) => b.number))).toEqual(Array.from({ length: 41 }, (_, i) => BigInt(i)))
+    await expectCacheEqualsUpstream(anvil.url, cache)
+    expect(follower.health().subscribed).toBe(false)
+  }, 60_000)
+
+  test('a same-height reorg (anvil_reorg) reports the replaced blocks, and their transaction leaves the cache', async () => {
+    const anvil = await startAnvil()
+    cleanups.push(() => anvil.close())
+    const { follower, cache, updates } = await follow(anvil.url, { wsUrl: wsUrlOf(anvil.url) })
+    await until('the subscription', () => follower.health().subscribed)
+    const tx = await rpc(anvil.url, 'eth_sendTransaction', [{ from: DEV0, to: DEV1, value: '0x1' }])
+    await rpc(anvil.url, 'anvil_mine', ['0x2'])
+    await until('block 3', () => cache.head()?.number === 3n)
+    expect(cache.tx(Buffer.from(tx.slice(2), 'hex'))?.block.number).toBe(1n)
+    const replaced = [1n, 2n, 3n].map((n) => hashOf(cache.byNumber(n)!))
+
+    const before = updates.length
+    await rpc(anvil.url, 'anvil_reorg', [3, []])
+    const latest = await rpc(anvil.url, 'eth_getBlockByNumber', ['latest', false])
+    await until('the new head', () => hashOf(cache.head()!) === latest.hash)
+    // the follower may wake while anvil is still mining the new branch: the reorg can come in more than one update
+    const after = updates.slice(before)
+    expect(after.flatMap((u) => u.removed.map(hashOf))).toEqual(replaced)
+    expect(after.flatMap((u) => u.added.map((b) => b.number))).toEqual([1n, 2n, 3n])
+    expect(after.flatMap((u) => u.added.map(hashOf))).not.toContain(replaced[0])
+    await expectCacheEqualsUpstream(anvil.url, cache)
+    // the cache says of the transaction what the upstream now says
+    const upstreamTx = await rpc(anvil.url, 'eth_getTransactionByHash', [tx])
+    const cached = cache.tx(Buffer.from(tx.slice(2), 'hex'))
+    expect(cached ? hashOf(cached.block) : null).toBe(upstreamTx?.blockHash ?? null)
+  }, 60_000)
+
+  test('evm_revert to a snapshot and a different block: the abandoned blocks are reported removed', async () => {
+    const anvil = await startAnvil()
+    cleanups.push(() => anvil.close())
+    const { cache, updates } = await follow(anvil.url, { pollIntervalMs: 50 })
+    await rpc(anvil.url, 'anvil_mine', ['0x2'])
+    const snapshot = await rpc(anvil.url, 'evm_snapshot')
+    await rpc(anvil.url, 'eth_sendTransaction', [{ from: DEV0, to: DEV1, value: '0x1' }])
+    await rpc(anvil.url, 'anvil_mine', ['0x2'])
+    await until('block 5', () => cache.head()?.number === 5n)
+    const abandoned = [3n, 4n, 5n].map((n) => hashOf(cache.byNumber(n)!))
+
+    await rpc(anvil.url, 'evm_revert', [snapshot])
+    await rpc(anvil.url, 'eth_sendTransaction', [{ from: DEV0, to: DEV1, value: '0x2' }])
+    const latest = await rpc(anvil.url, 'eth_getBlockByNumber', ['latest', false])
+    await until('the new head', () => cache.head() !== undefined && hashOf(cache.head()!) === latest.hash)
+    const removed = updates.flatMap((u) => u.removed.map(hashOf))
+    expect(removed).toEqual(abandoned)
+    expect(cache.head()!.number).toBe(3n)
+    await expectCacheEqualsUpstream(anvil.url, cache)
+  }, 60_000)
+
+  test('an upstream that dies is reported unreachable; a new one on the same port is followed from its own chain', async () => {
+    const anvil = await startAnvil()
+    const port = Number(new URL(anvil.url).port)
+    const { follower, cache, updates } = await follow(anvil.url, { wsUrl: wsUrlOf(anvil.url) })
+    await rpc(anvil.url, 'anvil_mine', ['0x3'])
+    await until('block 3', () => cache.head()?.number === 3n)
+    const old = [...cache.range(0n, 3n)].map(hashOf)
+
+    anvil.close()
+    await until('unreachable', () => !follower.health().reachable)
+    expect(follower.health()).toMatchObject({ reachable: false, subscribed: false, head: 3n })
+    expect(follower.health().lastError).toContain(`upstream ${anvil.url} unavailable: ECONNREFUSED`)
+
+    const again = await startAnvil([], port)
+    cleanups.push(() => again.close())
+    await rpc(again.url, 'anvil_mine', ['0x1'])
+    const latest = await rpc(again.url, 'eth_getBlockByNumber', ['latest', false])
+    await until('the new chain', () => hashOf(cache.head()!) === latest.hash)
+    expect(follower.health()).toMatchObject({ reachable: true, lastError: undefined })
+    expect(updates.flatMap((u) => u.removed.map(hashOf))).toEqual(old)
+    await expectCacheEqualsUpstream(again.url, cache)
+    await until('the subscription again', () => follower.health().subscribed)
+  }, 60_000)
+
+  test('a frozen upstream (SIGSTOP) is reported at the deadline, and followed again after SIGCONT', async () => {
+    const anvil = await startAnvil()
+    cleanups.push(() => anvil.close())
+    const { follower, cache } = await follow(anvil.url, { rpc: new UpstreamClient(anvil.url, { timeoutMs: 300 }) })
+    process.kill(anvil.pid, 'SIGSTOP')
+    try {
+      await until('unreachable', () => !follower.health().reachable)
+      expect(follower.health().lastError).toBe(`upstream ${anvil.url} unavailable: no answer within 300 ms`)
+    } finally {
+      process.kill(anvil.pid, 'SIGCONT')
+    }
+    await rpc(anvil.url, 'anvil_mine', ['0x2'])
+    await until('block 2', () => cache.head()?.number === 2n)
+    expect(follower.health().reachable).toBe(true)
+  }, 60_000)
+
+  test('start rejects with the upstream error when the upstream cannot be reached', async () => {
+    const follower = new HeadFollower({ rpc: new UpstreamClient('http://127.0.0.1:9'), common, cache: new BlockCache(), wsUrl: false })
+    await expect(follower.start()).rejects.toThrow(/upstream http:\/\/127\.0\.0\.1:9 unavailable/)
+    expect(follower.health()).toMatchObject({ reachable: false, subscribed: false, head: undefined })
+  })
+})
