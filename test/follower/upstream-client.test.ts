@@ -41,17 +41,17 @@ describe('UpstreamClient', () => {
       method: 'POST', headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: garbage }),
     }).then((r) => r.json() as Promise<{ error: object }>)
-    const err = await client.call('eth_sendRawTransaction', garbage).catch((e) => e)
+    const err = await client.call('eth_sendRawTransaction', garbage).catch((e: Error) => e)
     expect(err).toBeInstanceOf(UpstreamRpcError)
     expect(toJsonRpcError(err)).toEqual(direct.error)
     // one failed item fails the batch with that item's error
-    const inBatch = await client.batch([{ method: 'eth_chainId', params: [] }, { method: 'eth_sendRawTransaction', params: garbage }]).catch((e) => e)
+    const inBatch = await client.batch([{ method: 'eth_chainId', params: [] }, { method: 'eth_sendRawTransaction', params: garbage }]).catch((e: Error) => e)
     expect(toJsonRpcError(inBatch)).toEqual(direct.error)
   })
 
   test('a closed port answers UpstreamUnavailableError naming the upstream and the refusal', async () => {
     const url = `http://127.0.0.1:${await freePort()}`
-    const err = await new UpstreamClient(url).call('eth_chainId', []).catch((e) => e)
+    const err = await new UpstreamClient(url).call('eth_chainId', []).catch((e: Error) => e)
     expect(err).toBeInstanceOf(UpstreamUnavailableError)
     expect(toJsonRpcError(err)).toEqual({ code: -32603, message: expect.stringContaining(`upstream ${url} unavailable: ECONNREFUSED`) })
   })
@@ -60,10 +60,10 @@ describe('UpstreamClient', () => {
     const client = new UpstreamClient(anvil.url, { timeoutMs: 300 })
     process.kill(anvil.pid, 'SIGSTOP')
     try {
-      const err = await client.call('eth_blockNumber', []).catch((e) => e)
+      const err = await client.call('eth_blockNumber', []).catch((e: Error) => e)
       expect(err).toBeInstanceOf(UpstreamUnavailableError)
-      expect(err.message).toBe(`upstream ${anvil.url} unavailable: no answer within 300 ms`)
-      const batch = await client.batch([{ method: 'eth_blockNumber', params: [] }]).catch((e) => e)
+      expect((err as Error).message).toBe(`upstream ${anvil.url} unavailable: no answer within 300 ms`)
+      const batch = await client.batch([{ method: 'eth_blockNumber', params: [] }]).catch((e: Error) => e)
       expect(batch).toBeInstanceOf(UpstreamUnavailableError)
     } finally {
       process.kill(anvil.pid, 'SIGCONT')
@@ -76,9 +76,9 @@ describe('UpstreamClient', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
     try {
-      const err = await new UpstreamClient(url).call('eth_chainId', []).catch((e) => e)
+      const err = await new UpstreamClient(url).call('eth_chainId', []).catch((e: Error) => e)
       expect(err).toBeInstanceOf(UpstreamUnavailableError)
-      expect(err.message).toBe(`upstream ${url} unavailable: HTTP 502, not JSON: <html>Bad Gateway</html>`)
+      expect((err as Error).message).toBe(`upstream ${url} unavailable: HTTP 502, not JSON: <html>Bad Gateway</html>`)
     } finally {
       server.close()
     }
