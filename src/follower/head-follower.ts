@@ -72,6 +72,11 @@ export class HeadFollower {
     if (options.wsUrl) this.socket = new NewHeadsSocket(options.wsUrl, () => this.kick())
   }
 
+  /** The cache this follower fills. */
+  get cache(): BlockCache {
+    return this.options.cache
+  }
+
   /** Listens for canonical changes (the first is the head start() cached); returns the unsubscribe function. */
   onUpdate(listener: (update: CanonicalUpdate) => void): () => void {
     this.listeners.add(listener)
@@ -156,13 +161,21 @@ export class HeadFollower {
       if (known && equalsBytes(known.hash, targetHash)) return this.emit({ removed: cache.rewindTo(target), added: [] })
       return this.adopt((await this.fetch([targetHash]))[0])
     }
-    for (let from = head.number + 1n; from <= target; from += BigInt(UPSTREAM_FETCH_BATCH_BLOCKS)) {
+    let start = head.number + 1n
+    if (target - head.number > BigInt(cache.depth)) {
+      // back from a long outage: blocks older than the window would be evicted as soon as fetched, so only
+      // the window is fetched (listeners miss the blocks in between, as a restarted node would)
+      cache.clear()
+      start = target - BigInt(cache.depth) + 1n
+    }
+    for (let from = start; from <= target; from += BigInt(UPSTREAM_FETCH_BATCH_BLOCKS)) {
       const to = from + BigInt(UPSTREAM_FETCH_BATCH_BLOCKS) - 1n < target ? from + BigInt(UPSTREAM_FETCH_BATCH_BLOCKS) - 1n : target
       const numbers: bigint[] = []
       for (let n = from; n <= to; n++) numbers.push(n)
       const added: BlockRecord[] = []
       for (const block of await this.fetch(numbers)) {
-        if (!equalsBytes(block.header.parentHash, cache.head()!.hash)) {
+        const top = cache.head()
+        if (top && !equalsBytes(block.header.parentHash, top.hash)) {
           this.emit({ removed: [], added })
           await this.adopt(block)
           return this.sync()

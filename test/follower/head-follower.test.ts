@@ -33,8 +33,8 @@ async function until(what: string, condition: () => boolean | Promise<boolean>, 
 
 /** A started follower of `url` and everything it reported. */
 async function follow(url: string, options: Partial<HeadFollowerOptions> = {}) {
-  const cache = new BlockCache(options.cache?.depth ?? 128)
-  const follower = new HeadFollower({ rpc: new UpstreamClient(url), common, cache, wsUrl: false, ...options })
+  const follower = new HeadFollower({ rpc: new UpstreamClient(url), common, cache: new BlockCache(), wsUrl: false, ...options })
+  const cache = follower.cache
   const updates: CanonicalUpdate[] = []
   follower.onUpdate((u) => updates.push(u))
   await follower.start()
@@ -77,6 +77,22 @@ describe('HeadFollower', () => {
     expect(updates.flatMap((u) => u.added.map((b) => b.number))).toEqual(Array.from({ length: 41 }, (_, i) => BigInt(i)))
     await expectCacheEqualsUpstream(anvil.url, cache)
     expect(follower.health().subscribed).toBe(false)
+  }, 60_000)
+
+  test('a gap wider than the cache fetches only the cache’s depth of blocks, the newest ones', async () => {
+    const anvil = await startAnvil()
+    cleanups.push(() => anvil.close())
+    const { cache, updates } = await follow(anvil.url, { cache: new BlockCache(8), pollIntervalMs: 1_000 })
+    await rpc(anvil.url, 'anvil_mine', ['0x28'])
+    await until('block 40', () => cache.head()?.number === 40n)
+    // (a poll in the middle of anvil_mine would skip twice: still ascending, still far fewer than 40)
+    const added = updates.slice(1).flatMap((u) => u.added.map((b) => b.number))
+    expect(added.slice(-8)).toEqual([33n, 34n, 35n, 36n, 37n, 38n, 39n, 40n])
+    expect(added.length).toBeLessThan(40)
+    expect(added).toEqual([...added].sort((a, b) => Number(a - b)))
+    expect(updates.every((u) => u.removed.length === 0)).toBe(true)
+    expect(cache.oldest()!.number).toBe(33n)
+    await expectCacheEqualsUpstream(anvil.url, cache)
   }, 60_000)
 
   test('a same-height reorg (anvil_reorg) reports the replaced blocks, and their transaction leaves the cache', async () => {
