@@ -25,8 +25,13 @@ export class BlockCache {
     return this.blocks.length
   }
 
-  head(): BlockRecord | undefined {
+  /** The cached head (named as CanonicalStore's, so readers can take either). */
+  latest(): BlockRecord | undefined {
     return this.blocks[this.blocks.length - 1]
+  }
+
+  get height(): bigint | undefined {
+    return this.latest()?.number
   }
 
   /** The lowest block still cached. */
@@ -37,14 +42,14 @@ export class BlockCache {
   /** Whether block `number` is inside the cached window (an absent lookup there means "not canonical"). */
   covers(number: bigint): boolean {
     const first = this.blocks[0]
-    return first !== undefined && number >= first.number && number <= this.head()!.number
+    return first !== undefined && number >= first.number && number <= this.latest()!.number
   }
 
   byNumber(number: bigint): BlockRecord | undefined {
     return this.covers(number) ? this.blocks[Number(number - this.blocks[0].number)] : undefined
   }
 
-  byHash(hash: Uint8Array): BlockRecord | undefined {
+  blockByHash(hash: Uint8Array): BlockRecord | undefined {
     return this.byHashKey.get(keyOf(hash))
   }
 
@@ -59,7 +64,7 @@ export class BlockCache {
   *range(from: bigint, to: bigint): Iterable<BlockRecord> {
     const first = this.blocks[0]
     if (!first) return
-    const last = this.head()!.number
+    const last = this.latest()!.number
     for (let n = from < first.number ? first.number : from; n <= (to < last ? to : last); n++) {
       yield this.blocks[Number(n - first.number)]
     }
@@ -70,7 +75,7 @@ export class BlockCache {
    * Evicts the oldest block past the depth.
    */
   append(block: BlockRecord): void {
-    const head = this.head()
+    const head = this.latest()
     if (head) {
       if (block.number !== head.number + 1n) throw new Error(`block ${block.number} does not follow the cached head ${head.number}`)
       if (!equalsBytes(block.header.parentHash, head.hash)) throw new Error(`block ${block.number} is not a child of the cached head`)

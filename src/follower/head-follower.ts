@@ -99,7 +99,7 @@ export class HeadFollower {
   }
 
   health(): FollowerHealth {
-    const head = this.options.cache.head()
+    const head = this.options.cache.latest()
     return {
       ...this.state,
       subscribed: this.socket?.subscribed ?? false,
@@ -153,7 +153,7 @@ export class HeadFollower {
     if (!latest) throw new Error('upstream has no latest block')
     const target = parseQuantity(latest.number)
     const targetHash = parseData(latest.hash)
-    const head = cache.head()
+    const head = cache.latest()
     if (head && head.number === target && equalsBytes(head.hash, targetHash)) return
     if (!head || target <= head.number) {
       const known = cache.byNumber(target)
@@ -174,7 +174,7 @@ export class HeadFollower {
       for (let n = from; n <= to; n++) numbers.push(n)
       const added: BlockRecord[] = []
       for (const block of await this.fetch(numbers)) {
-        const top = cache.head()
+        const top = cache.latest()
         if (top && !equalsBytes(block.header.parentHash, top.hash)) {
           this.emit({ removed: [], added })
           await this.adopt(block)

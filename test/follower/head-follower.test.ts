@@ -46,7 +46,7 @@ const hashOf = (b: BlockRecord) => data(b.hash)
 
 /** Every cached block is the upstream's block at that number. */
 async function expectCacheEqualsUpstream(url: string, cache: BlockCache): Promise<void> {
-  for (const block of cache.range(0n, cache.head()!.number)) {
+  for (const block of cache.range(0n, cache.latest()!.number)) {
     const theirs = await rpc(url, 'eth_getBlockByNumber', [`0x${block.number.toString(16)}`, false])
     expect(hashOf(block)).toBe(theirs.hash)
   }
@@ -57,23 +57,23 @@ describe('HeadFollower', () => {
     const service = await startService({ port: 0, quiet: true, rateLimit: 0, blockTimeMs: 100, flashblockIntervalMs: 50 })
     cleanups.push(() => service.close())
     const { follower, cache, updates } = await follow(service.url, { wsUrl: wsUrlOf(service.url) })
-    const first = cache.head()!.number
-    await until('30 blocks', () => cache.head()!.number >= first + 30n)
+    const first = cache.latest()!.number
+    await until('20 blocks', () => cache.latest()!.number >= first + 20n)
     await until('the subscription', () => follower.health().subscribed)
     const added = updates.flatMap((u) => u.added.map((b) => b.number))
     expect(updates.every((u) => u.removed.length === 0)).toBe(true)
     expect(added).toEqual(added.map((_, i) => first + BigInt(i))) // the first update is the head it started from
     await expectCacheEqualsUpstream(service.url, cache)
-    expect(follower.health()).toMatchObject({ reachable: true, subscribed: true, head: cache.head()!.number })
+    expect(follower.health()).toMatchObject({ reachable: true, subscribed: true, head: cache.latest()!.number })
   }, 60_000)
 
   test('polling without a socket fills a gap of 40 blocks mined at once, in order and linked', async () => {
     const anvil = await startAnvil()
     cleanups.push(() => anvil.close())
     const { follower, cache, updates } = await follow(anvil.url)
-    expect(cache.head()!.number).toBe(0n)
+    expect(cache.latest()!.number).toBe(0n)
     await rpc(anvil.url, 'anvil_mine', ['0x28'])
-    await until('block 40', () => cache.head()?.number === 40n)
+    await until('block 40', () => cache.latest()?.number === 40n)
     expect(updates.flatMap((u) => u.added.map((b) => b.number))).toEqual(Array.from({ length: 41 }, (_, i) => BigInt(i)))
     await expectCacheEqualsUpstream(anvil.url, cache)
     expect(follower.health().subscribed).toBe(false)
@@ -84,7 +84,7 @@ describe('HeadFollower', () => {
     cleanups.push(() => anvil.close())
     const { cache, updates } = await follow(anvil.url, { cache: new BlockCache(8), pollIntervalMs: 1_000 })
     await rpc(anvil.url, 'anvil_mine', ['0x28'])
-    await until('block 40', () => cache.head()?.number === 40n)
+    await until('block 40', () => cache.latest()?.number === 40n)
     // (a poll in the middle of anvil_mine would skip twice: still ascending, still far fewer than 40)
     const added = updates.slice(1).flatMap((u) => u.added.map((b) => b.number))
     expect(added.slice(-8)).toEqual([33n, 34n, 35n, 36n, 37n, 38n, 39n, 40n])
@@ -102,14 +102,14 @@ describe('HeadFollower', () => {
     await until('the subscription', () => follower.health().subscribed)
     const tx = await rpc(anvil.url, 'eth_sendTransaction', [{ from: DEV0, to: DEV1, value: '0x1' }])
     await rpc(anvil.url, 'anvil_mine', ['0x2'])
-    await until('block 3', () => cache.head()?.number === 3n)
+    await until('block 3', () => cache.latest()?.number === 3n)
     expect(cache.tx(Buffer.from(tx.slice(2), 'hex'))?.block.number).toBe(1n)
     const replaced = [1n, 2n, 3n].map((n) => hashOf(cache.byNumber(n)!))
 
     const before = updates.length
     await rpc(anvil.url, 'anvil_reorg', [3, []])
     const latest = await rpc(anvil.url, 'eth_getBlockByNumber', ['latest', false])
-    await until('the new head', () => hashOf(cache.head()!) === latest.hash)
+    await until('the new head', () => hashOf(cache.latest()!) === latest.hash)
     // the follower may wake while anvil is still mining the new branch: the reorg can come in more than one update
     const after = updates.slice(before)
     expect(after.flatMap((u) => u.removed.map(hashOf))).toEqual(replaced)
@@ -130,16 +130,16 @@ describe('HeadFollower', () => {
     const snapshot = await rpc(anvil.url, 'evm_snapshot')
     await rpc(anvil.url, 'eth_sendTransaction', [{ from: DEV0, to: DEV1, value: '0x1' }])
     await rpc(anvil.url, 'anvil_mine', ['0x2'])
-    await until('block 5', () => cache.head()?.number === 5n)
+    await until('block 5', () => cache.latest()?.number === 5n)
     const abandoned = [3n, 4n, 5n].map((n) => hashOf(cache.byNumber(n)!))
 
     await rpc(anvil.url, 'evm_revert', [snapshot])
     await rpc(anvil.url, 'eth_sendTransaction', [{ from: DEV0, to: DEV1, value: '0x2' }])
     const latest = await rpc(anvil.url, 'eth_getBlockByNumber', ['latest', false])
-    await until('the new head', () => cache.head() !== undefined && hashOf(cache.head()!) === latest.hash)
+    await until('the new head', () => cache.latest() !== undefined && hashOf(cache.latest()!) === latest.hash)
     const removed = updates.flatMap((u) => u.removed.map(hashOf))
     expect(removed).toEqual(abandoned)
-    expect(cache.head()!.number).toBe(3n)
+    expect(cache.latest()!.number).toBe(3n)
     await expectCacheEqualsUpstream(anvil.url, cache)
   }, 60_000)
 
@@ -148,7 +148,7 @@ describe('HeadFollower', () => {
     const port = Number(new URL(anvil.url).port)
     const { follower, cache, updates } = await follow(anvil.url, { wsUrl: wsUrlOf(anvil.url) })
     await rpc(anvil.url, 'anvil_mine', ['0x3'])
-    await until('block 3', () => cache.head()?.number === 3n)
+    await until('block 3', () => cache.latest()?.number === 3n)
     const old = [...cache.range(0n, 3n)].map(hashOf)
 
     anvil.close()
@@ -160,7 +160,7 @@ describe('HeadFollower', () => {
     cleanups.push(() => again.close())
     await rpc(again.url, 'anvil_mine', ['0x1'])
     const latest = await rpc(again.url, 'eth_getBlockByNumber', ['latest', false])
-    await until('the new chain', () => hashOf(cache.head()!) === latest.hash)
+    await until('the new chain', () => hashOf(cache.latest()!) === latest.hash)
     expect(follower.health()).toMatchObject({ reachable: true, lastError: undefined })
     expect(updates.flatMap((u) => u.removed.map(hashOf))).toEqual(old)
     await expectCacheEqualsUpstream(again.url, cache)
@@ -179,7 +179,7 @@ describe('HeadFollower', () => {
       process.kill(anvil.pid, 'SIGCONT')
     }
     await rpc(anvil.url, 'anvil_mine', ['0x2'])
-    await until('block 2', () => cache.head()?.number === 2n)
+    await until('block 2', () => cache.latest()?.number === 2n)
     expect(follower.health().reachable).toBe(true)
   }, 60_000)
 
