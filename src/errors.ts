@@ -140,3 +140,15 @@ export function toJsonRpcError(err: unknown): JsonRpcErrorObject {
   if (err instanceof RpcError) return err.toJSON()
   return new InternalError().toJSON()
 }
+
+// ---- follower (issue 12): faults of upstream-backed state, feed decoding and re-execution ----
+
+/** Upstream-backed state was asked for something it cannot do (a root it cannot compute, an unbalanced journal). */
+export class UpstreamStateError extends Error {
+  override readonly name = 'UpstreamStateError'
+}
+
+/** Re-executing a feed's flashblock on the parent's state did not give what the feed says (the block is dropped). */
+export class ReexecutionError extends Error {
+  override readonly name = 'ReexecutionError'
+}
