@@ -8,7 +8,7 @@
  * wins over the feed's metadata receipts: a difference is counted and logged.
  */
 import type { Common } from '@ethereumjs/common'
-import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
+import type { EVM, EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import { bytesToHex, equalsBytes } from '@ethereumjs/util'
 import { createVM } from '@ethereumjs/vm'
 import { keyOf } from '../chain/block-record.js'
@@ -18,6 +18,7 @@ import type { Flashblock, FlashblockPayload, ReceiptRecord, TxRecord } from '../
 import { ReexecutionError } from '../errors.js'
 import { parseData } from '../format/hex.js'
 import { classifyFlashblock, type SequencePosition } from '../pending/sequence.js'
+import { discoverReads, needsDiscovery } from './discover.js'
 import { compareReceipts } from './receipt-check.js'
 import type { UpstreamRpc } from './upstream-rpc.js'
 import { UpstreamSnapshot } from './upstream-snapshot.js'
@@ -28,6 +29,8 @@ export interface ReexecutorOptions {
   upstream: UpstreamRpc
   /** BLOCKHASH answers; default: the upstream's eth_getBlockByNumber. */
   blockHashes?: EVMMockBlockchainInterface
+  /** The upstream reads of a block (share one per block with pending reads); default: a new one each block. */
+  snapshotFor?: (blockNumber: bigint) => UpstreamSnapshot
   warn?: (message: string) => void
 }
 
@@ -51,6 +54,7 @@ interface Open {
   readonly position: SequencePosition
   readonly builder: FlashBuilder
   readonly state: UpstreamStateManager
+  readonly evm: EVM
 }
 
 export class Reexecutor {
@@ -99,7 +103,8 @@ export class Reexecutor {
     const parentNumber = base.blockNumber - 1n
     let state: UpstreamStateManager
     if (parentNumber <= canonicalHeight) {
-      state = new UpstreamStateManager(new UpstreamSnapshot(this.options.upstream, parentNumber), this.options.common)
+      const snapshot = this.options.snapshotFor?.(parentNumber) ?? new UpstreamSnapshot(this.options.upstream, parentNumber)
+      state = new UpstreamStateManager(snapshot, this.options.common)
     } else if (this.last && equalsBytes(this.last.hash, base.parentHash)) {
       state = this.last.state.shallowCopy()
     } else {
@@ -107,14 +112,16 @@ export class Reexecutor {
     }
     const vm = await createVM({ common: this.options.common, stateManager: state, blockchain: this.blockHashes })
     const builder = new FlashBuilder(vm, { base, payloadId: payload.payloadId })
-    return { position: { payloadId: payload.payloadId, number: base.blockNumber, index: -1 }, builder, state }
+    return { position: { payloadId: payload.payloadId, number: base.blockNumber, index: -1 }, builder, state, evm: vm.evm as EVM }
   }
 
   private async flash(open: Open, payload: FlashblockPayload): Promise<ReexecuteResult> {
     const snapshot = open.state.snapshot
     const requestsBefore = snapshot.stats.requests
     const txs = payload.diff.transactions.map((raw) => decodeFeedTransaction(raw, this.options.common))
+    const discover = needsDiscovery(snapshot, txs)
     await snapshot.prefetch(touchedAccounts(txs, payload), accessListSlots(txs))
+    if (discover) await discoverReads(open.evm, txs)
     const { flashblock, skipped } = await open.builder.flash(txs, { stateRoot: payload.diff.stateRoot })
     if (skipped.length || flashblock.executed.txs.length !== txs.length) {
       const why = skipped[0] ? `${bytesToHex(skipped[0].tx.hash)}: ${skipped[0].reason}` : 'not every transaction ran'

@@ -1,6 +1,6 @@
 /**
  * Reads of one upstream block's state, fetched in batches and kept for the life of that block. Every read
- * made in the same tick goes out in one JSON-RPC batch (eth_getBalance + eth_getTransactionCount +
+ * made before the event loop turns goes out in one JSON-RPC batch (eth_getBalance + eth_getTransactionCount +
  * eth_getCode per account, eth_getStorageAt per slot, all at the block number), and `prefetch` loads what
  * a flashblock's transactions will touch before the first one runs, so a flashblock costs a few round
  * trips rather than one per read (RPCStateManager's 120 sequential requests, evm-engine.md section 6).
@@ -40,6 +40,11 @@ export class UpstreamSnapshot {
     this.tag = `0x${blockNumber.toString(16)}`
   }
 
+  /** Whether this account was asked for already (loaded or loading). */
+  has(address: Uint8Array): boolean {
+    return this.accounts.has(keyOf(address))
+  }
+
   account(address: Uint8Array): Promise<UpstreamAccount | undefined> {
     const key = keyOf(address)
     let loading = this.accounts.get(key)
@@ -73,7 +78,8 @@ export class UpstreamSnapshot {
 
   private load<T>(key: string, cache: Map<string, Promise<T>>, calls: UpstreamCall[], parse: (results: unknown[]) => T): Promise<T> {
     const promise = new Promise<T>((resolve, reject) => {
-      if (this.queue.length === 0) queueMicrotask(() => this.flush())
+      // a macrotask later: every read that concurrent executions reach before blocking joins the batch
+      if (this.queue.length === 0) setImmediate(() => this.flush())
       this.queue.push({
         calls,
         settle: (results) => {
