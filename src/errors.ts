@@ -164,3 +164,15 @@ export class UpstreamRpcError extends UpstreamError {
 export class UpstreamUnavailableError extends UpstreamError {
   static override readonly code = -32603
 }
+
+// ---- follower (issue 12): faults of upstream-backed state, feed decoding and re-execution ----
+
+/** Upstream-backed state was asked for something it cannot do (a root it cannot compute, an unbalanced journal). */
+export class UpstreamStateError extends Error {
+  override readonly name = 'UpstreamStateError'
+}
+
+/** Re-executing a feed's flashblock on the parent's state did not give what the feed says (the block is dropped). */
+export class ReexecutionError extends Error {
+  override readonly name = 'ReexecutionError'
+}

@@ -74,3 +74,16 @@ export const UPSTREAM_FETCH_BATCH_BLOCKS = 16
 
 /** Recent canonical blocks the follower keeps with transactions, receipts and logs; older reads go upstream. */
 export const FOLLOWER_CACHE_BLOCKS = 128
+
+/** Flashblocks feed silence (ms) after which a follower drops pending (op-reth PR #22817). `--flashblocks-idle-timeout`. */
+export const FLASHBLOCKS_IDLE_TIMEOUT_MS = 3_000
+
+/** Feed keepalive: a ping this often; a pong missing at the next tick means a dead socket (base/base: 500 ms). */
+export const FEED_PING_INTERVAL_MS = 500
+
+/** Feed reconnect backoff: first wait and cap (ms), doubling in between (base/base: 1 s to 10 s). */
+export const FEED_RECONNECT_MIN_MS = 1_000
+export const FEED_RECONNECT_MAX_MS = 10_000
+
+/** Calls in one HTTP batch to the upstream (this service's own batch limit; geth's is 1 000). */
+export const UPSTREAM_BATCH_MAX = 100

@@ -30,6 +30,14 @@ export interface Skipped {
 export interface FlashOptions {
   /** performance.now() after which no further transaction is started (the rest wait for the next flashblock). */
   deadline?: number
+  /** A follower's state cannot compute roots: it takes this flashblock's from the feed. */
+  stateRoot?: Uint8Array
+}
+
+/** A block a follower re-executes: its header fields come from the feed's `base`, not from a local parent. */
+export interface FollowedBlock {
+  base: FlashblockBase
+  payloadId: Uint8Array
 }
 
 export class FlashBuilder {
@@ -50,8 +58,28 @@ export class FlashBuilder {
   private nextIndex = 0
   private last?: { header: BlockHeader; hash: Uint8Array }
 
-  constructor(private readonly vm: VM, parent: BlockRecord, params: BlockParams) {
+  constructor(vm: VM, parent: BlockRecord, params: BlockParams)
+  constructor(vm: VM, followed: FollowedBlock)
+  constructor(private readonly vm: VM, parent: BlockRecord | FollowedBlock, params?: BlockParams) {
     const common = vm.common
+    if ('base' in parent) {
+      const { base, payloadId } = parent
+      this.number = base.blockNumber
+      this.gasLimit = base.gasLimit
+      this.baseFee = base.baseFeePerGas
+      this.payloadId = payloadId
+      this.base = base
+      this.headerData = {
+        parentHash: base.parentHash, number: base.blockNumber, gasLimit: base.gasLimit, timestamp: base.timestamp,
+        coinbase: base.feeRecipient, mixHash: base.prevRandao, baseFeePerGas: base.baseFeePerGas, extraData: base.extraData,
+        // no blobs on the chains we follow (OP Stack: always 0)
+        excessBlobGas: 0n, blobGasUsed: 0n, parentBeaconBlockRoot: base.parentBeaconBlockRoot,
+      }
+      this.execBlock = createBlock({ header: this.headerData }, { common })
+      this.bloom = new Bloom(undefined, common)
+      return
+    }
+    params = params!
     const ph = parent.header
     this.number = ph.number + 1n
     this.gasLimit = ph.gasLimit
@@ -146,7 +174,7 @@ export class FlashBuilder {
       await vm.evm.journal.commit() // depth 0: the state manager flushes its caches into the trie
     }
     touched.set(keyOf(this.execBlock.header.coinbase.bytes), this.execBlock.header.coinbase.bytes)
-    const stateRoot = await vm.stateManager.getStateRoot()
+    const stateRoot = options.stateRoot ?? await vm.stateManager.getStateRoot()
     for (let i = this.txEnc.length; i < this.txs.length; i++) {
       this.txEnc.push(this.txs[i].tx.serialize())
       this.rcEnc.push(encodeReceipt(this.receiptForTrie(i), this.txs[i].tx.type))

@@ -2,12 +2,13 @@
  * The pending block as of the newest flashblock. It consumes Flashblock values and does not care who
  * made them (the local sequencer now, a follower's feed decoder later). Each applied flashblock builds
  * one new immutable snapshot and swaps it in with a single assignment, so a reader sees a whole
- * flashblock or the previous one, never half. Sequence rules (flashblocks.md Part 1, follower): index 0
- * starts a block; a gap, a duplicate or a foreign payload id drops the pending block until the next
- * index 0; a canonical block at or past the pending height clears it.
+ * flashblock or the previous one, never half. Sequence rules in sequence.ts: index 0 starts a block; a
+ * duplicate is ignored; a gap or a foreign payload id drops the pending block until the next index 0; a
+ * canonical block at or past the pending height clears it.
  */
 import { assembleBlock, keyOf } from '../chain/block-record.js'
 import type { BlockRecord, Flashblock, ReceiptRecord, TxLocation, TxRecord } from '../chain/types.js'
+import { classifyFlashblock } from './sequence.js'
 
 export interface PendingSnapshot {
   readonly payloadId: Uint8Array
@@ -49,18 +50,12 @@ export class PendingStore {
 
   /** Applies the next flashblock; returns false (and keeps or drops state as the rules say) if out of sequence. */
   apply(fb: Flashblock): boolean {
-    let building = this.building
-    if (fb.index === 0) {
-      if (!fb.base) return this.reject(`flashblock index 0 of payload ${keyOf(fb.payloadId)} has no base`)
-      if (fb.base.blockNumber <= this.options.canonicalHeight()) return false // stale: canonical already has it
-      building = { payloadId: fb.payloadId, number: fb.base.blockNumber, txs: [], receipts: [], positions: new Map(), index: -1 }
-    } else if (!building || keyOf(building.payloadId) !== keyOf(fb.payloadId) || fb.index !== building.index + 1) {
-      const expected = building ? `${keyOf(building.payloadId)}#${building.index + 1}` : 'an index 0'
-      return this.reject(`flashblock ${keyOf(fb.payloadId)}#${fb.index} out of sequence (expected ${expected}); pending block dropped`)
-    }
-    if (fb.metadata.blockNumber !== building.number) {
-      return this.reject(`flashblock ${keyOf(fb.payloadId)}#${fb.index} is for block ${fb.metadata.blockNumber}, not ${building.number}`)
-    }
+    const verdict = classifyFlashblock(this.building, fb, this.options.canonicalHeight())
+    if (verdict.kind === 'duplicate' || verdict.kind === 'stale') return false
+    if (verdict.kind === 'break') return this.reject(verdict.reason)
+    const building: Building = verdict.kind === 'start'
+      ? { payloadId: fb.payloadId, number: fb.metadata.blockNumber, txs: [], receipts: [], positions: new Map(), index: -1 }
+      : this.building!
     const { header, txs: newTxs, receipts: newReceipts } = fb.executed
     const first = building.txs.length
     newTxs.forEach((tx, i) => building.positions.set(keyOf(tx.hash), first + i))

@@ -1,0 +1,28 @@
+/**
+ * Finds the storage a flashblock's contract calls will read before they run for real. Executed one after
+ * another, each transaction would stop at its first unknown slot and wait a round trip (111 sequential
+ * requests for 100 ERC-20 transfers). Here every call runs at once, each on its own throw-away copy of the
+ * state, so their misses land in the same upstream batch: a few rounds instead of one per slot. Results
+ * are discarded; only the snapshot's cache keeps what they read. Skipped when the snapshot already knows
+ * every sender and recipient (a later flashblock of the same accounts, or a warm block).
+ */
+import type { EVM } from '@ethereumjs/evm'
+import { Address } from '@ethereumjs/util'
+import type { TxRecord } from '../chain/types.js'
+import type { UpstreamSnapshot } from './upstream-snapshot.js'
+
+export function needsDiscovery(snapshot: UpstreamSnapshot, txs: readonly TxRecord[]): boolean {
+  return txs.some(({ tx, sender }) => !snapshot.has(sender) || (tx.to !== undefined && !snapshot.has(tx.to.bytes)))
+}
+
+export async function discoverReads(evm: EVM, txs: readonly TxRecord[]): Promise<void> {
+  await Promise.all(txs.filter(({ tx }) => tx.to !== undefined && tx.data.length > 0).map(async ({ tx, sender }) => {
+    try {
+      await evm.shallowCopy().runCall({
+        caller: new Address(sender), origin: new Address(sender), to: tx.to, value: tx.value, data: tx.data, gasLimit: tx.gasLimit,
+      })
+    } catch {
+      // a speculative run may fail (balance, a read that failed): the real execution decides
+    }
+  }))
+}

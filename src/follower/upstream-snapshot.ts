@@ -1,0 +1,150 @@
+/**
+ * Reads of one upstream block's state, fetched in batches and kept for the life of that block. Every read
+ * made before the event loop turns goes out in one JSON-RPC batch (eth_getBalance + eth_getTransactionCount +
+ * eth_getCode per account, eth_getStorageAt per slot, all at the block number), and `prefetch` loads what
+ * a flashblock's transactions will touch before the first one runs, so a flashblock costs a few round
+ * trips rather than one per read (RPCStateManager's 120 sequential requests, evm-engine.md section 6).
+ * Needs no eth_getProof; values are immutable, so a failed load is forgotten and retried on next read.
+ */
+import { Account, KECCAK256_RLP, bytesToHex, hexToBytes, unpadBytes } from '@ethereumjs/util'
+import { keccak256 } from '../chain/crypto.js'
+import { keyOf } from '../chain/block-record.js'
+import { UPSTREAM_BATCH_MAX } from '../limits.js'
+import type { UpstreamCall, UpstreamRpc } from './upstream-rpc.js'
+
+/** An account as the upstream has it at the snapshot's block; undefined fields mean "does not exist". */
+export interface UpstreamAccount {
+  readonly nonce: bigint
+  readonly balance: bigint
+  readonly codeHash: Uint8Array
+  readonly code: Uint8Array
+}
+
+export interface SnapshotStats {
+  /** HTTP requests (each one batch). */
+  requests: number
+  /** JSON-RPC calls inside them. */
+  calls: number
+}
+
+type Load = { calls: UpstreamCall[]; settle: (results: unknown[] | Error) => void }
+
+export class UpstreamSnapshot {
+  readonly stats: SnapshotStats = { requests: 0, calls: 0 }
+  private readonly tag: string
+  private readonly accounts = new Map<string, Promise<UpstreamAccount | undefined>>()
+  private readonly slots = new Map<string, Promise<Uint8Array>>()
+  private queue: Load[] = []
+
+  constructor(private readonly upstream: UpstreamRpc, readonly blockNumber: bigint) {
+    this.tag = `0x${blockNumber.toString(16)}`
+  }
+
+  /** Whether this account was asked for already (loaded or loading). */
+  has(address: Uint8Array): boolean {
+    return this.accounts.has(keyOf(address))
+  }
+
+  account(address: Uint8Array): Promise<UpstreamAccount | undefined> {
+    const key = keyOf(address)
+    let loading = this.accounts.get(key)
+    if (!loading) {
+      const params = [bytesToHex(address), this.tag]
+      loading = this.load(key, this.accounts, [
+        { method: 'eth_getBalance', params }, { method: 'eth_getTransactionCount', params }, { method: 'eth_getCode', params },
+      ], ([balance, nonce, code]) => toAccount(BigInt(balance as string), BigInt(nonce as string), hexToBytes(code as `0x${string}`)))
+    }
+    return loading
+  }
+
+  /** Stripped of leading zeros (empty for zero), as the EVM stores and compares slot values. */
+  storage(address: Uint8Array, slot: Uint8Array): Promise<Uint8Array> {
+    const key = `${keyOf(address)}:${keyOf(slot)}`
+    let loading = this.slots.get(key)
+    if (!loading) {
+      loading = this.load(key, this.slots, [{ method: 'eth_getStorageAt', params: [bytesToHex(address), bytesToHex(slot), this.tag] }],
+        ([value]) => unpadBytes(hexToBytes(value as `0x${string}`)))
+    }
+    return loading
+  }
+
+  /** Loads these accounts and slots in as few batches as the batch limit allows; ignores failures (reads retry). */
+  async prefetch(accounts: Iterable<Uint8Array>, slots: Iterable<{ address: Uint8Array; slot: Uint8Array }> = []): Promise<void> {
+    const reads: Promise<unknown>[] = []
+    for (const address of accounts) reads.push(this.account(address))
+    for (const { address, slot } of slots) reads.push(this.storage(address, slot))
+    await Promise.allSettled(reads)
+  }
+
+  private load<T>(key: string, cache: Map<string, Promise<T>>, calls: UpstreamCall[], parse: (results: unknown[]) => T): Promise<T> {
+    const promise = new Promise<T>((resolve, reject) => {
+      // a macrotask later: every read that concurrent executions reach before blocking joins the batch
+      if (this.queue.length === 0) setImmediate(() => this.flush())
+      this.queue.push({
+        calls,
+        settle: (results) => {
+          if (results instanceof Error) {
+            cache.delete(key)
+            reject(results)
+          } else {
+            try {
+              resolve(parse(results))
+            } catch (err) {
+              cache.delete(key)
+              reject(err)
+            }
+          }
+        },
+      })
+    })
+    cache.set(key, promise)
+    return promise
+  }
+
+  private flush(): void {
+    const loads = this.queue
+    this.queue = []
+    let chunk: Load[] = []
+    let size = 0
+    for (const load of loads) {
+      if (size + load.calls.length > UPSTREAM_BATCH_MAX && chunk.length) {
+        this.send(chunk)
+        chunk = []
+        size = 0
+      }
+      chunk.push(load)
+      size += load.calls.length
+    }
+    if (chunk.length) this.send(chunk)
+  }
+
+  private send(loads: Load[]): void {
+    const calls = loads.flatMap((l) => l.calls)
+    this.stats.requests++
+    this.stats.calls += calls.length
+    this.upstream.batch(calls).then(
+      (results) => {
+        let at = 0
+        for (const load of loads) {
+          load.settle(results.slice(at, at + load.calls.length))
+          at += load.calls.length
+        }
+      },
+      (err: unknown) => {
+        const error = err instanceof Error ? err : new Error(String(err))
+        for (const load of loads) load.settle(error)
+      },
+    )
+  }
+}
+
+function toAccount(balance: bigint, nonce: bigint, code: Uint8Array): UpstreamAccount | undefined {
+  // EIP-161: an account with no nonce, balance or code is the same as none
+  if (nonce === 0n && balance === 0n && code.length === 0) return undefined
+  return { nonce, balance, code, codeHash: keccak256(code) }
+}
+
+/** A fresh, mutable @ethereumjs Account (the EVM mutates what it gets). Storage roots are not known upstream. */
+export function accountOf(upstream: UpstreamAccount): Account {
+  return new Account(upstream.nonce, upstream.balance, KECCAK256_RLP, upstream.codeHash)
+}

@@ -1,0 +1,169 @@
+/**
+ * An @ethereumjs state manager over one upstream block's state: reads come from an UpstreamSnapshot
+ * (batched, prefetched, cached per block), writes stay in a local overlay, so the follower can re-execute a
+ * flashblock's transactions on its parent block. Checkpoints journal every overlay write and `commit` keeps
+ * a nested frame's undo log for the outer frame (RPCStateManager 10.1.3 commits only its account cache, so a
+ * reverted storage write survives: evm-engine.md section 6). Roots cannot be computed without the whole
+ * trie: `root` is whatever the caller knows (the upstream block's, then the feed's per flashblock).
+ */
+import type { AccountFields, Common, StateManagerInterface } from '@ethereumjs/common'
+import { OriginalStorageCache } from '@ethereumjs/statemanager'
+import { Account, type Address, KECCAK256_NULL, createAccountFromRLP, equalsBytes, unpadBytes } from '@ethereumjs/util'
+import { keyOf } from '../chain/block-record.js'
+import { keccak256 } from '../chain/crypto.js'
+import { UpstreamStateError } from '../errors.js'
+import { accountOf, type UpstreamSnapshot } from './upstream-snapshot.js'
+
+/** Local writes; `null` account = deleted (or never created) here, whatever the upstream has. */
+interface Overlay {
+  readonly accounts: Map<string, Uint8Array | null>
+  readonly code: Map<string, Uint8Array>
+  readonly storage: Map<string, Map<string, Uint8Array>>
+  /** Addresses whose upstream storage no longer shows through (cleared, deleted, re-created). */
+  readonly cleared: Map<string, true>
+}
+
+const EMPTY = new Uint8Array()
+
+export class UpstreamStateManager implements StateManagerInterface {
+  readonly originalStorageCache: OriginalStorageCache
+  /** The state root as far as the caller knows it (getStateRoot answers it). */
+  root: Uint8Array | undefined
+  private readonly overlay: Overlay
+  private readonly journal: (() => void)[][] = []
+
+  constructor(readonly snapshot: UpstreamSnapshot, readonly common: Common, options: { root?: Uint8Array; overlay?: Overlay } = {}) {
+    this.root = options.root
+    this.overlay = options.overlay ?? { accounts: new Map(), code: new Map(), storage: new Map(), cleared: new Map() }
+    this.originalStorageCache = new OriginalStorageCache(this.getStorage.bind(this))
+  }
+
+  /** Journal depth; FlashBuilder reads it (as on MerkleStateManager) to catch a leaked checkpoint. */
+  get _checkpointCount(): number {
+    return this.journal.length
+  }
+
+  async getAccount(address: Address): Promise<Account | undefined> {
+    const local = this.overlay.accounts.get(keyOf(address.bytes))
+    if (local !== undefined) return local === null ? undefined : createAccountFromRLP(local)
+    const upstream = await this.snapshot.account(address.bytes)
+    return upstream && accountOf(upstream)
+  }
+
+  async putAccount(address: Address, account?: Account): Promise<void> {
+    if (account === undefined) return this.deleteAccount(address)
+    this.set(this.overlay.accounts, keyOf(address.bytes), account.serialize())
+  }
+
+  async deleteAccount(address: Address): Promise<void> {
+    const key = keyOf(address.bytes)
+    this.set(this.overlay.accounts, key, null)
+    this.set(this.overlay.code, key, EMPTY)
+    this.set(this.overlay.storage, key, new Map())
+    this.set(this.overlay.cleared, key, true)
+  }
+
+  async modifyAccountFields(address: Address, fields: AccountFields): Promise<void> {
+    const account = (await this.getAccount(address)) ?? new Account()
+    if (fields.nonce !== undefined) account.nonce = fields.nonce
+    if (fields.balance !== undefined) account.balance = fields.balance
+    if (fields.codeHash !== undefined) account.codeHash = fields.codeHash
+    if (fields.storageRoot !== undefined) account.storageRoot = fields.storageRoot
+    await this.putAccount(address, account)
+  }
+
+  async putCode(address: Address, value: Uint8Array): Promise<void> {
+    const account = (await this.getAccount(address)) ?? new Account()
+    account.codeHash = value.length ? keccak256(value) : KECCAK256_NULL
+    this.set(this.overlay.code, keyOf(address.bytes), value)
+    await this.putAccount(address, account)
+  }
+
+  async getCode(address: Address): Promise<Uint8Array> {
+    const key = keyOf(address.bytes)
+    const local = this.overlay.code.get(key)
+    if (local !== undefined) return local
+    if (this.overlay.accounts.get(key) === null) return EMPTY
+    return (await this.snapshot.account(address.bytes))?.code ?? EMPTY
+  }
+
+  async getCodeSize(address: Address): Promise<number> {
+    return (await this.getCode(address)).length
+  }
+
+  async getStorage(address: Address, slot: Uint8Array): Promise<Uint8Array> {
+    if (slot.length !== 32) throw new UpstreamStateError('storage key must be 32 bytes long')
+    const key = keyOf(address.bytes)
+    const local = this.overlay.storage.get(key)?.get(keyOf(slot))
+    if (local !== undefined) return local
+    if (this.overlay.cleared.has(key)) return EMPTY
+    return this.snapshot.storage(address.bytes, slot)
+  }
+
+  async putStorage(address: Address, slot: Uint8Array, value: Uint8Array): Promise<void> {
+    const key = keyOf(address.bytes)
+    let slots = this.overlay.storage.get(key)
+    if (!slots) this.set(this.overlay.storage, key, (slots = new Map()))
+    this.set(slots, keyOf(slot), unpadBytes(value))
+  }
+
+  async clearStorage(address: Address): Promise<void> {
+    const key = keyOf(address.bytes)
+    this.set(this.overlay.storage, key, new Map())
+    this.set(this.overlay.cleared, key, true)
+  }
+
+  async checkpoint(): Promise<void> {
+    this.journal.push([])
+  }
+
+  async commit(): Promise<void> {
+    const frame = this.journal.pop()
+    if (!frame) throw new UpstreamStateError('commit without a checkpoint')
+    // the outer frame must still be able to undo what this one did
+    this.journal.at(-1)?.push(...frame)
+  }
+
+  async revert(): Promise<void> {
+    const frame = this.journal.pop()
+    if (!frame) throw new UpstreamStateError('revert without a checkpoint')
+    for (let i = frame.length - 1; i >= 0; i--) frame[i]()
+  }
+
+  async getStateRoot(): Promise<Uint8Array> {
+    if (!this.root) throw new UpstreamStateError('the state root of upstream-backed state is not known here')
+    return this.root
+  }
+
+  async setStateRoot(root: Uint8Array): Promise<void> {
+    if (!this.root || !equalsBytes(root, this.root)) throw new UpstreamStateError('upstream-backed state cannot move to another root')
+  }
+
+  async hasStateRoot(root: Uint8Array): Promise<boolean> {
+    return this.root !== undefined && equalsBytes(root, this.root)
+  }
+
+  clearCaches(): void {
+    // the snapshot's values are immutable facts about one block: nothing to invalidate
+  }
+
+  /** An independent copy of the state as it stands (writes of open checkpoints included), over the same snapshot. */
+  shallowCopy(): UpstreamStateManager {
+    const o = this.overlay
+    const overlay: Overlay = {
+      accounts: new Map(o.accounts), code: new Map(o.code), cleared: new Map(o.cleared),
+      storage: new Map([...o.storage].map(([k, slots]) => [k, new Map(slots)])),
+    }
+    return new UpstreamStateManager(this.snapshot, this.common, { root: this.root, overlay })
+  }
+
+  private set<K, V>(map: Map<K, V>, key: K, value: V): void {
+    const frame = this.journal.at(-1)
+    if (frame) {
+      const had = map.has(key)
+      const previous = map.get(key)
+      frame.push(had ? () => map.set(key, previous as V) : () => map.delete(key))
+    }
+    map.set(key, value)
+  }
+}

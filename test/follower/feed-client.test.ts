@@ -1,0 +1,122 @@
+import { brotliCompressSync } from 'node:zlib'
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { type WebSocket, WebSocketServer } from 'ws'
+import type { Flashblock, FlashblockPayload } from '../../src/chain/types.js'
+import { encodeBrotliFrame } from '../../src/feed/codec.js'
+import { decodeFlashblock } from '../../src/feed/decode.js'
+import { encodeEndOfBlock, encodeFlashblock } from '../../src/feed/encode.js'
+import { FeedClient } from '../../src/follower/feed-client.js'
+import { startService, type RunningService } from '../../src/service.js'
+import { nextEvent, until } from '../support/wait-for.js'
+
+const quietHour = { port: 0, quiet: true, rateLimit: 0, blockTimeMs: 3_600_000, flashblockIntervalMs: 3_600_000 }
+const expected = (fb: Flashblock): FlashblockPayload => decodeFlashblock(encodeFlashblock(fb))
+
+describe('the feed client on the leader\'s raw feed', () => {
+  let leader: RunningService
+  let client: FeedClient | undefined
+  beforeAll(async () => {
+    leader = await startService(quietHour)
+  })
+  afterEach(() => client?.stop())
+  afterAll(() => leader?.close())
+
+  for (const framing of ['json', 'brotli'] as const) {
+    test(`decodes the leader's ${framing} frames into the flashblocks it built, in order`, async () => {
+      client = new FeedClient({ url: `${leader.wsUrl}ws/flashblocks${framing === 'brotli' ? '?compress=brotli' : ''}` })
+      const got: FlashblockPayload[] = []
+      client.on('payload', (p) => got.push(p))
+      client.start()
+      await nextEvent(client, 'open')
+      await until(() => leader.feed.count() > 0, 'the leader to register the feed client')
+      await leader.chain.sealNow() // the leader opened a block at start: begin at the next one's index 0
+      const built = [await leader.chain.buildNow(), await leader.chain.buildNow()]
+      await until(() => got.length === 2, 'two payloads')
+      expect(got).toEqual(built.map(expected))
+      expect(client.stats).toMatchObject({ connects: 1, decodeErrors: 0, sequenceBreaks: 0 })
+    })
+  }
+
+  test('reconnects with backoff doubling to the cap after the leader closes its feed socket', async () => {
+    const warnings: string[] = []
+    client = new FeedClient({ url: `${leader.wsUrl}ws/flashblocks`, reconnectMinMs: 20, reconnectMaxMs: 80, warn: (m) => warnings.push(m) })
+    client.start()
+    await nextEvent(client, 'open')
+    const port = new URL(leader.url).port
+    await leader.close()
+    await until(() => client!.stats.reconnects >= 5, 'five reconnect attempts')
+    const waits = warnings.filter((w) => w.includes('reconnecting in')).map((w) => Number(/in (\d+) ms/.exec(w)![1]))
+    expect(waits.slice(0, 5)).toEqual([20, 40, 80, 80, 80])
+
+    leader = await startService({ ...quietHour, port: Number(port) })
+    await nextEvent(client, 'open')
+    const got = nextEvent<[FlashblockPayload]>(client, 'payload')
+    await until(() => leader.feed.count() > 0, 'the leader to register the feed client')
+    const fb = await leader.chain.buildNow()
+    expect((await got)[0]).toEqual(expected(fb))
+    expect(client.stats.connects).toBe(2)
+  })
+})
+
+describe('the feed client on frames crafted as other feeds send them', () => {
+  let server: WebSocketServer
+  let leader: RunningService
+  let client: FeedClient | undefined
+  beforeAll(async () => {
+    leader = await startService(quietHour)
+    server = new WebSocketServer({ host: '127.0.0.1', port: 0 })
+    await new Promise((r) => server.once('listening', r))
+  })
+  afterEach(() => client?.stop())
+  afterAll(async () => {
+    await new Promise((r) => server.close(r))
+    await leader?.close()
+  })
+
+  test('decodes binary JSON, brotli with and without 0x1E, the OpFlashblockPayload wrapper and the end-of-payload message', async () => {
+    await leader.chain.sealNow()
+    const fb0 = await leader.chain.buildNow()
+    const fb1 = await leader.chain.buildNow()
+    const fb2 = await leader.chain.buildNow()
+    const fb3 = await leader.chain.buildNow()
+    const json = (fb: Flashblock) => JSON.stringify(encodeFlashblock(fb))
+    const frames: [string | Buffer, boolean][] = [
+      [Buffer.from(`  \n${json(fb0)}`), true], // JSON in a binary frame, after whitespace
+      [encodeBrotliFrame(encodeFlashblock(fb1)), true], // xlayer-reth: 0x1E + brotli
+      [brotliCompressSync(Buffer.from(json(fb2))), true], // Base: raw brotli
+      [JSON.stringify({ OpFlashblockPayload: { ...encodeFlashblock(fb3), target_index: 5 } }), false], // xlayer-reth's pipe
+      ['{"payload_id": 7}', false], // not a feed message
+      [Buffer.from([0x1e, 1, 2, 3]), true], // neither JSON nor brotli
+      [JSON.stringify({ OpFlashblockPayload: encodeEndOfBlock(fb0.payloadId) }), false],
+    ]
+    server.once('connection', (ws: WebSocket) => {
+      for (const [frame, binary] of frames) ws.send(frame, { binary })
+    })
+    const got: FlashblockPayload[] = []
+    const ends: Uint8Array[] = []
+    client = new FeedClient({ url: `ws://127.0.0.1:${(server.address() as { port: number }).port}` })
+    client.on('payload', (p) => got.push(p))
+    client.on('end', (id) => ends.push(id))
+    client.start()
+    await until(() => ends.length === 1, 'the end-of-payload message')
+    expect(got).toEqual([fb0, fb1, fb2, fb3].map(expected))
+    expect(ends).toEqual([fb0.payloadId])
+    expect(client.stats).toMatchObject({ messages: 7, decodeErrors: 2, sequenceBreaks: 0 })
+  })
+
+  test('counts a duplicate and a gap in the sequence, and still hands every payload on in order', async () => {
+    await leader.chain.sealNow()
+    const [a, b, c, d] = [await leader.chain.buildNow(), await leader.chain.buildNow(), await leader.chain.buildNow(), await leader.chain.buildNow()]
+    server.once('connection', (ws: WebSocket) => {
+      for (const fb of [a, b, b, d, c]) ws.send(JSON.stringify(encodeFlashblock(fb)))
+    })
+    const got: FlashblockPayload[] = []
+    client = new FeedClient({ url: `ws://127.0.0.1:${(server.address() as { port: number }).port}` })
+    client.on('payload', (p) => got.push(p))
+    client.start()
+    await until(() => got.length === 5, 'five payloads')
+    expect(got.map((p) => p.index)).toEqual([a, b, b, d, c].map((fb) => fb.index))
+    // b again: duplicate; d after b: a skipped index; c after the break: a join in mid-block
+    expect(client.stats).toMatchObject({ duplicates: 1, sequenceBreaks: 2 })
+  })
+})

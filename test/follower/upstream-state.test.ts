@@ -1,0 +1,98 @@
+import { Account, Address, bytesToHex, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { UpstreamSnapshot } from '../../src/follower/upstream-snapshot.js'
+import { UpstreamStateManager } from '../../src/follower/upstream-state.js'
+import { type Harness, BOB, startHarness } from '../general/harness.js'
+import { fetchUpstream } from '../support/upstream-fetch.js'
+
+const slot = (n: number) => setLengthLeft(Uint8Array.of(n), 32)
+
+describe('upstream-backed state on the leader', () => {
+  let h: Harness
+  let token: Address
+  let deployedAt: bigint
+  beforeAll(async () => {
+    h = await startHarness()
+    const deployed = await h.deployToken(1000n)
+    token = new Address(hexToBytes(deployed.address))
+    deployedAt = deployed.block.number
+    await h.transferToken(deployed.address, BOB, 5n)
+    await h.mine()
+  })
+  afterAll(() => h?.close())
+
+  const stateAt = (n: bigint) => {
+    const upstream = fetchUpstream(h.service.url)
+    return { upstream, state: new UpstreamStateManager(new UpstreamSnapshot(upstream, n), h.chain.common) }
+  }
+
+  test('reads accounts, code and storage as of the block asked for, not the latest', async () => {
+    const alice = new Address(hexToBytes(h.alice.address))
+    const before = stateAt(deployedAt - 1n).state
+    const after = stateAt(deployedAt).state
+    const leaderAt = (n: bigint) => h.chain.stateAt(h.chain.store.byNumber(n)!.header.stateRoot)
+    for (const [ours, n] of [[before, deployedAt - 1n], [after, deployedAt]] as const) {
+      const theirs = leaderAt(n)
+      for (const address of [alice, token]) {
+        const [a, b] = [await ours.getAccount(address), await theirs.getAccount(address)]
+        expect([a?.nonce, a?.balance, a && bytesToHex(a.codeHash)]).toEqual([b?.nonce, b?.balance, b && bytesToHex(b.codeHash)])
+        expect(await ours.getCode(address)).toEqual(await theirs.getCode(address))
+        expect(await ours.getStorage(address, slot(0))).toEqual(await theirs.getStorage(address, slot(0)))
+      }
+    }
+    expect(await before.getAccount(token)).toBeUndefined()
+    expect((await after.getStorage(token, slot(0))).length).toBeGreaterThan(0) // totalSupply, stripped of zeros
+  })
+
+  test('a storage write reverted after a nested checkpoint committed stays reverted', async () => {
+    const { state } = stateAt(h.chain.store.height)
+    const upstreamValue = await state.getStorage(token, slot(0))
+    await state.checkpoint()
+    await state.putStorage(token, slot(0), Uint8Array.of(1))
+    await state.checkpoint()
+    await state.putStorage(token, slot(7), Uint8Array.of(2))
+    await state.putAccount(token, new Account(9n, 9n))
+    await state.commit()
+    expect(await state.getStorage(token, slot(7))).toEqual(Uint8Array.of(2))
+    await state.revert()
+    expect(await state.getStorage(token, slot(0))).toEqual(upstreamValue)
+    expect(await state.getStorage(token, slot(7))).toEqual(new Uint8Array())
+    expect((await state.getAccount(token))?.nonce).toBe(1n)
+    expect(state._checkpointCount).toBe(0)
+  })
+
+  test('a deleted or cleared account reads no code and zero storage, whatever the upstream has, until reverted', async () => {
+    const { state } = stateAt(h.chain.store.height)
+    const code = await state.getCode(token)
+    await state.checkpoint()
+    await state.deleteAccount(token)
+    expect(await state.getAccount(token)).toBeUndefined()
+    expect(await state.getCode(token)).toEqual(new Uint8Array())
+    expect(await state.getStorage(token, slot(0))).toEqual(new Uint8Array())
+    await state.revert()
+    expect(await state.getCode(token)).toEqual(code)
+    await state.clearStorage(token)
+    expect(await state.getStorage(token, slot(0))).toEqual(new Uint8Array())
+    expect(await state.getCode(token)).toEqual(code)
+  })
+
+  test('a copy keeps the state as it stood and does not see later writes', async () => {
+    const { state } = stateAt(h.chain.store.height)
+    await state.putStorage(token, slot(3), Uint8Array.of(3))
+    const copy = state.shallowCopy()
+    await state.putStorage(token, slot(3), Uint8Array.of(4))
+    expect(await copy.getStorage(token, slot(3))).toEqual(Uint8Array.of(3))
+    expect(copy.common.chainId()).toBe(196n)
+  })
+
+  test('reads made together go in one batch, and a prefetch of 40 accounts costs 2 requests (3 calls each, 100 a batch)', async () => {
+    const { state, upstream } = stateAt(h.chain.store.height)
+    const addresses = Array.from({ length: 40 }, (_, i) => new Address(setLengthLeft(Uint8Array.of(i + 1), 20)))
+    await state.snapshot.prefetch(addresses.map((a) => a.bytes))
+    expect(upstream.requests).toBe(2)
+    expect(state.snapshot.stats).toEqual({ requests: 2, calls: 120 })
+    await Promise.all(addresses.map((a) => state.getAccount(a))) // cached: no request
+    await Promise.all([state.getStorage(token, slot(0)), state.getStorage(token, slot(1)), state.getCode(token)])
+    expect(upstream.requests).toBe(3)
+  })
+})

@@ -1,0 +1,49 @@
+/**
+ * The embedded service as a separate process (src/cli.ts through tsx), for tests that must freeze the
+ * leader: SIGSTOP keeps its sockets open while it answers nothing, as a hung upstream does.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { join } from 'node:path'
+import { freePort } from './anvil.js'
+import { REPO_ROOT } from './run-script.js'
+
+export interface LeaderProcess {
+  url: string
+  /** ws://127.0.0.1:<port>/ */
+  wsUrl: string
+  pause(): void
+  resume(): void
+  close(): Promise<void>
+}
+
+export async function startLeaderProcess(args: string[] = []): Promise<LeaderProcess> {
+  const port = await freePort()
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/cli.ts'),
+    '--port', String(port), '--host', '127.0.0.1', '--rate-limit', '0', '--quiet', ...args], { cwd: REPO_ROOT, stdio: 'ignore' })
+  const url = `http://127.0.0.1:${port}/`
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' })
+      break
+    } catch (err) {
+      if (attempt === 300 || child.exitCode !== null) {
+        child.kill('SIGKILL')
+        throw new Error(`the leader process did not answer on ${url}: ${(err as Error).message}`)
+      }
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  }
+  return {
+    url,
+    wsUrl: `ws://127.0.0.1:${port}/`,
+    pause: () => child.kill('SIGSTOP'),
+    resume: () => child.kill('SIGCONT'),
+    close: async () => {
+      if (child.exitCode !== null) return
+      child.kill('SIGCONT')
+      child.kill('SIGKILL')
+      await exited
+    },
+  }
+}
