@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import { keccak256, toHex, hexToBytes, type Hex } from 'viem'
 import { parseTransaction, serializeTransaction } from 'viem/op-stack'
+
+type TransactionSerializableDeposit = { type?: string; sourceHash?: Hex; from?: Hex; to?: Hex | null; mint?: bigint; value?: bigint; gas?: bigint; isSystemTx?: boolean }
 import { RLP } from '@ethereumjs/rlp'
 import { InvalidParamsError } from '../errors.js'
 import { decodeDeposit, depositHash, encodeDeposit, type DepositTx } from './deposit-tx.js'
@@ -39,7 +41,7 @@ describe('deposit transaction codec', () => {
 
     test(`${name} decodes from viem's bytes to the same fields viem parses`, () => {
       const raw = encodeDeposit(tx)
-      const parsed = parseTransaction(toHex(raw))
+      const parsed = parseTransaction(toHex(raw)) as unknown as TransactionSerializableDeposit
       const decoded = decodeDeposit(raw)
       expect(decoded).toEqual({ ...tx, to: tx.to })
       expect(parsed.type).toBe('deposit')
