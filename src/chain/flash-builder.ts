@@ -11,6 +11,8 @@ import type { Message } from '@ethereumjs/evm'
 import { assembleBlock, keyOf } from './block-record.js'
 import { adoptCommon } from './engine.js'
 import { orderedTrieRoot } from './ordered-trie.js'
+import { type BlockFeeParams, chargeOpFees, maxExtraCost, readBlockFeeParams } from '../opstack/op-fees.js'
+import { BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT } from '../opstack/addresses.js'
 import type { BlockRecord, Flashblock, FlashblockBase, ReceiptRecord, TxRecord } from './types.js'
 
 export interface BlockParams {
@@ -18,6 +20,8 @@ export interface BlockParams {
   coinbase: Uint8Array
   prevRandao: Uint8Array
   payloadId: Uint8Array
+  /** Charge OP Stack fees beyond gas, with parameters read from L1Block at the block's start. */
+  opFees?: boolean
 }
 
 /** Why a candidate did not make it into this flashblock. `drop`: remove it from the pool. */
@@ -49,8 +53,9 @@ export class FlashBuilder {
   private logCount = 0
   private nextIndex = 0
   private last?: { header: BlockHeader; hash: Uint8Array }
+  private feeParams?: BlockFeeParams
 
-  constructor(private readonly vm: VM, parent: BlockRecord, params: BlockParams) {
+  constructor(private readonly vm: VM, parent: BlockRecord, private readonly params: BlockParams) {
     const common = vm.common
     const ph = parent.header
     this.number = ph.number + 1n
@@ -107,6 +112,8 @@ export class FlashBuilder {
       touch(m.to)
     }
     const first = this.txs.length
+    if (this.params.opFees && this.nextIndex === 0) this.feeParams = await readBlockFeeParams(vm.stateManager)
+    const feeParams = this.feeParams
     vm.evm.events?.on('beforeMessage', onMessage)
     await vm.evm.journal.checkpoint()
     const depth = checkpointDepth(vm)
@@ -119,6 +126,17 @@ export class FlashBuilder {
           blockedSenders.add(senderKey)
           skipped.push({ tx: record, reason: 'exceeds remaining block gas', drop: false })
           continue
+        }
+        if (feeParams) {
+          // op-geth's buyGas: the balance must cover gas, value and the most the OP fees can come to
+          const tx = record.tx
+          const want = tx.gasLimit * ('maxFeePerGas' in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice) + tx.value + maxExtraCost(record.raw, tx.gasLimit, feeParams)
+          const have = (await vm.stateManager.getAccount(new Address(record.sender)))?.balance ?? 0n
+          if (have < want) {
+            blockedSenders.add(senderKey)
+            skipped.push({ tx: record, reason: `insufficient funds for gas * price + value: address ${new Address(record.sender)} have ${have} want ${want}`, drop: true })
+            continue
+          }
         }
         let result: RunTxResult
         try {
@@ -137,7 +155,8 @@ export class FlashBuilder {
           skipped.push({ tx: record, reason, drop: !/is less than the block's baseFeePerGas/.test(reason) })
           continue
         }
-        this.record(record, result)
+        const op = feeParams && await chargeOpFees(vm.stateManager, record.sender, record.raw, result.totalGasSpent, this.baseFee, feeParams)
+        this.record(record, result, op)
         touch(new Address(record.sender))
         touch(record.tx.to)
       }
@@ -146,6 +165,7 @@ export class FlashBuilder {
       await vm.evm.journal.commit() // depth 0: the state manager flushes its caches into the trie
     }
     touched.set(keyOf(this.execBlock.header.coinbase.bytes), this.execBlock.header.coinbase.bytes)
+    if (feeParams) for (const vault of [BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT]) touched.set(keyOf(vault), vault)
     const stateRoot = await vm.stateManager.getStateRoot()
     for (let i = this.txEnc.length; i < this.txs.length; i++) {
       this.txEnc.push(this.txs[i].tx.serialize())
@@ -193,7 +213,7 @@ export class FlashBuilder {
     return assembleBlock(this.last.header, this.last.hash, [...this.txs], [...this.receipts])
   }
 
-  private record(record: TxRecord, result: RunTxResult): void {
+  private record(record: TxRecord, result: RunTxResult, op?: ReceiptRecord['op']): void {
     const tx = record.tx
     const receipt = result.receipt
     const logs = receipt.logs.map(([address, topics, data]) => ({ address, topics, data }))
@@ -212,6 +232,7 @@ export class FlashBuilder {
       // geth reports the would-be address for a failed creation too
       ...(tx.to === undefined ? { contractAddress: createContractAddress(new Address(record.sender), tx.nonce).bytes } : {}),
       firstLogIndex: this.logCount,
+      ...(op ? { op } : {}),
     })
     this.logCount += logs.length
     this.gasUsed += result.blockGasSpent ?? result.totalGasSpent
