@@ -20,6 +20,7 @@ import { TxPool } from './pool/pool.js'
 import { Sequencer } from './sequencer.js'
 import { CanonicalStore } from './store.js'
 import type { BlockRecord, DevAccount, Flashblock, TxLocation } from './types.js'
+import type { L1Settings } from '../opstack/l1-origin.js'
 
 /** OP Stack's sequencer fee vault: where priority fees go. */
 export const FEE_RECIPIENT = hexToBytes('0x4200000000000000000000000000000000000011')
@@ -47,6 +48,10 @@ export interface ChainOptions {
   baseFee?: bigint
   /** Genesis time in seconds (default: now). */
   genesisTimestamp?: bigint
+  /** Charge OP Stack L1 data and operator fees on user transactions (default off until the L1-info deposit lands). */
+  opFees?: boolean
+  /** The simulated L1's fee settings (src/opstack/l1-origin.ts DEFAULT_L1_SETTINGS). */
+  l1Settings?: L1Settings
 }
 
 const silent: ChainLogger = { info: () => {}, warn: () => {} }
@@ -70,7 +75,7 @@ export class Chain {
     readonly accounts: readonly DevAccount[],
     readonly pool: TxPool,
     readonly store: CanonicalStore,
-    readonly options: Required<Pick<ChainOptions, 'blockTimeMs' | 'flashblockIntervalMs'>>,
+    readonly options: Required<Pick<ChainOptions, 'blockTimeMs' | 'flashblockIntervalMs'>> & Pick<ChainOptions, 'opFees'>,
     events: TypedEmitter<ChainEvents>,
     logger: ChainLogger,
   ) {
@@ -188,6 +193,7 @@ export async function createChain(options: ChainOptions = {}): Promise<Chain> {
     common, gasLimit, baseFee, accounts,
     balance: options.balance ?? 10_000n * 10n ** 18n,
     timestamp: options.genesisTimestamp ?? BigInt(Math.floor(Date.now() / 1000)),
+    l1Settings: options.l1Settings,
   })
   const store = new CanonicalStore(genesis)
   const vm = await createVM({ common, stateManager, blockchain: new StoreBlockHashes(store) })
@@ -205,5 +211,6 @@ export async function createChain(options: ChainOptions = {}): Promise<Chain> {
   return new Chain(common, vm, accounts, pool, store, {
     blockTimeMs: options.blockTimeMs ?? 1000,
     flashblockIntervalMs: options.flashblockIntervalMs ?? 200,
+    opFees: options.opFees,
   }, events, logger)
 }

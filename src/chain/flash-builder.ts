@@ -11,6 +11,8 @@ import type { Message } from '@ethereumjs/evm'
 import { assembleBlock, keyOf } from './block-record.js'
 import { adoptCommon } from './engine.js'
 import { orderedTrieRoot } from './ordered-trie.js'
+import { type BlockFeeParams, chargeOpFees, maxExtraCost, readBlockFeeParams } from '../opstack/op-fees.js'
+import { BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT } from '../opstack/addresses.js'
 import type { BlockRecord, Flashblock, FlashblockBase, ReceiptRecord, TxRecord } from './types.js'
 
 export interface BlockParams {
@@ -18,6 +20,8 @@ export interface BlockParams {
   coinbase: Uint8Array
   prevRandao: Uint8Array
   payloadId: Uint8Array
+  /** Charge OP Stack fees beyond gas, with parameters read from L1Block at the block's start. */
+  opFees?: boolean
 }
 
 /** Why a candidate did not make it into this flashblock. `drop`: remove it from the pool. */
@@ -57,10 +61,11 @@ export class FlashBuilder {
   private logCount = 0
   private nextIndex = 0
   private last?: { header: BlockHeader; hash: Uint8Array }
+  private feeParams?: BlockFeeParams
 
   constructor(vm: VM, parent: BlockRecord, params: BlockParams)
   constructor(vm: VM, followed: FollowedBlock)
-  constructor(private readonly vm: VM, parent: BlockRecord | FollowedBlock, params?: BlockParams) {
+  constructor(private readonly vm: VM, parent: BlockRecord | FollowedBlock, private readonly params?: BlockParams) {
     const common = vm.common
     if ('base' in parent) {
       const { base, payloadId } = parent
@@ -79,7 +84,7 @@ export class FlashBuilder {
       this.bloom = new Bloom(undefined, common)
       return
     }
-    params = params!
+    if (!params) throw new Error('FlashBuilder: block params are required for a locally built block')
     const ph = parent.header
     this.number = ph.number + 1n
     this.gasLimit = ph.gasLimit
@@ -135,6 +140,8 @@ export class FlashBuilder {
       touch(m.to)
     }
     const first = this.txs.length
+    if (this.params?.opFees && this.nextIndex === 0) this.feeParams = await readBlockFeeParams(vm.stateManager)
+    const feeParams = this.feeParams
     vm.evm.events?.on('beforeMessage', onMessage)
     await vm.evm.journal.checkpoint()
     const depth = checkpointDepth(vm)
@@ -147,6 +154,17 @@ export class FlashBuilder {
           blockedSenders.add(senderKey)
           skipped.push({ tx: record, reason: 'exceeds remaining block gas', drop: false })
           continue
+        }
+        if (feeParams) {
+          // op-geth's buyGas: the balance must cover gas, value and the most the OP fees can come to
+          const tx = record.tx
+          const want = tx.gasLimit * ('maxFeePerGas' in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice) + tx.value + maxExtraCost(record.raw, tx.gasLimit, feeParams)
+          const have = (await vm.stateManager.getAccount(new Address(record.sender)))?.balance ?? 0n
+          if (have < want) {
+            blockedSenders.add(senderKey)
+            skipped.push({ tx: record, reason: `insufficient funds for gas * price + value: address ${new Address(record.sender)} have ${have} want ${want}`, drop: true })
+            continue
+          }
         }
         let result: RunTxResult
         try {
@@ -165,7 +183,8 @@ export class FlashBuilder {
           skipped.push({ tx: record, reason, drop: !/is less than the block's baseFeePerGas/.test(reason) })
           continue
         }
-        this.record(record, result)
+        const op = feeParams && await chargeOpFees(vm.stateManager, record.sender, record.raw, result.totalGasSpent, this.baseFee, feeParams)
+        this.record(record, result, op)
         touch(new Address(record.sender))
         touch(record.tx.to)
       }
@@ -174,6 +193,7 @@ export class FlashBuilder {
       await vm.evm.journal.commit() // depth 0: the state manager flushes its caches into the trie
     }
     touched.set(keyOf(this.execBlock.header.coinbase.bytes), this.execBlock.header.coinbase.bytes)
+    if (feeParams) for (const vault of [BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT]) touched.set(keyOf(vault), vault)
     const stateRoot = options.stateRoot ?? await vm.stateManager.getStateRoot()
     for (let i = this.txEnc.length; i < this.txs.length; i++) {
       this.txEnc.push(this.txs[i].tx.serialize())
@@ -221,7 +241,7 @@ export class FlashBuilder {
     return assembleBlock(this.last.header, this.last.hash, [...this.txs], [...this.receipts])
   }
 
-  private record(record: TxRecord, result: RunTxResult): void {
+  private record(record: TxRecord, result: RunTxResult, op?: ReceiptRecord['op']): void {
     const tx = record.tx
     const receipt = result.receipt
     const logs = receipt.logs.map(([address, topics, data]) => ({ address, topics, data }))
@@ -240,6 +260,7 @@ export class FlashBuilder {
       // geth reports the would-be address for a failed creation too
       ...(tx.to === undefined ? { contractAddress: createContractAddress(new Address(record.sender), tx.nonce).bytes } : {}),
       firstLogIndex: this.logCount,
+      ...(op ? { op } : {}),
     })
     this.logCount += logs.length
     this.gasUsed += result.blockGasSpent ?? result.totalGasSpent

@@ -1,5 +1,5 @@
 /**
- * Genesis of the dev chain: every dev account funded, Prague from block 0, the configured gas limit and
+ * Genesis of the dev chain: every dev account funded, the OP Stack predeploys, Prague from block 0, the configured gas limit and
  * a 1 gwei base fee. Returns the state manager holding genesis state (with caches: without them
  * execution is 7x slower, evm-engine.md section 7) and the genesis block record.
  */
@@ -9,6 +9,8 @@ import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { bytesToHex } from '@ethereumjs/util'
 import { assembleBlock } from './block-record.js'
 import { adoptCommon } from './engine.js'
+import { type L1Settings, nextL1Info } from '../opstack/l1-origin.js'
+import { installPredeploys, predeployAlloc } from '../opstack/predeploys.js'
 import type { BlockRecord, DevAccount } from './types.js'
 
 export interface GenesisOptions {
@@ -19,6 +21,8 @@ export interface GenesisOptions {
   balance: bigint
   /** Seconds; anvil starts its chain at the current time. */
   timestamp: bigint
+  /** The simulated L1's fee settings L1Block starts with (default DEFAULT_L1_SETTINGS). */
+  l1Settings?: L1Settings
 }
 
 export async function createGenesis(options: GenesisOptions): Promise<{ stateManager: MerkleStateManager; genesis: BlockRecord }> {
@@ -27,6 +31,8 @@ export async function createGenesis(options: GenesisOptions): Promise<{ stateMan
   const alloc: Record<string, string> = {}
   for (const account of options.accounts) alloc[bytesToHex(account.address)] = `0x${options.balance.toString(16)}`
   await stateManager.generateCanonicalGenesis(alloc)
+  // OP Stack predeploys (L1Block with the genesis L1 info, GasPriceOracle, fee vaults paying the first account)
+  await installPredeploys(stateManager, predeployAlloc(nextL1Info(options.timestamp, undefined, options.l1Settings), options.accounts[0]?.address ?? new Uint8Array(20)))
   const header = adoptCommon(createBlockHeader(
     {
       number: 0n, gasLimit: options.gasLimit, baseFeePerGas: options.baseFee, timestamp: options.timestamp,

@@ -19,6 +19,8 @@ export interface SequencerOptions {
   blockTimeMs: number
   flashblockIntervalMs: number
   coinbase: Uint8Array
+  /** Charge OP Stack L1 data and operator fees (read from L1Block) and pay the fee vaults. */
+  opFees?: boolean
   log: (message: string) => void
   warn: (message: string) => void
 }
@@ -162,6 +164,7 @@ export class Sequencer {
       coinbase: this.options.coinbase,
       prevRandao: keccak256(parent.hash),
       payloadId: new Uint8Array(randomBytes(8)),
+      opFees: this.options.opFees,
     })
     return this.open
   }

@@ -6,6 +6,7 @@
  */
 import type { BlockHeader } from '@ethereumjs/block'
 import type { TypedTransaction } from '@ethereumjs/tx'
+import type { OpReceiptFees } from '../opstack/op-fees.js'
 
 /** A transaction decoded once at admission: its hash, recovered sender and the bytes it arrived as. */
 export interface TxRecord {
@@ -50,6 +51,8 @@ export interface ReceiptRecord {
   readonly contractAddress?: Uint8Array
   /** Block-wide index of this receipt's first log. */
   readonly firstLogIndex: number
+  /** OP Stack fees beyond gas (L1 data fee, operator fee) when the chain charges them. */
+  readonly op?: OpReceiptFees
 }
 
 /** A block (canonical, or the pending block as of one flashblock). Immutable once built. */

@@ -7,6 +7,7 @@
 import type { BlockRecord } from '../chain/types.js'
 import { type RpcLog, formatLog } from './log.js'
 import { address, data, quantity, type Hex } from './hex.js'
+import { opReceiptFields } from '../opstack/receipt-fields.js'
 
 export type RpcReceipt = {
   blockHash: Hex
@@ -45,5 +46,6 @@ export function formatReceipt(block: BlockRecord, index: number): RpcReceipt {
     transactionHash: data(hash),
     transactionIndex: quantity(index),
     type: quantity(receipt.type),
+    ...(receipt.op ? opReceiptFields(receipt.op) : {}),
   }
 }

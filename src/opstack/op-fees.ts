@@ -1,0 +1,67 @@
+/**
+ * What a non-deposit transaction pays on an OP Stack chain besides gas, and where it goes: the L1 data fee
+ * (Fjord) to the L1 fee vault, the operator fee (Jovian) to the operator fee vault, and the base fee, which
+ * OP chains do not burn, to the base fee vault. Parameters come from L1Block's storage at the block's start
+ * (the slots op-geth and op-revm read), so the chain, the GasPriceOracle and receipts agree by construction.
+ */
+import { Address, bytesToBigInt, createAccount } from '@ethereumjs/util'
+import type { StateManagerInterface } from '@ethereumjs/common'
+import { BASE_FEE_VAULT, L1_BLOCK, L1_FEE_VAULT, OPERATOR_FEE_VAULT } from './addresses.js'
+import { fjordL1Cost, type L1FeeParams } from './l1-fee.js'
+import { daUsageEstimate, operatorFee, type OperatorFeeParams } from './operator-fee.js'
+import { uint256Bytes } from './source-hash.js'
+
+export interface BlockFeeParams extends L1FeeParams, OperatorFeeParams {
+  daFootprintGasScalar: bigint
+}
+
+/** The receipt's OP fields of one user transaction (op-geth names them l1Fee, l1GasPrice, ...). */
+export interface OpReceiptFees extends BlockFeeParams {
+  l1Fee: bigint
+  l1GasUsed: bigint
+  operatorFee: bigint
+  /** Jovian: the transaction's DA footprint, shown as the receipt's blobGasUsed. */
+  daFootprint: bigint
+}
+
+const bits = (word: bigint, offset: bigint, width: bigint) => (word >> offset) & ((1n << width) - 1n)
+
+/** Reads the fee parameters from L1Block's slots 1, 3, 7 and 8; undefined when L1Block is not deployed. */
+export async function readBlockFeeParams(state: StateManagerInterface): Promise<BlockFeeParams | undefined> {
+  const address = new Address(L1_BLOCK)
+  if ((await state.getCode(address)).length === 0) return undefined
+  const slot = async (n: bigint) => bytesToBigInt(await state.getStorage(address, uint256Bytes(n)))
+  const [basefee, scalars, blobBaseFee, operator] = await Promise.all([slot(1n), slot(3n), slot(7n), slot(8n)])
+  return {
+    l1BaseFee: basefee, blobBaseFee,
+    blobBaseFeeScalar: bits(scalars, 64n, 32n), baseFeeScalar: bits(scalars, 96n, 32n),
+    operatorFeeConstant: bits(operator, 0n, 64n), operatorFeeScalar: bits(operator, 64n, 32n), daFootprintGasScalar: bits(operator, 96n, 16n),
+  }
+}
+
+/** The most a transaction can owe beyond gas and value, checked before it runs (op-geth adds it to buyGas). */
+export function maxExtraCost(raw: Uint8Array, gasLimit: bigint, params: BlockFeeParams): bigint {
+  return fjordL1Cost(raw, params).l1Fee + operatorFee(gasLimit, params)
+}
+
+/** Debits the sender and credits the three vaults after a transaction ran; returns its receipt's OP fields. */
+export async function chargeOpFees(
+  state: StateManagerInterface, sender: Uint8Array, raw: Uint8Array, gasUsed: bigint, baseFee: bigint, params: BlockFeeParams,
+): Promise<OpReceiptFees> {
+  const cost = fjordL1Cost(raw, params)
+  const opFee = operatorFee(gasUsed, params)
+  await adjust(state, sender, -(cost.l1Fee + opFee))
+  await adjust(state, L1_FEE_VAULT, cost.l1Fee)
+  await adjust(state, OPERATOR_FEE_VAULT, opFee)
+  await adjust(state, BASE_FEE_VAULT, gasUsed * baseFee)
+  return { ...params, l1Fee: cost.l1Fee, l1GasUsed: cost.l1GasUsed, operatorFee: opFee, daFootprint: daUsageEstimate(raw) * params.daFootprintGasScalar }
+}
+
+async function adjust(state: StateManagerInterface, address: Uint8Array, delta: bigint): Promise<void> {
+  if (delta === 0n) return
+  const a = new Address(address)
+  const account = (await state.getAccount(a)) ?? createAccount({})
+  if (account.balance + delta < 0n) throw new Error(`OP fees exceed the balance of ${a}`)
+  account.balance += delta
+  await state.putAccount(a, account)
+}
