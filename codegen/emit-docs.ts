@@ -8,7 +8,7 @@ import { headerLine, type GeneratedFile } from './ts-project.js'
 
 const ENDPOINT_PATHS: Record<Endpoint, string> = { general: 'POST /', flashblocks: 'POST /flashblocks' }
 
-/** What the `pending` tag reads on each endpoint (service.md section 4 and flashblocks.md part 1). */
+/** What the `pending` tag reads on each endpoint (docs/design/flashblocks.md Part 1). */
 const PENDING_MEANING: Record<Endpoint, string> = {
   flashblocks: 'the newest flashblock: the block being built, with every transaction preconfirmed so far (at most ~200 ms old)',
   general: 'the latest canonical block, as a node without preconfirmations answers',

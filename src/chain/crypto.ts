@@ -1,7 +1,7 @@
 /**
  * Fast crypto for @ethereumjs through Common.customCrypto: WASM keccak (4-8x the pure-JS one) and the
  * native secp256k1 binding for sender recovery (~20x; noble caps admission near 400 tx/s per core).
- * Roots and hashes are unchanged (measured against noble and revm in ../shared/reference/evm-engine.md).
+ * Roots and hashes are unchanged (measured against noble and revm: docs/design/evm-engine.md section 2).
  */
 import { type KZG, setLengthLeft } from '@ethereumjs/util'
 import { createKeccak } from 'hash-wasm'

@@ -1,6 +1,6 @@
 /**
  * What every handler receives besides its params. One handler serves both endpoints: it reads `endpoint`
- * only through the block resolver, never to branch on it (see ../shared/reference/architecture.md).
+ * only through the block resolver, never to branch on it (see docs/design/architecture.md).
  */
 import type { Chain } from '../chain/chain.js'
 import type { Config } from '../config.js'

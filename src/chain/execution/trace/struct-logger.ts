@@ -1,6 +1,6 @@
 /**
  * geth's default tracer (struct logs) from the EVM's step events. Two corrections make it match geth/revm
- * (measured in ../shared/reference/evm-engine.md): the gasCost of the CALL and CREATE families includes the gas handed to
+ * (measured: docs/design/evm-engine.md section 5): the gasCost of the CALL and CREATE families includes the gas handed to
  * the callee, and storage is tracked here because InterpreterStep.storage is not populated in 10.1.3.
  */
 import type { EVM, InterpreterStep, Message } from '@ethereumjs/evm'
