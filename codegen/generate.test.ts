@@ -30,6 +30,7 @@ describe('generating from the project document', () => {
   const first = join(scratch, 'first')
   const second = join(scratch, 'second')
 
+  // two generator processes: on a shared, loaded machine each may take half a minute
   test('generating twice gives byte-identical files', () => {
     generateInto(join(root, 'openrpc'), first)
     generateInto(join(root, 'openrpc'), second)
@@ -38,7 +39,7 @@ describe('generating from the project document', () => {
       'client.ts', 'conformance.test.ts', 'conformance.ts', 'docs/index.html', 'methods.ts', 'openrpc.flashblocks.json', 'openrpc.general.json', 'openrpc.json', 'types.ts', 'validators.d.ts', 'validators.js',
     ])
     expect(filesOf(second)).toEqual(a)
-  })
+  }, 180_000)
 
   test('every generated file says it is generated and must not be edited', () => {
     for (const [path, text] of filesOf(first)) {

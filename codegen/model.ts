@@ -2,11 +2,12 @@
  * The shapes the generators work on: the merged OpenRPC document as loaded from YAML, and the per-method
  * model every emitter reads, so no emitter has to know the OpenRPC object layout or its defaults.
  */
+import type { Endpoint } from '../src/rpc/method-table.js'
 
 /** A JSON Schema object (draft-07) as written in the document; `true`/`false` schemas are not used. */
 export type Schema = { [keyword: string]: unknown }
 
-export type Endpoint = 'general' | 'flashblocks'
+export type { Endpoint }
 export const endpoints: readonly Endpoint[] = ['general', 'flashblocks']
 
 export interface ParamModel {

@@ -38,9 +38,12 @@ export function createProject(): Project {
   })
 }
 
+/** Imports and re-exports, which stay together at the top. */
+const importLine = /^(import |export (type )?\{[^}]*\} from )/
+
 /** A blank line before each top-level statement, as a person would space them. */
 function spaced(statement: Statement): Statement {
-  if (typeof statement === 'string') return statement.startsWith('import ') ? statement : `\n${statement}`
+  if (typeof statement === 'string') return importLine.test(statement) ? statement : `\n${statement}`
   if (typeof statement === 'function') return (writer) => statement(writer.blankLine())
   return { ...statement, leadingTrivia: '\n' } as StatementStructures
 }

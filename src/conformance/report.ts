@@ -2,7 +2,7 @@
  * The conformance run as a person reads it: one row per method with its passed / failed / skipped
  * examples, then every failure and skip with its reason.
  */
-import type { ConformanceCase } from '../../generated/conformance.js'
+import type { ConformanceCase } from './case.js'
 import type { Outcome } from './session.js'
 
 export interface CaseResult {

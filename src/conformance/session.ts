@@ -7,11 +7,11 @@
  */
 import { isDeepStrictEqual } from 'node:util'
 import { createHttpClient, createWsClient, RpcResponseError, type RpcClient, type WsRpcClient } from '../../generated/client.js'
-import type { ConformanceCase } from '../../generated/conformance.js'
-import type { Endpoint } from '../../generated/methods.js'
 import * as validators from '../../generated/validators.js'
+import type { Endpoint } from '../rpc/method-table.js'
 import type { Validator } from '../validation/check-params.js'
 import { describeValidationErrors } from '../validation/describe-error.js'
+import type { ConformanceCase } from './case.js'
 
 export type Urls = { general?: string; flashblocks?: string }
 
