@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { MAX_BODY_BYTES } from '../limits.js'
-import { createTestApp } from './test-app.js'
+import { MAX_BODY_BYTES } from '../../src/limits.js'
+import { createTestApp } from '../support/test-app.js'
 
 let app: FastifyInstance
 
