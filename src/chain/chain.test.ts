@@ -1,6 +1,7 @@
 import { Block } from '@ethereumjs/block'
 import { Address, bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { createVM, runBlock } from '@ethereumjs/vm'
+import { getContractAddress } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterEach, describe, expect, test } from 'vitest'
 import { type Chain, createChain } from './chain.js'
@@ -97,7 +98,8 @@ describe('the embedded chain', () => {
     const block = await c.sealNow()
     expect(block.txs).toHaveLength(7)
     expect(block.logs).toHaveLength(1)
-    expect(block.receipts[0].contractAddress).toBeDefined()
+    // the CREATE address of dev account 0 at nonce 0
+    expect(bytesToHex(block.receipts[0].contractAddress!)).toBe(getContractAddress({ from: bytesToHex(c.accounts[0].address), nonce: 0n }).toLowerCase())
 
     // a fresh VM from the same genesis, replaying with @ethereumjs's own block runner
     const common = createChainCommon({ chainId: 196, gasLimit: 30_000_000n, baseFee: 1_000_000_000n })

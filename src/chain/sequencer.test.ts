@@ -57,5 +57,7 @@ describe('the sequencer on its timers', () => {
     chain = await createChain({ quiet: true })
     const hash = await chain.sendRawTransaction(await signTx(chain, 0, { nonce: 5, value: 1n }))
     expect(await chain.waitForReceipt(hash, 50)).toBeUndefined()
+    // still waiting for nonces 0-4, not dropped
+    expect(chain.pool.size).toBe(1)
   })
 })

@@ -49,7 +49,7 @@ async function scenario(url: string): Promise<Outcome> {
   const estimate = (data: Hex) => pub.estimateGas({ account: account.address, to: token, data })
   const ethCall = (data: Hex) => pub.call({ account: account.address, to: token, data }).then((r) => r.data)
   return {
-    nonce: await pub.getTransactionCount({ address: account.address }),
+    nonce: await pub.getTransactionCount({ address: account.address, blockTag: 'latest' }),
     otherBalance: await pub.getBalance({ address: OTHER }),
     code: await pub.getCode({ address: token }),
     slots: await Promise.all([0n, 1n].map((slot) => pub.getStorageAt({ address: token, slot: `0x${slot.toString(16)}` }))),

@@ -40,9 +40,12 @@ describe('tracing transactions and blocks', () => {
     expect(BigInt(trace.gas)).toBe(receipt.gasUsed)
   })
 
-  test('honours the struct logger options', async () => {
+  test('honours the struct logger options: the same steps, without stack or storage', async () => {
+    const full = ((await h.rpc('general', 'debug_traceTransaction', [transfer])).result as StructLogs).structLogs
     const { result } = await h.rpc('general', 'debug_traceTransaction', [transfer, { disableStack: true, disableStorage: true }])
     const logs = (result as StructLogs).structLogs
+    expect(logs.map((l) => l.op)).toEqual(full.map((l) => l.op))
+    expect(full.some((l) => l.stack !== undefined) && full.some((l) => l.storage !== undefined)).toBe(true)
     expect(logs.every((l) => l.stack === undefined && l.storage === undefined)).toBe(true)
   })
 

@@ -22,7 +22,7 @@ describe('a preconfirmed transfer before and after its block is sealed', () => {
     h = await startHarness()
     token = (await h.deployToken(1000n)).address
     latest = await h.general.getBlockNumber({ cacheTime: 0 })
-    nonceBefore = await h.general.getTransactionCount({ address: h.alice.address })
+    nonceBefore = await h.general.getTransactionCount({ address: h.alice.address, blockTag: 'latest' })
     hash = await h.transferToken(token, BOB, 40n, h.flashWallet)
     await h.chain.buildNow()
   })

@@ -90,7 +90,7 @@ describe('a flood of transactions from several senders', () => {
     const client = createPublicClient({ chain: viemChain, transport: http(service.url) })
     // every sender's nonce reaches the end: nothing it sent is stuck or lost
     await expect.poll(async () => {
-      const counts = await Promise.all(accounts.map((a) => client.getTransactionCount({ address: a.address })))
+      const counts = await Promise.all(accounts.map((a) => client.getTransactionCount({ address: a.address, blockTag: 'latest' })))
       return counts.every((count) => count === PER_SENDER)
     }, { timeout: 60_000, interval: 250 }).toBe(true)
 

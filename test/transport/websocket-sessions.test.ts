@@ -90,6 +90,7 @@ describe('JSON-RPC over WebSocket', () => {
   test('a plain GET on an endpoint path is still the HTTP description, not an upgrade', async () => {
     const response = await fetch(service.url)
     expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({ name: 'preconf-rpc', endpoint: 'general' })
   })
 })
 
