@@ -1,12 +1,13 @@
 import { Block } from '@ethereumjs/block'
 import { Address, bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { createVM, runBlock } from '@ethereumjs/vm'
+import { getContractAddress } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, test } from 'vitest'
 import { type Chain, createChain } from './chain.js'
 import { createChainCommon } from './engine.js'
 import { createGenesis } from './genesis.js'
-import { signTx } from './testing.js'
+import { signTx } from '../../test/support/sign-tx.js'
 import type { BlockRecord, Flashblock } from './types.js'
 
 const ONE_OKB = 10n ** 18n
@@ -22,7 +23,7 @@ async function balanceAt(c: Chain, block: BlockRecord, address: Uint8Array): Pro
 }
 
 describe('the embedded chain', () => {
-  it('funds the anvil dev accounts at genesis', async () => {
+  test('funds the anvil dev accounts at genesis', async () => {
     chain = await createChain({ quiet: true })
     expect(bytesToHex(chain.accounts[0].address)).toBe('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266')
     expect(chain.accounts).toHaveLength(10)
@@ -33,7 +34,7 @@ describe('the embedded chain', () => {
     expect(chain.chainId).toBe(196n)
   })
 
-  it('honours the mnemonic, account count, balance and chain id options', async () => {
+  test('honours the mnemonic, account count, balance and chain id options', async () => {
     chain = await createChain({ quiet: true, chainId: 1952, accounts: 3, balance: 5n * ONE_OKB, mnemonic: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about' })
     expect(chain.accounts).toHaveLength(3)
     expect(bytesToHex(chain.accounts[0].address)).toBe('0x9858effd232b4033e47d90003d41ec34ecaeda94')
@@ -41,7 +42,7 @@ describe('the embedded chain', () => {
     expect(chain.chainId).toBe(1952n)
   })
 
-  it('shows a transfer in a flashblock before the block is sealed, then in the canonical block unchanged', async () => {
+  test('shows a transfer in a flashblock before the block is sealed, then in the canonical block unchanged', async () => {
     chain = await createChain({ quiet: true })
     const c = chain
     const flashblocks: Flashblock[] = []
@@ -79,7 +80,7 @@ describe('the embedded chain', () => {
     expect(bytesToHex(flashblocks[0].payloadId)).toBe(bytesToHex(flashblocks[1].payloadId))
   })
 
-  it('computes real roots: replaying a sealed block on a fresh VM gives the same state and receipt roots', async () => {
+  test('computes real roots: replaying a sealed block on a fresh VM gives the same state and receipt roots', async () => {
     const genesisTimestamp = 1_700_000_000n
     chain = await createChain({ quiet: true, genesisTimestamp })
     const c = chain
@@ -97,7 +98,8 @@ describe('the embedded chain', () => {
     const block = await c.sealNow()
     expect(block.txs).toHaveLength(7)
     expect(block.logs).toHaveLength(1)
-    expect(block.receipts[0].contractAddress).toBeDefined()
+    // the CREATE address of dev account 0 at nonce 0
+    expect(bytesToHex(block.receipts[0].contractAddress!)).toBe(getContractAddress({ from: bytesToHex(c.accounts[0].address), nonce: 0n }).toLowerCase())
 
     // a fresh VM from the same genesis, replaying with @ethereumjs's own block runner
     const common = createChainCommon({ chainId: 196, gasLimit: 30_000_000n, baseFee: 1_000_000_000n })
@@ -117,7 +119,7 @@ describe('the embedded chain', () => {
     expect(bytesToHex(ethBlock.hash())).toBe(bytesToHex(block.hash))
   })
 
-  it('seals empty blocks with strictly increasing timestamps and a falling base fee', async () => {
+  test('seals empty blocks with strictly increasing timestamps and a falling base fee', async () => {
     chain = await createChain({ quiet: true })
     const a = await chain.sealNow()
     const b = await chain.sealNow()
@@ -128,7 +130,7 @@ describe('the embedded chain', () => {
     expect(b.header.baseFeePerGas).toBeLessThan(a.header.baseFeePerGas!)
   })
 
-  it('raises the base fee after a block that used more than half its gas', async () => {
+  test('raises the base fee after a block that used more than half its gas', async () => {
     chain = await createChain({ quiet: true })
     // init code that loops until it runs out of gas: a failed creation that uses its whole gas limit
     await chain.sendRawTransaction(await signTx(chain, 0, { nonce: 0, to: null, gas: 16_000_000n, data: hexToBytes('0x5b600056') }))
@@ -139,7 +141,7 @@ describe('the embedded chain', () => {
     expect(next.header.baseFeePerGas).toBeGreaterThan(full.header.baseFeePerGas!)
   })
 
-  it('keeps history: a balance reads at any past block', async () => {
+  test('keeps history: a balance reads at any past block', async () => {
     chain = await createChain({ quiet: true })
     const to = hexToBytes('0x00000000000000000000000000000000000c0ffe')
     for (let n = 0; n < 3; n++) {
@@ -155,7 +157,7 @@ describe('the embedded chain', () => {
     expect(account?.nonce).toBe(1n)
   })
 
-  it('answers BLOCKHASH from the canonical store', async () => {
+  test('answers BLOCKHASH from the canonical store', async () => {
     chain = await createChain({ quiet: true })
     await chain.sealNow()
     // a contract creation whose init code stores BLOCKHASH(1) in slot 0: PUSH1 1 BLOCKHASH PUSH1 0 SSTORE STOP
@@ -166,7 +168,7 @@ describe('the embedded chain', () => {
     expect(bytesToHex(slot)).toBe(bytesToHex(chain.store.byNumber(1n)!.hash))
   })
 
-  it('executes an EIP-7702 transaction and lets the delegated account keep sending', async () => {
+  test('executes an EIP-7702 transaction and lets the delegated account keep sending', async () => {
     chain = await createChain({ quiet: true })
     const sender = privateKeyToAccount(bytesToHex(chain.accounts[5].privateKey) as `0x${string}`)
     const authority = privateKeyToAccount(bytesToHex(chain.accounts[6].privateKey) as `0x${string}`)

@@ -1,7 +1,7 @@
 import { bytesToHex } from '@ethereumjs/util'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, test } from 'vitest'
 import { type Chain, createChain } from './chain.js'
-import { signTx } from './testing.js'
+import { signTx } from '../../test/support/sign-tx.js'
 import type { BlockRecord, Flashblock } from './types.js'
 
 let chain: Chain | undefined
@@ -21,7 +21,7 @@ function nextBlocks(c: Chain, count: number): Promise<BlockRecord[]> {
 }
 
 describe('the sequencer on its timers', () => {
-  it('publishes flashblocks 0, 1, 2... per block and seals each block as its last flashblock', async () => {
+  test('publishes flashblocks 0, 1, 2... per block and seals each block as its last flashblock', async () => {
     chain = await createChain({ quiet: true, blockTimeMs: 300, flashblockIntervalMs: 100 })
     const c = chain
     const flashblocks: Flashblock[] = []
@@ -53,9 +53,11 @@ describe('the sequencer on its timers', () => {
     expect(c.sequencer.stats.summary().flashblocks).toBe(flashblocks.length)
   })
 
-  it('times out waiting for a receipt of a transaction that never executes', async () => {
+  test('times out waiting for a receipt of a transaction that never executes', async () => {
     chain = await createChain({ quiet: true })
     const hash = await chain.sendRawTransaction(await signTx(chain, 0, { nonce: 5, value: 1n }))
     expect(await chain.waitForReceipt(hash, 50)).toBeUndefined()
+    // still waiting for nonces 0-4, not dropped
+    expect(chain.pool.size).toBe(1)
   })
 })

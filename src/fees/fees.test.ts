@@ -1,15 +1,13 @@
-import { readFileSync } from 'node:fs'
 import { hexToBytes } from '@ethereumjs/util'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, test } from 'vitest'
 import { type Chain, createChain } from '../chain/chain.js'
-import { signTx } from '../chain/testing.js'
+import { testToken } from '../../test/support/fixtures.js'
+import { signTx } from '../../test/support/sign-tx.js'
 import { feeHistory } from './fee-history.js'
 import { DEFAULT_TIP, suggestTip } from './tip-oracle.js'
 
 const GWEI = 10n ** 9n
-const tokenBytecode = hexToBytes(
-  (JSON.parse(readFileSync(new URL('../../test/fixtures/TestToken.json', import.meta.url), 'utf8')) as { TestToken: { bytecode: `0x${string}` } }).TestToken.bytecode,
-)
+const tokenBytecode = hexToBytes(testToken.bytecode)
 let chain: Chain | undefined
 
 afterEach(async () => {
@@ -20,13 +18,13 @@ afterEach(async () => {
 const byNumber = (c: Chain) => (n: bigint) => c.store.byNumber(n)
 
 describe('the fee oracle', () => {
-  it('suggests the 1 gwei default tip on an idle chain', async () => {
+  test('suggests the 1 gwei default tip on an idle chain', async () => {
     chain = await createChain({ quiet: true })
     await chain.mine()
     expect(suggestTip(chain.store.latest(), byNumber(chain))).toBe(DEFAULT_TIP)
   })
 
-  it('suggests the 60th percentile of the cheapest three tips of recent blocks', async () => {
+  test('suggests the 60th percentile of the cheapest three tips of recent blocks', async () => {
     chain = await createChain({ quiet: true })
     const tips = [7n, 5n, 3n, 2n].map((t) => t * GWEI)
     for (const [i, tip] of tips.entries()) {
@@ -39,7 +37,7 @@ describe('the fee oracle', () => {
 })
 
 describe('fee history', () => {
-  it('weights rewards by the gas each transaction used and lists the next base fee', async () => {
+  test('weights rewards by the gas each transaction used and lists the next base fee', async () => {
     chain = await createChain({ quiet: true })
     const fee = { maxFeePerGas: 100n * GWEI }
     await chain.sendRawTransaction(await signTx(chain, 0, { nonce: 0, maxPriorityFeePerGas: 1n * GWEI, ...fee }))
@@ -64,7 +62,7 @@ describe('fee history', () => {
     expect(history.baseFeePerBlobGas).toHaveLength(3)
   })
 
-  it('leaves rewards out when no percentiles are asked for', async () => {
+  test('leaves rewards out when no percentiles are asked for', async () => {
     chain = await createChain({ quiet: true })
     const history = feeHistory([chain.store.latest()], [])
     expect(history.reward).toBeUndefined()

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { Bloom } from '@ethereumjs/vm'
 import type { BlockRecord, LogRecord } from '../chain/types.js'
 import { LimitExceededError } from '../errors.js'
@@ -22,18 +22,18 @@ function blockWithLogs(number: bigint, count: number): BlockRecord {
 }
 
 describe('the log scan', () => {
-  it('returns matching logs of every block in chain order', () => {
+  test('returns matching logs of every block in chain order', () => {
     const blocks = [blockWithLogs(1n, 2), blockWithLogs(2n, 0), blockWithLogs(3n, 1)]
     const logs = collectLogs(blocks, createCriteria(null, null))
     expect(logs.map((l) => [l.blockNumber, l.logIndex])).toEqual([[1n, 0], [1n, 1], [3n, 0]])
   })
 
-  it('skips blocks whose bloom rules the filter out', () => {
+  test('skips blocks whose bloom rules the filter out', () => {
     const other = `0x${'bb'.repeat(20)}` as const
     expect(collectLogs([blockWithLogs(1n, 3)], createCriteria(other, null))).toEqual([])
   })
 
-  it('answers exactly the maximum number of logs, and refuses one more with -32005 naming the limit', () => {
+  test('answers exactly the maximum number of logs, and refuses one more with -32005 naming the limit', () => {
     const atLimit = [blockWithLogs(1n, MAX_LOGS_PER_RESPONSE)]
     expect(collectLogs(atLimit, createCriteria(null, null))).toHaveLength(MAX_LOGS_PER_RESPONSE)
     const over = [blockWithLogs(1n, MAX_LOGS_PER_RESPONSE), blockWithLogs(2n, 1)]
@@ -42,7 +42,7 @@ describe('the log scan', () => {
     expect(attempt).toThrow(`more than ${MAX_LOGS_PER_RESPONSE} results`)
   })
 
-  it('accepts a range of exactly the maximum width and refuses a wider one', () => {
+  test('accepts a range of exactly the maximum width and refuses a wider one', () => {
     expect(() => checkBlockRange(1n, BigInt(MAX_LOG_BLOCK_RANGE))).not.toThrow()
     expect(() => checkBlockRange(0n, BigInt(MAX_LOG_BLOCK_RANGE))).toThrow(`max block range ${MAX_LOG_BLOCK_RANGE}`)
   })

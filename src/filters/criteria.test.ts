@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { hexToBytes } from '@ethereumjs/util'
 import { Bloom } from '@ethereumjs/vm'
 import { bloomMayMatch, createCriteria, matchesLog } from './criteria.js'
@@ -28,28 +28,28 @@ function bloomOf(...logs: LogBody[]): Uint8Array {
 describe('log criteria', () => {
   const aliceToBob = log(token, [transfer, alice, bob])
 
-  it('matches every log when neither address nor topics are given', () => {
+  test('matches every log when neither address nor topics are given', () => {
     expect(matchesLog(createCriteria(undefined, undefined), aliceToBob)).toBe(true)
   })
 
-  it('matches an address given in any letter case, alone or in a list', () => {
+  test('matches an address given in any letter case, alone or in a list', () => {
     expect(matchesLog(createCriteria(token.toUpperCase().replace('0X', '0x') as Hex, null), aliceToBob)).toBe(true)
     expect(matchesLog(createCriteria([other, token], null), aliceToBob)).toBe(true)
     expect(matchesLog(createCriteria([other], null), aliceToBob)).toBe(false)
   })
 
-  it('treats null topics as wildcards and arrays as alternatives', () => {
+  test('treats null topics as wildcards and arrays as alternatives', () => {
     expect(matchesLog(createCriteria(null, [transfer, null, bob]), aliceToBob)).toBe(true)
     expect(matchesLog(createCriteria(null, [[approval, transfer]]), aliceToBob)).toBe(true)
     expect(matchesLog(createCriteria(null, [null, [bob]]), aliceToBob)).toBe(false)
     expect(matchesLog(createCriteria(null, [[approval, null]]), aliceToBob)).toBe(true)
   })
 
-  it('does not match a log with fewer topics than the filter constrains', () => {
+  test('does not match a log with fewer topics than the filter constrains', () => {
     expect(matchesLog(createCriteria(null, [transfer, null, null, null]), aliceToBob)).toBe(false)
   })
 
-  it('lets a block through its bloom only when a match is possible', () => {
+  test('lets a block through its bloom only when a match is possible', () => {
     const bloom = bloomOf(aliceToBob)
     expect(bloomMayMatch(createCriteria(token, [transfer]), bloom)).toBe(true)
     expect(bloomMayMatch(createCriteria([other, token], [[approval, transfer]]), bloom)).toBe(true)

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { FilterRegistry } from './registry.js'
 import { FILTER_IDLE_TIMEOUT_MS } from '../limits.js'
 import { InvalidInputError, LimitExceededError } from '../errors.js'
@@ -9,7 +9,7 @@ function clock() {
 }
 
 describe('filter registry', () => {
-  it('gives each filter a 16-byte hex id', () => {
+  test('gives each filter a 16-byte hex id', () => {
     const registry = new FilterRegistry()
     const a = registry.install({ kind: 'blocks', hashes: [] })
     const b = registry.install({ kind: 'blocks', hashes: [] })
@@ -17,7 +17,7 @@ describe('filter registry', () => {
     expect(a).not.toBe(b)
   })
 
-  it('hands block hashes announced since the last poll to block filters only', () => {
+  test('hands block hashes announced since the last poll to block filters only', () => {
     const registry = new FilterRegistry()
     const blocks = registry.install({ kind: 'blocks', hashes: [] })
     const txs = registry.install({ kind: 'pendingTransactions', hashes: [] })
@@ -30,7 +30,7 @@ describe('filter registry', () => {
     expect(g.kind === 'pendingTransactions' && registry.drain(g)).toEqual(['0x02'])
   })
 
-  it('uninstalls once: true, then false', () => {
+  test('uninstalls once: true, then false', () => {
     const registry = new FilterRegistry()
     const id = registry.install({ kind: 'blocks', hashes: [] })
     expect(registry.uninstall(id)).toBe(true)
@@ -38,7 +38,7 @@ describe('filter registry', () => {
     expect(() => registry.poll(id)).toThrow('filter not found')
   })
 
-  it('forgets a filter left unpolled past the idle timeout, and keeps one that is polled', () => {
+  test('forgets a filter left unpolled past the idle timeout, and keeps one that is polled', () => {
     const c = clock()
     const registry = new FilterRegistry({ now: c.now })
     const idle = registry.install({ kind: 'blocks', hashes: [] })
@@ -51,7 +51,7 @@ describe('filter registry', () => {
     expect(registry.uninstall(idle)).toBe(false)
   })
 
-  it('refuses a filter past the limit with a -32005 error naming it', () => {
+  test('refuses a filter past the limit with a -32005 error naming it', () => {
     const registry = new FilterRegistry({ maxFilters: 2 })
     registry.install({ kind: 'blocks', hashes: [] })
     registry.install({ kind: 'blocks', hashes: [] })

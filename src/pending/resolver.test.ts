@@ -1,7 +1,7 @@
 import { Address, bytesToHex } from '@ethereumjs/util'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, test } from 'vitest'
 import { type Chain, createChain } from '../chain/chain.js'
-import { signTx } from '../chain/testing.js'
+import { signTx } from '../../test/support/sign-tx.js'
 
 let chain: Chain | undefined
 afterEach(async () => {
@@ -10,7 +10,7 @@ afterEach(async () => {
 })
 
 describe('the block resolvers', () => {
-  it('answer pending as latest on the general endpoint and as the newest flashblock on flashblocks', async () => {
+  test('answer pending as latest on the general endpoint and as the newest flashblock on flashblocks', async () => {
     chain = await createChain({ quiet: true })
     const general = chain.resolverFor('general')
     const flash = chain.resolverFor('flashblocks')
@@ -27,7 +27,7 @@ describe('the block resolvers', () => {
     expect(flash.isPending(flash.block('pending')!)).toBe(true)
   })
 
-  it('resolve tags, numbers and EIP-1898 objects', async () => {
+  test('resolve tags, numbers and EIP-1898 objects', async () => {
     chain = await createChain({ quiet: true })
     const b1 = await chain.sealNow()
     const b2 = await chain.sealNow()
@@ -51,7 +51,7 @@ describe('the block resolvers', () => {
     expect(bytesToHex(general.stateRoot(1n)!)).toBe(bytesToHex(b1.header.stateRoot))
   })
 
-  it('count preconfirmed and pooled transactions in the pending nonce', async () => {
+  test('count preconfirmed and pooled transactions in the pending nonce', async () => {
     chain = await createChain({ quiet: true })
     const sender = chain.accounts[0].address
     await chain.sendRawTransaction(await signTx(chain, 0, { nonce: 0, value: 1n }))

@@ -1,7 +1,7 @@
 import { bytesToHex } from '@ethereumjs/util'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, test } from 'vitest'
 import { type Chain, createChain } from '../chain/chain.js'
-import { signTx } from '../chain/testing.js'
+import { signTx } from '../../test/support/sign-tx.js'
 import type { Flashblock } from '../chain/types.js'
 import { PendingStore } from './store.js'
 
@@ -22,7 +22,7 @@ async function flashblocksOfOneBlock(c: Chain, count: number): Promise<Flashbloc
 }
 
 describe('the pending store', () => {
-  it('never shows half a flashblock to a reader polling while it is built', async () => {
+  test('never shows half a flashblock to a reader polling while it is built', async () => {
     chain = await createChain({ quiet: true })
     const c = chain
     await c.buildNow()
@@ -51,7 +51,7 @@ describe('the pending store', () => {
     expect(c.pending.current()!.block.txs).toHaveLength(40)
   })
 
-  it('hands a preconfirmed transaction to the canonical store at sealing without a moment it cannot be found', async () => {
+  test('hands a preconfirmed transaction to the canonical store at sealing without a moment it cannot be found', async () => {
     chain = await createChain({ quiet: true })
     const c = chain
     const hash = await c.sendRawTransaction(await signTx(c, 0, { nonce: 0, value: 1n }))
@@ -82,7 +82,7 @@ describe('the pending store', () => {
     expect(resolver.tx(hash)?.block.number).toBe(1n)
   })
 
-  it('gives preconfirmed receipts the pending number and the pending hash of the newest flashblock', async () => {
+  test('gives preconfirmed receipts the pending number and the pending hash of the newest flashblock', async () => {
     chain = await createChain({ quiet: true })
     const fbs = await flashblocksOfOneBlock(chain, 3)
     const first = chain.pending.tx(fbs[1].executed.txs[0].hash)!
@@ -91,7 +91,7 @@ describe('the pending store', () => {
     expect(first.block.logs.every((l) => bytesToHex(l.blockHash) === bytesToHex(fbs[2].diff.blockHash))).toBe(true)
   })
 
-  it('follows the sequence rules: a duplicate is ignored, a gap drops the pending block until the next index 0', async () => {
+  test('follows the sequence rules: a duplicate is ignored, a gap drops the pending block until the next index 0', async () => {
     chain = await createChain({ quiet: true })
     const [fb0, fb1, fb2] = await flashblocksOfOneBlock(chain, 3)
     const store = new PendingStore({ canonicalHeight: () => 0n })
@@ -113,7 +113,7 @@ describe('the pending store', () => {
     expect(store.current()).toBeUndefined()
   })
 
-  it('ignores a stale block and clears when a canonical block reaches the pending height', async () => {
+  test('ignores a stale block and clears when a canonical block reaches the pending height', async () => {
     chain = await createChain({ quiet: true })
     const [fb0, fb1] = await flashblocksOfOneBlock(chain, 2)
     const block = await chain.sealNow()

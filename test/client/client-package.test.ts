@@ -10,7 +10,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { preconfRpcChain, xLayerPreconf, xLayerTestnetPreconf } from '../../src/client/index.js'
 import { startService, type RunningService } from '../../src/service.js'
-import { BOB, DEV_KEY_0 } from '../general/harness.js'
+import { BOB, DEV_KEY_0 } from '../support/dev-keys.js'
 
 const run = promisify(execFile)
 const root = join(import.meta.dirname, '..', '..')

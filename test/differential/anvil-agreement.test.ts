@@ -10,18 +10,20 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createPublicClient, createWalletClient, encodeFunctionData, http, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { startService, type RunningService } from '../../src/service.js'
-import artifact from '../fixtures/TestToken.json' with { type: 'json' }
+import { preconfRpcChain } from '../../src/client/chains.js'
 import { type RunningAnvil, startAnvil } from '../support/anvil.js'
+import { CAROL, DEV_KEY_1 } from '../support/dev-keys.js'
+import { testToken } from '../support/fixtures.js'
 
-const KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d' // dev account 1
-const OTHER = '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc' as const // dev account 2
-const chain = { id: 196, name: 'xlayer', nativeCurrency: { name: 'OKB', symbol: 'OKB', decimals: 18 }, rpcUrls: { default: { http: [] } } } as const
+const OTHER = CAROL
+// the client package's chain; every client below names its own URL
+const chain = preconfRpcChain()
 
 type Outcome = Record<string, unknown>
 
 /** Runs the scenario on one node and returns everything that must agree. */
 async function scenario(url: string): Promise<Outcome> {
-  const account = privateKeyToAccount(KEY)
+  const account = privateKeyToAccount(DEV_KEY_1)
   const pub = createPublicClient({ chain, transport: http(url), pollingInterval: 50 })
   const wallet = createWalletClient({ chain, account, transport: http(url) })
   const gasPrice = 5_000_000_000n
@@ -31,10 +33,10 @@ async function scenario(url: string): Promise<Outcome> {
   }
   const receipts = []
   receipts.push(await send({ to: OTHER, value: 10n ** 18n, gas: 21_000n }))
-  const deploy = await send({ data: (artifact.TestToken.bytecode + '00'.repeat(31) + '0f4240') as Hex })
+  const deploy = await send({ data: (testToken.bytecode + '00'.repeat(31) + '0f4240') as Hex })
   receipts.push(deploy)
   const token = deploy.contractAddress!
-  const abi = artifact.TestToken.abi
+  const abi = testToken.abi
   const call = (functionName: string, args: unknown[] = []) => encodeFunctionData({ abi, functionName, args } as never)
   receipts.push(await send({ to: token, data: call('transfer', [OTHER, 1000n]) }))
   receipts.push(await send({ to: token, data: call('increment') }))
@@ -47,7 +49,7 @@ async function scenario(url: string): Promise<Outcome> {
   const estimate = (data: Hex) => pub.estimateGas({ account: account.address, to: token, data })
   const ethCall = (data: Hex) => pub.call({ account: account.address, to: token, data }).then((r) => r.data)
   return {
-    nonce: await pub.getTransactionCount({ address: account.address }),
+    nonce: await pub.getTransactionCount({ address: account.address, blockTag: 'latest' }),
     otherBalance: await pub.getBalance({ address: OTHER }),
     code: await pub.getCode({ address: token }),
     slots: await Promise.all([0n, 1n].map((slot) => pub.getStorageAt({ address: token, slot: `0x${slot.toString(16)}` }))),

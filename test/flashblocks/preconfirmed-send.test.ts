@@ -1,9 +1,11 @@
 import { JsonRpcProvider, Network, Wallet } from 'ethers'
 import { type Hex, createPublicClient, createWalletClient, http, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startService, type RunningService } from '../../src/service.js'
-import { BOB, CAROL, DEV_KEY_0, DEV_KEY_1, type Harness, startHarness, tokenAbi, xlayer } from '../general/harness.js'
+import { BOB, CAROL, DEV_KEY_0, DEV_KEY_1 } from '../support/dev-keys.js'
+import { testToken } from '../support/fixtures.js'
+import { type Harness, startHarness, viemChain } from '../support/harness.js'
 
 /**
  * Issue 4's proof from the client side: a transaction sent to /flashblocks has a receipt, balances and a
@@ -20,12 +22,12 @@ describe('a transaction sent to /flashblocks before its block is sealed', () => 
   })
   afterAll(() => h?.close())
 
-  it('reaches viem\'s waitForTransactionReceipt as a receipt of the pending block, then of the canonical one', async () => {
+  test('reaches viem\'s waitForTransactionReceipt as a receipt of the pending block, then of the canonical one', async () => {
     const latest = await h.general.getBlockNumber({ cacheTime: 0 })
     const balanceOf = (blockTag: 'latest' | 'pending') =>
-      h.flash.readContract({ address: token, abi: tokenAbi, functionName: 'balanceOf', args: [CAROL], blockTag })
+      h.flash.readContract({ address: token, abi: testToken.abi, functionName: 'balanceOf', args: [CAROL], blockTag })
     // nonce, fees and gas from /flashblocks: the pending nonce counts the pool
-    const hash = await h.flashWallet.writeContract({ address: token, abi: tokenAbi, functionName: 'transfer', args: [CAROL, 30n] })
+    const hash = await h.flashWallet.writeContract({ address: token, abi: testToken.abi, functionName: 'transfer', args: [CAROL, 30n] })
     await h.chain.buildNow()
 
     // The flashblock is built before the wait starts: viem (2.57) looks for the receipt once, then again only
@@ -46,10 +48,10 @@ describe('a transaction sent to /flashblocks before its block is sealed', () => 
       expect(canonical.blockHash).toBe(toHex(sealed.hash))
       expect(canonical.blockNumber).toBe(latest + 1n)
     }
-    expect(await h.general.readContract({ address: token, abi: tokenAbi, functionName: 'balanceOf', args: [CAROL] })).toBe(30n)
+    expect(await h.general.readContract({ address: token, abi: testToken.abi, functionName: 'balanceOf', args: [CAROL] })).toBe(30n)
   })
 
-  it('reaches ethers\' tx.wait(0) as a receipt of the pending block', async () => {
+  test('reaches ethers\' tx.wait(0) as a receipt of the pending block', async () => {
     const provider = new JsonRpcProvider(h.service.flashblocksUrl, Network.from(196), { staticNetwork: true, cacheTimeout: -1 })
     const wallet = new Wallet(DEV_KEY_1, provider)
     const latest = await provider.getBlockNumber()
@@ -67,12 +69,12 @@ describe('a transaction sent to /flashblocks before its block is sealed', () => 
     provider.destroy()
   })
 
-  it('estimates and calls on the pending state under `pending`', async () => {
-    const hash = await h.flashWallet.writeContract({ address: token, abi: tokenAbi, functionName: 'transfer', args: [BOB, 900n] })
+  test('estimates and calls on the pending state under `pending`', async () => {
+    const hash = await h.flashWallet.writeContract({ address: token, abi: testToken.abi, functionName: 'transfer', args: [BOB, 900n] })
     await h.chain.buildNow()
     expect((await h.flash.getTransactionReceipt({ hash })).status).toBe('success')
     // alice's remaining 40 cannot cover 100 on the pending state, but could on the canonical one
-    const attempt = { account: h.alice.address, address: token, abi: tokenAbi, functionName: 'transfer', args: [BOB, 100n] } as const
+    const attempt = { account: h.alice.address, address: token, abi: testToken.abi, functionName: 'transfer', args: [BOB, 100n] } as const
     await expect(h.flash.simulateContract({ ...attempt, blockTag: 'pending' })).rejects.toThrow(/insufficient balance/)
     await expect(h.flash.simulateContract({ ...attempt, blockTag: 'latest' })).resolves.toBeDefined()
     await expect(h.flash.estimateContractGas({ ...attempt, blockTag: 'pending' } as never)).rejects.toThrow(/insufficient balance/)
@@ -93,7 +95,7 @@ describe('eth_sendRawTransactionSync', () => {
   })
   afterAll(() => h?.close())
 
-  it('answers on /flashblocks with the receipt as soon as the transaction is preconfirmed', async () => {
+  test('answers on /flashblocks with the receipt as soon as the transaction is preconfirmed', async () => {
     const latest = h.chain.store.height
     const reply = h.rpc('flashblocks', 'eth_sendRawTransactionSync', [await sign(0), 6000])
     await until(() => h.chain.pool.size > 0)
@@ -105,7 +107,7 @@ describe('eth_sendRawTransactionSync', () => {
     await h.chain.sealNow()
   })
 
-  it('answers on / only once the block holding the transaction is sealed', async () => {
+  test('answers on / only once the block holding the transaction is sealed', async () => {
     let settled = false
     const reply = h.rpc('general', 'eth_sendRawTransactionSync', [await sign(1)]).finally(() => (settled = true))
     await until(() => h.chain.pool.size > 0)
@@ -117,7 +119,7 @@ describe('eth_sendRawTransactionSync', () => {
     expect(result).toMatchObject({ blockHash: toHex(sealed.hash), blockNumber: toHex(sealed.number), status: '0x1' })
   })
 
-  it('times out with code 4 and the transaction hash, leaving the transaction in the pool', async () => {
+  test('times out with code 4 and the transaction hash, leaving the transaction in the pool', async () => {
     const raw = await sign(5) // a nonce gap: queued, never executed
     const { error } = await h.rpc('flashblocks', 'eth_sendRawTransactionSync', [raw, 50])
     expect(error?.code).toBe(4)
@@ -125,7 +127,7 @@ describe('eth_sendRawTransactionSync', () => {
     expect((await h.rpc('general', 'eth_getTransactionByHash', [error?.data])).result).toMatchObject({ blockNumber: null, nonce: '0x5' })
   })
 
-  it('refuses a timeout over 6000 ms before sending anything', async () => {
+  test('refuses a timeout over 6000 ms before sending anything', async () => {
     const { error } = await h.rpc('flashblocks', 'eth_sendRawTransactionSync', [await sign(2), 6001])
     expect(error).toEqual({ code: -32602, message: 'time out too long, timeout: 6001 ms, max: 6000 ms' })
     expect(await h.general.getTransactionCount({ address: alice.address, blockTag: 'pending' })).toBe(2)
@@ -141,9 +143,9 @@ describe('eth_sendRawTransactionSync with the sequencer running', () => {
   })
   afterAll(() => service?.close())
 
-  it('returns viem a receipt of the pending block while / still reports the previous height', async () => {
-    const wallet = createWalletClient({ account: privateKeyToAccount(DEV_KEY_0), chain: xlayer, transport: http(service.flashblocksUrl) })
-    const general = createPublicClient({ chain: xlayer, transport: http(service.url) })
+  test('returns viem a receipt of the pending block while / still reports the previous height', async () => {
+    const wallet = createWalletClient({ account: privateKeyToAccount(DEV_KEY_0), chain: viemChain, transport: http(service.flashblocksUrl) })
+    const general = createPublicClient({ chain: viemChain, transport: http(service.url) })
     const latest = await general.getBlockNumber({ cacheTime: 0 })
     const serializedTransaction = await wallet.signTransaction(await wallet.prepareTransactionRequest({ to: BOB, value: 7n }))
     const receipt = await wallet.sendRawTransactionSync({ serializedTransaction })

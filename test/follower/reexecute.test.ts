@@ -2,7 +2,7 @@ import { Address, bytesToHex, concatBytes, hexToBytes, setLengthLeft } from '@et
 import { encodeDeployData, encodeFunctionData } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { keccak256 } from '../../src/chain/crypto.js'
-import { signTx } from '../../src/chain/testing.js'
+import { signTx } from '../support/sign-tx.js'
 import type { Flashblock } from '../../src/chain/types.js'
 import { decodeFrame } from '../../src/feed/codec.js'
 import { decodeFlashblock } from '../../src/feed/decode.js'
@@ -10,7 +10,8 @@ import { encodeFlashblock } from '../../src/feed/encode.js'
 import { isEndOfBlock } from '../../src/feed/wire.js'
 import { Reexecutor, type ReexecuteResult } from '../../src/follower/reexecute.js'
 import type { UpstreamStateManager } from '../../src/follower/upstream-state.js'
-import { type Harness, startHarness, tokenAbi, tokenBytecode } from '../general/harness.js'
+import { type Harness, startHarness } from '../support/harness.js'
+import { testToken } from '../support/fixtures.js'
 import { fetchUpstream } from '../support/upstream-fetch.js'
 
 /** A leader flashblock as a follower receives it: through the wire format and the tolerant decoder. */
@@ -27,12 +28,12 @@ describe('re-executing the leader\'s flashblocks on leader-backed state', () => 
   const send = async (from: number, fields: Parameters<typeof signTx>[2] extends infer F ? Omit<F & object, 'nonce'> : never) =>
     h.chain.sendRawTransaction(await signTx(h.chain, from, { ...fields, nonce: nonces[from]++ }))
   const transferData = (to: Uint8Array, amount: bigint) =>
-    hexToBytes(encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [bytesToHex(to) as `0x${string}`, amount] }))
+    hexToBytes(encodeFunctionData({ abi: testToken.abi, functionName: 'transfer', args: [bytesToHex(to) as `0x${string}`, amount] }))
 
   beforeAll(async () => {
     h = await startHarness()
     // the harness's own nonce counter is for account 0 through viem; these tests sign with accounts 1..3
-    await send(1, { to: null, gas: 2_000_000n, data: hexToBytes(encodeDeployData({ abi: tokenAbi, bytecode: tokenBytecode, args: [10n ** 6n] })) })
+    await send(1, { to: null, gas: 2_000_000n, data: hexToBytes(encodeDeployData({ abi: testToken.abi, bytecode: testToken.bytecode, args: [10n ** 6n] })) })
     const block = await h.chain.mine()
     token = block.receipts[0].contractAddress!
   })
@@ -77,7 +78,7 @@ describe('re-executing the leader\'s flashblocks on leader-backed state', () => 
     await send(3, { to: bob, value: 10n ** 15n, type: 'legacy' })
     await send(1, { to: token, gas: 100_000n, data: transferData(bob, 700n) })
     const fb0 = await h.chain.buildNow()
-    await send(1, { to: null, gas: 2_000_000n, data: hexToBytes(encodeDeployData({ abi: tokenAbi, bytecode: tokenBytecode, args: [5n] })) })
+    await send(1, { to: null, gas: 2_000_000n, data: hexToBytes(encodeDeployData({ abi: testToken.abi, bytecode: testToken.bytecode, args: [5n] })) })
     await send(2, { to: token, gas: 100_000n, data: transferData(carol, 300n) })
     await send(3, { to: token, gas: 100_000n, data: transferData(alice, 10n ** 9n) }) // more than carol holds: reverts, mined
     const fb1 = await h.chain.buildNow()

@@ -2,7 +2,8 @@ import { Account, Address, bytesToHex, hexToBytes, setLengthLeft } from '@ethere
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { UpstreamSnapshot } from '../../src/follower/upstream-snapshot.js'
 import { UpstreamStateManager } from '../../src/follower/upstream-state.js'
-import { type Harness, BOB, startHarness } from '../general/harness.js'
+import { type Harness, startHarness } from '../support/harness.js'
+import { BOB } from '../support/dev-keys.js'
 import { fetchUpstream } from '../support/upstream-fetch.js'
 
 const slot = (n: number) => setLengthLeft(Uint8Array.of(n), 32)

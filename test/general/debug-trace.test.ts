@@ -1,6 +1,8 @@
 import { type Hex, encodeFunctionData, toHex } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BOB, type Harness, startHarness, tokenAbi } from './harness.js'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { BOB } from '../support/dev-keys.js'
+import { testToken } from '../support/fixtures.js'
+import { type Harness, startHarness } from '../support/harness.js'
 
 type CallFrame = { type: string; from: string; to: string; input: string; output?: string; gasUsed: string; calls?: CallFrame[]; logs?: unknown[] }
 type StructLogs = { gas: number; failed: boolean; returnValue: string; structLogs: { op: string; stack?: string[]; storage?: object }[] }
@@ -18,14 +20,14 @@ describe('tracing transactions and blocks', () => {
     h = await startHarness()
     token = (await h.deployToken(1000n)).address
     transfer = await h.transferToken(token, BOB, 5n)
-    spawn = await h.wallet.writeContract({ address: token, abi: tokenAbi, functionName: 'spawn', gas: 500_000n, ...h.fees() })
+    spawn = await h.wallet.writeContract({ address: token, abi: testToken.abi, functionName: 'spawn', gas: 500_000n, ...h.fees() })
     const block = await h.mine()
     blockNumber = block.number
     blockHash = toHex(block.hash)
   })
   afterAll(() => h?.close())
 
-  it('traces a transaction with the struct logger by default', async () => {
+  test('traces a transaction with the struct logger by default', async () => {
     const { result, error } = await h.rpc('general', 'debug_traceTransaction', [transfer])
     expect(error).toBeUndefined()
     const trace = result as StructLogs
@@ -38,31 +40,34 @@ describe('tracing transactions and blocks', () => {
     expect(BigInt(trace.gas)).toBe(receipt.gasUsed)
   })
 
-  it('honours the struct logger options', async () => {
+  test('honours the struct logger options: the same steps, without stack or storage', async () => {
+    const full = ((await h.rpc('general', 'debug_traceTransaction', [transfer])).result as StructLogs).structLogs
     const { result } = await h.rpc('general', 'debug_traceTransaction', [transfer, { disableStack: true, disableStorage: true }])
     const logs = (result as StructLogs).structLogs
+    expect(logs.map((l) => l.op)).toEqual(full.map((l) => l.op))
+    expect(full.some((l) => l.stack !== undefined) && full.some((l) => l.storage !== undefined)).toBe(true)
     expect(logs.every((l) => l.stack === undefined && l.storage === undefined)).toBe(true)
   })
 
-  it('traces nested calls with the callTracer, and only the top call when asked', async () => {
+  test('traces nested calls with the callTracer, and only the top call when asked', async () => {
     const { result } = await h.rpc('general', 'debug_traceTransaction', [spawn, { tracer: 'callTracer' }])
     const top = result as CallFrame
     expect(top.type).toBe('CALL')
     expect(top.to).toBe(token.toLowerCase())
-    expect(top.input).toBe(encodeFunctionData({ abi: tokenAbi, functionName: 'spawn' }))
+    expect(top.input).toBe(encodeFunctionData({ abi: testToken.abi, functionName: 'spawn' }))
     expect(top.calls!.map((c) => c.type)).toEqual(['CREATE', 'CALL'])
     const only = (await h.rpc('general', 'debug_traceTransaction', [spawn, { tracer: 'callTracer', tracerConfig: { onlyTopCall: true } }])).result as CallFrame
     expect(only.calls).toBeUndefined()
   })
 
-  it('traces every transaction of a block by number and by hash, in order', async () => {
+  test('traces every transaction of a block by number and by hash, in order', async () => {
     const byNumber = (await h.rpc('general', 'debug_traceBlockByNumber', [toHex(blockNumber), { tracer: 'callTracer' }])).result as { txHash: Hex; result: CallFrame }[]
     expect(byNumber.map((t) => t.txHash)).toEqual([transfer, spawn])
     const byHash = (await h.rpc('general', 'debug_traceBlockByHash', [blockHash, { tracer: 'callTracer' }])).result
     expect(byHash).toEqual(byNumber)
   })
 
-  it('answers geth\'s errors for what it cannot find or trace', async () => {
+  test('answers geth\'s errors for what it cannot find or trace', async () => {
     const missing = `0x${'ab'.repeat(32)}`
     expect((await h.rpc('general', 'debug_traceTransaction', [missing])).error).toEqual({ code: -32000, message: 'transaction not found' })
     expect((await h.rpc('general', 'debug_traceBlockByNumber', ['0xffff'])).error).toEqual({ code: -32000, message: 'block #65535 not found' })
@@ -70,7 +75,7 @@ describe('tracing transactions and blocks', () => {
     expect((await h.rpc('general', 'debug_traceBlockByNumber', ['0x0'])).error).toEqual({ code: -32000, message: 'genesis is not traceable' })
   })
 
-  it('traces a preconfirmed transaction in the pending block on /flashblocks only', async () => {
+  test('traces a preconfirmed transaction in the pending block on /flashblocks only', async () => {
     const hash = await h.transferToken(token, BOB, 1n, h.flashWallet)
     await h.chain.buildNow()
     const flash = await h.rpc('flashblocks', 'debug_traceTransaction', [hash, { tracer: 'callTracer' }])

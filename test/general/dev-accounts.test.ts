@@ -1,11 +1,13 @@
 import { JsonRpcProvider, Network } from 'ethers'
 import { type Hex, createWalletClient, http, parseEther, toHex, verifyMessage } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startService, type RunningService } from '../../src/service.js'
-import { BOB, CAROL, type Harness, rawCall, startHarness, xlayer } from './harness.js'
+import { BOB, CAROL, DEV_KEY_2 } from '../support/dev-keys.js'
+import { type Harness, startHarness, viemChain } from '../support/harness.js'
+import { rpc } from '../support/rpc.js'
 
-const DEV_2: Hex = '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc'
+const DEV_2 = CAROL
 const DEV_3: Hex = '0x90f79bf6eb2c4f870365e785982e1f101e93b906'
 const STRANGER: Hex = '0x000000000000000000000000000000000000dead'
 
@@ -18,15 +20,15 @@ describe('dev accounts', () => {
   })
   afterAll(() => h?.close())
 
-  it('lists the ten anvil accounts in eth_accounts', async () => {
+  test('lists the ten anvil accounts in eth_accounts', async () => {
     const accounts = (await h.rpc('general', 'eth_accounts', [])).result as Hex[]
     expect(accounts).toHaveLength(10)
     expect(accounts[0]).toBe(h.alice.address.toLowerCase())
     expect(accounts[2]).toBe(DEV_2)
   })
 
-  it('sends from a dev account through a viem wallet client with a JSON-RPC account', async () => {
-    const wallet = createWalletClient({ account: DEV_2, chain: xlayer, transport: http(h.service.url) })
+  test('sends from a dev account through a viem wallet client with a JSON-RPC account', async () => {
+    const wallet = createWalletClient({ account: DEV_2, chain: viemChain, transport: http(h.service.url) })
     const hash = await wallet.sendTransaction({ to: BOB, value: parseEther('1.5') })
     const before = await h.general.getBalance({ address: BOB })
     await h.mine()
@@ -43,7 +45,7 @@ describe('dev accounts', () => {
     expect(tx.maxFeePerGas).toBe(2n * parent.header.calcNextBaseFee() + 10n ** 9n)
   })
 
-  it('fills a legacy transaction when only gasPrice is given and numbers nonces after pooled ones', async () => {
+  test('fills a legacy transaction when only gasPrice is given and numbers nonces after pooled ones', async () => {
     const first = (await h.rpc('general', 'eth_sendTransaction', [{ from: DEV_3, to: CAROL, value: '0x1', gasPrice: toHex(3n * 10n ** 9n) }])).result as Hex
     const second = (await h.rpc('general', 'eth_sendTransaction', [{ from: DEV_3, to: CAROL, value: '0x2' }])).result as Hex
     await h.mine()
@@ -54,7 +56,7 @@ describe('dev accounts', () => {
     expect([a.nonce, b.nonce]).toEqual([0, 1])
   })
 
-  it('sends from a dev account through an ethers JsonRpcSigner', async () => {
+  test('sends from a dev account through an ethers JsonRpcSigner', async () => {
     const provider = new JsonRpcProvider(h.service.url, Network.from(196), { staticNetwork: true, cacheTimeout: -1 })
     const signer = await provider.getSigner(DEV_3)
     const sent = signer.sendTransaction({ to: BOB, value: 5n })
@@ -66,18 +68,18 @@ describe('dev accounts', () => {
     provider.destroy()
   })
 
-  it('signs EIP-191 messages that viem verifies as the account\'s', async () => {
+  test('signs EIP-191 messages that viem verifies as the account\'s', async () => {
     const message = 'preconfirmed in 200 ms'
     const signature = (await h.rpc('general', 'eth_sign', [DEV_2, toHex(message)])).result as Hex
     expect(signature).toMatch(/^0x[0-9a-f]{130}$/)
     expect(await verifyMessage({ address: DEV_2, message, signature })).toBe(true)
     expect(await verifyMessage({ address: DEV_3, message, signature })).toBe(false)
     // deterministic (RFC 6979) signatures: the same bytes viem makes with the account's key
-    const local = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a')
+    const local = privateKeyToAccount(DEV_KEY_2)
     expect(await local.signMessage({ message })).toBe(signature)
   })
 
-  it('answers `unknown account` for an address it holds no key for', async () => {
+  test('answers `unknown account` for an address it holds no key for', async () => {
     expect((await h.rpc('general', 'eth_sign', [STRANGER, '0x00'])).error).toEqual({ code: -32000, message: 'unknown account' })
     const send = await h.rpc('general', 'eth_sendTransaction', [{ from: STRANGER, to: BOB, value: '0x1' }])
     expect(send.error).toEqual({ code: -32000, message: 'unknown account' })
@@ -92,11 +94,11 @@ describe('dev accounts turned off', () => {
   })
   afterAll(() => service?.close())
 
-  it('lists no accounts and refuses to sign or send for the dev keys', async () => {
+  test('lists no accounts and refuses to sign or send for the dev keys', async () => {
     const dev0 = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
-    expect((await rawCall(service.url, 'eth_accounts', [])).result).toEqual([])
-    expect((await rawCall(service.url, 'eth_sign', [dev0, '0x00'])).error).toEqual({ code: -32000, message: 'unknown account' })
-    const send = await rawCall(service.url, 'eth_sendTransaction', [{ from: dev0, to: BOB, value: '0x1' }])
+    expect((await rpc(service.url, 'eth_accounts', [])).result).toEqual([])
+    expect((await rpc(service.url, 'eth_sign', [dev0, '0x00'])).error).toEqual({ code: -32000, message: 'unknown account' })
+    const send = await rpc(service.url, 'eth_sendTransaction', [{ from: dev0, to: BOB, value: '0x1' }])
     expect(send.error).toEqual({ code: -32000, message: 'unknown account' })
   })
 })

@@ -1,7 +1,8 @@
 import { JsonRpcProvider, Network } from 'ethers'
 import { toHex } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BOB, type Harness, startHarness } from './harness.js'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { BOB } from '../support/dev-keys.js'
+import { type Harness, startHarness } from '../support/harness.js'
 
 const GWEI = 10n ** 9n
 
@@ -22,7 +23,7 @@ describe('fee methods', () => {
 
   const nextBaseFee = () => h.chain.store.latest().header.calcNextBaseFee()
 
-  it('prices gas at the next block\'s base fee plus the suggested tip', async () => {
+  test('prices gas at the next block\'s base fee plus the suggested tip', async () => {
     const tip = BigInt((await h.rpc('general', 'eth_maxPriorityFeePerGas', [])).result as string)
     // samples: 1 gwei for each empty block (genesis, block 1), then 2, 3 and 4 gwei: the 60th percentile is 2 gwei
     expect(tip).toBe(2n * GWEI)
@@ -30,7 +31,7 @@ describe('fee methods', () => {
     expect(await h.flash.getGasPrice()).toBe(nextBaseFee() + tip)
   })
 
-  it('gives viem and ethers fee estimates a transaction can be sent with', async () => {
+  test('gives viem and ethers fee estimates a transaction can be sent with', async () => {
     const viemFees = await h.general.estimateFeesPerGas()
     expect(viemFees.maxPriorityFeePerGas).toBe(2n * GWEI)
     expect(viemFees.maxFeePerGas).toBeGreaterThan(nextBaseFee())
@@ -41,7 +42,7 @@ describe('fee methods', () => {
     provider.destroy()
   })
 
-  it('reports fee history with the next base fee, gas ratios and per-percentile tips', async () => {
+  test('reports fee history with the next base fee, gas ratios and per-percentile tips', async () => {
     const latest = h.chain.store.latest()
     const { result } = await h.rpc('general', 'eth_feeHistory', ['0x3', 'latest', [0, 50, 100]])
     expect(result).toEqual({
@@ -56,14 +57,14 @@ describe('fee methods', () => {
     })
   })
 
-  it('lets viem read fee history with a decimal count, clamped to the blocks that exist', async () => {
+  test('lets viem read fee history with a decimal count, clamped to the blocks that exist', async () => {
     const history = await h.general.getFeeHistory({ blockCount: 100, rewardPercentiles: [25] })
     expect(history.oldestBlock).toBe(0n)
     expect(history.baseFeePerGas).toHaveLength(Number(h.chain.store.height) + 2)
     expect(history.reward).toHaveLength(Number(h.chain.store.height) + 1)
   })
 
-  it('answers geth\'s errors for a block past the head and for percentiles out of order', async () => {
+  test('answers geth\'s errors for a block past the head and for percentiles out of order', async () => {
     const beyond = toHex(h.chain.store.height + 5n)
     expect((await h.rpc('general', 'eth_feeHistory', ['0x1', beyond, []])).error).toEqual({
       code: -32000, message: `request beyond head block: requested ${h.chain.store.height + 5n}, head ${h.chain.store.height}`,
@@ -74,7 +75,7 @@ describe('fee methods', () => {
     expect((await h.rpc('general', 'eth_feeHistory', ['0x1', 'latest', [101]])).error?.code).toBe(-32602)
   })
 
-  it('reports the pending block under `pending` on /flashblocks', async () => {
+  test('reports the pending block under `pending` on /flashblocks', async () => {
     await h.wallet.sendTransaction({ to: BOB, value: 1n, gas: 21_000n, ...h.fees() })
     await h.chain.buildNow()
     const { result } = await h.rpc('flashblocks', 'eth_feeHistory', ['0x1', 'pending', [50]]) as { result: { oldestBlock: string; gasUsedRatio: number[] } }

@@ -4,8 +4,9 @@ import {
   parseSignature, toHex, toRlp,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BOB, DEV_KEY_1, type Harness, startHarness, xlayer } from './harness.js'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { BOB, DEV_KEY_1, DEV_KEY_2 } from '../support/dev-keys.js'
+import { type Harness, startHarness, viemChain } from '../support/harness.js'
 
 /**
  * Every rejection of the pool reaches viem's wallet client as the error class viem maps geth's text to
@@ -31,7 +32,7 @@ describe('pool rejections as viem errors', () => {
 
   const nextNonce = (address: Hex) => h.general.getTransactionCount({ address, blockTag: 'pending' })
 
-  it('nonce too low -> NonceTooLowError', async () => {
+  test('a reused nonce reaches viem as NonceTooLowError with `nonce too low`', async () => {
     await h.wallet.sendTransaction({ to: BOB, value: 1n, gas: 21_000n, nonce: await nextNonce(h.alice.address), ...fees })
     await h.mine()
     const cause = await rejection(h.wallet.sendTransaction({ to: BOB, value: 1n, gas: 21_000n, nonce: 0, ...fees }))
@@ -39,7 +40,7 @@ describe('pool rejections as viem errors', () => {
     expect(cause.details).toBe('nonce too low')
   })
 
-  it('already known -> NonceTooLowError (viem files it there)', async () => {
+  test('the same transaction sent twice reaches viem as NonceTooLowError with `already known`, where viem files it', async () => {
     const request = { to: BOB, value: 2n, gas: 21_000n, nonce: await nextNonce(h.alice.address), ...fees }
     await h.wallet.sendTransaction(request)
     const cause = await rejection(h.wallet.sendTransaction(request))
@@ -48,24 +49,24 @@ describe('pool rejections as viem errors', () => {
     await h.mine()
   })
 
-  it('insufficient funds -> InsufficientFundsError', async () => {
+  test('a sender who cannot pay reaches viem as InsufficientFundsError', async () => {
     const cause = await rejection(h.wallet.sendTransaction({ to: BOB, value: parseEther('20000'), gas: 21_000n, ...fees }))
     expect(cause).toBeInstanceOf(InsufficientFundsError)
     expect(cause.details).toBe('insufficient funds for gas * price + value')
   })
 
-  it('intrinsic gas too low -> IntrinsicGasTooLowError', async () => {
+  test('gas below the intrinsic cost reaches viem as IntrinsicGasTooLowError', async () => {
     const cause = await rejection(h.wallet.sendTransaction({ to: BOB, value: 1n, gas: 20_999n, ...fees }))
     expect(cause).toBeInstanceOf(IntrinsicGasTooLowError)
   })
 
-  it('max fee below the base fee -> FeeCapTooLowError', async () => {
+  test('a max fee below the base fee reaches viem as FeeCapTooLowError', async () => {
     const cause = await rejection(h.wallet.sendTransaction({ to: BOB, value: 1n, gas: 21_000n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n }))
     expect(cause).toBeInstanceOf(FeeCapTooLowError)
     expect(cause.details).toBe('max fee per gas less than block base fee')
   })
 
-  it('tip above the fee cap -> TipAboveFeeCapError', async () => {
+  test('a tip above the fee cap reaches viem as TipAboveFeeCapError', async () => {
     // viem and ethers refuse to sign such a transaction, so it is signed by hand and sent raw
     const raw = await signDynamicFee({ tip: 3n * 10n ** 9n, feeCap: 2n * 10n ** 9n })
     const reply = await h.rpc('general', 'eth_sendRawTransaction', [raw])
@@ -73,15 +74,15 @@ describe('pool rejections as viem errors', () => {
     expect(TipAboveFeeCapError.nodeMessage.test(reply.error!.message)).toBe(true)
   })
 
-  it('exceeds block gas limit -> InvalidInputRpcError with geth\'s text', async () => {
+  test('gas over the block limit reaches viem as InvalidInputRpcError with geth\'s `exceeds block gas limit`', async () => {
     const cause = await rejection(h.wallet.sendTransaction({ to: BOB, value: 1n, gas: 30_000_001n, ...fees }))
     expect(cause).toBeInstanceOf(InvalidInputRpcError)
     expect(cause.details).toBe('exceeds block gas limit')
   })
 
-  it('replacement transaction underpriced -> InvalidInputRpcError with geth\'s text', async () => {
+  test('a replacement without the fee bump reaches viem as InvalidInputRpcError with geth\'s `replacement transaction underpriced`', async () => {
     const nonce = await nextNonce(bob.address)
-    const wallet = createWalletClient({ account: bob, chain: xlayer, transport: http(h.service.url) })
+    const wallet = createWalletClient({ account: bob, chain: viemChain, transport: http(h.service.url) })
     await wallet.sendTransaction({ to: BOB, value: 1n, gas: 21_000n, nonce, ...fees })
     const cause = await rejection(wallet.sendTransaction({ to: BOB, value: 2n, gas: 21_000n, nonce, ...fees, maxPriorityFeePerGas: fees.maxPriorityFeePerGas + 1n }))
     expect(cause).toBeInstanceOf(InvalidInputRpcError)
@@ -89,28 +90,28 @@ describe('pool rejections as viem errors', () => {
     await h.mine()
   })
 
-  it('a transaction for another chain -> invalid chain id', async () => {
+  test('a transaction signed for another chain is refused with `invalid chain id`', async () => {
     const raw = await bob.signTransaction({ chainId: 1, to: BOB, gas: 21_000n, nonce: 0, ...fees })
     const err = await h.flashWallet.sendRawTransaction({ serializedTransaction: raw }).catch((e: unknown) => e as BaseError)
     expect(err).toBeInstanceOf(InvalidInputRpcError)
     expect((err as BaseError).details).toBe('invalid chain id')
   })
 
-  it('a signature that recovers no sender -> invalid sender', async () => {
+  test('a signature that recovers no sender is refused with `invalid sender`', async () => {
     const raw = await signDynamicFee({ tip: 10n ** 9n, feeCap: 10n ** 10n, r: '0x' }) // r = 0 is on no curve point
     const err = await h.flashWallet.sendRawTransaction({ serializedTransaction: raw }).catch((e: unknown) => e as BaseError)
     expect(err).toBeInstanceOf(InvalidInputRpcError)
     expect((err as BaseError).details).toBe('invalid sender')
   })
 
-  it('a blob transaction -> transaction type not supported', async () => {
+  test('a blob transaction is refused with `transaction type not supported`', async () => {
     const reply = await h.rpc('general', 'eth_sendRawTransaction', [`0x03${keccak256('0x').slice(2)}`])
     expect(reply.error).toEqual({ code: -32000, message: 'transaction type not supported' })
   })
 
-  it('a sender past its pool budget -> txpool is full', async () => {
-    const carol = privateKeyToAccount('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a')
-    const wallet = createWalletClient({ account: carol, chain: xlayer, transport: http(h.service.url) })
+  test('a sender past its pool budget is refused with `txpool is full`', async () => {
+    const carol = privateKeyToAccount(DEV_KEY_2)
+    const wallet = createWalletClient({ account: carol, chain: viemChain, transport: http(h.service.url) })
     // queued (future) nonces: they wait in the pool instead of being executed
     for (let i = 0; i < 64; i++) await wallet.sendTransaction({ to: BOB, value: 1n, gas: 21_000n, nonce: 100 + i, ...fees })
     const cause = await rejection(wallet.sendTransaction({ to: BOB, value: 1n, gas: 21_000n, nonce: 164, ...fees }))

@@ -1,6 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type Hex, toHex } from 'viem'
-import { BOB, CAROL, type Harness, TRANSFER_TOPIC, startHarness, tokenAbi } from './harness.js'
+import { BOB, CAROL } from '../support/dev-keys.js'
+import { testToken, TRANSFER_TOPIC } from '../support/fixtures.js'
+import { type Harness, startHarness } from '../support/harness.js'
 
 /**
  * One preconfirmed token transfer, read from both endpoints between its flashblock and its block's
@@ -14,19 +16,19 @@ describe('a preconfirmed transfer before and after its block is sealed', () => {
   let nonceBefore: number
 
   const balanceOf = (client: Harness['general'], account: Hex, blockTag: 'latest' | 'pending') =>
-    client.readContract({ address: token, abi: tokenAbi, functionName: 'balanceOf', args: [account], blockTag })
+    client.readContract({ address: token, abi: testToken.abi, functionName: 'balanceOf', args: [account], blockTag })
 
   beforeAll(async () => {
     h = await startHarness()
     token = (await h.deployToken(1000n)).address
     latest = await h.general.getBlockNumber({ cacheTime: 0 })
-    nonceBefore = await h.general.getTransactionCount({ address: h.alice.address })
+    nonceBefore = await h.general.getTransactionCount({ address: h.alice.address, blockTag: 'latest' })
     hash = await h.transferToken(token, BOB, 40n, h.flashWallet)
     await h.chain.buildNow()
   })
   afterAll(() => h?.close())
 
-  it('has a receipt on /flashblocks carrying the pending number and the pending block hash', async () => {
+  test('has a receipt on /flashblocks carrying the pending number and the pending block hash', async () => {
     const pending = await h.flash.getBlock({ blockTag: 'pending' })
     const receipt = await h.flash.getTransactionReceipt({ hash })
     expect(receipt.blockNumber).toBe(latest + 1n)
@@ -35,7 +37,7 @@ describe('a preconfirmed transfer before and after its block is sealed', () => {
     expect(receipt.status).toBe('success')
   })
 
-  it('shows the new balances and nonce under `pending` on /flashblocks, the old ones under `latest`', async () => {
+  test('shows the new balances and nonce under `pending` on /flashblocks, the old ones under `latest`', async () => {
     expect(await balanceOf(h.flash, BOB, 'pending')).toBe(40n)
     expect(await balanceOf(h.flash, BOB, 'latest')).toBe(0n)
     expect(await h.flash.getTransactionCount({ address: h.alice.address, blockTag: 'pending' })).toBe(nonceBefore + 1)
@@ -44,7 +46,7 @@ describe('a preconfirmed transfer before and after its block is sealed', () => {
     expect(await h.flash.getBalance({ address: h.alice.address, blockTag: 'pending' })).toBeLessThan(gasBefore)
   })
 
-  it('puts the transaction in the pending block and answers the pending height only when asked for it', async () => {
+  test('puts the transaction in the pending block and answers the pending height only when asked for it', async () => {
     const pending = await h.flash.getBlock({ blockTag: 'pending' })
     expect(pending.number).toBe(latest + 1n)
     expect(pending.transactions).toEqual([hash])
@@ -60,7 +62,7 @@ describe('a preconfirmed transfer before and after its block is sealed', () => {
     expect(receipts.map((r) => r.transactionHash)).toEqual([hash])
   })
 
-  it('includes the pending block\'s logs in eth_getLogs ranges that end at `pending` on /flashblocks only', async () => {
+  test('includes the pending block\'s logs in eth_getLogs ranges that end at `pending` on /flashblocks only', async () => {
     const filter = { address: token, topics: [TRANSFER_TOPIC], fromBlock: toHex(latest + 1n) }
     const toPending = (await h.rpc('flashblocks', 'eth_getLogs', [{ ...filter, toBlock: 'pending' }])).result as { transactionHash: Hex }[]
     expect(toPending.map((l) => l.transactionHash)).toEqual([hash])
@@ -71,7 +73,7 @@ describe('a preconfirmed transfer before and after its block is sealed', () => {
     expect(onGeneral).toHaveLength(1)
   })
 
-  it('is not visible on / until sealed: no receipt, old balances and height under `pending`', async () => {
+  test('is not visible on / until sealed: no receipt, old balances and height under `pending`', async () => {
     expect((await h.rpc('general', 'eth_getTransactionReceipt', [hash])).result).toBeNull()
     expect(await balanceOf(h.general, BOB, 'pending')).toBe(0n)
     expect(await h.general.getTransactionCount({ address: h.alice.address, blockTag: 'latest' })).toBe(nonceBefore)
@@ -81,7 +83,7 @@ describe('a preconfirmed transfer before and after its block is sealed', () => {
     expect((await h.rpc('general', 'eth_getBlockByHash', [pendingHash, false])).result).toBeNull()
   })
 
-  it('after sealing, answers the same transaction with its canonical block on both endpoints', async () => {
+  test('after sealing, answers the same transaction with its canonical block on both endpoints', async () => {
     const sealed = await h.chain.sealNow()
     for (const client of [h.general, h.flash]) {
       const receipt = await client.getTransactionReceipt({ hash })
@@ -94,7 +96,7 @@ describe('a preconfirmed transfer before and after its block is sealed', () => {
     expect(await h.flash.getTransactionCount({ address: h.alice.address, blockTag: 'pending' })).toBe(nonceBefore + 1)
   })
 
-  it('counts the pool\'s consecutive nonces in the pending nonce on both endpoints', async () => {
+  test('counts the pool\'s consecutive nonces in the pending nonce on both endpoints', async () => {
     const { nonce } = h.fees()
     await h.wallet.sendTransaction({ to: CAROL, value: 1n, gas: 21_000n, nonce, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n })
     expect(await h.flash.getTransactionCount({ address: h.alice.address, blockTag: 'pending' })).toBe(nonce + 1)

@@ -3,8 +3,10 @@ import {
   BaseError, CallExecutionError, ContractFunctionExecutionError, ContractFunctionRevertedError, type Hex,
   encodeFunctionData, toHex,
 } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BOB, CAROL, DEV_KEY_1, type Harness, startHarness, tokenAbi, tokenBytecode } from './harness.js'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { BOB, CAROL, DEV_KEY_1 } from '../support/dev-keys.js'
+import { testToken } from '../support/fixtures.js'
+import { type Harness, startHarness } from '../support/harness.js'
 
 /**
  * Real clients deploy and use the TestToken fixture through the general endpoint: viem signing locally
@@ -18,27 +20,27 @@ describe('viem and ethers deploy, transfer and read an ERC-20', () => {
   beforeAll(async () => {
     h = await startHarness()
     // no gas, nonce or fees given: viem fills them through eth_estimateGas, eth_maxPriorityFeePerGas, ...
-    const hash = await h.wallet.deployContract({ abi: tokenAbi, bytecode: tokenBytecode, args: [1000n] })
+    const hash = await h.wallet.deployContract({ abi: testToken.abi, bytecode: testToken.bytecode, args: [1000n] })
     await h.mine()
     token = (await h.general.getTransactionReceipt({ hash })).contractAddress!
   })
   afterAll(() => h?.close())
 
-  it('lets viem deploy, transfer and read balances with node-filled nonce, fees and gas', async () => {
+  test('lets viem deploy, transfer and read balances with node-filled nonce, fees and gas', async () => {
     expect(await h.general.getCode({ address: token })).toMatch(/^0x60/)
-    const hash = await h.wallet.writeContract({ address: token, abi: tokenAbi, functionName: 'transfer', args: [BOB, 25n] })
+    const hash = await h.wallet.writeContract({ address: token, abi: testToken.abi, functionName: 'transfer', args: [BOB, 25n] })
     await h.mine()
     expect((await h.general.getTransactionReceipt({ hash })).status).toBe('success')
-    const balance = (account: Hex) => h.general.readContract({ address: token, abi: tokenAbi, functionName: 'balanceOf', args: [account] })
+    const balance = (account: Hex) => h.general.readContract({ address: token, abi: testToken.abi, functionName: 'balanceOf', args: [account] })
     expect(await balance(BOB)).toBe(25n)
     expect(await balance(h.alice.address)).toBe(975n)
   })
 
-  it('lets ethers v6 deploy with a ContractFactory, transfer and read balances', async () => {
+  test('lets ethers v6 deploy with a ContractFactory, transfer and read balances', async () => {
     // ethers reuses answers to identical requests for 250 ms (cacheTimeout); the pending nonce must be fresh
     const provider = new JsonRpcProvider(h.service.url, Network.from(196), { staticNetwork: true, cacheTimeout: -1 })
     const wallet = new Wallet(DEV_KEY_1, provider)
-    const deploying = await new ContractFactory(tokenAbi as never, tokenBytecode, wallet).deploy(500n)
+    const deploying = await new ContractFactory(testToken.abi as never, testToken.bytecode, wallet).deploy(500n)
     await h.mine()
     const contract = (await deploying.waitForDeployment()) as Contract
     const tx = await contract.getFunction('transfer')(CAROL, 7n)
@@ -49,9 +51,9 @@ describe('viem and ethers deploy, transfer and read an ERC-20', () => {
     provider.destroy()
   })
 
-  it('reports a require() revert to viem as ContractFunctionRevertedError with the reason', async () => {
+  test('reports a require() revert to viem as ContractFunctionRevertedError with the reason', async () => {
     const err = await h.general
-      .simulateContract({ account: h.alice.address, address: token, abi: tokenAbi, functionName: 'transfer', args: [BOB, 10n ** 30n] })
+      .simulateContract({ account: h.alice.address, address: token, abi: testToken.abi, functionName: 'transfer', args: [BOB, 10n ** 30n] })
       .catch((e: unknown) => e)
     expect(err).toBeInstanceOf(ContractFunctionExecutionError)
     const reverted = (err as BaseError).walk((e) => e instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError
@@ -59,38 +61,38 @@ describe('viem and ethers deploy, transfer and read an ERC-20', () => {
     expect(reverted.reason).toBe('insufficient balance')
   })
 
-  it('reports a reverting raw eth_call to viem as CallExecutionError carrying the reason', async () => {
-    const data = encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [BOB, 10n ** 30n] })
+  test('reports a reverting raw eth_call to viem as CallExecutionError carrying the reason', async () => {
+    const data = encodeFunctionData({ abi: testToken.abi, functionName: 'transfer', args: [BOB, 10n ** 30n] })
     const err = await h.general.call({ account: h.alice.address, to: token, data }).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(CallExecutionError)
     expect((err as CallExecutionError).shortMessage).toContain('insufficient balance')
   })
 
-  it('answers code 3 with the revert bytes, and decodes a custom error in viem', async () => {
-    const data = encodeFunctionData({ abi: tokenAbi, functionName: 'onlyZero' })
+  test('answers code 3 with the revert bytes, and decodes a custom error in viem', async () => {
+    const data = encodeFunctionData({ abi: testToken.abi, functionName: 'onlyZero' })
     const raw = await h.rpc('general', 'eth_call', [{ from: h.alice.address, to: token, input: data }, 'latest'])
     expect(raw.error?.code).toBe(3)
     // Unauthorized(address): selector 0x8e4a23d6, then the caller
     expect(raw.error?.data).toBe(`0x8e4a23d6${h.alice.address.slice(2).toLowerCase().padStart(64, '0')}`)
     const err = await h.general
-      .simulateContract({ account: h.alice.address, address: token, abi: tokenAbi, functionName: 'onlyZero' })
+      .simulateContract({ account: h.alice.address, address: token, abi: testToken.abi, functionName: 'onlyZero' })
       .catch((e: unknown) => e as BaseError)
     const reverted = (err as BaseError).walk((e) => e instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError
     expect(reverted.data?.errorName).toBe('Unauthorized')
     expect(reverted.data?.args).toEqual([h.alice.address])
   })
 
-  it('answers -32000 `execution reverted` without data for a revert with no reason', async () => {
-    const data = encodeFunctionData({ abi: tokenAbi, functionName: 'failEmpty' })
+  test('answers -32000 `execution reverted` without data for a revert with no reason', async () => {
+    const data = encodeFunctionData({ abi: testToken.abi, functionName: 'failEmpty' })
     const raw = await h.rpc('general', 'eth_call', [{ to: token, data }])
     expect(raw.error).toEqual({ code: -32000, message: 'execution reverted' })
     const estimate = await h.rpc('general', 'eth_estimateGas', [{ to: token, data }])
     expect(estimate.error).toEqual({ code: -32000, message: 'execution reverted' })
   })
 
-  it('gives ethers the revert reason of a static call and of a gas estimate', async () => {
+  test('gives ethers the revert reason of a static call and of a gas estimate', async () => {
     const provider = new JsonRpcProvider(h.service.url, Network.from(196), { staticNetwork: true, cacheTimeout: -1 })
-    const contract = new (await import('ethers')).Contract(token, tokenAbi as never, new Wallet(DEV_KEY_1, provider))
+    const contract = new (await import('ethers')).Contract(token, testToken.abi as never, new Wallet(DEV_KEY_1, provider))
     for (const attempt of [
       contract.getFunction('transfer').staticCall(BOB, 10n ** 30n),
       contract.getFunction('transfer').estimateGas(BOB, 10n ** 30n),
@@ -102,8 +104,8 @@ describe('viem and ethers deploy, transfer and read an ERC-20', () => {
     provider.destroy()
   })
 
-  it('estimates exactly the least gas with which the transfer succeeds', async () => {
-    const data = encodeFunctionData({ abi: tokenAbi, functionName: 'transfer', args: [CAROL, 1n] })
+  test('estimates exactly the least gas with which the transfer succeeds', async () => {
+    const data = encodeFunctionData({ abi: testToken.abi, functionName: 'transfer', args: [CAROL, 1n] })
     const gas = BigInt((await h.rpc('general', 'eth_estimateGas', [{ from: h.alice.address, to: token, data }])).result as string)
     const nonce = await h.general.getTransactionCount({ address: h.alice.address, blockTag: 'pending' })
     const fees = { maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n }
@@ -114,17 +116,17 @@ describe('viem and ethers deploy, transfer and read an ERC-20', () => {
     expect((await h.general.getTransactionReceipt({ hash: exact })).status).toBe('success')
   })
 
-  it('executes eth_call with state overrides without touching the chain', async () => {
-    const data = encodeFunctionData({ abi: tokenAbi, functionName: 'totalSupply' })
+  test('executes eth_call with state overrides without touching the chain', async () => {
+    const data = encodeFunctionData({ abi: testToken.abi, functionName: 'totalSupply' })
     const slot0 = toHex(0n, { size: 32 }) // totalSupply is the first storage variable
     const overridden = await h.rpc('general', 'eth_call', [{ to: token, data }, 'latest', { [token]: { stateDiff: { [slot0]: toHex(5n, { size: 32 }) } } }])
     expect(overridden.result).toBe(toHex(5n, { size: 32 }))
-    expect(await h.general.readContract({ address: token, abi: tokenAbi, functionName: 'totalSupply' })).toBe(1000n)
+    expect(await h.general.readContract({ address: token, abi: testToken.abi, functionName: 'totalSupply' })).toBe(1000n)
   })
 
-  it('runs each eth_call on the state as it is: a call that writes storage leaves nothing for the next one', async () => {
-    const increment = encodeFunctionData({ abi: tokenAbi, functionName: 'increment' })
-    const counter = encodeFunctionData({ abi: tokenAbi, functionName: 'counter' })
+  test('runs each eth_call on the state as it is: a call that writes storage leaves nothing for the next one', async () => {
+    const increment = encodeFunctionData({ abi: testToken.abi, functionName: 'increment' })
+    const counter = encodeFunctionData({ abi: testToken.abi, functionName: 'counter' })
     const before = (await h.rpc('general', 'eth_call', [{ to: token, data: counter }, 'latest'])).result
     const results = await Promise.all(Array.from({ length: 8 }, () => h.rpc('general', 'eth_call', [{ from: h.alice.address, to: token, data: increment }, 'latest'])))
     // every call saw the same counter and incremented it once (the function returns the new value)
@@ -133,7 +135,7 @@ describe('viem and ethers deploy, transfer and read an ERC-20', () => {
     expect((await h.rpc('general', 'eth_call', [{ to: token, data: counter }, 'latest'])).result).toBe(before)
   })
 
-  it('answers `header not found` for a call at a block that does not exist', async () => {
+  test('answers `header not found` for a call at a block that does not exist', async () => {
     const raw = await h.rpc('general', 'eth_call', [{ to: token, data: '0x' }, '0xffffff'])
     expect(raw.error).toEqual({ code: -32000, message: 'header not found' })
   })

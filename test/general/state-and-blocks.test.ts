@@ -1,6 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type Hex, parseEther, toHex } from 'viem'
-import { BOB, CAROL, type Harness, startHarness, tokenAbi } from './harness.js'
+import { BOB, CAROL } from '../support/dev-keys.js'
+import { testToken } from '../support/fixtures.js'
+import { type Harness, startHarness } from '../support/harness.js'
 
 const SUPPLY = 1_000_000n * 10n ** 18n
 
@@ -21,20 +23,20 @@ describe('reading state, blocks and transactions on the general endpoint', () =>
   })
   afterAll(() => h?.close())
 
-  it('reports the height of the newest sealed block', async () => {
+  test('reports the height of the newest sealed block', async () => {
     expect(await h.general.getBlockNumber({ cacheTime: 0 })).toBe(transferBlock)
   })
 
-  it('reads ERC-20 balances now and as they were at an older block', async () => {
+  test('reads ERC-20 balances now and as they were at an older block', async () => {
     const read = (account: Hex, blockNumber?: bigint) =>
-      h.general.readContract({ address: token, abi: tokenAbi, functionName: 'balanceOf', args: [account], blockNumber })
+      h.general.readContract({ address: token, abi: testToken.abi, functionName: 'balanceOf', args: [account], blockNumber })
     expect(await read(BOB)).toBe(250n)
     expect(await read(h.alice.address)).toBe(SUPPLY - 250n)
     expect(await read(BOB, deployBlock)).toBe(0n)
     expect(await read(h.alice.address, deployBlock)).toBe(SUPPLY)
   })
 
-  it('reads native balances and nonces at latest, at genesis and by block hash', async () => {
+  test('reads native balances and nonces at latest, at genesis and by block hash', async () => {
     const genesisBalance = parseEther('10000')
     expect(await h.general.getBalance({ address: h.alice.address, blockNumber: 0n })).toBe(genesisBalance)
     const now = await h.general.getBalance({ address: h.alice.address })
@@ -48,7 +50,7 @@ describe('reading state, blocks and transactions on the general endpoint', () =>
     expect(BigInt(earliest.result as string)).toBe(genesisBalance)
   })
 
-  it('reads contract code and storage words', async () => {
+  test('reads contract code and storage words', async () => {
     expect((await h.general.getCode({ address: token }))?.length).toBeGreaterThan(100)
     expect(await h.general.getCode({ address: token, blockNumber: 0n })).toBeUndefined()
     // slot 0 is totalSupply
@@ -57,7 +59,7 @@ describe('reading state, blocks and transactions on the general endpoint', () =>
     expect(empty.result).toBe(`0x${'0'.repeat(64)}`)
   })
 
-  it('serves a block by number, by hash, with hashes or full transactions', async () => {
+  test('serves a block by number, by hash, with hashes or full transactions', async () => {
     const block = await h.general.getBlock({ blockNumber: transferBlock, includeTransactions: true })
     expect(block.transactions).toHaveLength(1)
     expect(block.transactions[0]!.hash).toBe(transferHash)
@@ -69,14 +71,14 @@ describe('reading state, blocks and transactions on the general endpoint', () =>
     expect((tagged.result as { hash: Hex }).hash).toBe(block.hash)
   })
 
-  it('counts a block\'s transactions by number and by hash', async () => {
+  test('counts a block\'s transactions by number and by hash', async () => {
     const block = await h.general.getBlock({ blockNumber: transferBlock })
     expect(await h.general.getBlockTransactionCount({ blockNumber: transferBlock })).toBe(1)
     expect(await h.general.getBlockTransactionCount({ blockHash: block.hash })).toBe(1)
     expect(await h.general.getBlockTransactionCount({ blockNumber: 0n })).toBe(0)
   })
 
-  it('finds a transaction by hash, by block and index, and its raw bytes', async () => {
+  test('finds a transaction by hash, by block and index, and its raw bytes', async () => {
     const tx = await h.general.getTransaction({ hash: transferHash })
     expect(tx.blockNumber).toBe(transferBlock)
     expect(tx.from).toBe(h.alice.address.toLowerCase())
@@ -91,7 +93,7 @@ describe('reading state, blocks and transactions on the general endpoint', () =>
     expect(raw.result).toMatch(/^0x02f8/)
   })
 
-  it('answers a receipt in geth\'s shape, with the Transfer log', async () => {
+  test('answers a receipt in geth\'s shape, with the Transfer log', async () => {
     const receipt = (await h.rpc('general', 'eth_getTransactionReceipt', [transferHash])).result as Record<string, unknown>
     expect(Object.keys(receipt).sort()).toEqual([
       'blockHash', 'blockNumber', 'contractAddress', 'cumulativeGasUsed', 'effectiveGasPrice', 'from', 'gasUsed',
@@ -108,14 +110,14 @@ describe('reading state, blocks and transactions on the general endpoint', () =>
     expect(viaViem.gasUsed).toBeGreaterThan(21_000n)
   })
 
-  it('lists every receipt of a block, and a contract creation names its contract', async () => {
+  test('lists every receipt of a block, and a contract creation names its contract', async () => {
     const receipts = (await h.rpc('general', 'eth_getBlockReceipts', [toHex(deployBlock)])).result as { contractAddress: Hex }[]
     expect(receipts).toHaveLength(1)
     expect(receipts[0]!.contractAddress).toBe(token)
     expect((await h.rpc('general', 'eth_getBlockReceipts', ['0x0'])).result).toEqual([])
   })
 
-  it('answers null for blocks and transactions it does not know', async () => {
+  test('answers null for blocks and transactions it does not know', async () => {
     const far = toHex(transferBlock + 1000n)
     const unknownHash = `0x${'ab'.repeat(32)}`
     for (const [method, params] of [
@@ -135,7 +137,7 @@ describe('reading state, blocks and transactions on the general endpoint', () =>
     }
   })
 
-  it('refuses state reads at a block it does not know with `header not found`', async () => {
+  test('refuses state reads at a block it does not know with `header not found`', async () => {
     const far = toHex(transferBlock + 1000n)
     const unknownHash = `0x${'ab'.repeat(32)}`
     for (const [method, params] of [
@@ -149,12 +151,12 @@ describe('reading state, blocks and transactions on the general endpoint', () =>
     }
   })
 
-  it('says it is not syncing', async () => {
+  test('says it is not syncing', async () => {
     expect((await h.rpc('general', 'eth_syncing', [])).result).toBe(false)
     expect((await h.rpc('flashblocks', 'eth_syncing', [])).result).toBe(false)
   })
 
-  it('shows waiting transactions in txpool_content, keyed by sender and nonce, until they are mined', async () => {
+  test('shows waiting transactions in txpool_content, keyed by sender and nonce, until they are mined', async () => {
     const { nonce } = h.fees()
     // a nonce gap: the next one is queued, not pending
     const gapped = await h.wallet.sendTransaction({ to: CAROL, value: 1n, gas: 21_000n, nonce: nonce + 1, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n })

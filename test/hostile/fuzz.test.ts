@@ -8,6 +8,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { methodTable } from '../../generated/methods.js'
 import { startService, type RunningService } from '../../src/service.js'
+import { post as postTo } from '../support/rpc.js'
 
 const METHODS = Object.keys(methodTable)
 const ALLOWED = new Set([-32700, -32600, -32601, -32602, -32000, -32001, -32002, -32005, 3, 4])
@@ -56,8 +57,7 @@ describe('hostile input', () => {
   })
   afterAll(() => service?.close())
 
-  const post = (payload: string | Buffer) =>
-    fetch(service.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload, signal: AbortSignal.timeout(10_000) })
+  const post = (payload: string | Buffer) => postTo(service.url, payload, { timeoutMs: 10_000 })
 
   test('10 000 generated requests all get well-formed JSON-RPC replies, and the service keeps answering', async () => {
     const seed = 20261122
@@ -66,22 +66,22 @@ describe('hostile input', () => {
       await Promise.all(samples.slice(i, i + 50).map(async (payload) => {
         const res = await post(payload)
         expect(res.status, `status for ${payload.slice(0, 200)} (seed ${seed})`).toBeLessThan(500)
-        const text = await res.text()
+        const text = res.text
         if (text === '') return // notifications only
         checkReply(JSON.parse(text))
       }))
     }
-    const ok = await (await post('{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}')).json()
+    const ok = (await post('{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}')).json
     expect(ok).toEqual({ jsonrpc: '2.0', id: 1, result: '0xc4' })
   }, 180_000)
 
   test('invalid UTF-8, a 10 MB string and deep nesting are refused cleanly', async () => {
     const bad = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"eth_getBalance","params":["'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"]}')])
-    checkReply(await (await post(bad)).json())
+    checkReply((await post(bad)).json)
     const huge = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'web3_sha3', params: ['0x' + 'ab'.repeat(5_000_000)] }))
     expect(huge.status).toBe(413)
-    checkReply(await huge.json())
-    checkReply(await (await post('['.repeat(100_000) + ']'.repeat(100_000))).json())
-    expect(await (await post('{"jsonrpc":"2.0","id":7,"method":"net_version","params":[]}')).json()).toEqual({ jsonrpc: '2.0', id: 7, result: '196' })
+    checkReply(huge.json)
+    checkReply((await post('['.repeat(100_000) + ']'.repeat(100_000))).json)
+    expect((await post('{"jsonrpc":"2.0","id":7,"method":"net_version","params":[]}')).json).toEqual({ jsonrpc: '2.0', id: 7, result: '196' })
   })
 })

@@ -9,7 +9,9 @@ import { type HDAccount, mnemonicToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { DEFAULT_MNEMONIC } from '../../src/config.js'
 import { startService, type RunningService } from '../../src/service.js'
-import { BOB, rawCall, xlayer } from '../general/harness.js'
+import { BOB } from '../support/dev-keys.js'
+import { viemChain } from '../support/harness.js'
+import { post, request, rpc } from '../support/rpc.js'
 
 const SENDERS = 8
 const PER_SENDER = 400
@@ -40,11 +42,11 @@ describe('a flood of transactions from several senders', () => {
 
   /** Sends until the pool takes it; `txpool is full` means try again shortly, as a wallet would. */
   async function sendUntilAccepted(account: HDAccount, nonce: number, fees: typeof BASE_FEES): Promise<void> {
-    const raw = await account.signTransaction({ chainId: xlayer.id, type: 'eip1559', to: BOB, value: 1n, gas: 21_000n, nonce, ...fees })
+    const raw = await account.signTransaction({ chainId: viemChain.id, type: 'eip1559', to: BOB, value: 1n, gas: 21_000n, nonce, ...fees })
     // a sender with nothing in a full pool may lose the race for a free slot for a while; a minute means stuck
     const giveUp = Date.now() + 60_000
     for (;;) {
-      const reply = await rawCall(service.url, 'eth_sendRawTransaction', [raw])
+      const reply = await rpc(service.url, 'eth_sendRawTransaction', [raw])
       if (reply.result !== undefined) {
         accepted.push({ sender: account.address, nonce, hash: reply.result as Hex })
         return
@@ -55,8 +57,8 @@ describe('a flood of transactions from several senders', () => {
       if (message === 'nonce too low' || message === 'replacement transaction underpriced') return
       expect(message).toBe('txpool is full')
       if (Date.now() > giveUp) {
-        const pool = (await rawCall(service.url, 'txpool_content', [])).result as { pending: object; queued: Record<string, object> }
-        const mined = (await rawCall(service.url, 'eth_getTransactionCount', [account.address, 'latest'])).result
+        const pool = (await rpc(service.url, 'txpool_content', [])).result as { pending: object; queued: Record<string, object> }
+        const mined = (await rpc(service.url, 'eth_getTransactionCount', [account.address, 'latest'])).result
         throw new Error(`${account.address} nonce ${nonce} refused for 60 s (mined nonce ${mined}, pool ${JSON.stringify(pool).length} bytes): the sender is stranded`)
       }
       // back off as a wallet would: hammering a full pool only slows the sequencer that empties it
@@ -85,22 +87,18 @@ describe('a flood of transactions from several senders', () => {
     expect(rejections.get('txpool is full') ?? 0).toBeGreaterThan(0)
     expect(accepted.length).toBeGreaterThanOrEqual(SENDERS * PER_SENDER)
 
-    const client = createPublicClient({ chain: xlayer, transport: http(service.url) })
+    const client = createPublicClient({ chain: viemChain, transport: http(service.url) })
     // every sender's nonce reaches the end: nothing it sent is stuck or lost
     await expect.poll(async () => {
-      const counts = await Promise.all(accounts.map((a) => client.getTransactionCount({ address: a.address })))
+      const counts = await Promise.all(accounts.map((a) => client.getTransactionCount({ address: a.address, blockTag: 'latest' })))
       return counts.every((count) => count === PER_SENDER)
     }, { timeout: 60_000, interval: 250 }).toBe(true)
 
     const receipts = new Map<Hex, { status: string; from: string; nonce: number }>()
     for (let i = 0; i < accepted.length; i += 100) {
       const batch = accepted.slice(i, i + 100)
-      const res = await fetch(service.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(batch.map((a, id) => ({ jsonrpc: '2.0', id, method: 'eth_getTransactionByHash', params: [a.hash] }))),
-      })
-      const replies = (await res.json()) as { id: number; result: { blockNumber: string | null; from: string; nonce: string } | null }[]
+      const res = await post(service.url, batch.map((a, id) => request('eth_getTransactionByHash', [a.hash], id)))
+      const replies = res.json as { id: number; result: { blockNumber: string | null; from: string; nonce: string } | null }[]
       for (const reply of replies) {
         const tx = reply.result
         if (tx?.blockNumber) receipts.set(batch[reply.id]!.hash, { status: 'mined', from: tx.from, nonce: Number(tx.nonce) })

@@ -9,7 +9,8 @@ import { chainConfig, publicActionsL2 } from 'viem/op-stack'
 import { privateKeyToAccount } from 'viem/accounts'
 import { startService, type RunningService } from '../../src/service.js'
 import type { Chain } from '../../src/chain/chain.js'
-import { DEV_KEY_0, BOB, xlayer } from '../general/harness.js'
+import { DEV_KEY_0, BOB } from '../support/dev-keys.js'
+import { viemChain as xlayer } from '../support/harness.js'
 
 let service: RunningService
 const opChain = { ...xlayer, ...chainConfig }

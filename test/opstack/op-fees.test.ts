@@ -6,7 +6,7 @@
 import { afterEach, expect, test } from 'vitest'
 import { Address, bytesToHex } from '@ethereumjs/util'
 import { type Chain, createChain } from '../../src/chain/chain.js'
-import { signTx } from '../../src/chain/testing.js'
+import { signTx } from '../support/sign-tx.js'
 import { formatReceipt } from '../../src/format/receipt.js'
 import { BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT, SEQUENCER_FEE_VAULT } from '../../src/opstack/addresses.js'
 import { fjordL1Cost } from '../../src/opstack/l1-fee.js'

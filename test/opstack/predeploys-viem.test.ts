@@ -9,7 +9,8 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { startService, type RunningService } from '../../src/service.js'
 import { DEFAULT_L1_SETTINGS } from '../../src/opstack/l1-origin.js'
 import { oracleL1Fee } from '../../src/opstack/l1-fee.js'
-import { DEV_KEY_0, BOB, xlayer } from '../general/harness.js'
+import { DEV_KEY_0, BOB } from '../support/dev-keys.js'
+import { viemChain as xlayer } from '../support/harness.js'
 
 let service: RunningService
 const opChain = { ...xlayer, ...chainConfig }

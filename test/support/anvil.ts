@@ -3,8 +3,9 @@
  * chain, Prague, on a free loopback port; resolves once it answers.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { createServer } from 'node:net'
 import { DEFAULT_MNEMONIC } from '../../src/config.js'
+import { freePort } from './free-port.js'
+import { rpc } from './rpc.js'
 
 export const ANVIL_BIN = new URL('../../node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil', import.meta.url).pathname
 
@@ -13,15 +14,6 @@ export interface RunningAnvil {
   /** For fault tests (SIGSTOP / SIGCONT). */
   pid: number
   close(): void
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number }
-      srv.close(() => resolve(port))
-    })
-  })
 }
 
 /** `extraArgs` such as ['--block-time', '0.2']; chain id 196 unless given there; `port` to restart on a known one. */
@@ -36,7 +28,7 @@ export async function startAnvil(extraArgs: string[] = [], port?: number): Promi
   const url = `http://127.0.0.1:${port}`
   for (let attempt = 0; ; attempt++) {
     try {
-      await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' })
+      await rpc(url, 'eth_chainId')
       break
     } catch (err) {
       if (attempt === 100) {

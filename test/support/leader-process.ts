@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { join } from 'node:path'
-import { freePort } from './anvil.js'
+import { freePort } from './free-port.js'
 import { REPO_ROOT } from './run-script.js'
 
 export interface LeaderProcess {

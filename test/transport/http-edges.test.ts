@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { MAX_BODY_BYTES } from '../../src/limits.js'
 import { startService, type RunningService } from '../../src/service.js'
+import { post as postTo } from '../support/rpc.js'
 
 let service: RunningService
 
@@ -10,34 +11,32 @@ beforeAll(async () => {
 
 afterAll(() => service?.close())
 
-function post(body: string, url = service.url) {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
-}
+const post = (body: string) => postTo(service.url, body)
 
 test('a body over 5 MiB sent over a real socket gets HTTP 413 and a JSON-RPC error, not a reset', async () => {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'web3_sha3', params: [`0x${'ab'.repeat(MAX_BODY_BYTES / 2)}`] })
   const response = await post(body)
   expect(response.status).toBe(413)
-  expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } })
+  expect(response.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } })
 })
 
 test('a 4 MB parameter is served', async () => {
   const response = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'web3_sha3', params: [`0x${'ab'.repeat(2 * 1024 * 1024)}`] }))
   expect(response.status).toBe(200)
-  expect(((await response.json()) as { result: string }).result).toMatch(/^0x[0-9a-f]{64}$/)
+  expect(response.json.result).toMatch(/^0x[0-9a-f]{64}$/)
 })
 
 test('deeply nested JSON is answered with an error and the server keeps serving', async () => {
   const response = await post(`${'['.repeat(200_000)}${']'.repeat(200_000)}`)
   expect(response.status).toBe(200)
-  expect(await response.json()).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.any(String) } }])
+  expect(response.json).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.any(String) } }])
   const next = await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'eth_chainId', params: [] }))
-  expect(await next.json()).toEqual({ jsonrpc: '2.0', id: 2, result: '0xc4' })
+  expect(next.json).toEqual({ jsonrpc: '2.0', id: 2, result: '0xc4' })
 })
 
 test('a __proto__ member in the request changes nothing', async () => {
   const response = await post('{"jsonrpc":"2.0","id":3,"method":"eth_chainId","params":[],"__proto__":{"method":"eth_nope"}}')
-  expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 3, result: '0xc4' })
+  expect(response.json).toEqual({ jsonrpc: '2.0', id: 3, result: '0xc4' })
 })
 
 test('a method other than GET or POST on an endpoint is 404 with a JSON-RPC error body', async () => {

@@ -1,10 +1,10 @@
 import { createFeeMarket1559Tx } from '@ethereumjs/tx'
 import { Address, bytesToHex } from '@ethereumjs/util'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { TransactionRejectedError } from '../../errors.js'
 import { type Chain, createChain } from '../chain.js'
 import { stateAt } from '../engine.js'
-import { signTx } from '../testing.js'
+import { signTx } from '../../../test/support/sign-tx.js'
 import { TxPool } from './pool.js'
 
 const GWEI = 10n ** 9n
@@ -22,40 +22,40 @@ async function rejection(promise: Promise<unknown>): Promise<{ code: number; mes
 }
 
 describe('pool admission', () => {
-  it('rejects a transaction whose nonce is too low', async () => {
+  test('rejects a transaction whose nonce is too low', async () => {
     await chain.sendRawTransaction(await signTx(chain, 0, { nonce: 0 }))
     await chain.mine()
     expect(await rejection(chain.sendRawTransaction(await signTx(chain, 0, { nonce: 0, value: 5n })))).toEqual({ code: -32000, message: 'nonce too low' })
   })
 
-  it('rejects a transaction the sender cannot pay for', async () => {
+  test('rejects a transaction the sender cannot pay for', async () => {
     const raw = await signTx(chain, 1, { nonce: 0, value: 20_000n * 10n ** 18n })
     expect((await rejection(chain.sendRawTransaction(raw))).message).toBe('insufficient funds for gas * price + value')
   })
 
-  it('rejects a transaction with less gas than its intrinsic cost', async () => {
+  test('rejects a transaction with less gas than its intrinsic cost', async () => {
     const raw = await signTx(chain, 1, { nonce: 0, gas: 20_999n })
     expect((await rejection(chain.sendRawTransaction(raw))).message).toBe('intrinsic gas too low')
   })
 
-  it('rejects a transaction with more gas than a block holds', async () => {
+  test('rejects a transaction with more gas than a block holds', async () => {
     const raw = await signTx(chain, 1, { nonce: 0, gas: 30_000_001n })
     expect((await rejection(chain.sendRawTransaction(raw))).message).toBe('exceeds block gas limit')
   })
 
-  it('rejects a fee cap below the base fee', async () => {
+  test('rejects a fee cap below the base fee', async () => {
     const raw = await signTx(chain, 1, { nonce: 0, maxFeePerGas: 1000n, maxPriorityFeePerGas: 1n })
     expect((await rejection(chain.sendRawTransaction(raw))).message).toBe('max fee per gas less than block base fee')
   })
 
-  it('rejects a transaction signed for another chain', async () => {
+  test('rejects a transaction signed for another chain', async () => {
     for (const type of ['eip1559', 'legacy'] as const) {
       const raw = await signTx(chain, 1, { nonce: 0, chainId: 1, type })
       expect((await rejection(chain.sendRawTransaction(raw))).message).toBe('invalid chain id')
     }
   })
 
-  it('rejects a transaction whose signature recovers no sender', async () => {
+  test('rejects a transaction whose signature recovers no sender', async () => {
     const tx = createFeeMarket1559Tx(
       { chainId: 196n, nonce: 0n, maxFeePerGas: 10n * GWEI, maxPriorityFeePerGas: GWEI, gasLimit: 21_000n, to: bytesToHex(chain.accounts[2].address), v: 0n, r: 0n, s: 1n },
       { common: chain.common },
@@ -63,14 +63,14 @@ describe('pool admission', () => {
     expect((await rejection(chain.sendRawTransaction(tx.serialize()))).message).toBe('invalid sender')
   })
 
-  it('rejects the same transaction twice as already known', async () => {
+  test('rejects the same transaction twice as already known', async () => {
     const raw = await signTx(chain, 2, { nonce: 0, value: 1n })
     await chain.sendRawTransaction(raw)
     expect((await rejection(chain.sendRawTransaction(raw))).message).toBe('already known')
     await chain.mine()
   })
 
-  it('replaces a transaction only with a 10% bump of both fee caps', async () => {
+  test('replaces a transaction only with a 10% bump of both fee caps', async () => {
     const first = await signTx(chain, 4, { nonce: 0, value: 1n, maxFeePerGas: 100n * GWEI, maxPriorityFeePerGas: 10n * GWEI })
     await chain.sendRawTransaction(first)
     const cheap = await signTx(chain, 4, { nonce: 0, value: 2n, maxFeePerGas: 109n * GWEI, maxPriorityFeePerGas: 11n * GWEI })
@@ -84,7 +84,7 @@ describe('pool admission', () => {
     expect(block.txs[0].tx.value).toBe(3n)
   })
 
-  it('answers txpool is full past the total and per-sender limits', async () => {
+  test('answers txpool is full past the total and per-sender limits', async () => {
     const head = { state: stateAt(chain.vm, chain.store.latest().header.stateRoot), baseFee: GWEI, gasLimit: 30_000_000n }
     const small = new TxPool(chain.common, head, { maxTotal: 2 })
     await small.add(await signTx(chain, 5, { nonce: 0 }))
@@ -95,7 +95,7 @@ describe('pool admission', () => {
     expect((await rejection(perSender.add(await signTx(chain, 5, { nonce: 1 })))).message).toBe('txpool is full')
   })
 
-  it('checks a sender at the head that is current when it decides, not at one a flashblock replaced mid-read', async () => {
+  test('checks a sender at the head that is current when it decides, not at one a flashblock replaced mid-read', async () => {
     const own = await createChain({ quiet: true })
     try {
       const before = { state: stateAt(own.vm, own.store.latest().header.stateRoot), baseFee: GWEI, gasLimit: 30_000_000n }
@@ -112,7 +112,7 @@ describe('pool admission', () => {
     }
   })
 
-  it('still admits the nonce a full sender\'s queued transactions wait for, so they are not stranded', async () => {
+  test('still admits the nonce a full sender\'s queued transactions wait for, so they are not stranded', async () => {
     const head = { state: stateAt(chain.vm, chain.store.latest().header.stateRoot), baseFee: GWEI, gasLimit: 30_000_000n }
     const pool = new TxPool(chain.common, head, { maxTotal: 2, maxPerSender: 2 })
     await pool.add(await signTx(chain, 5, { nonce: 1 }))
@@ -125,7 +125,7 @@ describe('pool admission', () => {
 })
 
 describe('pool ordering', () => {
-  it('queues a future nonce and promotes it when the gap fills', async () => {
+  test('queues a future nonce and promotes it when the gap fills', async () => {
     const sender = chain.accounts[8].address
     const later = await chain.sendRawTransaction(await signTx(chain, 8, { nonce: 1, value: 1n }))
     expect(chain.pool.content().queued.map((q) => bytesToHex(q.sender))).toContain(bytesToHex(sender))
@@ -142,7 +142,7 @@ describe('pool ordering', () => {
     await chain.sealNow()
   })
 
-  it('puts the better-paying sender first and keeps each sender in nonce order', async () => {
+  test('puts the better-paying sender first and keeps each sender in nonce order', async () => {
     const low = await chain.sendRawTransaction(await signTx(chain, 9, { nonce: 0, maxPriorityFeePerGas: GWEI }))
     const high0 = await chain.sendRawTransaction(await signTx(chain, 3, { nonce: 0, maxPriorityFeePerGas: 3n * GWEI }))
     const high1 = await chain.sendRawTransaction(await signTx(chain, 3, { nonce: 1, maxPriorityFeePerGas: 2n * GWEI }))
@@ -150,7 +150,7 @@ describe('pool ordering', () => {
     expect(block.txs.map((t) => bytesToHex(t.hash))).toEqual([high0, high1, low].map(bytesToHex))
   })
 
-  it('drops a transaction that can no longer pay when it executes, and says so', async () => {
+  test('drops a transaction that can no longer pay when it executes, and says so', async () => {
     const sender = chain.accounts[7]
     const balance = (await chain.resolverFor('general').state('latest')!.getAccount(new Address(sender.address)))!.balance
     const fee = 21_000n * 10n * GWEI

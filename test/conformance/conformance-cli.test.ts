@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { runScript } from '../../test/support/run-script.js'
-import { startService, type RunningService } from '../service.js'
-import { waitForBlocks } from './session.js'
+import { runScript } from '../support/run-script.js'
+import { startService, type RunningService } from '../../src/service.js'
+import { waitForBlocks } from '../../src/conformance/session.js'
 
 /** `npm run conformance` as a user runs it. */
 const conformance = (args: string[]) => runScript('src/conformance/cli.ts', args)

@@ -3,13 +3,13 @@
  * `app.inject` exercises the exact request path with a chosen handler map or limiter.
  */
 import type { FastifyInstance } from 'fastify'
-import { createChain } from '../chain/chain.js'
-import { checkConfig, defaultConfig, type Config } from '../config.js'
-import type { HandlerContext } from '../handlers/context.js'
-import { handlers as allHandlers } from '../handlers/index.js'
+import { createChain } from '../../src/chain/chain.js'
+import { checkConfig, defaultConfig, type Config } from '../../src/config.js'
+import type { HandlerContext } from '../../src/handlers/context.js'
+import { handlers as allHandlers } from '../../src/handlers/index.js'
 import type { MethodHandlers } from '../../generated/methods.js'
-import { createApp } from './app.js'
-import type { RequestLimiter } from './throttle.js'
+import { createApp } from '../../src/server/app.js'
+import type { RequestLimiter } from '../../src/server/throttle.js'
 
 export interface TestAppOptions {
   config?: Partial<Config>

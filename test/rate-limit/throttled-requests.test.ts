@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, test } from 'vitest'
-import type { Config } from '../config.js'
-import { createTestApp } from './test-app.js'
-import type { RateVerdict, RequestLimiter } from './throttle.js'
+import type { Config } from '../../src/config.js'
+import { post as postTo, request } from '../support/rpc.js'
+import { createTestApp } from '../support/test-app.js'
+import type { RateVerdict, RequestLimiter } from '../../src/server/throttle.js'
 
 /** A plain fixed-window budget, enough to drive the transport's side (the real limiter is src/server/rate-limit.ts). */
 class BudgetLimiter implements RequestLimiter {
@@ -30,10 +31,10 @@ async function start(limiter: RequestLimiter, config: Partial<Config> = {}) {
   return app
 }
 
-const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'eth_chainId', params: [] })
+const call = (id: number) => request('eth_chainId', [], id)
 
 function post(target: FastifyInstance, payload: unknown, headers: Record<string, string> = {}, remoteAddress = '198.51.100.1') {
-  return target.inject({ method: 'POST', url: '/', remoteAddress, headers: { 'content-type': 'application/json', ...headers }, payload: JSON.stringify(payload) })
+  return postTo(target, payload, { headers, remoteAddress })
 }
 
 describe('rate limiting', () => {
@@ -48,7 +49,7 @@ describe('rate limiting', () => {
   test('a served reply carries the RateLimit headers', async () => {
     const target = await start(new BudgetLimiter(5))
     const response = await post(target, call(1))
-    expect(response.statusCode).toBe(200)
+    expect(response.status).toBe(200)
     expect(response.headers['ratelimit-limit']).toBe('5')
     expect(response.headers['ratelimit-remaining']).toBe('4')
     expect(response.headers['ratelimit-reset']).toBe('1')
@@ -59,10 +60,10 @@ describe('rate limiting', () => {
     const target = await start(new BudgetLimiter(2))
     await post(target, [call(1), call(2)])
     const response = await post(target, call(3))
-    expect(response.statusCode).toBe(429)
+    expect(response.status).toBe(429)
     expect(response.headers['retry-after']).toBe('1')
     expect(response.headers['ratelimit-remaining']).toBe('0')
-    expect(response.json()).toEqual({
+    expect(response.json).toEqual({
       jsonrpc: '2.0',
       id: 3,
       error: { code: -32005, message: expect.stringMatching(/^rate limit exceeded/), data: { limit: 2, retryAfter: 1 } },
@@ -72,8 +73,8 @@ describe('rate limiting', () => {
   test('a refused batch answers each call with -32005 under its own id', async () => {
     const target = await start(new BudgetLimiter(1))
     const response = await post(target, [call(7), call(8)])
-    expect(response.statusCode).toBe(429)
-    expect(response.json().map((reply: { id: number; error: { code: number } }) => [reply.id, reply.error.code])).toEqual([
+    expect(response.status).toBe(429)
+    expect(response.json.map((reply: { id: number; error: { code: number } }) => [reply.id, reply.error.code])).toEqual([
       [7, -32005],
       [8, -32005],
     ])
@@ -81,9 +82,9 @@ describe('rate limiting', () => {
 
   test('the budget is per client IP', async () => {
     const target = await start(new BudgetLimiter(1))
-    expect((await post(target, call(1), {}, '198.51.100.1')).statusCode).toBe(200)
-    expect((await post(target, call(2), {}, '198.51.100.1')).statusCode).toBe(429)
-    expect((await post(target, call(3), {}, '198.51.100.2')).statusCode).toBe(200)
+    expect((await post(target, call(1), {}, '198.51.100.1')).status).toBe(200)
+    expect((await post(target, call(2), {}, '198.51.100.1')).status).toBe(429)
+    expect((await post(target, call(3), {}, '198.51.100.2')).status).toBe(200)
   })
 
   test('X-Forwarded-For from an untrusted peer does not change the client IP', async () => {
@@ -106,7 +107,7 @@ describe('rate limiting', () => {
     const broken: RequestLimiter = { consume: async () => Promise.reject(new Error('ECONNREFUSED 10.0.0.5:6379 at redis.ts:42')) }
     const target = await start(broken)
     const response = await post(target, call(1))
-    expect(response.statusCode).toBe(500)
-    expect(response.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'internal error' } })
+    expect(response.status).toBe(500)
+    expect(response.json).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32603, message: 'internal error' } })
   })
 })

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { createHttpClient, createWsClient, RpcResponseError, type WsRpcClient } from '../../generated/client.js'
-import { MAX_SUBSCRIBE_ADDRESSES, MAX_SUBSCRIPTIONS_PER_CONNECTION } from '../limits.js'
-import { startService, type RunningService } from '../service.js'
-import { wsUrlOf } from './testing.js'
+import { MAX_SUBSCRIBE_ADDRESSES, MAX_SUBSCRIPTIONS_PER_CONNECTION } from '../../src/limits.js'
+import { startService, type RunningService } from '../../src/service.js'
+import { wsUrlOf } from '../support/service-clients.js'
 
 let service: RunningService
 let general: WsRpcClient

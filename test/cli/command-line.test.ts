@@ -4,8 +4,10 @@ import { join } from 'node:path'
 import { keccak256 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterEach, describe, expect, test } from 'vitest'
+import { DEV_KEY_0 } from '../support/dev-keys.js'
+import { rpc } from '../support/rpc.js'
+import { REPO_ROOT as root } from '../support/run-script.js'
 
-const root = join(import.meta.dirname, '..')
 const children: ChildProcessWithoutNullStreams[] = []
 
 afterEach(() => {
@@ -53,12 +55,7 @@ describe('the command line', () => {
     const [, url] = await waitFor(output, /POST (http:\/\/127\.0\.0\.1:\d+\/)\n/, exited)
     expect(output.stdout).toMatch(/POST http:\/\/127\.0\.0\.1:\d+\/flashblocks\n/)
     expect(output.stdout).toContain('testnet (chain id 1952)')
-    const response = await fetch(url!, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-    })
-    expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 1, result: '0x7a0' })
+    expect(await rpc(url!, 'eth_chainId')).toEqual({ jsonrpc: '2.0', id: 1, result: '0x7a0' })
     child.kill('SIGTERM')
     expect(await exited).toBe(0)
     expect(output.stderr).toBe('')
@@ -70,24 +67,18 @@ describe('the command line', () => {
     await waitFor(output, /Press Ctrl\+C/, exited)
     expect(output.stdout).toContain('Dev accounts are off (--no-dev-accounts).')
     expect(output.stdout).not.toMatch(/key 0x[0-9a-f]{64}/)
-    const call = async (endpoint: string, method: string, params: unknown[]) => {
-      const response = await fetch(endpoint, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-      })
-      return (await response.json()) as { result?: unknown; error?: { code: number; message: string } }
-    }
-    const dev0 = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
+    const dev0 = privateKeyToAccount(DEV_KEY_0)
     for (const endpoint of [url!, `${url}flashblocks`]) {
-      expect((await call(endpoint, 'eth_accounts', [])).result).toEqual([])
-      expect((await call(endpoint, 'eth_sign', [dev0.address, '0x00'])).error).toEqual({ code: -32000, message: 'unknown account' })
-      const send = await call(endpoint, 'eth_sendTransaction', [{ from: dev0.address, to: dev0.address, value: '0x1' }])
+      expect((await rpc(endpoint, 'eth_accounts', [])).result).toEqual([])
+      expect((await rpc(endpoint, 'eth_sign', [dev0.address, '0x00'])).error).toEqual({ code: -32000, message: 'unknown account' })
+      const send = await rpc(endpoint, 'eth_sendTransaction', [{ from: dev0.address, to: dev0.address, value: '0x1' }])
       expect(send.error).toEqual({ code: -32000, message: 'unknown account' })
     }
     // a key the user holds still signs locally: the node just holds none
     const raw = await dev0.signTransaction({
       chainId: 196, type: 'eip1559', to: dev0.address, value: 1n, gas: 21_000n, nonce: 0, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n,
     })
-    expect((await call(url!, 'eth_sendRawTransaction', [raw])).result).toBe(keccak256(raw))
+    expect((await rpc(url!, 'eth_sendRawTransaction', [raw])).result).toBe(keccak256(raw))
     child.kill('SIGTERM')
     expect(await exited).toBe(0)
   })

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { MAX_BODY_BYTES } from '../limits.js'
-import { createTestApp } from './test-app.js'
+import { methodTable } from '../../generated/methods.js'
+import { MAX_BODY_BYTES } from '../../src/limits.js'
+import { createTestApp } from '../support/test-app.js'
 
 let app: FastifyInstance
 
@@ -61,12 +62,12 @@ describe('GET on an endpoint', () => {
   test.each([
     ['/', 'general'],
     ['/flashblocks', 'flashblocks'],
-  ])('GET %s describes the %s endpoint', async (url, endpoint) => {
+  ] as const)('GET %s describes the %s endpoint and counts the methods it serves', async (url, endpoint) => {
     const response = await app.inject({ method: 'GET', url })
     expect(response.statusCode).toBe(200)
     const description = response.json()
     expect(description).toMatchObject({ name: 'preconf-rpc', version: expect.stringMatching(/^\d+\.\d+\.\d+/), endpoint, chainId: 196, network: 'mainnet' })
-    expect(description.methods).toBeGreaterThan(0)
+    expect(description.methods).toBe(Object.values(methodTable).filter((spec) => spec.endpoints.includes(endpoint)).length)
     expect(description.links).toMatchObject({ general: '/', flashblocks: '/flashblocks' })
   })
 })

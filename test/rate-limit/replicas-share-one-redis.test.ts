@@ -2,19 +2,18 @@ import { Redis } from 'ioredis'
 import { createPublicClient, http } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import WebSocket from 'ws'
-import { startService, type RunningService } from '../service.js'
-import { HAVE_REDIS_SERVER, NO_REDIS_MESSAGE, TestRedis } from './rate-limit-test-redis.js'
+import { startService, type RunningService } from '../../src/service.js'
+import { post as postTo, request, type Posted } from '../support/rpc.js'
+import { HAVE_REDIS_SERVER, NO_REDIS_MESSAGE, TestRedis } from '../support/redis-server.js'
 
 if (!HAVE_REDIS_SERVER) console.warn(NO_REDIS_MESSAGE)
 
-const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'eth_chainId', params: [] })
+const call = (id: number) => request('eth_chainId', [], id)
 const batch = (n: number, firstId = 1) => Array.from({ length: n }, (_, i) => call(firstId + i))
 
 /** A POST from this machine; `client` is the address our trusted proxy (loopback) says it forwards for. */
-function post(service: RunningService, body: unknown, client?: string): Promise<Response> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' }
-  if (client !== undefined) headers['x-forwarded-for'] = client
-  return fetch(service.url, { method: 'POST', headers, body: JSON.stringify(body) })
+function post(service: RunningService, body: unknown, client?: string): Promise<Posted> {
+  return postTo(service.url, body, { headers: client === undefined ? {} : { 'x-forwarded-for': client } })
 }
 
 /**
@@ -78,28 +77,28 @@ describe.skipIf(!HAVE_REDIS_SERVER)('two service replicas sharing one Redis', ()
       await post(b, call(8), client),
     ])
     expect(first!.status).toBe(200)
-    expect(first!.headers.get('ratelimit-limit')).toBe('100')
-    expect(first!.headers.get('ratelimit-remaining')).toBe('60')
-    expect(second!.headers.get('ratelimit-remaining')).toBe('20')
+    expect(first!.headers['ratelimit-limit']).toBe('100')
+    expect(first!.headers['ratelimit-remaining']).toBe('60')
+    expect(second!.headers['ratelimit-remaining']).toBe('20')
 
     expect(tooBig!.status).toBe(429)
-    const replies = (await tooBig!.json()) as { id: number; error: { code: number } }[]
+    const replies = tooBig!.json as { id: number; error: { code: number } }[]
     expect(replies.map((reply) => [reply.id, reply.error.code])).toEqual(batch(30, 100).map((item) => [item.id, -32005]))
 
     // the refused batch cost nothing: the 20 left still fit
     expect(rest!.status).toBe(200)
-    expect(rest!.headers.get('ratelimit-remaining')).toBe('0')
+    expect(rest!.headers['ratelimit-remaining']).toBe('0')
 
     expect(refused!.status).toBe(429)
-    expect(await refused!.json()).toEqual({
+    expect(refused!.json).toEqual({
       jsonrpc: '2.0',
       id: 7,
       error: { code: -32005, message: expect.stringMatching(/^rate limit exceeded/), data: { limit: 100, retryAfter: 1 } },
     })
-    expect(refused!.headers.get('retry-after')).toBe('1')
-    expect(refused!.headers.get('ratelimit-limit')).toBe('100')
-    expect(refused!.headers.get('ratelimit-remaining')).toBe('0')
-    expect(refused!.headers.get('ratelimit-reset')).toBe('1')
+    expect(refused!.headers['retry-after']).toBe('1')
+    expect(refused!.headers['ratelimit-limit']).toBe('100')
+    expect(refused!.headers['ratelimit-remaining']).toBe('0')
+    expect(refused!.headers['ratelimit-reset']).toBe('1')
     expect(refusedByB!.status).toBe(429)
   })
 
@@ -113,7 +112,7 @@ describe.skipIf(!HAVE_REDIS_SERVER)('two service replicas sharing one Redis', ()
 
   test('a proxy that sends X-Real-IP (nginx) names the client, one bucket however its address is spelled', async () => {
     const viaRealIp = (address: string) =>
-      fetch(replicas[0]!.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-real-ip': address }, body: JSON.stringify(call(1)) })
+      postTo(replicas[0]!.url, call(1), { headers: { 'x-real-ip': address } })
     expect((await viaRealIp('198.51.100.77')).status).toBe(200)
     expect((await viaRealIp('::ffff:198.51.100.77')).status).toBe(200)
     expect(await inspector.exists('preconf-rpc:ratelimit:198.51.100.77')).toBe(1)

@@ -1,7 +1,9 @@
 import { Contract, JsonRpcProvider, WebSocketProvider, Wallet, id as eventTopic, zeroPadValue, type Log } from 'ethers'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
-import { startService, type RunningService } from '../service.js'
-import { DEV_KEY_0, deployTestToken, testToken } from './testing.js'
+import { startService, type RunningService } from '../../src/service.js'
+import { DEV_KEY_0 } from '../support/dev-keys.js'
+import { testToken } from '../support/fixtures.js'
+import { deployTestToken } from '../support/service-clients.js'
 
 let service: RunningService
 let provider: WebSocketProvider

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { handlers } from '../handlers/index.js'
-import { createTestApp } from './test-app.js'
+import { handlers } from '../../src/handlers/index.js'
+import { post as postTo, request as call } from '../support/rpc.js'
+import { createTestApp } from '../support/test-app.js'
 
 let app: FastifyInstance
 
@@ -19,17 +20,7 @@ beforeAll(async () => {
 
 afterAll(() => app.close())
 
-async function post(payload: unknown, url = '/') {
-  const response = await app.inject({
-    method: 'POST',
-    url,
-    headers: { 'content-type': 'application/json' },
-    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
-  })
-  return { status: response.statusCode, text: response.body, json: response.body === '' ? undefined : response.json() }
-}
-
-const call = (method: string, params: unknown = [], id: unknown = 1) => ({ jsonrpc: '2.0', id, method, params })
+const post = (payload: unknown) => postTo(app, payload)
 
 describe('single requests', () => {
   test('answers a request with its id and result', async () => {

@@ -1,10 +1,10 @@
 /**
- * Test helpers for the chain's own tests and for anyone else's: sign transactions for the dev accounts
- * with viem (an independent signer, so admission is checked against real client bytes).
+ * Signs transactions for an embedded chain's dev accounts with viem, an independent signer, so the chain's
+ * own tests check admission and execution against real client bytes rather than bytes it made itself.
  */
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { privateKeyToAccount } from 'viem/accounts'
-import type { Chain } from './chain.js'
+import type { Chain } from '../../src/chain/chain.js'
 
 export interface TxFields {
   to?: Uint8Array | null

@@ -3,10 +3,12 @@ import { parseEther, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import WebSocket from 'ws'
 import { createWsClient, type Subscription, type WsRpcClient } from '../../generated/client.js'
-import { decodeFrame } from '../feed/codec.js'
-import { isEndOfBlock } from '../feed/wire.js'
-import { startService, type RunningService } from '../service.js'
-import { clientsFor, deployTestToken, devAccount, testToken, wsUrlOf } from './testing.js'
+import { decodeFrame } from '../../src/feed/codec.js'
+import { isEndOfBlock } from '../../src/feed/wire.js'
+import { startService, type RunningService } from '../../src/service.js'
+import { devAccount } from '../support/dev-keys.js'
+import { testToken } from '../support/fixtures.js'
+import { clientsFor, deployTestToken, wsUrlOf } from '../support/service-clients.js'
 
 let service: RunningService
 let client: WsRpcClient

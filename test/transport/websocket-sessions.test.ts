@@ -3,16 +3,16 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import WebSocket from 'ws'
 import { createHttpClient, createWsClient, RpcResponseError, type WsRpcClient } from '../../generated/client.js'
-import { createChain } from '../chain/chain.js'
-import { checkConfig, defaultConfig } from '../config.js'
-import { FeedPublisher } from '../feed/publisher.js'
-import { handlers } from '../handlers/index.js'
-import { startService, type RunningService } from '../service.js'
-import { SubscriptionHub } from '../subscriptions/hub.js'
-import { ALL_KINDS } from '../subscriptions/kinds/index.js'
-import { createApp } from './app.js'
-import type { RequestLimiter } from './throttle.js'
-import { SLOW_CONSUMER_CLOSE_CODE } from './ws-connection.js'
+import { createChain } from '../../src/chain/chain.js'
+import { checkConfig, defaultConfig } from '../../src/config.js'
+import { FeedPublisher } from '../../src/feed/publisher.js'
+import { handlers } from '../../src/handlers/index.js'
+import { startService, type RunningService } from '../../src/service.js'
+import { SubscriptionHub } from '../../src/subscriptions/hub.js'
+import { ALL_KINDS } from '../../src/subscriptions/kinds/index.js'
+import { createApp } from '../../src/server/app.js'
+import type { RequestLimiter } from '../../src/server/throttle.js'
+import { SLOW_CONSUMER_CLOSE_CODE } from '../../src/server/ws-connection.js'
 
 let service: RunningService
 let ws: WsRpcClient
@@ -90,6 +90,7 @@ describe('JSON-RPC over WebSocket', () => {
   test('a plain GET on an endpoint path is still the HTTP description, not an upgrade', async () => {
     const response = await fetch(service.url)
     expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({ name: 'preconf-rpc', endpoint: 'general' })
   })
 })
 

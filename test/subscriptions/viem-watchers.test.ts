@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { parseEther, type Block, type Hash, type Hex } from 'viem'
-import { startService, type RunningService } from '../service.js'
-import { clientsFor, deployTestToken, devAccount, testToken } from './testing.js'
+import { startService, type RunningService } from '../../src/service.js'
+import { devAccount } from '../support/dev-keys.js'
+import { testToken } from '../support/fixtures.js'
+import { clientsFor, deployTestToken } from '../support/service-clients.js'
 
 let service: RunningService
 let clients: ReturnType<typeof clientsFor>

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { createRateLimiter, type RateLimiter, type RateLimiterOptions } from './rate-limit.js'
-import { HAVE_REDIS_SERVER, NO_REDIS_MESSAGE, TestRedis } from './rate-limit-test-redis.js'
-import { rateLimitHeaders } from './throttle.js'
+import { createRateLimiter, type RateLimiter, type RateLimiterOptions } from '../../src/server/rate-limit.js'
+import { HAVE_REDIS_SERVER, NO_REDIS_MESSAGE, TestRedis } from '../support/redis-server.js'
+import { rateLimitHeaders } from '../../src/server/throttle.js'
 
 if (!HAVE_REDIS_SERVER) console.warn(NO_REDIS_MESSAGE)
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { runScript } from '../../test/support/run-script.js'
-import { startService, type RunningService } from '../service.js'
-import { waitForBlocks } from './session.js'
+import { runScript } from '../support/run-script.js'
+import { startService, type RunningService } from '../../src/service.js'
+import { waitForBlocks } from '../../src/conformance/session.js'
 
 describe('npm run test-coverage (@open-rpc/test-coverage with the service\'s own documents)', () => {
   let service: RunningService

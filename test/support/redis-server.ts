@@ -3,20 +3,12 @@
  * start again on the same port to cause a real outage and a real recovery.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { createServer, type AddressInfo } from 'node:net'
+import { freePort } from './free-port.js'
 
 /** True when a redis-server binary is on PATH (.ci/run installs it with apt). */
 export const HAVE_REDIS_SERVER = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0
 
 export const NO_REDIS_MESSAGE = 'redis-server is not installed: skipping the shared (Redis) rate limit tests. Install it with `apt-get install redis-server`.'
-
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const { port } = probe.address() as AddressInfo
-  await new Promise<void>((resolve) => probe.close(() => resolve()))
-  return port
-}
 
 export class TestRedis {
   private child: ChildProcess | undefined
