@@ -5,7 +5,7 @@
 import { createAddressFromPrivateKey } from '@ethereumjs/util'
 import { HDKey } from '@scure/bip32'
 import { mnemonicToSeedSync } from '@scure/bip39'
-import type { DevAccount } from './types.js'
+import type { DevAccount } from '../domain/types.js'
 
 export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk'
 

@@ -7,7 +7,7 @@ import { type Chain, createChain } from './chain.js'
 import { createChainCommon } from './engine.js'
 import { createGenesis } from './genesis.js'
 import { signTx } from './testing.js'
-import type { BlockRecord, Flashblock } from './types.js'
+import type { BlockRecord, Flashblock } from '../domain/types.js'
 
 const ONE_OKB = 10n ** 18n
 let chain: Chain | undefined
@@ -56,20 +56,20 @@ describe('the embedded chain', () => {
     expect(bytesToHex(fb.executed.txs[0].hash)).toBe(bytesToHex(hash))
     expect(c.store.height).toBe(0n)
 
-    const preconfirmed = c.resolverFor('flashblocks').tx(hash)!
+    const preconfirmed = (await c.resolverFor('flashblocks').tx(hash))!
     expect(preconfirmed.pending).toBe(true)
     expect(preconfirmed.block.number).toBe(1n)
     expect(bytesToHex(preconfirmed.block.hash)).toBe(bytesToHex(fb.diff.blockHash))
     expect(preconfirmed.receipt.status).toBe(1)
     expect(preconfirmed.receipt.gasUsed).toBe(21_000n)
-    expect(c.resolverFor('general').tx(hash)).toBeUndefined()
-    expect(await balanceAt(c, c.resolverFor('flashblocks').block('pending')!, recipient)).toBe(ONE_OKB)
-    expect(await balanceAt(c, c.resolverFor('general').block('pending')!, recipient)).toBe(0n)
+    expect(await c.resolverFor('general').tx(hash)).toBeUndefined()
+    expect(await balanceAt(c, (await c.resolverFor('flashblocks').block('pending'))!, recipient)).toBe(ONE_OKB)
+    expect(await balanceAt(c, (await c.resolverFor('general').block('pending'))!, recipient)).toBe(0n)
 
     const block = await c.sealNow()
     expect(block.number).toBe(1n)
     expect(bytesToHex(block.hash)).toBe(bytesToHex(fb.diff.blockHash))
-    const canonical = c.resolverFor('general').tx(hash)!
+    const canonical = (await c.resolverFor('general').tx(hash))!
     expect(canonical.pending).toBe(false)
     expect(canonical.index).toBe(preconfirmed.index)
     expect(canonical.receipt).toEqual(preconfirmed.receipt)
@@ -147,12 +147,11 @@ describe('the embedded chain', () => {
       await chain.mine()
     }
     const general = chain.resolverFor('general')
-    expect(await balanceAt(chain, general.block(0n)!, to)).toBe(0n)
-    expect(await balanceAt(chain, general.block(1n)!, to)).toBe(100n)
-    expect(await balanceAt(chain, general.block(2n)!, to)).toBe(200n)
-    expect(await balanceAt(chain, general.block('latest')!, to)).toBe(300n)
-    const account = await general.state(1n)!.getAccount(new Address(chain.accounts[3].address))
-    expect(account?.nonce).toBe(1n)
+    expect(await balanceAt(chain, (await general.block(0n))!, to)).toBe(0n)
+    expect(await balanceAt(chain, (await general.block(1n))!, to)).toBe(100n)
+    expect(await balanceAt(chain, (await general.block(2n))!, to)).toBe(200n)
+    expect(await balanceAt(chain, (await general.block('latest'))!, to)).toBe(300n)
+    expect(await (await general.state(1n))!.nonce(chain.accounts[3].address)).toBe(1n)
   })
 
   it('answers BLOCKHASH from the canonical store', async () => {

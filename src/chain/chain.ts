@@ -8,18 +8,25 @@ import type { Common } from '@ethereumjs/common'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { type VM, createVM } from '@ethereumjs/vm'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { BlockResolver, type Endpoint } from '../pending/resolver.js'
+import type { Endpoint } from '../../generated/methods.js'
+import type { Backend } from '../capabilities/backend.js'
+import type { PoolContent, TxSubmitter } from '../capabilities/submit.js'
+import { BlockResolver } from '../pending/resolver.js'
 import { PendingStore } from '../pending/store.js'
 import { DEFAULT_MNEMONIC, deriveDevAccounts } from './accounts.js'
-import { keyOf } from './block-record.js'
+import { keyOf } from '../domain/block-record.js'
 import { StoreBlockHashes } from './block-hashes.js'
 import { createChainCommon, stateAt } from './engine.js'
 import { type ChainEvents, TypedEmitter } from './events.js'
+import { EmbeddedDevAccounts } from './dev-signer.js'
+import { EmbeddedExecutor } from './execution/executor.js'
+import { VmPool } from './execution/vm-pool.js'
 import { createGenesis } from './genesis.js'
 import { TxPool } from './pool/pool.js'
 import { Sequencer } from './sequencer.js'
+import { merkleStateView } from './state-view.js'
 import { CanonicalStore } from './store.js'
-import type { BlockRecord, DevAccount, Flashblock, TxLocation } from './types.js'
+import type { BlockRecord, DevAccount, Flashblock, TxLocation } from '../domain/types.js'
 
 /** OP Stack's sequencer fee vault: where priority fees go. */
 export const FEE_RECIPIENT = hexToBytes('0x4200000000000000000000000000000000000011')
@@ -55,7 +62,7 @@ const consoleLogger: ChainLogger = { info: (m) => console.log(m), warn: (m) => c
 /** State roots whose read views (and their caches) are kept: latest, pending and a few before them. */
 const READ_VIEWS_KEPT = 8
 
-export class Chain {
+export class Chain implements Backend, TxSubmitter {
   private readonly readViews = new Map<string, MerkleStateManager>()
   readonly events: TypedEmitter<ChainEvents>
   readonly pending: PendingStore
@@ -63,6 +70,9 @@ export class Chain {
   /** BLOCKHASH source for any EVM built on this chain's state (pass as `blockchain`). */
   readonly blockchain: StoreBlockHashes
   private readonly resolvers: Record<Endpoint, BlockResolver>
+  readonly submitter: TxSubmitter = this
+  readonly executor: EmbeddedExecutor
+  readonly devAccounts: EmbeddedDevAccounts
 
   constructor(
     readonly common: Common,
@@ -70,6 +80,7 @@ export class Chain {
     readonly accounts: readonly DevAccount[],
     readonly pool: TxPool,
     readonly store: CanonicalStore,
+    vms: VmPool,
     readonly options: Required<Pick<ChainOptions, 'blockTimeMs' | 'flashblockIntervalMs'>>,
     events: TypedEmitter<ChainEvents>,
     logger: ChainLogger,
@@ -88,7 +99,9 @@ export class Chain {
         events.emit('block', block)
       },
     }, { ...options, coinbase: FEE_RECIPIENT, log: logger.info, warn: logger.warn })
-    const sources = { vm, store, pending: this.pending, pool }
+    this.executor = new EmbeddedExecutor(vm, vms)
+    this.devAccounts = new EmbeddedDevAccounts(common, accounts)
+    const sources = { store, pending: this.pending, pool, stateAt: (root: Uint8Array) => merkleStateView(this.stateAt(root)) }
     this.resolvers = { general: new BlockResolver('general', sources), flashblocks: new BlockResolver('flashblocks', sources) }
   }
 
@@ -130,6 +143,10 @@ export class Chain {
   /** eth_sendRawTransaction: admission; resolves to the hash or throws TransactionRejectedError. */
   sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
     return this.pool.add(raw)
+  }
+
+  async poolContent(): Promise<PoolContent> {
+    return this.pool.content()
   }
 
   /**
@@ -202,7 +219,7 @@ export async function createChain(options: ChainOptions = {}): Promise<Chain> {
       onDropped: (tx, reason) => events.emit('droppedTransaction', tx, reason),
     },
   )
-  return new Chain(common, vm, accounts, pool, store, {
+  return new Chain(common, vm, accounts, pool, store, new VmPool(vm), {
     blockTimeMs: options.blockTimeMs ?? 1000,
     flashblockIntervalMs: options.flashblockIntervalMs ?? 200,
   }, events, logger)

@@ -8,10 +8,10 @@ import { type BlockHeader, type HeaderData, createBlock, createBlockHeader, type
 import { Address, createContractAddress } from '@ethereumjs/util'
 import { Bloom, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { Message } from '@ethereumjs/evm'
-import { assembleBlock, keyOf } from './block-record.js'
+import { assembleBlock, keyOf } from '../domain/block-record.js'
 import { adoptCommon } from './engine.js'
 import { orderedTrieRoot } from './ordered-trie.js'
-import type { BlockRecord, Flashblock, FlashblockBase, ReceiptRecord, TxRecord } from './types.js'
+import type { BlockRecord, Flashblock, FlashblockBase, ReceiptRecord, TxRecord } from '../domain/types.js'
 
 export interface BlockParams {
   timestamp: bigint

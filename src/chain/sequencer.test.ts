@@ -2,7 +2,7 @@ import { bytesToHex } from '@ethereumjs/util'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type Chain, createChain } from './chain.js'
 import { signTx } from './testing.js'
-import type { BlockRecord, Flashblock } from './types.js'
+import type { BlockRecord, Flashblock } from '../domain/types.js'
 
 let chain: Chain | undefined
 afterEach(async () => {
@@ -46,7 +46,7 @@ describe('the sequencer on its timers', () => {
     }
     const payloads = new Set(flashblocks.map((fb) => bytesToHex(fb.payloadId)))
     expect(payloads.size).toBeGreaterThanOrEqual(3)
-    const canonical = c.resolverFor('flashblocks').tx(hash)!
+    const canonical = (await c.resolverFor('flashblocks').tx(hash))!
     expect(canonical.pending).toBe(false)
     expect(canonical.receipt).toEqual(preconfirmed!.receipt)
     expect(blocks.map((b) => b.number)).toEqual([blocks[0].number, blocks[0].number + 1n, blocks[0].number + 2n])

@@ -5,7 +5,7 @@
  */
 import { LimitExceededError } from '../errors.js'
 import { MAX_LOG_BLOCK_RANGE, MAX_LOGS_PER_RESPONSE } from '../limits.js'
-import type { BlockRecord, LogRecord } from '../chain/types.js'
+import type { BlockRecord, LogRecord } from '../domain/types.js'
 import { bloomMayMatch, matchesLog, type LogCriteria } from './criteria.js'
 
 /** Throws -32005 when from..to spans more blocks than one query may. */

@@ -2,7 +2,7 @@ import { bytesToHex } from '@ethereumjs/util'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type Chain, createChain } from '../chain/chain.js'
 import { signTx } from '../chain/testing.js'
-import type { Flashblock } from '../chain/types.js'
+import type { Flashblock } from '../domain/types.js'
 import { PendingStore } from './store.js'
 
 let chain: Chain | undefined
@@ -57,29 +57,30 @@ describe('the pending store', () => {
     const hash = await c.sendRawTransaction(await signTx(c, 0, { nonce: 0, value: 1n }))
     await c.buildNow()
     const resolver = c.resolverFor('flashblocks')
-    expect(resolver.tx(hash)?.pending).toBe(true)
+    expect((await resolver.tx(hash))?.pending).toBe(true)
     let misses = 0
     let lookups = 0
     let polling = true
     const reader = (async () => {
       while (polling) {
         lookups++
-        if (!resolver.tx(hash)) misses++
+        if (!(await resolver.tx(hash))) misses++
         await Promise.resolve()
       }
     })()
-    let atSeal: { pendingCleared: boolean; canonical: boolean } | undefined
+    // tx() looks up at the moment it is called: `canonical` is the answer at sealing
+    let atSeal: { pendingCleared: boolean; canonical: Promise<boolean> } | undefined
     c.on('block', () => {
-      atSeal = { pendingCleared: c.pending.current() === undefined, canonical: resolver.tx(hash)?.pending === false }
+      atSeal = { pendingCleared: c.pending.current() === undefined, canonical: resolver.tx(hash).then((l) => l?.pending === false) }
     })
     await c.sealNow()
     await c.buildNow() // index 0 of block 2 replaces the cleared pending block
     polling = false
     await reader
     expect(lookups).toBeGreaterThan(10)
-    expect(atSeal).toEqual({ pendingCleared: true, canonical: true })
+    expect({ ...atSeal, canonical: await atSeal?.canonical }).toEqual({ pendingCleared: true, canonical: true })
     expect(misses).toBe(0)
-    expect(resolver.tx(hash)?.block.number).toBe(1n)
+    expect((await resolver.tx(hash))?.block.number).toBe(1n)
   })
 
   it('gives preconfirmed receipts the pending number and the pending hash of the newest flashblock', async () => {

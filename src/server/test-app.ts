@@ -5,7 +5,8 @@
 import type { FastifyInstance } from 'fastify'
 import { createChain } from '../chain/chain.js'
 import { checkConfig, defaultConfig, type Config } from '../config.js'
-import type { HandlerContext } from '../handlers/context.js'
+import { handlerContexts, type HandlerContext } from '../handlers/context.js'
+import { connectFilters } from '../filters/service.js'
 import { handlers as allHandlers } from '../handlers/index.js'
 import type { MethodHandlers } from '../../generated/methods.js'
 import { createApp } from './app.js'
@@ -25,7 +26,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<Fasti
     config,
     handlers: options.handlers ?? allHandlers,
     limiter: options.limiter,
-    context: (endpoint, client) => ({ endpoint, config, client, chain, resolver: chain.resolverFor(endpoint) }),
+    context: handlerContexts(chain, config, connectFilters(chain.events)),
   })
   app.addHook('onClose', () => chain.stop())
   return app

@@ -6,6 +6,8 @@ import { createHttpClient, createWsClient, RpcResponseError, type WsRpcClient } 
 import { createChain } from '../chain/chain.js'
 import { checkConfig, defaultConfig } from '../config.js'
 import { FeedPublisher } from '../feed/publisher.js'
+import { connectFilters } from '../filters/service.js'
+import { handlerContexts } from '../handlers/context.js'
 import { handlers } from '../handlers/index.js'
 import { startService, type RunningService } from '../service.js'
 import { SubscriptionHub } from '../subscriptions/hub.js'
@@ -132,7 +134,7 @@ describe('rate limiting over WebSocket', () => {
       handlers,
       limiter,
       websocket: { hub: new SubscriptionHub(ALL_KINDS), publisher: new FeedPublisher() },
-      context: (endpoint, client) => ({ endpoint, config, client, chain, resolver: chain.resolverFor(endpoint) }),
+      context: handlerContexts(chain, config, connectFilters(chain.events)),
     })
     await app.listen({ host: '127.0.0.1', port: 0 })
     const client = await createWsClient(`ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/`)

@@ -9,16 +9,17 @@ import { stateAt } from '../engine.js'
 import { Address } from '@ethereumjs/util'
 import { callGasLimit, withTimeout } from './call.js'
 import { assertSucceeded } from './revert.js'
-import { execute, paysFees, type ExecutionEnv, type ExecutionRequest } from './run.js'
+import { paysFees, type CallRequest } from '../../domain/call-request.js'
+import { execute, type ExecutionEnv } from './run.js'
 
 const TX_GAS = 21_000n
 const CALL_STIPEND = 2_300n
 
-export async function estimateGas(env: ExecutionEnv, request: ExecutionRequest): Promise<bigint> {
+export async function estimateGas(env: ExecutionEnv, request: CallRequest): Promise<bigint> {
   return withTimeout(search(env, request), CALL_TIMEOUT_MS)
 }
 
-async function search(env: ExecutionEnv, request: ExecutionRequest): Promise<bigint> {
+async function search(env: ExecutionEnv, request: CallRequest): Promise<bigint> {
   let hi = callGasLimit(env, request)
   if (paysFees(request) && request.from) {
     // the sender can only buy so much gas: (balance - value) / fee cap
@@ -60,7 +61,7 @@ async function search(env: ExecutionEnv, request: ExecutionRequest): Promise<big
   return hi
 }
 
-async function succeeds(env: ExecutionEnv, request: ExecutionRequest, gas: bigint): Promise<boolean> {
+async function succeeds(env: ExecutionEnv, request: CallRequest, gas: bigint): Promise<boolean> {
   try {
     const result = await execute(env, request, gas)
     return !result.execResult.exceptionError

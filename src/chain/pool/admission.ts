@@ -9,7 +9,7 @@ import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
 import { bytesToBigInt } from '@ethereumjs/util'
 import { InvalidInputError, TransactionRejectedError } from '../../errors.js'
 import { adoptCommon, callCommon } from '../engine.js'
-import type { TxRecord } from '../types.js'
+import type { TxRecord } from '../../domain/types.js'
 
 /** geth's txMaxSize: 4 slots of 32 KiB. */
 export const MAX_TX_BYTES = 4 * 32 * 1024

@@ -152,7 +152,7 @@ describe('pool ordering', () => {
 
   it('drops a transaction that can no longer pay when it executes, and says so', async () => {
     const sender = chain.accounts[7]
-    const balance = (await chain.resolverFor('general').state('latest')!.getAccount(new Address(sender.address)))!.balance
+    const balance = await (await chain.resolverFor('general').state('latest'))!.balance(sender.address)
     const fee = 21_000n * 10n * GWEI
     const drain = await chain.sendRawTransaction(await signTx(chain, 7, { nonce: 0, value: balance - fee }))
     const broke = await chain.sendRawTransaction(await signTx(chain, 7, { nonce: 1, value: 10n ** 18n }))

@@ -9,8 +9,9 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { Address, KECCAK256_NULL, equalsBytes } from '@ethereumjs/util'
 import { TransactionRejectedError } from '../../errors.js'
 import { POOL_MAX_PER_SENDER, POOL_MAX_TOTAL, POOL_PRICE_BUMP_PERCENT } from '../../limits.js'
-import { keyOf } from '../block-record.js'
-import type { TxRecord } from '../types.js'
+import { keyOf } from '../../domain/block-record.js'
+import type { PoolContent } from '../../capabilities/submit.js'
+import type { TxRecord } from '../../domain/types.js'
 import { type BlockLimits, checkStateless, decodeTransaction } from './admission.js'
 import { type PoolEntry, poolEntry } from './entry.js'
 import { priceOrdered } from './ready.js'
@@ -34,11 +35,6 @@ interface SenderTxs {
   readonly sender: Uint8Array
   stateNonce: bigint
   readonly byNonce: Map<bigint, PoolEntry>
-}
-
-export interface PoolContent {
-  pending: { sender: Uint8Array; txs: TxRecord[] }[]
-  queued: { sender: Uint8Array; txs: TxRecord[] }[]
 }
 
 const DELEGATION_PREFIX = [0xef, 0x01, 0x00]

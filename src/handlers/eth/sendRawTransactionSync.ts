@@ -3,7 +3,7 @@ import { data, parseData } from '../../format/hex.js'
 import { formatReceipt } from '../../format/receipt.js'
 import { SEND_SYNC_MAX_TIMEOUT_MS } from '../../limits.js'
 import type { HandlerContext, Handler } from '../context.js'
-import type { TxLocation } from '../../chain/types.js'
+import type { TxLocation } from '../../domain/types.js'
 
 /**
  * eth_sendRawTransactionSync (EIP-7966): admission, then the receipt as soon as this endpoint can show it —
@@ -13,7 +13,7 @@ import type { TxLocation } from '../../chain/types.js'
  */
 export const eth_sendRawTransactionSync: Handler<'eth_sendRawTransactionSync'> = async ([raw, timeout], ctx) => {
   const timeoutMs = parseTimeout(timeout)
-  const hash = await ctx.chain.sendRawTransaction(parseData(raw))
+  const hash = await ctx.submit.sendRawTransaction(parseData(raw))
   const located = await waitVisible(ctx, hash, timeoutMs)
   if (!located) throw new TransactionConfirmationTimeoutError(data(hash), timeoutMs)
   return formatReceipt(located.block, located.index)
@@ -33,9 +33,9 @@ function parseTimeout(timeout: number | string | null | undefined): number {
 /** Waits until the transaction is preconfirmed, then (if this endpoint shows only canonical ones) sealed. */
 async function waitVisible(ctx: HandlerContext, hash: Uint8Array, timeoutMs: number): Promise<TxLocation | undefined> {
   const deadline = Date.now() + timeoutMs
-  if (!(await ctx.chain.waitForReceipt(hash, timeoutMs, { preconfirmed: true }))) return undefined
-  const visible = ctx.resolver.tx(hash)
+  if (!(await ctx.submit.waitForReceipt(hash, timeoutMs, { preconfirmed: true }))) return undefined
+  const visible = await ctx.resolver.tx(hash)
   if (visible) return visible
-  if (!(await ctx.chain.waitForReceipt(hash, Math.max(0, deadline - Date.now()), { preconfirmed: false }))) return undefined
-  return ctx.resolver.tx(hash)
+  if (!(await ctx.submit.waitForReceipt(hash, Math.max(0, deadline - Date.now()), { preconfirmed: false }))) return undefined
+  return await ctx.resolver.tx(hash)
 }
