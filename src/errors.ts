@@ -9,9 +9,9 @@ export type JsonRpcErrorObject = { code: number; message: string; data?: unknown
 export class RpcError extends Error {
   static readonly code: number = -32603
   readonly code: number
-  readonly data?: unknown
   /** HTTP status for a reply that carries only this error (429 for rate limits; 200 otherwise). */
-  readonly httpStatus: number = 200
+  static readonly httpStatus: number = 200
+  readonly data?: unknown
 
   constructor(message: string, options: { code?: number; data?: unknown } = {}) {
     super(message)
@@ -99,11 +99,6 @@ export class ExecutionRevertedError extends RpcError {
   }
 }
 
-/** -32001: a resource named by the request (filter, subscription, block) does not exist. */
-export class ResourceNotFoundError extends RpcError {
-  static override readonly code = -32001
-}
-
 /** -32005: a limit was hit (rate, log range, log count, filters, subscriptions). */
 export class LimitExceededError extends RpcError {
   static override readonly code = -32005
@@ -111,7 +106,7 @@ export class LimitExceededError extends RpcError {
 
 /** -32005 with HTTP 429: the client's request budget for this second is spent. */
 export class RateLimitedError extends LimitExceededError {
-  override readonly httpStatus = 429
+  static override readonly httpStatus = 429
   readonly retryAfterSeconds: number
   constructor(limit: number, retryAfterSeconds: number) {
     super(`rate limit exceeded: ${limit} requests per second`, { data: { limit, retryAfter: retryAfterSeconds } })

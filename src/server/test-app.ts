@@ -8,13 +8,13 @@ import { checkConfig, defaultConfig, type Config } from '../config.js'
 import { handlerContexts, type HandlerContext } from '../handlers/context.js'
 import { connectFilters } from '../filters/service.js'
 import { handlers as allHandlers } from '../handlers/index.js'
-import type { MethodHandlers } from '../../generated/methods.js'
 import { createApp } from './app.js'
+import type { ServedHandlers } from './jsonrpc.js'
 import type { RequestLimiter } from './throttle.js'
 
 export interface TestAppOptions {
   config?: Partial<Config>
-  handlers?: Partial<MethodHandlers<HandlerContext>>
+  handlers?: ServedHandlers<HandlerContext>
   limiter?: RequestLimiter
 }
 
