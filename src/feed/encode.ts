@@ -5,7 +5,8 @@
  */
 import type { Flashblock, FlashblockMetaReceipt } from '../domain/types.js'
 import { address, data, quantity } from '../format/hex.js'
-import type { FlashblockReceipt, FlashblocksEnd, FlashblocksPayload, Hex } from './wire.js'
+import type { Hex } from '../format/hex.js'
+import type { FlashblockReceipt, FlashblocksEnd, FlashblocksPayload } from './wire.js'
 
 /** op-alloy's OpReceipt variant names, by EIP-2718 type. */
 const RECEIPT_TAGS: Readonly<Record<number, keyof FlashblockReceipt>> = {

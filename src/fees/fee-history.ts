@@ -7,9 +7,6 @@
 import type { BlockRecord } from '../domain/types.js'
 import { compare, effectiveTips } from './tip-oracle.js'
 
-/** Most blocks one request may cover (geth's --rpc.feehistory limits: 1024 headers / blocks). */
-export const MAX_FEE_HISTORY_BLOCKS = 1024
-
 export interface FeeHistory {
   oldestBlock: bigint
   baseFeePerGas: bigint[]

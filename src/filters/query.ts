@@ -7,6 +7,7 @@ import { InvalidInputError, InvalidParamsError } from '../errors.js'
 import { parseData, parseQuantity, type Hex } from '../format/hex.js'
 import type { BlockRecord, LogRecord } from '../domain/types.js'
 import type { BlockReader } from '../capabilities/read.js'
+import { MAX_TOPICS } from '../limits.js'
 import { checkBlockRange, collectLogs } from './collect.js'
 import { createCriteria, type LogCriteria, type TopicFilter } from './criteria.js'
 import type { BlockBound } from './registry.js'
@@ -26,8 +27,6 @@ export type LogQuery = {
   fromBlock: BlockBound
   toBlock: BlockBound
 }
-
-const MAX_TOPICS = 4
 
 export function parseLogFilter(wire: WireLogFilter | null | undefined): LogQuery {
   const filter = wire ?? {}

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { InvalidInputError, LimitExceededError } from '../errors.js'
-import { FILTER_IDLE_TIMEOUT_MS, MAX_FILTERS_PER_CLIENT } from '../limits.js'
+import { FILTER_IDLE_TIMEOUT_MS, MAX_FILTERS_PER_CLIENT, MAX_QUEUED_HASHES } from '../limits.js'
 import type { Hex } from '../format/hex.js'
 import type { LogQuery } from './query.js'
 
@@ -22,9 +22,6 @@ export type HashFilter = { kind: 'blocks' | 'pendingTransactions'; hashes: Hex[]
 export type Filter = (LogFilter | HashFilter) & { readonly id: Hex; readonly owner: string; lastPolled: number }
 
 export type RegistryOptions = { idleTimeoutMs?: number; maxFilters?: number; now?: () => number }
-
-/** Hashes a block or pending-tx filter holds at most between two polls; older ones are dropped first. */
-const MAX_QUEUED_HASHES = 10_000
 
 export class FilterRegistry {
   readonly #filters = new Map<Hex, Filter>()

@@ -10,7 +10,8 @@ import { connectChain } from './events.js'
 import { SubscriptionHub } from './hub.js'
 import { ALL_KINDS } from './kinds/index.js'
 import { testToken } from './testing.js'
-import type { Endpoint, Subscriber } from './types.js'
+import type { Endpoint } from '../../generated/methods.js'
+import type { Subscriber } from './types.js'
 
 /** A connection that keeps every notification it is sent, by subscription id. */
 class Inbox implements Subscriber {

@@ -7,19 +7,19 @@ import { InvalidParamsError, LimitExceededError, SubscriptionNotFoundError } fro
 import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from '../limits.js'
 import { newSubscriptionId } from './id.js'
 import { notificationFrame } from './notification.js'
-import type { Subscriber, Subscription, SubscriptionKind } from './types.js'
+import type { Subscriber, Subscription, SubscriptionKindSpec } from './types.js'
 
 export interface HubOptions {
   maxPerConnection?: number
 }
 
 export class SubscriptionHub {
-  private readonly kinds = new Map<string, SubscriptionKind>()
+  private readonly kinds = new Map<string, SubscriptionKindSpec>()
   private readonly byKind = new Map<string, Map<string, Subscription>>()
   private readonly bySubscriber = new Map<Subscriber, Map<string, Subscription>>()
   private readonly maxPerConnection: number
 
-  constructor(kinds: readonly SubscriptionKind[], options: HubOptions = {}) {
+  constructor(kinds: readonly SubscriptionKindSpec[], options: HubOptions = {}) {
     for (const kind of kinds) {
       this.kinds.set(kind.name, kind)
       this.byKind.set(kind.name, new Map())
@@ -73,7 +73,7 @@ export class SubscriptionHub {
   }
 
   /** The live subscriptions of a kind, in subscription order. Empty when nobody listens. */
-  subscriptionsOf<P>(kind: SubscriptionKind<P>): Subscription<P>[] {
+  subscriptionsOf<P>(kind: SubscriptionKindSpec<P>): Subscription<P>[] {
     const map = this.byKind.get(kind.name)
     return map && map.size > 0 ? ([...map.values()] as Subscription<P>[]) : []
   }

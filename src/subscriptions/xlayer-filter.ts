@@ -5,7 +5,8 @@
  */
 import { InvalidParamsError } from '../errors.js'
 import { MAX_SUBSCRIBE_ADDRESSES } from '../limits.js'
-import { expectAtMost, invalid, isPlainObject, readAddress, typeName, type Hex } from './params.js'
+import { expectAtMost, invalid, isPlainObject, readAddress, typeName } from './params.js'
+import type { Hex } from '../format/hex.js'
 
 export interface XLayerFilter {
   headerInfo: boolean

@@ -8,11 +8,9 @@ import { RLP } from '@ethereumjs/rlp'
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
 import { bytesToBigInt } from '@ethereumjs/util'
 import { InvalidInputError, TransactionRejectedError } from '../../errors.js'
+import { MAX_TX_BYTES } from '../../limits.js'
 import { adoptCommon, callCommon } from '../engine.js'
 import type { TxRecord } from '../../domain/types.js'
-
-/** geth's txMaxSize: 4 slots of 32 KiB. */
-export const MAX_TX_BYTES = 4 * 32 * 1024
 
 /** Transaction types this chain executes: legacy, EIP-2930, EIP-1559, EIP-7702 (no blob transactions). */
 const SUPPORTED_TYPES = new Set([0, 1, 2, 4])

@@ -1,6 +1,7 @@
 import type { BlockRecord } from '../../domain/types.js'
 import { InvalidInputError, InvalidParamsError } from '../../errors.js'
-import { MAX_FEE_HISTORY_BLOCKS, feeHistory } from '../../fees/fee-history.js'
+import { feeHistory } from '../../fees/fee-history.js'
+import { MAX_FEE_HISTORY_BLOCKS } from '../../limits.js'
 import { quantity } from '../../format/hex.js'
 import { toSelector, type BlockParam } from '../block-param.js'
 import type { Handler, HandlerContext } from '../context.js'
