@@ -7,8 +7,6 @@ import { HDKey } from '@scure/bip32'
 import { mnemonicToSeedSync } from '@scure/bip39'
 import type { DevAccount } from '../domain/types.js'
 
-export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk'
-
 export function deriveDevAccounts(mnemonic: string, count: number): DevAccount[] {
   const root = HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic))
   return Array.from({ length: count }, (_, i) => {

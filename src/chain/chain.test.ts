@@ -8,6 +8,7 @@ import { createChainCommon } from './engine.js'
 import { createGenesis } from './genesis.js'
 import { signTx } from './testing.js'
 import type { BlockRecord, Flashblock } from '../domain/types.js'
+import { defaultConfig } from '../config.js'
 
 const ONE_OKB = 10n ** 18n
 let chain: Chain | undefined
@@ -23,7 +24,7 @@ async function balanceAt(c: Chain, block: BlockRecord, address: Uint8Array): Pro
 
 describe('the embedded chain', () => {
   it('funds the anvil dev accounts at genesis', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     expect(bytesToHex(chain.accounts[0].address)).toBe('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266')
     expect(chain.accounts).toHaveLength(10)
     for (const account of chain.accounts) {
@@ -34,7 +35,7 @@ describe('the embedded chain', () => {
   })
 
   it('honours the mnemonic, account count, balance and chain id options', async () => {
-    chain = await createChain({ quiet: true, chainId: 1952, accounts: 3, balance: 5n * ONE_OKB, mnemonic: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about' })
+    chain = await createChain(defaultConfig({ quiet: true, chainId: 1952, accounts: 3, balance: 5n * ONE_OKB, mnemonic: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about' }))
     expect(chain.accounts).toHaveLength(3)
     expect(bytesToHex(chain.accounts[0].address)).toBe('0x9858effd232b4033e47d90003d41ec34ecaeda94')
     expect(await balanceAt(chain, chain.store.latest(), chain.accounts[2].address)).toBe(5n * ONE_OKB)
@@ -42,7 +43,7 @@ describe('the embedded chain', () => {
   })
 
   it('shows a transfer in a flashblock before the block is sealed, then in the canonical block unchanged', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     const c = chain
     const flashblocks: Flashblock[] = []
     c.on('flashblock', (fb) => flashblocks.push(fb))
@@ -81,7 +82,7 @@ describe('the embedded chain', () => {
 
   it('computes real roots: replaying a sealed block on a fresh VM gives the same state and receipt roots', async () => {
     const genesisTimestamp = 1_700_000_000n
-    chain = await createChain({ quiet: true, genesisTimestamp })
+    chain = await createChain({ ...defaultConfig({ quiet: true }), genesisTimestamp })
     const c = chain
     const deployer = await signTx(c, 0, {
       nonce: 0, to: null, gas: 200_000n,
@@ -118,7 +119,7 @@ describe('the embedded chain', () => {
   })
 
   it('seals empty blocks with strictly increasing timestamps and a falling base fee', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     const a = await chain.sealNow()
     const b = await chain.sealNow()
     expect(a.txs).toHaveLength(0)
@@ -129,7 +130,7 @@ describe('the embedded chain', () => {
   })
 
   it('raises the base fee after a block that used more than half its gas', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     // init code that loops until it runs out of gas: a failed creation that uses its whole gas limit
     await chain.sendRawTransaction(await signTx(chain, 0, { nonce: 0, to: null, gas: 16_000_000n, data: hexToBytes('0x5b600056') }))
     const full = await chain.mine()
@@ -140,7 +141,7 @@ describe('the embedded chain', () => {
   })
 
   it('keeps history: a balance reads at any past block', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     const to = hexToBytes('0x00000000000000000000000000000000000c0ffe')
     for (let n = 0; n < 3; n++) {
       await chain.sendRawTransaction(await signTx(chain, 3, { nonce: n, to, value: 100n }))
@@ -155,7 +156,7 @@ describe('the embedded chain', () => {
   })
 
   it('answers BLOCKHASH from the canonical store', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     await chain.sealNow()
     // a contract creation whose init code stores BLOCKHASH(1) in slot 0: PUSH1 1 BLOCKHASH PUSH1 0 SSTORE STOP
     await chain.sendRawTransaction(await signTx(chain, 0, { nonce: 0, to: null, gas: 100_000n, data: hexToBytes('0x600140600055') }))
@@ -166,7 +167,7 @@ describe('the embedded chain', () => {
   })
 
   it('executes an EIP-7702 transaction and lets the delegated account keep sending', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     const sender = privateKeyToAccount(bytesToHex(chain.accounts[5].privateKey) as `0x${string}`)
     const authority = privateKeyToAccount(bytesToHex(chain.accounts[6].privateKey) as `0x${string}`)
     const target = '0x000000000000000000000000000000000000dead'

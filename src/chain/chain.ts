@@ -13,7 +13,8 @@ import type { Backend } from '../capabilities/backend.js'
 import type { PoolContent, TxSubmitter } from '../capabilities/submit.js'
 import { BlockResolver } from '../pending/resolver.js'
 import { PendingStore } from '../pending/store.js'
-import { DEFAULT_MNEMONIC, deriveDevAccounts } from './accounts.js'
+import type { Config } from '../config.js'
+import { deriveDevAccounts } from './accounts.js'
 import { keyOf } from '../domain/block-record.js'
 import { StoreBlockHashes } from './block-hashes.js'
 import { createChainCommon, stateAt } from './engine.js'
@@ -37,20 +38,15 @@ export interface ChainLogger {
   warn(message: string): void
 }
 
-/** The chain's part of the service Config (same names), all optional. */
-export interface ChainOptions {
-  chainId?: number
-  gasLimit?: bigint
-  blockTimeMs?: number
-  flashblockIntervalMs?: number
-  mnemonic?: string
-  accounts?: number
-  balance?: bigint
-  /** Pool capacity per sender and in all (defaults in src/limits.ts). */
-  txpoolMaxPerSender?: number
-  txpoolMaxTotal?: number
-  quiet?: boolean
+/**
+ * The chain's part of the service Config, complete (defaultConfig in src/config.ts holds the defaults),
+ * plus what only tests choose: a logger, the genesis base fee and the genesis time.
+ */
+export type ChainOptions = Pick<Config,
+  'chainId' | 'gasLimit' | 'blockTimeMs' | 'flashblockIntervalMs' | 'mnemonic' | 'accounts' | 'balance'
+  | 'txpoolMaxPerSender' | 'txpoolMaxTotal' | 'quiet'> & {
   logger?: ChainLogger
+  /** Default GENESIS_BASE_FEE. */
   baseFee?: bigint
   /** Genesis time in seconds (default: now). */
   genesisTimestamp?: bigint
@@ -194,16 +190,15 @@ export class Chain implements Backend, TxSubmitter {
   }
 }
 
-export async function createChain(options: ChainOptions = {}): Promise<Chain> {
+export async function createChain(options: ChainOptions): Promise<Chain> {
   const logger = options.quiet ? silent : (options.logger ?? consoleLogger)
-  const chainId = options.chainId ?? 196
-  const gasLimit = options.gasLimit ?? 30_000_000n
+  const { chainId, gasLimit } = options
   const baseFee = options.baseFee ?? GENESIS_BASE_FEE
   const common = createChainCommon({ chainId, gasLimit, baseFee })
-  const accounts = deriveDevAccounts(options.mnemonic ?? DEFAULT_MNEMONIC, options.accounts ?? 10)
+  const accounts = deriveDevAccounts(options.mnemonic, options.accounts)
   const { stateManager, genesis } = await createGenesis({
     common, gasLimit, baseFee, accounts,
-    balance: options.balance ?? 10_000n * 10n ** 18n,
+    balance: options.balance,
     timestamp: options.genesisTimestamp ?? BigInt(Math.floor(Date.now() / 1000)),
   })
   const store = new CanonicalStore(genesis)
@@ -219,8 +214,6 @@ export async function createChain(options: ChainOptions = {}): Promise<Chain> {
       onDropped: (tx, reason) => events.emit('droppedTransaction', tx, reason),
     },
   )
-  return new Chain(common, vm, accounts, pool, store, new VmPool(vm), {
-    blockTimeMs: options.blockTimeMs ?? 1000,
-    flashblockIntervalMs: options.flashblockIntervalMs ?? 200,
-  }, events, logger)
+  const { blockTimeMs, flashblockIntervalMs } = options
+  return new Chain(common, vm, accounts, pool, store, new VmPool(vm), { blockTimeMs, flashblockIntervalMs }, events, logger)
 }

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { type Chain, createChain } from './chain.js'
 import { signTx } from './testing.js'
 import type { BlockRecord, Flashblock } from '../domain/types.js'
+import { defaultConfig } from '../config.js'
 
 let chain: Chain | undefined
 afterEach(async () => {
@@ -22,7 +23,7 @@ function nextBlocks(c: Chain, count: number): Promise<BlockRecord[]> {
 
 describe('the sequencer on its timers', () => {
   it('publishes flashblocks 0, 1, 2... per block and seals each block as its last flashblock', async () => {
-    chain = await createChain({ quiet: true, blockTimeMs: 300, flashblockIntervalMs: 100 })
+    chain = await createChain(defaultConfig({ quiet: true, blockTimeMs: 300, flashblockIntervalMs: 100 }))
     const c = chain
     const flashblocks: Flashblock[] = []
     c.on('flashblock', (fb) => flashblocks.push(fb))
@@ -54,7 +55,7 @@ describe('the sequencer on its timers', () => {
   })
 
   it('times out waiting for a receipt of a transaction that never executes', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     const hash = await chain.sendRawTransaction(await signTx(chain, 0, { nonce: 5, value: 1n }))
     expect(await chain.waitForReceipt(hash, 50)).toBeUndefined()
   })

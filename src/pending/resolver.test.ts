@@ -2,6 +2,7 @@ import { bytesToHex } from '@ethereumjs/util'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type Chain, createChain } from '../chain/chain.js'
 import { signTx } from '../chain/testing.js'
+import { defaultConfig } from '../config.js'
 
 let chain: Chain | undefined
 afterEach(async () => {
@@ -11,7 +12,7 @@ afterEach(async () => {
 
 describe('the block resolvers', () => {
   it('answer pending as latest on the general endpoint and as the newest flashblock on flashblocks', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     const general = chain.resolverFor('general')
     const flash = chain.resolverFor('flashblocks')
     await chain.sealNow()
@@ -27,7 +28,7 @@ describe('the block resolvers', () => {
   })
 
   it('resolve tags, numbers and EIP-1898 objects', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     const b1 = await chain.sealNow()
     const b2 = await chain.sealNow()
     const fb = await chain.buildNow()
@@ -50,7 +51,7 @@ describe('the block resolvers', () => {
   })
 
   it('count preconfirmed and pooled transactions in the pending nonce', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     const sender = chain.accounts[0].address
     await chain.sendRawTransaction(await signTx(chain, 0, { nonce: 0, value: 1n }))
     await chain.buildNow()

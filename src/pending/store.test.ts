@@ -4,6 +4,7 @@ import { type Chain, createChain } from '../chain/chain.js'
 import { signTx } from '../chain/testing.js'
 import type { Flashblock } from '../domain/types.js'
 import { PendingStore } from './store.js'
+import { defaultConfig } from '../config.js'
 
 let chain: Chain | undefined
 afterEach(async () => {
@@ -23,7 +24,7 @@ async function flashblocksOfOneBlock(c: Chain, count: number): Promise<Flashbloc
 
 describe('the pending store', () => {
   it('never shows half a flashblock to a reader polling while it is built', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     const c = chain
     await c.buildNow()
     for (let i = 0; i < 40; i++) await c.sendRawTransaction(await signTx(c, i % 10, { nonce: Math.floor(i / 10), value: 1n }))
@@ -52,7 +53,7 @@ describe('the pending store', () => {
   })
 
   it('hands a preconfirmed transaction to the canonical store at sealing without a moment it cannot be found', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     const c = chain
     const hash = await c.sendRawTransaction(await signTx(c, 0, { nonce: 0, value: 1n }))
     await c.buildNow()
@@ -84,7 +85,7 @@ describe('the pending store', () => {
   })
 
   it('gives preconfirmed receipts the pending number and the pending hash of the newest flashblock', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     const fbs = await flashblocksOfOneBlock(chain, 3)
     const first = chain.pending.tx(fbs[1].executed.txs[0].hash)!
     expect(first.block.number).toBe(1n)
@@ -93,7 +94,7 @@ describe('the pending store', () => {
   })
 
   it('follows the sequence rules: a gap or a duplicate drops the pending block until the next index 0', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     const [fb0, fb1, fb2] = await flashblocksOfOneBlock(chain, 3)
     const store = new PendingStore({ canonicalHeight: () => 0n })
     expect(store.apply(fb1)).toBe(false) // no index 0 yet
@@ -112,7 +113,7 @@ describe('the pending store', () => {
   })
 
   it('ignores a stale block and clears when a canonical block reaches the pending height', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     const [fb0, fb1] = await flashblocksOfOneBlock(chain, 2)
     const block = await chain.sealNow()
     let height = 1n

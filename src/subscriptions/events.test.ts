@@ -12,6 +12,7 @@ import { ALL_KINDS } from './kinds/index.js'
 import { testToken } from './testing.js'
 import type { Endpoint } from '../../generated/methods.js'
 import type { Subscriber } from './types.js'
+import { defaultConfig } from '../config.js'
 
 /** A connection that keeps every notification it is sent, by subscription id. */
 class Inbox implements Subscriber {
@@ -34,7 +35,7 @@ let feed: FeedMessage[]
 let disconnect: () => void
 
 beforeEach(async () => {
-  chain = await createChain({ quiet: true })
+  chain = await createChain(defaultConfig({ quiet: true }))
   hub = new SubscriptionHub(ALL_KINDS)
   publisher = new FeedPublisher()
   feed = []

@@ -6,12 +6,13 @@ import { type Chain, createChain } from '../chain.js'
 import { stateAt } from '../engine.js'
 import { signTx } from '../testing.js'
 import { TxPool } from './pool.js'
+import { defaultConfig } from '../../config.js'
 
 const GWEI = 10n ** 9n
 let chain: Chain
 
 beforeAll(async () => {
-  chain = await createChain({ quiet: true })
+  chain = await createChain(defaultConfig({ quiet: true }))
 })
 afterAll(() => chain.stop())
 
@@ -96,7 +97,7 @@ describe('pool admission', () => {
   })
 
   it('checks a sender at the head that is current when it decides, not at one a flashblock replaced mid-read', async () => {
-    const own = await createChain({ quiet: true })
+    const own = await createChain(defaultConfig({ quiet: true }))
     try {
       const before = { state: stateAt(own.vm, own.store.latest().header.stateRoot), baseFee: GWEI, gasLimit: 30_000_000n }
       await own.sendRawTransaction(await signTx(own, 0, { nonce: 0 }))
