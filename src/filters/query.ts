@@ -3,7 +3,7 @@
  * against this endpoint's chain view (`pending` on /flashblocks is the preconfirmed block, so a range
  * ending there includes its logs), the range checked against the limits, and the blocks scanned.
  */
-import { InvalidInputError, InvalidParamsError } from '../errors.js'
+import { BlockHashWithRangeError, InvalidBlockRangeError, TooManyTopicsError, UnknownBlockError } from '../errors.js'
 import { parseData, parseQuantity, type Hex } from '../format/hex.js'
 import type { BlockRecord, LogRecord } from '../domain/types.js'
 import type { BlockReader } from '../capabilities/read.js'
@@ -30,11 +30,11 @@ export type LogQuery = {
 
 export function parseLogFilter(wire: WireLogFilter | null | undefined): LogQuery {
   const filter = wire ?? {}
-  if ((filter.topics?.length ?? 0) > MAX_TOPICS) throw new InvalidParamsError('invalid argument 0: exceed max topics')
+  if ((filter.topics?.length ?? 0) > MAX_TOPICS) throw new TooManyTopicsError()
   const criteria = createCriteria(filter.address, filter.topics)
   if (filter.blockHash != null) {
     if (filter.fromBlock != null || filter.toBlock != null) {
-      throw new InvalidParamsError('invalid argument 0: cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other')
+      throw new BlockHashWithRangeError()
     }
     return { criteria, blockHash: parseData(filter.blockHash), fromBlock: 'latest', toBlock: 'latest' }
   }
@@ -58,12 +58,12 @@ export async function boundNumber(resolver: BlockReader, bound: BlockBound): Pro
 export async function queryLogs(resolver: BlockReader, query: LogQuery): Promise<LogRecord[]> {
   if (query.blockHash) {
     const block = await resolver.blockByHash(query.blockHash)
-    if (!block) throw new InvalidInputError('unknown block')
+    if (!block) throw new UnknownBlockError()
     return collectLogs([block], query.criteria)
   }
   const from = await boundNumber(resolver, query.fromBlock)
   const to = await boundNumber(resolver, query.toBlock)
-  if (from > to) throw new InvalidParamsError('invalid block range params')
+  if (from > to) throw new InvalidBlockRangeError()
   checkBlockRange(from, to)
   return collectLogs(await blocksBetween(resolver, from, to), query.criteria)
 }

@@ -3,7 +3,7 @@
  * into the resolver's BlockSelector; and the two ways geth answers a block it does not know (null for
  * block/transaction lookups, -32000 `header not found` for state reads).
  */
-import { InvalidInputError } from '../errors.js'
+import { HeaderNotFoundError } from '../errors.js'
 import { parseData, parseQuantity } from '../format/hex.js'
 import type { BlockSelector, StateView } from '../capabilities/read.js'
 import type { BlockTag } from '../../generated/types.js'
@@ -41,7 +41,7 @@ export function isPendingSelector(selector: BlockSelector): boolean {
 /** The block a call, estimate or state read runs at; -32000 `header not found` when this endpoint does not know it. */
 export async function knownBlock(ctx: HandlerContext, selector: BlockSelector): Promise<BlockRecord> {
   const block = await ctx.resolver.block(selector)
-  if (!block) throw new InvalidInputError('header not found')
+  if (!block) throw new HeaderNotFoundError()
   return block
 }
 
@@ -53,6 +53,6 @@ export function lookupBlock(ctx: HandlerContext, param: BlockParam | null | unde
 /** The state at the block a state method names (throws `header not found` as knownBlock). */
 export async function stateView(ctx: HandlerContext, param: BlockParam | null | undefined): Promise<StateView> {
   const view = await ctx.resolver.state(toSelector(param))
-  if (!view) throw new InvalidInputError('header not found')
+  if (!view) throw new HeaderNotFoundError()
   return view
 }

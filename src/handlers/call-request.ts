@@ -3,7 +3,7 @@
  * GenericTransaction) in domain form. `input` is the current name of the calldata, `data` the older one;
  * both given and different is geth's error (-32000, as its other argument checks).
  */
-import { InvalidInputError } from '../errors.js'
+import { DataAndInputDifferError, GasPriceAndFeeCapError } from '../errors.js'
 import { parseData, parseQuantity } from '../format/hex.js'
 import type { CallObject } from '../../generated/types.js'
 import type { CallRequest } from '../domain/call-request.js'
@@ -16,7 +16,7 @@ const b = (hex: string | null | undefined) => (hex == null ? undefined : parseDa
 
 export function parseCallRequest(wire: WireCallRequest): CallRequest {
   if (wire.input != null && wire.data != null && wire.input.toLowerCase() !== wire.data.toLowerCase()) {
-    throw new InvalidInputError(`both "data" and "input" are set and not equal. Please use "input" to pass transaction call data`)
+    throw new DataAndInputDifferError()
   }
   const request: CallRequest = {
     type: wire.type == null ? undefined : Number(parseQuantity(wire.type)),
@@ -37,7 +37,7 @@ export function parseCallRequest(wire: WireCallRequest): CallRequest {
     })),
   }
   if (request.gasPrice !== undefined && (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined)) {
-    throw new InvalidInputError(`both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified`)
+    throw new GasPriceAndFeeCapError()
   }
   return request
 }

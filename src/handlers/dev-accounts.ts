@@ -3,7 +3,7 @@
  * address with --no-dev-accounts — answers geth's `unknown account`, as geth without that key unlocked.
  */
 import type { DevAccount } from '../domain/types.js'
-import { InvalidInputError } from '../errors.js'
+import { UnknownAccountError } from '../errors.js'
 import { parseData } from '../format/hex.js'
 import { keyOf } from '../domain/block-record.js'
 import type { HandlerContext } from './context.js'
@@ -11,6 +11,6 @@ import type { HandlerContext } from './context.js'
 export function unlockedAccount(ctx: HandlerContext, address: string): DevAccount {
   const key = keyOf(parseData(address))
   const account = ctx.config.devAccounts ? ctx.accounts.all.find((a) => keyOf(a.address) === key) : undefined
-  if (!account) throw new InvalidInputError('unknown account')
+  if (!account) throw new UnknownAccountError()
   return account
 }

@@ -3,14 +3,14 @@
  * `stateDiff` for one account is geth's error.
  */
 import type { AccountOverrideSpec, StateOverrideSpec } from '../domain/call-request.js'
-import { InvalidInputError, InvalidParamsError } from '../errors.js'
+import { InvalidParamsError, StateAndStateDiffError } from '../errors.js'
 import { parseData, parseQuantity } from '../format/hex.js'
 import type { StateOverrides } from '../../generated/types.js'
 
 export function parseStateOverrides(wire: StateOverrides): StateOverrideSpec {
   const overrides: StateOverrideSpec = new Map()
   for (const [address, o] of Object.entries(wire)) {
-    if (o.state && o.stateDiff) throw new InvalidInputError(`account ${address} has both 'state' and 'stateDiff'`)
+    if (o.state && o.stateDiff) throw new StateAndStateDiffError(address)
     const account: AccountOverrideSpec = {}
     if (o.balance !== undefined) account.balance = parseQuantity(o.balance)
     if (o.nonce !== undefined) account.nonce = parseQuantity(o.nonce)

@@ -4,11 +4,11 @@
  */
 import type { TraceTarget } from '../capabilities/execute.js'
 import type { BlockRecord } from '../domain/types.js'
-import { InvalidInputError } from '../errors.js'
+import { GenesisNotTraceableError, InvalidInputError } from '../errors.js'
 import type { HandlerContext } from './context.js'
 
 export async function traceTarget(ctx: HandlerContext, block: BlockRecord): Promise<TraceTarget> {
-  if (block.number === 0n) throw new InvalidInputError('genesis is not traceable')
+  if (block.number === 0n) throw new GenesisNotTraceableError()
   // the parent of the pending block is canonical, so this is a canonical lookup on either endpoint
   const parent = await ctx.resolver.block(block.number - 1n)
   if (!parent) throw new InvalidInputError(`parent block #${block.number - 1n} not found`)

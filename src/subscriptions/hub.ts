@@ -3,7 +3,7 @@
  * events.ts feeds chain events to the live subscriptions of each kind. Connections leave through
  * removeSubscriber, so a closed socket never keeps a subscription alive.
  */
-import { InvalidParamsError, LimitExceededError, SubscriptionNotFoundError } from '../errors.js'
+import { InvalidParamsError, SubscriptionNotFoundError, TooManySubscriptionsError } from '../errors.js'
 import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from '../limits.js'
 import { newSubscriptionId } from './id.js'
 import { notificationFrame } from './notification.js'
@@ -36,7 +36,7 @@ export class SubscriptionHub {
     const parsed = kind.parseParams(params.slice(1))
     let own = this.bySubscriber.get(subscriber)
     if (own && own.size >= this.maxPerConnection) {
-      throw new LimitExceededError(`too many subscriptions on this connection (max ${this.maxPerConnection})`)
+      throw new TooManySubscriptionsError(this.maxPerConnection)
     }
     const id = newSubscriptionId()
     const subscription: Subscription = {

@@ -3,7 +3,7 @@
  * code 3 with the revert data. Gas defaults to the block gas limit and is capped at RPC_GAS_CAP.
  */
 import { CALL_TIMEOUT_MS, RPC_GAS_CAP } from '../../limits.js'
-import { TimeoutError } from '../../errors.js'
+import { ExecutionTimeoutError } from '../../errors.js'
 import { assertSucceeded } from './revert.js'
 import type { CallRequest, StateOverrideSpec } from '../../domain/call-request.js'
 import { execute, type ExecutionEnv } from './run.js'
@@ -17,7 +17,7 @@ export function callGasLimit(env: ExecutionEnv, request: CallRequest): bigint {
 export async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TimeoutError(`execution aborted (timeout = ${ms / 1000}s)`)), ms)
+    timer = setTimeout(() => reject(new ExecutionTimeoutError(ms)), ms)
   })
   try {
     return await Promise.race([work, timeout])

@@ -4,7 +4,7 @@
  * bisecting within 1.5 %; we go on to the exact least gas with which the call succeeds (a few more runs).
  */
 import { CALL_TIMEOUT_MS } from '../../limits.js'
-import { InvalidInputError } from '../../errors.js'
+import { GasRequiredExceedsAllowanceError, InsufficientFundsForTransferError } from '../../errors.js'
 import { stateAt } from '../engine.js'
 import { Address } from '@ethereumjs/util'
 import { callGasLimit, withTimeout } from './call.js'
@@ -27,7 +27,7 @@ async function search(env: ExecutionEnv, request: CallRequest): Promise<bigint> 
     if (feeCap > 0n) {
       const balance = (await stateAt(env.vm, env.stateRoot).getAccount(new Address(request.from)))?.balance ?? 0n
       const available = balance - (request.value ?? 0n)
-      if (available < 0n) throw new InvalidInputError('insufficient funds for transfer')
+      if (available < 0n) throw new InsufficientFundsForTransferError()
       const allowance = available / feeCap
       if (allowance < hi) hi = allowance
     }
@@ -43,7 +43,7 @@ async function search(env: ExecutionEnv, request: CallRequest): Promise<bigint> 
   const atCap = await execute(env, request, hi)
   if (atCap.execResult.exceptionError) {
     if (atCap.execResult.exceptionError.error === 'revert') assertSucceeded(atCap)
-    throw new InvalidInputError(`gas required exceeds allowance (${hi})`)
+    throw new GasRequiredExceedsAllowanceError(hi)
   }
   let lo = atCap.totalGasSpent - 1n
   const refund = atCap.gasRefund ?? 0n

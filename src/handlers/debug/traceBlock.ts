@@ -1,5 +1,5 @@
 import type { BlockRecord } from '../../domain/types.js'
-import { InvalidInputError } from '../../errors.js'
+import { TraceBlockHashNotFoundError, TraceBlockNotFoundError } from '../../errors.js'
 import { data, parseData } from '../../format/hex.js'
 import type { BlockTraceResult, TraceConfig, TraceResult } from '../../../generated/types.js'
 import { toSelector } from '../block-param.js'
@@ -10,14 +10,14 @@ import type { Handler, HandlerContext } from '../context.js'
 export const debug_traceBlockByNumber: Handler<'debug_traceBlockByNumber'> = async ([number, options], ctx) => {
   const selector = toSelector(number)
   const block = await ctx.resolver.block(selector)
-  if (!block) throw new InvalidInputError(typeof selector === 'bigint' ? `block #${selector} not found` : `block ${String(number)} not found`)
+  if (!block) throw new TraceBlockNotFoundError(typeof selector === 'bigint' ? `#${selector}` : String(number))
   return traceBlock(ctx, block, options ?? {})
 }
 
 /** debug_traceBlockByHash: as by number; the pending block's hash on /flashblocks too. */
 export const debug_traceBlockByHash: Handler<'debug_traceBlockByHash'> = async ([hash, options], ctx) => {
   const block = await ctx.resolver.blockByHash(parseData(hash))
-  if (!block) throw new InvalidInputError(`block ${data(parseData(hash))} not found`)
+  if (!block) throw new TraceBlockHashNotFoundError(data(parseData(hash)))
   return traceBlock(ctx, block, options ?? {})
 }
 

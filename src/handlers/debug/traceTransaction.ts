@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../../errors.js'
+import { TraceTransactionNotFoundError } from '../../errors.js'
 import { parseData } from '../../format/hex.js'
 import type { TraceResult } from '../../../generated/types.js'
 import { traceTarget } from '../trace-target.js'
@@ -10,7 +10,7 @@ import type { Handler } from '../context.js'
  */
 export const debug_traceTransaction: Handler<'debug_traceTransaction'> = async ([hash, options], ctx) => {
   const located = await ctx.resolver.tx(parseData(hash))
-  if (!located) throw new InvalidInputError('transaction not found')
+  if (!located) throw new TraceTransactionNotFoundError()
   const [result] = await ctx.execution.trace(await traceTarget(ctx, located.block), [located.index], options ?? {})
   return result as TraceResult
 }

@@ -1,5 +1,5 @@
 import type { BlockRecord } from '../../domain/types.js'
-import { InvalidInputError, InvalidParamsError } from '../../errors.js'
+import { FeeHistoryBeyondHeadError, HeaderNotFoundError, InvalidParamsError, InvalidRewardPercentileError } from '../../errors.js'
 import { feeHistory } from '../../fees/fee-history.js'
 import { MAX_FEE_HISTORY_BLOCKS } from '../../limits.js'
 import { quantity } from '../../format/hex.js'
@@ -46,16 +46,16 @@ async function newestOf(ctx: HandlerContext, param: BlockParam): Promise<BlockRe
   if (block) return block
   const head = (await ctx.resolver.pendingBlock()).number
   if (typeof selector === 'bigint' && selector > head) {
-    throw new InvalidInputError(`request beyond head block: requested ${selector}, head ${head}`)
+    throw new FeeHistoryBeyondHeadError(selector, head)
   }
-  throw new InvalidInputError('header not found')
+  throw new HeaderNotFoundError()
 }
 
 function checkPercentiles(values: readonly number[]): number[] {
   values.forEach((p, i) => {
-    if (!(p >= 0 && p <= 100)) throw new InvalidInputError(`invalid reward percentile: ${p}`)
+    if (!(p >= 0 && p <= 100)) throw new InvalidRewardPercentileError(`${p}`)
     if (i > 0 && p < values[i - 1]!) {
-      throw new InvalidInputError(`invalid reward percentile: #${i - 1}:${values[i - 1]} > #${i}:${p}`)
+      throw new InvalidRewardPercentileError(`#${i - 1}:${values[i - 1]} > #${i}:${p}`)
     }
   })
   return [...values]

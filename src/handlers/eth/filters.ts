@@ -2,7 +2,7 @@
  * The polling filters: install, poll for changes, read all logs, uninstall. Ids are 16 random bytes; a
  * filter not polled for FILTER_IDLE_TIMEOUT_MS is gone (-32000 `filter not found`, as geth).
  */
-import { InvalidInputError } from '../../errors.js'
+import { FilterNotFoundError } from '../../errors.js'
 import { collectLogs } from '../../filters/collect.js'
 import { blocksBetween, parseLogFilter, queryLogs } from '../../filters/query.js'
 import type { LogFilter } from '../../filters/registry.js'
@@ -33,7 +33,7 @@ export const eth_getFilterChanges: Handler<'eth_getFilterChanges'> = ([id], ctx)
 /** Every log the filter matches now, as eth_getLogs with its criteria would answer. */
 export const eth_getFilterLogs: Handler<'eth_getFilterLogs'> = async ([id], ctx) => {
   const filter = ctx.filters.poll(id)
-  if (filter.kind !== 'logs') throw new InvalidInputError('filter not found')
+  if (filter.kind !== 'logs') throw new FilterNotFoundError()
   return (await queryLogs(ctx.resolver, filter)).map((log) => formatLog(log))
 }
 

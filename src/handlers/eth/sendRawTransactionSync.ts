@@ -1,4 +1,4 @@
-import { InvalidParamsError, TransactionConfirmationTimeoutError } from '../../errors.js'
+import { InvalidParamsError, SendSyncTimeoutError, SendSyncTimeoutTooLongError } from '../../errors.js'
 import { data, parseData } from '../../format/hex.js'
 import { formatReceipt } from '../../format/receipt.js'
 import { SEND_SYNC_MAX_TIMEOUT_MS } from '../../limits.js'
@@ -15,7 +15,7 @@ export const eth_sendRawTransactionSync: Handler<'eth_sendRawTransactionSync'> =
   const timeoutMs = parseTimeout(timeout)
   const hash = await ctx.submit.sendRawTransaction(parseData(raw))
   const located = await waitVisible(ctx, hash, timeoutMs)
-  if (!located) throw new TransactionConfirmationTimeoutError(data(hash), timeoutMs)
+  if (!located) throw new SendSyncTimeoutError(data(hash), timeoutMs)
   return formatReceipt(located.block, located.index)
 }
 
@@ -25,7 +25,7 @@ function parseTimeout(timeout: number | string | null | undefined): number {
   const ms = typeof timeout === 'string' ? Number(BigInt(timeout)) : timeout
   if (!Number.isSafeInteger(ms) || ms < 0) throw new InvalidParamsError(`invalid argument 1 (timeout): expected a whole number of milliseconds, got ${JSON.stringify(timeout)}`)
   if (ms > SEND_SYNC_MAX_TIMEOUT_MS) {
-    throw new InvalidParamsError(`time out too long, timeout: ${ms} ms, max: ${SEND_SYNC_MAX_TIMEOUT_MS} ms`)
+    throw new SendSyncTimeoutTooLongError(ms, SEND_SYNC_MAX_TIMEOUT_MS)
   }
   return ms
 }

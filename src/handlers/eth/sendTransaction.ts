@@ -1,7 +1,7 @@
 import { bytesToHex } from '@ethereumjs/util'
 import type { FilledRequest } from '../../capabilities/accounts.js'
 import { impliedTxType, type CallRequest } from '../../domain/call-request.js'
-import { InvalidInputError } from '../../errors.js'
+import { ChainIdMismatchError } from '../../errors.js'
 import { data } from '../../format/hex.js'
 import { knownBlock } from '../block-param.js'
 import { unlockedAccount } from '../dev-accounts.js'
@@ -21,7 +21,7 @@ export const eth_sendTransaction: Handler<'eth_sendTransaction'> = async ([wire]
   const account = unlockedAccount(ctx, request.from ? bytesToHex(request.from) : '0x0000000000000000000000000000000000000000')
   const chainId = BigInt(ctx.config.chainId)
   if (request.chainId !== undefined && request.chainId !== chainId) {
-    throw new InvalidInputError(`chainId does not match node's (have=${request.chainId}, want=${chainId})`)
+    throw new ChainIdMismatchError(request.chainId, chainId)
   }
   const filled = await fillDefaults(ctx, { ...request, from: account.address, chainId })
   return data(await ctx.submit.sendRawTransaction(ctx.accounts.signTransaction(account, filled)))
