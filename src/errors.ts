@@ -134,22 +134,18 @@ export class SendSyncTimeoutError extends RpcError {
 
 // ---- geth's named errors (openrpc/errors.yaml), one class each ----
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- TypeScript's mixin pattern needs any[]
-type Base = new (...args: any[]) => RpcError
-
 /** A named error whose text never varies: `new HeaderNotFoundError()`. */
-function fixed<B extends Base>(base: B, template: string): (new () => InstanceType<B>) & { readonly code: number; readonly template: string } {
+function fixed(base: typeof RpcError, template: string) {
   return class extends base {
     static readonly template = template
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a mixin's constructor must take any[]
-    constructor(..._args: any[]) {
+    constructor() {
       super(template)
     }
-  } as never
+  }
 }
 
 /** A named error whose text carries values: the document's template, and the class's own constructor. */
-function templated<B extends Base>(base: B, template: string) {
+function templated(base: typeof RpcError, template: string) {
   return class extends base {
     static readonly template = template
   }
