@@ -7,6 +7,7 @@
  */
 import { createFeeMarket1559Tx } from '@ethereumjs/tx'
 import { createChain } from '../src/chain/chain.js'
+import { defaultConfig } from '../src/config.js'
 
 const [blocks = 100, perBlock = 100, empties = 1000] = process.argv.slice(2).map(Number)
 const gc = (globalThis as { gc?: () => void }).gc
@@ -18,7 +19,7 @@ function heapMb(): number {
   return process.memoryUsage().heapUsed / 2 ** 20
 }
 
-const chain = await createChain({ quiet: true })
+const chain = await createChain(defaultConfig({ quiet: true }))
 const nonces = chain.accounts.map(() => 0n)
 let fresh = 0x10000n // above the precompiles: fresh, empty accounts
 const before = heapMb()

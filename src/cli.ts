@@ -2,7 +2,8 @@
  * `npm start`: flags -> startService -> print the endpoints; Ctrl+C / SIGTERM close it cleanly.
  * A bad flag prints one sentence and exits 2 (usage error, as most Unix tools).
  */
-import { ConfigError, HELP, parseCommandLine } from './config.js'
+import { ConfigError } from './config.js'
+import { HELP, parseCommandLine } from './flags.js'
 import { banner } from './banner.js'
 import { startService, type RunningService } from './service.js'
 

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { ConfigError, DEFAULT_MNEMONIC, HELP, defaultConfig, parseArgs, parseCommandLine } from './config.js'
+import { ConfigError, DEFAULT_MNEMONIC, defaultConfig } from './config.js'
+import { HELP, parseArgs, parseCommandLine } from './flags.js'
 
 describe('defaults', () => {
   test('serve mainnet on 127.0.0.1:8545 with 1 s blocks and 200 ms flashblocks', () => {

@@ -3,6 +3,18 @@
  * CLI flag (see src/config.ts), the rest are here so a reader finds them in one place.
  */
 
+/** Largest raw transaction the pool admits (bytes); over it `oversized data`. geth's txMaxSize: 4 slots of 32 KiB. */
+export const MAX_TX_BYTES = 4 * 32 * 1024
+
+/** Most blocks one eth_feeHistory request covers; a larger count is clamped (geth's --rpc.feehistory limit). */
+export const MAX_FEE_HISTORY_BLOCKS = 1024
+
+/** Hashes a block or pending-tx polling filter holds between two polls; older ones are dropped first. */
+export const MAX_QUEUED_HASHES = 10_000
+
+/** Topic positions a log filter may name (eth_getLogs, eth_newFilter, logs subscriptions), as geth. */
+export const MAX_TOPICS = 4
+
 /** Largest HTTP body accepted (bytes); over it: HTTP 413 with a JSON-RPC error body. Matches geth/zkevm-node. */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024
 

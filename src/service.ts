@@ -6,7 +6,9 @@ import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { createChain, type Chain } from './chain/chain.js'
 import { checkConfig, defaultConfig, type Config } from './config.js'
+import { handlerContexts } from './handlers/context.js'
 import { handlers } from './handlers/index.js'
+import { connectFilters } from './filters/service.js'
 import { createApp } from './server/app.js'
 import { registerDocs } from './server/docs.js'
 import { registerMetrics } from './server/metrics.js'
@@ -73,13 +75,14 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
     },
   })
 
-  const resolvers = { general: chain.resolverFor('general'), flashblocks: chain.resolverFor('flashblocks') }
+  // POLLING FILTERS: one registry for both endpoints, fed by the chain's sealed blocks and pool admissions
+  const filters = connectFilters(chain.events)
   const app = await createApp({
     config,
     handlers,
     limiter,
     websocket: { hub: subscriptions, publisher: feed },
-    context: (endpoint, client) => ({ endpoint, config, client, chain, resolver: resolvers[endpoint] }),
+    context: handlerContexts(chain, config, filters),
   })
   registerMetrics(app, { chain, subscriptions, feed, rateLimit: limiter && (() => limiter.metrics()) })
   registerDocs(app)

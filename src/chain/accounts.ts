@@ -5,9 +5,7 @@
 import { createAddressFromPrivateKey } from '@ethereumjs/util'
 import { HDKey } from '@scure/bip32'
 import { mnemonicToSeedSync } from '@scure/bip39'
-import type { DevAccount } from './types.js'
-
-export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk'
+import type { DevAccount } from '../domain/types.js'
 
 export function deriveDevAccounts(mnemonic: string, count: number): DevAccount[] {
   const root = HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic))

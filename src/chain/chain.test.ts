@@ -8,7 +8,8 @@ import { type Chain, createChain } from './chain.js'
 import { createChainCommon } from './engine.js'
 import { createGenesis } from './genesis.js'
 import { signTx } from '../../test/support/sign-tx.js'
-import type { BlockRecord, Flashblock } from './types.js'
+import type { BlockRecord, Flashblock } from '../domain/types.js'
+import { defaultConfig } from '../config.js'
 
 const ONE_OKB = 10n ** 18n
 let chain: Chain | undefined
@@ -24,7 +25,7 @@ async function balanceAt(c: Chain, block: BlockRecord, address: Uint8Array): Pro
 
 describe('the embedded chain', () => {
   test('funds the anvil dev accounts at genesis', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     expect(bytesToHex(chain.accounts[0].address)).toBe('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266')
     expect(chain.accounts).toHaveLength(10)
     for (const account of chain.accounts) {
@@ -35,7 +36,7 @@ describe('the embedded chain', () => {
   })
 
   test('honours the mnemonic, account count, balance and chain id options', async () => {
-    chain = await createChain({ quiet: true, chainId: 1952, accounts: 3, balance: 5n * ONE_OKB, mnemonic: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about' })
+    chain = await createChain(defaultConfig({ quiet: true, chainId: 1952, accounts: 3, balance: 5n * ONE_OKB, mnemonic: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about' }))
     expect(chain.accounts).toHaveLength(3)
     expect(bytesToHex(chain.accounts[0].address)).toBe('0x9858effd232b4033e47d90003d41ec34ecaeda94')
     expect(await balanceAt(chain, chain.store.latest(), chain.accounts[2].address)).toBe(5n * ONE_OKB)
@@ -43,7 +44,7 @@ describe('the embedded chain', () => {
   })
 
   test('shows a transfer in a flashblock before the block is sealed, then in the canonical block unchanged', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     const c = chain
     const flashblocks: Flashblock[] = []
     c.on('flashblock', (fb) => flashblocks.push(fb))
@@ -57,20 +58,20 @@ describe('the embedded chain', () => {
     expect(bytesToHex(fb.executed.txs[0].hash)).toBe(bytesToHex(hash))
     expect(c.store.height).toBe(0n)
 
-    const preconfirmed = c.resolverFor('flashblocks').tx(hash)!
+    const preconfirmed = (await c.resolverFor('flashblocks').tx(hash))!
     expect(preconfirmed.pending).toBe(true)
     expect(preconfirmed.block.number).toBe(1n)
     expect(bytesToHex(preconfirmed.block.hash)).toBe(bytesToHex(fb.diff.blockHash))
     expect(preconfirmed.receipt.status).toBe(1)
     expect(preconfirmed.receipt.gasUsed).toBe(21_000n)
-    expect(c.resolverFor('general').tx(hash)).toBeUndefined()
-    expect(await balanceAt(c, c.resolverFor('flashblocks').block('pending')!, recipient)).toBe(ONE_OKB)
-    expect(await balanceAt(c, c.resolverFor('general').block('pending')!, recipient)).toBe(0n)
+    expect(await c.resolverFor('general').tx(hash)).toBeUndefined()
+    expect(await balanceAt(c, (await c.resolverFor('flashblocks').block('pending'))!, recipient)).toBe(ONE_OKB)
+    expect(await balanceAt(c, (await c.resolverFor('general').block('pending'))!, recipient)).toBe(0n)
 
     const block = await c.sealNow()
     expect(block.number).toBe(1n)
     expect(bytesToHex(block.hash)).toBe(bytesToHex(fb.diff.blockHash))
-    const canonical = c.resolverFor('general').tx(hash)!
+    const canonical = (await c.resolverFor('general').tx(hash))!
     expect(canonical.pending).toBe(false)
     expect(canonical.index).toBe(preconfirmed.index)
     expect(canonical.receipt).toEqual(preconfirmed.receipt)
@@ -82,7 +83,7 @@ describe('the embedded chain', () => {
 
   test('computes real roots: replaying a sealed block on a fresh VM gives the same state and receipt roots', async () => {
     const genesisTimestamp = 1_700_000_000n
-    chain = await createChain({ quiet: true, genesisTimestamp })
+    chain = await createChain({ ...defaultConfig({ quiet: true }), genesisTimestamp })
     const c = chain
     const deployer = await signTx(c, 0, {
       nonce: 0, to: null, gas: 200_000n,
@@ -120,7 +121,7 @@ describe('the embedded chain', () => {
   })
 
   test('seals empty blocks with strictly increasing timestamps and a falling base fee', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     const a = await chain.sealNow()
     const b = await chain.sealNow()
     expect(a.txs).toHaveLength(0)
@@ -131,7 +132,7 @@ describe('the embedded chain', () => {
   })
 
   test('raises the base fee after a block that used more than half its gas', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     // init code that loops until it runs out of gas: a failed creation that uses its whole gas limit
     await chain.sendRawTransaction(await signTx(chain, 0, { nonce: 0, to: null, gas: 16_000_000n, data: hexToBytes('0x5b600056') }))
     const full = await chain.mine()
@@ -142,23 +143,22 @@ describe('the embedded chain', () => {
   })
 
   test('keeps history: a balance reads at any past block', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     const to = hexToBytes('0x00000000000000000000000000000000000c0ffe')
     for (let n = 0; n < 3; n++) {
       await chain.sendRawTransaction(await signTx(chain, 3, { nonce: n, to, value: 100n }))
       await chain.mine()
     }
     const general = chain.resolverFor('general')
-    expect(await balanceAt(chain, general.block(0n)!, to)).toBe(0n)
-    expect(await balanceAt(chain, general.block(1n)!, to)).toBe(100n)
-    expect(await balanceAt(chain, general.block(2n)!, to)).toBe(200n)
-    expect(await balanceAt(chain, general.block('latest')!, to)).toBe(300n)
-    const account = await general.state(1n)!.getAccount(new Address(chain.accounts[3].address))
-    expect(account?.nonce).toBe(1n)
+    expect(await balanceAt(chain, (await general.block(0n))!, to)).toBe(0n)
+    expect(await balanceAt(chain, (await general.block(1n))!, to)).toBe(100n)
+    expect(await balanceAt(chain, (await general.block(2n))!, to)).toBe(200n)
+    expect(await balanceAt(chain, (await general.block('latest'))!, to)).toBe(300n)
+    expect(await (await general.state(1n))!.nonce(chain.accounts[3].address)).toBe(1n)
   })
 
   test('answers BLOCKHASH from the canonical store', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     await chain.sealNow()
     // a contract creation whose init code stores BLOCKHASH(1) in slot 0: PUSH1 1 BLOCKHASH PUSH1 0 SSTORE STOP
     await chain.sendRawTransaction(await signTx(chain, 0, { nonce: 0, to: null, gas: 100_000n, data: hexToBytes('0x600140600055') }))
@@ -169,7 +169,7 @@ describe('the embedded chain', () => {
   })
 
   test('executes an EIP-7702 transaction and lets the delegated account keep sending', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     const sender = privateKeyToAccount(bytesToHex(chain.accounts[5].privateKey) as `0x${string}`)
     const authority = privateKeyToAccount(bytesToHex(chain.accounts[6].privateKey) as `0x${string}`)
     const target = '0x000000000000000000000000000000000000dead'

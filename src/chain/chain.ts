@@ -8,18 +8,26 @@ import type { Common } from '@ethereumjs/common'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { type VM, createVM } from '@ethereumjs/vm'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { BlockResolver, type Endpoint } from '../pending/resolver.js'
+import type { Endpoint } from '../../generated/methods.js'
+import type { Backend } from '../capabilities/backend.js'
+import type { PoolContent, TxSubmitter } from '../capabilities/submit.js'
+import { BlockResolver } from '../pending/resolver.js'
 import { PendingStore } from '../pending/store.js'
-import { DEFAULT_MNEMONIC, deriveDevAccounts } from './accounts.js'
-import { keyOf } from './block-record.js'
+import type { Config } from '../config.js'
+import { deriveDevAccounts } from './accounts.js'
+import { keyOf } from '../domain/block-record.js'
 import { StoreBlockHashes } from './block-hashes.js'
 import { createChainCommon, stateAt } from './engine.js'
 import { type ChainEvents, TypedEmitter } from './events.js'
+import { EmbeddedDevAccounts } from './dev-signer.js'
+import { EmbeddedExecutor } from './execution/executor.js'
+import { VmPool } from './execution/vm-pool.js'
 import { createGenesis } from './genesis.js'
 import { TxPool } from './pool/pool.js'
 import { Sequencer } from './sequencer.js'
+import { merkleStateView } from './state-view.js'
 import { CanonicalStore } from './store.js'
-import type { BlockRecord, DevAccount, Flashblock, TxLocation } from './types.js'
+import type { BlockRecord, DevAccount, Flashblock, TxLocation } from '../domain/types.js'
 import type { L1Settings } from '../opstack/l1-origin.js'
 
 /** OP Stack's sequencer fee vault: where priority fees go. */
@@ -31,20 +39,15 @@ export interface ChainLogger {
   warn(message: string): void
 }
 
-/** The chain's part of the service Config (same names), all optional. */
-export interface ChainOptions {
-  chainId?: number
-  gasLimit?: bigint
-  blockTimeMs?: number
-  flashblockIntervalMs?: number
-  mnemonic?: string
-  accounts?: number
-  balance?: bigint
-  /** Pool capacity per sender and in all (defaults in src/limits.ts). */
-  txpoolMaxPerSender?: number
-  txpoolMaxTotal?: number
-  quiet?: boolean
+/**
+ * The chain's part of the service Config, complete (defaultConfig in src/config.ts holds the defaults),
+ * plus what only tests choose: a logger, the genesis base fee and the genesis time.
+ */
+export type ChainOptions = Pick<Config,
+  'chainId' | 'gasLimit' | 'blockTimeMs' | 'flashblockIntervalMs' | 'mnemonic' | 'accounts' | 'balance'
+  | 'txpoolMaxPerSender' | 'txpoolMaxTotal' | 'quiet'> & {
   logger?: ChainLogger
+  /** Default GENESIS_BASE_FEE. */
   baseFee?: bigint
   /** Genesis time in seconds (default: now). */
   genesisTimestamp?: bigint
@@ -60,7 +63,7 @@ const consoleLogger: ChainLogger = { info: (m) => console.log(m), warn: (m) => c
 /** State roots whose read views (and their caches) are kept: latest, pending and a few before them. */
 const READ_VIEWS_KEPT = 8
 
-export class Chain {
+export class Chain implements Backend, TxSubmitter {
   private readonly readViews = new Map<string, MerkleStateManager>()
   readonly events: TypedEmitter<ChainEvents>
   readonly pending: PendingStore
@@ -68,6 +71,9 @@ export class Chain {
   /** BLOCKHASH source for any EVM built on this chain's state (pass as `blockchain`). */
   readonly blockchain: StoreBlockHashes
   private readonly resolvers: Record<Endpoint, BlockResolver>
+  readonly submitter: TxSubmitter = this
+  readonly executor: EmbeddedExecutor
+  readonly devAccounts: EmbeddedDevAccounts
 
   constructor(
     readonly common: Common,
@@ -75,6 +81,7 @@ export class Chain {
     readonly accounts: readonly DevAccount[],
     readonly pool: TxPool,
     readonly store: CanonicalStore,
+    vms: VmPool,
     readonly options: Required<Pick<ChainOptions, 'blockTimeMs' | 'flashblockIntervalMs'>> & Pick<ChainOptions, 'opFees'>,
     events: TypedEmitter<ChainEvents>,
     logger: ChainLogger,
@@ -93,7 +100,9 @@ export class Chain {
         events.emit('block', block)
       },
     }, { ...options, coinbase: FEE_RECIPIENT, log: logger.info, warn: logger.warn })
-    const sources = { vm, store, pending: this.pending, pool }
+    this.executor = new EmbeddedExecutor(vm, vms)
+    this.devAccounts = new EmbeddedDevAccounts(common, accounts)
+    const sources = { store, pending: this.pending, pool, stateAt: (root: Uint8Array) => merkleStateView(this.stateAt(root)) }
     this.resolvers = { general: new BlockResolver('general', sources), flashblocks: new BlockResolver('flashblocks', sources) }
   }
 
@@ -135,6 +144,10 @@ export class Chain {
   /** eth_sendRawTransaction: admission; resolves to the hash or throws TransactionRejectedError. */
   sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
     return this.pool.add(raw)
+  }
+
+  async poolContent(): Promise<PoolContent> {
+    return this.pool.content()
   }
 
   /**
@@ -182,16 +195,15 @@ export class Chain {
   }
 }
 
-export async function createChain(options: ChainOptions = {}): Promise<Chain> {
+export async function createChain(options: ChainOptions): Promise<Chain> {
   const logger = options.quiet ? silent : (options.logger ?? consoleLogger)
-  const chainId = options.chainId ?? 196
-  const gasLimit = options.gasLimit ?? 30_000_000n
+  const { chainId, gasLimit } = options
   const baseFee = options.baseFee ?? GENESIS_BASE_FEE
   const common = createChainCommon({ chainId, gasLimit, baseFee })
-  const accounts = deriveDevAccounts(options.mnemonic ?? DEFAULT_MNEMONIC, options.accounts ?? 10)
+  const accounts = deriveDevAccounts(options.mnemonic, options.accounts)
   const { stateManager, genesis } = await createGenesis({
     common, gasLimit, baseFee, accounts,
-    balance: options.balance ?? 10_000n * 10n ** 18n,
+    balance: options.balance,
     timestamp: options.genesisTimestamp ?? BigInt(Math.floor(Date.now() / 1000)),
     l1Settings: options.l1Settings,
   })
@@ -208,9 +220,6 @@ export async function createChain(options: ChainOptions = {}): Promise<Chain> {
       onDropped: (tx, reason) => events.emit('droppedTransaction', tx, reason),
     },
   )
-  return new Chain(common, vm, accounts, pool, store, {
-    blockTimeMs: options.blockTimeMs ?? 1000,
-    flashblockIntervalMs: options.flashblockIntervalMs ?? 200,
-    opFees: options.opFees,
-  }, events, logger)
+  const { blockTimeMs, flashblockIntervalMs, opFees } = options
+  return new Chain(common, vm, accounts, pool, store, new VmPool(vm), { blockTimeMs, flashblockIntervalMs, opFees }, events, logger)
 }

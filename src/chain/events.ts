@@ -2,7 +2,7 @@
  * A small typed event emitter. The chain publishes through it; a listener that throws is reported and
  * skipped so that no subscriber can stall the sequencer.
  */
-import type { BlockRecord, Flashblock, TxRecord } from './types.js'
+import type { BlockRecord, Flashblock, TxRecord } from '../domain/types.js'
 
 export interface ChainEvents {
   /** Every flashblock, after the pending store applied it. */

@@ -8,12 +8,13 @@ import { type BlockHeader, type HeaderData, createBlock, createBlockHeader, type
 import { Address, createContractAddress } from '@ethereumjs/util'
 import { Bloom, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { Message } from '@ethereumjs/evm'
-import { assembleBlock, keyOf } from './block-record.js'
+import { assembleBlock, keyOf } from '../domain/block-record.js'
+import { effectiveGasPrice } from '../domain/gas-price.js'
 import { adoptCommon } from './engine.js'
 import { orderedTrieRoot } from './ordered-trie.js'
 import { type BlockFeeParams, chargeOpFees, maxExtraCost, readBlockFeeParams } from '../opstack/op-fees.js'
 import { BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT } from '../opstack/addresses.js'
-import type { BlockRecord, Flashblock, FlashblockBase, ReceiptRecord, TxRecord } from './types.js'
+import type { BlockRecord, Flashblock, FlashblockBase, ReceiptRecord, TxRecord } from '../domain/types.js'
 
 export interface BlockParams {
   timestamp: bigint
@@ -245,16 +246,13 @@ export class FlashBuilder {
     const tx = record.tx
     const receipt = result.receipt
     const logs = receipt.logs.map(([address, topics, data]) => ({ address, topics, data }))
-    const effectiveGasPrice = 'maxFeePerGas' in tx
-      ? this.baseFee + (tx.maxPriorityFeePerGas < tx.maxFeePerGas - this.baseFee ? tx.maxPriorityFeePerGas : tx.maxFeePerGas - this.baseFee)
-      : (tx as { gasPrice: bigint }).gasPrice
     this.txs.push(record)
     this.receipts.push({
       type: tx.type,
       status: 'status' in receipt ? receipt.status : 1,
       gasUsed: result.totalGasSpent,
       cumulativeGasUsed: receipt.cumulativeBlockGasUsed,
-      effectiveGasPrice,
+      effectiveGasPrice: effectiveGasPrice(tx, this.baseFee),
       logsBloom: receipt.bitvector,
       logs,
       // geth reports the would-be address for a failed creation too

@@ -7,11 +7,11 @@ import { createBlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { bytesToHex } from '@ethereumjs/util'
-import { assembleBlock } from './block-record.js'
+import { assembleBlock } from '../domain/block-record.js'
 import { adoptCommon } from './engine.js'
 import { type L1Settings, nextL1Info } from '../opstack/l1-origin.js'
 import { installPredeploys, predeployAlloc } from '../opstack/predeploys.js'
-import type { BlockRecord, DevAccount } from './types.js'
+import type { BlockRecord, DevAccount } from '../domain/types.js'
 
 export interface GenesisOptions {
   common: Common

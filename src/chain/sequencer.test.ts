@@ -2,7 +2,8 @@ import { bytesToHex } from '@ethereumjs/util'
 import { afterEach, describe, expect, test } from 'vitest'
 import { type Chain, createChain } from './chain.js'
 import { signTx } from '../../test/support/sign-tx.js'
-import type { BlockRecord, Flashblock } from './types.js'
+import type { BlockRecord, Flashblock } from '../domain/types.js'
+import { defaultConfig } from '../config.js'
 
 let chain: Chain | undefined
 afterEach(async () => {
@@ -22,7 +23,7 @@ function nextBlocks(c: Chain, count: number): Promise<BlockRecord[]> {
 
 describe('the sequencer on its timers', () => {
   test('publishes flashblocks 0, 1, 2... per block and seals each block as its last flashblock', async () => {
-    chain = await createChain({ quiet: true, blockTimeMs: 300, flashblockIntervalMs: 100 })
+    chain = await createChain(defaultConfig({ quiet: true, blockTimeMs: 300, flashblockIntervalMs: 100 }))
     const c = chain
     const flashblocks: Flashblock[] = []
     c.on('flashblock', (fb) => flashblocks.push(fb))
@@ -46,7 +47,7 @@ describe('the sequencer on its timers', () => {
     }
     const payloads = new Set(flashblocks.map((fb) => bytesToHex(fb.payloadId)))
     expect(payloads.size).toBeGreaterThanOrEqual(3)
-    const canonical = c.resolverFor('flashblocks').tx(hash)!
+    const canonical = (await c.resolverFor('flashblocks').tx(hash))!
     expect(canonical.pending).toBe(false)
     expect(canonical.receipt).toEqual(preconfirmed!.receipt)
     expect(blocks.map((b) => b.number)).toEqual([blocks[0].number, blocks[0].number + 1n, blocks[0].number + 2n])
@@ -54,7 +55,7 @@ describe('the sequencer on its timers', () => {
   })
 
   test('times out waiting for a receipt of a transaction that never executes', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     const hash = await chain.sendRawTransaction(await signTx(chain, 0, { nonce: 5, value: 1n }))
     expect(await chain.waitForReceipt(hash, 50)).toBeUndefined()
     // still waiting for nonces 0-4, not dropped

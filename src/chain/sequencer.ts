@@ -12,7 +12,7 @@ import { stateAt } from './engine.js'
 import { FlashBuilder } from './flash-builder.js'
 import type { TxPool } from './pool/pool.js'
 import type { CanonicalStore } from './store.js'
-import type { BlockRecord, Flashblock } from './types.js'
+import type { BlockRecord, Flashblock } from '../domain/types.js'
 import { CadenceStats } from './cadence-stats.js'
 
 export interface SequencerOptions {

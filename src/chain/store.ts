@@ -10,8 +10,8 @@
  * shared Common of engine.ts adoptCommon it was 18.9 KB); 1000 empty blocks cost 5.2 KB each, about
  * 19 MB per hour of idle 1 s blocks. RSS grew 138 MB over the whole run.
  */
-import { keyOf } from './block-record.js'
-import type { BlockRecord, TxLocation } from './types.js'
+import { keyOf } from '../domain/block-record.js'
+import type { BlockRecord, TxLocation } from '../domain/types.js'
 
 export class CanonicalStore {
   private readonly blocks: BlockRecord[] = []

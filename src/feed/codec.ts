@@ -26,7 +26,11 @@ export function encodeBrotliFrame(message: FeedMessage): Buffer {
 
 export class FeedDecodeError extends Error {}
 
-/** Decodes one frame of any framing we know; throws FeedDecodeError for anything else. */
+/**
+ * Decodes one frame of any framing we know; throws FeedDecodeError for anything else. Only tests call it
+ * today (to read back what the publisher sent); the follower's feed decoder will decode its upstream's
+ * flashblocks feed with it, so it stays.
+ */
 export function decodeFrame(frame: string | Uint8Array): FeedMessage {
   const text = typeof frame === 'string' ? frame : frameText(frame)
   let value: unknown

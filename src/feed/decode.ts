@@ -3,7 +3,7 @@
  * follower reading an upstream feed. Receipts are externally tagged by type (op-alloy's OpReceipt); a tag we
  * do not know keeps the receipt with type 0, since only status, gas and logs are compared.
  */
-import type { FlashblockMetaReceipt, FlashblockPayload } from '../chain/types.js'
+import type { FlashblockMetaReceipt, FlashblockPayload } from '../domain/types.js'
 import { parseData, parseQuantity } from '../format/hex.js'
 import type { FlashblockReceipt, FlashblocksPayload } from './wire.js'
 

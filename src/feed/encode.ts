@@ -3,9 +3,10 @@
  * quantities as hex except `index` and `metadata.block_number` (JSON numbers), `base` on index 0 only, only
  * the new transactions (EIP-2718 hex) in `diff`, and receipts externally tagged by transaction type.
  */
-import type { Flashblock, FlashblockMetaReceipt } from '../chain/types.js'
+import type { Flashblock, FlashblockMetaReceipt } from '../domain/types.js'
 import { address, data, quantity } from '../format/hex.js'
-import type { FlashblockReceipt, FlashblocksEnd, FlashblocksPayload, Hex } from './wire.js'
+import type { Hex } from '../format/hex.js'
+import type { FlashblockReceipt, FlashblocksEnd, FlashblocksPayload } from './wire.js'
 
 /** op-alloy's OpReceipt variant names, by EIP-2718 type. */
 const RECEIPT_TAGS: Readonly<Record<number, keyof FlashblockReceipt>> = {

@@ -3,10 +3,9 @@
  * `base` rather than the OP spec's `static`, no `version`/`parent_flash_hash`), plus X Layer's end-of-block
  * message. Keys are snake_case; quantities are hex strings except `index` and `metadata.block_number`.
  */
+import type { Hex } from '../format/hex.js'
 
-export type Hex = `0x${string}`
-
-export interface FlashblockBase {
+export interface WireFlashblockBase {
   parent_beacon_block_root: Hex
   parent_hash: Hex
   fee_recipient: Hex
@@ -18,7 +17,7 @@ export interface FlashblockBase {
   base_fee_per_gas: Hex
 }
 
-export interface FlashblockDiff {
+export interface WireFlashblockDiff {
   /** cumulative for the block so far */
   state_root: Hex
   receipts_root: Hex
@@ -41,7 +40,7 @@ export interface FlashblockReceiptBody {
 /** Receipts are externally tagged by transaction type, as op-alloy serialises OpReceipt. */
 export type FlashblockReceipt = Partial<Record<'Legacy' | 'Eip2930' | 'Eip1559' | 'Eip7702' | 'Deposit', FlashblockReceiptBody>>
 
-export interface FlashblockMetadata {
+export interface WireFlashblockMetadata {
   block_number: number
   new_account_balances: Record<Hex, Hex>
   receipts: Record<Hex, FlashblockReceipt>
@@ -50,9 +49,9 @@ export interface FlashblockMetadata {
 export interface FlashblocksPayload {
   payload_id: Hex
   index: number
-  base?: FlashblockBase
-  diff: FlashblockDiff
-  metadata: FlashblockMetadata
+  base?: WireFlashblockBase
+  diff: WireFlashblockDiff
+  metadata: WireFlashblockMetadata
   /** X Layer: the index the builder plans to reach in this block */
   target_index?: number
 }

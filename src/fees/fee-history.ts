@@ -4,11 +4,8 @@
  * the block's gas is reached (transactions sorted by tip, weighted by the gas each used); plus the base
  * fees of the block after the newest. Empty blocks report zero rewards.
  */
-import type { BlockRecord } from '../chain/types.js'
+import type { BlockRecord } from '../domain/types.js'
 import { compare, effectiveTips } from './tip-oracle.js'
-
-/** Most blocks one request may cover (geth's --rpc.feehistory limits: 1024 headers / blocks). */
-export const MAX_FEE_HISTORY_BLOCKS = 1024
 
 export interface FeeHistory {
   oldestBlock: bigint

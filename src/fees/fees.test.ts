@@ -5,6 +5,7 @@ import { testToken } from '../../test/support/fixtures.js'
 import { signTx } from '../../test/support/sign-tx.js'
 import { feeHistory } from './fee-history.js'
 import { DEFAULT_TIP, suggestTip } from './tip-oracle.js'
+import { defaultConfig } from '../config.js'
 
 const GWEI = 10n ** 9n
 const tokenBytecode = hexToBytes(testToken.bytecode)
@@ -19,13 +20,13 @@ const byNumber = (c: Chain) => (n: bigint) => c.store.byNumber(n)
 
 describe('the fee oracle', () => {
   test('suggests the 1 gwei default tip on an idle chain', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     await chain.mine()
     expect(suggestTip(chain.store.latest(), byNumber(chain))).toBe(DEFAULT_TIP)
   })
 
   test('suggests the 60th percentile of the cheapest three tips of recent blocks', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     const tips = [7n, 5n, 3n, 2n].map((t) => t * GWEI)
     for (const [i, tip] of tips.entries()) {
       await chain.sendRawTransaction(await signTx(chain, i, { nonce: 0, maxPriorityFeePerGas: tip, maxFeePerGas: 100n * GWEI }))
@@ -38,7 +39,7 @@ describe('the fee oracle', () => {
 
 describe('fee history', () => {
   test('weights rewards by the gas each transaction used and lists the next base fee', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     const fee = { maxFeePerGas: 100n * GWEI }
     await chain.sendRawTransaction(await signTx(chain, 0, { nonce: 0, maxPriorityFeePerGas: 1n * GWEI, ...fee }))
     await chain.sendRawTransaction(await signTx(chain, 1, { nonce: 0, maxPriorityFeePerGas: 2n * GWEI, ...fee }))
@@ -63,7 +64,7 @@ describe('fee history', () => {
   })
 
   test('leaves rewards out when no percentiles are asked for', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     const history = feeHistory([chain.store.latest()], [])
     expect(history.reward).toBeUndefined()
     expect(history.baseFeePerGas).toHaveLength(2)

@@ -5,8 +5,8 @@
  * tip of 1 gwei (geth contributes its last suggestion, which starts at its default; anvil answers 1 gwei on
  * an idle chain), so an idle chain suggests 1 gwei and a busy one follows what was actually paid.
  */
-import { keyOf } from '../chain/block-record.js'
-import type { BlockRecord } from '../chain/types.js'
+import { keyOf } from '../domain/block-record.js'
+import type { BlockRecord } from '../domain/types.js'
 
 export const DEFAULT_TIP = 1_000_000_000n
 export const ORACLE_BLOCKS = 20

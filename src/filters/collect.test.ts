@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { Bloom } from '@ethereumjs/vm'
-import type { BlockRecord, LogRecord } from '../chain/types.js'
+import type { BlockRecord, LogRecord } from '../domain/types.js'
 import { LimitExceededError } from '../errors.js'
 import { MAX_LOG_BLOCK_RANGE, MAX_LOGS_PER_RESPONSE } from '../limits.js'
 import { checkBlockRange, collectLogs } from './collect.js'

@@ -3,17 +3,15 @@
  * header bloom rules the filter out is skipped without opening it; the others yield their logs (each block
  * record keeps its logs flattened with positions, so nothing is re-derived).
  */
-import { LimitExceededError } from '../errors.js'
+import { LogRangeTooWideError, TooManyLogsError } from '../errors.js'
 import { MAX_LOG_BLOCK_RANGE, MAX_LOGS_PER_RESPONSE } from '../limits.js'
-import type { BlockRecord, LogRecord } from '../chain/types.js'
+import type { BlockRecord, LogRecord } from '../domain/types.js'
 import { bloomMayMatch, matchesLog, type LogCriteria } from './criteria.js'
 
 /** Throws -32005 when from..to spans more blocks than one query may. */
 export function checkBlockRange(from: bigint, to: bigint): void {
   if (to - from + 1n > BigInt(MAX_LOG_BLOCK_RANGE)) {
-    throw new LimitExceededError(
-      `query exceeds max block range ${MAX_LOG_BLOCK_RANGE}: blocks ${from}..${to} span ${to - from + 1n}`,
-    )
+    throw new LogRangeTooWideError(MAX_LOG_BLOCK_RANGE, from, to)
   }
 }
 
@@ -25,9 +23,7 @@ export function collectLogs(blocks: Iterable<BlockRecord>, criteria: LogCriteria
     for (const log of block.logs) {
       if (!matchesLog(criteria, log)) continue
       if (out.length === MAX_LOGS_PER_RESPONSE) {
-        throw new LimitExceededError(
-          `query returned more than ${MAX_LOGS_PER_RESPONSE} results (max logs per response); narrow the block range or the filter`,
-        )
+        throw new TooManyLogsError(MAX_LOGS_PER_RESPONSE)
       }
       out.push(log)
     }

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { hexToBytes } from '@ethereumjs/util'
 import { Bloom } from '@ethereumjs/vm'
 import { bloomMayMatch, createCriteria, matchesLog } from './criteria.js'
-import type { LogBody } from '../chain/types.js'
+import type { LogBody } from '../domain/types.js'
 import type { Hex } from '../format/hex.js'
 
 const token: Hex = '0x5fbdb2315678afecb367f032d93f642f64180aa3'

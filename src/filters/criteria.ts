@@ -5,7 +5,7 @@
  */
 import { keccak256 } from '../chain/crypto.js'
 import { address as addressHex, data, parseData, type Hex } from '../format/hex.js'
-import type { LogBody } from '../chain/types.js'
+import type { LogBody } from '../domain/types.js'
 
 /** The 3 (byte index, mask) pairs one value sets in a 2048-bit bloom. */
 type BloomBits = readonly [number, number, number, number, number, number]

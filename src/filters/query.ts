@@ -3,10 +3,11 @@
  * against this endpoint's chain view (`pending` on /flashblocks is the preconfirmed block, so a range
  * ending there includes its logs), the range checked against the limits, and the blocks scanned.
  */
-import { InvalidInputError, InvalidParamsError } from '../errors.js'
+import { BlockHashWithRangeError, InvalidBlockRangeError, TooManyTopicsError, UnknownBlockError } from '../errors.js'
 import { parseData, parseQuantity, type Hex } from '../format/hex.js'
-import type { BlockRecord, LogRecord } from '../chain/types.js'
-import type { BlockResolver } from '../pending/resolver.js'
+import type { BlockRecord, LogRecord } from '../domain/types.js'
+import type { BlockReader } from '../capabilities/read.js'
+import { MAX_TOPICS } from '../limits.js'
 import { checkBlockRange, collectLogs } from './collect.js'
 import { createCriteria, type LogCriteria, type TopicFilter } from './criteria.js'
 import type { BlockBound } from './registry.js'
@@ -27,15 +28,13 @@ export type LogQuery = {
   toBlock: BlockBound
 }
 
-const MAX_TOPICS = 4
-
 export function parseLogFilter(wire: WireLogFilter | null | undefined): LogQuery {
   const filter = wire ?? {}
-  if ((filter.topics?.length ?? 0) > MAX_TOPICS) throw new InvalidParamsError('invalid argument 0: exceed max topics')
+  if ((filter.topics?.length ?? 0) > MAX_TOPICS) throw new TooManyTopicsError()
   const criteria = createCriteria(filter.address, filter.topics)
   if (filter.blockHash != null) {
     if (filter.fromBlock != null || filter.toBlock != null) {
-      throw new InvalidParamsError('invalid argument 0: cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other')
+      throw new BlockHashWithRangeError()
     }
     return { criteria, blockHash: parseData(filter.blockHash), fromBlock: 'latest', toBlock: 'latest' }
   }
@@ -49,31 +48,33 @@ function toBound(value: string | null | undefined): BlockBound {
 }
 
 /** The block number a bound names on this endpoint now. */
-export function boundNumber(resolver: BlockResolver, bound: BlockBound): bigint {
+export async function boundNumber(resolver: BlockReader, bound: BlockBound): Promise<bigint> {
   if (typeof bound === 'bigint') return bound
   if (bound === 'earliest') return 0n
   return resolver.blockNumber(bound === 'pending' ? 'pending' : 'latest')
 }
 
 /** Runs a log query; -32602 `invalid block range params` when from > to, -32005 past a limit. */
-export function queryLogs(resolver: BlockResolver, query: LogQuery): LogRecord[] {
+export async function queryLogs(resolver: BlockReader, query: LogQuery): Promise<LogRecord[]> {
   if (query.blockHash) {
-    const block = resolver.blockByHash(query.blockHash)
-    if (!block) throw new InvalidInputError('unknown block')
+    const block = await resolver.blockByHash(query.blockHash)
+    if (!block) throw new UnknownBlockError()
     return collectLogs([block], query.criteria)
   }
-  const from = boundNumber(resolver, query.fromBlock)
-  const to = boundNumber(resolver, query.toBlock)
-  if (from > to) throw new InvalidParamsError('invalid block range params')
+  const from = await boundNumber(resolver, query.fromBlock)
+  const to = await boundNumber(resolver, query.toBlock)
+  if (from > to) throw new InvalidBlockRangeError()
   checkBlockRange(from, to)
-  return collectLogs(blocksBetween(resolver, from, to), query.criteria)
+  return collectLogs(await blocksBetween(resolver, from, to), query.criteria)
 }
 
 /** Blocks from..to as this endpoint shows them, stopping at its head (the pending block on /flashblocks). */
-export function* blocksBetween(resolver: BlockResolver, from: bigint, to: bigint): Generator<BlockRecord> {
+export async function blocksBetween(resolver: BlockReader, from: bigint, to: bigint): Promise<BlockRecord[]> {
+  const blocks: BlockRecord[] = []
   for (let n = from; n <= to; n++) {
-    const block = resolver.block(n)
-    if (!block) return
-    yield block
+    const block = await resolver.block(n)
+    if (!block) break
+    blocks.push(block)
   }
+  return blocks
 }

@@ -5,8 +5,8 @@
  * polled for the idle timeout is gone, as in geth.
  */
 import { randomBytes } from 'node:crypto'
-import { InvalidInputError, LimitExceededError } from '../errors.js'
-import { FILTER_IDLE_TIMEOUT_MS, MAX_FILTERS_PER_CLIENT } from '../limits.js'
+import { FilterNotFoundError, TooManyFiltersError } from '../errors.js'
+import { FILTER_IDLE_TIMEOUT_MS, MAX_FILTERS_PER_CLIENT, MAX_QUEUED_HASHES } from '../limits.js'
 import type { Hex } from '../format/hex.js'
 import type { LogQuery } from './query.js'
 
@@ -22,9 +22,6 @@ export type HashFilter = { kind: 'blocks' | 'pendingTransactions'; hashes: Hex[]
 export type Filter = (LogFilter | HashFilter) & { readonly id: Hex; readonly owner: string; lastPolled: number }
 
 export type RegistryOptions = { idleTimeoutMs?: number; maxFilters?: number; now?: () => number }
-
-/** Hashes a block or pending-tx filter holds at most between two polls; older ones are dropped first. */
-const MAX_QUEUED_HASHES = 10_000
 
 export class FilterRegistry {
   readonly #filters = new Map<Hex, Filter>()
@@ -44,7 +41,7 @@ export class FilterRegistry {
     let owned = 0
     for (const f of this.#filters.values()) if (f.owner === owner) owned++
     if (owned >= this.#maxFilters) {
-      throw new LimitExceededError(`too many filters installed: at most ${this.#maxFilters} per client`)
+      throw new TooManyFiltersError(this.#maxFilters)
     }
     const id = `0x${randomBytes(16).toString('hex')}` as Hex
     this.#filters.set(id, Object.assign(filter, { id, owner, lastPolled: this.#now() }))
@@ -56,7 +53,7 @@ export class FilterRegistry {
     const filter = this.#filters.get(id.toLowerCase() as Hex)
     if (!filter || this.#expired(filter)) {
       if (filter) this.#filters.delete(filter.id)
-      throw new InvalidInputError('filter not found')
+      throw new FilterNotFoundError()
     }
     filter.lastPolled = this.#now()
     return filter

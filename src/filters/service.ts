@@ -1,22 +1,21 @@
 /**
- * The filter registry of a chain, created on first use and fed by the chain's events: every sealed block's
- * hash reaches the block filters, every transaction the pool accepts reaches the pending-tx filters.
- * One registry per chain (so per service); the handlers of both endpoints share it.
+ * The filter registry of a service, fed by its backend's events: every sealed block's hash reaches the
+ * block filters, every transaction the pool accepts reaches the pending-tx filters. One registry per
+ * service, built where the service is assembled; the handlers of both endpoints share it.
  */
-import type { Chain } from '../chain/chain.js'
+import type { BlockRecord, TxRecord } from '../domain/types.js'
 import { data } from '../format/hex.js'
 import { FilterRegistry } from './registry.js'
 
-const registries = new WeakMap<Chain, FilterRegistry>()
+/** The two events a registry follows (the embedded chain's TypedEmitter has them). */
+export interface FilterEventSource {
+  on(event: 'block', listener: (block: BlockRecord) => void): () => void
+  on(event: 'pendingTransaction', listener: (tx: TxRecord) => void): () => void
+}
 
-export function filtersOf(chain: Chain): FilterRegistry {
-  let registry = registries.get(chain)
-  if (!registry) {
-    const created = new FilterRegistry()
-    chain.on('block', (block) => created.onNewBlock(data(block.hash)))
-    chain.on('pendingTransaction', (tx) => created.onPendingTransaction(data(tx.hash)))
-    registries.set(chain, created)
-    registry = created
-  }
+export function connectFilters(events: FilterEventSource): FilterRegistry {
+  const registry = new FilterRegistry()
+  events.on('block', (block) => registry.onNewBlock(data(block.hash)))
+  events.on('pendingTransaction', (tx) => registry.onPendingTransaction(data(tx.hash)))
   return registry
 }

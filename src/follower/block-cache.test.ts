@@ -2,9 +2,9 @@ import { createBlockHeader } from '@ethereumjs/block'
 import { createTx } from '@ethereumjs/tx'
 import { hexToBytes } from '@ethereumjs/util'
 import { describe, expect, test } from 'vitest'
-import { assembleBlock } from '../chain/block-record.js'
+import { assembleBlock } from '../domain/block-record.js'
 import { createChainCommon } from '../chain/engine.js'
-import type { BlockRecord, TxRecord } from '../chain/types.js'
+import type { BlockRecord, TxRecord } from '../domain/types.js'
 import { BlockCache } from './block-cache.js'
 
 const common = createChainCommon({ chainId: 196, gasLimit: 30_000_000n, baseFee: 1_000_000_000n })

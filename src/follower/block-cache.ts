@@ -5,8 +5,8 @@
  * upstream's to answer. A reorg rewinds the top and appends the new branch.
  */
 import { equalsBytes } from '@ethereumjs/util'
-import { keyOf } from '../chain/block-record.js'
-import type { BlockRecord, TxLocation } from '../chain/types.js'
+import { keyOf } from '../domain/block-record.js'
+import type { BlockRecord, TxLocation } from '../domain/types.js'
 import { FOLLOWER_CACHE_BLOCKS } from '../limits.js'
 
 export class BlockCache {

@@ -8,7 +8,7 @@
  */
 import type { EVM } from '@ethereumjs/evm'
 import { Address } from '@ethereumjs/util'
-import type { TxRecord } from '../chain/types.js'
+import type { TxRecord } from '../domain/types.js'
 import type { UpstreamSnapshot } from './upstream-snapshot.js'
 
 export function needsDiscovery(snapshot: UpstreamSnapshot, txs: readonly TxRecord[]): boolean {

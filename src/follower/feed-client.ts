@@ -8,7 +8,7 @@
  */
 import { EventEmitter } from 'node:events'
 import WebSocket, { type RawData } from 'ws'
-import type { FlashblockPayload } from '../chain/types.js'
+import type { FlashblockPayload } from '../domain/types.js'
 import { decodeFrame } from '../feed/codec.js'
 import { decodeFlashblock } from '../feed/decode.js'
 import { isEndOfBlock } from '../feed/wire.js'

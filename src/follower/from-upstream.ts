@@ -12,11 +12,11 @@ import { createTx, type TypedTxData } from '@ethereumjs/tx'
 import { bigIntToUnpaddedBytes, equalsBytes } from '@ethereumjs/util'
 import { encodeReceipt } from '@ethereumjs/vm'
 import type { Block, Log, Receipt, Transaction } from '../../generated/types.js'
-import { assembleBlock } from '../chain/block-record.js'
+import { assembleBlock } from '../domain/block-record.js'
 import { adoptCommon, callCommon } from '../chain/engine.js'
 import { orderedTrieRoot } from '../chain/ordered-trie.js'
 import { decodeTransaction } from '../chain/pool/admission.js'
-import type { BlockRecord, LogBody, ReceiptRecord, TxRecord } from '../chain/types.js'
+import type { BlockRecord, LogBody, ReceiptRecord, TxRecord } from '../domain/types.js'
 import { parseData, parseQuantity } from '../format/hex.js'
 
 /** The upstream's block or receipts do not reproduce its own hashes and roots. */

@@ -10,7 +10,7 @@
 import type { Common } from '@ethereumjs/common'
 import { equalsBytes } from '@ethereumjs/util'
 import type { Block, Receipt } from '../../generated/types.js'
-import type { BlockRecord } from '../chain/types.js'
+import type { BlockRecord } from '../domain/types.js'
 import { UpstreamUnavailableError } from '../errors.js'
 import { data, parseData, parseQuantity, quantity } from '../format/hex.js'
 import { UPSTREAM_FETCH_BATCH_BLOCKS, UPSTREAM_POLL_INTERVAL_MS, UPSTREAM_SUBSCRIBED_POLL_INTERVAL_MS } from '../limits.js'

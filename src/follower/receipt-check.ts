@@ -4,8 +4,8 @@
  * agree or the feed sent none); the caller counts and logs them, and serves its own.
  */
 import { bytesToHex, equalsBytes } from '@ethereumjs/util'
-import { keyOf } from '../chain/block-record.js'
-import type { FlashblockMetaReceipt, LogBody, ReceiptRecord, TxRecord } from '../chain/types.js'
+import { keyOf } from '../domain/block-record.js'
+import type { FlashblockMetaReceipt, LogBody, ReceiptRecord, TxRecord } from '../domain/types.js'
 
 export function compareReceipts(fromFeed: readonly FlashblockMetaReceipt[], txs: readonly TxRecord[], receipts: readonly ReceiptRecord[]): string[] {
   const at = new Map(txs.map((t, i) => [keyOf(t.hash), i]))

@@ -8,7 +8,7 @@
  */
 import { Account, KECCAK256_RLP, bytesToHex, hexToBytes, unpadBytes } from '@ethereumjs/util'
 import { keccak256 } from '../chain/crypto.js'
-import { keyOf } from '../chain/block-record.js'
+import { keyOf } from '../domain/block-record.js'
 import { UPSTREAM_BATCH_MAX } from '../limits.js'
 import type { UpstreamCall, UpstreamRpc } from './upstream-rpc.js'
 

@@ -9,7 +9,7 @@
 import type { AccountFields, Common, StateManagerInterface } from '@ethereumjs/common'
 import { OriginalStorageCache } from '@ethereumjs/statemanager'
 import { Account, type Address, KECCAK256_NULL, createAccountFromRLP, equalsBytes, unpadBytes } from '@ethereumjs/util'
-import { keyOf } from '../chain/block-record.js'
+import { keyOf } from '../domain/block-record.js'
 import { keccak256 } from '../chain/crypto.js'
 import { UpstreamStateError } from '../errors.js'
 import { accountOf, type UpstreamSnapshot } from './upstream-snapshot.js'

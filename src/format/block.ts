@@ -3,7 +3,7 @@
  * transactions as hashes or as full objects, and empty uncles.
  */
 import type { BlockHeader } from '@ethereumjs/block'
-import type { BlockRecord } from '../chain/types.js'
+import type { BlockRecord } from '../domain/types.js'
 import type { Block } from '../../generated/types.js'
 import { address, data, quantity } from './hex.js'
 import { formatTransaction } from './transaction.js'

@@ -2,7 +2,7 @@
  * Logs on the wire, shaped like geth's types.Log JSON: the emitter, topics and data, plus the position of
  * the log in its block. A preconfirmed log carries the pending block's number and hash at its flashblock.
  */
-import type { LogRecord } from '../chain/types.js'
+import type { LogRecord } from '../domain/types.js'
 import { address, data, quantity, type Hex } from './hex.js'
 
 export type RpcLog = {

@@ -4,7 +4,7 @@
  * receipt carries the pending block's number and its hash as of the flashblock that holds it, because its
  * block record is the pending block as of that flashblock.
  */
-import type { BlockRecord } from '../chain/types.js'
+import type { BlockRecord } from '../domain/types.js'
 import { type RpcLog, formatLog } from './log.js'
 import { address, data, quantity, type Hex } from './hex.js'
 import { opReceiptFields } from '../opstack/receipt-fields.js'

@@ -5,6 +5,7 @@
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { Capability } from '@ethereumjs/tx'
 import type { Transaction } from '../../generated/types.js'
+import { effectiveGasPrice } from '../domain/gas-price.js'
 import { address, data, quantity } from './hex.js'
 
 /** Where a transaction sits; absent for a transaction still in the pool. */
@@ -12,23 +13,13 @@ export type TxPosition = { blockHash: Uint8Array; blockNumber: bigint; index: nu
 
 export type RpcTransaction = Transaction
 
-/** The price a type-2/4 transaction paid: baseFee + min(tip, maxFee - baseFee), as geth reports `gasPrice`. */
-export function effectiveGasPrice(tx: TypedTransaction, baseFee: bigint | undefined): bigint {
-  if ('maxFeePerGas' in tx) {
-    if (baseFee === undefined) return tx.maxFeePerGas
-    const tip = tx.maxPriorityFeePerGas < tx.maxFeePerGas - baseFee ? tx.maxPriorityFeePerGas : tx.maxFeePerGas - baseFee
-    return baseFee + tip
-  }
-  return (tx as { gasPrice: bigint }).gasPrice
-}
-
 export function formatTransaction(tx: TypedTransaction, from: Uint8Array, position?: TxPosition): RpcTransaction {
   const out: Record<string, unknown> = {
     blockHash: position ? data(position.blockHash) : null,
     blockNumber: position ? quantity(position.blockNumber) : null,
     from: address(from),
     gas: quantity(tx.gasLimit),
-    gasPrice: quantity(position ? effectiveGasPrice(tx, position.baseFee) : effectiveGasPrice(tx, undefined)),
+    gasPrice: quantity(effectiveGasPrice(tx, position?.baseFee)),
     hash: data(tx.hash()),
     input: data(tx.data),
     nonce: quantity(tx.nonce),

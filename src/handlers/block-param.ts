@@ -3,10 +3,11 @@
  * into the resolver's BlockSelector; and the two ways geth answers a block it does not know (null for
  * block/transaction lookups, -32000 `header not found` for state reads).
  */
-import { InvalidInputError } from '../errors.js'
+import { HeaderNotFoundError } from '../errors.js'
 import { parseData, parseQuantity } from '../format/hex.js'
-import type { BlockSelector, BlockTag } from '../pending/resolver.js'
-import type { BlockRecord } from '../chain/types.js'
+import type { BlockSelector, StateView } from '../capabilities/read.js'
+import type { BlockTag } from '../../generated/types.js'
+import type { BlockRecord } from '../domain/types.js'
 import type { HandlerContext } from './context.js'
 
 /** Any block parameter the OpenRPC document admits (already validated by the generated validators). */
@@ -37,19 +38,21 @@ export function isPendingSelector(selector: BlockSelector): boolean {
   return selector === 'pending' || (typeof selector === 'object' && 'blockNumber' in selector && selector.blockNumber === 'pending')
 }
 
-/** The block a state method reads at; -32000 `header not found` for a block this endpoint does not know. */
-export function stateBlock(ctx: HandlerContext, param: BlockParam | null | undefined): BlockRecord {
-  const block = ctx.resolver.block(toSelector(param))
-  if (!block) throw new InvalidInputError('header not found')
+/** The block a call, estimate or state read runs at; -32000 `header not found` when this endpoint does not know it. */
+export async function knownBlock(ctx: HandlerContext, selector: BlockSelector): Promise<BlockRecord> {
+  const block = await ctx.resolver.block(selector)
+  if (!block) throw new HeaderNotFoundError()
   return block
 }
 
 /** The block a lookup names, or undefined (the handler answers null, as geth). */
-export function lookupBlock(ctx: HandlerContext, param: BlockParam | null | undefined): BlockRecord | undefined {
+export function lookupBlock(ctx: HandlerContext, param: BlockParam | null | undefined): Promise<BlockRecord | undefined> {
   return ctx.resolver.block(toSelector(param))
 }
 
-/** A read-only state view at the block a state method names (throws `header not found` as stateBlock). */
-export function stateView(ctx: HandlerContext, param: BlockParam | null | undefined) {
-  return ctx.chain.stateAt(stateBlock(ctx, param).header.stateRoot)
+/** The state at the block a state method names (throws `header not found` as knownBlock). */
+export async function stateView(ctx: HandlerContext, param: BlockParam | null | undefined): Promise<StateView> {
+  const view = await ctx.resolver.state(toSelector(param))
+  if (!view) throw new HeaderNotFoundError()
+  return view
 }

@@ -1,10 +1,15 @@
 /**
- * What every handler receives besides its params. One handler serves both endpoints: it reads `endpoint`
- * only through the block resolver, never to branch on it (see docs/design/architecture.md).
+ * What every handler receives besides its params: the capabilities it acts through, never the chain
+ * itself, so a follower backend serves the same handlers. One handler serves both endpoints: it reads
+ * `endpoint` only through the block reader, never to branch on it (see docs/design/architecture.md).
  */
-import type { Chain } from '../chain/chain.js'
+import type { DevAccounts } from '../capabilities/accounts.js'
+import type { Backend } from '../capabilities/backend.js'
+import type { Executor } from '../capabilities/execute.js'
+import type { BlockReader } from '../capabilities/read.js'
+import type { TxSubmitter } from '../capabilities/submit.js'
 import type { Config } from '../config.js'
-import type { BlockResolver } from '../pending/resolver.js'
+import type { FilterRegistry } from '../filters/registry.js'
 import type { Endpoint, MethodHandlers } from '../../generated/methods.js'
 
 /** Who sent the request: per-client budgets (filters, rate limit) key on the IP. */
@@ -17,10 +22,20 @@ export interface HandlerContext {
   endpoint: Endpoint
   config: Config
   client: ClientInfo
-  /** The embedded chain: pool, stores, accounts, execution context. */
-  chain: Chain
-  /** Blocks, transactions and state as this endpoint means them (`pending` differs per endpoint). */
-  resolver: BlockResolver
+  /** Blocks, transactions, receipts and state as this endpoint means them (`pending` differs per endpoint). */
+  resolver: BlockReader
+  submit: TxSubmitter
+  execution: Executor
+  accounts: DevAccounts
+  /** The polling filters, shared by both endpoints. */
+  filters: FilterRegistry
+}
+
+/** The context factory the transport calls per request, over one backend and one filter registry. */
+export function handlerContexts(backend: Backend, config: Config, filters: FilterRegistry) {
+  const shared = { config, filters, submit: backend.submitter, execution: backend.executor, accounts: backend.devAccounts }
+  const resolvers = { general: backend.resolverFor('general'), flashblocks: backend.resolverFor('flashblocks') }
+  return (endpoint: Endpoint, client: ClientInfo): HandlerContext => ({ ...shared, endpoint, client, resolver: resolvers[endpoint] })
 }
 
 /** The handler type of one method, as the generated interface declares it. */

@@ -3,13 +3,20 @@
  * transaction sent now pays at least; the pending block's on /flashblocks, which is the same value) and
  * the oracle's suggested tip.
  */
-import { suggestTip } from '../fees/tip-oracle.js'
+import type { BlockRecord } from '../domain/types.js'
+import { ORACLE_BLOCKS, suggestTip } from '../fees/tip-oracle.js'
 import type { HandlerContext } from './context.js'
 
-export function nextBaseFee(ctx: HandlerContext): bigint {
-  return ctx.resolver.latest().header.calcNextBaseFee()
+export async function nextBaseFee(ctx: HandlerContext): Promise<bigint> {
+  return (await ctx.resolver.latest()).header.calcNextBaseFee()
 }
 
-export function suggestedTip(ctx: HandlerContext): bigint {
-  return suggestTip(ctx.resolver.latest(), (n) => ctx.resolver.block(n))
+export async function suggestedTip(ctx: HandlerContext): Promise<bigint> {
+  const newest = await ctx.resolver.latest()
+  // the oracle reads at most ORACLE_BLOCKS blocks back from the newest: fetch them first
+  const blocks = new Map<bigint, BlockRecord | undefined>()
+  const numbers: bigint[] = []
+  for (let n = newest.number - 1n; n >= 0n && n > newest.number - BigInt(ORACLE_BLOCKS); n--) numbers.push(n)
+  await Promise.all(numbers.map(async (n) => blocks.set(n, await ctx.resolver.block(n))))
+  return suggestTip(newest, (n) => blocks.get(n))
 }

@@ -6,7 +6,7 @@
  * index > 0, a join in mid-block) breaks the sequence and drops pending until the next index 0.
  * A block at or below the canonical height is stale and ignored.
  */
-import { keyOf } from '../chain/block-record.js'
+import { keyOf } from '../domain/block-record.js'
 
 /** Where a sequence stands: the payload being built and the newest index applied. */
 export interface SequencePosition {

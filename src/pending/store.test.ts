@@ -2,8 +2,9 @@ import { bytesToHex } from '@ethereumjs/util'
 import { afterEach, describe, expect, test } from 'vitest'
 import { type Chain, createChain } from '../chain/chain.js'
 import { signTx } from '../../test/support/sign-tx.js'
-import type { Flashblock } from '../chain/types.js'
+import type { Flashblock } from '../domain/types.js'
 import { PendingStore } from './store.js'
+import { defaultConfig } from '../config.js'
 
 let chain: Chain | undefined
 afterEach(async () => {
@@ -23,7 +24,7 @@ async function flashblocksOfOneBlock(c: Chain, count: number): Promise<Flashbloc
 
 describe('the pending store', () => {
   test('never shows half a flashblock to a reader polling while it is built', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     const c = chain
     await c.buildNow()
     for (let i = 0; i < 40; i++) await c.sendRawTransaction(await signTx(c, i % 10, { nonce: Math.floor(i / 10), value: 1n }))
@@ -52,38 +53,39 @@ describe('the pending store', () => {
   })
 
   test('hands a preconfirmed transaction to the canonical store at sealing without a moment it cannot be found', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     const c = chain
     const hash = await c.sendRawTransaction(await signTx(c, 0, { nonce: 0, value: 1n }))
     await c.buildNow()
     const resolver = c.resolverFor('flashblocks')
-    expect(resolver.tx(hash)?.pending).toBe(true)
+    expect((await resolver.tx(hash))?.pending).toBe(true)
     let misses = 0
     let lookups = 0
     let polling = true
     const reader = (async () => {
       while (polling) {
         lookups++
-        if (!resolver.tx(hash)) misses++
+        if (!(await resolver.tx(hash))) misses++
         await Promise.resolve()
       }
     })()
-    let atSeal: { pendingCleared: boolean; canonical: boolean } | undefined
+    // tx() looks up at the moment it is called: `canonical` is the answer at sealing
+    let atSeal: { pendingCleared: boolean; canonical: Promise<boolean> } | undefined
     c.on('block', () => {
-      atSeal = { pendingCleared: c.pending.current() === undefined, canonical: resolver.tx(hash)?.pending === false }
+      atSeal = { pendingCleared: c.pending.current() === undefined, canonical: resolver.tx(hash).then((l) => l?.pending === false) }
     })
     await c.sealNow()
     await c.buildNow() // index 0 of block 2 replaces the cleared pending block
     polling = false
     await reader
     expect(lookups).toBeGreaterThan(10)
-    expect(atSeal).toEqual({ pendingCleared: true, canonical: true })
+    expect({ ...atSeal, canonical: await atSeal?.canonical }).toEqual({ pendingCleared: true, canonical: true })
     expect(misses).toBe(0)
-    expect(resolver.tx(hash)?.block.number).toBe(1n)
+    expect((await resolver.tx(hash))?.block.number).toBe(1n)
   })
 
   test('gives preconfirmed receipts the pending number and the pending hash of the newest flashblock', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     const fbs = await flashblocksOfOneBlock(chain, 3)
     const first = chain.pending.tx(fbs[1].executed.txs[0].hash)!
     expect(first.block.number).toBe(1n)
@@ -92,7 +94,7 @@ describe('the pending store', () => {
   })
 
   test('follows the sequence rules: a duplicate is ignored, a gap drops the pending block until the next index 0', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     const [fb0, fb1, fb2] = await flashblocksOfOneBlock(chain, 3)
     const store = new PendingStore({ canonicalHeight: () => 0n })
     expect(store.apply(fb1)).toBe(false) // no index 0 yet
@@ -114,7 +116,7 @@ describe('the pending store', () => {
   })
 
   test('ignores a stale block and clears when a canonical block reaches the pending height', async () => {
-    chain = await createChain({ quiet: true })
+    chain = await createChain(defaultConfig({ quiet: true }))
     const [fb0, fb1] = await flashblocksOfOneBlock(chain, 2)
     const block = await chain.sealNow()
     let height = 1n

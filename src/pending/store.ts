@@ -6,8 +6,8 @@
  * duplicate is ignored; a gap or a foreign payload id drops the pending block until the next index 0; a
  * canonical block at or past the pending height clears it.
  */
-import { assembleBlock, keyOf } from '../chain/block-record.js'
-import type { BlockRecord, Flashblock, ReceiptRecord, TxLocation, TxRecord } from '../chain/types.js'
+import { assembleBlock, keyOf } from '../domain/block-record.js'
+import type { BlockRecord, Flashblock, ReceiptRecord, TxLocation, TxRecord } from '../domain/types.js'
 import { classifyFlashblock } from './sequence.js'
 
 export interface PendingSnapshot {

@@ -7,7 +7,8 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import type { Config } from '../config.js'
 import type { ClientInfo, HandlerContext } from '../handlers/context.js'
 import { MAX_BODY_BYTES } from '../limits.js'
-import type { Endpoint, MethodHandlers } from '../../generated/methods.js'
+import type { Endpoint } from '../../generated/methods.js'
+import type { ServedHandlers } from './jsonrpc.js'
 import { createClientIpResolver } from './client-ip.js'
 import { ENDPOINTS } from './endpoints.js'
 import { installBodyParser, installErrorHandlers } from './http-errors.js'
@@ -17,7 +18,7 @@ import { installWebSockets, type WebSocketServices } from './websocket.js'
 
 export interface AppOptions {
   config: Config
-  handlers: Partial<MethodHandlers<HandlerContext>>
+  handlers: ServedHandlers<HandlerContext>
   /** The handlers' context for one request on one endpoint (service.ts gives it the chain and resolver). */
   context: (endpoint: Endpoint, client: ClientInfo) => HandlerContext
   /** Absent or undefined: no rate limiting. */

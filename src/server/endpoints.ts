@@ -5,5 +5,5 @@ export const ENDPOINT_PATHS: Readonly<Record<Endpoint, string>> = { general: '/'
 
 export const ENDPOINTS: readonly Endpoint[] = ['general', 'flashblocks']
 
-/** The raw flashblock feed (WebSocket only; served once the WebSocket transport lands). */
+/** The raw flashblock feed (WebSocket only). */
 export const FEED_PATH = '/ws/flashblocks'

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod 
 import type { Config } from '../config.js'
 import type { ClientInfo, HandlerContext } from '../handlers/context.js'
 import type { Endpoint } from '../../generated/methods.js'
+import { RateLimitedError } from '../errors.js'
 import { describeEndpoint } from './describe.js'
 import { ENDPOINT_PATHS } from './endpoints.js'
 import { parseMessage } from './envelope.js'
@@ -32,7 +33,7 @@ export function postHandler(endpoint: Endpoint, deps: EndpointDeps) {
     if (deps.limiter) {
       const verdict = await deps.limiter.consume(ip, 'body' in parsed ? requestCount(parsed.body) : 1)
       reply.headers(rateLimitHeaders(verdict))
-      if (!verdict.allowed) return sendJson(reply, 429, rateLimitedBody('body' in parsed ? parsed.body : undefined, verdict))
+      if (!verdict.allowed) return sendJson(reply, RateLimitedError.httpStatus, rateLimitedBody('body' in parsed ? parsed.body : undefined, verdict))
     }
     if ('response' in parsed) return sendJson(reply, 200, parsed.response)
     const ctx = deps.context(endpoint, { ip })

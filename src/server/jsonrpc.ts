@@ -7,10 +7,14 @@
 import { InvalidParamsError, InvalidRequestError, MethodNotFoundError, NotificationsUnsupportedError, RpcError, toJsonRpcError } from '../errors.js'
 import { MAX_BATCH_ITEMS } from '../limits.js'
 import { lookupMethod, type Endpoint, type MethodHandlers } from '../../generated/methods.js'
+import type { ConnectionMethod } from '../handlers/index.js'
 import { expectsReply, failure, isRejected, readCall, replyId, success, type JsonRpcCall, type JsonRpcResponse } from './envelope.js'
 
+/** Every method's handler; the connection methods only where a connection supplies them (WebSocket). */
+export type ServedHandlers<Ctx> = Omit<MethodHandlers<Ctx>, ConnectionMethod> & Partial<Pick<MethodHandlers<Ctx>, ConnectionMethod>>
+
 export interface DispatchOptions<Ctx> {
-  handlers: Partial<MethodHandlers<Ctx>>
+  handlers: ServedHandlers<Ctx>
   /** True on a WebSocket: eth_subscribe/eth_unsubscribe are served; over HTTP they answer `notifications not supported`. */
   websocket?: boolean
   /** Most items in one batch (default MAX_BATCH_ITEMS). */
@@ -27,9 +31,8 @@ async function dispatch<Ctx>(endpoint: Endpoint, call: JsonRpcCall, ctx: Ctx, op
   if (spec.websocketOnly && !opts.websocket) throw new NotificationsUnsupportedError()
   const problem = spec.checkParams(call.params)
   if (problem !== undefined) throw new InvalidParamsError(problem)
-  const handler = opts.handlers[spec.target] as AnyHandler<Ctx> | undefined
-  // a served method whose handler has not landed yet (until the handler map is complete)
-  if (!handler) throw new MethodNotFoundError(call.method)
+  // every served method has a handler (a compile-time check); the connection methods pass websocketOnly first
+  const handler = opts.handlers[spec.target] as AnyHandler<Ctx>
   return await handler(call.params, ctx)
 }
 

@@ -9,12 +9,12 @@ import type { RawData, WebSocket } from 'ws'
 import { RpcError, toJsonRpcError } from '../errors.js'
 import type { ClientInfo, HandlerContext } from '../handlers/context.js'
 import { MAX_BODY_BYTES, WS_MAX_BUFFERED_BYTES } from '../limits.js'
-import type { Endpoint, MethodHandlers, Methods } from '../../generated/methods.js'
+import type { Endpoint, Methods } from '../../generated/methods.js'
 import type { FeedPublisher } from '../feed/publisher.js'
 import type { SubscriptionHub } from '../subscriptions/hub.js'
 import { FEED_PATH } from './endpoints.js'
 import { failure, parseMessage } from './envelope.js'
-import { handleBody, requestCount, type DispatchOptions } from './jsonrpc.js'
+import { handleBody, requestCount, type DispatchOptions, type ServedHandlers } from './jsonrpc.js'
 import { rateLimitedBody, type RequestLimiter } from './throttle.js'
 import { WsConnection } from './ws-connection.js'
 
@@ -88,7 +88,7 @@ function serveRpc(connection: WsConnection, request: FastifyRequest, endpoint: E
   const ctx = deps.context(endpoint, { ip })
   const { hub } = deps
   // eth_subscribe/eth_unsubscribe act on this connection; every other method is the endpoint's handler
-  const handlers: Partial<MethodHandlers<HandlerContext>> = {
+  const handlers: ServedHandlers<HandlerContext> = {
     ...deps.dispatch.handlers,
     eth_subscribe: (params) => hub.subscribe(connection, params) as Methods['eth_subscribe']['result'],
     eth_unsubscribe: (params) => hub.unsubscribe(connection, params[0]),

@@ -5,7 +5,8 @@
  */
 import type { WebSocket } from 'ws'
 import { WS_MAX_BUFFERED_BYTES } from '../limits.js'
-import type { Endpoint, Subscriber } from '../subscriptions/types.js'
+import type { Endpoint } from '../../generated/methods.js'
+import type { Subscriber } from '../subscriptions/types.js'
 
 /** Close code for a consumer that does not read (RFC 6455 1008, policy violation). */
 export const SLOW_CONSUMER_CLOSE_CODE = 1008

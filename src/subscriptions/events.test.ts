@@ -10,7 +10,9 @@ import { connectChain } from './events.js'
 import { SubscriptionHub } from './hub.js'
 import { ALL_KINDS } from './kinds/index.js'
 import { testToken } from '../../test/support/fixtures.js'
-import type { Endpoint, Subscriber } from './types.js'
+import type { Endpoint } from '../../generated/methods.js'
+import type { Subscriber } from './types.js'
+import { defaultConfig } from '../config.js'
 
 /** A connection that keeps every notification it is sent, by subscription id. */
 class Inbox implements Subscriber {
@@ -33,7 +35,7 @@ let feed: FeedMessage[]
 let disconnect: () => void
 
 beforeEach(async () => {
-  chain = await createChain({ quiet: true })
+  chain = await createChain(defaultConfig({ quiet: true }))
   hub = new SubscriptionHub(ALL_KINDS)
   publisher = new FeedPublisher()
   feed = []

@@ -5,7 +5,7 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import type { ChainEvents } from '../chain/events.js'
-import type { BlockRecord, Flashblock } from '../chain/types.js'
+import type { BlockRecord, Flashblock } from '../domain/types.js'
 import { encodeEndOfBlock, encodeFlashblock } from '../feed/encode.js'
 import type { FeedPublisher } from '../feed/publisher.js'
 import { FormattedBlock } from './formatted-block.js'

@@ -3,23 +3,23 @@
  * events.ts feeds chain events to the live subscriptions of each kind. Connections leave through
  * removeSubscriber, so a closed socket never keeps a subscription alive.
  */
-import { InvalidParamsError, LimitExceededError, SubscriptionNotFoundError } from '../errors.js'
+import { InvalidParamsError, SubscriptionNotFoundError, TooManySubscriptionsError } from '../errors.js'
 import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from '../limits.js'
 import { newSubscriptionId } from './id.js'
 import { notificationFrame } from './notification.js'
-import type { Subscriber, Subscription, SubscriptionKind } from './types.js'
+import type { Subscriber, Subscription, SubscriptionKindSpec } from './types.js'
 
 export interface HubOptions {
   maxPerConnection?: number
 }
 
 export class SubscriptionHub {
-  private readonly kinds = new Map<string, SubscriptionKind>()
+  private readonly kinds = new Map<string, SubscriptionKindSpec>()
   private readonly byKind = new Map<string, Map<string, Subscription>>()
   private readonly bySubscriber = new Map<Subscriber, Map<string, Subscription>>()
   private readonly maxPerConnection: number
 
-  constructor(kinds: readonly SubscriptionKind[], options: HubOptions = {}) {
+  constructor(kinds: readonly SubscriptionKindSpec[], options: HubOptions = {}) {
     for (const kind of kinds) {
       this.kinds.set(kind.name, kind)
       this.byKind.set(kind.name, new Map())
@@ -36,7 +36,7 @@ export class SubscriptionHub {
     const parsed = kind.parseParams(params.slice(1))
     let own = this.bySubscriber.get(subscriber)
     if (own && own.size >= this.maxPerConnection) {
-      throw new LimitExceededError(`too many subscriptions on this connection (max ${this.maxPerConnection})`)
+      throw new TooManySubscriptionsError(this.maxPerConnection)
     }
     const id = newSubscriptionId()
     const subscription: Subscription = {
@@ -73,7 +73,7 @@ export class SubscriptionHub {
   }
 
   /** The live subscriptions of a kind, in subscription order. Empty when nobody listens. */
-  subscriptionsOf<P>(kind: SubscriptionKind<P>): Subscription<P>[] {
+  subscriptionsOf<P>(kind: SubscriptionKindSpec<P>): Subscription<P>[] {
     const map = this.byKind.get(kind.name)
     return map && map.size > 0 ? ([...map.values()] as Subscription<P>[]) : []
   }

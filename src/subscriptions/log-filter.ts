@@ -4,11 +4,12 @@
  * filters module's, shared with eth_getLogs. fromBlock/toBlock are ignored: a subscription sees new logs only.
  */
 import { createCriteria, type LogCriteria } from '../filters/criteria.js'
-import { invalid, isPlainObject, readAddress, readHash, typeName, type Hex } from './params.js'
+import { MAX_TOPICS } from '../limits.js'
+import { invalid, isPlainObject, readAddress, readHash, typeName } from './params.js'
+import type { Hex } from '../format/hex.js'
 
-const MAX_TOPICS = 4
-
-export function parseLogFilter(value: unknown, name: string): LogCriteria {
+/** eth_getLogs' filter is parsed by parseLogFilter (src/filters/query.ts); this reads a subscription's criteria only. */
+export function readLogCriteria(value: unknown, name: string): LogCriteria {
   if (value === undefined || value === null) return createCriteria(null, null)
   if (!isPlainObject(value)) throw invalid(name, `expected a filter object, got ${typeName(value)}`)
   return createCriteria(readAddresses(value.address, name), readTopics(value.topics, name))

@@ -3,8 +3,7 @@
  * parsePositionalArguments does, so the first kind-specific argument is `argument 1`.
  */
 import { InvalidParamsError } from '../errors.js'
-
-export type Hex = `0x${string}`
+import type { Hex } from '../format/hex.js'
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 const HASH = /^0x[0-9a-fA-F]{64}$/

@@ -2,7 +2,7 @@
  * What the subscription kinds read: the chain's records (src/chain/types.ts). A flashblock is seen as the
  * pending block accumulated so far plus where its new transactions start; events.ts builds these.
  */
-import type { BlockRecord, TxRecord } from '../chain/types.js'
+import type { BlockRecord, TxRecord } from '../domain/types.js'
 
 export type { BlockRecord, TxRecord }
 

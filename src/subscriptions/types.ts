@@ -2,8 +2,7 @@
  * The shapes the subscription hub works with. The hub knows nothing of WebSocket: a Subscriber is anything
  * that can take a serialized frame, so the transport decides buffering and disconnection.
  */
-
-export type Endpoint = 'general' | 'flashblocks'
+import type { Endpoint } from '../../generated/methods.js'
 
 /** One WebSocket connection as the hub sees it. */
 export interface Subscriber {
@@ -25,7 +24,7 @@ export interface Subscription<P = unknown> {
  * One subscription kind: where it is offered and how its params are read. The events it reacts to are wired
  * in events.ts, which hands each kind the list of its live subscriptions.
  */
-export interface SubscriptionKind<P = unknown> {
+export interface SubscriptionKindSpec<P = unknown> {
   readonly name: string
   readonly endpoints: readonly Endpoint[]
   /** Reads eth_subscribe's arguments after the kind name; throws InvalidParamsError. */

@@ -3,9 +3,10 @@
  * camelCase, unknown fields rejected, every field defaulted, and required as a whole.
  * `{headerInfo, subTxFilter: {subscribeAddresses, txInfo, txReceipt}}`.
  */
-import { InvalidParamsError } from '../errors.js'
+import { FlashblocksFilterRequiredError, TooManySubscribeAddressesError } from '../errors.js'
 import { MAX_SUBSCRIBE_ADDRESSES } from '../limits.js'
-import { expectAtMost, invalid, isPlainObject, readAddress, typeName, type Hex } from './params.js'
+import { expectAtMost, invalid, isPlainObject, readAddress, typeName } from './params.js'
+import type { Hex } from '../format/hex.js'
 
 export interface XLayerFilter {
   headerInfo: boolean
@@ -21,7 +22,7 @@ export function parseXLayerFilter(args: readonly unknown[], maxAddresses = MAX_S
   expectAtMost(args, 1)
   const value = args[0]
   if (value === undefined || value === null) {
-    throw new InvalidParamsError('flashblocks subscription requires filter params, no params specified')
+    throw new FlashblocksFilterRequiredError()
   }
   if (!isPlainObject(value)) throw invalid(NAME, `expected a filter object, got ${typeName(value)}`)
   rejectUnknown(value, ['headerInfo', 'subTxFilter'])
@@ -30,7 +31,7 @@ export function parseXLayerFilter(args: readonly unknown[], maxAddresses = MAX_S
   rejectUnknown(sub, ['subscribeAddresses', 'txInfo', 'txReceipt'])
   const list = sub.subscribeAddresses ?? []
   if (!Array.isArray(list)) throw invalid(NAME, `expected subscribeAddresses to be an array, got ${typeName(list)}`)
-  if (list.length > maxAddresses) throw new InvalidParamsError('too many subscribe addresses')
+  if (list.length > maxAddresses) throw new TooManySubscribeAddressesError()
   return {
     headerInfo: flag(value, 'headerInfo'),
     subscribeAddresses: new Set(list.map((item) => readAddress(item, NAME))),

@@ -1,7 +1,7 @@
 import { brotliCompressSync } from 'node:zlib'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { type WebSocket, WebSocketServer } from 'ws'
-import type { Flashblock, FlashblockPayload } from '../../src/chain/types.js'
+import type { Flashblock, FlashblockPayload } from '../../src/domain/types.js'
 import { encodeBrotliFrame } from '../../src/feed/codec.js'
 import { decodeFlashblock } from '../../src/feed/decode.js'
 import { encodeEndOfBlock, encodeFlashblock } from '../../src/feed/encode.js'

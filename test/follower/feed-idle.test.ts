@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
-import type { FlashblockPayload } from '../../src/chain/types.js'
+import type { FlashblockPayload } from '../../src/domain/types.js'
 import { FeedClient } from '../../src/follower/feed-client.js'
 import { type LeaderProcess, startLeaderProcess } from '../support/leader-process.js'
 import { nextEvent, until } from '../support/wait-for.js'

@@ -4,7 +4,7 @@
  * service. Fields only one side serves are listed, not hidden: the expected lists below are the report.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { blockSize } from '../../src/chain/block-record.js'
+import { blockSize } from '../../src/domain/block-record.js'
 import { createChainCommon } from '../../src/chain/engine.js'
 import { blockFromUpstream, UnverifiableBlockError } from '../../src/follower/from-upstream.js'
 import { formatBlockRecord } from '../../src/format/block.js'

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, test } from 'vitest'
 import { createChainCommon } from '../../src/chain/engine.js'
-import type { BlockRecord } from '../../src/chain/types.js'
+import type { BlockRecord } from '../../src/domain/types.js'
 import { data } from '../../src/format/hex.js'
 import { BlockCache } from '../../src/follower/block-cache.js'
 import { type CanonicalUpdate, HeadFollower, type HeadFollowerOptions, wsUrlOf } from '../../src/follower/head-follower.js'

@@ -7,6 +7,7 @@ import { afterEach, expect, test } from 'vitest'
 import { Address, bytesToHex } from '@ethereumjs/util'
 import { type Chain, createChain } from '../../src/chain/chain.js'
 import { signTx } from '../support/sign-tx.js'
+import { defaultConfig } from '../../src/config.js'
 import { formatReceipt } from '../../src/format/receipt.js'
 import { BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT, SEQUENCER_FEE_VAULT } from '../../src/opstack/addresses.js'
 import { fjordL1Cost } from '../../src/opstack/l1-fee.js'
@@ -27,7 +28,7 @@ async function balances(c: Chain, root: Uint8Array, addresses: Uint8Array[]) {
 }
 
 test('a transfer pays value, gas, the L1 fee and the operator fee, and each vault receives its part', async () => {
-  const c = (chain = await createChain({ quiet: true, opFees: true, l1Settings: settings }))
+  const c = (chain = await createChain({ ...defaultConfig({ quiet: true }), opFees: true, l1Settings: settings }))
   const [alice, bob] = [c.accounts[0]!.address, c.accounts[1]!.address]
   const watched = [alice, bob, L1_FEE_VAULT, OPERATOR_FEE_VAULT, BASE_FEE_VAULT, SEQUENCER_FEE_VAULT]
   const before = await balances(c, c.store.latest().header.stateRoot, watched)
@@ -56,14 +57,14 @@ test('a transfer pays value, gas, the L1 fee and the operator fee, and each vaul
 })
 
 test('a sender who can pay gas and value but not the L1 fee is refused before running', async () => {
-  const c = (chain = await createChain({ quiet: true, opFees: true, l1Settings: { ...settings, l1BaseFee: 10n ** 18n }, balance: 10n ** 18n }))
+  const c = (chain = await createChain({ ...defaultConfig({ quiet: true, balance: 10n ** 18n }), opFees: true, l1Settings: { ...settings, l1BaseFee: 10n ** 18n } }))
   await c.sendRawTransaction(await signTx(c, 0, { nonce: 0, value: 1n }))
   const block = await c.mine()
   expect(block.txs).toHaveLength(0)
 })
 
 test('without opFees the chain charges gas only and receipts have no OP fields', async () => {
-  const c = (chain = await createChain({ quiet: true }))
+  const c = (chain = await createChain(defaultConfig({ quiet: true })))
   await c.sendRawTransaction(await signTx(c, 0, { nonce: 0, value: 1n }))
   const block = await c.mine()
   expect(block.receipts[0]!.op).toBeUndefined()

@@ -5,15 +5,16 @@
 import type { FastifyInstance } from 'fastify'
 import { createChain } from '../../src/chain/chain.js'
 import { checkConfig, defaultConfig, type Config } from '../../src/config.js'
-import type { HandlerContext } from '../../src/handlers/context.js'
+import { handlerContexts, type HandlerContext } from '../../src/handlers/context.js'
+import { connectFilters } from '../../src/filters/service.js'
 import { handlers as allHandlers } from '../../src/handlers/index.js'
-import type { MethodHandlers } from '../../generated/methods.js'
 import { createApp } from '../../src/server/app.js'
+import type { ServedHandlers } from '../../src/server/jsonrpc.js'
 import type { RequestLimiter } from '../../src/server/throttle.js'
 
 export interface TestAppOptions {
   config?: Partial<Config>
-  handlers?: Partial<MethodHandlers<HandlerContext>>
+  handlers?: ServedHandlers<HandlerContext>
   limiter?: RequestLimiter
 }
 
@@ -25,7 +26,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<Fasti
     config,
     handlers: options.handlers ?? allHandlers,
     limiter: options.limiter,
-    context: (endpoint, client) => ({ endpoint, config, client, chain, resolver: chain.resolverFor(endpoint) }),
+    context: handlerContexts(chain, config, connectFilters(chain.events)),
   })
   app.addHook('onClose', () => chain.stop())
   return app

@@ -6,6 +6,8 @@ import { createHttpClient, createWsClient, RpcResponseError, type WsRpcClient } 
 import { createChain } from '../../src/chain/chain.js'
 import { checkConfig, defaultConfig } from '../../src/config.js'
 import { FeedPublisher } from '../../src/feed/publisher.js'
+import { connectFilters } from '../../src/filters/service.js'
+import { handlerContexts } from '../../src/handlers/context.js'
 import { handlers } from '../../src/handlers/index.js'
 import { startService, type RunningService } from '../../src/service.js'
 import { SubscriptionHub } from '../../src/subscriptions/hub.js'
@@ -133,7 +135,7 @@ describe('rate limiting over WebSocket', () => {
       handlers,
       limiter,
       websocket: { hub: new SubscriptionHub(ALL_KINDS), publisher: new FeedPublisher() },
-      context: (endpoint, client) => ({ endpoint, config, client, chain, resolver: chain.resolverFor(endpoint) }),
+      context: handlerContexts(chain, config, connectFilters(chain.events)),
     })
     await app.listen({ host: '127.0.0.1', port: 0 })
     const client = await createWsClient(`ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/`)

@@ -3,11 +3,12 @@
  * code 3 with the revert data. Gas defaults to the block gas limit and is capped at RPC_GAS_CAP.
  */
 import { CALL_TIMEOUT_MS, RPC_GAS_CAP } from '../../limits.js'
-import { TimeoutError } from '../../errors.js'
+import { ExecutionTimeoutError } from '../../errors.js'
 import { assertSucceeded } from './revert.js'
-import { execute, type ExecutionEnv, type ExecutionRequest, type StateOverride } from './run.js'
+import type { CallRequest, StateOverrideSpec } from '../../domain/call-request.js'
+import { execute, type ExecutionEnv } from './run.js'
 
-export function callGasLimit(env: ExecutionEnv, request: ExecutionRequest): bigint {
+export function callGasLimit(env: ExecutionEnv, request: CallRequest): bigint {
   const requested = request.gas ?? env.header.gasLimit
   return requested > RPC_GAS_CAP ? RPC_GAS_CAP : requested
 }
@@ -16,7 +17,7 @@ export function callGasLimit(env: ExecutionEnv, request: ExecutionRequest): bigi
 export async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TimeoutError(`execution aborted (timeout = ${ms / 1000}s)`)), ms)
+    timer = setTimeout(() => reject(new ExecutionTimeoutError(ms)), ms)
   })
   try {
     return await Promise.race([work, timeout])
@@ -25,7 +26,7 @@ export async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   }
 }
 
-export async function call(env: ExecutionEnv, request: ExecutionRequest, overrides?: StateOverride): Promise<Uint8Array> {
+export async function call(env: ExecutionEnv, request: CallRequest, overrides?: StateOverrideSpec): Promise<Uint8Array> {
   const result = await withTimeout(execute(env, request, callGasLimit(env, request), overrides), CALL_TIMEOUT_MS)
   assertSucceeded(result)
   return result.execResult.returnValue

@@ -4,21 +4,22 @@
  * bisecting within 1.5 %; we go on to the exact least gas with which the call succeeds (a few more runs).
  */
 import { CALL_TIMEOUT_MS } from '../../limits.js'
-import { InvalidInputError } from '../../errors.js'
+import { GasRequiredExceedsAllowanceError, InsufficientFundsForTransferError } from '../../errors.js'
 import { stateAt } from '../engine.js'
 import { Address } from '@ethereumjs/util'
 import { callGasLimit, withTimeout } from './call.js'
 import { assertSucceeded } from './revert.js'
-import { execute, paysFees, type ExecutionEnv, type ExecutionRequest } from './run.js'
+import { paysFees, type CallRequest } from '../../domain/call-request.js'
+import { execute, type ExecutionEnv } from './run.js'
 
 const TX_GAS = 21_000n
 const CALL_STIPEND = 2_300n
 
-export async function estimateGas(env: ExecutionEnv, request: ExecutionRequest): Promise<bigint> {
+export async function estimateGas(env: ExecutionEnv, request: CallRequest): Promise<bigint> {
   return withTimeout(search(env, request), CALL_TIMEOUT_MS)
 }
 
-async function search(env: ExecutionEnv, request: ExecutionRequest): Promise<bigint> {
+async function search(env: ExecutionEnv, request: CallRequest): Promise<bigint> {
   let hi = callGasLimit(env, request)
   if (paysFees(request) && request.from) {
     // the sender can only buy so much gas: (balance - value) / fee cap
@@ -26,7 +27,7 @@ async function search(env: ExecutionEnv, request: ExecutionRequest): Promise<big
     if (feeCap > 0n) {
       const balance = (await stateAt(env.vm, env.stateRoot).getAccount(new Address(request.from)))?.balance ?? 0n
       const available = balance - (request.value ?? 0n)
-      if (available < 0n) throw new InvalidInputError('insufficient funds for transfer')
+      if (available < 0n) throw new InsufficientFundsForTransferError()
       const allowance = available / feeCap
       if (allowance < hi) hi = allowance
     }
@@ -42,7 +43,7 @@ async function search(env: ExecutionEnv, request: ExecutionRequest): Promise<big
   const atCap = await execute(env, request, hi)
   if (atCap.execResult.exceptionError) {
     if (atCap.execResult.exceptionError.error === 'revert') assertSucceeded(atCap)
-    throw new InvalidInputError(`gas required exceeds allowance (${hi})`)
+    throw new GasRequiredExceedsAllowanceError(hi)
   }
   let lo = atCap.totalGasSpent - 1n
   const refund = atCap.gasRefund ?? 0n
@@ -60,7 +61,7 @@ async function search(env: ExecutionEnv, request: ExecutionRequest): Promise<big
   return hi
 }
 
-async function succeeds(env: ExecutionEnv, request: ExecutionRequest, gas: bigint): Promise<boolean> {
+async function succeeds(env: ExecutionEnv, request: CallRequest, gas: bigint): Promise<boolean> {
   try {
     const result = await execute(env, request, gas)
     return !result.execResult.exceptionError

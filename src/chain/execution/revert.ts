@@ -4,7 +4,9 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import type { RunTxResult } from '@ethereumjs/vm'
-import { ExecutionRevertedError, InvalidInputError } from '../../errors.js'
+import {
+  ExecutionFailedError, ExecutionRevertedEmptyError, ExecutionRevertedError, FeeCapTooLowError, InsufficientFundsError, IntrinsicGasTooLowError, InvalidInputError, SenderNotEoaError, TipAboveFeeCapError,
+} from '../../errors.js'
 
 const ERROR_SELECTOR = '08c379a0'
 const PANIC_SELECTOR = '4e487b71'
@@ -42,9 +44,10 @@ export function assertSucceeded(result: RunTxResult): void {
   if (!error) return
   if (error.error === 'revert') {
     const data = result.execResult.returnValue
+    if (data.length === 0) throw new ExecutionRevertedEmptyError()
     throw new ExecutionRevertedError(bytesToHex(data), revertReason(data))
   }
-  throw new InvalidInputError(gethExecutionError(error.error))
+  throw new ExecutionFailedError(gethExecutionError(error.error))
 }
 
 /** ethereumjs's EVM error names in geth's words (core/vm/errors.go). */
@@ -63,10 +66,10 @@ function gethExecutionError(error: string): string {
 /** runTx's own refusals (before any execution) in geth's words. */
 export function gethPrecheckError(err: unknown): InvalidInputError {
   const message = err instanceof Error ? err.message : String(err)
-  if (message.includes('enough funds')) return new InvalidInputError('insufficient funds for gas * price + value')
-  if (message.includes('gasLimit is too low') || message.includes('intrinsic')) return new InvalidInputError('intrinsic gas too low')
-  if (message.includes('baseFeePerGas')) return new InvalidInputError('max fee per gas less than block base fee')
-  if (message.includes('not EOA')) return new InvalidInputError('sender not an eoa')
-  if (message.includes('maxPriorityFeePerGas')) return new InvalidInputError('max priority fee per gas higher than max fee per gas')
+  if (message.includes('enough funds')) return new InsufficientFundsError()
+  if (message.includes('gasLimit is too low') || message.includes('intrinsic')) return new IntrinsicGasTooLowError()
+  if (message.includes('baseFeePerGas')) return new FeeCapTooLowError()
+  if (message.includes('not EOA')) return new SenderNotEoaError()
+  if (message.includes('maxPriorityFeePerGas')) return new TipAboveFeeCapError()
   return new InvalidInputError(message.replace(/ \(.*$/s, ''))
 }

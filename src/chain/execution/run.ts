@@ -9,42 +9,22 @@ import { Address, bigIntToUnpaddedBytes, createAccount, createAddressFromString,
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { callCommon, stateAt } from '../engine.js'
-import { vmPoolFor } from './vm-pool.js'
+import type { VmPool } from './vm-pool.js'
+import { authorizationListData, impliedTxType, paysFees, type CallRequest, type StateOverrideSpec } from '../../domain/call-request.js'
 import { gethPrecheckError } from './revert.js'
 
-/** Where an execution runs: the chain's VM (for its common, node store and BLOCKHASH), a state root and a header. */
+/**
+ * Where an execution runs: the chain's VM (for its common, node store and BLOCKHASH), its pool of warm
+ * VMs, a state root and a header.
+ */
 export interface ExecutionEnv {
   vm: VM
+  vms: VmPool
   stateRoot: Uint8Array
   header: BlockHeader
 }
 
-/** An unsigned transaction in domain form, as eth_call, eth_estimateGas and eth_sendTransaction take it. */
-export interface ExecutionRequest {
-  type?: number
-  from?: Uint8Array
-  /** undefined: a contract creation. */
-  to?: Uint8Array
-  gas?: bigint
-  gasPrice?: bigint
-  maxFeePerGas?: bigint
-  maxPriorityFeePerGas?: bigint
-  value?: bigint
-  nonce?: bigint
-  data?: Uint8Array
-  accessList?: { address: Uint8Array; storageKeys: Uint8Array[] }[]
-  authorizationList?: { chainId: bigint; address: Uint8Array; nonce: bigint; yParity: bigint; r: bigint; s: bigint }[]
-}
-
-/** eth_call's account overrides, already parsed. */
-export type AccountOverride = { balance?: bigint; nonce?: bigint; code?: Uint8Array; state?: Map<bigint, bigint>; stateDiff?: Map<bigint, bigint> }
-export type StateOverride = Map<string, AccountOverride>
-
-export function paysFees(request: ExecutionRequest): boolean {
-  return request.gasPrice !== undefined || request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined
-}
-
-async function applyOverrides(state: MerkleStateManager, overrides: StateOverride): Promise<void> {
+async function applyOverrides(state: MerkleStateManager, overrides: StateOverrideSpec): Promise<void> {
   for (const [address, o] of overrides) {
     const addr = createAddressFromString(address)
     const account = (await state.getAccount(addr)) ?? createAccount({})
@@ -63,8 +43,8 @@ async function applyOverrides(state: MerkleStateManager, overrides: StateOverrid
  * Runs `request` with `gasLimit` on the env's state, leaving it as it was. Without fee fields the call pays
  * nothing (geth's NoBaseFee for calls): the block context then has a zero base fee.
  */
-export async function execute(env: ExecutionEnv, request: ExecutionRequest, gasLimit: bigint, overrides?: StateOverride): Promise<RunTxResult> {
-  if (!overrides) return vmPoolFor(env.vm).run(env.stateRoot, (vm) => executeOn(vm, env, request, gasLimit))
+export async function execute(env: ExecutionEnv, request: CallRequest, gasLimit: bigint, overrides?: StateOverrideSpec): Promise<RunTxResult> {
+  if (!overrides) return env.vms.run(env.stateRoot, (vm) => executeOn(vm, env, request, gasLimit))
   // overrides rewrite accounts: a VM of its own, never returned to the pool, its writes reverted all the same
   const stateManager = stateAt(env.vm, env.stateRoot)
   await stateManager.checkpoint()
@@ -76,7 +56,7 @@ export async function execute(env: ExecutionEnv, request: ExecutionRequest, gasL
   }
 }
 
-async function executeOn(vm: VM, env: ExecutionEnv, request: ExecutionRequest, gasLimit: bigint): Promise<RunTxResult> {
+async function executeOn(vm: VM, env: ExecutionEnv, request: CallRequest, gasLimit: bigint): Promise<RunTxResult> {
   const common = env.vm.common
   const stateManager = vm.stateManager
   const from = new Address(request.from ?? new Uint8Array(20))
@@ -106,8 +86,8 @@ function blockContext(header: BlockHeader, paysFees: boolean, common: VM['common
   ))
 }
 
-function buildTx(request: ExecutionRequest, nonce: bigint, gasLimit: bigint, common: VM['common']): TypedTransaction {
-  const type = request.type ?? (request.authorizationList ? 4 : request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined ? 2 : request.accessList ? 1 : 0)
+function buildTx(request: CallRequest, nonce: bigint, gasLimit: bigint, common: VM['common']): TypedTransaction {
+  const type = impliedTxType(request) ?? (request.accessList ? 1 : 0)
   const base = {
     nonce, gasLimit, to: request.to, value: request.value ?? 0n, data: request.data ?? new Uint8Array(),
     accessList: request.accessList?.map((e) => [e.address, e.storageKeys] as [Uint8Array, Uint8Array[]]),
@@ -115,10 +95,6 @@ function buildTx(request: ExecutionRequest, nonce: bigint, gasLimit: bigint, com
   const fees = type >= 2
     ? { maxFeePerGas: request.maxFeePerGas ?? request.maxPriorityFeePerGas ?? 0n, maxPriorityFeePerGas: request.maxPriorityFeePerGas ?? 0n }
     : { gasPrice: request.gasPrice ?? 0n }
-  const authorizationList = request.authorizationList?.map((a) => ({
-    chainId: `0x${a.chainId.toString(16)}`, address: `0x${Buffer.from(a.address).toString('hex')}`, nonce: `0x${a.nonce.toString(16)}`,
-    yParity: `0x${a.yParity.toString(16)}`, r: `0x${a.r.toString(16)}`, s: `0x${a.s.toString(16)}`,
-  }))
-  return createTx({ type, ...base, ...fees, ...(type === 4 ? { authorizationList: authorizationList ?? [] } : {}) } as never, { common: callCommon(common), freeze: false })
+  return createTx({ type, ...base, ...fees, ...(type === 4 ? { authorizationList: authorizationListData(request.authorizationList ?? []) } : {}) } as never, { common: callCommon(common), freeze: false })
 }
 

@@ -49,12 +49,3 @@ export class VmPool {
     while (this.idle.size > MAX_ROOTS) this.idle.delete(this.idle.keys().next().value!)
   }
 }
-
-const pools = new WeakMap<VM, VmPool>()
-
-/** The pool of the chain whose VM this is. */
-export function vmPoolFor(chainVm: VM): VmPool {
-  let pool = pools.get(chainVm)
-  if (!pool) pools.set(chainVm, (pool = new VmPool(chainVm)))
-  return pool
-}

@@ -7,12 +7,13 @@ import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
 import { bytesToBigInt } from '@ethereumjs/util'
-import { InvalidInputError, TransactionRejectedError } from '../../errors.js'
+import {
+  EmptyAuthListError, ExceedsBlockGasLimitError, FeeCapTooLowError, FloorDataGasTooLowError, InvalidChainIdError, InvalidInputError,
+  InvalidSenderError, InvalidTransactionError, IntrinsicGasTooLowError, OversizedDataError, TipAboveFeeCapError, TxTypeNotSupportedError,
+} from '../../errors.js'
+import { MAX_TX_BYTES } from '../../limits.js'
 import { adoptCommon, callCommon } from '../engine.js'
-import type { TxRecord } from '../types.js'
-
-/** geth's txMaxSize: 4 slots of 32 KiB. */
-export const MAX_TX_BYTES = 4 * 32 * 1024
+import type { TxRecord } from '../../domain/types.js'
 
 /** Transaction types this chain executes: legacy, EIP-2930, EIP-1559, EIP-7702 (no blob transactions). */
 const SUPPORTED_TYPES = new Set([0, 1, 2, 4])
@@ -24,12 +25,12 @@ export interface BlockLimits {
 
 /** Decodes raw bytes into a TxRecord, or throws the error geth would answer. */
 export function decodeTransaction(raw: Uint8Array, common: Common): TxRecord {
-  if (raw.length > MAX_TX_BYTES) throw new TransactionRejectedError('oversized data')
+  if (raw.length > MAX_TX_BYTES) throw new OversizedDataError()
   if (raw.length === 0) throw new InvalidInputError('typed transaction too short')
   const type = raw[0] >= 0xc0 ? 0 : raw[0]
-  if (!SUPPORTED_TYPES.has(type)) throw new TransactionRejectedError('transaction type not supported')
+  if (!SUPPORTED_TYPES.has(type)) throw new TxTypeNotSupportedError()
   const chainId = declaredChainId(raw, type)
-  if (chainId !== undefined && chainId !== common.chainId()) throw new TransactionRejectedError('invalid chain id')
+  if (chainId !== undefined && chainId !== common.chainId()) throw new InvalidChainIdError()
   let tx: TypedTransaction
   try {
     // decoded against the Common that skips the params merge; adoptCommon then hands it the record Common
@@ -37,16 +38,16 @@ export function decodeTransaction(raw: Uint8Array, common: Common): TxRecord {
   } catch (err) {
     // the decoder refuses tip > fee cap itself; answer geth's text so clients recognise it
     if (String((err as Error)?.message).includes('maxFeePerGas cannot be less than maxPriorityFeePerGas')) {
-      throw new TransactionRejectedError('max priority fee per gas higher than max fee per gas')
+      throw new TipAboveFeeCapError()
     }
-    throw new InvalidInputError(`invalid transaction: ${shortReason(err)}`)
+    throw new InvalidTransactionError(shortReason(err))
   }
-  if (!tx.isSigned()) throw new TransactionRejectedError('invalid sender')
+  if (!tx.isSigned()) throw new InvalidSenderError()
   let sender: Uint8Array
   try {
     sender = tx.getSenderAddress().bytes
   } catch {
-    throw new TransactionRejectedError('invalid sender')
+    throw new InvalidSenderError()
   }
   return { hash: tx.hash(), tx, sender, raw }
 }
@@ -54,18 +55,18 @@ export function decodeTransaction(raw: Uint8Array, common: Common): TxRecord {
 /** The checks that depend only on the transaction and the block it would go into. */
 export function checkStateless(record: TxRecord, limits: BlockLimits): void {
   const tx = record.tx
-  if (tx.gasLimit > limits.gasLimit) throw new TransactionRejectedError('exceeds block gas limit')
+  if (tx.gasLimit > limits.gasLimit) throw new ExceedsBlockGasLimitError()
   if ('maxFeePerGas' in tx && tx.maxPriorityFeePerGas > tx.maxFeePerGas) {
-    throw new TransactionRejectedError('max priority fee per gas higher than max fee per gas')
+    throw new TipAboveFeeCapError()
   }
   if ('authorizationList' in tx && (tx.authorizationList as unknown[]).length === 0) {
-    throw new TransactionRejectedError('EIP-7702 transaction with empty auth list')
+    throw new EmptyAuthListError()
   }
-  if (tx.gasLimit < tx.getIntrinsicGas()) throw new TransactionRejectedError('intrinsic gas too low')
+  if (tx.gasLimit < tx.getIntrinsicGas()) throw new IntrinsicGasTooLowError()
   // EIP-7623 (Prague): calldata-heavy transactions must also cover the floor price of their data
-  if (tx.gasLimit < tx.getMinimumGasLimit()) throw new TransactionRejectedError('insufficient gas for floor data gas cost')
+  if (tx.gasLimit < tx.getMinimumGasLimit()) throw new FloorDataGasTooLowError()
   const feeCap = 'maxFeePerGas' in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice
-  if (feeCap < limits.baseFee) throw new TransactionRejectedError('max fee per gas less than block base fee')
+  if (feeCap < limits.baseFee) throw new FeeCapTooLowError()
 }
 
 /** The chain id a transaction commits to before decoding it (so a foreign one gets geth's text). */
@@ -74,9 +75,9 @@ function declaredChainId(raw: Uint8Array, type: number): bigint | undefined {
   try {
     fields = RLP.decode(type === 0 ? raw : raw.subarray(1))
   } catch (err) {
-    throw new InvalidInputError(`invalid transaction: ${shortReason(err)}`)
+    throw new InvalidTransactionError(shortReason(err))
   }
-  if (!Array.isArray(fields) || fields.length === 0) throw new InvalidInputError('invalid transaction: not an RLP list')
+  if (!Array.isArray(fields) || fields.length === 0) throw new InvalidTransactionError('not an RLP list')
   if (type !== 0) return fields[0] instanceof Uint8Array ? bytesToBigInt(fields[0]) : undefined
   const v = fields[6] instanceof Uint8Array ? bytesToBigInt(fields[6]) : 0n
   return v >= 35n ? (v - 35n) / 2n : undefined // 27/28: a pre-EIP-155 transaction valid on any chain

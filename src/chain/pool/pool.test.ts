@@ -6,12 +6,13 @@ import { type Chain, createChain } from '../chain.js'
 import { stateAt } from '../engine.js'
 import { signTx } from '../../../test/support/sign-tx.js'
 import { TxPool } from './pool.js'
+import { defaultConfig } from '../../config.js'
 
 const GWEI = 10n ** 9n
 let chain: Chain
 
 beforeAll(async () => {
-  chain = await createChain({ quiet: true })
+  chain = await createChain(defaultConfig({ quiet: true }))
 })
 afterAll(() => chain.stop())
 
@@ -96,7 +97,7 @@ describe('pool admission', () => {
   })
 
   test('checks a sender at the head that is current when it decides, not at one a flashblock replaced mid-read', async () => {
-    const own = await createChain({ quiet: true })
+    const own = await createChain(defaultConfig({ quiet: true }))
     try {
       const before = { state: stateAt(own.vm, own.store.latest().header.stateRoot), baseFee: GWEI, gasLimit: 30_000_000n }
       await own.sendRawTransaction(await signTx(own, 0, { nonce: 0 }))
@@ -152,7 +153,7 @@ describe('pool ordering', () => {
 
   test('drops a transaction that can no longer pay when it executes, and says so', async () => {
     const sender = chain.accounts[7]
-    const balance = (await chain.resolverFor('general').state('latest')!.getAccount(new Address(sender.address)))!.balance
+    const balance = await (await chain.resolverFor('general').state('latest'))!.balance(sender.address)
     const fee = 21_000n * 10n * GWEI
     const drain = await chain.sendRawTransaction(await signTx(chain, 7, { nonce: 0, value: balance - fee }))
     const broke = await chain.sendRawTransaction(await signTx(chain, 7, { nonce: 1, value: 10n ** 18n }))

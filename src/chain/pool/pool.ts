@@ -7,10 +7,11 @@
 import type { Common } from '@ethereumjs/common'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { Address, KECCAK256_NULL, equalsBytes } from '@ethereumjs/util'
-import { TransactionRejectedError } from '../../errors.js'
+import { AlreadyKnownError, InsufficientFundsError, NonceTooLowError, ReplacementUnderpricedError, SenderNotEoaError, TxPoolFullError } from '../../errors.js'
 import { POOL_MAX_PER_SENDER, POOL_MAX_TOTAL, POOL_PRICE_BUMP_PERCENT } from '../../limits.js'
-import { keyOf } from '../block-record.js'
-import type { TxRecord } from '../types.js'
+import { keyOf } from '../../domain/block-record.js'
+import type { PoolContent } from '../../capabilities/submit.js'
+import type { TxRecord } from '../../domain/types.js'
 import { type BlockLimits, checkStateless, decodeTransaction } from './admission.js'
 import { type PoolEntry, poolEntry } from './entry.js'
 import { priceOrdered } from './ready.js'
@@ -34,11 +35,6 @@ interface SenderTxs {
   readonly sender: Uint8Array
   stateNonce: bigint
   readonly byNonce: Map<bigint, PoolEntry>
-}
-
-export interface PoolContent {
-  pending: { sender: Uint8Array; txs: TxRecord[] }[]
-  queued: { sender: Uint8Array; txs: TxRecord[] }[]
 }
 
 const DELEGATION_PREFIX = [0xef, 0x01, 0x00]
@@ -75,7 +71,7 @@ export class TxPool {
   async add(raw: Uint8Array): Promise<Uint8Array> {
     const record = decodeTransaction(raw, this.common)
     const key = keyOf(record.hash)
-    if (this.byHash.has(key)) throw new TransactionRejectedError('already known')
+    if (this.byHash.has(key)) throw new AlreadyKnownError()
     checkStateless(record, this.head)
     const address = new Address(record.sender)
     // read the sender at one head: if a flashblock lands while we read, read again at the new head, or a
@@ -87,26 +83,26 @@ export class TxPool {
       account = await head.state.getAccount(address)
       if (account && !equalsBytes(account.codeHash, KECCAK256_NULL)) {
         const code = await head.state.getCode(address)
-        if (!DELEGATION_PREFIX.every((b, i) => code[i] === b)) throw new TransactionRejectedError('sender not an eoa')
+        if (!DELEGATION_PREFIX.every((b, i) => code[i] === b)) throw new SenderNotEoaError()
       }
     } while (head !== this.head)
     // from here on synchronous: no other admission or head change interleaves
-    if (this.byHash.has(key)) throw new TransactionRejectedError('already known')
+    if (this.byHash.has(key)) throw new AlreadyKnownError()
     const tx = record.tx
     const senderKey = keyOf(record.sender)
     const queue = this.bySender.get(senderKey)
     const stateNonce = maxBig(account?.nonce ?? 0n, queue?.stateNonce ?? 0n)
-    if (tx.nonce < stateNonce) throw new TransactionRejectedError('nonce too low')
+    if (tx.nonce < stateNonce) throw new NonceTooLowError()
     const entry = poolEntry(record, this.seq)
     if ((account?.balance ?? 0n) < tx.gasLimit * entry.feeCap + tx.value) {
-      throw new TransactionRejectedError('insufficient funds for gas * price + value')
+      throw new InsufficientFundsError()
     }
     const existing = queue?.byNonce.get(tx.nonce)
     if (existing) {
-      if (!outbids(entry, existing)) throw new TransactionRejectedError('replacement transaction underpriced')
+      if (!outbids(entry, existing)) throw new ReplacementUnderpricedError()
       this.byHash.delete(keyOf(existing.record.hash))
     } else if ((this.byHash.size >= this.maxTotal || (queue?.byNonce.size ?? 0) >= this.maxPerSender) && !(queue && fillsGap(queue, tx.nonce))) {
-      throw new TransactionRejectedError('txpool is full')
+      throw new TxPoolFullError()
     }
     this.seq++
     const target = queue ?? { sender: record.sender, stateNonce, byNonce: new Map() }

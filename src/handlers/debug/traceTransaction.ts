@@ -1,6 +1,6 @@
-import { InvalidInputError } from '../../errors.js'
+import { TraceTransactionNotFoundError } from '../../errors.js'
 import { parseData } from '../../format/hex.js'
-import { traceTransactionIn } from '../execute.js'
+import type { TraceResult } from '../../../generated/types.js'
 import { traceTarget } from '../trace-target.js'
 import type { Handler } from '../context.js'
 
@@ -9,7 +9,8 @@ import type { Handler } from '../context.js'
  * (struct logger by default). A preconfirmed transaction is traced in the pending block on /flashblocks.
  */
 export const debug_traceTransaction: Handler<'debug_traceTransaction'> = async ([hash, options], ctx) => {
-  const located = ctx.resolver.tx(parseData(hash))
-  if (!located) throw new InvalidInputError('transaction not found')
-  return traceTransactionIn(ctx, traceTarget(ctx, located.block), located.index, options ?? {})
+  const located = await ctx.resolver.tx(parseData(hash))
+  if (!located) throw new TraceTransactionNotFoundError()
+  const [result] = await ctx.execution.trace(await traceTarget(ctx, located.block), [located.index], options ?? {})
+  return result as TraceResult
 }

@@ -1,7 +1,7 @@
 import { data } from '../../format/hex.js'
-import { toSelector } from '../block-param.js'
-import { callAt, executionBlock } from '../execute.js'
-import { parseTransactionRequest } from '../tx-request.js'
+import { knownBlock, toSelector } from '../block-param.js'
+import { parseStateOverrides } from '../state-overrides.js'
+import { parseCallRequest } from '../call-request.js'
 import type { Handler } from '../context.js'
 
 /**
@@ -10,6 +10,6 @@ import type { Handler } from '../context.js'
  * revert bytes (-32000 `execution reverted` when there are none), as geth.
  */
 export const eth_call: Handler<'eth_call'> = async ([transaction, block, overrides], ctx) => {
-  const at = executionBlock(ctx, toSelector(block))
-  return data(await callAt(ctx, parseTransactionRequest(transaction), at, overrides ?? undefined))
+  const at = await knownBlock(ctx, toSelector(block))
+  return data(await ctx.execution.call(at, parseCallRequest(transaction), overrides ? parseStateOverrides(overrides) : undefined))
 }

@@ -1,6 +1,7 @@
-import type { BlockRecord } from '../../chain/types.js'
-import { InvalidInputError, InvalidParamsError } from '../../errors.js'
-import { MAX_FEE_HISTORY_BLOCKS, feeHistory } from '../../fees/fee-history.js'
+import type { BlockRecord } from '../../domain/types.js'
+import { FeeHistoryBeyondHeadError, HeaderNotFoundError, InvalidParamsError, InvalidRewardPercentileError } from '../../errors.js'
+import { feeHistory } from '../../fees/fee-history.js'
+import { MAX_FEE_HISTORY_BLOCKS } from '../../limits.js'
 import { quantity } from '../../format/hex.js'
 import { toSelector, type BlockParam } from '../block-param.js'
 import type { Handler, HandlerContext } from '../context.js'
@@ -9,16 +10,16 @@ import type { Handler, HandlerContext } from '../context.js'
  * eth_feeHistory [blockCount, newestBlock, rewardPercentiles?], as geth: the count is clamped to 1024 and to
  * the blocks that exist; percentiles must rise within [0, 100]; a newest block past the head errors.
  */
-export const eth_feeHistory: Handler<'eth_feeHistory'> = ([blockCount, newestBlock, rewardPercentiles], ctx) => {
+export const eth_feeHistory: Handler<'eth_feeHistory'> = async ([blockCount, newestBlock, rewardPercentiles], ctx) => {
   const percentiles = checkPercentiles(rewardPercentiles ?? [])
   let count = toCount(blockCount)
   if (count === 0n) return { oldestBlock: '0x0', baseFeePerGas: [], gasUsedRatio: [] }
   if (count > BigInt(MAX_FEE_HISTORY_BLOCKS)) count = BigInt(MAX_FEE_HISTORY_BLOCKS)
-  const newest = newestOf(ctx, newestBlock)
+  const newest = await newestOf(ctx, newestBlock)
   if (count > newest.number + 1n) count = newest.number + 1n
-  const blocks: BlockRecord[] = []
-  for (let n = newest.number - count + 1n; n < newest.number; n++) blocks.push(ctx.resolver.block(n)!)
-  blocks.push(newest)
+  const older: Promise<BlockRecord | undefined>[] = []
+  for (let n = newest.number - count + 1n; n < newest.number; n++) older.push(ctx.resolver.block(n))
+  const blocks = [...((await Promise.all(older)) as BlockRecord[]), newest]
   const history = feeHistory(blocks, percentiles)
   return {
     oldestBlock: quantity(history.oldestBlock),
@@ -39,22 +40,22 @@ function toCount(value: unknown): bigint {
   throw new InvalidParamsError(`invalid argument 0 (blockCount): expected a block count, got ${JSON.stringify(value)}`)
 }
 
-function newestOf(ctx: HandlerContext, param: BlockParam): BlockRecord {
+async function newestOf(ctx: HandlerContext, param: BlockParam): Promise<BlockRecord> {
   const selector = toSelector(param)
-  const block = ctx.resolver.block(selector)
+  const block = await ctx.resolver.block(selector)
   if (block) return block
-  const head = ctx.resolver.pendingBlock().number
+  const head = (await ctx.resolver.pendingBlock()).number
   if (typeof selector === 'bigint' && selector > head) {
-    throw new InvalidInputError(`request beyond head block: requested ${selector}, head ${head}`)
+    throw new FeeHistoryBeyondHeadError(selector, head)
   }
-  throw new InvalidInputError('header not found')
+  throw new HeaderNotFoundError()
 }
 
 function checkPercentiles(values: readonly number[]): number[] {
   values.forEach((p, i) => {
-    if (!(p >= 0 && p <= 100)) throw new InvalidInputError(`invalid reward percentile: ${p}`)
+    if (!(p >= 0 && p <= 100)) throw new InvalidRewardPercentileError(`${p}`)
     if (i > 0 && p < values[i - 1]!) {
-      throw new InvalidInputError(`invalid reward percentile: #${i - 1}:${values[i - 1]} > #${i}:${p}`)
+      throw new InvalidRewardPercentileError(`#${i - 1}:${values[i - 1]} > #${i}:${p}`)
     }
   })
   return [...values]

@@ -2,49 +2,47 @@
  * The polling filters: install, poll for changes, read all logs, uninstall. Ids are 16 random bytes; a
  * filter not polled for FILTER_IDLE_TIMEOUT_MS is gone (-32000 `filter not found`, as geth).
  */
-import { InvalidInputError } from '../../errors.js'
+import { FilterNotFoundError } from '../../errors.js'
 import { collectLogs } from '../../filters/collect.js'
 import { blocksBetween, parseLogFilter, queryLogs } from '../../filters/query.js'
 import type { LogFilter } from '../../filters/registry.js'
-import { filtersOf } from '../../filters/service.js'
 import { formatLog, type RpcLog } from '../../format/log.js'
 import type { HandlerContext, Handler } from '../context.js'
 
-export const eth_newFilter: Handler<'eth_newFilter'> = ([filter], ctx) => {
+export const eth_newFilter: Handler<'eth_newFilter'> = async ([filter], ctx) => {
   const query = parseLogFilter(filter)
-  const cursor = ctx.resolver.blockNumber('latest') + 1n
-  return filtersOf(ctx.chain).install({ kind: 'logs', ...query, cursor }, ctx.client.ip)
+  const cursor = (await ctx.resolver.blockNumber('latest')) + 1n
+  return ctx.filters.install({ kind: 'logs', ...query, cursor }, ctx.client.ip)
 }
 
 export const eth_newBlockFilter: Handler<'eth_newBlockFilter'> = (_params, ctx) =>
-  filtersOf(ctx.chain).install({ kind: 'blocks', hashes: [] }, ctx.client.ip)
+  ctx.filters.install({ kind: 'blocks', hashes: [] }, ctx.client.ip)
 
 export const eth_newPendingTransactionFilter: Handler<'eth_newPendingTransactionFilter'> = (_params, ctx) =>
-  filtersOf(ctx.chain).install({ kind: 'pendingTransactions', hashes: [] }, ctx.client.ip)
+  ctx.filters.install({ kind: 'pendingTransactions', hashes: [] }, ctx.client.ip)
 
-export const eth_uninstallFilter: Handler<'eth_uninstallFilter'> = ([id], ctx) => filtersOf(ctx.chain).uninstall(id)
+export const eth_uninstallFilter: Handler<'eth_uninstallFilter'> = ([id], ctx) => ctx.filters.uninstall(id)
 
 /** Block hashes sealed, transaction hashes accepted, or matching logs of blocks sealed, since the last poll. */
 export const eth_getFilterChanges: Handler<'eth_getFilterChanges'> = ([id], ctx) => {
-  const registry = filtersOf(ctx.chain)
-  const filter = registry.poll(id)
-  if (filter.kind !== 'logs') return registry.drain(filter)
+  const filter = ctx.filters.poll(id)
+  if (filter.kind !== 'logs') return ctx.filters.drain(filter)
   return newLogs(ctx, filter)
 }
 
 /** Every log the filter matches now, as eth_getLogs with its criteria would answer. */
-export const eth_getFilterLogs: Handler<'eth_getFilterLogs'> = ([id], ctx) => {
-  const filter = filtersOf(ctx.chain).poll(id)
-  if (filter.kind !== 'logs') throw new InvalidInputError('filter not found')
-  return queryLogs(ctx.resolver, filter).map((log) => formatLog(log))
+export const eth_getFilterLogs: Handler<'eth_getFilterLogs'> = async ([id], ctx) => {
+  const filter = ctx.filters.poll(id)
+  if (filter.kind !== 'logs') throw new FilterNotFoundError()
+  return (await queryLogs(ctx.resolver, filter)).map((log) => formatLog(log))
 }
 
 /**
  * Logs of the canonical blocks sealed since the last poll, within the filter's bounds. Preconfirmed logs
  * are left out: their block hash changes at sealing, so reporting them here would report them twice.
  */
-function newLogs(ctx: HandlerContext, filter: LogFilter): RpcLog[] {
-  const head = ctx.resolver.blockNumber('latest')
+async function newLogs(ctx: HandlerContext, filter: LogFilter): Promise<RpcLog[]> {
+  const head = await ctx.resolver.blockNumber('latest')
   const start = filter.cursor
   filter.cursor = head + 1n
   if (filter.blockHash) return []
@@ -52,5 +50,5 @@ function newLogs(ctx: HandlerContext, filter: LogFilter): RpcLog[] {
   const upper = typeof filter.toBlock === 'bigint' && filter.toBlock < head ? filter.toBlock : head
   if (lower > upper) return []
   // upper <= the canonical head, so every block scanned is canonical
-  return collectLogs(blocksBetween(ctx.resolver, lower, upper), filter.criteria).map((log) => formatLog(log))
+  return collectLogs(await blocksBetween(ctx.resolver, lower, upper), filter.criteria).map((log) => formatLog(log))
 }

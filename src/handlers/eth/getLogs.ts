@@ -7,5 +7,5 @@ import type { Handler } from '../context.js'
  * a range to `pending` on /flashblocks includes the preconfirmed logs). Limits: MAX_LOG_BLOCK_RANGE blocks,
  * MAX_LOGS_PER_RESPONSE logs, each a -32005 naming itself.
  */
-export const eth_getLogs: Handler<'eth_getLogs'> = ([filter], ctx) =>
-  queryLogs(ctx.resolver, parseLogFilter(filter)).map((log) => formatLog(log))
+export const eth_getLogs: Handler<'eth_getLogs'> = async ([filter], ctx) =>
+  (await queryLogs(ctx.resolver, parseLogFilter(filter))).map((log) => formatLog(log))

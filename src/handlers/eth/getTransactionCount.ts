@@ -1,4 +1,3 @@
-import { Address } from '@ethereumjs/util'
 import { parseData, quantity } from '../../format/hex.js'
 import { isPendingSelector, stateView, toSelector } from '../block-param.js'
 import type { Handler } from '../context.js'
@@ -10,6 +9,5 @@ import type { Handler } from '../context.js'
 export const eth_getTransactionCount: Handler<'eth_getTransactionCount'> = async ([address, block], ctx) => {
   const bytes = parseData(address)
   if (isPendingSelector(toSelector(block))) return quantity(await ctx.resolver.pendingNonce(bytes))
-  const account = await stateView(ctx, block).getAccount(new Address(bytes))
-  return quantity(account?.nonce ?? 0n)
+  return quantity(await (await stateView(ctx, block)).nonce(bytes))
 }

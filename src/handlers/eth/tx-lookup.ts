@@ -3,16 +3,16 @@
  * then the preconfirmed block on /flashblocks), else as a transaction not yet in a block (the pool, or a
  * preconfirmed one seen from the general endpoint), which geth reports with null block fields.
  */
-import type { BlockRecord, TxRecord } from '../../chain/types.js'
+import type { BlockRecord, TxRecord } from '../../domain/types.js'
 import { formatTransaction, type RpcTransaction } from '../../format/transaction.js'
 import type { HandlerContext } from '../context.js'
 
 export type FoundTx = { record: TxRecord; block?: BlockRecord; index?: number }
 
-export function findTransaction(ctx: HandlerContext, hash: Uint8Array): FoundTx | undefined {
-  const located = ctx.resolver.tx(hash)
+export async function findTransaction(ctx: HandlerContext, hash: Uint8Array): Promise<FoundTx | undefined> {
+  const located = await ctx.resolver.tx(hash)
   if (located) return { record: located.tx, block: located.block, index: located.index }
-  const waiting = ctx.chain.pool.get(hash) ?? ctx.chain.pending.tx(hash)?.tx
+  const waiting = await ctx.resolver.unsealedTx(hash)
   return waiting ? { record: waiting } : undefined
 }
 

@@ -6,11 +6,11 @@ import { quantity, parseData } from '../../format/hex.js'
 import { lookupBlock } from '../block-param.js'
 import type { Handler } from '../context.js'
 
-export const eth_getUncleCountByBlockHash: Handler<'eth_getUncleCountByBlockHash'> = ([hash], ctx) =>
-  ctx.resolver.blockByHash(parseData(hash)) ? quantity(0) : null
+export const eth_getUncleCountByBlockHash: Handler<'eth_getUncleCountByBlockHash'> = async ([hash], ctx) =>
+  (await ctx.resolver.blockByHash(parseData(hash))) ? quantity(0) : null
 
-export const eth_getUncleCountByBlockNumber: Handler<'eth_getUncleCountByBlockNumber'> = ([block], ctx) =>
-  lookupBlock(ctx, block) ? quantity(0) : null
+export const eth_getUncleCountByBlockNumber: Handler<'eth_getUncleCountByBlockNumber'> = async ([block], ctx) =>
+  (await lookupBlock(ctx, block)) ? quantity(0) : null
 
 export const eth_getUncleByBlockHashAndIndex: Handler<'eth_getUncleByBlockHashAndIndex'> = () => null
 

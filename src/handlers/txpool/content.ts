@@ -1,5 +1,5 @@
 import { bytesToHex, toChecksumAddress } from '@ethereumjs/util'
-import type { TxRecord } from '../../chain/types.js'
+import type { TxRecord } from '../../domain/types.js'
 import { formatTransaction, type RpcTransaction } from '../../format/transaction.js'
 import type { Handler } from '../context.js'
 
@@ -9,8 +9,8 @@ type BySender = Record<string, Record<string, RpcTransaction>>
  * txpool_content: the pool as geth shows it: executable (`pending`) and waiting-for-a-nonce-gap (`queued`)
  * transactions, keyed by checksummed sender and then by decimal nonce, block fields null.
  */
-export const txpool_content: Handler<'txpool_content'> = (_params, ctx) => {
-  const content = ctx.chain.pool.content()
+export const txpool_content: Handler<'txpool_content'> = async (_params, ctx) => {
+  const content = await ctx.submit.poolContent()
   const group = (entries: readonly { sender: Uint8Array; txs: readonly TxRecord[] }[]): BySender => {
     const out: BySender = {}
     for (const { sender, txs } of entries) {

@@ -5,16 +5,16 @@
 import type { LogCriteria } from '../../filters/criteria.js'
 import { matchesLog } from '../../filters/criteria.js'
 import { expectAtMost } from '../params.js'
-import { parseLogFilter } from '../log-filter.js'
+import { readLogCriteria } from '../log-filter.js'
 import type { FormattedBlock } from '../formatted-block.js'
-import type { Subscription, SubscriptionKind } from '../types.js'
+import type { Subscription, SubscriptionKindSpec } from '../types.js'
 
-export const logs: SubscriptionKind<LogCriteria> = {
+export const logs: SubscriptionKindSpec<LogCriteria> = {
   name: 'logs',
   endpoints: ['general', 'flashblocks'],
   parseParams(args) {
     expectAtMost(args, 1)
-    return parseLogFilter(args[0], 'filter')
+    return readLogCriteria(args[0], 'filter')
   },
 }
 

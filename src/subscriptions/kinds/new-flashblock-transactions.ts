@@ -5,9 +5,9 @@
 import { optionalBoolean } from '../params.js'
 import type { FormattedBlock } from '../formatted-block.js'
 import type { FlashblockView } from '../sources.js'
-import type { Subscription, SubscriptionKind } from '../types.js'
+import type { Subscription, SubscriptionKindSpec } from '../types.js'
 
-export const newFlashblockTransactions: SubscriptionKind<boolean> = {
+export const newFlashblockTransactions: SubscriptionKindSpec<boolean> = {
   name: 'newFlashblockTransactions',
   endpoints: ['flashblocks'],
   parseParams: (args) => optionalBoolean(args, 'full'),

@@ -4,9 +4,9 @@
  */
 import { expectAtMost } from '../params.js'
 import type { FormattedBlock } from '../formatted-block.js'
-import type { Subscription, SubscriptionKind } from '../types.js'
+import type { Subscription, SubscriptionKindSpec } from '../types.js'
 
-export const newFlashblocks: SubscriptionKind<null> = {
+export const newFlashblocks: SubscriptionKindSpec<null> = {
   name: 'newFlashblocks',
   endpoints: ['flashblocks'],
   parseParams(args) {

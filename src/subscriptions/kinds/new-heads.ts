@@ -1,9 +1,9 @@
 /** `newHeads`: the header of every sealed canonical block, as geth sends it. */
 import { expectAtMost } from '../params.js'
 import type { FormattedBlock } from '../formatted-block.js'
-import type { Subscription, SubscriptionKind } from '../types.js'
+import type { Subscription, SubscriptionKindSpec } from '../types.js'
 
-export const newHeads: SubscriptionKind<null> = {
+export const newHeads: SubscriptionKindSpec<null> = {
   name: 'newHeads',
   endpoints: ['general', 'flashblocks'],
   parseParams(args) {

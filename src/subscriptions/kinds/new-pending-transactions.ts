@@ -5,10 +5,10 @@
 import { data } from '../../format/hex.js'
 import { formatTransaction } from '../../format/transaction.js'
 import { optionalBoolean } from '../params.js'
-import type { TxRecord } from '../../chain/types.js'
-import type { Subscription, SubscriptionKind } from '../types.js'
+import type { TxRecord } from '../../domain/types.js'
+import type { Subscription, SubscriptionKindSpec } from '../types.js'
 
-export const newPendingTransactions: SubscriptionKind<boolean> = {
+export const newPendingTransactions: SubscriptionKindSpec<boolean> = {
   name: 'newPendingTransactions',
   endpoints: ['general', 'flashblocks'],
   parseParams: (args) => optionalBoolean(args, 'fullTx'),

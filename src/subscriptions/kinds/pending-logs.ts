@@ -5,18 +5,18 @@
  */
 import type { LogCriteria } from '../../filters/criteria.js'
 import { expectAtMost } from '../params.js'
-import { parseLogFilter } from '../log-filter.js'
+import { readLogCriteria } from '../log-filter.js'
 import type { FormattedBlock } from '../formatted-block.js'
 import type { FlashblockView } from '../sources.js'
-import type { Subscription, SubscriptionKind } from '../types.js'
+import type { Subscription, SubscriptionKindSpec } from '../types.js'
 import { publishLogs } from './logs.js'
 
-export const pendingLogs: SubscriptionKind<LogCriteria> = {
+export const pendingLogs: SubscriptionKindSpec<LogCriteria> = {
   name: 'pendingLogs',
   endpoints: ['flashblocks'],
   parseParams(args) {
     expectAtMost(args, 1)
-    return parseLogFilter(args[0], 'filter')
+    return readLogCriteria(args[0], 'filter')
   },
 }
 

@@ -3,9 +3,9 @@
  * status only when syncing starts or stops, so a node that never syncs sends nothing.
  */
 import { expectAtMost } from '../params.js'
-import type { SubscriptionKind } from '../types.js'
+import type { SubscriptionKindSpec } from '../types.js'
 
-export const syncing: SubscriptionKind<null> = {
+export const syncing: SubscriptionKindSpec<null> = {
   name: 'syncing',
   endpoints: ['general', 'flashblocks'],
   parseParams(args) {

@@ -7,11 +7,11 @@
 import { address } from '../../format/hex.js'
 import { parseXLayerFilter, type XLayerFilter } from '../xlayer-filter.js'
 import type { FormattedBlock } from '../formatted-block.js'
-import type { ReceiptRecord, TxRecord } from '../../chain/types.js'
+import type { ReceiptRecord, TxRecord } from '../../domain/types.js'
 import type { FlashblockView } from '../sources.js'
-import type { Subscription, SubscriptionKind } from '../types.js'
+import type { Subscription, SubscriptionKindSpec } from '../types.js'
 
-export const xlayerFlashblocks: SubscriptionKind<XLayerFilter> = {
+export const xlayerFlashblocks: SubscriptionKindSpec<XLayerFilter> = {
   name: 'flashblocks',
   endpoints: ['flashblocks'],
   parseParams: (args) => parseXLayerFilter(args),

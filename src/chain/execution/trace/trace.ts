@@ -7,6 +7,7 @@ import { createBlock, type BlockHeader } from '@ethereumjs/block'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { bytesToHex } from '@ethereumjs/util'
 import { createVM, runTx, type VM } from '@ethereumjs/vm'
+import type { TraceOptions } from '../../../capabilities/execute.js'
 import { TRACE_TIMEOUT_MS } from '../../../limits.js'
 import { InvalidParamsError } from '../../../errors.js'
 import { stateAt } from '../../engine.js'
@@ -14,12 +15,6 @@ import { withTimeout } from '../call.js'
 import { attachCallTracer } from './call-tracer.js'
 import { attachPrestateTracer } from './prestate-tracer.js'
 import { attachStructLogger } from './struct-logger.js'
-
-export type TraceOptions = {
-  tracer?: 'callTracer' | 'prestateTracer'
-  tracerConfig?: { onlyTopCall?: boolean; withLog?: boolean; diffMode?: boolean }
-  disableStack?: boolean; disableStorage?: boolean; enableMemory?: boolean; enableReturnData?: boolean; timeout?: string
-}
 
 export interface TraceEnv {
   vm: VM

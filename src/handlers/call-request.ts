@@ -3,27 +3,22 @@
  * GenericTransaction) in domain form. `input` is the current name of the calldata, `data` the older one;
  * both given and different is geth's error (-32000, as its other argument checks).
  */
-import { InvalidInputError } from '../errors.js'
+import { DataAndInputDifferError, GasPriceAndFeeCapError } from '../errors.js'
 import { parseData, parseQuantity } from '../format/hex.js'
 import type { CallObject } from '../../generated/types.js'
-import type { ExecutionRequest } from '../chain/execution/run.js'
+import type { CallRequest } from '../domain/call-request.js'
 
 /** The wire shape, as the OpenRPC document's CallObject (nulls tolerated as absent, like geth). */
-export type WireTransactionRequest = { [K in keyof CallObject]?: CallObject[K] | null }
-
-/** The domain form is the execution services' request, plus the chain id a signed send carries. */
-export interface TransactionRequest extends ExecutionRequest {
-  chainId?: bigint
-}
+export type WireCallRequest = { [K in keyof CallObject]?: CallObject[K] | null }
 
 const q = (hex: string | null | undefined) => (hex == null ? undefined : parseQuantity(hex))
 const b = (hex: string | null | undefined) => (hex == null ? undefined : parseData(hex))
 
-export function parseTransactionRequest(wire: WireTransactionRequest): TransactionRequest {
+export function parseCallRequest(wire: WireCallRequest): CallRequest {
   if (wire.input != null && wire.data != null && wire.input.toLowerCase() !== wire.data.toLowerCase()) {
-    throw new InvalidInputError(`both "data" and "input" are set and not equal. Please use "input" to pass transaction call data`)
+    throw new DataAndInputDifferError()
   }
-  const request: TransactionRequest = {
+  const request: CallRequest = {
     type: wire.type == null ? undefined : Number(parseQuantity(wire.type)),
     from: b(wire.from),
     to: b(wire.to),
@@ -42,7 +37,7 @@ export function parseTransactionRequest(wire: WireTransactionRequest): Transacti
     })),
   }
   if (request.gasPrice !== undefined && (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined)) {
-    throw new InvalidInputError(`both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified`)
+    throw new GasPriceAndFeeCapError()
   }
   return request
 }

@@ -5,7 +5,7 @@
  */
 import type { BlockHeader } from '@ethereumjs/block'
 import { bytesToHex } from '@ethereumjs/util'
-import type { BlockRecord, LogRecord, ReceiptRecord, TxRecord } from './types.js'
+import type { BlockRecord, LogRecord, ReceiptRecord, TxRecord } from '../domain/types.js'
 
 export function assembleBlock(
   header: BlockHeader,

@@ -2,7 +2,9 @@
  * The chain's domain records (bigint / Uint8Array; hex only at the wire boundary). Blocks, transactions,
  * receipts and logs are stored in these shapes once, at execution, so readers never re-execute or
  * re-decode. A `Flashblock` is the sequencer's output and the pending store's input: the payload fields
- * of the raw feed (flashblocks.md Part 1) plus the executed records of its new transactions.
+ * of the raw feed (flashblocks.md Part 1) plus the executed records of its new transactions. They belong to
+ * no backend: the embedded chain and a follower fill the same shapes, and the pending store and the
+ * resolver read them without knowing which.
  */
 import type { BlockHeader } from '@ethereumjs/block'
 import type { TypedTransaction } from '@ethereumjs/tx'

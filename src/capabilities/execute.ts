@@ -1,0 +1,28 @@
+/**
+ * Executing without committing: eth_call, eth_estimateGas and debug_trace*. The embedded chain runs its
+ * EVM on a block's state; a follower may run its own EVM over remote state or ask its upstream node.
+ */
+import type { CallRequest, StateOverrideSpec } from '../domain/call-request.js'
+import type { BlockRecord } from '../domain/types.js'
+
+/** debug_trace*'s options (the wire TraceConfig, read as is). */
+export type TraceOptions = {
+  tracer?: 'callTracer' | 'prestateTracer'
+  tracerConfig?: { onlyTopCall?: boolean; withLog?: boolean; diffMode?: boolean }
+  disableStack?: boolean; disableStorage?: boolean; enableMemory?: boolean; enableReturnData?: boolean; timeout?: string
+}
+
+/** A block to replay and the block before it, whose state the replay starts from. */
+export interface TraceTarget {
+  block: BlockRecord
+  parent: BlockRecord
+}
+
+export interface Executor {
+  /** The call's output on the block's state; a revert throws geth's code 3 with the revert data. */
+  call(block: BlockRecord, request: CallRequest, overrides?: StateOverrideSpec): Promise<Uint8Array>
+  /** The least gas with which the request succeeds on the block's state. */
+  estimateGas(block: BlockRecord, request: CallRequest): Promise<bigint>
+  /** Traces of the transactions at `indexes` of the target block, in that order. */
+  trace(target: TraceTarget, indexes: number[], options: TraceOptions): Promise<unknown[]>
+}

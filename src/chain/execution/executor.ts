@@ -1,0 +1,34 @@
+/**
+ * The embedded chain's Executor: calls, estimates and traces on the chain's own EVM, with warm VMs from
+ * the chain's VmPool for calls and estimates.
+ */
+import type { VM } from '@ethereumjs/vm'
+import type { Executor, TraceOptions, TraceTarget } from '../../capabilities/execute.js'
+import type { CallRequest, StateOverrideSpec } from '../../domain/call-request.js'
+import type { BlockRecord } from '../../domain/types.js'
+import { call } from './call.js'
+import { estimateGas } from './estimate.js'
+import type { ExecutionEnv } from './run.js'
+import { traceTransactions } from './trace/trace.js'
+import type { VmPool } from './vm-pool.js'
+
+export class EmbeddedExecutor implements Executor {
+  constructor(private readonly vm: VM, private readonly vms: VmPool) {}
+
+  call(block: BlockRecord, request: CallRequest, overrides?: StateOverrideSpec): Promise<Uint8Array> {
+    return call(this.env(block), request, overrides)
+  }
+
+  estimateGas(block: BlockRecord, request: CallRequest): Promise<bigint> {
+    return estimateGas(this.env(block), request)
+  }
+
+  trace({ block, parent }: TraceTarget, indexes: number[], options: TraceOptions): Promise<unknown[]> {
+    const env = { vm: this.vm, parentStateRoot: parent.header.stateRoot, header: block.header, txs: block.txs.map((t) => t.tx) }
+    return traceTransactions(env, indexes, options)
+  }
+
+  private env(block: BlockRecord): ExecutionEnv {
+    return { vm: this.vm, vms: this.vms, stateRoot: block.header.stateRoot, header: block.header }
+  }
+}

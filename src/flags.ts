@@ -1,0 +1,138 @@
+/**
+ * The command line: flags -> a checked Config (through config.ts's defaults and checks), node's parser
+ * errors rewritten as one sentence naming the flag, and --help written from the same defaults.
+ */
+import { parseArgs as parseFlags } from 'node:util'
+import { CHAIN_IDS, CONFIG_DEFAULTS, ConfigError, WEI_PER_OKB, checkConfig, defaultConfig, type Config, type Network } from './config.js'
+
+const d = CONFIG_DEFAULTS
+
+export const HELP = `Usage: npm start -- [flags]     (or: tsx src/cli.ts [flags])
+
+Serves the preconf-rpc JSON-RPC endpoints (/ and /flashblocks) over an embedded chain.
+
+Flags:
+  -p, --port <n>                 TCP port (default ${d.port}; 0 picks a free one)
+      --host <address>           interface to listen on (default ${d.host})
+      --network <name>           mainnet (chain id ${CHAIN_IDS.mainnet}) or testnet (chain id ${CHAIN_IDS.testnet}) (default ${d.network})
+      --block-time <seconds>     seal a block this often (default ${d.blockTimeMs / 1000})
+      --flashblock-interval <ms> publish a preconfirmation increment this often (default ${d.flashblockIntervalMs})
+      --gas-limit <gas>          block gas limit (default ${d.gasLimit})
+      --mnemonic <phrase>        BIP-39 phrase of the dev accounts (default: "${d.mnemonic}")
+      --accounts <n>             number of dev accounts (default ${d.accounts})
+      --balance <OKB>            genesis balance of each dev account, in OKB (default ${d.balance / WEI_PER_OKB})
+      --no-dev-accounts          turn eth_sendTransaction and eth_sign off (no keys held)
+      --txpool-max-per-sender <n> transactions one sender may hold in the pool (default ${d.txpoolMaxPerSender})
+      --txpool-max-total <n>     transactions the pool holds in all (default ${d.txpoolMaxTotal})
+      --rate-limit <n>           requests per second per client IP; 0 turns it off (default ${d.rateLimit})
+      --redis-url <url>          share the rate limit between replicas through Redis (redis://host:6379)
+      --rate-limit-fail-closed   refuse requests while Redis is unreachable (default: keep serving)
+      --trusted-proxies <cidrs>  comma-separated CIDRs whose X-Forwarded-For / X-Real-IP is believed
+      --quiet                    print nothing but errors
+  -h, --help                     show this text
+`
+
+const flags = {
+  port: { type: 'string', short: 'p' },
+  host: { type: 'string' },
+  network: { type: 'string' },
+  'block-time': { type: 'string' },
+  'flashblock-interval': { type: 'string' },
+  'gas-limit': { type: 'string' },
+  mnemonic: { type: 'string' },
+  accounts: { type: 'string' },
+  balance: { type: 'string' },
+  'no-dev-accounts': { type: 'boolean' },
+  'txpool-max-per-sender': { type: 'string' },
+  'txpool-max-total': { type: 'string' },
+  'rate-limit': { type: 'string' },
+  'redis-url': { type: 'string' },
+  'rate-limit-fail-closed': { type: 'boolean' },
+  'trusted-proxies': { type: 'string' },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
+export interface CommandLine {
+  config: Config
+  help: boolean
+}
+
+function integer(flag: string, text: string): number {
+  if (!/^\d+$/.test(text)) throw new ConfigError(`--${flag} expects a whole number, got "${text}"`)
+  return Number(text)
+}
+
+function decimal(flag: string, text: string): number {
+  if (!/^\d+(\.\d+)?$/.test(text)) throw new ConfigError(`--${flag} expects a number, got "${text}"`)
+  return Number(text)
+}
+
+function gas(text: string): bigint {
+  if (!/^(\d+|0x[0-9a-fA-F]+)$/.test(text)) throw new ConfigError(`--gas-limit expects a whole number, got "${text}"`)
+  return BigInt(text)
+}
+
+/** `10000`, `0.5` OKB -> wei; more than 18 decimals cannot be represented. */
+function okb(text: string): bigint {
+  const match = /^(\d+)(?:\.(\d{1,18}))?$/.exec(text)
+  if (!match) throw new ConfigError(`--balance expects an amount of OKB such as 10000 or 0.5, got "${text}"`)
+  return BigInt(match[1]!) * WEI_PER_OKB + BigInt((match[2] ?? '').padEnd(18, '0'))
+}
+
+function network(text: string): Network {
+  if (!(text in CHAIN_IDS)) throw new ConfigError(`--network must be mainnet or testnet, got "${text}"`)
+  return text as Network
+}
+
+/** Rewrites node's parser errors as one short sentence naming the flag. */
+function readableParseError(err: unknown): ConfigError {
+  const { code, message } = err as { code?: string; message: string }
+  const flag = /'(?:-\w, )?(-{1,2}[\w-]+)/.exec(message)?.[1]
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return new ConfigError(`unknown flag ${flag ?? message}`)
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    return flag && /argument missing|ambiguous/.test(message)
+      ? new ConfigError(`${flag} needs a value`)
+      : new ConfigError(`${flag ?? 'a flag'} does not take a value`)
+  }
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return new ConfigError(`unexpected argument ${/'([^']*)'/.exec(message)?.[1] ?? ''}`.trim())
+  return new ConfigError(message)
+}
+
+/** Parses the flags; `help` is true when --help was given (the config is then the defaults). */
+export function parseCommandLine(argv: string[]): CommandLine {
+  let values: Partial<Record<keyof typeof flags, string | boolean>>
+  try {
+    values = parseFlags({ args: argv, options: flags, strict: true, allowPositionals: false }).values
+  } catch (err) {
+    throw readableParseError(err)
+  }
+  if (values.help) return { config: defaultConfig(), help: true }
+  const text = (flag: keyof typeof flags) => values[flag] as string | undefined
+  const overrides: Partial<Config> = {}
+  if (text('port') !== undefined) overrides.port = integer('port', text('port')!)
+  if (text('host') !== undefined) overrides.host = text('host')!
+  if (text('network') !== undefined) overrides.network = network(text('network')!)
+  if (text('block-time') !== undefined) overrides.blockTimeMs = Math.round(decimal('block-time', text('block-time')!) * 1000)
+  if (text('flashblock-interval') !== undefined) overrides.flashblockIntervalMs = integer('flashblock-interval', text('flashblock-interval')!)
+  if (text('gas-limit') !== undefined) overrides.gasLimit = gas(text('gas-limit')!)
+  if (text('mnemonic') !== undefined) overrides.mnemonic = text('mnemonic')!.trim().replace(/\s+/g, ' ')
+  if (text('accounts') !== undefined) overrides.accounts = integer('accounts', text('accounts')!)
+  if (text('balance') !== undefined) overrides.balance = okb(text('balance')!)
+  if (values['no-dev-accounts']) overrides.devAccounts = false
+  if (text('txpool-max-per-sender') !== undefined) overrides.txpoolMaxPerSender = integer('txpool-max-per-sender', text('txpool-max-per-sender')!)
+  if (text('txpool-max-total') !== undefined) overrides.txpoolMaxTotal = integer('txpool-max-total', text('txpool-max-total')!)
+  if (text('rate-limit') !== undefined) overrides.rateLimit = integer('rate-limit', text('rate-limit')!)
+  if (text('redis-url') !== undefined) overrides.redisUrl = text('redis-url')!
+  if (values['rate-limit-fail-closed']) overrides.rateLimitFailClosed = true
+  if (text('trusted-proxies') !== undefined) {
+    overrides.trustedProxies = text('trusted-proxies')!.split(',').map((cidr) => cidr.trim()).filter((cidr) => cidr !== '')
+  }
+  if (values.quiet) overrides.quiet = true
+  return { config: checkConfig(defaultConfig(overrides)), help: false }
+}
+
+/** The contract's entry: flags -> a checked Config; throws ConfigError for a bad flag. */
+export function parseArgs(argv: string[]): Config {
+  return parseCommandLine(argv).config
+}
