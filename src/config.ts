@@ -130,7 +130,7 @@ export function checkConfig(config: Config): Config {
 
 // ---- command line ----
 
-export const HELP = `Usage: npm start -- [flags]     (or: tsx src/cli.ts [flags])
+export const HELP = `Usage: npx preconf-rpc [flags]     (in a clone: npm start -- [flags])
 
 Serves the preconf-rpc JSON-RPC endpoints (/ and /flashblocks) over an embedded chain.
 
