@@ -7,7 +7,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { ANVIL_BIN, freePort } from '../test/support/anvil.js'
-import { installPackedPackage, nodeBinary, SUPPORTED_NODE_MAJORS, userEnv } from '../test/support/packed-package.js'
+import { installPackedPackage, nodeBinary, stopGroup, SUPPORTED_NODE_MAJORS, userEnv } from '../test/support/packed-package.js'
 import { percentiles } from './lib.js'
 
 const runs = Number(process.argv[2] ?? 5)
@@ -22,7 +22,7 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-/** Milliseconds from spawn to the first eth_chainId result on `port`; the process is stopped afterwards. */
+/** Milliseconds from spawn to the first eth_chainId result on `port`; then the process group is stopped. */
 async function timeToFirstAnswer(start: (port: number) => ChildProcess): Promise<number> {
   const port = await freePort()
   const started = performance.now()
@@ -38,7 +38,7 @@ async function timeToFirstAnswer(start: (port: number) => ChildProcess): Promise
     }
   } finally {
     const gone = new Promise((r) => child.once('exit', r))
-    child.kill('SIGTERM')
+    stopGroup(child)
     if (!exited) await gone
   }
 }
@@ -56,7 +56,7 @@ const installed = await installPackedPackage()
 const bin = join(installed.dir, 'node_modules', 'preconf-rpc', 'bin', 'preconf-rpc.js')
 console.log(`spawn -> first eth_chainId answer, ${runs} runs each (machine: ${process.arch}, load ${(await import('node:os')).loadavg()[0]!.toFixed(1)})\n`)
 try {
-  await measure('anvil', (port) => spawn(ANVIL_BIN, ['--port', String(port), '--silent'], { stdio: 'ignore' }))
+  await measure('anvil', (port) => spawn(ANVIL_BIN, ['--port', String(port), '--silent'], { stdio: 'ignore', detached: true }))
   for (const major of SUPPORTED_NODE_MAJORS) {
     const node = nodeBinary(major)
     if (node === undefined) {
@@ -65,9 +65,9 @@ try {
     }
     const args = (port: number) => ['--port', String(port), '--quiet']
     await measure(`Node ${major}: npx preconf-rpc`, (port) =>
-      spawn('npx', ['--no', '--', 'preconf-rpc', ...args(port)], { cwd: installed.dir, env: userEnv(node), stdio: 'ignore' }),
+      spawn('npx', ['--no', '--', 'preconf-rpc', ...args(port)], { cwd: installed.dir, env: userEnv(node), stdio: 'ignore', detached: true }),
     )
-    await measure(`Node ${major}: node …/bin/preconf-rpc.js (no npx)`, (port) => spawn(node, [bin, ...args(port)], { cwd: installed.dir, stdio: 'ignore' }))
+    await measure(`Node ${major}: node …/bin/preconf-rpc.js (no npx)`, (port) => spawn(node, [bin, ...args(port)], { cwd: installed.dir, stdio: 'ignore', detached: true }))
   }
 } finally {
   await installed.remove()

@@ -55,6 +55,15 @@ export async function installPackedPackage(alongside: string[] = []): Promise<In
   return { tarball, dir, remove: () => rm(scratch, { recursive: true, force: true }) }
 }
 
+/** SIGTERM to every process of a child spawned with `detached: true` (npx, its shell, the service). */
+export function stopGroup(child: ChildProcess): void {
+  try {
+    process.kill(-child.pid!, 'SIGTERM')
+  } catch {
+    // already gone
+  }
+}
+
 export interface RunningBin {
   url: string
   output(): string
@@ -63,7 +72,9 @@ export interface RunningBin {
 
 /** `npx preconf-rpc --port 0 …args` in `dir` under `nodeBin`; resolves with the URL its banner prints. */
 export function startBin(dir: string, nodeBin: string, args: string[] = []): Promise<RunningBin> {
-  const child: ChildProcess = spawn('npx', ['--no', '--', 'preconf-rpc', '--port', '0', ...args], { cwd: dir, env: userEnv(nodeBin) })
+  // its own process group, stopped as a group, as Ctrl+C in a terminal does: npx runs the bin under `sh -c`,
+  // which does not pass a SIGTERM on to it
+  const child: ChildProcess = spawn('npx', ['--no', '--', 'preconf-rpc', '--port', '0', ...args], { cwd: dir, env: userEnv(nodeBin), detached: true })
   let output = ''
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   return new Promise((resolve, reject) => {
@@ -77,8 +88,13 @@ export function startBin(dir: string, nodeBin: string, args: string[] = []): Pro
         url,
         output: () => output,
         close: async () => {
-          child.kill('SIGTERM')
+          stopGroup(child)
           await exited
+          // the service itself (npx's grandchild) must be gone too, not left holding the port
+          for (let attempt = 0; await fetch(url).then(() => true, () => false); attempt++) {
+            if (attempt === 100) throw new Error(`preconf-rpc still answers on ${url} after npx exited`)
+            await new Promise((r) => setTimeout(r, 100))
+          }
         },
       })
     }
