@@ -5,7 +5,7 @@
  * files tsc does not emit: the ajv validators (already JavaScript) and what the server reads at run time.
  */
 import { execFileSync } from 'node:child_process'
-import { cpSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 
 const root = join(import.meta.dirname, '..')
@@ -19,7 +19,13 @@ const ASSETS = [
   'generated/docs/index.html', // GET /docs
 ]
 
-// a file removed from src/ must not linger in the package
-rmSync(dist, { recursive: true, force: true })
-execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' })
-for (const asset of ASSETS) cpSync(join(root, asset), join(dist, asset))
+// built beside dist/ and swapped in, so a file removed from src/ does not linger in the package, and a
+// process reading dist/ meanwhile (a test importing preconf-rpc/client) never sees it half written
+const next = `${dist}.next-${process.pid}`
+const previous = `${dist}.previous-${process.pid}`
+rmSync(next, { recursive: true, force: true })
+execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', next], { stdio: 'inherit' })
+for (const asset of ASSETS) cpSync(join(root, asset), join(next, asset))
+if (existsSync(dist)) renameSync(dist, previous)
+renameSync(next, dist)
+rmSync(previous, { recursive: true, force: true })
