@@ -7,7 +7,7 @@ import { CHAIN_IDS, CONFIG_DEFAULTS, ConfigError, WEI_PER_OKB, checkConfig, defa
 
 const d = CONFIG_DEFAULTS
 
-export const HELP = `Usage: npm start -- [flags]     (or: tsx src/cli.ts [flags])
+export const HELP = `Usage: npx preconf-rpc [flags]     (in a clone: npm start -- [flags])
 
 Serves the preconf-rpc JSON-RPC endpoints (/ and /flashblocks) over an embedded chain.
 

@@ -2,9 +2,10 @@
  * The service's name and version, read once from package.json so `web3_clientVersion`, the GET description
  * and the CLI banner never disagree with the published package.
  */
-import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { name: string; version: string }
+// by the package's own name, so it resolves from src/ in a clone and from dist/src/ in an installed package
+const pkg = createRequire(import.meta.url)('preconf-rpc/package.json') as { name: string; version: string }
 
 export const SERVICE_NAME: string = pkg.name
 export const SERVICE_VERSION: string = pkg.version

@@ -1,0 +1,31 @@
+/**
+ * `npm run build` (and `prepare`, so `npm pack` and a git install get it): compiles the service, the
+ * generated code and the client into dist/ with the same layout as the sources, so every
+ * `new URL('../../generated/…', import.meta.url)` in src/ finds its file under dist/ too, then copies the
+ * files tsc does not emit: the ajv validators (already JavaScript) and what the server reads at run time.
+ */
+import { execFileSync } from 'node:child_process'
+import { cpSync, existsSync, renameSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+
+const root = join(import.meta.dirname, '..')
+const dist = join(root, 'dist')
+
+const ASSETS = [
+  'generated/validators.js',
+  'generated/validators.d.ts',
+  'generated/openrpc.general.json', // rpc.discover on /
+  'generated/openrpc.flashblocks.json', // rpc.discover on /flashblocks
+  'generated/docs/index.html', // GET /docs
+]
+
+// built beside dist/ and swapped in, so a file removed from src/ does not linger in the package, and a
+// process reading dist/ meanwhile (a test importing preconf-rpc/client) never sees it half written
+const next = `${dist}.next-${process.pid}`
+const previous = `${dist}.previous-${process.pid}`
+rmSync(next, { recursive: true, force: true })
+execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', next], { stdio: 'inherit' })
+for (const asset of ASSETS) cpSync(join(root, asset), join(next, asset))
+if (existsSync(dist)) renameSync(dist, previous)
+renameSync(next, dist)
+rmSync(previous, { recursive: true, force: true })
