@@ -6,7 +6,8 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { join } from 'node:path'
-import { ANVIL_BIN, freePort } from '../test/support/anvil.js'
+import { ANVIL_BIN } from '../test/support/anvil.js'
+import { freePort } from '../test/support/free-port.js'
 import { installPackedPackage, nodeBinary, stopGroup, SUPPORTED_NODE_MAJORS, userEnv } from '../test/support/packed-package.js'
 import { percentiles } from './lib.js'
 

@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { installPackedPackage, nodeBinary, NODE_BINARIES_DIR, startBin, SUPPORTED_NODE_MAJORS, userEnv, type InstalledPackage } from '../support/packed-package.js'
 import { REPO_ROOT } from '../support/run-script.js'
 import { createWsClient } from '../../src/client/index.js'
-import { BOB, DEV_KEY_0, rawCall } from '../general/harness.js'
+import { BOB, DEV_KEY_0 } from '../support/dev-keys.js'
+import { rpc as rawCall } from '../support/rpc.js'
 
 const run = promisify(execFile)
 const devDependencies = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies
