@@ -29,10 +29,20 @@ for (let b = 0; b < blocks; b++) {
     const s = i % chain.accounts.length
     const to = `0x${(fresh++).toString(16).padStart(40, '0')}` as const
     const tx = createFeeMarket1559Tx(
-      { chainId: 196n, nonce: nonces[s]++, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n, gasLimit: 21_000n, to, value: 1n },
+      {
+        chainId: 196n,
+        nonce: nonces[s]++,
+        maxFeePerGas: 10n ** 10n,
+        maxPriorityFeePerGas: 1n,
+        gasLimit: 21_000n,
+        to,
+        value: 1n,
+      },
       { common: chain.common },
     ).sign(chain.accounts[s].privateKey)
-    await chain.sendRawTransaction(tx.serialize()).catch((e) => { throw new Error(`block ${b} tx ${i}: ${e.message}`) })
+    await chain.sendRawTransaction(tx.serialize()).catch((e) => {
+      throw new Error(`block ${b} tx ${i}: ${e.message}`)
+    })
   }
   // five flashblocks per block, as the timers would make them
   for (let f = 0; f < 5; f++) await chain.buildNow()
@@ -43,10 +53,17 @@ for (let b = 0; b < empties; b++) await chain.sealNow()
 const afterEmpty = heapMb()
 const txBlocksMb = afterTxs - before
 const perTxKb = (txBlocksMb * 1024) / (blocks * perBlock)
-console.log(JSON.stringify({
-  blocks, txsPerBlock: perBlock, emptyBlocks: empties,
-  heapBeforeMb: +before.toFixed(1), heapAfterTxBlocksMb: +afterTxs.toFixed(1), heapAfterEmptyBlocksMb: +afterEmpty.toFixed(1),
-  perFullBlockMb: +(txBlocksMb / blocks).toFixed(2), perTxKb: +perTxKb.toFixed(1),
-  perEmptyBlockKb: +(((afterEmpty - afterTxs) * 1024) / Math.max(1, empties)).toFixed(1),
-  rssGrowthMb: +(process.memoryUsage().rss / 2 ** 20 - rssBefore).toFixed(1),
-}))
+console.log(
+  JSON.stringify({
+    blocks,
+    txsPerBlock: perBlock,
+    emptyBlocks: empties,
+    heapBeforeMb: +before.toFixed(1),
+    heapAfterTxBlocksMb: +afterTxs.toFixed(1),
+    heapAfterEmptyBlocksMb: +afterEmpty.toFixed(1),
+    perFullBlockMb: +(txBlocksMb / blocks).toFixed(2),
+    perTxKb: +perTxKb.toFixed(1),
+    perEmptyBlockKb: +(((afterEmpty - afterTxs) * 1024) / Math.max(1, empties)).toFixed(1),
+    rssGrowthMb: +(process.memoryUsage().rss / 2 ** 20 - rssBefore).toFixed(1),
+  }),
+)

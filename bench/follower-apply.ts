@@ -23,20 +23,35 @@ import { percentiles } from './lib.js'
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '20' } } })
 const runs = Number(values.runs)
-const { TestToken } = JSON.parse(readFileSync(new URL('../test/fixtures/TestToken.json', import.meta.url), 'utf8')) as { TestToken: { abi: Abi; bytecode: Hex } }
+const { TestToken } = JSON.parse(readFileSync(new URL('../test/fixtures/TestToken.json', import.meta.url), 'utf8')) as {
+  TestToken: { abi: Abi; bytecode: Hex }
+}
 
-const leader = await startService({ port: 0, quiet: true, rateLimit: 0, blockTimeMs: 3_600_000, flashblockIntervalMs: 3_600_000 })
+const leader = await startService({
+  port: 0,
+  quiet: true,
+  rateLimit: 0,
+  blockTimeMs: 3_600_000,
+  flashblockIntervalMs: 3_600_000,
+})
 const chain = leader.chain
 const nonces = new Array(10).fill(0)
 const send = async (from: number, fields: Omit<Parameters<typeof signTx>[2], 'nonce'>) =>
   chain.sendRawTransaction(await signTx(chain, from, { ...fields, nonce: nonces[from]++ }))
 const transfer = (to: Uint8Array, amount: bigint) =>
-  hexToBytes(encodeFunctionData({ abi: TestToken.abi, functionName: 'transfer', args: [bytesToHex(to) as Hex, amount] }))
+  hexToBytes(
+    encodeFunctionData({ abi: TestToken.abi, functionName: 'transfer', args: [bytesToHex(to) as Hex, amount] }),
+  )
 
 await chain.sealNow()
-await send(0, { to: null, gas: 2_000_000n, data: hexToBytes(encodeDeployData({ abi: TestToken.abi, bytecode: TestToken.bytecode, args: [10n ** 9n] })) })
+await send(0, {
+  to: null,
+  gas: 2_000_000n,
+  data: hexToBytes(encodeDeployData({ abi: TestToken.abi, bytecode: TestToken.bytecode, args: [10n ** 9n] })),
+})
 const token = (await chain.mine()).receipts[0].contractAddress!
-for (let i = 1; i < 10; i++) await send(0, { to: token, gas: 100_000n, data: transfer(chain.accounts[i].address, 10n ** 6n) })
+for (let i = 1; i < 10; i++)
+  await send(0, { to: token, gas: 100_000n, data: transfer(chain.accounts[i].address, 10n ** 6n) })
 await chain.mine()
 for (let i = 0; i < 100; i++) {
   const recipient = hexToBytes(`0x${(0xbeef0000 + i).toString(16).padStart(40, '0')}`)
@@ -44,7 +59,8 @@ for (let i = 0; i < 100; i++) {
 }
 const fb = await chain.buildNow()
 console.log(`the leader built it in ${fb.timing?.buildMs.toFixed(1)} ms`)
-if (fb.executed.txs.length !== 100) throw new Error(`the leader put ${fb.executed.txs.length} transfers in its flashblock, not 100`)
+if (fb.executed.txs.length !== 100)
+  throw new Error(`the leader put ${fb.executed.txs.length} transfers in its flashblock, not 100`)
 const payload = decodeFlashblock(decodeFrame(JSON.stringify(encodeFlashblock(fb))) as FlashblocksPayload)
 const canonical = chain.store.height
 const upstream = fetchUpstream(leader.url)
@@ -55,7 +71,9 @@ async function applyOnce(snapshot: UpstreamSnapshot) {
   const result = await follower.apply(payload, canonical)
   const ms = performance.now() - t0
   if (result.kind !== 'applied' || bytesToHex(result.flashblock.diff.blockHash) !== bytesToHex(fb.diff.blockHash)) {
-    throw new Error(`re-execution differs from the leader: ${JSON.stringify(result.kind === 'applied' ? follower.stats : result)}`)
+    throw new Error(
+      `re-execution differs from the leader: ${JSON.stringify(result.kind === 'applied' ? follower.stats : result)}`,
+    )
   }
   return { ms, requests: result.upstreamRequests }
 }
@@ -77,5 +95,9 @@ const fmt = (v: number) => v.toFixed(1)
 const c = percentiles(cold)
 const w = percentiles(warm)
 console.log(`one flashblock of 100 ERC-20 transfers (${fb.diff.gasUsed} gas) re-executed on a loopback upstream`)
-console.log(`cold (fresh per-block snapshot), n=${cold.length}: p50 ${fmt(c.p50)} ms, p90 ${fmt(c.p90)} ms; upstream requests ${coldRequests.join(', ')} (calls ${shared.stats.calls})`)
-console.log(`warm (snapshot already filled), n=${warm.length}: p50 ${fmt(w.p50)} ms, p90 ${fmt(w.p90)} ms; upstream requests 0`)
+console.log(
+  `cold (fresh per-block snapshot), n=${cold.length}: p50 ${fmt(c.p50)} ms, p90 ${fmt(c.p90)} ms; upstream requests ${coldRequests.join(', ')} (calls ${shared.stats.calls})`,
+)
+console.log(
+  `warm (snapshot already filled), n=${warm.length}: p50 ${fmt(w.p50)} ms, p90 ${fmt(w.p90)} ms; upstream requests 0`,
+)

@@ -69,22 +69,48 @@ function stopper(child: ChildProcess) {
 /** Our service on the embedded chain (200 ms flashblocks, 1 s blocks unless told otherwise). */
 export async function startOurs(extraArgs: string[] = []): Promise<Target> {
   const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', '--port', String(port), '--quiet', '--rate-limit', '0', ...extraArgs], {
-    cwd: new URL('..', import.meta.url).pathname,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli.ts', '--port', String(port), '--quiet', '--rate-limit', '0', ...extraArgs],
+    {
+      cwd: new URL('..', import.meta.url).pathname,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  )
   const base = `http://127.0.0.1:${port}`
   await waitReady(`${base}/flashblocks`, child, 'preconf-rpc')
-  return { label: 'preconf-rpc /flashblocks', url: `${base}/flashblocks`, syncUrl: `${base}/flashblocks`, feedUrl: `ws://127.0.0.1:${port}/ws/flashblocks`, stop: stopper(child) }
+  return {
+    label: 'preconf-rpc /flashblocks',
+    url: `${base}/flashblocks`,
+    syncUrl: `${base}/flashblocks`,
+    feedUrl: `ws://127.0.0.1:${port}/ws/flashblocks`,
+    stop: stopper(child),
+  }
 }
 
 /** anvil from the dev dependency, with the same mnemonic and chain id. */
 export async function startAnvil(blockTime: string): Promise<Target> {
   const port = await freePort()
   const bin = new URL('../node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil', import.meta.url).pathname
-  const child = spawn(bin, ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '196', '--mnemonic', MNEMONIC, '--block-time', blockTime, '--silent'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
+  const child = spawn(
+    bin,
+    [
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--chain-id',
+      '196',
+      '--mnemonic',
+      MNEMONIC,
+      '--block-time',
+      blockTime,
+      '--silent',
+    ],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  )
   const url = `http://127.0.0.1:${port}`
   await waitReady(url, child, 'anvil')
   return { label: `anvil --block-time ${blockTime}`, url, stop: stopper(child) }

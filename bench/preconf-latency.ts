@@ -29,15 +29,25 @@ type Mode = 'poll' | 'sync'
 
 async function signBatch(url: string, count: number) {
   const chainId = Number(await rpc(url, 'eth_chainId'))
-  const nonces = await Promise.all(SENDERS.map((s) => rpc(url, 'eth_getTransactionCount', [s.address, 'pending']).then(BigInt)))
+  const nonces = await Promise.all(
+    SENDERS.map((s) => rpc(url, 'eth_getTransactionCount', [s.address, 'pending']).then(BigInt)),
+  )
   const gasPrice = BigInt(await rpc(url, 'eth_gasPrice'))
   const raws: string[] = []
   for (let i = 0; i < count; i++) {
     const k = i % SENDERS.length
-    raws.push(await SENDERS[k].signTransaction({
-      chainId, type: 'eip1559', nonce: Number(nonces[k]++), to: recipient, value: 1n, gas: 21_000n,
-      maxFeePerGas: gasPrice * 3n, maxPriorityFeePerGas: 1_000_000n,
-    }))
+    raws.push(
+      await SENDERS[k].signTransaction({
+        chainId,
+        type: 'eip1559',
+        nonce: Number(nonces[k]++),
+        to: recipient,
+        value: 1n,
+        gas: 21_000n,
+        maxFeePerGas: gasPrice * 3n,
+        maxPriorityFeePerGas: 1_000_000n,
+      }),
+    )
   }
   return raws
 }
@@ -82,12 +92,20 @@ async function feedJitter(target: Target, ms: number) {
   await sleep(ms)
   ws.close()
   const gaps = arrivals.slice(1).map((t, i) => t - arrivals[i])
-  return { flashblocks: arrivals.length, interval: percentiles(gaps), deviationFrom200: percentiles(gaps.map((g) => Math.abs(g - 200))) }
+  return {
+    flashblocks: arrivals.length,
+    interval: percentiles(gaps),
+    deviationFrom200: percentiles(gaps.map((g) => Math.abs(g - 200))),
+  }
 }
 
 const rows: Record<string, unknown>[] = []
 const targets: (() => Promise<Target>)[] = [() => startOurs()]
-if (!args['no-anvil']) targets.push(() => startAnvil('0.2'), () => startAnvil('1'))
+if (!args['no-anvil'])
+  targets.push(
+    () => startAnvil('0.2'),
+    () => startAnvil('1'),
+  )
 
 for (const start of targets) {
   const target = await start()
@@ -102,5 +120,9 @@ for (const start of targets) {
     await target.stop()
   }
 }
-console.log('\nsend -> receipt latency (ms): poll = eth_sendRawTransaction returned -> receipt polled every', pollMs, 'ms; sync = eth_sendRawTransactionSync round trip')
+console.log(
+  '\nsend -> receipt latency (ms): poll = eth_sendRawTransaction returned -> receipt polled every',
+  pollMs,
+  'ms; sync = eth_sendRawTransactionSync round trip',
+)
 console.table(rows)

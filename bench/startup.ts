@@ -8,7 +8,13 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { ANVIL_BIN } from '../test/support/anvil.js'
 import { freePort } from '../test/support/free-port.js'
-import { installPackedPackage, nodeBinary, stopGroup, SUPPORTED_NODE_MAJORS, userEnv } from '../test/support/packed-package.js'
+import {
+  installPackedPackage,
+  nodeBinary,
+  stopGroup,
+  SUPPORTED_NODE_MAJORS,
+  userEnv,
+} from '../test/support/packed-package.js'
 import { percentiles } from './lib.js'
 
 const runs = Number(process.argv[2] ?? 5)
@@ -49,15 +55,21 @@ async function measure(label: string, start: (port: number) => ChildProcess): Pr
   for (let i = 0; i < runs; i++) times.push(await timeToFirstAnswer(start))
   const { p50, max } = percentiles(times)
   const min = Math.round(Math.min(...times))
-  console.log(`${label.padEnd(44)} min ${String(min).padStart(5)} ms   median ${String(Math.round(p50)).padStart(5)} ms   max ${String(Math.round(max)).padStart(5)} ms`)
+  console.log(
+    `${label.padEnd(44)} min ${String(min).padStart(5)} ms   median ${String(Math.round(p50)).padStart(5)} ms   max ${String(Math.round(max)).padStart(5)} ms`,
+  )
 }
 
 console.log(`packing and installing preconf-rpc into an empty folder…`)
 const installed = await installPackedPackage()
 const bin = join(installed.dir, 'node_modules', 'preconf-rpc', 'bin', 'preconf-rpc.js')
-console.log(`spawn -> first eth_chainId answer, ${runs} runs each (machine: ${process.arch}, load ${(await import('node:os')).loadavg()[0]!.toFixed(1)})\n`)
+console.log(
+  `spawn -> first eth_chainId answer, ${runs} runs each (machine: ${process.arch}, load ${(await import('node:os')).loadavg()[0]!.toFixed(1)})\n`,
+)
 try {
-  await measure('anvil', (port) => spawn(ANVIL_BIN, ['--port', String(port), '--silent'], { stdio: 'ignore', detached: true }))
+  await measure('anvil', (port) =>
+    spawn(ANVIL_BIN, ['--port', String(port), '--silent'], { stdio: 'ignore', detached: true }),
+  )
   for (const major of SUPPORTED_NODE_MAJORS) {
     const node = nodeBinary(major)
     if (node === undefined) {
@@ -66,9 +78,16 @@ try {
     }
     const args = (port: number) => ['--port', String(port), '--quiet']
     await measure(`Node ${major}: npx preconf-rpc`, (port) =>
-      spawn('npx', ['--no', '--', 'preconf-rpc', ...args(port)], { cwd: installed.dir, env: userEnv(node), stdio: 'ignore', detached: true }),
+      spawn('npx', ['--no', '--', 'preconf-rpc', ...args(port)], {
+        cwd: installed.dir,
+        env: userEnv(node),
+        stdio: 'ignore',
+        detached: true,
+      }),
     )
-    await measure(`Node ${major}: node …/bin/preconf-rpc.js (no npx)`, (port) => spawn(node, [bin, ...args(port)], { cwd: installed.dir, stdio: 'ignore', detached: true }))
+    await measure(`Node ${major}: node …/bin/preconf-rpc.js (no npx)`, (port) =>
+      spawn(node, [bin, ...args(port)], { cwd: installed.dir, stdio: 'ignore', detached: true }),
+    )
   }
 } finally {
   await installed.remove()

@@ -23,7 +23,10 @@ function forValidation(schema: unknown, rewriteRefs: boolean): Schema {
     for (const [key, value] of Object.entries(node)) {
       if (key === '$schema' || key === '$id' || prose.has(key)) continue
       if (key.startsWith('x-') && key !== 'x-error') continue
-      kept[key] = key === '$ref' && rewriteRefs && typeof value === 'string' && value.startsWith(schemaRefPrefix) ? `${rootId}${value}` : value
+      kept[key] =
+        key === '$ref' && rewriteRefs && typeof value === 'string' && value.startsWith(schemaRefPrefix)
+          ? `${rootId}${value}`
+          : value
     }
     return kept
   }) as Schema

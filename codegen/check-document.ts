@@ -22,11 +22,13 @@ function schemaProblems(schema: unknown, at: string, field: string, schemaNames:
   walkSchema(schema, '', (node, path) => {
     const where = located(path)
     for (const key of Object.keys(node)) {
-      if (!draft07Keywords.has(key) && !key.startsWith('x-')) problems.push(`${where}: unknown keyword "${key}" (draft-07 keywords and x- extensions only)`)
+      if (!draft07Keywords.has(key) && !key.startsWith('x-'))
+        problems.push(`${where}: unknown keyword "${key}" (draft-07 keywords and x- extensions only)`)
     }
     const ref = node.$ref
     if (ref === undefined) return
-    if (typeof ref !== 'string' || !ref.startsWith(schemaRefPrefix)) problems.push(`${where}: unsupported $ref ${JSON.stringify(ref)}`)
+    if (typeof ref !== 'string' || !ref.startsWith(schemaRefPrefix))
+      problems.push(`${where}: unsupported $ref ${JSON.stringify(ref)}`)
     else if (!schemaNames.has(ref.slice(schemaRefPrefix.length))) problems.push(`${where}: unknown $ref '${ref}'`)
   })
   return problems
@@ -39,7 +41,8 @@ function referencedSchemas(schema: unknown, into: Set<string>): Set<string> {
     return into
   }
   if (!isSchema(schema)) return into
-  if (typeof schema.$ref === 'string' && schema.$ref.startsWith(schemaRefPrefix)) into.add(schema.$ref.slice(schemaRefPrefix.length))
+  if (typeof schema.$ref === 'string' && schema.$ref.startsWith(schemaRefPrefix))
+    into.add(schema.$ref.slice(schemaRefPrefix.length))
   for (const value of Object.values(schema)) referencedSchemas(value, into)
   return into
 }
@@ -49,13 +52,20 @@ function referencedSchemas(schema: unknown, into: Set<string>): Set<string> {
  * endless expansion until the process runs out of memory, so any $ref cycle is refused here, by name.
  */
 function cycleProblems(schemas: Record<string, unknown>): string[] {
-  const edges = new Map(Object.entries(schemas).map(([name, schema]) => [name, [...referencedSchemas(schema, new Set())]]))
+  const edges = new Map(
+    Object.entries(schemas).map(([name, schema]) => [name, [...referencedSchemas(schema, new Set())]]),
+  )
   const problems: string[] = []
   for (const start of edges.keys()) {
     const path = [start]
     const visit = (name: string): boolean => {
       for (const next of edges.get(name) ?? []) {
-        if (next === start) return problems.push(`schema ${start}: $ref cycle ${[...path, next].join(' -> ')} (recursive schemas cannot be dereferenced)`) > 0
+        if (next === start)
+          return (
+            problems.push(
+              `schema ${start}: $ref cycle ${[...path, next].join(' -> ')} (recursive schemas cannot be dereferenced)`,
+            ) > 0
+          )
         if (path.includes(next)) continue
         path.push(next)
         if (visit(next)) return true
@@ -77,12 +87,15 @@ function paramProblems(method: Record<string, unknown>, at: string, schemaNames:
     const where = `${at}: params[${i}]`
     if (!isSchema(param)) return problems.push(`${where}: expected a content descriptor (a $ref is not supported here)`)
     const name = param.name
-    if (typeof name !== 'string' || !identifier.test(name)) problems.push(`${where}.name: expected a camelCase identifier, got ${JSON.stringify(name)}`)
+    if (typeof name !== 'string' || !identifier.test(name))
+      problems.push(`${where}.name: expected a camelCase identifier, got ${JSON.stringify(name)}`)
     else if (seen.has(name)) problems.push(`${where}.name: ${name} is used twice`)
     else seen.add(name)
     const label = `${where} (${String(name)})`
-    if (typeof param.required !== 'boolean') problems.push(`${label}.required: expected true or false (OpenRPC's default is false; say which)`)
-    if (param.required === true && optionalSeen) problems.push(`${label}.required: a required param follows the optional param ${optionalSeen}`)
+    if (typeof param.required !== 'boolean')
+      problems.push(`${label}.required: expected true or false (OpenRPC's default is false; say which)`)
+    if (param.required === true && optionalSeen)
+      problems.push(`${label}.required: a required param follows the optional param ${optionalSeen}`)
     if (param.required !== true) optionalSeen ??= String(name)
     problems.push(...schemaProblems(param.schema, at, `params[${i}] (${String(name)}).schema`, schemaNames))
     return undefined
@@ -97,7 +110,8 @@ function extensionProblems(method: Record<string, unknown>, at: string): string[
     problems.push(`${at}: x-endpoints: missing; list general and/or flashblocks`)
   } else {
     const bad = served.filter((e) => !endpoints.includes(e))
-    if (bad.length > 0) problems.push(`${at}: x-endpoints: unknown endpoint ${JSON.stringify(bad[0])} (general or flashblocks)`)
+    if (bad.length > 0)
+      problems.push(`${at}: x-endpoints: unknown endpoint ${JSON.stringify(bad[0])} (general or flashblocks)`)
     if (new Set(served).size !== served.length) problems.push(`${at}: x-endpoints: an endpoint is listed twice`)
   }
   for (const flag of booleanFlags) {
@@ -106,39 +120,57 @@ function extensionProblems(method: Record<string, unknown>, at: string): string[
   return problems
 }
 
-function aliasProblems(method: Record<string, unknown>, at: string, byName: Map<string, Record<string, unknown>>): string[] {
+function aliasProblems(
+  method: Record<string, unknown>,
+  at: string,
+  byName: Map<string, Record<string, unknown>>,
+): string[] {
   const aliasOf = method['x-alias-of']
   if (aliasOf === undefined) return []
   const target = typeof aliasOf === 'string' ? byName.get(aliasOf) : undefined
   if (!target) return [`${at}: x-alias-of: no method named ${JSON.stringify(aliasOf)}`]
   if (target['x-alias-of'] !== undefined) return [`${at}: x-alias-of: ${aliasOf} is itself an alias`]
   const problems: string[] = []
-  if (JSON.stringify(method.params) !== JSON.stringify(target.params)) problems.push(`${at}: params: an alias must declare the same params as ${aliasOf}`)
-  if (JSON.stringify(method.result) !== JSON.stringify(target.result)) problems.push(`${at}: result: an alias must declare the same result as ${aliasOf}`)
+  if (JSON.stringify(method.params) !== JSON.stringify(target.params))
+    problems.push(`${at}: params: an alias must declare the same params as ${aliasOf}`)
+  if (JSON.stringify(method.result) !== JSON.stringify(target.result))
+    problems.push(`${at}: result: an alias must declare the same result as ${aliasOf}`)
   return problems
 }
 
-function exampleProblems(method: Record<string, unknown>, at: string, byName: Map<string, Record<string, unknown>>): string[] {
+function exampleProblems(
+  method: Record<string, unknown>,
+  at: string,
+  byName: Map<string, Record<string, unknown>>,
+): string[] {
   const examples = method.examples
-  if (!Array.isArray(examples) || examples.length === 0) return [`${at}: examples: at least one example pairing is required`]
+  if (!Array.isArray(examples) || examples.length === 0)
+    return [`${at}: examples: at least one example pairing is required`]
   const params = Array.isArray(method.params) ? method.params.filter(isSchema) : []
   const problems: string[] = []
   examples.forEach((example: unknown, i) => {
     const where = `${at}: examples[${i}]`
-    if (!isSchema(example) || !Array.isArray(example.params)) return problems.push(`${where}: expected {name, params, result}`)
-    if (example.params.length > params.length) problems.push(`${where}.params: ${example.params.length} values for ${params.length} params`)
+    if (!isSchema(example) || !Array.isArray(example.params))
+      return problems.push(`${where}: expected {name, params, result}`)
+    if (example.params.length > params.length)
+      problems.push(`${where}.params: ${example.params.length} values for ${params.length} params`)
     example.params.forEach((value: unknown, j) => {
       const name = isSchema(value) ? value.name : undefined
-      if (j < params.length && name !== params[j]?.name) problems.push(`${where}.params[${j}].name: expected ${String(params[j]?.name)}, got ${JSON.stringify(name)}`)
+      if (j < params.length && name !== params[j]?.name)
+        problems.push(`${where}.params[${j}].name: expected ${String(params[j]?.name)}, got ${JSON.stringify(name)}`)
       if (!isSchema(value) || !('value' in value)) problems.push(`${where}.params[${j}]: missing value`)
     })
-    if (!isSchema(example.result) || !('value' in example.result)) problems.push(`${where}.result: missing result value`)
+    if (!isSchema(example.result) || !('value' in example.result))
+      problems.push(`${where}.result: missing result value`)
     const endpoint = example['x-endpoint']
     const served = Array.isArray(method['x-endpoints']) ? method['x-endpoints'] : []
-    if (endpoint !== undefined && !served.includes(endpoint)) problems.push(`${where}.x-endpoint: ${JSON.stringify(endpoint)} does not serve ${String(method.name)}`)
+    if (endpoint !== undefined && !served.includes(endpoint))
+      problems.push(`${where}.x-endpoint: ${JSON.stringify(endpoint)} does not serve ${String(method.name)}`)
     const setup = example['x-setup']
-    if (setup !== undefined && (typeof setup !== 'string' || !byName.has(setup))) problems.push(`${where}.x-setup: no method named ${JSON.stringify(setup)}`)
-    if (example['x-reproducible'] !== undefined && typeof example['x-reproducible'] !== 'boolean') problems.push(`${where}.x-reproducible: expected true or false`)
+    if (setup !== undefined && (typeof setup !== 'string' || !byName.has(setup)))
+      problems.push(`${where}.x-setup: no method named ${JSON.stringify(setup)}`)
+    if (example['x-reproducible'] !== undefined && typeof example['x-reproducible'] !== 'boolean')
+      problems.push(`${where}.x-reproducible: expected true or false`)
     return undefined
   })
   return problems
@@ -150,9 +182,13 @@ function errorProblems(method: Record<string, unknown>, at: string, errorNames: 
   return method.errors.flatMap((error: unknown, i) => {
     const ref = isSchema(error) ? error.$ref : undefined
     if (typeof ref === 'string') {
-      return ref.startsWith(errorRefPrefix) && errorNames.has(ref.slice(errorRefPrefix.length)) ? [] : [`${at}: errors[${i}]: unknown $ref '${ref}'`]
+      return ref.startsWith(errorRefPrefix) && errorNames.has(ref.slice(errorRefPrefix.length))
+        ? []
+        : [`${at}: errors[${i}]: unknown $ref '${ref}'`]
     }
-    return isSchema(error) && Number.isInteger(error.code) && typeof error.message === 'string' ? [] : [`${at}: errors[${i}]: expected {code, message}`]
+    return isSchema(error) && Number.isInteger(error.code) && typeof error.message === 'string'
+      ? []
+      : [`${at}: errors[${i}]: expected {code, message}`]
   })
 }
 
@@ -162,8 +198,10 @@ export function checkDocument(document: OpenRpcDocument, files: Map<string, stri
   const errorNames = new Set(Object.keys(document.components.errors ?? {}))
   for (const [name, schema] of Object.entries(document.components.schemas)) {
     const at = `schema ${name}`
-    if (!typeName.test(name)) problems.push(`${at}: the name becomes a TypeScript type; use PascalCase letters and digits`)
-    if (isSchema(schema) && (typeof schema.title !== 'string' || typeof schema.description !== 'string')) problems.push(`${at}: needs a title and a description`)
+    if (!typeName.test(name))
+      problems.push(`${at}: the name becomes a TypeScript type; use PascalCase letters and digits`)
+    if (isSchema(schema) && (typeof schema.title !== 'string' || typeof schema.description !== 'string'))
+      problems.push(`${at}: needs a title and a description`)
     problems.push(...schemaProblems(schema, at, '', schemaNames))
   }
   problems.push(...cycleProblems(document.components.schemas))
@@ -175,7 +213,8 @@ export function checkDocument(document: OpenRpcDocument, files: Map<string, stri
     }
     if (method.paramStructure !== 'by-position') problems.push(`${at}: paramStructure: expected by-position`)
     problems.push(...paramProblems(method, at, schemaNames))
-    if (!isSchema(method.result) || typeof method.result.name !== 'string') problems.push(`${at}: result: expected {name, schema}`)
+    if (!isSchema(method.result) || typeof method.result.name !== 'string')
+      problems.push(`${at}: result: expected {name, schema}`)
     else problems.push(...schemaProblems(method.result.schema, at, 'result.schema', schemaNames))
     problems.push(...extensionProblems(method, at), ...aliasProblems(method, at, byName))
     problems.push(...exampleProblems(method, at, byName), ...errorProblems(method, at, errorNames))

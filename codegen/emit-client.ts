@@ -5,9 +5,22 @@
  * ws-client.ts); this emits what depends on the document: the documented `RpcMethods`, the method names,
  * and the client types and constructors bound to `Methods`.
  */
-import { StructureKind, type InterfaceDeclarationStructure, type MethodSignatureStructure, type Project } from 'ts-morph'
+import {
+  StructureKind,
+  type InterfaceDeclarationStructure,
+  type MethodSignatureStructure,
+  type Project,
+} from 'ts-morph'
 import type { LoadedDocument } from './model.js'
-import { docText, headerLine, printSourceFile, propertyKey, quote, type GeneratedFile, type Statement } from './ts-project.js'
+import {
+  docText,
+  headerLine,
+  printSourceFile,
+  propertyKey,
+  quote,
+  type GeneratedFile,
+  type Statement,
+} from './ts-project.js'
 
 function rpcMethods(loaded: LoadedDocument): InterfaceDeclarationStructure {
   const methods = loaded.methods.map((method): MethodSignatureStructure => {

@@ -9,7 +9,8 @@ describe('the docs page generator', () => {
   test('writes one page with a section per method and per schema', () => {
     const [page] = emitDocs(loaded, 'openrpc/')
     expect(page!.path).toBe('docs/index.html')
-    for (const method of loaded.methods) expect(page!.text).toContain(`<section class="method" id="method-${method.name}">`)
+    for (const method of loaded.methods)
+      expect(page!.text).toContain(`<section class="method" id="method-${method.name}">`)
     for (const [name] of loaded.schemas) expect(page!.text).toContain(`id="schema-${name}"`)
   })
 

@@ -10,7 +10,8 @@ const ENDPOINT_PATHS: Record<Endpoint, string> = { general: 'POST /', flashblock
 
 /** What the `pending` tag reads on each endpoint (docs/design/flashblocks.md Part 1). */
 const PENDING_MEANING: Record<Endpoint, string> = {
-  flashblocks: 'the newest flashblock: the block being built, with every transaction preconfirmed so far (at most ~200 ms old)',
+  flashblocks:
+    'the newest flashblock: the block being built, with every transaction preconfirmed so far (at most ~200 ms old)',
   general: 'the latest canonical block, as a node without preconfirmations answers',
 }
 
@@ -29,7 +30,12 @@ code,pre{font-family:ui-monospace,Menlo,monospace;font-size:13px}pre{background:
 h3{font-size:15px;margin:14px 0 4px}.muted{color:#667}`
 
 function escape(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
 }
 
 /** Escaped text with the document's `code` spans kept as <code>. */
@@ -51,7 +57,8 @@ function schemaText(schema: Schema | undefined): string {
   for (const key of ['oneOf', 'anyOf'] as const) {
     if (Array.isArray(schema[key])) return (schema[key] as Schema[]).map(schemaText).join(' | ')
   }
-  if (Array.isArray(schema.enum)) return schema.enum.map((value) => `<code>${escape(JSON.stringify(value))}</code>`).join(' | ')
+  if (Array.isArray(schema.enum))
+    return schema.enum.map((value) => `<code>${escape(JSON.stringify(value))}</code>`).join(' | ')
   if ('const' in schema) return `<code>${escape(JSON.stringify(schema.const))}</code>`
   if (schema.type === 'array') return `array of ${schemaText(schema.items as Schema | undefined)}`
   const type = Array.isArray(schema.type) ? schema.type.join(' | ') : String(schema.type ?? 'any')
@@ -66,47 +73,65 @@ function json(value: unknown): string {
 
 function paramsTable(method: MethodModel): string {
   if (method.params.length === 0) return '<p class="muted">No params.</p>'
-  const rows = method.params.map((param) =>
-    `<tr><td><code>${escape(param.name)}</code></td><td>${param.required ? 'required' : 'optional'}</td><td>${schemaText(param.schema)}</td><td>${prose(param.description ?? '')}</td></tr>`)
+  const rows = method.params.map(
+    (param) =>
+      `<tr><td><code>${escape(param.name)}</code></td><td>${param.required ? 'required' : 'optional'}</td><td>${schemaText(param.schema)}</td><td>${prose(param.description ?? '')}</td></tr>`,
+  )
   return `<table><tr><th>name</th><th></th><th>schema</th><th>description</th></tr>${rows.join('')}</table>`
 }
 
 function examples(method: MethodModel): string {
-  return method.examples.map((example) => {
-    const request = { jsonrpc: '2.0', id: 1, method: method.name, params: example.params.map((param) => param.value) }
-    const where = example.endpoint ? ` <span class="muted">(on ${ENDPOINT_PATHS[example.endpoint]})</span>` : ''
-    return `<h4>${prose(example.name)}${where}</h4>${json(request)}${example.result ? json(example.result.value) : ''}`
-  }).join('')
+  return method.examples
+    .map((example) => {
+      const request = { jsonrpc: '2.0', id: 1, method: method.name, params: example.params.map((param) => param.value) }
+      const where = example.endpoint ? ` <span class="muted">(on ${ENDPOINT_PATHS[example.endpoint]})</span>` : ''
+      return `<h4>${prose(example.name)}${where}</h4>${json(request)}${example.result ? json(example.result.value) : ''}`
+    })
+    .join('')
 }
 
 type ErrorObject = { code: number; message: string }
 
 function errorsOf(raw: Record<string, unknown> | undefined, components: Record<string, unknown>): ErrorObject[] {
   const list = Array.isArray(raw?.errors) ? (raw.errors as Record<string, unknown>[]) : []
-  return list.map((error) => {
-    const ref = typeof error.$ref === 'string' ? error.$ref.split('/').pop()! : undefined
-    return (ref ? components[ref] : error) as ErrorObject
-  }).filter((error): error is ErrorObject => typeof error?.code === 'number')
+  return list
+    .map((error) => {
+      const ref = typeof error.$ref === 'string' ? error.$ref.split('/').pop()! : undefined
+      return (ref ? components[ref] : error) as ErrorObject
+    })
+    .filter((error): error is ErrorObject => typeof error?.code === 'number')
 }
 
 function errorsTable(errors: ErrorObject[]): string {
   if (errors.length === 0) return ''
-  const rows = errors.map((error) => `<tr><td><code>${error.code}</code></td><td><code>${escape(error.message)}</code></td></tr>`)
+  const rows = errors.map(
+    (error) => `<tr><td><code>${error.code}</code></td><td><code>${escape(error.message)}</code></td></tr>`,
+  )
   return `<h3>Errors</h3><table><tr><th>code</th><th>message</th></tr>${rows.join('')}</table>`
 }
 
 function pendingNote(method: MethodModel): string {
   if (!method.pending) return ''
-  const lines = method.endpoints.map((endpoint) => `<li>on <code>${ENDPOINT_PATHS[endpoint]}</code>: ${PENDING_MEANING[endpoint]}</li>`)
+  const lines = method.endpoints.map(
+    (endpoint) => `<li>on <code>${ENDPOINT_PATHS[endpoint]}</code>: ${PENDING_MEANING[endpoint]}</li>`,
+  )
   return `<h3>The <code>pending</code> tag</h3><ul>${lines.join('')}</ul>`
 }
 
-function methodSection(method: MethodModel, raw: Record<string, unknown> | undefined, errorComponents: Record<string, unknown>): string {
+function methodSection(
+  method: MethodModel,
+  raw: Record<string, unknown> | undefined,
+  errorComponents: Record<string, unknown>,
+): string {
   const tags = [
-    ...method.endpoints.map((endpoint) => `<span class="${endpoint === 'flashblocks' ? 'fb' : ''}">${ENDPOINT_PATHS[endpoint]}</span>`),
+    ...method.endpoints.map(
+      (endpoint) => `<span class="${endpoint === 'flashblocks' ? 'fb' : ''}">${ENDPOINT_PATHS[endpoint]}</span>`,
+    ),
     method.extension ? '<span class="ext">extension</span>' : '',
     method.websocketOnly ? '<span>WebSocket only</span>' : '',
-    method.aliasOf ? `<span>alias of <a href="#method-${escape(method.aliasOf)}">${escape(method.aliasOf)}</a></span>` : '',
+    method.aliasOf
+      ? `<span>alias of <a href="#method-${escape(method.aliasOf)}">${escape(method.aliasOf)}</a></span>`
+      : '',
   ].join('')
   return `<section class="method" id="method-${escape(method.name)}">
 <h2>${escape(method.name)}</h2><div class="tags">${tags}</div>
@@ -120,9 +145,14 @@ ${errorsTable(errorsOf(raw, errorComponents))}<h3>Examples</h3>${examples(method
 function schemaSection([name, schema]: [string, Schema]): string {
   const properties = (schema.properties ?? {}) as Record<string, Schema>
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : [])
-  const rows = Object.entries(properties).map(([key, property]) =>
-    `<tr><td><code>${escape(key)}</code></td><td>${required.has(key) ? 'required' : ''}</td><td>${schemaText(property)}</td><td>${prose(String(property.description ?? ''))}</td></tr>`)
-  const table = rows.length > 0 ? `<table><tr><th>field</th><th></th><th>schema</th><th>description</th></tr>${rows.join('')}</table>` : ''
+  const rows = Object.entries(properties).map(
+    ([key, property]) =>
+      `<tr><td><code>${escape(key)}</code></td><td>${required.has(key) ? 'required' : ''}</td><td>${schemaText(property)}</td><td>${prose(String(property.description ?? ''))}</td></tr>`,
+  )
+  const table =
+    rows.length > 0
+      ? `<table><tr><th>field</th><th></th><th>schema</th><th>description</th></tr>${rows.join('')}</table>`
+      : ''
   return `<section class="schema" id="schema-${escape(name)}"><h2>${escape(name)}</h2>
 <p><strong>${prose(String(schema.title ?? ''))}</strong> ${prose(String(schema.description ?? ''))}</p>
 <p>${schemaText({ ...schema, title: undefined, properties: undefined })}</p>${table}</section>`
@@ -133,8 +163,10 @@ export function emitDocs(loaded: LoadedDocument, source: string): GeneratedFile[
   const rawByName = new Map(document.methods.map((method) => [method.name, method as Record<string, unknown>]))
   const errorComponents = (document.components.errors ?? {}) as Record<string, unknown>
   const nav = [
-    '<h2>Methods</h2>', ...methods.map((m) => `<a href="#method-${escape(m.name)}">${escape(m.name)}</a>`),
-    '<h2>Schemas</h2>', ...schemas.map(([name]) => `<a href="#schema-${escape(name)}">${escape(name)}</a>`),
+    '<h2>Methods</h2>',
+    ...methods.map((m) => `<a href="#method-${escape(m.name)}">${escape(m.name)}</a>`),
+    '<h2>Schemas</h2>',
+    ...schemas.map(([name]) => `<a href="#schema-${escape(name)}">${escape(name)}</a>`),
   ].join('\n')
   const html = `<!doctype html>
 <!-- ${headerLine('emit-docs.ts', source).replace(/^\/\/ /, '')} -->

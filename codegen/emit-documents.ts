@@ -35,8 +35,12 @@ function reachableComponents(document: OpenRpcDocument, methods: unknown[]): Ope
     schemaNames.add(name)
     queue.push(...refsIn(document.components.schemas[name], new Set()))
   }
-  const schemas = Object.fromEntries(Object.entries(document.components.schemas).filter(([name]) => schemaNames.has(name)))
-  const errors = Object.entries(document.components.errors ?? {}).filter(([name]) => refs.has(`#/components/errors/${name}`))
+  const schemas = Object.fromEntries(
+    Object.entries(document.components.schemas).filter(([name]) => schemaNames.has(name)),
+  )
+  const errors = Object.entries(document.components.errors ?? {}).filter(([name]) =>
+    refs.has(`#/components/errors/${name}`),
+  )
   return errors.length > 0 ? { schemas, errors: Object.fromEntries(errors) } : { schemas }
 }
 
@@ -62,6 +66,9 @@ export function emitDocuments(loaded: LoadedDocument, source: string): Generated
   const print = (doc: OpenRpcDocument) => `${JSON.stringify(doc, null, 2)}\n`
   return [
     { path: 'openrpc.json', text: print(documentFor(loaded, endpoints, marker)) },
-    ...endpoints.map((endpoint) => ({ path: `openrpc.${endpoint}.json`, text: print(documentFor(loaded, [endpoint], marker)) })),
+    ...endpoints.map((endpoint) => ({
+      path: `openrpc.${endpoint}.json`,
+      text: print(documentFor(loaded, [endpoint], marker)),
+    })),
   ]
 }

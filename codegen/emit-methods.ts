@@ -4,14 +4,29 @@
  * table the transport dispatches with: per method its param names, endpoints, flags and standalone
  * validators. How a spec, its checks and the endpoint lookup are built is src/rpc/method-table.ts.
  */
-import { StructureKind, type InterfaceDeclarationStructure, type Project, type PropertySignatureStructure } from 'ts-morph'
+import {
+  StructureKind,
+  type InterfaceDeclarationStructure,
+  type Project,
+  type PropertySignatureStructure,
+} from 'ts-morph'
 import type { ValidatorBuild } from './ajv-build.js'
 import type { LoadedDocument, MethodModel } from './model.js'
 import { referencedNames, schemaToType } from './schema-to-type.js'
-import { docText, headerLine, printSourceFile, propertyKey, quote, type GeneratedFile, type Statement } from './ts-project.js'
+import {
+  docText,
+  headerLine,
+  printSourceFile,
+  propertyKey,
+  quote,
+  type GeneratedFile,
+  type Statement,
+} from './ts-project.js'
 
 function paramsTuple(method: MethodModel): string {
-  const members = method.params.map((param) => `${param.name}${param.required ? '' : '?'}: ${schemaToType(param.schema)}`)
+  const members = method.params.map(
+    (param) => `${param.name}${param.required ? '' : '?'}: ${schemaToType(param.schema)}`,
+  )
   return `[${members.join(', ')}]`
 }
 
@@ -22,7 +37,12 @@ function methodsInterface(methods: MethodModel[]): InterfaceDeclarationStructure
       ? `Methods[${quote(method.aliasOf)}]`
       : `{ params: ${paramsTuple(method)}; result: ${schemaToType(method.result.schema)} }`
     const alias = method.aliasOf ? `Alias of ${method.aliasOf}.` : undefined
-    return { kind: StructureKind.PropertySignature, name: propertyKey(method.name), type, docs: [docText(method.summary, alias, served)] }
+    return {
+      kind: StructureKind.PropertySignature,
+      name: propertyKey(method.name),
+      type,
+      docs: [docText(method.summary, alias, served)],
+    }
   })
   return {
     kind: StructureKind.Interface,
@@ -57,7 +77,12 @@ export type MethodHandlers<Ctx> = HandlersOf<Methods, AliasName, Ctx>`,
   '/** A row of the method table: how the transport serves and checks one method. */\nexport type MethodSpec = Spec<MethodName, Exclude<MethodName, AliasName>>',
 ]
 
-export function emitMethods(project: Project, loaded: LoadedDocument, build: ValidatorBuild, source: string): GeneratedFile {
+export function emitMethods(
+  project: Project,
+  loaded: LoadedDocument,
+  build: ValidatorBuild,
+  source: string,
+): GeneratedFile {
   const { methods } = loaded
   const typeNames = new Set<string>()
   for (const method of methods) {

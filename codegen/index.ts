@@ -70,7 +70,9 @@ async function main(args: string[]): Promise<void> {
     const files = await generate(openrpcDir)
     const changed = writeFiles(outDir, files)
     const where = relative(process.cwd(), outDir) || '.'
-    console.log(`generated ${files.length} files in ${where}${changed.length > 0 ? ` (changed: ${changed.join(', ')})` : ' (no changes)'}`)
+    console.log(
+      `generated ${files.length} files in ${where}${changed.length > 0 ? ` (changed: ${changed.join(', ')})` : ' (no changes)'}`,
+    )
   } catch (err) {
     if (!(err instanceof DocumentError)) throw err
     console.error(err.message)

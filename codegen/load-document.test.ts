@@ -72,7 +72,9 @@ describe('loading an OpenRPC document', () => {
     const dir = brokenFixture('schemas/block.yaml', (map) => {
       map.Block.properties.miner = { $ref: '#/components/schemas/Adress' }
     })
-    expect(await problemsOf(dir)).toContain("schema Block: properties.miner: unknown $ref '#/components/schemas/Adress'")
+    expect(await problemsOf(dir)).toContain(
+      "schema Block: properties.miner: unknown $ref '#/components/schemas/Adress'",
+    )
   })
 
   test('a method without x-endpoints fails naming it', async () => {
@@ -115,7 +117,9 @@ describe('loading an OpenRPC document', () => {
     const dir = brokenFixture('methods/eth.yaml', (list) => {
       delete method(list, 'eth_getBalance').params[0].required
     })
-    expect(await problemsOf(dir)).toContain('method eth_getBalance (methods/eth.yaml): params[0] (address).required: expected true or false')
+    expect(await problemsOf(dir)).toContain(
+      'method eth_getBalance (methods/eth.yaml): params[0] (address).required: expected true or false',
+    )
   })
 
   test('an alias whose params differ from its target fails', async () => {
@@ -145,20 +149,26 @@ describe('loading an OpenRPC document', () => {
     const dir = brokenFixture('schemas/block.yaml', (map) => {
       map.BlockNumberOrTag.oneOf.push({ $ref: '#/components/schemas/BlockNumberOrTag' })
     })
-    expect(await problemsOf(dir)).toContain('schema BlockNumberOrTag: $ref cycle BlockNumberOrTag -> BlockNumberOrTag (recursive schemas cannot be dereferenced)')
+    expect(await problemsOf(dir)).toContain(
+      'schema BlockNumberOrTag: $ref cycle BlockNumberOrTag -> BlockNumberOrTag (recursive schemas cannot be dereferenced)',
+    )
   })
 
   test('a schema that recurses through items fails by name instead of exhausting memory', async () => {
     const dir = brokenFixture('schemas/block.yaml', (map) => {
       map.Block.properties.uncles = { type: 'array', items: { $ref: '#/components/schemas/Block' } }
     })
-    expect(await problemsOf(dir)).toContain('schema Block: $ref cycle Block -> Block (recursive schemas cannot be dereferenced)')
+    expect(await problemsOf(dir)).toContain(
+      'schema Block: $ref cycle Block -> Block (recursive schemas cannot be dereferenced)',
+    )
   })
 
   test('a method defined in two files fails naming both files', async () => {
     const dir = brokenFixture('methods/op.yaml', (list) => {
       list.push({ ...method(list, 'op_supportedCapabilities'), name: 'eth_chainId' })
     })
-    expect(await problemsOf(dir)).toContain('methods/op.yaml: method eth_chainId is already defined in methods/eth.yaml')
+    expect(await problemsOf(dir)).toContain(
+      'methods/op.yaml: method eth_chainId is already defined in methods/eth.yaml',
+    )
   })
 })

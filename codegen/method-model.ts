@@ -17,7 +17,8 @@ function examplesOf(value: unknown): ExampleModel[] {
       params: params.map((param) => ({ name: text(param.name), value: param.value })),
       reproducible: example['x-reproducible'] === true,
     }
-    if (example['x-endpoint'] === 'flashblocks' || example['x-endpoint'] === 'general') model.endpoint = example['x-endpoint']
+    if (example['x-endpoint'] === 'flashblocks' || example['x-endpoint'] === 'general')
+      model.endpoint = example['x-endpoint']
     if (typeof example['x-setup'] === 'string') model.setup = example['x-setup']
     if (isSchema(example.result)) model.result = { name: text(example.result.name), value: example.result.value }
     return model

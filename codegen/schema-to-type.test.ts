@@ -7,11 +7,27 @@ describe('printing a JSON schema as a TypeScript type', () => {
     ['a hex pattern becomes a 0x template literal', { type: 'string', pattern: '^0x[0-9a-f]*$' }, '`0x${string}`'],
     ['a plain string stays string', { type: 'string' }, 'string'],
     ['an enum becomes a union of literals', { type: 'string', enum: ['latest', "it's"] }, "'latest' | 'it\\'s'"],
-    ['oneOf with NotFound becomes a nullable union', { oneOf: [{ $ref: '#/components/schemas/NotFound' }, { $ref: '#/components/schemas/Block' }] }, 'NotFound | Block'],
-    ['an array of a union is parenthesised', { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'boolean' }] } }, '(string | boolean)[]'],
-    ['a map becomes a Record', { type: 'object', additionalProperties: { $ref: '#/components/schemas/Uint' } }, 'Record<string, Uint>'],
+    [
+      'oneOf with NotFound becomes a nullable union',
+      { oneOf: [{ $ref: '#/components/schemas/NotFound' }, { $ref: '#/components/schemas/Block' }] },
+      'NotFound | Block',
+    ],
+    [
+      'an array of a union is parenthesised',
+      { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'boolean' }] } },
+      '(string | boolean)[]',
+    ],
+    [
+      'a map becomes a Record',
+      { type: 'object', additionalProperties: { $ref: '#/components/schemas/Uint' } },
+      'Record<string, Uint>',
+    ],
     ['a type list becomes a union', { type: ['string', 'null'] }, 'string | null'],
-    ['allOf becomes an intersection', { allOf: [{ $ref: '#/components/schemas/A' }, { $ref: '#/components/schemas/B' }] }, 'A & B'],
+    [
+      'allOf becomes an intersection',
+      { allOf: [{ $ref: '#/components/schemas/A' }, { $ref: '#/components/schemas/B' }] },
+      'A & B',
+    ],
     ['a schema without a type is unknown', {}, 'unknown'],
   ])('%s', (_, schema, type) => {
     expect(schemaToType(schema)).toBe(type)

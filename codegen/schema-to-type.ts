@@ -87,8 +87,10 @@ export function schemaToType(schema: unknown): string {
 export function referencedNames(schema: unknown, into: Set<string>): Set<string> {
   if (Array.isArray(schema)) for (const item of schema) referencedNames(item, into)
   else if (isSchema(schema)) {
-    if (typeof schema.$ref === 'string' && schema.$ref.startsWith(schemaRefPrefix)) into.add(schema.$ref.slice(schemaRefPrefix.length))
-    for (const [key, value] of Object.entries(schema)) if (key !== 'enum' && key !== 'const' && key !== 'examples') referencedNames(value, into)
+    if (typeof schema.$ref === 'string' && schema.$ref.startsWith(schemaRefPrefix))
+      into.add(schema.$ref.slice(schemaRefPrefix.length))
+    for (const [key, value] of Object.entries(schema))
+      if (key !== 'enum' && key !== 'const' && key !== 'examples') referencedNames(value, into)
   }
   return into
 }

@@ -6,12 +6,52 @@
 import { isSchema, type Schema } from './model.js'
 
 export const draft07Keywords = new Set([
-  '$id', '$schema', '$ref', '$comment', 'title', 'description', 'default', 'readOnly', 'writeOnly', 'examples',
-  'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'maxLength', 'minLength', 'pattern',
-  'additionalItems', 'items', 'maxItems', 'minItems', 'uniqueItems', 'contains', 'maxProperties', 'minProperties',
-  'required', 'additionalProperties', 'definitions', 'properties', 'patternProperties', 'dependencies',
-  'propertyNames', 'const', 'enum', 'type', 'format', 'contentMediaType', 'contentEncoding', 'if', 'then', 'else',
-  'allOf', 'anyOf', 'oneOf', 'not',
+  '$id',
+  '$schema',
+  '$ref',
+  '$comment',
+  'title',
+  'description',
+  'default',
+  'readOnly',
+  'writeOnly',
+  'examples',
+  'multipleOf',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'additionalItems',
+  'items',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'contains',
+  'maxProperties',
+  'minProperties',
+  'required',
+  'additionalProperties',
+  'definitions',
+  'properties',
+  'patternProperties',
+  'dependencies',
+  'propertyNames',
+  'const',
+  'enum',
+  'type',
+  'format',
+  'contentMediaType',
+  'contentEncoding',
+  'if',
+  'then',
+  'else',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
 ])
 
 const single = ['additionalItems', 'additionalProperties', 'contains', 'propertyNames', 'not', 'if', 'then', 'else']
@@ -34,7 +74,8 @@ export function walkSchema(schema: unknown, path: string, visit: SchemaVisitor):
   }
   for (const key of maps) {
     const map = schema[key]
-    if (isSchema(map)) for (const [name, item] of Object.entries(map)) walkSchema(item, join(path, `${key}.${name}`), visit)
+    if (isSchema(map))
+      for (const [name, item] of Object.entries(map)) walkSchema(item, join(path, `${key}.${name}`), visit)
   }
   const items = schema.items
   if (Array.isArray(items)) items.forEach((item, i) => walkSchema(item, `${join(path, 'items')}[${i}]`, visit))

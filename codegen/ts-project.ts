@@ -49,8 +49,17 @@ function spaced(statement: Statement): Statement {
 }
 
 /** Prints one file from its statements, header first. */
-export function printSourceFile(project: Project, path: string, header: string, statements: Statement[]): GeneratedFile {
-  const file = project.createSourceFile(path, { statements: [`${header}\n`, ...statements.map(spaced)] }, { overwrite: true })
+export function printSourceFile(
+  project: Project,
+  path: string,
+  header: string,
+  statements: Statement[],
+): GeneratedFile {
+  const file = project.createSourceFile(
+    path,
+    { statements: [`${header}\n`, ...statements.map(spaced)] },
+    { overwrite: true },
+  )
   file.formatText({
     indentSize: 2,
     tabSize: 2,

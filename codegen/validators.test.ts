@@ -54,17 +54,23 @@ describe('the generated param and result checks', () => {
       if (spec.requiredParams === 0) continue
       const given = method.examples[0]!.params.map((p) => p.value).slice(0, spec.requiredParams - 1)
       const last = spec.requiredParams - 1
-      expect(spec.checkParams(given), method.name).toBe(`missing value for required argument ${last} (${spec.paramNames[last]})`)
+      expect(spec.checkParams(given), method.name).toBe(
+        `missing value for required argument ${last} (${spec.paramNames[last]})`,
+      )
     }
   })
 
   test('accepts a checksummed address and refuses a short one', () => {
     expect(check('eth_getBalance', [address, 'latest'])).toBeUndefined()
-    expect(check('eth_getBalance', ['0x12', 'latest'])).toMatch(/^invalid argument 0 \(address\): expected .*address.*, got "0x12"$/)
+    expect(check('eth_getBalance', ['0x12', 'latest'])).toMatch(
+      /^invalid argument 0 \(address\): expected .*address.*, got "0x12"$/,
+    )
   })
 
   test('refuses a quantity with leading zeros', () => {
-    expect(check('eth_getBalance', [address, '0x01'])).toBe('invalid argument 1 (block): hex quantity has leading zeros')
+    expect(check('eth_getBalance', [address, '0x01'])).toBe(
+      'invalid argument 1 (block): hex quantity has leading zeros',
+    )
     expect(check('eth_getTransactionByBlockNumberAndIndex', ['latest', '0x00'])).toMatch(
       /^invalid argument 1 \(\w+\): hex quantity has leading zeros$/,
     )
@@ -72,25 +78,35 @@ describe('the generated param and result checks', () => {
   })
 
   test('refuses odd-length hex data', () => {
-    expect(check('eth_sendRawTransaction', ['0xabc'])).toMatch(/^invalid argument 0 \(\w+\): hex string has odd length$/)
+    expect(check('eth_sendRawTransaction', ['0xabc'])).toMatch(
+      /^invalid argument 0 \(\w+\): hex string has odd length$/,
+    )
   })
 
   test('refuses a wrong type, saying which type it got', () => {
-    expect(check('eth_getBlockByNumber', ['latest', 'true'])).toBe('invalid argument 1 (hydrated): expected boolean, got string')
+    expect(check('eth_getBlockByNumber', ['latest', 'true'])).toBe(
+      'invalid argument 1 (hydrated): expected boolean, got string',
+    )
     expect(check('eth_getBalance', [42, 'latest'])).toMatch(/^invalid argument 0 \(address\): expected .*, got number$/)
   })
 
   test('reports a number out of range with its bound', () => {
-    expect(check('eth_feeHistory', ['0x5', 'latest', [25, 101]])).toMatch(/^invalid argument 2 \(\w+\): item \[1\]: expected a number at most 100, got 101$/)
+    expect(check('eth_feeHistory', ['0x5', 'latest', [25, 101]])).toMatch(
+      /^invalid argument 2 \(\w+\): item \[1\]: expected a number at most 100, got 101$/,
+    )
   })
 
   test('names the field of an EIP-1898 block object', () => {
-    expect(check('eth_getBalance', [address, { blockHash: '0x12' }])).toMatch(/^invalid argument 1 \(block\): field "blockHash": /)
+    expect(check('eth_getBalance', [address, { blockHash: '0x12' }])).toMatch(
+      /^invalid argument 1 \(block\): field "blockHash": /,
+    )
   })
 
   test('an alias checks params exactly like its target', () => {
     const alias = methodTable.eth_getTransactionbyBlockNumberAndIndex
     expect(alias.target).toBe('eth_getTransactionByBlockNumberAndIndex')
-    expect(alias.checkParams(['pending', '0x01'])).toBe(methodTable.eth_getTransactionByBlockNumberAndIndex.checkParams(['pending', '0x01']))
+    expect(alias.checkParams(['pending', '0x01'])).toBe(
+      methodTable.eth_getTransactionByBlockNumberAndIndex.checkParams(['pending', '0x01']),
+    )
   })
 })

@@ -24,7 +24,11 @@ const ASSETS = [
 const next = `${dist}.next-${process.pid}`
 const previous = `${dist}.previous-${process.pid}`
 rmSync(next, { recursive: true, force: true })
-execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', next], { stdio: 'inherit' })
+execFileSync(
+  process.execPath,
+  [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', next],
+  { stdio: 'inherit' },
+)
 for (const asset of ASSETS) cpSync(join(root, asset), join(next, asset))
 if (existsSync(dist)) renameSync(dist, previous)
 renameSync(next, dist)

@@ -29,9 +29,6 @@ function accountLines(service: RunningService): string[] {
 }
 
 export function banner(service: RunningService): string {
-  const sections = [
-    endpointLines(service),
-    accountLines(service),
-  ]
+  const sections = [endpointLines(service), accountLines(service)]
   return `${sections.map((lines) => lines.join('\n')).join('\n\n')}\n\nPress Ctrl+C to stop.\n`
 }

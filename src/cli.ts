@@ -48,8 +48,10 @@ async function main(argv: string[]): Promise<void> {
     service = await startService(config)
   } catch (err) {
     const code = (err as { code?: string }).code
-    if (code === 'EADDRINUSE') exitWithUsageError(`port ${config.port} on ${config.host} is already in use; pick another with --port`)
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') exitWithUsageError(`cannot listen on --host ${config.host}: no such interface`)
+    if (code === 'EADDRINUSE')
+      exitWithUsageError(`port ${config.port} on ${config.host} is already in use; pick another with --port`)
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+      exitWithUsageError(`cannot listen on --host ${config.host}: no such interface`)
     if (code === 'EACCES') exitWithUsageError(`not allowed to listen on port ${config.port}; use a port above 1023`)
     throw err
   }

@@ -38,11 +38,37 @@ describe('defaults', () => {
 describe('flags', () => {
   test('every flag lands in the config', () => {
     const config = parseArgs([
-      '--port', '9000', '--host', '0.0.0.0', '--network', 'testnet', '--block-time', '2', '--flashblock-interval', '250',
-      '--gas-limit', '60000000', '--mnemonic', 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
-      '--accounts', '3', '--balance', '1.5', '--no-dev-accounts', '--rate-limit', '0', '--redis-url', 'redis://127.0.0.1:6379',
-      '--trusted-proxies', '10.0.0.0/8, 192.168.1.1', '--rate-limit-fail-closed', '--quiet',
-      '--txpool-max-per-sender', '16', '--txpool-max-total', '500',
+      '--port',
+      '9000',
+      '--host',
+      '0.0.0.0',
+      '--network',
+      'testnet',
+      '--block-time',
+      '2',
+      '--flashblock-interval',
+      '250',
+      '--gas-limit',
+      '60000000',
+      '--mnemonic',
+      'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
+      '--accounts',
+      '3',
+      '--balance',
+      '1.5',
+      '--no-dev-accounts',
+      '--rate-limit',
+      '0',
+      '--redis-url',
+      'redis://127.0.0.1:6379',
+      '--trusted-proxies',
+      '10.0.0.0/8, 192.168.1.1',
+      '--rate-limit-fail-closed',
+      '--quiet',
+      '--txpool-max-per-sender',
+      '16',
+      '--txpool-max-total',
+      '500',
     ])
     expect(config).toEqual({
       host: '0.0.0.0',
@@ -78,9 +104,26 @@ describe('flags', () => {
   test('--help is recognised and the text lists every flag', () => {
     expect(parseCommandLine(['--help']).help).toBe(true)
     expect(parseCommandLine(['-h']).help).toBe(true)
-    for (const flag of ['--port', '--host', '--network', '--block-time', '--flashblock-interval', '--gas-limit', '--mnemonic', '--accounts',
-      '--balance', '--no-dev-accounts', '--rate-limit', '--redis-url', '--trusted-proxies', '--rate-limit-fail-closed', '--quiet', '--help',
-      '--txpool-max-per-sender', '--txpool-max-total']) {
+    for (const flag of [
+      '--port',
+      '--host',
+      '--network',
+      '--block-time',
+      '--flashblock-interval',
+      '--gas-limit',
+      '--mnemonic',
+      '--accounts',
+      '--balance',
+      '--no-dev-accounts',
+      '--rate-limit',
+      '--redis-url',
+      '--trusted-proxies',
+      '--rate-limit-fail-closed',
+      '--quiet',
+      '--help',
+      '--txpool-max-per-sender',
+      '--txpool-max-total',
+    ]) {
       expect(HELP).toContain(flag)
     }
   })

@@ -77,9 +77,16 @@ export const CONFIG_DEFAULTS: Readonly<Omit<Config, 'chainId'>> = {
 
 /** The defaults with the given settings on top; the chain id follows the network unless given. */
 export function defaultConfig(overrides: Partial<Config> = {}): Config {
-  const given = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined)) as Partial<Config>
+  const given = Object.fromEntries(
+    Object.entries(overrides).filter(([, value]) => value !== undefined),
+  ) as Partial<Config>
   const network = given.network ?? CONFIG_DEFAULTS.network
-  return { ...CONFIG_DEFAULTS, chainId: CHAIN_IDS[network] ?? CHAIN_IDS.mainnet, ...given, trustedProxies: [...(given.trustedProxies ?? [])] }
+  return {
+    ...CONFIG_DEFAULTS,
+    chainId: CHAIN_IDS[network] ?? CHAIN_IDS.mainnet,
+    ...given,
+    trustedProxies: [...(given.trustedProxies ?? [])],
+  }
 }
 
 function fail(message: string): never {
@@ -104,21 +111,31 @@ export function checkConfig(config: Config): Config {
   if (!isIntegerIn(config.port, 0, 65_535)) fail(`--port must be an integer from 0 to 65535, got ${config.port}`)
   if (config.host.trim() === '') fail('--host must not be empty')
   if (!(config.network in CHAIN_IDS)) fail(`--network must be mainnet or testnet, got "${config.network}"`)
-  if (!isIntegerIn(config.chainId, 1, Number.MAX_SAFE_INTEGER)) fail(`chain id must be a positive integer, got ${config.chainId}`)
-  if (!isIntegerIn(config.blockTimeMs, 10, 3_600_000)) fail(`--block-time must be from 0.01 to 3600 seconds, got ${config.blockTimeMs / 1000}`)
+  if (!isIntegerIn(config.chainId, 1, Number.MAX_SAFE_INTEGER))
+    fail(`chain id must be a positive integer, got ${config.chainId}`)
+  if (!isIntegerIn(config.blockTimeMs, 10, 3_600_000))
+    fail(`--block-time must be from 0.01 to 3600 seconds, got ${config.blockTimeMs / 1000}`)
   if (!isIntegerIn(config.flashblockIntervalMs, 10, 3_600_000)) {
     fail(`--flashblock-interval must be an integer from 10 ms, got ${config.flashblockIntervalMs}`)
   }
   if (config.flashblockIntervalMs > config.blockTimeMs) {
-    fail(`--flashblock-interval (${config.flashblockIntervalMs} ms) must not exceed the block time (${config.blockTimeMs} ms)`)
+    fail(
+      `--flashblock-interval (${config.flashblockIntervalMs} ms) must not exceed the block time (${config.blockTimeMs} ms)`,
+    )
   }
-  if (config.gasLimit < 21_000n || config.gasLimit > 2n ** 63n - 1n) fail(`--gas-limit must be from 21000 to 2^63-1, got ${config.gasLimit}`)
-  if (!validateMnemonic(config.mnemonic.trim().normalize('NFKD'), wordlist)) fail('--mnemonic is not a valid BIP-39 English phrase')
-  if (!isIntegerIn(config.accounts, 0, 10_000)) fail(`--accounts must be an integer from 0 to 10000, got ${config.accounts}`)
+  if (config.gasLimit < 21_000n || config.gasLimit > 2n ** 63n - 1n)
+    fail(`--gas-limit must be from 21000 to 2^63-1, got ${config.gasLimit}`)
+  if (!validateMnemonic(config.mnemonic.trim().normalize('NFKD'), wordlist))
+    fail('--mnemonic is not a valid BIP-39 English phrase')
+  if (!isIntegerIn(config.accounts, 0, 10_000))
+    fail(`--accounts must be an integer from 0 to 10000, got ${config.accounts}`)
   if (config.balance < 0n) fail('--balance must not be negative')
-  if (!isIntegerIn(config.txpoolMaxPerSender, 1, 1_000_000)) fail(`--txpool-max-per-sender must be an integer from 1, got ${config.txpoolMaxPerSender}`)
-  if (!isIntegerIn(config.txpoolMaxTotal, 1, 10_000_000)) fail(`--txpool-max-total must be an integer from 1, got ${config.txpoolMaxTotal}`)
-  if (!isIntegerIn(config.rateLimit, 0, 1_000_000_000)) fail(`--rate-limit must be a whole number of requests per second (0 = off), got ${config.rateLimit}`)
+  if (!isIntegerIn(config.txpoolMaxPerSender, 1, 1_000_000))
+    fail(`--txpool-max-per-sender must be an integer from 1, got ${config.txpoolMaxPerSender}`)
+  if (!isIntegerIn(config.txpoolMaxTotal, 1, 10_000_000))
+    fail(`--txpool-max-total must be an integer from 1, got ${config.txpoolMaxTotal}`)
+  if (!isIntegerIn(config.rateLimit, 0, 1_000_000_000))
+    fail(`--rate-limit must be a whole number of requests per second (0 = off), got ${config.rateLimit}`)
   if (config.redisUrl !== undefined && !/^rediss?:\/\/\S+$/.test(config.redisUrl)) {
     fail(`--redis-url must look like redis://host:6379, got "${config.redisUrl}"`)
   }

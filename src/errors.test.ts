@@ -6,18 +6,24 @@ import * as errors from './errors.js'
 type Documented = { code: number; message: string }
 type NamedClass = { code: number; template: string; name: string }
 
-const document = load(readFileSync(new URL('../openrpc/errors.yaml', import.meta.url), 'utf8')) as Record<string, Documented>
+const document = load(readFileSync(new URL('../openrpc/errors.yaml', import.meta.url), 'utf8')) as Record<
+  string,
+  Documented
+>
 const classes = Object.values(errors).filter(
   (value): value is NamedClass & typeof errors.RpcError => typeof value === 'function' && 'template' in value,
 )
 
 describe('the named errors of openrpc/errors.yaml', () => {
-  test.each(Object.entries(document))('%s has its class in src/errors.ts with the same code and text', (name, entry) => {
-    const named = (errors as Record<string, unknown>)[`${name}Error`] as NamedClass | undefined
-    expect(named, `src/errors.ts exports no ${name}Error`).toBeDefined()
-    expect(named!.code).toBe(entry.code)
-    expect(named!.template).toBe(entry.message)
-  })
+  test.each(Object.entries(document))(
+    '%s has its class in src/errors.ts with the same code and text',
+    (name, entry) => {
+      const named = (errors as Record<string, unknown>)[`${name}Error`] as NamedClass | undefined
+      expect(named, `src/errors.ts exports no ${name}Error`).toBeDefined()
+      expect(named!.code).toBe(entry.code)
+      expect(named!.template).toBe(entry.message)
+    },
+  )
 
   test('every error class with a template is a named error of the document', () => {
     const undocumented = classes.map((c) => c.name.replace(/Error$/, '')).filter((name) => !(name in document))

@@ -3,7 +3,16 @@
  * errors rewritten as one sentence naming the flag, and --help written from the same defaults.
  */
 import { parseArgs as parseFlags } from 'node:util'
-import { CHAIN_IDS, CONFIG_DEFAULTS, ConfigError, WEI_PER_OKB, checkConfig, defaultConfig, type Config, type Network } from './config.js'
+import {
+  CHAIN_IDS,
+  CONFIG_DEFAULTS,
+  ConfigError,
+  WEI_PER_OKB,
+  checkConfig,
+  defaultConfig,
+  type Config,
+  type Network,
+} from './config.js'
 
 const d = CONFIG_DEFAULTS
 
@@ -95,7 +104,8 @@ function readableParseError(err: unknown): ConfigError {
       ? new ConfigError(`${flag} needs a value`)
       : new ConfigError(`${flag ?? 'a flag'} does not take a value`)
   }
-  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return new ConfigError(`unexpected argument ${/'([^']*)'/.exec(message)?.[1] ?? ''}`.trim())
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+    return new ConfigError(`unexpected argument ${/'([^']*)'/.exec(message)?.[1] ?? ''}`.trim())
   return new ConfigError(message)
 }
 
@@ -113,20 +123,27 @@ export function parseCommandLine(argv: string[]): CommandLine {
   if (text('port') !== undefined) overrides.port = integer('port', text('port')!)
   if (text('host') !== undefined) overrides.host = text('host')!
   if (text('network') !== undefined) overrides.network = network(text('network')!)
-  if (text('block-time') !== undefined) overrides.blockTimeMs = Math.round(decimal('block-time', text('block-time')!) * 1000)
-  if (text('flashblock-interval') !== undefined) overrides.flashblockIntervalMs = integer('flashblock-interval', text('flashblock-interval')!)
+  if (text('block-time') !== undefined)
+    overrides.blockTimeMs = Math.round(decimal('block-time', text('block-time')!) * 1000)
+  if (text('flashblock-interval') !== undefined)
+    overrides.flashblockIntervalMs = integer('flashblock-interval', text('flashblock-interval')!)
   if (text('gas-limit') !== undefined) overrides.gasLimit = gas(text('gas-limit')!)
   if (text('mnemonic') !== undefined) overrides.mnemonic = text('mnemonic')!.trim().replace(/\s+/g, ' ')
   if (text('accounts') !== undefined) overrides.accounts = integer('accounts', text('accounts')!)
   if (text('balance') !== undefined) overrides.balance = okb(text('balance')!)
   if (values['no-dev-accounts']) overrides.devAccounts = false
-  if (text('txpool-max-per-sender') !== undefined) overrides.txpoolMaxPerSender = integer('txpool-max-per-sender', text('txpool-max-per-sender')!)
-  if (text('txpool-max-total') !== undefined) overrides.txpoolMaxTotal = integer('txpool-max-total', text('txpool-max-total')!)
+  if (text('txpool-max-per-sender') !== undefined)
+    overrides.txpoolMaxPerSender = integer('txpool-max-per-sender', text('txpool-max-per-sender')!)
+  if (text('txpool-max-total') !== undefined)
+    overrides.txpoolMaxTotal = integer('txpool-max-total', text('txpool-max-total')!)
   if (text('rate-limit') !== undefined) overrides.rateLimit = integer('rate-limit', text('rate-limit')!)
   if (text('redis-url') !== undefined) overrides.redisUrl = text('redis-url')!
   if (values['rate-limit-fail-closed']) overrides.rateLimitFailClosed = true
   if (text('trusted-proxies') !== undefined) {
-    overrides.trustedProxies = text('trusted-proxies')!.split(',').map((cidr) => cidr.trim()).filter((cidr) => cidr !== '')
+    overrides.trustedProxies = text('trusted-proxies')!
+      .split(',')
+      .map((cidr) => cidr.trim())
+      .filter((cidr) => cidr !== '')
   }
   if (values.quiet) overrides.quiet = true
   return { config: checkConfig(defaultConfig(overrides)), help: false }

@@ -9,7 +9,11 @@ import type { BlockRecord } from '../domain/types.js'
 export type TraceOptions = {
   tracer?: 'callTracer' | 'prestateTracer'
   tracerConfig?: { onlyTopCall?: boolean; withLog?: boolean; diffMode?: boolean }
-  disableStack?: boolean; disableStorage?: boolean; enableMemory?: boolean; enableReturnData?: boolean; timeout?: string
+  disableStack?: boolean
+  disableStorage?: boolean
+  enableMemory?: boolean
+  enableReturnData?: boolean
+  timeout?: string
 }
 
 /** A block to replay and the block before it, whose state the replay starts from. */

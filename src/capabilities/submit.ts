@@ -18,6 +18,10 @@ export interface TxSubmitter {
    * undefined on timeout or when it is dropped. Subscribes before it returns, so nothing published right
    * after the send is missed.
    */
-  waitForReceipt(hash: Uint8Array, timeoutMs: number, options?: { preconfirmed?: boolean }): Promise<TxLocation | undefined>
+  waitForReceipt(
+    hash: Uint8Array,
+    timeoutMs: number,
+    options?: { preconfirmed?: boolean },
+  ): Promise<TxLocation | undefined>
   poolContent(): Promise<PoolContent>
 }

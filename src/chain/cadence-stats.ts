@@ -36,7 +36,13 @@ export class CadenceStats {
   }
 
   summary(): CadenceSummary {
-    return { ticks: this.ticks, flashblocks: this.flashblocks, late: this.late, tickJitterMs: percentiles(this.jitter), buildMs: percentiles(this.build) }
+    return {
+      ticks: this.ticks,
+      flashblocks: this.flashblocks,
+      late: this.late,
+      tickJitterMs: percentiles(this.jitter),
+      buildMs: percentiles(this.build),
+    }
   }
 }
 

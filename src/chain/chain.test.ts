@@ -36,7 +36,15 @@ describe('the embedded chain', () => {
   })
 
   test('honours the mnemonic, account count, balance and chain id options', async () => {
-    chain = await createChain(defaultConfig({ quiet: true, chainId: 1952, accounts: 3, balance: 5n * ONE_OKB, mnemonic: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about' }))
+    chain = await createChain(
+      defaultConfig({
+        quiet: true,
+        chainId: 1952,
+        accounts: 3,
+        balance: 5n * ONE_OKB,
+        mnemonic: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
+      }),
+    )
     expect(chain.accounts).toHaveLength(3)
     expect(bytesToHex(chain.accounts[0].address)).toBe('0x9858effd232b4033e47d90003d41ec34ecaeda94')
     expect(await balanceAt(chain, chain.store.latest(), chain.accounts[2].address)).toBe(5n * ONE_OKB)
@@ -86,7 +94,9 @@ describe('the embedded chain', () => {
     chain = await createChain({ ...defaultConfig({ quiet: true }), genesisTimestamp })
     const c = chain
     const deployer = await signTx(c, 0, {
-      nonce: 0, to: null, gas: 200_000n,
+      nonce: 0,
+      to: null,
+      gas: 200_000n,
       // constructor: LOG1(topic 0x2a) then return runtime code that reverts
       data: hexToBytes('0x602a60006000a160058060126000396000f360006000fd'),
     })
@@ -100,17 +110,35 @@ describe('the embedded chain', () => {
     expect(block.txs).toHaveLength(7)
     expect(block.logs).toHaveLength(1)
     // the CREATE address of dev account 0 at nonce 0
-    expect(bytesToHex(block.receipts[0].contractAddress!)).toBe(getContractAddress({ from: bytesToHex(c.accounts[0].address), nonce: 0n }).toLowerCase())
+    expect(bytesToHex(block.receipts[0].contractAddress!)).toBe(
+      getContractAddress({ from: bytesToHex(c.accounts[0].address), nonce: 0n }).toLowerCase(),
+    )
 
     // a fresh VM from the same genesis, replaying with @ethereumjs's own block runner
     const common = createChainCommon({ chainId: 196, gasLimit: 30_000_000n, baseFee: 1_000_000_000n })
     const fresh = await createGenesis({
-      common, gasLimit: 30_000_000n, baseFee: 1_000_000_000n, accounts: c.accounts, balance: 10_000n * ONE_OKB, timestamp: genesisTimestamp,
+      common,
+      gasLimit: 30_000_000n,
+      baseFee: 1_000_000_000n,
+      accounts: c.accounts,
+      balance: 10_000n * ONE_OKB,
+      timestamp: genesisTimestamp,
     })
     expect(bytesToHex(fresh.genesis.hash)).toBe(bytesToHex(c.store.genesis().hash))
     const vm = await createVM({ common, stateManager: fresh.stateManager })
-    const ethBlock = new Block(block.header, block.txs.map((t) => t.tx), [], [], { common })
-    const result = await runBlock(vm, { block: ethBlock, root: fresh.genesis.header.stateRoot, skipHeaderValidation: true, skipBlockValidation: true })
+    const ethBlock = new Block(
+      block.header,
+      block.txs.map((t) => t.tx),
+      [],
+      [],
+      { common },
+    )
+    const result = await runBlock(vm, {
+      block: ethBlock,
+      root: fresh.genesis.header.stateRoot,
+      skipHeaderValidation: true,
+      skipBlockValidation: true,
+    })
     expect(bytesToHex(result.stateRoot)).toBe(bytesToHex(block.header.stateRoot))
     expect(bytesToHex(result.receiptsRoot)).toBe(bytesToHex(block.header.receiptTrie))
     expect(bytesToHex(result.logsBloom)).toBe(bytesToHex(block.header.logsBloom))
@@ -134,7 +162,9 @@ describe('the embedded chain', () => {
   test('raises the base fee after a block that used more than half its gas', async () => {
     chain = await createChain(defaultConfig({ quiet: true }))
     // init code that loops until it runs out of gas: a failed creation that uses its whole gas limit
-    await chain.sendRawTransaction(await signTx(chain, 0, { nonce: 0, to: null, gas: 16_000_000n, data: hexToBytes('0x5b600056') }))
+    await chain.sendRawTransaction(
+      await signTx(chain, 0, { nonce: 0, to: null, gas: 16_000_000n, data: hexToBytes('0x5b600056') }),
+    )
     const full = await chain.mine()
     expect(full.receipts[0].status).toBe(0)
     expect(full.header.gasUsed).toBe(16_000_000n)
@@ -161,7 +191,9 @@ describe('the embedded chain', () => {
     chain = await createChain(defaultConfig({ quiet: true }))
     await chain.sealNow()
     // a contract creation whose init code stores BLOCKHASH(1) in slot 0: PUSH1 1 BLOCKHASH PUSH1 0 SSTORE STOP
-    await chain.sendRawTransaction(await signTx(chain, 0, { nonce: 0, to: null, gas: 100_000n, data: hexToBytes('0x600140600055') }))
+    await chain.sendRawTransaction(
+      await signTx(chain, 0, { nonce: 0, to: null, gas: 100_000n, data: hexToBytes('0x600140600055') }),
+    )
     const block = await chain.mine()
     const created = new Address(block.receipts[0].contractAddress!)
     const slot = await chain.stateAt(block.header.stateRoot).getStorage(created, new Uint8Array(32))
@@ -175,8 +207,14 @@ describe('the embedded chain', () => {
     const target = '0x000000000000000000000000000000000000dead'
     const authorization = await authority.signAuthorization({ address: target, chainId: 196, nonce: 0 })
     const raw = await sender.signTransaction({
-      type: 'eip7702', chainId: 196, nonce: 0, to: authority.address, gas: 100_000n,
-      maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n, authorizationList: [authorization],
+      type: 'eip7702',
+      chainId: 196,
+      nonce: 0,
+      to: authority.address,
+      gas: 100_000n,
+      maxFeePerGas: 10n ** 10n,
+      maxPriorityFeePerGas: 10n ** 9n,
+      authorizationList: [authorization],
     })
     const hash = await chain.sendRawTransaction(hexToBytes(raw))
     const block = await chain.mine()

@@ -43,9 +43,19 @@ export interface ChainLogger {
  * The chain's part of the service Config, complete (defaultConfig in src/config.ts holds the defaults),
  * plus what only tests choose: a logger, the genesis base fee and the genesis time.
  */
-export type ChainOptions = Pick<Config,
-  'chainId' | 'gasLimit' | 'blockTimeMs' | 'flashblockIntervalMs' | 'mnemonic' | 'accounts' | 'balance'
-  | 'txpoolMaxPerSender' | 'txpoolMaxTotal' | 'quiet'> & {
+export type ChainOptions = Pick<
+  Config,
+  | 'chainId'
+  | 'gasLimit'
+  | 'blockTimeMs'
+  | 'flashblockIntervalMs'
+  | 'mnemonic'
+  | 'accounts'
+  | 'balance'
+  | 'txpoolMaxPerSender'
+  | 'txpoolMaxTotal'
+  | 'quiet'
+> & {
   logger?: ChainLogger
   /** Default GENESIS_BASE_FEE. */
   baseFee?: bigint
@@ -82,28 +92,43 @@ export class Chain implements Backend, TxSubmitter {
     readonly pool: TxPool,
     readonly store: CanonicalStore,
     vms: VmPool,
-    readonly options: Required<Pick<ChainOptions, 'blockTimeMs' | 'flashblockIntervalMs'>> & Pick<ChainOptions, 'opFees'>,
+    readonly options: Required<Pick<ChainOptions, 'blockTimeMs' | 'flashblockIntervalMs'>> &
+      Pick<ChainOptions, 'opFees'>,
     events: TypedEmitter<ChainEvents>,
     logger: ChainLogger,
   ) {
     this.events = events
     this.blockchain = vm.blockchain as StoreBlockHashes
     this.pending = new PendingStore({ canonicalHeight: () => store.height, warn: logger.warn })
-    this.sequencer = new Sequencer(vm, pool, store, {
-      onFlashblock: (fb) => {
-        this.pending.apply(fb)
-        events.emit('flashblock', fb)
+    this.sequencer = new Sequencer(
+      vm,
+      pool,
+      store,
+      {
+        onFlashblock: (fb) => {
+          this.pending.apply(fb)
+          events.emit('flashblock', fb)
+        },
+        onSealed: (block) => {
+          store.add(block)
+          this.pending.onCanonical(block)
+          events.emit('block', block)
+        },
       },
-      onSealed: (block) => {
-        store.add(block)
-        this.pending.onCanonical(block)
-        events.emit('block', block)
-      },
-    }, { ...options, coinbase: FEE_RECIPIENT, log: logger.info, warn: logger.warn })
+      { ...options, coinbase: FEE_RECIPIENT, log: logger.info, warn: logger.warn },
+    )
     this.executor = new EmbeddedExecutor(vm, vms)
     this.devAccounts = new EmbeddedDevAccounts(common, accounts)
-    const sources = { store, pending: this.pending, pool, stateAt: (root: Uint8Array) => merkleStateView(this.stateAt(root)) }
-    this.resolvers = { general: new BlockResolver('general', sources), flashblocks: new BlockResolver('flashblocks', sources) }
+    const sources = {
+      store,
+      pending: this.pending,
+      pool,
+      stateAt: (root: Uint8Array) => merkleStateView(this.stateAt(root)),
+    }
+    this.resolvers = {
+      general: new BlockResolver('general', sources),
+      flashblocks: new BlockResolver('flashblocks', sources),
+    }
   }
 
   get chainId(): bigint {
@@ -125,7 +150,8 @@ export class Chain implements Backend, TxSubmitter {
   stateAt(root: Uint8Array): MerkleStateManager {
     const key = bytesToHex(root)
     let view = this.readViews.get(key)
-    if (view) this.readViews.delete(key) // re-inserted below: most recently used last
+    if (view)
+      this.readViews.delete(key) // re-inserted below: most recently used last
     else view = stateAt(this.vm, root)
     this.readViews.set(key, view)
     if (this.readViews.size > READ_VIEWS_KEPT) this.readViews.delete(this.readViews.keys().next().value!)
@@ -155,7 +181,11 @@ export class Chain implements Backend, TxSubmitter {
    * `preconfirmed: false`); undefined on timeout or when the pool drops it. Subscribes before it
    * returns, so a flashblock published right after the send is not missed.
    */
-  waitForReceipt(hash: Uint8Array, timeoutMs: number, options: { preconfirmed?: boolean } = {}): Promise<TxLocation | undefined> {
+  waitForReceipt(
+    hash: Uint8Array,
+    timeoutMs: number,
+    options: { preconfirmed?: boolean } = {},
+  ): Promise<TxLocation | undefined> {
     const preconfirmed = options.preconfirmed ?? true
     const find = () => this.store.tx(hash) ?? (preconfirmed ? this.pending.tx(hash) : undefined)
     const found = find()
@@ -202,14 +232,19 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
   const common = createChainCommon({ chainId, gasLimit, baseFee })
   const accounts = deriveDevAccounts(options.mnemonic, options.accounts)
   const { stateManager, genesis } = await createGenesis({
-    common, gasLimit, baseFee, accounts,
+    common,
+    gasLimit,
+    baseFee,
+    accounts,
     balance: options.balance,
     timestamp: options.genesisTimestamp ?? BigInt(Math.floor(Date.now() / 1000)),
     l1Settings: options.l1Settings,
   })
   const store = new CanonicalStore(genesis)
   const vm = await createVM({ common, stateManager, blockchain: new StoreBlockHashes(store) })
-  const events = new TypedEmitter<ChainEvents>((event, err) => logger.warn(`a ${event} listener failed: ${(err as Error).stack ?? err}`))
+  const events = new TypedEmitter<ChainEvents>((event, err) =>
+    logger.warn(`a ${event} listener failed: ${(err as Error).stack ?? err}`),
+  )
   const pool = new TxPool(
     common,
     { state: stateAt(vm, genesis.header.stateRoot), baseFee: genesis.header.calcNextBaseFee(), gasLimit },
@@ -221,5 +256,15 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
     },
   )
   const { blockTimeMs, flashblockIntervalMs, opFees } = options
-  return new Chain(common, vm, accounts, pool, store, new VmPool(vm), { blockTimeMs, flashblockIntervalMs, opFees }, events, logger)
+  return new Chain(
+    common,
+    vm,
+    accounts,
+    pool,
+    store,
+    new VmPool(vm),
+    { blockTimeMs, flashblockIntervalMs, opFees },
+    events,
+    logger,
+  )
 }

@@ -40,6 +40,12 @@ const noKzg = (): never => {
   throw new Error('KZG is not available on this chain')
 }
 export const unavailableKzg: KZG = {
-  blobToKzgCommitment: noKzg, computeBlobProof: noKzg, verifyProof: noKzg, verifyBlobProofBatch: noKzg,
-  computeCells: noKzg, computeCellsAndProofs: noKzg, recoverCellsAndProofs: noKzg, verifyCellKzgProofBatch: noKzg,
+  blobToKzgCommitment: noKzg,
+  computeBlobProof: noKzg,
+  verifyProof: noKzg,
+  verifyBlobProofBatch: noKzg,
+  computeCells: noKzg,
+  computeCellsAndProofs: noKzg,
+  recoverCellsAndProofs: noKzg,
+  verifyCellKzgProofBatch: noKzg,
 }

@@ -14,8 +14,22 @@ export const HARDFORK = Hardfork.Prague
 
 export type EngineOptions = { chainId: number; gasLimit: bigint; baseFee: bigint }
 
-const BLOCK_FORKS = ['chainstart', 'homestead', 'tangerineWhistle', 'spuriousDragon', 'byzantium', 'constantinople',
-  'petersburg', 'istanbul', 'muirGlacier', 'berlin', 'london', 'arrowGlacier', 'grayGlacier', 'paris']
+const BLOCK_FORKS = [
+  'chainstart',
+  'homestead',
+  'tangerineWhistle',
+  'spuriousDragon',
+  'byzantium',
+  'constantinople',
+  'petersburg',
+  'istanbul',
+  'muirGlacier',
+  'berlin',
+  'london',
+  'arrowGlacier',
+  'grayGlacier',
+  'paris',
+]
 const TIME_FORKS = ['shanghai', 'cancun', 'prague']
 
 export function createChainCommon({ chainId, gasLimit, baseFee }: EngineOptions): Common {
@@ -30,8 +44,13 @@ export function createChainCommon({ chainId, gasLimit, baseFee }: EngineOptions)
       consensus: { type: 'pos', algorithm: 'casper' },
       // Mainnet's genesis (gas limit 5000, PoW) is inherited unless overridden
       genesis: {
-        gasLimit: Number(gasLimit), difficulty: 0, nonce: '0x0000000000000000', extraData: '0x', timestamp: '0x0',
-        baseFeePerGas: `0x${baseFee.toString(16)}`, excessBlobGas: '0x0',
+        gasLimit: Number(gasLimit),
+        difficulty: 0,
+        nonce: '0x0000000000000000',
+        extraData: '0x',
+        timestamp: '0x0',
+        baseFeePerGas: `0x${baseFee.toString(16)}`,
+        excessBlobGas: '0x0',
       },
       hardforks,
     },

@@ -66,7 +66,11 @@ export class FlashBuilder {
 
   constructor(vm: VM, parent: BlockRecord, params: BlockParams)
   constructor(vm: VM, followed: FollowedBlock)
-  constructor(private readonly vm: VM, parent: BlockRecord | FollowedBlock, private readonly params?: BlockParams) {
+  constructor(
+    private readonly vm: VM,
+    parent: BlockRecord | FollowedBlock,
+    private readonly params?: BlockParams,
+  ) {
     const common = vm.common
     if ('base' in parent) {
       const { base, payloadId } = parent
@@ -76,10 +80,18 @@ export class FlashBuilder {
       this.payloadId = payloadId
       this.base = base
       this.headerData = {
-        parentHash: base.parentHash, number: base.blockNumber, gasLimit: base.gasLimit, timestamp: base.timestamp,
-        coinbase: base.feeRecipient, mixHash: base.prevRandao, baseFeePerGas: base.baseFeePerGas, extraData: base.extraData,
+        parentHash: base.parentHash,
+        number: base.blockNumber,
+        gasLimit: base.gasLimit,
+        timestamp: base.timestamp,
+        coinbase: base.feeRecipient,
+        mixHash: base.prevRandao,
+        baseFeePerGas: base.baseFeePerGas,
+        extraData: base.extraData,
         // no blobs on the chains we follow (OP Stack: always 0)
-        excessBlobGas: 0n, blobGasUsed: 0n, parentBeaconBlockRoot: base.parentBeaconBlockRoot,
+        excessBlobGas: 0n,
+        blobGasUsed: 0n,
+        parentBeaconBlockRoot: base.parentBeaconBlockRoot,
       }
       this.execBlock = createBlock({ header: this.headerData }, { common })
       this.bloom = new Bloom(undefined, common)
@@ -129,7 +141,10 @@ export class FlashBuilder {
   }
 
   /** Executes candidates (price/nonce ordered) on top of the block so far and publishes the result. */
-  async flash(candidates: Iterable<TxRecord>, options: FlashOptions = {}): Promise<{ flashblock: Flashblock; skipped: Skipped[] }> {
+  async flash(
+    candidates: Iterable<TxRecord>,
+    options: FlashOptions = {},
+  ): Promise<{ flashblock: Flashblock; skipped: Skipped[] }> {
     const vm = this.vm
     const skipped: Skipped[] = []
     const blockedSenders = new Set<string>()
@@ -159,11 +174,18 @@ export class FlashBuilder {
         if (feeParams) {
           // op-geth's buyGas: the balance must cover gas, value and the most the OP fees can come to
           const tx = record.tx
-          const want = tx.gasLimit * ('maxFeePerGas' in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice) + tx.value + maxExtraCost(record.raw, tx.gasLimit, feeParams)
+          const want =
+            tx.gasLimit * ('maxFeePerGas' in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice) +
+            tx.value +
+            maxExtraCost(record.raw, tx.gasLimit, feeParams)
           const have = (await vm.stateManager.getAccount(new Address(record.sender)))?.balance ?? 0n
           if (have < want) {
             blockedSenders.add(senderKey)
-            skipped.push({ tx: record, reason: `insufficient funds for gas * price + value: address ${new Address(record.sender)} have ${have} want ${want}`, drop: true })
+            skipped.push({
+              tx: record,
+              reason: `insufficient funds for gas * price + value: address ${new Address(record.sender)} have ${have} want ${want}`,
+              drop: true,
+            })
             continue
           }
         }
@@ -177,14 +199,25 @@ export class FlashBuilder {
           if (checkpointDepth(vm) !== depth) {
             // a JS exception inside the EVM (not a validation error) leaks a checkpoint: this flashblock's
             // state can no longer be trusted, so fail loudly rather than publish a wrong root
-            throw new Error(`engine fault: transaction ${keyOf(record.hash)} left the state journal unbalanced (${reason})`)
+            throw new Error(
+              `engine fault: transaction ${keyOf(record.hash)} left the state journal unbalanced (${reason})`,
+            )
           }
           blockedSenders.add(senderKey)
           // a fee cap under this block's base fee may fit a later block: that one waits in the pool
           skipped.push({ tx: record, reason, drop: !/is less than the block's baseFeePerGas/.test(reason) })
           continue
         }
-        const op = feeParams && await chargeOpFees(vm.stateManager, record.sender, record.raw, result.totalGasSpent, this.baseFee, feeParams)
+        const op =
+          feeParams &&
+          (await chargeOpFees(
+            vm.stateManager,
+            record.sender,
+            record.raw,
+            result.totalGasSpent,
+            this.baseFee,
+            feeParams,
+          ))
         this.record(record, result, op)
         touch(new Address(record.sender))
         touch(record.tx.to)
@@ -194,41 +227,62 @@ export class FlashBuilder {
       await vm.evm.journal.commit() // depth 0: the state manager flushes its caches into the trie
     }
     touched.set(keyOf(this.execBlock.header.coinbase.bytes), this.execBlock.header.coinbase.bytes)
-    if (feeParams) for (const vault of [BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT]) touched.set(keyOf(vault), vault)
-    const stateRoot = options.stateRoot ?? await vm.stateManager.getStateRoot()
+    if (feeParams)
+      for (const vault of [BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT]) touched.set(keyOf(vault), vault)
+    const stateRoot = options.stateRoot ?? (await vm.stateManager.getStateRoot())
     for (let i = this.txEnc.length; i < this.txs.length; i++) {
       this.txEnc.push(this.txs[i].tx.serialize())
       this.rcEnc.push(encodeReceipt(this.receiptForTrie(i), this.txs[i].tx.type))
     }
-    const header = adoptCommon(createBlockHeader(
-      {
-        ...this.headerData, stateRoot, gasUsed: this.gasUsed, logsBloom: this.bloom.bitvector,
-        transactionsTrie: orderedTrieRoot(this.txEnc), receiptTrie: orderedTrieRoot(this.rcEnc),
-      },
-      { common: vm.common, freeze: false },
-    ), vm.common)
+    const header = adoptCommon(
+      createBlockHeader(
+        {
+          ...this.headerData,
+          stateRoot,
+          gasUsed: this.gasUsed,
+          logsBloom: this.bloom.bitvector,
+          transactionsTrie: orderedTrieRoot(this.txEnc),
+          receiptTrie: orderedTrieRoot(this.rcEnc),
+        },
+        { common: vm.common, freeze: false },
+      ),
+      vm.common,
+    )
     const hash = header.hash()
     this.last = { header, hash }
     const newTxs = this.txs.slice(first)
     const newReceipts = this.receipts.slice(first)
-    const balances = await Promise.all([...touched.values()].map(async (address) => ({
-      address, balance: (await vm.stateManager.getAccount(new Address(address)))?.balance ?? 0n,
-    })))
+    const balances = await Promise.all(
+      [...touched.values()].map(async (address) => ({
+        address,
+        balance: (await vm.stateManager.getAccount(new Address(address)))?.balance ?? 0n,
+      })),
+    )
     const index = this.nextIndex++
     const flashblock: Flashblock = {
       payloadId: this.payloadId,
       index,
       ...(index === 0 ? { base: this.base } : {}),
       diff: {
-        stateRoot, receiptsRoot: header.receiptTrie, logsBloom: header.logsBloom, gasUsed: this.gasUsed, blockHash: hash,
-        transactions: newTxs.map((t) => t.raw), withdrawals: [], withdrawalsRoot: header.withdrawalsRoot!,
+        stateRoot,
+        receiptsRoot: header.receiptTrie,
+        logsBloom: header.logsBloom,
+        gasUsed: this.gasUsed,
+        blockHash: hash,
+        transactions: newTxs.map((t) => t.raw),
+        withdrawals: [],
+        withdrawalsRoot: header.withdrawalsRoot!,
         blobGasUsed: header.blobGasUsed,
       },
       metadata: {
         blockNumber: this.number,
         newAccountBalances: balances,
         receipts: newReceipts.map((r, i) => ({
-          transactionHash: newTxs[i].hash, txType: r.type, status: r.status, cumulativeGasUsed: r.cumulativeGasUsed, logs: r.logs,
+          transactionHash: newTxs[i].hash,
+          txType: r.type,
+          status: r.status,
+          cumulativeGasUsed: r.cumulativeGasUsed,
+          logs: r.logs,
         })),
       },
       executed: { header, txs: newTxs, receipts: newReceipts },
@@ -256,7 +310,9 @@ export class FlashBuilder {
       logsBloom: receipt.bitvector,
       logs,
       // geth reports the would-be address for a failed creation too
-      ...(tx.to === undefined ? { contractAddress: createContractAddress(new Address(record.sender), tx.nonce).bytes } : {}),
+      ...(tx.to === undefined
+        ? { contractAddress: createContractAddress(new Address(record.sender), tx.nonce).bytes }
+        : {}),
       firstLogIndex: this.logCount,
       ...(op ? { op } : {}),
     })
@@ -268,7 +324,9 @@ export class FlashBuilder {
   private receiptForTrie(i: number) {
     const r = this.receipts[i]
     return {
-      status: r.status, cumulativeBlockGasUsed: r.cumulativeGasUsed, bitvector: r.logsBloom,
+      status: r.status,
+      cumulativeBlockGasUsed: r.cumulativeGasUsed,
+      bitvector: r.logsBloom,
       logs: r.logs.map((l) => [l.address, [...l.topics], l.data] as [Uint8Array, Uint8Array[], Uint8Array]),
     }
   }

@@ -25,20 +25,37 @@ export interface GenesisOptions {
   l1Settings?: L1Settings
 }
 
-export async function createGenesis(options: GenesisOptions): Promise<{ stateManager: MerkleStateManager; genesis: BlockRecord }> {
+export async function createGenesis(
+  options: GenesisOptions,
+): Promise<{ stateManager: MerkleStateManager; genesis: BlockRecord }> {
   const { common } = options
   const stateManager = new MerkleStateManager({ common, caches: new Caches() })
   const alloc: Record<string, string> = {}
   for (const account of options.accounts) alloc[bytesToHex(account.address)] = `0x${options.balance.toString(16)}`
   await stateManager.generateCanonicalGenesis(alloc)
   // OP Stack predeploys (L1Block with the genesis L1 info, GasPriceOracle, fee vaults paying the first account)
-  await installPredeploys(stateManager, predeployAlloc(nextL1Info(options.timestamp, undefined, options.l1Settings), options.accounts[0]?.address ?? new Uint8Array(20)))
-  const header = adoptCommon(createBlockHeader(
-    {
-      number: 0n, gasLimit: options.gasLimit, baseFeePerGas: options.baseFee, timestamp: options.timestamp,
-      stateRoot: await stateManager.getStateRoot(), difficulty: 0n, excessBlobGas: 0n, blobGasUsed: 0n,
-    },
-    { common, freeze: false },
-  ), common)
+  await installPredeploys(
+    stateManager,
+    predeployAlloc(
+      nextL1Info(options.timestamp, undefined, options.l1Settings),
+      options.accounts[0]?.address ?? new Uint8Array(20),
+    ),
+  )
+  const header = adoptCommon(
+    createBlockHeader(
+      {
+        number: 0n,
+        gasLimit: options.gasLimit,
+        baseFeePerGas: options.baseFee,
+        timestamp: options.timestamp,
+        stateRoot: await stateManager.getStateRoot(),
+        difficulty: 0n,
+        excessBlobGas: 0n,
+        blobGasUsed: 0n,
+      },
+      { common, freeze: false },
+    ),
+    common,
+  )
   return { stateManager, genesis: assembleBlock(header, header.hash(), [], []) }
 }

@@ -94,9 +94,14 @@ export class Sequencer {
 
   private schedule(due: number): void {
     if (!this.running) return
-    this.timer = setTimeout(() => {
-      this.exclusive(() => this.tick(due)).catch((err) => this.options.warn(`sequencer tick failed: ${(err as Error).stack ?? err}`))
-    }, Math.max(0, due - performance.now()))
+    this.timer = setTimeout(
+      () => {
+        this.exclusive(() => this.tick(due)).catch((err) =>
+          this.options.warn(`sequencer tick failed: ${(err as Error).stack ?? err}`),
+        )
+      },
+      Math.max(0, due - performance.now()),
+    )
     this.timer.unref?.()
   }
 
@@ -133,7 +138,11 @@ export class Sequencer {
       this.pool.drop(s.tx.hash, s.reason)
       this.options.warn(`dropped transaction ${keyHex(s.tx.hash)}: ${s.reason}`)
     }
-    this.pool.setHead({ state: stateAt(this.vm, flashblock.diff.stateRoot), baseFee: builder.baseFee, gasLimit: builder.gasLimit })
+    this.pool.setHead({
+      state: stateAt(this.vm, flashblock.diff.stateRoot),
+      baseFee: builder.baseFee,
+      gasLimit: builder.gasLimit,
+    })
     const publishedAt = performance.now()
     const published: Flashblock = { ...flashblock, timing: { dueAt, publishedAt, buildMs: publishedAt - t0 } }
     this.stats.recordBuild(publishedAt - t0, publishedAt - dueAt)
@@ -149,9 +158,13 @@ export class Sequencer {
     this.open = undefined
     this.hooks.onSealed(block)
     this.pool.setHead({
-      state: stateAt(this.vm, block.header.stateRoot), baseFee: block.header.calcNextBaseFee(), gasLimit: block.header.gasLimit,
+      state: stateAt(this.vm, block.header.stateRoot),
+      baseFee: block.header.calcNextBaseFee(),
+      gasLimit: block.header.gasLimit,
     })
-    this.options.log(`block ${block.number} sealed: ${block.txs.length} txs, ${block.header.gasUsed} gas, ${builder.index} flashblocks`)
+    this.options.log(
+      `block ${block.number} sealed: ${block.txs.length} txs, ${block.header.gasUsed} gas, ${builder.index} flashblocks`,
+    )
     return block
   }
 

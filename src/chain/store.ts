@@ -30,7 +30,8 @@ export class CanonicalStore {
     }
     this.blocks.push(block)
     this.byHash.set(keyOf(block.hash), block)
-    for (let i = 0; i < block.txs.length; i++) this.txIndex.set(keyOf(block.txs[i].hash), { number: block.number, index: i })
+    for (let i = 0; i < block.txs.length; i++)
+      this.txIndex.set(keyOf(block.txs[i].hash), { number: block.number, index: i })
   }
 
   get height(): bigint {

@@ -21,7 +21,9 @@ function recording(reply: (payload: unknown) => unknown): { send: Send; sent: un
 type Call = RpcCallOf<Methods>
 
 const echoResults = (payload: unknown) =>
-  Array.isArray(payload) ? (payload as Request[]).map((r) => ({ jsonrpc: '2.0', id: r.id, result: r.method })) : { jsonrpc: '2.0', id: (payload as Request).id, result: (payload as Request).method }
+  Array.isArray(payload)
+    ? (payload as Request[]).map((r) => ({ jsonrpc: '2.0', id: r.id, result: r.method }))
+    : { jsonrpc: '2.0', id: (payload as Request).id, result: (payload as Request).method }
 
 describe('calls', () => {
   test('each named method sends its arguments as positional params with a fresh id', async () => {
@@ -38,45 +40,87 @@ describe('calls', () => {
   })
 
   test('an error answer is thrown as an RpcResponseError with its code and data', async () => {
-    const { send } = recording(() => ({ jsonrpc: '2.0', id: 1, error: { code: 3, message: 'execution reverted', data: '0x08c379a0' } }))
-    const error = await createRpcClient<Methods>(send, []).call('eth_call').catch((err: unknown) => err)
+    const { send } = recording(() => ({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: 3, message: 'execution reverted', data: '0x08c379a0' },
+    }))
+    const error = await createRpcClient<Methods>(send, [])
+      .call('eth_call')
+      .catch((err: unknown) => err)
     expect(error).toBeInstanceOf(RpcResponseError)
-    expect(error).toMatchObject({ name: 'RpcResponseError', code: 3, message: 'execution reverted', data: '0x08c379a0' })
+    expect(error).toMatchObject({
+      name: 'RpcResponseError',
+      code: 3,
+      message: 'execution reverted',
+      data: '0x08c379a0',
+    })
   })
 
   test('a reply that is not an object, or has no result, is an error', async () => {
-    await expect(createRpcClient<Methods>(recording(() => 'nope').send, []).call('eth_chainId')).rejects.toThrow('malformed JSON-RPC reply: "nope"')
-    await expect(createRpcClient<Methods>(recording(() => ({ jsonrpc: '2.0', id: 1 })).send, []).call('eth_chainId')).rejects.toThrow('JSON-RPC reply without result')
+    await expect(createRpcClient<Methods>(recording(() => 'nope').send, []).call('eth_chainId')).rejects.toThrow(
+      'malformed JSON-RPC reply: "nope"',
+    )
+    await expect(
+      createRpcClient<Methods>(recording(() => ({ jsonrpc: '2.0', id: 1 })).send, []).call('eth_chainId'),
+    ).rejects.toThrow('JSON-RPC reply without result')
   })
 
   test('a null result is a result', async () => {
-    expect(await createRpcClient<Methods>(recording(() => ({ jsonrpc: '2.0', id: 1, result: null })).send, []).call('eth_getBlockByHash')).toBeNull()
+    expect(
+      await createRpcClient<Methods>(recording(() => ({ jsonrpc: '2.0', id: 1, result: null })).send, []).call(
+        'eth_getBlockByHash',
+      ),
+    ).toBeNull()
   })
 })
 
 describe('batches', () => {
   test('answers are matched to calls by id, whatever order they arrive in', async () => {
     const { send } = recording((payload) => (echoResults(payload) as unknown[]).reverse())
-    const outcomes = await createRpcClient<Methods>(send, []).batch([{ method: 'eth_chainId', params: [] }, { method: 'eth_getBalance', params: ['0xab'] }])
+    const outcomes = await createRpcClient<Methods>(send, []).batch([
+      { method: 'eth_chainId', params: [] },
+      { method: 'eth_getBalance', params: ['0xab'] },
+    ])
     expect(outcomes).toEqual([{ result: 'eth_chainId' }, { result: 'eth_getBalance' }])
   })
 
   test('an error entry is an outcome, not a throw', async () => {
-    const { send } = recording((payload) => (payload as Request[]).map((r) => (r.method === 'eth_chainId' ? { id: r.id, result: '0xc4' } : { id: r.id, error: { code: -32602, message: 'bad' } })))
-    const outcomes = await createRpcClient<Methods>(send, []).batch([{ method: 'eth_chainId', params: [] }, { method: 'eth_getBalance', params: ['0x'] }])
+    const { send } = recording((payload) =>
+      (payload as Request[]).map((r) =>
+        r.method === 'eth_chainId'
+          ? { id: r.id, result: '0xc4' }
+          : { id: r.id, error: { code: -32602, message: 'bad' } },
+      ),
+    )
+    const outcomes = await createRpcClient<Methods>(send, []).batch([
+      { method: 'eth_chainId', params: [] },
+      { method: 'eth_getBalance', params: ['0x'] },
+    ])
     expect(outcomes).toEqual([{ result: '0xc4' }, { error: { code: -32602, message: 'bad' } }])
   })
 
   test('a batch refused as a whole throws the refusal', async () => {
     const refusal = { code: -32600, message: 'batch too large' }
-    const calls: Call[] = [{ method: 'eth_chainId', params: [] }, { method: 'eth_chainId', params: [] }]
-    await expect(createRpcClient<Methods>(recording(() => ({ id: null, error: refusal })).send, []).batch(calls)).rejects.toMatchObject(refusal)
-    await expect(createRpcClient<Methods>(recording(() => [{ id: null, error: refusal }]).send, []).batch(calls)).rejects.toMatchObject(refusal)
+    const calls: Call[] = [
+      { method: 'eth_chainId', params: [] },
+      { method: 'eth_chainId', params: [] },
+    ]
+    await expect(
+      createRpcClient<Methods>(recording(() => ({ id: null, error: refusal })).send, []).batch(calls),
+    ).rejects.toMatchObject(refusal)
+    await expect(
+      createRpcClient<Methods>(recording(() => [{ id: null, error: refusal }]).send, []).batch(calls),
+    ).rejects.toMatchObject(refusal)
   })
 
   test('a reply missing an answer, or not a list, is an error', async () => {
     const calls: Call[] = [{ method: 'eth_chainId', params: [] }]
-    await expect(createRpcClient<Methods>(recording(() => []).send, []).batch(calls)).rejects.toThrow('batch reply has no answer for id 1')
-    await expect(createRpcClient<Methods>(recording(() => ({ result: 1 })).send, []).batch(calls)).rejects.toThrow('malformed batch reply')
+    await expect(createRpcClient<Methods>(recording(() => []).send, []).batch(calls)).rejects.toThrow(
+      'batch reply has no answer for id 1',
+    )
+    await expect(createRpcClient<Methods>(recording(() => ({ result: 1 })).send, []).batch(calls)).rejects.toThrow(
+      'malformed batch reply',
+    )
   })
 })

@@ -28,7 +28,9 @@ export class RpcResponseError extends Error {
 }
 
 /** One entry of a batch, typed by method. */
-export type RpcCallOf<M extends MethodSignatures<M>> = { [K in keyof M & string]: { method: K; params: M[K]['params'] } }[keyof M & string]
+export type RpcCallOf<M extends MethodSignatures<M>> = {
+  [K in keyof M & string]: { method: K; params: M[K]['params'] }
+}[keyof M & string]
 
 /** One answer of a batch, in the order of the calls. */
 export type RpcOutcome = { result: unknown } | { error: RpcErrorObject }
@@ -41,7 +43,9 @@ export interface JsonRpcClient<M extends MethodSignatures<M>> {
 }
 
 /** One function per method: `client.eth_getBalance(address, block)`. */
-export type TypedMethods<M extends MethodSignatures<M>> = { [K in keyof M]: (...params: M[K]['params']) => Promise<M[K]['result']> }
+export type TypedMethods<M extends MethodSignatures<M>> = {
+  [K in keyof M]: (...params: M[K]['params']) => Promise<M[K]['result']>
+}
 
 export type TypedClient<M extends MethodSignatures<M>> = JsonRpcClient<M> & TypedMethods<M>
 
@@ -60,17 +64,33 @@ function unwrap(reply: unknown): unknown {
 }
 
 /** request, call, batch and one function per named method, over `send`. */
-export function createRpcClient<M extends MethodSignatures<M>>(send: Send, methodNames: readonly (keyof M & string)[]): TypedClient<M> {
+export function createRpcClient<M extends MethodSignatures<M>>(
+  send: Send,
+  methodNames: readonly (keyof M & string)[],
+): TypedClient<M> {
   let nextId = 1
   const call = async (method: string, params: readonly unknown[] = []): Promise<unknown> =>
     unwrap(await send({ jsonrpc: '2.0', id: nextId++, method, params }))
   const batch = async (calls: readonly { method: string; params: readonly unknown[] }[]): Promise<RpcOutcome[]> => {
-    const requests = calls.map((entry) => ({ jsonrpc: '2.0', id: nextId++, method: entry.method, params: entry.params }))
+    const requests = calls.map((entry) => ({
+      jsonrpc: '2.0',
+      id: nextId++,
+      method: entry.method,
+      params: entry.params,
+    }))
     const reply = await send(requests)
-    if (!Array.isArray(reply)) return Promise.reject(isObject(reply) && isObject(reply.error) ? new RpcResponseError(reply.error as RpcErrorObject) : new Error('malformed batch reply'))
+    if (!Array.isArray(reply))
+      return Promise.reject(
+        isObject(reply) && isObject(reply.error)
+          ? new RpcResponseError(reply.error as RpcErrorObject)
+          : new Error('malformed batch reply'),
+      )
     const byId = new Map(reply.filter(isObject).map((item) => [item.id, item]))
     // a batch refused as a whole (e.g. too large) answers with one error
-    const refusal = reply.length === 1 && isObject(reply[0]) && isObject(reply[0].error) ? (reply[0].error as RpcErrorObject) : undefined
+    const refusal =
+      reply.length === 1 && isObject(reply[0]) && isObject(reply[0].error)
+        ? (reply[0].error as RpcErrorObject)
+        : undefined
     if (refusal && requests.length > 1) throw new RpcResponseError(refusal)
     return requests.map((request) => {
       const item = byId.get(request.id)
@@ -78,7 +98,11 @@ export function createRpcClient<M extends MethodSignatures<M>>(send: Send, metho
       return isObject(item.error) ? { error: item.error as RpcErrorObject } : { result: item.result }
     })
   }
-  const client: Record<string, unknown> = { call, batch, request: (method: string, params: readonly unknown[]) => call(method, params) }
+  const client: Record<string, unknown> = {
+    call,
+    batch,
+    request: (method: string, params: readonly unknown[]) => call(method, params),
+  }
   for (const name of methodNames) client[name] = (...params: unknown[]) => call(name, params)
   return client as TypedClient<M>
 }

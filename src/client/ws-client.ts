@@ -20,7 +20,10 @@ export interface WsConnection {
 
 type Waiter = { resolve: (value: unknown) => void; reject: (error: Error) => void }
 
-export async function createWsRpcClient<M extends MethodSignatures<M>>(url: string, methodNames: readonly (keyof M & string)[]): Promise<TypedClient<M> & WsConnection> {
+export async function createWsRpcClient<M extends MethodSignatures<M>>(
+  url: string,
+  methodNames: readonly (keyof M & string)[],
+): Promise<TypedClient<M> & WsConnection> {
   const socket = new WebSocket(url)
   await new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve())

@@ -7,12 +7,17 @@ import { parseArgs } from 'node:util'
 import { formatReport, totals } from './report.js'
 import { runConformance } from './run.js'
 
-const USAGE = 'usage: npm run conformance -- --url <http url of the general endpoint> [--flashblocks-url <url>] [--only <method>]'
+const USAGE =
+  'usage: npm run conformance -- --url <http url of the general endpoint> [--flashblocks-url <url>] [--only <method>]'
 
 async function main(argv: string[]): Promise<number> {
   let values
   try {
-    values = parseArgs({ args: argv, options: { url: { type: 'string' }, 'flashblocks-url': { type: 'string' }, only: { type: 'string' } }, strict: true }).values
+    values = parseArgs({
+      args: argv,
+      options: { url: { type: 'string' }, 'flashblocks-url': { type: 'string' }, only: { type: 'string' } },
+      strict: true,
+    }).values
   } catch (err) {
     console.error(`${(err as Error).message}\n${USAGE}`)
     return 2

@@ -30,13 +30,19 @@ export function failedMethods(results: readonly CaseResult[]): string[] {
 export function formatReport(results: readonly CaseResult[]): string {
   const byMethod = new Map<string, CaseResult[]>()
   for (const result of results) byMethod.set(result.case.method, [...(byMethod.get(result.case.method) ?? []), result])
-  const rows = [...byMethod].sort(([a], [b]) => (a < b ? -1 : 1)).map(([method, list]) => [method, ...Object.values(totals(list)).map(String)])
+  const rows = [...byMethod]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([method, list]) => [method, ...Object.values(totals(list)).map(String)])
   const header = ['method', 'passed', 'failed', 'skipped']
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)))
-  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')
+  const line = (cells: string[]) =>
+    cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')
   const notes = results
     .filter((r) => r.outcome.status !== 'passed')
-    .map((r) => `${r.outcome.status === 'failed' ? 'FAIL' : 'skip'}  ${r.case.id} [${r.case.endpoint}]: ${r.outcome.reason}`)
+    .map(
+      (r) =>
+        `${r.outcome.status === 'failed' ? 'FAIL' : 'skip'}  ${r.case.id} [${r.case.endpoint}]: ${r.outcome.reason}`,
+    )
   const sum = totals(results)
   return [
     line(header),

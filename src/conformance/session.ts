@@ -6,7 +6,13 @@
  * node is simply another chain.
  */
 import { isDeepStrictEqual } from 'node:util'
-import { createHttpClient, createWsClient, RpcResponseError, type RpcClient, type WsRpcClient } from '../../generated/client.js'
+import {
+  createHttpClient,
+  createWsClient,
+  RpcResponseError,
+  type RpcClient,
+  type WsRpcClient,
+} from '../../generated/client.js'
 import * as validators from '../../generated/validators.js'
 import type { Endpoint } from '../rpc/method-table.js'
 import type { Validator } from '../validation/check-params.js'
@@ -30,7 +36,10 @@ const METHOD_NOT_FOUND = -32601
 function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer to ${what} within ${CALL_TIMEOUT_MS / 1000} s`)), CALL_TIMEOUT_MS)
+    timer = setTimeout(
+      () => reject(new Error(`no answer to ${what} within ${CALL_TIMEOUT_MS / 1000} s`)),
+      CALL_TIMEOUT_MS,
+    )
   })
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
@@ -44,7 +53,8 @@ function shown(value: unknown): string {
 function normalized(value: unknown): unknown {
   if (typeof value === 'string') return /^0x[0-9a-fA-F]*$/.test(value) ? value.toLowerCase() : value
   if (Array.isArray(value)) return value.map(normalized)
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalized(v)]))
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalized(v)]))
   return value
 }
 
@@ -52,7 +62,8 @@ function normalized(value: unknown): unknown {
 export function judgeResult(c: ConformanceCase, result: unknown): string | undefined {
   const validate = (validators as unknown as Record<string, Validator | undefined>)[c.resultValidator]
   if (!validate) return `no result validator ${c.resultValidator} in generated/validators.js`
-  if (!validate(result)) return `result does not match the result schema: ${describeValidationErrors(validate.errors)}; got ${shown(result)}`
+  if (!validate(result))
+    return `result does not match the result schema: ${describeValidationErrors(validate.errors)}; got ${shown(result)}`
   if ('expected' in c && !isDeepStrictEqual(normalized(result), normalized(c.expected))) {
     return `expected ${shown(c.expected)}, got ${shown(result)}`
   }
@@ -82,7 +93,8 @@ export class ConformanceSession {
 
   async run(c: ConformanceCase): Promise<Outcome> {
     const url = this.urls[c.endpoint]
-    if (!url) return { status: 'skipped', reason: `no ${c.endpoint === 'flashblocks' ? '--flashblocks-url' : '--url'} given` }
+    if (!url)
+      return { status: 'skipped', reason: `no ${c.endpoint === 'flashblocks' ? '--flashblocks-url' : '--url'} given` }
     let client: RpcClient
     try {
       client = await this.client(c, url)
@@ -101,7 +113,12 @@ export class ConformanceSession {
     try {
       result = await withTimeout(client.call(c.method, params), c.method)
     } catch (err) {
-      if (err instanceof RpcResponseError && err.code !== METHOD_NOT_FOUND && !('expected' in c) && NOT_FOUND.test(err.message)) {
+      if (
+        err instanceof RpcResponseError &&
+        err.code !== METHOD_NOT_FOUND &&
+        !('expected' in c) &&
+        NOT_FOUND.test(err.message)
+      ) {
         return { status: 'skipped', reason: `this chain does not have what the example names (${err.message})` }
       }
       return { status: 'failed', reason: errorText(err) }
@@ -111,7 +128,11 @@ export class ConformanceSession {
   }
 
   close(): void {
-    for (const socket of this.sockets.values()) void socket.then((s) => s.close(), () => undefined)
+    for (const socket of this.sockets.values())
+      void socket.then(
+        (s) => s.close(),
+        () => undefined,
+      )
     this.sockets.clear()
   }
 }

@@ -12,7 +12,7 @@ import { ConformanceSession, waitForBlocks } from './session.js'
 const BLOCKS_NAMED = 5
 
 export function describeConformance(cases: readonly ConformanceCase[]): void {
-  describe('the document\'s examples against this service', () => {
+  describe("the document's examples against this service", () => {
     let service: RunningService
     let session: ConformanceSession
 

@@ -33,7 +33,11 @@ type Reply = { result?: unknown; error?: { code: number; message: string; data?:
 export const SKIPPED = ['debug_traceBlockByHash', 'debug_traceTransaction']
 
 async function post(url: string, method: string, params: unknown[]): Promise<Reply> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
   return (await response.json()) as Reply
 }
 
@@ -41,7 +45,11 @@ async function post(url: string, method: string, params: unknown[]): Promise<Rep
 function withoutAnnotations(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutAnnotations)
   if (typeof value !== 'object' || value === null) return value
-  return Object.fromEntries(Object.entries(value).filter(([key]) => !key.startsWith('x-')).map(([key, item]) => [key, withoutAnnotations(item)]))
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !key.startsWith('x-'))
+      .map(([key, item]) => [key, withoutAnnotations(item)]),
+  )
 }
 
 /** The endpoint's own document, dereferenced, schemas stripped of annotations, pointed at the endpoint. */
@@ -49,13 +57,18 @@ async function documentOf(url: string): Promise<{ document: Document; methods: M
   const reply = await post(url, 'rpc.discover', [])
   if (reply.error) throw new Error(`${url} rpc.discover: ${reply.error.message}`)
   const raw = reply.result as { methods: Method[] }
-  const dereferenced = (await dereferenceDocument(structuredClone(raw) as never)) as unknown as { methods: Record<string, unknown>[] }
+  const dereferenced = (await dereferenceDocument(structuredClone(raw) as never)) as unknown as {
+    methods: Record<string, unknown>[]
+  }
   const methods = dereferenced.methods.map((method) => ({
     ...method,
     params: withoutAnnotations(method.params),
     result: withoutAnnotations(method.result),
   }))
-  return { document: { ...dereferenced, methods, servers: [{ name: url, url }] } as unknown as Document, methods: raw.methods }
+  return {
+    document: { ...dereferenced, methods, servers: [{ name: url, url }] } as unknown as Document,
+    methods: raw.methods,
+  }
 }
 
 /** HTTP for most methods, one WebSocket per endpoint for the WebSocket-only ones. */
@@ -75,7 +88,15 @@ function transportFor(websocketOnly: Set<string>) {
       throw err
     }
   }
-  const close = () => Promise.all([...sockets.values()].map((client) => client.then((c) => c.close(), () => undefined)))
+  const close = () =>
+    Promise.all(
+      [...sockets.values()].map((client) =>
+        client.then(
+          (c) => c.close(),
+          () => undefined,
+        ),
+      ),
+    )
   return { send, close }
 }
 
@@ -88,19 +109,37 @@ function endpointOf(method: Method, example: Example): string {
  * test-coverage's examples rule on the examples of one endpoint (each example runs once, where it was
  * taken), plus the document's `x-setup`: the setup's result becomes params[0].
  */
-function examplesRuleFor(endpoint: string, methods: Method[], send: (url: string, method: string, params: unknown[]) => Promise<Reply>): Rule {
+function examplesRuleFor(
+  endpoint: string,
+  methods: Method[],
+  send: (url: string, method: string, params: unknown[]) => Promise<Reply>,
+): Rule {
   const rule: Rule = new ExamplesRule({ skip: SKIPPED, only: [] })
   const allCalls = rule.getCalls.bind(rule)
   rule.getCalls = (document, method) => {
     const examples = (method as unknown as Method).examples ?? []
-    return allCalls(document, { ...method, examples: examples.filter((ex) => endpointOf(method as unknown as Method, ex) === endpoint) } as never)
+    return allCalls(document, {
+      ...method,
+      examples: examples.filter((ex) => endpointOf(method as unknown as Method, ex) === endpoint),
+    } as never)
   }
   rule.beforeRequest = async (_options, call) => {
     const examples = methods.find((method) => method.name === call.methodName)?.examples ?? []
-    const example = examples.find((ex) => ex['x-setup'] && isDeepStrictEqual(ex.params.map((p) => p.value), call.params))
+    const example = examples.find(
+      (ex) =>
+        ex['x-setup'] &&
+        isDeepStrictEqual(
+          ex.params.map((p) => p.value),
+          call.params,
+        ),
+    )
     const setupMethod = methods.find((method) => method.name === example?.['x-setup'])
     if (!example || !setupMethod) return
-    const reply = await send(call.url, setupMethod.name, (setupMethod.examples?.[0]?.params ?? []).map((p) => p.value))
+    const reply = await send(
+      call.url,
+      setupMethod.name,
+      (setupMethod.examples?.[0]?.params ?? []).map((p) => p.value),
+    )
     if (reply.error) throw new Error(`setup ${setupMethod.name} for ${call.methodName} failed: ${reply.error.message}`)
     call.params = [reply.result, ...call.params.slice(1)]
   }
@@ -108,19 +147,24 @@ function examplesRuleFor(endpoint: string, methods: Method[], send: (url: string
 }
 
 /** Runs test-coverage on each endpoint's document; returns the calls it judged, by endpoint URL. */
-export async function runTestCoverage(urls: Record<'general' | 'flashblocks', string>, reporter: 'console-streaming' | 'empty' = 'console-streaming'): Promise<Call[]> {
+export async function runTestCoverage(
+  urls: Record<'general' | 'flashblocks', string>,
+  reporter: 'console-streaming' | 'empty' = 'console-streaming',
+): Promise<Call[]> {
   const calls: Call[] = []
   for (const [endpoint, url] of Object.entries(urls)) {
     // the console reporter ends the process after one document; console-streaming does not
     const { document, methods } = await documentOf(url)
     const transport = transportFor(new Set(methods.filter((m) => m['x-websocket-only']).map((m) => m.name)))
     try {
-      calls.push(...(await testCoverage({
-        openrpcDocument: document,
-        transport: transport.send as never,
-        reporters: [reporter],
-        rules: [examplesRuleFor(endpoint, methods, transport.send)],
-      })))
+      calls.push(
+        ...(await testCoverage({
+          openrpcDocument: document,
+          transport: transport.send as never,
+          reporters: [reporter],
+          rules: [examplesRuleFor(endpoint, methods, transport.send)],
+        })),
+      )
     } finally {
       await transport.close()
     }
@@ -131,13 +175,17 @@ export async function runTestCoverage(urls: Record<'general' | 'flashblocks', st
 async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { url: { type: 'string' } }, strict: true })
   if (!values.url) {
-    console.error('usage: npm run test-coverage -- --url http://host:port   (tests the documents of / and /flashblocks)')
+    console.error(
+      'usage: npm run test-coverage -- --url http://host:port   (tests the documents of / and /flashblocks)',
+    )
     return 2
   }
   const base = values.url.replace(/\/+$/, '')
   const calls = await runTestCoverage({ general: `${base}/`, flashblocks: `${base}/flashblocks` })
   const failed = calls.filter((call) => !call.valid)
-  console.log(`test-coverage: ${calls.length - failed.length} of ${calls.length} example calls valid (skipped: ${SKIPPED.join(', ')})`)
+  console.log(
+    `test-coverage: ${calls.length - failed.length} of ${calls.length} example calls valid (skipped: ${SKIPPED.join(', ')})`,
+  )
   return failed.length > 0 ? 1 : 0
 }
 

@@ -19,9 +19,15 @@ export function assembleBlock(
     for (let j = 0; j < receipt.logs.length; j++) {
       const log = receipt.logs[j]
       logs.push({
-        address: log.address, topics: log.topics, data: log.data,
-        blockNumber: header.number, blockHash: hash, blockTimestamp: header.timestamp,
-        transactionHash: txs[i].hash, transactionIndex: i, logIndex: receipt.firstLogIndex + j,
+        address: log.address,
+        topics: log.topics,
+        data: log.data,
+        blockNumber: header.number,
+        blockHash: hash,
+        blockTimestamp: header.timestamp,
+        transactionHash: txs[i].hash,
+        transactionIndex: i,
+        logIndex: receipt.firstLogIndex + j,
       })
     }
   }

@@ -33,7 +33,13 @@ export interface Authorization {
 }
 
 /** eth_call's override of one account, already parsed (the wire form is the generated AccountOverride). */
-export type AccountOverrideSpec = { balance?: bigint; nonce?: bigint; code?: Uint8Array; state?: Map<bigint, bigint>; stateDiff?: Map<bigint, bigint> }
+export type AccountOverrideSpec = {
+  balance?: bigint
+  nonce?: bigint
+  code?: Uint8Array
+  state?: Map<bigint, bigint>
+  stateDiff?: Map<bigint, bigint>
+}
 /** eth_call's third parameter, keyed by lower-case hex address. */
 export type StateOverrideSpec = Map<string, AccountOverrideSpec>
 
@@ -51,13 +57,19 @@ export function impliedTxType(request: CallRequest): number | undefined {
 
 /** Whether the request names any fee: without one a call pays nothing (geth's NoBaseFee). */
 export function paysFees(request: CallRequest): boolean {
-  return request.gasPrice !== undefined || request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined
+  return (
+    request.gasPrice !== undefined || request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined
+  )
 }
 
 /** An EIP-7702 authorization list in the hex form @ethereumjs/tx's constructors take. */
 export function authorizationListData(list: readonly Authorization[]) {
   return list.map((a) => ({
-    chainId: bigIntToHex(a.chainId), address: bytesToHex(a.address), nonce: bigIntToHex(a.nonce),
-    yParity: bigIntToHex(a.yParity), r: bigIntToHex(a.r), s: bigIntToHex(a.s),
+    chainId: bigIntToHex(a.chainId),
+    address: bytesToHex(a.address),
+    nonce: bigIntToHex(a.nonce),
+    yParity: bigIntToHex(a.yParity),
+    r: bigIntToHex(a.r),
+    s: bigIntToHex(a.s),
   }))
 }

@@ -8,7 +8,8 @@ import type { TypedTransaction } from '@ethereumjs/tx'
 export function effectiveGasPrice(tx: TypedTransaction, baseFee: bigint | undefined): bigint {
   if ('maxFeePerGas' in tx) {
     if (baseFee === undefined) return tx.maxFeePerGas
-    const tip = tx.maxPriorityFeePerGas < tx.maxFeePerGas - baseFee ? tx.maxPriorityFeePerGas : tx.maxFeePerGas - baseFee
+    const tip =
+      tx.maxPriorityFeePerGas < tx.maxFeePerGas - baseFee ? tx.maxPriorityFeePerGas : tx.maxFeePerGas - baseFee
     return baseFee + tip
   }
   return (tx as { gasPrice: bigint }).gasPrice

@@ -39,12 +39,14 @@ export function decodeFrame(frame: string | Uint8Array): FeedMessage {
   } catch {
     throw new FeedDecodeError('feed frame is not JSON')
   }
-  if (value && typeof value === 'object' && 'OpFlashblockPayload' in value) value = (value as { OpFlashblockPayload: unknown }).OpFlashblockPayload
+  if (value && typeof value === 'object' && 'OpFlashblockPayload' in value)
+    value = (value as { OpFlashblockPayload: unknown }).OpFlashblockPayload
   if (!value || typeof value !== 'object' || typeof (value as { payload_id?: unknown }).payload_id !== 'string') {
     throw new FeedDecodeError('feed message has no payload_id')
   }
   const message = value as FeedMessage
-  if (!isEndOfBlock(message) && typeof message.index !== 'number') throw new FeedDecodeError('feed message has no numeric index')
+  if (!isEndOfBlock(message) && typeof message.index !== 'number')
+    throw new FeedDecodeError('feed message has no numeric index')
   return message
 }
 

@@ -11,8 +11,14 @@ const baseMessage = {
   payload_id: '0x0102030405060708',
   index: 1,
   diff: {
-    state_root: zero32, receipts_root: zero32, logs_bloom: `0x${'00'.repeat(256)}`, gas_used: '0x5208', block_hash: zero32,
-    transactions: ['0x02f86b'], withdrawals: [], withdrawals_root: zero32,
+    state_root: zero32,
+    receipts_root: zero32,
+    logs_bloom: `0x${'00'.repeat(256)}`,
+    gas_used: '0x5208',
+    block_hash: zero32,
+    transactions: ['0x02f86b'],
+    withdrawals: [],
+    withdrawals_root: zero32,
   },
   metadata: { block_number: 12 },
 }
@@ -40,7 +46,12 @@ test('X Layer receipts decode with the type their tag names, and balances by add
     },
   }
   const { metadata } = decodeFlashblock(message as unknown as FlashblocksPayload)
-  expect(metadata.newAccountBalances.map((b) => [bytesToHex(b.address), b.balance])).toEqual([['0x00000000000000000000000000000000000000bb', 16n]])
-  expect(metadata.receipts.map((r) => [r.txType, r.status, r.cumulativeGasUsed, r.logs.length])).toEqual([[2, 1, 21_000n, 1], [0, 0, 42_000n, 0]])
+  expect(metadata.newAccountBalances.map((b) => [bytesToHex(b.address), b.balance])).toEqual([
+    ['0x00000000000000000000000000000000000000bb', 16n],
+  ])
+  expect(metadata.receipts.map((r) => [r.txType, r.status, r.cumulativeGasUsed, r.logs.length])).toEqual([
+    [2, 1, 21_000n, 1],
+    [0, 0, 42_000n, 0],
+  ])
   expect(bytesToHex(metadata.receipts[0].logs[0].data)).toBe('0x01')
 })

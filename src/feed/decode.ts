@@ -14,19 +14,21 @@ export function decodeFlashblock(message: FlashblocksPayload): FlashblockPayload
   return {
     payloadId: parseData(message.payload_id),
     index: message.index,
-    ...(base ? {
-      base: {
-        parentBeaconBlockRoot: parseData(base.parent_beacon_block_root),
-        parentHash: parseData(base.parent_hash),
-        feeRecipient: parseData(base.fee_recipient),
-        prevRandao: parseData(base.prev_randao),
-        blockNumber: parseQuantity(base.block_number),
-        gasLimit: parseQuantity(base.gas_limit),
-        timestamp: parseQuantity(base.timestamp),
-        extraData: parseData(base.extra_data),
-        baseFeePerGas: parseQuantity(base.base_fee_per_gas),
-      },
-    } : {}),
+    ...(base
+      ? {
+          base: {
+            parentBeaconBlockRoot: parseData(base.parent_beacon_block_root),
+            parentHash: parseData(base.parent_hash),
+            feeRecipient: parseData(base.fee_recipient),
+            prevRandao: parseData(base.prev_randao),
+            blockNumber: parseQuantity(base.block_number),
+            gasLimit: parseQuantity(base.gas_limit),
+            timestamp: parseQuantity(base.timestamp),
+            extraData: parseData(base.extra_data),
+            baseFeePerGas: parseQuantity(base.base_fee_per_gas),
+          },
+        }
+      : {}),
     diff: {
       stateRoot: parseData(diff.state_root),
       receiptsRoot: parseData(diff.receipts_root),
@@ -41,7 +43,10 @@ export function decodeFlashblock(message: FlashblocksPayload): FlashblockPayload
     metadata: {
       // Base's metadata is now {block_number} only: balances and receipts are optional
       blockNumber: BigInt(metadata.block_number),
-      newAccountBalances: Object.entries(metadata.new_account_balances ?? {}).map(([a, b]) => ({ address: parseData(a), balance: parseQuantity(b) })),
+      newAccountBalances: Object.entries(metadata.new_account_balances ?? {}).map(([a, b]) => ({
+        address: parseData(a),
+        balance: parseQuantity(b),
+      })),
       receipts: Object.entries(metadata.receipts ?? {}).map(([hash, receipt]) => decodeReceipt(hash, receipt)),
     },
   }
@@ -55,6 +60,10 @@ function decodeReceipt(hash: string, receipt: FlashblockReceipt): FlashblockMeta
     txType: RECEIPT_TYPES[tag] ?? 0,
     status: parseQuantity(body.status) === 1n ? 1 : 0,
     cumulativeGasUsed: parseQuantity(body.cumulativeGasUsed),
-    logs: body.logs.map((l) => ({ address: parseData(l.address), topics: l.topics.map(parseData), data: parseData(l.data) })),
+    logs: body.logs.map((l) => ({
+      address: parseData(l.address),
+      topics: l.topics.map(parseData),
+      data: parseData(l.data),
+    })),
   }
 }

@@ -35,7 +35,9 @@ export function encodeFlashblock(flashblock: Flashblock): FlashblocksPayload {
     },
     metadata: {
       block_number: Number(metadata.blockNumber),
-      new_account_balances: Object.fromEntries(metadata.newAccountBalances.map((a) => [address(a.address), quantity(a.balance)])),
+      new_account_balances: Object.fromEntries(
+        metadata.newAccountBalances.map((a) => [address(a.address), quantity(a.balance)]),
+      ),
       receipts: Object.fromEntries(metadata.receipts.map((r) => [data(r.transactionHash), encodeReceipt(r)])),
     },
   }
@@ -69,7 +71,11 @@ function encodeReceipt(receipt: FlashblockMetaReceipt): FlashblockReceipt {
     [tag]: {
       status: quantity(receipt.status),
       cumulativeGasUsed: quantity(receipt.cumulativeGasUsed),
-      logs: receipt.logs.map((log) => ({ address: address(log.address), topics: log.topics.map(data), data: data(log.data) })),
+      logs: receipt.logs.map((log) => ({
+        address: address(log.address),
+        topics: log.topics.map(data),
+        data: data(log.data),
+      })),
     },
   }
 }

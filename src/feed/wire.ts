@@ -38,7 +38,9 @@ export interface FlashblockReceiptBody {
 }
 
 /** Receipts are externally tagged by transaction type, as op-alloy serialises OpReceipt. */
-export type FlashblockReceipt = Partial<Record<'Legacy' | 'Eip2930' | 'Eip1559' | 'Eip7702' | 'Deposit', FlashblockReceiptBody>>
+export type FlashblockReceipt = Partial<
+  Record<'Legacy' | 'Eip2930' | 'Eip1559' | 'Eip7702' | 'Deposit', FlashblockReceiptBody>
+>
 
 export interface WireFlashblockMetadata {
   block_number: number

@@ -35,7 +35,9 @@ export function feeHistory(blocks: readonly BlockRecord[], percentiles: readonly
 export function rewards(block: BlockRecord, percentiles: readonly number[]): bigint[] {
   if (block.txs.length === 0) return percentiles.map(() => 0n)
   const tips = effectiveTips(block)
-  const sorted = block.receipts.map((r, i) => ({ gasUsed: r.gasUsed, tip: tips[i]! })).sort((a, b) => compare(a.tip, b.tip))
+  const sorted = block.receipts
+    .map((r, i) => ({ gasUsed: r.gasUsed, tip: tips[i]! }))
+    .sort((a, b) => compare(a.tip, b.tip))
   const blockGas = Number(block.header.gasUsed)
   let index = 0
   let sumGas = sorted[0]!.gasUsed

@@ -29,7 +29,9 @@ describe('the fee oracle', () => {
     chain = await createChain(defaultConfig({ quiet: true }))
     const tips = [7n, 5n, 3n, 2n].map((t) => t * GWEI)
     for (const [i, tip] of tips.entries()) {
-      await chain.sendRawTransaction(await signTx(chain, i, { nonce: 0, maxPriorityFeePerGas: tip, maxFeePerGas: 100n * GWEI }))
+      await chain.sendRawTransaction(
+        await signTx(chain, i, { nonce: 0, maxPriorityFeePerGas: tip, maxFeePerGas: 100n * GWEI }),
+      )
     }
     await chain.mine()
     // samples: genesis (empty) contributes the default 1 gwei, block 1 its cheapest three: 2, 3, 5 gwei
@@ -43,16 +45,25 @@ describe('fee history', () => {
     const fee = { maxFeePerGas: 100n * GWEI }
     await chain.sendRawTransaction(await signTx(chain, 0, { nonce: 0, maxPriorityFeePerGas: 1n * GWEI, ...fee }))
     await chain.sendRawTransaction(await signTx(chain, 1, { nonce: 0, maxPriorityFeePerGas: 2n * GWEI, ...fee }))
-    await chain.sendRawTransaction(await signTx(chain, 2, {
-      nonce: 0, to: null, data: tokenBytecode, gas: 3_000_000n, maxPriorityFeePerGas: 3n * GWEI, ...fee,
-    }))
+    await chain.sendRawTransaction(
+      await signTx(chain, 2, {
+        nonce: 0,
+        to: null,
+        data: tokenBytecode,
+        gas: 3_000_000n,
+        maxPriorityFeePerGas: 3n * GWEI,
+        ...fee,
+      }),
+    )
     const block = await chain.mine()
     expect(block.receipts.find((r) => r.contractAddress)!.gasUsed).toBeGreaterThan(42_000n)
 
     const history = feeHistory([chain.store.byNumber(0n)!, block], [0, 25, 50, 100])
     expect(history.oldestBlock).toBe(0n)
     expect(history.baseFeePerGas).toEqual([
-      chain.store.byNumber(0n)!.header.baseFeePerGas, block.header.baseFeePerGas, block.header.calcNextBaseFee(),
+      chain.store.byNumber(0n)!.header.baseFeePerGas,
+      block.header.baseFeePerGas,
+      block.header.calcNextBaseFee(),
     ])
     expect(history.gasUsedRatio[0]).toBe(0)
     expect(history.gasUsedRatio[1]).toBeCloseTo(Number(block.header.gasUsed) / 30_000_000, 12)

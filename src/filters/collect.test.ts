@@ -15,17 +15,32 @@ function blockWithLogs(number: bigint, count: number): BlockRecord {
   bloom.add(emitter)
   bloom.add(topic)
   const logs: LogRecord[] = Array.from({ length: count }, (_, i) => ({
-    address: emitter, topics: [topic], data: new Uint8Array(), blockNumber: number, blockHash: new Uint8Array(32),
-    blockTimestamp: 0n, transactionHash: new Uint8Array(32), transactionIndex: 0, logIndex: i,
+    address: emitter,
+    topics: [topic],
+    data: new Uint8Array(),
+    blockNumber: number,
+    blockHash: new Uint8Array(32),
+    blockTimestamp: 0n,
+    transactionHash: new Uint8Array(32),
+    transactionIndex: 0,
+    logIndex: i,
   }))
-  return { number, logs, header: { logsBloom: count ? bloom.bitvector : new Uint8Array(256) } } as unknown as BlockRecord
+  return {
+    number,
+    logs,
+    header: { logsBloom: count ? bloom.bitvector : new Uint8Array(256) },
+  } as unknown as BlockRecord
 }
 
 describe('the log scan', () => {
   test('returns matching logs of every block in chain order', () => {
     const blocks = [blockWithLogs(1n, 2), blockWithLogs(2n, 0), blockWithLogs(3n, 1)]
     const logs = collectLogs(blocks, createCriteria(null, null))
-    expect(logs.map((l) => [l.blockNumber, l.logIndex])).toEqual([[1n, 0], [1n, 1], [3n, 0]])
+    expect(logs.map((l) => [l.blockNumber, l.logIndex])).toEqual([
+      [1n, 0],
+      [1n, 1],
+      [3n, 0],
+    ])
   })
 
   test('skips blocks whose bloom rules the filter out', () => {

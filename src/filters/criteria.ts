@@ -21,7 +21,10 @@ export interface LogCriteria {
 
 export type TopicFilter = readonly (Hex | null | readonly (Hex | null)[])[]
 
-export function createCriteria(address: Hex | readonly Hex[] | null | undefined, topics: TopicFilter | null | undefined): LogCriteria {
+export function createCriteria(
+  address: Hex | readonly Hex[] | null | undefined,
+  topics: TopicFilter | null | undefined,
+): LogCriteria {
   const addressList = address == null ? [] : typeof address === 'string' ? [address] : address
   // An empty address list means "any", as in geth.
   const addresses = addressList.length ? new Set(addressList.map((a) => a.toLowerCase())) : null

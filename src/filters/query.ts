@@ -43,7 +43,8 @@ export function parseLogFilter(wire: WireLogFilter | null | undefined): LogQuery
 
 function toBound(value: string | null | undefined): BlockBound {
   if (value == null) return 'latest'
-  if (value === 'latest' || value === 'pending' || value === 'earliest' || value === 'safe' || value === 'finalized') return value
+  if (value === 'latest' || value === 'pending' || value === 'earliest' || value === 'safe' || value === 'finalized')
+    return value
   return parseQuantity(value)
 }
 

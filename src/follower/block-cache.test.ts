@@ -14,12 +14,28 @@ function chain(count: number, parent?: BlockRecord, salt = 0, tx?: TxRecord): Bl
   const out: BlockRecord[] = []
   let prev = parent
   for (let i = 0; i < count; i++) {
-    const header = createBlockHeader({
-      number: prev ? prev.number + 1n : 0n, parentHash: prev?.hash, extraData: new Uint8Array([salt]),
-      gasLimit: 30_000_000n, baseFeePerGas: 1_000_000_000n, timestamp: BigInt(i),
-    }, { common })
+    const header = createBlockHeader(
+      {
+        number: prev ? prev.number + 1n : 0n,
+        parentHash: prev?.hash,
+        extraData: new Uint8Array([salt]),
+        gasLimit: 30_000_000n,
+        baseFeePerGas: 1_000_000_000n,
+        timestamp: BigInt(i),
+      },
+      { common },
+    )
     const txs = tx && i === 0 ? [tx] : []
-    const receipts = txs.map(() => ({ type: 2, status: 1 as const, gasUsed: 21_000n, cumulativeGasUsed: 21_000n, effectiveGasPrice: 1n, logsBloom: new Uint8Array(256), logs: [], firstLogIndex: 0 }))
+    const receipts = txs.map(() => ({
+      type: 2,
+      status: 1 as const,
+      gasUsed: 21_000n,
+      cumulativeGasUsed: 21_000n,
+      effectiveGasPrice: 1n,
+      logsBloom: new Uint8Array(256),
+      logs: [],
+      firstLogIndex: 0,
+    }))
     prev = assembleBlock(header, header.hash(), txs, receipts)
     out.push(prev)
   }
@@ -58,7 +74,10 @@ describe('BlockCache', () => {
   })
 
   test('a rewind returns the replaced blocks in order and forgets their transactions', () => {
-    const tx = createTx({ type: 2, chainId: 196n, gasLimit: 21_000n, maxFeePerGas: 10n ** 10n, to: new Uint8Array(20) }, { common }).sign(DEV0_KEY)
+    const tx = createTx(
+      { type: 2, chainId: 196n, gasLimit: 21_000n, maxFeePerGas: 10n ** 10n, to: new Uint8Array(20) },
+      { common },
+    ).sign(DEV0_KEY)
     const record: TxRecord = { hash: tx.hash(), tx, sender: tx.getSenderAddress().bytes, raw: tx.serialize() }
     const cache = new BlockCache()
     const base = chain(3)

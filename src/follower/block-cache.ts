@@ -77,12 +77,15 @@ export class BlockCache {
   append(block: BlockRecord): void {
     const head = this.latest()
     if (head) {
-      if (block.number !== head.number + 1n) throw new Error(`block ${block.number} does not follow the cached head ${head.number}`)
-      if (!equalsBytes(block.header.parentHash, head.hash)) throw new Error(`block ${block.number} is not a child of the cached head`)
+      if (block.number !== head.number + 1n)
+        throw new Error(`block ${block.number} does not follow the cached head ${head.number}`)
+      if (!equalsBytes(block.header.parentHash, head.hash))
+        throw new Error(`block ${block.number} is not a child of the cached head`)
     }
     this.blocks.push(block)
     this.byHashKey.set(keyOf(block.hash), block)
-    for (let i = 0; i < block.txs.length; i++) this.txIndex.set(keyOf(block.txs[i].hash), { number: block.number, index: i })
+    for (let i = 0; i < block.txs.length; i++)
+      this.txIndex.set(keyOf(block.txs[i].hash), { number: block.number, index: i })
     while (this.blocks.length > this.depth) this.forget(this.blocks.shift()!)
   }
 

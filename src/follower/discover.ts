@@ -16,13 +16,22 @@ export function needsDiscovery(snapshot: UpstreamSnapshot, txs: readonly TxRecor
 }
 
 export async function discoverReads(evm: EVM, txs: readonly TxRecord[]): Promise<void> {
-  await Promise.all(txs.filter(({ tx }) => tx.to !== undefined && tx.data.length > 0).map(async ({ tx, sender }) => {
-    try {
-      await evm.shallowCopy().runCall({
-        caller: new Address(sender), origin: new Address(sender), to: tx.to, value: tx.value, data: tx.data, gasLimit: tx.gasLimit,
-      })
-    } catch {
-      // a speculative run may fail (balance, a read that failed): the real execution decides
-    }
-  }))
+  await Promise.all(
+    txs
+      .filter(({ tx }) => tx.to !== undefined && tx.data.length > 0)
+      .map(async ({ tx, sender }) => {
+        try {
+          await evm.shallowCopy().runCall({
+            caller: new Address(sender),
+            origin: new Address(sender),
+            to: tx.to,
+            value: tx.value,
+            data: tx.data,
+            gasLimit: tx.gasLimit,
+          })
+        } catch {
+          // a speculative run may fail (balance, a read that failed): the real execution decides
+        }
+      }),
+  )
 }

@@ -13,7 +13,12 @@ import { decodeFrame } from '../feed/codec.js'
 import { decodeFlashblock } from '../feed/decode.js'
 import { isEndOfBlock } from '../feed/wire.js'
 import { parseData } from '../format/hex.js'
-import { FEED_PING_INTERVAL_MS, FEED_RECONNECT_MAX_MS, FEED_RECONNECT_MIN_MS, FLASHBLOCKS_IDLE_TIMEOUT_MS } from '../limits.js'
+import {
+  FEED_PING_INTERVAL_MS,
+  FEED_RECONNECT_MAX_MS,
+  FEED_RECONNECT_MIN_MS,
+  FLASHBLOCKS_IDLE_TIMEOUT_MS,
+} from '../limits.js'
 import { classifyFlashblock, type SequencePosition } from '../pending/sequence.js'
 
 export interface FeedClientOptions {
@@ -54,7 +59,14 @@ export interface FeedClientEvents {
 
 export class FeedClient extends EventEmitter<FeedClientEvents> {
   readonly stats: FeedClientStats = {
-    connects: 0, reconnects: 0, pongTimeouts: 0, messages: 0, decodeErrors: 0, sequenceBreaks: 0, duplicates: 0, idles: 0,
+    connects: 0,
+    reconnects: 0,
+    pongTimeouts: 0,
+    messages: 0,
+    decodeErrors: 0,
+    sequenceBreaks: 0,
+    duplicates: 0,
+    idles: 0,
   }
   private socket: WebSocket | undefined
   private running = false
@@ -69,8 +81,11 @@ export class FeedClient extends EventEmitter<FeedClientEvents> {
   constructor(options: FeedClientOptions) {
     super()
     this.o = {
-      idleTimeoutMs: FLASHBLOCKS_IDLE_TIMEOUT_MS, pingIntervalMs: FEED_PING_INTERVAL_MS,
-      reconnectMinMs: FEED_RECONNECT_MIN_MS, reconnectMaxMs: FEED_RECONNECT_MAX_MS, ...options,
+      idleTimeoutMs: FLASHBLOCKS_IDLE_TIMEOUT_MS,
+      pingIntervalMs: FEED_PING_INTERVAL_MS,
+      reconnectMinMs: FEED_RECONNECT_MIN_MS,
+      reconnectMaxMs: FEED_RECONNECT_MAX_MS,
+      ...options,
     }
     this.backoffMs = this.o.reconnectMinMs
   }

@@ -34,29 +34,46 @@ export function blockFromUpstream(json: Block, receipts: readonly Receipt[], com
   }
   if (!json || typeof json !== 'object') fail('no block')
   const hash = parseData(json.hash)
-  const header = adoptCommon(createBlockHeader(headerFields(json), {
-    common: callCommon(common), freeze: false, skipConsensusFormatValidation: true,
-  }), common)
-  if (!equalsBytes(header.hash(), hash)) fail(`the header rebuilt from its fields hashes to ${toHex(header.hash())}, not ${json.hash}`)
+  const header = adoptCommon(
+    createBlockHeader(headerFields(json), {
+      common: callCommon(common),
+      freeze: false,
+      skipConsensusFormatValidation: true,
+    }),
+    common,
+  )
+  if (!equalsBytes(header.hash(), hash))
+    fail(`the header rebuilt from its fields hashes to ${toHex(header.hash())}, not ${json.hash}`)
 
   const txsJson = json.transactions as Transaction[]
-  if (txsJson.some((t) => typeof t !== 'object')) fail('transactions are hashes, not objects (ask with hydrated = true)')
+  if (txsJson.some((t) => typeof t !== 'object'))
+    fail('transactions are hashes, not objects (ask with hydrated = true)')
   const txs = txsJson.map((t, i) => txFromUpstream(t, common, (reason) => fail(`transaction ${i}: ${reason}`)))
-  if (!equalsBytes(orderedTrieRoot(txs.map((t) => t.raw)), header.transactionsTrie)) fail('transactionsRoot does not match')
+  if (!equalsBytes(orderedTrieRoot(txs.map((t) => t.raw)), header.transactionsTrie))
+    fail('transactionsRoot does not match')
 
-  if (!Array.isArray(receipts) || receipts.length !== txs.length) fail(`${receipts?.length} receipts for ${txs.length} transactions`)
+  if (!Array.isArray(receipts) || receipts.length !== txs.length)
+    fail(`${receipts?.length} receipts for ${txs.length} transactions`)
   let firstLogIndex = 0
   const records = receipts.map((r, i) => {
     if (r.blockHash !== json.hash) fail(`receipt ${i} is of block ${r.blockHash}`)
-    if (!equalsBytes(parseData(r.transactionHash), txs[i].hash)) fail(`receipt ${i} is of transaction ${r.transactionHash}`)
+    if (!equalsBytes(parseData(r.transactionHash), txs[i].hash))
+      fail(`receipt ${i} is of transaction ${r.transactionHash}`)
     const record = receiptFromUpstream(r, firstLogIndex)
     firstLogIndex += record.logs.length
     return record
   })
-  const encoded = records.map((r) => encodeReceipt(
-    { status: r.status, cumulativeBlockGasUsed: r.cumulativeGasUsed, bitvector: r.logsBloom, logs: r.logs.map((l) => [l.address, [...l.topics], l.data]) },
-    r.type as 0 | 1 | 2 | 3 | 4,
-  ))
+  const encoded = records.map((r) =>
+    encodeReceipt(
+      {
+        status: r.status,
+        cumulativeBlockGasUsed: r.cumulativeGasUsed,
+        bitvector: r.logsBloom,
+        logs: r.logs.map((l) => [l.address, [...l.topics], l.data]),
+      },
+      r.type as 0 | 1 | 2 | 3 | 4,
+    ),
+  )
   if (!equalsBytes(orderedTrieRoot(encoded), header.receiptTrie)) fail('receiptsRoot does not match the receipts')
 
   const block = assembleBlock(header, hash, txs, records)
@@ -68,14 +85,27 @@ export function blockFromUpstream(json: Block, receipts: readonly Receipt[], com
 function headerFields(b: Block) {
   const opt = <T>(v: string | undefined, f: (s: string) => T) => (v === undefined || v === null ? undefined : f(v))
   return {
-    parentHash: parseData(b.parentHash), uncleHash: parseData(b.sha3Uncles), coinbase: parseData(b.miner),
-    stateRoot: parseData(b.stateRoot), transactionsTrie: parseData(b.transactionsRoot), receiptTrie: parseData(b.receiptsRoot),
-    logsBloom: parseData(b.logsBloom), difficulty: opt(b.difficulty, parseQuantity) ?? 0n, number: parseQuantity(b.number),
-    gasLimit: parseQuantity(b.gasLimit), gasUsed: parseQuantity(b.gasUsed), timestamp: parseQuantity(b.timestamp),
-    extraData: parseData(b.extraData), mixHash: opt(b.mixHash, parseData), nonce: opt(b.nonce, parseData),
-    baseFeePerGas: opt(b.baseFeePerGas, parseQuantity), withdrawalsRoot: opt(b.withdrawalsRoot, parseData),
-    blobGasUsed: opt(b.blobGasUsed, parseQuantity), excessBlobGas: opt(b.excessBlobGas, parseQuantity),
-    parentBeaconBlockRoot: opt(b.parentBeaconBlockRoot, parseData), requestsHash: opt(b.requestsHash, parseData),
+    parentHash: parseData(b.parentHash),
+    uncleHash: parseData(b.sha3Uncles),
+    coinbase: parseData(b.miner),
+    stateRoot: parseData(b.stateRoot),
+    transactionsTrie: parseData(b.transactionsRoot),
+    receiptTrie: parseData(b.receiptsRoot),
+    logsBloom: parseData(b.logsBloom),
+    difficulty: opt(b.difficulty, parseQuantity) ?? 0n,
+    number: parseQuantity(b.number),
+    gasLimit: parseQuantity(b.gasLimit),
+    gasUsed: parseQuantity(b.gasUsed),
+    timestamp: parseQuantity(b.timestamp),
+    extraData: parseData(b.extraData),
+    mixHash: opt(b.mixHash, parseData),
+    nonce: opt(b.nonce, parseData),
+    baseFeePerGas: opt(b.baseFeePerGas, parseQuantity),
+    withdrawalsRoot: opt(b.withdrawalsRoot, parseData),
+    blobGasUsed: opt(b.blobGasUsed, parseQuantity),
+    excessBlobGas: opt(b.excessBlobGas, parseQuantity),
+    parentBeaconBlockRoot: opt(b.parentBeaconBlockRoot, parseData),
+    requestsHash: opt(b.requestsHash, parseData),
   }
 }
 
@@ -94,7 +124,8 @@ export function txFromUpstream(t: Transaction, common: Common, fail: (reason: st
     return fail(`type ${t.type} refused by the decoder: ${(err as Error).message}`)
   }
   if (!equalsBytes(record.hash, parseData(t.hash))) fail(`re-encoded it hashes to ${toHex(record.hash)}, not ${t.hash}`)
-  if (!equalsBytes(record.sender, parseData(t.from))) fail(`its signature recovers ${toHex(record.sender)}, not ${t.from}`)
+  if (!equalsBytes(record.sender, parseData(t.from)))
+    fail(`its signature recovers ${toHex(record.sender)}, not ${t.from}`)
   return record
 }
 
@@ -102,12 +133,20 @@ function txData(t: Transaction): TypedTxData {
   const q = (v: string | undefined) => (v === undefined || v === null ? undefined : parseQuantity(v))
   const type = Number(parseQuantity(t.type))
   const common = {
-    type, nonce: q(t.nonce), gasLimit: q(t.gas), to: t.to ?? undefined, value: q(t.value), data: parseData(t.input),
-    r: q(t.r), s: q(t.s),
+    type,
+    nonce: q(t.nonce),
+    gasLimit: q(t.gas),
+    to: t.to ?? undefined,
+    value: q(t.value),
+    data: parseData(t.input),
+    r: q(t.r),
+    s: q(t.s),
   }
   if (type === 0) return { ...common, gasPrice: q(t.gasPrice), v: q(t.v) }
   const typed = {
-    ...common, chainId: q(t.chainId), v: q(t.yParity ?? t.v),
+    ...common,
+    chainId: q(t.chainId),
+    v: q(t.yParity ?? t.v),
     accessList: (t.accessList ?? []).map((e) => ({ address: e.address, storageKeys: e.storageKeys })),
   }
   if (type === 1) return { ...typed, gasPrice: q(t.gasPrice) } as TypedTxData
@@ -115,13 +154,22 @@ function txData(t: Transaction): TypedTxData {
   if (type !== 4) return { ...typed, ...fees } as TypedTxData
   const unpadded = (v: string) => bigIntToUnpaddedBytes(parseQuantity(v))
   const authorizationList = (t.authorizationList ?? []).map((a) => [
-    unpadded(a.chainId), parseData(a.address), unpadded(a.nonce), unpadded(a.yParity), unpadded(a.r), unpadded(a.s),
+    unpadded(a.chainId),
+    parseData(a.address),
+    unpadded(a.nonce),
+    unpadded(a.yParity),
+    unpadded(a.r),
+    unpadded(a.s),
   ])
   return { ...typed, ...fees, authorizationList } as TypedTxData
 }
 
 function receiptFromUpstream(r: Receipt, firstLogIndex: number): ReceiptRecord {
-  const logs: LogBody[] = r.logs.map((l: Log) => ({ address: parseData(l.address), topics: l.topics.map(parseData), data: parseData(l.data) }))
+  const logs: LogBody[] = r.logs.map((l: Log) => ({
+    address: parseData(l.address),
+    topics: l.topics.map(parseData),
+    data: parseData(l.data),
+  }))
   return {
     type: Number(parseQuantity(r.type)),
     status: parseQuantity(r.status) === 1n ? 1 : 0,

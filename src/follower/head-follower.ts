@@ -13,7 +13,11 @@ import type { Block, Receipt } from '../../generated/types.js'
 import type { BlockRecord } from '../domain/types.js'
 import { UpstreamUnavailableError } from '../errors.js'
 import { data, parseData, parseQuantity, quantity } from '../format/hex.js'
-import { UPSTREAM_FETCH_BATCH_BLOCKS, UPSTREAM_POLL_INTERVAL_MS, UPSTREAM_SUBSCRIBED_POLL_INTERVAL_MS } from '../limits.js'
+import {
+  UPSTREAM_FETCH_BATCH_BLOCKS,
+  UPSTREAM_POLL_INTERVAL_MS,
+  UPSTREAM_SUBSCRIBED_POLL_INTERVAL_MS,
+} from '../limits.js'
 import type { BlockCache } from './block-cache.js'
 import { blockFromUpstream } from './from-upstream.js'
 import { NewHeadsSocket } from './new-heads-socket.js'
@@ -66,7 +70,9 @@ export class HeadFollower {
   private loop?: Promise<void>
   private wake?: () => void
   private kicked = false
-  private state: { reachable: boolean; lastHeadAt?: number; lastContactAt?: number; lastError?: string } = { reachable: false }
+  private state: { reachable: boolean; lastHeadAt?: number; lastContactAt?: number; lastError?: string } = {
+    reachable: false,
+  }
 
   constructor(private readonly options: HeadFollowerOptions) {
     if (options.wsUrl) this.socket = new NewHeadsSocket(options.wsUrl, () => this.kick())
@@ -116,12 +122,16 @@ export class HeadFollower {
   private async run(): Promise<void> {
     while (this.running) {
       if (!this.kicked) {
-        const interval = this.socket?.subscribed && this.state.reachable
-          ? UPSTREAM_SUBSCRIBED_POLL_INTERVAL_MS
-          : (this.options.pollIntervalMs ?? UPSTREAM_POLL_INTERVAL_MS)
+        const interval =
+          this.socket?.subscribed && this.state.reachable
+            ? UPSTREAM_SUBSCRIBED_POLL_INTERVAL_MS
+            : (this.options.pollIntervalMs ?? UPSTREAM_POLL_INTERVAL_MS)
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, interval)
-          this.wake = () => { clearTimeout(timer); resolve() }
+          this.wake = () => {
+            clearTimeout(timer)
+            resolve()
+          }
         })
         this.wake = undefined
       }
@@ -169,7 +179,10 @@ export class HeadFollower {
       start = target - BigInt(cache.depth) + 1n
     }
     for (let from = start; from <= target; from += BigInt(UPSTREAM_FETCH_BATCH_BLOCKS)) {
-      const to = from + BigInt(UPSTREAM_FETCH_BATCH_BLOCKS) - 1n < target ? from + BigInt(UPSTREAM_FETCH_BATCH_BLOCKS) - 1n : target
+      const to =
+        from + BigInt(UPSTREAM_FETCH_BATCH_BLOCKS) - 1n < target
+          ? from + BigInt(UPSTREAM_FETCH_BATCH_BLOCKS) - 1n
+          : target
       const numbers: bigint[] = []
       for (let n = from; n <= to; n++) numbers.push(n)
       const added: BlockRecord[] = []
@@ -211,7 +224,10 @@ export class HeadFollower {
     const calls: UpstreamCall[] = []
     for (const id of ids) {
       const param = typeof id === 'bigint' ? quantity(id) : data(id)
-      calls.push({ method: typeof id === 'bigint' ? 'eth_getBlockByNumber' : 'eth_getBlockByHash', params: [param, true] })
+      calls.push({
+        method: typeof id === 'bigint' ? 'eth_getBlockByNumber' : 'eth_getBlockByHash',
+        params: [param, true],
+      })
       calls.push({ method: 'eth_getBlockReceipts', params: [param] })
     }
     const results = await this.options.rpc.batch(calls)

@@ -16,7 +16,10 @@ export class NewHeadsSocket {
   private wanted = false
   private refused = false
 
-  constructor(readonly url: string, private readonly onHead: () => void) {}
+  constructor(
+    readonly url: string,
+    private readonly onHead: () => void,
+  ) {}
 
   open(): void {
     this.wanted = true
@@ -38,7 +41,9 @@ export class NewHeadsSocket {
     if (!this.wanted || this.refused) return
     const socket = new WebSocket(this.url, { handshakeTimeout: UPSTREAM_CALL_TIMEOUT_MS })
     this.socket = socket
-    socket.on('open', () => socket.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] })))
+    socket.on('open', () =>
+      socket.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] })),
+    )
     socket.on('message', (raw) => {
       let message: { id?: unknown; result?: unknown; error?: unknown; method?: string }
       try {

@@ -46,7 +46,12 @@ export interface ReexecutionStats {
 }
 
 export type ReexecuteResult =
-  | { readonly kind: 'applied'; readonly flashblock: Flashblock; readonly state: UpstreamStateManager; readonly upstreamRequests: number }
+  | {
+      readonly kind: 'applied'
+      readonly flashblock: Flashblock
+      readonly state: UpstreamStateManager
+      readonly upstreamRequests: number
+    }
   | { readonly kind: 'ignored'; readonly reason: 'duplicate' | 'stale' }
   | { readonly kind: 'dropped'; readonly reason: string }
 
@@ -58,7 +63,13 @@ interface Open {
 }
 
 export class Reexecutor {
-  readonly stats: ReexecutionStats = { flashblocks: 0, transactions: 0, receiptMismatches: 0, hashMismatches: 0, failures: 0 }
+  readonly stats: ReexecutionStats = {
+    flashblocks: 0,
+    transactions: 0,
+    receiptMismatches: 0,
+    hashMismatches: 0,
+    failures: 0,
+  }
   private open: Open | undefined
   /** The last flashblock's state and hash: the parent state of the next block if the upstream lags. */
   private last: { hash: Uint8Array; state: UpstreamStateManager } | undefined
@@ -103,16 +114,24 @@ export class Reexecutor {
     const parentNumber = base.blockNumber - 1n
     let state: UpstreamStateManager
     if (parentNumber <= canonicalHeight) {
-      const snapshot = this.options.snapshotFor?.(parentNumber) ?? new UpstreamSnapshot(this.options.upstream, parentNumber)
+      const snapshot =
+        this.options.snapshotFor?.(parentNumber) ?? new UpstreamSnapshot(this.options.upstream, parentNumber)
       state = new UpstreamStateManager(snapshot, this.options.common)
     } else if (this.last && equalsBytes(this.last.hash, base.parentHash)) {
       state = this.last.state.shallowCopy()
     } else {
-      throw new ReexecutionError(`parent block ${parentNumber} is neither on the upstream (head ${canonicalHeight}) nor the last block re-executed here`)
+      throw new ReexecutionError(
+        `parent block ${parentNumber} is neither on the upstream (head ${canonicalHeight}) nor the last block re-executed here`,
+      )
     }
     const vm = await createVM({ common: this.options.common, stateManager: state, blockchain: this.blockHashes })
     const builder = new FlashBuilder(vm, { base, payloadId: payload.payloadId })
-    return { position: { payloadId: payload.payloadId, number: base.blockNumber, index: -1 }, builder, state, evm: vm.evm as EVM }
+    return {
+      position: { payloadId: payload.payloadId, number: base.blockNumber, index: -1 },
+      builder,
+      state,
+      evm: vm.evm as EVM,
+    }
   }
 
   private async flash(open: Open, payload: FlashblockPayload): Promise<ReexecuteResult> {
@@ -137,7 +156,12 @@ export class Reexecutor {
     return { kind: 'applied', flashblock, state, upstreamRequests: snapshot.stats.requests - requestsBefore }
   }
 
-  private check(payload: FlashblockPayload, txs: readonly TxRecord[], receipts: readonly ReceiptRecord[], hash: Uint8Array): void {
+  private check(
+    payload: FlashblockPayload,
+    txs: readonly TxRecord[],
+    receipts: readonly ReceiptRecord[],
+    hash: Uint8Array,
+  ): void {
     const where = `flashblock ${keyOf(payload.payloadId)}#${payload.index}`
     for (const problem of compareReceipts(payload.metadata.receipts, txs, receipts)) {
       this.stats.receiptMismatches++
@@ -145,7 +169,9 @@ export class Reexecutor {
     }
     if (!equalsBytes(hash, payload.diff.blockHash)) {
       this.stats.hashMismatches++
-      this.options.warn?.(`${where}: re-executed block hash ${bytesToHex(hash)} differs from the feed's ${bytesToHex(payload.diff.blockHash)}`)
+      this.options.warn?.(
+        `${where}: re-executed block hash ${bytesToHex(hash)} differs from the feed's ${bytesToHex(payload.diff.blockHash)}`,
+      )
     }
   }
 
@@ -161,7 +187,9 @@ function decodeFeedTransaction(raw: Uint8Array, common: Common): TxRecord {
   try {
     return decodeTransaction(raw, common)
   } catch (err) {
-    throw new ReexecutionError(`undecodable transaction ${bytesToHex(raw.subarray(0, 8))}...: ${(err as Error).message}`)
+    throw new ReexecutionError(
+      `undecodable transaction ${bytesToHex(raw.subarray(0, 8))}...: ${(err as Error).message}`,
+    )
   }
 }
 

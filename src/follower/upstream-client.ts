@@ -27,7 +27,8 @@ export class UpstreamClient implements UpstreamRpc {
   async call<T = unknown>(method: string, params: readonly unknown[]): Promise<T> {
     const id = this.nextId++
     const reply = await this.post({ jsonrpc: '2.0', id, method, params })
-    if (Array.isArray(reply) || typeof reply !== 'object' || reply === null) throw this.unavailable(`not a JSON-RPC reply to ${method}`)
+    if (Array.isArray(reply) || typeof reply !== 'object' || reply === null)
+      throw this.unavailable(`not a JSON-RPC reply to ${method}`)
     return unwrap(reply as Reply, method) as T
   }
 
@@ -35,7 +36,9 @@ export class UpstreamClient implements UpstreamRpc {
     if (calls.length === 0) return []
     const first = this.nextId
     this.nextId += calls.length
-    const reply = await this.post(calls.map((c, i) => ({ jsonrpc: '2.0', id: first + i, method: c.method, params: c.params })))
+    const reply = await this.post(
+      calls.map((c, i) => ({ jsonrpc: '2.0', id: first + i, method: c.method, params: c.params })),
+    )
     // a node may answer a whole batch with one error object (over its batch limit, say)
     if (!Array.isArray(reply)) {
       const error = (reply as Reply | null)?.error
@@ -59,7 +62,10 @@ export class UpstreamClient implements UpstreamRpc {
       // one signal covers connect, headers and body: a peer that stalls mid-body is cut at the deadline too
       const signal = AbortSignal.timeout(this.timeoutMs)
       response = await fetch(this.url, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal,
       })
       text = await response.text()
     } catch (err) {

@@ -36,7 +36,10 @@ export class UpstreamSnapshot {
   private readonly slots = new Map<string, Promise<Uint8Array>>()
   private queue: Load[] = []
 
-  constructor(private readonly upstream: UpstreamRpc, readonly blockNumber: bigint) {
+  constructor(
+    private readonly upstream: UpstreamRpc,
+    readonly blockNumber: bigint,
+  ) {
     this.tag = `0x${blockNumber.toString(16)}`
   }
 
@@ -50,9 +53,17 @@ export class UpstreamSnapshot {
     let loading = this.accounts.get(key)
     if (!loading) {
       const params = [bytesToHex(address), this.tag]
-      loading = this.load(key, this.accounts, [
-        { method: 'eth_getBalance', params }, { method: 'eth_getTransactionCount', params }, { method: 'eth_getCode', params },
-      ], ([balance, nonce, code]) => toAccount(BigInt(balance as string), BigInt(nonce as string), hexToBytes(code as `0x${string}`)))
+      loading = this.load(
+        key,
+        this.accounts,
+        [
+          { method: 'eth_getBalance', params },
+          { method: 'eth_getTransactionCount', params },
+          { method: 'eth_getCode', params },
+        ],
+        ([balance, nonce, code]) =>
+          toAccount(BigInt(balance as string), BigInt(nonce as string), hexToBytes(code as `0x${string}`)),
+      )
     }
     return loading
   }
@@ -62,21 +73,33 @@ export class UpstreamSnapshot {
     const key = `${keyOf(address)}:${keyOf(slot)}`
     let loading = this.slots.get(key)
     if (!loading) {
-      loading = this.load(key, this.slots, [{ method: 'eth_getStorageAt', params: [bytesToHex(address), bytesToHex(slot), this.tag] }],
-        ([value]) => unpadBytes(hexToBytes(value as `0x${string}`)))
+      loading = this.load(
+        key,
+        this.slots,
+        [{ method: 'eth_getStorageAt', params: [bytesToHex(address), bytesToHex(slot), this.tag] }],
+        ([value]) => unpadBytes(hexToBytes(value as `0x${string}`)),
+      )
     }
     return loading
   }
 
   /** Loads these accounts and slots in as few batches as the batch limit allows; ignores failures (reads retry). */
-  async prefetch(accounts: Iterable<Uint8Array>, slots: Iterable<{ address: Uint8Array; slot: Uint8Array }> = []): Promise<void> {
+  async prefetch(
+    accounts: Iterable<Uint8Array>,
+    slots: Iterable<{ address: Uint8Array; slot: Uint8Array }> = [],
+  ): Promise<void> {
     const reads: Promise<unknown>[] = []
     for (const address of accounts) reads.push(this.account(address))
     for (const { address, slot } of slots) reads.push(this.storage(address, slot))
     await Promise.allSettled(reads)
   }
 
-  private load<T>(key: string, cache: Map<string, Promise<T>>, calls: UpstreamCall[], parse: (results: unknown[]) => T): Promise<T> {
+  private load<T>(
+    key: string,
+    cache: Map<string, Promise<T>>,
+    calls: UpstreamCall[],
+    parse: (results: unknown[]) => T,
+  ): Promise<T> {
     const promise = new Promise<T>((resolve, reject) => {
       // a macrotask later: every read that concurrent executions reach before blocking joins the batch
       if (this.queue.length === 0) setImmediate(() => this.flush())

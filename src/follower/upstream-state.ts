@@ -32,7 +32,11 @@ export class UpstreamStateManager implements StateManagerInterface {
   private readonly overlay: Overlay
   private readonly journal: (() => void)[][] = []
 
-  constructor(readonly snapshot: UpstreamSnapshot, readonly common: Common, options: { root?: Uint8Array; overlay?: Overlay } = {}) {
+  constructor(
+    readonly snapshot: UpstreamSnapshot,
+    readonly common: Common,
+    options: { root?: Uint8Array; overlay?: Overlay } = {},
+  ) {
     this.root = options.root
     this.overlay = options.overlay ?? { accounts: new Map(), code: new Map(), storage: new Map(), cleared: new Map() }
     this.originalStorageCache = new OriginalStorageCache(this.getStorage.bind(this))
@@ -136,7 +140,8 @@ export class UpstreamStateManager implements StateManagerInterface {
   }
 
   async setStateRoot(root: Uint8Array): Promise<void> {
-    if (!this.root || !equalsBytes(root, this.root)) throw new UpstreamStateError('upstream-backed state cannot move to another root')
+    if (!this.root || !equalsBytes(root, this.root))
+      throw new UpstreamStateError('upstream-backed state cannot move to another root')
   }
 
   async hasStateRoot(root: Uint8Array): Promise<boolean> {
@@ -151,7 +156,9 @@ export class UpstreamStateManager implements StateManagerInterface {
   shallowCopy(): UpstreamStateManager {
     const o = this.overlay
     const overlay: Overlay = {
-      accounts: new Map(o.accounts), code: new Map(o.code), cleared: new Map(o.cleared),
+      accounts: new Map(o.accounts),
+      code: new Map(o.code),
+      cleared: new Map(o.cleared),
       storage: new Map([...o.storage].map(([k, slots]) => [k, new Map(slots)])),
     }
     return new UpstreamStateManager(this.snapshot, this.common, { root: this.root, overlay })

@@ -60,7 +60,10 @@ export function formatBlock(
 /** A chain block record as eth_getBlockBy* answers it: transactions as hashes, or as full objects. */
 export function formatBlockRecord(block: BlockRecord, hydrated: boolean): Block {
   const position = (index: number) => ({
-    blockHash: block.hash, blockNumber: block.number, index, baseFee: block.header.baseFeePerGas,
+    blockHash: block.hash,
+    blockNumber: block.number,
+    index,
+    baseFee: block.header.baseFeePerGas,
   })
   const transactions = hydrated
     ? block.txs.map((record, i) => formatTransaction(record.tx, record.sender, position(i)))

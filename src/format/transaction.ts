@@ -39,11 +39,20 @@ export function formatTransaction(tx: TypedTransaction, from: Uint8Array, positi
   if ('authorizationList' in tx) {
     const auths = (tx as unknown as { authorizationList: Uint8Array[][] }).authorizationList
     out.authorizationList = auths.map(([chainId, addr, nonce, yParity, r, s]) => ({
-      chainId: quantity(bytesToBig(chainId)), address: address(addr), nonce: quantity(bytesToBig(nonce)),
-      yParity: quantity(bytesToBig(yParity)), r: quantity(bytesToBig(r)), s: quantity(bytesToBig(s)),
+      chainId: quantity(bytesToBig(chainId)),
+      address: address(addr),
+      nonce: quantity(bytesToBig(nonce)),
+      yParity: quantity(bytesToBig(yParity)),
+      r: quantity(bytesToBig(r)),
+      s: quantity(bytesToBig(s)),
     }))
   }
-  const chainId = tx.type === 0 ? (tx.supports(Capability.EIP155ReplayProtection) ? tx.common.chainId() : undefined) : tx.common.chainId()
+  const chainId =
+    tx.type === 0
+      ? tx.supports(Capability.EIP155ReplayProtection)
+        ? tx.common.chainId()
+        : undefined
+      : tx.common.chainId()
   if (chainId !== undefined) out.chainId = quantity(chainId)
   out.v = quantity(tx.v ?? 0n)
   out.r = quantity(tx.r ?? 0n)

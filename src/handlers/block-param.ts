@@ -35,7 +35,10 @@ export function toSelector(param: BlockParam | null | undefined, fallback: Block
 
 /** Whether the selector asks for `pending` (bare or inside an EIP-1898 object). */
 export function isPendingSelector(selector: BlockSelector): boolean {
-  return selector === 'pending' || (typeof selector === 'object' && 'blockNumber' in selector && selector.blockNumber === 'pending')
+  return (
+    selector === 'pending' ||
+    (typeof selector === 'object' && 'blockNumber' in selector && selector.blockNumber === 'pending')
+  )
 }
 
 /** The block a call, estimate or state read runs at; -32000 `header not found` when this endpoint does not know it. */
@@ -46,7 +49,10 @@ export async function knownBlock(ctx: HandlerContext, selector: BlockSelector): 
 }
 
 /** The block a lookup names, or undefined (the handler answers null, as geth). */
-export function lookupBlock(ctx: HandlerContext, param: BlockParam | null | undefined): Promise<BlockRecord | undefined> {
+export function lookupBlock(
+  ctx: HandlerContext,
+  param: BlockParam | null | undefined,
+): Promise<BlockRecord | undefined> {
   return ctx.resolver.block(toSelector(param))
 }
 

@@ -30,13 +30,23 @@ export function parseCallRequest(wire: WireCallRequest): CallRequest {
     nonce: q(wire.nonce),
     data: b(wire.input ?? wire.data),
     chainId: q(wire.chainId),
-    accessList: wire.accessList?.map((e) => ({ address: parseData(e.address), storageKeys: e.storageKeys.map(parseData) })),
+    accessList: wire.accessList?.map((e) => ({
+      address: parseData(e.address),
+      storageKeys: e.storageKeys.map(parseData),
+    })),
     authorizationList: wire.authorizationList?.map((a) => ({
-      chainId: parseQuantity(a.chainId), address: parseData(a.address), nonce: parseQuantity(a.nonce),
-      yParity: parseQuantity(a.yParity), r: parseQuantity(a.r), s: parseQuantity(a.s),
+      chainId: parseQuantity(a.chainId),
+      address: parseData(a.address),
+      nonce: parseQuantity(a.nonce),
+      yParity: parseQuantity(a.yParity),
+      r: parseQuantity(a.r),
+      s: parseQuantity(a.s),
     })),
   }
-  if (request.gasPrice !== undefined && (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined)) {
+  if (
+    request.gasPrice !== undefined &&
+    (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined)
+  ) {
     throw new GasPriceAndFeeCapError()
   }
   return request

@@ -33,9 +33,20 @@ export interface HandlerContext {
 
 /** The context factory the transport calls per request, over one backend and one filter registry. */
 export function handlerContexts(backend: Backend, config: Config, filters: FilterRegistry) {
-  const shared = { config, filters, submit: backend.submitter, execution: backend.executor, accounts: backend.devAccounts }
+  const shared = {
+    config,
+    filters,
+    submit: backend.submitter,
+    execution: backend.executor,
+    accounts: backend.devAccounts,
+  }
   const resolvers = { general: backend.resolverFor('general'), flashblocks: backend.resolverFor('flashblocks') }
-  return (endpoint: Endpoint, client: ClientInfo): HandlerContext => ({ ...shared, endpoint, client, resolver: resolvers[endpoint] })
+  return (endpoint: Endpoint, client: ClientInfo): HandlerContext => ({
+    ...shared,
+    endpoint,
+    client,
+    resolver: resolvers[endpoint],
+  })
 }
 
 /** The handler type of one method, as the generated interface declares it. */

@@ -14,10 +14,16 @@ import { eth_getCode } from './eth/getCode.js'
 import { eth_getStorageAt } from './eth/getStorageAt.js'
 import { eth_getBlockByNumber } from './eth/getBlockByNumber.js'
 import { eth_getBlockByHash } from './eth/getBlockByHash.js'
-import { eth_getBlockTransactionCountByHash, eth_getBlockTransactionCountByNumber } from './eth/getBlockTransactionCount.js'
+import {
+  eth_getBlockTransactionCountByHash,
+  eth_getBlockTransactionCountByNumber,
+} from './eth/getBlockTransactionCount.js'
 import { eth_getBlockReceipts } from './eth/getBlockReceipts.js'
 import { eth_getRawTransactionByHash, eth_getTransactionByHash } from './eth/getTransactionByHash.js'
-import { eth_getTransactionByBlockHashAndIndex, eth_getTransactionByBlockNumberAndIndex } from './eth/getTransactionByBlockAndIndex.js'
+import {
+  eth_getTransactionByBlockHashAndIndex,
+  eth_getTransactionByBlockNumberAndIndex,
+} from './eth/getTransactionByBlockAndIndex.js'
 import { eth_getTransactionReceipt } from './eth/getTransactionReceipt.js'
 import { eth_getLogs } from './eth/getLogs.js'
 import {

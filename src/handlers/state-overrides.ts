@@ -25,10 +25,14 @@ export function parseStateOverrides(wire: StateOverrides): StateOverrideSpec {
 const WORD = /^0x[0-9a-fA-F]{1,64}$/
 
 function slots(map: Record<string, unknown>): Map<bigint, bigint> {
-  return new Map(Object.entries(map).map(([slot, value]) => {
-    if (!WORD.test(slot) || typeof value !== 'string' || !WORD.test(value)) {
-      throw new InvalidParamsError(`invalid argument 2 (stateOverrides): storage ${JSON.stringify(slot)}: ${JSON.stringify(value)} is not a 32-byte slot and value`)
-    }
-    return [BigInt(slot), BigInt(value)]
-  }))
+  return new Map(
+    Object.entries(map).map(([slot, value]) => {
+      if (!WORD.test(slot) || typeof value !== 'string' || !WORD.test(value)) {
+        throw new InvalidParamsError(
+          `invalid argument 2 (stateOverrides): storage ${JSON.stringify(slot)}: ${JSON.stringify(value)} is not a 32-byte slot and value`,
+        )
+      }
+      return [BigInt(slot), BigInt(value)]
+    }),
+  )
 }

@@ -25,7 +25,10 @@ export interface DepositOutcome {
 export type RpcDepositTransaction = Record<string, Hex | boolean | null>
 
 export function formatDepositTransaction(
-  tx: DepositTx, hash: Uint8Array, position?: DepositPosition, outcome?: DepositOutcome,
+  tx: DepositTx,
+  hash: Uint8Array,
+  position?: DepositPosition,
+  outcome?: DepositOutcome,
 ): RpcDepositTransaction {
   const out: RpcDepositTransaction = {
     blockHash: position ? data(position.blockHash) : null,

@@ -2,7 +2,16 @@ import { describe, expect, test } from 'vitest'
 import { keccak256, toHex, hexToBytes, type Hex } from 'viem'
 import { parseTransaction, serializeTransaction } from 'viem/op-stack'
 
-type TransactionSerializableDeposit = { type?: string; sourceHash?: Hex; from?: Hex; to?: Hex | null; mint?: bigint; value?: bigint; gas?: bigint; isSystemTx?: boolean }
+type TransactionSerializableDeposit = {
+  type?: string
+  sourceHash?: Hex
+  from?: Hex
+  to?: Hex | null
+  mint?: bigint
+  value?: bigint
+  gas?: bigint
+  isSystemTx?: boolean
+}
 import { RLP } from '@ethereumjs/rlp'
 import { InvalidParamsError } from '../errors.js'
 import { decodeDeposit, depositHash, encodeDeposit, type DepositTx } from './deposit-tx.js'
@@ -13,17 +22,33 @@ const bytes = (hex: string) => hexToBytes(hex as Hex)
 
 const cases: Record<string, DepositTx> = {
   'a call with mint and value': {
-    sourceHash: bytes(`0x${'11'.repeat(32)}`), from: bytes('0x977f82a600a1414e583f7f13623f1ac5d58b1c0b'),
-    to: bytes('0x4200000000000000000000000000000000000016'), mint: 10n ** 18n, value: 5n * 10n ** 17n, gas: 100_000n,
-    isSystemTx: false, data: bytes('0xdeadbeef'),
+    sourceHash: bytes(`0x${'11'.repeat(32)}`),
+    from: bytes('0x977f82a600a1414e583f7f13623f1ac5d58b1c0b'),
+    to: bytes('0x4200000000000000000000000000000000000016'),
+    mint: 10n ** 18n,
+    value: 5n * 10n ** 17n,
+    gas: 100_000n,
+    isSystemTx: false,
+    data: bytes('0xdeadbeef'),
   },
   'a contract creation without mint': {
-    sourceHash: bytes(`0x${'ab'.repeat(32)}`), from: bytes('0xdeaddeaddeaddeaddeaddeaddeaddeaddead0001'),
-    mint: 0n, value: 0n, gas: 1_000_000n, isSystemTx: false, data: bytes('0x6080604052'),
+    sourceHash: bytes(`0x${'ab'.repeat(32)}`),
+    from: bytes('0xdeaddeaddeaddeaddeaddeaddeaddeaddead0001'),
+    mint: 0n,
+    value: 0n,
+    gas: 1_000_000n,
+    isSystemTx: false,
+    data: bytes('0x6080604052'),
   },
   'a system transaction with empty data': {
-    sourceHash: bytes(`0x${'01'.repeat(32)}`), from: bytes('0xdeaddeaddeaddeaddeaddeaddeaddeaddead0001'),
-    to: bytes('0x4200000000000000000000000000000000000015'), mint: 0n, value: 0n, gas: 0n, isSystemTx: true, data: new Uint8Array(),
+    sourceHash: bytes(`0x${'01'.repeat(32)}`),
+    from: bytes('0xdeaddeaddeaddeaddeaddeaddeaddeaddead0001'),
+    to: bytes('0x4200000000000000000000000000000000000015'),
+    mint: 0n,
+    value: 0n,
+    gas: 0n,
+    isSystemTx: true,
+    data: new Uint8Array(),
   },
 }
 
@@ -32,8 +57,15 @@ describe('deposit transaction codec', () => {
     test(`${name} encodes to the bytes viem's op-stack serializer writes and hashes alike`, () => {
       const ours = toHex(encodeDeposit(tx))
       const viems = serializeTransaction({
-        type: 'deposit', sourceHash: toHex(tx.sourceHash), from: toHex(tx.from), to: tx.to ? toHex(tx.to) : undefined,
-        mint: tx.mint, value: tx.value, gas: tx.gas, isSystemTx: tx.isSystemTx, data: tx.data.length ? toHex(tx.data) : undefined,
+        type: 'deposit',
+        sourceHash: toHex(tx.sourceHash),
+        from: toHex(tx.from),
+        to: tx.to ? toHex(tx.to) : undefined,
+        mint: tx.mint,
+        value: tx.value,
+        gas: tx.gas,
+        isSystemTx: tx.isSystemTx,
+        data: tx.data.length ? toHex(tx.data) : undefined,
       })
       expect(ours).toBe(viems)
       expect(toHex(depositHash(tx))).toBe(keccak256(viems))
@@ -59,7 +91,16 @@ describe('deposit transaction codec', () => {
 
 describe('deposit validation', () => {
   const good = cases['a call with mint and value']
-  const fields = (tx: DepositTx) => [tx.sourceHash, tx.from, tx.to ?? new Uint8Array(), Uint8Array.of(1), new Uint8Array(), Uint8Array.of(0x10), new Uint8Array(), tx.data]
+  const fields = (tx: DepositTx) => [
+    tx.sourceHash,
+    tx.from,
+    tx.to ?? new Uint8Array(),
+    Uint8Array.of(1),
+    new Uint8Array(),
+    Uint8Array.of(0x10),
+    new Uint8Array(),
+    tx.data,
+  ]
   const raw = (items: (Uint8Array | Uint8Array[])[]) => Uint8Array.from([0x7e, ...RLP.encode(items)])
   const reject = (input: Uint8Array, message: RegExp) => {
     let error: unknown
@@ -125,10 +166,26 @@ describe('deposit validation', () => {
 describe('deposit JSON', () => {
   test('an executed deposit shows sourceHash, mint, nonce and receipt version like op-geth, with zero signature', () => {
     const tx = cases['a system transaction with empty data']
-    const json = formatDepositTransaction(tx, depositHash(tx), { blockHash: new Uint8Array(32), blockNumber: 5n, index: 0 }, { depositNonce: 7n })
+    const json = formatDepositTransaction(
+      tx,
+      depositHash(tx),
+      { blockHash: new Uint8Array(32), blockNumber: 5n, index: 0 },
+      { depositNonce: 7n },
+    )
     expect(json).toMatchObject({
-      type: '0x7e', sourceHash: toHex(tx.sourceHash), mint: '0x0', isSystemTx: true, nonce: '0x7', gasPrice: '0x0',
-      v: '0x0', r: '0x0', s: '0x0', depositReceiptVersion: '0x1', blockNumber: '0x5', transactionIndex: '0x0', to: '0x4200000000000000000000000000000000000015',
+      type: '0x7e',
+      sourceHash: toHex(tx.sourceHash),
+      mint: '0x0',
+      isSystemTx: true,
+      nonce: '0x7',
+      gasPrice: '0x0',
+      v: '0x0',
+      r: '0x0',
+      s: '0x0',
+      depositReceiptVersion: '0x1',
+      blockNumber: '0x5',
+      transactionIndex: '0x0',
+      to: '0x4200000000000000000000000000000000000015',
     })
     expect(json).not.toHaveProperty('chainId')
     expect(json).not.toHaveProperty('yParity')

@@ -40,7 +40,8 @@ export function isDepositBytes(raw: Uint8Array): boolean {
 export function validateDeposit(tx: DepositTx): void {
   if (tx.sourceHash.length !== 32) throw invalid('sourceHash', 'must be 32 bytes')
   if (tx.from.length !== 20) throw invalid('from', 'must be a 20-byte address')
-  if (tx.to !== undefined && tx.to.length !== 20) throw invalid('to', 'must be a 20-byte address or empty (contract creation)')
+  if (tx.to !== undefined && tx.to.length !== 20)
+    throw invalid('to', 'must be a 20-byte address or empty (contract creation)')
   if (tx.mint < 0n || tx.mint > MAX_U256) throw invalid('mint', 'must be a uint256')
   if (tx.value < 0n || tx.value > MAX_U256) throw invalid('value', 'must be a uint256')
   if (tx.gas < 0n || tx.gas > MAX_U64) throw invalid('gas', 'must be a uint64')
@@ -56,8 +57,14 @@ function uint(value: bigint): Uint8Array {
 export function encodeDeposit(tx: DepositTx): Uint8Array {
   validateDeposit(tx)
   const body = RLP.encode([
-    tx.sourceHash, tx.from, tx.to ?? new Uint8Array(), uint(tx.mint), uint(tx.value), uint(tx.gas),
-    tx.isSystemTx ? Uint8Array.of(1) : new Uint8Array(), tx.data,
+    tx.sourceHash,
+    tx.from,
+    tx.to ?? new Uint8Array(),
+    uint(tx.mint),
+    uint(tx.value),
+    uint(tx.gas),
+    tx.isSystemTx ? Uint8Array.of(1) : new Uint8Array(),
+    tx.data,
   ])
   const out = new Uint8Array(body.length + 1)
   out[0] = DEPOSIT_TX_TYPE
@@ -82,17 +89,25 @@ export function decodeDeposit(raw: Uint8Array): DepositTx {
   }
   if (!Array.isArray(decoded)) throw new InvalidParamsError('invalid deposit transaction: expected an RLP list')
   if (decoded.length !== FIELDS.length) {
-    throw new InvalidParamsError(`invalid deposit transaction: expected ${FIELDS.length} fields (${FIELDS.join(', ')}), got ${decoded.length}`)
+    throw new InvalidParamsError(
+      `invalid deposit transaction: expected ${FIELDS.length} fields (${FIELDS.join(', ')}), got ${decoded.length}`,
+    )
   }
   decoded.forEach((item, i) => {
     if (!(item instanceof Uint8Array)) throw invalid(FIELDS[i], 'must be a byte string, not a list')
   })
   const [sourceHash, from, to, mint, value, gas, isSystemTx, data] = decoded as Uint8Array[]
-  if (isSystemTx.length > 1 || (isSystemTx.length === 1 && isSystemTx[0] !== 1)) throw invalid('isSystemTx', 'must be a boolean (empty or 0x01)')
+  if (isSystemTx.length > 1 || (isSystemTx.length === 1 && isSystemTx[0] !== 1))
+    throw invalid('isSystemTx', 'must be a boolean (empty or 0x01)')
   const tx: DepositTx = {
-    sourceHash, from, to: to.length === 0 ? undefined : to,
-    mint: decodeUint('mint', mint, MAX_U256), value: decodeUint('value', value, MAX_U256), gas: decodeUint('gas', gas, MAX_U64),
-    isSystemTx: isSystemTx.length === 1, data,
+    sourceHash,
+    from,
+    to: to.length === 0 ? undefined : to,
+    mint: decodeUint('mint', mint, MAX_U256),
+    value: decodeUint('value', value, MAX_U256),
+    gas: decodeUint('gas', gas, MAX_U64),
+    isSystemTx: isSystemTx.length === 1,
+    data,
   }
   validateDeposit(tx)
   return tx

@@ -2,13 +2,35 @@ import { describe, expect, test } from 'vitest'
 import { hexToBytes, type Hex } from 'viem'
 import vectors from './l1-fee.vectors.json' with { type: 'json' }
 import { flzCompressLength } from './fastlz.js'
-import { ecotoneL1Fee, calldataGas, fjordEstimatedSize, fjordL1Cost, oracleL1FeeUpperBound, oracleL1Fee, oracleL1GasUsed, type L1FeeParams } from './l1-fee.js'
-import { daFootprint, daUsageEstimate, isthmusOperatorFee, jovianHeaderGasUsed, jovianOperatorFee, operatorFee } from './operator-fee.js'
+import {
+  ecotoneL1Fee,
+  calldataGas,
+  fjordEstimatedSize,
+  fjordL1Cost,
+  oracleL1FeeUpperBound,
+  oracleL1Fee,
+  oracleL1GasUsed,
+  type L1FeeParams,
+} from './l1-fee.js'
+import {
+  daFootprint,
+  daUsageEstimate,
+  isthmusOperatorFee,
+  jovianHeaderGasUsed,
+  jovianOperatorFee,
+  operatorFee,
+} from './operator-fee.js'
 
 // Vectors: bluealloy/revm op-revm tests (commit in l1-fee.vectors.json), which take their fees from OP mainnet
 // receipts; the small ones are the worked examples in those tests' comments.
 const bytes = (hex: string) => hexToBytes(hex as Hex)
-const thousand = (p: Partial<L1FeeParams> = {}): L1FeeParams => ({ l1BaseFee: 1000n, blobBaseFee: 1000n, baseFeeScalar: 1000n, blobBaseFeeScalar: 1000n, ...p })
+const thousand = (p: Partial<L1FeeParams> = {}): L1FeeParams => ({
+  l1BaseFee: 1000n,
+  blobBaseFee: 1000n,
+  baseFeeScalar: 1000n,
+  blobBaseFeeScalar: 1000n,
+  ...p,
+})
 
 describe('FastLZ compressed length', () => {
   test('empty input compresses to nothing', () => expect(flzCompressLength(new Uint8Array())).toBe(0))
@@ -38,7 +60,12 @@ describe('Fjord L1 fee', () => {
     expect(fjordL1Cost(tx, thousand()).l1Fee).toBe(2148n)
   })
   test('OP mainnet Fjord block 124665056 tx 2: l1GasUsed 4471 and l1Fee 0x5bf1ab43d, as its receipt says', () => {
-    const cost = fjordL1Cost(bytes(vectors.fjordOpMainnet124665056.tx), { l1BaseFee: 1_055_991_687n, baseFeeScalar: 5227n, blobBaseFee: 1n, blobBaseFeeScalar: 1_014_213n })
+    const cost = fjordL1Cost(bytes(vectors.fjordOpMainnet124665056.tx), {
+      l1BaseFee: 1_055_991_687n,
+      baseFeeScalar: 5227n,
+      blobBaseFee: 1n,
+      blobBaseFeeScalar: 1_014_213n,
+    })
     expect(cost.l1GasUsed).toBe(4471n)
     expect(cost.l1Fee).toBe(0x5bf1ab43dn)
   })
@@ -47,7 +74,14 @@ describe('Fjord L1 fee', () => {
     expect(fjordL1Cost(new Uint8Array(), thousand()).l1Fee).toBe(0n)
   })
   test('all-zero L1 prices give a zero fee', () => {
-    expect(fjordL1Cost(bytes(vectors.fjordSample202.tx), { l1BaseFee: 0n, blobBaseFee: 0n, baseFeeScalar: 1n, blobBaseFeeScalar: 1n }).l1Fee).toBe(0n)
+    expect(
+      fjordL1Cost(bytes(vectors.fjordSample202.tx), {
+        l1BaseFee: 0n,
+        blobBaseFee: 0n,
+        baseFeeScalar: 1n,
+        blobBaseFeeScalar: 1n,
+      }).l1Fee,
+    ).toBe(0n)
   })
   test("the oracle's getL1Fee adds 68 signature bytes before estimating", () => {
     const unsigned = new Uint8Array(400).map((_, i) => (i * 7919) & 0xff)
@@ -69,15 +103,25 @@ describe('Ecotone L1 fee', () => {
   test('OP mainnet Ecotone block 118024092 tx 2: l1GasUsed 2456 and l1Fee 7306020222001, as its receipt says', () => {
     const tx = bytes(vectors.ecotoneOpMainnet118024092.tx)
     expect(calldataGas(tx)).toBe(2456n)
-    expect(ecotoneL1Fee(tx, { l1BaseFee: 0xaf39ac327n, baseFeeScalar: 1368n, blobBaseFee: 0xd5ea528d2n, blobBaseFeeScalar: 810_949n })).toBe(7_306_020_222_001n)
+    expect(
+      ecotoneL1Fee(tx, {
+        l1BaseFee: 0xaf39ac327n,
+        baseFeeScalar: 1368n,
+        blobBaseFee: 0xd5ea528d2n,
+        blobBaseFeeScalar: 810_949n,
+      }),
+    ).toBe(7_306_020_222_001n)
   })
 })
 
 describe('operator fee', () => {
   const p = { operatorFeeScalar: 1000n, operatorFeeConstant: 10n }
-  test('Isthmus charges gas·scalar/1e6 + constant: 11 wei for 1000 gas', () => expect(isthmusOperatorFee(1000n, p)).toBe(11n))
-  test('Jovian charges gas·scalar·100 + constant: 100 000 010 wei for 1000 gas', () => expect(jovianOperatorFee(1000n, p)).toBe(100_000_010n))
-  test('zero scalar and constant charge nothing', () => expect(operatorFee(1000n, { operatorFeeScalar: 0n, operatorFeeConstant: 0n })).toBe(0n))
+  test('Isthmus charges gas·scalar/1e6 + constant: 11 wei for 1000 gas', () =>
+    expect(isthmusOperatorFee(1000n, p)).toBe(11n))
+  test('Jovian charges gas·scalar·100 + constant: 100 000 010 wei for 1000 gas', () =>
+    expect(jovianOperatorFee(1000n, p)).toBe(100_000_010n))
+  test('zero scalar and constant charge nothing', () =>
+    expect(operatorFee(1000n, { operatorFeeScalar: 0n, operatorFeeConstant: 0n })).toBe(0n))
   test('the Jovian rule is the default', () => expect(operatorFee(1000n, p)).toBe(100_000_010n))
 })
 

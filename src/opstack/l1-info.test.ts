@@ -9,12 +9,14 @@ const bytes = (hex: string) => hexToBytes(hex as Hex)
 // op-geth core/types/receipt_test.go TestDeriveOptimismJovianTxReceipts: baseFeeScalar 2, blobBaseFeeScalar 3,
 // sequence/time/number 1234, basefee 1000e6, blobBaseFee 10e6, hash and batcherHash 1234,
 // operatorFeeScalar 1439103868, operatorFeeConstant 1256417826609331460, daFootprintGasScalar 400
-const OP_GETH_JOVIAN = '0x3db6be2b000000020000000300000000000004d200000000000004d200000000000004d2000000000000000000000000000000000000000000000000000000003b9aca00000000000000000000000000000000000000000000000000000000000098968000000000000000000000000000000000000000000000000000000000000004d200000000000000000000000000000000000000000000000000000000000004d255c6fb7c116fb15b44847d040190'
+const OP_GETH_JOVIAN =
+  '0x3db6be2b000000020000000300000000000004d200000000000004d200000000000004d2000000000000000000000000000000000000000000000000000000003b9aca00000000000000000000000000000000000000000000000000000000000098968000000000000000000000000000000000000000000000000000000000000004d200000000000000000000000000000000000000000000000000000000000004d255c6fb7c116fb15b44847d040190'
 
 // Base mainnet block 0x2b9d75e, transaction 0 (its L1-info deposit) as op-reth serves it
 const BASE_L1_INFO = {
   sourceHash: '0xaa943be17c137fece0613f1590c9ce4f4060e4773cbd6cdd8872797a2929574c',
-  input: '0x3db6be2b000008dd00101c1200000000000000000000000069fe0aef00000000017e413a0000000000000000000000000000000000000000000000000000000035d3993f0000000000000000000000000000000000000000000000000000000003313bde9769893c3700063346fb55688ff06a43e5a3915877d033e706853182b822acef0000000000000000000000005050f69a9786f081509234f1a7f4684b5e5b76c90000000000000000000000000094',
+  input:
+    '0x3db6be2b000008dd00101c1200000000000000000000000069fe0aef00000000017e413a0000000000000000000000000000000000000000000000000000000035d3993f0000000000000000000000000000000000000000000000000000000003313bde9769893c3700063346fb55688ff06a43e5a3915877d033e706853182b822acef0000000000000000000000005050f69a9786f081509234f1a7f4684b5e5b76c90000000000000000000000000094',
   hash: '0xbfd4ecde1bca0d8417de482af8db2121881b574b6250b4e7cb7deea2e78d5086',
 }
 
@@ -29,9 +31,16 @@ describe('L1-info calldata', () => {
     const { format, info } = decodeL1InfoCalldata(bytes(OP_GETH_JOVIAN))
     expect(format).toBe('jovian')
     expect(info).toMatchObject({
-      baseFeeScalar: 2n, blobBaseFeeScalar: 3n, sequenceNumber: 1234n, timestamp: 1234n, number: 1234n,
-      l1BaseFee: 1_000_000_000n, blobBaseFee: 10_000_000n, operatorFeeScalar: 1_439_103_868n,
-      operatorFeeConstant: 1_256_417_826_609_331_460n, daFootprintGasScalar: 400n,
+      baseFeeScalar: 2n,
+      blobBaseFeeScalar: 3n,
+      sequenceNumber: 1234n,
+      timestamp: 1234n,
+      number: 1234n,
+      l1BaseFee: 1_000_000_000n,
+      blobBaseFee: 10_000_000n,
+      operatorFeeScalar: 1_439_103_868n,
+      operatorFeeConstant: 1_256_417_826_609_331_460n,
+      daFootprintGasScalar: 400n,
     })
     expect(toHex(encodeL1InfoCalldata(info, 'jovian'))).toBe(OP_GETH_JOVIAN)
   })
@@ -47,7 +56,9 @@ describe('L1-info calldata', () => {
   })
 
   test('calldata of the wrong length for its selector is a -32602', () => {
-    expect(() => decodeL1InfoCalldata(bytes(OP_GETH_JOVIAN).subarray(0, 177))).toThrow(/jovian calldata is 178 bytes, got 177/)
+    expect(() => decodeL1InfoCalldata(bytes(OP_GETH_JOVIAN).subarray(0, 177))).toThrow(
+      /jovian calldata is 178 bytes, got 177/,
+    )
   })
 })
 
@@ -89,6 +100,10 @@ describe('simulated L1 origin', () => {
 
   test('the default settings encode in the Jovian format', () => {
     const info = nextL1Info(1_764_691_201n, undefined)
-    expect(decodeL1InfoCalldata(encodeL1InfoCalldata(info)).info).toEqual({ ...info, ...DEFAULT_L1_SETTINGS, batcherHash: info.batcherHash })
+    expect(decodeL1InfoCalldata(encodeL1InfoCalldata(info)).info).toEqual({
+      ...info,
+      ...DEFAULT_L1_SETTINGS,
+      batcherHash: info.batcherHash,
+    })
   })
 })

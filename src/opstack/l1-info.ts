@@ -28,7 +28,8 @@ export function l1InfoSelector(format: L1InfoFormat): Uint8Array {
 }
 
 function put(out: Uint8Array, at: number, width: number, value: bigint, field: string): void {
-  if (value < 0n || value >= 1n << BigInt(width * 8)) throw new RangeError(`L1 info ${field} does not fit in ${width * 8} bits`)
+  if (value < 0n || value >= 1n << BigInt(width * 8))
+    throw new RangeError(`L1 info ${field} does not fit in ${width * 8} bits`)
   let v = value
   for (let i = at + width - 1; i >= at; i--) {
     out[i] = Number(v & 0xffn)
@@ -52,7 +53,8 @@ export function encodeL1InfoCalldata(info: L1Info, format: L1InfoFormat = 'jovia
   put(out, 28, 8, info.number, 'number')
   put(out, 36, 32, info.l1BaseFee, 'basefee')
   put(out, 68, 32, info.blobBaseFee, 'blobBaseFee')
-  if (info.hash.length !== 32 || info.batcherHash.length !== 32) throw new RangeError('L1 info hash and batcherHash must be 32 bytes')
+  if (info.hash.length !== 32 || info.batcherHash.length !== 32)
+    throw new RangeError('L1 info hash and batcherHash must be 32 bytes')
   out.set(info.hash, 100)
   out.set(info.batcherHash, 132)
   if (format !== 'ecotone') {
@@ -65,13 +67,24 @@ export function encodeL1InfoCalldata(info: L1Info, format: L1InfoFormat = 'jovia
 
 /** Reads L1-info calldata back (a follower re-executing a real block needs its fees); fields a format lacks are 0. */
 export function decodeL1InfoCalldata(data: Uint8Array): { format: L1InfoFormat; info: L1Info } {
-  const format = (Object.keys(SIGNATURES) as L1InfoFormat[]).find((f) => l1InfoSelector(f).every((b, i) => data[i] === b))
+  const format = (Object.keys(SIGNATURES) as L1InfoFormat[]).find((f) =>
+    l1InfoSelector(f).every((b, i) => data[i] === b),
+  )
   if (!format) throw new InvalidParamsError('invalid L1 info deposit: unknown selector')
-  if (data.length !== LENGTHS[format]) throw new InvalidParamsError(`invalid L1 info deposit: ${format} calldata is ${LENGTHS[format]} bytes, got ${data.length}`)
+  if (data.length !== LENGTHS[format])
+    throw new InvalidParamsError(
+      `invalid L1 info deposit: ${format} calldata is ${LENGTHS[format]} bytes, got ${data.length}`,
+    )
   const info: L1Info = {
-    baseFeeScalar: get(data, 4, 4), blobBaseFeeScalar: get(data, 8, 4), sequenceNumber: get(data, 12, 8),
-    timestamp: get(data, 20, 8), number: get(data, 28, 8), l1BaseFee: get(data, 36, 32), blobBaseFee: get(data, 68, 32),
-    hash: data.slice(100, 132), batcherHash: data.slice(132, 164),
+    baseFeeScalar: get(data, 4, 4),
+    blobBaseFeeScalar: get(data, 8, 4),
+    sequenceNumber: get(data, 12, 8),
+    timestamp: get(data, 20, 8),
+    number: get(data, 28, 8),
+    l1BaseFee: get(data, 36, 32),
+    blobBaseFee: get(data, 68, 32),
+    hash: data.slice(100, 132),
+    batcherHash: data.slice(132, 164),
     operatorFeeScalar: format === 'ecotone' ? 0n : get(data, 164, 4),
     operatorFeeConstant: format === 'ecotone' ? 0n : get(data, 168, 8),
     daFootprintGasScalar: format === 'jovian' ? get(data, 176, 2) : 0n,
@@ -83,7 +96,12 @@ export function decodeL1InfoCalldata(data: Uint8Array): { format: L1InfoFormat; 
 export function l1InfoDeposit(info: L1Info, format: L1InfoFormat = 'jovian'): DepositTx {
   return {
     sourceHash: l1InfoSourceHash(info.hash, info.sequenceNumber),
-    from: L1_INFO_DEPOSITOR, to: L1_BLOCK, mint: 0n, value: 0n, gas: L1_INFO_DEPOSIT_GAS, isSystemTx: false,
+    from: L1_INFO_DEPOSITOR,
+    to: L1_BLOCK,
+    mint: 0n,
+    value: 0n,
+    gas: L1_INFO_DEPOSIT_GAS,
+    isSystemTx: false,
     data: encodeL1InfoCalldata(info, format),
   }
 }

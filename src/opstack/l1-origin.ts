@@ -74,7 +74,11 @@ export function l1OriginAt(l2Timestamp: bigint): L1Origin {
  * The L1 info of an L2 block at `l2Timestamp` following a block whose info was `previous` (none for the
  * first block after genesis): the same origin bumps the sequence number, a new origin restarts it at 0.
  */
-export function nextL1Info(l2Timestamp: bigint, previous: Pick<L1Info, 'number' | 'sequenceNumber'> | undefined, settings: L1Settings = DEFAULT_L1_SETTINGS): L1Info {
+export function nextL1Info(
+  l2Timestamp: bigint,
+  previous: Pick<L1Info, 'number' | 'sequenceNumber'> | undefined,
+  settings: L1Settings = DEFAULT_L1_SETTINGS,
+): L1Info {
   const origin = l1OriginAt(l2Timestamp)
   const sequenceNumber = previous && previous.number === origin.number ? previous.sequenceNumber + 1n : 0n
   return { ...settings, ...origin, sequenceNumber }

@@ -33,9 +33,13 @@ export async function readBlockFeeParams(state: StateManagerInterface): Promise<
   const slot = async (n: bigint) => bytesToBigInt(await state.getStorage(address, uint256Bytes(n)))
   const [basefee, scalars, blobBaseFee, operator] = await Promise.all([slot(1n), slot(3n), slot(7n), slot(8n)])
   return {
-    l1BaseFee: basefee, blobBaseFee,
-    blobBaseFeeScalar: bits(scalars, 64n, 32n), baseFeeScalar: bits(scalars, 96n, 32n),
-    operatorFeeConstant: bits(operator, 0n, 64n), operatorFeeScalar: bits(operator, 64n, 32n), daFootprintGasScalar: bits(operator, 96n, 16n),
+    l1BaseFee: basefee,
+    blobBaseFee,
+    blobBaseFeeScalar: bits(scalars, 64n, 32n),
+    baseFeeScalar: bits(scalars, 96n, 32n),
+    operatorFeeConstant: bits(operator, 0n, 64n),
+    operatorFeeScalar: bits(operator, 64n, 32n),
+    daFootprintGasScalar: bits(operator, 96n, 16n),
   }
 }
 
@@ -46,7 +50,12 @@ export function maxExtraCost(raw: Uint8Array, gasLimit: bigint, params: BlockFee
 
 /** Debits the sender and credits the three vaults after a transaction ran; returns its receipt's OP fields. */
 export async function chargeOpFees(
-  state: StateManagerInterface, sender: Uint8Array, raw: Uint8Array, gasUsed: bigint, baseFee: bigint, params: BlockFeeParams,
+  state: StateManagerInterface,
+  sender: Uint8Array,
+  raw: Uint8Array,
+  gasUsed: bigint,
+  baseFee: bigint,
+  params: BlockFeeParams,
 ): Promise<OpReceiptFees> {
   const cost = fjordL1Cost(raw, params)
   const opFee = operatorFee(gasUsed, params)
@@ -54,7 +63,13 @@ export async function chargeOpFees(
   await adjust(state, L1_FEE_VAULT, cost.l1Fee)
   await adjust(state, OPERATOR_FEE_VAULT, opFee)
   await adjust(state, BASE_FEE_VAULT, gasUsed * baseFee)
-  return { ...params, l1Fee: cost.l1Fee, l1GasUsed: cost.l1GasUsed, operatorFee: opFee, daFootprint: daUsageEstimate(raw) * params.daFootprintGasScalar }
+  return {
+    ...params,
+    l1Fee: cost.l1Fee,
+    l1GasUsed: cost.l1GasUsed,
+    operatorFee: opFee,
+    daFootprint: daUsageEstimate(raw) * params.daFootprintGasScalar,
+  }
 }
 
 async function adjust(state: StateManagerInterface, address: Uint8Array, delta: bigint): Promise<void> {

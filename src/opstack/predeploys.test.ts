@@ -23,18 +23,41 @@ async function chainWithPredeploys(info: L1Info) {
   const stateManager = new MerkleStateManager({ common, caches: new Caches() })
   await installPredeploys(stateManager, predeployAlloc(info, RECIPIENT))
   const vm = await createVM({ common, stateManager })
-  const block = createBlock({ header: { number: 1n, timestamp: TIME, gasLimit: 30_000_000n, baseFeePerGas: 1_000_000n } }, { common })
+  const block = createBlock(
+    { header: { number: 1n, timestamp: TIME, gasLimit: 30_000_000n, baseFeePerGas: 1_000_000n } },
+    { common },
+  )
   return { vm, block }
 }
 
-async function call(vm: VM, block: ReturnType<typeof createBlock>, to: Uint8Array, abi: Abi, functionName: string, args: unknown[] = [], caller = new Uint8Array(20)) {
-  const result = await vm.evm.runCall({ block, caller: new Address(caller), to: new Address(to), gasLimit: 30_000_000n, data: hexToBytes(encodeFunctionData({ abi, functionName, args })) })
-  if (result.execResult.exceptionError) return { reverted: true as const, data: bytesToHex(result.execResult.returnValue) }
-  return { reverted: false as const, value: decodeFunctionResult({ abi, functionName, data: bytesToHex(result.execResult.returnValue) as Hex }) }
+async function call(
+  vm: VM,
+  block: ReturnType<typeof createBlock>,
+  to: Uint8Array,
+  abi: Abi,
+  functionName: string,
+  args: unknown[] = [],
+  caller = new Uint8Array(20),
+) {
+  const result = await vm.evm.runCall({
+    block,
+    caller: new Address(caller),
+    to: new Address(to),
+    gasLimit: 30_000_000n,
+    data: hexToBytes(encodeFunctionData({ abi, functionName, args })),
+  })
+  if (result.execResult.exceptionError)
+    return { reverted: true as const, data: bytesToHex(result.execResult.returnValue) }
+  return {
+    reverted: false as const,
+    value: decodeFunctionResult({ abi, functionName, data: bytesToHex(result.execResult.returnValue) as Hex }),
+  }
 }
 
 const gpo = (vm: VM, block: ReturnType<typeof createBlock>, name: string, args: unknown[] = []) =>
-  call(vm, block, GAS_PRICE_ORACLE, predeployAbis.GasPriceOracle as Abi, name, args).then((r) => (r.reverted ? r : r.value))
+  call(vm, block, GAS_PRICE_ORACLE, predeployAbis.GasPriceOracle as Abi, name, args).then((r) =>
+    r.reverted ? r : r.value,
+  )
 const l1b = (vm: VM, block: ReturnType<typeof createBlock>, name: string) =>
   call(vm, block, L1_BLOCK, predeployAbis.L1Block as Abi, name).then((r) => (r.reverted ? r : r.value))
 
@@ -54,7 +77,13 @@ describe('predeploy artifact', () => {
 })
 
 describe('GasPriceOracle on the VM', () => {
-  const info = { ...nextL1Info(TIME, undefined), l1BaseFee: 7_000_000_000n, blobBaseFee: 3n, operatorFeeScalar: 1234n, operatorFeeConstant: 5n }
+  const info = {
+    ...nextL1Info(TIME, undefined),
+    l1BaseFee: 7_000_000_000n,
+    blobBaseFee: 3n,
+    operatorFeeScalar: 1234n,
+    operatorFeeConstant: 5n,
+  }
 
   for (const [name, data] of Object.entries(inputs)) {
     test(`getL1Fee and getL1GasUsed of ${name} equal l1-fee.ts`, async () => {
@@ -82,7 +111,13 @@ describe('GasPriceOracle on the VM', () => {
 describe('L1Block on the VM', () => {
   test('the L1-info deposit updates every getter, and storage slot 8 holds the DA scalar where op-revm reads it', async () => {
     const { vm, block } = await chainWithPredeploys(nextL1Info(TIME, undefined))
-    const next = { ...nextL1Info(TIME + 12n, undefined), l1BaseFee: 9n, operatorFeeScalar: 77n, operatorFeeConstant: 88n, daFootprintGasScalar: 321n }
+    const next = {
+      ...nextL1Info(TIME + 12n, undefined),
+      l1BaseFee: 9n,
+      operatorFeeScalar: 77n,
+      operatorFeeConstant: 88n,
+      daFootprintGasScalar: 321n,
+    }
     const result = await runDeposit(vm, l1InfoDeposit(next), block)
     expect(result.status).toBe(1)
     expect(await l1b(vm, block, 'number')).toBe(next.number)
@@ -94,7 +129,10 @@ describe('L1Block on the VM', () => {
     expect(await l1b(vm, block, 'operatorFeeScalar')).toBe(77)
     expect(await l1b(vm, block, 'operatorFeeConstant')).toBe(88n)
     expect(await l1b(vm, block, 'daFootprintGasScalar')).toBe(321)
-    const slot8 = await vm.stateManager.getStorage(new Address(L1_BLOCK), new Uint8Array(32).fill(0, 0, 31).map((_, i) => (i === 31 ? 8 : 0)))
+    const slot8 = await vm.stateManager.getStorage(
+      new Address(L1_BLOCK),
+      new Uint8Array(32).fill(0, 0, 31).map((_, i) => (i === 31 ? 8 : 0)),
+    )
     const word = hexToBytes(`0x${bytesToHex(slot8).slice(2).padStart(64, '0')}`)
     expect((word[18]! << 8) | word[19]!).toBe(321)
   })
@@ -109,9 +147,21 @@ describe('L1Block on the VM', () => {
   test('anyone but the depositor account is refused', async () => {
     const { vm, block } = await chainWithPredeploys(nextL1Info(TIME, undefined))
     const data = encodeL1InfoCalldata(nextL1Info(TIME + 12n, undefined))
-    const other = await vm.evm.runCall({ block, caller: new Address(RECIPIENT), to: new Address(L1_BLOCK), gasLimit: 1_000_000n, data })
+    const other = await vm.evm.runCall({
+      block,
+      caller: new Address(RECIPIENT),
+      to: new Address(L1_BLOCK),
+      gasLimit: 1_000_000n,
+      data,
+    })
     expect(other.execResult.exceptionError?.error).toBe('revert')
-    const depositor = await vm.evm.runCall({ block, caller: new Address(L1_INFO_DEPOSITOR), to: new Address(L1_BLOCK), gasLimit: 1_000_000n, data })
+    const depositor = await vm.evm.runCall({
+      block,
+      caller: new Address(L1_INFO_DEPOSITOR),
+      to: new Address(L1_BLOCK),
+      gasLimit: 1_000_000n,
+      data,
+    })
     expect(depositor.execResult.exceptionError).toBeUndefined()
   })
 })
@@ -121,7 +171,14 @@ describe('fee vaults', () => {
     const { vm, block } = await chainWithPredeploys(nextL1Info(TIME, undefined))
     const r = await call(vm, block, SEQUENCER_FEE_VAULT, predeployAbis.FeeVault as Abi, 'RECIPIENT')
     expect(r.reverted ? r : String(r.value).toLowerCase()).toBe(bytesToHex(RECIPIENT))
-    const sent = await vm.evm.runCall({ block, caller: new Address(L1_INFO_DEPOSITOR), to: new Address(SEQUENCER_FEE_VAULT), gasLimit: 100_000n, value: 5n, skipBalance: true })
+    const sent = await vm.evm.runCall({
+      block,
+      caller: new Address(L1_INFO_DEPOSITOR),
+      to: new Address(SEQUENCER_FEE_VAULT),
+      gasLimit: 100_000n,
+      value: 5n,
+      skipBalance: true,
+    })
     expect(sent.execResult.exceptionError).toBeUndefined()
     expect((await vm.stateManager.getAccount(new Address(SEQUENCER_FEE_VAULT)))?.balance).toBe(5n)
   })

@@ -7,7 +7,14 @@
 import { Address, createAccount, hexToBytes } from '@ethereumjs/util'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import artifact from './contracts/predeploys.json' with { type: 'json' }
-import { BASE_FEE_VAULT, GAS_PRICE_ORACLE, L1_BLOCK, L1_FEE_VAULT, OPERATOR_FEE_VAULT, SEQUENCER_FEE_VAULT } from './addresses.js'
+import {
+  BASE_FEE_VAULT,
+  GAS_PRICE_ORACLE,
+  L1_BLOCK,
+  L1_FEE_VAULT,
+  OPERATOR_FEE_VAULT,
+  SEQUENCER_FEE_VAULT,
+} from './addresses.js'
 import type { L1Info } from './l1-origin.js'
 import { uint256Bytes } from './source-hash.js'
 
@@ -28,32 +35,53 @@ const toBig = (bytes: Uint8Array) => (bytes.length ? BigInt(`0x${Buffer.from(byt
 
 /** L1Block's slots as the OP Stack lays them out (packed fields low-order first, as solc packs them). */
 export function l1BlockStorage(info: L1Info): Map<bigint, Uint8Array> {
-  return new Map([
-    [0n, uint256Bytes(info.number | (info.timestamp << 64n))],
-    [1n, uint256Bytes(info.l1BaseFee)],
-    [2n, info.hash],
-    [3n, uint256Bytes(info.sequenceNumber | (info.blobBaseFeeScalar << 64n) | (info.baseFeeScalar << 96n))],
-    [4n, info.batcherHash],
-    [7n, uint256Bytes(info.blobBaseFee)],
-    [8n, uint256Bytes(info.operatorFeeConstant | (info.operatorFeeScalar << 64n) | (info.daFootprintGasScalar << 96n))],
-  ].filter(([, v]) => toBig(v as Uint8Array) !== 0n) as [bigint, Uint8Array][])
+  return new Map(
+    [
+      [0n, uint256Bytes(info.number | (info.timestamp << 64n))],
+      [1n, uint256Bytes(info.l1BaseFee)],
+      [2n, info.hash],
+      [3n, uint256Bytes(info.sequenceNumber | (info.blobBaseFeeScalar << 64n) | (info.baseFeeScalar << 96n))],
+      [4n, info.batcherHash],
+      [7n, uint256Bytes(info.blobBaseFee)],
+      [
+        8n,
+        uint256Bytes(info.operatorFeeConstant | (info.operatorFeeScalar << 64n) | (info.daFootprintGasScalar << 96n)),
+      ],
+    ].filter(([, v]) => toBig(v as Uint8Array) !== 0n) as [bigint, Uint8Array][],
+  )
 }
 
 /** The predeploys with their code and initial storage; `vaultRecipient` receives what the vaults withdraw. */
 export function predeployAlloc(info: L1Info, vaultRecipient: Uint8Array): PredeployAccount[] {
   const vault = (address: Uint8Array): PredeployAccount => ({
-    address, code: hexToBytes(artifact.contracts.FeeVault.runtime as `0x${string}`), storage: new Map([[0n, uint256Bytes(toBig(vaultRecipient))]]),
+    address,
+    code: hexToBytes(artifact.contracts.FeeVault.runtime as `0x${string}`),
+    storage: new Map([[0n, uint256Bytes(toBig(vaultRecipient))]]),
   })
   return [
-    { address: L1_BLOCK, code: hexToBytes(artifact.contracts.L1Block.runtime as `0x${string}`), storage: l1BlockStorage(info) },
+    {
+      address: L1_BLOCK,
+      code: hexToBytes(artifact.contracts.L1Block.runtime as `0x${string}`),
+      storage: l1BlockStorage(info),
+    },
     // isEcotone, isFjord, isIsthmus, isJovian: one byte each in slot 0
-    { address: GAS_PRICE_ORACLE, code: hexToBytes(artifact.contracts.GasPriceOracle.runtime as `0x${string}`), storage: new Map([[0n, uint256Bytes(0x01010101n)]]) },
-    vault(SEQUENCER_FEE_VAULT), vault(BASE_FEE_VAULT), vault(L1_FEE_VAULT), vault(OPERATOR_FEE_VAULT),
+    {
+      address: GAS_PRICE_ORACLE,
+      code: hexToBytes(artifact.contracts.GasPriceOracle.runtime as `0x${string}`),
+      storage: new Map([[0n, uint256Bytes(0x01010101n)]]),
+    },
+    vault(SEQUENCER_FEE_VAULT),
+    vault(BASE_FEE_VAULT),
+    vault(L1_FEE_VAULT),
+    vault(OPERATOR_FEE_VAULT),
   ]
 }
 
 /** Writes the accounts into a state (genesis, before its root is taken). */
-export async function installPredeploys(state: MerkleStateManager, accounts: readonly PredeployAccount[]): Promise<void> {
+export async function installPredeploys(
+  state: MerkleStateManager,
+  accounts: readonly PredeployAccount[],
+): Promise<void> {
   for (const a of accounts) {
     const address = new Address(a.address)
     await state.putAccount(address, (await state.getAccount(address)) ?? createAccount({}))

@@ -21,17 +21,30 @@ async function setup(): Promise<{ vm: VM; block: ReturnType<typeof createBlock> 
   const common = createChainCommon({ chainId: 196, gasLimit: 30_000_000n, baseFee: 1_000_000n })
   const stateManager = new MerkleStateManager({ common, caches: new Caches() })
   const vm = await createVM({ common, stateManager })
-  for (const [address, code] of [[LOGGER, LOGGER_CODE], [REVERTER, REVERTER_CODE]] as const) {
+  for (const [address, code] of [
+    [LOGGER, LOGGER_CODE],
+    [REVERTER, REVERTER_CODE],
+  ] as const) {
     await stateManager.putAccount(new Address(address), createAccount({ nonce: 1n }))
     await stateManager.putCode(new Address(address), code)
   }
   await stateManager.putAccount(new Address(FROM), createAccount({ nonce: 3n, balance: 5n }))
-  const block = createBlock({ header: { number: 1n, timestamp: 1_764_691_201n, gasLimit: 30_000_000n, baseFeePerGas: 1_000_000n } }, { common })
+  const block = createBlock(
+    { header: { number: 1n, timestamp: 1_764_691_201n, gasLimit: 30_000_000n, baseFeePerGas: 1_000_000n } },
+    { common },
+  )
   return { vm, block }
 }
 
 const deposit = (fields: Partial<DepositTx>): DepositTx => ({
-  sourceHash: new Uint8Array(32).fill(7), from: FROM, mint: 0n, value: 0n, gas: 200_000n, isSystemTx: false, data: new Uint8Array(), ...fields,
+  sourceHash: new Uint8Array(32).fill(7),
+  from: FROM,
+  mint: 0n,
+  value: 0n,
+  gas: 200_000n,
+  isSystemTx: false,
+  data: new Uint8Array(),
+  ...fields,
 })
 
 async function account(vm: VM, address: Uint8Array) {
@@ -90,7 +103,11 @@ describe('running a deposit', () => {
   test('a deposit below intrinsic gas and a system deposit fail the same way', async () => {
     const { vm, block } = await setup()
     const low = await runDeposit(vm, deposit({ to: LOGGER, mint: 1n, gas: 20_000n }), block)
-    expect([low.status, low.gasUsed, low.failure]).toEqual([0, 20_000n, 'intrinsic gas too low: have 20000, want 21000'])
+    expect([low.status, low.gasUsed, low.failure]).toEqual([
+      0,
+      20_000n,
+      'intrinsic gas too low: have 20000, want 21000',
+    ])
     const system = await runDeposit(vm, deposit({ to: LOGGER, isSystemTx: true }), block)
     expect(system.failure).toMatch(/system transactions are not supported/)
     expect(system.depositNonce).toBe(4n)

@@ -83,23 +83,40 @@ export async function runDeposit(vm: VM, tx: DepositTx, block: Block): Promise<D
       account.nonce += 1n
       await journal.putAccount(from, account)
       await journal.commit()
-      return { status: 0, gasUsed: tx.gas, logs: [], bloom: new Bloom(undefined, vm.common), depositNonce, contractAddress, failure, returnValue: new Uint8Array() }
+      return {
+        status: 0,
+        gasUsed: tx.gas,
+        logs: [],
+        bloom: new Bloom(undefined, vm.common),
+        depositNonce,
+        contractAddress,
+        failure,
+        returnValue: new Uint8Array(),
+      }
     }
     if (vm.common.isActivatedEIP(2929)) {
       for (const [address] of vm.evm.precompiles.entries()) journal.addAlwaysWarmAddress(address)
       journal.addAlwaysWarmAddress(from.toString())
       if (tx.to) journal.addAlwaysWarmAddress(bytesToUnprefixedHex(tx.to))
-      if (vm.common.isActivatedEIP(3651)) journal.addAlwaysWarmAddress(bytesToUnprefixedHex(block.header.coinbase.bytes))
+      if (vm.common.isActivatedEIP(3651))
+        journal.addAlwaysWarmAddress(bytesToUnprefixedHex(block.header.coinbase.bytes))
     }
     // runCall bumps the caller's nonce at depth 0 and derives a creation's address from the nonce before
     const result = await vm.evm.runCall({
-      block, caller: from, origin: from, gasPrice: 0n, gasLimit: tx.gas - intrinsic,
-      to: tx.to ? new Address(tx.to) : undefined, value: tx.value, data: tx.data,
+      block,
+      caller: from,
+      origin: from,
+      gasPrice: 0n,
+      gasLimit: tx.gas - intrinsic,
+      to: tx.to ? new Address(tx.to) : undefined,
+      value: tx.value,
+      data: tx.data,
     })
     const exec = result.execResult
     // EIP-6780: a contract that destroyed itself in the transaction that created it is removed
     for (const [address] of exec.selfdestruct ?? []) {
-      if (exec.createdAddresses?.has(address)) await journal.deleteAccount(new Address(hexToBytes(address as `0x${string}`)))
+      if (exec.createdAddresses?.has(address))
+        await journal.deleteAccount(new Address(hexToBytes(address as `0x${string}`)))
     }
     const failed = exec.exceptionError !== undefined
     const logs = failed ? [] : (exec.logs ?? []).map(([address, topics, data]) => ({ address, topics, data }))
@@ -111,8 +128,14 @@ export async function runDeposit(vm: VM, tx: DepositTx, block: Block): Promise<D
     await journal.commit()
     return {
       // Regolith: the gas really used, and deposits get no refund
-      status: failed ? 0 : 1, gasUsed: intrinsic + exec.executionGasUsed, logs, bloom, depositNonce, contractAddress,
-      error: exec.exceptionError?.error, returnValue: exec.returnValue,
+      status: failed ? 0 : 1,
+      gasUsed: intrinsic + exec.executionGasUsed,
+      logs,
+      bloom,
+      depositNonce,
+      contractAddress,
+      error: exec.exceptionError?.error,
+      returnValue: exec.returnValue,
     }
   } catch (err) {
     await journal.revert()

@@ -39,7 +39,10 @@ export interface ResolverSources {
 }
 
 export class BlockResolver implements BlockReader {
-  constructor(readonly endpoint: Endpoint, private readonly sources: ResolverSources) {}
+  constructor(
+    readonly endpoint: Endpoint,
+    private readonly sources: ResolverSources,
+  ) {}
 
   async latest(): Promise<BlockRecord> {
     return this.sources.store.latest()
@@ -97,10 +100,15 @@ export class BlockResolver implements BlockReader {
     if (typeof selector === 'bigint') return this.byNumber(selector)
     if (typeof selector === 'string') {
       switch (selector) {
-        case 'earliest': return store.genesis()
-        case 'pending': return this.pendingNow()
+        case 'earliest':
+          return store.genesis()
+        case 'pending':
+          return this.pendingNow()
         // a single sequencer: what is sealed is final
-        case 'latest': case 'safe': case 'finalized': return store.latest()
+        case 'latest':
+        case 'safe':
+        case 'finalized':
+          return store.latest()
       }
     }
     if ('blockHash' in selector) {

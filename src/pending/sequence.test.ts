@@ -4,7 +4,10 @@ import { classifyFlashblock, type SequenceCandidate, type SequencePosition } fro
 const A = new Uint8Array(8).fill(0xaa)
 const B = new Uint8Array(8).fill(0xbb)
 const fb = (payloadId: Uint8Array, index: number, number = 5n, withBase = index === 0): SequenceCandidate => ({
-  payloadId, index, metadata: { blockNumber: number }, ...(withBase ? { base: { blockNumber: number } } : {}),
+  payloadId,
+  index,
+  metadata: { blockNumber: number },
+  ...(withBase ? { base: { blockNumber: number } } : {}),
 })
 const at = (payloadId: Uint8Array, index: number, number = 5n): SequencePosition => ({ payloadId, index, number })
 

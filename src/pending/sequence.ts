@@ -30,7 +30,11 @@ export type SequenceVerdict =
   | { readonly kind: 'stale' }
   | { readonly kind: 'break'; readonly reason: string }
 
-export function classifyFlashblock(at: SequencePosition | undefined, fb: SequenceCandidate, canonicalHeight: bigint): SequenceVerdict {
+export function classifyFlashblock(
+  at: SequencePosition | undefined,
+  fb: SequenceCandidate,
+  canonicalHeight: bigint,
+): SequenceVerdict {
   const id = keyOf(fb.payloadId)
   const samePayload = at !== undefined && keyOf(at.payloadId) === id
   if (samePayload && fb.index <= at.index) return { kind: 'duplicate' }
@@ -38,16 +42,25 @@ export function classifyFlashblock(at: SequencePosition | undefined, fb: Sequenc
   if (fb.index === 0) {
     if (!fb.base) return { kind: 'break', reason: `flashblock index 0 of payload ${id} has no base` }
     if (fb.base.blockNumber !== fb.metadata.blockNumber) {
-      return { kind: 'break', reason: `flashblock ${id}#0 has base for block ${fb.base.blockNumber} but metadata for ${fb.metadata.blockNumber}` }
+      return {
+        kind: 'break',
+        reason: `flashblock ${id}#0 has base for block ${fb.base.blockNumber} but metadata for ${fb.metadata.blockNumber}`,
+      }
     }
     return { kind: 'start' }
   }
   if (!samePayload || fb.index !== at.index + 1) {
     const expected = at ? `${keyOf(at.payloadId)}#${at.index + 1}` : 'an index 0'
-    return { kind: 'break', reason: `flashblock ${id}#${fb.index} out of sequence (expected ${expected}); pending block dropped` }
+    return {
+      kind: 'break',
+      reason: `flashblock ${id}#${fb.index} out of sequence (expected ${expected}); pending block dropped`,
+    }
   }
   if (fb.metadata.blockNumber !== at.number) {
-    return { kind: 'break', reason: `flashblock ${id}#${fb.index} is for block ${fb.metadata.blockNumber}, not ${at.number}` }
+    return {
+      kind: 'break',
+      reason: `flashblock ${id}#${fb.index} is for block ${fb.metadata.blockNumber}, not ${at.number}`,
+    }
   }
   return { kind: 'next' }
 }

@@ -27,7 +27,8 @@ describe('the pending store', () => {
     chain = await createChain(defaultConfig({ quiet: true }))
     const c = chain
     await c.buildNow()
-    for (let i = 0; i < 40; i++) await c.sendRawTransaction(await signTx(c, i % 10, { nonce: Math.floor(i / 10), value: 1n }))
+    for (let i = 0; i < 40; i++)
+      await c.sendRawTransaction(await signTx(c, i % 10, { nonce: Math.floor(i / 10), value: 1n }))
     const seen = new Set<number>()
     const problems: string[] = []
     let polling = true
@@ -40,8 +41,10 @@ describe('the pending store', () => {
         seen.add(block.txs.length)
         if (block.receipts.length !== block.txs.length) problems.push('receipts and transactions differ in number')
         if (bytesToHex(block.header.hash()) !== bytesToHex(block.hash)) problems.push('hash is not the header hash')
-        if (block.header.gasUsed !== (block.receipts.at(-1)?.cumulativeGasUsed ?? 0n)) problems.push('gas used differs from the receipts')
-        if (block.txs.some((tx) => snap.indexOf(tx.hash) === undefined)) problems.push('a transaction of the block is not indexed')
+        if (block.header.gasUsed !== (block.receipts.at(-1)?.cumulativeGasUsed ?? 0n))
+          problems.push('gas used differs from the receipts')
+        if (block.txs.some((tx) => snap.indexOf(tx.hash) === undefined))
+          problems.push('a transaction of the block is not indexed')
         await Promise.resolve()
       }
     })()
@@ -72,7 +75,10 @@ describe('the pending store', () => {
     // tx() looks up at the moment it is called: `canonical` is the answer at sealing
     let atSeal: { pendingCleared: boolean; canonical: Promise<boolean> } | undefined
     c.on('block', () => {
-      atSeal = { pendingCleared: c.pending.current() === undefined, canonical: resolver.tx(hash).then((l) => l?.pending === false) }
+      atSeal = {
+        pendingCleared: c.pending.current() === undefined,
+        canonical: resolver.tx(hash).then((l) => l?.pending === false),
+      }
     })
     await c.sealNow()
     await c.buildNow() // index 0 of block 2 replaces the cleared pending block

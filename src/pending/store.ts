@@ -53,9 +53,17 @@ export class PendingStore {
     const verdict = classifyFlashblock(this.building, fb, this.options.canonicalHeight())
     if (verdict.kind === 'duplicate' || verdict.kind === 'stale') return false
     if (verdict.kind === 'break') return this.reject(verdict.reason)
-    const building: Building = verdict.kind === 'start'
-      ? { payloadId: fb.payloadId, number: fb.metadata.blockNumber, txs: [], receipts: [], positions: new Map(), index: -1 }
-      : this.building!
+    const building: Building =
+      verdict.kind === 'start'
+        ? {
+            payloadId: fb.payloadId,
+            number: fb.metadata.blockNumber,
+            txs: [],
+            receipts: [],
+            positions: new Map(),
+            index: -1,
+          }
+        : this.building!
     const { header, txs: newTxs, receipts: newReceipts } = fb.executed
     const first = building.txs.length
     newTxs.forEach((tx, i) => building.positions.set(keyOf(tx.hash), first + i))

@@ -36,7 +36,9 @@ export interface MethodDefinition<Name extends string, Target extends string>
   readonly resultValidator: Validator
 }
 
-export function defineMethod<Name extends string, Target extends string>(definition: MethodDefinition<Name, Target>): MethodSpec<Name, Target> {
+export function defineMethod<Name extends string, Target extends string>(
+  definition: MethodDefinition<Name, Target>,
+): MethodSpec<Name, Target> {
   const { paramValidators, resultValidator, ...data } = definition
   return {
     ...data,

@@ -40,7 +40,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   })
   installErrorHandlers(app)
   installBodyParser(app)
-  await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], exposedHeaders: EXPOSED_HEADERS, maxAge: 86_400 })
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'POST', 'OPTIONS'],
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: 86_400,
+  })
 
   // X-Forwarded-For / X-Real-IP are believed only from --trusted-proxies; one canonical spelling per address
   const ipOf = createClientIpResolver(config.trustedProxies)
@@ -56,7 +61,13 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   }
   // WebSocket upgrades share the endpoints' GET routes, so @fastify/websocket is registered before them
   const ws = options.websocket
-    ? await installWebSockets(app, { ...options.websocket, context: deps.context, dispatch: deps.dispatch, limiter: deps.limiter, clientIp: deps.clientIp })
+    ? await installWebSockets(app, {
+        ...options.websocket,
+        context: deps.context,
+        dispatch: deps.dispatch,
+        limiter: deps.limiter,
+        clientIp: deps.clientIp,
+      })
     : undefined
   for (const endpoint of ENDPOINTS) registerHttpEndpoint(app, endpoint, deps, ws?.rpcHandler(endpoint))
   return app

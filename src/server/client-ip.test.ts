@@ -29,7 +29,9 @@ describe('client IP behind proxies', () => {
   })
 
   test('a garbage hop stops the walk at the last address a trusted proxy vouched for', () => {
-    expect(clientIp('10.0.0.8', { 'x-forwarded-for': '203.0.113.9, not-an-ip, 10.0.0.7' }, ['10.0.0.0/8'])).toBe('10.0.0.7')
+    expect(clientIp('10.0.0.8', { 'x-forwarded-for': '203.0.113.9, not-an-ip, 10.0.0.7' }, ['10.0.0.0/8'])).toBe(
+      '10.0.0.7',
+    )
     expect(clientIp('10.0.0.8', { 'x-forwarded-for': 'not-an-ip' }, ['10.0.0.0/8'])).toBe('10.0.0.8')
   })
 

@@ -59,7 +59,8 @@ function headerText(value: string | string[] | undefined): string {
 }
 
 export function createClientIpResolver(trustedProxies: readonly string[]): ClientIpResolver {
-  if (trustedProxies.length === 0) return (socketAddress) => normalizeIp(socketAddress ?? '') ?? socketAddress ?? UNKNOWN_CLIENT
+  if (trustedProxies.length === 0)
+    return (socketAddress) => normalizeIp(socketAddress ?? '') ?? socketAddress ?? UNKNOWN_CLIENT
   const list = trustedProxyList(trustedProxies)
   const trusted = (ip: string) => list.check(ip, isIP(ip) === 6 ? 'ipv6' : 'ipv4')
 
@@ -68,7 +69,10 @@ export function createClientIpResolver(trustedProxies: readonly string[]): Clien
     if (peer === undefined) return socketAddress ?? UNKNOWN_CLIENT
     if (!trusted(peer)) return peer
 
-    const hops = headerText(headers['x-forwarded-for']).split(',').map((hop) => hop.trim()).filter((hop) => hop !== '')
+    const hops = headerText(headers['x-forwarded-for'])
+      .split(',')
+      .map((hop) => hop.trim())
+      .filter((hop) => hop !== '')
     if (hops.length === 0) {
       const realIp = headers['x-real-ip']
       return normalizeIp(Array.isArray(realIp) ? (realIp.at(-1) ?? '') : (realIp ?? '')) ?? peer
@@ -89,7 +93,11 @@ export function createClientIpResolver(trustedProxies: readonly string[]): Clien
 const resolvers = new WeakMap<readonly string[], ClientIpResolver>()
 
 /** The client IP of one request; the resolver for a given trustedProxies array is built once and reused. */
-export function clientIp(socketAddress: string | undefined, headers: IncomingHttpHeaders, trustedProxies: readonly string[]): string {
+export function clientIp(
+  socketAddress: string | undefined,
+  headers: IncomingHttpHeaders,
+  trustedProxies: readonly string[],
+): string {
   let resolve = resolvers.get(trustedProxies)
   if (!resolve) resolvers.set(trustedProxies, (resolve = createClientIpResolver(trustedProxies)))
   return resolve(socketAddress, headers)

@@ -9,7 +9,8 @@ import { ENDPOINT_PATHS, FEED_PATH } from './endpoints.js'
 
 const SUMMARIES: Readonly<Record<Endpoint, string>> = {
   general: 'Ethereum JSON-RPC for an X Layer-style OP-Stack L2; `pending` is the latest sealed block.',
-  flashblocks: 'Preconfirmation endpoint: `pending` reads the newest flashblock (a 200 ms increment of the block being built).',
+  flashblocks:
+    'Preconfirmation endpoint: `pending` reads the newest flashblock (a 200 ms increment of the block being built).',
 }
 
 const methodCounts = new Map<Endpoint, number>()

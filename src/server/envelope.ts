@@ -2,7 +2,13 @@
  * JSON-RPC 2.0 envelopes: the wire shapes of a reply, and the check that turns one parsed message into a
  * call or the -32600 it deserves. Transport-free: HTTP and WebSocket both read messages through here.
  */
-import { InvalidParamsError, InvalidRequestError, ParseError, type JsonRpcErrorObject, type RpcError } from '../errors.js'
+import {
+  InvalidParamsError,
+  InvalidRequestError,
+  ParseError,
+  type JsonRpcErrorObject,
+  type RpcError,
+} from '../errors.js'
 
 export type JsonRpcId = string | number | null
 
@@ -65,7 +71,8 @@ export function expectsReply(message: unknown): boolean {
 
 /** Checks one message of a body (or the whole body when it is not a batch). */
 export function readCall(message: unknown): JsonRpcCall | RejectedMessage {
-  if (!isRecord(message)) return { id: null, error: new InvalidRequestError('invalid request: expected a JSON-RPC request object') }
+  if (!isRecord(message))
+    return { id: null, error: new InvalidRequestError('invalid request: expected a JSON-RPC request object') }
   const hasId = Object.hasOwn(message, 'id')
   if (hasId && !isValidId(message.id)) {
     return { id: null, error: new InvalidRequestError('invalid request: id must be a string, a number or null') }

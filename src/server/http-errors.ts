@@ -62,11 +62,15 @@ function errorBody(error: JsonRpcErrorObject) {
 function toHttpError(err: FastifyError | HttpError): { statusCode: number; error: JsonRpcErrorObject } {
   if (err instanceof HttpError) return { statusCode: err.statusCode, error: err.rpcError.toJSON() }
   if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413) {
-    return { statusCode: 413, error: new InvalidRequestError(`request body too large: the limit is ${MAX_BODY_BYTES} bytes`).toJSON() }
+    return {
+      statusCode: 413,
+      error: new InvalidRequestError(`request body too large: the limit is ${MAX_BODY_BYTES} bytes`).toJSON(),
+    }
   }
   const status = err.statusCode ?? 500
   // fastify's own 4xx messages describe the request, not our internals, so they are safe to pass on
-  if (status >= 400 && status < 500) return { statusCode: status, error: new InvalidRequestError(`invalid request: ${err.message}`).toJSON() }
+  if (status >= 400 && status < 500)
+    return { statusCode: status, error: new InvalidRequestError(`invalid request: ${err.message}`).toJSON() }
   return { statusCode: 500, error: new InternalError().toJSON() }
 }
 
@@ -77,7 +81,9 @@ export function installErrorHandlers(app: FastifyInstance): void {
     return sendJson(reply, statusCode, errorBody(error))
   })
   app.setNotFoundHandler((request, reply) => {
-    const error = new InvalidRequestError(`nothing is served at ${request.method} ${request.url.slice(0, 200)}: POST JSON-RPC to / or /flashblocks`)
+    const error = new InvalidRequestError(
+      `nothing is served at ${request.method} ${request.url.slice(0, 200)}: POST JSON-RPC to / or /flashblocks`,
+    )
     return sendJson(reply, 404, errorBody(error.toJSON()))
   })
 }

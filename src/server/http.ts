@@ -33,7 +33,12 @@ export function postHandler(endpoint: Endpoint, deps: EndpointDeps) {
     if (deps.limiter) {
       const verdict = await deps.limiter.consume(ip, 'body' in parsed ? requestCount(parsed.body) : 1)
       reply.headers(rateLimitHeaders(verdict))
-      if (!verdict.allowed) return sendJson(reply, RateLimitedError.httpStatus, rateLimitedBody('body' in parsed ? parsed.body : undefined, verdict))
+      if (!verdict.allowed)
+        return sendJson(
+          reply,
+          RateLimitedError.httpStatus,
+          rateLimitedBody('body' in parsed ? parsed.body : undefined, verdict),
+        )
     }
     if ('response' in parsed) return sendJson(reply, 200, parsed.response)
     const ctx = deps.context(endpoint, { ip })
@@ -50,7 +55,12 @@ export function getHandler(endpoint: Endpoint, deps: Pick<EndpointDeps, 'config'
 }
 
 /** `wsHandler`: the WebSocket transport's upgrade handler for this endpoint (same path; plain GET stays HTTP). */
-export function registerHttpEndpoint(app: FastifyInstance, endpoint: Endpoint, deps: EndpointDeps, wsHandler?: WebsocketHandler): void {
+export function registerHttpEndpoint(
+  app: FastifyInstance,
+  endpoint: Endpoint,
+  deps: EndpointDeps,
+  wsHandler?: WebsocketHandler,
+): void {
   const url = ENDPOINT_PATHS[endpoint]
   app.post(url, postHandler(endpoint, deps))
   app.route({ method: 'GET', url, handler: getHandler(endpoint, deps), ...(wsHandler ? { wsHandler } : {}) })

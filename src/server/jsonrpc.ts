@@ -4,14 +4,31 @@
  * method not served on the endpoint is -32601, params are checked before any handler runs, and an alias
  * runs its target's handler. Every error leaves through toJsonRpcError, the one mapping.
  */
-import { InvalidParamsError, InvalidRequestError, MethodNotFoundError, NotificationsUnsupportedError, RpcError, toJsonRpcError } from '../errors.js'
+import {
+  InvalidParamsError,
+  InvalidRequestError,
+  MethodNotFoundError,
+  NotificationsUnsupportedError,
+  RpcError,
+  toJsonRpcError,
+} from '../errors.js'
 import { MAX_BATCH_ITEMS } from '../limits.js'
 import { lookupMethod, type Endpoint, type MethodHandlers } from '../../generated/methods.js'
 import type { ConnectionMethod } from '../handlers/index.js'
-import { expectsReply, failure, isRejected, readCall, replyId, success, type JsonRpcCall, type JsonRpcResponse } from './envelope.js'
+import {
+  expectsReply,
+  failure,
+  isRejected,
+  readCall,
+  replyId,
+  success,
+  type JsonRpcCall,
+  type JsonRpcResponse,
+} from './envelope.js'
 
 /** Every method's handler; the connection methods only where a connection supplies them (WebSocket). */
-export type ServedHandlers<Ctx> = Omit<MethodHandlers<Ctx>, ConnectionMethod> & Partial<Pick<MethodHandlers<Ctx>, ConnectionMethod>>
+export type ServedHandlers<Ctx> = Omit<MethodHandlers<Ctx>, ConnectionMethod> &
+  Partial<Pick<MethodHandlers<Ctx>, ConnectionMethod>>
 
 export interface DispatchOptions<Ctx> {
   handlers: ServedHandlers<Ctx>
@@ -25,7 +42,12 @@ export interface DispatchOptions<Ctx> {
 
 type AnyHandler<Ctx> = (params: unknown[], ctx: Ctx) => unknown
 
-async function dispatch<Ctx>(endpoint: Endpoint, call: JsonRpcCall, ctx: Ctx, opts: DispatchOptions<Ctx>): Promise<unknown> {
+async function dispatch<Ctx>(
+  endpoint: Endpoint,
+  call: JsonRpcCall,
+  ctx: Ctx,
+  opts: DispatchOptions<Ctx>,
+): Promise<unknown> {
   const spec = lookupMethod(endpoint, call.method)
   if (!spec) throw new MethodNotFoundError(call.method)
   if (spec.websocketOnly && !opts.websocket) throw new NotificationsUnsupportedError()
@@ -37,7 +59,12 @@ async function dispatch<Ctx>(endpoint: Endpoint, call: JsonRpcCall, ctx: Ctx, op
 }
 
 /** Runs one message; undefined when it needs no reply (a notification). */
-async function handleMessage<Ctx>(endpoint: Endpoint, message: unknown, ctx: Ctx, opts: DispatchOptions<Ctx>): Promise<JsonRpcResponse | undefined> {
+async function handleMessage<Ctx>(
+  endpoint: Endpoint,
+  message: unknown,
+  ctx: Ctx,
+  opts: DispatchOptions<Ctx>,
+): Promise<JsonRpcResponse | undefined> {
   const read = readCall(message)
   if (isRejected(read)) return read.notification ? undefined : failure(read.id, read.error.toJSON())
   try {
@@ -65,7 +92,12 @@ export async function handleBody<Ctx>(
   if (body.length > limit) {
     // one error for the whole batch, carrying the first call's id (geth's respondWithBatchTooLarge)
     const first = body.find((message) => expectsReply(message) && replyId(message) !== null)
-    return [failure(first === undefined ? null : replyId(first), new InvalidRequestError(`batch too large: at most ${limit} requests per batch`).toJSON())]
+    return [
+      failure(
+        first === undefined ? null : replyId(first),
+        new InvalidRequestError(`batch too large: at most ${limit} requests per batch`).toJSON(),
+      ),
+    ]
   }
   const replies: JsonRpcResponse[] = []
   for (const message of body) {

@@ -109,7 +109,11 @@ export function createRedisLimiter(limit: number, options: RedisLimiterOptions):
     async consume(ip, count) {
       if (closed()) return outageVerdict(count)
       try {
-        const reply = (await redis.eval(TAKE_SCRIPT, 1, options.keyPrefix + ip, count, limit, options.windowMs)) as [number, number, number]
+        const reply = (await redis.eval(TAKE_SCRIPT, 1, options.keyPrefix + ip, count, limit, options.windowMs)) as [
+          number,
+          number,
+          number,
+        ]
         markUp()
         return verdictOf({ allowed: reply[0] === 1, used: reply[1], ttlMs: reply[2] }, limit)
       } catch (err) {

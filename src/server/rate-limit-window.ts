@@ -33,7 +33,12 @@ export interface WindowState {
 }
 
 export function verdictOf(state: WindowState, limit: number): RateVerdict {
-  return { allowed: state.allowed, limit, remaining: Math.max(0, limit - state.used), resetMs: Math.max(0, state.ttlMs) }
+  return {
+    allowed: state.allowed,
+    limit,
+    remaining: Math.max(0, limit - state.used),
+    resetMs: Math.max(0, state.ttlMs),
+  }
 }
 
 /** How often expired windows are dropped from memory, so a scan over many source IPs does not grow the map forever. */

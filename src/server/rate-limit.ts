@@ -55,7 +55,9 @@ function memoryLimiter(perSecond: number, windows: MemoryWindows): RateLimiter {
  */
 export function consoleRateLimitLogger(quiet: boolean): RateLimitLogger {
   const line = (msg: string, obj: object) =>
-    `rate limit: ${msg} (${Object.entries(obj).map(([key, value]) => `${key}=${String(value)}`).join(', ')})`
+    `rate limit: ${msg} (${Object.entries(obj)
+      .map(([key, value]) => `${key}=${String(value)}`)
+      .join(', ')})`
   return {
     warn: (obj, msg) => console.warn(line(msg, obj)),
     info: (obj, msg) => {
@@ -66,7 +68,8 @@ export function consoleRateLimitLogger(quiet: boolean): RateLimitLogger {
 
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const { perSecond } = options
-  if (!Number.isInteger(perSecond) || perSecond < 0) throw new RangeError(`perSecond must be a whole number >= 0, got ${perSecond}`)
+  if (!Number.isInteger(perSecond) || perSecond < 0)
+    throw new RangeError(`perSecond must be a whole number >= 0, got ${perSecond}`)
   if (perSecond === 0) return unlimited()
   const windowMs = options.windowMs ?? 1000
   if (options.redisUrl === undefined) return memoryLimiter(perSecond, new MemoryWindows(windowMs, options.now))

@@ -103,7 +103,11 @@ describe('chain events to subscriptions', () => {
     await chain.sendRawTransaction(await signTx(chain, 2, { nonce: 0, value: 5n }))
     await chain.buildNow()
     const sealed = await chain.sealNow()
-    const blocks = inbox.of(flash) as { hash: string; number: string; transactions: { hash: string; blockHash: string }[] }[]
+    const blocks = inbox.of(flash) as {
+      hash: string
+      number: string
+      transactions: { hash: string; blockHash: string }[]
+    }[]
     expect(blocks.map((b) => b.transactions.length)).toEqual([0, 1, 2])
     expect(blocks.every((b) => b.number === '0x1')).toBe(true)
     expect(blocks[2]!.hash).toBe(bytesToHex(sealed.hash))
@@ -116,14 +120,22 @@ describe('chain events to subscriptions', () => {
   test('pendingLogs and logs send each log once, pending ones with the pending position', async () => {
     const inbox = new Inbox('flashblocks')
     const pendingLogs = hub.subscribe(inbox, ['pendingLogs'])
-    const canonicalLogs = hub.subscribe(inbox, ['logs', { topics: [keccak256(new TextEncoder().encode('Transfer(address,address,uint256)'))] }])
+    const canonicalLogs = hub.subscribe(inbox, [
+      'logs',
+      { topics: [keccak256(new TextEncoder().encode('Transfer(address,address,uint256)'))] },
+    ])
     const none = hub.subscribe(inbox, ['pendingLogs', { address: '0x0000000000000000000000000000000000000001' }])
     await chain.buildNow()
     await chain.sendRawTransaction(await signTx(chain, 0, { nonce: 0, to: null, gas: 2_000_000n, data: deployData() }))
     await chain.buildNow()
     await chain.buildNow()
     const sealed = await chain.sealNow()
-    const expected = { transactionHash: bytesToHex(sealed.txs[0]!.hash), logIndex: '0x0', blockNumber: '0x1', blockHash: bytesToHex(sealed.hash) }
+    const expected = {
+      transactionHash: bytesToHex(sealed.txs[0]!.hash),
+      logIndex: '0x0',
+      blockNumber: '0x1',
+      blockHash: bytesToHex(sealed.hash),
+    }
     expect(inbox.of(pendingLogs)).toEqual([expect.objectContaining(expected)])
     expect(inbox.of(canonicalLogs)).toEqual([expect.objectContaining(expected)])
     expect(inbox.of(none)).toEqual([])
@@ -147,22 +159,33 @@ describe('chain events to subscriptions', () => {
       expect.objectContaining({ hash: b, transactionIndex: '0x1', status: '0x1' }),
     ])
     expect(inbox.of(pool)).toEqual([a, b])
-    expect(inbox.of(poolFull)).toEqual([expect.objectContaining({ hash: a, blockHash: null }), expect.objectContaining({ hash: b })])
+    expect(inbox.of(poolFull)).toEqual([
+      expect.objectContaining({ hash: a, blockHash: null }),
+      expect.objectContaining({ hash: b }),
+    ])
   })
 
   test("X Layer's flashblocks kind filters transactions by sender, recipient or log emitter", async () => {
     const inbox = new Inbox('flashblocks')
     const watched = bytesToHex(chain.accounts[5]!.address)
     const headers = hub.subscribe(inbox, ['flashblocks', { headerInfo: true }])
-    const byAddress = hub.subscribe(inbox, ['flashblocks', { subTxFilter: { subscribeAddresses: [watched], txReceipt: true } }])
+    const byAddress = hub.subscribe(inbox, [
+      'flashblocks',
+      { subTxFilter: { subscribeAddresses: [watched], txReceipt: true } },
+    ])
     await chain.buildNow()
     await chain.sendRawTransaction(await signTx(chain, 1, { nonce: 0, value: 5n }))
-    const toWatched = bytesToHex(await chain.sendRawTransaction(await signTx(chain, 2, { nonce: 0, value: 5n, to: chain.accounts[5]!.address })))
+    const toWatched = bytesToHex(
+      await chain.sendRawTransaction(await signTx(chain, 2, { nonce: 0, value: 5n, to: chain.accounts[5]!.address })),
+    )
     const fromWatched = bytesToHex(await chain.sendRawTransaction(await signTx(chain, 5, { nonce: 0, value: 5n })))
     await chain.buildNow()
     const events = inbox.of(headers) as { type: string; header?: { hash: string } }[]
     expect(events.map((e) => e.type)).toEqual(['header', 'header'])
-    const txEvents = inbox.of(byAddress) as { type: string; transaction: { txHash: string; txData?: unknown; receipt?: { transactionHash: string } } }[]
+    const txEvents = inbox.of(byAddress) as {
+      type: string
+      transaction: { txHash: string; txData?: unknown; receipt?: { transactionHash: string } }
+    }[]
     expect(txEvents.map((e) => e.transaction.txHash).sort()).toEqual([toWatched, fromWatched].sort())
     for (const e of txEvents) {
       expect(e.type).toBe('transaction')

@@ -54,7 +54,9 @@ export function connectChain(wiring: EventWiring): () => void {
     const pending = new FormattedBlock(view.block)
     guard('newFlashblocks', () => publishNewFlashblock(hub.subscriptionsOf(newFlashblocks), pending))
     guard('pendingLogs', () => publishPendingLogs(hub.subscriptionsOf(pendingLogs), pending, view))
-    guard('newFlashblockTransactions', () => publishFlashblockTransactions(hub.subscriptionsOf(newFlashblockTransactions), pending, view))
+    guard('newFlashblockTransactions', () =>
+      publishFlashblockTransactions(hub.subscriptionsOf(newFlashblockTransactions), pending, view),
+    )
     guard('flashblocks', () => publishXLayerFlashblock(hub.subscriptionsOf(xlayerFlashblocks), pending, view))
   }
 

@@ -28,14 +28,23 @@ export class FormattedBlock {
   /** The whole block with full transaction objects (newFlashblocks). */
   block(): string {
     const { header, hash, size, txs } = this.record
-    return (this.blockJson ??= JSON.stringify(formatBlock(header, hash, size, txs.map((_, i) => this.tx(i)))))
+    return (this.blockJson ??= JSON.stringify(
+      formatBlock(
+        header,
+        hash,
+        size,
+        txs.map((_, i) => this.tx(i)),
+      ),
+    ))
   }
 
   tx(i: number): RpcTransaction {
     const { tx, sender } = this.record.txs[i]!
     const { header, hash } = this.record
     return (this.txs[i] ??= formatTransaction(tx, sender, {
-      blockHash: hash, blockNumber: header.number, index: i,
+      blockHash: hash,
+      blockNumber: header.number,
+      index: i,
       ...(header.baseFeePerGas !== undefined ? { baseFee: header.baseFeePerGas } : {}),
     }))
   }

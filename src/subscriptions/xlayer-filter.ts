@@ -49,6 +49,7 @@ function flag(object: Record<string, unknown>, key: string): boolean {
 
 function rejectUnknown(object: Record<string, unknown>, known: readonly string[]): void {
   for (const key of Object.keys(object)) {
-    if (!known.includes(key)) throw invalid(NAME, `unknown field "${key}", expected one of ${known.map((k) => `"${k}"`).join(', ')}`)
+    if (!known.includes(key))
+      throw invalid(NAME, `unknown field "${key}", expected one of ${known.map((k) => `"${k}"`).join(', ')}`)
   }
 }

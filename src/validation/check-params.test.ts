@@ -14,7 +14,14 @@ beforeAll(async () => {
   for (const method of methods) {
     const validators = build.byMethod.get(method.name)!.params.map((name) => build.ajv.getSchema(name) as Validator)
     const required = method.params.filter((p) => p.required).length
-    checks.set(method.name, paramChecker(method.params.map((p) => p.name), required, validators))
+    checks.set(
+      method.name,
+      paramChecker(
+        method.params.map((p) => p.name),
+        required,
+        validators,
+      ),
+    )
   }
 })
 
@@ -31,12 +38,18 @@ describe('checking positional params', () => {
   })
 
   test('names the argument and shows the short address', () => {
-    expect(check('eth_getBalance', ['0x12'])).toBe('invalid argument 0 (address): expected a 20-byte hex address (0x + 40 hex digits), got "0x12"')
+    expect(check('eth_getBalance', ['0x12'])).toBe(
+      'invalid argument 0 (address): expected a 20-byte hex address (0x + 40 hex digits), got "0x12"',
+    )
   })
 
   test('reports a quantity with leading zeros, even inside a number-or-tag union', () => {
-    expect(check('eth_getBalance', [address, '0x01'])).toBe('invalid argument 1 (block): hex quantity has leading zeros')
-    expect(check('eth_getTransactionByBlockNumberAndIndex', ['latest', '0x00'])).toBe('invalid argument 1 (index): hex quantity has leading zeros')
+    expect(check('eth_getBalance', [address, '0x01'])).toBe(
+      'invalid argument 1 (block): hex quantity has leading zeros',
+    )
+    expect(check('eth_getTransactionByBlockNumberAndIndex', ['latest', '0x00'])).toBe(
+      'invalid argument 1 (index): hex quantity has leading zeros',
+    )
   })
 
   test('accepts zero and a plain quantity', () => {
@@ -44,24 +57,34 @@ describe('checking positional params', () => {
   })
 
   test('reports odd-length hex data and hex without its prefix', () => {
-    expect(check('eth_call', [{ input: '0xabc' }])).toBe('invalid argument 0 (transaction): field "input": hex string has odd length')
+    expect(check('eth_call', [{ input: '0xabc' }])).toBe(
+      'invalid argument 0 (transaction): field "input": hex string has odd length',
+    )
     expect(check('eth_getBalance', [address, '1b4'])).toBe('invalid argument 1 (block): hex string without 0x prefix')
   })
 
   test('reports a wrong type with the type it got', () => {
-    expect(check('eth_getBlockByNumber', ['latest', 'true'])).toBe('invalid argument 1 (hydrated): expected boolean, got string')
-    expect(check('eth_getBalance', [42])).toBe('invalid argument 0 (address): expected a 20-byte hex address (0x + 40 hex digits), got number')
+    expect(check('eth_getBlockByNumber', ['latest', 'true'])).toBe(
+      'invalid argument 1 (hydrated): expected boolean, got string',
+    )
+    expect(check('eth_getBalance', [42])).toBe(
+      'invalid argument 0 (address): expected a 20-byte hex address (0x + 40 hex digits), got number',
+    )
   })
 
   test('reports an unknown block tag with what a block may be', () => {
-    expect(check('eth_getBalance', [address, 'latests'])).toBe('invalid argument 1 (block): expected a block number or tag, got "latests"')
+    expect(check('eth_getBalance', [address, 'latests'])).toBe(
+      'invalid argument 1 (block): expected a block number or tag, got "latests"',
+    )
   })
 
   test('names the field of a nested object', () => {
     expect(check('eth_call', [{ to: '0x12' }])).toBe(
       'invalid argument 0 (transaction): field "to": expected a 20-byte hex address (0x + 40 hex digits), got "0x12"',
     )
-    expect(check('eth_call', [{ to: null, gas: '0x05' }])).toBe('invalid argument 0 (transaction): field "gas": hex quantity has leading zeros')
+    expect(check('eth_call', [{ to: null, gas: '0x05' }])).toBe(
+      'invalid argument 0 (transaction): field "gas": hex quantity has leading zeros',
+    )
     expect(check('eth_call', [{ data: '0x' }])).toBe('invalid argument 0 (transaction): unknown field "data"')
   })
 

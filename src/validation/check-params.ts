@@ -14,7 +14,11 @@ export interface Validator {
 
 export type ParamsCheck = (params: readonly unknown[]) => string | undefined
 
-export function paramChecker(names: readonly string[], requiredCount: number, validators: readonly Validator[]): ParamsCheck {
+export function paramChecker(
+  names: readonly string[],
+  requiredCount: number,
+  validators: readonly Validator[],
+): ParamsCheck {
   return (params) => {
     if (params.length > names.length) return `too many arguments, want at most ${names.length}`
     for (let i = 0; i < names.length; i++) {

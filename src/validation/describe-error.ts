@@ -41,10 +41,12 @@ function expectation(schema: Schema): string {
 /** geth's specific hex complaints, found by repairing the value and re-testing the pattern. */
 function hexProblem(value: string, pattern: string): string | undefined {
   const re = new RegExp(pattern, 'u')
-  if (!value.startsWith('0x') && /^[0-9a-fA-F]+$/.test(value) && re.test(`0x${value}`)) return 'hex string without 0x prefix'
+  if (!value.startsWith('0x') && /^[0-9a-fA-F]+$/.test(value) && re.test(`0x${value}`))
+    return 'hex string without 0x prefix'
   const stripped = value.replace(/^0x0+(?=[0-9a-fA-F])/, '0x')
   if (stripped !== value && re.test(stripped)) return 'hex quantity has leading zeros'
-  if (/^0x[0-9a-fA-F]*$/.test(value) && value.length % 2 === 1 && re.test(`0x0${value.slice(2)}`)) return 'hex string has odd length'
+  if (/^0x[0-9a-fA-F]*$/.test(value) && value.length % 2 === 1 && re.test(`0x0${value.slice(2)}`))
+    return 'hex string has odd length'
   return undefined
 }
 
@@ -99,7 +101,8 @@ function depth(error: ErrorObject): number {
 /** Picks the errors worth describing for a failed union: the branch that got deepest into the value. */
 function describeUnion(errors: readonly ErrorObject[], union: ErrorObject): Described {
   const branches = errors.slice(0, -1)
-  if (branches.length === 0) return [union, `expected exactly one of the alternatives (${expectation(schemaOf(union))})`]
+  if (branches.length === 0)
+    return [union, `expected exactly one of the alternatives (${expectation(schemaOf(union))})`]
   const deepest = Math.max(...branches.map(depth))
   if (deepest > depth(union)) {
     const index = branches.findLastIndex((e) => depth(e) === deepest)
@@ -115,7 +118,8 @@ function describeUnion(errors: readonly ErrorObject[], union: ErrorObject): Desc
   }
   const own = schemaOf(union)['x-error']
   if (typeof own !== 'string' && matched.length === 1) return [union, describeOne(matched[0]!)]
-  const phrase = typeof own === 'string' ? own : [...new Set(branches.map((e) => expectation(schemaOf(e))))].join(' or ')
+  const phrase =
+    typeof own === 'string' ? own : [...new Set(branches.map((e) => expectation(schemaOf(e))))].join(' or ')
   return [union, `expected ${phrase}, got ${matched.length > 0 ? shown(union.data) : typeOf(union.data)}`]
 }
 

@@ -11,7 +11,8 @@ import { REPO_ROOT as root } from '../support/run-script.js'
 const children: ChildProcessWithoutNullStreams[] = []
 
 afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
 })
 
 /** Runs the CLI the way `npm start` does (tsx), collecting its output. */
@@ -25,7 +26,11 @@ function cli(args: string[]) {
   return { child, output, exited }
 }
 
-async function waitFor(output: { stdout: string }, pattern: RegExp, exited: Promise<unknown>): Promise<RegExpMatchArray> {
+async function waitFor(
+  output: { stdout: string },
+  pattern: RegExp,
+  exited: Promise<unknown>,
+): Promise<RegExpMatchArray> {
   let done = false
   void exited.then(() => (done = true))
   for (;;) {
@@ -47,7 +52,9 @@ describe('the command line', () => {
   test('a bad flag prints one readable sentence and exits 2', async () => {
     const { output, exited } = cli(['--network', 'goerli'])
     expect(await exited).toBe(2)
-    expect(output.stderr).toBe('preconf-rpc: --network must be mainnet or testnet, got "goerli"\nRun with --help to see every flag.\n')
+    expect(output.stderr).toBe(
+      'preconf-rpc: --network must be mainnet or testnet, got "goerli"\nRun with --help to see every flag.\n',
+    )
   })
 
   test('prints the endpoints it serves, answers on them, and closes cleanly on SIGTERM', async () => {
@@ -70,13 +77,23 @@ describe('the command line', () => {
     const dev0 = privateKeyToAccount(DEV_KEY_0)
     for (const endpoint of [url!, `${url}flashblocks`]) {
       expect((await rpc(endpoint, 'eth_accounts', [])).result).toEqual([])
-      expect((await rpc(endpoint, 'eth_sign', [dev0.address, '0x00'])).error).toEqual({ code: -32000, message: 'unknown account' })
+      expect((await rpc(endpoint, 'eth_sign', [dev0.address, '0x00'])).error).toEqual({
+        code: -32000,
+        message: 'unknown account',
+      })
       const send = await rpc(endpoint, 'eth_sendTransaction', [{ from: dev0.address, to: dev0.address, value: '0x1' }])
       expect(send.error).toEqual({ code: -32000, message: 'unknown account' })
     }
     // a key the user holds still signs locally: the node just holds none
     const raw = await dev0.signTransaction({
-      chainId: 196, type: 'eip1559', to: dev0.address, value: 1n, gas: 21_000n, nonce: 0, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n,
+      chainId: 196,
+      type: 'eip1559',
+      to: dev0.address,
+      value: 1n,
+      gas: 21_000n,
+      nonce: 0,
+      maxFeePerGas: 10n ** 10n,
+      maxPriorityFeePerGas: 1n,
     })
     expect((await rpc(url!, 'eth_sendRawTransaction', [raw])).result).toBe(keccak256(raw))
     child.kill('SIGTERM')

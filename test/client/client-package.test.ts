@@ -21,7 +21,11 @@ describe('the client package', () => {
   beforeAll(async () => {
     // blocks every 10 s, flashblocks every 200 ms: a receipt seen before sealing is a preconfirmation
     service = await startService({ port: 0, quiet: true, rateLimit: 0, blockTimeMs: 10_000, flashblockIntervalMs: 200 })
-    await run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.client.json'], { cwd: root })
+    await run(
+      process.execPath,
+      [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.client.json'],
+      { cwd: root },
+    )
   })
   afterAll(() => service?.close())
 
@@ -36,7 +40,12 @@ describe('the client package', () => {
       console.log(JSON.stringify({ chainId, genesis: block.number, refused, chain: preconfRpcChain(${JSON.stringify(service.url)}).rpcUrls.default.http[0] }))
     `
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', program], { cwd: root })
-    expect(JSON.parse(stdout)).toEqual({ chainId: '0xc4', genesis: '0x0', refused: -32602, chain: `${service.url}flashblocks` })
+    expect(JSON.parse(stdout)).toEqual({
+      chainId: '0xc4',
+      genesis: '0x0',
+      refused: -32602,
+      chain: `${service.url}flashblocks`,
+    })
   })
 
   test('the X Layer chains carry chain ids 196 and 1952 and a 200 ms preconfirmation time', () => {

@@ -16,7 +16,12 @@ describe('npm run conformance', () => {
   afterAll(() => service?.close())
 
   test('passes against this service on both endpoints, printing a table by method, and exits 0', async () => {
-    const { code, output: stdout } = await conformance(['--url', service.url, '--flashblocks-url', service.flashblocksUrl])
+    const { code, output: stdout } = await conformance([
+      '--url',
+      service.url,
+      '--flashblocks-url',
+      service.flashblocksUrl,
+    ])
     expect(stdout).toMatch(/^method\s+passed\s+failed\s+skipped$/m)
     expect(stdout).toMatch(/^eth_getBalance\s+2\s+0\s+0$/m)
     expect(stdout).toMatch(/\d+ passed, 0 failed, \d+ skipped \(\d+ examples, 53 methods\)/)
@@ -25,7 +30,12 @@ describe('npm run conformance', () => {
 
   test('exits 1 and names the failure when a node answers wrongly', async () => {
     // the flashblocks-only capability method asked of the general endpoint: the service rightly refuses it
-    const { code, output: stdout } = await conformance(['--flashblocks-url', service.url, '--only', 'op_supportedCapabilities'])
+    const { code, output: stdout } = await conformance([
+      '--flashblocks-url',
+      service.url,
+      '--only',
+      'op_supportedCapabilities',
+    ])
     expect(stdout).toContain('FAIL  op_supportedCapabilities: flashblocks v1 [flashblocks]: error -32601')
     expect(code).toBe(1)
   })

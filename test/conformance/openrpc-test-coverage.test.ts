@@ -3,7 +3,7 @@ import { runScript } from '../support/run-script.js'
 import { startService, type RunningService } from '../../src/service.js'
 import { waitForBlocks } from '../../src/conformance/session.js'
 
-describe('npm run test-coverage (@open-rpc/test-coverage with the service\'s own documents)', () => {
+describe("npm run test-coverage (@open-rpc/test-coverage with the service's own documents)", () => {
   let service: RunningService
 
   beforeAll(async () => {
@@ -12,7 +12,7 @@ describe('npm run test-coverage (@open-rpc/test-coverage with the service\'s own
   })
   afterAll(() => service?.close())
 
-  test('every example call of both endpoints\' documents is valid and the script exits 0', async () => {
+  test("every example call of both endpoints' documents is valid and the script exits 0", async () => {
     const { code, output } = await runScript('src/conformance/test-coverage.ts', ['--url', service.url])
     const outcome = { code, stdout: output }
     const summary = /test-coverage: (\d+) of (\d+) example calls valid/.exec(outcome.stdout)

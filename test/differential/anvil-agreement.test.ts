@@ -28,7 +28,12 @@ async function scenario(url: string): Promise<Outcome> {
   const wallet = createWalletClient({ chain, account, transport: http(url) })
   const gasPrice = 5_000_000_000n
   const send = async (tx: { to?: Hex; data?: Hex; value?: bigint; gas?: bigint }) => {
-    const hash = await wallet.sendTransaction({ ...tx, gas: tx.gas ?? 3_000_000n, maxFeePerGas: gasPrice, maxPriorityFeePerGas: 1n } as never)
+    const hash = await wallet.sendTransaction({
+      ...tx,
+      gas: tx.gas ?? 3_000_000n,
+      maxFeePerGas: gasPrice,
+      maxPriorityFeePerGas: 1n,
+    } as never)
     return pub.waitForTransactionReceipt({ hash })
   }
   const receipts = []
@@ -45,19 +50,29 @@ async function scenario(url: string): Promise<Outcome> {
   const spawned = await send({ to: token, data: call('spawn') })
   receipts.push(spawned)
 
-  const trace = await pub.request({ method: 'debug_traceTransaction', params: [spawned.transactionHash, { tracer: 'callTracer' }] } as never)
+  const trace = await pub.request({
+    method: 'debug_traceTransaction',
+    params: [spawned.transactionHash, { tracer: 'callTracer' }],
+  } as never)
   const estimate = (data: Hex) => pub.estimateGas({ account: account.address, to: token, data })
   const ethCall = (data: Hex) => pub.call({ account: account.address, to: token, data }).then((r) => r.data)
   return {
     nonce: await pub.getTransactionCount({ address: account.address, blockTag: 'latest' }),
     otherBalance: await pub.getBalance({ address: OTHER }),
     code: await pub.getCode({ address: token }),
-    slots: await Promise.all([0n, 1n].map((slot) => pub.getStorageAt({ address: token, slot: `0x${slot.toString(16)}` }))),
+    slots: await Promise.all(
+      [0n, 1n].map((slot) => pub.getStorageAt({ address: token, slot: `0x${slot.toString(16)}` })),
+    ),
     receipts: receipts.map((r) => ({
-      status: r.status, gasUsed: r.gasUsed, cumulativeGasUsed: r.cumulativeGasUsed, contractAddress: r.contractAddress ?? null,
+      status: r.status,
+      gasUsed: r.gasUsed,
+      cumulativeGasUsed: r.cumulativeGasUsed,
+      contractAddress: r.contractAddress ?? null,
       logs: r.logs.map((l) => ({ address: l.address, topics: l.topics, data: l.data })),
     })),
-    calls: await Promise.all([call('counter'), call('balanceOf', [OTHER]), call('totalSupply')].map((d) => ethCall(d as Hex))),
+    calls: await Promise.all(
+      [call('counter'), call('balanceOf', [OTHER]), call('totalSupply')].map((d) => ethCall(d as Hex)),
+    ),
     estimates: await Promise.all([call('increment'), call('transfer', [OTHER, 5n])].map((d) => estimate(d as Hex))),
     trace,
   }

@@ -10,7 +10,10 @@ import { startService, type RunningService } from '../../src/service.js'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const HAVE_CHROMIUM = existsSync(CHROMIUM)
-if (!HAVE_CHROMIUM) console.warn(`${CHROMIUM} not found: the browser test of /docs is skipped (apt-get install chromium, as .ci/run does)`)
+if (!HAVE_CHROMIUM)
+  console.warn(
+    `${CHROMIUM} not found: the browser test of /docs is skipped (apt-get install chromium, as .ci/run does)`,
+  )
 
 const openrpc = JSON.parse(readFileSync(new URL('../../generated/openrpc.json', import.meta.url), 'utf8')) as {
   methods: { name: string; 'x-endpoints': string[] }[]
@@ -60,7 +63,9 @@ describe('the docs page', () => {
 
       // every flashblocks-served method says so
       for (const method of openrpc.methods.filter((m) => m['x-endpoints'].includes('flashblocks'))) {
-        expect(await page.locator(`#method-${method.name.replace('.', '\\.')} .tags`).innerText()).toContain('POST /flashblocks')
+        expect(await page.locator(`#method-${method.name.replace('.', '\\.')} .tags`).innerText()).toContain(
+          'POST /flashblocks',
+        )
       }
 
       // the page fits its width: long hex values wrap instead of widening the layout

@@ -17,7 +17,9 @@ const SCHEMA_ID = 'https://preconf-rpc.local/openrpc.json'
 // keeps only the components its methods reach, so they are read from the source document (openrpc/), as
 // draft-07 definitions: ajv resolves $refs only inside schemas.
 const source = await loadDocument(fileURLToPath(new URL('../../openrpc', import.meta.url)))
-const schemas = JSON.parse(JSON.stringify(source.document.components.schemas).replaceAll('#/components/schemas/', `${SCHEMA_ID}#/definitions/`)) as object
+const schemas = JSON.parse(
+  JSON.stringify(source.document.components.schemas).replaceAll('#/components/schemas/', `${SCHEMA_ID}#/definitions/`),
+) as object
 const ajv = new Ajv({ strict: false, allErrors: true })
 ajv.addSchema({ $id: SCHEMA_ID, definitions: schemas })
 const validatePayload = ajv.compile({ $ref: `${SCHEMA_ID}#/definitions/FlashblocksPayload` })
@@ -59,7 +61,13 @@ function rebuild(messages: FeedMessage[]): RebuiltBlock[] {
     if (!block) {
       if (message.index !== 0) continue // joined mid-block
       expect(message.base).toBeDefined()
-      block = { payloadId: message.payload_id, number: BigInt(message.base!.block_number), indexes: [], txs: [], last: message }
+      block = {
+        payloadId: message.payload_id,
+        number: BigInt(message.base!.block_number),
+        indexes: [],
+        txs: [],
+        last: message,
+      }
       open.set(message.payload_id, block)
     } else {
       expect(message.base).toBeUndefined()
@@ -80,8 +88,22 @@ describe('the raw flashblocks feed at /ws/flashblocks', () => {
     const token = await deployTestToken(service)
     const sent: Hex[] = []
     for (let i = 0; i < 6; i++) {
-      sent.push(await wallet.sendTransaction({ to: '0x70997970c51812dc3a010c7d01b54a0d8d1dc79c', value: parseEther('0.001'), gas: 21_000n }))
-      sent.push(await wallet.writeContract({ address: token, abi: testToken.abi, functionName: 'transfer', args: ['0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc', 5n], gas: 100_000n }))
+      sent.push(
+        await wallet.sendTransaction({
+          to: '0x70997970c51812dc3a010c7d01b54a0d8d1dc79c',
+          value: parseEther('0.001'),
+          gas: 21_000n,
+        }),
+      )
+      sent.push(
+        await wallet.writeContract({
+          address: token,
+          abi: testToken.abi,
+          functionName: 'transfer',
+          args: ['0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc', 5n],
+          gas: 100_000n,
+        }),
+      )
     }
     const lastReceipt = await publicHttp.waitForTransactionReceipt({ hash: sent.at(-1)!, pollingInterval: 50 })
     // wait until the block holding the last transaction has been closed on the feed
@@ -110,7 +132,10 @@ describe('the raw flashblocks feed at /ws/flashblocks', () => {
     const seen = new Set<string>()
     for (const block of blocks) {
       expect(block.indexes).toEqual(block.indexes.map((_, i) => i))
-      const canonical = (await http.call('eth_getBlockByNumber', [`0x${block.number.toString(16)}`, false])) as Record<string, unknown>
+      const canonical = (await http.call('eth_getBlockByNumber', [`0x${block.number.toString(16)}`, false])) as Record<
+        string,
+        unknown
+      >
       expect(block.txs.map((raw) => keccak256(raw))).toEqual(canonical.transactions)
       for (const raw of block.txs) expect(parseTransaction(raw).chainId).toBe(service.config.chainId)
       expect(block.last.diff.block_hash).toBe(canonical.hash)
@@ -136,18 +161,27 @@ describe('the raw flashblocks feed at /ws/flashblocks', () => {
   test('metadata carries the receipts of the new transactions, tagged by type, and block_number as a number', async () => {
     const feed = await feedClient()
     const { wallet, publicHttp } = clientsFor(service)
-    const hash = await wallet.sendTransaction({ to: '0x90f79bf6eb2c4f870365e785982e1f101e93b906', value: 1n, gas: 21_000n })
+    const hash = await wallet.sendTransaction({
+      to: '0x90f79bf6eb2c4f870365e785982e1f101e93b906',
+      value: 1n,
+      gas: 21_000n,
+    })
     await publicHttp.waitForTransactionReceipt({ hash, pollingInterval: 50 })
     feed.socket.close()
     const carrying = feed.frames
       .map((f) => JSON.parse(f.data.toString('utf8')) as FeedMessage)
-      .find((m): m is FlashblocksPayload => !isEndOfBlock(m) && m.diff.transactions.some((raw) => keccak256(raw as Hex) === hash))
+      .find(
+        (m): m is FlashblocksPayload =>
+          !isEndOfBlock(m) && m.diff.transactions.some((raw) => keccak256(raw as Hex) === hash),
+      )
     expect(carrying).toBeDefined()
     expect(typeof carrying!.metadata.block_number).toBe('number')
     const receipt = carrying!.metadata.receipts[hash]
     expect(receipt).toBeDefined()
     expect(Object.keys(receipt!)).toEqual(['Eip1559'])
     expect(receipt!.Eip1559!.status).toBe('0x1')
-    expect(carrying!.metadata.new_account_balances['0x90f79bf6eb2c4f870365e785982e1f101e93b906']).toMatch(/^0x[0-9a-f]+$/)
+    expect(carrying!.metadata.new_account_balances['0x90f79bf6eb2c4f870365e785982e1f101e93b906']).toMatch(
+      /^0x[0-9a-f]+$/,
+    )
   })
 })

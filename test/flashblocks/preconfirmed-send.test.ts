@@ -22,12 +22,17 @@ describe('a transaction sent to /flashblocks before its block is sealed', () => 
   })
   afterAll(() => h?.close())
 
-  test('reaches viem\'s waitForTransactionReceipt as a receipt of the pending block, then of the canonical one', async () => {
+  test("reaches viem's waitForTransactionReceipt as a receipt of the pending block, then of the canonical one", async () => {
     const latest = await h.general.getBlockNumber({ cacheTime: 0 })
     const balanceOf = (blockTag: 'latest' | 'pending') =>
       h.flash.readContract({ address: token, abi: testToken.abi, functionName: 'balanceOf', args: [CAROL], blockTag })
     // nonce, fees and gas from /flashblocks: the pending nonce counts the pool
-    const hash = await h.flashWallet.writeContract({ address: token, abi: testToken.abi, functionName: 'transfer', args: [CAROL, 30n] })
+    const hash = await h.flashWallet.writeContract({
+      address: token,
+      abi: testToken.abi,
+      functionName: 'transfer',
+      args: [CAROL, 30n],
+    })
     await h.chain.buildNow()
 
     // The flashblock is built before the wait starts: viem (2.57) looks for the receipt once, then again only
@@ -48,11 +53,16 @@ describe('a transaction sent to /flashblocks before its block is sealed', () => 
       expect(canonical.blockHash).toBe(toHex(sealed.hash))
       expect(canonical.blockNumber).toBe(latest + 1n)
     }
-    expect(await h.general.readContract({ address: token, abi: testToken.abi, functionName: 'balanceOf', args: [CAROL] })).toBe(30n)
+    expect(
+      await h.general.readContract({ address: token, abi: testToken.abi, functionName: 'balanceOf', args: [CAROL] }),
+    ).toBe(30n)
   })
 
-  test('reaches ethers\' tx.wait(0) as a receipt of the pending block', async () => {
-    const provider = new JsonRpcProvider(h.service.flashblocksUrl, Network.from(196), { staticNetwork: true, cacheTimeout: -1 })
+  test("reaches ethers' tx.wait(0) as a receipt of the pending block", async () => {
+    const provider = new JsonRpcProvider(h.service.flashblocksUrl, Network.from(196), {
+      staticNetwork: true,
+      cacheTimeout: -1,
+    })
     const wallet = new Wallet(DEV_KEY_1, provider)
     const latest = await provider.getBlockNumber()
     const tx = await wallet.sendTransaction({ to: BOB, value: 12345n })
@@ -70,14 +80,27 @@ describe('a transaction sent to /flashblocks before its block is sealed', () => 
   })
 
   test('estimates and calls on the pending state under `pending`', async () => {
-    const hash = await h.flashWallet.writeContract({ address: token, abi: testToken.abi, functionName: 'transfer', args: [BOB, 900n] })
+    const hash = await h.flashWallet.writeContract({
+      address: token,
+      abi: testToken.abi,
+      functionName: 'transfer',
+      args: [BOB, 900n],
+    })
     await h.chain.buildNow()
     expect((await h.flash.getTransactionReceipt({ hash })).status).toBe('success')
     // alice's remaining 40 cannot cover 100 on the pending state, but could on the canonical one
-    const attempt = { account: h.alice.address, address: token, abi: testToken.abi, functionName: 'transfer', args: [BOB, 100n] } as const
+    const attempt = {
+      account: h.alice.address,
+      address: token,
+      abi: testToken.abi,
+      functionName: 'transfer',
+      args: [BOB, 100n],
+    } as const
     await expect(h.flash.simulateContract({ ...attempt, blockTag: 'pending' })).rejects.toThrow(/insufficient balance/)
     await expect(h.flash.simulateContract({ ...attempt, blockTag: 'latest' })).resolves.toBeDefined()
-    await expect(h.flash.estimateContractGas({ ...attempt, blockTag: 'pending' } as never)).rejects.toThrow(/insufficient balance/)
+    await expect(h.flash.estimateContractGas({ ...attempt, blockTag: 'pending' } as never)).rejects.toThrow(
+      /insufficient balance/,
+    )
     // on the general endpoint `pending` is the latest canonical block
     await expect(h.general.simulateContract({ ...attempt, blockTag: 'pending' })).resolves.toBeDefined()
     await h.chain.sealNow()
@@ -88,7 +111,15 @@ describe('eth_sendRawTransactionSync', () => {
   let h: Harness
   const alice = privateKeyToAccount(DEV_KEY_0)
   const sign = async (nonce: number) =>
-    alice.signTransaction({ chainId: 196, to: BOB, value: 1n, gas: 21_000n, nonce, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n })
+    alice.signTransaction({
+      chainId: 196,
+      to: BOB,
+      value: 1n,
+      gas: 21_000n,
+      nonce,
+      maxFeePerGas: 10n ** 10n,
+      maxPriorityFeePerGas: 10n ** 9n,
+    })
 
   beforeAll(async () => {
     h = await startHarness()
@@ -102,7 +133,12 @@ describe('eth_sendRawTransactionSync', () => {
     await h.chain.buildNow()
     const { result } = await reply
     const pending = await h.flash.getBlock({ blockTag: 'pending' })
-    expect(result).toMatchObject({ blockNumber: toHex(latest + 1n), blockHash: pending.hash, status: '0x1', transactionIndex: '0x0' })
+    expect(result).toMatchObject({
+      blockNumber: toHex(latest + 1n),
+      blockHash: pending.hash,
+      status: '0x1',
+      transactionIndex: '0x0',
+    })
     expect(h.chain.store.height).toBe(latest)
     await h.chain.sealNow()
   })
@@ -123,8 +159,11 @@ describe('eth_sendRawTransactionSync', () => {
     const raw = await sign(5) // a nonce gap: queued, never executed
     const { error } = await h.rpc('flashblocks', 'eth_sendRawTransactionSync', [raw, 50])
     expect(error?.code).toBe(4)
-    expect(error?.message).toBe('the transaction was added to the mempool but wasn\'t processed within 50 ms')
-    expect((await h.rpc('general', 'eth_getTransactionByHash', [error?.data])).result).toMatchObject({ blockNumber: null, nonce: '0x5' })
+    expect(error?.message).toBe("the transaction was added to the mempool but wasn't processed within 50 ms")
+    expect((await h.rpc('general', 'eth_getTransactionByHash', [error?.data])).result).toMatchObject({
+      blockNumber: null,
+      nonce: '0x5',
+    })
   })
 
   test('refuses a timeout over 6000 ms before sending anything', async () => {
@@ -144,10 +183,16 @@ describe('eth_sendRawTransactionSync with the sequencer running', () => {
   afterAll(() => service?.close())
 
   test('returns viem a receipt of the pending block while / still reports the previous height', async () => {
-    const wallet = createWalletClient({ account: privateKeyToAccount(DEV_KEY_0), chain: viemChain, transport: http(service.flashblocksUrl) })
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(DEV_KEY_0),
+      chain: viemChain,
+      transport: http(service.flashblocksUrl),
+    })
     const general = createPublicClient({ chain: viemChain, transport: http(service.url) })
     const latest = await general.getBlockNumber({ cacheTime: 0 })
-    const serializedTransaction = await wallet.signTransaction(await wallet.prepareTransactionRequest({ to: BOB, value: 7n }))
+    const serializedTransaction = await wallet.signTransaction(
+      await wallet.prepareTransactionRequest({ to: BOB, value: 7n }),
+    )
     const receipt = await wallet.sendRawTransactionSync({ serializedTransaction })
     expect(receipt.status).toBe('success')
     expect(receipt.blockNumber).toBe(latest + 1n)

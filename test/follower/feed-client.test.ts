@@ -12,7 +12,7 @@ import { nextEvent, until } from '../support/wait-for.js'
 const quietHour = { port: 0, quiet: true, rateLimit: 0, blockTimeMs: 3_600_000, flashblockIntervalMs: 3_600_000 }
 const expected = (fb: Flashblock): FlashblockPayload => decodeFlashblock(encodeFlashblock(fb))
 
-describe('the feed client on the leader\'s raw feed', () => {
+describe("the feed client on the leader's raw feed", () => {
   let leader: RunningService
   let client: FeedClient | undefined
   beforeAll(async () => {
@@ -39,7 +39,12 @@ describe('the feed client on the leader\'s raw feed', () => {
 
   test('reconnects with backoff doubling to the cap after the leader closes its feed socket', async () => {
     const warnings: string[] = []
-    client = new FeedClient({ url: `${leader.wsUrl}ws/flashblocks`, reconnectMinMs: 20, reconnectMaxMs: 80, warn: (m) => warnings.push(m) })
+    client = new FeedClient({
+      url: `${leader.wsUrl}ws/flashblocks`,
+      reconnectMinMs: 20,
+      reconnectMaxMs: 80,
+      warn: (m) => warnings.push(m),
+    })
     client.start()
     await nextEvent(client, 'open')
     const port = new URL(leader.url).port
@@ -106,7 +111,12 @@ describe('the feed client on frames crafted as other feeds send them', () => {
 
   test('counts a duplicate and a gap in the sequence, and still hands every payload on in order', async () => {
     await leader.chain.sealNow()
-    const [a, b, c, d] = [await leader.chain.buildNow(), await leader.chain.buildNow(), await leader.chain.buildNow(), await leader.chain.buildNow()]
+    const [a, b, c, d] = [
+      await leader.chain.buildNow(),
+      await leader.chain.buildNow(),
+      await leader.chain.buildNow(),
+      await leader.chain.buildNow(),
+    ]
     server.once('connection', (ws: WebSocket) => {
       for (const fb of [a, b, b, d, c]) ws.send(JSON.stringify(encodeFlashblock(fb)))
     })

@@ -14,7 +14,13 @@ afterAll(() => leader?.close())
 
 test('a leader frozen with its socket open makes the feed idle and miss pongs; frames flow again after SIGCONT', async () => {
   const warnings: string[] = []
-  client = new FeedClient({ url: `${leader.wsUrl}ws/flashblocks`, idleTimeoutMs: 800, reconnectMinMs: 100, reconnectMaxMs: 400, warn: (m) => warnings.push(m) })
+  client = new FeedClient({
+    url: `${leader.wsUrl}ws/flashblocks`,
+    idleTimeoutMs: 800,
+    reconnectMinMs: 100,
+    reconnectMaxMs: 400,
+    warn: (m) => warnings.push(m),
+  })
   let payloads = 0
   client.on('payload', () => payloads++)
   client.start()

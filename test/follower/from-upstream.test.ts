@@ -22,13 +22,16 @@ function compare(ours: Json, theirs: Json, where: string, onlyTheirs: Set<string
   for (const key of Object.keys(theirs)) if (!(key in ours)) onlyTheirs.add(`${where}.${key}`)
   for (const key of Object.keys(ours)) {
     if (!(key in theirs)) onlyOurs.add(`${where}.${key}`)
-    else if (key === 'logs') ours.logs.forEach((log: Json, i: number) => compare(log, theirs.logs[i], 'log', onlyTheirs, onlyOurs))
+    else if (key === 'logs')
+      ours.logs.forEach((log: Json, i: number) => compare(log, theirs.logs[i], 'log', onlyTheirs, onlyOurs))
     else expect({ where, key, value: ours[key] }).toEqual({ where, key, value: theirs[key] })
   }
 }
 
 /** Converts every block of the upstream and compares it back; returns the one-sided fields. */
-async function roundTrip(url: string): Promise<{ blocks: number; txs: number; sizeDiffs: number[]; onlyTheirs: string[]; onlyOurs: string[] }> {
+async function roundTrip(
+  url: string,
+): Promise<{ blocks: number; txs: number; sizeDiffs: number[]; onlyTheirs: string[]; onlyOurs: string[] }> {
   const onlyTheirs = new Set<string>()
   const onlyOurs = new Set<string>()
   const sizeDiffs = new Set<number>()
@@ -37,19 +40,35 @@ async function roundTrip(url: string): Promise<{ blocks: number; txs: number; si
   for (let n = 0; n <= head; n++) {
     const tag = `0x${n.toString(16)}`
     const [full, light, receipts] = await Promise.all([
-      rpc(url, 'eth_getBlockByNumber', [tag, true]), rpc(url, 'eth_getBlockByNumber', [tag, false]), rpc(url, 'eth_getBlockReceipts', [tag]),
+      rpc(url, 'eth_getBlockByNumber', [tag, true]),
+      rpc(url, 'eth_getBlockByNumber', [tag, false]),
+      rpc(url, 'eth_getBlockReceipts', [tag]),
     ])
     const record = blockFromUpstream(full, receipts, common)
     // the record keeps the upstream's size; collect how far the embedded chain's own RLP count is from it
     sizeDiffs.add(blockSize(record.header, record.txs) - record.size)
     const hydrated = formatBlockRecord(record, true) as Json
-    compare({ ...formatBlockRecord(record, false), transactions: undefined }, { ...light, transactions: undefined }, 'block', onlyTheirs, onlyOurs)
+    compare(
+      { ...formatBlockRecord(record, false), transactions: undefined },
+      { ...light, transactions: undefined },
+      'block',
+      onlyTheirs,
+      onlyOurs,
+    )
     expect(formatBlockRecord(record, false).transactions).toEqual(light.transactions)
-    hydrated.transactions.forEach((tx: Json, i: number) => compare(tx, full.transactions[i], 'tx', onlyTheirs, onlyOurs))
+    hydrated.transactions.forEach((tx: Json, i: number) =>
+      compare(tx, full.transactions[i], 'tx', onlyTheirs, onlyOurs),
+    )
     record.txs.forEach((_, i) => compare(formatReceipt(record, i), receipts[i], 'receipt', onlyTheirs, onlyOurs))
     txs += record.txs.length
   }
-  return { blocks: head + 1, txs, sizeDiffs: [...sizeDiffs], onlyTheirs: [...onlyTheirs].sort(), onlyOurs: [...onlyOurs].sort() }
+  return {
+    blocks: head + 1,
+    txs,
+    sizeDiffs: [...sizeDiffs],
+    onlyTheirs: [...onlyTheirs].sort(),
+    onlyOurs: [...onlyOurs].sort(),
+  }
 }
 
 describe('converting an upstream block reproduces its JSON', () => {
@@ -57,7 +76,10 @@ describe('converting an upstream block reproduces its JSON', () => {
   let service: RunningService
   let anvilHashes: string[]
   beforeAll(async () => {
-    ;[anvil, service] = await Promise.all([startAnvil(), startService({ port: 0, quiet: true, rateLimit: 0, blockTimeMs: 300, flashblockIntervalMs: 100 })])
+    ;[anvil, service] = await Promise.all([
+      startAnvil(),
+      startService({ port: 0, quiet: true, rateLimit: 0, blockTimeMs: 300, flashblockIntervalMs: 100 }),
+    ])
     // anvil puts the batch into one block: several transactions and logs per block
     await rpc(anvil.url, 'evm_setAutomine', [false])
     await rpc(anvil.url, 'evm_setIntervalMining', [1])
@@ -74,7 +96,12 @@ describe('converting an upstream block reproduces its JSON', () => {
     expect(result.onlyOurs).toEqual([])
     // anvil's `size` leaves out the block's (empty) withdrawals list, one byte; geth and we count it
     expect(result.sizeDiffs).toEqual([1])
-    expect(result.onlyTheirs).toEqual(['block.totalDifficulty', 'receipt.blobGasPrice', 'receipt.blockTimestamp', 'tx.blockTimestamp'])
+    expect(result.onlyTheirs).toEqual([
+      'block.totalDifficulty',
+      'receipt.blobGasPrice',
+      'receipt.blockTimestamp',
+      'tx.blockTimestamp',
+    ])
   }, 60_000)
 
   test('every block, transaction and receipt of our own service converts back to its own answer', async () => {
@@ -91,7 +118,9 @@ describe('converting an upstream block reproduces its JSON', () => {
     expect(() => blockFromUpstream(block, receipts.slice(1), common)).toThrow(/receipts for/)
     const forged = receipts.map((r: Json, i: number) => (i === 0 ? { ...r, cumulativeGasUsed: '0x1' } : r))
     expect(() => blockFromUpstream(block, forged, common)).toThrow(/receiptsRoot/)
-    const otherSender = block.transactions.map((t: Json, i: number) => (i === 0 ? { ...t, from: '0x0000000000000000000000000000000000000001' } : t))
+    const otherSender = block.transactions.map((t: Json, i: number) =>
+      i === 0 ? { ...t, from: '0x0000000000000000000000000000000000000001' } : t,
+    )
     expect(() => blockFromUpstream({ ...block, transactions: otherSender }, receipts, common)).toThrow(/recovers/)
   })
 })

@@ -9,7 +9,12 @@ import { createChainCommon } from '../../src/chain/engine.js'
 import type { BlockRecord } from '../../src/domain/types.js'
 import { data } from '../../src/format/hex.js'
 import { BlockCache } from '../../src/follower/block-cache.js'
-import { type CanonicalUpdate, HeadFollower, type HeadFollowerOptions, wsUrlOf } from '../../src/follower/head-follower.js'
+import {
+  type CanonicalUpdate,
+  HeadFollower,
+  type HeadFollowerOptions,
+  wsUrlOf,
+} from '../../src/follower/head-follower.js'
 import { UpstreamClient } from '../../src/follower/upstream-client.js'
 import { startService } from '../../src/service.js'
 import { startAnvil } from '../support/anvil.js'
@@ -33,7 +38,13 @@ async function until(what: string, condition: () => boolean | Promise<boolean>, 
 
 /** A started follower of `url` and everything it reported. */
 async function follow(url: string, options: Partial<HeadFollowerOptions> = {}) {
-  const follower = new HeadFollower({ rpc: new UpstreamClient(url), common, cache: new BlockCache(), wsUrl: false, ...options })
+  const follower = new HeadFollower({
+    rpc: new UpstreamClient(url),
+    common,
+    cache: new BlockCache(),
+    wsUrl: false,
+    ...options,
+  })
   const cache = follower.cache
   const updates: CanonicalUpdate[] = []
   follower.onUpdate((u) => updates.push(u))
@@ -54,7 +65,13 @@ async function expectCacheEqualsUpstream(url: string, cache: BlockCache): Promis
 
 describe('HeadFollower', () => {
   test('over a newHeads subscription, every block of a fast upstream arrives once and in order', async () => {
-    const service = await startService({ port: 0, quiet: true, rateLimit: 0, blockTimeMs: 100, flashblockIntervalMs: 50 })
+    const service = await startService({
+      port: 0,
+      quiet: true,
+      rateLimit: 0,
+      blockTimeMs: 100,
+      flashblockIntervalMs: 50,
+    })
     cleanups.push(() => service.close())
     const { follower, cache, updates } = await follow(service.url, { wsUrl: wsUrlOf(service.url) })
     const first = cache.latest()!.number
@@ -74,7 +91,9 @@ describe('HeadFollower', () => {
     expect(cache.latest()!.number).toBe(0n)
     await rpc(anvil.url, 'anvil_mine', ['0x28'])
     await until('block 40', () => cache.latest()?.number === 40n)
-    expect(updates.flatMap((u) => u.added.map((b) => b.number))).toEqual(Array.from({ length: 41 }, (_, i) => BigInt(i)))
+    expect(updates.flatMap((u) => u.added.map((b) => b.number))).toEqual(
+      Array.from({ length: 41 }, (_, i) => BigInt(i)),
+    )
     await expectCacheEqualsUpstream(anvil.url, cache)
     expect(follower.health().subscribed).toBe(false)
   }, 60_000)
@@ -184,7 +203,12 @@ describe('HeadFollower', () => {
   }, 60_000)
 
   test('start rejects with the upstream error when the upstream cannot be reached', async () => {
-    const follower = new HeadFollower({ rpc: new UpstreamClient('http://127.0.0.1:9'), common, cache: new BlockCache(), wsUrl: false })
+    const follower = new HeadFollower({
+      rpc: new UpstreamClient('http://127.0.0.1:9'),
+      common,
+      cache: new BlockCache(),
+      wsUrl: false,
+    })
     await expect(follower.start()).rejects.toThrow(/upstream http:\/\/127\.0\.0\.1:9 unavailable/)
     expect(follower.health()).toMatchObject({ reachable: false, subscribed: false, head: undefined })
   })

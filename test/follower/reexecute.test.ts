@@ -21,19 +21,31 @@ function overTheWire(fb: Flashblock) {
   return decodeFlashblock(message)
 }
 
-describe('re-executing the leader\'s flashblocks on leader-backed state', () => {
+describe("re-executing the leader's flashblocks on leader-backed state", () => {
   let h: Harness
   let token: Uint8Array
   const nonces = [0, 0, 0, 0]
-  const send = async (from: number, fields: Parameters<typeof signTx>[2] extends infer F ? Omit<F & object, 'nonce'> : never) =>
-    h.chain.sendRawTransaction(await signTx(h.chain, from, { ...fields, nonce: nonces[from]++ }))
+  const send = async (
+    from: number,
+    fields: Parameters<typeof signTx>[2] extends infer F ? Omit<F & object, 'nonce'> : never,
+  ) => h.chain.sendRawTransaction(await signTx(h.chain, from, { ...fields, nonce: nonces[from]++ }))
   const transferData = (to: Uint8Array, amount: bigint) =>
-    hexToBytes(encodeFunctionData({ abi: testToken.abi, functionName: 'transfer', args: [bytesToHex(to) as `0x${string}`, amount] }))
+    hexToBytes(
+      encodeFunctionData({
+        abi: testToken.abi,
+        functionName: 'transfer',
+        args: [bytesToHex(to) as `0x${string}`, amount],
+      }),
+    )
 
   beforeAll(async () => {
     h = await startHarness()
     // the harness's own nonce counter is for account 0 through viem; these tests sign with accounts 1..3
-    await send(1, { to: null, gas: 2_000_000n, data: hexToBytes(encodeDeployData({ abi: testToken.abi, bytecode: testToken.bytecode, args: [10n ** 6n] })) })
+    await send(1, {
+      to: null,
+      gas: 2_000_000n,
+      data: hexToBytes(encodeDeployData({ abi: testToken.abi, bytecode: testToken.bytecode, args: [10n ** 6n] })),
+    })
     const block = await h.chain.mine()
     token = block.receipts[0].contractAddress!
   })
@@ -46,12 +58,20 @@ describe('re-executing the leader\'s flashblocks on leader-backed state', () => 
     for (const bytes of addresses) {
       const address = new Address(bytes)
       const [a, b] = await Promise.all([ours.getAccount(address), theirs.getAccount(address)])
-      expect({ nonce: a?.nonce, balance: a?.balance, code: a?.codeHash }).toEqual({ nonce: b?.nonce, balance: b?.balance, code: b?.codeHash })
+      expect({ nonce: a?.nonce, balance: a?.balance, code: a?.codeHash }).toEqual({
+        nonce: b?.nonce,
+        balance: b?.balance,
+        code: b?.codeHash,
+      })
       expect(await ours.getCode(address)).toEqual(await theirs.getCode(address))
       // TestToken's slots 0..3 and balanceOf[account] for every dev account
       const slots = [0n, 1n, 2n, 3n].map((s) => setLengthLeft(hexToBytes(`0x${s.toString(16).padStart(2, '0')}`), 32))
-      for (const owner of accounts()) slots.push(keccak256(concatBytes(setLengthLeft(owner, 32), setLengthLeft(Uint8Array.of(2), 32))))
-      for (const slot of slots) expect(bytesToHex(await ours.getStorage(address, slot))).toBe(bytesToHex(await theirs.getStorage(address, slot)))
+      for (const owner of accounts())
+        slots.push(keccak256(concatBytes(setLengthLeft(owner, 32), setLengthLeft(Uint8Array.of(2), 32))))
+      for (const slot of slots)
+        expect(bytesToHex(await ours.getStorage(address, slot))).toBe(
+          bytesToHex(await theirs.getStorage(address, slot)),
+        )
     }
   }
 
@@ -67,7 +87,7 @@ describe('re-executing the leader\'s flashblocks on leader-backed state', () => 
     expect(ours.metadata.newAccountBalances).toEqual(fb.metadata.newAccountBalances)
   }
 
-  test('transfers, a deployment, token transfers and a revert give the leader\'s receipts, logs, gas, balances and nonces', async () => {
+  test("transfers, a deployment, token transfers and a revert give the leader's receipts, logs, gas, balances and nonces", async () => {
     const upstream = fetchUpstream(h.service.url)
     const warnings: string[] = []
     const follower = new Reexecutor({ common: h.chain.common, upstream, warn: (m) => warnings.push(m) })
@@ -78,7 +98,11 @@ describe('re-executing the leader\'s flashblocks on leader-backed state', () => 
     await send(3, { to: bob, value: 10n ** 15n, type: 'legacy' })
     await send(1, { to: token, gas: 100_000n, data: transferData(bob, 700n) })
     const fb0 = await h.chain.buildNow()
-    await send(1, { to: null, gas: 2_000_000n, data: hexToBytes(encodeDeployData({ abi: testToken.abi, bytecode: testToken.bytecode, args: [5n] })) })
+    await send(1, {
+      to: null,
+      gas: 2_000_000n,
+      data: hexToBytes(encodeDeployData({ abi: testToken.abi, bytecode: testToken.bytecode, args: [5n] })),
+    })
     await send(2, { to: token, gas: 100_000n, data: transferData(carol, 300n) })
     await send(3, { to: token, gas: 100_000n, data: transferData(alice, 10n ** 9n) }) // more than carol holds: reverts, mined
     const fb1 = await h.chain.buildNow()
@@ -90,8 +114,19 @@ describe('re-executing the leader\'s flashblocks on leader-backed state', () => 
     expectSameExecution(r1, fb1)
     const deployed = fb1.executed.receipts[0].contractAddress!
     if (r1.kind !== 'applied') throw new Error('unreachable')
-    await expectSameState(r1.state, fb1, [...accounts(), token, deployed, fb1.base?.feeRecipient ?? fb0.base!.feeRecipient])
-    expect(follower.stats).toMatchObject({ flashblocks: 2, transactions: 6, receiptMismatches: 0, hashMismatches: 0, failures: 0 })
+    await expectSameState(r1.state, fb1, [
+      ...accounts(),
+      token,
+      deployed,
+      fb1.base?.feeRecipient ?? fb0.base!.feeRecipient,
+    ])
+    expect(follower.stats).toMatchObject({
+      flashblocks: 2,
+      transactions: 6,
+      receiptMismatches: 0,
+      hashMismatches: 0,
+      failures: 0,
+    })
     expect(warnings).toEqual([])
     // accounts in one batch, then the contract calls' slots found by running them side by side
     const requests = [r0.kind === 'applied' ? r0.upstreamRequests : -1, r1.upstreamRequests]
@@ -121,12 +156,18 @@ describe('re-executing the leader\'s flashblocks on leader-backed state', () => 
   test('a feed receipt that re-execution contradicts is counted and logged, and re-execution wins', async () => {
     await h.chain.sealNow()
     const warnings: string[] = []
-    const follower = new Reexecutor({ common: h.chain.common, upstream: fetchUpstream(h.service.url), warn: (m) => warnings.push(m) })
+    const follower = new Reexecutor({
+      common: h.chain.common,
+      upstream: fetchUpstream(h.service.url),
+      warn: (m) => warnings.push(m),
+    })
     await send(1, { to: token, gas: 100_000n, data: transferData(accounts()[4], 3n) })
     const fb = await h.chain.buildNow()
     const message = encodeFlashblock(fb)
     const [hash] = Object.keys(message.metadata.receipts) as `0x${string}`[]
-    message.metadata.receipts[hash] = { Eip1559: { ...message.metadata.receipts[hash].Eip1559!, status: '0x0', logs: [] } }
+    message.metadata.receipts[hash] = {
+      Eip1559: { ...message.metadata.receipts[hash].Eip1559!, status: '0x0', logs: [] },
+    }
     const result = await follower.apply(decodeFlashblock(message), h.chain.store.height)
     expectSameExecution(result, fb)
     expect(follower.stats.receiptMismatches).toBe(2) // status and logs
@@ -151,7 +192,10 @@ describe('re-executing the leader\'s flashblocks on leader-backed state', () => 
 
     // b's transaction needs a's nonce first: on its own after index 0 it cannot run
     const fresh = new Reexecutor({ common: h.chain.common, upstream: fetchUpstream(h.service.url) })
-    const bAsFirst = { ...overTheWire(a), diff: { ...overTheWire(a).diff, transactions: overTheWire(b).diff.transactions } }
+    const bAsFirst = {
+      ...overTheWire(a),
+      diff: { ...overTheWire(a).diff, transactions: overTheWire(b).diff.transactions },
+    }
     const dropped = await fresh.apply(bAsFirst, height)
     expect(dropped.kind).toBe('dropped')
     expect(fresh.stats.failures).toBe(1)

@@ -39,14 +39,20 @@ describe('UpstreamClient', () => {
     const client = new UpstreamClient(anvil.url)
     const garbage = ['0x02deadbeef']
     const direct = await fetch(anvil.url, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: garbage }),
     }).then((r) => r.json() as Promise<{ error: object }>)
     const err = await client.call('eth_sendRawTransaction', garbage).catch((e: Error) => e)
     expect(err).toBeInstanceOf(UpstreamRpcError)
     expect(toJsonRpcError(err)).toEqual(direct.error)
     // one failed item fails the batch with that item's error
-    const inBatch = await client.batch([{ method: 'eth_chainId', params: [] }, { method: 'eth_sendRawTransaction', params: garbage }]).catch((e: Error) => e)
+    const inBatch = await client
+      .batch([
+        { method: 'eth_chainId', params: [] },
+        { method: 'eth_sendRawTransaction', params: garbage },
+      ])
+      .catch((e: Error) => e)
     expect(toJsonRpcError(inBatch)).toEqual(direct.error)
   })
 
@@ -54,7 +60,10 @@ describe('UpstreamClient', () => {
     const url = `http://127.0.0.1:${await freePort()}`
     const err = await new UpstreamClient(url).call('eth_chainId', []).catch((e: Error) => e)
     expect(err).toBeInstanceOf(UpstreamUnavailableError)
-    expect(toJsonRpcError(err)).toEqual({ code: -32603, message: expect.stringContaining(`upstream ${url} unavailable: ECONNREFUSED`) })
+    expect(toJsonRpcError(err)).toEqual({
+      code: -32603,
+      message: expect.stringContaining(`upstream ${url} unavailable: ECONNREFUSED`),
+    })
   })
 
   test('a frozen upstream (SIGSTOP) hits the deadline instead of hanging, and answers again after SIGCONT', async () => {
@@ -73,7 +82,9 @@ describe('UpstreamClient', () => {
   })
 
   test('an HTTP answer that is not JSON-RPC (a proxy’s 502 page) is UpstreamUnavailableError with the status', async () => {
-    const server = createServer((_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html>Bad Gateway</html>'))
+    const server = createServer((_req, res) =>
+      res.writeHead(502, { 'content-type': 'text/html' }).end('<html>Bad Gateway</html>'),
+    )
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
     try {

@@ -32,11 +32,18 @@ describe('upstream-backed state on the leader', () => {
     const before = stateAt(deployedAt - 1n).state
     const after = stateAt(deployedAt).state
     const leaderAt = (n: bigint) => h.chain.stateAt(h.chain.store.byNumber(n)!.header.stateRoot)
-    for (const [ours, n] of [[before, deployedAt - 1n], [after, deployedAt]] as const) {
+    for (const [ours, n] of [
+      [before, deployedAt - 1n],
+      [after, deployedAt],
+    ] as const) {
       const theirs = leaderAt(n)
       for (const address of [alice, token]) {
         const [a, b] = [await ours.getAccount(address), await theirs.getAccount(address)]
-        expect([a?.nonce, a?.balance, a && bytesToHex(a.codeHash)]).toEqual([b?.nonce, b?.balance, b && bytesToHex(b.codeHash)])
+        expect([a?.nonce, a?.balance, a && bytesToHex(a.codeHash)]).toEqual([
+          b?.nonce,
+          b?.balance,
+          b && bytesToHex(b.codeHash),
+        ])
         expect(await ours.getCode(address)).toEqual(await theirs.getCode(address))
         expect(await ours.getStorage(address, slot(0))).toEqual(await theirs.getStorage(address, slot(0)))
       }

@@ -4,8 +4,22 @@ import { BOB } from '../support/dev-keys.js'
 import { testToken } from '../support/fixtures.js'
 import { type Harness, startHarness } from '../support/harness.js'
 
-type CallFrame = { type: string; from: string; to: string; input: string; output?: string; gasUsed: string; calls?: CallFrame[]; logs?: unknown[] }
-type StructLogs = { gas: number; failed: boolean; returnValue: string; structLogs: { op: string; stack?: string[]; storage?: object }[] }
+type CallFrame = {
+  type: string
+  from: string
+  to: string
+  input: string
+  output?: string
+  gasUsed: string
+  calls?: CallFrame[]
+  logs?: unknown[]
+}
+type StructLogs = {
+  gas: number
+  failed: boolean
+  returnValue: string
+  structLogs: { op: string; stack?: string[]; storage?: object }[]
+}
 
 /** debug_trace* through the real service: which block and transaction they find, and geth's output shapes. */
 describe('tracing transactions and blocks', () => {
@@ -20,7 +34,13 @@ describe('tracing transactions and blocks', () => {
     h = await startHarness()
     token = (await h.deployToken(1000n)).address
     transfer = await h.transferToken(token, BOB, 5n)
-    spawn = await h.wallet.writeContract({ address: token, abi: testToken.abi, functionName: 'spawn', gas: 500_000n, ...h.fees() })
+    spawn = await h.wallet.writeContract({
+      address: token,
+      abi: testToken.abi,
+      functionName: 'spawn',
+      gas: 500_000n,
+      ...h.fees(),
+    })
     const block = await h.mine()
     blockNumber = block.number
     blockHash = toHex(block.hash)
@@ -42,7 +62,10 @@ describe('tracing transactions and blocks', () => {
 
   test('honours the struct logger options: the same steps, without stack or storage', async () => {
     const full = ((await h.rpc('general', 'debug_traceTransaction', [transfer])).result as StructLogs).structLogs
-    const { result } = await h.rpc('general', 'debug_traceTransaction', [transfer, { disableStack: true, disableStorage: true }])
+    const { result } = await h.rpc('general', 'debug_traceTransaction', [
+      transfer,
+      { disableStack: true, disableStorage: true },
+    ])
     const logs = (result as StructLogs).structLogs
     expect(logs.map((l) => l.op)).toEqual(full.map((l) => l.op))
     expect(full.some((l) => l.stack !== undefined) && full.some((l) => l.storage !== undefined)).toBe(true)
@@ -56,23 +79,42 @@ describe('tracing transactions and blocks', () => {
     expect(top.to).toBe(token.toLowerCase())
     expect(top.input).toBe(encodeFunctionData({ abi: testToken.abi, functionName: 'spawn' }))
     expect(top.calls!.map((c) => c.type)).toEqual(['CREATE', 'CALL'])
-    const only = (await h.rpc('general', 'debug_traceTransaction', [spawn, { tracer: 'callTracer', tracerConfig: { onlyTopCall: true } }])).result as CallFrame
+    const only = (
+      await h.rpc('general', 'debug_traceTransaction', [
+        spawn,
+        { tracer: 'callTracer', tracerConfig: { onlyTopCall: true } },
+      ])
+    ).result as CallFrame
     expect(only.calls).toBeUndefined()
   })
 
   test('traces every transaction of a block by number and by hash, in order', async () => {
-    const byNumber = (await h.rpc('general', 'debug_traceBlockByNumber', [toHex(blockNumber), { tracer: 'callTracer' }])).result as { txHash: Hex; result: CallFrame }[]
+    const byNumber = (
+      await h.rpc('general', 'debug_traceBlockByNumber', [toHex(blockNumber), { tracer: 'callTracer' }])
+    ).result as { txHash: Hex; result: CallFrame }[]
     expect(byNumber.map((t) => t.txHash)).toEqual([transfer, spawn])
     const byHash = (await h.rpc('general', 'debug_traceBlockByHash', [blockHash, { tracer: 'callTracer' }])).result
     expect(byHash).toEqual(byNumber)
   })
 
-  test('answers geth\'s errors for what it cannot find or trace', async () => {
+  test("answers geth's errors for what it cannot find or trace", async () => {
     const missing = `0x${'ab'.repeat(32)}`
-    expect((await h.rpc('general', 'debug_traceTransaction', [missing])).error).toEqual({ code: -32000, message: 'transaction not found' })
-    expect((await h.rpc('general', 'debug_traceBlockByNumber', ['0xffff'])).error).toEqual({ code: -32000, message: 'block #65535 not found' })
-    expect((await h.rpc('general', 'debug_traceBlockByHash', [missing])).error).toEqual({ code: -32000, message: `block ${missing} not found` })
-    expect((await h.rpc('general', 'debug_traceBlockByNumber', ['0x0'])).error).toEqual({ code: -32000, message: 'genesis is not traceable' })
+    expect((await h.rpc('general', 'debug_traceTransaction', [missing])).error).toEqual({
+      code: -32000,
+      message: 'transaction not found',
+    })
+    expect((await h.rpc('general', 'debug_traceBlockByNumber', ['0xffff'])).error).toEqual({
+      code: -32000,
+      message: 'block #65535 not found',
+    })
+    expect((await h.rpc('general', 'debug_traceBlockByHash', [missing])).error).toEqual({
+      code: -32000,
+      message: `block ${missing} not found`,
+    })
+    expect((await h.rpc('general', 'debug_traceBlockByNumber', ['0x0'])).error).toEqual({
+      code: -32000,
+      message: 'genesis is not traceable',
+    })
   })
 
   test('traces a preconfirmed transaction in the pending block on /flashblocks only', async () => {
@@ -80,8 +122,12 @@ describe('tracing transactions and blocks', () => {
     await h.chain.buildNow()
     const flash = await h.rpc('flashblocks', 'debug_traceTransaction', [hash, { tracer: 'callTracer' }])
     expect((flash.result as CallFrame).to).toBe(token.toLowerCase())
-    expect((await h.rpc('general', 'debug_traceTransaction', [hash])).error).toEqual({ code: -32000, message: 'transaction not found' })
-    const pending = (await h.rpc('flashblocks', 'debug_traceBlockByNumber', ['pending', { tracer: 'callTracer' }])).result as { txHash: Hex }[]
+    expect((await h.rpc('general', 'debug_traceTransaction', [hash])).error).toEqual({
+      code: -32000,
+      message: 'transaction not found',
+    })
+    const pending = (await h.rpc('flashblocks', 'debug_traceBlockByNumber', ['pending', { tracer: 'callTracer' }]))
+      .result as { txHash: Hex }[]
     expect(pending.map((t) => t.txHash)).toEqual([hash])
     await h.chain.sealNow()
   })

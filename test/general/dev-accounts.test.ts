@@ -46,10 +46,18 @@ describe('dev accounts', () => {
   })
 
   test('fills a legacy transaction when only gasPrice is given and numbers nonces after pooled ones', async () => {
-    const first = (await h.rpc('general', 'eth_sendTransaction', [{ from: DEV_3, to: CAROL, value: '0x1', gasPrice: toHex(3n * 10n ** 9n) }])).result as Hex
-    const second = (await h.rpc('general', 'eth_sendTransaction', [{ from: DEV_3, to: CAROL, value: '0x2' }])).result as Hex
+    const first = (
+      await h.rpc('general', 'eth_sendTransaction', [
+        { from: DEV_3, to: CAROL, value: '0x1', gasPrice: toHex(3n * 10n ** 9n) },
+      ])
+    ).result as Hex
+    const second = (await h.rpc('general', 'eth_sendTransaction', [{ from: DEV_3, to: CAROL, value: '0x2' }]))
+      .result as Hex
     await h.mine()
-    const [a, b] = await Promise.all([h.general.getTransaction({ hash: first }), h.general.getTransaction({ hash: second })])
+    const [a, b] = await Promise.all([
+      h.general.getTransaction({ hash: first }),
+      h.general.getTransaction({ hash: second }),
+    ])
     expect(a.type).toBe('legacy')
     expect(a.gasPrice).toBe(3n * 10n ** 9n)
     expect(a.gas).toBe(21_000n)
@@ -68,7 +76,7 @@ describe('dev accounts', () => {
     provider.destroy()
   })
 
-  test('signs EIP-191 messages that viem verifies as the account\'s', async () => {
+  test("signs EIP-191 messages that viem verifies as the account's", async () => {
     const message = 'preconfirmed in 200 ms'
     const signature = (await h.rpc('general', 'eth_sign', [DEV_2, toHex(message)])).result as Hex
     expect(signature).toMatch(/^0x[0-9a-f]{130}$/)
@@ -80,7 +88,10 @@ describe('dev accounts', () => {
   })
 
   test('answers `unknown account` for an address it holds no key for', async () => {
-    expect((await h.rpc('general', 'eth_sign', [STRANGER, '0x00'])).error).toEqual({ code: -32000, message: 'unknown account' })
+    expect((await h.rpc('general', 'eth_sign', [STRANGER, '0x00'])).error).toEqual({
+      code: -32000,
+      message: 'unknown account',
+    })
     const send = await h.rpc('general', 'eth_sendTransaction', [{ from: STRANGER, to: BOB, value: '0x1' }])
     expect(send.error).toEqual({ code: -32000, message: 'unknown account' })
   })
@@ -97,7 +108,10 @@ describe('dev accounts turned off', () => {
   test('lists no accounts and refuses to sign or send for the dev keys', async () => {
     const dev0 = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
     expect((await rpc(service.url, 'eth_accounts', [])).result).toEqual([])
-    expect((await rpc(service.url, 'eth_sign', [dev0, '0x00'])).error).toEqual({ code: -32000, message: 'unknown account' })
+    expect((await rpc(service.url, 'eth_sign', [dev0, '0x00'])).error).toEqual({
+      code: -32000,
+      message: 'unknown account',
+    })
     const send = await rpc(service.url, 'eth_sendTransaction', [{ from: dev0, to: BOB, value: '0x1' }])
     expect(send.error).toEqual({ code: -32000, message: 'unknown account' })
   })

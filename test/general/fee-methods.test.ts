@@ -15,7 +15,14 @@ describe('fee methods', () => {
     await h.mine()
     // one block with tips of 2, 3 and 4 gwei
     for (const tip of [2n, 3n, 4n]) {
-      await h.wallet.sendTransaction({ to: BOB, value: 1n, gas: 21_000n, ...h.fees(), maxPriorityFeePerGas: tip * GWEI, maxFeePerGas: 50n * GWEI })
+      await h.wallet.sendTransaction({
+        to: BOB,
+        value: 1n,
+        gas: 21_000n,
+        ...h.fees(),
+        maxPriorityFeePerGas: tip * GWEI,
+        maxFeePerGas: 50n * GWEI,
+      })
     }
     await h.mine()
   })
@@ -23,7 +30,7 @@ describe('fee methods', () => {
 
   const nextBaseFee = () => h.chain.store.latest().header.calcNextBaseFee()
 
-  test('prices gas at the next block\'s base fee plus the suggested tip', async () => {
+  test("prices gas at the next block's base fee plus the suggested tip", async () => {
     const tip = BigInt((await h.rpc('general', 'eth_maxPriorityFeePerGas', [])).result as string)
     // samples: 1 gwei for each empty block (genesis, block 1), then 2, 3 and 4 gwei: the 60th percentile is 2 gwei
     expect(tip).toBe(2n * GWEI)
@@ -53,7 +60,11 @@ describe('fee methods', () => {
       gasUsedRatio: [0, 0, 63_000 / 30_000_000],
       baseFeePerBlobGas: ['0x1', '0x1', '0x1', '0x1'],
       blobGasUsedRatio: [0, 0, 0],
-      reward: [['0x0', '0x0', '0x0'], ['0x0', '0x0', '0x0'], [toHex(2n * GWEI), toHex(3n * GWEI), toHex(4n * GWEI)]],
+      reward: [
+        ['0x0', '0x0', '0x0'],
+        ['0x0', '0x0', '0x0'],
+        [toHex(2n * GWEI), toHex(3n * GWEI), toHex(4n * GWEI)],
+      ],
     })
   })
 
@@ -64,13 +75,15 @@ describe('fee methods', () => {
     expect(history.reward).toHaveLength(Number(h.chain.store.height) + 1)
   })
 
-  test('answers geth\'s errors for a block past the head and for percentiles out of order', async () => {
+  test("answers geth's errors for a block past the head and for percentiles out of order", async () => {
     const beyond = toHex(h.chain.store.height + 5n)
     expect((await h.rpc('general', 'eth_feeHistory', ['0x1', beyond, []])).error).toEqual({
-      code: -32000, message: `request beyond head block: requested ${h.chain.store.height + 5n}, head ${h.chain.store.height}`,
+      code: -32000,
+      message: `request beyond head block: requested ${h.chain.store.height + 5n}, head ${h.chain.store.height}`,
     })
     expect((await h.rpc('general', 'eth_feeHistory', ['0x1', 'latest', [50, 10]])).error).toEqual({
-      code: -32000, message: 'invalid reward percentile: #0:50 > #1:10',
+      code: -32000,
+      message: 'invalid reward percentile: #0:50 > #1:10',
     })
     expect((await h.rpc('general', 'eth_feeHistory', ['0x1', 'latest', [101]])).error?.code).toBe(-32602)
   })
@@ -78,10 +91,14 @@ describe('fee methods', () => {
   test('reports the pending block under `pending` on /flashblocks', async () => {
     await h.wallet.sendTransaction({ to: BOB, value: 1n, gas: 21_000n, ...h.fees() })
     await h.chain.buildNow()
-    const { result } = await h.rpc('flashblocks', 'eth_feeHistory', ['0x1', 'pending', [50]]) as { result: { oldestBlock: string; gasUsedRatio: number[] } }
+    const { result } = (await h.rpc('flashblocks', 'eth_feeHistory', ['0x1', 'pending', [50]])) as {
+      result: { oldestBlock: string; gasUsedRatio: number[] }
+    }
     expect(result.oldestBlock).toBe(toHex(h.chain.store.height + 1n))
     expect(result.gasUsedRatio).toEqual([21_000 / 30_000_000])
-    const general = await h.rpc('general', 'eth_feeHistory', ['0x1', 'pending', [50]]) as { result: { oldestBlock: string } }
+    const general = (await h.rpc('general', 'eth_feeHistory', ['0x1', 'pending', [50]])) as {
+      result: { oldestBlock: string }
+    }
     expect(general.result.oldestBlock).toBe(toHex(h.chain.store.height))
     await h.chain.sealNow()
   })

@@ -22,7 +22,14 @@ describe('logs and polling filters on the general endpoint', () => {
     deployBlock = deployed.block.number
     await h.transferToken(token, BOB, 10n)
     toBobBlock = (await h.mine()).number
-    await h.wallet.writeContract({ address: token, abi: testToken.abi, functionName: 'approve', args: [CAROL, 5n], gas: 100_000n, ...h.fees() })
+    await h.wallet.writeContract({
+      address: token,
+      abi: testToken.abi,
+      functionName: 'approve',
+      args: [CAROL, 5n],
+      gas: 100_000n,
+      ...h.fees(),
+    })
     await h.transferToken(token, CAROL, 20n)
     toCarolBlock = (await h.mine()).number
   })
@@ -31,14 +38,18 @@ describe('logs and polling filters on the general endpoint', () => {
   test('reads Transfer events over a range with viem, decoded', async () => {
     const logs = await h.general.getLogs({ address: token, event: transferEvent, fromBlock: 0n, toBlock: 'latest' })
     expect(logs.map((l) => [l.args.to, l.args.value])).toEqual([
-      [h.alice.address, 1000n], [getAddress(BOB), 10n], [getAddress(CAROL), 20n],
+      [h.alice.address, 1000n],
+      [getAddress(BOB), 10n],
+      [getAddress(CAROL), 20n],
     ])
     expect(logs.map((l) => l.blockNumber)).toEqual([deployBlock, toBobBlock, toCarolBlock])
   })
 
   test('filters by indexed topics, with null wildcards and OR arrays', async () => {
     const query = async (topics: unknown[]) =>
-      (await h.rpc('general', 'eth_getLogs', [{ fromBlock: '0x0', address: token, topics }])).result as { topics: Hex[] }[]
+      (await h.rpc('general', 'eth_getLogs', [{ fromBlock: '0x0', address: token, topics }])).result as {
+        topics: Hex[]
+      }[]
     expect(await query([TRANSFER_TOPIC, null, topicOf(BOB)])).toHaveLength(1)
     expect(await query([TRANSFER_TOPIC, topicOf(h.alice.address)])).toHaveLength(2)
     expect(await query([[TRANSFER_TOPIC, APPROVAL_TOPIC]])).toHaveLength(4)
@@ -56,20 +67,31 @@ describe('logs and polling filters on the general endpoint', () => {
 
   test('reads the logs of one block by its hash, with block-wide log indexes', async () => {
     const block = await h.general.getBlock({ blockNumber: toCarolBlock })
-    const logs = (await h.rpc('general', 'eth_getLogs', [{ blockHash: block.hash }])).result as { logIndex: Hex; transactionIndex: Hex }[]
-    expect(logs.map((l) => [l.transactionIndex, l.logIndex])).toEqual([['0x0', '0x0'], ['0x1', '0x1']])
+    const logs = (await h.rpc('general', 'eth_getLogs', [{ blockHash: block.hash }])).result as {
+      logIndex: Hex
+      transactionIndex: Hex
+    }[]
+    expect(logs.map((l) => [l.transactionIndex, l.logIndex])).toEqual([
+      ['0x0', '0x0'],
+      ['0x1', '0x1'],
+    ])
   })
 
   test('takes the latest block when no range is given', async () => {
     const logs = await h.rpc('general', 'eth_getLogs', [{ address: token }])
     // the approval and the transfer to Carol, both in the newest block
-    expect((logs.result as { blockNumber: Hex; topics: Hex[] }[]).map((l) => [BigInt(l.blockNumber), l.topics[0]])).toEqual([
-      [toCarolBlock, APPROVAL_TOPIC], [toCarolBlock, TRANSFER_TOPIC],
+    expect(
+      (logs.result as { blockNumber: Hex; topics: Hex[] }[]).map((l) => [BigInt(l.blockNumber), l.topics[0]]),
+    ).toEqual([
+      [toCarolBlock, APPROVAL_TOPIC],
+      [toCarolBlock, TRANSFER_TOPIC],
     ])
   })
 
   test('rejects a range that ends before it starts, a range over the block limit, and both a hash and a range', async () => {
-    const backwards = await h.rpc('general', 'eth_getLogs', [{ fromBlock: toHex(toCarolBlock), toBlock: toHex(deployBlock) }])
+    const backwards = await h.rpc('general', 'eth_getLogs', [
+      { fromBlock: toHex(toCarolBlock), toBlock: toHex(deployBlock) },
+    ])
     expect(backwards.error).toMatchObject({ code: -32602, message: 'invalid block range params' })
     const wide = await h.rpc('general', 'eth_getLogs', [{ fromBlock: '0x0', toBlock: toHex(MAX_LOG_BLOCK_RANGE) }])
     expect(wide.error?.code).toBe(-32005)
@@ -92,7 +114,7 @@ describe('logs and polling filters on the general endpoint', () => {
     expect(all).toHaveLength(1) // the filter's range is `latest`
   })
 
-  test('works with viem\'s createEventFilter and getFilterChanges, filtering on an indexed argument', async () => {
+  test("works with viem's createEventFilter and getFilterChanges, filtering on an indexed argument", async () => {
     const filter = await h.general.createEventFilter({ address: token, event: transferEvent, args: { to: CAROL } })
     await h.transferToken(token, BOB, 2n)
     await h.transferToken(token, CAROL, 3n)
@@ -103,7 +125,12 @@ describe('logs and polling filters on the general endpoint', () => {
   })
 
   test('reads every log a filter with a range matches through eth_getFilterLogs', async () => {
-    const filter = await h.general.createEventFilter({ address: token, event: transferEvent, fromBlock: 0n, toBlock: toCarolBlock })
+    const filter = await h.general.createEventFilter({
+      address: token,
+      event: transferEvent,
+      fromBlock: 0n,
+      toBlock: toCarolBlock,
+    })
     const logs = await h.general.getFilterLogs({ filter })
     expect(logs.map((l) => l.args.value)).toEqual([1000n, 10n, 20n])
   })

@@ -1,7 +1,21 @@
 import {
-  type Hex, FeeCapTooLowError, InsufficientFundsError, IntrinsicGasTooLowError, InvalidInputRpcError, NonceTooLowError,
-  TipAboveFeeCapError, TransactionExecutionError, type BaseError, concatHex, createWalletClient, http, keccak256, parseEther,
-  parseSignature, toHex, toRlp,
+  type Hex,
+  FeeCapTooLowError,
+  InsufficientFundsError,
+  IntrinsicGasTooLowError,
+  InvalidInputRpcError,
+  NonceTooLowError,
+  TipAboveFeeCapError,
+  TransactionExecutionError,
+  type BaseError,
+  concatHex,
+  createWalletClient,
+  http,
+  keccak256,
+  parseEther,
+  parseSignature,
+  toHex,
+  toRlp,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -25,7 +39,10 @@ describe('pool rejections as viem errors', () => {
 
   /** The node error under viem's TransactionExecutionError, and the -32000 details it came with. */
   async function rejection(send: Promise<unknown>): Promise<BaseError> {
-    const err = await send.then(() => undefined, (e: unknown) => e as BaseError)
+    const err = await send.then(
+      () => undefined,
+      (e: unknown) => e as BaseError,
+    )
     expect(err).toBeInstanceOf(TransactionExecutionError)
     return err!.cause as BaseError
   }
@@ -33,7 +50,13 @@ describe('pool rejections as viem errors', () => {
   const nextNonce = (address: Hex) => h.general.getTransactionCount({ address, blockTag: 'pending' })
 
   test('a reused nonce reaches viem as NonceTooLowError with `nonce too low`', async () => {
-    await h.wallet.sendTransaction({ to: BOB, value: 1n, gas: 21_000n, nonce: await nextNonce(h.alice.address), ...fees })
+    await h.wallet.sendTransaction({
+      to: BOB,
+      value: 1n,
+      gas: 21_000n,
+      nonce: await nextNonce(h.alice.address),
+      ...fees,
+    })
     await h.mine()
     const cause = await rejection(h.wallet.sendTransaction({ to: BOB, value: 1n, gas: 21_000n, nonce: 0, ...fees }))
     expect(cause).toBeInstanceOf(NonceTooLowError)
@@ -50,7 +73,9 @@ describe('pool rejections as viem errors', () => {
   })
 
   test('a sender who cannot pay reaches viem as InsufficientFundsError', async () => {
-    const cause = await rejection(h.wallet.sendTransaction({ to: BOB, value: parseEther('20000'), gas: 21_000n, ...fees }))
+    const cause = await rejection(
+      h.wallet.sendTransaction({ to: BOB, value: parseEther('20000'), gas: 21_000n, ...fees }),
+    )
     expect(cause).toBeInstanceOf(InsufficientFundsError)
     expect(cause.details).toBe('insufficient funds for gas * price + value')
   })
@@ -61,7 +86,9 @@ describe('pool rejections as viem errors', () => {
   })
 
   test('a max fee below the base fee reaches viem as FeeCapTooLowError', async () => {
-    const cause = await rejection(h.wallet.sendTransaction({ to: BOB, value: 1n, gas: 21_000n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n }))
+    const cause = await rejection(
+      h.wallet.sendTransaction({ to: BOB, value: 1n, gas: 21_000n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n }),
+    )
     expect(cause).toBeInstanceOf(FeeCapTooLowError)
     expect(cause.details).toBe('max fee per gas less than block base fee')
   })
@@ -74,17 +101,26 @@ describe('pool rejections as viem errors', () => {
     expect(TipAboveFeeCapError.nodeMessage.test(reply.error!.message)).toBe(true)
   })
 
-  test('gas over the block limit reaches viem as InvalidInputRpcError with geth\'s `exceeds block gas limit`', async () => {
+  test("gas over the block limit reaches viem as InvalidInputRpcError with geth's `exceeds block gas limit`", async () => {
     const cause = await rejection(h.wallet.sendTransaction({ to: BOB, value: 1n, gas: 30_000_001n, ...fees }))
     expect(cause).toBeInstanceOf(InvalidInputRpcError)
     expect(cause.details).toBe('exceeds block gas limit')
   })
 
-  test('a replacement without the fee bump reaches viem as InvalidInputRpcError with geth\'s `replacement transaction underpriced`', async () => {
+  test("a replacement without the fee bump reaches viem as InvalidInputRpcError with geth's `replacement transaction underpriced`", async () => {
     const nonce = await nextNonce(bob.address)
     const wallet = createWalletClient({ account: bob, chain: viemChain, transport: http(h.service.url) })
     await wallet.sendTransaction({ to: BOB, value: 1n, gas: 21_000n, nonce, ...fees })
-    const cause = await rejection(wallet.sendTransaction({ to: BOB, value: 2n, gas: 21_000n, nonce, ...fees, maxPriorityFeePerGas: fees.maxPriorityFeePerGas + 1n }))
+    const cause = await rejection(
+      wallet.sendTransaction({
+        to: BOB,
+        value: 2n,
+        gas: 21_000n,
+        nonce,
+        ...fees,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas + 1n,
+      }),
+    )
     expect(cause).toBeInstanceOf(InvalidInputRpcError)
     expect(cause.details).toBe('replacement transaction underpriced')
     await h.mine()
@@ -92,14 +128,18 @@ describe('pool rejections as viem errors', () => {
 
   test('a transaction signed for another chain is refused with `invalid chain id`', async () => {
     const raw = await bob.signTransaction({ chainId: 1, to: BOB, gas: 21_000n, nonce: 0, ...fees })
-    const err = await h.flashWallet.sendRawTransaction({ serializedTransaction: raw }).catch((e: unknown) => e as BaseError)
+    const err = await h.flashWallet
+      .sendRawTransaction({ serializedTransaction: raw })
+      .catch((e: unknown) => e as BaseError)
     expect(err).toBeInstanceOf(InvalidInputRpcError)
     expect((err as BaseError).details).toBe('invalid chain id')
   })
 
   test('a signature that recovers no sender is refused with `invalid sender`', async () => {
     const raw = await signDynamicFee({ tip: 10n ** 9n, feeCap: 10n ** 10n, r: '0x' }) // r = 0 is on no curve point
-    const err = await h.flashWallet.sendRawTransaction({ serializedTransaction: raw }).catch((e: unknown) => e as BaseError)
+    const err = await h.flashWallet
+      .sendRawTransaction({ serializedTransaction: raw })
+      .catch((e: unknown) => e as BaseError)
     expect(err).toBeInstanceOf(InvalidInputRpcError)
     expect((err as BaseError).details).toBe('invalid sender')
   })
@@ -113,7 +153,8 @@ describe('pool rejections as viem errors', () => {
     const carol = privateKeyToAccount(DEV_KEY_2)
     const wallet = createWalletClient({ account: carol, chain: viemChain, transport: http(h.service.url) })
     // queued (future) nonces: they wait in the pool instead of being executed
-    for (let i = 0; i < 64; i++) await wallet.sendTransaction({ to: BOB, value: 1n, gas: 21_000n, nonce: 100 + i, ...fees })
+    for (let i = 0; i < 64; i++)
+      await wallet.sendTransaction({ to: BOB, value: 1n, gas: 21_000n, nonce: 100 + i, ...fees })
     const cause = await rejection(wallet.sendTransaction({ to: BOB, value: 1n, gas: 21_000n, nonce: 164, ...fees }))
     expect(cause).toBeInstanceOf(InvalidInputRpcError)
     expect(cause.details).toBe('txpool is full')
@@ -123,7 +164,9 @@ describe('pool rejections as viem errors', () => {
 /** A type-2 transfer from dev account 1, signed over raw fields (no client-side checks), optionally with r replaced. */
 async function signDynamicFee({ tip, feeCap, r }: { tip: bigint; feeCap: bigint; r?: Hex }): Promise<Hex> {
   const fields = [toHex(196), '0x', toHex(tip), toHex(feeCap), toHex(21_000), BOB, '0x', '0x', []] as const
-  const signature = await privateKeyToAccount(DEV_KEY_1).sign({ hash: keccak256(concatHex(['0x02', toRlp(fields as never)])) })
+  const signature = await privateKeyToAccount(DEV_KEY_1).sign({
+    hash: keccak256(concatHex(['0x02', toRlp(fields as never)])),
+  })
   const { r: sigR, s, yParity } = parseSignature(signature)
   return concatHex(['0x02', toRlp([...fields, yParity ? '0x01' : '0x', r ?? sigR, s] as never)])
 }

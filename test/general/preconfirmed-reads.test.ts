@@ -58,18 +58,24 @@ describe('a preconfirmed transfer before and after its block is sealed', () => {
     expect((await h.flash.getTransaction({ blockTag: 'pending', index: 0 })).hash).toBe(hash)
     const tx = await h.flash.getTransaction({ hash })
     expect(tx.blockHash).toBe(pending.hash)
-    const receipts = (await h.rpc('flashblocks', 'eth_getBlockReceipts', ['pending'])).result as { transactionHash: Hex }[]
+    const receipts = (await h.rpc('flashblocks', 'eth_getBlockReceipts', ['pending'])).result as {
+      transactionHash: Hex
+    }[]
     expect(receipts.map((r) => r.transactionHash)).toEqual([hash])
   })
 
-  test('includes the pending block\'s logs in eth_getLogs ranges that end at `pending` on /flashblocks only', async () => {
+  test("includes the pending block's logs in eth_getLogs ranges that end at `pending` on /flashblocks only", async () => {
     const filter = { address: token, topics: [TRANSFER_TOPIC], fromBlock: toHex(latest + 1n) }
-    const toPending = (await h.rpc('flashblocks', 'eth_getLogs', [{ ...filter, toBlock: 'pending' }])).result as { transactionHash: Hex }[]
+    const toPending = (await h.rpc('flashblocks', 'eth_getLogs', [{ ...filter, toBlock: 'pending' }])).result as {
+      transactionHash: Hex
+    }[]
     expect(toPending.map((l) => l.transactionHash)).toEqual([hash])
     const sinceDeploy = { ...filter, fromBlock: toHex(latest) }
-    const toLatest = (await h.rpc('flashblocks', 'eth_getLogs', [{ ...sinceDeploy, toBlock: 'latest' }])).result as unknown[]
+    const toLatest = (await h.rpc('flashblocks', 'eth_getLogs', [{ ...sinceDeploy, toBlock: 'latest' }]))
+      .result as unknown[]
     expect(toLatest).toHaveLength(1) // the mint at deployment only
-    const onGeneral = (await h.rpc('general', 'eth_getLogs', [{ ...sinceDeploy, toBlock: 'pending' }])).result as unknown[]
+    const onGeneral = (await h.rpc('general', 'eth_getLogs', [{ ...sinceDeploy, toBlock: 'pending' }]))
+      .result as unknown[]
     expect(onGeneral).toHaveLength(1)
   })
 
@@ -96,9 +102,16 @@ describe('a preconfirmed transfer before and after its block is sealed', () => {
     expect(await h.flash.getTransactionCount({ address: h.alice.address, blockTag: 'pending' })).toBe(nonceBefore + 1)
   })
 
-  test('counts the pool\'s consecutive nonces in the pending nonce on both endpoints', async () => {
+  test("counts the pool's consecutive nonces in the pending nonce on both endpoints", async () => {
     const { nonce } = h.fees()
-    await h.wallet.sendTransaction({ to: CAROL, value: 1n, gas: 21_000n, nonce, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n })
+    await h.wallet.sendTransaction({
+      to: CAROL,
+      value: 1n,
+      gas: 21_000n,
+      nonce,
+      maxFeePerGas: 10n ** 10n,
+      maxPriorityFeePerGas: 10n ** 9n,
+    })
     expect(await h.flash.getTransactionCount({ address: h.alice.address, blockTag: 'pending' })).toBe(nonce + 1)
     expect(await h.general.getTransactionCount({ address: h.alice.address, blockTag: 'pending' })).toBe(nonce + 1)
     expect(await h.general.getTransactionCount({ address: h.alice.address, blockTag: 'latest' })).toBe(nonce)

@@ -1,7 +1,12 @@
 import { ContractFactory, JsonRpcProvider, Network, Wallet, type Contract, isError } from 'ethers'
 import {
-  BaseError, CallExecutionError, ContractFunctionExecutionError, ContractFunctionRevertedError, type Hex,
-  encodeFunctionData, toHex,
+  type BaseError,
+  CallExecutionError,
+  ContractFunctionExecutionError,
+  ContractFunctionRevertedError,
+  type Hex,
+  encodeFunctionData,
+  toHex,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { BOB, CAROL, DEV_KEY_1 } from '../support/dev-keys.js'
@@ -28,10 +33,16 @@ describe('viem and ethers deploy, transfer and read an ERC-20', () => {
 
   test('lets viem deploy, transfer and read balances with node-filled nonce, fees and gas', async () => {
     expect(await h.general.getCode({ address: token })).toMatch(/^0x60/)
-    const hash = await h.wallet.writeContract({ address: token, abi: testToken.abi, functionName: 'transfer', args: [BOB, 25n] })
+    const hash = await h.wallet.writeContract({
+      address: token,
+      abi: testToken.abi,
+      functionName: 'transfer',
+      args: [BOB, 25n],
+    })
     await h.mine()
     expect((await h.general.getTransactionReceipt({ hash })).status).toBe('success')
-    const balance = (account: Hex) => h.general.readContract({ address: token, abi: testToken.abi, functionName: 'balanceOf', args: [account] })
+    const balance = (account: Hex) =>
+      h.general.readContract({ address: token, abi: testToken.abi, functionName: 'balanceOf', args: [account] })
     expect(await balance(BOB)).toBe(25n)
     expect(await balance(h.alice.address)).toBe(975n)
   })
@@ -53,10 +64,18 @@ describe('viem and ethers deploy, transfer and read an ERC-20', () => {
 
   test('reports a require() revert to viem as ContractFunctionRevertedError with the reason', async () => {
     const err = await h.general
-      .simulateContract({ account: h.alice.address, address: token, abi: testToken.abi, functionName: 'transfer', args: [BOB, 10n ** 30n] })
+      .simulateContract({
+        account: h.alice.address,
+        address: token,
+        abi: testToken.abi,
+        functionName: 'transfer',
+        args: [BOB, 10n ** 30n],
+      })
       .catch((e: unknown) => e)
     expect(err).toBeInstanceOf(ContractFunctionExecutionError)
-    const reverted = (err as BaseError).walk((e) => e instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError
+    const reverted = (err as BaseError).walk(
+      (e) => e instanceof ContractFunctionRevertedError,
+    ) as ContractFunctionRevertedError
     expect(reverted).toBeInstanceOf(ContractFunctionRevertedError)
     expect(reverted.reason).toBe('insufficient balance')
   })
@@ -77,7 +96,9 @@ describe('viem and ethers deploy, transfer and read an ERC-20', () => {
     const err = await h.general
       .simulateContract({ account: h.alice.address, address: token, abi: testToken.abi, functionName: 'onlyZero' })
       .catch((e: unknown) => e as BaseError)
-    const reverted = (err as BaseError).walk((e) => e instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError
+    const reverted = (err as BaseError).walk(
+      (e) => e instanceof ContractFunctionRevertedError,
+    ) as ContractFunctionRevertedError
     expect(reverted.data?.errorName).toBe('Unauthorized')
     expect(reverted.data?.args).toEqual([h.alice.address])
   })
@@ -92,7 +113,11 @@ describe('viem and ethers deploy, transfer and read an ERC-20', () => {
 
   test('gives ethers the revert reason of a static call and of a gas estimate', async () => {
     const provider = new JsonRpcProvider(h.service.url, Network.from(196), { staticNetwork: true, cacheTimeout: -1 })
-    const contract = new (await import('ethers')).Contract(token, testToken.abi as never, new Wallet(DEV_KEY_1, provider))
+    const contract = new (await import('ethers')).Contract(
+      token,
+      testToken.abi as never,
+      new Wallet(DEV_KEY_1, provider),
+    )
     for (const attempt of [
       contract.getFunction('transfer').staticCall(BOB, 10n ** 30n),
       contract.getFunction('transfer').estimateGas(BOB, 10n ** 30n),
@@ -106,7 +131,9 @@ describe('viem and ethers deploy, transfer and read an ERC-20', () => {
 
   test('estimates exactly the least gas with which the transfer succeeds', async () => {
     const data = encodeFunctionData({ abi: testToken.abi, functionName: 'transfer', args: [CAROL, 1n] })
-    const gas = BigInt((await h.rpc('general', 'eth_estimateGas', [{ from: h.alice.address, to: token, data }])).result as string)
+    const gas = BigInt(
+      (await h.rpc('general', 'eth_estimateGas', [{ from: h.alice.address, to: token, data }])).result as string,
+    )
     const nonce = await h.general.getTransactionCount({ address: h.alice.address, blockTag: 'pending' })
     const fees = { maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n }
     const short = await h.wallet.sendTransaction({ to: token, data, gas: gas - 1n, nonce, ...fees })
@@ -119,16 +146,26 @@ describe('viem and ethers deploy, transfer and read an ERC-20', () => {
   test('executes eth_call with state overrides without touching the chain', async () => {
     const data = encodeFunctionData({ abi: testToken.abi, functionName: 'totalSupply' })
     const slot0 = toHex(0n, { size: 32 }) // totalSupply is the first storage variable
-    const overridden = await h.rpc('general', 'eth_call', [{ to: token, data }, 'latest', { [token]: { stateDiff: { [slot0]: toHex(5n, { size: 32 }) } } }])
+    const overridden = await h.rpc('general', 'eth_call', [
+      { to: token, data },
+      'latest',
+      { [token]: { stateDiff: { [slot0]: toHex(5n, { size: 32 }) } } },
+    ])
     expect(overridden.result).toBe(toHex(5n, { size: 32 }))
-    expect(await h.general.readContract({ address: token, abi: testToken.abi, functionName: 'totalSupply' })).toBe(1000n)
+    expect(await h.general.readContract({ address: token, abi: testToken.abi, functionName: 'totalSupply' })).toBe(
+      1000n,
+    )
   })
 
   test('runs each eth_call on the state as it is: a call that writes storage leaves nothing for the next one', async () => {
     const increment = encodeFunctionData({ abi: testToken.abi, functionName: 'increment' })
     const counter = encodeFunctionData({ abi: testToken.abi, functionName: 'counter' })
     const before = (await h.rpc('general', 'eth_call', [{ to: token, data: counter }, 'latest'])).result
-    const results = await Promise.all(Array.from({ length: 8 }, () => h.rpc('general', 'eth_call', [{ from: h.alice.address, to: token, data: increment }, 'latest'])))
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        h.rpc('general', 'eth_call', [{ from: h.alice.address, to: token, data: increment }, 'latest']),
+      ),
+    )
     // every call saw the same counter and incremented it once (the function returns the new value)
     expect(new Set(results.map((r) => r.result)).size).toBe(1)
     expect(BigInt(results[0]!.result as string)).toBe(BigInt(before as string) + 1n)

@@ -29,7 +29,13 @@ describe('reading state, blocks and transactions on the general endpoint', () =>
 
   test('reads ERC-20 balances now and as they were at an older block', async () => {
     const read = (account: Hex, blockNumber?: bigint) =>
-      h.general.readContract({ address: token, abi: testToken.abi, functionName: 'balanceOf', args: [account], blockNumber })
+      h.general.readContract({
+        address: token,
+        abi: testToken.abi,
+        functionName: 'balanceOf',
+        args: [account],
+        blockNumber,
+      })
     expect(await read(BOB)).toBe(250n)
     expect(await read(h.alice.address)).toBe(SUPPLY - 250n)
     expect(await read(BOB, deployBlock)).toBe(0n)
@@ -71,7 +77,7 @@ describe('reading state, blocks and transactions on the general endpoint', () =>
     expect((tagged.result as { hash: Hex }).hash).toBe(block.hash)
   })
 
-  test('counts a block\'s transactions by number and by hash', async () => {
+  test("counts a block's transactions by number and by hash", async () => {
     const block = await h.general.getBlock({ blockNumber: transferBlock })
     expect(await h.general.getBlockTransactionCount({ blockNumber: transferBlock })).toBe(1)
     expect(await h.general.getBlockTransactionCount({ blockHash: block.hash })).toBe(1)
@@ -93,25 +99,47 @@ describe('reading state, blocks and transactions on the general endpoint', () =>
     expect(raw.result).toMatch(/^0x02f8/)
   })
 
-  test('answers a receipt in geth\'s shape, with the Transfer log', async () => {
-    const receipt = (await h.rpc('general', 'eth_getTransactionReceipt', [transferHash])).result as Record<string, unknown>
+  test("answers a receipt in geth's shape, with the Transfer log", async () => {
+    const receipt = (await h.rpc('general', 'eth_getTransactionReceipt', [transferHash])).result as Record<
+      string,
+      unknown
+    >
     expect(Object.keys(receipt).sort()).toEqual([
-      'blockHash', 'blockNumber', 'contractAddress', 'cumulativeGasUsed', 'effectiveGasPrice', 'from', 'gasUsed',
-      'logs', 'logsBloom', 'status', 'to', 'transactionHash', 'transactionIndex', 'type',
+      'blockHash',
+      'blockNumber',
+      'contractAddress',
+      'cumulativeGasUsed',
+      'effectiveGasPrice',
+      'from',
+      'gasUsed',
+      'logs',
+      'logsBloom',
+      'status',
+      'to',
+      'transactionHash',
+      'transactionIndex',
+      'type',
     ])
     expect(receipt.status).toBe('0x1')
     expect(receipt.contractAddress).toBeNull()
     expect(receipt.type).toBe('0x2')
     const logs = receipt.logs as { address: Hex; logIndex: Hex; transactionHash: Hex; blockHash: Hex }[]
     expect(logs).toHaveLength(1)
-    expect(logs[0]).toMatchObject({ address: token, logIndex: '0x0', transactionHash: transferHash, blockHash: receipt.blockHash })
+    expect(logs[0]).toMatchObject({
+      address: token,
+      logIndex: '0x0',
+      transactionHash: transferHash,
+      blockHash: receipt.blockHash,
+    })
     const viaViem = await h.general.getTransactionReceipt({ hash: transferHash })
     expect(viaViem.blockNumber).toBe(transferBlock)
     expect(viaViem.gasUsed).toBeGreaterThan(21_000n)
   })
 
   test('lists every receipt of a block, and a contract creation names its contract', async () => {
-    const receipts = (await h.rpc('general', 'eth_getBlockReceipts', [toHex(deployBlock)])).result as { contractAddress: Hex }[]
+    const receipts = (await h.rpc('general', 'eth_getBlockReceipts', [toHex(deployBlock)])).result as {
+      contractAddress: Hex
+    }[]
     expect(receipts).toHaveLength(1)
     expect(receipts[0]!.contractAddress).toBe(token)
     expect((await h.rpc('general', 'eth_getBlockReceipts', ['0x0'])).result).toEqual([])
@@ -147,7 +175,9 @@ describe('reading state, blocks and transactions on the general endpoint', () =>
       ['eth_getStorageAt', [token, '0x0', unknownHash]],
       ['eth_getBalance', [BOB, { blockNumber: far }]],
     ] as const) {
-      expect(await h.rpc('general', method, [...params]), method).toMatchObject({ error: { code: -32000, message: 'header not found' } })
+      expect(await h.rpc('general', method, [...params]), method).toMatchObject({
+        error: { code: -32000, message: 'header not found' },
+      })
     }
   })
 
@@ -159,8 +189,22 @@ describe('reading state, blocks and transactions on the general endpoint', () =>
   test('shows waiting transactions in txpool_content, keyed by sender and nonce, until they are mined', async () => {
     const { nonce } = h.fees()
     // a nonce gap: the next one is queued, not pending
-    const gapped = await h.wallet.sendTransaction({ to: CAROL, value: 1n, gas: 21_000n, nonce: nonce + 1, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n })
-    const ready = await h.wallet.sendTransaction({ to: CAROL, value: 1n, gas: 21_000n, nonce, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n })
+    const gapped = await h.wallet.sendTransaction({
+      to: CAROL,
+      value: 1n,
+      gas: 21_000n,
+      nonce: nonce + 1,
+      maxFeePerGas: 10n ** 10n,
+      maxPriorityFeePerGas: 10n ** 9n,
+    })
+    const ready = await h.wallet.sendTransaction({
+      to: CAROL,
+      value: 1n,
+      gas: 21_000n,
+      nonce,
+      maxFeePerGas: 10n ** 10n,
+      maxPriorityFeePerGas: 10n ** 9n,
+    })
     h.fees() // the harness's counter skips the nonce used above
     const content = (await h.rpc('general', 'txpool_content', [])).result as {
       pending: Record<string, Record<string, { hash: Hex; blockHash: null }>>

@@ -34,15 +34,28 @@ describe('a flood of transactions from several senders', () => {
 
   beforeAll(async () => {
     service = await startService({
-      port: 0, quiet: true, rateLimit: 0, blockTimeMs: 500, flashblockIntervalMs: 100,
-      txpoolMaxTotal: 120, txpoolMaxPerSender: 20,
+      port: 0,
+      quiet: true,
+      rateLimit: 0,
+      blockTimeMs: 500,
+      flashblockIntervalMs: 100,
+      txpoolMaxTotal: 120,
+      txpoolMaxPerSender: 20,
     })
   })
   afterAll(() => service?.close())
 
   /** Sends until the pool takes it; `txpool is full` means try again shortly, as a wallet would. */
   async function sendUntilAccepted(account: HDAccount, nonce: number, fees: typeof BASE_FEES): Promise<void> {
-    const raw = await account.signTransaction({ chainId: viemChain.id, type: 'eip1559', to: BOB, value: 1n, gas: 21_000n, nonce, ...fees })
+    const raw = await account.signTransaction({
+      chainId: viemChain.id,
+      type: 'eip1559',
+      to: BOB,
+      value: 1n,
+      gas: 21_000n,
+      nonce,
+      ...fees,
+    })
     // a sender with nothing in a full pool may lose the race for a free slot for a while; a minute means stuck
     const giveUp = Date.now() + 60_000
     for (;;) {
@@ -57,9 +70,14 @@ describe('a flood of transactions from several senders', () => {
       if (message === 'nonce too low' || message === 'replacement transaction underpriced') return
       expect(message).toBe('txpool is full')
       if (Date.now() > giveUp) {
-        const pool = (await rpc(service.url, 'txpool_content', [])).result as { pending: object; queued: Record<string, object> }
+        const pool = (await rpc(service.url, 'txpool_content', [])).result as {
+          pending: object
+          queued: Record<string, object>
+        }
         const mined = (await rpc(service.url, 'eth_getTransactionCount', [account.address, 'latest'])).result
-        throw new Error(`${account.address} nonce ${nonce} refused for 60 s (mined nonce ${mined}, pool ${JSON.stringify(pool).length} bytes): the sender is stranded`)
+        throw new Error(
+          `${account.address} nonce ${nonce} refused for 60 s (mined nonce ${mined}, pool ${JSON.stringify(pool).length} bytes): the sender is stranded`,
+        )
       }
       // back off as a wallet would: hammering a full pool only slows the sequencer that empties it
       await new Promise((resolve) => setTimeout(resolve, 100))
@@ -73,7 +91,10 @@ describe('a flood of transactions from several senders', () => {
         const nonce = next++
         await sendUntilAccepted(account, nonce, BASE_FEES)
         if (nonce % REPLACE_EVERY === 0) {
-          await sendUntilAccepted(account, nonce, { maxFeePerGas: BASE_FEES.maxFeePerGas * 2n, maxPriorityFeePerGas: BASE_FEES.maxPriorityFeePerGas * 2n })
+          await sendUntilAccepted(account, nonce, {
+            maxFeePerGas: BASE_FEES.maxFeePerGas * 2n,
+            maxPriorityFeePerGas: BASE_FEES.maxPriorityFeePerGas * 2n,
+          })
         }
       }
     }
@@ -89,19 +110,33 @@ describe('a flood of transactions from several senders', () => {
 
     const client = createPublicClient({ chain: viemChain, transport: http(service.url) })
     // every sender's nonce reaches the end: nothing it sent is stuck or lost
-    await expect.poll(async () => {
-      const counts = await Promise.all(accounts.map((a) => client.getTransactionCount({ address: a.address, blockTag: 'latest' })))
-      return counts.every((count) => count === PER_SENDER)
-    }, { timeout: 60_000, interval: 250 }).toBe(true)
+    await expect
+      .poll(
+        async () => {
+          const counts = await Promise.all(
+            accounts.map((a) => client.getTransactionCount({ address: a.address, blockTag: 'latest' })),
+          )
+          return counts.every((count) => count === PER_SENDER)
+        },
+        { timeout: 60_000, interval: 250 },
+      )
+      .toBe(true)
 
     const receipts = new Map<Hex, { status: string; from: string; nonce: number }>()
     for (let i = 0; i < accepted.length; i += 100) {
       const batch = accepted.slice(i, i + 100)
-      const res = await post(service.url, batch.map((a, id) => request('eth_getTransactionByHash', [a.hash], id)))
-      const replies = res.json as { id: number; result: { blockNumber: string | null; from: string; nonce: string } | null }[]
+      const res = await post(
+        service.url,
+        batch.map((a, id) => request('eth_getTransactionByHash', [a.hash], id)),
+      )
+      const replies = res.json as {
+        id: number
+        result: { blockNumber: string | null; from: string; nonce: string } | null
+      }[]
       for (const reply of replies) {
         const tx = reply.result
-        if (tx?.blockNumber) receipts.set(batch[reply.id]!.hash, { status: 'mined', from: tx.from, nonce: Number(tx.nonce) })
+        if (tx?.blockNumber)
+          receipts.set(batch[reply.id]!.hash, { status: 'mined', from: tx.from, nonce: Number(tx.nonce) })
       }
     }
 

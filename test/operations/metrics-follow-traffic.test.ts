@@ -16,13 +16,18 @@ type Metrics = ReturnType<typeof collectMetrics>
 
 describe('GET /metrics', () => {
   let service: RunningService
-  const metrics = async (): Promise<Metrics> => (await (await fetch(new URL('/metrics', service.url))).json()) as Metrics
+  const metrics = async (): Promise<Metrics> =>
+    (await (await fetch(new URL('/metrics', service.url))).json()) as Metrics
   const blockNumber = async () => Number((await rpc(service.url, 'eth_blockNumber')).result)
 
   beforeAll(async () => {
     // a Redis nobody listens on: the limiter serves fail-open and the metric shows it; an hour between blocks
     service = await startService({
-      port: 0, quiet: true, redisUrl: 'redis://127.0.0.1:1', blockTimeMs: 3_600_000, flashblockIntervalMs: 3_600_000,
+      port: 0,
+      quiet: true,
+      redisUrl: 'redis://127.0.0.1:1',
+      blockTimeMs: 3_600_000,
+      flashblockIntervalMs: 3_600_000,
     })
   })
   afterAll(() => service?.close())
@@ -42,7 +47,14 @@ describe('GET /metrics', () => {
     expect((await metrics()).pool).toBe(0)
     const account = privateKeyToAccount(DEV_KEY_1)
     const raw = await account.signTransaction({
-      chainId: 196, type: 'eip1559', to: BOB, value: 1n, gas: 21_000n, nonce: 0, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n,
+      chainId: 196,
+      type: 'eip1559',
+      to: BOB,
+      value: 1n,
+      gas: 21_000n,
+      nonce: 0,
+      maxFeePerGas: 10n ** 10n,
+      maxPriorityFeePerGas: 10n ** 9n,
     })
     expect((await rpc(service.url, 'eth_sendRawTransaction', [raw])).error).toBeUndefined()
     expect((await metrics()).pool).toBe(1)

@@ -17,7 +17,14 @@ const opChain = { ...xlayer, ...chainConfig }
 
 beforeAll(async () => {
   // opFees is a chain option the service Config does not name yet; startService hands its config to createChain
-  service = await startService({ port: 0, quiet: true, rateLimit: 0, blockTimeMs: 3_600_000, flashblockIntervalMs: 3_600_000, opFees: true } as Parameters<typeof startService>[0])
+  service = await startService({
+    port: 0,
+    quiet: true,
+    rateLimit: 0,
+    blockTimeMs: 3_600_000,
+    flashblockIntervalMs: 3_600_000,
+    opFees: true,
+  } as Parameters<typeof startService>[0])
 })
 afterAll(async () => service?.close())
 
@@ -25,7 +32,14 @@ test("viem's estimateL1Fee before a transfer equals the l1Fee its receipt shows,
   const account = privateKeyToAccount(DEV_KEY_0)
   const client = createPublicClient({ chain: opChain, transport: http(service.url) }).extend(publicActionsL2())
   const wallet = createWalletClient({ account, chain: opChain, transport: http(service.url) })
-  const request = { to: BOB, value: 1n, nonce: 0, gas: 21_000n, maxFeePerGas: parseGwei('10'), maxPriorityFeePerGas: parseGwei('1') } as const
+  const request = {
+    to: BOB,
+    value: 1n,
+    nonce: 0,
+    gas: 21_000n,
+    maxFeePerGas: parseGwei('10'),
+    maxPriorityFeePerGas: parseGwei('1'),
+  } as const
   const estimate = await client.estimateL1Fee({ account, ...request })
   const hash = await wallet.sendTransaction(request)
   await (service.chain as Chain).mine()

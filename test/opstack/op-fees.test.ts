@@ -50,14 +50,25 @@ test('a transfer pays value, gas, the L1 fee and the operator fee, and each vaul
 
   const json = formatReceipt(block, 0) as Record<string, unknown>
   expect(json).toMatchObject({
-    l1Fee: `0x${l1Fee.toString(16)}`, l1GasPrice: `0x${settings.l1BaseFee.toString(16)}`, l1GasUsed: '0x640',
-    l1BaseFeeScalar: `0x${settings.baseFeeScalar.toString(16)}`, l1BlobBaseFee: '0x1', l1BlobBaseFeeScalar: `0x${settings.blobBaseFeeScalar.toString(16)}`,
-    operatorFeeScalar: '0x3', operatorFeeConstant: '0x3e8', daFootprintGasScalar: '0x190', blobGasUsed: `0x${(100n * 400n).toString(16)}`,
+    l1Fee: `0x${l1Fee.toString(16)}`,
+    l1GasPrice: `0x${settings.l1BaseFee.toString(16)}`,
+    l1GasUsed: '0x640',
+    l1BaseFeeScalar: `0x${settings.baseFeeScalar.toString(16)}`,
+    l1BlobBaseFee: '0x1',
+    l1BlobBaseFeeScalar: `0x${settings.blobBaseFeeScalar.toString(16)}`,
+    operatorFeeScalar: '0x3',
+    operatorFeeConstant: '0x3e8',
+    daFootprintGasScalar: '0x190',
+    blobGasUsed: `0x${(100n * 400n).toString(16)}`,
   })
 })
 
 test('a sender who can pay gas and value but not the L1 fee is refused before running', async () => {
-  const c = (chain = await createChain({ ...defaultConfig({ quiet: true, balance: 10n ** 18n }), opFees: true, l1Settings: { ...settings, l1BaseFee: 10n ** 18n } }))
+  const c = (chain = await createChain({
+    ...defaultConfig({ quiet: true, balance: 10n ** 18n }),
+    opFees: true,
+    l1Settings: { ...settings, l1BaseFee: 10n ** 18n },
+  }))
   await c.sendRawTransaction(await signTx(c, 0, { nonce: 0, value: 1n }))
   const block = await c.mine()
   expect(block.txs).toHaveLength(0)

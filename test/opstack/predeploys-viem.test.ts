@@ -16,7 +16,13 @@ let service: RunningService
 const opChain = { ...xlayer, ...chainConfig }
 
 beforeAll(async () => {
-  service = await startService({ port: 0, quiet: true, rateLimit: 0, blockTimeMs: 3_600_000, flashblockIntervalMs: 3_600_000 })
+  service = await startService({
+    port: 0,
+    quiet: true,
+    rateLimit: 0,
+    blockTimeMs: 3_600_000,
+    flashblockIntervalMs: 3_600_000,
+  })
 })
 afterAll(async () => service?.close())
 
@@ -28,9 +34,28 @@ test("viem's getL1BaseFee reads the simulated L1 base fee from the GasPriceOracl
 test("viem's estimateL1Fee for a transfer equals the Fjord formula of the same unsigned bytes", async () => {
   const client = createPublicClient({ chain: opChain, transport: http(service.url) }).extend(publicActionsL2())
   const account = privateKeyToAccount(DEV_KEY_0)
-  const request = { account, to: BOB, value: 1n, nonce: 0, gas: 21_000n, maxFeePerGas: parseGwei('10'), maxPriorityFeePerGas: parseGwei('1'), chainId: 196, type: 'eip1559' as const }
+  const request = {
+    account,
+    to: BOB,
+    value: 1n,
+    nonce: 0,
+    gas: 21_000n,
+    maxFeePerGas: parseGwei('10'),
+    maxPriorityFeePerGas: parseGwei('1'),
+    chainId: 196,
+    type: 'eip1559' as const,
+  }
   const fee = await client.estimateL1Fee(request)
-  const unsigned = serializeTransaction({ to: BOB, value: 1n, nonce: 0, gas: 21_000n, maxFeePerGas: parseGwei('10'), maxPriorityFeePerGas: parseGwei('1'), chainId: 196, type: 'eip1559' })
+  const unsigned = serializeTransaction({
+    to: BOB,
+    value: 1n,
+    nonce: 0,
+    gas: 21_000n,
+    maxFeePerGas: parseGwei('10'),
+    maxPriorityFeePerGas: parseGwei('1'),
+    chainId: 196,
+    type: 'eip1559',
+  })
   expect(fee).toBe(oracleL1Fee(hexToBytes(unsigned), DEFAULT_L1_SETTINGS))
   expect(fee).toBeGreaterThan(0n)
 })

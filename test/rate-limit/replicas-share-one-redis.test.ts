@@ -38,7 +38,14 @@ describe.skipIf(!HAVE_REDIS_SERVER)('two service replicas sharing one Redis', ()
     redis = await TestRedis.start()
     inspector = new Redis(redis.url)
     // loopback is the trusted proxy, so a test can act as any client with X-Forwarded-For
-    const config = { port: 0, quiet: true, redisUrl: redis.url, trustedProxies: ['127.0.0.1/32'], blockTimeMs: 3_600_000, flashblockIntervalMs: 3_600_000 }
+    const config = {
+      port: 0,
+      quiet: true,
+      redisUrl: redis.url,
+      trustedProxies: ['127.0.0.1/32'],
+      blockTimeMs: 3_600_000,
+      flashblockIntervalMs: 3_600_000,
+    }
     replicas = [await startService(config), await startService(config)]
     // each replica's first counted request (as its own client) shows up in Redis once its limiter is connected
     for (const [i, replica] of replicas.entries()) {
@@ -60,7 +67,11 @@ describe.skipIf(!HAVE_REDIS_SERVER)('two service replicas sharing one Redis', ()
 
   test('together they admit 100 requests per second from one IP, not 200', async () => {
     const statuses = await inOneWindow('203.0.113.', (client) =>
-      Promise.all(Array.from({ length: 150 }, (_, i) => post(replicas[i % 2]!, call(i), client).then((response) => response.status))),
+      Promise.all(
+        Array.from({ length: 150 }, (_, i) =>
+          post(replicas[i % 2]!, call(i), client).then((response) => response.status),
+        ),
+      ),
     )
     expect(statuses.filter((status) => status === 200)).toHaveLength(100)
     expect(statuses.filter((status) => status === 429)).toHaveLength(50)
@@ -83,7 +94,9 @@ describe.skipIf(!HAVE_REDIS_SERVER)('two service replicas sharing one Redis', ()
 
     expect(tooBig!.status).toBe(429)
     const replies = tooBig!.json as { id: number; error: { code: number } }[]
-    expect(replies.map((reply) => [reply.id, reply.error.code])).toEqual(batch(30, 100).map((item) => [item.id, -32005]))
+    expect(replies.map((reply) => [reply.id, reply.error.code])).toEqual(
+      batch(30, 100).map((item) => [item.id, -32005]),
+    )
 
     // the refused batch cost nothing: the 20 left still fit
     expect(rest!.status).toBe(200)
@@ -93,7 +106,11 @@ describe.skipIf(!HAVE_REDIS_SERVER)('two service replicas sharing one Redis', ()
     expect(refused!.json).toEqual({
       jsonrpc: '2.0',
       id: 7,
-      error: { code: -32005, message: expect.stringMatching(/^rate limit exceeded/), data: { limit: 100, retryAfter: 1 } },
+      error: {
+        code: -32005,
+        message: expect.stringMatching(/^rate limit exceeded/),
+        data: { limit: 100, retryAfter: 1 },
+      },
     })
     expect(refused!.headers['retry-after']).toBe('1')
     expect(refused!.headers['ratelimit-limit']).toBe('100')
@@ -111,8 +128,7 @@ describe.skipIf(!HAVE_REDIS_SERVER)('two service replicas sharing one Redis', ()
   })
 
   test('a proxy that sends X-Real-IP (nginx) names the client, one bucket however its address is spelled', async () => {
-    const viaRealIp = (address: string) =>
-      postTo(replicas[0]!.url, call(1), { headers: { 'x-real-ip': address } })
+    const viaRealIp = (address: string) => postTo(replicas[0]!.url, call(1), { headers: { 'x-real-ip': address } })
     expect((await viaRealIp('198.51.100.77')).status).toBe(200)
     expect((await viaRealIp('::ffff:198.51.100.77')).status).toBe(200)
     expect(await inspector.exists('preconf-rpc:ratelimit:198.51.100.77')).toBe(1)

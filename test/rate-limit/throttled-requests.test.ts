@@ -15,7 +15,12 @@ class BudgetLimiter implements RequestLimiter {
     const used = (this.used.get(ip) ?? 0) + count
     const allowed = used <= this.limit
     if (allowed) this.used.set(ip, used)
-    return { allowed, limit: this.limit, remaining: Math.max(0, this.limit - (allowed ? used : this.used.get(ip) ?? 0)), resetMs: 400 }
+    return {
+      allowed,
+      limit: this.limit,
+      remaining: Math.max(0, this.limit - (allowed ? used : (this.used.get(ip) ?? 0))),
+      resetMs: 400,
+    }
   }
 }
 
@@ -33,7 +38,12 @@ async function start(limiter: RequestLimiter, config: Partial<Config> = {}) {
 
 const call = (id: number) => request('eth_chainId', [], id)
 
-function post(target: FastifyInstance, payload: unknown, headers: Record<string, string> = {}, remoteAddress = '198.51.100.1') {
+function post(
+  target: FastifyInstance,
+  payload: unknown,
+  headers: Record<string, string> = {},
+  remoteAddress = '198.51.100.1',
+) {
   return postTo(target, payload, { headers, remoteAddress })
 }
 
@@ -66,7 +76,11 @@ describe('rate limiting', () => {
     expect(response.json).toEqual({
       jsonrpc: '2.0',
       id: 3,
-      error: { code: -32005, message: expect.stringMatching(/^rate limit exceeded/), data: { limit: 2, retryAfter: 1 } },
+      error: {
+        code: -32005,
+        message: expect.stringMatching(/^rate limit exceeded/),
+        data: { limit: 2, retryAfter: 1 },
+      },
     })
   })
 
@@ -74,10 +88,12 @@ describe('rate limiting', () => {
     const target = await start(new BudgetLimiter(1))
     const response = await post(target, [call(7), call(8)])
     expect(response.status).toBe(429)
-    expect(response.json.map((reply: { id: number; error: { code: number } }) => [reply.id, reply.error.code])).toEqual([
-      [7, -32005],
-      [8, -32005],
-    ])
+    expect(response.json.map((reply: { id: number; error: { code: number } }) => [reply.id, reply.error.code])).toEqual(
+      [
+        [7, -32005],
+        [8, -32005],
+      ],
+    )
   })
 
   test('the budget is per client IP', async () => {
@@ -104,7 +120,9 @@ describe('rate limiting', () => {
 
   test('a limiter fault is HTTP 500 with a -32603 body and no stack', async () => {
     // a fault the transport cannot cause: the limiter's store fails in a way it did not handle
-    const broken: RequestLimiter = { consume: async () => Promise.reject(new Error('ECONNREFUSED 10.0.0.5:6379 at redis.ts:42')) }
+    const broken: RequestLimiter = {
+      consume: async () => Promise.reject(new Error('ECONNREFUSED 10.0.0.5:6379 at redis.ts:42')),
+    }
     const target = await start(broken)
     const response = await post(target, call(1))
     expect(response.status).toBe(500)

@@ -44,7 +44,10 @@ describe('ethers v6 WebSocketProvider', () => {
 
   test('a log listener receives the Transfer log of a transfer to the watched recipient', async () => {
     const recipient = '0x90F79bf6EB2c4f870365E785982E1f101E93b906'
-    const filter = { address: token, topics: [eventTopic('Transfer(address,address,uint256)'), null, zeroPadValue(recipient, 32)] }
+    const filter = {
+      address: token,
+      topics: [eventTopic('Transfer(address,address,uint256)'), null, zeroPadValue(recipient, 32)],
+    }
     const received = new Promise<Log>((resolve) => {
       const listener = (log: Log) => {
         void provider.off(filter, listener)
@@ -53,7 +56,10 @@ describe('ethers v6 WebSocketProvider', () => {
       void provider.on(filter, listener)
     })
     await vi.waitFor(() => expect(service.subscriptions.count('logs')).toBe(1))
-    const signer = new Wallet(DEV_KEY_0, new JsonRpcProvider(service.url, service.config.chainId, { staticNetwork: true }))
+    const signer = new Wallet(
+      DEV_KEY_0,
+      new JsonRpcProvider(service.url, service.config.chainId, { staticNetwork: true }),
+    )
     const contract = new Contract(token, testToken.abi as never, signer)
     const tx = await contract.getFunction('transfer')(recipient, 77n, { gasLimit: 100_000n })
     const log = await received

@@ -40,12 +40,20 @@ async function until<T>(sub: Subscription, done: (item: T) => boolean): Promise<
 }
 
 function transfer(to: Hex, amount: bigint): Promise<Hex> {
-  return clients.wallet.writeContract({ address: token, abi: testToken.abi, functionName: 'transfer', args: [to, amount], gas: 100_000n })
+  return clients.wallet.writeContract({
+    address: token,
+    abi: testToken.abi,
+    functionName: 'transfer',
+    args: [to, amount],
+    gas: 100_000n,
+  })
 }
 
 describe('flashblocks subscriptions on /flashblocks', () => {
   test('200 concurrent newFlashblocks subscribers each receive every flashblock once and in order', async () => {
-    const subscribers = await Promise.all(Array.from({ length: 200 }, () => createWsClient(wsUrlOf(service.flashblocksUrl))))
+    const subscribers = await Promise.all(
+      Array.from({ length: 200 }, () => createWsClient(wsUrlOf(service.flashblocksUrl))),
+    )
     try {
       const subs = await Promise.all(subscribers.map((s) => s.subscribe('newFlashblocks')))
       // the feed is the reference: every flashblock from the next block on, as published
@@ -63,7 +71,12 @@ describe('flashblocks subscriptions on /flashblocks', () => {
       })
       await once(feed, 'open')
       // traffic so that flashblocks carry transactions
-      for (let i = 0; i < 3; i++) await clients.wallet.sendTransaction({ to: '0x70997970c51812dc3a010c7d01b54a0d8d1dc79c', value: 1n, gas: 21_000n })
+      for (let i = 0; i < 3; i++)
+        await clients.wallet.sendTransaction({
+          to: '0x70997970c51812dc3a010c7d01b54a0d8d1dc79c',
+          value: 1n,
+          gas: 21_000n,
+        })
       await vi.waitFor(() => expect(hashes.length).toBeGreaterThanOrEqual(12), { timeout: 20_000, interval: 50 })
       feed.close()
       const expected = hashes.slice(0, 12)
@@ -87,9 +100,14 @@ describe('flashblocks subscriptions on /flashblocks', () => {
 
   test('newFlashblocks shows a sent transaction in the pending block before it is canonical', async () => {
     const sub = await client.subscribe('newFlashblocks')
-    const hash = await clients.wallet.sendTransaction({ to: '0x90f79bf6eb2c4f870365e785982e1f101e93b906', value: parseEther('0.5'), gas: 21_000n })
-    const blocks = await until<{ number: string; hash: string; transactions: { hash: string; blockHash: string }[] }>(sub, (b) =>
-      b.transactions.some((tx) => tx.hash === hash),
+    const hash = await clients.wallet.sendTransaction({
+      to: '0x90f79bf6eb2c4f870365e785982e1f101e93b906',
+      value: parseEther('0.5'),
+      gas: 21_000n,
+    })
+    const blocks = await until<{ number: string; hash: string; transactions: { hash: string; blockHash: string }[] }>(
+      sub,
+      (b) => b.transactions.some((tx) => tx.hash === hash),
     )
     const pending = blocks.at(-1)!
     const tx = pending.transactions.find((t) => t.hash === hash)!
@@ -101,13 +119,20 @@ describe('flashblocks subscriptions on /flashblocks', () => {
 
   test('pendingLogs sends each matching log once, one per message, with the pending block position', async () => {
     const recipient = '0x15d34aaf54267db7d7c367839aaf71a00a2c6a65'
-    const sub = await client.subscribe('pendingLogs', { address: token, topics: [TRANSFER_TOPIC, null, `0x${recipient.slice(2).padStart(64, '0')}`] })
+    const sub = await client.subscribe('pendingLogs', {
+      address: token,
+      topics: [TRANSFER_TOPIC, null, `0x${recipient.slice(2).padStart(64, '0')}`],
+    })
     const other = await transfer('0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc', 1n)
     const hash = await transfer(recipient, 42n)
-    const logs = await until<{ transactionHash: string; address: string; data: string; blockNumber: string; logIndex: string; topics: string[] }>(
-      sub,
-      (log) => log.transactionHash === hash,
-    )
+    const logs = await until<{
+      transactionHash: string
+      address: string
+      data: string
+      blockNumber: string
+      logIndex: string
+      topics: string[]
+    }>(sub, (log) => log.transactionHash === hash)
     expect(logs.map((l) => l.transactionHash)).not.toContain(other)
     expect(logs).toHaveLength(1)
     const [log] = logs
@@ -139,10 +164,23 @@ describe('flashblocks subscriptions on /flashblocks', () => {
       headerInfo: true,
       subTxFilter: { subscribeAddresses: [watched], txInfo: true, txReceipt: true },
     })
-    const unrelated = await clients.wallet.sendTransaction({ to: '0x23618e81e3f5cdf7f54c3d65f7fbc0abf5b21e8f', value: 3n, gas: 21_000n })
+    const unrelated = await clients.wallet.sendTransaction({
+      to: '0x23618e81e3f5cdf7f54c3d65f7fbc0abf5b21e8f',
+      value: 3n,
+      gas: 21_000n,
+    })
     const related = await transfer(watched, 5n) // the watched address is only a log topic's recipient here: not matched
     const direct = await clients.wallet.sendTransaction({ to: watched, value: 7n, gas: 21_000n })
-    type Event = { type: 'header'; header: { hash: string; number: string } } | { type: 'transaction'; transaction: { txHash: string; txData?: { hash: string }; receipt?: { transactionHash: string; status: string } } }
+    type Event =
+      | { type: 'header'; header: { hash: string; number: string } }
+      | {
+          type: 'transaction'
+          transaction: {
+            txHash: string
+            txData?: { hash: string }
+            receipt?: { transactionHash: string; status: string }
+          }
+        }
     const events = await until<Event>(sub, (e) => e.type === 'transaction' && e.transaction.txHash === direct)
     const txEvents = events.filter((e) => e.type === 'transaction')
     expect(txEvents.map((e) => e.transaction.txHash)).toEqual([direct])

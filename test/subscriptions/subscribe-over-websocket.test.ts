@@ -37,7 +37,10 @@ describe('eth_subscribe and eth_unsubscribe', () => {
     const second = (await sub.next()) as { number: string; hash: string; parentHash: string }
     expect(BigInt(second.number)).toBe(BigInt(first.number) + 1n)
     expect(second.parentHash).toBe(first.hash)
-    const block = (await createHttpClient(service.url).call('eth_getBlockByNumber', [first.number, false])) as Record<string, unknown>
+    const block = (await createHttpClient(service.url).call('eth_getBlockByNumber', [first.number, false])) as Record<
+      string,
+      unknown
+    >
     const { size: _size, transactions: _txs, uncles: _uncles, withdrawals: _w, ...header } = block
     expect(first).toEqual(header)
     expect(await sub.unsubscribe()).toBe(true)
@@ -50,13 +53,13 @@ describe('eth_subscribe and eth_unsubscribe', () => {
     expect(await general.call('eth_unsubscribe', ['0x9ce59a13059e417087c02d3236a0b1cc'])).toBe(false)
   })
 
-  test('a connection cannot cancel another connection\'s subscription', async () => {
+  test("a connection cannot cancel another connection's subscription", async () => {
     const sub = await flashblocks.subscribe('newHeads')
     expect(await general.call('eth_unsubscribe', [sub.id])).toBe(false)
     expect(await sub.unsubscribe()).toBe(true)
   })
 
-  test('an unknown kind is refused with geth\'s message', async () => {
+  test("an unknown kind is refused with geth's message", async () => {
     const error = await rpcError(general.call('eth_subscribe', ['newBlocks']))
     expect(error.code).toBe(-32601)
     expect(error.message).toBe('no "newBlocks" subscription in eth namespace')
@@ -101,8 +104,13 @@ describe("X Layer's flashblocks kind", () => {
   })
 
   test(`refuses more than ${MAX_SUBSCRIBE_ADDRESSES} subscribe addresses`, async () => {
-    const addresses = Array.from({ length: MAX_SUBSCRIBE_ADDRESSES + 1 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}`)
-    const error = await rpcError(flashblocks.call('eth_subscribe', ['flashblocks', { subTxFilter: { subscribeAddresses: addresses } }]))
+    const addresses = Array.from(
+      { length: MAX_SUBSCRIBE_ADDRESSES + 1 },
+      (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}`,
+    )
+    const error = await rpcError(
+      flashblocks.call('eth_subscribe', ['flashblocks', { subTxFilter: { subscribeAddresses: addresses } }]),
+    )
     expect(error.code).toBe(-32602)
     expect(error.message).toBe('too many subscribe addresses')
     const sub = await flashblocks.subscribe('flashblocks', { subTxFilter: { subscribeAddresses: addresses.slice(1) } })
@@ -124,7 +132,9 @@ describe("X Layer's flashblocks kind", () => {
 describe('limits and cleanup', () => {
   test(`a connection holds at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} subscriptions`, async () => {
     const client = await createWsClient(service.wsUrl)
-    const subs = await Promise.all(Array.from({ length: MAX_SUBSCRIPTIONS_PER_CONNECTION }, () => client.subscribe('syncing')))
+    const subs = await Promise.all(
+      Array.from({ length: MAX_SUBSCRIPTIONS_PER_CONNECTION }, () => client.subscribe('syncing')),
+    )
     const error = await rpcError(client.call('eth_subscribe', ['syncing']))
     expect(error.code).toBe(-32005)
     await subs[0]!.unsubscribe()
@@ -135,7 +145,15 @@ describe('limits and cleanup', () => {
   test('subscribe/unsubscribe churn and closed sockets leave no subscription behind', async () => {
     await vi.waitFor(() => expect(service.subscriptions.count()).toBe(0))
     const clients = await Promise.all(Array.from({ length: 10 }, () => createWsClient(wsUrlOf(service.flashblocksUrl))))
-    const kinds: [string, ...unknown[]][] = [['newHeads'], ['logs', {}], ['newPendingTransactions', true], ['newFlashblocks'], ['pendingLogs'], ['newFlashblockTransactions', true], ['flashblocks', { headerInfo: true }]]
+    const kinds: [string, ...unknown[]][] = [
+      ['newHeads'],
+      ['logs', {}],
+      ['newPendingTransactions', true],
+      ['newFlashblocks'],
+      ['pendingLogs'],
+      ['newFlashblockTransactions', true],
+      ['flashblocks', { headerInfo: true }],
+    ]
     await Promise.all(
       clients.map(async (client, c) => {
         for (let round = 0; round < 20; round++) {

@@ -21,7 +21,10 @@ afterAll(async () => {
 })
 
 /** Resolves with the first `count` values a watcher reports, then stops the watcher. */
-function collect<T>(count: number, start: (push: (value: T) => void, fail: (error: Error) => void) => () => void): Promise<T[]> {
+function collect<T>(
+  count: number,
+  start: (push: (value: T) => void, fail: (error: Error) => void) => () => void,
+): Promise<T[]> {
   return new Promise((resolve, reject) => {
     const values: T[] = []
     const stop = start(
@@ -56,28 +59,40 @@ describe('viem over its webSocket transport', () => {
 
   test('watchContractEvent delivers the Transfer log of a token transfer, decoded', async () => {
     const recipient = '0x70997970c51812dc3a010c7d01b54a0d8d1dc79c'
-    const logsPromise = new Promise<{ args: unknown; transactionHash: Hash | null; logIndex: number | null }[]>((resolve, reject) => {
-      const stop = clients.publicWs.watchContractEvent({
-        address: token,
-        abi: testToken.abi,
-        eventName: 'Transfer',
-        args: { to: recipient },
-        onLogs: (logs) => {
-          stop()
-          resolve(logs as never)
-        },
-        onError: (error) => {
-          stop()
-          reject(error)
-        },
-      })
-    })
+    const logsPromise = new Promise<{ args: unknown; transactionHash: Hash | null; logIndex: number | null }[]>(
+      (resolve, reject) => {
+        const stop = clients.publicWs.watchContractEvent({
+          address: token,
+          abi: testToken.abi,
+          eventName: 'Transfer',
+          args: { to: recipient },
+          onLogs: (logs) => {
+            stop()
+            resolve(logs as never)
+          },
+          onError: (error) => {
+            stop()
+            reject(error)
+          },
+        })
+      },
+    )
     await vi.waitFor(() => expect(service.subscriptions.count('logs')).toBe(1))
-    const hash = await clients.wallet.writeContract({ address: token, abi: testToken.abi, functionName: 'transfer', args: [recipient, 1234n], gas: 100_000n })
+    const hash = await clients.wallet.writeContract({
+      address: token,
+      abi: testToken.abi,
+      functionName: 'transfer',
+      args: [recipient, 1234n],
+      gas: 100_000n,
+    })
     const logs = await logsPromise
     expect(logs).toHaveLength(1)
     expect(logs[0]!.transactionHash).toBe(hash)
-    expect(logs[0]!.args).toEqual({ from: devAccount.address, to: expect.stringMatching(/^0x70997970c51812dc3a010c7d01b54a0d8d1dc79c$/i), value: 1234n })
+    expect(logs[0]!.args).toEqual({
+      from: devAccount.address,
+      to: expect.stringMatching(/^0x70997970c51812dc3a010c7d01b54a0d8d1dc79c$/i),
+      value: 1234n,
+    })
     const receipt = await clients.publicHttp.getTransactionReceipt({ hash })
     expect(logs[0]!.logIndex).toBe(receipt.logs[0]!.logIndex)
   })
@@ -94,11 +109,18 @@ describe('viem over its webSocket transport', () => {
     })
     try {
       await vi.waitFor(() => expect(service.subscriptions.count('newPendingTransactions')).toBe(1))
-      const sent = await clients.wallet.sendTransaction({ to: '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc', value: parseEther('0.01'), gas: 21_000n })
-      await vi.waitFor(() => {
-        expect(failure).toBeUndefined()
-        expect(seen.has(sent)).toBe(true)
-      }, { timeout: 10_000, interval: 20 })
+      const sent = await clients.wallet.sendTransaction({
+        to: '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc',
+        value: parseEther('0.01'),
+        gas: 21_000n,
+      })
+      await vi.waitFor(
+        () => {
+          expect(failure).toBeUndefined()
+          expect(seen.has(sent)).toBe(true)
+        },
+        { timeout: 10_000, interval: 20 },
+      )
     } finally {
       stop()
     }

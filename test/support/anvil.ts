@@ -22,7 +22,19 @@ export async function startAnvil(extraArgs: string[] = [], port?: number): Promi
   const chainId = extraArgs.includes('--chain-id') ? [] : ['--chain-id', '196']
   const child: ChildProcess = spawn(
     ANVIL_BIN,
-    ['--host', '127.0.0.1', '--port', String(port), ...chainId, '--mnemonic', DEFAULT_MNEMONIC, '--hardfork', 'prague', '--silent', ...extraArgs],
+    [
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      ...chainId,
+      '--mnemonic',
+      DEFAULT_MNEMONIC,
+      '--hardfork',
+      'prague',
+      '--silent',
+      ...extraArgs,
+    ],
     { stdio: 'ignore' },
   )
   const url = `http://127.0.0.1:${port}`

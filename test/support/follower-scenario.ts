@@ -14,11 +14,20 @@ export const KEYS = [
   '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6', // dev account 3
 ] as const
 const OTHER = '0x90f79bf6eb2c4f870365e785982e1f101e93b906' as const // dev account 3
-const chain = { id: 196, name: 'xlayer', nativeCurrency: { name: 'OKB', symbol: 'OKB', decimals: 18 }, rpcUrls: { default: { http: [] } } } as const
+const chain = {
+  id: 196,
+  name: 'xlayer',
+  nativeCurrency: { name: 'OKB', symbol: 'OKB', decimals: 18 },
+  rpcUrls: { default: { http: [] } },
+} as const
 
 /** One JSON-RPC call; throws on an error reply. */
 export async function rpc<T = any>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
   const body = (await res.json()) as { result?: T; error?: { message: string } }
   if (body.error) throw new Error(`${method}: ${body.error.message}`)
   return body.result as T
@@ -33,24 +42,68 @@ export async function sendScenario(url: string): Promise<Hex[]> {
   const fees = { maxFeePerGas: 5_000_000_000n, maxPriorityFeePerGas: 1_000_000n }
   const wait = (hash: Hex) => pub.waitForTransactionReceipt({ hash })
 
-  const deploy = await wait(await walletA.sendTransaction({ data: (artifact.TestToken.bytecode + '00'.repeat(31) + '0f4240') as Hex, gas: 3_000_000n, ...fees }))
+  const deploy = await wait(
+    await walletA.sendTransaction({
+      data: (artifact.TestToken.bytecode + '00'.repeat(31) + '0f4240') as Hex,
+      gas: 3_000_000n,
+      ...fees,
+    }),
+  )
   const token = deploy.contractAddress!
-  const call = (functionName: string, args: unknown[] = []) => encodeFunctionData({ abi: artifact.TestToken.abi, functionName, args } as never) as Hex
+  const call = (functionName: string, args: unknown[] = []) =>
+    encodeFunctionData({ abi: artifact.TestToken.abi, functionName, args } as never) as Hex
   const hashes: Hex[] = [deploy.transactionHash]
   // several per block where the node batches them: nonces by hand so nothing waits in between
   let nonceA = await pub.getTransactionCount({ address: a.address, blockTag: 'pending' })
   let nonceB = await pub.getTransactionCount({ address: b.address, blockTag: 'pending' })
-  const authorization = await walletB.signAuthorization({ contractAddress: token, chainId: chain.id, nonce: nonceB + 1 })
+  const authorization = await walletB.signAuthorization({
+    contractAddress: token,
+    chainId: chain.id,
+    nonce: nonceB + 1,
+  })
   const sent = await Promise.all([
-    walletA.sendTransaction({ to: token, data: call('transfer', [OTHER, 1000n]), gas: 100_000n, nonce: nonceA++, ...fees }),
-    walletA.sendTransaction({ to: OTHER, value: 12345n, gas: 21_000n, gasPrice: 5_000_000_000n, type: 'legacy', nonce: nonceA++ }),
     walletA.sendTransaction({
-      to: token, data: call('increment'), gas: 100_000n, gasPrice: 5_000_000_000n, type: 'eip2930', nonce: nonceA++,
-      accessList: [{ address: token, storageKeys: ['0x0000000000000000000000000000000000000000000000000000000000000001'] }],
+      to: token,
+      data: call('transfer', [OTHER, 1000n]),
+      gas: 100_000n,
+      nonce: nonceA++,
+      ...fees,
     }),
-    walletA.sendTransaction({ to: token, data: call('transfer', [OTHER, 10n ** 30n]), gas: 100_000n, nonce: nonceA++, ...fees }), // reverts, mined
+    walletA.sendTransaction({
+      to: OTHER,
+      value: 12345n,
+      gas: 21_000n,
+      gasPrice: 5_000_000_000n,
+      type: 'legacy',
+      nonce: nonceA++,
+    }),
+    walletA.sendTransaction({
+      to: token,
+      data: call('increment'),
+      gas: 100_000n,
+      gasPrice: 5_000_000_000n,
+      type: 'eip2930',
+      nonce: nonceA++,
+      accessList: [
+        { address: token, storageKeys: ['0x0000000000000000000000000000000000000000000000000000000000000001'] },
+      ],
+    }),
+    walletA.sendTransaction({
+      to: token,
+      data: call('transfer', [OTHER, 10n ** 30n]),
+      gas: 100_000n,
+      nonce: nonceA++,
+      ...fees,
+    }), // reverts, mined
     walletA.sendTransaction({ to: token, data: call('spawn'), gas: 1_000_000n, nonce: nonceA++, ...fees }),
-    walletB.sendTransaction({ to: OTHER, data: '0x', gas: 100_000n, authorizationList: [authorization], nonce: nonceB++, ...fees }),
+    walletB.sendTransaction({
+      to: OTHER,
+      data: '0x',
+      gas: 100_000n,
+      authorizationList: [authorization],
+      nonce: nonceB++,
+      ...fees,
+    }),
   ])
   for (const hash of sent) await wait(hash)
   return [...hashes, ...sent]

@@ -20,7 +20,11 @@ export type Harness = Awaited<ReturnType<typeof startHarness>>
 export async function startHarness() {
   // an hour between blocks: nothing happens unless the test builds or seals
   const service: RunningService = await startService({
-    port: 0, quiet: true, rateLimit: 0, blockTimeMs: 3_600_000, flashblockIntervalMs: 3_600_000,
+    port: 0,
+    quiet: true,
+    rateLimit: 0,
+    blockTimeMs: 3_600_000,
+    flashblockIntervalMs: 3_600_000,
   })
   const chain = service.chain as Chain
   const general = createPublicClient({ chain: viemChain, transport: http(service.url) }) as PublicClient
@@ -33,20 +37,40 @@ export async function startHarness() {
   const fees = () => ({ nonce: nonce++, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n })
 
   return {
-    service, chain, general, flash, alice, wallet, flashWallet, fees,
+    service,
+    chain,
+    general,
+    flash,
+    alice,
+    wallet,
+    flashWallet,
+    fees,
     /** One flashblock with everything ready, then sealed. */
     mine: () => chain.mine(),
     /** Raw JSON-RPC call on an endpoint: the result, or the error object. */
     rpc: (endpoint: 'general' | 'flashblocks', method: string, params: unknown[]) =>
       rpc(endpoint === 'general' ? service.url : service.flashblocksUrl, method, params),
     deployToken: async (supply: bigint) => {
-      const hash = await wallet.deployContract({ abi: testToken.abi, bytecode: testToken.bytecode, args: [supply], gas: 2_000_000n, ...fees() })
+      const hash = await wallet.deployContract({
+        abi: testToken.abi,
+        bytecode: testToken.bytecode,
+        args: [supply],
+        gas: 2_000_000n,
+        ...fees(),
+      })
       const block = await chain.mine()
       const receipt = await general.getTransactionReceipt({ hash })
       return { hash, block, address: receipt.contractAddress! }
     },
     transferToken: async (token: Hex, to: Hex, amount: bigint, client = wallet) =>
-      client.writeContract({ address: token, abi: testToken.abi, functionName: 'transfer', args: [to, amount], gas: 100_000n, ...fees() }),
+      client.writeContract({
+        address: token,
+        abi: testToken.abi,
+        functionName: 'transfer',
+        args: [to, amount],
+        gas: 100_000n,
+        ...fees(),
+      }),
     close: () => service.close(),
   }
 }

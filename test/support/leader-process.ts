@@ -18,13 +18,32 @@ export interface LeaderProcess {
 
 export async function startLeaderProcess(args: string[] = []): Promise<LeaderProcess> {
   const port = await freePort()
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/cli.ts'),
-    '--port', String(port), '--host', '127.0.0.1', '--rate-limit', '0', '--quiet', ...args], { cwd: REPO_ROOT, stdio: 'ignore' })
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(REPO_ROOT, 'src/cli.ts'),
+      '--port',
+      String(port),
+      '--host',
+      '127.0.0.1',
+      '--rate-limit',
+      '0',
+      '--quiet',
+      ...args,
+    ],
+    { cwd: REPO_ROOT, stdio: 'ignore' },
+  )
   const url = `http://127.0.0.1:${port}/`
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   for (let attempt = 0; ; attempt++) {
     try {
-      await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' })
+      await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}',
+      })
       break
     } catch (err) {
       if (attempt === 300 || child.exitCode !== null) {

@@ -46,12 +46,20 @@ export interface InstalledPackage {
 /** Packs the repository (its `prepare` builds dist/) and installs the tarball plus `alongside` (e.g. 'viem@2.57.20'). */
 export async function installPackedPackage(alongside: string[] = []): Promise<InstalledPackage> {
   const scratch = mkdtempSync(join(tmpdir(), 'preconf-rpc-package-'))
-  await run('npm', ['pack', '--pack-destination', scratch, '--loglevel=error'], { cwd: REPO_ROOT, env: userEnv(), maxBuffer: 16 * 1024 * 1024 })
+  await run('npm', ['pack', '--pack-destination', scratch, '--loglevel=error'], {
+    cwd: REPO_ROOT,
+    env: userEnv(),
+    maxBuffer: 16 * 1024 * 1024,
+  })
   const tarball = join(scratch, readdirSync(scratch).find((f) => f.endsWith('.tgz'))!)
   const dir = join(scratch, 'app')
   mkdirSync(dir)
   const flags = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error']
-  await run('npm', ['install', ...flags, tarball, ...alongside], { cwd: dir, env: userEnv(), maxBuffer: 16 * 1024 * 1024 })
+  await run('npm', ['install', ...flags, tarball, ...alongside], {
+    cwd: dir,
+    env: userEnv(),
+    maxBuffer: 16 * 1024 * 1024,
+  })
   return { tarball, dir, remove: () => rm(scratch, { recursive: true, force: true }) }
 }
 
@@ -74,7 +82,11 @@ export interface RunningBin {
 export function startBin(dir: string, nodeBin: string, args: string[] = []): Promise<RunningBin> {
   // its own process group, stopped as a group, as Ctrl+C in a terminal does: npx runs the bin under `sh -c`,
   // which does not pass a SIGTERM on to it
-  const child: ChildProcess = spawn('npx', ['--no', '--', 'preconf-rpc', '--port', '0', ...args], { cwd: dir, env: userEnv(nodeBin), detached: true })
+  const child: ChildProcess = spawn('npx', ['--no', '--', 'preconf-rpc', '--port', '0', ...args], {
+    cwd: dir,
+    env: userEnv(nodeBin),
+    detached: true,
+  })
   let output = ''
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   return new Promise((resolve, reject) => {
@@ -91,7 +103,14 @@ export function startBin(dir: string, nodeBin: string, args: string[] = []): Pro
           stopGroup(child)
           await exited
           // the service itself (npx's grandchild) must be gone too, not left holding the port
-          for (let attempt = 0; await fetch(url).then(() => true, () => false); attempt++) {
+          for (
+            let attempt = 0;
+            await fetch(url).then(
+              () => true,
+              () => false,
+            );
+            attempt++
+          ) {
             if (attempt === 100) throw new Error(`preconf-rpc still answers on ${url} after npx exited`)
             await new Promise((r) => setTimeout(r, 100))
           }
@@ -100,6 +119,8 @@ export function startBin(dir: string, nodeBin: string, args: string[] = []): Pro
     }
     child.stdout!.on('data', onOutput)
     child.stderr!.on('data', onOutput)
-    child.once('exit', (code) => reject(new Error(`npx preconf-rpc exited with ${code} before printing its endpoints:\n${output}`)))
+    child.once('exit', (code) =>
+      reject(new Error(`npx preconf-rpc exited with ${code} before printing its endpoints:\n${output}`)),
+    )
   })
 }

@@ -8,7 +8,8 @@ import { freePort } from './free-port.js'
 /** True when a redis-server binary is on PATH (.ci/run installs it with apt). */
 export const HAVE_REDIS_SERVER = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0
 
-export const NO_REDIS_MESSAGE = 'redis-server is not installed: skipping the shared (Redis) rate limit tests. Install it with `apt-get install redis-server`.'
+export const NO_REDIS_MESSAGE =
+  'redis-server is not installed: skipping the shared (Redis) rate limit tests. Install it with `apt-get install redis-server`.'
 
 export class TestRedis {
   private child: ChildProcess | undefined
@@ -28,7 +29,18 @@ export class TestRedis {
   /** Starts redis-server on this port (again) and resolves once it accepts connections. */
   async restart(): Promise<void> {
     if (this.child) throw new Error('redis-server is already running')
-    const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'notice']
+    const args = [
+      '--port',
+      String(this.port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--loglevel',
+      'notice',
+    ]
     const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] })
     this.child = child
     await new Promise<void>((resolve, reject) => {

@@ -30,10 +30,19 @@ export interface Posted {
 }
 
 /** A JSON-RPC 2.0 request object. */
-export const request = (method: string, params: unknown = [], id: unknown = 1) => ({ jsonrpc: '2.0' as const, id, method, params })
+export const request = (method: string, params: unknown = [], id: unknown = 1) => ({
+  jsonrpc: '2.0' as const,
+  id,
+  method,
+  params,
+})
 
 /** `payload` as given when it is a string or bytes (malformed input stays malformed), else as JSON. */
-export async function post(target: string | FastifyInstance, payload: unknown, options: PostOptions = {}): Promise<Posted> {
+export async function post(
+  target: string | FastifyInstance,
+  payload: unknown,
+  options: PostOptions = {},
+): Promise<Posted> {
   const body = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : JSON.stringify(payload)
   const headers = { 'content-type': 'application/json', ...options.headers }
   if (typeof target === 'string') {
@@ -41,8 +50,16 @@ export async function post(target: string | FastifyInstance, payload: unknown, o
     const response = await fetch(target, { method: 'POST', headers, body, signal })
     return posted(response.status, Object.fromEntries(response.headers), await response.text())
   }
-  const response = await target.inject({ method: 'POST', url: options.path ?? '/', remoteAddress: options.remoteAddress, headers, payload: body })
-  const flat = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name.toLowerCase(), String(value)]))
+  const response = await target.inject({
+    method: 'POST',
+    url: options.path ?? '/',
+    remoteAddress: options.remoteAddress,
+    headers,
+    payload: body,
+  })
+  const flat = Object.fromEntries(
+    Object.entries(response.headers).map(([name, value]) => [name.toLowerCase(), String(value)]),
+  )
   return posted(response.statusCode, flat, response.body)
 }
 

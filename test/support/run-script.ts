@@ -8,7 +8,10 @@ export const REPO_ROOT = join(import.meta.dirname, '..', '..')
 
 /** `script` relative to the repository root; stdout and stderr come back together, in that order. */
 export function runScript(script: string, args: string[]): Promise<{ code: number; output: string }> {
-  return run(process.execPath, ['--import', 'tsx', join(REPO_ROOT, script), ...args], { cwd: REPO_ROOT, maxBuffer: 64 * 1024 * 1024 }).then(
+  return run(process.execPath, ['--import', 'tsx', join(REPO_ROOT, script), ...args], {
+    cwd: REPO_ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  }).then(
     ({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }),
     (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, output: err.stdout + err.stderr }),
   )

@@ -29,7 +29,12 @@ export function clientsFor(service: RunningService, endpointUrl = service.url) {
 /** Deploys TestToken with a supply of 1e24 to dev account 0 and waits for it to be canonical. */
 export async function deployTestToken(service: RunningService): Promise<Hex> {
   const { publicHttp, wallet } = clientsFor(service)
-  const hash = await wallet.deployContract({ abi: testToken.abi, bytecode: testToken.bytecode, args: [10n ** 24n], gas: 3_000_000n })
+  const hash = await wallet.deployContract({
+    abi: testToken.abi,
+    bytecode: testToken.bytecode,
+    args: [10n ** 24n],
+    gas: 3_000_000n,
+  })
   const receipt = await publicHttp.waitForTransactionReceipt({ hash, pollingInterval: 50 })
   if (!receipt.contractAddress) throw new Error('TestToken deployment has no contract address')
   return receipt.contractAddress

@@ -22,14 +22,27 @@ export interface TxFields {
 /** Signs a transaction from dev account `from` and returns its raw bytes. */
 export async function signTx(chain: Chain, from: number, fields: TxFields): Promise<Uint8Array> {
   const account = privateKeyToAccount(bytesToHex(chain.accounts[from].privateKey) as `0x${string}`)
-  const to = fields.to === null ? undefined : bytesToHex(fields.to ?? chain.accounts[(from + 1) % chain.accounts.length].address) as `0x${string}`
+  const to =
+    fields.to === null
+      ? undefined
+      : (bytesToHex(fields.to ?? chain.accounts[(from + 1) % chain.accounts.length].address) as `0x${string}`)
   const common = {
-    chainId: fields.chainId ?? Number(chain.chainId), nonce: fields.nonce, to, value: fields.value ?? 0n,
-    gas: fields.gas ?? 21_000n, data: fields.data ? (bytesToHex(fields.data) as `0x${string}`) : undefined,
+    chainId: fields.chainId ?? Number(chain.chainId),
+    nonce: fields.nonce,
+    to,
+    value: fields.value ?? 0n,
+    gas: fields.gas ?? 21_000n,
+    data: fields.data ? (bytesToHex(fields.data) as `0x${string}`) : undefined,
   }
   const type = fields.type ?? 'eip1559'
-  const signed = type === 'eip1559'
-    ? await account.signTransaction({ ...common, type, maxFeePerGas: fields.maxFeePerGas ?? 10n ** 10n, maxPriorityFeePerGas: fields.maxPriorityFeePerGas ?? 10n ** 9n })
-    : await account.signTransaction({ ...common, type, gasPrice: fields.gasPrice ?? 10n ** 10n })
+  const signed =
+    type === 'eip1559'
+      ? await account.signTransaction({
+          ...common,
+          type,
+          maxFeePerGas: fields.maxFeePerGas ?? 10n ** 10n,
+          maxPriorityFeePerGas: fields.maxPriorityFeePerGas ?? 10n ** 9n,
+        })
+      : await account.signTransaction({ ...common, type, gasPrice: fields.gasPrice ?? 10n ** 10n })
   return hexToBytes(signed)
 }

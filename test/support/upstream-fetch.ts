@@ -14,7 +14,11 @@ type Reply = { id: number; result?: unknown; error?: { code: number; message: st
 export function fetchUpstream(url: string): CountingUpstream {
   const post = async (body: unknown): Promise<unknown> => {
     upstream.requests++
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
     return res.json()
   }
   const unwrap = (reply: Reply, method: string) => {
@@ -28,9 +32,13 @@ export function fetchUpstream(url: string): CountingUpstream {
     },
     async batch(calls: readonly UpstreamCall[]) {
       if (calls.length === 0) return []
-      const replies = (await post(calls.map((c, id) => ({ jsonrpc: '2.0', id, method: c.method, params: c.params })))) as Reply[]
+      const replies = (await post(
+        calls.map((c, id) => ({ jsonrpc: '2.0', id, method: c.method, params: c.params })),
+      )) as Reply[]
       const byId = new Map(replies.map((r) => [r.id, r]))
-      return calls.map((c, id) => unwrap(byId.get(id) ?? { id, error: { code: -32603, message: 'no reply' } }, c.method))
+      return calls.map((c, id) =>
+        unwrap(byId.get(id) ?? { id, error: { code: -32603, message: 'no reply' } }, c.method),
+      )
     },
   }
   return upstream

@@ -1,7 +1,11 @@
 /** Resolves when `emitter` emits `event` (with its arguments), or rejects after `timeoutMs` saying what it waited for. */
 import type { EventEmitter } from 'node:events'
 
-export function nextEvent<T extends unknown[] = unknown[]>(emitter: EventEmitter, event: string, timeoutMs = 15_000): Promise<T> {
+export function nextEvent<T extends unknown[] = unknown[]>(
+  emitter: EventEmitter,
+  event: string,
+  timeoutMs = 15_000,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       emitter.off(event, on)

@@ -14,14 +14,21 @@ afterAll(() => service?.close())
 const post = (body: string) => postTo(service.url, body)
 
 test('a body over 5 MiB sent over a real socket gets HTTP 413 and a JSON-RPC error, not a reset', async () => {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'web3_sha3', params: [`0x${'ab'.repeat(MAX_BODY_BYTES / 2)}`] })
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'web3_sha3',
+    params: [`0x${'ab'.repeat(MAX_BODY_BYTES / 2)}`],
+  })
   const response = await post(body)
   expect(response.status).toBe(413)
   expect(response.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } })
 })
 
 test('a 4 MB parameter is served', async () => {
-  const response = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'web3_sha3', params: [`0x${'ab'.repeat(2 * 1024 * 1024)}`] }))
+  const response = await post(
+    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'web3_sha3', params: [`0x${'ab'.repeat(2 * 1024 * 1024)}`] }),
+  )
   expect(response.status).toBe(200)
   expect(response.json.result).toMatch(/^0x[0-9a-f]{64}$/)
 })
@@ -35,12 +42,18 @@ test('deeply nested JSON is answered with an error and the server keeps serving'
 })
 
 test('a __proto__ member in the request changes nothing', async () => {
-  const response = await post('{"jsonrpc":"2.0","id":3,"method":"eth_chainId","params":[],"__proto__":{"method":"eth_nope"}}')
+  const response = await post(
+    '{"jsonrpc":"2.0","id":3,"method":"eth_chainId","params":[],"__proto__":{"method":"eth_nope"}}',
+  )
   expect(response.json).toEqual({ jsonrpc: '2.0', id: 3, result: '0xc4' })
 })
 
 test('a method other than GET or POST on an endpoint is 404 with a JSON-RPC error body', async () => {
-  const response = await fetch(service.url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' })
+  const response = await fetch(service.url, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  })
   expect(response.status).toBe(404)
   expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } })
 })

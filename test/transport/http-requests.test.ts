@@ -16,24 +16,46 @@ const chainIdCall = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId
 
 describe('content types', () => {
   test('a non-JSON content type is HTTP 415 with a JSON-RPC error body', async () => {
-    const response = await app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'text/plain' }, payload: chainIdCall })
+    const response = await app.inject({
+      method: 'POST',
+      url: '/',
+      headers: { 'content-type': 'text/plain' },
+      payload: chainIdCall,
+    })
     expect(response.statusCode).toBe(415)
     expect(response.headers['content-type']).toMatch(/^application\/json/)
-    expect(response.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid content type, only application/json is supported' } })
+    expect(response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'invalid content type, only application/json is supported' },
+    })
   })
 
   test('a form post (curl -d without -H) is 415', async () => {
-    const response = await app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: chainIdCall })
+    const response = await app.inject({
+      method: 'POST',
+      url: '/',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: chainIdCall,
+    })
     expect(response.statusCode).toBe(415)
   })
 
-  test.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON', 'application/json-rpc', 'application/jsonrequest'])(
-    '%s is accepted',
-    async (contentType) => {
-      const response = await app.inject({ method: 'POST', url: '/', headers: { 'content-type': contentType }, payload: chainIdCall })
-      expect(response.json()).toEqual({ jsonrpc: '2.0', id: 1, result: '0xc4' })
-    },
-  )
+  test.each([
+    'application/json',
+    'application/json; charset=utf-8',
+    'Application/JSON',
+    'application/json-rpc',
+    'application/jsonrequest',
+  ])('%s is accepted', async (contentType) => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/',
+      headers: { 'content-type': contentType },
+      payload: chainIdCall,
+    })
+    expect(response.json()).toEqual({ jsonrpc: '2.0', id: 1, result: '0xc4' })
+  })
 
   test('a request without a content type is read as JSON, as geth does', async () => {
     const response = await app.inject({ method: 'POST', url: '/', payload: chainIdCall })
@@ -45,14 +67,31 @@ describe('body size', () => {
   test('a body over 5 MiB is HTTP 413 with a JSON-RPC error body', async () => {
     const padding = 'x'.repeat(MAX_BODY_BYTES)
     const payload = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'web3_sha3', params: [padding] })
-    const response = await app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/json' }, payload })
+    const response = await app.inject({
+      method: 'POST',
+      url: '/',
+      headers: { 'content-type': 'application/json' },
+      payload,
+    })
     expect(response.statusCode).toBe(413)
-    expect(response.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('too large') } })
+    expect(response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: expect.stringContaining('too large') },
+    })
   })
 
   test('a body just under the limit is read', async () => {
-    const payload = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }).padEnd(MAX_BODY_BYTES - 10, ' ')
-    const response = await app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/json' }, payload })
+    const payload = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }).padEnd(
+      MAX_BODY_BYTES - 10,
+      ' ',
+    )
+    const response = await app.inject({
+      method: 'POST',
+      url: '/',
+      headers: { 'content-type': 'application/json' },
+      payload,
+    })
     expect(response.statusCode).toBe(200)
     expect(response.json().result).toBe('0xc4')
   })
@@ -66,20 +105,38 @@ describe('GET on an endpoint', () => {
     const response = await app.inject({ method: 'GET', url })
     expect(response.statusCode).toBe(200)
     const description = response.json()
-    expect(description).toMatchObject({ name: 'preconf-rpc', version: expect.stringMatching(/^\d+\.\d+\.\d+/), endpoint, chainId: 196, network: 'mainnet' })
-    expect(description.methods).toBe(Object.values(methodTable).filter((spec) => spec.endpoints.includes(endpoint)).length)
+    expect(description).toMatchObject({
+      name: 'preconf-rpc',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      endpoint,
+      chainId: 196,
+      network: 'mainnet',
+    })
+    expect(description.methods).toBe(
+      Object.values(methodTable).filter((spec) => spec.endpoints.includes(endpoint)).length,
+    )
     expect(description.links).toMatchObject({ general: '/', flashblocks: '/flashblocks' })
   })
 })
 
 describe('paths and CORS', () => {
   test('a trailing slash reaches the same endpoint', async () => {
-    const response = await app.inject({ method: 'POST', url: '/flashblocks/', headers: { 'content-type': 'application/json' }, payload: chainIdCall })
+    const response = await app.inject({
+      method: 'POST',
+      url: '/flashblocks/',
+      headers: { 'content-type': 'application/json' },
+      payload: chainIdCall,
+    })
     expect(response.json().result).toBe('0xc4')
   })
 
   test('an unknown path is 404 with a JSON-RPC error body', async () => {
-    const response = await app.inject({ method: 'POST', url: '/nope', headers: { 'content-type': 'application/json' }, payload: chainIdCall })
+    const response = await app.inject({
+      method: 'POST',
+      url: '/nope',
+      headers: { 'content-type': 'application/json' },
+      payload: chainIdCall,
+    })
     expect(response.statusCode).toBe(404)
     expect(response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } })
   })
@@ -88,7 +145,11 @@ describe('paths and CORS', () => {
     const response = await app.inject({
       method: 'OPTIONS',
       url: '/flashblocks',
-      headers: { origin: 'https://dapp.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: {
+        origin: 'https://dapp.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
     })
     expect(response.statusCode).toBe(204)
     expect(response.headers['access-control-allow-origin']).toBe('*')

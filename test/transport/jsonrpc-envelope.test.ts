@@ -54,7 +54,11 @@ describe('error codes', () => {
   test('unparsable JSON is -32700 with a null id', async () => {
     const { status, json } = await post('{"jsonrpc":"2.0","id":1,')
     expect(status).toBe(200)
-    expect(json).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringContaining('parse error') } })
+    expect(json).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: expect.stringContaining('parse error') },
+    })
   })
 
   test('an empty body is -32700', async () => {
@@ -65,10 +69,30 @@ describe('error codes', () => {
     ['jsonrpc "1.0"', { jsonrpc: '1.0', id: 1, method: 'eth_chainId', params: [] }, 1, 'jsonrpc must be "2.0"'],
     ['a missing jsonrpc member', { id: 2, method: 'eth_chainId', params: [] }, 2, 'jsonrpc must be "2.0"'],
     ['a missing method', { jsonrpc: '2.0', id: 3, params: [] }, 3, 'method must be a non-empty string'],
-    ['a method that is not a string', { jsonrpc: '2.0', id: 4, method: 42, params: [] }, 4, 'method must be a non-empty string'],
-    ['params that are a string', { jsonrpc: '2.0', id: 5, method: 'eth_chainId', params: 'x' }, 5, 'params must be an array'],
-    ['params that are a number', { jsonrpc: '2.0', id: 6, method: 'eth_chainId', params: 1 }, 6, 'params must be an array'],
-    ['an id that is an object', { jsonrpc: '2.0', id: { a: 1 }, method: 'eth_chainId', params: [] }, null, 'id must be'],
+    [
+      'a method that is not a string',
+      { jsonrpc: '2.0', id: 4, method: 42, params: [] },
+      4,
+      'method must be a non-empty string',
+    ],
+    [
+      'params that are a string',
+      { jsonrpc: '2.0', id: 5, method: 'eth_chainId', params: 'x' },
+      5,
+      'params must be an array',
+    ],
+    [
+      'params that are a number',
+      { jsonrpc: '2.0', id: 6, method: 'eth_chainId', params: 1 },
+      6,
+      'params must be an array',
+    ],
+    [
+      'an id that is an object',
+      { jsonrpc: '2.0', id: { a: 1 }, method: 'eth_chainId', params: [] },
+      null,
+      'id must be',
+    ],
     ['a body that is a string', 'hello', null, 'expected a JSON-RPC request object'],
     ['a body that is null', null, null, 'expected a JSON-RPC request object'],
   ])('%s is -32600', async (_name, body, id, message) => {
@@ -79,23 +103,37 @@ describe('error codes', () => {
 
   test('by-name params are -32602: every method takes positional params', async () => {
     const { json } = await post(call('web3_sha3', { data: '0x' }, 9))
-    expect(json).toEqual({ jsonrpc: '2.0', id: 9, error: { code: -32602, message: expect.stringContaining('positional') } })
+    expect(json).toEqual({
+      jsonrpc: '2.0',
+      id: 9,
+      error: { code: -32602, message: expect.stringContaining('positional') },
+    })
   })
 
-  test('an unknown method is -32601 with geth\'s text', async () => {
+  test("an unknown method is -32601 with geth's text", async () => {
     const { json } = await post(call('eth_doesNotExist'))
-    expect(json).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'the method eth_doesNotExist does not exist/is not available' } })
+    expect(json).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32601, message: 'the method eth_doesNotExist does not exist/is not available' },
+    })
   })
 
   test('names inherited from Object.prototype are not methods', async () => {
     for (const name of ['toString', '__proto__', 'constructor', 'hasOwnProperty']) {
-      expect((await post(call(name))).json.error).toEqual({ code: -32601, message: `the method ${name} does not exist/is not available` })
+      expect((await post(call(name))).json.error).toEqual({
+        code: -32601,
+        message: `the method ${name} does not exist/is not available`,
+      })
     }
   })
 
   test('a /flashblocks-only method is -32601 on /', async () => {
     const { json } = await post(call('op_supportedCapabilities'))
-    expect(json.error).toEqual({ code: -32601, message: 'the method op_supportedCapabilities does not exist/is not available' })
+    expect(json.error).toEqual({
+      code: -32601,
+      message: 'the method op_supportedCapabilities does not exist/is not available',
+    })
   })
 
   test('eth_subscribe over HTTP is -32601 notifications not supported, as geth', async () => {
@@ -111,7 +149,10 @@ describe('error codes', () => {
 
   test('a missing required parameter is -32602 naming it', async () => {
     const { json } = await post(call('web3_sha3', []))
-    expect(json.error).toEqual({ code: -32602, message: expect.stringMatching(/^missing value for required argument 0 \(\w+\)$/) })
+    expect(json.error).toEqual({
+      code: -32602,
+      message: expect.stringMatching(/^missing value for required argument 0 \(\w+\)$/),
+    })
   })
 
   test('too many parameters is -32602', async () => {
@@ -129,7 +170,11 @@ describe('error codes', () => {
 
 describe('batches', () => {
   test('answers every call in request order', async () => {
-    const { json } = await post([call('net_version', [], 'a'), call('eth_chainId', [], 'b'), call('eth_syncing', [], 'c')])
+    const { json } = await post([
+      call('net_version', [], 'a'),
+      call('eth_chainId', [], 'b'),
+      call('eth_syncing', [], 'c'),
+    ])
     expect(json).toEqual([
       { jsonrpc: '2.0', id: 'a', result: '196' },
       { jsonrpc: '2.0', id: 'b', result: '0xc4' },
@@ -148,7 +193,11 @@ describe('batches', () => {
     ])
     expect(json).toEqual([
       { jsonrpc: '2.0', id: 1, result: '0xc4' },
-      { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'the method eth_nope does not exist/is not available' } },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        error: { code: -32601, message: 'the method eth_nope does not exist/is not available' },
+      },
       { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.any(String) } },
       { jsonrpc: '2.0', id: 3, error: { code: -32600, message: expect.stringContaining('"2.0"') } },
       { jsonrpc: '2.0', id: 4, result: '0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470' },
@@ -171,7 +220,9 @@ describe('batches', () => {
     const items = (n: number) => Array.from({ length: n }, (_, i) => call('eth_chainId', [], i + 1))
     expect((await post(items(100))).json).toHaveLength(100)
     const { json } = await post(items(101))
-    expect(json).toEqual([{ jsonrpc: '2.0', id: 1, error: { code: -32600, message: expect.stringContaining('batch too large') } }])
+    expect(json).toEqual([
+      { jsonrpc: '2.0', id: 1, error: { code: -32600, message: expect.stringContaining('batch too large') } },
+    ])
   })
 
   test('a nested batch is an invalid item, not a batch', async () => {

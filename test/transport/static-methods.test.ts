@@ -9,7 +9,10 @@ let general: RpcClient
 let flashblocks: RpcClient
 
 beforeAll(async () => {
-  ;[mainnet, testnet] = await Promise.all([startService({ port: 0, quiet: true }), startService({ port: 0, quiet: true, network: 'testnet' })])
+  ;[mainnet, testnet] = await Promise.all([
+    startService({ port: 0, quiet: true }),
+    startService({ port: 0, quiet: true, network: 'testnet' }),
+  ])
   general = createHttpClient(mainnet.url)
   flashblocks = createHttpClient(mainnet.flashblocksUrl)
 })
@@ -27,7 +30,9 @@ describe('the methods that need no chain, through the generated client on a real
 
   test('web3_sha3 is Keccak-256, not SHA3-256', async () => {
     expect(await general.web3_sha3('0x')).toBe('0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470')
-    expect(await general.web3_sha3('0x68656c6c6f')).toBe('0x1c8aff950685c2ed4bc3174f3472287b56d9517b9c948127319a09a7a36deac8')
+    expect(await general.web3_sha3('0x68656c6c6f')).toBe(
+      '0x1c8aff950685c2ed4bc3174f3472287b56d9517b9c948127319a09a7a36deac8',
+    )
   })
 
   test('net_version is the decimal chain id and eth_chainId the hex one, per network', async () => {
@@ -61,7 +66,10 @@ describe('the methods that need no chain, through the generated client on a real
     expect(await flashblocks.op_supportedCapabilities()).toEqual(['flashblocksv1'])
     const refused = await general.op_supportedCapabilities().catch((err: unknown) => err)
     expect(refused).toBeInstanceOf(RpcResponseError)
-    expect(refused).toMatchObject({ code: -32601, message: 'the method op_supportedCapabilities does not exist/is not available' })
+    expect(refused).toMatchObject({
+      code: -32601,
+      message: 'the method op_supportedCapabilities does not exist/is not available',
+    })
   })
 
   test('every result matches its schema in the document', async () => {
@@ -82,13 +90,22 @@ describe('the methods that need no chain, through the generated client on a real
 
 describe('rpc.discover', () => {
   test('each endpoint returns its own document, listing exactly the methods it serves', async () => {
-    for (const [endpoint, client] of [['general', general], ['flashblocks', flashblocks]] as const) {
-      const document = (await client['rpc.discover']()) as unknown as { openrpc: string; methods: { name: string }[]; servers: { name: string }[] }
+    for (const [endpoint, client] of [
+      ['general', general],
+      ['flashblocks', flashblocks],
+    ] as const) {
+      const document = (await client['rpc.discover']()) as unknown as {
+        openrpc: string
+        methods: { name: string }[]
+        servers: { name: string }[]
+      }
       expect(document.openrpc).toMatch(/^1\.\d+\.\d+$/)
       expect(document.servers[0]?.name).toBe(endpoint)
       const names = document.methods.map((method) => method.name)
       for (const name of names) expect(lookupMethod(endpoint, name), `${name} on ${endpoint}`).toBeDefined()
-      const served = Object.values(methodTable).filter((spec) => spec.endpoints.includes(endpoint)).map((spec) => spec.name)
+      const served = Object.values(methodTable)
+        .filter((spec) => spec.endpoints.includes(endpoint))
+        .map((spec) => spec.name)
       expect(new Set(names)).toEqual(new Set(served))
     }
   })

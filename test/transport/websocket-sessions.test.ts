@@ -86,7 +86,10 @@ describe('JSON-RPC over WebSocket', () => {
     const error = await http.call('eth_subscribe', ['newHeads']).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(RpcResponseError)
     expect(error).toMatchObject({ code: -32601, message: 'notifications not supported' })
-    await expect(http.call('eth_unsubscribe', ['0x1'])).rejects.toMatchObject({ code: -32601, message: 'notifications not supported' })
+    await expect(http.call('eth_unsubscribe', ['0x1'])).rejects.toMatchObject({
+      code: -32601,
+      message: 'notifications not supported',
+    })
   })
 
   test('a plain GET on an endpoint path is still the HTTP description, not an upgrade', async () => {
@@ -104,7 +107,9 @@ describe('a consumer that stops reading', () => {
     expect(service.subscriptions.count()).toBe(1)
     // stop reading: the server's send buffer fills once the kernel buffers are full
     socket.pause()
-    const batch = JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'rpc.discover', params: [] })))
+    const batch = JSON.stringify(
+      Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'rpc.discover', params: [] })),
+    )
     while (service.subscriptions.count() > 0) {
       socket.send(batch)
       await new Promise((resolve) => setTimeout(resolve, 20))
@@ -145,7 +150,10 @@ describe('rate limiting over WebSocket', () => {
         { method: 'net_version', params: [] },
       ])
       expect(await client.request('eth_chainId', [])).toBe('0xc4')
-      await expect(client.request('eth_chainId', [])).rejects.toMatchObject({ code: -32005, message: 'rate limit exceeded: 3 requests per second' })
+      await expect(client.request('eth_chainId', [])).rejects.toMatchObject({
+        code: -32005,
+        message: 'rate limit exceeded: 3 requests per second',
+      })
       expect(consumed).toEqual([2, 1, 1])
     } finally {
       await client.close()

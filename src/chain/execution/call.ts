@@ -26,7 +26,11 @@ export async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   }
 }
 
-export async function call(env: ExecutionEnv, request: CallRequest, overrides?: StateOverrideSpec): Promise<Uint8Array> {
+export async function call(
+  env: ExecutionEnv,
+  request: CallRequest,
+  overrides?: StateOverrideSpec,
+): Promise<Uint8Array> {
   const result = await withTimeout(execute(env, request, callGasLimit(env, request), overrides), CALL_TIMEOUT_MS)
   assertSucceeded(result)
   return result.execResult.returnValue

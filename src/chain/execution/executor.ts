@@ -13,7 +13,10 @@ import { traceTransactions } from './trace/trace.js'
 import type { VmPool } from './vm-pool.js'
 
 export class EmbeddedExecutor implements Executor {
-  constructor(private readonly vm: VM, private readonly vms: VmPool) {}
+  constructor(
+    private readonly vm: VM,
+    private readonly vms: VmPool,
+  ) {}
 
   call(block: BlockRecord, request: CallRequest, overrides?: StateOverrideSpec): Promise<Uint8Array> {
     return call(this.env(block), request, overrides)
@@ -24,7 +27,12 @@ export class EmbeddedExecutor implements Executor {
   }
 
   trace({ block, parent }: TraceTarget, indexes: number[], options: TraceOptions): Promise<unknown[]> {
-    const env = { vm: this.vm, parentStateRoot: parent.header.stateRoot, header: block.header, txs: block.txs.map((t) => t.tx) }
+    const env = {
+      vm: this.vm,
+      parentStateRoot: parent.header.stateRoot,
+      header: block.header,
+      txs: block.txs.map((t) => t.tx),
+    }
     return traceTransactions(env, indexes, options)
   }
 

@@ -5,7 +5,15 @@
 import { bytesToHex } from '@ethereumjs/util'
 import type { RunTxResult } from '@ethereumjs/vm'
 import {
-  ExecutionFailedError, ExecutionRevertedEmptyError, ExecutionRevertedError, FeeCapTooLowError, InsufficientFundsError, IntrinsicGasTooLowError, InvalidInputError, SenderNotEoaError, TipAboveFeeCapError,
+  ExecutionFailedError,
+  ExecutionRevertedEmptyError,
+  ExecutionRevertedError,
+  FeeCapTooLowError,
+  InsufficientFundsError,
+  IntrinsicGasTooLowError,
+  InvalidInputError,
+  SenderNotEoaError,
+  TipAboveFeeCapError,
 } from '../../errors.js'
 
 const ERROR_SELECTOR = '08c379a0'
@@ -13,9 +21,16 @@ const PANIC_SELECTOR = '4e487b71'
 
 /** Solidity's panic codes, worded as geth's abi.UnpackRevert words them. */
 const PANIC_REASONS: Record<number, string> = {
-  0x00: 'generic panic', 0x01: 'assert(false)', 0x11: 'arithmetic underflow or overflow', 0x12: 'division or modulo by zero',
-  0x21: 'enum overflow', 0x22: 'invalid encoded storage byte array accessed', 0x31: 'out-of-bounds array access; popping on an empty array',
-  0x32: 'out-of-bounds access of an array or bytesN', 0x41: 'out of memory', 0x51: 'uninitialized function',
+  0x00: 'generic panic',
+  0x01: 'assert(false)',
+  0x11: 'arithmetic underflow or overflow',
+  0x12: 'division or modulo by zero',
+  0x21: 'enum overflow',
+  0x22: 'invalid encoded storage byte array accessed',
+  0x31: 'out-of-bounds array access; popping on an empty array',
+  0x32: 'out-of-bounds access of an array or bytesN',
+  0x41: 'out of memory',
+  0x51: 'uninitialized function',
 }
 
 export function revertReason(data: Uint8Array): string | undefined {

@@ -10,7 +10,13 @@ import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { callCommon, stateAt } from '../engine.js'
 import type { VmPool } from './vm-pool.js'
-import { authorizationListData, impliedTxType, paysFees, type CallRequest, type StateOverrideSpec } from '../../domain/call-request.js'
+import {
+  authorizationListData,
+  impliedTxType,
+  paysFees,
+  type CallRequest,
+  type StateOverrideSpec,
+} from '../../domain/call-request.js'
 import { gethPrecheckError } from './revert.js'
 
 /**
@@ -43,14 +49,24 @@ async function applyOverrides(state: MerkleStateManager, overrides: StateOverrid
  * Runs `request` with `gasLimit` on the env's state, leaving it as it was. Without fee fields the call pays
  * nothing (geth's NoBaseFee for calls): the block context then has a zero base fee.
  */
-export async function execute(env: ExecutionEnv, request: CallRequest, gasLimit: bigint, overrides?: StateOverrideSpec): Promise<RunTxResult> {
+export async function execute(
+  env: ExecutionEnv,
+  request: CallRequest,
+  gasLimit: bigint,
+  overrides?: StateOverrideSpec,
+): Promise<RunTxResult> {
   if (!overrides) return env.vms.run(env.stateRoot, (vm) => executeOn(vm, env, request, gasLimit))
   // overrides rewrite accounts: a VM of its own, never returned to the pool, its writes reverted all the same
   const stateManager = stateAt(env.vm, env.stateRoot)
   await stateManager.checkpoint()
   try {
     await applyOverrides(stateManager, overrides)
-    return await executeOn(await createVM({ common: env.vm.common, stateManager, blockchain: env.vm.blockchain }), env, request, gasLimit)
+    return await executeOn(
+      await createVM({ common: env.vm.common, stateManager, blockchain: env.vm.blockchain }),
+      env,
+      request,
+      gasLimit,
+    )
   } finally {
     await stateManager.revert()
   }
@@ -67,7 +83,14 @@ async function executeOn(vm: VM, env: ExecutionEnv, request: CallRequest, gasLim
   // an unsigned transaction "from" anyone: the sender is what the caller says it is
   ;(tx as { getSenderAddress: () => Address }).getSenderAddress = () => from
   try {
-    return await runTx(vm, { tx, block, skipNonce: true, skipBalance: !fees, skipBlockGasLimitValidation: true, skipHardForkValidation: true })
+    return await runTx(vm, {
+      tx,
+      block,
+      skipNonce: true,
+      skipBalance: !fees,
+      skipBlockGasLimitValidation: true,
+      skipHardForkValidation: true,
+    })
   } catch (err) {
     throw gethPrecheckError(err)
   }
@@ -89,12 +112,27 @@ function blockContext(header: BlockHeader, paysFees: boolean, common: VM['common
 function buildTx(request: CallRequest, nonce: bigint, gasLimit: bigint, common: VM['common']): TypedTransaction {
   const type = impliedTxType(request) ?? (request.accessList ? 1 : 0)
   const base = {
-    nonce, gasLimit, to: request.to, value: request.value ?? 0n, data: request.data ?? new Uint8Array(),
+    nonce,
+    gasLimit,
+    to: request.to,
+    value: request.value ?? 0n,
+    data: request.data ?? new Uint8Array(),
     accessList: request.accessList?.map((e) => [e.address, e.storageKeys] as [Uint8Array, Uint8Array[]]),
   }
-  const fees = type >= 2
-    ? { maxFeePerGas: request.maxFeePerGas ?? request.maxPriorityFeePerGas ?? 0n, maxPriorityFeePerGas: request.maxPriorityFeePerGas ?? 0n }
-    : { gasPrice: request.gasPrice ?? 0n }
-  return createTx({ type, ...base, ...fees, ...(type === 4 ? { authorizationList: authorizationListData(request.authorizationList ?? []) } : {}) } as never, { common: callCommon(common), freeze: false })
+  const fees =
+    type >= 2
+      ? {
+          maxFeePerGas: request.maxFeePerGas ?? request.maxPriorityFeePerGas ?? 0n,
+          maxPriorityFeePerGas: request.maxPriorityFeePerGas ?? 0n,
+        }
+      : { gasPrice: request.gasPrice ?? 0n }
+  return createTx(
+    {
+      type,
+      ...base,
+      ...fees,
+      ...(type === 4 ? { authorizationList: authorizationListData(request.authorizationList ?? []) } : {}),
+    } as never,
+    { common: callCommon(common), freeze: false },
+  )
 }
-

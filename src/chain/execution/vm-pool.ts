@@ -23,7 +23,13 @@ export class VmPool {
   /** Runs `work` on a VM at `root`; nothing it writes survives. */
   async run<T>(root: Uint8Array, work: (vm: VM) => Promise<T>): Promise<T> {
     const key = bytesToHex(root)
-    const vm = this.take(key) ?? (await createVM({ common: this.chainVm.common, stateManager: stateAt(this.chainVm, root), blockchain: this.chainVm.blockchain }))
+    const vm =
+      this.take(key) ??
+      (await createVM({
+        common: this.chainVm.common,
+        stateManager: stateAt(this.chainVm, root),
+        blockchain: this.chainVm.blockchain,
+      }))
     await vm.stateManager.checkpoint()
     try {
       return await work(vm)

@@ -8,8 +8,18 @@ import { RLP } from '@ethereumjs/rlp'
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
 import { bytesToBigInt } from '@ethereumjs/util'
 import {
-  EmptyAuthListError, ExceedsBlockGasLimitError, FeeCapTooLowError, FloorDataGasTooLowError, InvalidChainIdError, InvalidInputError,
-  InvalidSenderError, InvalidTransactionError, IntrinsicGasTooLowError, OversizedDataError, TipAboveFeeCapError, TxTypeNotSupportedError,
+  EmptyAuthListError,
+  ExceedsBlockGasLimitError,
+  FeeCapTooLowError,
+  FloorDataGasTooLowError,
+  InvalidChainIdError,
+  InvalidInputError,
+  InvalidSenderError,
+  InvalidTransactionError,
+  IntrinsicGasTooLowError,
+  OversizedDataError,
+  TipAboveFeeCapError,
+  TxTypeNotSupportedError,
 } from '../../errors.js'
 import { MAX_TX_BYTES } from '../../limits.js'
 import { adoptCommon, callCommon } from '../engine.js'
@@ -85,5 +95,7 @@ function declaredChainId(raw: Uint8Array, type: number): bigint | undefined {
 
 function shortReason(err: unknown): string {
   // @ethereumjs appends the whole transaction dump after the reason
-  return String((err as Error).message ?? err).split(' (tx type=')[0].split('\n')[0]
+  return String((err as Error).message ?? err)
+    .split(' (tx type=')[0]
+    .split('\n')[0]
 }

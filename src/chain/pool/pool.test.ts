@@ -17,7 +17,10 @@ beforeAll(async () => {
 afterAll(() => chain.stop())
 
 async function rejection(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
-  const err = await promise.then(() => undefined, (e: unknown) => e)
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(err).toBeInstanceOf(TransactionRejectedError)
   return { code: (err as TransactionRejectedError).code, message: (err as Error).message }
 }
@@ -26,7 +29,10 @@ describe('pool admission', () => {
   test('rejects a transaction whose nonce is too low', async () => {
     await chain.sendRawTransaction(await signTx(chain, 0, { nonce: 0 }))
     await chain.mine()
-    expect(await rejection(chain.sendRawTransaction(await signTx(chain, 0, { nonce: 0, value: 5n })))).toEqual({ code: -32000, message: 'nonce too low' })
+    expect(await rejection(chain.sendRawTransaction(await signTx(chain, 0, { nonce: 0, value: 5n })))).toEqual({
+      code: -32000,
+      message: 'nonce too low',
+    })
   })
 
   test('rejects a transaction the sender cannot pay for', async () => {
@@ -58,7 +64,17 @@ describe('pool admission', () => {
 
   test('rejects a transaction whose signature recovers no sender', async () => {
     const tx = createFeeMarket1559Tx(
-      { chainId: 196n, nonce: 0n, maxFeePerGas: 10n * GWEI, maxPriorityFeePerGas: GWEI, gasLimit: 21_000n, to: bytesToHex(chain.accounts[2].address), v: 0n, r: 0n, s: 1n },
+      {
+        chainId: 196n,
+        nonce: 0n,
+        maxFeePerGas: 10n * GWEI,
+        maxPriorityFeePerGas: GWEI,
+        gasLimit: 21_000n,
+        to: bytesToHex(chain.accounts[2].address),
+        v: 0n,
+        r: 0n,
+        s: 1n,
+      },
       { common: chain.common },
     )
     expect((await rejection(chain.sendRawTransaction(tx.serialize()))).message).toBe('invalid sender')
@@ -72,13 +88,33 @@ describe('pool admission', () => {
   })
 
   test('replaces a transaction only with a 10% bump of both fee caps', async () => {
-    const first = await signTx(chain, 4, { nonce: 0, value: 1n, maxFeePerGas: 100n * GWEI, maxPriorityFeePerGas: 10n * GWEI })
+    const first = await signTx(chain, 4, {
+      nonce: 0,
+      value: 1n,
+      maxFeePerGas: 100n * GWEI,
+      maxPriorityFeePerGas: 10n * GWEI,
+    })
     await chain.sendRawTransaction(first)
-    const cheap = await signTx(chain, 4, { nonce: 0, value: 2n, maxFeePerGas: 109n * GWEI, maxPriorityFeePerGas: 11n * GWEI })
+    const cheap = await signTx(chain, 4, {
+      nonce: 0,
+      value: 2n,
+      maxFeePerGas: 109n * GWEI,
+      maxPriorityFeePerGas: 11n * GWEI,
+    })
     expect((await rejection(chain.sendRawTransaction(cheap))).message).toBe('replacement transaction underpriced')
-    const tipOnly = await signTx(chain, 4, { nonce: 0, value: 2n, maxFeePerGas: 110n * GWEI, maxPriorityFeePerGas: 10n * GWEI })
+    const tipOnly = await signTx(chain, 4, {
+      nonce: 0,
+      value: 2n,
+      maxFeePerGas: 110n * GWEI,
+      maxPriorityFeePerGas: 10n * GWEI,
+    })
     expect((await rejection(chain.sendRawTransaction(tipOnly))).message).toBe('replacement transaction underpriced')
-    const enough = await signTx(chain, 4, { nonce: 0, value: 3n, maxFeePerGas: 110n * GWEI, maxPriorityFeePerGas: 11n * GWEI })
+    const enough = await signTx(chain, 4, {
+      nonce: 0,
+      value: 3n,
+      maxFeePerGas: 110n * GWEI,
+      maxPriorityFeePerGas: 11n * GWEI,
+    })
     const hash = await chain.sendRawTransaction(enough)
     const block = await chain.mine()
     expect(block.txs.map((t) => bytesToHex(t.hash))).toEqual([bytesToHex(hash)])
@@ -86,7 +122,11 @@ describe('pool admission', () => {
   })
 
   test('answers txpool is full past the total and per-sender limits', async () => {
-    const head = { state: stateAt(chain.vm, chain.store.latest().header.stateRoot), baseFee: GWEI, gasLimit: 30_000_000n }
+    const head = {
+      state: stateAt(chain.vm, chain.store.latest().header.stateRoot),
+      baseFee: GWEI,
+      gasLimit: 30_000_000n,
+    }
     const small = new TxPool(chain.common, head, { maxTotal: 2 })
     await small.add(await signTx(chain, 5, { nonce: 0 }))
     await small.add(await signTx(chain, 6, { nonce: 0 }))
@@ -99,10 +139,18 @@ describe('pool admission', () => {
   test('checks a sender at the head that is current when it decides, not at one a flashblock replaced mid-read', async () => {
     const own = await createChain(defaultConfig({ quiet: true }))
     try {
-      const before = { state: stateAt(own.vm, own.store.latest().header.stateRoot), baseFee: GWEI, gasLimit: 30_000_000n }
+      const before = {
+        state: stateAt(own.vm, own.store.latest().header.stateRoot),
+        baseFee: GWEI,
+        gasLimit: 30_000_000n,
+      }
       await own.sendRawTransaction(await signTx(own, 0, { nonce: 0 }))
       await own.mine()
-      const after = { state: stateAt(own.vm, own.store.latest().header.stateRoot), baseFee: GWEI, gasLimit: 30_000_000n }
+      const after = {
+        state: stateAt(own.vm, own.store.latest().header.stateRoot),
+        baseFee: GWEI,
+        gasLimit: 30_000_000n,
+      }
       const pool = new TxPool(own.common, before)
       const admission = pool.add(await signTx(own, 0, { nonce: 0, value: 9n }))
       // the flashblock that used nonce 0 lands while the pool is still reading the sender's account
@@ -113,8 +161,12 @@ describe('pool admission', () => {
     }
   })
 
-  test('still admits the nonce a full sender\'s queued transactions wait for, so they are not stranded', async () => {
-    const head = { state: stateAt(chain.vm, chain.store.latest().header.stateRoot), baseFee: GWEI, gasLimit: 30_000_000n }
+  test("still admits the nonce a full sender's queued transactions wait for, so they are not stranded", async () => {
+    const head = {
+      state: stateAt(chain.vm, chain.store.latest().header.stateRoot),
+      baseFee: GWEI,
+      gasLimit: 30_000_000n,
+    }
     const pool = new TxPool(chain.common, head, { maxTotal: 2, maxPerSender: 2 })
     await pool.add(await signTx(chain, 5, { nonce: 1 }))
     await pool.add(await signTx(chain, 5, { nonce: 2 }))

@@ -7,7 +7,14 @@
 import type { Common } from '@ethereumjs/common'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { Address, KECCAK256_NULL, equalsBytes } from '@ethereumjs/util'
-import { AlreadyKnownError, InsufficientFundsError, NonceTooLowError, ReplacementUnderpricedError, SenderNotEoaError, TxPoolFullError } from '../../errors.js'
+import {
+  AlreadyKnownError,
+  InsufficientFundsError,
+  NonceTooLowError,
+  ReplacementUnderpricedError,
+  SenderNotEoaError,
+  TxPoolFullError,
+} from '../../errors.js'
 import { POOL_MAX_PER_SENDER, POOL_MAX_TOTAL, POOL_PRICE_BUMP_PERCENT } from '../../limits.js'
 import { keyOf } from '../../domain/block-record.js'
 import type { PoolContent } from '../../capabilities/submit.js'
@@ -46,7 +53,11 @@ export class TxPool {
   private readonly maxTotal: number
   private readonly maxPerSender: number
 
-  constructor(private readonly common: Common, private head: PoolHead, private readonly options: PoolOptions = {}) {
+  constructor(
+    private readonly common: Common,
+    private head: PoolHead,
+    private readonly options: PoolOptions = {},
+  ) {
     this.maxTotal = options.maxTotal ?? POOL_MAX_TOTAL
     this.maxPerSender = options.maxPerSender ?? POOL_MAX_PER_SENDER
   }
@@ -101,7 +112,10 @@ export class TxPool {
     if (existing) {
       if (!outbids(entry, existing)) throw new ReplacementUnderpricedError()
       this.byHash.delete(keyOf(existing.record.hash))
-    } else if ((this.byHash.size >= this.maxTotal || (queue?.byNonce.size ?? 0) >= this.maxPerSender) && !(queue && fillsGap(queue, tx.nonce))) {
+    } else if (
+      (this.byHash.size >= this.maxTotal || (queue?.byNonce.size ?? 0) >= this.maxPerSender) &&
+      !(queue && fillsGap(queue, tx.nonce))
+    ) {
       throw new TxPoolFullError()
     }
     this.seq++
@@ -136,10 +150,12 @@ export class TxPool {
   /** After a flashblock: re-reads these senders' nonces from the (new) head state and forgets what is stale. */
   async refresh(senders: Iterable<Uint8Array>): Promise<void> {
     const keys = [...new Set([...senders].map(keyOf))].filter((k) => this.bySender.has(k))
-    const nonces = await Promise.all(keys.map(async (k) => {
-      const queue = this.bySender.get(k)!
-      return (await this.head.state.getAccount(new Address(queue.sender)))?.nonce ?? 0n
-    }))
+    const nonces = await Promise.all(
+      keys.map(async (k) => {
+        const queue = this.bySender.get(k)!
+        return (await this.head.state.getAccount(new Address(queue.sender)))?.nonce ?? 0n
+      }),
+    )
     keys.forEach((k, i) => {
       const queue = this.bySender.get(k)
       if (!queue) return
@@ -201,8 +217,12 @@ function fillsGap(queue: SenderTxs, nonce: bigint): boolean {
 /** geth's rule: both caps strictly higher and at least POOL_PRICE_BUMP_PERCENT above the old ones. */
 function outbids(next: PoolEntry, old: PoolEntry): boolean {
   const bump = 100n + POOL_PRICE_BUMP_PERCENT
-  return next.feeCap > old.feeCap && next.tipCap > old.tipCap &&
-    next.feeCap >= (old.feeCap * bump) / 100n && next.tipCap >= (old.tipCap * bump) / 100n
+  return (
+    next.feeCap > old.feeCap &&
+    next.tipCap > old.tipCap &&
+    next.feeCap >= (old.feeCap * bump) / 100n &&
+    next.tipCap >= (old.tipCap * bump) / 100n
+  )
 }
 
 function maxBig(a: bigint, b: bigint): bigint {

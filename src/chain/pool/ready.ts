@@ -13,7 +13,7 @@ export function* priceOrdered(runs: readonly (readonly PoolEntry[])[], baseFee: 
   const better = (a: Head, b: Head) => (a.tip !== b.tip ? a.tip > b.tip : a.seq < b.seq)
   const push = (h: Head) => {
     heap.push(h)
-    for (let i = heap.length - 1; i > 0;) {
+    for (let i = heap.length - 1; i > 0; ) {
       const p = (i - 1) >> 1
       if (!better(heap[i], heap[p])) break
       ;[heap[i], heap[p]] = [heap[p], heap[i]]
@@ -25,7 +25,7 @@ export function* priceOrdered(runs: readonly (readonly PoolEntry[])[], baseFee: 
     const last = heap.pop()!
     if (heap.length > 0) {
       heap[0] = last
-      for (let i = 0; ;) {
+      for (let i = 0; ; ) {
         const l = 2 * i + 1
         const r = l + 1
         let m = i
@@ -38,7 +38,12 @@ export function* priceOrdered(runs: readonly (readonly PoolEntry[])[], baseFee: 
     }
     return top
   }
-  const headOf = (list: readonly PoolEntry[], at: number): Head => ({ tip: effectiveTip(list[at], baseFee), seq: list[at].seq, list, at })
+  const headOf = (list: readonly PoolEntry[], at: number): Head => ({
+    tip: effectiveTip(list[at], baseFee),
+    seq: list[at].seq,
+    list,
+    at,
+  })
   for (const run of runs) if (run.length > 0) push(headOf(run, 0))
   while (heap.length > 0) {
     const head = pop()

@@ -23,6 +23,10 @@ export const debug_traceBlockByHash: Handler<'debug_traceBlockByHash'> = async (
 
 async function traceBlock(ctx: HandlerContext, block: BlockRecord, options: TraceConfig): Promise<BlockTraceResult> {
   const { txs } = block
-  const results = await ctx.execution.trace(await traceTarget(ctx, block), txs.map((_, i) => i), options)
+  const results = await ctx.execution.trace(
+    await traceTarget(ctx, block),
+    txs.map((_, i) => i),
+    options,
+  )
   return results.map((result, i) => ({ txHash: data(txs[i]!.hash), result: result as TraceResult }))
 }

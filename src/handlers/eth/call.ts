@@ -11,5 +11,7 @@ import type { Handler } from '../context.js'
  */
 export const eth_call: Handler<'eth_call'> = async ([transaction, block, overrides], ctx) => {
   const at = await knownBlock(ctx, toSelector(block))
-  return data(await ctx.execution.call(at, parseCallRequest(transaction), overrides ? parseStateOverrides(overrides) : undefined))
+  return data(
+    await ctx.execution.call(at, parseCallRequest(transaction), overrides ? parseStateOverrides(overrides) : undefined),
+  )
 }

@@ -1,5 +1,10 @@
 import type { BlockRecord } from '../../domain/types.js'
-import { FeeHistoryBeyondHeadError, HeaderNotFoundError, InvalidParamsError, InvalidRewardPercentileError } from '../../errors.js'
+import {
+  FeeHistoryBeyondHeadError,
+  HeaderNotFoundError,
+  InvalidParamsError,
+  InvalidRewardPercentileError,
+} from '../../errors.js'
 import { feeHistory } from '../../fees/fee-history.js'
 import { MAX_FEE_HISTORY_BLOCKS } from '../../limits.js'
 import { quantity } from '../../format/hex.js'

@@ -10,8 +10,12 @@ function at(block: BlockRecord | undefined, indexHex: string) {
   return block && index < BigInt(block.txs.length) ? formatTxInBlock(block, Number(index)) : null
 }
 
-export const eth_getTransactionByBlockHashAndIndex: Handler<'eth_getTransactionByBlockHashAndIndex'> = async ([hash, index], ctx) =>
-  at(await ctx.resolver.blockByHash(parseData(hash)), index)
+export const eth_getTransactionByBlockHashAndIndex: Handler<'eth_getTransactionByBlockHashAndIndex'> = async (
+  [hash, index],
+  ctx,
+) => at(await ctx.resolver.blockByHash(parseData(hash)), index)
 
-export const eth_getTransactionByBlockNumberAndIndex: Handler<'eth_getTransactionByBlockNumberAndIndex'> = async ([block, index], ctx) =>
-  at(await lookupBlock(ctx, block), index)
+export const eth_getTransactionByBlockNumberAndIndex: Handler<'eth_getTransactionByBlockNumberAndIndex'> = async (
+  [block, index],
+  ctx,
+) => at(await lookupBlock(ctx, block), index)

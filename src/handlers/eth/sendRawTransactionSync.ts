@@ -23,7 +23,10 @@ export const eth_sendRawTransactionSync: Handler<'eth_sendRawTransactionSync'> =
 function parseTimeout(timeout: number | string | null | undefined): number {
   if (timeout == null) return SEND_SYNC_MAX_TIMEOUT_MS
   const ms = typeof timeout === 'string' ? Number(BigInt(timeout)) : timeout
-  if (!Number.isSafeInteger(ms) || ms < 0) throw new InvalidParamsError(`invalid argument 1 (timeout): expected a whole number of milliseconds, got ${JSON.stringify(timeout)}`)
+  if (!Number.isSafeInteger(ms) || ms < 0)
+    throw new InvalidParamsError(
+      `invalid argument 1 (timeout): expected a whole number of milliseconds, got ${JSON.stringify(timeout)}`,
+    )
   if (ms > SEND_SYNC_MAX_TIMEOUT_MS) {
     throw new SendSyncTimeoutTooLongError(ms, SEND_SYNC_MAX_TIMEOUT_MS)
   }
@@ -36,6 +39,7 @@ async function waitVisible(ctx: HandlerContext, hash: Uint8Array, timeoutMs: num
   if (!(await ctx.submit.waitForReceipt(hash, timeoutMs, { preconfirmed: true }))) return undefined
   const visible = await ctx.resolver.tx(hash)
   if (visible) return visible
-  if (!(await ctx.submit.waitForReceipt(hash, Math.max(0, deadline - Date.now()), { preconfirmed: false }))) return undefined
+  if (!(await ctx.submit.waitForReceipt(hash, Math.max(0, deadline - Date.now()), { preconfirmed: false })))
+    return undefined
   return await ctx.resolver.tx(hash)
 }

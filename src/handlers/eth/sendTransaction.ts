@@ -18,7 +18,10 @@ import type { Handler, HandlerContext } from '../context.js'
  */
 export const eth_sendTransaction: Handler<'eth_sendTransaction'> = async ([wire], ctx) => {
   const request = parseCallRequest(wire)
-  const account = unlockedAccount(ctx, request.from ? bytesToHex(request.from) : '0x0000000000000000000000000000000000000000')
+  const account = unlockedAccount(
+    ctx,
+    request.from ? bytesToHex(request.from) : '0x0000000000000000000000000000000000000000',
+  )
   const chainId = BigInt(ctx.config.chainId)
   if (request.chainId !== undefined && request.chainId !== chainId) {
     throw new ChainIdMismatchError(request.chainId, chainId)
@@ -27,7 +30,10 @@ export const eth_sendTransaction: Handler<'eth_sendTransaction'> = async ([wire]
   return data(await ctx.submit.sendRawTransaction(ctx.accounts.signTransaction(account, filled)))
 }
 
-async function fillDefaults(ctx: HandlerContext, request: CallRequest & { from: Uint8Array; chainId: bigint }): Promise<FilledRequest> {
+async function fillDefaults(
+  ctx: HandlerContext,
+  request: CallRequest & { from: Uint8Array; chainId: bigint },
+): Promise<FilledRequest> {
   const type = impliedTxType(request) ?? 2
   const nonce = request.nonce ?? (await ctx.resolver.pendingNonce(request.from))
   const fees: Partial<CallRequest> = {}

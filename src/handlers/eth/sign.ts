@@ -11,7 +11,10 @@ import type { Handler } from '../context.js'
 export const eth_sign: Handler<'eth_sign'> = ([address, message], ctx) => {
   const account = unlockedAccount(ctx, address)
   // 'recovered' puts the recovery bit first
-  const sig = secp256k1.sign(hashPersonalMessage(parseData(message)), account.privateKey, { prehash: false, format: 'recovered' })
+  const sig = secp256k1.sign(hashPersonalMessage(parseData(message)), account.privateKey, {
+    prehash: false,
+    format: 'recovered',
+  })
   const out = new Uint8Array(65)
   out.set(sig.subarray(1), 0)
   out[64] = sig[0]! + 27

@@ -20,7 +20,10 @@ export async function findTransaction(ctx: HandlerContext, hash: Uint8Array): Pr
 export function formatTxInBlock(block: BlockRecord, index: number): RpcTransaction {
   const { tx, sender } = block.txs[index]!
   return formatTransaction(tx, sender, {
-    blockHash: block.hash, blockNumber: block.number, index, baseFee: block.header.baseFeePerGas,
+    blockHash: block.hash,
+    blockNumber: block.number,
+    index,
+    baseFee: block.header.baseFeePerGas,
   })
 }
 

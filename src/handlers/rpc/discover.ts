@@ -13,7 +13,9 @@ const documents = new Map<Endpoint, Document>()
 function documentOf(endpoint: Endpoint): Document {
   let document = documents.get(endpoint)
   if (document === undefined) {
-    document = JSON.parse(readFileSync(new URL(`../../../generated/openrpc.${endpoint}.json`, import.meta.url), 'utf8')) as Document
+    document = JSON.parse(
+      readFileSync(new URL(`../../../generated/openrpc.${endpoint}.json`, import.meta.url), 'utf8'),
+    ) as Document
     documents.set(endpoint, document)
   }
   return document

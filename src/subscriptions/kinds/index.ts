@@ -10,6 +10,12 @@ import { syncing } from './syncing.js'
 import { xlayerFlashblocks } from './xlayer-flashblocks.js'
 
 export const ALL_KINDS: readonly SubscriptionKindSpec<unknown>[] = [
-  newHeads, logs, newPendingTransactions, syncing,
-  newFlashblocks, pendingLogs, newFlashblockTransactions, xlayerFlashblocks,
+  newHeads,
+  logs,
+  newPendingTransactions,
+  syncing,
+  newFlashblocks,
+  pendingLogs,
+  newFlashblockTransactions,
+  xlayerFlashblocks,
 ]

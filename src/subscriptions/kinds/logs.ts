@@ -19,7 +19,11 @@ export const logs: SubscriptionKindSpec<LogCriteria> = {
 }
 
 /** Sends the logs of transactions `fromTx`.. of a block to the subscriptions whose criteria match. */
-export function publishLogs(subscriptions: readonly Subscription<LogCriteria>[], block: FormattedBlock, fromTx = 0): void {
+export function publishLogs(
+  subscriptions: readonly Subscription<LogCriteria>[],
+  block: FormattedBlock,
+  fromTx = 0,
+): void {
   if (subscriptions.length === 0) return
   const receipts = block.record.receipts
   for (let i = fromTx; i < receipts.length; i++) {

@@ -28,7 +28,11 @@ export function transactionWithLogs(pending: FormattedBlock, i: number): Record<
   }
 }
 
-export function publishFlashblockTransactions(subscriptions: readonly Subscription<boolean>[], pending: FormattedBlock, view: FlashblockView): void {
+export function publishFlashblockTransactions(
+  subscriptions: readonly Subscription<boolean>[],
+  pending: FormattedBlock,
+  view: FlashblockView,
+): void {
   if (subscriptions.length === 0) return
   for (let i = view.firstNewTx; i < view.block.txs.length; i++) {
     let hash: string | undefined

@@ -20,6 +20,10 @@ export const pendingLogs: SubscriptionKindSpec<LogCriteria> = {
   },
 }
 
-export function publishPendingLogs(subscriptions: readonly Subscription<LogCriteria>[], pending: FormattedBlock, view: FlashblockView): void {
+export function publishPendingLogs(
+  subscriptions: readonly Subscription<LogCriteria>[],
+  pending: FormattedBlock,
+  view: FlashblockView,
+): void {
   publishLogs(subscriptions, pending, view.firstNewTx)
 }

@@ -17,7 +17,11 @@ export const xlayerFlashblocks: SubscriptionKindSpec<XLayerFilter> = {
   parseParams: (args) => parseXLayerFilter(args),
 }
 
-export function publishXLayerFlashblock(subscriptions: readonly Subscription<XLayerFilter>[], pending: FormattedBlock, view: FlashblockView): void {
+export function publishXLayerFlashblock(
+  subscriptions: readonly Subscription<XLayerFilter>[],
+  pending: FormattedBlock,
+  view: FlashblockView,
+): void {
   if (subscriptions.length === 0) return
   let header: string | undefined
   for (const s of subscriptions) {

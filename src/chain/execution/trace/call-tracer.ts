@@ -10,11 +10,25 @@ import { CALL_OPS } from './struct-logger.js'
 
 export type CallLog = { address: string; topics: string[]; data: string; position: string }
 export type CallFrame = {
-  type: string; from: string; to?: string; value?: string; gas: string; gasUsed: string; input: string
-  output?: string; error?: string; revertReason?: string; calls?: CallFrame[]; logs?: CallLog[]
+  type: string
+  from: string
+  to?: string
+  value?: string
+  gas: string
+  gasUsed: string
+  input: string
+  output?: string
+  error?: string
+  revertReason?: string
+  calls?: CallFrame[]
+  logs?: CallLog[]
 }
 
-export function attachCallTracer(evm: EVM, tx: TypedTransaction, options: { onlyTopCall?: boolean; withLog?: boolean }) {
+export function attachCallTracer(
+  evm: EVM,
+  tx: TypedTransaction,
+  options: { onlyTopCall?: boolean; withLog?: boolean },
+) {
   const stack: CallFrame[] = []
   let root: CallFrame | undefined
   const lastOp = new Map<number, string>()
@@ -28,17 +42,26 @@ export function attachCallTracer(evm: EVM, tx: TypedTransaction, options: { only
       const topics = Array.from({ length: n }, (_, i) => `0x${s[s.length - 3 - i].toString(16).padStart(64, '0')}`)
       const frame = stack[stack.length - 1]
       ;(frame.logs ??= []).push({
-        address: step.address.toString(), topics, data: bytesToHex(step.memory.subarray(offset, offset + size)),
+        address: step.address.toString(),
+        topics,
+        data: bytesToHex(step.memory.subarray(offset, offset + size)),
         position: bigIntToHex(BigInt(frame.calls?.length ?? 0)),
       })
     }
     resolve?.()
   }
   const onBeforeMessage = (message: Message, resolve?: () => void) => {
-    const type = message.depth === 0 ? (tx.to === undefined ? 'CREATE' : 'CALL') : (lastOp.get(message.depth - 1) ?? 'CALL')
+    const type =
+      message.depth === 0 ? (tx.to === undefined ? 'CREATE' : 'CALL') : (lastOp.get(message.depth - 1) ?? 'CALL')
     const frame: CallFrame = {
-      type, from: message.caller.toString(), to: message.to?.toString(), gas: bigIntToHex(message.gasLimit), gasUsed: '0x0',
-      input: bytesToHex(message.data.length ? message.data : (message.code as Uint8Array | undefined) ?? new Uint8Array()),
+      type,
+      from: message.caller.toString(),
+      to: message.to?.toString(),
+      gas: bigIntToHex(message.gasLimit),
+      gasUsed: '0x0',
+      input: bytesToHex(
+        message.data.length ? message.data : ((message.code as Uint8Array | undefined) ?? new Uint8Array()),
+      ),
     }
     if (type !== 'DELEGATECALL' && type !== 'STATICCALL') frame.value = bigIntToHex(message.value)
     if (stack.length > 0) {

@@ -10,12 +10,16 @@ import { Address, bigIntToBytes, bigIntToHex, bytesToHex, setLengthLeft } from '
 type Account = { balance?: string; nonce?: number; code?: string; storage?: Record<string, string> }
 
 export function attachPrestateTracer(evm: EVM, sender: Address, coinbase: Address) {
-  const touched = new Map<string, Set<string>>([[sender.toString(), new Set()], [coinbase.toString(), new Set()]])
+  const touched = new Map<string, Set<string>>([
+    [sender.toString(), new Set()],
+    [coinbase.toString(), new Set()],
+  ])
   const touch = (address: string) => touched.get(address) ?? touched.set(address, new Set()).get(address)!
   const onStep = (step: InterpreterStep, resolve?: () => void) => {
     const op = step.opcode.name
     const top = step.stack[step.stack.length - 1]
-    if (op === 'SLOAD' || op === 'SSTORE') touch(step.address.toString()).add(bytesToHex(setLengthLeft(bigIntToBytes(top), 32)))
+    if (op === 'SLOAD' || op === 'SSTORE')
+      touch(step.address.toString()).add(bytesToHex(setLengthLeft(bigIntToBytes(top), 32)))
     if (['BALANCE', 'EXTCODESIZE', 'EXTCODECOPY', 'EXTCODEHASH', 'SELFDESTRUCT'].includes(op)) {
       touch(`0x${top.toString(16).padStart(40, '0')}`)
     }
@@ -31,7 +35,11 @@ export function attachPrestateTracer(evm: EVM, sender: Address, coinbase: Addres
   return {
     touch,
     async result(pre: MerkleStateManager, post: MerkleStateManager, diffMode: boolean) {
-      const read = async (state: MerkleStateManager, address: string, slots: Set<string>): Promise<Account | undefined> => {
+      const read = async (
+        state: MerkleStateManager,
+        address: string,
+        slots: Set<string>,
+      ): Promise<Account | undefined> => {
         const addr = new Address(setLengthLeft(bigIntToBytes(BigInt(address)), 20))
         const account = await state.getAccount(addr)
         if (!account) return undefined
@@ -65,9 +73,12 @@ export function attachPrestateTracer(evm: EVM, sender: Address, coinbase: Addres
         if (after[address]) {
           const changed: Account = {}
           for (const key of ['balance', 'nonce', 'code'] as const) {
-            if (JSON.stringify(after[address][key]) !== JSON.stringify(before[address]?.[key])) (changed as Record<string, unknown>)[key] = after[address][key]
+            if (JSON.stringify(after[address][key]) !== JSON.stringify(before[address]?.[key]))
+              (changed as Record<string, unknown>)[key] = after[address][key]
           }
-          const storage = Object.entries(after[address].storage ?? {}).filter(([k, v]) => before[address]?.storage?.[k] !== v)
+          const storage = Object.entries(after[address].storage ?? {}).filter(
+            ([k, v]) => before[address]?.storage?.[k] !== v,
+          )
           if (storage.length) changed.storage = Object.fromEntries(storage)
           post_[address] = changed
         }

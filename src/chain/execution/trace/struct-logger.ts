@@ -7,11 +7,25 @@ import type { EVM, InterpreterStep, Message } from '@ethereumjs/evm'
 import { bigIntToBytes, bigIntToHex, bytesToUnprefixedHex, setLengthLeft } from '@ethereumjs/util'
 
 export type StructLog = {
-  pc: number; op: string; gas: number; gasCost: number; depth: number
-  stack?: string[]; memory?: string[]; storage?: Record<string, string>; refund?: number; returnData?: string; error?: string
+  pc: number
+  op: string
+  gas: number
+  gasCost: number
+  depth: number
+  stack?: string[]
+  memory?: string[]
+  storage?: Record<string, string>
+  refund?: number
+  returnData?: string
+  error?: string
 }
 
-export type StructLoggerOptions = { disableStack?: boolean; disableStorage?: boolean; enableMemory?: boolean; enableReturnData?: boolean }
+export type StructLoggerOptions = {
+  disableStack?: boolean
+  disableStorage?: boolean
+  enableMemory?: boolean
+  enableReturnData?: boolean
+}
 
 export const CALL_OPS = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL', 'CREATE', 'CREATE2'])
 
@@ -22,13 +36,17 @@ export function attachStructLogger(evm: EVM, options: StructLoggerOptions) {
   const storageByAddress = new Map<string, Record<string, string>>()
   const onStep = async (step: InterpreterStep, resolve?: () => void) => {
     const log: StructLog = {
-      pc: step.pc, op: step.opcode.name, gas: Number(step.gasLeft),
-      gasCost: Number(step.opcode.dynamicFee ?? BigInt(step.opcode.fee)), depth: step.depth + 1,
+      pc: step.pc,
+      op: step.opcode.name,
+      gas: Number(step.gasLeft),
+      gasCost: Number(step.opcode.dynamicFee ?? BigInt(step.opcode.fee)),
+      depth: step.depth + 1,
     }
     if (!options.disableStack) log.stack = step.stack.map((v) => bigIntToHex(v))
     if (options.enableMemory) {
       const memory: string[] = []
-      for (let i = 0; i < step.memory.length; i += 32) memory.push(bytesToUnprefixedHex(step.memory.subarray(i, i + 32)))
+      for (let i = 0; i < step.memory.length; i += 32)
+        memory.push(bytesToUnprefixedHex(step.memory.subarray(i, i + 32)))
       log.memory = memory
     }
     if (step.gasRefund > 0n) log.refund = Number(step.gasRefund)

@@ -23,13 +23,15 @@ export interface TraceEnv {
   txs: readonly TypedTransaction[]
 }
 
-const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
+const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
 
 /** A Go duration ("1m30s", "500ms") in milliseconds. */
 export function parseDuration(text: string): number {
   let total = 0
-  for (const [, amount, unit] of text.matchAll(/([0-9]+(?:\.[0-9]+)?)(ns|us|µs|ms|s|m|h)/g)) total += Number(amount) * UNITS[unit]
-  if (!(total > 0)) throw new InvalidParamsError(`invalid argument 1 (options): timeout ${JSON.stringify(text)} is not a duration`)
+  for (const [, amount, unit] of text.matchAll(/([0-9]+(?:\.[0-9]+)?)(ns|us|µs|ms|s|m|h)/g))
+    total += Number(amount) * UNITS[unit]
+  if (!(total > 0))
+    throw new InvalidParamsError(`invalid argument 1 (options): timeout ${JSON.stringify(text)} is not a duration`)
   return total
 }
 
@@ -41,7 +43,11 @@ export async function traceTransactions(env: TraceEnv, indexes: number[], option
 
 async function run(env: TraceEnv, wanted: Set<number>, options: TraceOptions): Promise<unknown[]> {
   const common = env.vm.common
-  const vm = await createVM({ common, stateManager: stateAt(env.vm, env.parentStateRoot), blockchain: env.vm.blockchain })
+  const vm = await createVM({
+    common,
+    stateManager: stateAt(env.vm, env.parentStateRoot),
+    blockchain: env.vm.blockchain,
+  })
   const block = createBlock({ header: env.header.toJSON() as never }, { common, skipConsensusFormatValidation: true })
   const results: unknown[] = []
   let gasUsed = 0n
@@ -55,21 +61,33 @@ async function run(env: TraceEnv, wanted: Set<number>, options: TraceOptions): P
     const evm = vm.evm
     if (options.tracer === 'callTracer') {
       const tracer = attachCallTracer(evm as never, tx, options.tracerConfig ?? {})
-      const r = await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true }).finally(() => tracer.detach())
+      const r = await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true }).finally(() =>
+        tracer.detach(),
+      )
       gasUsed += r.totalGasSpent
       results.push(tracer.result(r.totalGasSpent))
     } else if (options.tracer === 'prestateTracer') {
       const preRoot = await vm.stateManager.getStateRoot()
       const tracer = attachPrestateTracer(evm as never, tx.getSenderAddress(), block.header.coinbase)
       if (tx.to) tracer.touch(tx.to.toString())
-      const r = await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true }).finally(() => tracer.detach())
+      const r = await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true }).finally(() =>
+        tracer.detach(),
+      )
       gasUsed += r.totalGasSpent
       if (r.createdAddress) tracer.touch(r.createdAddress.toString())
       const postRoot = await vm.stateManager.getStateRoot()
-      results.push(await tracer.result(stateAt(env.vm, preRoot), stateAt(env.vm, postRoot), options.tracerConfig?.diffMode ?? false))
+      results.push(
+        await tracer.result(
+          stateAt(env.vm, preRoot),
+          stateAt(env.vm, postRoot),
+          options.tracerConfig?.diffMode ?? false,
+        ),
+      )
     } else {
       const logger = attachStructLogger(evm as never, options)
-      const r = await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true }).finally(() => logger.detach())
+      const r = await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true }).finally(() =>
+        logger.detach(),
+      )
       gasUsed += r.totalGasSpent
       const error = r.execResult.exceptionError
       results.push({
