@@ -8,17 +8,9 @@ import { mnemonicToAccount } from 'viem/accounts'
 
 export const MNEMONIC = 'test test test test test test test test test test test junk'
 
-let nextId = 1
-export async function rpc<T = any>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
-  })
-  const body = (await res.json()) as { result?: T; error?: { code: number; message: string } }
-  if (body.error) throw new Error(`${method}: ${body.error.code} ${body.error.message}`)
-  return body.result as T
-}
+import { call as rpc } from '../test/support/rpc.js'
+
+export { rpc }
 
 export function percentiles(values: number[]) {
   const s = [...values].sort((a, b) => a - b)

@@ -8,7 +8,7 @@ import { buildValidators } from './ajv-build.js'
 import type { MethodModel, Schema } from './model.js'
 
 export function checkExamples(methods: MethodModel[], schemas: [string, Schema][]): string[] {
-  let build
+  let build: ReturnType<typeof buildValidators>
   try {
     build = buildValidators(methods, schemas)
   } catch (err) {
@@ -25,7 +25,8 @@ export function checkExamples(methods: MethodModel[], schemas: [string, Schema][
     if (!validators) continue
     const names = method.params.map((param) => param.name)
     const required = method.params.filter((param) => param.required).length
-    let checkParams, checkResult
+    let checkParams: ReturnType<typeof paramChecker>
+    let checkResult: ReturnType<typeof compiled>
     try {
       checkParams = paramChecker(names, required, validators.params.map(compiled))
       checkResult = compiled(validators.result)

@@ -29,7 +29,7 @@ table{border-collapse:collapse;width:100%;margin:6px 0 10px}td,th{border-bottom:
 code,pre{font-family:ui-monospace,Menlo,monospace;font-size:13px}pre{background:#f4f6f9;padding:10px;border-radius:6px;overflow:auto;max-height:360px;white-space:pre-wrap;word-break:break-all}
 h3{font-size:15px;margin:14px 0 4px}.muted{color:#667}`
 
-function escape(text: string): string {
+function escapeHtml(text: string): string {
   return text
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -40,7 +40,7 @@ function escape(text: string): string {
 
 /** Escaped text with the document's `code` spans kept as <code>. */
 function prose(text: string): string {
-  return escape(text).replace(/`([^`]+)`/g, '<code>$1</code>')
+  return escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>')
 }
 
 function refName(ref: string): string | undefined {
@@ -52,30 +52,30 @@ function schemaText(schema: Schema | undefined): string {
   if (!schema) return 'any'
   if (typeof schema.$ref === 'string') {
     const name = refName(schema.$ref)
-    return name ? `<a href="#schema-${escape(name)}">${escape(name)}</a>` : escape(schema.$ref)
+    return name ? `<a href="#schema-${escapeHtml(name)}">${escapeHtml(name)}</a>` : escapeHtml(schema.$ref)
   }
   for (const key of ['oneOf', 'anyOf'] as const) {
     if (Array.isArray(schema[key])) return (schema[key] as Schema[]).map(schemaText).join(' | ')
   }
   if (Array.isArray(schema.enum))
-    return schema.enum.map((value) => `<code>${escape(JSON.stringify(value))}</code>`).join(' | ')
-  if ('const' in schema) return `<code>${escape(JSON.stringify(schema.const))}</code>`
+    return schema.enum.map((value) => `<code>${escapeHtml(JSON.stringify(value))}</code>`).join(' | ')
+  if ('const' in schema) return `<code>${escapeHtml(JSON.stringify(schema.const))}</code>`
   if (schema.type === 'array') return `array of ${schemaText(schema.items as Schema | undefined)}`
   const type = Array.isArray(schema.type) ? schema.type.join(' | ') : String(schema.type ?? 'any')
-  const title = typeof schema.title === 'string' ? ` (${escape(schema.title)})` : ''
-  const pattern = typeof schema.pattern === 'string' ? ` matching <code>${escape(schema.pattern)}</code>` : ''
-  return `${escape(type)}${title}${pattern}`
+  const title = typeof schema.title === 'string' ? ` (${escapeHtml(schema.title)})` : ''
+  const pattern = typeof schema.pattern === 'string' ? ` matching <code>${escapeHtml(schema.pattern)}</code>` : ''
+  return `${escapeHtml(type)}${title}${pattern}`
 }
 
 function json(value: unknown): string {
-  return `<pre>${escape(JSON.stringify(value, null, 2))}</pre>`
+  return `<pre>${escapeHtml(JSON.stringify(value, null, 2))}</pre>`
 }
 
 function paramsTable(method: MethodModel): string {
   if (method.params.length === 0) return '<p class="muted">No params.</p>'
   const rows = method.params.map(
     (param) =>
-      `<tr><td><code>${escape(param.name)}</code></td><td>${param.required ? 'required' : 'optional'}</td><td>${schemaText(param.schema)}</td><td>${prose(param.description ?? '')}</td></tr>`,
+      `<tr><td><code>${escapeHtml(param.name)}</code></td><td>${param.required ? 'required' : 'optional'}</td><td>${schemaText(param.schema)}</td><td>${prose(param.description ?? '')}</td></tr>`,
   )
   return `<table><tr><th>name</th><th></th><th>schema</th><th>description</th></tr>${rows.join('')}</table>`
 }
@@ -105,7 +105,7 @@ function errorsOf(raw: Record<string, unknown> | undefined, components: Record<s
 function errorsTable(errors: ErrorObject[]): string {
   if (errors.length === 0) return ''
   const rows = errors.map(
-    (error) => `<tr><td><code>${error.code}</code></td><td><code>${escape(error.message)}</code></td></tr>`,
+    (error) => `<tr><td><code>${error.code}</code></td><td><code>${escapeHtml(error.message)}</code></td></tr>`,
   )
   return `<h3>Errors</h3><table><tr><th>code</th><th>message</th></tr>${rows.join('')}</table>`
 }
@@ -130,14 +130,14 @@ function methodSection(
     method.extension ? '<span class="ext">extension</span>' : '',
     method.websocketOnly ? '<span>WebSocket only</span>' : '',
     method.aliasOf
-      ? `<span>alias of <a href="#method-${escape(method.aliasOf)}">${escape(method.aliasOf)}</a></span>`
+      ? `<span>alias of <a href="#method-${escapeHtml(method.aliasOf)}">${escapeHtml(method.aliasOf)}</a></span>`
       : '',
   ].join('')
-  return `<section class="method" id="method-${escape(method.name)}">
-<h2>${escape(method.name)}</h2><div class="tags">${tags}</div>
+  return `<section class="method" id="method-${escapeHtml(method.name)}">
+<h2>${escapeHtml(method.name)}</h2><div class="tags">${tags}</div>
 <p><strong>${prose(method.summary)}</strong></p><p>${prose(method.description)}</p>
 ${pendingNote(method)}<h3>Params</h3>${paramsTable(method)}
-<h3>Result</h3><p><code>${escape(method.result.name)}</code>: ${schemaText(method.result.schema)}</p>
+<h3>Result</h3><p><code>${escapeHtml(method.result.name)}</code>: ${schemaText(method.result.schema)}</p>
 ${errorsTable(errorsOf(raw, errorComponents))}<h3>Examples</h3>${examples(method)}
 </section>`
 }
@@ -147,13 +147,13 @@ function schemaSection([name, schema]: [string, Schema]): string {
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : [])
   const rows = Object.entries(properties).map(
     ([key, property]) =>
-      `<tr><td><code>${escape(key)}</code></td><td>${required.has(key) ? 'required' : ''}</td><td>${schemaText(property)}</td><td>${prose(String(property.description ?? ''))}</td></tr>`,
+      `<tr><td><code>${escapeHtml(key)}</code></td><td>${required.has(key) ? 'required' : ''}</td><td>${schemaText(property)}</td><td>${prose(String(property.description ?? ''))}</td></tr>`,
   )
   const table =
     rows.length > 0
       ? `<table><tr><th>field</th><th></th><th>schema</th><th>description</th></tr>${rows.join('')}</table>`
       : ''
-  return `<section class="schema" id="schema-${escape(name)}"><h2>${escape(name)}</h2>
+  return `<section class="schema" id="schema-${escapeHtml(name)}"><h2>${escapeHtml(name)}</h2>
 <p><strong>${prose(String(schema.title ?? ''))}</strong> ${prose(String(schema.description ?? ''))}</p>
 <p>${schemaText({ ...schema, title: undefined, properties: undefined })}</p>${table}</section>`
 }
@@ -164,15 +164,15 @@ export function emitDocs(loaded: LoadedDocument, source: string): GeneratedFile[
   const errorComponents = (document.components.errors ?? {}) as Record<string, unknown>
   const nav = [
     '<h2>Methods</h2>',
-    ...methods.map((m) => `<a href="#method-${escape(m.name)}">${escape(m.name)}</a>`),
+    ...methods.map((m) => `<a href="#method-${escapeHtml(m.name)}">${escapeHtml(m.name)}</a>`),
     '<h2>Schemas</h2>',
-    ...schemas.map(([name]) => `<a href="#schema-${escape(name)}">${escape(name)}</a>`),
+    ...schemas.map(([name]) => `<a href="#schema-${escapeHtml(name)}">${escapeHtml(name)}</a>`),
   ].join('\n')
   const html = `<!doctype html>
 <!-- ${headerLine('emit-docs.ts', source).replace(/^\/\/ /, '')} -->
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escape(document.info.title)} ${escape(document.info.version)}: JSON-RPC reference</title><style>${STYLE}</style></head>
-<body><header><h1>${escape(document.info.title)} <span class="muted">${escape(document.info.version)}</span></h1>
+<title>${escapeHtml(document.info.title)} ${escapeHtml(document.info.version)}: JSON-RPC reference</title><style>${STYLE}</style></head>
+<body><header><h1>${escapeHtml(document.info.title)} <span class="muted">${escapeHtml(document.info.version)}</span></h1>
 <p>${prose(document.info.description ?? '')}</p>
 <p>${methods.length} methods. The OpenRPC documents: <code>rpc.discover</code> on each endpoint.</p></header>
 <main><nav>${nav}</nav><div>

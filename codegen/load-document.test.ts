@@ -14,9 +14,11 @@ afterEach(() => {
   for (const dir of copies.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
 
+// biome-ignore lint/suspicious/noExplicitAny: YAML fixtures edited in place by the tests
 type Method = Record<string, any>
 
 /** A copy of the fixture with one YAML file edited. */
+// biome-ignore lint/suspicious/noExplicitAny: YAML fixtures edited in place by the tests
 function brokenFixture(file: string, edit: (content: any) => void): string {
   const dir = mkdtempSync(join(tmpdir(), 'openrpc-broken-'))
   copies.push(dir)

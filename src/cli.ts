@@ -31,7 +31,7 @@ function closeOnSignals(service: RunningService): void {
 }
 
 async function main(argv: string[]): Promise<void> {
-  let command
+  let command: ReturnType<typeof parseCommandLine>
   try {
     command = parseCommandLine(argv)
   } catch (err) {

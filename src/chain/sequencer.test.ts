@@ -16,7 +16,10 @@ function nextBlocks(c: Chain, count: number): Promise<BlockRecord[]> {
   return new Promise((resolve) => {
     const off = c.on('block', (b) => {
       blocks.push(b)
-      if (blocks.length === count) off(), resolve(blocks)
+      if (blocks.length === count) {
+        off()
+        resolve(blocks)
+      }
     })
   })
 }

@@ -15,7 +15,13 @@ type Request = { jsonrpc: string; id: number; method: string; params: unknown[] 
 /** Records what was sent and answers with `reply(payload)`. */
 function recording(reply: (payload: unknown) => unknown): { send: Send; sent: unknown[] } {
   const sent: unknown[] = []
-  return { sent, send: async (payload) => (sent.push(payload), reply(payload)) }
+  return {
+    sent,
+    send: async (payload) => {
+      sent.push(payload)
+      return reply(payload)
+    },
+  }
 }
 
 type Call = RpcCallOf<Methods>

@@ -10,14 +10,15 @@ import { runConformance } from './run.js'
 const USAGE =
   'usage: npm run conformance -- --url <http url of the general endpoint> [--flashblocks-url <url>] [--only <method>]'
 
+function parseOptions(argv: string[]) {
+  const options = { url: { type: 'string' }, 'flashblocks-url': { type: 'string' }, only: { type: 'string' } } as const
+  return parseArgs({ args: argv, options, strict: true }).values
+}
+
 async function main(argv: string[]): Promise<number> {
-  let values
+  let values: ReturnType<typeof parseOptions>
   try {
-    values = parseArgs({
-      args: argv,
-      options: { url: { type: 'string' }, 'flashblocks-url': { type: 'string' }, only: { type: 'string' } },
-      strict: true,
-    }).values
+    values = parseOptions(argv)
   } catch (err) {
     console.error(`${(err as Error).message}\n${USAGE}`)
     return 2

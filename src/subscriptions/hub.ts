@@ -32,7 +32,7 @@ export class SubscriptionHub {
     const name = params[0]
     if (typeof name !== 'string') throw new InvalidParamsError('expected subscription name as first argument')
     const kind = this.kinds.get(name)
-    if (!kind || !kind.endpoints.includes(subscriber.endpoint)) throw new SubscriptionNotFoundError(name)
+    if (!kind?.endpoints.includes(subscriber.endpoint)) throw new SubscriptionNotFoundError(name)
     const parsed = kind.parseParams(params.slice(1))
     let own = this.bySubscriber.get(subscriber)
     if (own && own.size >= this.maxPerConnection) {

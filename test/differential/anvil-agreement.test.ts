@@ -38,7 +38,7 @@ async function scenario(url: string): Promise<Outcome> {
   }
   const receipts = []
   receipts.push(await send({ to: OTHER, value: 10n ** 18n, gas: 21_000n }))
-  const deploy = await send({ data: (testToken.bytecode + '00'.repeat(31) + '0f4240') as Hex })
+  const deploy = await send({ data: `${testToken.bytecode + '00'.repeat(31)}0f4240` as Hex })
   receipts.push(deploy)
   const token = deploy.contractAddress!
   const abi = testToken.abi

@@ -11,10 +11,12 @@ import { formatBlockRecord } from '../../src/format/block.js'
 import { formatReceipt } from '../../src/format/receipt.js'
 import { startService, type RunningService } from '../../src/service.js'
 import { startAnvil, type RunningAnvil } from '../support/anvil.js'
-import { rpc, sendScenario } from '../support/follower-scenario.js'
+import { sendScenario } from '../support/follower-scenario.js'
+import { call as rpc } from '../support/rpc.js'
 
 const common = createChainCommon({ chainId: 196, gasLimit: 30_000_000n, baseFee: 1_000_000_000n })
 
+// biome-ignore lint/suspicious/noExplicitAny: upstream JSON read field by field in assertions
 type Json = Record<string, any>
 
 /** The upstream's value of every field we serve must be ours; returns the fields only one side has. */

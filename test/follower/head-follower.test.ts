@@ -18,7 +18,7 @@ import {
 import { UpstreamClient } from '../../src/follower/upstream-client.js'
 import { startService } from '../../src/service.js'
 import { startAnvil } from '../support/anvil.js'
-import { rpc } from '../support/follower-scenario.js'
+import { call as rpc } from '../support/rpc.js'
 
 const common = createChainCommon({ chainId: 196, gasLimit: 30_000_000n, baseFee: 1_000_000_000n })
 const DEV0 = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'

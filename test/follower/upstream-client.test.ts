@@ -10,7 +10,7 @@ import { toJsonRpcError, UpstreamRpcError, UpstreamUnavailableError } from '../.
 import { UpstreamClient } from '../../src/follower/upstream-client.js'
 import { startAnvil, type RunningAnvil } from '../support/anvil.js'
 import { freePort } from '../support/free-port.js'
-import { rpc } from '../support/follower-scenario.js'
+import { call as rpc } from '../support/rpc.js'
 
 const DEV0 = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
 

@@ -23,8 +23,8 @@ const hexish = fc.oneof(
     '0x123',
     'deadbeef',
     '-0x1',
-    '0x' + 'f'.repeat(65),
-    '0x' + 'ff'.repeat(20),
+    `0x${'f'.repeat(65)}`,
+    `0x${'ff'.repeat(20)}`,
   ),
   fc.string().map((s) => `0x${s}`),
 )
@@ -119,7 +119,7 @@ describe('hostile input', () => {
     ])
     checkReply((await post(bad)).json)
     const huge = await post(
-      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'web3_sha3', params: ['0x' + 'ab'.repeat(5_000_000)] }),
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'web3_sha3', params: [`0x${'ab'.repeat(5_000_000)}`] }),
     )
     expect(huge.status).toBe(413)
     checkReply(huge.json)

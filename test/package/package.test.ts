@@ -119,7 +119,7 @@ test('preconf-rpc/client resolves with its types and runs in a TypeScript progra
     export const id: number = xLayerPreconf.id + preconfRpcChain('http://127.0.0.1:8545').id
   `
   const tsc = join(installed.dir, 'node_modules', 'typescript', 'bin', 'tsc')
-  writeFileSync(join(installed.dir, 'typed.mts'), program('`0x${string}`'))
+  writeFileSync(join(installed.dir, 'typed.mts'), program('`0x$' + '{string}`'))
   await run(process.execPath, [tsc, '-p', '.'], { cwd: installed.dir })
   // the same program with a wrong result type must not compile: the types come from the package, not `any`
   writeFileSync(join(installed.dir, 'typed.mts'), program('number'))

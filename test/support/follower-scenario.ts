@@ -21,18 +21,6 @@ const chain = {
   rpcUrls: { default: { http: [] } },
 } as const
 
-/** One JSON-RPC call; throws on an error reply. */
-export async function rpc<T = any>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  })
-  const body = (await res.json()) as { result?: T; error?: { message: string } }
-  if (body.error) throw new Error(`${method}: ${body.error.message}`)
-  return body.result as T
-}
-
 /** Sends the mix and waits for every receipt; returns the transaction hashes. */
 export async function sendScenario(url: string): Promise<Hex[]> {
   const [a, b] = KEYS.map((k) => privateKeyToAccount(k))
@@ -44,7 +32,7 @@ export async function sendScenario(url: string): Promise<Hex[]> {
 
   const deploy = await wait(
     await walletA.sendTransaction({
-      data: (artifact.TestToken.bytecode + '00'.repeat(31) + '0f4240') as Hex,
+      data: `${artifact.TestToken.bytecode + '00'.repeat(31)}0f4240` as Hex,
       gas: 3_000_000n,
       ...fees,
     }),

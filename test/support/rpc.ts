@@ -63,6 +63,14 @@ export async function post(
   return posted(response.statusCode, flat, response.body)
 }
 
+/** One call whose result the caller needs: the result, or an Error naming the method, code and message. */
+// biome-ignore lint/suspicious/noExplicitAny: tests and benches read into JSON replies freely; the default keeps them short
+export async function call<T = any>(url: string, method: string, params: unknown[] = []): Promise<T> {
+  const reply = await rpc(url, method, params)
+  if (reply.error) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`)
+  return reply.result as T
+}
+
 /** One call on a service URL: the reply object, result or error. */
 export async function rpc(url: string, method: string, params: unknown[] = []): Promise<RpcReply> {
   return (await post(url, request(method, params))).json as RpcReply

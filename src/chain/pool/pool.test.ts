@@ -1,5 +1,5 @@
 import { createFeeMarket1559Tx } from '@ethereumjs/tx'
-import { Address, bytesToHex } from '@ethereumjs/util'
+import { bytesToHex } from '@ethereumjs/util'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { TransactionRejectedError } from '../../errors.js'
 import { type Chain, createChain } from '../chain.js'

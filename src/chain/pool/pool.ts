@@ -191,8 +191,10 @@ export class TxPool {
       const queued: TxRecord[] = []
       let next = queue.stateNonce
       for (const e of sorted) {
-        if (e.nonce === next) pending.push(e.record), next++
-        else queued.push(e.record)
+        if (e.nonce === next) {
+          pending.push(e.record)
+          next++
+        } else queued.push(e.record)
       }
       if (pending.length) out.pending.push({ sender: queue.sender, txs: pending })
       if (queued.length) out.queued.push({ sender: queue.sender, txs: queued })

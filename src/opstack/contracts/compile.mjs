@@ -30,7 +30,7 @@ export function compile() {
       contracts[name] = { abi: c.abi, runtime: `0x${c.evm.deployedBytecode.object}` }
     }
   }
-  return JSON.stringify({ compiler: `solc ${solc.version()}`, contracts }, null, 2) + '\n'
+  return `${JSON.stringify({ compiler: `solc ${solc.version()}`, contracts }, null, 2)}\n`
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
