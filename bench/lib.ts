@@ -79,7 +79,18 @@ export async function startOurs(extraArgs: string[] = [], nodeArgs: string[] = [
   const port = await freePort()
   const child = spawn(
     process.execPath,
-    [...nodeArgs, '--import', 'tsx', 'src/cli.ts', '--port', String(port), '--quiet', '--rate-limit', '0', ...extraArgs],
+    [
+      ...nodeArgs,
+      '--import',
+      'tsx',
+      'src/cli.ts',
+      '--port',
+      String(port),
+      '--quiet',
+      '--rate-limit',
+      '0',
+      ...extraArgs,
+    ],
     {
       cwd: new URL('..', import.meta.url).pathname,
       stdio: ['ignore', 'ignore', 'inherit'],

@@ -46,7 +46,11 @@ async function fixtures(url: string) {
     const hash = await rpc<Hex>(url, 'eth_sendRawTransaction', [raw])
     for (;;) {
       const receipt = await rpc(url, 'eth_getTransactionReceipt', [hash])
-      if (receipt && receipt.blockNumber && (await rpc(url, 'eth_getBlockByNumber', ['latest', false])).number >= receipt.blockNumber)
+      if (
+        receipt &&
+        receipt.blockNumber &&
+        (await rpc(url, 'eth_getBlockByNumber', ['latest', false])).number >= receipt.blockNumber
+      )
         return { hash, receipt }
       await sleep(50)
     }
@@ -121,7 +125,8 @@ async function load(target: Target, body: unknown, seconds: number): Promise<Row
   const cpu0 = cpuMs(target.pid!)
   const result = await autocannon({ ...opts, duration: seconds })
   const cpu = cpuMs(target.pid!) - cpu0
-  if (result.non2xx || result.errors) throw new Error(`${target.label}: ${result.non2xx} non-2xx, ${result.errors} errors`)
+  if (result.non2xx || result.errors)
+    throw new Error(`${target.label}: ${result.non2xx} non-2xx, ${result.errors} errors`)
   const requests = result.requests.total
   return {
     rps: Math.round(requests / seconds),

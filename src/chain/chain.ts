@@ -117,7 +117,7 @@ export class Chain implements Backend, TxSubmitter {
       },
       { ...options, coinbase: FEE_RECIPIENT, log: logger.info, warn: logger.warn },
     )
-    this.executor = new EmbeddedExecutor(vm, vms)
+    this.executor = new EmbeddedExecutor(vm, vms, (root) => this.stateAt(root))
     this.devAccounts = new EmbeddedDevAccounts(common, accounts)
     const sources = {
       store,
