@@ -10,7 +10,11 @@ import { startHarness } from '../test/support/harness.js'
 import { testToken } from '../test/support/fixtures.js'
 
 const { values: args } = parseArgs({
-  options: { n: { type: 'string', default: '3000' }, 'executor-only': { type: 'boolean', default: false } },
+  options: {
+    n: { type: 'string', default: '3000' },
+    'executor-only': { type: 'boolean', default: false },
+    'http-only': { type: 'boolean', default: false },
+  },
 })
 const n = Number(args.n)
 const h = await startHarness()
@@ -33,7 +37,7 @@ async function time(label: string, work: () => Promise<unknown>) {
 }
 
 const latest = () => h.chain.store.latest()
-await time('executor.call latest', () => h.chain.executor.call(latest(), request))
+if (!args['http-only']) await time('executor.call latest', () => h.chain.executor.call(latest(), request))
 if (args['executor-only']) {
   await h.close()
   process.exit(0)

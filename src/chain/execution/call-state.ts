@@ -9,7 +9,7 @@ import type { StateManagerInterface } from '@ethereumjs/common'
 import { Account, type Address, bytesToHex, KECCAK256_NULL } from '@ethereumjs/util'
 import { keccak256 } from '../crypto.js'
 
-/** What a call reads from: the chain's read view of a root (a MerkleStateManager there). */
+/** What a call reads from: the chain's read view of a root (state-cache.ts), whose accounts are shared. */
 export interface StateSource {
   getAccount(address: Address): Promise<Account | undefined>
   getCode(address: Address): Promise<Uint8Array>
@@ -59,7 +59,8 @@ export class CallState implements Pick<StateManagerInterface, keyof StateManager
     const own = this.accounts.get(address.toString())
     if (own === NO_ACCOUNT) return undefined
     if (own) return copy(own)
-    return this.base.getAccount(address)
+    const shared = await this.base.getAccount(address)
+    return shared && copy(shared)
   }
 
   async putAccount(address: Address, account?: Account): Promise<void> {

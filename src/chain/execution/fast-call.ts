@@ -14,6 +14,7 @@ import type { BlockHeader } from '@ethereumjs/block'
 import type { VM } from '@ethereumjs/vm'
 import { impliedTxType, paysFees, type CallRequest } from '../../domain/call-request.js'
 import { CallState, type StateSource } from './call-state.js'
+import { cacheJumpAnalysis } from './jump-analysis.js'
 import { blockContext } from './run.js'
 
 /** Idle EVMs kept: calls interleave at every state read, and each needs its own journal. */
@@ -87,6 +88,7 @@ export class CallEvms {
       stateManager: state as never,
       blockchain: this.vm.blockchain as never,
     })
+    cacheJumpAnalysis(evm)
     return { evm, state }
   }
 }
