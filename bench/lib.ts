@@ -75,7 +75,8 @@ function stopper(child: ChildProcess) {
 }
 
 /** Our service on the embedded chain (200 ms flashblocks, 1 s blocks unless told otherwise). */
-export async function startOurs(extraArgs: string[] = [], nodeArgs: string[] = []): Promise<Target> {
+/** `cwd`: another checkout of this repository (a baseline), with its own src/ and node_modules. */
+export async function startOurs(extraArgs: string[] = [], nodeArgs: string[] = [], cwd?: string): Promise<Target> {
   const port = await freePort()
   const child = spawn(
     process.execPath,
@@ -92,7 +93,7 @@ export async function startOurs(extraArgs: string[] = [], nodeArgs: string[] = [
       ...extraArgs,
     ],
     {
-      cwd: new URL('..', import.meta.url).pathname,
+      cwd: cwd ?? new URL('..', import.meta.url).pathname,
       stdio: ['ignore', 'ignore', 'inherit'],
     },
   )

@@ -6,6 +6,8 @@
  * server CPU µs per request (from /proc) and ours/anvil.
  *
  *   npm run bench:reads -- [--seconds 5] [--connections 16] [--cases callLatest,callPending] [--cpu-prof DIR]
+ *                          [--baseline DIR]   (another checkout, e.g. `git worktree add DIR <commit>`, run as a
+ *                                             third target in the same run: before/after beside anvil)
  */
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
@@ -21,6 +23,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '16' },
     cases: { type: 'string' },
     'cpu-prof': { type: 'string' },
+    baseline: { type: 'string' },
   },
 })
 
@@ -140,22 +143,34 @@ const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 
 const group = (n: number) => n.toLocaleString('en-US').replaceAll(',', ' ')
 
 const ours = await startOurs([], args['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', args['cpu-prof']] : [])
+const baseline = args.baseline ? await startOurs([], [], args.baseline) : undefined
 const anvil = await startAnvil('1')
 try {
   const fx = { ours: await fixtures(ours.url), anvil: await fixtures(anvil.url) }
   const all = { ours: cases(fx.ours.token, fx.ours.txHash), anvil: cases(fx.anvil.token, fx.anvil.txHash) }
+  const fxBase = baseline && (await fixtures(baseline.url))
+  const base = fxBase && cases(fxBase.token, fxBase.txHash)
   const names = args.cases?.split(',') ?? Object.keys(all.ours)
-  console.log(`load average before: ${loadavg()}; ${args.seconds} s per case, ${args.connections} connections`)
-  console.log('| case | anvil req/s, p50/p99 ms, CPU µs | ours req/s, p50/p99 ms, CPU µs | ours/anvil |')
-  console.log('|---|---|---|---|')
+  // one short pass over every case first, so no case pays the JIT's warm-up for the ones after it
   for (const name of names) {
+    await load(ours, all.ours[name], 1)
+    if (baseline && base) await load(baseline, base[name], 1)
+  }
+  console.log(`load average before: ${loadavg()}; ${args.seconds} s per case, ${args.connections} connections`)
+  const cell = (r: Row) => `${group(r.rps)} / ${r.p50} / ${r.p99}, ${r.cpuUs} µs`
+  const head = baseline ? ' before req/s, p50/p99 ms, CPU µs | before/anvil |' : ''
+  console.log(`| case | anvil req/s, p50/p99 ms, CPU µs |${head} ours req/s, p50/p99 ms, CPU µs | ours/anvil |`)
+  console.log(baseline ? '|---|---|---|---|---|---|' : '|---|---|---|---|')
+  for (const name of names) {
+    const before = baseline && base ? await load(baseline, base[name], Number(args.seconds)) : undefined
     const a = await load(ours, all.ours[name], Number(args.seconds))
     const b = await load(anvil, all.anvil[name], Number(args.seconds))
-    const cell = (r: Row) => `${group(r.rps)} / ${r.p50} / ${r.p99}, ${r.cpuUs} µs`
-    console.log(`| ${name} | ${cell(b)} | ${cell(a)} | ${(a.rps / b.rps).toFixed(2)}× |`)
+    const was = before ? ` ${cell(before)} | ${(before.rps / b.rps).toFixed(2)}× |` : ''
+    console.log(`| ${name} | ${cell(b)} |${was} ${cell(a)} | ${(a.rps / b.rps).toFixed(2)}× |`)
   }
   console.log(`load average after: ${loadavg()}`)
 } finally {
   await ours.stop()
+  await baseline?.stop()
   await anvil.stop()
 }
