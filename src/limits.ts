@@ -109,4 +109,4 @@ export const STATE_CACHE_STORAGE_SLOTS = 200_000
 /** Bytes of contract code kept the same way (24 KiB contracts: ~1 300 of them). */
 export const STATE_CACHE_CODE_BYTES = 32 * 1024 * 1024
 /** Accounts one state root's read view remembers (a root is replaced every flashblock). */
-export const STATE_VIEW_ACCOUNTS = 50_000
+export const STATE_VIEW_ACCOUNTS = 10_000
