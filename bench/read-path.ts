@@ -49,11 +49,8 @@ async function fixtures(url: string) {
     const hash = await rpc<Hex>(url, 'eth_sendRawTransaction', [raw])
     for (;;) {
       const receipt = await rpc(url, 'eth_getTransactionReceipt', [hash])
-      if (
-        receipt &&
-        receipt.blockNumber &&
-        (await rpc(url, 'eth_getBlockByNumber', ['latest', false])).number >= receipt.blockNumber
-      )
+      // mined into a block `latest` already names (on /flashblocks a receipt comes at preconfirmation)
+      if (receipt?.blockNumber && BigInt(await rpc(url, 'eth_blockNumber')) >= BigInt(receipt.blockNumber))
         return { hash, receipt }
       await sleep(50)
     }
