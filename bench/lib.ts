@@ -34,7 +34,15 @@ export async function freePort(): Promise<number> {
   })
 }
 
-export type Target = { label: string; url: string; syncUrl?: string; feedUrl?: string; stop(): Promise<void> }
+export type Target = {
+  label: string
+  url: string
+  syncUrl?: string
+  feedUrl?: string
+  /** The server process, for CPU accounting. */
+  pid?: number
+  stop(): Promise<void>
+}
 
 async function waitReady(url: string, child: ChildProcess, what: string) {
   for (let i = 0; i < 300; i++) {
@@ -59,13 +67,25 @@ function stopper(child: ChildProcess) {
 }
 
 /** Our service on the embedded chain (200 ms flashblocks, 1 s blocks unless told otherwise). */
-export async function startOurs(extraArgs: string[] = []): Promise<Target> {
+/** `cwd`: another checkout of this repository (a baseline), with its own src/ and node_modules. */
+export async function startOurs(extraArgs: string[] = [], nodeArgs: string[] = [], cwd?: string): Promise<Target> {
   const port = await freePort()
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/cli.ts', '--port', String(port), '--quiet', '--rate-limit', '0', ...extraArgs],
+    [
+      ...nodeArgs,
+      '--import',
+      'tsx',
+      'src/cli.ts',
+      '--port',
+      String(port),
+      '--quiet',
+      '--rate-limit',
+      '0',
+      ...extraArgs,
+    ],
     {
-      cwd: new URL('..', import.meta.url).pathname,
+      cwd: cwd ?? new URL('..', import.meta.url).pathname,
       stdio: ['ignore', 'ignore', 'inherit'],
     },
   )
@@ -76,6 +96,7 @@ export async function startOurs(extraArgs: string[] = []): Promise<Target> {
     url: `${base}/flashblocks`,
     syncUrl: `${base}/flashblocks`,
     feedUrl: `ws://127.0.0.1:${port}/ws/flashblocks`,
+    pid: child.pid,
     stop: stopper(child),
   }
 }
@@ -105,7 +126,7 @@ export async function startAnvil(blockTime: string): Promise<Target> {
   )
   const url = `http://127.0.0.1:${port}`
   await waitReady(url, child, 'anvil')
-  return { label: `anvil --block-time ${blockTime}`, url, stop: stopper(child) }
+  return { label: `anvil --block-time ${blockTime}`, url, pid: child.pid, stop: stopper(child) }
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))

@@ -99,3 +99,14 @@ export const FEED_RECONNECT_MAX_MS = 10_000
 
 /** Calls in one HTTP batch to the upstream (this service's own batch limit; geth's is 1 000). */
 export const UPSTREAM_BATCH_MAX = 100
+
+/**
+ * State values the read path keeps across state roots, keyed by content (storage by the account's storage
+ * root and slot, code by its hash), so a new flashblock's root starts warm for every contract it did not
+ * write. Oldest dropped first.
+ */
+export const STATE_CACHE_STORAGE_SLOTS = 200_000
+/** Bytes of contract code kept the same way (24 KiB contracts: ~1 300 of them). */
+export const STATE_CACHE_CODE_BYTES = 32 * 1024 * 1024
+/** Accounts one state root's read view remembers (a root is replaced every flashblock). */
+export const STATE_VIEW_ACCOUNTS = 10_000

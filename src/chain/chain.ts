@@ -26,6 +26,7 @@ import { createGenesis } from './genesis.js'
 import { TxPool } from './pool/pool.js'
 import { Sequencer } from './sequencer.js'
 import { merkleStateView } from './state-view.js'
+import { RootReader, StateCache } from './state-cache.js'
 import { CanonicalStore } from './store.js'
 import type { BlockRecord, DevAccount, Flashblock, TxLocation } from '../domain/types.js'
 import type { L1Settings } from '../opstack/l1-origin.js'
@@ -74,7 +75,8 @@ const consoleLogger: ChainLogger = { info: (m) => console.log(m), warn: (m) => c
 const READ_VIEWS_KEPT = 8
 
 export class Chain implements Backend, TxSubmitter {
-  private readonly readViews = new Map<string, MerkleStateManager>()
+  private readonly readViews = new Map<string, RootReader>()
+  private readonly stateCache = new StateCache()
   readonly events: TypedEmitter<ChainEvents>
   readonly pending: PendingStore
   readonly sequencer: Sequencer
@@ -117,13 +119,13 @@ export class Chain implements Backend, TxSubmitter {
       },
       { ...options, coinbase: FEE_RECIPIENT, log: logger.info, warn: logger.warn },
     )
-    this.executor = new EmbeddedExecutor(vm, vms)
+    this.executor = new EmbeddedExecutor(vm, vms, (root) => this.readerAt(root))
     this.devAccounts = new EmbeddedDevAccounts(common, accounts)
     const sources = {
       store,
       pending: this.pending,
       pool,
-      stateAt: (root: Uint8Array) => merkleStateView(this.stateAt(root)),
+      stateAt: (root: Uint8Array) => merkleStateView(this.readerAt(root)),
     }
     this.resolvers = {
       general: new BlockResolver('general', sources),
@@ -148,11 +150,16 @@ export class Chain implements Backend, TxSubmitter {
    * that root so its caches serve the next request too. Never write through it.
    */
   stateAt(root: Uint8Array): MerkleStateManager {
+    return this.readerAt(root).state
+  }
+
+  /** The reads of a committed root through the cross-root state cache (state-cache.ts): what RPC reads use. */
+  readerAt(root: Uint8Array): RootReader {
     const key = bytesToHex(root)
     let view = this.readViews.get(key)
     if (view)
       this.readViews.delete(key) // re-inserted below: most recently used last
-    else view = stateAt(this.vm, root)
+    else view = new RootReader(stateAt(this.vm, root), this.stateCache)
     this.readViews.set(key, view)
     if (this.readViews.size > READ_VIEWS_KEPT) this.readViews.delete(this.readViews.keys().next().value!)
     return view

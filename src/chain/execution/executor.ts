@@ -11,12 +11,20 @@ import { estimateGas } from './estimate.js'
 import type { ExecutionEnv } from './run.js'
 import { traceTransactions } from './trace/trace.js'
 import type { VmPool } from './vm-pool.js'
+import { CallEvms } from './fast-call.js'
+import type { StateSource } from './call-state.js'
 
 export class EmbeddedExecutor implements Executor {
+  private readonly calls: CallEvms
+
+  /** `view` gives the chain's shared read view of a state root (Chain.stateAt). */
   constructor(
     private readonly vm: VM,
     private readonly vms: VmPool,
-  ) {}
+    private readonly view?: (root: Uint8Array) => StateSource,
+  ) {
+    this.calls = new CallEvms(vm)
+  }
 
   call(block: BlockRecord, request: CallRequest, overrides?: StateOverrideSpec): Promise<Uint8Array> {
     return call(this.env(block), request, overrides)
@@ -37,6 +45,14 @@ export class EmbeddedExecutor implements Executor {
   }
 
   private env(block: BlockRecord): ExecutionEnv {
-    return { vm: this.vm, vms: this.vms, stateRoot: block.header.stateRoot, header: block.header }
+    const { stateRoot } = block.header
+    return {
+      vm: this.vm,
+      vms: this.vms,
+      stateRoot,
+      header: block.header,
+      view: this.view?.(stateRoot),
+      calls: this.calls,
+    }
   }
 }

@@ -3,7 +3,7 @@
  * message (`execution reverted: <reason>`, code 3 with the data), and geth's texts for other failures.
  */
 import { bytesToHex } from '@ethereumjs/util'
-import type { RunTxResult } from '@ethereumjs/vm'
+import type { EVMResult } from '@ethereumjs/evm'
 import {
   ExecutionFailedError,
   ExecutionRevertedEmptyError,
@@ -54,7 +54,7 @@ export function revertReason(data: Uint8Array): string | undefined {
 }
 
 /** Throws the geth error for a failed execution; returns quietly for a successful one. */
-export function assertSucceeded(result: RunTxResult): void {
+export function assertSucceeded(result: Pick<EVMResult, 'execResult'>): void {
   const error = result.execResult.exceptionError
   if (!error) return
   if (error.error === 'revert') {

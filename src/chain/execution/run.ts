@@ -10,6 +10,8 @@ import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { callCommon, stateAt } from '../engine.js'
 import type { VmPool } from './vm-pool.js'
+import type { CallEvms } from './fast-call.js'
+import type { StateSource } from './call-state.js'
 import {
   authorizationListData,
   impliedTxType,
@@ -28,6 +30,9 @@ export interface ExecutionEnv {
   vms: VmPool
   stateRoot: Uint8Array
   header: BlockHeader
+  /** The chain's shared read view of `stateRoot`, and EVMs for plain calls on it (fast-call.ts). */
+  view?: StateSource
+  calls?: CallEvms
 }
 
 async function applyOverrides(state: MerkleStateManager, overrides: StateOverrideSpec): Promise<void> {
@@ -99,7 +104,7 @@ async function executeOn(vm: VM, env: ExecutionEnv, request: CallRequest, gasLim
 /** The block a call runs in, built once per header and fee mode. */
 const blockContexts = new WeakMap<BlockHeader, { paying?: Block; free?: Block }>()
 
-function blockContext(header: BlockHeader, paysFees: boolean, common: VM['common']): Block {
+export function blockContext(header: BlockHeader, paysFees: boolean, common: VM['common']): Block {
   let contexts = blockContexts.get(header)
   if (!contexts) blockContexts.set(header, (contexts = {}))
   const key = paysFees ? 'paying' : 'free'

@@ -1,0 +1,173 @@
+/**
+ * Read-path throughput against anvil in the same run: the shared kit's rpc-bench cases (chainId,
+ * blockNumber, getBalance latest/pending, ERC-20 balanceOf, receipt, a batch of 10 mixed calls) plus
+ * balanceOf on `pending`, which on our /flashblocks runs on the latest flashblock's state. Each case runs on
+ * ours and then on anvil, back to back, so machine load affects both alike; the table reports req/s, p50/p99,
+ * server CPU µs per request (from /proc) and ours/anvil.
+ *
+ *   npm run bench:reads -- [--seconds 5] [--connections 16] [--cases callLatest,callPending] [--cpu-prof DIR]
+ *                          [--baseline DIR]   (another checkout, e.g. `git worktree add DIR <commit>`, run as a
+ *                                             third target in the same run: before/after beside anvil)
+ */
+import { readFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import autocannon from 'autocannon'
+import { encodeDeployData, encodeFunctionData, type Hex, parseEther } from 'viem'
+import { testToken } from '../test/support/fixtures.js'
+import { devAccount, rpc, sleep, startAnvil, startOurs, type Target } from './lib.js'
+
+const { values: args } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '1' },
+    connections: { type: 'string', default: '16' },
+    cases: { type: 'string' },
+    'cpu-prof': { type: 'string' },
+    baseline: { type: 'string' },
+  },
+})
+
+const deployer = devAccount(0)
+const holder = devAccount(1).address
+
+/** Deploys the token and makes one transfer (the receipt case's transaction). */
+async function fixtures(url: string) {
+  const chainId = Number(await rpc(url, 'eth_chainId'))
+  const gasPrice = BigInt(await rpc(url, 'eth_gasPrice'))
+  let nonce = Number(await rpc(url, 'eth_getTransactionCount', [deployer.address, 'pending']))
+  const send = async (to: Hex | undefined, data: Hex) => {
+    const raw = await deployer.signTransaction({
+      chainId,
+      type: 'eip1559',
+      nonce: nonce++,
+      to,
+      data,
+      gas: 3_000_000n,
+      maxFeePerGas: gasPrice * 3n,
+      maxPriorityFeePerGas: 1_000_000n,
+    })
+    const hash = await rpc<Hex>(url, 'eth_sendRawTransaction', [raw])
+    for (;;) {
+      const receipt = await rpc(url, 'eth_getTransactionReceipt', [hash])
+      // mined into a block `latest` already names (on /flashblocks a receipt comes at preconfirmation)
+      if (receipt?.blockNumber && BigInt(await rpc(url, 'eth_blockNumber')) >= BigInt(receipt.blockNumber))
+        return { hash, receipt }
+      await sleep(50)
+    }
+  }
+  const deploy = await send(
+    undefined,
+    encodeDeployData({ abi: testToken.abi, bytecode: testToken.bytecode, args: [parseEther('1000000')] }),
+  )
+  const token = deploy.receipt.contractAddress as Hex
+  const transfer = await send(
+    token,
+    encodeFunctionData({ abi: testToken.abi, functionName: 'transfer', args: [holder, parseEther('1')] }),
+  )
+  return { token, txHash: transfer.hash }
+}
+
+function cases(token: Hex, txHash: Hex): Record<string, unknown> {
+  const addr = deployer.address
+  const balanceOf = (owner: Hex) => ({
+    to: token,
+    data: encodeFunctionData({ abi: testToken.abi, functionName: 'balanceOf', args: [owner] }),
+  })
+  const req = (method: string, params: unknown[], id = 1) => ({ jsonrpc: '2.0', id, method, params })
+  return {
+    chainId: req('eth_chainId', []),
+    blockNumber: req('eth_blockNumber', []),
+    balanceLatest: req('eth_getBalance', [addr, 'latest']),
+    balancePending: req('eth_getBalance', [addr, 'pending']),
+    callLatest: req('eth_call', [balanceOf(holder), 'latest']),
+    callPending: req('eth_call', [balanceOf(holder), 'pending']),
+    receipt: req('eth_getTransactionReceipt', [txHash]),
+    batch10: [
+      req('eth_chainId', [], 1),
+      req('eth_blockNumber', [], 2),
+      req('eth_getBalance', [addr, 'latest'], 3),
+      req('eth_getBalance', [holder, 'latest'], 4),
+      req('eth_getBalance', [addr, 'pending'], 5),
+      req('eth_call', [balanceOf(holder), 'latest'], 6),
+      req('eth_call', [balanceOf(addr), 'latest'], 7),
+      req('eth_getTransactionReceipt', [txHash], 8),
+      req('eth_getTransactionCount', [addr, 'latest'], 9),
+      req('eth_gasPrice', [], 10),
+    ],
+  }
+}
+
+/** utime + stime of a process in ms (USER_HZ = 100). */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(f[11]) + Number(f[12])) * 10
+}
+
+interface Row {
+  rps: number
+  p50: number
+  p99: number
+  cpuUs: number
+}
+
+async function load(target: Target, body: unknown, seconds: number): Promise<Row> {
+  const opts = {
+    url: target.url,
+    method: 'POST' as const,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    connections: Number(args.connections),
+  }
+  const check = await (await fetch(target.url, { method: 'POST', headers: opts.headers, body: opts.body })).text()
+  if (check.includes('"error"')) throw new Error(`${target.label}: ${check.slice(0, 300)}`)
+  if (Number(args.warmup) > 0) await autocannon({ ...opts, duration: Number(args.warmup) })
+  const cpu0 = cpuMs(target.pid!)
+  const result = await autocannon({ ...opts, duration: seconds })
+  const cpu = cpuMs(target.pid!) - cpu0
+  if (result.non2xx || result.errors)
+    throw new Error(`${target.label}: ${result.non2xx} non-2xx, ${result.errors} errors`)
+  const requests = result.requests.total
+  return {
+    rps: Math.round(requests / seconds),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuUs: Math.round((cpu * 1000) / requests),
+  }
+}
+
+const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
+const group = (n: number) => n.toLocaleString('en-US').replaceAll(',', ' ')
+
+const ours = await startOurs([], args['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', args['cpu-prof']] : [])
+const baseline = args.baseline ? await startOurs([], [], args.baseline) : undefined
+const anvil = await startAnvil('1')
+try {
+  const fx = { ours: await fixtures(ours.url), anvil: await fixtures(anvil.url) }
+  const all = { ours: cases(fx.ours.token, fx.ours.txHash), anvil: cases(fx.anvil.token, fx.anvil.txHash) }
+  const fxBase = baseline && (await fixtures(baseline.url))
+  const base = fxBase && cases(fxBase.token, fxBase.txHash)
+  const names = args.cases?.split(',') ?? Object.keys(all.ours)
+  // one short pass over every case first, so no case pays the JIT's warm-up for the ones after it
+  for (const name of names) {
+    await load(ours, all.ours[name], 1)
+    if (baseline && base) await load(baseline, base[name], 1)
+  }
+  console.log(`load average before: ${loadavg()}; ${args.seconds} s per case, ${args.connections} connections`)
+  const cell = (r: Row) => `${group(r.rps)} / ${r.p50} / ${r.p99}, ${r.cpuUs} µs`
+  const head = baseline ? ' before req/s, p50/p99 ms, CPU µs | before/anvil |' : ''
+  console.log(`| case | anvil req/s, p50/p99 ms, CPU µs |${head} ours req/s, p50/p99 ms, CPU µs | ours/anvil |`)
+  console.log(baseline ? '|---|---|---|---|---|---|' : '|---|---|---|---|')
+  for (const name of names) {
+    const before = baseline && base ? await load(baseline, base[name], Number(args.seconds)) : undefined
+    const a = await load(ours, all.ours[name], Number(args.seconds))
+    const b = await load(anvil, all.anvil[name], Number(args.seconds))
+    const was = before ? ` ${cell(before)} | ${(before.rps / b.rps).toFixed(2)}× |` : ''
+    console.log(`| ${name} | ${cell(b)} |${was} ${cell(a)} | ${(a.rps / b.rps).toFixed(2)}× |`)
+  }
+  console.log(`load average after: ${loadavg()}`)
+} finally {
+  await ours.stop()
+  await baseline?.stop()
+  await anvil.stop()
+}

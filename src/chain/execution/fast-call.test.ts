@@ -1,0 +1,93 @@
+import { hexToBytes } from '@ethereumjs/util'
+import { encodeDeployData, encodeFunctionData, getContractAddress, type Hex } from 'viem'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { signTx } from '../../../test/support/sign-tx.js'
+import { testToken } from '../../../test/support/fixtures.js'
+import { defaultConfig } from '../../config.js'
+import type { CallRequest } from '../../domain/call-request.js'
+import { type Chain, createChain } from '../chain.js'
+import { CallEvms } from './fast-call.js'
+import { execute } from './run.js'
+import { VmPool } from './vm-pool.js'
+
+let chain: Chain
+let token: Uint8Array
+
+beforeAll(async () => {
+  chain = await createChain(defaultConfig({ quiet: true }))
+  const data = hexToBytes(encodeDeployData({ abi: testToken.abi, bytecode: testToken.bytecode, args: [10n ** 24n] }))
+  await chain.sendRawTransaction(await signTx(chain, 0, { to: null, nonce: 0, gas: 3_000_000n, data }))
+  await chain.mine()
+  const from = chain.accounts[0].address
+  token = hexToBytes(getContractAddress({ from: `0x${Buffer.from(from).toString('hex')}` as Hex, nonce: 0n }))
+})
+
+afterAll(() => chain.stop())
+
+const call = (functionName: string, args: unknown[] = []) =>
+  hexToBytes(encodeFunctionData({ abi: testToken.abi, functionName, args } as never))
+
+/** The same request on the fast path and on runTx's: output, error and gas used must not differ. */
+async function both(request: CallRequest, gas = 30_000_000n) {
+  const header = chain.store.latest().header
+  const fast = await new CallEvms(chain.vm).run(chain.readerAt(header.stateRoot), header, request, gas)
+  const env = { vm: chain.vm, vms: new VmPool(chain.vm), stateRoot: header.stateRoot, header }
+  const slow = await execute(env, request, gas)
+  expect(fast).toBeDefined()
+  return { fast: fast!.execResult, slow: slow.execResult }
+}
+
+test.each([
+  ['a view (balanceOf)', () => ({ to: token, data: call('balanceOf', [`0x${'11'.repeat(20)}`]) })],
+  [
+    'a storage write (transfer) from the holder',
+    () => ({ from: chain.accounts[0].address, to: token, data: call('transfer', [`0x${'22'.repeat(20)}`, 5n]) }),
+  ],
+  ['a counter increment', () => ({ to: token, data: call('increment') })],
+  ['a CREATE and a call into the new contract (spawn)', () => ({ to: token, data: call('spawn') })],
+  [
+    'a custom-error revert (onlyZero from a dev account)',
+    () => ({ from: chain.accounts[1].address, to: token, data: call('onlyZero') }),
+  ],
+  ['an empty revert', () => ({ to: token, data: call('failEmpty') })],
+  [
+    'a require revert with a reason (transfer without balance)',
+    () => ({ to: token, data: call('transfer', [`0x${'22'.repeat(20)}`, 5n]) }),
+  ],
+])('a plain call runs exactly as under runTx: %s', async (_, request) => {
+  const { fast, slow } = await both(request())
+  expect(fast.returnValue).toEqual(slow.returnValue)
+  expect(fast.exceptionError?.error).toEqual(slow.exceptionError?.error)
+  expect(fast.executionGasUsed).toBe(slow.executionGasUsed)
+})
+
+test.each([30_000n, 60_000n, 100_000n])('a call short of gas (%i) fails the same way on both paths', async (gas) => {
+  const { fast, slow } = await both({ to: token, data: call('spawn') }, gas)
+  expect(fast.exceptionError).toBeDefined()
+  expect(fast.exceptionError?.error).toBe(slow.exceptionError?.error)
+  expect(fast.returnValue).toEqual(slow.returnValue)
+  expect(fast.executionGasUsed).toBe(slow.executionGasUsed)
+})
+
+test('what a call writes is gone for the next call on the same root', async () => {
+  const request = { to: token, data: call('increment') }
+  const first = await both(request)
+  const second = await both(request)
+  expect(second.fast.returnValue).toEqual(first.fast.returnValue)
+})
+
+test('requests the fast path cannot answer exactly are left to runTx', async () => {
+  const header = chain.store.latest().header
+  const calls = new CallEvms(chain.vm)
+  const reader = chain.readerAt(header.stateRoot)
+  const data = call('balanceOf', [`0x${'11'.repeat(20)}`])
+  for (const request of [
+    { to: token, data, value: 1n },
+    { to: token, data, gasPrice: 1n },
+    { to: token, data, accessList: [{ address: token, storageKeys: [] }] },
+    { data },
+    { to: token, data, from: token }, // a sender with code
+  ])
+    expect(await calls.run(reader, header, request, 30_000_000n)).toBeUndefined()
+  expect(await calls.run(reader, header, { to: token, data }, 21_000n)).toBeUndefined() // under intrinsic gas
+})

@@ -1,0 +1,117 @@
+/**
+ * The read-only call most eth_calls are: to a contract, no value, no fee fields, no access or authorization
+ * list, from an account without code. For it, runTx's work around the interpreter (a transaction object,
+ * signature, nonce, fee and balance checks, a receipt and bloom, a checkpoint of a trie-backed state) changes
+ * nothing in the answer, so it runs as evm.runCall on a CallState over the root's shared read view, with
+ * what a transaction would set up: the intrinsic gas taken off, EIP-2929's warm sender, recipient, coinbase
+ * and precompiles, and the call's block context. Anything else returns undefined and takes the runTx path,
+ * which keeps geth's errors for the cases it checks.
+ */
+import type { Common } from '@ethereumjs/common'
+import { createEVM, type EVM, type EVMResult } from '@ethereumjs/evm'
+import { Address, bytesToUnprefixedHex } from '@ethereumjs/util'
+import type { BlockHeader } from '@ethereumjs/block'
+import type { VM } from '@ethereumjs/vm'
+import { impliedTxType, paysFees, type CallRequest } from '../../domain/call-request.js'
+import { CallState, type StateSource } from './call-state.js'
+import { cacheJumpAnalysis } from './jump-analysis.js'
+import { blockContext } from './run.js'
+
+/** Idle EVMs kept: calls interleave at every state read, and each needs its own journal. */
+const MAX_IDLE = 8
+/** Forks after Prague reprice intrinsic gas (EIP-2780, 7976, 7981, 8037): those calls take runTx's path. */
+const REPRICING_EIPS = [2780, 7976, 7981, 8037]
+
+interface CallEvm {
+  evm: EVM
+  state: CallState
+}
+
+export class CallEvms {
+  private readonly idle: CallEvm[] = []
+  private readonly zero = new Address(new Uint8Array(20))
+  private readonly plainIntrinsic: boolean
+
+  constructor(private readonly vm: VM) {
+    this.plainIntrinsic = !REPRICING_EIPS.some((eip) => vm.common.isActivatedEIP(eip))
+  }
+
+  /**
+   * The call's result, or undefined when the request is not a plain read-only call (the caller then runs it
+   * with runTx). `source` is the read view of the state root `header` names.
+   */
+  async run(
+    source: StateSource,
+    header: BlockHeader,
+    request: CallRequest,
+    gasLimit: bigint,
+  ): Promise<EVMResult | undefined> {
+    if (!this.plainIntrinsic || !eligible(request) || !request.to) return undefined
+    const data = request.data ?? new Uint8Array(0)
+    const intrinsic = intrinsicGas(this.vm.common, data)
+    if (gasLimit < intrinsic.minimum) return undefined
+    const from = request.from ? new Address(request.from) : this.zero
+    // EIP-3607 applies to a sender with code (runTx refuses it, or allows a 7702 delegation)
+    if ((await source.getCode(from)).length > 0) return undefined
+    const to = new Address(request.to)
+    const slot = this.idle.pop() ?? (await this.create())
+    const { evm, state } = slot
+    state.reset(source)
+    try {
+      const journal = evm.journal
+      for (const address of evm.precompiles.keys()) journal.addAlwaysWarmAddress(address)
+      journal.addAlwaysWarmAddress(bytesToUnprefixedHex(from.bytes))
+      journal.addAlwaysWarmAddress(bytesToUnprefixedHex(to.bytes))
+      journal.addAlwaysWarmAddress(bytesToUnprefixedHex(header.coinbase.bytes))
+      return await evm.runCall({
+        block: blockContext(header, false, this.vm.common),
+        caller: from,
+        origin: from,
+        to,
+        data,
+        value: 0n,
+        gasPrice: 0n,
+        gasLimit: gasLimit - intrinsic.regular,
+        skipNonceIncrement: true,
+      })
+    } finally {
+      await evm.journal.cleanup()
+      evm.transientStorage.clear()
+      if (this.idle.length < MAX_IDLE) this.idle.push(slot)
+    }
+  }
+
+  private async create(): Promise<CallEvm> {
+    const state = new CallState()
+    const evm = await createEVM({
+      common: this.vm.common,
+      stateManager: state as never,
+      blockchain: this.vm.blockchain as never,
+    })
+    cacheJumpAnalysis(evm)
+    return { evm, state }
+  }
+}
+
+function eligible(request: CallRequest): boolean {
+  const type = impliedTxType(request)
+  return (
+    !paysFees(request) &&
+    (request.value ?? 0n) === 0n &&
+    (type === undefined || type === 0 || type === 2) &&
+    (request.accessList?.length ?? 0) === 0 &&
+    request.authorizationList === undefined
+  )
+}
+
+/** A call transaction's intrinsic gas and the least gas limit runTx accepts (EIP-7623's calldata floor). */
+function intrinsicGas(common: Common, data: Uint8Array): { regular: bigint; minimum: bigint } {
+  let zeros = 0
+  for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++
+  const nonZeros = BigInt(data.length - zeros)
+  const base = common.param('txGas')
+  const regular = base + BigInt(zeros) * common.param('txDataZeroGas') + nonZeros * common.param('txDataNonZeroGas')
+  if (!common.isActivatedEIP(7623)) return { regular, minimum: regular }
+  const floor = base + common.param('totalCostFloorPerToken') * (BigInt(zeros) + nonZeros * 4n)
+  return { regular, minimum: floor > regular ? floor : regular }
+}

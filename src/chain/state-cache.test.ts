@@ -1,0 +1,81 @@
+import { Address, hexToBytes } from '@ethereumjs/util'
+import { encodeDeployData, encodeFunctionData, getContractAddress, type Hex } from 'viem'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { signTx } from '../../test/support/sign-tx.js'
+import { testToken } from '../../test/support/fixtures.js'
+import { defaultConfig } from '../config.js'
+import { type Chain, createChain } from './chain.js'
+import { BoundedMap } from './state-cache.js'
+
+let chain: Chain
+let token: Address
+let nonce = 0
+/** TestToken's `counter`: slot 1 (the constants take none, totalSupply is slot 0). */
+const slotOfCounter = new Uint8Array(32)
+slotOfCounter[31] = 1
+
+beforeAll(async () => {
+  chain = await createChain(defaultConfig({ quiet: true }))
+  const data = hexToBytes(encodeDeployData({ abi: testToken.abi, bytecode: testToken.bytecode, args: [1000n] }))
+  await chain.sendRawTransaction(await signTx(chain, 0, { to: null, nonce: nonce++, gas: 3_000_000n, data }))
+  await chain.mine()
+  const from = `0x${Buffer.from(chain.accounts[0].address).toString('hex')}` as Hex
+  token = new Address(hexToBytes(getContractAddress({ from, nonce: 0n })))
+})
+
+afterAll(() => chain.stop())
+
+async function increment() {
+  const data = hexToBytes(encodeFunctionData({ abi: testToken.abi, functionName: 'increment' }))
+  await chain.sendRawTransaction(await signTx(chain, 0, { to: token.bytes, nonce: nonce++, gas: 100_000n, data }))
+  return chain.mine()
+}
+
+test('a slot a block wrote reads its new value at the new root and its old value at the old one', async () => {
+  const before = chain.store.latest().header.stateRoot
+  expect(await chain.readerAt(before).getStorage(token, slotOfCounter)).toEqual(new Uint8Array(0))
+  const block = await increment()
+  expect(await chain.readerAt(block.header.stateRoot).getStorage(token, slotOfCounter)).toEqual(Uint8Array.of(1))
+  expect(await chain.readerAt(before).getStorage(token, slotOfCounter)).toEqual(new Uint8Array(0))
+  const again = await increment()
+  expect(await chain.readerAt(again.header.stateRoot).getStorage(token, slotOfCounter)).toEqual(Uint8Array.of(2))
+})
+
+test('code read at one root is the same array at the next: the analysis and the bytes carry over', async () => {
+  const first = await chain.readerAt(chain.store.latest().header.stateRoot).getCode(token)
+  const block = await chain.mine() // an empty block: a new root, the token untouched
+  const next = await chain.readerAt(block.header.stateRoot).getCode(token)
+  expect(next.length).toBeGreaterThan(0)
+  expect(next).toBe(first)
+})
+
+test('the readers agree with a fresh trie walk for every account and slot read', async () => {
+  const root = chain.store.latest().header.stateRoot
+  const reader = chain.readerAt(root)
+  const fresh = chain.stateAt(root)
+  for (const account of chain.accounts.map((a) => new Address(a.address)).concat(token)) {
+    expect((await reader.getAccount(account))?.balance).toBe((await fresh.getAccount(account))?.balance)
+    expect(await reader.getCode(account)).toEqual(await fresh.getCode(account))
+  }
+  for (let slot = 0; slot < 5; slot++) {
+    const key = new Uint8Array(32)
+    key[31] = slot
+    expect(await reader.getStorage(token, key)).toEqual(await fresh.getStorage(token, key))
+  }
+})
+
+test('a bounded map drops its oldest entries past its capacity, by count or by weight', () => {
+  const byCount = new BoundedMap<number>(3)
+  for (let i = 0; i < 10; i++) byCount.set(`k${i}`, i)
+  expect(byCount.size).toBe(3)
+  expect(byCount.get('k6')).toBeUndefined()
+  expect(byCount.get('k9')).toBe(9)
+  const byWeight = new BoundedMap<Uint8Array>(100, (v) => v.length)
+  byWeight.set('a', new Uint8Array(60))
+  byWeight.set('b', new Uint8Array(30))
+  byWeight.set('c', new Uint8Array(30))
+  expect(byWeight.get('a')).toBeUndefined()
+  expect(byWeight.size).toBe(2)
+  byWeight.set('huge', new Uint8Array(500)) // one entry over the capacity is still kept, alone
+  expect(byWeight.size).toBe(1)
+})

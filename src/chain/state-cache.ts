@@ -1,0 +1,98 @@
+/**
+ * The read path's state cache. A storage value is a function of the account's storage root and the slot,
+ * and code of its hash, so values keyed by those stay right at every later state root: after a flashblock
+ * only the accounts it wrote get a new storage root, and their slots alone miss. Nothing has to be told what
+ * a block wrote, and nothing can go stale. Accounts themselves change with the root, so each root's
+ * RootReader remembers its own (one trie walk per account per root).
+ */
+import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import { type Account, type Address, bytesToHex, equalsBytes, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
+import { STATE_CACHE_CODE_BYTES, STATE_CACHE_STORAGE_SLOTS, STATE_VIEW_ACCOUNTS } from '../limits.js'
+import type { StateSource } from './execution/call-state.js'
+
+const EMPTY = new Uint8Array(0)
+
+/** A Map that drops its oldest entries once their total weight passes `capacity`. */
+export class BoundedMap<V> {
+  private readonly map = new Map<string, V>()
+  private total = 0
+
+  constructor(
+    private readonly capacity: number,
+    private readonly weigh: (value: V) => number = () => 1,
+  ) {}
+
+  get size(): number {
+    return this.map.size
+  }
+
+  get(key: string): V | undefined {
+    return this.map.get(key)
+  }
+
+  set(key: string, value: V): void {
+    const old = this.map.get(key)
+    if (old !== undefined) {
+      this.total -= this.weigh(old)
+      this.map.delete(key)
+    }
+    this.map.set(key, value)
+    this.total += this.weigh(value)
+    for (const [k, v] of this.map) {
+      if (this.total <= this.capacity || this.map.size === 1) break
+      this.map.delete(k)
+      this.total -= this.weigh(v)
+    }
+  }
+}
+
+/** Storage and code by content, shared by the read views of every root. */
+export class StateCache {
+  readonly storage = new BoundedMap<Uint8Array>(STATE_CACHE_STORAGE_SLOTS)
+  readonly code = new BoundedMap<Uint8Array>(STATE_CACHE_CODE_BYTES, (code) => code.length + 64)
+}
+
+/** Reads of one committed root: its accounts remembered, storage and code through the shared cache. */
+export class RootReader implements StateSource {
+  private readonly accounts = new BoundedMap<Account | null>(STATE_VIEW_ACCOUNTS)
+
+  constructor(
+    readonly state: MerkleStateManager,
+    private readonly cache: StateCache,
+  ) {}
+
+  /** The account at this root; shared, so never modify it (copy first). */
+  async getAccount(address: Address): Promise<Account | undefined> {
+    const key = address.toString()
+    let account = this.accounts.get(key)
+    if (account === undefined) {
+      account = (await this.state.getAccount(address)) ?? null
+      this.accounts.set(key, account)
+    }
+    return account ?? undefined
+  }
+
+  async getCode(address: Address): Promise<Uint8Array> {
+    const account = await this.getAccount(address)
+    if (!account || equalsBytes(account.codeHash, KECCAK256_NULL)) return EMPTY
+    const key = bytesToHex(account.codeHash)
+    let code = this.cache.code.get(key)
+    if (code === undefined) {
+      code = await this.state.getCode(address)
+      this.cache.code.set(key, code)
+    }
+    return code
+  }
+
+  async getStorage(address: Address, slot: Uint8Array): Promise<Uint8Array> {
+    const account = await this.getAccount(address)
+    if (!account || equalsBytes(account.storageRoot, KECCAK256_RLP)) return EMPTY
+    const key = bytesToHex(account.storageRoot) + bytesToHex(slot).slice(2)
+    let value = this.cache.storage.get(key)
+    if (value === undefined) {
+      value = await this.state.getStorage(address, slot)
+      this.cache.storage.set(key, value)
+    }
+    return value
+  }
+}
