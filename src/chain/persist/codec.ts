@@ -31,9 +31,7 @@ export function decodeBlock(bytes: Uint8Array, common: Common): BlockRecord {
 }
 
 function encodeReceipt(r: ReceiptRecord): Nested {
-  const op = r.op
-    ? Object.entries(r.op).map(([key, value]) => [utf8ToBytes(key), int(value as bigint)])
-    : []
+  const op = r.op ? Object.entries(r.op).map(([key, value]) => [utf8ToBytes(key), int(value as bigint)]) : []
   return [
     int(r.type),
     int(r.status),
@@ -66,7 +64,11 @@ function decodeReceipt(f: Nested[]): ReceiptRecord {
     ...((contract as Uint8Array[]).length ? { contractAddress: (contract as Uint8Array[])[0] } : {}),
     firstLogIndex: num(firstLogIndex),
     ...(opPairs.length
-      ? { op: Object.fromEntries(opPairs.map(([k, v]) => [bytesToUtf8(k), bytesToBigInt(v)])) as unknown as ReceiptRecord['op'] }
+      ? {
+          op: Object.fromEntries(
+            opPairs.map(([k, v]) => [bytesToUtf8(k), bytesToBigInt(v)]),
+          ) as unknown as ReceiptRecord['op'],
+        }
       : {}),
   }
 }

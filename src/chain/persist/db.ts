@@ -54,7 +54,9 @@ export async function openDataDir(dir: string, chainId: number): Promise<{ db: L
   }
   if (format.chainId !== chainId) {
     await db.close()
-    throw new DataDirError(`--data-dir ${dir} holds chain ${format.chainId}, not chain ${chainId}; use another directory`)
+    throw new DataDirError(
+      `--data-dir ${dir} holds chain ${format.chainId}, not chain ${chainId}; use another directory`,
+    )
   }
   return { db, fresh: false }
 }

@@ -8,9 +8,7 @@ import { type BatchDBOp, type DB, hexToBytes } from '@ethereumjs/util'
 import type { Level } from './db.js'
 import { nodeKey } from './keys.js'
 
-export type LevelOp =
-  | { type: 'put'; key: Uint8Array; value: Uint8Array }
-  | { type: 'del'; key: Uint8Array }
+export type LevelOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'del'; key: Uint8Array }
 
 export class LevelTrieDB implements DB<string, Uint8Array> {
   constructor(
