@@ -13,7 +13,7 @@ import { decodeBlock, encodeBlock } from './codec.js'
 import type { Level } from './db.js'
 import { type JournalRecord, decodeJournalRecord, encodeJournalRecord, replayable } from './journal.js'
 import { blockKey, journalKey, journalRange, poolKey, range } from './keys.js'
-import type { LevelOp, LevelTrieDB } from './trie-db.js'
+import type { LevelTrieDB } from './trie-db.js'
 
 const SYNC = { sync: true } as const
 
@@ -31,17 +31,19 @@ export class Persistence {
       params: { payloadId, timestamp, prevRandao, coinbase },
       transactions: fb.diff.transactions,
     })
-    const ops: LevelOp[] = this.trie.drain()
+    const { ops, written } = this.trie.drain()
     ops.push({ type: 'put', key: journalKey(fb.metadata.blockNumber, fb.index), value: record })
     await this.db.batch(ops, SYNC)
+    written()
   }
 
   async sealed(block: BlockRecord): Promise<void> {
-    const ops: LevelOp[] = this.trie.drain()
+    const { ops, written } = this.trie.drain()
     ops.push({ type: 'put', key: blockKey(block.number), value: encodeBlock(block) })
     for (const key of await this.db.keys(journalRange(block.number)).all()) ops.push({ type: 'del', key })
     for (const tx of block.txs) ops.push({ type: 'del', key: poolKey(tx.hash) })
     await this.db.batch(ops, SYNC)
+    written()
   }
 
   async accepted(hash: Uint8Array, raw: Uint8Array): Promise<void> {

@@ -40,14 +40,21 @@ export class LevelTrieDB implements DB<string, Uint8Array> {
 
   async open(): Promise<void> {}
 
-  /** The waiting nodes as LevelDB operations, for the caller's next batch; they are then no longer waiting. */
-  drain(): LevelOp[] {
+  /**
+   * The waiting nodes as LevelDB operations, for the caller's next batch. They stay readable here until
+   * `written` is called after that batch is on disk: LevelDB shows nothing of a batch before it completes,
+   * and a read in between (the pool checking a sender against the head) must not find the state missing.
+   */
+  drain(): { ops: LevelOp[]; written: () => void } {
     const ops: LevelOp[] = []
-    for (const [key, value] of this.waiting) {
+    const taken = [...this.waiting]
+    for (const [key, value] of taken) {
       const k = nodeKey(hexToBytes(`0x${key}`))
       ops.push(value === undefined ? { type: 'del', key: k } : { type: 'put', key: k, value })
     }
-    this.waiting.clear()
-    return ops
+    const written = () => {
+      for (const [key, value] of taken) if (this.waiting.get(key) === value) this.waiting.delete(key)
+    }
+    return { ops, written }
   }
 }
