@@ -121,10 +121,7 @@ export class Chain implements Backend, TxSubmitter {
           this.pending.onCanonical(block)
           events.emit('block', block)
         },
-        journal: persistence && {
-          flashblock: (fb, params) => persistence.flashblock(fb, params),
-          sealed: (block) => persistence.sealed(block),
-        },
+        journal: persistence,
       },
       { ...options, coinbase: FEE_RECIPIENT, log: logger.info, warn: logger.warn },
     )
@@ -293,15 +290,8 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
     durable?.persistence,
   )
   if (durable) {
-    const { persistence } = durable
-    events.on('droppedTransaction', (tx) => void persistence.forget(tx.hash).catch(() => {}))
-    await restoreInProgress(persistence, store.height, {
-      common,
-      sequencer: chain.sequencer,
-      pool,
-      log: logger.info,
-      warn: logger.warn,
-    })
+    const { sequencer } = chain
+    await restoreInProgress(durable.persistence, store.height, { common, sequencer, pool, events, ...logger })
   }
   return chain
 }

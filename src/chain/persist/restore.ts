@@ -9,19 +9,29 @@ import type { Sequencer } from '../sequencer.js'
 import type { TxPool } from '../pool/pool.js'
 import { decodeTransaction } from '../pool/admission.js'
 import type { Persistence } from './persistence.js'
+import type { ChainEvents, TypedEmitter } from '../events.js'
 
 export async function restoreInProgress(
   persistence: Persistence,
   head: bigint,
-  deps: { common: Common; sequencer: Sequencer; pool: TxPool; log: (m: string) => void; warn: (m: string) => void },
+  deps: {
+    common: Common
+    sequencer: Sequencer
+    pool: TxPool
+    events: TypedEmitter<ChainEvents>
+    info: (m: string) => void
+    warn: (m: string) => void
+  },
 ): Promise<void> {
+  // a dropped or replaced transaction need not come back after the next restart
+  deps.events.on('droppedTransaction', (tx) => void persistence.forget(tx.hash).catch(() => {}))
   await persistence.dropStaleJournal(head)
   const journal = await persistence.journal(head)
   if (journal.length > 0) {
     const groups: TxRecord[][] = journal.map((r) => r.transactions.map((raw) => decodeTransaction(raw, deps.common)))
     const lost = await deps.sequencer.resume(journal[0].params, groups)
     for (const tx of lost) deps.warn(`journaled transaction ${hex(tx.hash)} did not execute again after restart`)
-    deps.log(`block ${head + 1n} rebuilt from the journal: ${journal.length} flashblocks, ${groups.flat().length} txs`)
+    deps.info(`block ${head + 1n} rebuilt from the journal: ${journal.length} flashblocks, ${groups.flat().length} txs`)
   }
   const pooled = await persistence.pooled()
   let resubmitted = 0
@@ -34,7 +44,7 @@ export async function restoreInProgress(
       await persistence.forget(hash)
     }
   }
-  if (pooled.length) deps.log(`pool journal: ${resubmitted} of ${pooled.length} transactions resubmitted`)
+  if (pooled.length) deps.info(`pool journal: ${resubmitted} of ${pooled.length} transactions resubmitted`)
 }
 
 function hex(bytes: Uint8Array): string {
