@@ -1,9 +1,11 @@
 /**
  * A data directory that cannot be used is refused with a sentence, and a torn last journal record (the
  * process died while LevelDB was appending it) costs that record only: the valid prefix is rebuilt and
- * the transaction it carried comes back from the pool journal.
+ * the transaction it carried comes back from the pool journal. A full disk stops the chain at its last
+ * durable block, with an error that says so, and the directory opens again once there is room.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { hexToBytes, bytesToHex } from '@ethereumjs/util'
@@ -16,7 +18,11 @@ import { startLeaderProcess } from '../support/leader-process.js'
 import { runScript } from '../support/run-script.js'
 
 const root = mkdtempSync(join(tmpdir(), 'preconf-bad-'))
-afterAll(() => rmSync(root, { recursive: true, force: true }))
+let mounted: string | undefined
+afterAll(() => {
+  if (mounted) spawnSync('umount', [mounted])
+  rmSync(root, { recursive: true, force: true })
+})
 
 const cli = (args: string[]) => runScript('src/cli.ts', ['--port', '0', '--quiet', '--rate-limit', '0', ...args])
 
@@ -89,3 +95,39 @@ test('a torn last journal record is dropped and the preconfirmed prefix rebuilt 
     await again.stop()
   }
 }, 120_000)
+
+/** A 2 MB tmpfs, where this process may mount one (root in CI containers); skipped elsewhere. */
+function tinyDisk(): string | undefined {
+  const mountPoint = join(root, 'tiny')
+  mkdirSync(mountPoint)
+  const result = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mountPoint], { stdio: 'ignore' })
+  if (result.status === 0) mounted = mountPoint
+  return mounted
+}
+const tiny = tinyDisk()
+
+test.skipIf(!tiny)(
+  'a full disk stops the chain with a clear error and leaves the sealed prefix intact',
+  async () => {
+    const dir = join(tiny!, 'chain')
+    const chain = await createChain(defaultConfig({ quiet: true, dataDir: dir }))
+    let error: Error | undefined
+    for (let i = 0; i < 100_000 && !error; i++) await chain.sealNow().catch((err: Error) => (error = err))
+    expect(error?.message).toMatch(
+      /^--data-dir: cannot write (flash)?block [\d.]+, so it is not published: .*No space left on device/,
+    )
+    const head = chain.store.latest()
+    await chain.stop().catch(() => {})
+    const moved = join(root, 'moved')
+    cpSync(dir, moved, { recursive: true })
+    rmSync(dir, { recursive: true, force: true })
+    const again = await createChain(defaultConfig({ quiet: true, dataDir: moved }))
+    try {
+      expect(again.store.latest().hash).toEqual(head.hash)
+      expect((await again.sealNow()).number).toBe(head.number + 1n)
+    } finally {
+      await again.stop()
+    }
+  },
+  300_000,
+)

@@ -10,10 +10,10 @@ import type { Common } from '@ethereumjs/common'
 import type { BlockRecord, Flashblock } from '../../domain/types.js'
 import type { BlockParams } from '../flash-builder.js'
 import { decodeBlock, encodeBlock } from './codec.js'
-import type { Level } from './db.js'
+import { DataDirError, type Level } from './db.js'
 import { type JournalRecord, decodeJournalRecord, encodeJournalRecord, replayable } from './journal.js'
 import { blockKey, journalKey, journalRange, poolKey, range } from './keys.js'
-import type { LevelTrieDB } from './trie-db.js'
+import type { LevelOp, LevelTrieDB } from './trie-db.js'
 
 const SYNC = { sync: true } as const
 
@@ -33,7 +33,7 @@ export class Persistence {
     })
     const { ops, written } = this.trie.drain()
     ops.push({ type: 'put', key: journalKey(fb.metadata.blockNumber, fb.index), value: record })
-    await this.db.batch(ops, SYNC)
+    await this.write(ops, `flashblock ${fb.metadata.blockNumber}.${fb.index}`)
     written()
   }
 
@@ -42,12 +42,22 @@ export class Persistence {
     ops.push({ type: 'put', key: blockKey(block.number), value: encodeBlock(block) })
     for (const key of await this.db.keys(journalRange(block.number)).all()) ops.push({ type: 'del', key })
     for (const tx of block.txs) ops.push({ type: 'del', key: poolKey(tx.hash) })
-    await this.db.batch(ops, SYNC)
+    await this.write(ops, `block ${block.number}`)
     written()
   }
 
   async accepted(hash: Uint8Array, raw: Uint8Array): Promise<void> {
-    await this.db.put(poolKey(hash), raw, SYNC)
+    await this.write([{ type: 'put', key: poolKey(hash), value: raw }], 'an accepted transaction')
+  }
+
+  /** One synced batch; a failure (a full disk) names what was not published because of it. */
+  private async write(ops: LevelOp[], what: string): Promise<void> {
+    try {
+      await this.db.batch(ops, SYNC)
+    } catch (err) {
+      const cause = (err as { cause?: Error }).cause?.message ?? (err as Error).message
+      throw new DataDirError(`--data-dir: cannot write ${what}, so it is not published: ${cause}`)
+    }
   }
 
   /** A dropped or replaced transaction need not come back; not synced (coming back is harmless). */
