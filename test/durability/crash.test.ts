@@ -12,7 +12,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, expect, test } from 'vitest'
 import { BOB, DEV_KEYS } from '../support/dev-keys.js'
 import { type LeaderProcess, startLeaderProcess } from '../support/leader-process.js'
-import { rpc } from '../support/rpc.js'
+import { type RpcReply, rpc } from '../support/rpc.js'
 
 const CYCLES = 22
 const dir = mkdtempSync(join(tmpdir(), 'preconf-crash-'))
@@ -56,7 +56,7 @@ async function sendUntilKilled(leader: LeaderProcess, s: (typeof senders)[number
   while (!dead()) {
     const raw = s.unanswered ?? (await sign(s))
     s.unanswered = raw
-    let reply
+    let reply: RpcReply
     try {
       reply = await call(fb, 'eth_sendRawTransaction', [raw])
     } catch {
@@ -71,7 +71,7 @@ async function sendUntilKilled(leader: LeaderProcess, s: (typeof senders)[number
     s.unanswered = undefined
     s.nonce++
     for (;;) {
-      let r
+      let r: RpcReply
       try {
         r = await call(fb, 'eth_getTransactionReceipt', [hash])
       } catch {
