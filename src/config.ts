@@ -41,6 +41,8 @@ export interface Config {
   /** Refuse requests (rather than serve them unlimited) while Redis is unreachable. */
   rateLimitFailClosed: boolean
   quiet: boolean
+  /** --data-dir: the chain lives in this directory (LevelDB) and survives restarts and crashes. */
+  dataDir?: string
 }
 
 export const CHAIN_IDS: Readonly<Record<Network, number>> = { mainnet: 196, testnet: 1952 }

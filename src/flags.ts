@@ -37,6 +37,8 @@ Flags:
       --redis-url <url>          share the rate limit between replicas through Redis (redis://host:6379)
       --rate-limit-fail-closed   refuse requests while Redis is unreachable (default: keep serving)
       --trusted-proxies <cidrs>  comma-separated CIDRs whose X-Forwarded-For / X-Real-IP is believed
+      --data-dir <dir>           keep the chain (blocks, state, preconfirmations, pool) in this directory
+                                 and continue it after a restart (default: in memory, lost at exit)
       --quiet                    print nothing but errors
   -h, --help                     show this text
 `
@@ -58,6 +60,7 @@ const flags = {
   'redis-url': { type: 'string' },
   'rate-limit-fail-closed': { type: 'boolean' },
   'trusted-proxies': { type: 'string' },
+  'data-dir': { type: 'string' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const
@@ -145,6 +148,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
       .map((cidr) => cidr.trim())
       .filter((cidr) => cidr !== '')
   }
+  if (text('data-dir') !== undefined) overrides.dataDir = text('data-dir')!
   if (values.quiet) overrides.quiet = true
   return { config: checkConfig(defaultConfig(overrides)), help: false }
 }

@@ -30,6 +30,10 @@ import { RootReader, StateCache } from './state-cache.js'
 import { CanonicalStore } from './store.js'
 import type { BlockRecord, DevAccount, Flashblock, TxLocation } from '../domain/types.js'
 import type { L1Settings } from '../opstack/l1-origin.js'
+import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { openDurableChain } from './persist/open.js'
+import type { Persistence } from './persist/persistence.js'
+import { restoreInProgress } from './persist/restore.js'
 
 /** OP Stack's sequencer fee vault: where priority fees go. */
 export const FEE_RECIPIENT = hexToBytes('0x4200000000000000000000000000000000000011')
@@ -66,6 +70,8 @@ export type ChainOptions = Pick<
   opFees?: boolean
   /** The simulated L1's fee settings (src/opstack/l1-origin.ts DEFAULT_L1_SETTINGS). */
   l1Settings?: L1Settings
+  /** --data-dir: keep the chain in this directory (src/chain/persist/); absent = in memory only. */
+  dataDir?: string
 }
 
 const silent: ChainLogger = { info: () => {}, warn: () => {} }
@@ -98,6 +104,7 @@ export class Chain implements Backend, TxSubmitter {
       Pick<ChainOptions, 'opFees'>,
     events: TypedEmitter<ChainEvents>,
     logger: ChainLogger,
+    readonly persistence?: Persistence,
   ) {
     this.events = events
     this.blockchain = vm.blockchain as StoreBlockHashes
@@ -116,6 +123,7 @@ export class Chain implements Backend, TxSubmitter {
           this.pending.onCanonical(block)
           events.emit('block', block)
         },
+        journal: persistence,
       },
       { ...options, coinbase: FEE_RECIPIENT, log: logger.info, warn: logger.warn },
     )
@@ -170,13 +178,18 @@ export class Chain implements Backend, TxSubmitter {
     this.sequencer.start()
   }
 
+  /** Stops the timers; with a data directory, closes it (the block in progress stays journaled). */
   async stop(): Promise<void> {
     await this.sequencer.stop()
+    await this.persistence?.close()
   }
 
   /** eth_sendRawTransaction: admission; resolves to the hash or throws TransactionRejectedError. */
-  sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
-    return this.pool.add(raw)
+  async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
+    const hash = await this.pool.add(raw)
+    // journaled before the hash is answered: an accepted hash survives a crash
+    await this.persistence?.accepted(hash, raw)
+    return hash
   }
 
   async poolContent(): Promise<PoolContent> {
@@ -238,23 +251,31 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
   const baseFee = options.baseFee ?? GENESIS_BASE_FEE
   const common = createChainCommon({ chainId, gasLimit, baseFee })
   const accounts = deriveDevAccounts(options.mnemonic, options.accounts)
-  const { stateManager, genesis } = await createGenesis({
-    common,
-    gasLimit,
-    baseFee,
-    accounts,
-    balance: options.balance,
-    timestamp: options.genesisTimestamp ?? BigInt(Math.floor(Date.now() / 1000)),
-    l1Settings: options.l1Settings,
-  })
+  const makeGenesis = (trie?: MerklePatriciaTrie) =>
+    createGenesis({
+      common,
+      gasLimit,
+      baseFee,
+      accounts,
+      balance: options.balance,
+      timestamp: options.genesisTimestamp ?? BigInt(Math.floor(Date.now() / 1000)),
+      l1Settings: options.l1Settings,
+      trie,
+    })
+  const durable = options.dataDir ? await openDurableChain(options.dataDir, common, makeGenesis) : undefined
+  const { stateManager, genesis } = durable
+    ? { stateManager: durable.stateManager, genesis: durable.blocks[0] }
+    : await makeGenesis()
   const store = new CanonicalStore(genesis)
+  for (const block of durable?.blocks.slice(1) ?? []) store.add(block)
+  const head = store.latest()
   const vm = await createVM({ common, stateManager, blockchain: new StoreBlockHashes(store) })
   const events = new TypedEmitter<ChainEvents>((event, err) =>
     logger.warn(`a ${event} listener failed: ${(err as Error).stack ?? err}`),
   )
   const pool = new TxPool(
     common,
-    { state: stateAt(vm, genesis.header.stateRoot), baseFee: genesis.header.calcNextBaseFee(), gasLimit },
+    { state: stateAt(vm, head.header.stateRoot), baseFee: head.header.calcNextBaseFee(), gasLimit },
     {
       maxPerSender: options.txpoolMaxPerSender,
       maxTotal: options.txpoolMaxTotal,
@@ -263,7 +284,7 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
     },
   )
   const { blockTimeMs, flashblockIntervalMs, opFees } = options
-  return new Chain(
+  const chain = new Chain(
     common,
     vm,
     accounts,
@@ -273,5 +294,11 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
     { blockTimeMs, flashblockIntervalMs, opFees },
     events,
     logger,
+    durable?.persistence,
   )
+  if (durable) {
+    const { sequencer } = chain
+    await restoreInProgress(durable.persistence, store.height, { common, sequencer, pool, events, ...logger })
+  }
+  return chain
 }

@@ -5,6 +5,7 @@
  */
 import { createBlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
+import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { bytesToHex } from '@ethereumjs/util'
 import { assembleBlock } from '../domain/block-record.js'
@@ -23,13 +24,15 @@ export interface GenesisOptions {
   timestamp: bigint
   /** The simulated L1's fee settings L1Block starts with (default DEFAULT_L1_SETTINGS). */
   l1Settings?: L1Settings
+  /** The trie to build genesis state in (a data directory's); default a fresh in-memory one. */
+  trie?: MerklePatriciaTrie
 }
 
 export async function createGenesis(
   options: GenesisOptions,
 ): Promise<{ stateManager: MerkleStateManager; genesis: BlockRecord }> {
   const { common } = options
-  const stateManager = new MerkleStateManager({ common, caches: new Caches() })
+  const stateManager = new MerkleStateManager({ common, caches: new Caches(), trie: options.trie })
   const alloc: Record<string, string> = {}
   for (const account of options.accounts) alloc[bytesToHex(account.address)] = `0x${options.balance.toString(16)}`
   await stateManager.generateCanonicalGenesis(alloc)

@@ -9,10 +9,10 @@ import { randomBytes } from 'node:crypto'
 import type { VM } from '@ethereumjs/vm'
 import { keccak256 } from './crypto.js'
 import { stateAt } from './engine.js'
-import { FlashBuilder } from './flash-builder.js'
+import { type BlockParams, FlashBuilder } from './flash-builder.js'
 import type { TxPool } from './pool/pool.js'
 import type { CanonicalStore } from './store.js'
-import type { BlockRecord, Flashblock } from '../domain/types.js'
+import type { BlockRecord, Flashblock, TxRecord } from '../domain/types.js'
 import { CadenceStats } from './cadence-stats.js'
 
 export interface SequencerOptions {
@@ -30,6 +30,11 @@ export interface SequencerHooks {
   onFlashblock(flashblock: Flashblock): void
   /** Synchronous: the canonical store takes the block before the pending store lets go of it. */
   onSealed(block: BlockRecord): void
+  /** Durable storage (--data-dir): awaited before a flashblock or a sealed block is published. */
+  journal?: {
+    flashblock(flashblock: Flashblock, params: BlockParams): Promise<void>
+    sealed(block: BlockRecord): Promise<void>
+  }
 }
 
 /** Share of the interval a flashblock may spend starting transactions; the rest is commitment work. */
@@ -38,6 +43,7 @@ const EXECUTION_BUDGET = 0.6
 export class Sequencer {
   readonly stats = new CadenceStats()
   private open: FlashBuilder | undefined
+  private openParams: BlockParams | undefined
   private lock: Promise<unknown> = Promise.resolve()
   private timer: NodeJS.Timeout | undefined
   private running = false
@@ -86,6 +92,24 @@ export class Sequencer {
     return this.exclusive(() => this.seal())
   }
 
+  /**
+   * After a restart: opens the block in progress again with its journaled parameters and re-executes each
+   * journaled flashblock's transactions in order, publishing them again. Returns the transactions that did
+   * not execute as before (none, unless the engine changed under the data directory).
+   */
+  resume(params: BlockParams, flashblocks: readonly (readonly TxRecord[])[]): Promise<TxRecord[]> {
+    return this.exclusive(async () => {
+      this.openBlockWith(params)
+      const lost: TxRecord[] = []
+      for (const txs of flashblocks) {
+        const fb = await this.flash(performance.now(), undefined, txs)
+        const included = new Set(fb.executed.txs)
+        lost.push(...txs.filter((t) => !included.has(t)))
+      }
+      return lost
+    })
+  }
+
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
     const run = this.lock.then(work, work)
     this.lock = run.catch(() => {})
@@ -129,10 +153,14 @@ export class Sequencer {
     }
   }
 
-  private async flash(dueAt: number, deadline: number | undefined): Promise<Flashblock> {
+  private async flash(
+    dueAt: number,
+    deadline: number | undefined,
+    candidates?: Iterable<TxRecord>,
+  ): Promise<Flashblock> {
     const t0 = performance.now()
     const builder = this.open ?? this.startBlock()
-    const { flashblock, skipped } = await builder.flash(this.pool.ready(), { deadline })
+    const { flashblock, skipped } = await builder.flash(candidates ?? this.pool.ready(), { deadline })
     for (const s of skipped) {
       if (!s.drop) continue
       this.pool.drop(s.tx.hash, s.reason)
@@ -145,6 +173,7 @@ export class Sequencer {
     })
     const publishedAt = performance.now()
     const published: Flashblock = { ...flashblock, timing: { dueAt, publishedAt, buildMs: publishedAt - t0 } }
+    await this.hooks.journal?.flashblock(published, this.openParams!)
     this.stats.recordBuild(publishedAt - t0, publishedAt - dueAt)
     this.hooks.onFlashblock(published)
     await this.pool.refresh([...flashblock.executed.txs.map((t) => t.sender), ...skipped.map((s) => s.tx.sender)])
@@ -155,6 +184,7 @@ export class Sequencer {
     if (!this.open || this.open.index === 0) await this.flash(performance.now(), undefined)
     const builder = this.open!
     const block = builder.seal()
+    await this.hooks.journal?.sealed(block)
     this.open = undefined
     this.hooks.onSealed(block)
     this.pool.setHead({
@@ -172,13 +202,17 @@ export class Sequencer {
     const parent = this.store.latest()
     const now = BigInt(Math.floor(Date.now() / 1000))
     const minimum = parent.header.timestamp + 1n
-    this.open = new FlashBuilder(this.vm, parent, {
+    return this.openBlockWith({
       timestamp: now > minimum ? now : minimum,
       coinbase: this.options.coinbase,
       prevRandao: keccak256(parent.hash),
       payloadId: new Uint8Array(randomBytes(8)),
-      opFees: this.options.opFees,
     })
+  }
+
+  private openBlockWith(params: Omit<BlockParams, 'opFees'>): FlashBuilder {
+    this.openParams = { ...params, opFees: this.options.opFees }
+    this.open = new FlashBuilder(this.vm, this.store.latest(), this.openParams)
     return this.open
   }
 }

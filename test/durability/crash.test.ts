@@ -1,0 +1,159 @@
+/**
+ * kill -9 at random moments while three senders send through /flashblocks, 22 times over one data
+ * directory: every block seen sealed keeps its hash, every receipt seen preconfirmed becomes canonical at
+ * the same number and index with the same status, every accepted hash is mined, and each sender's next
+ * nonce is accepted after each restart.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { afterAll, expect, test } from 'vitest'
+import { BOB, DEV_KEYS } from '../support/dev-keys.js'
+import { type LeaderProcess, startLeaderProcess } from '../support/leader-process.js'
+import { type RpcReply, rpc } from '../support/rpc.js'
+
+const CYCLES = 22
+const dir = mkdtempSync(join(tmpdir(), 'preconf-crash-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const args = ['--data-dir', dir, '--block-time', '0.2', '--flashblock-interval', '50']
+
+interface Seen {
+  number: string
+  index: string
+  status: string
+}
+
+const senders = DEV_KEYS.map((key) => ({
+  account: privateKeyToAccount(key),
+  nonce: 0,
+  unanswered: undefined as Hex | undefined,
+}))
+const accepted = new Set<Hex>()
+const preconfirmed = new Map<Hex, Seen>()
+const sealed = new Map<string, Hex>()
+
+const sign = (s: (typeof senders)[number]) =>
+  s.account.signTransaction({
+    chainId: 196,
+    type: 'eip1559',
+    nonce: s.nonce,
+    to: BOB,
+    value: 1n,
+    gas: 21_000n,
+    maxFeePerGas: 10_000_000_000n,
+    maxPriorityFeePerGas: 1_000_000_000n,
+  })
+
+async function call(url: string, method: string, params: unknown[]) {
+  return rpc(url, method, params)
+}
+
+/** One sender: send the next nonce, wait for its preconfirmed receipt, repeat until the process dies. */
+async function sendUntilKilled(leader: LeaderProcess, s: (typeof senders)[number], dead: () => boolean) {
+  const fb = `${leader.url}flashblocks`
+  while (!dead()) {
+    const raw = s.unanswered ?? (await sign(s))
+    s.unanswered = raw
+    let reply: RpcReply
+    try {
+      reply = await call(fb, 'eth_sendRawTransaction', [raw])
+    } catch {
+      return // killed mid-request: resend the same bytes after the restart
+    }
+    if (reply.error) {
+      // only a resend after a crash may meet its own earlier copy
+      expect(reply.error.message).toMatch(/already known|nonce too low/)
+    }
+    const hash = (reply.result as Hex | undefined) ?? (await keccakOf(raw))
+    accepted.add(hash)
+    s.unanswered = undefined
+    s.nonce++
+    for (;;) {
+      let r: RpcReply
+      try {
+        r = await call(fb, 'eth_getTransactionReceipt', [hash])
+      } catch {
+        return
+      }
+      if (r.result) {
+        const receipt = r.result as { blockNumber: string; transactionIndex: string; status: string }
+        preconfirmed.set(hash, { number: receipt.blockNumber, index: receipt.transactionIndex, status: receipt.status })
+        break
+      }
+      await new Promise((r) => setTimeout(r, 20))
+    }
+  }
+}
+
+async function keccakOf(raw: Hex): Promise<Hex> {
+  const { keccak256 } = await import('viem')
+  return keccak256(raw)
+}
+
+async function watchSealed(leader: LeaderProcess, dead: () => boolean) {
+  while (!dead()) {
+    try {
+      const block = (await call(leader.url, 'eth_getBlockByNumber', ['latest', false])).result as {
+        number: string
+        hash: Hex
+      }
+      sealed.set(block.number, block.hash)
+    } catch {
+      return
+    }
+    await new Promise((r) => setTimeout(r, 30))
+  }
+}
+
+test(`${CYCLES} kill -9s under load lose no sealed block, no preconfirmation and no accepted transaction`, async () => {
+  for (let cycle = 0; cycle < CYCLES; cycle++) {
+    const leader = await startLeaderProcess(args)
+    let dead = false
+    const work = [...senders.map((s) => sendUntilKilled(leader, s, () => dead)), watchSealed(leader, () => dead)]
+    await new Promise((r) => setTimeout(r, 150 + Math.random() * 700))
+    dead = true
+    await leader.close() // SIGKILL
+    await Promise.all(work)
+  }
+  const last = await startLeaderProcess(args)
+  try {
+    // every sender's next nonce is accepted, and everything sent becomes canonical
+    for (const s of senders) {
+      if (s.unanswered) {
+        const reply = await call(last.url, 'eth_sendRawTransaction', [s.unanswered])
+        if (reply.error) expect(reply.error.message).toMatch(/already known|nonce too low/)
+        accepted.add(await keccakOf(s.unanswered))
+        s.nonce++
+      }
+      const reply = await call(last.url, 'eth_sendRawTransaction', [await sign(s)])
+      expect(reply.error).toBeUndefined()
+      accepted.add(reply.result as Hex)
+    }
+    const canonical = new Map<Hex, Seen>()
+    for (const hash of accepted) {
+      for (let attempt = 0; ; attempt++) {
+        const r = (await call(last.url, 'eth_getTransactionReceipt', [hash])).result as {
+          blockNumber: string
+          transactionIndex: string
+          status: string
+        } | null
+        if (r) {
+          canonical.set(hash, { number: r.blockNumber, index: r.transactionIndex, status: r.status })
+          break
+        }
+        if (attempt > 200) throw new Error(`accepted transaction ${hash} was never mined`)
+        await new Promise((r) => setTimeout(r, 25))
+      }
+    }
+    for (const [hash, seen] of preconfirmed) expect({ hash, ...canonical.get(hash) }).toEqual({ hash, ...seen })
+    for (const [number, hash] of sealed) {
+      const block = (await call(last.url, 'eth_getBlockByNumber', [number, false])).result as { hash: Hex }
+      expect(block.hash).toBe(hash)
+    }
+    expect(preconfirmed.size).toBeGreaterThan(CYCLES)
+  } finally {
+    await last.close()
+  }
+}, 400_000)
