@@ -99,3 +99,15 @@ export const FEED_RECONNECT_MAX_MS = 10_000
 
 /** Calls in one HTTP batch to the upstream (this service's own batch limit; geth's is 1 000). */
 export const UPSTREAM_BATCH_MAX = 100
+
+/** How long a transaction this follower forwarded counts towards its sender's pending nonce (ms) unless a block includes it. */
+export const FOLLOWER_FORWARDED_TTL_MS = 60_000
+
+/** Upstream blocks whose state snapshots (batched reads) a follower keeps for calls and state reads. */
+export const FOLLOWER_SNAPSHOTS_KEPT = 8
+
+/** Pending state views (one per flashblock root) a follower keeps for reads racing the next flashblock. */
+export const FOLLOWER_PENDING_VIEWS_KEPT = 4
+
+/** Blocks a follower's pending may run ahead of its upstream's head before flashblocks are ignored (a lagging upstream). */
+export const FOLLOWER_PENDING_MAX_AHEAD_BLOCKS = 4

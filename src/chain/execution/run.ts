@@ -30,7 +30,7 @@ export interface ExecutionEnv {
   header: BlockHeader
 }
 
-async function applyOverrides(state: MerkleStateManager, overrides: StateOverrideSpec): Promise<void> {
+export async function applyOverrides(state: MerkleStateManager, overrides: StateOverrideSpec): Promise<void> {
   for (const [address, o] of overrides) {
     const addr = createAddressFromString(address)
     const account = (await state.getAccount(addr)) ?? createAccount({})
