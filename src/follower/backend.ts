@@ -139,6 +139,7 @@ export class FollowerBackend implements Backend {
         reexecutor: this.reexecutor,
         pending: this.pending,
         cache,
+        head,
         state,
         events: this.events,
         warn,

@@ -10,12 +10,12 @@ import { equalsBytes } from '@ethereumjs/util'
 import type { ChainEvents, TypedEmitter } from '../chain/events.js'
 import { keyOf } from '../domain/block-record.js'
 import type { BlockRecord, FlashblockPayload } from '../domain/types.js'
-import { FOLLOWER_PENDING_MAX_AHEAD_BLOCKS } from '../limits.js'
+import { FOLLOWER_PARENT_WAIT_MS, FOLLOWER_PENDING_MAX_AHEAD_BLOCKS } from '../limits.js'
 import type { PendingStore } from '../pending/store.js'
 import type { BlockCache } from './block-cache.js'
 import type { FeedClient } from './feed-client.js'
 import type { FollowerState } from './follower-state.js'
-import type { CanonicalUpdate } from './head-follower.js'
+import type { CanonicalUpdate, HeadFollower } from './head-follower.js'
 import type { Reexecutor } from './reexecute.js'
 
 export interface PendingFeedStats {
@@ -38,6 +38,7 @@ export interface PendingFeedParts {
   reexecutor: Reexecutor
   pending: PendingStore
   cache: BlockCache
+  head: HeadFollower
   state: FollowerState
   events: TypedEmitter<ChainEvents>
   warn: (message: string) => void
@@ -46,8 +47,14 @@ export interface PendingFeedParts {
 export class PendingFeed {
   readonly stats: PendingFeedStats = { applied: 0, dropped: 0, idleDrops: 0, matched: 0, reorgs: 0, tooFarAhead: 0 }
 
+  /** Payloads are handled one at a time, in arrival order (a wait for the parent must not reorder them). */
+  private queue: Promise<void> = Promise.resolve()
+  private readonly heightWaiters = new Set<() => void>()
+
   constructor(private readonly parts: PendingFeedParts) {
-    parts.feed.on('payload', (payload) => void this.onPayload(payload))
+    parts.feed.on('payload', (payload) => {
+      this.queue = this.queue.then(() => this.onPayload(payload)).catch((err) => parts.warn(String(err)))
+    })
     parts.feed.on('idle', () => {
       this.stats.idleDrops++
       this.drop()
@@ -57,6 +64,7 @@ export class PendingFeed {
   /** The head follower's update: reconcile pending, then tell listeners about the new canonical blocks. */
   onCanonical(update: CanonicalUpdate): void {
     const { pending, events } = this.parts
+    for (const wake of this.heightWaiters) wake()
     if (update.removed.length > 0 && pending.current()) {
       this.stats.reorgs++
       this.parts.warn(`upstream reorg of ${update.removed.length} block(s): pending dropped`)
@@ -88,6 +96,9 @@ export class PendingFeed {
 
   private async onPayload(payload: FlashblockPayload): Promise<void> {
     const { reexecutor, pending, cache, state, events } = this.parts
+    // the feed is often faster than the upstream's head: a new block's parent may not be canonical here yet
+    if (payload.base && payload.base.blockNumber - 1n > (cache.height ?? -1n))
+      await this.waitForHeight(payload.base.blockNumber - 1n)
     const height = cache.height ?? -1n
     if (payload.metadata.blockNumber - height > BigInt(FOLLOWER_PENDING_MAX_AHEAD_BLOCKS)) {
       this.stats.tooFarAhead++
@@ -104,6 +115,22 @@ export class PendingFeed {
     if (!pending.apply(result.flashblock)) return
     this.stats.applied++
     events.emit('flashblock', result.flashblock)
+  }
+
+  /** Until the cache's head reaches `number` or FOLLOWER_PARENT_WAIT_MS passes, whichever is first. */
+  private waitForHeight(number: bigint): Promise<void> {
+    const { cache, head } = this.parts
+    head.kick()
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer)
+        this.heightWaiters.delete(check)
+        resolve()
+      }
+      const check = () => (cache.height ?? -1n) >= number && done()
+      const timer = setTimeout(done, FOLLOWER_PARENT_WAIT_MS)
+      this.heightWaiters.add(check)
+    })
   }
 
   private drop(): void {
