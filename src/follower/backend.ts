@@ -147,6 +147,7 @@ export class FollowerBackend implements Backend {
     }
     this.offUpdates = head.onUpdate((update) => {
       for (const block of update.added) this.forwarded.settle(block.txs.map((t) => t.hash))
+      if (update.removed.length > 0) this.events.emit('removedBlocks', update.removed)
       if (this.pendingFeed) this.pendingFeed.onCanonical(update)
       else for (const block of update.added) this.events.emit('block', block)
     })
