@@ -113,4 +113,4 @@ export const FOLLOWER_PENDING_VIEWS_KEPT = 4
 export const FOLLOWER_PENDING_MAX_AHEAD_BLOCKS = 4
 
 /** How long a follower holds a new block's first flashblock while its upstream catches up to the parent (ms). */
-export const FOLLOWER_PARENT_WAIT_MS = 1_000
+export const FOLLOWER_PARENT_WAIT_MS = 2_000

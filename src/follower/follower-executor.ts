@@ -1,23 +1,23 @@
 /**
- * A follower's Executor. eth_call runs here, in the same EVM code as the embedded chain, on upstream-backed
- * state: the pending block's re-executed state, or a canonical block's state read from the upstream at
- * its number (batched, cached per block), so answers equal the leader's and state overrides work.
- * eth_estimateGas and debug_trace* are the upstream's to answer (forwarded at the block's number; on
- * `pending` the estimate is the upstream's at its head).
+ * A follower's Executor. eth_call and eth_estimateGas run here, in the same EVM code as the embedded chain,
+ * on upstream-backed state: the pending block's re-executed state, or a canonical block's state read from
+ * the upstream at its number (batched, cached per block), so answers equal the leader's and state
+ * overrides work. debug_trace* is the upstream's to answer (forwarded per transaction hash).
  */
 import type { Common } from '@ethereumjs/common'
 import { createVM, type VM } from '@ethereumjs/vm'
 import type { Executor, TraceOptions, TraceTarget } from '../capabilities/execute.js'
 import { call } from '../chain/execution/call.js'
-import { applyOverrides } from '../chain/execution/run.js'
+import { estimateGas } from '../chain/execution/estimate.js'
+import { applyOverrides, type ExecutionEnv } from '../chain/execution/run.js'
 import type { VmPool } from '../chain/execution/vm-pool.js'
 import type { CallRequest, StateOverrideSpec } from '../domain/call-request.js'
 import { keyOf } from '../domain/block-record.js'
 import type { BlockRecord } from '../domain/types.js'
-import { data, parseQuantity, quantity } from '../format/hex.js'
-import { callRequestJson } from './call-json.js'
+import { data } from '../format/hex.js'
 import type { FollowerState } from './follower-state.js'
 import type { UpstreamRpc } from './upstream-rpc.js'
+import type { UpstreamStateManager } from './upstream-state.js'
 
 export interface FollowerExecutorParts {
   upstream: UpstreamRpc
@@ -30,30 +30,38 @@ export interface FollowerExecutorParts {
 export class FollowerExecutor implements Executor {
   constructor(private readonly parts: FollowerExecutorParts) {}
 
-  async call(block: BlockRecord, request: CallRequest, overrides?: StateOverrideSpec): Promise<Uint8Array> {
-    const { common, state } = this.parts
-    const base = this.isPending(block) ? state.pendingState(block.header.stateRoot) : undefined
-    const stateManager = base ?? state.canonicalState(block.number, block.header.stateRoot)
-    // call() borrows a VM through `vms.run`: one VM on this block's upstream-backed state, written to only here
-    const vms = {
-      run: async <T>(_root: Uint8Array, work: (vm: VM) => Promise<T>): Promise<T> => {
-        if (overrides) await applyOverrides(stateManager as never, overrides)
-        return work(await createVM({ common, stateManager, blockchain: state.blockHashes }))
-      },
-    } as unknown as VmPool
-    const vm = { common, blockchain: state.blockHashes } as unknown as VM
-    return call({ vm, vms, stateRoot: block.header.stateRoot, header: block.header }, request)
+  call(block: BlockRecord, request: CallRequest, overrides?: StateOverrideSpec): Promise<Uint8Array> {
+    return call(this.env(block, overrides), request)
   }
 
-  async estimateGas(block: BlockRecord, request: CallRequest): Promise<bigint> {
-    const tag = this.isPending(block) ? 'latest' : quantity(block.number)
-    return parseQuantity(await this.parts.upstream.call<string>('eth_estimateGas', [callRequestJson(request), tag]))
+  estimateGas(block: BlockRecord, request: CallRequest): Promise<bigint> {
+    return estimateGas(this.env(block), request)
   }
 
   async trace({ block }: TraceTarget, indexes: number[], options: TraceOptions): Promise<unknown[]> {
     return Promise.all(
       indexes.map((i) => this.parts.upstream.call('debug_traceTransaction', [data(block.txs[i].hash), options])),
     )
+  }
+
+  /**
+   * The execution environment of the embedded chain, over this block's upstream-backed state: every run
+   * (an estimate makes several) gets a fresh copy, so nothing one run writes is seen by the next.
+   */
+  private env(block: BlockRecord, overrides?: StateOverrideSpec): ExecutionEnv {
+    const { common, state } = this.parts
+    const fresh = (): UpstreamStateManager =>
+      (this.isPending(block) ? state.pendingState(block.header.stateRoot) : undefined) ??
+      state.canonicalState(block.number, block.header.stateRoot)
+    const vms = {
+      run: async <T>(_root: Uint8Array, work: (vm: VM) => Promise<T>): Promise<T> => {
+        const stateManager = fresh()
+        if (overrides) await applyOverrides(stateManager as never, overrides)
+        return work(await createVM({ common, stateManager, blockchain: state.blockHashes }))
+      },
+    } as unknown as VmPool
+    const vm = { common, blockchain: state.blockHashes } as unknown as VM
+    return { vm, vms, stateRoot: block.header.stateRoot, header: block.header, readState: fresh }
   }
 
   private isPending(block: BlockRecord): boolean {

@@ -8,6 +8,7 @@ import { createTx, type TypedTransaction } from '@ethereumjs/tx'
 import { Address, bigIntToUnpaddedBytes, createAccount, createAddressFromString, setLengthLeft } from '@ethereumjs/util'
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import type { StateManagerInterface } from '@ethereumjs/common'
 import { callCommon, stateAt } from '../engine.js'
 import type { VmPool } from './vm-pool.js'
 import {
@@ -28,6 +29,8 @@ export interface ExecutionEnv {
   vms: VmPool
   stateRoot: Uint8Array
   header: BlockHeader
+  /** Reads of the state when it is not the trie at stateRoot (a follower's upstream-backed state). */
+  readState?: () => StateManagerInterface
 }
 
 export async function applyOverrides(state: MerkleStateManager, overrides: StateOverrideSpec): Promise<void> {
