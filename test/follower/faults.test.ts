@@ -49,7 +49,7 @@ describe('a follower whose feed goes silent with the connection open', () => {
     const frozenAt = Date.now()
     await until(() => follower.follower.pending.current() === undefined, 'pending to be dropped')
     expect(follower.follower.feed!.isIdle).toBe(true)
-    expect(follower.follower.metrics().feed?.idles).toBe(1)
+    expect(follower.follower.metrics().feed?.idles).toBeGreaterThanOrEqual(1)
     // what a client sees: pending is latest, answered from the follower's own cache while the leader is frozen
     const pending = await rpc(follower.flashblocksUrl, 'eth_getBlockByNumber', ['pending', false])
     const latest = await rpc(follower.flashblocksUrl, 'eth_getBlockByNumber', ['latest', false])

@@ -66,6 +66,9 @@ beforeAll(async () => {
       rateLimit: 0,
       upstream: leader.url,
       upstreamFeed: `${leader.wsUrl}ws/flashblocks`,
+      // the leader holds its block open for the whole test: a pending dropped on a stall (a loaded machine)
+      // would only come back with the next block (the idle rule has its own test in faults.test.ts)
+      flashblocksIdleTimeoutMs: 60_000,
     })
   followers = await Promise.all([follow(), follow()])
   relay = new WebSocket(`${followers[0].wsUrl}ws/flashblocks`)
