@@ -19,6 +19,7 @@ let follower: RunningFollower
 const call = async (url: string, method: string, params: unknown[] = []) => {
   const reply = await rpc(url, method, params)
   if (reply.error) throw new Error(`${method}: ${reply.error.message}`)
+  // biome-ignore lint/suspicious/noExplicitAny: JSON answers, compared field by field as they come
   return reply.result as any
 }
 const sameHead = () =>
@@ -77,15 +78,27 @@ describe('anvil as the upstream', () => {
       'effectiveGasPrice',
     ])
       expect([key, ours[key]]).toEqual([key, theirs[key]])
-    expect(ours.logs.map((l: any) => [l.address, l.topics, l.data, l.logIndex])).toEqual(
-      theirs.logs.map((l: any) => [l.address, l.topics, l.data, l.logIndex]),
+    expect(
+      ours.logs.map((l: { address: string; topics: string[]; data: string; logIndex: string }) => [
+        l.address,
+        l.topics,
+        l.data,
+        l.logIndex,
+      ]),
+    ).toEqual(
+      theirs.logs.map((l: { address: string; topics: string[]; data: string; logIndex: string }) => [
+        l.address,
+        l.topics,
+        l.data,
+        l.logIndex,
+      ]),
     )
     const block = await call(follower.url, 'eth_getBlockByNumber', ['latest', true])
     const anvilBlock = await call(anvil.url, 'eth_getBlockByNumber', ['latest', true])
-    expect([block.hash, block.stateRoot, block.transactions.map((t: any) => t.hash)]).toEqual([
+    expect([block.hash, block.stateRoot, block.transactions.map((t: { hash: string }) => t.hash)]).toEqual([
       anvilBlock.hash,
       anvilBlock.stateRoot,
-      anvilBlock.transactions.map((t: any) => t.hash),
+      anvilBlock.transactions.map((t: { hash: string }) => t.hash),
     ])
     for (const [method, params] of [
       ['eth_getBalance', [BOB, 'latest']],
@@ -102,7 +115,7 @@ describe('anvil as the upstream', () => {
   test('an anvil reorg sends the abandoned logs to a logs subscriber again with removed: true', async () => {
     const socket = new WebSocket(follower.wsUrl)
     await new Promise((resolve) => socket.once('open', resolve))
-    const logs: any[] = []
+    const logs: { transactionHash: string; removed: boolean }[] = []
     socket.on('message', (data) => {
       const message = JSON.parse(data.toString())
       if (message.method === 'eth_subscription') logs.push(message.params.result)

@@ -41,6 +41,7 @@ let relay: WebSocket
 const result = async (url: string, method: string, params: unknown[] = []) => {
   const reply = await rpc(url, method, params)
   if (reply.error) throw new Error(`${method} on ${url}: ${reply.error.message}`)
+  // biome-ignore lint/suspicious/noExplicitAny: JSON answers, compared field by field as they come
   return reply.result as any
 }
 const caughtUp = () =>
