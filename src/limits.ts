@@ -112,5 +112,8 @@ export const FOLLOWER_PENDING_VIEWS_KEPT = 4
 /** Blocks a follower's pending may run ahead of its upstream's head before flashblocks are ignored (a lagging upstream). */
 export const FOLLOWER_PENDING_MAX_AHEAD_BLOCKS = 4
 
-/** How long a follower holds a new block's first flashblock while its upstream catches up to the parent (ms). */
-export const FOLLOWER_PARENT_WAIT_MS = 2_000
+/**
+ * How long a follower holds a new block's first flashblock (and the frames queued behind it) while its upstream's
+ * head catches up to the parent (ms): missing index 0 would lose the whole block's preconfirmations.
+ */
+export const FOLLOWER_PARENT_WAIT_MS = 10_000
