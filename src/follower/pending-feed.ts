@@ -96,9 +96,11 @@ export class PendingFeed {
 
   private async onPayload(payload: FlashblockPayload): Promise<void> {
     const { reexecutor, pending, cache, state, events } = this.parts
-    // the feed is often faster than the upstream's head: a new block's parent may not be canonical here yet
-    if (payload.base && payload.base.blockNumber - 1n > (cache.height ?? -1n))
-      await this.waitForHeight(payload.base.blockNumber - 1n)
+    // the feed is often faster than the upstream's head: a new block's parent may not be canonical here yet;
+    // a parent whose last flashblock was re-executed here is known already (a reorg of it drops pending later)
+    const { base } = payload
+    if (base && base.blockNumber - 1n > (cache.height ?? -1n) && !reexecutor.continues(base.parentHash))
+      await this.waitForHeight(base.blockNumber - 1n)
     const height = cache.height ?? -1n
     if (payload.metadata.blockNumber - height > BigInt(FOLLOWER_PENDING_MAX_AHEAD_BLOCKS)) {
       this.stats.tooFarAhead++
