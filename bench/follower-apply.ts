@@ -18,7 +18,7 @@ import { Reexecutor } from '../src/follower/reexecute.js'
 import { UpstreamSnapshot } from '../src/follower/upstream-snapshot.js'
 import { startService } from '../src/service.js'
 // the lead swaps this for src/follower's HTTP client
-import { fetchUpstream } from '../test/support/upstream-fetch.js'
+import { UpstreamClient } from '../src/follower/upstream-client.js'
 import { percentiles } from './lib.js'
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '20' } } })
@@ -63,7 +63,7 @@ if (fb.executed.txs.length !== 100)
   throw new Error(`the leader put ${fb.executed.txs.length} transfers in its flashblock, not 100`)
 const payload = decodeFlashblock(decodeFrame(JSON.stringify(encodeFlashblock(fb))) as FlashblocksPayload)
 const canonical = chain.store.height
-const upstream = fetchUpstream(leader.url)
+const upstream = new UpstreamClient(leader.url)
 
 async function applyOnce(snapshot: UpstreamSnapshot) {
   const follower = new Reexecutor({ common: chain.common, upstream, snapshotFor: () => snapshot })

@@ -2,13 +2,16 @@
  * What the CLI prints once the service listens: where each endpoint is, so a newcomer can copy a URL.
  */
 import { bytesToHex } from '@ethereumjs/util'
-import type { RunningService } from './service.js'
+import type { RunningFollower, RunningService } from './service.js'
 import { SERVICE_NAME, SERVICE_VERSION } from './version.js'
 
-function endpointLines(service: RunningService): string[] {
+function endpointLines(service: RunningService | RunningFollower): string[] {
   const { config } = service
+  const mode = config.upstream
+    ? `following ${config.upstream} (chain id ${config.chainId})${config.upstreamFeed ? `, flashblocks from ${config.upstreamFeed}` : ', no flashblocks feed: pending = latest'}`
+    : `${config.network} (chain id ${config.chainId}) · block every ${config.blockTimeMs / 1000} s, flashblock every ${config.flashblockIntervalMs} ms`
   return [
-    `${SERVICE_NAME} v${SERVICE_VERSION} · ${config.network} (chain id ${config.chainId}) · block every ${config.blockTimeMs / 1000} s, flashblock every ${config.flashblockIntervalMs} ms`,
+    `${SERVICE_NAME} v${SERVICE_VERSION} · ${mode}`,
     '',
     `  general endpoint      POST ${service.url}`,
     `  preconfirmations      POST ${service.flashblocksUrl}`,
@@ -28,7 +31,12 @@ function accountLines(service: RunningService): string[] {
   ]
 }
 
-export function banner(service: RunningService): string {
-  const sections = [endpointLines(service), accountLines(service)]
+export function banner(service: RunningService | RunningFollower): string {
+  const sections = [
+    endpointLines(service),
+    'chain' in service
+      ? accountLines(service)
+      : [`Sends are forwarded to ${service.config.sequencer ?? service.config.upstream}; no dev accounts here.`],
+  ]
   return `${sections.map((lines) => lines.join('\n')).join('\n\n')}\n\nPress Ctrl+C to stop.\n`
 }

@@ -6,14 +6,15 @@ import { ConfigError } from './config.js'
 import { HELP, parseCommandLine } from './flags.js'
 import { banner } from './banner.js'
 import { DataDirError } from './chain/persist/db.js'
-import { startService, type RunningService } from './service.js'
+import { FollowerStartError } from './errors.js'
+import { startService, type RunningFollower, type RunningService } from './service.js'
 
 function exitWithUsageError(message: string): never {
   process.stderr.write(`preconf-rpc: ${message}\nRun with --help to see every flag.\n`)
   process.exit(2)
 }
 
-function closeOnSignals(service: RunningService): void {
+function closeOnSignals(service: RunningService | RunningFollower): void {
   let stopping = false
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) process.exit(130) // a second Ctrl+C: the user wants out now
@@ -44,10 +45,17 @@ async function main(argv: string[]): Promise<void> {
     return
   }
   const { config } = command
-  let service: RunningService
+  let service: RunningService | RunningFollower
   try {
-    service = await startService(config)
+    const { upstream } = config
+    service = upstream
+      ? await startService({ ...config, upstream })
+      : await startService({ ...config, upstream: undefined })
   } catch (err) {
+    if (err instanceof FollowerStartError) {
+      process.stderr.write(`preconf-rpc: ${err.message}\n`)
+      process.exit(1)
+    }
     const code = (err as { code?: string }).code
     if (code === 'EADDRINUSE')
       exitWithUsageError(`port ${config.port} on ${config.host} is already in use; pick another with --port`)

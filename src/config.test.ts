@@ -22,6 +22,8 @@ describe('defaults', () => {
       trustedProxies: [],
       rateLimitFailClosed: false,
       quiet: false,
+      flashblocksIdleTimeoutMs: 3000,
+      followerCacheBlocks: 128,
     })
   })
 
@@ -89,7 +91,43 @@ describe('flags', () => {
       trustedProxies: ['10.0.0.0/8', '192.168.1.1'],
       rateLimitFailClosed: true,
       quiet: true,
+      flashblocksIdleTimeoutMs: 3000,
+      followerCacheBlocks: 128,
     })
+  })
+
+  test('the follower flags land in the config, and the chain flags are refused beside --upstream', () => {
+    const config = parseArgs([
+      '--upstream',
+      'http://10.0.0.5:8545',
+      '--upstream-feed',
+      'ws://10.0.0.5:8545/ws/flashblocks',
+      '--sequencer',
+      'https://sequencer.example/',
+      '--flashblocks-idle-timeout',
+      '1500',
+      '--follower-cache-blocks',
+      '64',
+      '--no-dev-accounts',
+    ])
+    expect(config).toMatchObject({
+      upstream: 'http://10.0.0.5:8545',
+      upstreamFeed: 'ws://10.0.0.5:8545/ws/flashblocks',
+      sequencer: 'https://sequencer.example/',
+      flashblocksIdleTimeoutMs: 1500,
+      followerCacheBlocks: 64,
+      devAccounts: false,
+    })
+    expect(() => parseArgs(['--upstream', 'http://10.0.0.5:8545', '--mnemonic', 'a b c'])).toThrow(
+      "--mnemonic does not apply in follower mode (--upstream): the chain, its blocks and accounts are the upstream's",
+    )
+    expect(() => parseArgs(['--upstream', 'http://10.0.0.5:8545', '--block-time', '2'])).toThrow(
+      /--block-time does not apply/,
+    )
+    expect(() => parseArgs(['--upstream', 'ws://10.0.0.5:8545'])).toThrow(
+      '--upstream must be an http:// or https:// URL',
+    )
+    expect(() => parseArgs(['--upstream-feed', 'ws://10.0.0.5:8545'])).toThrow('need --upstream')
   })
 
   test('-p is short for --port and --port=N works', () => {

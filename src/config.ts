@@ -6,7 +6,13 @@
 import { isIP } from 'node:net'
 import { validateMnemonic } from '@scure/bip39'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
-import { POOL_MAX_PER_SENDER, POOL_MAX_TOTAL, RATE_LIMIT_PER_SECOND } from './limits.js'
+import {
+  FLASHBLOCKS_IDLE_TIMEOUT_MS,
+  FOLLOWER_CACHE_BLOCKS,
+  POOL_MAX_PER_SENDER,
+  POOL_MAX_TOTAL,
+  RATE_LIMIT_PER_SECOND,
+} from './limits.js'
 
 export type Network = 'mainnet' | 'testnet'
 
@@ -43,6 +49,16 @@ export interface Config {
   quiet: boolean
   /** --data-dir: the chain lives in this directory (LevelDB) and survives restarts and crashes. */
   dataDir?: string
+  /** Follower mode (`--upstream`): the upstream node's HTTP JSON-RPC; absent = the embedded chain. */
+  upstream?: string
+  /** `--upstream-feed`: the raw flashblocks feed (WebSocket) a follower re-executes. */
+  upstreamFeed?: string
+  /** `--sequencer`: where a follower forwards eth_sendRawTransaction (default: the upstream). */
+  sequencer?: string
+  /** `--flashblocks-idle-timeout`: feed silence (ms) after which a follower drops pending. */
+  flashblocksIdleTimeoutMs: number
+  /** `--follower-cache-blocks`: recent upstream blocks a follower keeps in full. */
+  followerCacheBlocks: number
 }
 
 export const CHAIN_IDS: Readonly<Record<Network, number>> = { mainnet: 196, testnet: 1952 }
@@ -75,6 +91,8 @@ export const CONFIG_DEFAULTS: Readonly<Omit<Config, 'chainId'>> = {
   trustedProxies: [],
   rateLimitFailClosed: false,
   quiet: false,
+  flashblocksIdleTimeoutMs: FLASHBLOCKS_IDLE_TIMEOUT_MS,
+  followerCacheBlocks: FOLLOWER_CACHE_BLOCKS,
 }
 
 /** The defaults with the given settings on top; the chain id follows the network unless given. */
@@ -141,6 +159,22 @@ export function checkConfig(config: Config): Config {
   if (config.redisUrl !== undefined && !/^rediss?:\/\/\S+$/.test(config.redisUrl)) {
     fail(`--redis-url must look like redis://host:6379, got "${config.redisUrl}"`)
   }
+  for (const [flag, url, scheme] of [
+    ['--upstream', config.upstream, /^https?:\/\/\S+$/],
+    ['--sequencer', config.sequencer, /^https?:\/\/\S+$/],
+    ['--upstream-feed', config.upstreamFeed, /^wss?:\/\/\S+$/],
+  ] as const) {
+    if (url !== undefined && !scheme.test(url))
+      fail(
+        `${flag} must be ${flag === '--upstream-feed' ? 'a ws:// or wss://' : 'an http:// or https://'} URL, got "${url}"`,
+      )
+  }
+  if ((config.upstreamFeed !== undefined || config.sequencer !== undefined) && config.upstream === undefined)
+    fail('--upstream-feed and --sequencer need --upstream (follower mode)')
+  if (!isIntegerIn(config.flashblocksIdleTimeoutMs, 10, 3_600_000))
+    fail(`--flashblocks-idle-timeout must be a whole number of ms from 10, got ${config.flashblocksIdleTimeoutMs}`)
+  if (!isIntegerIn(config.followerCacheBlocks, 1, 100_000))
+    fail(`--follower-cache-blocks must be an integer from 1 to 100000, got ${config.followerCacheBlocks}`)
   for (const proxy of config.trustedProxies) {
     if (!isCidr(proxy)) fail(`--trusted-proxies: "${proxy}" is not an IP address or CIDR range such as 10.0.0.0/8`)
   }

@@ -357,3 +357,8 @@ export class UpstreamStateError extends Error {
 export class ReexecutionError extends Error {
   override readonly name = 'ReexecutionError'
 }
+
+/** A follower cannot start: its upstream does not answer (the CLI prints the message and exits 1). */
+export class FollowerStartError extends Error {
+  override readonly name = 'FollowerStartError'
+}

@@ -40,6 +40,13 @@ Flags:
       --data-dir <dir>           keep the chain (blocks, state, preconfirmations, pool) in this directory
                                  and continue it after a restart (default: in memory, lost at exit)
       --quiet                    print nothing but errors
+
+Follower mode (serve an upstream node and its flashblocks feed instead of the embedded chain):
+      --upstream <url>           HTTP JSON-RPC of the upstream node; chain id and blocks come from it
+      --upstream-feed <url>      its raw flashblocks feed (ws://.../ws/flashblocks); without it pending = latest
+      --sequencer <url>          where eth_sendRawTransaction is forwarded (default: --upstream)
+      --flashblocks-idle-timeout <ms> feed silence that drops pending (default ${d.flashblocksIdleTimeoutMs})
+      --follower-cache-blocks <n> recent blocks kept in full; older ones are read upstream (default ${d.followerCacheBlocks})
   -h, --help                     show this text
 `
 
@@ -62,8 +69,26 @@ const flags = {
   'trusted-proxies': { type: 'string' },
   'data-dir': { type: 'string' },
   quiet: { type: 'boolean' },
+  upstream: { type: 'string' },
+  'upstream-feed': { type: 'string' },
+  sequencer: { type: 'string' },
+  'flashblocks-idle-timeout': { type: 'string' },
+  'follower-cache-blocks': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
+
+/** Flags of the embedded chain that a follower refuses (--no-dev-accounts is accepted: a follower holds no keys anyway). */
+const CHAIN_FLAGS = [
+  'network',
+  'block-time',
+  'flashblock-interval',
+  'gas-limit',
+  'mnemonic',
+  'accounts',
+  'balance',
+  'txpool-max-per-sender',
+  'txpool-max-total',
+] as const
 
 export interface CommandLine {
   config: Config
@@ -150,6 +175,20 @@ export function parseCommandLine(argv: string[]): CommandLine {
   }
   if (text('data-dir') !== undefined) overrides.dataDir = text('data-dir')!
   if (values.quiet) overrides.quiet = true
+  if (text('upstream') !== undefined) {
+    const chainFlag = CHAIN_FLAGS.find((flag) => values[flag] !== undefined)
+    if (chainFlag)
+      throw new ConfigError(
+        `--${chainFlag} does not apply in follower mode (--upstream): the chain, its blocks and accounts are the upstream's`,
+      )
+    overrides.upstream = text('upstream')!
+  }
+  if (text('upstream-feed') !== undefined) overrides.upstreamFeed = text('upstream-feed')!
+  if (text('sequencer') !== undefined) overrides.sequencer = text('sequencer')!
+  if (text('flashblocks-idle-timeout') !== undefined)
+    overrides.flashblocksIdleTimeoutMs = integer('flashblocks-idle-timeout', text('flashblocks-idle-timeout')!)
+  if (text('follower-cache-blocks') !== undefined)
+    overrides.followerCacheBlocks = integer('follower-cache-blocks', text('follower-cache-blocks')!)
   return { config: checkConfig(defaultConfig(overrides)), help: false }
 }
 

@@ -110,3 +110,20 @@ export const STATE_CACHE_STORAGE_SLOTS = 200_000
 export const STATE_CACHE_CODE_BYTES = 32 * 1024 * 1024
 /** Accounts one state root's read view remembers (a root is replaced every flashblock). */
 export const STATE_VIEW_ACCOUNTS = 10_000
+/** How long a transaction this follower forwarded counts towards its sender's pending nonce (ms) unless a block includes it. */
+export const FOLLOWER_FORWARDED_TTL_MS = 60_000
+
+/** Upstream blocks whose state snapshots (batched reads) a follower keeps for calls and state reads. */
+export const FOLLOWER_SNAPSHOTS_KEPT = 8
+
+/** Pending state views (one per flashblock root) a follower keeps for reads racing the next flashblock. */
+export const FOLLOWER_PENDING_VIEWS_KEPT = 4
+
+/** Blocks a follower's pending may run ahead of its upstream's head before flashblocks are ignored (a lagging upstream). */
+export const FOLLOWER_PENDING_MAX_AHEAD_BLOCKS = 4
+
+/**
+ * How long a follower holds a new block's first flashblock (and the frames queued behind it) while its upstream's
+ * head catches up to the parent (ms): missing index 0 would lose the whole block's preconfirmations.
+ */
+export const FOLLOWER_PARENT_WAIT_MS = 10_000

@@ -19,16 +19,15 @@ import { FeedPublisher } from './feed/publisher.js'
 import { SubscriptionHub } from './subscriptions/hub.js'
 import { connectChain } from './subscriptions/events.js'
 import { ALL_KINDS } from './subscriptions/kinds/index.js'
+import { FollowerBackend } from './follower/backend.js'
 
-export interface RunningService {
+interface ServiceBase {
   /** http://127.0.0.1:<port>/ (the general endpoint). */
   url: string
   /** http://127.0.0.1:<port>/flashblocks (the preconfirmation endpoint). */
   flashblocksUrl: string
   /** ws://127.0.0.1:<port>/ ; WebSocket on /flashblocks too, raw feed at /ws/flashblocks. */
   wsUrl: string
-  /** The embedded chain. */
-  chain: Chain
   config: Config
   app: FastifyInstance
   /** eth_subscribe's subscriptions; `count()` is the leak check of tests and metrics. */
@@ -39,6 +38,17 @@ export interface RunningService {
   close(): Promise<void>
 }
 
+/** The service over the embedded chain (the default). */
+export interface RunningService extends ServiceBase {
+  /** The embedded chain. */
+  chain: Chain
+}
+
+/** The service in follower mode (`upstream` set): the same endpoints over an upstream node and its feed. */
+export interface RunningFollower extends ServiceBase {
+  follower: FollowerBackend
+}
+
 /** The host part of a URL clients can use: a wildcard bind is reached through loopback. */
 function urlHost(host: string): string {
   if (host === '0.0.0.0') return '127.0.0.1'
@@ -46,10 +56,16 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host
 }
 
-export async function startService(overrides: Partial<Config> = {}): Promise<RunningService> {
-  const config = checkConfig(defaultConfig(overrides))
-
-  const chain = await createChain(config)
+/** Follower mode when `upstream` is set, else the embedded chain: decided here, once. */
+export function startService(overrides: Partial<Config> & { upstream: string }): Promise<RunningFollower>
+export function startService(overrides?: Partial<Config> & { upstream?: undefined }): Promise<RunningService>
+export async function startService(overrides: Partial<Config> = {}): Promise<RunningService | RunningFollower> {
+  const checked = checkConfig(defaultConfig(overrides))
+  const follower = checked.upstream ? await connectFollower(checked) : undefined
+  // a follower serves its upstream's chain id
+  const config = follower ? { ...checked, chainId: Number(follower.chainId) } : checked
+  const chain = follower ? undefined : await createChain(config)
+  const backend = (follower ?? chain)!
 
   // RATE LIMIT: one budget per client IP, in memory or shared through Redis; none at --rate-limit 0 (closed in close())
   const limiter: RateLimiter | undefined =
@@ -66,52 +82,65 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
   const subscriptions = new SubscriptionHub(ALL_KINDS)
   const feed = new FeedPublisher()
   const disconnectEvents = connectChain({
-    events: chain.events,
+    events: backend.events,
     hub: subscriptions,
     publisher: feed,
-    pendingBlock: () => chain.pending.current()?.block,
+    pendingBlock: () => backend.pending.current()?.block,
     onError: (err, where) => {
       if (!config.quiet) console.warn(`${where} notification failed: ${(err as Error).stack ?? err}`)
     },
   })
 
   // POLLING FILTERS: one registry for both endpoints, fed by the chain's sealed blocks and pool admissions
-  const filters = connectFilters(chain.events)
+  const filters = connectFilters(backend.events)
   const app = await createApp({
     config,
     handlers,
     limiter,
     websocket: { hub: subscriptions, publisher: feed },
-    context: handlerContexts(chain, config, filters),
+    context: handlerContexts(backend, config, filters),
   })
-  registerMetrics(app, { chain, subscriptions, feed, rateLimit: limiter && (() => limiter.metrics()) })
+  registerMetrics(app, { chain, follower, subscriptions, feed, rateLimit: limiter && (() => limiter.metrics()) })
   registerDocs(app)
   const release = async () => {
-    await chain.stop()
+    await (chain ?? follower)?.stop()
     disconnectEvents()
     await app.close()
     await limiter?.close?.()
   }
   try {
+    // a follower caches the upstream's head before it answers anything
+    await follower?.start()
     await app.listen({ host: config.host, port: config.port })
   } catch (err) {
     await release()
     throw err
   }
 
-  chain.start()
+  chain?.start()
   const { port } = app.server.address() as AddressInfo
   const origin = `${urlHost(config.host)}:${port}`
   let closing: Promise<void> | undefined
-  return {
+  const service: ServiceBase = {
     url: `http://${origin}${ENDPOINT_PATHS.general}`,
     flashblocksUrl: `http://${origin}${ENDPOINT_PATHS.flashblocks}`,
     wsUrl: `ws://${origin}${ENDPOINT_PATHS.general}`,
-    chain,
     config,
     app,
     subscriptions,
     feed,
     close: () => (closing ??= release()),
   }
+  return follower ? { ...service, follower } : { ...service, chain: chain! }
+}
+
+function connectFollower(config: Config): Promise<FollowerBackend> {
+  return FollowerBackend.connect({
+    upstream: config.upstream!,
+    upstreamFeed: config.upstreamFeed,
+    sequencer: config.sequencer,
+    idleTimeoutMs: config.flashblocksIdleTimeoutMs,
+    cacheBlocks: config.followerCacheBlocks,
+    warn: config.quiet ? undefined : (message) => console.warn(message),
+  })
 }

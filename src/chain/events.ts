@@ -9,6 +9,8 @@ export interface ChainEvents {
   flashblock: [flashblock: Flashblock]
   /** Every sealed block, after the canonical store holds it and the pending store let go of it. */
   block: [block: BlockRecord]
+  /** Canonical blocks an upstream reorg replaced (follower mode), ascending: their logs go out `removed: true`. */
+  removedBlocks: [blocks: readonly BlockRecord[]]
   /** A transaction the pool accepted (newPendingTransactions). */
   pendingTransaction: [tx: TxRecord]
   /** A transaction the pool gave up on (it failed at execution: nonce or balance changed). */

@@ -114,7 +114,8 @@ export class HeadFollower {
     }
   }
 
-  private kick(): void {
+  /** Compares with the upstream's head now rather than at the next tick (a flashblock names a parent not seen yet). */
+  kick(): void {
     this.kicked = true
     this.wake?.()
   }

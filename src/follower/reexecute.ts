@@ -92,6 +92,11 @@ export class Reexecutor {
     return run
   }
 
+  /** Whether a block whose parent has this hash can start on the state this re-executor left (no upstream wait). */
+  continues(parentHash: Uint8Array): boolean {
+    return this.last !== undefined && equalsBytes(this.last.hash, parentHash)
+  }
+
   /** Forgets the block in progress (canonical took it, the feed went idle, a reorg). */
   drop(): void {
     this.open = undefined

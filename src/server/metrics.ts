@@ -9,19 +9,23 @@ import type { SubscriptionHub } from '../subscriptions/hub.js'
 import type { RateLimiterMetrics } from './rate-limit-window.js'
 
 export interface MetricsSources {
-  chain: Chain
+  /** The embedded chain, or (follower mode) the follower. */
+  chain?: Chain
+  follower?: { metrics(): object; readonly cache: { readonly height: bigint | undefined } }
   subscriptions: SubscriptionHub
   feed: FeedPublisher
   rateLimit?: () => RateLimiterMetrics
 }
 
 export function collectMetrics(sources: MetricsSources) {
+  const { chain, follower } = sources
   return {
-    head: Number(sources.chain.store.height),
-    pool: sources.chain.pool.size,
+    head: Number(chain?.store.height ?? follower?.cache.height ?? 0n),
+    pool: chain?.pool.size ?? 0,
     subscriptions: sources.subscriptions.count(),
     feedClients: sources.feed.count(),
-    sequencer: sources.chain.sequencer.stats.summary(),
+    sequencer: chain?.sequencer.stats.summary() ?? null,
+    follower: follower?.metrics() ?? null,
     rateLimit: sources.rateLimit?.() ?? null,
   }
 }

@@ -8,6 +8,8 @@ import type { ChainEvents } from '../chain/events.js'
 import type { BlockRecord, Flashblock } from '../domain/types.js'
 import { encodeEndOfBlock, encodeFlashblock } from '../feed/encode.js'
 import type { FeedPublisher } from '../feed/publisher.js'
+import { matchesLog } from '../filters/criteria.js'
+import { formatLog } from '../format/log.js'
 import { FormattedBlock } from './formatted-block.js'
 import type { SubscriptionHub } from './hub.js'
 import { logs, publishLogs } from './kinds/logs.js'
@@ -69,9 +71,24 @@ export function connectChain(wiring: EventWiring): () => void {
     guard('logs', () => publishLogs(hub.subscriptionsOf(logs), formatted))
   }
 
+  // geth sends a reorg's removed logs newest first, each as it was with `removed: true`
+  const onRemoved = (blocks: readonly BlockRecord[]) => {
+    const subscriptions = hub.subscriptionsOf(logs)
+    if (subscriptions.length === 0) return
+    for (const block of [...blocks].reverse()) {
+      for (const log of [...block.logs].reverse()) {
+        let json: string | undefined
+        for (const s of subscriptions) {
+          if (matchesLog(s.params, log)) guard('logs', () => s.notify((json ??= JSON.stringify(formatLog(log, true)))))
+        }
+      }
+    }
+  }
+
   const offs = [
     wiring.events.on('flashblock', onFlashblock),
     wiring.events.on('block', onBlock),
+    wiring.events.on('removedBlocks', onRemoved),
     wiring.events.on('pendingTransaction', (tx) =>
       guard('newPendingTransactions', () => publishPendingTransaction(hub.subscriptionsOf(newPendingTransactions), tx)),
     ),

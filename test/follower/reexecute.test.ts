@@ -12,7 +12,7 @@ import { Reexecutor, type ReexecuteResult } from '../../src/follower/reexecute.j
 import type { UpstreamStateManager } from '../../src/follower/upstream-state.js'
 import { type Harness, startHarness } from '../support/harness.js'
 import { testToken } from '../support/fixtures.js'
-import { fetchUpstream } from '../support/upstream-fetch.js'
+import { UpstreamClient } from '../../src/follower/upstream-client.js'
 
 /** A leader flashblock as a follower receives it: through the wire format and the tolerant decoder. */
 function overTheWire(fb: Flashblock) {
@@ -88,7 +88,7 @@ describe("re-executing the leader's flashblocks on leader-backed state", () => {
   }
 
   test("transfers, a deployment, token transfers and a revert give the leader's receipts, logs, gas, balances and nonces", async () => {
-    const upstream = fetchUpstream(h.service.url)
+    const upstream = new UpstreamClient(h.service.url)
     const warnings: string[] = []
     const follower = new Reexecutor({ common: h.chain.common, upstream, warn: (m) => warnings.push(m) })
     const [alice, bob, carol] = [accounts()[1], accounts()[2], accounts()[3]]
@@ -136,7 +136,7 @@ describe("re-executing the leader's flashblocks on leader-backed state", () => {
 
   test('a block whose parent the upstream has not got yet runs on the state the previous block left', async () => {
     await h.chain.sealNow()
-    const upstream = fetchUpstream(h.service.url)
+    const upstream = new UpstreamClient(h.service.url)
     const follower = new Reexecutor({ common: h.chain.common, upstream })
     const [alice, bob] = [accounts()[1], accounts()[2]]
     await send(1, { to: bob, value: 5n })
@@ -158,7 +158,7 @@ describe("re-executing the leader's flashblocks on leader-backed state", () => {
     const warnings: string[] = []
     const follower = new Reexecutor({
       common: h.chain.common,
-      upstream: fetchUpstream(h.service.url),
+      upstream: new UpstreamClient(h.service.url),
       warn: (m) => warnings.push(m),
     })
     await send(1, { to: token, gas: 100_000n, data: transferData(accounts()[4], 3n) })
@@ -176,7 +176,7 @@ describe("re-executing the leader's flashblocks on leader-backed state", () => {
 
   test('duplicates are ignored, a gap drops the block until the next index 0, and a transaction that cannot run drops it too', async () => {
     await h.chain.sealNow()
-    const follower = new Reexecutor({ common: h.chain.common, upstream: fetchUpstream(h.service.url) })
+    const follower = new Reexecutor({ common: h.chain.common, upstream: new UpstreamClient(h.service.url) })
     const height = h.chain.store.height
     await send(2, { to: accounts()[5], value: 1n })
     const a = await h.chain.buildNow()
@@ -191,7 +191,7 @@ describe("re-executing the leader's flashblocks on leader-backed state", () => {
     expect(await follower.apply(overTheWire(a), height + 1n)).toEqual({ kind: 'ignored', reason: 'stale' }) // canonical has a's block
 
     // b's transaction needs a's nonce first: on its own after index 0 it cannot run
-    const fresh = new Reexecutor({ common: h.chain.common, upstream: fetchUpstream(h.service.url) })
+    const fresh = new Reexecutor({ common: h.chain.common, upstream: new UpstreamClient(h.service.url) })
     const bAsFirst = {
       ...overTheWire(a),
       diff: { ...overTheWire(a).diff, transactions: overTheWire(b).diff.transactions },

@@ -4,7 +4,7 @@ import { UpstreamSnapshot } from '../../src/follower/upstream-snapshot.js'
 import { UpstreamStateManager } from '../../src/follower/upstream-state.js'
 import { type Harness, startHarness } from '../support/harness.js'
 import { BOB } from '../support/dev-keys.js'
-import { fetchUpstream } from '../support/upstream-fetch.js'
+import { UpstreamClient } from '../../src/follower/upstream-client.js'
 
 const slot = (n: number) => setLengthLeft(Uint8Array.of(n), 32)
 
@@ -23,7 +23,7 @@ describe('upstream-backed state on the leader', () => {
   afterAll(() => h?.close())
 
   const stateAt = (n: bigint) => {
-    const upstream = fetchUpstream(h.service.url)
+    const upstream = new UpstreamClient(h.service.url)
     return { upstream, state: new UpstreamStateManager(new UpstreamSnapshot(upstream, n), h.chain.common) }
   }
 
@@ -94,13 +94,13 @@ describe('upstream-backed state on the leader', () => {
   })
 
   test('reads made together go in one batch, and a prefetch of 40 accounts costs 2 requests (3 calls each, 100 a batch)', async () => {
-    const { state, upstream } = stateAt(h.chain.store.height)
+    const { state } = stateAt(h.chain.store.height)
     const addresses = Array.from({ length: 40 }, (_, i) => new Address(setLengthLeft(Uint8Array.of(i + 1), 20)))
     await state.snapshot.prefetch(addresses.map((a) => a.bytes))
-    expect(upstream.requests).toBe(2)
+    expect(state.snapshot.stats.requests).toBe(2)
     expect(state.snapshot.stats).toEqual({ requests: 2, calls: 120 })
     await Promise.all(addresses.map((a) => state.getAccount(a))) // cached: no request
     await Promise.all([state.getStorage(token, slot(0)), state.getStorage(token, slot(1)), state.getCode(token)])
-    expect(upstream.requests).toBe(3)
+    expect(state.snapshot.stats.requests).toBe(3)
   })
 })

@@ -40,7 +40,7 @@ describe('GET /metrics', () => {
     expect(after.head).toBe(before.head + 1)
     expect(after.head).toBe(await blockNumber())
     // building the block published at least one flashblock
-    expect(after.sequencer.flashblocks).toBeGreaterThan(before.sequencer.flashblocks)
+    expect(after.sequencer!.flashblocks).toBeGreaterThan(before.sequencer!.flashblocks)
   })
 
   test('counts a sent transaction in the pool until a block takes it', async () => {

@@ -25,7 +25,9 @@ async function search(env: ExecutionEnv, request: CallRequest): Promise<bigint> 
     // the sender can only buy so much gas: (balance - value) / fee cap
     const feeCap = request.maxFeePerGas ?? request.gasPrice ?? 0n
     if (feeCap > 0n) {
-      const balance = (await stateAt(env.vm, env.stateRoot).getAccount(new Address(request.from)))?.balance ?? 0n
+      const balance =
+        (await (env.readState?.() ?? stateAt(env.vm, env.stateRoot)).getAccount(new Address(request.from)))?.balance ??
+        0n
       const available = balance - (request.value ?? 0n)
       if (available < 0n) throw new InsufficientFundsForTransferError()
       const allowance = available / feeCap
@@ -34,7 +36,7 @@ async function search(env: ExecutionEnv, request: CallRequest): Promise<bigint> 
   }
   // a plain value transfer to an account without code costs exactly 21000
   if (request.to && (request.data?.length ?? 0) === 0) {
-    const code = await stateAt(env.vm, env.stateRoot).getCode(new Address(request.to))
+    const code = await (env.readState?.() ?? stateAt(env.vm, env.stateRoot)).getCode(new Address(request.to))
     if (code.length === 0 && (request.authorizationList?.length ?? 0) === 0) {
       const result = await execute(env, request, TX_GAS)
       if (!result.execResult.exceptionError) return TX_GAS

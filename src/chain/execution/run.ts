@@ -8,6 +8,7 @@ import { createTx, type TypedTransaction } from '@ethereumjs/tx'
 import { Address, bigIntToUnpaddedBytes, createAccount, createAddressFromString, setLengthLeft } from '@ethereumjs/util'
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import type { StateManagerInterface } from '@ethereumjs/common'
 import { callCommon, stateAt } from '../engine.js'
 import type { VmPool } from './vm-pool.js'
 import type { CallEvms } from './fast-call.js'
@@ -33,9 +34,11 @@ export interface ExecutionEnv {
   /** The chain's shared read view of `stateRoot`, and EVMs for plain calls on it (fast-call.ts). */
   view?: StateSource
   calls?: CallEvms
+  /** Reads of the state when it is not the trie at stateRoot (a follower's upstream-backed state). */
+  readState?: () => StateManagerInterface
 }
 
-async function applyOverrides(state: MerkleStateManager, overrides: StateOverrideSpec): Promise<void> {
+export async function applyOverrides(state: MerkleStateManager, overrides: StateOverrideSpec): Promise<void> {
   for (const [address, o] of overrides) {
     const addr = createAddressFromString(address)
     const account = (await state.getAccount(addr)) ?? createAccount({})

@@ -1,0 +1,228 @@
+/**
+ * The follower backend: the same capabilities as the embedded chain (src/capabilities/), served from an
+ * upstream node and its flashblocks feed. Canonical blocks come from the HeadFollower into a BlockCache;
+ * pending comes from re-executing the feed's flashblocks (PendingFeed); reads go through a BlockResolver
+ * over both (FollowerReader), calls run on upstream-backed state (FollowerExecutor), sends are forwarded
+ * to the sequencer (FollowerSubmitter). It publishes the same `flashblock` and `block` events as the
+ * embedded chain, so subscriptions, filters and the relay at /ws/flashblocks are wired the same way.
+ */
+import type { Common } from '@ethereumjs/common'
+import type { Endpoint } from '../../generated/methods.js'
+import type { Block, Receipt } from '../../generated/types.js'
+import type { DevAccounts } from '../capabilities/accounts.js'
+import type { Backend } from '../capabilities/backend.js'
+import { createChainCommon } from '../chain/engine.js'
+import { type ChainEvents, TypedEmitter } from '../chain/events.js'
+import type { BlockRecord } from '../domain/types.js'
+import { FollowerStartError } from '../errors.js'
+import { parseQuantity } from '../format/hex.js'
+import { FLASHBLOCKS_IDLE_TIMEOUT_MS, FOLLOWER_CACHE_BLOCKS } from '../limits.js'
+import type { ResolverSources } from '../pending/resolver.js'
+import { PendingStore } from '../pending/store.js'
+import { BlockCache } from './block-cache.js'
+import { FeedClient } from './feed-client.js'
+import { FollowerExecutor } from './follower-executor.js'
+import { FollowerReader } from './follower-reader.js'
+import { FollowerState } from './follower-state.js'
+import { FollowerSubmitter } from './follower-submitter.js'
+import { ForwardedTxs } from './forwarded.js'
+import { blockFromUpstream } from './from-upstream.js'
+import { HeadFollower, wsUrlOf } from './head-follower.js'
+import { UpstreamHistory } from './history.js'
+import { PendingFeed } from './pending-feed.js'
+import { Reexecutor } from './reexecute.js'
+import { UpstreamClient } from './upstream-client.js'
+import type { UpstreamRpc } from './upstream-rpc.js'
+
+export interface FollowerOptions {
+  /** HTTP JSON-RPC of the upstream node (`--upstream`). */
+  upstream: string
+  /** Raw flashblocks feed (`--upstream-feed`); without it pending = latest. */
+  upstreamFeed?: string
+  /** Where eth_sendRawTransaction goes (`--sequencer`, default the upstream). */
+  sequencer?: string
+  /** `--flashblocks-idle-timeout` (ms). */
+  idleTimeoutMs?: number
+  /** `--follower-cache-blocks`. */
+  cacheBlocks?: number
+  /** newHeads over the upstream's WebSocket (default: its HTTP URL with a ws scheme); false polls only. */
+  upstreamWs?: string | false
+  warn?: (message: string) => void
+}
+
+/** A follower holds no keys: eth_accounts is empty and eth_sendTransaction has nobody to sign as. */
+const NO_DEV_ACCOUNTS: DevAccounts = {
+  all: [],
+  signTransaction: () => {
+    throw new Error('a follower holds no dev accounts')
+  },
+}
+
+export class FollowerBackend implements Backend {
+  readonly events: TypedEmitter<ChainEvents>
+  readonly pending: PendingStore
+  readonly submitter: FollowerSubmitter
+  readonly executor: FollowerExecutor
+  readonly devAccounts = NO_DEV_ACCOUNTS
+  readonly forwarded = new ForwardedTxs()
+  readonly pendingFeed?: PendingFeed
+  readonly feed?: FeedClient
+  readonly reexecutor: Reexecutor
+  private readonly readers: Record<Endpoint, FollowerReader>
+  private readonly offUpdates: () => void
+
+  private constructor(
+    readonly upstream: UpstreamClient,
+    readonly common: Common,
+    readonly cache: BlockCache,
+    readonly head: HeadFollower,
+    genesis: BlockRecord,
+    options: FollowerOptions,
+  ) {
+    const warn = options.warn ?? (() => {})
+    this.events = new TypedEmitter<ChainEvents>((event, err) =>
+      warn(`a ${event} listener failed: ${(err as Error).stack ?? err}`),
+    )
+    this.pending = new PendingStore({ canonicalHeight: () => cache.height ?? -1n, warn })
+    const state = new FollowerState(upstream, common, cache)
+    this.reexecutor = new Reexecutor({
+      common,
+      upstream,
+      blockHashes: state.blockHashes,
+      snapshotFor: (n) => state.snapshotFor(n),
+      warn,
+    })
+    const sequencer: UpstreamRpc = options.sequencer ? new UpstreamClient(options.sequencer) : upstream
+    this.submitter = new FollowerSubmitter({
+      sequencer,
+      common,
+      cache,
+      pending: this.pending,
+      events: this.events,
+      forwarded: this.forwarded,
+    })
+    this.executor = new FollowerExecutor({
+      upstream,
+      common,
+      state,
+      pendingBlock: () => this.pending.current()?.block,
+    })
+    const sources: ResolverSources = {
+      store: {
+        get height() {
+          return cache.height ?? 0n
+        },
+        latest: () => cache.latest() ?? genesis,
+        genesis: () => genesis,
+        byNumber: (n) => cache.byNumber(n) ?? (n === 0n ? genesis : undefined),
+        blockByHash: (hash) => cache.blockByHash(hash),
+        tx: (hash) => cache.tx(hash),
+      },
+      pending: this.pending,
+      pool: this.forwarded,
+      stateAt: (root) => state.viewOfRoot(root),
+    }
+    const history = new UpstreamHistory(upstream, common)
+    const parts = { sources, cache, history, state }
+    this.readers = {
+      general: new FollowerReader('general', parts),
+      flashblocks: new FollowerReader('flashblocks', parts),
+    }
+    if (options.upstreamFeed) {
+      this.feed = new FeedClient({
+        url: options.upstreamFeed,
+        idleTimeoutMs: options.idleTimeoutMs ?? FLASHBLOCKS_IDLE_TIMEOUT_MS,
+        warn,
+      })
+      this.pendingFeed = new PendingFeed({
+        feed: this.feed,
+        reexecutor: this.reexecutor,
+        pending: this.pending,
+        cache,
+        head,
+        state,
+        events: this.events,
+        warn,
+      })
+    }
+    this.offUpdates = head.onUpdate((update) => {
+      for (const block of update.added) this.forwarded.settle(block.txs.map((t) => t.hash))
+      if (update.removed.length > 0) this.events.emit('removedBlocks', update.removed)
+      if (this.pendingFeed) this.pendingFeed.onCanonical(update)
+      else for (const block of update.added) this.events.emit('block', block)
+    })
+  }
+
+  /**
+   * Asks the upstream for its chain id, genesis and head; fails with FollowerStartError naming the
+   * upstream when it does not answer. Nothing is followed until start().
+   */
+  static async connect(options: FollowerOptions): Promise<FollowerBackend> {
+    const upstream = new UpstreamClient(options.upstream)
+    let chainId: bigint
+    let genesis: BlockRecord
+    let common: Common
+    try {
+      chainId = parseQuantity(await upstream.call<string>('eth_chainId', []))
+      const latest = await upstream.call<Block>('eth_getBlockByNumber', ['latest', false])
+      common = createChainCommon({
+        chainId: Number(chainId),
+        gasLimit: parseQuantity(latest.gasLimit),
+        baseFee: latest.baseFeePerGas ? parseQuantity(latest.baseFeePerGas) : 0n,
+      })
+      const [json, receipts] = await upstream.batch([
+        { method: 'eth_getBlockByNumber', params: ['0x0', true] },
+        { method: 'eth_getBlockReceipts', params: ['0x0'] },
+      ])
+      genesis = blockFromUpstream(json as Block, (receipts ?? []) as Receipt[], common)
+    } catch (err) {
+      throw new FollowerStartError(`cannot follow --upstream ${options.upstream}: ${(err as Error).message}`)
+    }
+    const cache = new BlockCache(options.cacheBlocks ?? FOLLOWER_CACHE_BLOCKS)
+    const head = new HeadFollower({
+      rpc: upstream,
+      common,
+      cache,
+      wsUrl: options.upstreamWs ?? wsUrlOf(options.upstream),
+    })
+    return new FollowerBackend(upstream, common, cache, head, genesis, options)
+  }
+
+  get chainId(): bigint {
+    return this.common.chainId()
+  }
+
+  resolverFor(endpoint: Endpoint): FollowerReader {
+    return this.readers[endpoint]
+  }
+
+  /** Caches the upstream's head (FollowerStartError if it cannot), then follows it and the feed. */
+  async start(): Promise<void> {
+    try {
+      await this.head.start()
+    } catch (err) {
+      throw new FollowerStartError(`cannot follow --upstream ${this.upstream.url}: ${(err as Error).message}`)
+    }
+    this.feed?.start()
+  }
+
+  async stop(): Promise<void> {
+    this.offUpdates()
+    this.feed?.stop()
+    this.submitter.close()
+    await this.head.stop()
+  }
+
+  /** What /metrics shows of a follower. */
+  metrics() {
+    const health = this.head.health()
+    return {
+      upstream: { ...health, head: health.head === undefined ? null : Number(health.head) },
+      cacheBlocks: this.cache.size,
+      forwarded: this.forwarded.size,
+      feed: this.feed ? { connected: this.feed.connected, idle: this.feed.isIdle, ...this.feed.stats } : null,
+      pending: this.pendingFeed?.stats ?? null,
+      reexecution: this.reexecutor.stats,
+    }
+  }
+}

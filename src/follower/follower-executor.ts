@@ -1,0 +1,71 @@
+/**
+ * A follower's Executor. eth_call and eth_estimateGas run here, in the same EVM code as the embedded chain,
+ * on upstream-backed state: the pending block's re-executed state, or a canonical block's state read from
+ * the upstream at its number (batched, cached per block), so answers equal the leader's and state
+ * overrides work. debug_trace* is the upstream's to answer (forwarded per transaction hash).
+ */
+import type { Common } from '@ethereumjs/common'
+import { createVM, type VM } from '@ethereumjs/vm'
+import type { Executor, TraceOptions, TraceTarget } from '../capabilities/execute.js'
+import { call } from '../chain/execution/call.js'
+import { estimateGas } from '../chain/execution/estimate.js'
+import { applyOverrides, type ExecutionEnv } from '../chain/execution/run.js'
+import type { VmPool } from '../chain/execution/vm-pool.js'
+import type { CallRequest, StateOverrideSpec } from '../domain/call-request.js'
+import { keyOf } from '../domain/block-record.js'
+import type { BlockRecord } from '../domain/types.js'
+import { data } from '../format/hex.js'
+import type { FollowerState } from './follower-state.js'
+import type { UpstreamRpc } from './upstream-rpc.js'
+import type { UpstreamStateManager } from './upstream-state.js'
+
+export interface FollowerExecutorParts {
+  upstream: UpstreamRpc
+  common: Common
+  state: FollowerState
+  /** The pending block now (the newest flashblock's), if any. */
+  pendingBlock(): BlockRecord | undefined
+}
+
+export class FollowerExecutor implements Executor {
+  constructor(private readonly parts: FollowerExecutorParts) {}
+
+  call(block: BlockRecord, request: CallRequest, overrides?: StateOverrideSpec): Promise<Uint8Array> {
+    return call(this.env(block, overrides), request)
+  }
+
+  estimateGas(block: BlockRecord, request: CallRequest): Promise<bigint> {
+    return estimateGas(this.env(block), request)
+  }
+
+  async trace({ block }: TraceTarget, indexes: number[], options: TraceOptions): Promise<unknown[]> {
+    return Promise.all(
+      indexes.map((i) => this.parts.upstream.call('debug_traceTransaction', [data(block.txs[i].hash), options])),
+    )
+  }
+
+  /**
+   * The execution environment of the embedded chain, over this block's upstream-backed state: every run
+   * (an estimate makes several) gets a fresh copy, so nothing one run writes is seen by the next.
+   */
+  private env(block: BlockRecord, overrides?: StateOverrideSpec): ExecutionEnv {
+    const { common, state } = this.parts
+    const fresh = (): UpstreamStateManager =>
+      (this.isPending(block) ? state.pendingState(block.header.stateRoot) : undefined) ??
+      state.canonicalState(block.number, block.header.stateRoot)
+    const vms = {
+      run: async <T>(_root: Uint8Array, work: (vm: VM) => Promise<T>): Promise<T> => {
+        const stateManager = fresh()
+        if (overrides) await applyOverrides(stateManager as never, overrides)
+        return work(await createVM({ common, stateManager, blockchain: state.blockHashes }))
+      },
+    } as unknown as VmPool
+    const vm = { common, blockchain: state.blockHashes } as unknown as VM
+    return { vm, vms, stateRoot: block.header.stateRoot, header: block.header, readState: fresh }
+  }
+
+  private isPending(block: BlockRecord): boolean {
+    const pending = this.parts.pendingBlock()
+    return pending !== undefined && keyOf(pending.hash) === keyOf(block.hash)
+  }
+}

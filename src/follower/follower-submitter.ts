@@ -1,0 +1,120 @@
+/**
+ * A follower's writes: eth_sendRawTransaction is forwarded to the sequencer and its answer (the hash, or
+ * its error with code, message and data) returned unchanged. Before forwarding, the transaction's hash is
+ * watched on the follower's own flashblock and block events, so eth_sendRawTransactionSync cannot miss a
+ * preconfirmation that arrives while the sequencer's HTTP answer is still on its way (base/base#3826).
+ */
+import type { Common } from '@ethereumjs/common'
+import type { PoolContent, TxSubmitter } from '../capabilities/submit.js'
+import { keccak256 } from '../chain/crypto.js'
+import type { ChainEvents, TypedEmitter } from '../chain/events.js'
+import { decodeTransaction } from '../chain/pool/admission.js'
+import { keyOf } from '../domain/block-record.js'
+import type { TxLocation, TxRecord } from '../domain/types.js'
+import { data, parseData } from '../format/hex.js'
+import { SEND_SYNC_MAX_TIMEOUT_MS } from '../limits.js'
+import type { BlockCache } from './block-cache.js'
+import type { ForwardedTxs } from './forwarded.js'
+import type { UpstreamRpc } from './upstream-rpc.js'
+
+interface Pending {
+  tx(hash: Uint8Array): TxLocation | undefined
+}
+
+export interface FollowerSubmitterParts {
+  sequencer: UpstreamRpc
+  common: Common
+  cache: BlockCache
+  pending: Pending
+  events: TypedEmitter<ChainEvents>
+  forwarded: ForwardedTxs
+}
+
+export class FollowerSubmitter implements TxSubmitter {
+  /** Hashes forwarded recently, with where the follower first saw them preconfirmed. */
+  private readonly watched = new Map<string, { preconfirmed?: TxLocation; timer: NodeJS.Timeout }>()
+
+  constructor(private readonly parts: FollowerSubmitterParts) {
+    parts.events.on('flashblock', (fb) => {
+      if (this.watched.size === 0) return
+      for (const { hash } of fb.executed.txs) {
+        const watch = this.watched.get(keyOf(hash))
+        if (watch && !watch.preconfirmed) watch.preconfirmed = parts.pending.tx(hash)
+      }
+    })
+  }
+
+  async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
+    const key = keyOf(keccak256(raw))
+    this.watch(key)
+    let hash: Uint8Array
+    try {
+      hash = parseData(await this.parts.sequencer.call<string>('eth_sendRawTransaction', [data(raw)]))
+    } catch (err) {
+      this.unwatch(key)
+      throw err
+    }
+    const record = decodeOrUndefined(raw, this.parts.common)
+    if (record && keyOf(record.hash) === keyOf(hash)) this.parts.forwarded.add(record)
+    return hash
+  }
+
+  waitForReceipt(
+    hash: Uint8Array,
+    timeoutMs: number,
+    options: { preconfirmed?: boolean } = {},
+  ): Promise<TxLocation | undefined> {
+    const preconfirmed = options.preconfirmed ?? true
+    const key = keyOf(hash)
+    const find = () =>
+      this.parts.cache.tx(hash) ??
+      (preconfirmed ? (this.parts.pending.tx(hash) ?? this.watched.get(key)?.preconfirmed) : undefined)
+    const found = find()
+    if (found) return Promise.resolve(found)
+    const { events } = this.parts
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done(undefined), timeoutMs)
+      const done = (location: TxLocation | undefined) => {
+        clearTimeout(timer)
+        offFlash()
+        offBlock()
+        resolve(location)
+      }
+      const check = () => {
+        const location = find()
+        if (location) done(location)
+      }
+      const offFlash = events.on('flashblock', check)
+      const offBlock = events.on('block', check)
+    })
+  }
+
+  /** A follower holds no pool: what it forwards is the sequencer's. */
+  async poolContent(): Promise<PoolContent> {
+    return { pending: [], queued: [] }
+  }
+
+  close(): void {
+    for (const { timer } of this.watched.values()) clearTimeout(timer)
+    this.watched.clear()
+  }
+
+  private unwatch(key: string): void {
+    clearTimeout(this.watched.get(key)?.timer)
+    this.watched.delete(key)
+  }
+
+  private watch(key: string): void {
+    if (this.watched.has(key)) return
+    const timer = setTimeout(() => this.watched.delete(key), SEND_SYNC_MAX_TIMEOUT_MS * 2)
+    this.watched.set(key, { timer })
+  }
+}
+
+function decodeOrUndefined(raw: Uint8Array, common: Common): TxRecord | undefined {
+  try {
+    return decodeTransaction(raw, common)
+  } catch {
+    return undefined // the sequencer accepted what this node cannot decode (a type it does not know)
+  }
+}
