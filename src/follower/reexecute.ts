@@ -32,6 +32,8 @@ export interface ReexecutorOptions {
   /** The upstream reads of a block (share one per block with pending reads); default: a new one each block. */
   snapshotFor?: (blockNumber: bigint) => UpstreamSnapshot
   warn?: (message: string) => void
+  /** Charge OP Stack L1 data and operator fees as the followed chain does (default off, as the embedded chain). */
+  opFees?: boolean
 }
 
 export interface ReexecutionStats {
@@ -125,7 +127,7 @@ export class Reexecutor {
       )
     }
     const vm = await createVM({ common: this.options.common, stateManager: state, blockchain: this.blockHashes })
-    const builder = new FlashBuilder(vm, { base, payloadId: payload.payloadId })
+    const builder = new FlashBuilder(vm, { base, payloadId: payload.payloadId, opFees: this.options.opFees ?? false })
     return {
       position: { payloadId: payload.payloadId, number: base.blockNumber, index: -1 },
       builder,
