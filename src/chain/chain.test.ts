@@ -108,10 +108,12 @@ describe('the embedded chain', () => {
     await c.sendRawTransaction(await signTx(c, 2, { nonce: 1, type: 'eip2930', value: 8n }))
     await c.buildNow()
     const block = await c.sealNow()
-    expect(block.txs).toHaveLength(7)
+    // the L1-info deposit opens the block
+    expect(block.txs).toHaveLength(8)
+    expect(block.receipts[0].type).toBe(0x7e)
     expect(block.logs).toHaveLength(1)
     // the CREATE address of dev account 0 at nonce 0
-    expect(bytesToHex(block.receipts[0].contractAddress!)).toBe(
+    expect(bytesToHex(block.receipts[1].contractAddress!)).toBe(
       getContractAddress({ from: bytesToHex(c.accounts[0].address), nonce: 0n }).toLowerCase(),
     )
 
@@ -162,7 +164,8 @@ describe('the embedded chain', () => {
     chain = await createChain(defaultConfig({ quiet: true }))
     const a = await chain.sealNow()
     const b = await chain.sealNow()
-    expect(a.txs).toHaveLength(0)
+    // nothing but the L1-info deposit: far under the gas target
+    expect(a.txs).toHaveLength(1)
     expect(b.number).toBe(2n)
     expect(b.header.timestamp).toBeGreaterThan(a.header.timestamp)
     expect(a.header.baseFeePerGas).toBe(875_000_000n)
@@ -176,8 +179,8 @@ describe('the embedded chain', () => {
       await signTx(chain, 0, { nonce: 0, to: null, gas: 16_000_000n, data: hexToBytes('0x5b600056') }),
     )
     const full = await chain.mine()
-    expect(full.receipts[0].status).toBe(0)
-    expect(full.header.gasUsed).toBe(16_000_000n)
+    expect(full.receipts[1].status).toBe(0)
+    expect(full.header.gasUsed).toBe(16_000_000n + full.receipts[0].gasUsed)
     const next = await chain.sealNow()
     expect(next.header.baseFeePerGas).toBeGreaterThan(full.header.baseFeePerGas!)
   })
@@ -205,7 +208,7 @@ describe('the embedded chain', () => {
       await signTx(chain, 0, { nonce: 0, to: null, gas: 100_000n, data: hexToBytes('0x600140600055') }),
     )
     const block = await chain.mine()
-    const created = new Address(block.receipts[0].contractAddress!)
+    const created = new Address(block.receipts[1].contractAddress!)
     const slot = await chain.stateAt(block.header.stateRoot).getStorage(created, new Uint8Array(32))
     expect(bytesToHex(slot)).toBe(bytesToHex(chain.store.byNumber(1n)!.hash))
   })
@@ -228,13 +231,13 @@ describe('the embedded chain', () => {
     })
     const hash = await chain.sendRawTransaction(hexToBytes(raw))
     const block = await chain.mine()
-    expect(bytesToHex(block.txs[0].hash)).toBe(bytesToHex(hash))
-    expect(block.receipts[0].type).toBe(4)
-    expect(block.receipts[0].status).toBe(1)
+    expect(bytesToHex(block.txs[1].hash)).toBe(bytesToHex(hash))
+    expect(block.receipts[1].type).toBe(4)
+    expect(block.receipts[1].status).toBe(1)
     const code = await chain.stateAt(block.header.stateRoot).getCode(new Address(chain.accounts[6].address))
     expect(bytesToHex(code)).toBe(`0xef0100${target.slice(2)}`)
     // a delegated account is still an EOA for admission; its nonce moved with the authorization
     await chain.sendRawTransaction(await signTx(chain, 6, { nonce: 1, value: 1n, to: chain.accounts[0].address }))
-    expect((await chain.mine()).txs).toHaveLength(1)
+    expect((await chain.mine()).txs).toHaveLength(2)
   })
 })

@@ -28,7 +28,6 @@ import { Sequencer } from './sequencer.js'
 import { merkleStateView } from './state-view.js'
 import { CanonicalStore } from './store.js'
 import type { BlockRecord, DevAccount, Flashblock, TxLocation } from '../domain/types.js'
-import type { L1Settings } from '../opstack/l1-origin.js'
 
 /** OP Stack's sequencer fee vault: where priority fees go. */
 export const FEE_RECIPIENT = hexToBytes('0x4200000000000000000000000000000000000011')
@@ -55,17 +54,14 @@ export type ChainOptions = Pick<
   | 'txpoolMaxPerSender'
   | 'txpoolMaxTotal'
   | 'quiet'
-> & {
-  logger?: ChainLogger
-  /** Default GENESIS_BASE_FEE. */
-  baseFee?: bigint
-  /** Genesis time in seconds (default: now). */
-  genesisTimestamp?: bigint
-  /** Charge OP Stack L1 data and operator fees on user transactions (default off until the L1-info deposit lands). */
-  opFees?: boolean
-  /** The simulated L1's fee settings (src/opstack/l1-origin.ts DEFAULT_L1_SETTINGS). */
-  l1Settings?: L1Settings
-}
+> &
+  Partial<Pick<Config, 'opFees' | 'l1Settings'>> & {
+    logger?: ChainLogger
+    /** Default GENESIS_BASE_FEE. */
+    baseFee?: bigint
+    /** Genesis time in seconds (default: now). */
+    genesisTimestamp?: bigint
+  }
 
 const silent: ChainLogger = { info: () => {}, warn: () => {} }
 const consoleLogger: ChainLogger = { info: (m) => console.log(m), warn: (m) => console.warn(m) }
@@ -93,7 +89,7 @@ export class Chain implements Backend, TxSubmitter {
     readonly store: CanonicalStore,
     vms: VmPool,
     readonly options: Required<Pick<ChainOptions, 'blockTimeMs' | 'flashblockIntervalMs'>> &
-      Pick<ChainOptions, 'opFees'>,
+      Pick<ChainOptions, 'opFees' | 'l1Settings'>,
     events: TypedEmitter<ChainEvents>,
     logger: ChainLogger,
   ) {
@@ -255,7 +251,7 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
       onDropped: (tx, reason) => events.emit('droppedTransaction', tx, reason),
     },
   )
-  const { blockTimeMs, flashblockIntervalMs, opFees } = options
+  const { blockTimeMs, flashblockIntervalMs, opFees, l1Settings } = options
   return new Chain(
     common,
     vm,
@@ -263,7 +259,7 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
     pool,
     store,
     new VmPool(vm),
-    { blockTimeMs, flashblockIntervalMs, opFees },
+    { blockTimeMs, flashblockIntervalMs, opFees, l1Settings },
     events,
     logger,
   )

@@ -309,6 +309,7 @@ export class FlashBuilder {
           status: r.status,
           cumulativeGasUsed: r.cumulativeGasUsed,
           logs: r.logs,
+          ...(r.depositNonce !== undefined ? { depositNonce: r.depositNonce } : {}),
         })),
       },
       executed: { header, txs: newTxs, receipts: newReceipts },

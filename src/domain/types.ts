@@ -123,6 +123,8 @@ export interface FlashblockMetaReceipt {
   readonly status: 0 | 1
   readonly cumulativeGasUsed: bigint
   readonly logs: readonly LogBody[]
+  /** A deposit's (tagged `Deposit` on the wire, with depositReceiptVersion). */
+  readonly depositNonce?: bigint
 }
 
 export interface FlashblockMetadata {

@@ -13,6 +13,7 @@ import type { UpstreamStateManager } from '../../src/follower/upstream-state.js'
 import { type Harness, startHarness } from '../support/harness.js'
 import { testToken } from '../support/fixtures.js'
 import { fetchUpstream } from '../support/upstream-fetch.js'
+import { userTxs } from '../support/user-txs.js'
 
 /** A leader flashblock as a follower receives it: through the wire format and the tolerant decoder. */
 function overTheWire(fb: Flashblock) {
@@ -47,7 +48,7 @@ describe("re-executing the leader's flashblocks on leader-backed state", () => {
       data: hexToBytes(encodeDeployData({ abi: testToken.abi, bytecode: testToken.bytecode, args: [10n ** 6n] })),
     })
     const block = await h.chain.mine()
-    token = block.receipts[0].contractAddress!
+    token = block.receipts[1].contractAddress!
   })
   afterAll(() => h?.close())
 
@@ -122,7 +123,7 @@ describe("re-executing the leader's flashblocks on leader-backed state", () => {
     ])
     expect(follower.stats).toMatchObject({
       flashblocks: 2,
-      transactions: 6,
+      transactions: 7, // and the L1-info deposit of fb0
       receiptMismatches: 0,
       hashMismatches: 0,
       failures: 0,
@@ -164,7 +165,7 @@ describe("re-executing the leader's flashblocks on leader-backed state", () => {
     await send(1, { to: token, gas: 100_000n, data: transferData(accounts()[4], 3n) })
     const fb = await h.chain.buildNow()
     const message = encodeFlashblock(fb)
-    const [hash] = Object.keys(message.metadata.receipts) as `0x${string}`[]
+    const hash = bytesToHex(userTxs(fb.executed)[0].hash)
     message.metadata.receipts[hash] = {
       Eip1559: { ...message.metadata.receipts[hash].Eip1559!, status: '0x0', logs: [] },
     }
