@@ -526,7 +526,7 @@ export type PrestateResult = Record<string, PrestateAccount>
 /**
  * Receipt
  *
- * What executing a transaction did. `status` 0x1 is success, 0x0 a revert. `contractAddress` is the created contract's address, else null. `effectiveGasPrice` is the price per gas actually paid. A preconfirmed receipt on `/flashblocks` carries the pending block's number and its hash as of the flashblock that included the transaction; once the block is sealed the canonical receipt may show a different blockHash. Nodes of a live OP Stack chain add L1 fee fields (l1Fee, l1GasPrice, l1GasUsed, ...) and deposit fields; unknown fields are allowed.
+ * What executing a transaction did. `status` 0x1 is success, 0x0 a revert. `contractAddress` is the created contract's address, else null. `effectiveGasPrice` is the price per gas actually paid. A preconfirmed receipt on `/flashblocks` carries the pending block's number and its hash as of the flashblock that included the transaction; once the block is sealed the canonical receipt may show a different blockHash. As on a live OP Stack chain (op-geth/op-reth after Jovian), a user transaction's receipt carries the L1 data fee and operator fee fields when the chain charges them (`--no-op-fees` drops them) and a deposit's carries depositNonce and depositReceiptVersion; unknown fields are allowed.
  */
 export type Receipt = {
   type: Uint
@@ -547,6 +547,24 @@ export type Receipt = {
   logsBloom: Bytes256
   /** 0x1 success, 0x0 failure (reverted or out of gas). */
   status: Uint
+  /** Deposit (0x7e) only. The sender's nonce before the deposit ran. */
+  depositNonce?: Uint
+  /** Deposit only. 0x1 since Canyon. */
+  depositReceiptVersion?: Uint
+  /** OP Stack. The L1 data fee (Fjord) the transaction paid, in wei, on top of gas. */
+  l1Fee?: Uint
+  /** OP Stack. The L1 base fee of the block's L1 origin. */
+  l1GasPrice?: Uint
+  /** OP Stack. The transaction's estimated L1 gas (Fjord FastLZ estimate x 16). */
+  l1GasUsed?: Uint
+  l1BaseFeeScalar?: Uint
+  l1BlobBaseFee?: Uint
+  l1BlobBaseFeeScalar?: Uint
+  /** OP Stack (Isthmus+). Operator fee = gasUsed x operatorFeeScalar x 100 + operatorFeeConstant (Jovian). */
+  operatorFeeScalar?: Uint
+  operatorFeeConstant?: Uint
+  /** OP Stack (Jovian). blobGasUsed is then the transaction's DA footprint. */
+  daFootprintGasScalar?: Uint
 }
 
 /**
@@ -690,7 +708,7 @@ export type TracerConfig = {
 /**
  * Transaction
  *
- * A signed transaction with its position, one schema for every type, each field present when the type has it: 0x0 legacy (gasPrice, v with EIP-155 chain id), 0x1 EIP-2930 (+ chainId, accessList, yParity), 0x2 EIP-1559 (+ maxFeePerGas, maxPriorityFeePerGas; gasPrice is the effective price once mined), 0x4 EIP-7702 (+ authorizationList). blockHash, blockNumber and transactionIndex are null while the transaction waits in the pool. Nodes of a live OP Stack chain also return deposit transactions (type 0x7e: sourceHash, mint, isSystemTx, often without a signature), so v, r and s are not required and unknown fields are allowed.
+ * A signed transaction with its position, one schema for every type, each field present when the type has it: 0x0 legacy (gasPrice, v with EIP-155 chain id), 0x1 EIP-2930 (+ chainId, accessList, yParity), 0x2 EIP-1559 (+ maxFeePerGas, maxPriorityFeePerGas; gasPrice is the effective price once mined), 0x4 EIP-7702 (+ authorizationList). blockHash, blockNumber and transactionIndex are null while the transaction waits in the pool. Every block of this chain (as of a live OP Stack chain) opens with deposit transactions (type 0x7e, as op-geth shows them: sourceHash, mint, isSystemTx only when true, gasPrice and v/r/s 0x0, no chainId, nonce and depositReceiptVersion from the receipt once executed), so v, r and s are not required and unknown fields are allowed.
  */
 export type Transaction = {
   type: Uint
@@ -715,9 +733,14 @@ export type Transaction = {
   r?: Uint256
   s?: Uint256
   yParity?: Uint
+  /** Deposit (0x7e) only. Which L1 event or L1-info slot the deposit comes from. */
   sourceHash?: Hash32
+  /** Deposit only. Wei credited to `from` before execution, kept even when the deposit fails. */
   mint?: Uint
+  /** Deposit only, present when true (system transactions ended with Regolith). */
   isSystemTx?: boolean
+  /** Deposit only, once executed (0x1 since Canyon). */
+  depositReceiptVersion?: Uint
 }
 
 /**

@@ -5066,7 +5066,7 @@ const schema178 = {"title":"256 bytes","type":"string","pattern":"^0x[0-9a-fA-F]
 const schema187 = {"title":"8 bytes","type":"string","pattern":"^0x[0-9a-fA-F]{16}$","x-error":"8 hex encoded bytes (0x + 16 hex digits)"};
 const pattern92 = new RegExp("^0x[0-9a-fA-F]{512}$", "u");
 const pattern101 = new RegExp("^0x[0-9a-fA-F]{16}$", "u");
-const schema196 = {"title":"Transaction","type":"object","required":["type","hash","from","nonce","gas","value","input"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"hash":{"$ref":"#/components/schemas/Hash32"},"blockHash":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]},"blockNumber":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"transactionIndex":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"nonce":{"$ref":"#/components/schemas/Uint"},"gas":{"$ref":"#/components/schemas/Uint"},"value":{"$ref":"#/components/schemas/Uint"},"input":{"$ref":"#/components/schemas/Bytes"},"gasPrice":{"$ref":"#/components/schemas/Uint"},"maxFeePerGas":{"$ref":"#/components/schemas/Uint"},"maxPriorityFeePerGas":{"$ref":"#/components/schemas/Uint"},"chainId":{"$ref":"#/components/schemas/Uint"},"accessList":{"$ref":"#/components/schemas/AccessList"},"authorizationList":{"$ref":"#/components/schemas/AuthorizationList"},"v":{"$ref":"#/components/schemas/Uint"},"r":{"$ref":"#/components/schemas/Uint256"},"s":{"$ref":"#/components/schemas/Uint256"},"yParity":{"$ref":"#/components/schemas/Uint"},"sourceHash":{"$ref":"#/components/schemas/Hash32"},"mint":{"$ref":"#/components/schemas/Uint"},"isSystemTx":{"type":"boolean"}}};
+const schema196 = {"title":"Transaction","type":"object","required":["type","hash","from","nonce","gas","value","input"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"hash":{"$ref":"#/components/schemas/Hash32"},"blockHash":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]},"blockNumber":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"transactionIndex":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"nonce":{"$ref":"#/components/schemas/Uint"},"gas":{"$ref":"#/components/schemas/Uint"},"value":{"$ref":"#/components/schemas/Uint"},"input":{"$ref":"#/components/schemas/Bytes"},"gasPrice":{"$ref":"#/components/schemas/Uint"},"maxFeePerGas":{"$ref":"#/components/schemas/Uint"},"maxPriorityFeePerGas":{"$ref":"#/components/schemas/Uint"},"chainId":{"$ref":"#/components/schemas/Uint"},"accessList":{"$ref":"#/components/schemas/AccessList"},"authorizationList":{"$ref":"#/components/schemas/AuthorizationList"},"v":{"$ref":"#/components/schemas/Uint"},"r":{"$ref":"#/components/schemas/Uint256"},"s":{"$ref":"#/components/schemas/Uint256"},"yParity":{"$ref":"#/components/schemas/Uint"},"sourceHash":{"$ref":"#/components/schemas/Hash32"},"mint":{"$ref":"#/components/schemas/Uint"},"isSystemTx":{"type":"boolean"},"depositReceiptVersion":{"$ref":"#/components/schemas/Uint"}}};
 
 function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5841,6 +5841,29 @@ var valid0 = _errs86 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.depositReceiptVersion !== undefined){
+let data24 = data.depositReceiptVersion;
+const _errs88 = errors;
+const _errs89 = errors;
+if(errors === _errs89){
+if(typeof data24 === "string"){
+if(!pattern5.test(data24)){
+validate125.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data24}];
+return false;
+}
+}
+else {
+validate125.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data24}];
+return false;
+}
+}
+var valid0 = _errs88 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -5875,7 +5898,7 @@ validate125.errors = vErrors;
 return errors === 0;
 }
 
-const schema223 = {"title":"Withdrawal","type":"object","required":["index","validatorIndex","address","amount"],"properties":{"index":{"$ref":"#/components/schemas/Uint64"},"validatorIndex":{"$ref":"#/components/schemas/Uint64"},"address":{"$ref":"#/components/schemas/Address"},"amount":{"$ref":"#/components/schemas/Uint64"}}};
+const schema224 = {"title":"Withdrawal","type":"object","required":["index","validatorIndex","address","amount"],"properties":{"index":{"$ref":"#/components/schemas/Uint64"},"validatorIndex":{"$ref":"#/components/schemas/Uint64"},"address":{"$ref":"#/components/schemas/Address"},"amount":{"$ref":"#/components/schemas/Uint64"}}};
 
 function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5884,7 +5907,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.index === undefined) && (missing0 = "index")) || ((data.validatorIndex === undefined) && (missing0 = "validatorIndex"))) || ((data.address === undefined) && (missing0 = "address"))) || ((data.amount === undefined) && (missing0 = "amount"))){
-validate129.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema223.required,parentSchema:schema223,data}];
+validate129.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema224.required,parentSchema:schema224,data}];
 return false;
 }
 else {
@@ -5981,7 +6004,7 @@ var valid0 = true;
 }
 }
 else {
-validate129.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema223.type,parentSchema:schema223,data}];
+validate129.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema224.type,parentSchema:schema224,data}];
 return false;
 }
 }
@@ -6820,7 +6843,7 @@ return errors === 0;
 }
 
 export const eth_getBlockByNumber_param0 = validate132;
-const schema228 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema229 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6931,13 +6954,13 @@ return errors === 0;
 }
 
 export const eth_getBlockByNumber_param1 = validate135;
-const schema232 = {"type":"boolean"};
+const schema233 = {"type":"boolean"};
 
 function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate135.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema232.type,parentSchema:schema232,data}];
+validate135.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema233.type,parentSchema:schema233,data}];
 return false;
 }
 validate135.errors = vErrors;
@@ -6945,7 +6968,7 @@ return errors === 0;
 }
 
 export const eth_getBlockByNumber_result = validate136;
-const schema233 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Block"}]};
+const schema234 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Block"}]};
 
 function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7750,7 +7773,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema233.oneOf,parentSchema:schema233,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema234.oneOf,parentSchema:schema234,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7777,7 +7800,7 @@ return errors === 0;
 }
 
 export const eth_getBlockReceipts_param0 = validate141;
-const schema262 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema263 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7925,9 +7948,9 @@ return errors === 0;
 }
 
 export const eth_getBlockReceipts_result = validate146;
-const schema267 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"type":"array","items":{"$ref":"openrpc#/components/schemas/Receipt"}}]};
-const schema269 = {"title":"Receipt","type":"object","required":["transactionHash","transactionIndex","blockHash","blockNumber","from","cumulativeGasUsed","gasUsed","logs","logsBloom","status","type","effectiveGasPrice"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"cumulativeGasUsed":{"$ref":"#/components/schemas/Uint"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"effectiveGasPrice":{"$ref":"#/components/schemas/Uint"},"blobGasUsed":{"$ref":"#/components/schemas/Uint"},"blobGasPrice":{"$ref":"#/components/schemas/Uint"},"contractAddress":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"logs":{"type":"array","items":{"$ref":"#/components/schemas/Log"}},"logsBloom":{"$ref":"#/components/schemas/Bytes256"},"status":{"$ref":"#/components/schemas/Uint"}}};
-const schema285 = {"title":"Log","type":"object","required":["address","topics","data"],"properties":{"address":{"$ref":"#/components/schemas/Address"},"topics":{"type":"array","maxItems":4,"items":{"$ref":"#/components/schemas/Hash32"}},"data":{"$ref":"#/components/schemas/Bytes"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockTimestamp":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"logIndex":{"$ref":"#/components/schemas/Uint"},"removed":{"type":"boolean"}}};
+const schema268 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"type":"array","items":{"$ref":"openrpc#/components/schemas/Receipt"}}]};
+const schema270 = {"title":"Receipt","type":"object","required":["transactionHash","transactionIndex","blockHash","blockNumber","from","cumulativeGasUsed","gasUsed","logs","logsBloom","status","type","effectiveGasPrice"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"cumulativeGasUsed":{"$ref":"#/components/schemas/Uint"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"effectiveGasPrice":{"$ref":"#/components/schemas/Uint"},"blobGasUsed":{"$ref":"#/components/schemas/Uint"},"blobGasPrice":{"$ref":"#/components/schemas/Uint"},"contractAddress":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"logs":{"type":"array","items":{"$ref":"#/components/schemas/Log"}},"logsBloom":{"$ref":"#/components/schemas/Bytes256"},"status":{"$ref":"#/components/schemas/Uint"},"depositNonce":{"$ref":"#/components/schemas/Uint"},"depositReceiptVersion":{"$ref":"#/components/schemas/Uint"},"l1Fee":{"$ref":"#/components/schemas/Uint"},"l1GasPrice":{"$ref":"#/components/schemas/Uint"},"l1GasUsed":{"$ref":"#/components/schemas/Uint"},"l1BaseFeeScalar":{"$ref":"#/components/schemas/Uint"},"l1BlobBaseFee":{"$ref":"#/components/schemas/Uint"},"l1BlobBaseFeeScalar":{"$ref":"#/components/schemas/Uint"},"operatorFeeScalar":{"$ref":"#/components/schemas/Uint"},"operatorFeeConstant":{"$ref":"#/components/schemas/Uint"},"daFootprintGasScalar":{"$ref":"#/components/schemas/Uint"}}};
+const schema286 = {"title":"Log","type":"object","required":["address","topics","data"],"properties":{"address":{"$ref":"#/components/schemas/Address"},"topics":{"type":"array","maxItems":4,"items":{"$ref":"#/components/schemas/Hash32"}},"data":{"$ref":"#/components/schemas/Bytes"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockTimestamp":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"logIndex":{"$ref":"#/components/schemas/Uint"},"removed":{"type":"boolean"}}};
 
 function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7936,7 +7959,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.address === undefined) && (missing0 = "address")) || ((data.topics === undefined) && (missing0 = "topics"))) || ((data.data === undefined) && (missing0 = "data"))){
-validate148.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema285.required,parentSchema:schema285,data}];
+validate148.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema286.required,parentSchema:schema286,data}];
 return false;
 }
 else {
@@ -7968,7 +7991,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 4){
-validate148.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema285.properties.topics,data:data1}];
+validate148.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema286.properties.topics,data:data1}];
 return false;
 }
 else {
@@ -7998,7 +8021,7 @@ break;
 }
 }
 else {
-validate148.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema285.properties.topics.type,parentSchema:schema285.properties.topics,data:data1}];
+validate148.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema286.properties.topics.type,parentSchema:schema286.properties.topics,data:data1}];
 return false;
 }
 }
@@ -8166,7 +8189,7 @@ if(data.removed !== undefined){
 let data10 = data.removed;
 const _errs30 = errors;
 if(typeof data10 !== "boolean"){
-validate148.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema285.properties.removed.type,parentSchema:schema285.properties.removed,data:data10}];
+validate148.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema286.properties.removed.type,parentSchema:schema286.properties.removed,data:data10}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -8186,7 +8209,7 @@ var valid0 = true;
 }
 }
 else {
-validate148.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema285.type,parentSchema:schema285,data}];
+validate148.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema286.type,parentSchema:schema286,data}];
 return false;
 }
 }
@@ -8202,7 +8225,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((((((data.transactionHash === undefined) && (missing0 = "transactionHash")) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.cumulativeGasUsed === undefined) && (missing0 = "cumulativeGasUsed"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.effectiveGasPrice === undefined) && (missing0 = "effectiveGasPrice"))){
-validate147.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema269.required,parentSchema:schema269,data}];
+validate147.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema270.required,parentSchema:schema270,data}];
 return false;
 }
 else {
@@ -8398,7 +8421,7 @@ passing0 = 1;
 }
 }
 if(!valid7){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema269.properties.to.oneOf,parentSchema:schema269.properties.to,data:data6};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema270.properties.to.oneOf,parentSchema:schema270.properties.to,data:data6};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8596,7 +8619,7 @@ passing1 = 1;
 }
 }
 if(!valid15){
-const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema269.properties.contractAddress.oneOf,parentSchema:schema269.properties.contractAddress,data:data12};
+const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema270.properties.contractAddress.oneOf,parentSchema:schema270.properties.contractAddress,data:data12};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -8644,7 +8667,7 @@ break;
 }
 }
 else {
-validate147.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema269.properties.logs.type,parentSchema:schema269.properties.logs,data:data13}];
+validate147.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema270.properties.logs.type,parentSchema:schema270.properties.logs,data:data13}];
 return false;
 }
 }
@@ -8697,6 +8720,259 @@ var valid0 = _errs56 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.depositNonce !== undefined){
+let data17 = data.depositNonce;
+const _errs59 = errors;
+const _errs60 = errors;
+if(errors === _errs60){
+if(typeof data17 === "string"){
+if(!pattern5.test(data17)){
+validate147.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data17}];
+return false;
+}
+}
+else {
+validate147.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data17}];
+return false;
+}
+}
+var valid0 = _errs59 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.depositReceiptVersion !== undefined){
+let data18 = data.depositReceiptVersion;
+const _errs62 = errors;
+const _errs63 = errors;
+if(errors === _errs63){
+if(typeof data18 === "string"){
+if(!pattern5.test(data18)){
+validate147.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data18}];
+return false;
+}
+}
+else {
+validate147.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data18}];
+return false;
+}
+}
+var valid0 = _errs62 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.l1Fee !== undefined){
+let data19 = data.l1Fee;
+const _errs65 = errors;
+const _errs66 = errors;
+if(errors === _errs66){
+if(typeof data19 === "string"){
+if(!pattern5.test(data19)){
+validate147.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data19}];
+return false;
+}
+}
+else {
+validate147.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data19}];
+return false;
+}
+}
+var valid0 = _errs65 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.l1GasPrice !== undefined){
+let data20 = data.l1GasPrice;
+const _errs68 = errors;
+const _errs69 = errors;
+if(errors === _errs69){
+if(typeof data20 === "string"){
+if(!pattern5.test(data20)){
+validate147.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data20}];
+return false;
+}
+}
+else {
+validate147.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data20}];
+return false;
+}
+}
+var valid0 = _errs68 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.l1GasUsed !== undefined){
+let data21 = data.l1GasUsed;
+const _errs71 = errors;
+const _errs72 = errors;
+if(errors === _errs72){
+if(typeof data21 === "string"){
+if(!pattern5.test(data21)){
+validate147.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data21}];
+return false;
+}
+}
+else {
+validate147.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data21}];
+return false;
+}
+}
+var valid0 = _errs71 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.l1BaseFeeScalar !== undefined){
+let data22 = data.l1BaseFeeScalar;
+const _errs74 = errors;
+const _errs75 = errors;
+if(errors === _errs75){
+if(typeof data22 === "string"){
+if(!pattern5.test(data22)){
+validate147.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data22}];
+return false;
+}
+}
+else {
+validate147.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data22}];
+return false;
+}
+}
+var valid0 = _errs74 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.l1BlobBaseFee !== undefined){
+let data23 = data.l1BlobBaseFee;
+const _errs77 = errors;
+const _errs78 = errors;
+if(errors === _errs78){
+if(typeof data23 === "string"){
+if(!pattern5.test(data23)){
+validate147.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data23}];
+return false;
+}
+}
+else {
+validate147.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data23}];
+return false;
+}
+}
+var valid0 = _errs77 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.l1BlobBaseFeeScalar !== undefined){
+let data24 = data.l1BlobBaseFeeScalar;
+const _errs80 = errors;
+const _errs81 = errors;
+if(errors === _errs81){
+if(typeof data24 === "string"){
+if(!pattern5.test(data24)){
+validate147.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data24}];
+return false;
+}
+}
+else {
+validate147.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data24}];
+return false;
+}
+}
+var valid0 = _errs80 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.operatorFeeScalar !== undefined){
+let data25 = data.operatorFeeScalar;
+const _errs83 = errors;
+const _errs84 = errors;
+if(errors === _errs84){
+if(typeof data25 === "string"){
+if(!pattern5.test(data25)){
+validate147.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data25}];
+return false;
+}
+}
+else {
+validate147.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data25}];
+return false;
+}
+}
+var valid0 = _errs83 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.operatorFeeConstant !== undefined){
+let data26 = data.operatorFeeConstant;
+const _errs86 = errors;
+const _errs87 = errors;
+if(errors === _errs87){
+if(typeof data26 === "string"){
+if(!pattern5.test(data26)){
+validate147.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data26}];
+return false;
+}
+}
+else {
+validate147.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data26}];
+return false;
+}
+}
+var valid0 = _errs86 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.daFootprintGasScalar !== undefined){
+let data27 = data.daFootprintGasScalar;
+const _errs89 = errors;
+const _errs90 = errors;
+if(errors === _errs90){
+if(typeof data27 === "string"){
+if(!pattern5.test(data27)){
+validate147.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data27}];
+return false;
+}
+}
+else {
+validate147.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data27}];
+return false;
+}
+}
+var valid0 = _errs89 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -8715,7 +8991,7 @@ var valid0 = true;
 }
 }
 else {
-validate147.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema269.type,parentSchema:schema269,data}];
+validate147.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema270.type,parentSchema:schema270,data}];
 return false;
 }
 }
@@ -8764,7 +9040,7 @@ break;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema267.oneOf[1].type,parentSchema:schema267.oneOf[1],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema268.oneOf[1].type,parentSchema:schema268.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8786,7 +9062,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema267.oneOf,parentSchema:schema267,data};
+const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema268.oneOf,parentSchema:schema268,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8813,7 +9089,7 @@ return errors === 0;
 }
 
 export const eth_getBlockTransactionCountByHash_param0 = validate151;
-const schema297 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema309 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8836,7 +9112,7 @@ return errors === 0;
 }
 
 export const eth_getBlockTransactionCountByHash_result = validate152;
-const schema299 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
+const schema311 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8898,7 +9174,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema299.oneOf,parentSchema:schema299,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema311.oneOf,parentSchema:schema311,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8925,7 +9201,7 @@ return errors === 0;
 }
 
 export const eth_getBlockTransactionCountByNumber_param0 = validate153;
-const schema302 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema314 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9036,7 +9312,7 @@ return errors === 0;
 }
 
 export const eth_getBlockTransactionCountByNumber_result = validate156;
-const schema306 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
+const schema318 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9098,7 +9374,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema306.oneOf,parentSchema:schema306,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema318.oneOf,parentSchema:schema318,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9125,7 +9401,7 @@ return errors === 0;
 }
 
 export const eth_getCode_param0 = validate157;
-const schema309 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema321 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9148,7 +9424,7 @@ return errors === 0;
 }
 
 export const eth_getCode_param1 = validate158;
-const schema311 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema323 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9296,7 +9572,7 @@ return errors === 0;
 }
 
 export const eth_getCode_result = validate163;
-const schema316 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema328 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9319,7 +9595,7 @@ return errors === 0;
 }
 
 export const eth_getCompilers_result = validate164;
-const schema318 = {"type":"array","items":{"type":"string"},"maxItems":0};
+const schema330 = {"type":"array","items":{"type":"string"},"maxItems":0};
 
 function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9327,7 +9603,7 @@ let errors = 0;
 if(errors === 0){
 if(Array.isArray(data)){
 if(data.length > 0){
-validate164.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema318,data}];
+validate164.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema330,data}];
 return false;
 }
 else {
@@ -9337,7 +9613,7 @@ for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate164.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema318.items.type,parentSchema:schema318.items,data:data0}];
+validate164.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema330.items.type,parentSchema:schema330.items,data:data0}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -9348,7 +9624,7 @@ break;
 }
 }
 else {
-validate164.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema318.type,parentSchema:schema318,data}];
+validate164.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema330.type,parentSchema:schema330,data}];
 return false;
 }
 }
@@ -9357,9 +9633,9 @@ return errors === 0;
 }
 
 export const eth_getFilterChanges_param0 = validate165;
-const schema319 = {"$ref":"openrpc#/components/schemas/FilterId"};
-const schema320 = {"title":"Filter id","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a hex filter id"};
-const pattern197 = new RegExp("^0x[0-9a-fA-F]{1,64}$", "u");
+const schema331 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema332 = {"title":"Filter id","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a hex filter id"};
+const pattern209 = new RegExp("^0x[0-9a-fA-F]{1,64}$", "u");
 
 function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9367,13 +9643,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern197.test(data)){
-validate165.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema320,data}];
+if(!pattern209.test(data)){
+validate165.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema332,data}];
 return false;
 }
 }
 else {
-validate165.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema320.type,parentSchema:schema320,data}];
+validate165.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema332.type,parentSchema:schema332,data}];
 return false;
 }
 }
@@ -9382,8 +9658,8 @@ return errors === 0;
 }
 
 export const eth_getFilterChanges_result = validate166;
-const schema321 = {"$ref":"openrpc#/components/schemas/FilterChanges"};
-const schema322 = {"title":"Filter changes","anyOf":[{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},{"type":"array","items":{"$ref":"#/components/schemas/Log"}}]};
+const schema333 = {"$ref":"openrpc#/components/schemas/FilterChanges"};
+const schema334 = {"title":"Filter changes","anyOf":[{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},{"type":"array","items":{"$ref":"#/components/schemas/Log"}}]};
 
 function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9430,7 +9706,7 @@ break;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema322.anyOf[0].type,parentSchema:schema322.anyOf[0],data};
+const err2 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema334.anyOf[0].type,parentSchema:schema334.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -9461,7 +9737,7 @@ break;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema322.anyOf[1].type,parentSchema:schema322.anyOf[1],data};
+const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema334.anyOf[1].type,parentSchema:schema334.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9475,7 +9751,7 @@ var _valid0 = _errs6 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema322.anyOf,parentSchema:schema322,data};
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema334.anyOf,parentSchema:schema334,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -9514,7 +9790,7 @@ return errors === 0;
 }
 
 export const eth_getFilterLogs_param0 = validate170;
-const schema324 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema336 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9522,13 +9798,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern197.test(data)){
-validate170.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema320,data}];
+if(!pattern209.test(data)){
+validate170.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema332,data}];
 return false;
 }
 }
 else {
-validate170.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema320.type,parentSchema:schema320,data}];
+validate170.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema332.type,parentSchema:schema332,data}];
 return false;
 }
 }
@@ -9537,7 +9813,7 @@ return errors === 0;
 }
 
 export const eth_getFilterLogs_result = validate171;
-const schema326 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
+const schema338 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
 
 function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9546,7 +9822,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.address === undefined) && (missing0 = "address")) || ((data.topics === undefined) && (missing0 = "topics"))) || ((data.data === undefined) && (missing0 = "data"))){
-validate172.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema285.required,parentSchema:schema285,data}];
+validate172.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema286.required,parentSchema:schema286,data}];
 return false;
 }
 else {
@@ -9578,7 +9854,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 4){
-validate172.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema285.properties.topics,data:data1}];
+validate172.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema286.properties.topics,data:data1}];
 return false;
 }
 else {
@@ -9608,7 +9884,7 @@ break;
 }
 }
 else {
-validate172.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema285.properties.topics.type,parentSchema:schema285.properties.topics,data:data1}];
+validate172.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema286.properties.topics.type,parentSchema:schema286.properties.topics,data:data1}];
 return false;
 }
 }
@@ -9776,7 +10052,7 @@ if(data.removed !== undefined){
 let data10 = data.removed;
 const _errs30 = errors;
 if(typeof data10 !== "boolean"){
-validate172.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema285.properties.removed.type,parentSchema:schema285.properties.removed,data:data10}];
+validate172.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema286.properties.removed.type,parentSchema:schema286.properties.removed,data:data10}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -9796,7 +10072,7 @@ var valid0 = true;
 }
 }
 else {
-validate172.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema285.type,parentSchema:schema285,data}];
+validate172.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema286.type,parentSchema:schema286,data}];
 return false;
 }
 }
@@ -9825,7 +10101,7 @@ break;
 }
 }
 else {
-validate171.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema326.type,parentSchema:schema326,data}];
+validate171.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema338.type,parentSchema:schema338,data}];
 return false;
 }
 }
@@ -9834,8 +10110,8 @@ return errors === 0;
 }
 
 export const eth_getLogs_param0 = validate174;
-const schema337 = {"$ref":"openrpc#/components/schemas/Filter"};
-const schema338 = {"title":"Filter","type":"object","additionalProperties":false,"properties":{"fromBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"toBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"address":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"},{"$ref":"#/components/schemas/Addresses"}]},"topics":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/FilterTopics"}]}}};
+const schema349 = {"$ref":"openrpc#/components/schemas/Filter"};
+const schema350 = {"title":"Filter","type":"object","additionalProperties":false,"properties":{"fromBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"toBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"address":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"},{"$ref":"#/components/schemas/Addresses"}]},"topics":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/FilterTopics"}]}}};
 
 function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9875,8 +10151,8 @@ validate178.errors = vErrors;
 return errors === 0;
 }
 
-const schema345 = {"title":"Filter topics","type":"array","items":{"$ref":"#/components/schemas/FilterTopic"}};
-const schema346 = {"title":"Filter topic","oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"},{"type":"array","items":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]}}]};
+const schema357 = {"title":"Filter topics","type":"array","items":{"$ref":"#/components/schemas/FilterTopic"}};
+const schema358 = {"title":"Filter topic","oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"},{"type":"array","items":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]}}]};
 
 function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10001,7 +10277,7 @@ passing1 = 1;
 }
 }
 if(!valid4){
-const err6 = {instancePath:instancePath+"/" + i0,schemaPath:"#/oneOf/2/items/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema346.oneOf[2].items.oneOf,parentSchema:schema346.oneOf[2].items,data:data0};
+const err6 = {instancePath:instancePath+"/" + i0,schemaPath:"#/oneOf/2/items/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema358.oneOf[2].items.oneOf,parentSchema:schema358.oneOf[2].items,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -10028,7 +10304,7 @@ break;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema346.oneOf[2].type,parentSchema:schema346.oneOf[2],data};
+const err7 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema358.oneOf[2].type,parentSchema:schema358.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10051,7 +10327,7 @@ passing0 = 2;
 }
 }
 if(!valid0){
-const err8 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema346.oneOf,parentSchema:schema346,data};
+const err8 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema358.oneOf,parentSchema:schema358,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -10098,7 +10374,7 @@ break;
 }
 }
 else {
-validate180.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema345.type,parentSchema:schema345,data}];
+validate180.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema357.type,parentSchema:schema357,data}];
 return false;
 }
 }
@@ -10115,7 +10391,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "fromBlock") || (key0 === "toBlock")) || (key0 === "blockHash")) || (key0 === "address")) || (key0 === "topics"))){
-validate175.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema338,data}];
+validate175.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema350,data}];
 return false;
 break;
 }
@@ -10243,7 +10519,7 @@ passing0 = 2;
 }
 }
 if(!valid2){
-const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema338.properties.address.oneOf,parentSchema:schema338.properties.address,data:data3};
+const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema350.properties.address.oneOf,parentSchema:schema350.properties.address,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10310,7 +10586,7 @@ passing1 = 1;
 }
 }
 if(!valid5){
-const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema338.properties.topics.oneOf,parentSchema:schema338.properties.topics,data:data4};
+const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema350.properties.topics.oneOf,parentSchema:schema350.properties.topics,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -10344,7 +10620,7 @@ var valid0 = true;
 }
 }
 else {
-validate175.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema338.type,parentSchema:schema338,data}];
+validate175.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema350.type,parentSchema:schema350,data}];
 return false;
 }
 }
@@ -10365,7 +10641,7 @@ return errors === 0;
 }
 
 export const eth_getLogs_result = validate185;
-const schema351 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
+const schema363 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
 
 function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10374,7 +10650,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.address === undefined) && (missing0 = "address")) || ((data.topics === undefined) && (missing0 = "topics"))) || ((data.data === undefined) && (missing0 = "data"))){
-validate186.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema285.required,parentSchema:schema285,data}];
+validate186.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema286.required,parentSchema:schema286,data}];
 return false;
 }
 else {
@@ -10406,7 +10682,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 4){
-validate186.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema285.properties.topics,data:data1}];
+validate186.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema286.properties.topics,data:data1}];
 return false;
 }
 else {
@@ -10436,7 +10712,7 @@ break;
 }
 }
 else {
-validate186.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema285.properties.topics.type,parentSchema:schema285.properties.topics,data:data1}];
+validate186.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema286.properties.topics.type,parentSchema:schema286.properties.topics,data:data1}];
 return false;
 }
 }
@@ -10604,7 +10880,7 @@ if(data.removed !== undefined){
 let data10 = data.removed;
 const _errs30 = errors;
 if(typeof data10 !== "boolean"){
-validate186.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema285.properties.removed.type,parentSchema:schema285.properties.removed,data:data10}];
+validate186.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema286.properties.removed.type,parentSchema:schema286.properties.removed,data:data10}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -10624,7 +10900,7 @@ var valid0 = true;
 }
 }
 else {
-validate186.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema285.type,parentSchema:schema285,data}];
+validate186.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema286.type,parentSchema:schema286,data}];
 return false;
 }
 }
@@ -10653,7 +10929,7 @@ break;
 }
 }
 else {
-validate185.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema351.type,parentSchema:schema351,data}];
+validate185.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema363.type,parentSchema:schema363,data}];
 return false;
 }
 }
@@ -10662,7 +10938,7 @@ return errors === 0;
 }
 
 export const eth_getRawTransactionByHash_param0 = validate188;
-const schema362 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema374 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10685,7 +10961,7 @@ return errors === 0;
 }
 
 export const eth_getRawTransactionByHash_result = validate189;
-const schema364 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Bytes"}]};
+const schema376 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Bytes"}]};
 
 function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10747,7 +11023,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema364.oneOf,parentSchema:schema364,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema376.oneOf,parentSchema:schema376,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10774,7 +11050,7 @@ return errors === 0;
 }
 
 export const eth_getStorageAt_param0 = validate190;
-const schema367 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema379 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10797,8 +11073,8 @@ return errors === 0;
 }
 
 export const eth_getStorageAt_param1 = validate191;
-const schema369 = {"$ref":"openrpc#/components/schemas/StorageSlot"};
-const schema370 = {"title":"Storage slot","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a storage slot (0x + 1 to 64 hex digits)"};
+const schema381 = {"$ref":"openrpc#/components/schemas/StorageSlot"};
+const schema382 = {"title":"Storage slot","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a storage slot (0x + 1 to 64 hex digits)"};
 
 function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10806,13 +11082,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern197.test(data)){
-validate191.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema370,data}];
+if(!pattern209.test(data)){
+validate191.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema382,data}];
 return false;
 }
 }
 else {
-validate191.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema370.type,parentSchema:schema370,data}];
+validate191.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema382.type,parentSchema:schema382,data}];
 return false;
 }
 }
@@ -10821,7 +11097,7 @@ return errors === 0;
 }
 
 export const eth_getStorageAt_param2 = validate192;
-const schema371 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema383 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10969,7 +11245,7 @@ return errors === 0;
 }
 
 export const eth_getStorageAt_result = validate197;
-const schema376 = {"$ref":"openrpc#/components/schemas/Bytes32"};
+const schema388 = {"$ref":"openrpc#/components/schemas/Bytes32"};
 
 function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10992,7 +11268,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockHashAndIndex_param0 = validate198;
-const schema378 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema390 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11015,7 +11291,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockHashAndIndex_param1 = validate199;
-const schema380 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema392 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11038,7 +11314,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockHashAndIndex_result = validate200;
-const schema382 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
+const schema394 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
 
 function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11813,6 +12089,29 @@ var valid0 = _errs86 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.depositReceiptVersion !== undefined){
+let data24 = data.depositReceiptVersion;
+const _errs88 = errors;
+const _errs89 = errors;
+if(errors === _errs89){
+if(typeof data24 === "string"){
+if(!pattern5.test(data24)){
+validate201.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data24}];
+return false;
+}
+}
+else {
+validate201.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data24}];
+return false;
+}
+}
+var valid0 = _errs88 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -11887,7 +12186,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema382.oneOf,parentSchema:schema382,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema394.oneOf,parentSchema:schema394,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11914,7 +12213,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockNumberAndIndex_param0 = validate205;
-const schema410 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema423 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12025,7 +12324,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockNumberAndIndex_param1 = validate208;
-const schema414 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema427 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12048,7 +12347,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockNumberAndIndex_result = validate209;
-const schema416 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
+const schema429 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
 
 function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12823,6 +13122,29 @@ var valid0 = _errs86 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.depositReceiptVersion !== undefined){
+let data24 = data.depositReceiptVersion;
+const _errs88 = errors;
+const _errs89 = errors;
+if(errors === _errs89){
+if(typeof data24 === "string"){
+if(!pattern5.test(data24)){
+validate210.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data24}];
+return false;
+}
+}
+else {
+validate210.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data24}];
+return false;
+}
+}
+var valid0 = _errs88 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -12897,7 +13219,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema416.oneOf,parentSchema:schema416,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema429.oneOf,parentSchema:schema429,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12924,7 +13246,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByHash_param0 = validate214;
-const schema444 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema458 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12947,7 +13269,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByHash_result = validate215;
-const schema446 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
+const schema460 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
 
 function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13722,6 +14044,29 @@ var valid0 = _errs86 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.depositReceiptVersion !== undefined){
+let data24 = data.depositReceiptVersion;
+const _errs88 = errors;
+const _errs89 = errors;
+if(errors === _errs89){
+if(typeof data24 === "string"){
+if(!pattern5.test(data24)){
+validate216.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data24}];
+return false;
+}
+}
+else {
+validate216.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data24}];
+return false;
+}
+}
+var valid0 = _errs88 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -13796,7 +14141,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema446.oneOf,parentSchema:schema446,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema460.oneOf,parentSchema:schema460,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13823,7 +14168,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionCount_param0 = validate220;
-const schema474 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema489 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13846,7 +14191,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionCount_param1 = validate221;
-const schema476 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema491 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13994,7 +14339,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionCount_result = validate226;
-const schema481 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema496 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14017,7 +14362,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionReceipt_param0 = validate227;
-const schema483 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema498 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14040,7 +14385,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionReceipt_result = validate228;
-const schema485 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Receipt"}]};
+const schema500 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Receipt"}]};
 
 function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14049,7 +14394,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((((((data.transactionHash === undefined) && (missing0 = "transactionHash")) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.cumulativeGasUsed === undefined) && (missing0 = "cumulativeGasUsed"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.effectiveGasPrice === undefined) && (missing0 = "effectiveGasPrice"))){
-validate229.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema269.required,parentSchema:schema269,data}];
+validate229.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema270.required,parentSchema:schema270,data}];
 return false;
 }
 else {
@@ -14245,7 +14590,7 @@ passing0 = 1;
 }
 }
 if(!valid7){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema269.properties.to.oneOf,parentSchema:schema269.properties.to,data:data6};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema270.properties.to.oneOf,parentSchema:schema270.properties.to,data:data6};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -14443,7 +14788,7 @@ passing1 = 1;
 }
 }
 if(!valid15){
-const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema269.properties.contractAddress.oneOf,parentSchema:schema269.properties.contractAddress,data:data12};
+const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema270.properties.contractAddress.oneOf,parentSchema:schema270.properties.contractAddress,data:data12};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -14491,7 +14836,7 @@ break;
 }
 }
 else {
-validate229.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema269.properties.logs.type,parentSchema:schema269.properties.logs,data:data13}];
+validate229.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema270.properties.logs.type,parentSchema:schema270.properties.logs,data:data13}];
 return false;
 }
 }
@@ -14544,6 +14889,259 @@ var valid0 = _errs56 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.depositNonce !== undefined){
+let data17 = data.depositNonce;
+const _errs59 = errors;
+const _errs60 = errors;
+if(errors === _errs60){
+if(typeof data17 === "string"){
+if(!pattern5.test(data17)){
+validate229.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data17}];
+return false;
+}
+}
+else {
+validate229.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data17}];
+return false;
+}
+}
+var valid0 = _errs59 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.depositReceiptVersion !== undefined){
+let data18 = data.depositReceiptVersion;
+const _errs62 = errors;
+const _errs63 = errors;
+if(errors === _errs63){
+if(typeof data18 === "string"){
+if(!pattern5.test(data18)){
+validate229.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data18}];
+return false;
+}
+}
+else {
+validate229.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data18}];
+return false;
+}
+}
+var valid0 = _errs62 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.l1Fee !== undefined){
+let data19 = data.l1Fee;
+const _errs65 = errors;
+const _errs66 = errors;
+if(errors === _errs66){
+if(typeof data19 === "string"){
+if(!pattern5.test(data19)){
+validate229.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data19}];
+return false;
+}
+}
+else {
+validate229.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data19}];
+return false;
+}
+}
+var valid0 = _errs65 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.l1GasPrice !== undefined){
+let data20 = data.l1GasPrice;
+const _errs68 = errors;
+const _errs69 = errors;
+if(errors === _errs69){
+if(typeof data20 === "string"){
+if(!pattern5.test(data20)){
+validate229.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data20}];
+return false;
+}
+}
+else {
+validate229.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data20}];
+return false;
+}
+}
+var valid0 = _errs68 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.l1GasUsed !== undefined){
+let data21 = data.l1GasUsed;
+const _errs71 = errors;
+const _errs72 = errors;
+if(errors === _errs72){
+if(typeof data21 === "string"){
+if(!pattern5.test(data21)){
+validate229.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data21}];
+return false;
+}
+}
+else {
+validate229.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data21}];
+return false;
+}
+}
+var valid0 = _errs71 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.l1BaseFeeScalar !== undefined){
+let data22 = data.l1BaseFeeScalar;
+const _errs74 = errors;
+const _errs75 = errors;
+if(errors === _errs75){
+if(typeof data22 === "string"){
+if(!pattern5.test(data22)){
+validate229.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data22}];
+return false;
+}
+}
+else {
+validate229.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data22}];
+return false;
+}
+}
+var valid0 = _errs74 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.l1BlobBaseFee !== undefined){
+let data23 = data.l1BlobBaseFee;
+const _errs77 = errors;
+const _errs78 = errors;
+if(errors === _errs78){
+if(typeof data23 === "string"){
+if(!pattern5.test(data23)){
+validate229.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data23}];
+return false;
+}
+}
+else {
+validate229.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data23}];
+return false;
+}
+}
+var valid0 = _errs77 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.l1BlobBaseFeeScalar !== undefined){
+let data24 = data.l1BlobBaseFeeScalar;
+const _errs80 = errors;
+const _errs81 = errors;
+if(errors === _errs81){
+if(typeof data24 === "string"){
+if(!pattern5.test(data24)){
+validate229.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data24}];
+return false;
+}
+}
+else {
+validate229.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data24}];
+return false;
+}
+}
+var valid0 = _errs80 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.operatorFeeScalar !== undefined){
+let data25 = data.operatorFeeScalar;
+const _errs83 = errors;
+const _errs84 = errors;
+if(errors === _errs84){
+if(typeof data25 === "string"){
+if(!pattern5.test(data25)){
+validate229.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data25}];
+return false;
+}
+}
+else {
+validate229.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data25}];
+return false;
+}
+}
+var valid0 = _errs83 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.operatorFeeConstant !== undefined){
+let data26 = data.operatorFeeConstant;
+const _errs86 = errors;
+const _errs87 = errors;
+if(errors === _errs87){
+if(typeof data26 === "string"){
+if(!pattern5.test(data26)){
+validate229.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data26}];
+return false;
+}
+}
+else {
+validate229.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data26}];
+return false;
+}
+}
+var valid0 = _errs86 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.daFootprintGasScalar !== undefined){
+let data27 = data.daFootprintGasScalar;
+const _errs89 = errors;
+const _errs90 = errors;
+if(errors === _errs90){
+if(typeof data27 === "string"){
+if(!pattern5.test(data27)){
+validate229.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data27}];
+return false;
+}
+}
+else {
+validate229.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data27}];
+return false;
+}
+}
+var valid0 = _errs89 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -14562,7 +15160,7 @@ var valid0 = true;
 }
 }
 else {
-validate229.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema269.type,parentSchema:schema269,data}];
+validate229.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema270.type,parentSchema:schema270,data}];
 return false;
 }
 }
@@ -14610,7 +15208,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema485.oneOf,parentSchema:schema485,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema500.oneOf,parentSchema:schema500,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -14637,7 +15235,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockHashAndIndex_param0 = validate232;
-const schema505 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema531 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14660,7 +15258,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockHashAndIndex_param1 = validate233;
-const schema507 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema533 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14683,7 +15281,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockHashAndIndex_result = validate234;
-const schema509 = {"$ref":"openrpc#/components/schemas/NotFound"};
+const schema535 = {"$ref":"openrpc#/components/schemas/NotFound"};
 
 function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14697,7 +15295,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockNumberAndIndex_param0 = validate235;
-const schema511 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema537 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14808,7 +15406,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockNumberAndIndex_param1 = validate238;
-const schema515 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema541 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14831,7 +15429,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockNumberAndIndex_result = validate239;
-const schema517 = {"$ref":"openrpc#/components/schemas/NotFound"};
+const schema543 = {"$ref":"openrpc#/components/schemas/NotFound"};
 
 function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14845,7 +15443,7 @@ return errors === 0;
 }
 
 export const eth_getUncleCountByBlockHash_param0 = validate240;
-const schema519 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema545 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14868,7 +15466,7 @@ return errors === 0;
 }
 
 export const eth_getUncleCountByBlockHash_result = validate241;
-const schema521 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
+const schema547 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14930,7 +15528,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema521.oneOf,parentSchema:schema521,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema547.oneOf,parentSchema:schema547,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -14957,7 +15555,7 @@ return errors === 0;
 }
 
 export const eth_getUncleCountByBlockNumber_param0 = validate242;
-const schema524 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema550 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15068,7 +15666,7 @@ return errors === 0;
 }
 
 export const eth_getUncleCountByBlockNumber_result = validate245;
-const schema528 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
+const schema554 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15130,7 +15728,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema528.oneOf,parentSchema:schema528,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema554.oneOf,parentSchema:schema554,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -15157,7 +15755,7 @@ return errors === 0;
 }
 
 export const eth_maxPriorityFeePerGas_result = validate246;
-const schema531 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema557 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15180,7 +15778,7 @@ return errors === 0;
 }
 
 export const eth_newBlockFilter_result = validate247;
-const schema533 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema559 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15188,13 +15786,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern197.test(data)){
-validate247.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema320,data}];
+if(!pattern209.test(data)){
+validate247.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema332,data}];
 return false;
 }
 }
 else {
-validate247.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema320.type,parentSchema:schema320,data}];
+validate247.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema332.type,parentSchema:schema332,data}];
 return false;
 }
 }
@@ -15203,7 +15801,7 @@ return errors === 0;
 }
 
 export const eth_newFilter_param0 = validate248;
-const schema535 = {"$ref":"openrpc#/components/schemas/Filter"};
+const schema561 = {"$ref":"openrpc#/components/schemas/Filter"};
 
 function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15213,7 +15811,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "fromBlock") || (key0 === "toBlock")) || (key0 === "blockHash")) || (key0 === "address")) || (key0 === "topics"))){
-validate249.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema338,data}];
+validate249.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema350,data}];
 return false;
 break;
 }
@@ -15341,7 +15939,7 @@ passing0 = 2;
 }
 }
 if(!valid2){
-const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema338.properties.address.oneOf,parentSchema:schema338.properties.address,data:data3};
+const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema350.properties.address.oneOf,parentSchema:schema350.properties.address,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -15408,7 +16006,7 @@ passing1 = 1;
 }
 }
 if(!valid5){
-const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema338.properties.topics.oneOf,parentSchema:schema338.properties.topics,data:data4};
+const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema350.properties.topics.oneOf,parentSchema:schema350.properties.topics,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -15442,7 +16040,7 @@ var valid0 = true;
 }
 }
 else {
-validate249.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema338.type,parentSchema:schema338,data}];
+validate249.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema350.type,parentSchema:schema350,data}];
 return false;
 }
 }
@@ -15463,7 +16061,7 @@ return errors === 0;
 }
 
 export const eth_newFilter_result = validate255;
-const schema541 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema567 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15471,13 +16069,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern197.test(data)){
-validate255.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema320,data}];
+if(!pattern209.test(data)){
+validate255.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema332,data}];
 return false;
 }
 }
 else {
-validate255.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema320.type,parentSchema:schema320,data}];
+validate255.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema332.type,parentSchema:schema332,data}];
 return false;
 }
 }
@@ -15486,7 +16084,7 @@ return errors === 0;
 }
 
 export const eth_newPendingTransactionFilter_result = validate256;
-const schema543 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema569 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15494,13 +16092,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern197.test(data)){
-validate256.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema320,data}];
+if(!pattern209.test(data)){
+validate256.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema332,data}];
 return false;
 }
 }
 else {
-validate256.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema320.type,parentSchema:schema320,data}];
+validate256.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema332.type,parentSchema:schema332,data}];
 return false;
 }
 }
@@ -15509,7 +16107,7 @@ return errors === 0;
 }
 
 export const eth_protocolVersion_result = validate257;
-const schema545 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema571 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15532,7 +16130,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransaction_param0 = validate258;
-const schema547 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema573 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15555,7 +16153,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransaction_result = validate259;
-const schema549 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema575 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15578,7 +16176,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransactionSync_param0 = validate260;
-const schema551 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema577 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15601,7 +16199,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransactionSync_param1 = validate261;
-const schema553 = {"oneOf":[{"type":"integer","minimum":0},{"$ref":"openrpc#/components/schemas/Uint"}],"x-error":"a timeout in milliseconds (a number or hex quantity)"};
+const schema579 = {"oneOf":[{"type":"integer","minimum":0},{"$ref":"openrpc#/components/schemas/Uint"}],"x-error":"a timeout in milliseconds (a number or hex quantity)"};
 
 function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15611,7 +16209,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema553.oneOf[0].type,parentSchema:schema553.oneOf[0],data};
+const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema579.oneOf[0].type,parentSchema:schema579.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -15623,7 +16221,7 @@ errors++;
 if(errors === _errs1){
 if(typeof data == "number"){
 if(data < 0 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema553.oneOf[0],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema579.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -15677,7 +16275,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema553.oneOf,parentSchema:schema553,data};
+const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema579.oneOf,parentSchema:schema579,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -15704,7 +16302,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransactionSync_result = validate262;
-const schema555 = {"$ref":"openrpc#/components/schemas/Receipt"};
+const schema581 = {"$ref":"openrpc#/components/schemas/Receipt"};
 
 function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15713,7 +16311,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((((((data.transactionHash === undefined) && (missing0 = "transactionHash")) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.cumulativeGasUsed === undefined) && (missing0 = "cumulativeGasUsed"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.effectiveGasPrice === undefined) && (missing0 = "effectiveGasPrice"))){
-validate263.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema269.required,parentSchema:schema269,data}];
+validate263.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema270.required,parentSchema:schema270,data}];
 return false;
 }
 else {
@@ -15909,7 +16507,7 @@ passing0 = 1;
 }
 }
 if(!valid7){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema269.properties.to.oneOf,parentSchema:schema269.properties.to,data:data6};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema270.properties.to.oneOf,parentSchema:schema270.properties.to,data:data6};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -16107,7 +16705,7 @@ passing1 = 1;
 }
 }
 if(!valid15){
-const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema269.properties.contractAddress.oneOf,parentSchema:schema269.properties.contractAddress,data:data12};
+const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema270.properties.contractAddress.oneOf,parentSchema:schema270.properties.contractAddress,data:data12};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -16155,7 +16753,7 @@ break;
 }
 }
 else {
-validate263.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema269.properties.logs.type,parentSchema:schema269.properties.logs,data:data13}];
+validate263.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema270.properties.logs.type,parentSchema:schema270.properties.logs,data:data13}];
 return false;
 }
 }
@@ -16208,6 +16806,259 @@ var valid0 = _errs56 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.depositNonce !== undefined){
+let data17 = data.depositNonce;
+const _errs59 = errors;
+const _errs60 = errors;
+if(errors === _errs60){
+if(typeof data17 === "string"){
+if(!pattern5.test(data17)){
+validate263.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data17}];
+return false;
+}
+}
+else {
+validate263.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data17}];
+return false;
+}
+}
+var valid0 = _errs59 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.depositReceiptVersion !== undefined){
+let data18 = data.depositReceiptVersion;
+const _errs62 = errors;
+const _errs63 = errors;
+if(errors === _errs63){
+if(typeof data18 === "string"){
+if(!pattern5.test(data18)){
+validate263.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data18}];
+return false;
+}
+}
+else {
+validate263.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data18}];
+return false;
+}
+}
+var valid0 = _errs62 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.l1Fee !== undefined){
+let data19 = data.l1Fee;
+const _errs65 = errors;
+const _errs66 = errors;
+if(errors === _errs66){
+if(typeof data19 === "string"){
+if(!pattern5.test(data19)){
+validate263.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data19}];
+return false;
+}
+}
+else {
+validate263.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data19}];
+return false;
+}
+}
+var valid0 = _errs65 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.l1GasPrice !== undefined){
+let data20 = data.l1GasPrice;
+const _errs68 = errors;
+const _errs69 = errors;
+if(errors === _errs69){
+if(typeof data20 === "string"){
+if(!pattern5.test(data20)){
+validate263.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data20}];
+return false;
+}
+}
+else {
+validate263.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data20}];
+return false;
+}
+}
+var valid0 = _errs68 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.l1GasUsed !== undefined){
+let data21 = data.l1GasUsed;
+const _errs71 = errors;
+const _errs72 = errors;
+if(errors === _errs72){
+if(typeof data21 === "string"){
+if(!pattern5.test(data21)){
+validate263.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data21}];
+return false;
+}
+}
+else {
+validate263.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data21}];
+return false;
+}
+}
+var valid0 = _errs71 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.l1BaseFeeScalar !== undefined){
+let data22 = data.l1BaseFeeScalar;
+const _errs74 = errors;
+const _errs75 = errors;
+if(errors === _errs75){
+if(typeof data22 === "string"){
+if(!pattern5.test(data22)){
+validate263.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data22}];
+return false;
+}
+}
+else {
+validate263.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data22}];
+return false;
+}
+}
+var valid0 = _errs74 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.l1BlobBaseFee !== undefined){
+let data23 = data.l1BlobBaseFee;
+const _errs77 = errors;
+const _errs78 = errors;
+if(errors === _errs78){
+if(typeof data23 === "string"){
+if(!pattern5.test(data23)){
+validate263.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data23}];
+return false;
+}
+}
+else {
+validate263.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data23}];
+return false;
+}
+}
+var valid0 = _errs77 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.l1BlobBaseFeeScalar !== undefined){
+let data24 = data.l1BlobBaseFeeScalar;
+const _errs80 = errors;
+const _errs81 = errors;
+if(errors === _errs81){
+if(typeof data24 === "string"){
+if(!pattern5.test(data24)){
+validate263.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data24}];
+return false;
+}
+}
+else {
+validate263.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data24}];
+return false;
+}
+}
+var valid0 = _errs80 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.operatorFeeScalar !== undefined){
+let data25 = data.operatorFeeScalar;
+const _errs83 = errors;
+const _errs84 = errors;
+if(errors === _errs84){
+if(typeof data25 === "string"){
+if(!pattern5.test(data25)){
+validate263.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data25}];
+return false;
+}
+}
+else {
+validate263.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data25}];
+return false;
+}
+}
+var valid0 = _errs83 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.operatorFeeConstant !== undefined){
+let data26 = data.operatorFeeConstant;
+const _errs86 = errors;
+const _errs87 = errors;
+if(errors === _errs87){
+if(typeof data26 === "string"){
+if(!pattern5.test(data26)){
+validate263.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data26}];
+return false;
+}
+}
+else {
+validate263.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data26}];
+return false;
+}
+}
+var valid0 = _errs86 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.daFootprintGasScalar !== undefined){
+let data27 = data.daFootprintGasScalar;
+const _errs89 = errors;
+const _errs90 = errors;
+if(errors === _errs90){
+if(typeof data27 === "string"){
+if(!pattern5.test(data27)){
+validate263.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema27,data:data27}];
+return false;
+}
+}
+else {
+validate263.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.type,parentSchema:schema27,data:data27}];
+return false;
+}
+}
+var valid0 = _errs89 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
 }
 }
 }
@@ -16226,7 +17077,7 @@ var valid0 = true;
 }
 }
 else {
-validate263.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema269.type,parentSchema:schema269,data}];
+validate263.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema270.type,parentSchema:schema270,data}];
 return false;
 }
 }
@@ -16247,7 +17098,7 @@ return errors === 0;
 }
 
 export const eth_sendTransaction_param0 = validate266;
-const schema574 = {"$ref":"openrpc#/components/schemas/TransactionRequest"};
+const schema611 = {"$ref":"openrpc#/components/schemas/TransactionRequest"};
 
 function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16653,7 +17504,7 @@ return errors === 0;
 }
 
 export const eth_sendTransaction_result = validate271;
-const schema589 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema626 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16676,7 +17527,7 @@ return errors === 0;
 }
 
 export const eth_sign_param0 = validate272;
-const schema591 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema628 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16699,7 +17550,7 @@ return errors === 0;
 }
 
 export const eth_sign_param1 = validate273;
-const schema593 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema630 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16722,7 +17573,7 @@ return errors === 0;
 }
 
 export const eth_sign_result = validate274;
-const schema595 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema632 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16745,14 +17596,14 @@ return errors === 0;
 }
 
 export const eth_subscribe_param0 = validate275;
-const schema597 = {"$ref":"openrpc#/components/schemas/SubscriptionKind"};
-const schema598 = {"title":"Subscription kind","type":"string","x-error":"a subscription kind name"};
+const schema634 = {"$ref":"openrpc#/components/schemas/SubscriptionKind"};
+const schema635 = {"title":"Subscription kind","type":"string","x-error":"a subscription kind name"};
 
 function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate275.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionKind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema598.type,parentSchema:schema598,data}];
+validate275.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionKind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema635.type,parentSchema:schema635,data}];
 return false;
 }
 validate275.errors = vErrors;
@@ -16760,8 +17611,8 @@ return errors === 0;
 }
 
 export const eth_subscribe_param1 = validate276;
-const schema599 = {"$ref":"openrpc#/components/schemas/SubscriptionOptions"};
-const schema600 = {"title":"Subscription options","anyOf":[{"type":"boolean"},{"type":"object"}],"x-error":"a boolean or a filter object"};
+const schema636 = {"$ref":"openrpc#/components/schemas/SubscriptionOptions"};
+const schema637 = {"title":"Subscription options","anyOf":[{"type":"boolean"},{"type":"object"}],"x-error":"a boolean or a filter object"};
 
 function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16770,7 +17621,7 @@ const _errs1 = errors;
 let valid1 = false;
 const _errs2 = errors;
 if(typeof data !== "boolean"){
-const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema600.anyOf[0].type,parentSchema:schema600.anyOf[0],data};
+const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema637.anyOf[0].type,parentSchema:schema637.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -16784,7 +17635,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err1 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema600.anyOf[1].type,parentSchema:schema600.anyOf[1],data};
+const err1 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema637.anyOf[1].type,parentSchema:schema637.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16797,7 +17648,7 @@ var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err2 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema600.anyOf,parentSchema:schema600,data};
+const err2 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema637.anyOf,parentSchema:schema637,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -16824,9 +17675,9 @@ return errors === 0;
 }
 
 export const eth_subscribe_result = validate277;
-const schema601 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
-const schema602 = {"title":"Subscription id","type":"string","pattern":"^0x[0-9a-fA-F]{1,32}$","x-error":"a subscription id (0x + up to 32 hex digits)"};
-const pattern368 = new RegExp("^0x[0-9a-fA-F]{1,32}$", "u");
+const schema638 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
+const schema639 = {"title":"Subscription id","type":"string","pattern":"^0x[0-9a-fA-F]{1,32}$","x-error":"a subscription id (0x + up to 32 hex digits)"};
+const pattern405 = new RegExp("^0x[0-9a-fA-F]{1,32}$", "u");
 
 function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16834,13 +17685,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern368.test(data)){
-validate277.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema602,data}];
+if(!pattern405.test(data)){
+validate277.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema639,data}];
 return false;
 }
 }
 else {
-validate277.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema602.type,parentSchema:schema602,data}];
+validate277.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema639.type,parentSchema:schema639,data}];
 return false;
 }
 }
@@ -16849,8 +17700,8 @@ return errors === 0;
 }
 
 export const eth_syncing_result = validate278;
-const schema603 = {"oneOf":[{"type":"boolean","const":false},{"$ref":"openrpc#/components/schemas/SyncStatus"}]};
-const schema604 = {"title":"Sync status","type":"object","required":["startingBlock","currentBlock","highestBlock"],"properties":{"startingBlock":{"$ref":"#/components/schemas/Uint"},"currentBlock":{"$ref":"#/components/schemas/Uint"},"highestBlock":{"$ref":"#/components/schemas/Uint"}}};
+const schema640 = {"oneOf":[{"type":"boolean","const":false},{"$ref":"openrpc#/components/schemas/SyncStatus"}]};
+const schema641 = {"title":"Sync status","type":"object","required":["startingBlock","currentBlock","highestBlock"],"properties":{"startingBlock":{"$ref":"#/components/schemas/Uint"},"currentBlock":{"$ref":"#/components/schemas/Uint"},"highestBlock":{"$ref":"#/components/schemas/Uint"}}};
 
 function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16859,7 +17710,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.startingBlock === undefined) && (missing0 = "startingBlock")) || ((data.currentBlock === undefined) && (missing0 = "currentBlock"))) || ((data.highestBlock === undefined) && (missing0 = "highestBlock"))){
-validate279.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema604.required,parentSchema:schema604,data}];
+validate279.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema641.required,parentSchema:schema641,data}];
 return false;
 }
 else {
@@ -16933,7 +17784,7 @@ var valid0 = true;
 }
 }
 else {
-validate279.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema604.type,parentSchema:schema604,data}];
+validate279.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema641.type,parentSchema:schema641,data}];
 return false;
 }
 }
@@ -16950,7 +17801,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(typeof data !== "boolean"){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema603.oneOf[0].type,parentSchema:schema603.oneOf[0],data};
+const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema640.oneOf[0].type,parentSchema:schema640.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -16960,7 +17811,7 @@ vErrors.push(err0);
 errors++;
 }
 if(false !== data){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema603.oneOf[0],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema640.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16991,7 +17842,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema603.oneOf,parentSchema:schema603,data};
+const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema640.oneOf,parentSchema:schema640,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -17018,7 +17869,7 @@ return errors === 0;
 }
 
 export const eth_uninstallFilter_param0 = validate281;
-const schema608 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema645 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17026,13 +17877,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern197.test(data)){
-validate281.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema320,data}];
+if(!pattern209.test(data)){
+validate281.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema332,data}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema320.type,parentSchema:schema320,data}];
+validate281.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema332.type,parentSchema:schema332,data}];
 return false;
 }
 }
@@ -17041,13 +17892,13 @@ return errors === 0;
 }
 
 export const eth_uninstallFilter_result = validate282;
-const schema610 = {"type":"boolean"};
+const schema647 = {"type":"boolean"};
 
 function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate282.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema610.type,parentSchema:schema610,data}];
+validate282.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema647.type,parentSchema:schema647,data}];
 return false;
 }
 validate282.errors = vErrors;
@@ -17055,7 +17906,7 @@ return errors === 0;
 }
 
 export const eth_unsubscribe_param0 = validate283;
-const schema611 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
+const schema648 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
 
 function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17063,13 +17914,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern368.test(data)){
-validate283.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema602,data}];
+if(!pattern405.test(data)){
+validate283.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema639,data}];
 return false;
 }
 }
 else {
-validate283.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema602.type,parentSchema:schema602,data}];
+validate283.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema639.type,parentSchema:schema639,data}];
 return false;
 }
 }
@@ -17078,13 +17929,13 @@ return errors === 0;
 }
 
 export const eth_unsubscribe_result = validate284;
-const schema613 = {"type":"boolean"};
+const schema650 = {"type":"boolean"};
 
 function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate284.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema613.type,parentSchema:schema613,data}];
+validate284.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema650.type,parentSchema:schema650,data}];
 return false;
 }
 validate284.errors = vErrors;
@@ -17092,13 +17943,13 @@ return errors === 0;
 }
 
 export const net_listening_result = validate285;
-const schema614 = {"type":"boolean"};
+const schema651 = {"type":"boolean"};
 
 function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate285.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema614.type,parentSchema:schema614,data}];
+validate285.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema651.type,parentSchema:schema651,data}];
 return false;
 }
 validate285.errors = vErrors;
@@ -17106,7 +17957,7 @@ return errors === 0;
 }
 
 export const net_version_result = validate286;
-const schema615 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$"};
+const schema652 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$"};
 
 function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17114,12 +17965,12 @@ let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern73.test(data)){
-validate286.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema615,data}];
+validate286.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema652,data}];
 return false;
 }
 }
 else {
-validate286.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema615.type,parentSchema:schema615,data}];
+validate286.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema652.type,parentSchema:schema652,data}];
 return false;
 }
 }
@@ -17128,7 +17979,7 @@ return errors === 0;
 }
 
 export const op_supportedCapabilities_result = validate287;
-const schema616 = {"type":"array","items":{"type":"string"}};
+const schema653 = {"type":"array","items":{"type":"string"}};
 
 function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17141,7 +17992,7 @@ for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate287.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema616.items.type,parentSchema:schema616.items,data:data0}];
+validate287.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema653.items.type,parentSchema:schema653.items,data:data0}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -17151,7 +18002,7 @@ break;
 }
 }
 else {
-validate287.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema616.type,parentSchema:schema616,data}];
+validate287.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema653.type,parentSchema:schema653,data}];
 return false;
 }
 }
@@ -17160,8 +18011,8 @@ return errors === 0;
 }
 
 export const rpc_discover_result = validate288;
-const schema617 = {"$ref":"openrpc#/components/schemas/OpenRpcDocument"};
-const schema618 = {"title":"OpenRPC document","type":"object","required":["openrpc","info","methods"],"properties":{"openrpc":{"type":"string"},"info":{"type":"object","required":["title","version"],"properties":{"title":{"type":"string"},"version":{"type":"string"}}},"servers":{"type":"array","items":{"type":"object"}},"methods":{"type":"array","items":{"type":"object"}},"components":{"type":"object"}}};
+const schema654 = {"$ref":"openrpc#/components/schemas/OpenRpcDocument"};
+const schema655 = {"title":"OpenRPC document","type":"object","required":["openrpc","info","methods"],"properties":{"openrpc":{"type":"string"},"info":{"type":"object","required":["title","version"],"properties":{"title":{"type":"string"},"version":{"type":"string"}}},"servers":{"type":"array","items":{"type":"object"}},"methods":{"type":"array","items":{"type":"object"}},"components":{"type":"object"}}};
 
 function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17171,7 +18022,7 @@ if(errors === _errs0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.openrpc === undefined) && (missing0 = "openrpc")) || ((data.info === undefined) && (missing0 = "info"))) || ((data.methods === undefined) && (missing0 = "methods"))){
-validate288.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema618.required,parentSchema:schema618,data}];
+validate288.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema655.required,parentSchema:schema655,data}];
 return false;
 }
 else {
@@ -17179,7 +18030,7 @@ if(data.openrpc !== undefined){
 let data0 = data.openrpc;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate288.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema618.properties.openrpc.type,parentSchema:schema618.properties.openrpc,data:data0}];
+validate288.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema655.properties.openrpc.type,parentSchema:schema655.properties.openrpc,data:data0}];
 return false;
 }
 var valid1 = _errs2 === errors;
@@ -17195,7 +18046,7 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.title === undefined) && (missing1 = "title")) || ((data1.version === undefined) && (missing1 = "version"))){
-validate288.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema618.properties.info.required,parentSchema:schema618.properties.info,data:data1}];
+validate288.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema655.properties.info.required,parentSchema:schema655.properties.info,data:data1}];
 return false;
 }
 else {
@@ -17203,7 +18054,7 @@ if(data1.title !== undefined){
 let data2 = data1.title;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate288.errors = [{instancePath:instancePath+"/info/title",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema618.properties.info.properties.title.type,parentSchema:schema618.properties.info.properties.title,data:data2}];
+validate288.errors = [{instancePath:instancePath+"/info/title",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema655.properties.info.properties.title.type,parentSchema:schema655.properties.info.properties.title,data:data2}];
 return false;
 }
 var valid2 = _errs6 === errors;
@@ -17216,7 +18067,7 @@ if(data1.version !== undefined){
 let data3 = data1.version;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate288.errors = [{instancePath:instancePath+"/info/version",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema618.properties.info.properties.version.type,parentSchema:schema618.properties.info.properties.version,data:data3}];
+validate288.errors = [{instancePath:instancePath+"/info/version",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema655.properties.info.properties.version.type,parentSchema:schema655.properties.info.properties.version,data:data3}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -17228,7 +18079,7 @@ var valid2 = true;
 }
 }
 else {
-validate288.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema618.properties.info.type,parentSchema:schema618.properties.info,data:data1}];
+validate288.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema655.properties.info.type,parentSchema:schema655.properties.info,data:data1}];
 return false;
 }
 }
@@ -17249,7 +18100,7 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 const _errs12 = errors;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-validate288.errors = [{instancePath:instancePath+"/servers/" + i0,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema618.properties.servers.items.type,parentSchema:schema618.properties.servers.items,data:data5}];
+validate288.errors = [{instancePath:instancePath+"/servers/" + i0,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema655.properties.servers.items.type,parentSchema:schema655.properties.servers.items,data:data5}];
 return false;
 }
 var valid3 = _errs12 === errors;
@@ -17259,7 +18110,7 @@ break;
 }
 }
 else {
-validate288.errors = [{instancePath:instancePath+"/servers",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema618.properties.servers.type,parentSchema:schema618.properties.servers,data:data4}];
+validate288.errors = [{instancePath:instancePath+"/servers",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema655.properties.servers.type,parentSchema:schema655.properties.servers,data:data4}];
 return false;
 }
 }
@@ -17280,7 +18131,7 @@ for(let i1=0; i1<len1; i1++){
 let data7 = data6[i1];
 const _errs16 = errors;
 if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
-validate288.errors = [{instancePath:instancePath+"/methods/" + i1,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema618.properties.methods.items.type,parentSchema:schema618.properties.methods.items,data:data7}];
+validate288.errors = [{instancePath:instancePath+"/methods/" + i1,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema655.properties.methods.items.type,parentSchema:schema655.properties.methods.items,data:data7}];
 return false;
 }
 var valid4 = _errs16 === errors;
@@ -17290,7 +18141,7 @@ break;
 }
 }
 else {
-validate288.errors = [{instancePath:instancePath+"/methods",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema618.properties.methods.type,parentSchema:schema618.properties.methods,data:data6}];
+validate288.errors = [{instancePath:instancePath+"/methods",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema655.properties.methods.type,parentSchema:schema655.properties.methods,data:data6}];
 return false;
 }
 }
@@ -17304,7 +18155,7 @@ if(data.components !== undefined){
 let data8 = data.components;
 const _errs18 = errors;
 if(!(data8 && typeof data8 == "object" && !Array.isArray(data8))){
-validate288.errors = [{instancePath:instancePath+"/components",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/components/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema618.properties.components.type,parentSchema:schema618.properties.components,data:data8}];
+validate288.errors = [{instancePath:instancePath+"/components",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/components/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema655.properties.components.type,parentSchema:schema655.properties.components,data:data8}];
 return false;
 }
 var valid1 = _errs18 === errors;
@@ -17319,7 +18170,7 @@ var valid1 = true;
 }
 }
 else {
-validate288.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema618.type,parentSchema:schema618,data}];
+validate288.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema655.type,parentSchema:schema655,data}];
 return false;
 }
 }
@@ -17328,9 +18179,9 @@ return errors === 0;
 }
 
 export const txpool_content_result = validate289;
-const schema619 = {"$ref":"openrpc#/components/schemas/TxPoolContent"};
-const schema620 = {"title":"Transaction pool content","type":"object","required":["pending","queued"],"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactions"},"queued":{"$ref":"#/components/schemas/TxPoolTransactions"}}};
-const schema621 = {"title":"Transaction pool section","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"#/components/schemas/Transaction"}}};
+const schema656 = {"$ref":"openrpc#/components/schemas/TxPoolContent"};
+const schema657 = {"title":"Transaction pool content","type":"object","required":["pending","queued"],"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactions"},"queued":{"$ref":"#/components/schemas/TxPoolTransactions"}}};
+const schema658 = {"title":"Transaction pool section","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"#/components/schemas/Transaction"}}};
 
 function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17341,7 +18192,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern3.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema621.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema658.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -17353,7 +18204,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema621.propertyNames,parentSchema:schema621,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema658.propertyNames,parentSchema:schema658,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17376,7 +18227,7 @@ for(const key2 in data0){
 const _errs5 = errors;
 if(typeof key2 === "string"){
 if(!pattern73.test(key2)){
-const err2 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema621.additionalProperties.propertyNames,data:key2,propertyName:key2};
+const err2 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema658.additionalProperties.propertyNames,data:key2,propertyName:key2};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -17388,7 +18239,7 @@ errors++;
 }
 var valid2 = _errs5 === errors;
 if(!valid2){
-const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema621.additionalProperties.propertyNames,parentSchema:schema621.additionalProperties,data:data0};
+const err3 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema658.additionalProperties.propertyNames,parentSchema:schema658.additionalProperties,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -17416,7 +18267,7 @@ break;
 }
 }
 else {
-validate291.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema621.additionalProperties.type,parentSchema:schema621.additionalProperties,data:data0}];
+validate291.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema658.additionalProperties.type,parentSchema:schema658.additionalProperties,data:data0}];
 return false;
 }
 }
@@ -17428,7 +18279,7 @@ break;
 }
 }
 else {
-validate291.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema621.type,parentSchema:schema621,data}];
+validate291.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema658.type,parentSchema:schema658,data}];
 return false;
 }
 }
@@ -17444,7 +18295,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate290.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema620.required,parentSchema:schema620,data}];
+validate290.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema657.required,parentSchema:schema657,data}];
 return false;
 }
 else {
@@ -17475,7 +18326,7 @@ var valid0 = true;
 }
 }
 else {
-validate290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema620.type,parentSchema:schema620,data}];
+validate290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema657.type,parentSchema:schema657,data}];
 return false;
 }
 }
@@ -17496,13 +18347,13 @@ return errors === 0;
 }
 
 export const web3_clientVersion_result = validate296;
-const schema622 = {"type":"string"};
+const schema659 = {"type":"string"};
 
 function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate296.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema622.type,parentSchema:schema622,data}];
+validate296.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema659.type,parentSchema:schema659,data}];
 return false;
 }
 validate296.errors = vErrors;
@@ -17510,7 +18361,7 @@ return errors === 0;
 }
 
 export const web3_sha3_param0 = validate297;
-const schema623 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema660 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17533,7 +18384,7 @@ return errors === 0;
 }
 
 export const web3_sha3_result = validate298;
-const schema625 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema662 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;

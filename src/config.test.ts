@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { ConfigError, DEFAULT_MNEMONIC, defaultConfig } from './config.js'
 import { HELP, parseArgs, parseCommandLine } from './flags.js'
+import { DEFAULT_L1_SETTINGS } from './opstack/l1-origin.js'
 
 describe('defaults', () => {
   test('serve mainnet on 127.0.0.1:8545 with 1 s blocks and 200 ms flashblocks', () => {
@@ -24,6 +25,8 @@ describe('defaults', () => {
       quiet: false,
       flashblocksIdleTimeoutMs: 3000,
       followerCacheBlocks: 128,
+      opFees: true,
+      l1Settings: DEFAULT_L1_SETTINGS,
     })
   })
 
@@ -93,6 +96,8 @@ describe('flags', () => {
       quiet: true,
       flashblocksIdleTimeoutMs: 3000,
       followerCacheBlocks: 128,
+      opFees: true,
+      l1Settings: DEFAULT_L1_SETTINGS,
     })
   })
 
@@ -190,5 +195,42 @@ describe('bad flags are refused with a sentence naming the flag', () => {
   ])('%j', (argv, message) => {
     expect(() => parseArgs(argv)).toThrow(ConfigError)
     expect(() => parseArgs(argv)).toThrow(message)
+  })
+})
+
+describe('OP Stack flags', () => {
+  test('--no-op-fees turns the L1 and operator fees off and the L1 flags set the simulated L1', () => {
+    const config = parseArgs([
+      '--no-op-fees',
+      '--l1-base-fee',
+      '30000000000',
+      '--l1-blob-base-fee',
+      '7',
+      '--l1-fee-scalar',
+      '1368',
+      '--l1-blob-fee-scalar',
+      '810949',
+      '--operator-fee-scalar',
+      '2000',
+      '--operator-fee-constant',
+      '0x10',
+    ])
+    expect(config.opFees).toBe(false)
+    expect(config.l1Settings).toEqual({
+      ...DEFAULT_L1_SETTINGS,
+      l1BaseFee: 30_000_000_000n,
+      blobBaseFee: 7n,
+      baseFeeScalar: 1368n,
+      blobBaseFeeScalar: 810_949n,
+      operatorFeeScalar: 2000n,
+      operatorFeeConstant: 16n,
+    })
+  })
+
+  test('a scalar past uint32 fails naming its flag', () => {
+    expect(() => parseArgs(['--l1-fee-scalar', '4294967296'])).toThrow(
+      /--l1-fee-scalar must be a whole number below 2\^32/,
+    )
+    expect(() => parseArgs(['--operator-fee-constant', 'x'])).toThrow(/--operator-fee-constant expects a whole number/)
   })
 })

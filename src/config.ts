@@ -6,6 +6,7 @@
 import { isIP } from 'node:net'
 import { validateMnemonic } from '@scure/bip39'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
+import { DEFAULT_L1_SETTINGS, type L1Settings } from './opstack/l1-origin.js'
 import {
   FLASHBLOCKS_IDLE_TIMEOUT_MS,
   FOLLOWER_CACHE_BLOCKS,
@@ -59,6 +60,10 @@ export interface Config {
   flashblocksIdleTimeoutMs: number
   /** `--follower-cache-blocks`: recent upstream blocks a follower keeps in full. */
   followerCacheBlocks: number
+  /** OP Stack: user transactions pay the L1 data fee and the operator fee into the fee vaults (`--no-op-fees`). */
+  opFees: boolean
+  /** The simulated L1's prices and the fee scalars every block's L1-info deposit carries. */
+  l1Settings: L1Settings
 }
 
 export const CHAIN_IDS: Readonly<Record<Network, number>> = { mainnet: 196, testnet: 1952 }
@@ -93,6 +98,8 @@ export const CONFIG_DEFAULTS: Readonly<Omit<Config, 'chainId'>> = {
   quiet: false,
   flashblocksIdleTimeoutMs: FLASHBLOCKS_IDLE_TIMEOUT_MS,
   followerCacheBlocks: FOLLOWER_CACHE_BLOCKS,
+  opFees: true,
+  l1Settings: DEFAULT_L1_SETTINGS,
 }
 
 /** The defaults with the given settings on top; the chain id follows the network unless given. */
@@ -106,6 +113,7 @@ export function defaultConfig(overrides: Partial<Config> = {}): Config {
     chainId: CHAIN_IDS[network] ?? CHAIN_IDS.mainnet,
     ...given,
     trustedProxies: [...(given.trustedProxies ?? [])],
+    l1Settings: { ...CONFIG_DEFAULTS.l1Settings, ...given.l1Settings },
   }
 }
 
@@ -130,6 +138,16 @@ export function isCidr(text: string): boolean {
 export function checkConfig(config: Config): Config {
   if (!isIntegerIn(config.port, 0, 65_535)) fail(`--port must be an integer from 0 to 65535, got ${config.port}`)
   if (config.host.trim() === '') fail('--host must not be empty')
+  const l1 = config.l1Settings
+  const within = (flag: string, value: bigint, bits: number) =>
+    (value < 0n || value >= 1n << BigInt(bits)) &&
+    fail(`--${flag} must be a whole number below 2^${bits}, got ${value}`)
+  within('l1-base-fee', l1.l1BaseFee, 256)
+  within('l1-blob-base-fee', l1.blobBaseFee, 256)
+  within('l1-fee-scalar', l1.baseFeeScalar, 32)
+  within('l1-blob-fee-scalar', l1.blobBaseFeeScalar, 32)
+  within('operator-fee-scalar', l1.operatorFeeScalar, 32)
+  within('operator-fee-constant', l1.operatorFeeConstant, 64)
   if (!(config.network in CHAIN_IDS)) fail(`--network must be mainnet or testnet, got "${config.network}"`)
   if (!isIntegerIn(config.chainId, 1, Number.MAX_SAFE_INTEGER))
     fail(`chain id must be a positive integer, got ${config.chainId}`)

@@ -13,6 +13,7 @@ import {
   type Config,
   type Network,
 } from './config.js'
+import type { L1Settings } from './opstack/l1-origin.js'
 
 const d = CONFIG_DEFAULTS
 
@@ -39,6 +40,14 @@ Flags:
       --trusted-proxies <cidrs>  comma-separated CIDRs whose X-Forwarded-For / X-Real-IP is believed
       --data-dir <dir>           keep the chain (blocks, state, preconfirmations, pool) in this directory
                                  and continue it after a restart (default: in memory, lost at exit)
+      --no-op-fees               OP Stack: charge gas only (default: user transactions also pay the L1 data
+                                 fee and the operator fee into the fee vaults)
+      --l1-base-fee <wei>        simulated L1 base fee in L1-info deposits (default ${d.l1Settings.l1BaseFee})
+      --l1-blob-base-fee <wei>   simulated L1 blob base fee (default ${d.l1Settings.blobBaseFee})
+      --l1-fee-scalar <n>        L1 base fee scalar (default ${d.l1Settings.baseFeeScalar})
+      --l1-blob-fee-scalar <n>   L1 blob base fee scalar (default ${d.l1Settings.blobBaseFeeScalar})
+      --operator-fee-scalar <n>  operator fee scalar, 1e-6 units per gas (default ${d.l1Settings.operatorFeeScalar})
+      --operator-fee-constant <wei> operator fee per transaction (default ${d.l1Settings.operatorFeeConstant})
       --quiet                    print nothing but errors
 
 Follower mode (serve an upstream node and its flashblocks feed instead of the embedded chain):
@@ -74,6 +83,13 @@ const flags = {
   sequencer: { type: 'string' },
   'flashblocks-idle-timeout': { type: 'string' },
   'follower-cache-blocks': { type: 'string' },
+  'no-op-fees': { type: 'boolean' },
+  'l1-base-fee': { type: 'string' },
+  'l1-blob-base-fee': { type: 'string' },
+  'l1-fee-scalar': { type: 'string' },
+  'l1-blob-fee-scalar': { type: 'string' },
+  'operator-fee-scalar': { type: 'string' },
+  'operator-fee-constant': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -103,6 +119,11 @@ function integer(flag: string, text: string): number {
 function decimal(flag: string, text: string): number {
   if (!/^\d+(\.\d+)?$/.test(text)) throw new ConfigError(`--${flag} expects a number, got "${text}"`)
   return Number(text)
+}
+
+function wholeNumber(flag: string, text: string): bigint {
+  if (!/^(\d+|0x[0-9a-fA-F]+)$/.test(text)) throw new ConfigError(`--${flag} expects a whole number, got "${text}"`)
+  return BigInt(text)
 }
 
 function gas(text: string): bigint {
@@ -189,6 +210,21 @@ export function parseCommandLine(argv: string[]): CommandLine {
     overrides.flashblocksIdleTimeoutMs = integer('flashblocks-idle-timeout', text('flashblocks-idle-timeout')!)
   if (text('follower-cache-blocks') !== undefined)
     overrides.followerCacheBlocks = integer('follower-cache-blocks', text('follower-cache-blocks')!)
+  if (values['no-op-fees']) overrides.opFees = false
+  const l1: Partial<L1Settings> = {}
+  const l1Flags = {
+    'l1-base-fee': 'l1BaseFee',
+    'l1-blob-base-fee': 'blobBaseFee',
+    'l1-fee-scalar': 'baseFeeScalar',
+    'l1-blob-fee-scalar': 'blobBaseFeeScalar',
+    'operator-fee-scalar': 'operatorFeeScalar',
+    'operator-fee-constant': 'operatorFeeConstant',
+  } as const
+  for (const [flag, field] of Object.entries(l1Flags)) {
+    const value = text(flag as keyof typeof flags)
+    if (value !== undefined) l1[field] = wholeNumber(flag, value)
+  }
+  if (Object.keys(l1).length) overrides.l1Settings = { ...d.l1Settings, ...l1 }
   return { config: checkConfig(defaultConfig(overrides)), help: false }
 }
 

@@ -2,7 +2,7 @@
  * Submitting transactions and waiting for them: the embedded chain admits into its own pool; a follower
  * forwards to its upstream node and watches its feed.
  */
-import type { TxLocation, TxRecord } from '../domain/types.js'
+import type { TxLocation, UserTxRecord as TxRecord } from '../domain/types.js'
 
 /** txpool_content: executable (`pending`) and nonce-gapped (`queued`) transactions, grouped by sender. */
 export interface PoolContent {

@@ -1,12 +1,13 @@
 import { Block } from '@ethereumjs/block'
 import { Address, bytesToHex, hexToBytes } from '@ethereumjs/util'
-import { createVM, runBlock } from '@ethereumjs/vm'
+import { createVM } from '@ethereumjs/vm'
 import { getContractAddress } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterEach, describe, expect, test } from 'vitest'
 import { type Chain, createChain } from './chain.js'
 import { createChainCommon } from './engine.js'
 import { createGenesis } from './genesis.js'
+import { FlashBuilder } from './flash-builder.js'
 import { signTx } from '../../test/support/sign-tx.js'
 import type { BlockRecord, Flashblock } from '../domain/types.js'
 import { defaultConfig } from '../config.js'
@@ -107,14 +108,17 @@ describe('the embedded chain', () => {
     await c.sendRawTransaction(await signTx(c, 2, { nonce: 1, type: 'eip2930', value: 8n }))
     await c.buildNow()
     const block = await c.sealNow()
-    expect(block.txs).toHaveLength(7)
+    // the L1-info deposit opens the block
+    expect(block.txs).toHaveLength(8)
+    expect(block.receipts[0].type).toBe(0x7e)
     expect(block.logs).toHaveLength(1)
     // the CREATE address of dev account 0 at nonce 0
-    expect(bytesToHex(block.receipts[0].contractAddress!)).toBe(
+    expect(bytesToHex(block.receipts[1].contractAddress!)).toBe(
       getContractAddress({ from: bytesToHex(c.accounts[0].address), nonce: 0n }).toLowerCase(),
     )
 
-    // a fresh VM from the same genesis, replaying with @ethereumjs's own block runner
+    // a fresh VM from the same genesis, replaying the block's transactions with the builder a follower uses
+    // (@ethereumjs's runBlock knows no OP Stack deposits or fees)
     const common = createChainCommon({ chainId: 196, gasLimit: 30_000_000n, baseFee: 1_000_000_000n })
     const fresh = await createGenesis({
       common,
@@ -126,33 +130,42 @@ describe('the embedded chain', () => {
     })
     expect(bytesToHex(fresh.genesis.hash)).toBe(bytesToHex(c.store.genesis().hash))
     const vm = await createVM({ common, stateManager: fresh.stateManager })
-    const ethBlock = new Block(
-      block.header,
-      block.txs.map((t) => t.tx),
-      [],
-      [],
-      { common },
-    )
-    const result = await runBlock(vm, {
-      block: ethBlock,
-      root: fresh.genesis.header.stateRoot,
-      skipHeaderValidation: true,
-      skipBlockValidation: true,
+    const h = block.header
+    const replay = new FlashBuilder(vm, {
+      base: {
+        parentBeaconBlockRoot: h.parentBeaconBlockRoot!,
+        parentHash: h.parentHash,
+        feeRecipient: h.coinbase.bytes,
+        prevRandao: h.mixHash,
+        blockNumber: h.number,
+        gasLimit: h.gasLimit,
+        timestamp: h.timestamp,
+        extraData: h.extraData,
+        baseFeePerGas: h.baseFeePerGas!,
+      },
+      payloadId: new Uint8Array(8),
+      opFees: c.options.opFees,
     })
+    const { skipped } = await replay.flash(block.txs)
+    expect(skipped).toEqual([])
+    const result = replay.seal().header
     expect(bytesToHex(result.stateRoot)).toBe(bytesToHex(block.header.stateRoot))
-    expect(bytesToHex(result.receiptsRoot)).toBe(bytesToHex(block.header.receiptTrie))
+    expect(bytesToHex(result.receiptTrie)).toBe(bytesToHex(block.header.receiptTrie))
     expect(bytesToHex(result.logsBloom)).toBe(bytesToHex(block.header.logsBloom))
     expect(result.gasUsed).toBe(block.header.gasUsed)
-    expect(bytesToHex(await ethBlock.genTxTrie())).toBe(bytesToHex(block.header.transactionsTrie))
-    expect(block.size).toBe(ethBlock.serialize().length)
+    expect(bytesToHex(result.transactionsTrie)).toBe(bytesToHex(block.header.transactionsTrie))
+    // the block as @ethereumjs serializes it: size and hash agree
+    const ethBlock = new Block(block.header, [], [], [], { common })
     expect(bytesToHex(ethBlock.hash())).toBe(bytesToHex(block.hash))
+    expect(bytesToHex(result.hash())).toBe(bytesToHex(block.hash))
   })
 
   test('seals empty blocks with strictly increasing timestamps and a falling base fee', async () => {
     chain = await createChain(defaultConfig({ quiet: true }))
     const a = await chain.sealNow()
     const b = await chain.sealNow()
-    expect(a.txs).toHaveLength(0)
+    // nothing but the L1-info deposit: far under the gas target
+    expect(a.txs).toHaveLength(1)
     expect(b.number).toBe(2n)
     expect(b.header.timestamp).toBeGreaterThan(a.header.timestamp)
     expect(a.header.baseFeePerGas).toBe(875_000_000n)
@@ -166,8 +179,8 @@ describe('the embedded chain', () => {
       await signTx(chain, 0, { nonce: 0, to: null, gas: 16_000_000n, data: hexToBytes('0x5b600056') }),
     )
     const full = await chain.mine()
-    expect(full.receipts[0].status).toBe(0)
-    expect(full.header.gasUsed).toBe(16_000_000n)
+    expect(full.receipts[1].status).toBe(0)
+    expect(full.header.gasUsed).toBe(16_000_000n + full.receipts[0].gasUsed)
     const next = await chain.sealNow()
     expect(next.header.baseFeePerGas).toBeGreaterThan(full.header.baseFeePerGas!)
   })
@@ -195,7 +208,7 @@ describe('the embedded chain', () => {
       await signTx(chain, 0, { nonce: 0, to: null, gas: 100_000n, data: hexToBytes('0x600140600055') }),
     )
     const block = await chain.mine()
-    const created = new Address(block.receipts[0].contractAddress!)
+    const created = new Address(block.receipts[1].contractAddress!)
     const slot = await chain.stateAt(block.header.stateRoot).getStorage(created, new Uint8Array(32))
     expect(bytesToHex(slot)).toBe(bytesToHex(chain.store.byNumber(1n)!.hash))
   })
@@ -218,13 +231,13 @@ describe('the embedded chain', () => {
     })
     const hash = await chain.sendRawTransaction(hexToBytes(raw))
     const block = await chain.mine()
-    expect(bytesToHex(block.txs[0].hash)).toBe(bytesToHex(hash))
-    expect(block.receipts[0].type).toBe(4)
-    expect(block.receipts[0].status).toBe(1)
+    expect(bytesToHex(block.txs[1].hash)).toBe(bytesToHex(hash))
+    expect(block.receipts[1].type).toBe(4)
+    expect(block.receipts[1].status).toBe(1)
     const code = await chain.stateAt(block.header.stateRoot).getCode(new Address(chain.accounts[6].address))
     expect(bytesToHex(code)).toBe(`0xef0100${target.slice(2)}`)
     // a delegated account is still an EOA for admission; its nonce moved with the authorization
     await chain.sendRawTransaction(await signTx(chain, 6, { nonce: 1, value: 1n, to: chain.accounts[0].address }))
-    expect((await chain.mine()).txs).toHaveLength(1)
+    expect((await chain.mine()).txs).toHaveLength(2)
   })
 })

@@ -29,7 +29,6 @@ import { merkleStateView } from './state-view.js'
 import { RootReader, StateCache } from './state-cache.js'
 import { CanonicalStore } from './store.js'
 import type { BlockRecord, DevAccount, Flashblock, TxLocation } from '../domain/types.js'
-import type { L1Settings } from '../opstack/l1-origin.js'
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { openDurableChain } from './persist/open.js'
 import type { Persistence } from './persist/persistence.js'
@@ -60,19 +59,16 @@ export type ChainOptions = Pick<
   | 'txpoolMaxPerSender'
   | 'txpoolMaxTotal'
   | 'quiet'
-> & {
-  logger?: ChainLogger
-  /** Default GENESIS_BASE_FEE. */
-  baseFee?: bigint
-  /** Genesis time in seconds (default: now). */
-  genesisTimestamp?: bigint
-  /** Charge OP Stack L1 data and operator fees on user transactions (default off until the L1-info deposit lands). */
-  opFees?: boolean
-  /** The simulated L1's fee settings (src/opstack/l1-origin.ts DEFAULT_L1_SETTINGS). */
-  l1Settings?: L1Settings
-  /** --data-dir: keep the chain in this directory (src/chain/persist/); absent = in memory only. */
-  dataDir?: string
-}
+> &
+  Partial<Pick<Config, 'opFees' | 'l1Settings'>> & {
+    logger?: ChainLogger
+    /** Default GENESIS_BASE_FEE. */
+    baseFee?: bigint
+    /** Genesis time in seconds (default: now). */
+    genesisTimestamp?: bigint
+    /** --data-dir: keep the chain in this directory (src/chain/persist/); absent = in memory only. */
+    dataDir?: string
+  }
 
 const silent: ChainLogger = { info: () => {}, warn: () => {} }
 const consoleLogger: ChainLogger = { info: (m) => console.log(m), warn: (m) => console.warn(m) }
@@ -101,7 +97,7 @@ export class Chain implements Backend, TxSubmitter {
     readonly store: CanonicalStore,
     vms: VmPool,
     readonly options: Required<Pick<ChainOptions, 'blockTimeMs' | 'flashblockIntervalMs'>> &
-      Pick<ChainOptions, 'opFees'>,
+      Pick<ChainOptions, 'opFees' | 'l1Settings'>,
     events: TypedEmitter<ChainEvents>,
     logger: ChainLogger,
     readonly persistence?: Persistence,
@@ -283,7 +279,7 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
       onDropped: (tx, reason) => events.emit('droppedTransaction', tx, reason),
     },
   )
-  const { blockTimeMs, flashblockIntervalMs, opFees } = options
+  const { blockTimeMs, flashblockIntervalMs, opFees, l1Settings } = options
   const chain = new Chain(
     common,
     vm,
@@ -291,7 +287,7 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
     pool,
     store,
     new VmPool(vm),
-    { blockTimeMs, flashblockIntervalMs, opFees },
+    { blockTimeMs, flashblockIntervalMs, opFees, l1Settings },
     events,
     logger,
     durable?.persistence,

@@ -14,7 +14,11 @@ import { adoptCommon } from './engine.js'
 import { orderedTrieRoot } from './ordered-trie.js'
 import { type BlockFeeParams, chargeOpFees, maxExtraCost, readBlockFeeParams } from '../opstack/op-fees.js'
 import { BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT } from '../opstack/addresses.js'
-import type { BlockRecord, Flashblock, FlashblockBase, ReceiptRecord, TxRecord } from '../domain/types.js'
+import type { BlockRecord, Flashblock, FlashblockBase, ReceiptRecord, TxRecord, UserTxRecord } from '../domain/types.js'
+import { type DepositTransaction, isUserTx } from '../opstack/deposit-transaction.js'
+import { DEPOSIT_TX_TYPE } from '../opstack/deposit-tx.js'
+import { encodeDepositReceipt } from '../opstack/deposit-receipt.js'
+import { type DepositResult, runDeposit } from '../opstack/run-deposit.js'
 
 export interface BlockParams {
   timestamp: bigint
@@ -43,6 +47,8 @@ export interface FlashOptions {
 export interface FollowedBlock {
   base: FlashblockBase
   payloadId: Uint8Array
+  /** The followed chain charges OP Stack fees (read from its L1Block). */
+  opFees?: boolean
 }
 
 export class FlashBuilder {
@@ -63,6 +69,8 @@ export class FlashBuilder {
   private nextIndex = 0
   private last?: { header: BlockHeader; hash: Uint8Array }
   private feeParams?: BlockFeeParams
+  private feeParamsRead = false
+  private readonly opFees: boolean
 
   constructor(vm: VM, parent: BlockRecord, params: BlockParams)
   constructor(vm: VM, followed: FollowedBlock)
@@ -74,6 +82,7 @@ export class FlashBuilder {
     const common = vm.common
     if ('base' in parent) {
       const { base, payloadId } = parent
+      this.opFees = parent.opFees ?? false
       this.number = base.blockNumber
       this.gasLimit = base.gasLimit
       this.baseFee = base.baseFeePerGas
@@ -98,6 +107,7 @@ export class FlashBuilder {
       return
     }
     if (!params) throw new Error('FlashBuilder: block params are required for a locally built block')
+    this.opFees = params.opFees ?? false
     const ph = parent.header
     this.number = ph.number + 1n
     this.gasLimit = ph.gasLimit
@@ -156,8 +166,6 @@ export class FlashBuilder {
       touch(m.to)
     }
     const first = this.txs.length
-    if (this.params?.opFees && this.nextIndex === 0) this.feeParams = await readBlockFeeParams(vm.stateManager)
-    const feeParams = this.feeParams
     vm.evm.events?.on('beforeMessage', onMessage)
     await vm.evm.journal.checkpoint()
     const depth = checkpointDepth(vm)
@@ -171,6 +179,19 @@ export class FlashBuilder {
           skipped.push({ tx: record, reason: 'exceeds remaining block gas', drop: false })
           continue
         }
+        if (!isUserTx(record)) {
+          // deposits open the block, before any user transaction (OP Stack derivation rules)
+          this.recordDeposit(record, await runDeposit(vm, (record.tx as DepositTransaction).deposit, this.execBlock))
+          touch(new Address(record.sender))
+          touch(record.tx.to)
+          continue
+        }
+        // op-geth's L1 cost function reads L1Block after the block's L1-info deposit ran
+        if (this.opFees && !this.feeParamsRead) {
+          this.feeParams = await readBlockFeeParams(vm.stateManager)
+          this.feeParamsRead = true
+        }
+        const feeParams = this.feeParams
         if (feeParams) {
           // op-geth's buyGas: the balance must cover gas, value and the most the OP fees can come to
           const tx = record.tx
@@ -227,12 +248,17 @@ export class FlashBuilder {
       await vm.evm.journal.commit() // depth 0: the state manager flushes its caches into the trie
     }
     touched.set(keyOf(this.execBlock.header.coinbase.bytes), this.execBlock.header.coinbase.bytes)
-    if (feeParams)
+    if (this.feeParams)
       for (const vault of [BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT]) touched.set(keyOf(vault), vault)
     const stateRoot = options.stateRoot ?? (await vm.stateManager.getStateRoot())
     for (let i = this.txEnc.length; i < this.txs.length; i++) {
       this.txEnc.push(this.txs[i].tx.serialize())
-      this.rcEnc.push(encodeReceipt(this.receiptForTrie(i), this.txs[i].tx.type))
+      const r = this.receipts[i]
+      this.rcEnc.push(
+        r.depositNonce !== undefined
+          ? encodeDepositReceipt({ ...r, depositNonce: r.depositNonce })
+          : encodeReceipt(this.receiptForTrie(i), r.type as 0 | 1 | 2 | 4),
+      )
     }
     const header = adoptCommon(
       createBlockHeader(
@@ -283,6 +309,7 @@ export class FlashBuilder {
           status: r.status,
           cumulativeGasUsed: r.cumulativeGasUsed,
           logs: r.logs,
+          ...(r.depositNonce !== undefined ? { depositNonce: r.depositNonce } : {}),
         })),
       },
       executed: { header, txs: newTxs, receipts: newReceipts },
@@ -296,7 +323,26 @@ export class FlashBuilder {
     return assembleBlock(this.last.header, this.last.hash, [...this.txs], [...this.receipts])
   }
 
-  private record(record: TxRecord, result: RunTxResult, op?: ReceiptRecord['op']): void {
+  private recordDeposit(record: TxRecord, result: DepositResult): void {
+    this.txs.push(record)
+    this.gasUsed += result.gasUsed
+    this.receipts.push({
+      type: DEPOSIT_TX_TYPE,
+      status: result.status,
+      gasUsed: result.gasUsed,
+      cumulativeGasUsed: this.gasUsed,
+      effectiveGasPrice: 0n,
+      logsBloom: result.bloom.bitvector,
+      logs: result.logs,
+      ...(result.contractAddress ? { contractAddress: result.contractAddress } : {}),
+      firstLogIndex: this.logCount,
+      depositNonce: result.depositNonce,
+    })
+    this.logCount += result.logs.length
+    this.bloom.or(result.bloom)
+  }
+
+  private record(record: UserTxRecord, result: RunTxResult, op?: ReceiptRecord['op']): void {
     const tx = record.tx
     const receipt = result.receipt
     const logs = receipt.logs.map(([address, topics, data]) => ({ address, topics, data }))

@@ -14,6 +14,8 @@ import type { TxPool } from './pool/pool.js'
 import type { CanonicalStore } from './store.js'
 import type { BlockRecord, Flashblock, TxRecord } from '../domain/types.js'
 import { CadenceStats } from './cadence-stats.js'
+import { l1InfoRecord, withOpeningDeposits } from '../opstack/block-opening.js'
+import type { L1Settings } from '../opstack/l1-origin.js'
 
 export interface SequencerOptions {
   blockTimeMs: number
@@ -21,6 +23,8 @@ export interface SequencerOptions {
   coinbase: Uint8Array
   /** Charge OP Stack L1 data and operator fees (read from L1Block) and pay the fee vaults. */
   opFees?: boolean
+  /** The simulated L1's fee settings the L1-info deposits carry (default DEFAULT_L1_SETTINGS). */
+  l1Settings?: L1Settings
   log: (message: string) => void
   warn: (message: string) => void
 }
@@ -160,7 +164,20 @@ export class Sequencer {
   ): Promise<Flashblock> {
     const t0 = performance.now()
     const builder = this.open ?? this.startBlock()
-    const { flashblock, skipped } = await builder.flash(candidates ?? this.pool.ready(), { deadline })
+    // index 0 opens with the L1-info deposit and the deposits sent since the last block (OP Stack)
+    // a block resumed from the journal brings its own transactions, its L1-info deposit included
+    const next =
+      candidates ??
+      (builder.index === 0
+        ? withOpeningDeposits(
+            [
+              l1InfoRecord(this.store.latest(), builder.base.timestamp, this.options.l1Settings),
+              ...this.pool.takeDeposits(),
+            ],
+            this.pool.ready(),
+          )
+        : this.pool.ready())
+    const { flashblock, skipped } = await builder.flash(next, { deadline })
     for (const s of skipped) {
       if (!s.drop) continue
       this.pool.drop(s.tx.hash, s.reason)

@@ -8,17 +8,23 @@
  */
 import type { BlockHeader } from '@ethereumjs/block'
 import type { TypedTransaction } from '@ethereumjs/tx'
+import type { ChainTransaction } from '../opstack/deposit-transaction.js'
 import type { OpReceiptFees } from '../opstack/op-fees.js'
 
 /** A transaction decoded once at admission: its hash, recovered sender and the bytes it arrived as. */
 export interface TxRecord {
   readonly hash: Uint8Array
-  /** Decoded, frozen: hash and sender are cached inside. */
-  readonly tx: TypedTransaction
-  /** 20 bytes. */
+  /** Decoded, frozen: hash and sender are cached inside. A deposit (type 0x7e) is a DepositTransaction. */
+  readonly tx: ChainTransaction
+  /** 20 bytes (a deposit's `from`). */
   readonly sender: Uint8Array
   /** EIP-2718 bytes as received (what eth_getRawTransactionByHash answers). */
   readonly raw: Uint8Array
+}
+
+/** A signed user transaction (not a deposit): what the pool holds and fees apply to. */
+export interface UserTxRecord extends TxRecord {
+  readonly tx: TypedTransaction
 }
 
 /** The part of a log the EVM produced. */
@@ -53,6 +59,8 @@ export interface ReceiptRecord {
   readonly contractAddress?: Uint8Array
   /** Block-wide index of this receipt's first log. */
   readonly firstLogIndex: number
+  /** A deposit's: the sender's nonce before it ran (the receipt's depositNonce). */
+  readonly depositNonce?: bigint
   /** OP Stack fees beyond gas (L1 data fee, operator fee) when the chain charges them. */
   readonly op?: OpReceiptFees
 }
@@ -115,6 +123,8 @@ export interface FlashblockMetaReceipt {
   readonly status: 0 | 1
   readonly cumulativeGasUsed: bigint
   readonly logs: readonly LogBody[]
+  /** A deposit's (tagged `Deposit` on the wire, with depositReceiptVersion). */
+  readonly depositNonce?: bigint
 }
 
 export interface FlashblockMetadata {

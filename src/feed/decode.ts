@@ -65,5 +65,6 @@ function decodeReceipt(hash: string, receipt: FlashblockReceipt): FlashblockMeta
       topics: l.topics.map(parseData),
       data: parseData(l.data),
     })),
+    ...(body.depositNonce !== undefined ? { depositNonce: parseQuantity(body.depositNonce) } : {}),
   }
 }

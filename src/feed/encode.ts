@@ -7,6 +7,7 @@ import type { Flashblock, FlashblockMetaReceipt } from '../domain/types.js'
 import { address, data, quantity } from '../format/hex.js'
 import type { Hex } from '../format/hex.js'
 import type { FlashblockReceipt, FlashblocksEnd, FlashblocksPayload } from './wire.js'
+import { depositReceiptFields } from '../opstack/deposit-json.js'
 
 /** op-alloy's OpReceipt variant names, by EIP-2718 type. */
 const RECEIPT_TAGS: Readonly<Record<number, keyof FlashblockReceipt>> = {
@@ -76,6 +77,7 @@ function encodeReceipt(receipt: FlashblockMetaReceipt): FlashblockReceipt {
         topics: log.topics.map(data),
         data: data(log.data),
       })),
+      ...(receipt.depositNonce !== undefined ? depositReceiptFields({ depositNonce: receipt.depositNonce }) : {}),
     },
   }
 }

@@ -35,6 +35,9 @@ export interface FlashblockReceiptBody {
   status: Hex
   cumulativeGasUsed: Hex
   logs: { address: Hex; topics: Hex[]; data: Hex }[]
+  /** Deposit receipts only (op-alloy's OpDepositReceipt). */
+  depositNonce?: Hex
+  depositReceiptVersion?: Hex
 }
 
 /** Receipts are externally tagged by transaction type, as op-alloy serialises OpReceipt. */

@@ -68,8 +68,9 @@ describe('fee history', () => {
     expect(history.gasUsedRatio[0]).toBe(0)
     expect(history.gasUsedRatio[1]).toBeCloseTo(Number(block.header.gasUsed) / 30_000_000, 12)
     expect(history.reward![0]).toEqual([0n, 0n, 0n, 0n])
-    // the deployment holds most of the gas, so the median of gas is its tip, not the median transaction's
-    expect(history.reward![1]).toEqual([1n * GWEI, 2n * GWEI, 3n * GWEI, 3n * GWEI])
+    // the L1-info deposit (tip 0) comes first; the deployment holds most of the gas, so the median of gas is
+    // its tip, not the median transaction's
+    expect(history.reward![1]).toEqual([0n, 1n * GWEI, 3n * GWEI, 3n * GWEI])
     expect(history.blobGasUsedRatio).toEqual([0, 0])
     expect(history.baseFeePerBlobGas).toHaveLength(3)
   })

@@ -15,10 +15,12 @@ export const ORACLE_PERCENTILE = 60
 export const ORACLE_MAX_TIP = 500_000_000_000n
 export const ORACLE_IGNORE_UNDER = 2n
 
-/** What a transaction of the block paid above the base fee (receipt's effective price minus base fee). */
+/** What a transaction of the block paid above the base fee (receipt's effective price minus base fee); a deposit 0. */
 export function effectiveTips(block: BlockRecord): bigint[] {
   const baseFee = block.header.baseFeePerGas ?? 0n
-  return block.receipts.map((receipt) => receipt.effectiveGasPrice - baseFee)
+  return block.receipts.map((receipt) =>
+    receipt.depositNonce !== undefined ? 0n : receipt.effectiveGasPrice - baseFee,
+  )
 }
 
 /** The cheapest tips of one block, as geth's getBlockValues (the fee recipient's own transactions skipped). */

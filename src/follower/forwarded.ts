@@ -8,6 +8,7 @@ import { keyOf } from '../domain/block-record.js'
 import type { TxRecord } from '../domain/types.js'
 import { FOLLOWER_FORWARDED_TTL_MS } from '../limits.js'
 import type { PoolSource } from '../pending/resolver.js'
+import { isDeposit } from '../opstack/deposit-transaction.js'
 
 interface Entry {
   readonly record: TxRecord
@@ -39,7 +40,9 @@ export class ForwardedTxs implements PoolSource {
     const sender = keyOf(address)
     let next = 0n
     for (const { record } of this.byHash.values()) {
-      if (keyOf(record.sender) === sender && record.tx.nonce + 1n > next) next = record.tx.nonce + 1n
+      // deposits carry no sender nonce of their own (the sequencer never receives one from a follower anyway)
+      if (isDeposit(record.tx) || keyOf(record.sender) !== sender) continue
+      if (record.tx.nonce + 1n > next) next = record.tx.nonce + 1n
     }
     return next
   }

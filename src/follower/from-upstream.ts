@@ -4,7 +4,7 @@
  * as the embedded chain answers. Nothing is taken on trust: the rebuilt header must hash to the upstream's
  * `hash`, every transaction (re-encoded, then decoded by the pool's decoder) to its `hash` and `from`, and
  * the transactions and receipts to the header's roots; a block that fails any check is refused with
- * UnverifiableBlockError (an OP deposit, say, which @ethereumjs cannot decode).
+ * UnverifiableBlockError. Deposits (0x7e) are rebuilt from their OP fields and decoded by the same decoder.
  */
 import { createBlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
@@ -18,6 +18,8 @@ import { orderedTrieRoot } from '../chain/ordered-trie.js'
 import { decodeTransaction } from '../chain/pool/admission.js'
 import type { BlockRecord, LogBody, ReceiptRecord, TxRecord } from '../domain/types.js'
 import { parseData, parseQuantity } from '../format/hex.js'
+import { type DepositTx, DEPOSIT_TX_TYPE, encodeDeposit } from '../opstack/deposit-tx.js'
+import { encodeDepositReceipt } from '../opstack/deposit-receipt.js'
 
 /** The upstream's block or receipts do not reproduce its own hashes and roots. */
 export class UnverifiableBlockError extends Error {
@@ -64,15 +66,17 @@ export function blockFromUpstream(json: Block, receipts: readonly Receipt[], com
     return record
   })
   const encoded = records.map((r) =>
-    encodeReceipt(
-      {
-        status: r.status,
-        cumulativeBlockGasUsed: r.cumulativeGasUsed,
-        bitvector: r.logsBloom,
-        logs: r.logs.map((l) => [l.address, [...l.topics], l.data]),
-      },
-      r.type as 0 | 1 | 2 | 3 | 4,
-    ),
+    r.depositNonce !== undefined
+      ? encodeDepositReceipt({ ...r, depositNonce: r.depositNonce })
+      : encodeReceipt(
+          {
+            status: r.status,
+            cumulativeBlockGasUsed: r.cumulativeGasUsed,
+            bitvector: r.logsBloom,
+            logs: r.logs.map((l) => [l.address, [...l.topics], l.data]),
+          },
+          r.type as 0 | 1 | 2 | 3 | 4,
+        ),
   )
   if (!equalsBytes(orderedTrieRoot(encoded), header.receiptTrie)) fail('receiptsRoot does not match the receipts')
 
@@ -113,7 +117,10 @@ function headerFields(b: Block) {
 export function txFromUpstream(t: Transaction, common: Common, fail: (reason: string) => never): TxRecord {
   let raw: Uint8Array
   try {
-    raw = createTx(txData(t), { common: callCommon(common) }).serialize()
+    raw =
+      Number(parseQuantity(t.type)) === DEPOSIT_TX_TYPE
+        ? encodeDeposit(depositFromJson(t))
+        : createTx(txData(t), { common: callCommon(common) }).serialize()
   } catch (err) {
     return fail(`type ${t.type} cannot be rebuilt: ${(err as Error).message}`)
   }
@@ -127,6 +134,22 @@ export function txFromUpstream(t: Transaction, common: Common, fail: (reason: st
   if (!equalsBytes(record.sender, parseData(t.from)))
     fail(`its signature recovers ${toHex(record.sender)}, not ${t.from}`)
   return record
+}
+
+/** A deposit's JSON (op-geth/op-reth: sourceHash, mint, isSystemTx) as the fields it was encoded from. */
+function depositFromJson(t: Transaction): DepositTx {
+  const j = t as Transaction & { sourceHash?: string; mint?: string; isSystemTx?: boolean }
+  if (j.sourceHash === undefined) throw new Error('a deposit without sourceHash')
+  return {
+    sourceHash: parseData(j.sourceHash),
+    from: parseData(t.from),
+    to: t.to ? parseData(t.to) : undefined,
+    mint: j.mint ? parseQuantity(j.mint) : 0n,
+    value: parseQuantity(t.value),
+    gas: parseQuantity(t.gas),
+    isSystemTx: j.isSystemTx === true,
+    data: parseData(t.input),
+  }
 }
 
 function txData(t: Transaction): TypedTxData {
@@ -165,6 +188,7 @@ function txData(t: Transaction): TypedTxData {
 }
 
 function receiptFromUpstream(r: Receipt, firstLogIndex: number): ReceiptRecord {
+  const depositNonce = (r as Receipt & { depositNonce?: string }).depositNonce
   const logs: LogBody[] = r.logs.map((l: Log) => ({
     address: parseData(l.address),
     topics: l.topics.map(parseData),
@@ -180,6 +204,7 @@ function receiptFromUpstream(r: Receipt, firstLogIndex: number): ReceiptRecord {
     logs,
     ...(r.contractAddress ? { contractAddress: parseData(r.contractAddress) } : {}),
     firstLogIndex,
+    ...(depositNonce !== undefined ? { depositNonce: parseQuantity(depositNonce) } : {}),
   }
 }
 

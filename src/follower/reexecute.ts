@@ -20,6 +20,7 @@ import { parseData } from '../format/hex.js'
 import { classifyFlashblock, type SequencePosition } from '../pending/sequence.js'
 import { discoverReads, needsDiscovery } from './discover.js'
 import { compareReceipts } from './receipt-check.js'
+import { opStackReads } from '../opstack/op-fees.js'
 import type { UpstreamRpc } from './upstream-rpc.js'
 import { UpstreamSnapshot } from './upstream-snapshot.js'
 import { UpstreamStateManager } from './upstream-state.js'
@@ -32,6 +33,8 @@ export interface ReexecutorOptions {
   /** The upstream reads of a block (share one per block with pending reads); default: a new one each block. */
   snapshotFor?: (blockNumber: bigint) => UpstreamSnapshot
   warn?: (message: string) => void
+  /** Charge OP Stack L1 data and operator fees as the followed chain does (default on, as the embedded chain; nothing without an L1Block). */
+  opFees?: boolean
 }
 
 export interface ReexecutionStats {
@@ -130,7 +133,7 @@ export class Reexecutor {
       )
     }
     const vm = await createVM({ common: this.options.common, stateManager: state, blockchain: this.blockHashes })
-    const builder = new FlashBuilder(vm, { base, payloadId: payload.payloadId })
+    const builder = new FlashBuilder(vm, { base, payloadId: payload.payloadId, opFees: this.options.opFees ?? true })
     return {
       position: { payloadId: payload.payloadId, number: base.blockNumber, index: -1 },
       builder,
@@ -144,7 +147,8 @@ export class Reexecutor {
     const requestsBefore = snapshot.stats.requests
     const txs = payload.diff.transactions.map((raw) => decodeFeedTransaction(raw, this.options.common))
     const discover = needsDiscovery(snapshot, txs)
-    await snapshot.prefetch(touchedAccounts(txs, payload), accessListSlots(txs))
+    const op = opStackReads()
+    await snapshot.prefetch([...touchedAccounts(txs, payload), ...op.accounts], [...accessListSlots(txs), ...op.slots])
     if (discover) await discoverReads(open.evm, txs)
     const { flashblock, skipped } = await open.builder.flash(txs, { stateRoot: payload.diff.stateRoot })
     if (skipped.length || flashblock.executed.txs.length !== txs.length) {

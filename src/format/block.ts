@@ -64,6 +64,7 @@ export function formatBlockRecord(block: BlockRecord, hydrated: boolean): Block 
     blockNumber: block.number,
     index,
     baseFee: block.header.baseFeePerGas,
+    depositNonce: block.receipts[index]?.depositNonce,
   })
   const transactions = hydrated
     ? block.txs.map((record, i) => formatTransaction(record.tx, record.sender, position(i)))

@@ -7,6 +7,7 @@
 import type { BlockRecord } from '../domain/types.js'
 import { type RpcLog, formatLog } from './log.js'
 import { address, data, quantity, type Hex } from './hex.js'
+import { depositReceiptFields } from '../opstack/deposit-json.js'
 import { opReceiptFields } from '../opstack/receipt-fields.js'
 
 export type RpcReceipt = {
@@ -47,5 +48,6 @@ export function formatReceipt(block: BlockRecord, index: number): RpcReceipt {
     transactionIndex: quantity(index),
     type: quantity(receipt.type),
     ...(receipt.op ? opReceiptFields(receipt.op) : {}),
+    ...(receipt.depositNonce !== undefined ? depositReceiptFields({ depositNonce: receipt.depositNonce }) : {}),
   }
 }

@@ -2,18 +2,29 @@
  * Transactions on the wire, shaped like geth's RPCTransaction: the fields of each type (0, 1, 2, 4),
  * the signature as v/r/s plus yParity for typed ones, and the block position when it has one.
  */
-import type { TypedTransaction } from '@ethereumjs/tx'
 import { Capability } from '@ethereumjs/tx'
 import type { Transaction } from '../../generated/types.js'
 import { effectiveGasPrice } from '../domain/gas-price.js'
 import { address, data, quantity } from './hex.js'
+import { type ChainTransaction, isDeposit } from '../opstack/deposit-transaction.js'
+import { formatDepositTransaction } from '../opstack/deposit-json.js'
 
-/** Where a transaction sits; absent for a transaction still in the pool. */
-export type TxPosition = { blockHash: Uint8Array; blockNumber: bigint; index: number; baseFee?: bigint }
+/** Where a transaction sits; absent for a transaction still in the pool. A deposit's nonce comes from its receipt. */
+export type TxPosition = {
+  blockHash: Uint8Array
+  blockNumber: bigint
+  index: number
+  baseFee?: bigint
+  depositNonce?: bigint
+}
 
 export type RpcTransaction = Transaction
 
-export function formatTransaction(tx: TypedTransaction, from: Uint8Array, position?: TxPosition): RpcTransaction {
+export function formatTransaction(tx: ChainTransaction, from: Uint8Array, position?: TxPosition): RpcTransaction {
+  if (isDeposit(tx)) {
+    const outcome = position?.depositNonce !== undefined ? { depositNonce: position.depositNonce } : undefined
+    return formatDepositTransaction(tx.deposit, tx.hash(), position, outcome) as unknown as Transaction
+  }
   const out: Record<string, unknown> = {
     blockHash: position ? data(position.blockHash) : null,
     blockNumber: position ? quantity(position.blockNumber) : null,

@@ -6,7 +6,7 @@
  */
 import { Address, bytesToBigInt, createAccount } from '@ethereumjs/util'
 import type { StateManagerInterface } from '@ethereumjs/common'
-import { BASE_FEE_VAULT, L1_BLOCK, L1_FEE_VAULT, OPERATOR_FEE_VAULT } from './addresses.js'
+import { BASE_FEE_VAULT, L1_BLOCK, L1_FEE_VAULT, L1_INFO_DEPOSITOR, OPERATOR_FEE_VAULT } from './addresses.js'
 import { fjordL1Cost, type L1FeeParams } from './l1-fee.js'
 import { daUsageEstimate, operatorFee, type OperatorFeeParams } from './operator-fee.js'
 import { uint256Bytes } from './source-hash.js'
@@ -40,6 +40,18 @@ export async function readBlockFeeParams(state: StateManagerInterface): Promise<
     operatorFeeConstant: bits(operator, 0n, 64n),
     operatorFeeScalar: bits(operator, 64n, 32n),
     daFootprintGasScalar: bits(operator, 96n, 16n),
+  }
+}
+
+/**
+ * What a block of an OP Stack chain reads besides its transactions' own accounts: L1Block (its L1-info
+ * deposit writes slots 0-8, the fees read 1, 3, 7, 8), the depositor and the fee vaults. A follower
+ * prefetches these in its first batch.
+ */
+export function opStackReads(): { accounts: Uint8Array[]; slots: { address: Uint8Array; slot: Uint8Array }[] } {
+  return {
+    accounts: [L1_BLOCK, L1_INFO_DEPOSITOR, BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT],
+    slots: Array.from({ length: 9 }, (_, i) => ({ address: L1_BLOCK, slot: uint256Bytes(BigInt(i)) })),
   }
 }
 

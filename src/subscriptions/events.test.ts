@@ -75,20 +75,24 @@ describe('chain events to the feed', () => {
     expect(new Set(payloads.map((m) => m.payload_id)).size).toBe(1)
     expect(payloads[0]!.base).toMatchObject({ block_number: '0x1', gas_limit: '0x1c9c380' })
     expect(payloads.slice(1).every((m) => m.base === undefined)).toBe(true)
-    expect(payloads.map((m) => m.diff.transactions.length)).toEqual([0, 2, 1])
+    expect(payloads.map((m) => m.diff.transactions.length)).toEqual([1, 2, 1]) // index 0: the L1-info deposit
     const rebuilt = payloads.flatMap((m) => m.diff.transactions)
     expect(rebuilt.map((raw) => keccak256(raw))).toEqual(sealed.txs.map((t) => bytesToHex(t.hash)))
     expect(payloads.at(-1)!.diff.block_hash).toBe(bytesToHex(sealed.hash))
     expect(payloads.every((m) => m.metadata.block_number === 1)).toBe(true)
-    const deployHash = bytesToHex(sealed.txs[0]!.hash)
+    // op-alloy tags a deposit's receipt `Deposit`, with its nonce and receipt version
+    expect(payloads[0]!.metadata.receipts[bytesToHex(sealed.txs[0]!.hash) as Hex]).toEqual({
+      Deposit: expect.objectContaining({ status: '0x1', depositNonce: '0x0', depositReceiptVersion: '0x1', logs: [] }),
+    })
+    const deployHash = bytesToHex(sealed.txs[1]!.hash)
     expect(payloads[1]!.metadata.receipts[deployHash as Hex]).toEqual({
       Eip1559: {
         status: '0x1',
-        cumulativeGasUsed: `0x${sealed.receipts[0]!.cumulativeGasUsed.toString(16)}`,
-        logs: [expect.objectContaining({ address: bytesToHex(sealed.receipts[0]!.contractAddress!) })],
+        cumulativeGasUsed: `0x${sealed.receipts[1]!.cumulativeGasUsed.toString(16)}`,
+        logs: [expect.objectContaining({ address: bytesToHex(sealed.receipts[1]!.contractAddress!) })],
       },
     })
-    expect(Object.keys(payloads[2]!.metadata.receipts[bytesToHex(sealed.txs[2]!.hash) as Hex]!)).toEqual(['Legacy'])
+    expect(Object.keys(payloads[2]!.metadata.receipts[bytesToHex(sealed.txs[3]!.hash) as Hex]!)).toEqual(['Legacy'])
   })
 })
 
@@ -108,7 +112,7 @@ describe('chain events to subscriptions', () => {
       number: string
       transactions: { hash: string; blockHash: string }[]
     }[]
-    expect(blocks.map((b) => b.transactions.length)).toEqual([0, 1, 2])
+    expect(blocks.map((b) => b.transactions.length)).toEqual([1, 2, 3]) // after the L1-info deposit
     expect(blocks.every((b) => b.number === '0x1')).toBe(true)
     expect(blocks[2]!.hash).toBe(bytesToHex(sealed.hash))
     expect(blocks[2]!.transactions.every((t) => t.blockHash === blocks[2]!.hash)).toBe(true)
@@ -131,7 +135,7 @@ describe('chain events to subscriptions', () => {
     await chain.buildNow()
     const sealed = await chain.sealNow()
     const expected = {
-      transactionHash: bytesToHex(sealed.txs[0]!.hash),
+      transactionHash: bytesToHex(sealed.txs[1]!.hash), // after the L1-info deposit
       logIndex: '0x0',
       blockNumber: '0x1',
       blockHash: bytesToHex(sealed.hash),
@@ -153,10 +157,13 @@ describe('chain events to subscriptions', () => {
     const b = bytesToHex(await chain.sendRawTransaction(await signTx(chain, 1, { nonce: 1, value: 5n })))
     await chain.buildNow()
     await chain.buildNow()
-    expect(inbox.of(hashes)).toEqual([a, b])
+    // the block's L1-info deposit is a new transaction of index 0 too
+    const l1Info = bytesToHex(chain.pending.current()!.block.txs[0]!.hash)
+    expect(inbox.of(hashes)).toEqual([l1Info, a, b])
     expect(inbox.of(full)).toEqual([
+      expect.objectContaining({ hash: l1Info, type: '0x7e', depositReceiptVersion: '0x1' }),
       expect.objectContaining({ hash: a, status: '0x1', gasUsed: '0x5208', logs: [] }),
-      expect.objectContaining({ hash: b, transactionIndex: '0x1', status: '0x1' }),
+      expect.objectContaining({ hash: b, transactionIndex: '0x2', status: '0x1' }),
     ])
     expect(inbox.of(pool)).toEqual([a, b])
     expect(inbox.of(poolFull)).toEqual([

@@ -45,6 +45,7 @@ export class FormattedBlock {
       blockHash: hash,
       blockNumber: header.number,
       index: i,
+      depositNonce: this.record.receipts[i]?.depositNonce,
       ...(header.baseFeePerGas !== undefined ? { baseFee: header.baseFeePerGas } : {}),
     }))
   }

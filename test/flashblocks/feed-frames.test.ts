@@ -137,7 +137,9 @@ describe('the raw flashblocks feed at /ws/flashblocks', () => {
         unknown
       >
       expect(block.txs.map((raw) => keccak256(raw))).toEqual(canonical.transactions)
-      for (const raw of block.txs) expect(parseTransaction(raw).chainId).toBe(service.config.chainId)
+      // index 0 opens with the L1-info deposit (0x7e: no chain id); the rest are signed for this chain
+      expect(block.txs[0]!.slice(0, 4)).toBe('0x7e')
+      for (const raw of block.txs.slice(1)) expect(parseTransaction(raw).chainId).toBe(service.config.chainId)
       expect(block.last.diff.block_hash).toBe(canonical.hash)
       expect(block.last.diff.state_root).toBe(canonical.stateRoot)
       expect(block.last.diff.receipts_root).toBe(canonical.receiptsRoot)

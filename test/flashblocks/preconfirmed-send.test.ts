@@ -137,7 +137,7 @@ describe('eth_sendRawTransactionSync', () => {
       blockNumber: toHex(latest + 1n),
       blockHash: pending.hash,
       status: '0x1',
-      transactionIndex: '0x0',
+      transactionIndex: '0x1', // after the L1-info deposit
     })
     expect(h.chain.store.height).toBe(latest)
     await h.chain.sealNow()

@@ -1,5 +1,6 @@
 import { Address, bytesToHex, concatBytes, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import { encodeDeployData, encodeFunctionData } from 'viem'
+import { serializeTransaction } from 'viem/op-stack'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { keccak256 } from '../../src/chain/crypto.js'
 import { signTx } from '../support/sign-tx.js'
@@ -13,6 +14,7 @@ import type { UpstreamStateManager } from '../../src/follower/upstream-state.js'
 import { type Harness, startHarness } from '../support/harness.js'
 import { testToken } from '../support/fixtures.js'
 import { UpstreamClient } from '../../src/follower/upstream-client.js'
+import { userTxs } from '../support/user-txs.js'
 
 /** A leader flashblock as a follower receives it: through the wire format and the tolerant decoder. */
 function overTheWire(fb: Flashblock) {
@@ -47,7 +49,7 @@ describe("re-executing the leader's flashblocks on leader-backed state", () => {
       data: hexToBytes(encodeDeployData({ abi: testToken.abi, bytecode: testToken.bytecode, args: [10n ** 6n] })),
     })
     const block = await h.chain.mine()
-    token = block.receipts[0].contractAddress!
+    token = block.receipts[1].contractAddress!
   })
   afterAll(() => h?.close())
 
@@ -122,7 +124,7 @@ describe("re-executing the leader's flashblocks on leader-backed state", () => {
     ])
     expect(follower.stats).toMatchObject({
       flashblocks: 2,
-      transactions: 6,
+      transactions: 7, // and the L1-info deposit of fb0
       receiptMismatches: 0,
       hashMismatches: 0,
       failures: 0,
@@ -164,7 +166,7 @@ describe("re-executing the leader's flashblocks on leader-backed state", () => {
     await send(1, { to: token, gas: 100_000n, data: transferData(accounts()[4], 3n) })
     const fb = await h.chain.buildNow()
     const message = encodeFlashblock(fb)
-    const [hash] = Object.keys(message.metadata.receipts) as `0x${string}`[]
+    const hash = bytesToHex(userTxs(fb.executed)[0].hash)
     message.metadata.receipts[hash] = {
       Eip1559: { ...message.metadata.receipts[hash].Eip1559!, status: '0x0', logs: [] },
     }
@@ -172,6 +174,31 @@ describe("re-executing the leader's flashblocks on leader-backed state", () => {
     expectSameExecution(result, fb)
     expect(follower.stats.receiptMismatches).toBe(2) // status and logs
     expect(warnings.join('\n')).toMatch(/status 0 in the feed, 1 re-executed; re-execution wins/)
+  })
+
+  test("an index 0 holding the L1-info deposit and a reverting user deposit re-executes to the leader's receipts and state", async () => {
+    await h.chain.sealNow()
+    const follower = new Reexecutor({ common: h.chain.common, upstream: new UpstreamClient(h.service.url) })
+    const from = hexToBytes('0x00000000000000000000000000000000000d3905')
+    // a token transfer from an account holding no tokens: reverts, the mint and the nonce bump stay
+    const deposit = serializeTransaction({
+      type: 'deposit',
+      sourceHash: bytesToHex(keccak256(Uint8Array.of(7))) as `0x${string}`,
+      from: bytesToHex(from) as `0x${string}`,
+      to: bytesToHex(token) as `0x${string}`,
+      mint: 10n ** 18n,
+      value: 0n,
+      gas: 100_000n,
+      data: bytesToHex(transferData(accounts()[2], 1n)) as `0x${string}`,
+    })
+    await h.chain.sendRawTransaction(hexToBytes(deposit))
+    const fb = await h.chain.buildNow()
+    expect(fb.index).toBe(0)
+    expect(fb.executed.txs.map((t) => t.tx.type)).toEqual([0x7e, 0x7e])
+    expect(fb.executed.receipts.map((r) => r.status)).toEqual([1, 0])
+    const result = await follower.apply(overTheWire(fb), h.chain.store.height)
+    expectSameExecution(result, fb)
+    if (result.kind === 'applied') await expectSameState(result.state, fb, [from, token])
   })
 
   test('duplicates are ignored, a gap drops the block until the next index 0, and a transaction that cannot run drops it too', async () => {

@@ -57,13 +57,17 @@ describe('fee methods', () => {
       baseFeePerGas: [latest.number - 2n, latest.number - 1n, latest.number]
         .map((n) => toHex(h.chain.store.byNumber(n)!.header.baseFeePerGas!))
         .concat(toHex(nextBaseFee())),
-      gasUsedRatio: [0, 0, 63_000 / 30_000_000],
+      // every block holds its L1-info deposit; the newest also three 21 000-gas transfers
+      gasUsedRatio: [latest.number - 2n, latest.number - 1n, latest.number].map(
+        (n) => Number(h.chain.store.byNumber(n)!.header.gasUsed) / 30_000_000,
+      ),
       baseFeePerBlobGas: ['0x1', '0x1', '0x1', '0x1'],
       blobGasUsedRatio: [0, 0, 0],
       reward: [
         ['0x0', '0x0', '0x0'],
         ['0x0', '0x0', '0x0'],
-        [toHex(2n * GWEI), toHex(3n * GWEI), toHex(4n * GWEI)],
+        // the deposit (tip 0) holds the lowest 40% of the gas
+        ['0x0', toHex(2n * GWEI), toHex(4n * GWEI)],
       ],
     })
   })
@@ -95,7 +99,11 @@ describe('fee methods', () => {
       result: { oldestBlock: string; gasUsedRatio: number[] }
     }
     expect(result.oldestBlock).toBe(toHex(h.chain.store.height + 1n))
-    expect(result.gasUsedRatio).toEqual([21_000 / 30_000_000])
+    const pending = (await h.rpc('flashblocks', 'eth_getBlockByNumber', ['pending', false])).result as {
+      gasUsed: string
+    }
+    expect(BigInt(pending.gasUsed)).toBeGreaterThan(21_000n) // the L1-info deposit and the transfer
+    expect(result.gasUsedRatio).toEqual([Number(BigInt(pending.gasUsed)) / 30_000_000])
     const general = (await h.rpc('general', 'eth_feeHistory', ['0x1', 'pending', [50]])) as {
       result: { oldestBlock: string }
     }

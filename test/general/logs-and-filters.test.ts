@@ -72,8 +72,9 @@ describe('logs and polling filters on the general endpoint', () => {
       transactionIndex: Hex
     }[]
     expect(logs.map((l) => [l.transactionIndex, l.logIndex])).toEqual([
-      ['0x0', '0x0'],
-      ['0x1', '0x1'],
+      // index 0 is the block's L1-info deposit (no logs)
+      ['0x1', '0x0'],
+      ['0x2', '0x1'],
     ])
   })
 

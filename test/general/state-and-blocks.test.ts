@@ -67,11 +67,13 @@ describe('reading state, blocks and transactions on the general endpoint', () =>
 
   test('serves a block by number, by hash, with hashes or full transactions', async () => {
     const block = await h.general.getBlock({ blockNumber: transferBlock, includeTransactions: true })
-    expect(block.transactions).toHaveLength(1)
-    expect(block.transactions[0]!.hash).toBe(transferHash)
-    expect(block.transactions[0]!.blockHash).toBe(block.hash)
+    // the L1-info deposit opens every block
+    expect(block.transactions).toHaveLength(2)
+    expect(block.transactions[0]!.from).toBe('0xdeaddeaddeaddeaddeaddeaddeaddeaddead0001')
+    expect(block.transactions[1]!.hash).toBe(transferHash)
+    expect(block.transactions[1]!.blockHash).toBe(block.hash)
     const byHash = await h.general.getBlock({ blockHash: block.hash })
-    expect(byHash.transactions).toEqual([transferHash])
+    expect(byHash.transactions).toEqual([block.transactions[0]!.hash, transferHash])
     expect(byHash.number).toBe(transferBlock)
     const tagged = await h.rpc('general', 'eth_getBlockByNumber', ['finalized', false])
     expect((tagged.result as { hash: Hex }).hash).toBe(block.hash)
@@ -79,8 +81,8 @@ describe('reading state, blocks and transactions on the general endpoint', () =>
 
   test("counts a block's transactions by number and by hash", async () => {
     const block = await h.general.getBlock({ blockNumber: transferBlock })
-    expect(await h.general.getBlockTransactionCount({ blockNumber: transferBlock })).toBe(1)
-    expect(await h.general.getBlockTransactionCount({ blockHash: block.hash })).toBe(1)
+    expect(await h.general.getBlockTransactionCount({ blockNumber: transferBlock })).toBe(2)
+    expect(await h.general.getBlockTransactionCount({ blockHash: block.hash })).toBe(2)
     expect(await h.general.getBlockTransactionCount({ blockNumber: 0n })).toBe(0)
   })
 
@@ -89,11 +91,11 @@ describe('reading state, blocks and transactions on the general endpoint', () =>
     expect(tx.blockNumber).toBe(transferBlock)
     expect(tx.from).toBe(h.alice.address.toLowerCase())
     expect(tx.to).toBe(token)
-    const byIndex = await h.general.getTransaction({ blockNumber: transferBlock, index: 0 })
+    const byIndex = await h.general.getTransaction({ blockNumber: transferBlock, index: 1 })
     expect(byIndex.hash).toBe(transferHash)
-    const byBlockHash = await h.general.getTransaction({ blockHash: tx.blockHash!, index: 0 })
+    const byBlockHash = await h.general.getTransaction({ blockHash: tx.blockHash!, index: 1 })
     expect(byBlockHash.hash).toBe(transferHash)
-    const alias = await h.rpc('general', 'eth_getTransactionbyBlockNumberAndIndex', [toHex(transferBlock), '0x0'])
+    const alias = await h.rpc('general', 'eth_getTransactionbyBlockNumberAndIndex', [toHex(transferBlock), '0x1'])
     expect((alias.result as { hash: Hex }).hash).toBe(transferHash)
     const raw = await h.rpc('general', 'eth_getRawTransactionByHash', [transferHash])
     expect(raw.result).toMatch(/^0x02f8/)
@@ -104,16 +106,27 @@ describe('reading state, blocks and transactions on the general endpoint', () =>
       string,
       unknown
     >
+    // geth's fields plus the OP Stack fee fields op-geth adds after Jovian
     expect(Object.keys(receipt).sort()).toEqual([
+      'blobGasUsed',
       'blockHash',
       'blockNumber',
       'contractAddress',
       'cumulativeGasUsed',
+      'daFootprintGasScalar',
       'effectiveGasPrice',
       'from',
       'gasUsed',
+      'l1BaseFeeScalar',
+      'l1BlobBaseFee',
+      'l1BlobBaseFeeScalar',
+      'l1Fee',
+      'l1GasPrice',
+      'l1GasUsed',
       'logs',
       'logsBloom',
+      'operatorFeeConstant',
+      'operatorFeeScalar',
       'status',
       'to',
       'transactionHash',
@@ -140,8 +153,8 @@ describe('reading state, blocks and transactions on the general endpoint', () =>
     const receipts = (await h.rpc('general', 'eth_getBlockReceipts', [toHex(deployBlock)])).result as {
       contractAddress: Hex
     }[]
-    expect(receipts).toHaveLength(1)
-    expect(receipts[0]!.contractAddress).toBe(token)
+    expect(receipts).toHaveLength(2)
+    expect(receipts[1]!.contractAddress).toBe(token)
     expect((await h.rpc('general', 'eth_getBlockReceipts', ['0x0'])).result).toEqual([])
   })
 

@@ -16,7 +16,6 @@ let service: RunningService
 const opChain = { ...xlayer, ...chainConfig }
 
 beforeAll(async () => {
-  // opFees is a chain option the service Config does not name yet; startService hands its config to createChain
   service = await startService({
     port: 0,
     quiet: true,
@@ -24,7 +23,7 @@ beforeAll(async () => {
     blockTimeMs: 3_600_000,
     flashblockIntervalMs: 3_600_000,
     opFees: true,
-  } as Parameters<typeof startService>[0])
+  })
 })
 afterAll(async () => service?.close())
 

@@ -16,10 +16,12 @@ export interface RunningAnvil {
   close(): void
 }
 
-/** `extraArgs` such as ['--block-time', '0.2']; chain id 196 unless given there; `port` to restart on a known one. */
+/** `extraArgs` such as ['--block-time', '0.2']; chain id 196 and Prague unless given there; `port` to restart on a known one. */
 export async function startAnvil(extraArgs: string[] = [], port?: number): Promise<RunningAnvil> {
   port ??= await freePort()
   const chainId = extraArgs.includes('--chain-id') ? [] : ['--chain-id', '196']
+  // OP hardfork names with --network optimism (isthmus, jovian); Prague otherwise
+  const hardfork = extraArgs.includes('--hardfork') ? [] : ['--hardfork', 'prague']
   const child: ChildProcess = spawn(
     ANVIL_BIN,
     [
@@ -30,8 +32,7 @@ export async function startAnvil(extraArgs: string[] = [], port?: number): Promi
       ...chainId,
       '--mnemonic',
       DEFAULT_MNEMONIC,
-      '--hardfork',
-      'prague',
+      ...hardfork,
       '--silent',
       ...extraArgs,
     ],

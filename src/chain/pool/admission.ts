@@ -23,7 +23,9 @@ import {
 } from '../../errors.js'
 import { MAX_TX_BYTES } from '../../limits.js'
 import { adoptCommon, callCommon } from '../engine.js'
-import type { TxRecord } from '../../domain/types.js'
+import type { TxRecord, UserTxRecord } from '../../domain/types.js'
+import { DepositTransaction } from '../../opstack/deposit-transaction.js'
+import { DEPOSIT_TX_TYPE } from '../../opstack/deposit-tx.js'
 
 /** Transaction types this chain executes: legacy, EIP-2930, EIP-1559, EIP-7702 (no blob transactions). */
 const SUPPORTED_TYPES = new Set([0, 1, 2, 4])
@@ -33,10 +35,17 @@ export interface BlockLimits {
   baseFee: bigint
 }
 
-/** Decodes raw bytes into a TxRecord, or throws the error geth would answer. */
+/**
+ * Decodes raw bytes into a TxRecord, or throws the error geth would answer. An OP Stack deposit (0x7e)
+ * decodes to a DepositTransaction whose sender is its `from` (a bad field: -32602 naming it).
+ */
 export function decodeTransaction(raw: Uint8Array, common: Common): TxRecord {
   if (raw.length > MAX_TX_BYTES) throw new OversizedDataError()
   if (raw.length === 0) throw new InvalidInputError('typed transaction too short')
+  if (raw[0] === DEPOSIT_TX_TYPE) {
+    const tx = DepositTransaction.fromBytes(raw)
+    return { hash: tx.hash(), tx, sender: tx.deposit.from, raw }
+  }
   const type = raw[0] >= 0xc0 ? 0 : raw[0]
   if (!SUPPORTED_TYPES.has(type)) throw new TxTypeNotSupportedError()
   const chainId = declaredChainId(raw, type)
@@ -59,11 +68,11 @@ export function decodeTransaction(raw: Uint8Array, common: Common): TxRecord {
   } catch {
     throw new InvalidSenderError()
   }
-  return { hash: tx.hash(), tx, sender, raw }
+  return { hash: tx.hash(), tx, sender, raw } satisfies UserTxRecord
 }
 
 /** The checks that depend only on the transaction and the block it would go into. */
-export function checkStateless(record: TxRecord, limits: BlockLimits): void {
+export function checkStateless(record: UserTxRecord, limits: BlockLimits): void {
   const tx = record.tx
   if (tx.gasLimit > limits.gasLimit) throw new ExceedsBlockGasLimitError()
   if ('maxFeePerGas' in tx && tx.maxPriorityFeePerGas > tx.maxFeePerGas) {

@@ -1,5 +1,5 @@
 /** A transaction as the pool holds it: the record plus the fee caps and arrival order it is sorted by. */
-import type { TxRecord } from '../../domain/types.js'
+import type { UserTxRecord as TxRecord } from '../../domain/types.js'
 
 export interface PoolEntry {
   readonly record: TxRecord

@@ -7,6 +7,7 @@ import { stateAt } from '../engine.js'
 import { signTx } from '../../../test/support/sign-tx.js'
 import { TxPool } from './pool.js'
 import { defaultConfig } from '../../config.js'
+import { userTxs } from '../../../test/support/user-txs.js'
 
 const GWEI = 10n ** 9n
 let chain: Chain
@@ -117,8 +118,8 @@ describe('pool admission', () => {
     })
     const hash = await chain.sendRawTransaction(enough)
     const block = await chain.mine()
-    expect(block.txs.map((t) => bytesToHex(t.hash))).toEqual([bytesToHex(hash)])
-    expect(block.txs[0].tx.value).toBe(3n)
+    expect(userTxs(block).map((t) => bytesToHex(t.hash))).toEqual([bytesToHex(hash)])
+    expect(userTxs(block)[0].tx.value).toBe(3n)
   })
 
   test('answers txpool is full past the total and per-sender limits', async () => {
@@ -184,7 +185,7 @@ describe('pool ordering', () => {
     expect(chain.pool.content().queued.map((q) => bytesToHex(q.sender))).toContain(bytesToHex(sender))
     expect(await chain.pool.pendingNonce(sender)).toBe(0n)
     const skipped = await chain.buildNow()
-    expect(skipped.executed.txs).toHaveLength(0)
+    expect(userTxs(skipped.executed)).toHaveLength(0)
 
     const first = await chain.sendRawTransaction(await signTx(chain, 8, { nonce: 0, value: 1n }))
     expect(await chain.pool.pendingNonce(sender)).toBe(2n)
@@ -200,20 +201,21 @@ describe('pool ordering', () => {
     const high0 = await chain.sendRawTransaction(await signTx(chain, 3, { nonce: 0, maxPriorityFeePerGas: 3n * GWEI }))
     const high1 = await chain.sendRawTransaction(await signTx(chain, 3, { nonce: 1, maxPriorityFeePerGas: 2n * GWEI }))
     const block = await chain.mine()
-    expect(block.txs.map((t) => bytesToHex(t.hash))).toEqual([high0, high1, low].map(bytesToHex))
+    expect(userTxs(block).map((t) => bytesToHex(t.hash))).toEqual([high0, high1, low].map(bytesToHex))
   })
 
   test('drops a transaction that can no longer pay when it executes, and says so', async () => {
     const sender = chain.accounts[7]
     const balance = await (await chain.resolverFor('general').state('latest'))!.balance(sender.address)
-    const fee = 21_000n * 10n * GWEI
+    // gas at the fee cap plus room for the OP Stack L1 data fee (a few gwei here)
+    const fee = 21_000n * 10n * GWEI + 10n ** 15n
     const drain = await chain.sendRawTransaction(await signTx(chain, 7, { nonce: 0, value: balance - fee }))
     const broke = await chain.sendRawTransaction(await signTx(chain, 7, { nonce: 1, value: 10n ** 18n }))
     const dropped: string[] = []
     const off = chain.on('droppedTransaction', (tx, reason) => dropped.push(`${bytesToHex(tx.hash)} ${reason}`))
     const block = await chain.mine()
     off()
-    expect(block.txs.map((t) => bytesToHex(t.hash))).toEqual([bytesToHex(drain)])
+    expect(userTxs(block).map((t) => bytesToHex(t.hash))).toEqual([bytesToHex(drain)])
     expect(dropped).toHaveLength(1)
     expect(dropped[0]).toContain(bytesToHex(broke))
     expect(chain.pool.get(broke)).toBeUndefined()

@@ -18,7 +18,8 @@ import {
 import { POOL_MAX_PER_SENDER, POOL_MAX_TOTAL, POOL_PRICE_BUMP_PERCENT } from '../../limits.js'
 import { keyOf } from '../../domain/block-record.js'
 import type { PoolContent } from '../../capabilities/submit.js'
-import type { TxRecord } from '../../domain/types.js'
+import type { TxRecord as AnyTxRecord, UserTxRecord as TxRecord } from '../../domain/types.js'
+import { isUserTx } from '../../opstack/deposit-transaction.js'
 import { type BlockLimits, checkStateless, decodeTransaction } from './admission.js'
 import { type PoolEntry, poolEntry } from './entry.js'
 import { priceOrdered } from './ready.js'
@@ -33,8 +34,8 @@ export interface PoolHead extends BlockLimits {
 export interface PoolOptions {
   maxTotal?: number
   maxPerSender?: number
-  onAccepted?: (record: TxRecord) => void
-  onDropped?: (record: TxRecord, reason: string) => void
+  onAccepted?: (record: AnyTxRecord) => void
+  onDropped?: (record: AnyTxRecord, reason: string) => void
 }
 
 /** One sender's transactions by nonce, and its nonce in the head state as last seen. */
@@ -50,6 +51,8 @@ export class TxPool {
   private readonly byHash = new Map<string, PoolEntry>()
   private readonly bySender = new Map<string, SenderTxs>()
   private seq = 0
+  /** Deposits sent with eth_sendRawTransaction, in arrival order: they open the next block. */
+  private deposits: AnyTxRecord[] = []
   private readonly maxTotal: number
   private readonly maxPerSender: number
 
@@ -74,15 +77,30 @@ export class TxPool {
     return this.byHash.size
   }
 
-  get(hash: Uint8Array): TxRecord | undefined {
-    return this.byHash.get(keyOf(hash))?.record
+  get(hash: Uint8Array): AnyTxRecord | undefined {
+    const key = keyOf(hash)
+    return this.byHash.get(key)?.record ?? this.deposits.find((d) => keyOf(d.hash) === key)
+  }
+
+  /** The deposits waiting for the next block, handed over once (the sequencer places them after L1 info). */
+  takeDeposits(): AnyTxRecord[] {
+    const out = this.deposits
+    this.deposits = []
+    return out
   }
 
   /** Admits a raw transaction; resolves to its hash or throws TransactionRejectedError with geth's text. */
   async add(raw: Uint8Array): Promise<Uint8Array> {
-    const record = decodeTransaction(raw, this.common)
-    const key = keyOf(record.hash)
-    if (this.byHash.has(key)) throw new AlreadyKnownError()
+    const decoded = decodeTransaction(raw, this.common)
+    const key = keyOf(decoded.hash)
+    if (this.byHash.has(key) || this.get(decoded.hash)) throw new AlreadyKnownError()
+    if (!isUserTx(decoded)) {
+      // a deposit pays no fee and needs no signature: it waits for the next block as sent (anvil --optimism)
+      this.deposits.push(decoded)
+      this.options.onAccepted?.(decoded)
+      return decoded.hash
+    }
+    const record = decoded
     checkStateless(record, this.head)
     const address = new Address(record.sender)
     // read the sender at one head: if a flashblock lands while we read, read again at the new head, or a

@@ -2,7 +2,7 @@
  * The builder's view of the pool: executable transactions best price first, each sender's in nonce
  * order (a heap over the senders' next transactions, like geth's miner ordering by effective tip).
  */
-import type { TxRecord } from '../../domain/types.js'
+import type { UserTxRecord as TxRecord } from '../../domain/types.js'
 import { effectiveTip, type PoolEntry } from './entry.js'
 
 type Head = { tip: bigint; seq: number; list: readonly PoolEntry[]; at: number }

@@ -24,6 +24,7 @@ export function formatTxInBlock(block: BlockRecord, index: number): RpcTransacti
     blockNumber: block.number,
     index,
     baseFee: block.header.baseFeePerGas,
+    depositNonce: block.receipts[index]?.depositNonce,
   })
 }
 

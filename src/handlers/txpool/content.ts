@@ -1,5 +1,5 @@
 import { bytesToHex, toChecksumAddress } from '@ethereumjs/util'
-import type { TxRecord } from '../../domain/types.js'
+import type { UserTxRecord as TxRecord } from '../../domain/types.js'
 import { formatTransaction, type RpcTransaction } from '../../format/transaction.js'
 import type { Handler } from '../context.js'
 

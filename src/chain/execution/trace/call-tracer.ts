@@ -3,7 +3,6 @@
  * with `onlyTopCall` and `withLog`. The top frame's gasUsed is the receipt's, as geth reports.
  */
 import type { EVM, EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'
-import type { TypedTransaction } from '@ethereumjs/tx'
 import { bigIntToHex, bytesToHex } from '@ethereumjs/util'
 import { revertReason } from '../revert.js'
 import { CALL_OPS } from './struct-logger.js'
@@ -26,7 +25,7 @@ export type CallFrame = {
 
 export function attachCallTracer(
   evm: EVM,
-  tx: TypedTransaction,
+  tx: { readonly to?: unknown },
   options: { onlyTopCall?: boolean; withLog?: boolean },
 ) {
   const stack: CallFrame[] = []

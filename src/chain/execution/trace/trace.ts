@@ -3,10 +3,11 @@
  * the wanted ones with the tracer the config names (struct logger by default). The time limit is the
  * config's `timeout` (a Go duration such as "5s") or TRACE_TIMEOUT_MS.
  */
-import { createBlock, type BlockHeader } from '@ethereumjs/block'
-import type { TypedTransaction } from '@ethereumjs/tx'
-import { bytesToHex } from '@ethereumjs/util'
+import { type Block, createBlock, type BlockHeader } from '@ethereumjs/block'
+import { Address, bytesToHex } from '@ethereumjs/util'
 import { createVM, runTx, type VM } from '@ethereumjs/vm'
+import { type ChainTransaction, isDeposit } from '../../../opstack/deposit-transaction.js'
+import { runDeposit } from '../../../opstack/run-deposit.js'
 import type { TraceOptions } from '../../../capabilities/execute.js'
 import { TRACE_TIMEOUT_MS } from '../../../limits.js'
 import { InvalidParamsError } from '../../../errors.js'
@@ -20,7 +21,7 @@ export interface TraceEnv {
   vm: VM
   parentStateRoot: Uint8Array
   header: BlockHeader
-  txs: readonly TypedTransaction[]
+  txs: readonly ChainTransaction[]
 }
 
 const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
@@ -55,24 +56,24 @@ async function run(env: TraceEnv, wanted: Set<number>, options: TraceOptions): P
   for (let i = 0; i <= last; i++) {
     const tx = env.txs[i]
     if (!wanted.has(i)) {
-      gasUsed += (await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true })).totalGasSpent
+      gasUsed += (await execute(vm, tx, block, gasUsed)).totalGasSpent
       continue
     }
     const evm = vm.evm
     if (options.tracer === 'callTracer') {
       const tracer = attachCallTracer(evm as never, tx, options.tracerConfig ?? {})
-      const r = await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true }).finally(() =>
-        tracer.detach(),
-      )
+      const r = await execute(vm, tx, block, gasUsed).finally(() => tracer.detach())
       gasUsed += r.totalGasSpent
       results.push(tracer.result(r.totalGasSpent))
     } else if (options.tracer === 'prestateTracer') {
       const preRoot = await vm.stateManager.getStateRoot()
-      const tracer = attachPrestateTracer(evm as never, tx.getSenderAddress(), block.header.coinbase)
-      if (tx.to) tracer.touch(tx.to.toString())
-      const r = await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true }).finally(() =>
-        tracer.detach(),
+      const tracer = attachPrestateTracer(
+        evm as never,
+        isDeposit(tx) ? new Address(tx.deposit.from) : tx.getSenderAddress(),
+        block.header.coinbase,
       )
+      if (tx.to) tracer.touch(tx.to.toString())
+      const r = await execute(vm, tx, block, gasUsed).finally(() => tracer.detach())
       gasUsed += r.totalGasSpent
       if (r.createdAddress) tracer.touch(r.createdAddress.toString())
       const postRoot = await vm.stateManager.getStateRoot()
@@ -85,9 +86,7 @@ async function run(env: TraceEnv, wanted: Set<number>, options: TraceOptions): P
       )
     } else {
       const logger = attachStructLogger(evm as never, options)
-      const r = await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true }).finally(() =>
-        logger.detach(),
-      )
+      const r = await execute(vm, tx, block, gasUsed).finally(() => logger.detach())
       gasUsed += r.totalGasSpent
       const error = r.execResult.exceptionError
       results.push({
@@ -99,4 +98,15 @@ async function run(env: TraceEnv, wanted: Set<number>, options: TraceOptions): P
     }
   }
   return results
+}
+
+/** runTx, or the OP Stack's deposit rules for a deposit, in the shape the tracers read. */
+async function execute(vm: VM, tx: ChainTransaction, block: Block, gasUsed: bigint) {
+  if (!isDeposit(tx)) return runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true })
+  const r = await runDeposit(vm, tx.deposit, block)
+  return {
+    totalGasSpent: r.gasUsed,
+    createdAddress: r.contractAddress && r.status === 1 ? new Address(r.contractAddress) : undefined,
+    execResult: { exceptionError: r.error ?? r.failure, returnValue: r.returnValue },
+  }
 }
