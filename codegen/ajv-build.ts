@@ -37,7 +37,7 @@ export function identifierOf(methodName: string): string {
   return methodName.replace(/[^A-Za-z0-9_$]/g, '_')
 }
 
-export interface MethodValidators {
+interface MethodValidators {
   /** Export names in validators.js, one per declared param. */
   params: string[]
   result: string
@@ -51,7 +51,7 @@ export interface ValidatorBuild {
   byMethod: Map<string, MethodValidators>
 }
 
-export function createAjv(): Ajv {
+function createAjv(): Ajv {
   // strict off: schemas carry OpenRPC/x- keywords (x-error, title) that ajv's strict mode would refuse
   return new Ajv({
     strict: false,

@@ -10,7 +10,7 @@ export type Schema = { [keyword: string]: unknown }
 export type { Endpoint }
 export const endpoints: readonly Endpoint[] = ['general', 'flashblocks']
 
-export interface ParamModel {
+interface ParamModel {
   name: string
   required: boolean
   schema: Schema

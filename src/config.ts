@@ -126,7 +126,7 @@ function isIntegerIn(value: number, min: number, max: number): boolean {
 }
 
 /** True for `10.0.0.0/8`, `::1/128`, or a bare address. */
-export function isCidr(text: string): boolean {
+function isCidr(text: string): boolean {
   const [address, prefix, ...rest] = text.split('/')
   const family = isIP(address ?? '')
   if (family === 0 || rest.length > 0) return false

@@ -14,7 +14,7 @@ export interface CadenceSummary {
   buildMs: Percentiles
 }
 
-export type Percentiles = { p50: number; p90: number; p99: number; max: number }
+type Percentiles = { p50: number; p90: number; p99: number; max: number }
 
 export class CadenceStats {
   private readonly jitter: number[] = []

@@ -35,8 +35,8 @@ import type { Persistence } from './persist/persistence.js'
 import { restoreInProgress } from './persist/restore.js'
 
 /** OP Stack's sequencer fee vault: where priority fees go. */
-export const FEE_RECIPIENT = hexToBytes('0x4200000000000000000000000000000000000011')
-export const GENESIS_BASE_FEE = 1_000_000_000n
+const FEE_RECIPIENT = hexToBytes('0x4200000000000000000000000000000000000011')
+const GENESIS_BASE_FEE = 1_000_000_000n
 
 export interface ChainLogger {
   info(message: string): void

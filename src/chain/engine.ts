@@ -10,7 +10,7 @@ import { paramsTx } from '@ethereumjs/tx'
 import type { VM } from '@ethereumjs/vm'
 import { ecrecover, keccak256, unavailableKzg } from './crypto.js'
 
-export const HARDFORK = Hardfork.Prague
+const HARDFORK = Hardfork.Prague
 
 export type EngineOptions = { chainId: number; gasLimit: bigint; baseFee: bigint }
 
@@ -84,7 +84,7 @@ export function adoptCommon<T extends object>(object: T, common: Common): T {
 }
 
 /** The chain's Common with the block and transaction params already merged (shared by long-lived objects). */
-export function recordCommon(common: Common): Common {
+function recordCommon(common: Common): Common {
   let shared = recordCommons.get(common)
   if (!shared) {
     shared = common.copy()

@@ -4,7 +4,7 @@
  * the method map and the method names; http-client.ts and ws-client.ts supply the sending.
  */
 
-export interface MethodSignature {
+interface MethodSignature {
   params: readonly unknown[]
   result: unknown
 }
@@ -43,7 +43,7 @@ export interface JsonRpcClient<M extends MethodSignatures<M>> {
 }
 
 /** One function per method: `client.eth_getBalance(address, block)`. */
-export type TypedMethods<M extends MethodSignatures<M>> = {
+type TypedMethods<M extends MethodSignatures<M>> = {
   [K in keyof M]: (...params: M[K]['params']) => Promise<M[K]['result']>
 }
 

@@ -59,7 +59,7 @@ function normalized(value: unknown): unknown {
 }
 
 /** The reason a result is wrong, or undefined when it is right. */
-export function judgeResult(c: ConformanceCase, result: unknown): string | undefined {
+function judgeResult(c: ConformanceCase, result: unknown): string | undefined {
   const validate = (validators as unknown as Record<string, Validator | undefined>)[c.resultValidator]
   if (!validate) return `no result validator ${c.resultValidator} in generated/validators.js`
   if (!validate(result))

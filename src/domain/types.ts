@@ -103,7 +103,7 @@ export interface FlashblockBase {
 }
 
 /** Roots, bloom, gas and hash are cumulative for the block so far; transactions/withdrawals are new ones only. */
-export interface FlashblockDiff {
+interface FlashblockDiff {
   readonly stateRoot: Uint8Array
   readonly receiptsRoot: Uint8Array
   readonly logsBloom: Uint8Array
@@ -127,7 +127,7 @@ export interface FlashblockMetaReceipt {
   readonly depositNonce?: bigint
 }
 
-export interface FlashblockMetadata {
+interface FlashblockMetadata {
   /** A JSON number on the wire. */
   readonly blockNumber: bigint
   /** Balances after this flashblock of the accounts it touched. */
@@ -147,7 +147,7 @@ export interface FlashblockPayload {
 }
 
 /** The executed records behind a payload, so local consumers need not re-execute. */
-export interface FlashblockExecution {
+interface FlashblockExecution {
   /** The header as if the block were sealed now; its hash is `diff.blockHash`. */
   readonly header: BlockHeader
   /** The transactions new in this flashblock, in order. */

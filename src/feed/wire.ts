@@ -5,7 +5,7 @@
  */
 import type { Hex } from '../format/hex.js'
 
-export interface WireFlashblockBase {
+interface WireFlashblockBase {
   parent_beacon_block_root: Hex
   parent_hash: Hex
   fee_recipient: Hex
@@ -17,7 +17,7 @@ export interface WireFlashblockBase {
   base_fee_per_gas: Hex
 }
 
-export interface WireFlashblockDiff {
+interface WireFlashblockDiff {
   /** cumulative for the block so far */
   state_root: Hex
   receipts_root: Hex
@@ -31,7 +31,7 @@ export interface WireFlashblockDiff {
   blob_gas_used?: Hex
 }
 
-export interface FlashblockReceiptBody {
+interface FlashblockReceiptBody {
   status: Hex
   cumulativeGasUsed: Hex
   logs: { address: Hex; topics: Hex[]; data: Hex }[]
@@ -45,7 +45,7 @@ export type FlashblockReceipt = Partial<
   Record<'Legacy' | 'Eip2930' | 'Eip1559' | 'Eip7702' | 'Deposit', FlashblockReceiptBody>
 >
 
-export interface WireFlashblockMetadata {
+interface WireFlashblockMetadata {
   block_number: number
   new_account_balances: Record<Hex, Hex>
   receipts: Record<Hex, FlashblockReceipt>

@@ -32,7 +32,7 @@ export function feeHistory(blocks: readonly BlockRecord[], percentiles: readonly
 }
 
 /** geth's processBlock: walk the tip-sorted transactions until the percentile's share of gas is reached. */
-export function rewards(block: BlockRecord, percentiles: readonly number[]): bigint[] {
+function rewards(block: BlockRecord, percentiles: readonly number[]): bigint[] {
   if (block.txs.length === 0) return percentiles.map(() => 0n)
   const tips = effectiveTips(block)
   const sorted = block.receipts

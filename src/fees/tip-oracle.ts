@@ -10,10 +10,10 @@ import type { BlockRecord } from '../domain/types.js'
 
 export const DEFAULT_TIP = 1_000_000_000n
 export const ORACLE_BLOCKS = 20
-export const ORACLE_SAMPLES_PER_BLOCK = 3
-export const ORACLE_PERCENTILE = 60
-export const ORACLE_MAX_TIP = 500_000_000_000n
-export const ORACLE_IGNORE_UNDER = 2n
+const ORACLE_SAMPLES_PER_BLOCK = 3
+const ORACLE_PERCENTILE = 60
+const ORACLE_MAX_TIP = 500_000_000_000n
+const ORACLE_IGNORE_UNDER = 2n
 
 /** What a transaction of the block paid above the base fee (receipt's effective price minus base fee); a deposit 0. */
 export function effectiveTips(block: BlockRecord): bigint[] {

@@ -49,7 +49,7 @@ function toBound(value: string | null | undefined): BlockBound {
 }
 
 /** The block number a bound names on this endpoint now. */
-export async function boundNumber(resolver: BlockReader, bound: BlockBound): Promise<bigint> {
+async function boundNumber(resolver: BlockReader, bound: BlockBound): Promise<bigint> {
   if (typeof bound === 'bigint') return bound
   if (bound === 'earliest') return 0n
   return resolver.blockNumber(bound === 'pending' ? 'pending' : 'latest')

@@ -114,7 +114,7 @@ function headerFields(b: Block) {
 }
 
 /** Re-encodes the JSON transaction and decodes those bytes as the pool would; hash and sender must match. */
-export function txFromUpstream(t: Transaction, common: Common, fail: (reason: string) => never): TxRecord {
+function txFromUpstream(t: Transaction, common: Common, fail: (reason: string) => never): TxRecord {
   let raw: Uint8Array
   try {
     raw =

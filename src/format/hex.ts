@@ -16,11 +16,6 @@ export function data(bytes: Uint8Array): Hex {
   return bytesToHex(bytes) as Hex
 }
 
-/** A 32-byte word as hex: storage values, topics. */
-export function word(value: bigint): Hex {
-  return `0x${value.toString(16).padStart(64, '0')}`
-}
-
 /** Parses a validated hex quantity. */
 export function parseQuantity(hex: string): bigint {
   return BigInt(hex)

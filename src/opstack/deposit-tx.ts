@@ -32,12 +32,12 @@ function invalid(field: string, why: string): InvalidParamsError {
   return new InvalidParamsError(`invalid deposit transaction: ${field} ${why}`)
 }
 
-export function isDepositBytes(raw: Uint8Array): boolean {
+function isDepositBytes(raw: Uint8Array): boolean {
   return raw.length > 0 && raw[0] === DEPOSIT_TX_TYPE
 }
 
 /** Checks a deposit built in code (or decoded) against the same rules as the wire. */
-export function validateDeposit(tx: DepositTx): void {
+function validateDeposit(tx: DepositTx): void {
   if (tx.sourceHash.length !== 32) throw invalid('sourceHash', 'must be 32 bytes')
   if (tx.from.length !== 20) throw invalid('from', 'must be a 20-byte address')
   if (tx.to !== undefined && tx.to.length !== 20)

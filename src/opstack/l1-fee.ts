@@ -6,13 +6,13 @@
 import { flzCompressLength } from './fastlz.js'
 
 /** Fjord's linear regression from FastLZ size to batch-compressed size, scaled by 1e6. */
-export const FJORD_COST_INTERCEPT = -42_585_600n
-export const FJORD_COST_FASTLZ_COEF = 836_500n
+const FJORD_COST_INTERCEPT = -42_585_600n
+const FJORD_COST_FASTLZ_COEF = 836_500n
 /** The smallest size (bytes, scaled by 1e6) any transaction is charged for. */
-export const FJORD_MIN_TX_SIZE_SCALED = 100n * 1_000_000n
+const FJORD_MIN_TX_SIZE_SCALED = 100n * 1_000_000n
 /** Bytes the GasPriceOracle adds to an unsigned transaction for its signature. */
-export const UNSIGNED_TX_SIGNATURE_BYTES = 68
-export const GAS_PRICE_ORACLE_DECIMALS = 6n
+const UNSIGNED_TX_SIGNATURE_BYTES = 68
+const GAS_PRICE_ORACLE_DECIMALS = 6n
 
 export interface L1FeeParams {
   l1BaseFee: bigint
@@ -31,7 +31,7 @@ export interface L1Cost {
 }
 
 /** baseFeeScalar·l1BaseFee·16 + blobBaseFeeScalar·blobBaseFee: the price of one compressed byte, × 1e6. */
-export function l1FeeScaled(p: L1FeeParams): bigint {
+function l1FeeScaled(p: L1FeeParams): bigint {
   return p.baseFeeScalar * p.l1BaseFee * 16n + p.blobBaseFeeScalar * p.blobBaseFee
 }
 
@@ -42,7 +42,7 @@ export function fjordEstimatedSize(fastlzSize: number | bigint): bigint {
 }
 
 /** estimatedSize · l1FeeScaled / 1e12. */
-export function fjordL1FeeForSize(estimatedSizeScaled: bigint, p: L1FeeParams): bigint {
+function fjordL1FeeForSize(estimatedSizeScaled: bigint, p: L1FeeParams): bigint {
   return (estimatedSizeScaled * l1FeeScaled(p)) / 10n ** (GAS_PRICE_ORACLE_DECIMALS * 2n)
 }
 

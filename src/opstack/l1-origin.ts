@@ -56,7 +56,7 @@ export interface L1Info extends L1Origin, L1Settings {
 }
 
 /** The simulated L1 block with this number. */
-export function l1Block(number: bigint): L1Origin {
+function l1Block(number: bigint): L1Origin {
   const seed = new TextEncoder().encode('preconf-rpc simulated L1 block')
   const input = new Uint8Array(seed.length + 32)
   input.set(seed)

@@ -34,7 +34,7 @@ export interface PredeployAccount {
 const toBig = (bytes: Uint8Array) => (bytes.length ? BigInt(`0x${Buffer.from(bytes).toString('hex')}`) : 0n)
 
 /** L1Block's slots as the OP Stack lays them out (packed fields low-order first, as solc packs them). */
-export function l1BlockStorage(info: L1Info): Map<bigint, Uint8Array> {
+function l1BlockStorage(info: L1Info): Map<bigint, Uint8Array> {
   return new Map(
     [
       [0n, uint256Bytes(info.number | (info.timestamp << 64n))],

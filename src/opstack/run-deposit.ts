@@ -11,7 +11,7 @@ import { Address, bytesToUnprefixedHex, createAccount, createContractAddress, he
 import { Bloom, type VM } from '@ethereumjs/vm'
 import type { DepositTx } from './deposit-tx.js'
 
-export interface DepositLog {
+interface DepositLog {
   readonly address: Uint8Array
   readonly topics: readonly Uint8Array[]
   readonly data: Uint8Array

@@ -5,8 +5,8 @@
  */
 import { keccak_256 } from '@noble/hashes/sha3.js'
 
-export const USER_DEPOSIT_DOMAIN = 0n
-export const L1_INFO_DEPOSIT_DOMAIN = 1n
+const USER_DEPOSIT_DOMAIN = 0n
+const L1_INFO_DEPOSIT_DOMAIN = 1n
 
 export function uint256Bytes(value: bigint): Uint8Array {
   const out = new Uint8Array(32)
@@ -28,7 +28,7 @@ function concat(...parts: Uint8Array[]): Uint8Array {
   return out
 }
 
-export function depositSourceHash(domain: bigint, l1BlockHash: Uint8Array, index: bigint): Uint8Array {
+function depositSourceHash(domain: bigint, l1BlockHash: Uint8Array, index: bigint): Uint8Array {
   const inner = keccak_256(concat(l1BlockHash, uint256Bytes(index)))
   return keccak_256(concat(uint256Bytes(domain), inner))
 }

@@ -10,7 +10,7 @@ import type { BlockReader, BlockSelector, StateView } from '../capabilities/read
 import { keyOf } from '../domain/block-record.js'
 import type { BlockRecord, TxLocation, TxRecord } from '../domain/types.js'
 
-export interface CanonicalSource {
+interface CanonicalSource {
   readonly height: bigint
   latest(): BlockRecord
   genesis(): BlockRecord
@@ -19,7 +19,7 @@ export interface CanonicalSource {
   tx(hash: Uint8Array): TxLocation | undefined
 }
 
-export interface PendingSource {
+interface PendingSource {
   current(): { readonly block: BlockRecord } | undefined
   tx(hash: Uint8Array): TxLocation | undefined
 }

@@ -13,7 +13,7 @@ import { BlockList, isIP } from 'node:net'
 export type ClientIpResolver = (socketAddress: string | undefined, headers: IncomingHttpHeaders) => string
 
 /** What a request is charged to when the socket has already gone and its address is unknown. */
-export const UNKNOWN_CLIENT = 'unknown'
+const UNKNOWN_CLIENT = 'unknown'
 
 const MAPPED_IPV4 = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/
 

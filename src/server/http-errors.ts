@@ -8,7 +8,7 @@ import { MAX_BODY_BYTES } from '../limits.js'
 import { failure } from './envelope.js'
 
 /** An HTTP-level refusal that still carries a JSON-RPC error for the body. */
-export class HttpError extends Error {
+class HttpError extends Error {
   readonly statusCode: number
   readonly rpcError: RpcError
   constructor(statusCode: number, rpcError: RpcError) {
@@ -21,7 +21,7 @@ export class HttpError extends Error {
 /** geth's accepted media types; a missing Content-Type is read as JSON, as geth does. */
 const JSON_MEDIA_TYPES = new Set(['application/json', 'application/json-rpc', 'application/jsonrequest'])
 
-export function isJsonContentType(header: string | undefined): boolean {
+function isJsonContentType(header: string | undefined): boolean {
   if (header === undefined || header.trim() === '') return true
   return JSON_MEDIA_TYPES.has(header.split(';')[0]!.trim().toLowerCase())
 }

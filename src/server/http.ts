@@ -26,7 +26,7 @@ export interface EndpointDeps {
 }
 
 /** POST on an endpoint: one JSON-RPC body in, one reply out (an empty 200 when it held only notifications). */
-export function postHandler(endpoint: Endpoint, deps: EndpointDeps) {
+function postHandler(endpoint: Endpoint, deps: EndpointDeps) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const parsed = parseMessage(typeof request.body === 'string' ? request.body : '')
     const ip = deps.clientIp(request)
@@ -50,7 +50,7 @@ export function postHandler(endpoint: Endpoint, deps: EndpointDeps) {
 }
 
 /** GET on an endpoint. Exported so the WebSocket transport can put it on the same route as its wsHandler. */
-export function getHandler(endpoint: Endpoint, deps: Pick<EndpointDeps, 'config'>): RouteHandlerMethod {
+function getHandler(endpoint: Endpoint, deps: Pick<EndpointDeps, 'config'>): RouteHandlerMethod {
   return async (_request, reply) => sendJson(reply, 200, describeEndpoint(endpoint, deps.config))
 }
 

@@ -14,8 +14,7 @@
 import { createRedisLimiter, type RedisLimiterOptions } from './rate-limit-redis.js'
 import { MemoryWindows, verdictOf, type RateLimiter, type RateLimitLogger } from './rate-limit-window.js'
 
-export type { RateVerdict, RequestLimiter } from './throttle.js'
-export type { RateLimiter, RateLimiterMetrics, RateLimitLogger } from './rate-limit-window.js'
+export type { RateLimiter, RateLimitLogger } from './rate-limit-window.js'
 
 export interface RateLimiterOptions {
   /** Requests per window per IP; 0 turns limiting off (every request is allowed). */

@@ -23,7 +23,7 @@ export interface RequestLimiter {
 }
 
 /** Seconds to wait, never 0: a client told `Retry-After: 0` retries in a tight loop. */
-export function retryAfterSeconds(verdict: RateVerdict): number {
+function retryAfterSeconds(verdict: RateVerdict): number {
   return Math.max(1, Math.ceil(verdict.resetMs / 1000))
 }
 

@@ -19,7 +19,7 @@ import { rateLimitedBody, type RequestLimiter } from './throttle.js'
 import { WsConnection } from './ws-connection.js'
 
 /** Interval of the keep-alive sweep: a socket that misses one pong is terminated at the next sweep. */
-export const WS_PING_INTERVAL_MS = 30_000
+const WS_PING_INTERVAL_MS = 30_000
 
 /** What service.ts hands the app for WebSocket: the hub and the feed publisher it wires to the chain. */
 export interface WebSocketServices {

@@ -22,7 +22,7 @@ import { publishXLayerFlashblock, xlayerFlashblocks } from './kinds/xlayer-flash
 import type { FlashblockView } from './sources.js'
 
 /** The part of the chain's emitter used here. */
-export interface ChainEventSource {
+interface ChainEventSource {
   on<K extends keyof ChainEvents>(event: K, listener: (...args: ChainEvents[K]) => void): () => void
 }
 

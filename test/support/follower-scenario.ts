@@ -8,7 +8,7 @@ import { createPublicClient, createWalletClient, encodeFunctionData, http, type 
 import { privateKeyToAccount } from 'viem/accounts'
 import artifact from '../fixtures/TestToken.json' with { type: 'json' }
 
-export const KEYS = [
+const KEYS = [
   '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d', // dev account 1
   '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a', // dev account 2
   '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6', // dev account 3

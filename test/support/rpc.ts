@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 
-export type RpcError = { code: number; message: string; data?: unknown }
+type RpcError = { code: number; message: string; data?: unknown }
 export type RpcReply = { jsonrpc?: '2.0'; id?: unknown; result?: unknown; error?: RpcError }
 
 export interface PostOptions {

@@ -10,7 +10,7 @@ import { devAccount } from './dev-keys.js'
 import { testToken } from './fixtures.js'
 
 /** The viem chain `preconf-rpc/client` gives a user of this service (it reads `pending` by default). */
-export function chainOf(service: RunningService): Chain {
+function chainOf(service: RunningService): Chain {
   return preconfRpcChain(service.url, service.config.network)
 }
 

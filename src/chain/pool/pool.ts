@@ -24,7 +24,7 @@ import { type BlockLimits, checkStateless, decodeTransaction } from './admission
 import { type PoolEntry, poolEntry } from './entry.js'
 import { priceOrdered } from './ready.js'
 
-export type StateReader = Pick<MerkleStateManager, 'getAccount' | 'getCode'>
+type StateReader = Pick<MerkleStateManager, 'getAccount' | 'getCode'>
 
 /** The state and block limits new transactions are checked against. */
 export interface PoolHead extends BlockLimits {

@@ -14,7 +14,7 @@ export const newFlashblockTransactions: SubscriptionKindSpec<boolean> = {
 }
 
 /** Base v0.8: the transaction fields, then the receipt's outcome fields, then its logs. */
-export function transactionWithLogs(pending: FormattedBlock, i: number): Record<string, unknown> {
+function transactionWithLogs(pending: FormattedBlock, i: number): Record<string, unknown> {
   const r = pending.receipt(i)
   return {
     ...pending.tx(i),

@@ -7,7 +7,7 @@ import { bigIntToHex, bytesToHex } from '@ethereumjs/util'
 import { revertReason } from '../revert.js'
 import { CALL_OPS } from './struct-logger.js'
 
-export type CallLog = { address: string; topics: string[]; data: string; position: string }
+type CallLog = { address: string; topics: string[]; data: string; position: string }
 export type CallFrame = {
   type: string
   from: string

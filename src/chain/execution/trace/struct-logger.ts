@@ -6,7 +6,7 @@
 import type { EVM, InterpreterStep, Message } from '@ethereumjs/evm'
 import { bigIntToBytes, bigIntToHex, bytesToUnprefixedHex, setLengthLeft } from '@ethereumjs/util'
 
-export type StructLog = {
+type StructLog = {
   pc: number
   op: string
   gas: number

@@ -27,7 +27,7 @@ export interface TraceEnv {
 const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
 
 /** A Go duration ("1m30s", "500ms") in milliseconds. */
-export function parseDuration(text: string): number {
+function parseDuration(text: string): number {
   let total = 0
   for (const [, amount, unit] of text.matchAll(/([0-9]+(?:\.[0-9]+)?)(ns|us|µs|ms|s|m|h)/g))
     total += Number(amount) * UNITS[unit]
