@@ -4,13 +4,14 @@
  * shared trie DB, so the root is readable through `stateAt`), state root, ordered tx/receipt roots, header
  * and hash. Sealing adds nothing: the sealed block is the last flashblock's header and transactions.
  */
-import { type BlockHeader, type HeaderData, createBlock, createBlockHeader, type Block } from '@ethereumjs/block'
+import { type BlockHeader, type HeaderData, createBlockHeader, type Block } from '@ethereumjs/block'
 import { Address, createContractAddress } from '@ethereumjs/util'
 import { Bloom, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { Message } from '@ethereumjs/evm'
 import { assembleBlock, keyOf } from '../domain/block-record.js'
 import { effectiveGasPrice } from '../domain/gas-price.js'
 import { adoptCommon } from './engine.js'
+import { type BlockParams, type FollowedBlock, openFollowedBlock, openLocalBlock } from './open-block.js'
 import { orderedTrieRoot } from './ordered-trie.js'
 import { type BlockFeeParams, chargeOpFees, maxExtraCost, readBlockFeeParams } from '../opstack/op-fees.js'
 import { BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT } from '../opstack/addresses.js'
@@ -19,15 +20,6 @@ import { type DepositTransaction, isUserTx } from '../opstack/deposit-transactio
 import { DEPOSIT_TX_TYPE } from '../opstack/deposit-tx.js'
 import { encodeDepositReceipt } from '../opstack/deposit-receipt.js'
 import { type DepositResult, runDeposit } from '../opstack/run-deposit.js'
-
-export interface BlockParams {
-  timestamp: bigint
-  coinbase: Uint8Array
-  prevRandao: Uint8Array
-  payloadId: Uint8Array
-  /** Charge OP Stack fees beyond gas, with parameters read from L1Block at the block's start. */
-  opFees?: boolean
-}
 
 /** Why a candidate did not make it into this flashblock. `drop`: remove it from the pool. */
 export interface Skipped {
@@ -43,13 +35,7 @@ export interface FlashOptions {
   stateRoot?: Uint8Array
 }
 
-/** A block a follower re-executes: its header fields come from the feed's `base`, not from a local parent. */
-export interface FollowedBlock {
-  base: FlashblockBase
-  payloadId: Uint8Array
-  /** The followed chain charges OP Stack fees (read from its L1Block). */
-  opFees?: boolean
-}
+export type { BlockParams, FollowedBlock }
 
 export class FlashBuilder {
   readonly number: bigint
@@ -79,67 +65,16 @@ export class FlashBuilder {
     parent: BlockRecord | FollowedBlock,
     params?: BlockParams,
   ) {
-    const common = vm.common
-    if ('base' in parent) {
-      const { base, payloadId } = parent
-      this.opFees = parent.opFees ?? false
-      this.number = base.blockNumber
-      this.gasLimit = base.gasLimit
-      this.baseFee = base.baseFeePerGas
-      this.payloadId = payloadId
-      this.base = base
-      this.headerData = {
-        parentHash: base.parentHash,
-        number: base.blockNumber,
-        gasLimit: base.gasLimit,
-        timestamp: base.timestamp,
-        coinbase: base.feeRecipient,
-        mixHash: base.prevRandao,
-        baseFeePerGas: base.baseFeePerGas,
-        extraData: base.extraData,
-        // no blobs on the chains we follow (OP Stack: always 0)
-        excessBlobGas: 0n,
-        blobGasUsed: 0n,
-        parentBeaconBlockRoot: base.parentBeaconBlockRoot,
-      }
-      this.execBlock = createBlock({ header: this.headerData }, { common })
-      this.bloom = new Bloom(undefined, common)
-      return
-    }
-    if (!params) throw new Error('FlashBuilder: block params are required for a locally built block')
-    this.opFees = params.opFees ?? false
-    const ph = parent.header
-    this.number = ph.number + 1n
-    this.gasLimit = ph.gasLimit
-    this.baseFee = ph.calcNextBaseFee()
-    this.payloadId = params.payloadId
-    this.headerData = {
-      parentHash: parent.hash,
-      number: this.number,
-      gasLimit: this.gasLimit,
-      timestamp: params.timestamp,
-      coinbase: params.coinbase,
-      mixHash: params.prevRandao,
-      baseFeePerGas: this.baseFee,
-      excessBlobGas: ph.calcNextExcessBlobGas(common),
-      blobGasUsed: 0n,
-      // no beacon chain behind this dev chain; the EIP-4788/2935 system contracts are not in genesis,
-      // so their system calls (which BlockBuilder/runBlock make) are no-ops and are skipped here
-      parentBeaconBlockRoot: new Uint8Array(32),
-    }
-    this.execBlock = createBlock({ header: this.headerData }, { common })
-    this.bloom = new Bloom(undefined, common)
-    this.base = {
-      parentBeaconBlockRoot: new Uint8Array(32),
-      parentHash: parent.hash,
-      feeRecipient: params.coinbase,
-      prevRandao: params.prevRandao,
-      blockNumber: this.number,
-      gasLimit: this.gasLimit,
-      timestamp: params.timestamp,
-      extraData: this.execBlock.header.extraData,
-      baseFeePerGas: this.baseFee,
-    }
+    const opened = 'base' in parent ? openFollowedBlock(parent, vm.common) : openLocalBlock(parent, params, vm.common)
+    this.opFees = opened.opFees
+    this.number = opened.number
+    this.gasLimit = opened.gasLimit
+    this.baseFee = opened.baseFee
+    this.payloadId = opened.payloadId
+    this.base = opened.base
+    this.headerData = opened.headerData
+    this.execBlock = opened.execBlock
+    this.bloom = new Bloom(undefined, vm.common)
   }
 
   get index(): number {

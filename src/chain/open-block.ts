@@ -1,0 +1,106 @@
+/**
+ * Where a block being built starts: its number, gas limit, base fee and the header fields every flashblock of
+ * it shares. The sequencer opens the child of a local parent; a follower opens the block a feed's `base` names.
+ */
+import { type Block, createBlock, type HeaderData } from '@ethereumjs/block'
+import type { Common } from '@ethereumjs/common'
+import type { BlockRecord, FlashblockBase } from '../domain/types.js'
+
+export interface BlockParams {
+  timestamp: bigint
+  coinbase: Uint8Array
+  prevRandao: Uint8Array
+  payloadId: Uint8Array
+  /** Charge OP Stack fees beyond gas, with parameters read from L1Block at the block's start. */
+  opFees?: boolean
+}
+
+/** A block a follower re-executes: its header fields come from the feed's `base`, not from a local parent. */
+export interface FollowedBlock {
+  base: FlashblockBase
+  payloadId: Uint8Array
+  /** The followed chain charges OP Stack fees (read from its L1Block). */
+  opFees?: boolean
+}
+
+export interface OpenedBlock {
+  readonly number: bigint
+  readonly gasLimit: bigint
+  readonly baseFee: bigint
+  readonly payloadId: Uint8Array
+  readonly base: FlashblockBase
+  readonly headerData: HeaderData
+  /** The block context transactions execute in (header without roots). */
+  readonly execBlock: Block
+  readonly opFees: boolean
+}
+
+export function openFollowedBlock({ base, payloadId, opFees }: FollowedBlock, common: Common): OpenedBlock {
+  const headerData: HeaderData = {
+    parentHash: base.parentHash,
+    number: base.blockNumber,
+    gasLimit: base.gasLimit,
+    timestamp: base.timestamp,
+    coinbase: base.feeRecipient,
+    mixHash: base.prevRandao,
+    baseFeePerGas: base.baseFeePerGas,
+    extraData: base.extraData,
+    // no blobs on the chains we follow (OP Stack: always 0)
+    excessBlobGas: 0n,
+    blobGasUsed: 0n,
+    parentBeaconBlockRoot: base.parentBeaconBlockRoot,
+  }
+  return {
+    number: base.blockNumber,
+    gasLimit: base.gasLimit,
+    baseFee: base.baseFeePerGas,
+    payloadId,
+    base,
+    headerData,
+    execBlock: createBlock({ header: headerData }, { common }),
+    opFees: opFees ?? false,
+  }
+}
+
+export function openLocalBlock(parent: BlockRecord, params: BlockParams | undefined, common: Common): OpenedBlock {
+  if (!params) throw new Error('FlashBuilder: block params are required for a locally built block')
+  const ph = parent.header
+  const number = ph.number + 1n
+  const baseFee = ph.calcNextBaseFee()
+  const headerData: HeaderData = {
+    parentHash: parent.hash,
+    number,
+    gasLimit: ph.gasLimit,
+    timestamp: params.timestamp,
+    coinbase: params.coinbase,
+    mixHash: params.prevRandao,
+    baseFeePerGas: baseFee,
+    excessBlobGas: ph.calcNextExcessBlobGas(common),
+    blobGasUsed: 0n,
+    // no beacon chain behind this dev chain; the EIP-4788/2935 system contracts are not in genesis,
+    // so their system calls (which BlockBuilder/runBlock make) are no-ops and are skipped here
+    parentBeaconBlockRoot: new Uint8Array(32),
+  }
+  const execBlock = createBlock({ header: headerData }, { common })
+  const base: FlashblockBase = {
+    parentBeaconBlockRoot: new Uint8Array(32),
+    parentHash: parent.hash,
+    feeRecipient: params.coinbase,
+    prevRandao: params.prevRandao,
+    blockNumber: number,
+    gasLimit: ph.gasLimit,
+    timestamp: params.timestamp,
+    extraData: execBlock.header.extraData,
+    baseFeePerGas: baseFee,
+  }
+  return {
+    number,
+    gasLimit: ph.gasLimit,
+    baseFee,
+    payloadId: params.payloadId,
+    base,
+    headerData,
+    execBlock,
+    opFees: params.opFees ?? false,
+  }
+}
