@@ -98,7 +98,7 @@ afterAll(async () => {
   await leader?.close()
 })
 
-describe('a leader and two followers on loopback', () => {
+describe('a leader and two followers on loopback', { timeout: 60_000 }, () => {
   const chain = () => preconfRpcChain(followers[0].url.replace(/\/$/, ''))
   const sent: Hex[] = []
   let token: Hex
