@@ -77,7 +77,7 @@ export class FlashBuilder {
   constructor(
     private readonly vm: VM,
     parent: BlockRecord | FollowedBlock,
-    private readonly params?: BlockParams,
+    params?: BlockParams,
   ) {
     const common = vm.common
     if ('base' in parent) {
