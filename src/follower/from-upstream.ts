@@ -20,6 +20,7 @@ import type { BlockRecord, LogBody, ReceiptRecord, TxRecord } from '../domain/ty
 import { parseData, parseQuantity } from '../format/hex.js'
 import { type DepositTx, DEPOSIT_TX_TYPE, encodeDeposit } from '../opstack/deposit-tx.js'
 import { encodeDepositReceipt } from '../opstack/deposit-receipt.js'
+import { opReceiptFromJson } from '../opstack/receipt-fields.js'
 
 /** The upstream's block or receipts do not reproduce its own hashes and roots. */
 export class UnverifiableBlockError extends Error {
@@ -189,6 +190,7 @@ function txData(t: Transaction): TypedTxData {
 
 function receiptFromUpstream(r: Receipt, firstLogIndex: number): ReceiptRecord {
   const depositNonce = (r as Receipt & { depositNonce?: string }).depositNonce
+  const op = opReceiptFromJson(r as unknown as Record<string, unknown>, parseQuantity(r.gasUsed))
   const logs: LogBody[] = r.logs.map((l: Log) => ({
     address: parseData(l.address),
     topics: l.topics.map(parseData),
@@ -205,6 +207,7 @@ function receiptFromUpstream(r: Receipt, firstLogIndex: number): ReceiptRecord {
     ...(r.contractAddress ? { contractAddress: parseData(r.contractAddress) } : {}),
     firstLogIndex,
     ...(depositNonce !== undefined ? { depositNonce: parseQuantity(depositNonce) } : {}),
+    ...(op ? { op } : {}),
   }
 }
 
