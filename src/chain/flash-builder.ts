@@ -11,9 +11,10 @@ import type { Message } from '@ethereumjs/evm'
 import { assembleBlock, keyOf } from '../domain/block-record.js'
 import { effectiveGasPrice } from '../domain/gas-price.js'
 import { adoptCommon } from './engine.js'
+import { flashblockOf } from './flashblock-of.js'
 import { type BlockParams, type FollowedBlock, openFollowedBlock, openLocalBlock } from './open-block.js'
 import { orderedTrieRoot } from './ordered-trie.js'
-import { type BlockFeeParams, chargeOpFees, maxExtraCost, readBlockFeeParams } from '../opstack/op-fees.js'
+import { type BlockFeeParams, chargeOpFees, opFeeShortfall, readBlockFeeParams } from '../opstack/op-fees.js'
 import { BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT } from '../opstack/addresses.js'
 import type { BlockRecord, Flashblock, FlashblockBase, ReceiptRecord, TxRecord, UserTxRecord } from '../domain/types.js'
 import { type DepositTransaction, isUserTx } from '../opstack/deposit-transaction.js'
@@ -127,23 +128,11 @@ export class FlashBuilder {
           this.feeParamsRead = true
         }
         const feeParams = this.feeParams
-        if (feeParams) {
-          // op-geth's buyGas: the balance must cover gas, value and the most the OP fees can come to
-          const tx = record.tx
-          const want =
-            tx.gasLimit * ('maxFeePerGas' in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice) +
-            tx.value +
-            maxExtraCost(record.raw, tx.gasLimit, feeParams)
-          const have = (await vm.stateManager.getAccount(new Address(record.sender)))?.balance ?? 0n
-          if (have < want) {
-            blockedSenders.add(senderKey)
-            skipped.push({
-              tx: record,
-              reason: `insufficient funds for gas * price + value: address ${new Address(record.sender)} have ${have} want ${want}`,
-              drop: true,
-            })
-            continue
-          }
+        const shortfall = feeParams && (await opFeeShortfall(vm.stateManager, record, feeParams))
+        if (shortfall) {
+          blockedSenders.add(senderKey)
+          skipped.push({ tx: record, reason: shortfall, drop: true })
+          continue
         }
         let result: RunTxResult
         try {
@@ -220,35 +209,16 @@ export class FlashBuilder {
       })),
     )
     const index = this.nextIndex++
-    const flashblock: Flashblock = {
+    const flashblock = flashblockOf({
       payloadId: this.payloadId,
       index,
-      ...(index === 0 ? { base: this.base } : {}),
-      diff: {
-        stateRoot,
-        receiptsRoot: header.receiptTrie,
-        logsBloom: header.logsBloom,
-        gasUsed: this.gasUsed,
-        blockHash: hash,
-        transactions: newTxs.map((t) => t.raw),
-        withdrawals: [],
-        withdrawalsRoot: header.withdrawalsRoot!,
-        blobGasUsed: header.blobGasUsed,
-      },
-      metadata: {
-        blockNumber: this.number,
-        newAccountBalances: balances,
-        receipts: newReceipts.map((r, i) => ({
-          transactionHash: newTxs[i].hash,
-          txType: r.type,
-          status: r.status,
-          cumulativeGasUsed: r.cumulativeGasUsed,
-          logs: r.logs,
-          ...(r.depositNonce !== undefined ? { depositNonce: r.depositNonce } : {}),
-        })),
-      },
+      base: index === 0 ? this.base : undefined,
+      number: this.number,
+      header,
+      hash,
+      balances,
       executed: { header, txs: newTxs, receipts: newReceipts },
-    }
+    })
     return { flashblock, skipped }
   }
 

@@ -147,7 +147,7 @@ export interface FlashblockPayload {
 }
 
 /** The executed records behind a payload, so local consumers need not re-execute. */
-interface FlashblockExecution {
+export interface FlashblockExecution {
   /** The header as if the block were sealed now; its hash is `diff.blockHash`. */
   readonly header: BlockHeader
   /** The transactions new in this flashblock, in order. */

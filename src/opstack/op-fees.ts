@@ -10,6 +10,7 @@ import { BASE_FEE_VAULT, L1_BLOCK, L1_FEE_VAULT, L1_INFO_DEPOSITOR, OPERATOR_FEE
 import { fjordL1Cost, type L1FeeParams } from './l1-fee.js'
 import { daUsageEstimate, operatorFee, type OperatorFeeParams } from './operator-fee.js'
 import { uint256Bytes } from './source-hash.js'
+import type { UserTxRecord } from '../domain/types.js'
 
 export interface BlockFeeParams extends L1FeeParams, OperatorFeeParams {
   daFootprintGasScalar: bigint
@@ -91,4 +92,21 @@ async function adjust(state: StateManagerInterface, address: Uint8Array, delta: 
   if (account.balance + delta < 0n) throw new Error(`OP fees exceed the balance of ${a}`)
   account.balance += delta
   await state.putAccount(a, account)
+}
+
+/**
+ * op-geth's buyGas with OP fees: the sender's balance must cover gas, value and the most the L1 and operator
+ * fees can come to. Geth's `insufficient funds` text when it does not, else undefined.
+ */
+export async function opFeeShortfall(
+  state: StateManagerInterface,
+  record: UserTxRecord,
+  params: BlockFeeParams,
+): Promise<string | undefined> {
+  const tx = record.tx
+  const price = 'maxFeePerGas' in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice
+  const want = tx.gasLimit * price + tx.value + maxExtraCost(record.raw, tx.gasLimit, params)
+  const have = (await state.getAccount(new Address(record.sender)))?.balance ?? 0n
+  if (have >= want) return undefined
+  return `insufficient funds for gas * price + value: address ${new Address(record.sender)} have ${have} want ${want}`
 }
