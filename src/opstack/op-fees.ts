@@ -57,7 +57,7 @@ export function opStackReads(): { accounts: Uint8Array[]; slots: { address: Uint
 }
 
 /** The most a transaction can owe beyond gas and value, checked before it runs (op-geth adds it to buyGas). */
-export function maxExtraCost(raw: Uint8Array, gasLimit: bigint, params: BlockFeeParams): bigint {
+function maxExtraCost(raw: Uint8Array, gasLimit: bigint, params: BlockFeeParams): bigint {
   return fjordL1Cost(raw, params).l1Fee + operatorFee(gasLimit, params)
 }
 
