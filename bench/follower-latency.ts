@@ -7,7 +7,7 @@
  *   npx tsx bench/follower-latency.ts [--seconds 10] [--rate 100] [--poll-ms 10]
  */
 import { parseArgs } from 'node:util'
-import { devAccount, percentiles, rpc, sleep, startOurs, type Target } from './lib.js'
+import { signTransfers as signBatch, percentiles, rpc, sleep, startOurs, type Target } from './lib.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -19,33 +19,6 @@ const { values: args } = parseArgs({
 const seconds = Number(args.seconds)
 const rate = Number(args.rate)
 const pollMs = Number(args['poll-ms'])
-const SENDERS = [1, 2, 3, 4, 5, 6, 7, 8, 9].map(devAccount)
-const recipient = devAccount(0).address
-
-async function signBatch(url: string, count: number): Promise<string[]> {
-  const chainId = Number(await rpc(url, 'eth_chainId'))
-  const nonces = await Promise.all(
-    SENDERS.map((s) => rpc(url, 'eth_getTransactionCount', [s.address, 'pending']).then(BigInt)),
-  )
-  const gasPrice = BigInt(await rpc(url, 'eth_gasPrice'))
-  const raws: string[] = []
-  for (let i = 0; i < count; i++) {
-    const k = i % SENDERS.length
-    raws.push(
-      await SENDERS[k].signTransaction({
-        chainId,
-        type: 'eip1559',
-        nonce: Number(nonces[k]++),
-        to: recipient,
-        value: 1n,
-        gas: 21_000n,
-        maxFeePerGas: gasPrice * 3n,
-        maxPriorityFeePerGas: 1_000_000n,
-      }),
-    )
-  }
-  return raws
-}
 
 async function oneTx(url: string, raw: string): Promise<number> {
   const hash = await rpc<string>(url, 'eth_sendRawTransaction', [raw])

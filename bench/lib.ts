@@ -130,3 +130,35 @@ export async function startAnvil(blockTime: string): Promise<Target> {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+const SENDERS = [1, 2, 3, 4, 5, 6, 7, 8, 9].map(devAccount)
+
+/**
+ * `count` transfers to dev account 0, signed round-robin by dev accounts 1-9 from their pending nonces at `url`,
+ * ready to send as fast as a bench wants (signing stays out of the measured time).
+ */
+export async function signTransfers(url: string, count: number): Promise<string[]> {
+  const chainId = Number(await rpc(url, 'eth_chainId'))
+  const nonces = await Promise.all(
+    SENDERS.map((s) => rpc(url, 'eth_getTransactionCount', [s.address, 'pending']).then(BigInt)),
+  )
+  const gasPrice = BigInt(await rpc(url, 'eth_gasPrice'))
+  const recipient = devAccount(0).address
+  const raws: string[] = []
+  for (let i = 0; i < count; i++) {
+    const k = i % SENDERS.length
+    raws.push(
+      await SENDERS[k].signTransaction({
+        chainId,
+        type: 'eip1559',
+        nonce: Number(nonces[k]++),
+        to: recipient,
+        value: 1n,
+        gas: 21_000n,
+        maxFeePerGas: gasPrice * 3n,
+        maxPriorityFeePerGas: 1_000_000n,
+      }),
+    )
+  }
+  return raws
+}

@@ -9,7 +9,7 @@
  */
 import { parseArgs } from 'node:util'
 import WebSocket from 'ws'
-import { devAccount, percentiles, rpc, sleep, startAnvil, startOurs, type Target } from './lib.js'
+import { signTransfers as signBatch, percentiles, rpc, sleep, startAnvil, startOurs, type Target } from './lib.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -22,35 +22,8 @@ const { values: args } = parseArgs({
 const seconds = Number(args.seconds)
 const rates = args.rates!.split(',').map(Number)
 const pollMs = Number(args['poll-ms'])
-const SENDERS = [1, 2, 3, 4, 5, 6, 7, 8, 9].map(devAccount)
-const recipient = devAccount(0).address
 
 type Mode = 'poll' | 'sync'
-
-async function signBatch(url: string, count: number) {
-  const chainId = Number(await rpc(url, 'eth_chainId'))
-  const nonces = await Promise.all(
-    SENDERS.map((s) => rpc(url, 'eth_getTransactionCount', [s.address, 'pending']).then(BigInt)),
-  )
-  const gasPrice = BigInt(await rpc(url, 'eth_gasPrice'))
-  const raws: string[] = []
-  for (let i = 0; i < count; i++) {
-    const k = i % SENDERS.length
-    raws.push(
-      await SENDERS[k].signTransaction({
-        chainId,
-        type: 'eip1559',
-        nonce: Number(nonces[k]++),
-        to: recipient,
-        value: 1n,
-        gas: 21_000n,
-        maxFeePerGas: gasPrice * 3n,
-        maxPriorityFeePerGas: 1_000_000n,
-      }),
-    )
-  }
-  return raws
-}
 
 async function oneTx(url: string, raw: string, mode: Mode): Promise<number> {
   if (mode === 'sync') {
