@@ -7,23 +7,18 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type Hex, keccak256 } from 'viem'
 import { serializeTransaction } from 'viem/op-stack'
-import { startService, type RunningService } from '../../src/service.js'
+import type { RunningService } from '../../src/service.js'
 import type { Chain } from '../../src/chain/chain.js'
 import { type RunningAnvil, startAnvil } from '../support/anvil.js'
 import { rpc } from '../support/rpc.js'
+import { startFrozenService } from '../support/harness.js'
 
 let anvil: RunningAnvil
 let service: RunningService
 
 beforeAll(async () => {
   anvil = await startAnvil(['--network', 'optimism', '--hardfork', 'jovian'])
-  service = await startService({
-    port: 0,
-    quiet: true,
-    rateLimit: 0,
-    blockTimeMs: 3_600_000,
-    flashblockIntervalMs: 3_600_000,
-  })
+  service = await startFrozenService()
 })
 afterAll(async () => {
   anvil?.close()

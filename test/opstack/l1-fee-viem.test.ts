@@ -5,23 +5,17 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createPublicClient, createWalletClient, http, parseGwei } from 'viem'
-import { chainConfig, publicActionsL2 } from 'viem/op-stack'
+import { publicActionsL2 } from 'viem/op-stack'
 import { privateKeyToAccount } from 'viem/accounts'
-import { startService, type RunningService } from '../../src/service.js'
+import type { RunningService } from '../../src/service.js'
 import type { Chain } from '../../src/chain/chain.js'
 import { DEV_KEY_0, BOB } from '../support/dev-keys.js'
-import { viemChain as xlayer } from '../support/harness.js'
+import { opStackChain, startFrozenService } from '../support/harness.js'
 
 let service: RunningService
-const opChain = { ...xlayer, ...chainConfig }
 
 beforeAll(async () => {
-  service = await startService({
-    port: 0,
-    quiet: true,
-    rateLimit: 0,
-    blockTimeMs: 3_600_000,
-    flashblockIntervalMs: 3_600_000,
+  service = await startFrozenService({
     opFees: true,
   })
 })
@@ -29,8 +23,8 @@ afterAll(async () => service?.close())
 
 test("viem's estimateL1Fee before a transfer equals the l1Fee its receipt shows, and viem parses the OP receipt", async () => {
   const account = privateKeyToAccount(DEV_KEY_0)
-  const client = createPublicClient({ chain: opChain, transport: http(service.url) }).extend(publicActionsL2())
-  const wallet = createWalletClient({ account, chain: opChain, transport: http(service.url) })
+  const client = createPublicClient({ chain: opStackChain, transport: http(service.url) }).extend(publicActionsL2())
+  const wallet = createWalletClient({ account, chain: opStackChain, transport: http(service.url) })
   const request = {
     to: BOB,
     value: 1n,

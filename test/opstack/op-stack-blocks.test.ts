@@ -6,17 +6,16 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type Hex, createPublicClient, createWalletClient, http, keccak256, parseAbi, parseGwei } from 'viem'
-import { chainConfig, publicActionsL2, serializeTransaction } from 'viem/op-stack'
+import { publicActionsL2, serializeTransaction } from 'viem/op-stack'
 import { privateKeyToAccount } from 'viem/accounts'
-import { startService, type RunningService } from '../../src/service.js'
+import type { RunningService } from '../../src/service.js'
 import type { Chain } from '../../src/chain/chain.js'
 import { DEFAULT_L1_SETTINGS, l1OriginAt } from '../../src/opstack/l1-origin.js'
 import { DEV_KEY_1, BOB } from '../support/dev-keys.js'
-import { viemChain as xlayer } from '../support/harness.js'
+import { opStackChain, startFrozenService } from '../support/harness.js'
 import { rpc } from '../support/rpc.js'
 
 let service: RunningService
-const opChain = { ...xlayer, ...chainConfig }
 const l1Settings = {
   l1BaseFee: 7_000_000_000n,
   blobBaseFee: 3n,
@@ -34,18 +33,13 @@ const VAULTS = {
 } as const
 
 beforeAll(async () => {
-  service = await startService({
-    port: 0,
-    quiet: true,
-    rateLimit: 0,
-    blockTimeMs: 3_600_000,
-    flashblockIntervalMs: 3_600_000,
+  service = await startFrozenService({
     l1Settings: { ...DEFAULT_L1_SETTINGS, ...l1Settings },
   })
 })
 afterAll(async () => service?.close())
 
-const client = () => createPublicClient({ chain: opChain, transport: http(service.url) }).extend(publicActionsL2())
+const client = () => createPublicClient({ chain: opStackChain, transport: http(service.url) }).extend(publicActionsL2())
 const chain = () => service.chain as Chain
 
 test('every block opens with the L1-info deposit, which viem parses, and L1Block follows the simulated L1 origin', async () => {
@@ -84,7 +78,7 @@ test('every block opens with the L1-info deposit, which viem parses, and L1Block
 test('a transfer pays value, gas, the L1 fee and the operator fee; estimateL1Fee and the vaults agree with its receipt', async () => {
   const c = client()
   const account = privateKeyToAccount(DEV_KEY_1)
-  const wallet = createWalletClient({ account, chain: opChain, transport: http(service.url) })
+  const wallet = createWalletClient({ account, chain: opStackChain, transport: http(service.url) })
   const watched = [account.address, VAULTS.l1, VAULTS.operator, VAULTS.base, VAULTS.sequencer] as const
   const before = await Promise.all(watched.map((address) => c.getBalance({ address })))
   const request = {

@@ -4,35 +4,28 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createPublicClient, http, parseGwei, serializeTransaction, hexToBytes } from 'viem'
-import { chainConfig, publicActionsL2 } from 'viem/op-stack'
+import { publicActionsL2 } from 'viem/op-stack'
 import { privateKeyToAccount } from 'viem/accounts'
-import { startService, type RunningService } from '../../src/service.js'
+import type { RunningService } from '../../src/service.js'
 import { DEFAULT_L1_SETTINGS } from '../../src/opstack/l1-origin.js'
 import { oracleL1Fee } from '../../src/opstack/l1-fee.js'
 import { DEV_KEY_0, BOB } from '../support/dev-keys.js'
-import { viemChain as xlayer } from '../support/harness.js'
+import { opStackChain, startFrozenService } from '../support/harness.js'
 
 let service: RunningService
-const opChain = { ...xlayer, ...chainConfig }
 
 beforeAll(async () => {
-  service = await startService({
-    port: 0,
-    quiet: true,
-    rateLimit: 0,
-    blockTimeMs: 3_600_000,
-    flashblockIntervalMs: 3_600_000,
-  })
+  service = await startFrozenService()
 })
 afterAll(async () => service?.close())
 
 test("viem's getL1BaseFee reads the simulated L1 base fee from the GasPriceOracle", async () => {
-  const client = createPublicClient({ chain: opChain, transport: http(service.url) }).extend(publicActionsL2())
+  const client = createPublicClient({ chain: opStackChain, transport: http(service.url) }).extend(publicActionsL2())
   expect(await client.getL1BaseFee()).toBe(DEFAULT_L1_SETTINGS.l1BaseFee)
 })
 
 test("viem's estimateL1Fee for a transfer equals the Fjord formula of the same unsigned bytes", async () => {
-  const client = createPublicClient({ chain: opChain, transport: http(service.url) }).extend(publicActionsL2())
+  const client = createPublicClient({ chain: opStackChain, transport: http(service.url) }).extend(publicActionsL2())
   const account = privateKeyToAccount(DEV_KEY_0)
   const request = {
     account,
@@ -61,6 +54,6 @@ test("viem's estimateL1Fee for a transfer equals the Fjord formula of the same u
 })
 
 test("viem's estimateOperatorFee answers 0 with the default (operator fee off) settings", async () => {
-  const client = createPublicClient({ chain: opChain, transport: http(service.url) }).extend(publicActionsL2())
+  const client = createPublicClient({ chain: opStackChain, transport: http(service.url) }).extend(publicActionsL2())
   expect(await client.estimateOperatorFee({ account: privateKeyToAccount(DEV_KEY_0), to: BOB, value: 1n })).toBe(0n)
 })

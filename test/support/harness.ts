@@ -5,6 +5,8 @@
  */
 import { createPublicClient, createWalletClient, http, type Hex, type PublicClient } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { chainConfig } from 'viem/op-stack'
+import type { Config } from '../../src/config.js'
 import type { Chain } from '../../src/chain/chain.js'
 import { preconfRpcChain } from '../../src/client/chains.js'
 import { startService, type RunningService } from '../../src/service.js'
@@ -15,17 +17,30 @@ import { rpc } from './rpc.js'
 /** The chain `preconf-rpc/client` exports for a local instance (id 196); every client here names its URL. */
 export const viemChain = preconfRpcChain()
 
+/** A real service on a free port, no rate limit, an hour between flashblocks and blocks: its chain moves only when a test builds, seals or mines. */
+export function startFrozenService(
+  overrides: Partial<Config> & { upstream?: undefined } = {},
+): Promise<RunningService> {
+  return startService({
+    port: 0,
+    quiet: true,
+    rateLimit: 0,
+    blockTimeMs: HOUR,
+    flashblockIntervalMs: HOUR,
+    ...overrides,
+  })
+}
+
+const HOUR = 3_600_000
+
+/** The local chain with viem's OP Stack formatters and serializers (deposits, OP receipt fields). */
+export const opStackChain = { ...viemChain, ...chainConfig }
+
 export type Harness = Awaited<ReturnType<typeof startHarness>>
 
 export async function startHarness() {
   // an hour between blocks: nothing happens unless the test builds or seals
-  const service: RunningService = await startService({
-    port: 0,
-    quiet: true,
-    rateLimit: 0,
-    blockTimeMs: 3_600_000,
-    flashblockIntervalMs: 3_600_000,
-  })
+  const service = await startFrozenService()
   const chain = service.chain as Chain
   const general = createPublicClient({ chain: viemChain, transport: http(service.url) }) as PublicClient
   const flash = createPublicClient({ chain: viemChain, transport: http(service.flashblocksUrl) }) as PublicClient
