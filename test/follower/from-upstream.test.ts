@@ -13,6 +13,7 @@ import { startService, type RunningService } from '../../src/service.js'
 import { startAnvil, type RunningAnvil } from '../support/anvil.js'
 import { sendScenario } from '../support/follower-scenario.js'
 import { call as rpc } from '../support/rpc.js'
+import { until } from '../support/wait-for.js'
 
 const common = createChainCommon({ chainId: 196, gasLimit: 30_000_000n, baseFee: 1_000_000_000n })
 
@@ -85,7 +86,14 @@ describe('converting an upstream block reproduces its JSON', () => {
     // anvil puts the batch into one block: several transactions and logs per block
     await rpc(anvil.url, 'evm_setAutomine', [false])
     await rpc(anvil.url, 'evm_setIntervalMining', [1])
-    ;[anvilHashes] = await Promise.all([sendScenario(anvil.url), sendScenario(service.url)])
+    let ourHashes: string[]
+    ;[anvilHashes, ourHashes] = await Promise.all([sendScenario(anvil.url), sendScenario(service.url)])
+    // sendScenario returns at preconfirmation; a receipt on the general endpoint means the block is sealed
+    await until(
+      async () =>
+        (await Promise.all(ourHashes.map((h) => rpc(service.url, 'eth_getTransactionReceipt', [h])))).every(Boolean),
+      'every sent transaction in a sealed block',
+    )
   }, 60_000)
   afterAll(async () => {
     anvil?.close()

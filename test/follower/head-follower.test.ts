@@ -19,6 +19,7 @@ import { UpstreamClient } from '../../src/follower/upstream-client.js'
 import { startService } from '../../src/service.js'
 import { startAnvil } from '../support/anvil.js'
 import { call as rpc } from '../support/rpc.js'
+import { freeze } from '../support/wait-for.js'
 
 const common = createChainCommon({ chainId: 196, gasLimit: 30_000_000n, baseFee: 1_000_000_000n })
 const DEV0 = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
@@ -190,7 +191,7 @@ describe('HeadFollower', () => {
     const anvil = await startAnvil()
     cleanups.push(() => anvil.close())
     const { follower, cache } = await follow(anvil.url, { rpc: new UpstreamClient(anvil.url, { timeoutMs: 300 }) })
-    process.kill(anvil.pid, 'SIGSTOP')
+    await freeze(anvil.pid)
     try {
       await until('unreachable', () => !follower.health().reachable)
       expect(follower.health().lastError).toBe(`upstream ${anvil.url} unavailable: no answer within 300 ms`)

@@ -11,6 +11,7 @@ import { UpstreamClient } from '../../src/follower/upstream-client.js'
 import { startAnvil, type RunningAnvil } from '../support/anvil.js'
 import { freePort } from '../support/free-port.js'
 import { call as rpc } from '../support/rpc.js'
+import { freeze } from '../support/wait-for.js'
 
 const DEV0 = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
 
@@ -68,7 +69,7 @@ describe('UpstreamClient', () => {
 
   test('a frozen upstream (SIGSTOP) hits the deadline instead of hanging, and answers again after SIGCONT', async () => {
     const client = new UpstreamClient(anvil.url, { timeoutMs: 300 })
-    process.kill(anvil.pid, 'SIGSTOP')
+    await freeze(anvil.pid)
     try {
       const err = await client.call('eth_blockNumber', []).catch((e: Error) => e)
       expect(err).toBeInstanceOf(UpstreamUnavailableError)

@@ -1,5 +1,6 @@
 /** Resolves when `emitter` emits `event` (with its arguments), or rejects after `timeoutMs` saying what it waited for. */
 import type { EventEmitter } from 'node:events'
+import { readFileSync } from 'node:fs'
 
 export function nextEvent<T extends unknown[] = unknown[]>(
   emitter: EventEmitter,
@@ -26,4 +27,14 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
     await new Promise((r) => setTimeout(r, 20))
   }
+}
+
+/**
+ * SIGSTOP, then waits until the kernel shows the process stopped (state T in /proc): on a loaded machine a
+ * request sent right after kill() could otherwise still be answered.
+ */
+export async function freeze(pid: number): Promise<void> {
+  process.kill(pid, 'SIGSTOP')
+  const state = () => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0]
+  await until(() => state() === 'T', `process ${pid} to stop`, 5_000)
 }
