@@ -15,8 +15,8 @@ import { BlockResolver } from '../pending/resolver.js'
 import { PendingStore } from '../pending/store.js'
 import type { Config } from '../config.js'
 import { deriveDevAccounts } from './accounts.js'
-import { keyOf } from '../domain/block-record.js'
 import { StoreBlockHashes } from './block-hashes.js'
+import { waitForLocation } from './wait-for-location.js'
 import { createChainCommon, stateAt } from './engine.js'
 import { type ChainEvents, TypedEmitter } from './events.js'
 import { EmbeddedDevAccounts } from './dev-signer.js'
@@ -204,24 +204,7 @@ export class Chain implements Backend, TxSubmitter {
   ): Promise<TxLocation | undefined> {
     const preconfirmed = options.preconfirmed ?? true
     const find = () => this.store.tx(hash) ?? (preconfirmed ? this.pending.tx(hash) : undefined)
-    const found = find()
-    if (found) return Promise.resolve(found)
-    const key = keyOf(hash)
-    return new Promise((resolve) => {
-      const offs: (() => void)[] = []
-      const timer = setTimeout(() => done(undefined), timeoutMs)
-      const done = (location: TxLocation | undefined) => {
-        clearTimeout(timer)
-        for (const off of offs) off()
-        resolve(location)
-      }
-      const check = () => {
-        const location = find()
-        if (location) done(location)
-      }
-      offs.push(this.events.on('flashblock', check), this.events.on('block', check))
-      offs.push(this.events.on('droppedTransaction', (tx) => keyOf(tx.hash) === key && done(undefined)))
-    })
+    return waitForLocation(this.events, hash, find, timeoutMs)
   }
 
   /** Builds the next flashblock now (tests; the timers keep running if started). */

@@ -8,6 +8,7 @@ import type { Common } from '@ethereumjs/common'
 import type { PoolContent, TxSubmitter } from '../capabilities/submit.js'
 import { keccak256 } from '../chain/crypto.js'
 import type { ChainEvents, TypedEmitter } from '../chain/events.js'
+import { waitForLocation } from '../chain/wait-for-location.js'
 import { decodeTransaction } from '../chain/pool/admission.js'
 import { keyOf } from '../domain/block-record.js'
 import type { TxLocation, TxRecord } from '../domain/types.js'
@@ -69,24 +70,7 @@ export class FollowerSubmitter implements TxSubmitter {
     const find = () =>
       this.parts.cache.tx(hash) ??
       (preconfirmed ? (this.parts.pending.tx(hash) ?? this.watched.get(key)?.preconfirmed) : undefined)
-    const found = find()
-    if (found) return Promise.resolve(found)
-    const { events } = this.parts
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => done(undefined), timeoutMs)
-      const done = (location: TxLocation | undefined) => {
-        clearTimeout(timer)
-        offFlash()
-        offBlock()
-        resolve(location)
-      }
-      const check = () => {
-        const location = find()
-        if (location) done(location)
-      }
-      const offFlash = events.on('flashblock', check)
-      const offBlock = events.on('block', check)
-    })
+    return waitForLocation(this.parts.events, hash, find, timeoutMs)
   }
 
   /** A follower holds no pool: what it forwards is the sequencer's. */

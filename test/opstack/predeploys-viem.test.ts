@@ -27,8 +27,7 @@ test("viem's getL1BaseFee reads the simulated L1 base fee from the GasPriceOracl
 test("viem's estimateL1Fee for a transfer equals the Fjord formula of the same unsigned bytes", async () => {
   const client = createPublicClient({ chain: opStackChain, transport: http(service.url) }).extend(publicActionsL2())
   const account = privateKeyToAccount(DEV_KEY_0)
-  const request = {
-    account,
+  const transfer = {
     to: BOB,
     value: 1n,
     nonce: 0,
@@ -38,17 +37,8 @@ test("viem's estimateL1Fee for a transfer equals the Fjord formula of the same u
     chainId: 196,
     type: 'eip1559' as const,
   }
-  const fee = await client.estimateL1Fee(request)
-  const unsigned = serializeTransaction({
-    to: BOB,
-    value: 1n,
-    nonce: 0,
-    gas: 21_000n,
-    maxFeePerGas: parseGwei('10'),
-    maxPriorityFeePerGas: parseGwei('1'),
-    chainId: 196,
-    type: 'eip1559',
-  })
+  const fee = await client.estimateL1Fee({ account, ...transfer })
+  const unsigned = serializeTransaction(transfer)
   expect(fee).toBe(oracleL1Fee(hexToBytes(unsigned), DEFAULT_L1_SETTINGS))
   expect(fee).toBeGreaterThan(0n)
 })
