@@ -114,6 +114,10 @@ export interface RpcMethods {
   'rpc.discover'(...params: Methods['rpc.discover']['params']): Promise<Methods['rpc.discover']['result']>
   /** Returns the transactions waiting in the pool. */
   txpool_content(...params: Methods['txpool_content']['params']): Promise<Methods['txpool_content']['result']>
+  /** Returns one sender's transactions waiting in the pool. */
+  txpool_contentFrom(...params: Methods['txpool_contentFrom']['params']): Promise<Methods['txpool_contentFrom']['result']>
+  /** Returns how many transactions wait in the pool. */
+  txpool_status(...params: Methods['txpool_status']['params']): Promise<Methods['txpool_status']['result']>
   /** Returns the client version. */
   web3_clientVersion(...params: Methods['web3_clientVersion']['params']): Promise<Methods['web3_clientVersion']['result']>
   /** Returns the Keccak-256 hash of the given data. */
@@ -179,6 +183,8 @@ const methodNames: readonly MethodName[] = [
   'op_supportedCapabilities',
   'rpc.discover',
   'txpool_content',
+  'txpool_contentFrom',
+  'txpool_status',
   'web3_clientVersion',
   'web3_sha3',
 ]

@@ -989,6 +989,34 @@ export const conformanceCases: readonly ConformanceCase[] = [
     }
   },
   {
+    "id": "txpool_contentFrom: a sender with nothing pooled",
+    "method": "txpool_contentFrom",
+    "example": "a sender with nothing pooled",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x0000000000000000000000000000000000000000"
+    ],
+    "resultValidator": "txpool_contentFrom_result",
+    "expected": {
+      "pending": {},
+      "queued": {}
+    }
+  },
+  {
+    "id": "txpool_status: empty pool",
+    "method": "txpool_status",
+    "example": "empty pool",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [],
+    "resultValidator": "txpool_status_result",
+    "expected": {
+      "pending": "0x0",
+      "queued": "0x0"
+    }
+  },
+  {
     "id": "web3_clientVersion: client version",
     "method": "web3_clientVersion",
     "example": "client version",

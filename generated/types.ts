@@ -761,11 +761,38 @@ export type TxPoolContent = {
 }
 
 /**
+ * Transaction pool content of one sender
+ *
+ * One sender's transactions in the pool, by nonce as a decimal string.
+ */
+export type TxPoolContentFrom = {
+  pending: TxPoolTransactionsByNonce
+  queued: TxPoolTransactionsByNonce
+}
+
+/**
+ * Transaction pool status
+ *
+ * How many transactions can run now (`pending`) and how many wait for a missing nonce (`queued`).
+ */
+export type TxPoolStatus = {
+  pending: Uint
+  queued: Uint
+}
+
+/**
  * Transaction pool section
  *
  * Transactions by sender address, then by nonce as a decimal string.
  */
-export type TxPoolTransactions = Record<string, Record<string, Transaction>>
+export type TxPoolTransactions = Record<string, TxPoolTransactionsByNonce>
+
+/**
+ * Transactions by nonce
+ *
+ * One sender's pooled transactions, keyed by nonce as a decimal string.
+ */
+export type TxPoolTransactionsByNonce = Record<string, Transaction>
 
 /**
  * Hex quantity

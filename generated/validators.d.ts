@@ -109,6 +109,9 @@ export declare const net_version_result: Validator
 export declare const op_supportedCapabilities_result: Validator
 export declare const rpc_discover_result: Validator
 export declare const txpool_content_result: Validator
+export declare const txpool_contentFrom_param0: Validator
+export declare const txpool_contentFrom_result: Validator
+export declare const txpool_status_result: Validator
 export declare const web3_clientVersion_result: Validator
 export declare const web3_sha3_param0: Validator
 export declare const web3_sha3_result: Validator

@@ -60,7 +60,7 @@ import { net_listening } from './net/listening.js'
 import { net_version } from './net/version.js'
 import { op_supportedCapabilities } from './op/supportedCapabilities.js'
 import { rpc_discover } from './rpc/discover.js'
-import { txpool_content } from './txpool/content.js'
+import { txpool_content, txpool_contentFrom, txpool_status } from './txpool/content.js'
 import { web3_clientVersion } from './web3/clientVersion.js'
 import { web3_sha3 } from './web3/sha3.js'
 
@@ -80,6 +80,8 @@ export const handlers: Omit<MethodHandlers<HandlerContext>, ConnectionMethod> = 
   eth_getUncleByBlockHashAndIndex,
   eth_getUncleByBlockNumberAndIndex,
   txpool_content,
+  txpool_contentFrom,
+  txpool_status,
   // read side: state, blocks, transactions, receipts
   eth_blockNumber,
   eth_getBalance,
