@@ -8,6 +8,14 @@ export type { Subscription } from '../src/client/ws-client.js'
 
 /** One typed function per method: `client.eth_getBalance(address, block)`. */
 export interface RpcMethods {
+  /** Returns a block in RLP encoding. */
+  debug_getRawBlock(...params: Methods['debug_getRawBlock']['params']): Promise<Methods['debug_getRawBlock']['result']>
+  /** Returns a block header in RLP encoding. */
+  debug_getRawHeader(...params: Methods['debug_getRawHeader']['params']): Promise<Methods['debug_getRawHeader']['result']>
+  /** Returns a block's receipts in consensus encoding. */
+  debug_getRawReceipts(...params: Methods['debug_getRawReceipts']['params']): Promise<Methods['debug_getRawReceipts']['result']>
+  /** Returns a transaction's EIP-2718 bytes. */
+  debug_getRawTransaction(...params: Methods['debug_getRawTransaction']['params']): Promise<Methods['debug_getRawTransaction']['result']>
   /** Traces every transaction of a block, by hash. */
   debug_traceBlockByHash(...params: Methods['debug_traceBlockByHash']['params']): Promise<Methods['debug_traceBlockByHash']['result']>
   /** Traces every transaction of a block, by number or tag. */
@@ -132,6 +140,10 @@ export type RpcClient = RpcMethods & JsonRpcClient<Methods>
 export type WsRpcClient = RpcClient & WsConnection
 
 const methodNames: readonly MethodName[] = [
+  'debug_getRawBlock',
+  'debug_getRawHeader',
+  'debug_getRawReceipts',
+  'debug_getRawTransaction',
   'debug_traceBlockByHash',
   'debug_traceBlockByNumber',
   'debug_traceTransaction',

@@ -8,6 +8,74 @@ export type ConformanceCase = Case<MethodName>
 /** In run order: reads first, then the methods that send transactions. */
 export const conformanceCases: readonly ConformanceCase[] = [
   {
+    "id": "debug_getRawBlock: genesis",
+    "method": "debug_getRawBlock",
+    "example": "genesis",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x0"
+    ],
+    "resultValidator": "debug_getRawBlock_result"
+  },
+  {
+    "id": "debug_getRawHeader: genesis",
+    "method": "debug_getRawHeader",
+    "example": "genesis",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x0"
+    ],
+    "resultValidator": "debug_getRawHeader_result"
+  },
+  {
+    "id": "debug_getRawReceipts: genesis has none",
+    "method": "debug_getRawReceipts",
+    "example": "genesis has none",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x0"
+    ],
+    "resultValidator": "debug_getRawReceipts_result",
+    "expected": []
+  },
+  {
+    "id": "debug_getRawReceipts: a block with one transfer",
+    "method": "debug_getRawReceipts",
+    "example": "a block with one transfer",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x1"
+    ],
+    "resultValidator": "debug_getRawReceipts_result"
+  },
+  {
+    "id": "debug_getRawTransaction: an unknown hash",
+    "method": "debug_getRawTransaction",
+    "example": "an unknown hash",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x1000000000000000000000000000000000000000000000000000000000000001"
+    ],
+    "resultValidator": "debug_getRawTransaction_result",
+    "expected": "0x"
+  },
+  {
+    "id": "debug_getRawTransaction: a transfer",
+    "method": "debug_getRawTransaction",
+    "example": "a transfer",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x5192636a3e92212d4ecf474afdc14528c59762c3bdeadefa90401bf99e46de3d"
+    ],
+    "resultValidator": "debug_getRawTransaction_result"
+  },
+  {
     "id": "debug_traceBlockByHash: callTracer, top call only",
     "method": "debug_traceBlockByHash",
     "example": "callTracer, top call only",

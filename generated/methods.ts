@@ -7,6 +7,30 @@ export type { Endpoint } from '../src/rpc/method-table.js'
 /** Every served method name, aliases included: its positional params and its result, as on the wire. */
 export interface Methods {
   /**
+   * Returns a block in RLP encoding.
+   *
+   * Served on: general, flashblocks.
+   */
+  debug_getRawBlock: { params: [block: BlockNumberOrTagOrHash]; result: Bytes }
+  /**
+   * Returns a block header in RLP encoding.
+   *
+   * Served on: general, flashblocks.
+   */
+  debug_getRawHeader: { params: [block: BlockNumberOrTagOrHash]; result: Bytes }
+  /**
+   * Returns a block's receipts in consensus encoding.
+   *
+   * Served on: general, flashblocks.
+   */
+  debug_getRawReceipts: { params: [block: BlockNumberOrTagOrHash]; result: Bytes[] }
+  /**
+   * Returns a transaction's EIP-2718 bytes.
+   *
+   * Served on: general, flashblocks.
+   */
+  debug_getRawTransaction: { params: [hash: Hash32]; result: Bytes }
+  /**
    * Traces every transaction of a block, by hash.
    *
    * Served on: general, flashblocks.
@@ -352,6 +376,54 @@ export type MethodHandlers<Ctx> = HandlersOf<Methods, AliasName, Ctx>
 export type MethodSpec = Spec<MethodName, Exclude<MethodName, AliasName>>
 
 export const methodTable: Readonly<Record<MethodName, MethodSpec>> = Object.freeze({
+  debug_getRawBlock: defineMethod({
+    name: 'debug_getRawBlock',
+    target: 'debug_getRawBlock',
+    paramNames: ['block'],
+    requiredParams: 1,
+    endpoints: ['general', 'flashblocks'],
+    pending: false,
+    extension: true,
+    websocketOnly: false,
+    paramValidators: [validators.debug_getRawBlock_param0],
+    resultValidator: validators.debug_getRawBlock_result,
+  }),
+  debug_getRawHeader: defineMethod({
+    name: 'debug_getRawHeader',
+    target: 'debug_getRawHeader',
+    paramNames: ['block'],
+    requiredParams: 1,
+    endpoints: ['general', 'flashblocks'],
+    pending: false,
+    extension: true,
+    websocketOnly: false,
+    paramValidators: [validators.debug_getRawHeader_param0],
+    resultValidator: validators.debug_getRawHeader_result,
+  }),
+  debug_getRawReceipts: defineMethod({
+    name: 'debug_getRawReceipts',
+    target: 'debug_getRawReceipts',
+    paramNames: ['block'],
+    requiredParams: 1,
+    endpoints: ['general', 'flashblocks'],
+    pending: false,
+    extension: true,
+    websocketOnly: false,
+    paramValidators: [validators.debug_getRawReceipts_param0],
+    resultValidator: validators.debug_getRawReceipts_result,
+  }),
+  debug_getRawTransaction: defineMethod({
+    name: 'debug_getRawTransaction',
+    target: 'debug_getRawTransaction',
+    paramNames: ['hash'],
+    requiredParams: 1,
+    endpoints: ['general', 'flashblocks'],
+    pending: false,
+    extension: true,
+    websocketOnly: false,
+    paramValidators: [validators.debug_getRawTransaction_param0],
+    resultValidator: validators.debug_getRawTransaction_result,
+  }),
   debug_traceBlockByHash: defineMethod({
     name: 'debug_traceBlockByHash',
     target: 'debug_traceBlockByHash',

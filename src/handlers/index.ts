@@ -56,6 +56,7 @@ import { eth_call } from './eth/call.js'
 import { eth_estimateGas } from './eth/estimateGas.js'
 import { debug_traceTransaction } from './debug/traceTransaction.js'
 import { debug_traceBlockByHash, debug_traceBlockByNumber } from './debug/traceBlock.js'
+import { debug_getRawBlock, debug_getRawHeader, debug_getRawReceipts, debug_getRawTransaction } from './debug/raw.js'
 import { net_listening } from './net/listening.js'
 import { net_version } from './net/version.js'
 import { op_supportedCapabilities } from './op/supportedCapabilities.js'
@@ -120,6 +121,10 @@ export const handlers: Omit<MethodHandlers<HandlerContext>, ConnectionMethod> = 
   debug_traceTransaction,
   debug_traceBlockByNumber,
   debug_traceBlockByHash,
+  debug_getRawBlock,
+  debug_getRawHeader,
+  debug_getRawReceipts,
+  debug_getRawTransaction,
   op_supportedCapabilities,
   'rpc.discover': rpc_discover,
 }

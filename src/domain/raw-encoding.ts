@@ -1,0 +1,30 @@
+/**
+ * Consensus encodings of stored records, as debug_getRaw* answers them: a receipt as the receipts trie
+ * commits to it (EIP-2718 typed, a deposit's op-geth form) and a block as `geth export` writes it.
+ */
+import { RLP } from '@ethereumjs/rlp'
+import { encodeReceipt } from '@ethereumjs/vm'
+import { encodeDepositReceipt } from '../opstack/deposit-receipt.js'
+import type { BlockRecord, ReceiptRecord } from './types.js'
+
+/** The receipt's consensus bytes (legacy receipts are a bare RLP list, typed ones `type || rlp(...)`). */
+export function encodeReceiptRecord(r: ReceiptRecord): Uint8Array {
+  if (r.depositNonce !== undefined) return encodeDepositReceipt({ ...r, depositNonce: r.depositNonce })
+  const logs = r.logs.map((l) => [l.address, [...l.topics], l.data] as [Uint8Array, Uint8Array[], Uint8Array])
+  return encodeReceipt(
+    { status: r.status, cumulativeBlockGasUsed: r.cumulativeGasUsed, bitvector: r.logsBloom, logs },
+    r.type as 0 | 1 | 2 | 3 | 4,
+  )
+}
+
+/**
+ * `rlp([header, transactions, uncles, withdrawals?])`: a legacy transaction is an inline list, a typed one
+ * its EIP-2718 bytes as a string. No uncles after the merge; withdrawals only from Shanghai, and an OP
+ * Stack block has none.
+ */
+export function encodeBlockRecord(block: BlockRecord): Uint8Array {
+  const txs = block.txs.map(({ tx, raw }) => (tx.type === 0 ? (RLP.decode(raw) as Uint8Array[]) : raw))
+  const body: unknown[] = [block.header.raw(), txs, []]
+  if (block.header.withdrawalsRoot !== undefined) body.push([])
+  return RLP.encode(body as Parameters<typeof RLP.encode>[0])
+}
