@@ -24,6 +24,10 @@ export interface RpcMethods {
   debug_traceTransaction(...params: Methods['debug_traceTransaction']['params']): Promise<Methods['debug_traceTransaction']['result']>
   /** Returns the accounts the node can sign for. */
   eth_accounts(...params: Methods['eth_accounts']['params']): Promise<Methods['eth_accounts']['result']>
+  /** Returns the base fee of the next block. */
+  eth_baseFee(...params: Methods['eth_baseFee']['params']): Promise<Methods['eth_baseFee']['result']>
+  /** Returns the blob base fee of the newest block. */
+  eth_blobBaseFee(...params: Methods['eth_blobBaseFee']['params']): Promise<Methods['eth_blobBaseFee']['result']>
   /** Returns the number of the most recent block. */
   eth_blockNumber(...params: Methods['eth_blockNumber']['params']): Promise<Methods['eth_blockNumber']['result']>
   /** Executes a call without creating a transaction. */
@@ -148,6 +152,8 @@ const methodNames: readonly MethodName[] = [
   'debug_traceBlockByNumber',
   'debug_traceTransaction',
   'eth_accounts',
+  'eth_baseFee',
+  'eth_blobBaseFee',
   'eth_blockNumber',
   'eth_call',
   'eth_chainId',

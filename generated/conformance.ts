@@ -188,6 +188,25 @@ export const conformanceCases: readonly ConformanceCase[] = [
     ]
   },
   {
+    "id": "eth_baseFee: after a few empty blocks",
+    "method": "eth_baseFee",
+    "example": "after a few empty blocks",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [],
+    "resultValidator": "eth_baseFee_result"
+  },
+  {
+    "id": "eth_blobBaseFee: no blobs, minimum fee",
+    "method": "eth_blobBaseFee",
+    "example": "no blobs, minimum fee",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [],
+    "resultValidator": "eth_blobBaseFee_result",
+    "expected": "0x1"
+  },
+  {
     "id": "eth_blockNumber: canonical height",
     "method": "eth_blockNumber",
     "example": "canonical height",

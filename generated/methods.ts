@@ -55,6 +55,18 @@ export interface Methods {
    */
   eth_accounts: { params: []; result: Addresses }
   /**
+   * Returns the base fee of the next block.
+   *
+   * Served on: general, flashblocks.
+   */
+  eth_baseFee: { params: []; result: Uint }
+  /**
+   * Returns the blob base fee of the newest block.
+   *
+   * Served on: general, flashblocks.
+   */
+  eth_blobBaseFee: { params: []; result: Uint | NotFound }
+  /**
    * Returns the number of the most recent block.
    *
    * Served on: general, flashblocks.
@@ -471,6 +483,30 @@ export const methodTable: Readonly<Record<MethodName, MethodSpec>> = Object.free
     websocketOnly: false,
     paramValidators: [],
     resultValidator: validators.eth_accounts_result,
+  }),
+  eth_baseFee: defineMethod({
+    name: 'eth_baseFee',
+    target: 'eth_baseFee',
+    paramNames: [],
+    requiredParams: 0,
+    endpoints: ['general', 'flashblocks'],
+    pending: false,
+    extension: true,
+    websocketOnly: false,
+    paramValidators: [],
+    resultValidator: validators.eth_baseFee_result,
+  }),
+  eth_blobBaseFee: defineMethod({
+    name: 'eth_blobBaseFee',
+    target: 'eth_blobBaseFee',
+    paramNames: [],
+    requiredParams: 0,
+    endpoints: ['general', 'flashblocks'],
+    pending: false,
+    extension: true,
+    websocketOnly: false,
+    paramValidators: [],
+    resultValidator: validators.eth_blobBaseFee_result,
   }),
   eth_blockNumber: defineMethod({
     name: 'eth_blockNumber',

@@ -19,6 +19,8 @@ export declare const debug_traceTransaction_param0: Validator
 export declare const debug_traceTransaction_param1: Validator
 export declare const debug_traceTransaction_result: Validator
 export declare const eth_accounts_result: Validator
+export declare const eth_baseFee_result: Validator
+export declare const eth_blobBaseFee_result: Validator
 export declare const eth_blockNumber_param0: Validator
 export declare const eth_blockNumber_result: Validator
 export declare const eth_call_param0: Validator

@@ -51,6 +51,7 @@ import { eth_sign } from './eth/sign.js'
 import { eth_accounts } from './eth/accounts.js'
 import { eth_gasPrice } from './eth/gasPrice.js'
 import { eth_maxPriorityFeePerGas } from './eth/maxPriorityFeePerGas.js'
+import { eth_baseFee, eth_blobBaseFee } from './eth/baseFees.js'
 import { eth_feeHistory } from './eth/feeHistory.js'
 import { eth_call } from './eth/call.js'
 import { eth_estimateGas } from './eth/estimateGas.js'
@@ -116,6 +117,8 @@ export const handlers: Omit<MethodHandlers<HandlerContext>, ConnectionMethod> = 
   eth_gasPrice,
   eth_maxPriorityFeePerGas,
   eth_feeHistory,
+  eth_baseFee,
+  eth_blobBaseFee,
   eth_call,
   eth_estimateGas,
   debug_traceTransaction,
