@@ -62,10 +62,14 @@ export interface RpcMethods {
   eth_getFilterLogs(...params: Methods['eth_getFilterLogs']['params']): Promise<Methods['eth_getFilterLogs']['result']>
   /** Returns the logs matching a filter. */
   eth_getLogs(...params: Methods['eth_getLogs']['params']): Promise<Methods['eth_getLogs']['result']>
+  /** Returns an account and storage slots with their Merkle proofs (EIP-1186). */
+  eth_getProof(...params: Methods['eth_getProof']['params']): Promise<Methods['eth_getProof']['result']>
   /** Returns the signed bytes of a transaction by hash. */
   eth_getRawTransactionByHash(...params: Methods['eth_getRawTransactionByHash']['params']): Promise<Methods['eth_getRawTransactionByHash']['result']>
   /** Returns the value of a storage slot. */
   eth_getStorageAt(...params: Methods['eth_getStorageAt']['params']): Promise<Methods['eth_getStorageAt']['result']>
+  /** Returns many storage slots of many accounts at one block. */
+  eth_getStorageValues(...params: Methods['eth_getStorageValues']['params']): Promise<Methods['eth_getStorageValues']['result']>
   /** Returns a transaction by block hash and position. */
   eth_getTransactionByBlockHashAndIndex(...params: Methods['eth_getTransactionByBlockHashAndIndex']['params']): Promise<Methods['eth_getTransactionByBlockHashAndIndex']['result']>
   /** Returns a transaction by block number and position. */
@@ -171,8 +175,10 @@ const methodNames: readonly MethodName[] = [
   'eth_getFilterChanges',
   'eth_getFilterLogs',
   'eth_getLogs',
+  'eth_getProof',
   'eth_getRawTransactionByHash',
   'eth_getStorageAt',
+  'eth_getStorageValues',
   'eth_getTransactionByBlockHashAndIndex',
   'eth_getTransactionByBlockNumberAndIndex',
   'eth_getTransactionByHash',

@@ -592,6 +592,19 @@ export const conformanceCases: readonly ConformanceCase[] = [
     "resultValidator": "eth_getLogs_result"
   },
   {
+    "id": "eth_getProof: a dev account at genesis, no slots",
+    "method": "eth_getProof",
+    "example": "a dev account at genesis, no slots",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+      [],
+      "0x0"
+    ],
+    "resultValidator": "eth_getProof_result"
+  },
+  {
     "id": "eth_getRawTransactionByHash: an EIP-1559 transfer",
     "method": "eth_getRawTransactionByHash",
     "example": "an EIP-1559 transfer",
@@ -627,6 +640,29 @@ export const conformanceCases: readonly ConformanceCase[] = [
       "pending"
     ],
     "resultValidator": "eth_getStorageAt_result"
+  },
+  {
+    "id": "eth_getStorageValues: an account without storage",
+    "method": "eth_getStorageValues",
+    "example": "an account without storage",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      {
+        "0x70997970C51812dc3A010C7d01b50e0d17dc79C8": [
+          "0x0",
+          "0x0000000000000000000000000000000000000000000000000000000000000001"
+        ]
+      },
+      "latest"
+    ],
+    "resultValidator": "eth_getStorageValues_result",
+    "expected": {
+      "0x70997970c51812dc3a010c7d01b50e0d17dc79c8": [
+        "0x0000000000000000000000000000000000000000000000000000000000000000",
+        "0x0000000000000000000000000000000000000000000000000000000000000000"
+      ]
+    }
   },
   {
     "id": "eth_getTransactionByBlockHashAndIndex: first transaction",

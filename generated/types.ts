@@ -31,6 +31,21 @@ export type AccountOverride = {
 }
 
 /**
+ * Account proof
+ *
+ * An account at a block with the state-trie nodes that prove it against the block's state root (EIP-1186), and the requested storage slots with their storage-trie proofs. An account that does not exist has zero codeHash and storageHash, as geth.
+ */
+export type AccountProof = {
+  address: Address
+  accountProof: Bytes[]
+  balance: Uint256
+  codeHash: Hash32
+  nonce: Uint64
+  storageHash: Hash32
+  storageProof: StorageProof[]
+}
+
+/**
  * Address
  *
  * A 20-byte account address, hex encoded; mixed case (EIP-55 checksum) is accepted.
@@ -582,6 +597,13 @@ export type RewardPercentiles = number[]
 export type StateOverrides = Record<string, AccountOverride>
 
 /**
+ * Storage keys
+ *
+ * Storage slots to prove or read, each up to 32 bytes.
+ */
+export type StorageKeys = StorageSlot[]
+
+/**
  * Storage override
  *
  * Storage slots and the 32-byte values they read as during the call.
@@ -589,11 +611,36 @@ export type StateOverrides = Record<string, AccountOverride>
 export type StorageOverride = Record<string, Bytes32>
 
 /**
+ * Storage proof
+ *
+ * One storage slot: the key as asked (a 32-byte key as given, a shorter one as a quantity, as geth), its value and the storage-trie nodes proving it.
+ */
+export type StorageProof = {
+  key: StorageSlot
+  value: Uint256
+  proof: Bytes[]
+}
+
+/**
+ * Storage requests
+ *
+ * For each account (an address key), the slots to read.
+ */
+export type StorageRequests = Record<string, StorageKeys>
+
+/**
  * Storage slot
  *
  * A storage position, hex encoded, 1 to 64 hex digits; leading zeros are accepted because slots are often written as padded words (execution-apis bytesMax32).
  */
 export type StorageSlot = `0x${string}`
+
+/**
+ * Storage values
+ *
+ * For each account asked for (lower-case address key), its slots' 32-byte words in the order asked.
+ */
+export type StorageValues = Record<string, Bytes32[]>
 
 /**
  * Struct log

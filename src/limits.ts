@@ -6,6 +6,9 @@
 /** Largest raw transaction the pool admits (bytes); over it `oversized data`. geth's txMaxSize: 4 slots of 32 KiB. */
 export const MAX_TX_BYTES = 4 * 32 * 1024
 
+/** Most slots one eth_getStorageValues request reads, over all its accounts (geth's maxGetStorageSlots). */
+export const MAX_STORAGE_VALUES_SLOTS = 1024
+
 /** Most blocks one eth_feeHistory request covers; a larger count is clamped (geth's --rpc.feehistory limit). */
 export const MAX_FEE_HISTORY_BLOCKS = 1024
 

@@ -15,6 +15,20 @@ export type BlockSelector =
   | { readonly blockHash: Uint8Array; readonly requireCanonical?: boolean }
   | { readonly blockNumber: bigint | BlockTag }
 
+/**
+ * EIP-1186: an account and some of its slots, with the trie nodes proving them against the block's state
+ * root. An account that does not exist has zero codeHash and storageHash and empty slot proofs, as geth.
+ */
+export interface AccountProof {
+  readonly balance: bigint
+  readonly nonce: bigint
+  readonly codeHash: Uint8Array
+  readonly storageHash: Uint8Array
+  readonly accountProof: readonly Uint8Array[]
+  /** In the order asked for. */
+  readonly storageProof: readonly { readonly value: bigint; readonly proof: readonly Uint8Array[] }[]
+}
+
 /** Accounts as of one block. Absent accounts read as zero balance and nonce, empty code and storage. */
 export interface StateView {
   balance(address: Uint8Array): Promise<bigint>
@@ -22,6 +36,8 @@ export interface StateView {
   code(address: Uint8Array): Promise<Uint8Array>
   /** The stored word with leading zeros stripped, as the trie keeps it. */
   storage(address: Uint8Array, slot: Uint8Array): Promise<Uint8Array>
+  /** eth_getProof: the account and the given 32-byte slots, proved. */
+  proof(address: Uint8Array, slots: readonly Uint8Array[]): Promise<AccountProof>
 }
 
 /**

@@ -1,13 +1,48 @@
-/** The embedded chain's StateView over a committed root's reader (state-cache.ts). */
-import { Address } from '@ethereumjs/util'
-import type { StateView } from '../capabilities/read.js'
-import type { StateSource } from './execution/call-state.js'
+/** The embedded chain's StateView over a committed root's reader (state-cache.ts), proofs from its trie. */
+import { Address, bytesToBigInt, hexToBytes } from '@ethereumjs/util'
+import { getMerkleStateProof } from '@ethereumjs/statemanager'
+import type { AccountProof, StateView } from '../capabilities/read.js'
+import type { RootReader } from './state-cache.js'
 
-export function merkleStateView(state: StateSource): StateView {
+const ZERO_HASH = new Uint8Array(32)
+
+export function merkleStateView(state: RootReader): StateView {
   return {
     balance: async (address) => (await state.getAccount(new Address(address)))?.balance ?? 0n,
     nonce: async (address) => (await state.getAccount(new Address(address)))?.nonce ?? 0n,
     code: (address) => state.getCode(new Address(address)),
     storage: (address, slot) => state.getStorage(new Address(address), slot),
+    proof: (address, slots) => merkleProof(state, address, slots),
+  }
+}
+
+/** The proof from the root's own trie (@ethereumjs's getProof), in geth's shape for a missing account. */
+async function merkleProof(
+  reader: RootReader,
+  address: Uint8Array,
+  slots: readonly Uint8Array[],
+): Promise<AccountProof> {
+  const at = new Address(address)
+  const proof = await getMerkleStateProof(reader.state, at, [...slots])
+  const accountProof = proof.accountProof.map((node) => hexToBytes(node))
+  if (!(await reader.getAccount(at)))
+    return {
+      balance: 0n,
+      nonce: 0n,
+      codeHash: ZERO_HASH,
+      storageHash: ZERO_HASH,
+      accountProof,
+      storageProof: slots.map(() => ({ value: 0n, proof: [] })),
+    }
+  return {
+    balance: BigInt(proof.balance),
+    nonce: BigInt(proof.nonce),
+    codeHash: hexToBytes(proof.codeHash),
+    storageHash: hexToBytes(proof.storageHash),
+    accountProof,
+    storageProof: proof.storageProof.map((s) => ({
+      value: bytesToBigInt(hexToBytes(s.value === '0x0' ? '0x' : s.value)),
+      proof: s.proof.map((node) => hexToBytes(node)),
+    })),
   }
 }

@@ -8,6 +8,7 @@
 import type { Endpoint } from '../../generated/methods.js'
 import type { BlockReader, BlockSelector, StateView } from '../capabilities/read.js'
 import { keyOf } from '../domain/block-record.js'
+import { quantity } from '../format/hex.js'
 import type { BlockRecord, TxLocation, TxRecord } from '../domain/types.js'
 import { BlockResolver, type ResolverSources } from '../pending/resolver.js'
 import type { BlockCache } from './block-cache.js'
@@ -83,7 +84,8 @@ export class FollowerReader implements BlockReader {
     if (!block) return undefined
     const pending = this.parts.sources.pending.current()?.block
     if (pending && keyOf(pending.hash) === keyOf(block.hash)) return this.parts.state.viewOfRoot(block.header.stateRoot)
-    return stateView(this.parts.state.canonicalState(block.number, block.header.stateRoot))
+    const { state } = this.parts
+    return stateView(state.canonicalState(block.number, block.header.stateRoot), state.prover(quantity(block.number)))
   }
 
   pendingNonce(address: Uint8Array): Promise<bigint> {

@@ -7,9 +7,11 @@
 import type { Common } from '@ethereumjs/common'
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import { Address } from '@ethereumjs/util'
+import type { AccountProof as WireAccountProof } from '../../generated/types.js'
 import type { StateView } from '../capabilities/read.js'
 import { keyOf } from '../domain/block-record.js'
-import { quantity, parseData } from '../format/hex.js'
+import { data, quantity, parseData } from '../format/hex.js'
+import { parseAccountProof } from '../format/proof.js'
 import { FOLLOWER_PENDING_VIEWS_KEPT, FOLLOWER_SNAPSHOTS_KEPT } from '../limits.js'
 import type { BlockCache } from './block-cache.js'
 import type { UpstreamRpc } from './upstream-rpc.js'
@@ -68,7 +70,7 @@ export class FollowerState {
   /** The state view of a root: a kept flashblock's, else the cached canonical block's, else the head's. */
   viewOfRoot(root: Uint8Array): StateView {
     const pending = this.pendingStates.get(keyOf(root))
-    if (pending) return stateView(pending)
+    if (pending) return stateView(pending, this.prover('pending'))
     const head = this.cache.latest()
     let number = head?.number ?? 0n
     const oldest = this.cache.oldest()
@@ -76,17 +78,28 @@ export class FollowerState {
       for (const block of this.cache.range(oldest.number, head.number))
         if (keyOf(block.header.stateRoot) === keyOf(root)) number = block.number
     }
-    return stateView(this.canonicalState(number, root))
+    return stateView(this.canonicalState(number, root), this.prover(quantity(number)))
+  }
+
+  /** Proofs need the upstream's trie: eth_getProof there, at a canonical number or (for pending) its `pending`. */
+  prover(block: string): Prover {
+    return async (address, slots) =>
+      parseAccountProof(
+        await this.upstream.call<WireAccountProof>('eth_getProof', [data(address), slots.map(data), block]),
+      )
   }
 }
 
+type Prover = StateView['proof']
+
 /** StateView over upstream-backed state (reads only). */
-export function stateView(state: UpstreamStateManager): StateView {
+export function stateView(state: UpstreamStateManager, prove: Prover): StateView {
   return {
     balance: async (address) => (await state.getAccount(new Address(address)))?.balance ?? 0n,
     nonce: async (address) => (await state.getAccount(new Address(address)))?.nonce ?? 0n,
     code: (address) => state.getCode(new Address(address)),
     storage: (address, slot) => state.getStorage(new Address(address), slot),
+    proof: prove,
   }
 }
 

@@ -12,6 +12,8 @@ import { eth_getBalance } from './eth/getBalance.js'
 import { eth_getTransactionCount } from './eth/getTransactionCount.js'
 import { eth_getCode } from './eth/getCode.js'
 import { eth_getStorageAt } from './eth/getStorageAt.js'
+import { eth_getProof } from './eth/getProof.js'
+import { eth_getStorageValues } from './eth/getStorageValues.js'
 import { eth_getBlockByNumber } from './eth/getBlockByNumber.js'
 import { eth_getBlockByHash } from './eth/getBlockByHash.js'
 import {
@@ -90,6 +92,8 @@ export const handlers: Omit<MethodHandlers<HandlerContext>, ConnectionMethod> = 
   eth_getTransactionCount,
   eth_getCode,
   eth_getStorageAt,
+  eth_getStorageValues,
+  eth_getProof,
   eth_getBlockByNumber,
   eth_getBlockByHash,
   eth_getBlockTransactionCountByNumber,
