@@ -287,6 +287,26 @@ export const conformanceCases: readonly ConformanceCase[] = [
     "expected": "0xc4"
   },
   {
+    "id": "eth_createAccessList: a plain transfer touches nothing",
+    "method": "eth_createAccessList",
+    "example": "a plain transfer touches nothing",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      {
+        "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+        "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+        "value": "0x1"
+      },
+      "latest"
+    ],
+    "resultValidator": "eth_createAccessList_result",
+    "expected": {
+      "accessList": [],
+      "gasUsed": "0x5208"
+    }
+  },
+  {
     "id": "eth_estimateGas: a plain transfer",
     "method": "eth_estimateGas",
     "example": "a plain transfer",

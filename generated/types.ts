@@ -18,6 +18,17 @@ export type AccessListEntry = {
 }
 
 /**
+ * Access list result
+ *
+ * What eth_createAccessList found: the addresses and slots the call touches, the gas it uses when sent with that list, and geth's text for its failure when it reverted or failed (the list is still what it touched).
+ */
+export type AccessListResult = {
+  accessList: AccessList
+  gasUsed: Uint
+  error?: string
+}
+
+/**
  * Account override
  *
  * Fields of one account replaced for the duration of the call: balance, nonce, code, and either its whole storage (`state`: every slot not listed reads as zero) or some slots (`stateDiff`); both at once is an error.

@@ -22,11 +22,20 @@ export interface TraceTarget {
   parent: BlockRecord
 }
 
+/** eth_createAccessList: what the request touches, the gas it uses with that list, and how it failed, if it did. */
+export interface AccessListResult {
+  accessList: NonNullable<CallRequest['accessList']>
+  gasUsed: bigint
+  /** geth's text for a failed execution (`execution reverted`, `out of gas`...). */
+  error?: string
+}
+
 export interface Executor {
   /** The call's output on the block's state; a revert throws geth's code 3 with the revert data. */
   call(block: BlockRecord, request: CallRequest, overrides?: StateOverrideSpec): Promise<Uint8Array>
   /** The least gas with which the request succeeds on the block's state. */
   estimateGas(block: BlockRecord, request: CallRequest): Promise<bigint>
+  createAccessList(block: BlockRecord, request: CallRequest): Promise<AccessListResult>
   /** Traces of the transactions at `indexes` of the target block, in that order. */
   trace(target: TraceTarget, indexes: number[], options: TraceOptions): Promise<unknown[]>
 }

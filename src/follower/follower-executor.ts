@@ -6,7 +6,8 @@
  */
 import type { Common } from '@ethereumjs/common'
 import { createVM, type VM } from '@ethereumjs/vm'
-import type { Executor, TraceOptions, TraceTarget } from '../capabilities/execute.js'
+import type { AccessListResult, Executor, TraceOptions, TraceTarget } from '../capabilities/execute.js'
+import { createAccessList } from '../chain/execution/access-list.js'
 import { call } from '../chain/execution/call.js'
 import { estimateGas } from '../chain/execution/estimate.js'
 import { applyOverrides, type ExecutionEnv } from '../chain/execution/run.js'
@@ -36,6 +37,10 @@ export class FollowerExecutor implements Executor {
 
   estimateGas(block: BlockRecord, request: CallRequest): Promise<bigint> {
     return estimateGas(this.env(block), request)
+  }
+
+  createAccessList(block: BlockRecord, request: CallRequest): Promise<AccessListResult> {
+    return createAccessList(this.env(block), request)
   }
 
   async trace({ block }: TraceTarget, indexes: number[], options: TraceOptions): Promise<unknown[]> {

@@ -56,6 +56,7 @@ import { eth_maxPriorityFeePerGas } from './eth/maxPriorityFeePerGas.js'
 import { eth_baseFee, eth_blobBaseFee } from './eth/baseFees.js'
 import { eth_feeHistory } from './eth/feeHistory.js'
 import { eth_call } from './eth/call.js'
+import { eth_createAccessList } from './eth/createAccessList.js'
 import { eth_estimateGas } from './eth/estimateGas.js'
 import { debug_traceTransaction } from './debug/traceTransaction.js'
 import { debug_traceBlockByHash, debug_traceBlockByNumber } from './debug/traceBlock.js'
@@ -125,6 +126,7 @@ export const handlers: Omit<MethodHandlers<HandlerContext>, ConnectionMethod> = 
   eth_blobBaseFee,
   eth_call,
   eth_estimateGas,
+  eth_createAccessList,
   debug_traceTransaction,
   debug_traceBlockByNumber,
   debug_traceBlockByHash,

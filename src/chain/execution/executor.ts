@@ -3,9 +3,10 @@
  * the chain's VmPool for calls and estimates.
  */
 import type { VM } from '@ethereumjs/vm'
-import type { Executor, TraceOptions, TraceTarget } from '../../capabilities/execute.js'
+import type { AccessListResult, Executor, TraceOptions, TraceTarget } from '../../capabilities/execute.js'
 import type { CallRequest, StateOverrideSpec } from '../../domain/call-request.js'
 import type { BlockRecord } from '../../domain/types.js'
+import { createAccessList } from './access-list.js'
 import { call } from './call.js'
 import { estimateGas } from './estimate.js'
 import type { ExecutionEnv } from './run.js'
@@ -32,6 +33,10 @@ export class EmbeddedExecutor implements Executor {
 
   estimateGas(block: BlockRecord, request: CallRequest): Promise<bigint> {
     return estimateGas(this.env(block), request)
+  }
+
+  createAccessList(block: BlockRecord, request: CallRequest): Promise<AccessListResult> {
+    return createAccessList(this.env(block), request)
   }
 
   trace({ block, parent }: TraceTarget, indexes: number[], options: TraceOptions): Promise<unknown[]> {

@@ -66,7 +66,8 @@ export function assertSucceeded(result: Pick<EVMResult, 'execResult'>): void {
 }
 
 /** ethereumjs's EVM error names in geth's words (core/vm/errors.go). */
-function gethExecutionError(error: string): string {
+export function gethExecutionError(error: string): string {
+  if (error === 'revert') return 'execution reverted'
   if (error === 'out of gas') return 'out of gas'
   if (error === 'invalid opcode') return 'invalid opcode'
   if (error === 'stack overflow') return 'stack limit reached 1024'

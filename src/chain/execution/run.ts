@@ -62,8 +62,9 @@ export async function execute(
   request: CallRequest,
   gasLimit: bigint,
   overrides?: StateOverrideSpec,
+  options: RunOptions = {},
 ): Promise<RunTxResult> {
-  if (!overrides) return env.vms.run(env.stateRoot, (vm) => executeOn(vm, env, request, gasLimit))
+  if (!overrides) return env.vms.run(env.stateRoot, (vm) => executeOn(vm, env, request, gasLimit, options))
   // overrides rewrite accounts: a VM of its own, never returned to the pool, its writes reverted all the same
   const stateManager = stateAt(env.vm, env.stateRoot)
   await stateManager.checkpoint()
@@ -74,13 +75,23 @@ export async function execute(
       env,
       request,
       gasLimit,
+      options,
     )
   } finally {
     await stateManager.revert()
   }
 }
 
-async function executeOn(vm: VM, env: ExecutionEnv, request: CallRequest, gasLimit: bigint): Promise<RunTxResult> {
+/** `reportAccessList`: the result carries every address and slot the run touched (eth_createAccessList). */
+type RunOptions = { reportAccessList?: boolean }
+
+async function executeOn(
+  vm: VM,
+  env: ExecutionEnv,
+  request: CallRequest,
+  gasLimit: bigint,
+  options: RunOptions,
+): Promise<RunTxResult> {
   const common = env.vm.common
   const stateManager = vm.stateManager
   const from = new Address(request.from ?? new Uint8Array(20))
@@ -98,6 +109,7 @@ async function executeOn(vm: VM, env: ExecutionEnv, request: CallRequest, gasLim
       skipBalance: !fees,
       skipBlockGasLimitValidation: true,
       skipHardForkValidation: true,
+      reportAccessList: options.reportAccessList,
     })
   } catch (err) {
     throw gethPrecheckError(err)

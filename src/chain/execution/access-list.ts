@@ -1,0 +1,51 @@
+/**
+ * eth_createAccessList as geth: run the request with the access list found so far until a run touches
+ * nothing new, then answer that list and the gas the last run used; a failing execution is reported in
+ * `error` beside them (the list of what it touched is still the answer). Sender, recipient, coinbase and
+ * precompiles are warm anyway and stay out of the list unless their storage was touched.
+ */
+import { hexToBytes } from '@ethereumjs/util'
+import type { AccessListResult } from '../../capabilities/execute.js'
+import type { CallRequest } from '../../domain/call-request.js'
+import { CALL_TIMEOUT_MS } from '../../limits.js'
+import { callGasLimit, withTimeout } from './call.js'
+import { gethExecutionError } from './revert.js'
+import { execute, type ExecutionEnv } from './run.js'
+
+type AccessList = NonNullable<CallRequest['accessList']>
+
+/** Rounds before giving up on a list that keeps changing (each adds what the last list's gas let it reach). */
+const MAX_ROUNDS = 16
+
+export function createAccessList(env: ExecutionEnv, request: CallRequest): Promise<AccessListResult> {
+  return withTimeout(search(env, request), CALL_TIMEOUT_MS)
+}
+
+async function search(env: ExecutionEnv, request: CallRequest): Promise<AccessListResult> {
+  const gasLimit = callGasLimit(env, request)
+  let list: AccessList = request.accessList ?? []
+  for (let round = 1; ; round++) {
+    const result = await execute(env, { ...request, accessList: list }, gasLimit, undefined, { reportAccessList: true })
+    const found: AccessList = (result.accessList ?? []).map((entry) => ({
+      address: hexToBytes(entry.address as `0x${string}`),
+      storageKeys: entry.storageKeys.map((key) => hexToBytes(key as `0x${string}`)),
+    }))
+    if (same(found, list) || round === MAX_ROUNDS) {
+      const error = result.execResult.exceptionError
+      return { accessList: found, gasUsed: result.totalGasSpent, error: error && gethExecutionError(error.error) }
+    }
+    list = found
+  }
+}
+
+function same(a: AccessList, b: AccessList): boolean {
+  const key = (list: AccessList) =>
+    list
+      .map(
+        (e) =>
+          `${Buffer.from(e.address).toString('hex')}:${e.storageKeys.map((k) => Buffer.from(k).toString('hex')).join(',')}`,
+      )
+      .sort()
+      .join(';')
+  return key(a) === key(b)
+}

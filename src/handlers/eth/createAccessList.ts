@@ -1,0 +1,22 @@
+import { data, quantity } from '../../format/hex.js'
+import { knownBlock, toSelector } from '../block-param.js'
+import { parseCallRequest } from '../call-request.js'
+import type { Handler } from '../context.js'
+
+/**
+ * eth_createAccessList: the addresses and slots the call touches (an EIP-2930 list to send it with) and the
+ * gas it uses with that list, on the block's state (pending flashblock state under `pending` on
+ * /flashblocks). A reverting or failing call still answers its list, with geth's text in `error`.
+ */
+export const eth_createAccessList: Handler<'eth_createAccessList'> = async ([transaction, block], ctx) => {
+  const at = await knownBlock(ctx, toSelector(block))
+  const result = await ctx.execution.createAccessList(at, parseCallRequest(transaction))
+  return {
+    accessList: result.accessList.map((entry) => ({
+      address: data(entry.address),
+      storageKeys: entry.storageKeys.map(data),
+    })),
+    gasUsed: quantity(result.gasUsed),
+    ...(result.error === undefined ? {} : { error: result.error }),
+  }
+}
