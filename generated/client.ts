@@ -34,6 +34,8 @@ export interface RpcMethods {
   eth_call(...params: Methods['eth_call']['params']): Promise<Methods['eth_call']['result']>
   /** Returns the chain id. */
   eth_chainId(...params: Methods['eth_chainId']['params']): Promise<Methods['eth_chainId']['result']>
+  /** Returns the chain's fork configuration (EIP-7910). */
+  eth_config(...params: Methods['eth_config']['params']): Promise<Methods['eth_config']['result']>
   /** Returns the access list a call needs and the gas it uses with it. */
   eth_createAccessList(...params: Methods['eth_createAccessList']['params']): Promise<Methods['eth_createAccessList']['result']>
   /** Estimates the gas a transaction needs. */
@@ -163,6 +165,7 @@ const methodNames: readonly MethodName[] = [
   'eth_blockNumber',
   'eth_call',
   'eth_chainId',
+  'eth_config',
   'eth_createAccessList',
   'eth_estimateGas',
   'eth_feeHistory',

@@ -287,6 +287,15 @@ export const conformanceCases: readonly ConformanceCase[] = [
     "expected": "0xc4"
   },
   {
+    "id": "eth_config: Prague from genesis, nothing scheduled",
+    "method": "eth_config",
+    "example": "Prague from genesis, nothing scheduled",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [],
+    "resultValidator": "eth_config_result"
+  },
+  {
     "id": "eth_createAccessList: a plain transfer touches nothing",
     "method": "eth_createAccessList",
     "example": "a plain transfer touches nothing",

@@ -92,6 +92,17 @@ export type Authorization = {
 export type AuthorizationList = Authorization[]
 
 /**
+ * Blob schedule
+ *
+ * Target and maximum blobs per block and the blob base fee's update fraction (EIP-4844, EIP-7840).
+ */
+export type BlobSchedule = {
+  target: number
+  max: number
+  baseFeeUpdateFraction: number
+}
+
+/**
  * Block
  *
  * A block as eth_getBlockByNumber / eth_getBlockByHash answer it (geth's and reth's field set): header fields, `size`, `transactions` as hashes (hydrated false) or as Transaction objects (hydrated true), `uncles` (always empty), `withdrawals` (empty). The pending block on `/flashblocks` has its real header hash as of the newest flashblock; the canonical block of the same number may have a different hash. Unknown fields are allowed.
@@ -276,6 +287,17 @@ export type CallObject = {
 }
 
 /**
+ * Fork configuration
+ *
+ * EIP-7910: the rules in force now (`current`), at the next scheduled fork (`next`) and at the last one scheduled (`last`); `next` and `last` are null when no fork is scheduled.
+ */
+export type EthConfig = {
+  current: ForkConfig
+  next: ForkConfig | NotFound
+  last: ForkConfig | NotFound
+}
+
+/**
  * Fee history
  *
  * Base fees (one more entry than blocks: the block after the newest too), gas used ratios, and the requested priority fee percentiles per block; blob fields as geth reports them (1 wei, 0 used: no blobs on this chain).
@@ -429,6 +451,20 @@ export type FlashblocksReceipt = Record<string, {
   depositNonce?: Uint
   depositReceiptVersion?: Uint
 }>
+
+/**
+ * One fork's configuration
+ *
+ * A fork's activation time (seconds, a JSON number; 0 from genesis), blob schedule (from Cancun), chain id, EIP-2124 fork hash, and the precompiles and system contracts active, by their EIP-7910 names.
+ */
+export type ForkConfig = {
+  activationTime: number
+  blobSchedule?: BlobSchedule
+  chainId: Uint
+  forkId: `0x${string}`
+  precompiles: Record<string, Address>
+  systemContracts: Record<string, Address>
+}
 
 /**
  * 32-byte hash

@@ -2,6 +2,7 @@
  * What the service needs of a chain backend (the embedded chain now, a follower next): one reader per
  * endpoint and the submit, execute and dev-account capabilities the handlers share.
  */
+import type { Common } from '@ethereumjs/common'
 import type { Endpoint } from '../../generated/methods.js'
 import type { DevAccounts } from './accounts.js'
 import type { Executor } from './execute.js'
@@ -13,4 +14,6 @@ export interface Backend {
   readonly submitter: TxSubmitter
   readonly executor: Executor
   readonly devAccounts: DevAccounts
+  /** The chain's rules (fork schedule, parameters): what eth_config reports. */
+  readonly common: Common
 }

@@ -53,6 +53,8 @@ export function createChainCommon({ chainId, gasLimit, baseFee }: EngineOptions)
         excessBlobGas: '0x0',
       },
       hardforks,
+      // Mainnet's beacon deposit contract is not this chain's (eth_config reports it)
+      depositContractAddress: '0x0000000000000000000000000000000000000000',
     },
     Mainnet,
     { hardfork: HARDFORK, customCrypto: { keccak256, ecrecover, kzg: unavailableKzg } },

@@ -3,6 +3,7 @@
  * itself, so a follower backend serves the same handlers. One handler serves both endpoints: it reads
  * `endpoint` only through the block reader, never to branch on it (see docs/design/architecture.md).
  */
+import type { Common } from '@ethereumjs/common'
 import type { DevAccounts } from '../capabilities/accounts.js'
 import type { Backend } from '../capabilities/backend.js'
 import type { Executor } from '../capabilities/execute.js'
@@ -29,6 +30,8 @@ export interface HandlerContext {
   accounts: DevAccounts
   /** The polling filters, shared by both endpoints. */
   filters: FilterRegistry
+  /** The chain's fork schedule and parameters. */
+  common: Common
 }
 
 /** The context factory the transport calls per request, over one backend and one filter registry. */
@@ -39,6 +42,7 @@ export function handlerContexts(backend: Backend, config: Config, filters: Filte
     submit: backend.submitter,
     execution: backend.executor,
     accounts: backend.devAccounts,
+    common: backend.common,
   }
   const resolvers = { general: backend.resolverFor('general'), flashblocks: backend.resolverFor('flashblocks') }
   return (endpoint: Endpoint, client: ClientInfo): HandlerContext => ({

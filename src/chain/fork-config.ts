@@ -1,0 +1,111 @@
+/**
+ * EIP-7910 (eth_config): the rules of the fork in force at a time, and of the next and the last scheduled
+ * fork, read from the chain's Common and its EVM's precompile table, so a chain loaded from any genesis
+ * reports its own schedule.
+ */
+import { paramsBlock } from '@ethereumjs/block'
+import type { Common } from '@ethereumjs/common'
+import { getActivePrecompiles } from '@ethereumjs/evm'
+import { hexToBytes } from '@ethereumjs/util'
+
+export interface ForkConfig {
+  /** Seconds; 0 for a fork active from genesis or scheduled by block number. */
+  activationTime: bigint
+  blobSchedule?: { target: bigint; max: bigint; baseFeeUpdateFraction: bigint }
+  chainId: bigint
+  /** EIP-2124 fork hash, 4 bytes. */
+  forkId: Uint8Array
+  /** EIP-7910 name → address, of the precompiles active. */
+  precompiles: Map<string, Uint8Array>
+  /** EIP-7910 name → address, of the system contracts the fork calls. */
+  systemContracts: Map<string, Uint8Array>
+}
+
+export interface ForkConfigs {
+  current: ForkConfig
+  next?: ForkConfig
+  last?: ForkConfig
+}
+
+/** The names EIP-7910 gives precompiles, by address. */
+const PRECOMPILE_NAMES: Record<number, string> = {
+  0x01: 'ECREC',
+  0x02: 'SHA256',
+  0x03: 'RIPEMD160',
+  0x04: 'ID',
+  0x05: 'MODEXP',
+  0x06: 'BN254_ADD',
+  0x07: 'BN254_MUL',
+  0x08: 'BN254_PAIRING',
+  0x09: 'BLAKE2F',
+  0x0a: 'KZG_POINT_EVALUATION',
+  0x0b: 'BLS12_G1ADD',
+  0x0c: 'BLS12_G1MSM',
+  0x0d: 'BLS12_G2ADD',
+  0x0e: 'BLS12_G2MSM',
+  0x0f: 'BLS12_PAIRING_CHECK',
+  0x10: 'BLS12_MAP_FP_TO_G1',
+  0x11: 'BLS12_MAP_FP2_TO_G2',
+  0x100: 'P256VERIFY',
+}
+
+/** System contracts by the EIP that introduces them (addresses fixed by those EIPs). */
+const SYSTEM_CONTRACTS: [eip: number, name: string, address: string][] = [
+  [4788, 'BEACON_ROOTS_ADDRESS', '0x000f3df6d732807ef1319fb7b8bb8522d0beac02'],
+  [7251, 'CONSOLIDATION_REQUEST_PREDEPLOY_ADDRESS', '0x0000bbddc7ce488642fb579f8b00f3a590007251'],
+  [2935, 'HISTORY_STORAGE_ADDRESS', '0x0000f90827f1c53a10cb7a02335b175320002935'],
+  [7002, 'WITHDRAWAL_REQUEST_PREDEPLOY_ADDRESS', '0x00000961ef480eb55e80d19ad83579a64c007002'],
+]
+
+/** The forks in force at `timestamp` on the chain of `common` (whose genesis hash is given), and after. */
+export function forkConfigs(common: Common, genesisHash: Uint8Array, number: bigint, timestamp: bigint): ForkConfigs {
+  const current = common.getHardforkBy({ blockNumber: number, timestamp })
+  const scheduled = common
+    .hardforks()
+    .filter((h) => h.timestamp !== undefined && h.timestamp !== null && BigInt(h.timestamp) > timestamp)
+    .map((h) => h.name)
+  const of = (name: string) => configOf(common, genesisHash, name)
+  return {
+    current: of(current),
+    next: scheduled.length > 0 ? of(scheduled[0]!) : undefined,
+    last: scheduled.length > 0 ? of(scheduled.at(-1)!) : undefined,
+  }
+}
+
+function configOf(base: Common, genesisHash: Uint8Array, hardfork: string): ForkConfig {
+  const common = base.copy()
+  // the blob parameters are the block library's (the chain's records carry them merged already)
+  common.updateParams(paramsBlock)
+  common.setHardfork(hardfork)
+  const precompiles = new Map<string, Uint8Array>()
+  for (const address of getActivePrecompiles(common).keys()) {
+    const name = PRECOMPILE_NAMES[Number.parseInt(address, 16)]
+    if (name) precompiles.set(name, hexToBytes(`0x${address}`))
+  }
+  const systemContracts = new Map<string, Uint8Array>()
+  if (common.isActivatedEIP(6110)) systemContracts.set('DEPOSIT_CONTRACT_ADDRESS', hexToBytes(depositContract(common)))
+  for (const [eip, name, address] of SYSTEM_CONTRACTS)
+    if (common.isActivatedEIP(eip)) systemContracts.set(name, hexToBytes(address as `0x${string}`))
+  const blobs = common.isActivatedEIP(4844)
+  const perBlob = blobs ? common.param('blobGasPerBlob') : 0n
+  return {
+    activationTime: common.hardforkTimestamp(hardfork) ?? 0n,
+    blobSchedule: blobs
+      ? {
+          target: common.param('targetBlobGasPerBlock') / perBlob,
+          max: common.param('maxBlobGasPerBlock') / perBlob,
+          baseFeeUpdateFraction: common.param('blobGasPriceUpdateFraction'),
+        }
+      : undefined,
+    chainId: common.chainId(),
+    forkId: hexToBytes(common.forkHash(hardfork, genesisHash)),
+    precompiles: new Map([...precompiles].sort(([a], [b]) => (a < b ? -1 : 1))),
+    systemContracts: new Map([...systemContracts].sort(([a], [b]) => (a < b ? -1 : 1))),
+  }
+}
+
+/** The beacon deposit contract the chain's config names (geth: zero when it names none). */
+function depositContract(common: Common): `0x${string}` {
+  const config = (common as unknown as { _chainParams: { depositContractAddress?: string } })._chainParams
+  return (config.depositContractAddress ?? '0x0000000000000000000000000000000000000000').toLowerCase() as `0x${string}`
+}
