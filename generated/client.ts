@@ -32,6 +32,8 @@ export interface RpcMethods {
   eth_blockNumber(...params: Methods['eth_blockNumber']['params']): Promise<Methods['eth_blockNumber']['result']>
   /** Executes a call without creating a transaction. */
   eth_call(...params: Methods['eth_call']['params']): Promise<Methods['eth_call']['result']>
+  /** Returns what history this node serves (for RPC routers). */
+  eth_capabilities(...params: Methods['eth_capabilities']['params']): Promise<Methods['eth_capabilities']['result']>
   /** Returns the chain id. */
   eth_chainId(...params: Methods['eth_chainId']['params']): Promise<Methods['eth_chainId']['result']>
   /** Returns the chain's fork configuration (EIP-7910). */
@@ -164,6 +166,7 @@ const methodNames: readonly MethodName[] = [
   'eth_blobBaseFee',
   'eth_blockNumber',
   'eth_call',
+  'eth_capabilities',
   'eth_chainId',
   'eth_config',
   'eth_createAccessList',

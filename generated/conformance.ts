@@ -277,6 +277,15 @@ export const conformanceCases: readonly ConformanceCase[] = [
     "expected": "0x000000000000000000000000000000000000000000000000000000000000002b"
   },
   {
+    "id": "eth_capabilities: after one block",
+    "method": "eth_capabilities",
+    "example": "after one block",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [],
+    "resultValidator": "eth_capabilities_result"
+  },
+  {
     "id": "eth_chainId: mainnet",
     "method": "eth_chainId",
     "example": "mainnet",

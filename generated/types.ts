@@ -287,6 +287,24 @@ export type CallObject = {
 }
 
 /**
+ * Routing capabilities
+ *
+ * What history this node serves, for RPC routers (geth's eth_capabilities): the head, and per resource whether it is served and from which block. The service keeps every block and every state, so each starts at genesis.
+ */
+export type Capabilities = {
+  head: {
+    number: Uint
+    hash: Hash32
+  }
+  state: ResourceCapability
+  tx: ResourceCapability
+  logs: ResourceCapability
+  receipts: ResourceCapability
+  blocks: ResourceCapability
+  stateproofs: ResourceCapability
+}
+
+/**
  * Fork configuration
  *
  * EIP-7910: the rules in force now (`current`), at the next scheduled fork (`next`) and at the last one scheduled (`last`); `next` and `last` are null when no fork is scheduled.
@@ -627,6 +645,20 @@ export type Receipt = {
   operatorFeeConstant?: Uint
   /** OP Stack (Jovian). blobGasUsed is then the transaction's DA footprint. */
   daFootprintGasScalar?: Uint
+}
+
+/**
+ * Resource capability
+ *
+ * Whether a kind of data is served, the oldest block it is served for, and how older data is deleted (a window of `retentionBlocks`; absent when nothing is deleted).
+ */
+export type ResourceCapability = {
+  disabled: boolean
+  oldestBlock?: Uint
+  deleteStrategy?: {
+    type: 'window'
+    retentionBlocks: Uint
+  }
 }
 
 /**

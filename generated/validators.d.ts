@@ -27,6 +27,7 @@ export declare const eth_call_param0: Validator
 export declare const eth_call_param1: Validator
 export declare const eth_call_param2: Validator
 export declare const eth_call_result: Validator
+export declare const eth_capabilities_result: Validator
 export declare const eth_chainId_result: Validator
 export declare const eth_config_result: Validator
 export declare const eth_createAccessList_param0: Validator

@@ -7,6 +7,7 @@
 import type { MethodHandlers } from '../../generated/methods.js'
 import type { HandlerContext } from './context.js'
 import { eth_chainId } from './eth/chainId.js'
+import { eth_capabilities } from './eth/capabilities.js'
 import { eth_config } from './eth/config.js'
 import { eth_blockNumber } from './eth/blockNumber.js'
 import { eth_getBalance } from './eth/getBalance.js'
@@ -79,6 +80,7 @@ export const handlers: Omit<MethodHandlers<HandlerContext>, ConnectionMethod> = 
   net_listening,
   eth_chainId,
   eth_config,
+  eth_capabilities,
   eth_protocolVersion,
   eth_getCompilers,
   eth_syncing,
