@@ -158,16 +158,16 @@ export type BlockHashSelector = {
 /**
  * Block number or tag
  *
- * A block number as a hex quantity, or a block tag.
+ * A block number as a 64-bit hex quantity (larger is -32602 `hex number > 64 bits`, as geth), or a block tag.
  */
-export type BlockNumberOrTag = Uint | BlockTag
+export type BlockNumberOrTag = Uint64 | BlockTag
 
 /**
  * Block number, tag or hash
  *
- * Where a state read happens: a block number, a block tag, a block hash, or an EIP-1898 object (`{blockHash, requireCanonical?}` or `{blockNumber}`). Omitted, it is `latest`.
+ * Where a state read happens: a block number, a block tag, a block hash, or an EIP-1898 object (`{blockHash, requireCanonical?}` or `{blockNumber}`). Omitted, it is `latest`. A number is at most 64 bits.
  */
-export type BlockNumberOrTagOrHash = Uint | BlockTag | Hash32 | BlockHashSelector | BlockNumberSelector
+export type BlockNumberOrTagOrHash = Uint64 | BlockTag | Hash32 | BlockHashSelector | BlockNumberSelector
 
 /**
  * Block number selector (EIP-1898)
@@ -801,7 +801,7 @@ export type SyncStatus = {
 /**
  * Trace config
  *
- * Without `tracer`, geth's struct logger (one entry per opcode; disableStack, disableStorage, enableMemory, enableReturnData shape each entry). `tracer` picks callTracer or prestateTracer, configured by `tracerConfig`. `timeout` is a Go duration string ("5s", "500ms", "1m30s"; default 5s). Other tracers and unknown fields are refused.
+ * Without `tracer`, geth's struct logger (one entry per opcode; disableStack, disableStorage, enableMemory, enableReturnData shape each entry). `tracer` picks callTracer or prestateTracer, configured by `tracerConfig`. `timeout` is a Go duration string ("5s", "500ms", "1m30s"; default 5s). Other tracers are refused; other fields (geth's older `disableMemory`, `reexec`, ...) are ignored, as geth and anvil do.
  */
 export type TraceConfig = {
   tracer?: 'callTracer' | 'prestateTracer'
@@ -823,7 +823,7 @@ export type TraceResult = StructLogResult | CallFrame | PrestateDiffResult | Pre
 /**
  * Tracer config
  *
- * Options of the named tracer: callTracer takes onlyTopCall (no nested calls) and withLog (logs in each frame); prestateTracer takes diffMode (pre and post state of what changed).
+ * Options of the named tracer: callTracer takes onlyTopCall (no nested calls) and withLog (logs in each frame); prestateTracer takes diffMode (pre and post state of what changed). Other fields are ignored, as geth.
  */
 export type TracerConfig = {
   onlyTopCall?: boolean

@@ -47,6 +47,13 @@ function hexProblem(value: string, pattern: string): string | undefined {
   if (stripped !== value && re.test(stripped)) return 'hex quantity has leading zeros'
   if (/^0x[0-9a-fA-F]*$/.test(value) && value.length % 2 === 1 && re.test(`0x0${value.slice(2)}`))
     return 'hex string has odd length'
+  // a quantity too long for its field (64-bit block numbers and indexes, 256-bit amounts): geth's text
+  for (const bits of [64, 256]) {
+    const digits = bits / 4
+    const fits = (n: number) => re.test(`0x${'f'.repeat(n)}`)
+    if (fits(digits) && !fits(digits + 1) && new RegExp(`^0x[1-9a-fA-F][0-9a-fA-F]{${digits},}$`).test(stripped))
+      return `hex number > ${bits} bits`
+  }
   return undefined
 }
 
