@@ -267,7 +267,7 @@ export type CallLog = {
 /**
  * Call object
  *
- * An unsigned transaction as eth_call and eth_estimateGas take it (execution-apis GenericTransaction, geth's TransactionArgs): every field optional. `input` is the calldata (`data` is its older name; both given and different is an error). `gasPrice` together with `maxFeePerGas`/`maxPriorityFeePerGas` is an error. `to` absent or null is a contract creation. Unknown fields are refused.
+ * An unsigned transaction as eth_call and eth_estimateGas take it (execution-apis GenericTransaction, geth's TransactionArgs): every field optional. `input` is the calldata (`data` is its older name; both given and different is an error). `gasPrice` together with `maxFeePerGas`/`maxPriorityFeePerGas` is an error. `to` absent or null is a contract creation. `blobVersionedHashes` (with `maxFeePerBlobGas`) makes it a blob (type 3) transaction, whose BLOBHASH sees them. Unknown fields are refused.
  */
 export type CallObject = {
   type?: Uint
@@ -284,6 +284,8 @@ export type CallObject = {
   chainId?: Uint
   accessList?: AccessList
   authorizationList?: AuthorizationList
+  blobVersionedHashes?: Hash32[]
+  maxFeePerBlobGas?: Uint256
 }
 
 /**
@@ -625,8 +627,10 @@ export type Receipt = {
   contractAddress?: NotFound | Address
   logs: Log[]
   logsBloom: Bytes256
-  /** 0x1 success, 0x0 failure (reverted or out of gas). */
-  status: Uint
+  /** 0x1 success, 0x0 failure (reverted or out of gas). Absent before Byzantium (see root). */
+  status?: Uint
+  /** Before Byzantium only (an imported old block's receipt), instead of status, as geth reports it. The state root after the transaction. */
+  root?: Hash32
   /** Deposit (0x7e) only. The sender's nonce before the deposit ran. */
   depositNonce?: Uint
   /** Deposit only. 0x1 since Canyon. */

@@ -3074,7 +3074,7 @@ return errors === 0;
 
 export const eth_call_param0 = validate88;
 const schema103 = {"$ref":"openrpc#/components/schemas/CallObject"};
-const schema104 = {"title":"Call object","type":"object","additionalProperties":false,"properties":{"type":{"$ref":"#/components/schemas/Uint"},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"gas":{"$ref":"#/components/schemas/Uint64"},"gasPrice":{"$ref":"#/components/schemas/Uint256"},"maxFeePerGas":{"$ref":"#/components/schemas/Uint256"},"maxPriorityFeePerGas":{"$ref":"#/components/schemas/Uint256"},"value":{"$ref":"#/components/schemas/Uint256"},"input":{"$ref":"#/components/schemas/Bytes"},"data":{"$ref":"#/components/schemas/Bytes"},"nonce":{"$ref":"#/components/schemas/Uint64"},"chainId":{"$ref":"#/components/schemas/Uint"},"accessList":{"$ref":"#/components/schemas/AccessList"},"authorizationList":{"$ref":"#/components/schemas/AuthorizationList"}}};
+const schema104 = {"title":"Call object","type":"object","additionalProperties":false,"properties":{"type":{"$ref":"#/components/schemas/Uint"},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"gas":{"$ref":"#/components/schemas/Uint64"},"gasPrice":{"$ref":"#/components/schemas/Uint256"},"maxFeePerGas":{"$ref":"#/components/schemas/Uint256"},"maxPriorityFeePerGas":{"$ref":"#/components/schemas/Uint256"},"value":{"$ref":"#/components/schemas/Uint256"},"input":{"$ref":"#/components/schemas/Bytes"},"data":{"$ref":"#/components/schemas/Bytes"},"nonce":{"$ref":"#/components/schemas/Uint64"},"chainId":{"$ref":"#/components/schemas/Uint"},"accessList":{"$ref":"#/components/schemas/AccessList"},"authorizationList":{"$ref":"#/components/schemas/AuthorizationList"},"blobVersionedHashes":{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},"maxFeePerBlobGas":{"$ref":"#/components/schemas/Uint256"}}};
 const schema110 = {"title":"256-bit hex quantity","type":"string","pattern":"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$","x-error":"a 256-bit hex quantity without leading zeros"};
 const func2 = Object.prototype.hasOwnProperty;
 const pattern44 = new RegExp("^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$", "u");
@@ -3772,6 +3772,70 @@ var valid0 = _errs44 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.blobVersionedHashes !== undefined){
+let data14 = data.blobVersionedHashes;
+const _errs45 = errors;
+if(errors === _errs45){
+if(Array.isArray(data14)){
+var valid15 = true;
+const len0 = data14.length;
+for(let i0=0; i0<len0; i0++){
+let data15 = data14[i0];
+const _errs47 = errors;
+const _errs48 = errors;
+if(errors === _errs48){
+if(typeof data15 === "string"){
+if(!pattern1.test(data15)){
+validate89.errors = [{instancePath:instancePath+"/blobVersionedHashes/" + i0,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data15}];
+return false;
+}
+}
+else {
+validate89.errors = [{instancePath:instancePath+"/blobVersionedHashes/" + i0,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data15}];
+return false;
+}
+}
+var valid15 = _errs47 === errors;
+if(!valid15){
+break;
+}
+}
+}
+else {
+validate89.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema104.properties.blobVersionedHashes.type,parentSchema:schema104.properties.blobVersionedHashes,data:data14}];
+return false;
+}
+}
+var valid0 = _errs45 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.maxFeePerBlobGas !== undefined){
+let data16 = data.maxFeePerBlobGas;
+const _errs50 = errors;
+const _errs51 = errors;
+if(errors === _errs51){
+if(typeof data16 === "string"){
+if(!pattern44.test(data16)){
+validate89.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data16}];
+return false;
+}
+}
+else {
+validate89.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data16}];
+return false;
+}
+}
+var valid0 = _errs50 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
 }
 }
 }
@@ -3809,7 +3873,7 @@ return errors === 0;
 }
 
 export const eth_call_param1 = validate99;
-const schema130 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema132 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3957,11 +4021,11 @@ return errors === 0;
 }
 
 export const eth_call_param2 = validate104;
-const schema135 = {"$ref":"openrpc#/components/schemas/StateOverrides"};
-const schema136 = {"title":"State overrides","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/AccountOverride"},"x-error":"an object of account overrides keyed by 20-byte address"};
-const schema137 = {"title":"Account override","type":"object","additionalProperties":false,"properties":{"balance":{"$ref":"#/components/schemas/Uint256"},"nonce":{"$ref":"#/components/schemas/Uint64"},"code":{"$ref":"#/components/schemas/Bytes"},"state":{"$ref":"#/components/schemas/StorageOverride"},"stateDiff":{"$ref":"#/components/schemas/StorageOverride"}}};
-const schema141 = {"title":"Storage override","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{64}$"},"additionalProperties":{"$ref":"#/components/schemas/Bytes32"},"x-error":"an object of 32-byte words keyed by 32-byte slots (0x + 64 hex digits each)"};
-const schema142 = {"title":"32 bytes","type":"string","pattern":"^0x[0-9a-fA-F]{64}$","x-error":"32 hex encoded bytes (0x + 64 hex digits)"};
+const schema137 = {"$ref":"openrpc#/components/schemas/StateOverrides"};
+const schema138 = {"title":"State overrides","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/AccountOverride"},"x-error":"an object of account overrides keyed by 20-byte address"};
+const schema139 = {"title":"Account override","type":"object","additionalProperties":false,"properties":{"balance":{"$ref":"#/components/schemas/Uint256"},"nonce":{"$ref":"#/components/schemas/Uint64"},"code":{"$ref":"#/components/schemas/Bytes"},"state":{"$ref":"#/components/schemas/StorageOverride"},"stateDiff":{"$ref":"#/components/schemas/StorageOverride"}}};
+const schema143 = {"title":"Storage override","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{64}$"},"additionalProperties":{"$ref":"#/components/schemas/Bytes32"},"x-error":"an object of 32-byte words keyed by 32-byte slots (0x + 64 hex digits each)"};
+const schema144 = {"title":"32 bytes","type":"string","pattern":"^0x[0-9a-fA-F]{64}$","x-error":"32 hex encoded bytes (0x + 64 hex digits)"};
 
 function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3972,7 +4036,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern1.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema141.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema143.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3984,7 +4048,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema141.propertyNames,parentSchema:schema141,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema143.propertyNames,parentSchema:schema143,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4005,12 +4069,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data0 === "string"){
 if(!pattern1.test(data0)){
-validate107.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/Bytes32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema142,data:data0}];
+validate107.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/Bytes32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema144,data:data0}];
 return false;
 }
 }
 else {
-validate107.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/Bytes32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema142.type,parentSchema:schema142,data:data0}];
+validate107.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/Bytes32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema144.type,parentSchema:schema144,data:data0}];
 return false;
 }
 }
@@ -4022,7 +4086,7 @@ break;
 }
 }
 else {
-validate107.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema141.type,parentSchema:schema141,data}];
+validate107.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema143.type,parentSchema:schema143,data}];
 return false;
 }
 }
@@ -4039,7 +4103,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "balance") || (key0 === "nonce")) || (key0 === "code")) || (key0 === "state")) || (key0 === "stateDiff"))){
-validate106.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema137,data}];
+validate106.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema139,data}];
 return false;
 break;
 }
@@ -4141,7 +4205,7 @@ var valid0 = true;
 }
 }
 else {
-validate106.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema137.type,parentSchema:schema137,data}];
+validate106.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema139.type,parentSchema:schema139,data}];
 return false;
 }
 }
@@ -4159,7 +4223,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern16.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema136.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema138.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4171,7 +4235,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema136.propertyNames,parentSchema:schema136,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema138.propertyNames,parentSchema:schema138,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4199,7 +4263,7 @@ break;
 }
 }
 else {
-validate105.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema136.type,parentSchema:schema136,data}];
+validate105.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema138.type,parentSchema:schema138,data}];
 return false;
 }
 }
@@ -4220,7 +4284,7 @@ return errors === 0;
 }
 
 export const eth_call_result = validate112;
-const schema143 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema145 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4243,9 +4307,9 @@ return errors === 0;
 }
 
 export const eth_capabilities_result = validate113;
-const schema145 = {"$ref":"openrpc#/components/schemas/Capabilities"};
-const schema146 = {"title":"Routing capabilities","type":"object","required":["head","state","tx","logs","receipts","blocks","stateproofs"],"additionalProperties":false,"properties":{"head":{"type":"object","required":["number","hash"],"additionalProperties":false,"properties":{"number":{"$ref":"#/components/schemas/Uint"},"hash":{"$ref":"#/components/schemas/Hash32"}}},"state":{"$ref":"#/components/schemas/ResourceCapability"},"tx":{"$ref":"#/components/schemas/ResourceCapability"},"logs":{"$ref":"#/components/schemas/ResourceCapability"},"receipts":{"$ref":"#/components/schemas/ResourceCapability"},"blocks":{"$ref":"#/components/schemas/ResourceCapability"},"stateproofs":{"$ref":"#/components/schemas/ResourceCapability"}}};
-const schema149 = {"title":"Resource capability","type":"object","required":["disabled"],"additionalProperties":false,"properties":{"disabled":{"type":"boolean"},"oldestBlock":{"$ref":"#/components/schemas/Uint"},"deleteStrategy":{"type":"object","required":["type","retentionBlocks"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["window"]},"retentionBlocks":{"$ref":"#/components/schemas/Uint"}}}}};
+const schema147 = {"$ref":"openrpc#/components/schemas/Capabilities"};
+const schema148 = {"title":"Routing capabilities","type":"object","required":["head","state","tx","logs","receipts","blocks","stateproofs"],"additionalProperties":false,"properties":{"head":{"type":"object","required":["number","hash"],"additionalProperties":false,"properties":{"number":{"$ref":"#/components/schemas/Uint"},"hash":{"$ref":"#/components/schemas/Hash32"}}},"state":{"$ref":"#/components/schemas/ResourceCapability"},"tx":{"$ref":"#/components/schemas/ResourceCapability"},"logs":{"$ref":"#/components/schemas/ResourceCapability"},"receipts":{"$ref":"#/components/schemas/ResourceCapability"},"blocks":{"$ref":"#/components/schemas/ResourceCapability"},"stateproofs":{"$ref":"#/components/schemas/ResourceCapability"}}};
+const schema151 = {"title":"Resource capability","type":"object","required":["disabled"],"additionalProperties":false,"properties":{"disabled":{"type":"boolean"},"oldestBlock":{"$ref":"#/components/schemas/Uint"},"deleteStrategy":{"type":"object","required":["type","retentionBlocks"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["window"]},"retentionBlocks":{"$ref":"#/components/schemas/Uint"}}}}};
 
 function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4254,14 +4318,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.disabled === undefined) && (missing0 = "disabled")){
-validate115.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema149.required,parentSchema:schema149,data}];
+validate115.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema151.required,parentSchema:schema151,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "disabled") || (key0 === "oldestBlock")) || (key0 === "deleteStrategy"))){
-validate115.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema149,data}];
+validate115.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema151,data}];
 return false;
 break;
 }
@@ -4271,7 +4335,7 @@ if(data.disabled !== undefined){
 let data0 = data.disabled;
 const _errs2 = errors;
 if(typeof data0 !== "boolean"){
-validate115.errors = [{instancePath:instancePath+"/disabled",schemaPath:"#/properties/disabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema149.properties.disabled.type,parentSchema:schema149.properties.disabled,data:data0}];
+validate115.errors = [{instancePath:instancePath+"/disabled",schemaPath:"#/properties/disabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema151.properties.disabled.type,parentSchema:schema151.properties.disabled,data:data0}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -4309,14 +4373,14 @@ if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if(((data2.type === undefined) && (missing1 = "type")) || ((data2.retentionBlocks === undefined) && (missing1 = "retentionBlocks"))){
-validate115.errors = [{instancePath:instancePath+"/deleteStrategy",schemaPath:"#/properties/deleteStrategy/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema149.properties.deleteStrategy.required,parentSchema:schema149.properties.deleteStrategy,data:data2}];
+validate115.errors = [{instancePath:instancePath+"/deleteStrategy",schemaPath:"#/properties/deleteStrategy/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema151.properties.deleteStrategy.required,parentSchema:schema151.properties.deleteStrategy,data:data2}];
 return false;
 }
 else {
 const _errs9 = errors;
 for(const key1 in data2){
 if(!((key1 === "type") || (key1 === "retentionBlocks"))){
-validate115.errors = [{instancePath:instancePath+"/deleteStrategy",schemaPath:"#/properties/deleteStrategy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema149.properties.deleteStrategy,data:data2}];
+validate115.errors = [{instancePath:instancePath+"/deleteStrategy",schemaPath:"#/properties/deleteStrategy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema151.properties.deleteStrategy,data:data2}];
 return false;
 break;
 }
@@ -4326,11 +4390,11 @@ if(data2.type !== undefined){
 let data3 = data2.type;
 const _errs10 = errors;
 if(typeof data3 !== "string"){
-validate115.errors = [{instancePath:instancePath+"/deleteStrategy/type",schemaPath:"#/properties/deleteStrategy/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema149.properties.deleteStrategy.properties.type.type,parentSchema:schema149.properties.deleteStrategy.properties.type,data:data3}];
+validate115.errors = [{instancePath:instancePath+"/deleteStrategy/type",schemaPath:"#/properties/deleteStrategy/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema151.properties.deleteStrategy.properties.type.type,parentSchema:schema151.properties.deleteStrategy.properties.type,data:data3}];
 return false;
 }
 if(!(data3 === "window")){
-validate115.errors = [{instancePath:instancePath+"/deleteStrategy/type",schemaPath:"#/properties/deleteStrategy/properties/type/enum",keyword:"enum",params:{allowedValues: schema149.properties.deleteStrategy.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema149.properties.deleteStrategy.properties.type.enum,parentSchema:schema149.properties.deleteStrategy.properties.type,data:data3}];
+validate115.errors = [{instancePath:instancePath+"/deleteStrategy/type",schemaPath:"#/properties/deleteStrategy/properties/type/enum",keyword:"enum",params:{allowedValues: schema151.properties.deleteStrategy.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema151.properties.deleteStrategy.properties.type.enum,parentSchema:schema151.properties.deleteStrategy.properties.type,data:data3}];
 return false;
 }
 var valid2 = _errs10 === errors;
@@ -4365,7 +4429,7 @@ var valid2 = true;
 }
 }
 else {
-validate115.errors = [{instancePath:instancePath+"/deleteStrategy",schemaPath:"#/properties/deleteStrategy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema149.properties.deleteStrategy.type,parentSchema:schema149.properties.deleteStrategy,data:data2}];
+validate115.errors = [{instancePath:instancePath+"/deleteStrategy",schemaPath:"#/properties/deleteStrategy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema151.properties.deleteStrategy.type,parentSchema:schema151.properties.deleteStrategy,data:data2}];
 return false;
 }
 }
@@ -4380,7 +4444,7 @@ var valid0 = true;
 }
 }
 else {
-validate115.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema149.type,parentSchema:schema149,data}];
+validate115.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema151.type,parentSchema:schema151,data}];
 return false;
 }
 }
@@ -4396,14 +4460,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.head === undefined) && (missing0 = "head")) || ((data.state === undefined) && (missing0 = "state"))) || ((data.tx === undefined) && (missing0 = "tx"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.receipts === undefined) && (missing0 = "receipts"))) || ((data.blocks === undefined) && (missing0 = "blocks"))) || ((data.stateproofs === undefined) && (missing0 = "stateproofs"))){
-validate114.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema146.required,parentSchema:schema146,data}];
+validate114.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema148.required,parentSchema:schema148,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "head") || (key0 === "state")) || (key0 === "tx")) || (key0 === "logs")) || (key0 === "receipts")) || (key0 === "blocks")) || (key0 === "stateproofs"))){
-validate114.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema146,data}];
+validate114.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema148,data}];
 return false;
 break;
 }
@@ -4416,14 +4480,14 @@ if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if(((data0.number === undefined) && (missing1 = "number")) || ((data0.hash === undefined) && (missing1 = "hash"))){
-validate114.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema146.properties.head.required,parentSchema:schema146.properties.head,data:data0}];
+validate114.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema148.properties.head.required,parentSchema:schema148.properties.head,data:data0}];
 return false;
 }
 else {
 const _errs4 = errors;
 for(const key1 in data0){
 if(!((key1 === "number") || (key1 === "hash"))){
-validate114.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema146.properties.head,data:data0}];
+validate114.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema148.properties.head,data:data0}];
 return false;
 break;
 }
@@ -4477,7 +4541,7 @@ var valid1 = true;
 }
 }
 else {
-validate114.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema146.properties.head.type,parentSchema:schema146.properties.head,data:data0}];
+validate114.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema148.properties.head.type,parentSchema:schema148.properties.head,data:data0}];
 return false;
 }
 }
@@ -4568,7 +4632,7 @@ var valid0 = true;
 }
 }
 else {
-validate114.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema146.type,parentSchema:schema146,data}];
+validate114.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema148.type,parentSchema:schema148,data}];
 return false;
 }
 }
@@ -4589,7 +4653,7 @@ return errors === 0;
 }
 
 export const eth_chainId_result = validate123;
-const schema152 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema154 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4612,11 +4676,11 @@ return errors === 0;
 }
 
 export const eth_config_result = validate124;
-const schema154 = {"$ref":"openrpc#/components/schemas/EthConfig"};
-const schema155 = {"title":"Fork configuration","type":"object","required":["current","next","last"],"additionalProperties":false,"properties":{"current":{"$ref":"#/components/schemas/ForkConfig"},"next":{"oneOf":[{"$ref":"#/components/schemas/ForkConfig"},{"$ref":"#/components/schemas/NotFound"}]},"last":{"oneOf":[{"$ref":"#/components/schemas/ForkConfig"},{"$ref":"#/components/schemas/NotFound"}]}}};
-const schema156 = {"title":"One fork's configuration","type":"object","required":["activationTime","chainId","forkId","precompiles","systemContracts"],"additionalProperties":false,"properties":{"activationTime":{"type":"integer","minimum":0},"blobSchedule":{"$ref":"#/components/schemas/BlobSchedule"},"chainId":{"$ref":"#/components/schemas/Uint"},"forkId":{"type":"string","pattern":"^0x[0-9a-f]{8}$"},"precompiles":{"type":"object","additionalProperties":{"$ref":"#/components/schemas/Address"}},"systemContracts":{"type":"object","additionalProperties":{"$ref":"#/components/schemas/Address"}}}};
-const schema157 = {"title":"Blob schedule","type":"object","required":["target","max","baseFeeUpdateFraction"],"additionalProperties":false,"properties":{"target":{"type":"integer"},"max":{"type":"integer"},"baseFeeUpdateFraction":{"type":"integer"}}};
-const pattern75 = new RegExp("^0x[0-9a-f]{8}$", "u");
+const schema156 = {"$ref":"openrpc#/components/schemas/EthConfig"};
+const schema157 = {"title":"Fork configuration","type":"object","required":["current","next","last"],"additionalProperties":false,"properties":{"current":{"$ref":"#/components/schemas/ForkConfig"},"next":{"oneOf":[{"$ref":"#/components/schemas/ForkConfig"},{"$ref":"#/components/schemas/NotFound"}]},"last":{"oneOf":[{"$ref":"#/components/schemas/ForkConfig"},{"$ref":"#/components/schemas/NotFound"}]}}};
+const schema158 = {"title":"One fork's configuration","type":"object","required":["activationTime","chainId","forkId","precompiles","systemContracts"],"additionalProperties":false,"properties":{"activationTime":{"type":"integer","minimum":0},"blobSchedule":{"$ref":"#/components/schemas/BlobSchedule"},"chainId":{"$ref":"#/components/schemas/Uint"},"forkId":{"type":"string","pattern":"^0x[0-9a-f]{8}$"},"precompiles":{"type":"object","additionalProperties":{"$ref":"#/components/schemas/Address"}},"systemContracts":{"type":"object","additionalProperties":{"$ref":"#/components/schemas/Address"}}}};
+const schema159 = {"title":"Blob schedule","type":"object","required":["target","max","baseFeeUpdateFraction"],"additionalProperties":false,"properties":{"target":{"type":"integer"},"max":{"type":"integer"},"baseFeeUpdateFraction":{"type":"integer"}}};
+const pattern77 = new RegExp("^0x[0-9a-f]{8}$", "u");
 
 function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4625,14 +4689,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.activationTime === undefined) && (missing0 = "activationTime")) || ((data.chainId === undefined) && (missing0 = "chainId"))) || ((data.forkId === undefined) && (missing0 = "forkId"))) || ((data.precompiles === undefined) && (missing0 = "precompiles"))) || ((data.systemContracts === undefined) && (missing0 = "systemContracts"))){
-validate126.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema156.required,parentSchema:schema156,data}];
+validate126.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema158.required,parentSchema:schema158,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "activationTime") || (key0 === "blobSchedule")) || (key0 === "chainId")) || (key0 === "forkId")) || (key0 === "precompiles")) || (key0 === "systemContracts"))){
-validate126.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema156,data}];
+validate126.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema158,data}];
 return false;
 break;
 }
@@ -4642,13 +4706,13 @@ if(data.activationTime !== undefined){
 let data0 = data.activationTime;
 const _errs2 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate126.errors = [{instancePath:instancePath+"/activationTime",schemaPath:"#/properties/activationTime/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema156.properties.activationTime.type,parentSchema:schema156.properties.activationTime,data:data0}];
+validate126.errors = [{instancePath:instancePath+"/activationTime",schemaPath:"#/properties/activationTime/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema158.properties.activationTime.type,parentSchema:schema158.properties.activationTime,data:data0}];
 return false;
 }
 if(errors === _errs2){
 if(typeof data0 == "number"){
 if(data0 < 0 || isNaN(data0)){
-validate126.errors = [{instancePath:instancePath+"/activationTime",schemaPath:"#/properties/activationTime/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema156.properties.activationTime,data:data0}];
+validate126.errors = [{instancePath:instancePath+"/activationTime",schemaPath:"#/properties/activationTime/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema158.properties.activationTime,data:data0}];
 return false;
 }
 }
@@ -4667,14 +4731,14 @@ if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.target === undefined) && (missing1 = "target")) || ((data1.max === undefined) && (missing1 = "max"))) || ((data1.baseFeeUpdateFraction === undefined) && (missing1 = "baseFeeUpdateFraction"))){
-validate126.errors = [{instancePath:instancePath+"/blobSchedule",schemaPath:"#/components/schemas/BlobSchedule/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema157.required,parentSchema:schema157,data:data1}];
+validate126.errors = [{instancePath:instancePath+"/blobSchedule",schemaPath:"#/components/schemas/BlobSchedule/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema159.required,parentSchema:schema159,data:data1}];
 return false;
 }
 else {
 const _errs7 = errors;
 for(const key1 in data1){
 if(!(((key1 === "target") || (key1 === "max")) || (key1 === "baseFeeUpdateFraction"))){
-validate126.errors = [{instancePath:instancePath+"/blobSchedule",schemaPath:"#/components/schemas/BlobSchedule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema157,data:data1}];
+validate126.errors = [{instancePath:instancePath+"/blobSchedule",schemaPath:"#/components/schemas/BlobSchedule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema159,data:data1}];
 return false;
 break;
 }
@@ -4684,7 +4748,7 @@ if(data1.target !== undefined){
 let data2 = data1.target;
 const _errs8 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate126.errors = [{instancePath:instancePath+"/blobSchedule/target",schemaPath:"#/components/schemas/BlobSchedule/properties/target/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema157.properties.target.type,parentSchema:schema157.properties.target,data:data2}];
+validate126.errors = [{instancePath:instancePath+"/blobSchedule/target",schemaPath:"#/components/schemas/BlobSchedule/properties/target/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema159.properties.target.type,parentSchema:schema159.properties.target,data:data2}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -4697,7 +4761,7 @@ if(data1.max !== undefined){
 let data3 = data1.max;
 const _errs10 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate126.errors = [{instancePath:instancePath+"/blobSchedule/max",schemaPath:"#/components/schemas/BlobSchedule/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema157.properties.max.type,parentSchema:schema157.properties.max,data:data3}];
+validate126.errors = [{instancePath:instancePath+"/blobSchedule/max",schemaPath:"#/components/schemas/BlobSchedule/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema159.properties.max.type,parentSchema:schema159.properties.max,data:data3}];
 return false;
 }
 var valid2 = _errs10 === errors;
@@ -4710,7 +4774,7 @@ if(data1.baseFeeUpdateFraction !== undefined){
 let data4 = data1.baseFeeUpdateFraction;
 const _errs12 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate126.errors = [{instancePath:instancePath+"/blobSchedule/baseFeeUpdateFraction",schemaPath:"#/components/schemas/BlobSchedule/properties/baseFeeUpdateFraction/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema157.properties.baseFeeUpdateFraction.type,parentSchema:schema157.properties.baseFeeUpdateFraction,data:data4}];
+validate126.errors = [{instancePath:instancePath+"/blobSchedule/baseFeeUpdateFraction",schemaPath:"#/components/schemas/BlobSchedule/properties/baseFeeUpdateFraction/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema159.properties.baseFeeUpdateFraction.type,parentSchema:schema159.properties.baseFeeUpdateFraction,data:data4}];
 return false;
 }
 var valid2 = _errs12 === errors;
@@ -4724,7 +4788,7 @@ var valid2 = true;
 }
 }
 else {
-validate126.errors = [{instancePath:instancePath+"/blobSchedule",schemaPath:"#/components/schemas/BlobSchedule/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema157.type,parentSchema:schema157,data:data1}];
+validate126.errors = [{instancePath:instancePath+"/blobSchedule",schemaPath:"#/components/schemas/BlobSchedule/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema159.type,parentSchema:schema159,data:data1}];
 return false;
 }
 }
@@ -4761,13 +4825,13 @@ let data6 = data.forkId;
 const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data6 === "string"){
-if(!pattern75.test(data6)){
-validate126.errors = [{instancePath:instancePath+"/forkId",schemaPath:"#/properties/forkId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{8}$"},message:"must match pattern \""+"^0x[0-9a-f]{8}$"+"\"",schema:"^0x[0-9a-f]{8}$",parentSchema:schema156.properties.forkId,data:data6}];
+if(!pattern77.test(data6)){
+validate126.errors = [{instancePath:instancePath+"/forkId",schemaPath:"#/properties/forkId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{8}$"},message:"must match pattern \""+"^0x[0-9a-f]{8}$"+"\"",schema:"^0x[0-9a-f]{8}$",parentSchema:schema158.properties.forkId,data:data6}];
 return false;
 }
 }
 else {
-validate126.errors = [{instancePath:instancePath+"/forkId",schemaPath:"#/properties/forkId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema156.properties.forkId.type,parentSchema:schema156.properties.forkId,data:data6}];
+validate126.errors = [{instancePath:instancePath+"/forkId",schemaPath:"#/properties/forkId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema158.properties.forkId.type,parentSchema:schema158.properties.forkId,data:data6}];
 return false;
 }
 }
@@ -4805,7 +4869,7 @@ break;
 }
 }
 else {
-validate126.errors = [{instancePath:instancePath+"/precompiles",schemaPath:"#/properties/precompiles/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema156.properties.precompiles.type,parentSchema:schema156.properties.precompiles,data:data7}];
+validate126.errors = [{instancePath:instancePath+"/precompiles",schemaPath:"#/properties/precompiles/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema158.properties.precompiles.type,parentSchema:schema158.properties.precompiles,data:data7}];
 return false;
 }
 }
@@ -4843,7 +4907,7 @@ break;
 }
 }
 else {
-validate126.errors = [{instancePath:instancePath+"/systemContracts",schemaPath:"#/properties/systemContracts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema156.properties.systemContracts.type,parentSchema:schema156.properties.systemContracts,data:data9}];
+validate126.errors = [{instancePath:instancePath+"/systemContracts",schemaPath:"#/properties/systemContracts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema158.properties.systemContracts.type,parentSchema:schema158.properties.systemContracts,data:data9}];
 return false;
 }
 }
@@ -4861,7 +4925,7 @@ var valid0 = true;
 }
 }
 else {
-validate126.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema156.type,parentSchema:schema156,data}];
+validate126.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema158.type,parentSchema:schema158,data}];
 return false;
 }
 }
@@ -4877,14 +4941,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.current === undefined) && (missing0 = "current")) || ((data.next === undefined) && (missing0 = "next"))) || ((data.last === undefined) && (missing0 = "last"))){
-validate125.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema155.required,parentSchema:schema155,data}];
+validate125.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema157.required,parentSchema:schema157,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "current") || (key0 === "next")) || (key0 === "last"))){
-validate125.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema155,data}];
+validate125.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema157,data}];
 return false;
 break;
 }
@@ -4941,7 +5005,7 @@ passing0 = 1;
 }
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/next",schemaPath:"#/properties/next/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema155.properties.next.oneOf,parentSchema:schema155.properties.next,data:data1};
+const err1 = {instancePath:instancePath+"/next",schemaPath:"#/properties/next/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema157.properties.next.oneOf,parentSchema:schema157.properties.next,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5008,7 +5072,7 @@ passing1 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/last",schemaPath:"#/properties/last/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema155.properties.last.oneOf,parentSchema:schema155.properties.last,data:data2};
+const err3 = {instancePath:instancePath+"/last",schemaPath:"#/properties/last/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema157.properties.last.oneOf,parentSchema:schema157.properties.last,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5041,7 +5105,7 @@ var valid0 = true;
 }
 }
 else {
-validate125.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema155.type,parentSchema:schema155,data}];
+validate125.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema157.type,parentSchema:schema157,data}];
 return false;
 }
 }
@@ -5062,7 +5126,7 @@ return errors === 0;
 }
 
 export const eth_createAccessList_param0 = validate131;
-const schema163 = {"$ref":"openrpc#/components/schemas/CallObject"};
+const schema165 = {"$ref":"openrpc#/components/schemas/CallObject"};
 
 function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5431,6 +5495,70 @@ var valid0 = _errs44 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.blobVersionedHashes !== undefined){
+let data14 = data.blobVersionedHashes;
+const _errs45 = errors;
+if(errors === _errs45){
+if(Array.isArray(data14)){
+var valid15 = true;
+const len0 = data14.length;
+for(let i0=0; i0<len0; i0++){
+let data15 = data14[i0];
+const _errs47 = errors;
+const _errs48 = errors;
+if(errors === _errs48){
+if(typeof data15 === "string"){
+if(!pattern1.test(data15)){
+validate132.errors = [{instancePath:instancePath+"/blobVersionedHashes/" + i0,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data15}];
+return false;
+}
+}
+else {
+validate132.errors = [{instancePath:instancePath+"/blobVersionedHashes/" + i0,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data15}];
+return false;
+}
+}
+var valid15 = _errs47 === errors;
+if(!valid15){
+break;
+}
+}
+}
+else {
+validate132.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema104.properties.blobVersionedHashes.type,parentSchema:schema104.properties.blobVersionedHashes,data:data14}];
+return false;
+}
+}
+var valid0 = _errs45 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.maxFeePerBlobGas !== undefined){
+let data16 = data.maxFeePerBlobGas;
+const _errs50 = errors;
+const _errs51 = errors;
+if(errors === _errs51){
+if(typeof data16 === "string"){
+if(!pattern44.test(data16)){
+validate132.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data16}];
+return false;
+}
+}
+else {
+validate132.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data16}];
+return false;
+}
+}
+var valid0 = _errs50 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
 }
 }
 }
@@ -5468,7 +5596,7 @@ return errors === 0;
 }
 
 export const eth_createAccessList_param1 = validate136;
-const schema178 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema182 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5616,8 +5744,8 @@ return errors === 0;
 }
 
 export const eth_createAccessList_result = validate141;
-const schema183 = {"$ref":"openrpc#/components/schemas/AccessListResult"};
-const schema184 = {"title":"Access list result","type":"object","required":["accessList","gasUsed"],"additionalProperties":false,"properties":{"accessList":{"$ref":"#/components/schemas/AccessList"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"error":{"type":"string"}}};
+const schema187 = {"$ref":"openrpc#/components/schemas/AccessListResult"};
+const schema188 = {"title":"Access list result","type":"object","required":["accessList","gasUsed"],"additionalProperties":false,"properties":{"accessList":{"$ref":"#/components/schemas/AccessList"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"error":{"type":"string"}}};
 
 function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5626,14 +5754,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.accessList === undefined) && (missing0 = "accessList")) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))){
-validate142.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema184.required,parentSchema:schema184,data}];
+validate142.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema188.required,parentSchema:schema188,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "accessList") || (key0 === "gasUsed")) || (key0 === "error"))){
-validate142.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema184,data}];
+validate142.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema188,data}];
 return false;
 break;
 }
@@ -5677,7 +5805,7 @@ if(data.error !== undefined){
 let data2 = data.error;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate142.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema184.properties.error.type,parentSchema:schema184.properties.error,data:data2}];
+validate142.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.properties.error.type,parentSchema:schema188.properties.error,data:data2}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -5691,7 +5819,7 @@ var valid0 = true;
 }
 }
 else {
-validate142.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema184.type,parentSchema:schema184,data}];
+validate142.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema188.type,parentSchema:schema188,data}];
 return false;
 }
 }
@@ -5712,7 +5840,7 @@ return errors === 0;
 }
 
 export const eth_estimateGas_param0 = validate145;
-const schema186 = {"$ref":"openrpc#/components/schemas/CallObject"};
+const schema190 = {"$ref":"openrpc#/components/schemas/CallObject"};
 
 function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6081,6 +6209,70 @@ var valid0 = _errs44 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.blobVersionedHashes !== undefined){
+let data14 = data.blobVersionedHashes;
+const _errs45 = errors;
+if(errors === _errs45){
+if(Array.isArray(data14)){
+var valid15 = true;
+const len0 = data14.length;
+for(let i0=0; i0<len0; i0++){
+let data15 = data14[i0];
+const _errs47 = errors;
+const _errs48 = errors;
+if(errors === _errs48){
+if(typeof data15 === "string"){
+if(!pattern1.test(data15)){
+validate146.errors = [{instancePath:instancePath+"/blobVersionedHashes/" + i0,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data15}];
+return false;
+}
+}
+else {
+validate146.errors = [{instancePath:instancePath+"/blobVersionedHashes/" + i0,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data15}];
+return false;
+}
+}
+var valid15 = _errs47 === errors;
+if(!valid15){
+break;
+}
+}
+}
+else {
+validate146.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema104.properties.blobVersionedHashes.type,parentSchema:schema104.properties.blobVersionedHashes,data:data14}];
+return false;
+}
+}
+var valid0 = _errs45 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.maxFeePerBlobGas !== undefined){
+let data16 = data.maxFeePerBlobGas;
+const _errs50 = errors;
+const _errs51 = errors;
+if(errors === _errs51){
+if(typeof data16 === "string"){
+if(!pattern44.test(data16)){
+validate146.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data16}];
+return false;
+}
+}
+else {
+validate146.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data16}];
+return false;
+}
+}
+var valid0 = _errs50 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
 }
 }
 }
@@ -6118,7 +6310,7 @@ return errors === 0;
 }
 
 export const eth_estimateGas_param1 = validate150;
-const schema201 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema207 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6266,7 +6458,7 @@ return errors === 0;
 }
 
 export const eth_estimateGas_result = validate155;
-const schema206 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema212 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6289,9 +6481,9 @@ return errors === 0;
 }
 
 export const eth_feeHistory_param0 = validate156;
-const schema208 = {"$ref":"openrpc#/components/schemas/BlockCount"};
-const schema209 = {"title":"Block count","oneOf":[{"$ref":"#/components/schemas/Uint"},{"type":"integer","minimum":0},{"type":"string","pattern":"^(0|[1-9][0-9]*)$"}],"x-error":"a block count (hex quantity or number)"};
-const pattern109 = new RegExp("^(0|[1-9][0-9]*)$", "u");
+const schema214 = {"$ref":"openrpc#/components/schemas/BlockCount"};
+const schema215 = {"title":"Block count","oneOf":[{"$ref":"#/components/schemas/Uint"},{"type":"integer","minimum":0},{"type":"string","pattern":"^(0|[1-9][0-9]*)$"}],"x-error":"a block count (hex quantity or number)"};
+const pattern115 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
 function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6332,7 +6524,7 @@ passing0 = 0;
 }
 const _errs4 = errors;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err2 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema209.oneOf[1].type,parentSchema:schema209.oneOf[1],data};
+const err2 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.oneOf[1].type,parentSchema:schema215.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -6344,7 +6536,7 @@ errors++;
 if(errors === _errs4){
 if(typeof data == "number"){
 if(data < 0 || isNaN(data)){
-const err3 = {instancePath,schemaPath:"#/oneOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema209.oneOf[1],data};
+const err3 = {instancePath,schemaPath:"#/oneOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema215.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -6368,8 +6560,8 @@ passing0 = 1;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data === "string"){
-if(!pattern109.test(data)){
-const err4 = {instancePath,schemaPath:"#/oneOf/2/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema209.oneOf[2],data};
+if(!pattern115.test(data)){
+const err4 = {instancePath,schemaPath:"#/oneOf/2/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema215.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -6380,7 +6572,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.oneOf[2].type,parentSchema:schema209.oneOf[2],data};
+const err5 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.oneOf[2].type,parentSchema:schema215.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -6403,7 +6595,7 @@ passing0 = 2;
 }
 }
 if(!valid0){
-const err6 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema209.oneOf,parentSchema:schema209,data};
+const err6 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema215.oneOf,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -6442,7 +6634,7 @@ return errors === 0;
 }
 
 export const eth_feeHistory_param1 = validate159;
-const schema211 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema217 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6553,8 +6745,8 @@ return errors === 0;
 }
 
 export const eth_feeHistory_param2 = validate162;
-const schema215 = {"$ref":"openrpc#/components/schemas/RewardPercentiles"};
-const schema216 = {"title":"Reward percentiles","type":"array","items":{"type":"number","minimum":0,"maximum":100}};
+const schema221 = {"$ref":"openrpc#/components/schemas/RewardPercentiles"};
+const schema222 = {"title":"Reward percentiles","type":"array","items":{"type":"number","minimum":0,"maximum":100}};
 
 function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6570,18 +6762,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 == "number"){
 if(data0 > 100 || isNaN(data0)){
-validate162.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"openrpc#/components/schemas/RewardPercentiles/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema216.items,data:data0}];
+validate162.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"openrpc#/components/schemas/RewardPercentiles/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema222.items,data:data0}];
 return false;
 }
 else {
 if(data0 < 0 || isNaN(data0)){
-validate162.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"openrpc#/components/schemas/RewardPercentiles/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema216.items,data:data0}];
+validate162.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"openrpc#/components/schemas/RewardPercentiles/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema222.items,data:data0}];
 return false;
 }
 }
 }
 else {
-validate162.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"openrpc#/components/schemas/RewardPercentiles/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema216.items.type,parentSchema:schema216.items,data:data0}];
+validate162.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"openrpc#/components/schemas/RewardPercentiles/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema222.items.type,parentSchema:schema222.items,data:data0}];
 return false;
 }
 }
@@ -6592,7 +6784,7 @@ break;
 }
 }
 else {
-validate162.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/RewardPercentiles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema216.type,parentSchema:schema216,data}];
+validate162.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/RewardPercentiles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema222.type,parentSchema:schema222,data}];
 return false;
 }
 }
@@ -6601,8 +6793,8 @@ return errors === 0;
 }
 
 export const eth_feeHistory_result = validate163;
-const schema217 = {"$ref":"openrpc#/components/schemas/FeeHistory"};
-const schema218 = {"title":"Fee history","type":"object","required":["oldestBlock","baseFeePerGas","gasUsedRatio"],"properties":{"oldestBlock":{"$ref":"#/components/schemas/Uint"},"baseFeePerGas":{"type":"array","items":{"$ref":"#/components/schemas/Uint"}},"gasUsedRatio":{"type":"array","items":{"type":"number","minimum":0}},"baseFeePerBlobGas":{"type":"array","items":{"$ref":"#/components/schemas/Uint"}},"blobGasUsedRatio":{"type":"array","items":{"type":"number","minimum":0}},"reward":{"type":"array","items":{"type":"array","items":{"$ref":"#/components/schemas/Uint"}}}}};
+const schema223 = {"$ref":"openrpc#/components/schemas/FeeHistory"};
+const schema224 = {"title":"Fee history","type":"object","required":["oldestBlock","baseFeePerGas","gasUsedRatio"],"properties":{"oldestBlock":{"$ref":"#/components/schemas/Uint"},"baseFeePerGas":{"type":"array","items":{"$ref":"#/components/schemas/Uint"}},"gasUsedRatio":{"type":"array","items":{"type":"number","minimum":0}},"baseFeePerBlobGas":{"type":"array","items":{"$ref":"#/components/schemas/Uint"}},"blobGasUsedRatio":{"type":"array","items":{"type":"number","minimum":0}},"reward":{"type":"array","items":{"type":"array","items":{"$ref":"#/components/schemas/Uint"}}}}};
 
 function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6611,7 +6803,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.oldestBlock === undefined) && (missing0 = "oldestBlock")) || ((data.baseFeePerGas === undefined) && (missing0 = "baseFeePerGas"))) || ((data.gasUsedRatio === undefined) && (missing0 = "gasUsedRatio"))){
-validate164.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema218.required,parentSchema:schema218,data}];
+validate164.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema224.required,parentSchema:schema224,data}];
 return false;
 }
 else {
@@ -6667,7 +6859,7 @@ break;
 }
 }
 else {
-validate164.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/properties/baseFeePerGas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema218.properties.baseFeePerGas.type,parentSchema:schema218.properties.baseFeePerGas,data:data1}];
+validate164.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/properties/baseFeePerGas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema224.properties.baseFeePerGas.type,parentSchema:schema224.properties.baseFeePerGas,data:data1}];
 return false;
 }
 }
@@ -6690,12 +6882,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate164.errors = [{instancePath:instancePath+"/gasUsedRatio/" + i1,schemaPath:"#/properties/gasUsedRatio/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.gasUsedRatio.items,data:data4}];
+validate164.errors = [{instancePath:instancePath+"/gasUsedRatio/" + i1,schemaPath:"#/properties/gasUsedRatio/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema224.properties.gasUsedRatio.items,data:data4}];
 return false;
 }
 }
 else {
-validate164.errors = [{instancePath:instancePath+"/gasUsedRatio/" + i1,schemaPath:"#/properties/gasUsedRatio/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema218.properties.gasUsedRatio.items.type,parentSchema:schema218.properties.gasUsedRatio.items,data:data4}];
+validate164.errors = [{instancePath:instancePath+"/gasUsedRatio/" + i1,schemaPath:"#/properties/gasUsedRatio/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema224.properties.gasUsedRatio.items.type,parentSchema:schema224.properties.gasUsedRatio.items,data:data4}];
 return false;
 }
 }
@@ -6706,7 +6898,7 @@ break;
 }
 }
 else {
-validate164.errors = [{instancePath:instancePath+"/gasUsedRatio",schemaPath:"#/properties/gasUsedRatio/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema218.properties.gasUsedRatio.type,parentSchema:schema218.properties.gasUsedRatio,data:data3}];
+validate164.errors = [{instancePath:instancePath+"/gasUsedRatio",schemaPath:"#/properties/gasUsedRatio/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema224.properties.gasUsedRatio.type,parentSchema:schema224.properties.gasUsedRatio,data:data3}];
 return false;
 }
 }
@@ -6746,7 +6938,7 @@ break;
 }
 }
 else {
-validate164.errors = [{instancePath:instancePath+"/baseFeePerBlobGas",schemaPath:"#/properties/baseFeePerBlobGas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema218.properties.baseFeePerBlobGas.type,parentSchema:schema218.properties.baseFeePerBlobGas,data:data5}];
+validate164.errors = [{instancePath:instancePath+"/baseFeePerBlobGas",schemaPath:"#/properties/baseFeePerBlobGas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema224.properties.baseFeePerBlobGas.type,parentSchema:schema224.properties.baseFeePerBlobGas,data:data5}];
 return false;
 }
 }
@@ -6769,12 +6961,12 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data8 == "number"){
 if(data8 < 0 || isNaN(data8)){
-validate164.errors = [{instancePath:instancePath+"/blobGasUsedRatio/" + i3,schemaPath:"#/properties/blobGasUsedRatio/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.blobGasUsedRatio.items,data:data8}];
+validate164.errors = [{instancePath:instancePath+"/blobGasUsedRatio/" + i3,schemaPath:"#/properties/blobGasUsedRatio/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema224.properties.blobGasUsedRatio.items,data:data8}];
 return false;
 }
 }
 else {
-validate164.errors = [{instancePath:instancePath+"/blobGasUsedRatio/" + i3,schemaPath:"#/properties/blobGasUsedRatio/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema218.properties.blobGasUsedRatio.items.type,parentSchema:schema218.properties.blobGasUsedRatio.items,data:data8}];
+validate164.errors = [{instancePath:instancePath+"/blobGasUsedRatio/" + i3,schemaPath:"#/properties/blobGasUsedRatio/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema224.properties.blobGasUsedRatio.items.type,parentSchema:schema224.properties.blobGasUsedRatio.items,data:data8}];
 return false;
 }
 }
@@ -6785,7 +6977,7 @@ break;
 }
 }
 else {
-validate164.errors = [{instancePath:instancePath+"/blobGasUsedRatio",schemaPath:"#/properties/blobGasUsedRatio/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema218.properties.blobGasUsedRatio.type,parentSchema:schema218.properties.blobGasUsedRatio,data:data7}];
+validate164.errors = [{instancePath:instancePath+"/blobGasUsedRatio",schemaPath:"#/properties/blobGasUsedRatio/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema224.properties.blobGasUsedRatio.type,parentSchema:schema224.properties.blobGasUsedRatio,data:data7}];
 return false;
 }
 }
@@ -6832,7 +7024,7 @@ break;
 }
 }
 else {
-validate164.errors = [{instancePath:instancePath+"/reward/" + i4,schemaPath:"#/properties/reward/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema218.properties.reward.items.type,parentSchema:schema218.properties.reward.items,data:data10}];
+validate164.errors = [{instancePath:instancePath+"/reward/" + i4,schemaPath:"#/properties/reward/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema224.properties.reward.items.type,parentSchema:schema224.properties.reward.items,data:data10}];
 return false;
 }
 }
@@ -6843,7 +7035,7 @@ break;
 }
 }
 else {
-validate164.errors = [{instancePath:instancePath+"/reward",schemaPath:"#/properties/reward/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema218.properties.reward.type,parentSchema:schema218.properties.reward,data:data9}];
+validate164.errors = [{instancePath:instancePath+"/reward",schemaPath:"#/properties/reward/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema224.properties.reward.type,parentSchema:schema224.properties.reward,data:data9}];
 return false;
 }
 }
@@ -6860,7 +7052,7 @@ var valid0 = true;
 }
 }
 else {
-validate164.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema218.type,parentSchema:schema218,data}];
+validate164.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema224.type,parentSchema:schema224,data}];
 return false;
 }
 }
@@ -6881,7 +7073,7 @@ return errors === 0;
 }
 
 export const eth_gasPrice_result = validate166;
-const schema223 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema229 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6904,7 +7096,7 @@ return errors === 0;
 }
 
 export const eth_getBalance_param0 = validate167;
-const schema225 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema231 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6927,7 +7119,7 @@ return errors === 0;
 }
 
 export const eth_getBalance_param1 = validate168;
-const schema227 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema233 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7075,7 +7267,7 @@ return errors === 0;
 }
 
 export const eth_getBalance_result = validate173;
-const schema232 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema238 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7098,7 +7290,7 @@ return errors === 0;
 }
 
 export const eth_getBlockByHash_param0 = validate174;
-const schema234 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema240 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7121,13 +7313,13 @@ return errors === 0;
 }
 
 export const eth_getBlockByHash_param1 = validate175;
-const schema236 = {"type":"boolean"};
+const schema242 = {"type":"boolean"};
 
 function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate175.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema236.type,parentSchema:schema236,data}];
+validate175.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema242.type,parentSchema:schema242,data}];
 return false;
 }
 validate175.errors = vErrors;
@@ -7135,13 +7327,13 @@ return errors === 0;
 }
 
 export const eth_getBlockByHash_result = validate176;
-const schema237 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Block"}]};
-const schema239 = {"title":"Block","type":"object","required":["hash","parentHash","sha3Uncles","miner","stateRoot","transactionsRoot","receiptsRoot","logsBloom","number","gasLimit","gasUsed","timestamp","extraData","transactions"],"properties":{"hash":{"$ref":"#/components/schemas/Hash32"},"parentHash":{"$ref":"#/components/schemas/Hash32"},"sha3Uncles":{"$ref":"#/components/schemas/Hash32"},"miner":{"$ref":"#/components/schemas/Address"},"stateRoot":{"$ref":"#/components/schemas/Hash32"},"transactionsRoot":{"$ref":"#/components/schemas/Hash32"},"receiptsRoot":{"$ref":"#/components/schemas/Hash32"},"logsBloom":{"$ref":"#/components/schemas/Bytes256"},"difficulty":{"$ref":"#/components/schemas/Uint"},"totalDifficulty":{"$ref":"#/components/schemas/Uint"},"number":{"$ref":"#/components/schemas/Uint"},"gasLimit":{"$ref":"#/components/schemas/Uint"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"timestamp":{"$ref":"#/components/schemas/Uint"},"extraData":{"$ref":"#/components/schemas/Bytes"},"mixHash":{"$ref":"#/components/schemas/Hash32"},"nonce":{"$ref":"#/components/schemas/Bytes8"},"baseFeePerGas":{"$ref":"#/components/schemas/Uint"},"withdrawalsRoot":{"$ref":"#/components/schemas/Hash32"},"blobGasUsed":{"$ref":"#/components/schemas/Uint"},"excessBlobGas":{"$ref":"#/components/schemas/Uint"},"parentBeaconBlockRoot":{"$ref":"#/components/schemas/Hash32"},"requestsHash":{"$ref":"#/components/schemas/Hash32"},"size":{"$ref":"#/components/schemas/Uint"},"transactions":{"anyOf":[{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},{"type":"array","items":{"$ref":"#/components/schemas/Transaction"}}]},"uncles":{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},"withdrawals":{"type":"array","items":{"$ref":"#/components/schemas/Withdrawal"}}}};
-const schema247 = {"title":"256 bytes","type":"string","pattern":"^0x[0-9a-fA-F]{512}$","x-error":"256 hex encoded bytes (0x + 512 hex digits)"};
-const schema256 = {"title":"8 bytes","type":"string","pattern":"^0x[0-9a-fA-F]{16}$","x-error":"8 hex encoded bytes (0x + 16 hex digits)"};
-const pattern128 = new RegExp("^0x[0-9a-fA-F]{512}$", "u");
-const pattern137 = new RegExp("^0x[0-9a-fA-F]{16}$", "u");
-const schema265 = {"title":"Transaction","type":"object","required":["type","hash","from","nonce","gas","value","input"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"hash":{"$ref":"#/components/schemas/Hash32"},"blockHash":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]},"blockNumber":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"transactionIndex":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"nonce":{"$ref":"#/components/schemas/Uint"},"gas":{"$ref":"#/components/schemas/Uint"},"value":{"$ref":"#/components/schemas/Uint"},"input":{"$ref":"#/components/schemas/Bytes"},"gasPrice":{"$ref":"#/components/schemas/Uint"},"maxFeePerGas":{"$ref":"#/components/schemas/Uint"},"maxPriorityFeePerGas":{"$ref":"#/components/schemas/Uint"},"chainId":{"$ref":"#/components/schemas/Uint"},"accessList":{"$ref":"#/components/schemas/AccessList"},"authorizationList":{"$ref":"#/components/schemas/AuthorizationList"},"v":{"$ref":"#/components/schemas/Uint"},"r":{"$ref":"#/components/schemas/Uint256"},"s":{"$ref":"#/components/schemas/Uint256"},"yParity":{"$ref":"#/components/schemas/Uint"},"sourceHash":{"$ref":"#/components/schemas/Hash32"},"mint":{"$ref":"#/components/schemas/Uint"},"isSystemTx":{"type":"boolean"},"depositReceiptVersion":{"$ref":"#/components/schemas/Uint"}}};
+const schema243 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Block"}]};
+const schema245 = {"title":"Block","type":"object","required":["hash","parentHash","sha3Uncles","miner","stateRoot","transactionsRoot","receiptsRoot","logsBloom","number","gasLimit","gasUsed","timestamp","extraData","transactions"],"properties":{"hash":{"$ref":"#/components/schemas/Hash32"},"parentHash":{"$ref":"#/components/schemas/Hash32"},"sha3Uncles":{"$ref":"#/components/schemas/Hash32"},"miner":{"$ref":"#/components/schemas/Address"},"stateRoot":{"$ref":"#/components/schemas/Hash32"},"transactionsRoot":{"$ref":"#/components/schemas/Hash32"},"receiptsRoot":{"$ref":"#/components/schemas/Hash32"},"logsBloom":{"$ref":"#/components/schemas/Bytes256"},"difficulty":{"$ref":"#/components/schemas/Uint"},"totalDifficulty":{"$ref":"#/components/schemas/Uint"},"number":{"$ref":"#/components/schemas/Uint"},"gasLimit":{"$ref":"#/components/schemas/Uint"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"timestamp":{"$ref":"#/components/schemas/Uint"},"extraData":{"$ref":"#/components/schemas/Bytes"},"mixHash":{"$ref":"#/components/schemas/Hash32"},"nonce":{"$ref":"#/components/schemas/Bytes8"},"baseFeePerGas":{"$ref":"#/components/schemas/Uint"},"withdrawalsRoot":{"$ref":"#/components/schemas/Hash32"},"blobGasUsed":{"$ref":"#/components/schemas/Uint"},"excessBlobGas":{"$ref":"#/components/schemas/Uint"},"parentBeaconBlockRoot":{"$ref":"#/components/schemas/Hash32"},"requestsHash":{"$ref":"#/components/schemas/Hash32"},"size":{"$ref":"#/components/schemas/Uint"},"transactions":{"anyOf":[{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},{"type":"array","items":{"$ref":"#/components/schemas/Transaction"}}]},"uncles":{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},"withdrawals":{"type":"array","items":{"$ref":"#/components/schemas/Withdrawal"}}}};
+const schema253 = {"title":"256 bytes","type":"string","pattern":"^0x[0-9a-fA-F]{512}$","x-error":"256 hex encoded bytes (0x + 512 hex digits)"};
+const schema262 = {"title":"8 bytes","type":"string","pattern":"^0x[0-9a-fA-F]{16}$","x-error":"8 hex encoded bytes (0x + 16 hex digits)"};
+const pattern134 = new RegExp("^0x[0-9a-fA-F]{512}$", "u");
+const pattern143 = new RegExp("^0x[0-9a-fA-F]{16}$", "u");
+const schema271 = {"title":"Transaction","type":"object","required":["type","hash","from","nonce","gas","value","input"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"hash":{"$ref":"#/components/schemas/Hash32"},"blockHash":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]},"blockNumber":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"transactionIndex":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"nonce":{"$ref":"#/components/schemas/Uint"},"gas":{"$ref":"#/components/schemas/Uint"},"value":{"$ref":"#/components/schemas/Uint"},"input":{"$ref":"#/components/schemas/Bytes"},"gasPrice":{"$ref":"#/components/schemas/Uint"},"maxFeePerGas":{"$ref":"#/components/schemas/Uint"},"maxPriorityFeePerGas":{"$ref":"#/components/schemas/Uint"},"chainId":{"$ref":"#/components/schemas/Uint"},"accessList":{"$ref":"#/components/schemas/AccessList"},"authorizationList":{"$ref":"#/components/schemas/AuthorizationList"},"v":{"$ref":"#/components/schemas/Uint"},"r":{"$ref":"#/components/schemas/Uint256"},"s":{"$ref":"#/components/schemas/Uint256"},"yParity":{"$ref":"#/components/schemas/Uint"},"sourceHash":{"$ref":"#/components/schemas/Hash32"},"mint":{"$ref":"#/components/schemas/Uint"},"isSystemTx":{"type":"boolean"},"depositReceiptVersion":{"$ref":"#/components/schemas/Uint"}}};
 
 function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7150,7 +7342,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.input === undefined) && (missing0 = "input"))){
-validate178.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema265.required,parentSchema:schema265,data}];
+validate178.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema271.required,parentSchema:schema271,data}];
 return false;
 }
 else {
@@ -7258,7 +7450,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema265.properties.blockHash.oneOf,parentSchema:schema265.properties.blockHash,data:data2};
+const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema271.properties.blockHash.oneOf,parentSchema:schema271.properties.blockHash,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7346,7 +7538,7 @@ passing1 = 1;
 }
 }
 if(!valid6){
-const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema265.properties.blockNumber.oneOf,parentSchema:schema265.properties.blockNumber,data:data3};
+const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema271.properties.blockNumber.oneOf,parentSchema:schema271.properties.blockNumber,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -7434,7 +7626,7 @@ passing2 = 1;
 }
 }
 if(!valid9){
-const err11 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema265.properties.transactionIndex.oneOf,parentSchema:schema265.properties.transactionIndex,data:data4};
+const err11 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema271.properties.transactionIndex.oneOf,parentSchema:schema271.properties.transactionIndex,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -7544,7 +7736,7 @@ passing3 = 1;
 }
 }
 if(!valid13){
-const err15 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema265.properties.to.oneOf,parentSchema:schema265.properties.to,data:data6};
+const err15 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema271.properties.to.oneOf,parentSchema:schema271.properties.to,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -7908,7 +8100,7 @@ if(data.isSystemTx !== undefined){
 let data23 = data.isSystemTx;
 const _errs86 = errors;
 if(typeof data23 !== "boolean"){
-validate178.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema265.properties.isSystemTx.type,parentSchema:schema265.properties.isSystemTx,data:data23}];
+validate178.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema271.properties.isSystemTx.type,parentSchema:schema271.properties.isSystemTx,data:data23}];
 return false;
 }
 var valid0 = _errs86 === errors;
@@ -7965,7 +8157,7 @@ var valid0 = true;
 }
 }
 else {
-validate178.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema265.type,parentSchema:schema265,data}];
+validate178.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema271.type,parentSchema:schema271,data}];
 return false;
 }
 }
@@ -7973,7 +8165,7 @@ validate178.errors = vErrors;
 return errors === 0;
 }
 
-const schema293 = {"title":"Withdrawal","type":"object","required":["index","validatorIndex","address","amount"],"properties":{"index":{"$ref":"#/components/schemas/Uint64"},"validatorIndex":{"$ref":"#/components/schemas/Uint64"},"address":{"$ref":"#/components/schemas/Address"},"amount":{"$ref":"#/components/schemas/Uint64"}}};
+const schema299 = {"title":"Withdrawal","type":"object","required":["index","validatorIndex","address","amount"],"properties":{"index":{"$ref":"#/components/schemas/Uint64"},"validatorIndex":{"$ref":"#/components/schemas/Uint64"},"address":{"$ref":"#/components/schemas/Address"},"amount":{"$ref":"#/components/schemas/Uint64"}}};
 
 function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7982,7 +8174,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.index === undefined) && (missing0 = "index")) || ((data.validatorIndex === undefined) && (missing0 = "validatorIndex"))) || ((data.address === undefined) && (missing0 = "address"))) || ((data.amount === undefined) && (missing0 = "amount"))){
-validate182.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema293.required,parentSchema:schema293,data}];
+validate182.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema299.required,parentSchema:schema299,data}];
 return false;
 }
 else {
@@ -8079,7 +8271,7 @@ var valid0 = true;
 }
 }
 else {
-validate182.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema293.type,parentSchema:schema293,data}];
+validate182.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema299.type,parentSchema:schema299,data}];
 return false;
 }
 }
@@ -8095,7 +8287,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((((((((data.hash === undefined) && (missing0 = "hash")) || ((data.parentHash === undefined) && (missing0 = "parentHash"))) || ((data.sha3Uncles === undefined) && (missing0 = "sha3Uncles"))) || ((data.miner === undefined) && (missing0 = "miner"))) || ((data.stateRoot === undefined) && (missing0 = "stateRoot"))) || ((data.transactionsRoot === undefined) && (missing0 = "transactionsRoot"))) || ((data.receiptsRoot === undefined) && (missing0 = "receiptsRoot"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.number === undefined) && (missing0 = "number"))) || ((data.gasLimit === undefined) && (missing0 = "gasLimit"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))) || ((data.extraData === undefined) && (missing0 = "extraData"))) || ((data.transactions === undefined) && (missing0 = "transactions"))){
-validate177.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema239.required,parentSchema:schema239,data}];
+validate177.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema245.required,parentSchema:schema245,data}];
 return false;
 }
 else {
@@ -8259,13 +8451,13 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data7 === "string"){
-if(!pattern128.test(data7)){
-validate177.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema247,data:data7}];
+if(!pattern134.test(data7)){
+validate177.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema253,data:data7}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema247.type,parentSchema:schema247,data:data7}];
+validate177.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema253.type,parentSchema:schema253,data:data7}];
 return false;
 }
 }
@@ -8457,13 +8649,13 @@ const _errs49 = errors;
 const _errs50 = errors;
 if(errors === _errs50){
 if(typeof data16 === "string"){
-if(!pattern137.test(data16)){
-validate177.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema256,data:data16}];
+if(!pattern143.test(data16)){
+validate177.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema262,data:data16}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema256.type,parentSchema:schema256,data:data16}];
+validate177.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema262.type,parentSchema:schema262,data:data16}];
 return false;
 }
 }
@@ -8672,7 +8864,7 @@ break;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema239.properties.transactions.anyOf[0].type,parentSchema:schema239.properties.transactions.anyOf[0],data:data24};
+const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema245.properties.transactions.anyOf[0].type,parentSchema:schema245.properties.transactions.anyOf[0],data:data24};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8703,7 +8895,7 @@ break;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema239.properties.transactions.anyOf[1].type,parentSchema:schema239.properties.transactions.anyOf[1],data:data24};
+const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema245.properties.transactions.anyOf[1].type,parentSchema:schema245.properties.transactions.anyOf[1],data:data24};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8717,7 +8909,7 @@ var _valid0 = _errs80 === errors;
 valid25 = valid25 || _valid0;
 }
 if(!valid25){
-const err4 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema239.properties.transactions.anyOf,parentSchema:schema239.properties.transactions,data:data24};
+const err4 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema245.properties.transactions.anyOf,parentSchema:schema245.properties.transactions,data:data24};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -8775,7 +8967,7 @@ break;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema239.properties.uncles.type,parentSchema:schema239.properties.uncles,data:data27}];
+validate177.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema245.properties.uncles.type,parentSchema:schema245.properties.uncles,data:data27}];
 return false;
 }
 }
@@ -8805,7 +8997,7 @@ break;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema239.properties.withdrawals.type,parentSchema:schema239.properties.withdrawals,data:data29}];
+validate177.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema245.properties.withdrawals.type,parentSchema:schema245.properties.withdrawals,data:data29}];
 return false;
 }
 }
@@ -8843,7 +9035,7 @@ var valid0 = true;
 }
 }
 else {
-validate177.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema239.type,parentSchema:schema239,data}];
+validate177.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema245.type,parentSchema:schema245,data}];
 return false;
 }
 }
@@ -8891,7 +9083,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema237.oneOf,parentSchema:schema237,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema243.oneOf,parentSchema:schema243,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8918,7 +9110,7 @@ return errors === 0;
 }
 
 export const eth_getBlockByNumber_param0 = validate185;
-const schema298 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema304 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9029,13 +9221,13 @@ return errors === 0;
 }
 
 export const eth_getBlockByNumber_param1 = validate188;
-const schema302 = {"type":"boolean"};
+const schema308 = {"type":"boolean"};
 
 function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate188.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema302.type,parentSchema:schema302,data}];
+validate188.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema308.type,parentSchema:schema308,data}];
 return false;
 }
 validate188.errors = vErrors;
@@ -9043,7 +9235,7 @@ return errors === 0;
 }
 
 export const eth_getBlockByNumber_result = validate189;
-const schema303 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Block"}]};
+const schema309 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Block"}]};
 
 function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9052,7 +9244,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((((((((data.hash === undefined) && (missing0 = "hash")) || ((data.parentHash === undefined) && (missing0 = "parentHash"))) || ((data.sha3Uncles === undefined) && (missing0 = "sha3Uncles"))) || ((data.miner === undefined) && (missing0 = "miner"))) || ((data.stateRoot === undefined) && (missing0 = "stateRoot"))) || ((data.transactionsRoot === undefined) && (missing0 = "transactionsRoot"))) || ((data.receiptsRoot === undefined) && (missing0 = "receiptsRoot"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.number === undefined) && (missing0 = "number"))) || ((data.gasLimit === undefined) && (missing0 = "gasLimit"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))) || ((data.extraData === undefined) && (missing0 = "extraData"))) || ((data.transactions === undefined) && (missing0 = "transactions"))){
-validate190.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema239.required,parentSchema:schema239,data}];
+validate190.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema245.required,parentSchema:schema245,data}];
 return false;
 }
 else {
@@ -9216,13 +9408,13 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data7 === "string"){
-if(!pattern128.test(data7)){
-validate190.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema247,data:data7}];
+if(!pattern134.test(data7)){
+validate190.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema253,data:data7}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema247.type,parentSchema:schema247,data:data7}];
+validate190.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema253.type,parentSchema:schema253,data:data7}];
 return false;
 }
 }
@@ -9414,13 +9606,13 @@ const _errs49 = errors;
 const _errs50 = errors;
 if(errors === _errs50){
 if(typeof data16 === "string"){
-if(!pattern137.test(data16)){
-validate190.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema256,data:data16}];
+if(!pattern143.test(data16)){
+validate190.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema262,data:data16}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema256.type,parentSchema:schema256,data:data16}];
+validate190.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema262.type,parentSchema:schema262,data:data16}];
 return false;
 }
 }
@@ -9629,7 +9821,7 @@ break;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema239.properties.transactions.anyOf[0].type,parentSchema:schema239.properties.transactions.anyOf[0],data:data24};
+const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema245.properties.transactions.anyOf[0].type,parentSchema:schema245.properties.transactions.anyOf[0],data:data24};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -9660,7 +9852,7 @@ break;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema239.properties.transactions.anyOf[1].type,parentSchema:schema239.properties.transactions.anyOf[1],data:data24};
+const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema245.properties.transactions.anyOf[1].type,parentSchema:schema245.properties.transactions.anyOf[1],data:data24};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9674,7 +9866,7 @@ var _valid0 = _errs80 === errors;
 valid25 = valid25 || _valid0;
 }
 if(!valid25){
-const err4 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema239.properties.transactions.anyOf,parentSchema:schema239.properties.transactions,data:data24};
+const err4 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema245.properties.transactions.anyOf,parentSchema:schema245.properties.transactions,data:data24};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -9732,7 +9924,7 @@ break;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema239.properties.uncles.type,parentSchema:schema239.properties.uncles,data:data27}];
+validate190.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema245.properties.uncles.type,parentSchema:schema245.properties.uncles,data:data27}];
 return false;
 }
 }
@@ -9762,7 +9954,7 @@ break;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema239.properties.withdrawals.type,parentSchema:schema239.properties.withdrawals,data:data29}];
+validate190.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema245.properties.withdrawals.type,parentSchema:schema245.properties.withdrawals,data:data29}];
 return false;
 }
 }
@@ -9800,7 +9992,7 @@ var valid0 = true;
 }
 }
 else {
-validate190.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema239.type,parentSchema:schema239,data}];
+validate190.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema245.type,parentSchema:schema245,data}];
 return false;
 }
 }
@@ -9848,7 +10040,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema303.oneOf,parentSchema:schema303,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema309.oneOf,parentSchema:schema309,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9875,7 +10067,7 @@ return errors === 0;
 }
 
 export const eth_getBlockReceipts_param0 = validate194;
-const schema332 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema338 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10023,9 +10215,9 @@ return errors === 0;
 }
 
 export const eth_getBlockReceipts_result = validate199;
-const schema337 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"type":"array","items":{"$ref":"openrpc#/components/schemas/Receipt"}}]};
-const schema339 = {"title":"Receipt","type":"object","required":["transactionHash","transactionIndex","blockHash","blockNumber","from","cumulativeGasUsed","gasUsed","logs","logsBloom","status","type","effectiveGasPrice"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"cumulativeGasUsed":{"$ref":"#/components/schemas/Uint"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"effectiveGasPrice":{"$ref":"#/components/schemas/Uint"},"blobGasUsed":{"$ref":"#/components/schemas/Uint"},"blobGasPrice":{"$ref":"#/components/schemas/Uint"},"contractAddress":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"logs":{"type":"array","items":{"$ref":"#/components/schemas/Log"}},"logsBloom":{"$ref":"#/components/schemas/Bytes256"},"status":{"$ref":"#/components/schemas/Uint"},"depositNonce":{"$ref":"#/components/schemas/Uint"},"depositReceiptVersion":{"$ref":"#/components/schemas/Uint"},"l1Fee":{"$ref":"#/components/schemas/Uint"},"l1GasPrice":{"$ref":"#/components/schemas/Uint"},"l1GasUsed":{"$ref":"#/components/schemas/Uint"},"l1BaseFeeScalar":{"$ref":"#/components/schemas/Uint"},"l1BlobBaseFee":{"$ref":"#/components/schemas/Uint"},"l1BlobBaseFeeScalar":{"$ref":"#/components/schemas/Uint"},"operatorFeeScalar":{"$ref":"#/components/schemas/Uint"},"operatorFeeConstant":{"$ref":"#/components/schemas/Uint"},"daFootprintGasScalar":{"$ref":"#/components/schemas/Uint"}}};
-const schema355 = {"title":"Log","type":"object","required":["address","topics","data"],"properties":{"address":{"$ref":"#/components/schemas/Address"},"topics":{"type":"array","maxItems":4,"items":{"$ref":"#/components/schemas/Hash32"}},"data":{"$ref":"#/components/schemas/Bytes"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockTimestamp":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"logIndex":{"$ref":"#/components/schemas/Uint"},"removed":{"type":"boolean"}}};
+const schema343 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"type":"array","items":{"$ref":"openrpc#/components/schemas/Receipt"}}]};
+const schema345 = {"title":"Receipt","type":"object","required":["transactionHash","transactionIndex","blockHash","blockNumber","from","cumulativeGasUsed","gasUsed","logs","logsBloom","type","effectiveGasPrice"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"cumulativeGasUsed":{"$ref":"#/components/schemas/Uint"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"effectiveGasPrice":{"$ref":"#/components/schemas/Uint"},"blobGasUsed":{"$ref":"#/components/schemas/Uint"},"blobGasPrice":{"$ref":"#/components/schemas/Uint"},"contractAddress":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"logs":{"type":"array","items":{"$ref":"#/components/schemas/Log"}},"logsBloom":{"$ref":"#/components/schemas/Bytes256"},"status":{"$ref":"#/components/schemas/Uint"},"root":{"$ref":"#/components/schemas/Hash32"},"depositNonce":{"$ref":"#/components/schemas/Uint"},"depositReceiptVersion":{"$ref":"#/components/schemas/Uint"},"l1Fee":{"$ref":"#/components/schemas/Uint"},"l1GasPrice":{"$ref":"#/components/schemas/Uint"},"l1GasUsed":{"$ref":"#/components/schemas/Uint"},"l1BaseFeeScalar":{"$ref":"#/components/schemas/Uint"},"l1BlobBaseFee":{"$ref":"#/components/schemas/Uint"},"l1BlobBaseFeeScalar":{"$ref":"#/components/schemas/Uint"},"operatorFeeScalar":{"$ref":"#/components/schemas/Uint"},"operatorFeeConstant":{"$ref":"#/components/schemas/Uint"},"daFootprintGasScalar":{"$ref":"#/components/schemas/Uint"}}};
+const schema361 = {"title":"Log","type":"object","required":["address","topics","data"],"properties":{"address":{"$ref":"#/components/schemas/Address"},"topics":{"type":"array","maxItems":4,"items":{"$ref":"#/components/schemas/Hash32"}},"data":{"$ref":"#/components/schemas/Bytes"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockTimestamp":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"logIndex":{"$ref":"#/components/schemas/Uint"},"removed":{"type":"boolean"}}};
 
 function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10034,7 +10226,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.address === undefined) && (missing0 = "address")) || ((data.topics === undefined) && (missing0 = "topics"))) || ((data.data === undefined) && (missing0 = "data"))){
-validate201.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema355.required,parentSchema:schema355,data}];
+validate201.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema361.required,parentSchema:schema361,data}];
 return false;
 }
 else {
@@ -10066,7 +10258,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 4){
-validate201.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema355.properties.topics,data:data1}];
+validate201.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema361.properties.topics,data:data1}];
 return false;
 }
 else {
@@ -10096,7 +10288,7 @@ break;
 }
 }
 else {
-validate201.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema355.properties.topics.type,parentSchema:schema355.properties.topics,data:data1}];
+validate201.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema361.properties.topics.type,parentSchema:schema361.properties.topics,data:data1}];
 return false;
 }
 }
@@ -10264,7 +10456,7 @@ if(data.removed !== undefined){
 let data10 = data.removed;
 const _errs30 = errors;
 if(typeof data10 !== "boolean"){
-validate201.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema355.properties.removed.type,parentSchema:schema355.properties.removed,data:data10}];
+validate201.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema361.properties.removed.type,parentSchema:schema361.properties.removed,data:data10}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -10284,7 +10476,7 @@ var valid0 = true;
 }
 }
 else {
-validate201.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema355.type,parentSchema:schema355,data}];
+validate201.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema361.type,parentSchema:schema361,data}];
 return false;
 }
 }
@@ -10299,8 +10491,8 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((((((((((data.transactionHash === undefined) && (missing0 = "transactionHash")) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.cumulativeGasUsed === undefined) && (missing0 = "cumulativeGasUsed"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.effectiveGasPrice === undefined) && (missing0 = "effectiveGasPrice"))){
-validate200.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema339.required,parentSchema:schema339,data}];
+if((((((((((((data.transactionHash === undefined) && (missing0 = "transactionHash")) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.cumulativeGasUsed === undefined) && (missing0 = "cumulativeGasUsed"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.effectiveGasPrice === undefined) && (missing0 = "effectiveGasPrice"))){
+validate200.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema345.required,parentSchema:schema345,data}];
 return false;
 }
 else {
@@ -10496,7 +10688,7 @@ passing0 = 1;
 }
 }
 if(!valid7){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema339.properties.to.oneOf,parentSchema:schema339.properties.to,data:data6};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema345.properties.to.oneOf,parentSchema:schema345.properties.to,data:data6};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10694,7 +10886,7 @@ passing1 = 1;
 }
 }
 if(!valid15){
-const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema339.properties.contractAddress.oneOf,parentSchema:schema339.properties.contractAddress,data:data12};
+const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema345.properties.contractAddress.oneOf,parentSchema:schema345.properties.contractAddress,data:data12};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10742,7 +10934,7 @@ break;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema339.properties.logs.type,parentSchema:schema339.properties.logs,data:data13}];
+validate200.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema345.properties.logs.type,parentSchema:schema345.properties.logs,data:data13}];
 return false;
 }
 }
@@ -10758,13 +10950,13 @@ const _errs53 = errors;
 const _errs54 = errors;
 if(errors === _errs54){
 if(typeof data15 === "string"){
-if(!pattern128.test(data15)){
-validate200.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema247,data:data15}];
+if(!pattern134.test(data15)){
+validate200.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema253,data:data15}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema247.type,parentSchema:schema247,data:data15}];
+validate200.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema253.type,parentSchema:schema253,data:data15}];
 return false;
 }
 }
@@ -10796,19 +10988,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.depositNonce !== undefined){
-let data17 = data.depositNonce;
+if(data.root !== undefined){
+let data17 = data.root;
 const _errs59 = errors;
 const _errs60 = errors;
 if(errors === _errs60){
 if(typeof data17 === "string"){
-if(!pattern18.test(data17)){
-validate200.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data17}];
+if(!pattern1.test(data17)){
+validate200.errors = [{instancePath:instancePath+"/root",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data17}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data17}];
+validate200.errors = [{instancePath:instancePath+"/root",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data17}];
 return false;
 }
 }
@@ -10818,19 +11010,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.depositReceiptVersion !== undefined){
-let data18 = data.depositReceiptVersion;
+if(data.depositNonce !== undefined){
+let data18 = data.depositNonce;
 const _errs62 = errors;
 const _errs63 = errors;
 if(errors === _errs63){
 if(typeof data18 === "string"){
 if(!pattern18.test(data18)){
-validate200.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data18}];
+validate200.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data18}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data18}];
+validate200.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data18}];
 return false;
 }
 }
@@ -10840,19 +11032,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.l1Fee !== undefined){
-let data19 = data.l1Fee;
+if(data.depositReceiptVersion !== undefined){
+let data19 = data.depositReceiptVersion;
 const _errs65 = errors;
 const _errs66 = errors;
 if(errors === _errs66){
 if(typeof data19 === "string"){
 if(!pattern18.test(data19)){
-validate200.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data19}];
+validate200.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data19}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data19}];
+validate200.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data19}];
 return false;
 }
 }
@@ -10862,19 +11054,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.l1GasPrice !== undefined){
-let data20 = data.l1GasPrice;
+if(data.l1Fee !== undefined){
+let data20 = data.l1Fee;
 const _errs68 = errors;
 const _errs69 = errors;
 if(errors === _errs69){
 if(typeof data20 === "string"){
 if(!pattern18.test(data20)){
-validate200.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data20}];
+validate200.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data20}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data20}];
+validate200.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data20}];
 return false;
 }
 }
@@ -10884,19 +11076,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.l1GasUsed !== undefined){
-let data21 = data.l1GasUsed;
+if(data.l1GasPrice !== undefined){
+let data21 = data.l1GasPrice;
 const _errs71 = errors;
 const _errs72 = errors;
 if(errors === _errs72){
 if(typeof data21 === "string"){
 if(!pattern18.test(data21)){
-validate200.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data21}];
+validate200.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data21}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data21}];
+validate200.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data21}];
 return false;
 }
 }
@@ -10906,19 +11098,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.l1BaseFeeScalar !== undefined){
-let data22 = data.l1BaseFeeScalar;
+if(data.l1GasUsed !== undefined){
+let data22 = data.l1GasUsed;
 const _errs74 = errors;
 const _errs75 = errors;
 if(errors === _errs75){
 if(typeof data22 === "string"){
 if(!pattern18.test(data22)){
-validate200.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data22}];
+validate200.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data22}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data22}];
+validate200.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data22}];
 return false;
 }
 }
@@ -10928,19 +11120,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.l1BlobBaseFee !== undefined){
-let data23 = data.l1BlobBaseFee;
+if(data.l1BaseFeeScalar !== undefined){
+let data23 = data.l1BaseFeeScalar;
 const _errs77 = errors;
 const _errs78 = errors;
 if(errors === _errs78){
 if(typeof data23 === "string"){
 if(!pattern18.test(data23)){
-validate200.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
+validate200.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
+validate200.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
 return false;
 }
 }
@@ -10950,19 +11142,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.l1BlobBaseFeeScalar !== undefined){
-let data24 = data.l1BlobBaseFeeScalar;
+if(data.l1BlobBaseFee !== undefined){
+let data24 = data.l1BlobBaseFee;
 const _errs80 = errors;
 const _errs81 = errors;
 if(errors === _errs81){
 if(typeof data24 === "string"){
 if(!pattern18.test(data24)){
-validate200.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data24}];
+validate200.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data24}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data24}];
+validate200.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data24}];
 return false;
 }
 }
@@ -10972,19 +11164,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.operatorFeeScalar !== undefined){
-let data25 = data.operatorFeeScalar;
+if(data.l1BlobBaseFeeScalar !== undefined){
+let data25 = data.l1BlobBaseFeeScalar;
 const _errs83 = errors;
 const _errs84 = errors;
 if(errors === _errs84){
 if(typeof data25 === "string"){
 if(!pattern18.test(data25)){
-validate200.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data25}];
+validate200.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data25}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data25}];
+validate200.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data25}];
 return false;
 }
 }
@@ -10994,19 +11186,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.operatorFeeConstant !== undefined){
-let data26 = data.operatorFeeConstant;
+if(data.operatorFeeScalar !== undefined){
+let data26 = data.operatorFeeScalar;
 const _errs86 = errors;
 const _errs87 = errors;
 if(errors === _errs87){
 if(typeof data26 === "string"){
 if(!pattern18.test(data26)){
-validate200.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data26}];
+validate200.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data26}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data26}];
+validate200.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data26}];
 return false;
 }
 }
@@ -11016,23 +11208,45 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.daFootprintGasScalar !== undefined){
-let data27 = data.daFootprintGasScalar;
+if(data.operatorFeeConstant !== undefined){
+let data27 = data.operatorFeeConstant;
 const _errs89 = errors;
 const _errs90 = errors;
 if(errors === _errs90){
 if(typeof data27 === "string"){
 if(!pattern18.test(data27)){
-validate200.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data27}];
+validate200.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data27}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data27}];
+validate200.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data27}];
 return false;
 }
 }
 var valid0 = _errs89 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.daFootprintGasScalar !== undefined){
+let data28 = data.daFootprintGasScalar;
+const _errs92 = errors;
+const _errs93 = errors;
+if(errors === _errs93){
+if(typeof data28 === "string"){
+if(!pattern18.test(data28)){
+validate200.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data28}];
+return false;
+}
+}
+else {
+validate200.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data28}];
+return false;
+}
+}
+var valid0 = _errs92 === errors;
 }
 else {
 var valid0 = true;
@@ -11065,8 +11279,9 @@ var valid0 = true;
 }
 }
 }
+}
 else {
-validate200.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema339.type,parentSchema:schema339,data}];
+validate200.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema345.type,parentSchema:schema345,data}];
 return false;
 }
 }
@@ -11115,7 +11330,7 @@ break;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema337.oneOf[1].type,parentSchema:schema337.oneOf[1],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema343.oneOf[1].type,parentSchema:schema343.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11137,7 +11352,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema337.oneOf,parentSchema:schema337,data};
+const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema343.oneOf,parentSchema:schema343,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11164,7 +11379,7 @@ return errors === 0;
 }
 
 export const eth_getBlockTransactionCountByHash_param0 = validate204;
-const schema378 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema385 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11187,7 +11402,7 @@ return errors === 0;
 }
 
 export const eth_getBlockTransactionCountByHash_result = validate205;
-const schema380 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
+const schema387 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11249,7 +11464,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema380.oneOf,parentSchema:schema380,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema387.oneOf,parentSchema:schema387,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11276,7 +11491,7 @@ return errors === 0;
 }
 
 export const eth_getBlockTransactionCountByNumber_param0 = validate206;
-const schema383 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema390 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11387,7 +11602,7 @@ return errors === 0;
 }
 
 export const eth_getBlockTransactionCountByNumber_result = validate209;
-const schema387 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
+const schema394 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11449,7 +11664,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema387.oneOf,parentSchema:schema387,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema394.oneOf,parentSchema:schema394,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11476,7 +11691,7 @@ return errors === 0;
 }
 
 export const eth_getCode_param0 = validate210;
-const schema390 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema397 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11499,7 +11714,7 @@ return errors === 0;
 }
 
 export const eth_getCode_param1 = validate211;
-const schema392 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema399 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11647,7 +11862,7 @@ return errors === 0;
 }
 
 export const eth_getCode_result = validate216;
-const schema397 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema404 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11670,7 +11885,7 @@ return errors === 0;
 }
 
 export const eth_getCompilers_result = validate217;
-const schema399 = {"type":"array","items":{"type":"string"},"maxItems":0};
+const schema406 = {"type":"array","items":{"type":"string"},"maxItems":0};
 
 function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11678,7 +11893,7 @@ let errors = 0;
 if(errors === 0){
 if(Array.isArray(data)){
 if(data.length > 0){
-validate217.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema399,data}];
+validate217.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema406,data}];
 return false;
 }
 else {
@@ -11688,7 +11903,7 @@ for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate217.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema399.items.type,parentSchema:schema399.items,data:data0}];
+validate217.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema406.items.type,parentSchema:schema406.items,data:data0}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -11699,7 +11914,7 @@ break;
 }
 }
 else {
-validate217.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema399.type,parentSchema:schema399,data}];
+validate217.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema406.type,parentSchema:schema406,data}];
 return false;
 }
 }
@@ -11708,9 +11923,9 @@ return errors === 0;
 }
 
 export const eth_getFilterChanges_param0 = validate218;
-const schema400 = {"$ref":"openrpc#/components/schemas/FilterId"};
-const schema401 = {"title":"Filter id","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a hex filter id"};
-const pattern245 = new RegExp("^0x[0-9a-fA-F]{1,64}$", "u");
+const schema407 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema408 = {"title":"Filter id","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a hex filter id"};
+const pattern252 = new RegExp("^0x[0-9a-fA-F]{1,64}$", "u");
 
 function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11718,13 +11933,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern245.test(data)){
-validate218.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema401,data}];
+if(!pattern252.test(data)){
+validate218.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema408,data}];
 return false;
 }
 }
 else {
-validate218.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema401.type,parentSchema:schema401,data}];
+validate218.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema408.type,parentSchema:schema408,data}];
 return false;
 }
 }
@@ -11733,8 +11948,8 @@ return errors === 0;
 }
 
 export const eth_getFilterChanges_result = validate219;
-const schema402 = {"$ref":"openrpc#/components/schemas/FilterChanges"};
-const schema403 = {"title":"Filter changes","anyOf":[{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},{"type":"array","items":{"$ref":"#/components/schemas/Log"}}]};
+const schema409 = {"$ref":"openrpc#/components/schemas/FilterChanges"};
+const schema410 = {"title":"Filter changes","anyOf":[{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},{"type":"array","items":{"$ref":"#/components/schemas/Log"}}]};
 
 function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11781,7 +11996,7 @@ break;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema403.anyOf[0].type,parentSchema:schema403.anyOf[0],data};
+const err2 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema410.anyOf[0].type,parentSchema:schema410.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11812,7 +12027,7 @@ break;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema403.anyOf[1].type,parentSchema:schema403.anyOf[1],data};
+const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema410.anyOf[1].type,parentSchema:schema410.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11826,7 +12041,7 @@ var _valid0 = _errs6 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema403.anyOf,parentSchema:schema403,data};
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema410.anyOf,parentSchema:schema410,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11865,7 +12080,7 @@ return errors === 0;
 }
 
 export const eth_getFilterLogs_param0 = validate223;
-const schema405 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema412 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11873,13 +12088,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern245.test(data)){
-validate223.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema401,data}];
+if(!pattern252.test(data)){
+validate223.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema408,data}];
 return false;
 }
 }
 else {
-validate223.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema401.type,parentSchema:schema401,data}];
+validate223.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema408.type,parentSchema:schema408,data}];
 return false;
 }
 }
@@ -11888,7 +12103,7 @@ return errors === 0;
 }
 
 export const eth_getFilterLogs_result = validate224;
-const schema407 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
+const schema414 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
 
 function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11897,7 +12112,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.address === undefined) && (missing0 = "address")) || ((data.topics === undefined) && (missing0 = "topics"))) || ((data.data === undefined) && (missing0 = "data"))){
-validate225.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema355.required,parentSchema:schema355,data}];
+validate225.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema361.required,parentSchema:schema361,data}];
 return false;
 }
 else {
@@ -11929,7 +12144,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 4){
-validate225.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema355.properties.topics,data:data1}];
+validate225.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema361.properties.topics,data:data1}];
 return false;
 }
 else {
@@ -11959,7 +12174,7 @@ break;
 }
 }
 else {
-validate225.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema355.properties.topics.type,parentSchema:schema355.properties.topics,data:data1}];
+validate225.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema361.properties.topics.type,parentSchema:schema361.properties.topics,data:data1}];
 return false;
 }
 }
@@ -12127,7 +12342,7 @@ if(data.removed !== undefined){
 let data10 = data.removed;
 const _errs30 = errors;
 if(typeof data10 !== "boolean"){
-validate225.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema355.properties.removed.type,parentSchema:schema355.properties.removed,data:data10}];
+validate225.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema361.properties.removed.type,parentSchema:schema361.properties.removed,data:data10}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -12147,7 +12362,7 @@ var valid0 = true;
 }
 }
 else {
-validate225.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema355.type,parentSchema:schema355,data}];
+validate225.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema361.type,parentSchema:schema361,data}];
 return false;
 }
 }
@@ -12176,7 +12391,7 @@ break;
 }
 }
 else {
-validate224.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema407.type,parentSchema:schema407,data}];
+validate224.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema414.type,parentSchema:schema414,data}];
 return false;
 }
 }
@@ -12185,8 +12400,8 @@ return errors === 0;
 }
 
 export const eth_getLogs_param0 = validate227;
-const schema418 = {"$ref":"openrpc#/components/schemas/Filter"};
-const schema419 = {"title":"Filter","type":"object","additionalProperties":false,"properties":{"fromBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"toBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"address":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"},{"$ref":"#/components/schemas/Addresses"}]},"topics":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/FilterTopics"}]}}};
+const schema425 = {"$ref":"openrpc#/components/schemas/Filter"};
+const schema426 = {"title":"Filter","type":"object","additionalProperties":false,"properties":{"fromBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"toBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"address":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"},{"$ref":"#/components/schemas/Addresses"}]},"topics":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/FilterTopics"}]}}};
 
 function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12226,8 +12441,8 @@ validate231.errors = vErrors;
 return errors === 0;
 }
 
-const schema426 = {"title":"Filter topics","type":"array","items":{"$ref":"#/components/schemas/FilterTopic"}};
-const schema427 = {"title":"Filter topic","oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"},{"type":"array","items":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]}}]};
+const schema433 = {"title":"Filter topics","type":"array","items":{"$ref":"#/components/schemas/FilterTopic"}};
+const schema434 = {"title":"Filter topic","oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"},{"type":"array","items":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]}}]};
 
 function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12352,7 +12567,7 @@ passing1 = 1;
 }
 }
 if(!valid4){
-const err6 = {instancePath:instancePath+"/" + i0,schemaPath:"#/oneOf/2/items/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema427.oneOf[2].items.oneOf,parentSchema:schema427.oneOf[2].items,data:data0};
+const err6 = {instancePath:instancePath+"/" + i0,schemaPath:"#/oneOf/2/items/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema434.oneOf[2].items.oneOf,parentSchema:schema434.oneOf[2].items,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -12379,7 +12594,7 @@ break;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema427.oneOf[2].type,parentSchema:schema427.oneOf[2],data};
+const err7 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema434.oneOf[2].type,parentSchema:schema434.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -12402,7 +12617,7 @@ passing0 = 2;
 }
 }
 if(!valid0){
-const err8 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema427.oneOf,parentSchema:schema427,data};
+const err8 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema434.oneOf,parentSchema:schema434,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -12449,7 +12664,7 @@ break;
 }
 }
 else {
-validate233.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema426.type,parentSchema:schema426,data}];
+validate233.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema433.type,parentSchema:schema433,data}];
 return false;
 }
 }
@@ -12466,7 +12681,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "fromBlock") || (key0 === "toBlock")) || (key0 === "blockHash")) || (key0 === "address")) || (key0 === "topics"))){
-validate228.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema419,data}];
+validate228.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema426,data}];
 return false;
 break;
 }
@@ -12594,7 +12809,7 @@ passing0 = 2;
 }
 }
 if(!valid2){
-const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema419.properties.address.oneOf,parentSchema:schema419.properties.address,data:data3};
+const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema426.properties.address.oneOf,parentSchema:schema426.properties.address,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12661,7 +12876,7 @@ passing1 = 1;
 }
 }
 if(!valid5){
-const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema419.properties.topics.oneOf,parentSchema:schema419.properties.topics,data:data4};
+const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema426.properties.topics.oneOf,parentSchema:schema426.properties.topics,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -12695,7 +12910,7 @@ var valid0 = true;
 }
 }
 else {
-validate228.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema419.type,parentSchema:schema419,data}];
+validate228.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema426.type,parentSchema:schema426,data}];
 return false;
 }
 }
@@ -12716,7 +12931,7 @@ return errors === 0;
 }
 
 export const eth_getLogs_result = validate238;
-const schema432 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
+const schema439 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
 
 function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12725,7 +12940,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.address === undefined) && (missing0 = "address")) || ((data.topics === undefined) && (missing0 = "topics"))) || ((data.data === undefined) && (missing0 = "data"))){
-validate239.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema355.required,parentSchema:schema355,data}];
+validate239.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema361.required,parentSchema:schema361,data}];
 return false;
 }
 else {
@@ -12757,7 +12972,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 4){
-validate239.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema355.properties.topics,data:data1}];
+validate239.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema361.properties.topics,data:data1}];
 return false;
 }
 else {
@@ -12787,7 +13002,7 @@ break;
 }
 }
 else {
-validate239.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema355.properties.topics.type,parentSchema:schema355.properties.topics,data:data1}];
+validate239.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema361.properties.topics.type,parentSchema:schema361.properties.topics,data:data1}];
 return false;
 }
 }
@@ -12955,7 +13170,7 @@ if(data.removed !== undefined){
 let data10 = data.removed;
 const _errs30 = errors;
 if(typeof data10 !== "boolean"){
-validate239.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema355.properties.removed.type,parentSchema:schema355.properties.removed,data:data10}];
+validate239.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema361.properties.removed.type,parentSchema:schema361.properties.removed,data:data10}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -12975,7 +13190,7 @@ var valid0 = true;
 }
 }
 else {
-validate239.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema355.type,parentSchema:schema355,data}];
+validate239.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema361.type,parentSchema:schema361,data}];
 return false;
 }
 }
@@ -13004,7 +13219,7 @@ break;
 }
 }
 else {
-validate238.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema432.type,parentSchema:schema432,data}];
+validate238.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema439.type,parentSchema:schema439,data}];
 return false;
 }
 }
@@ -13013,7 +13228,7 @@ return errors === 0;
 }
 
 export const eth_getProof_param0 = validate241;
-const schema443 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema450 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13036,9 +13251,9 @@ return errors === 0;
 }
 
 export const eth_getProof_param1 = validate242;
-const schema445 = {"$ref":"openrpc#/components/schemas/StorageKeys"};
-const schema446 = {"title":"Storage keys","type":"array","items":{"$ref":"#/components/schemas/StorageSlot"}};
-const schema447 = {"title":"Storage slot","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a storage slot (0x + 1 to 64 hex digits)"};
+const schema452 = {"$ref":"openrpc#/components/schemas/StorageKeys"};
+const schema453 = {"title":"Storage keys","type":"array","items":{"$ref":"#/components/schemas/StorageSlot"}};
+const schema454 = {"title":"Storage slot","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a storage slot (0x + 1 to 64 hex digits)"};
 
 function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13053,13 +13268,13 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern245.test(data0)){
-validate243.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema447,data:data0}];
+if(!pattern252.test(data0)){
+validate243.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema454,data:data0}];
 return false;
 }
 }
 else {
-validate243.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema447.type,parentSchema:schema447,data:data0}];
+validate243.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema454.type,parentSchema:schema454,data:data0}];
 return false;
 }
 }
@@ -13070,7 +13285,7 @@ break;
 }
 }
 else {
-validate243.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema446.type,parentSchema:schema446,data}];
+validate243.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema453.type,parentSchema:schema453,data}];
 return false;
 }
 }
@@ -13091,7 +13306,7 @@ return errors === 0;
 }
 
 export const eth_getProof_param2 = validate245;
-const schema448 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema455 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13239,9 +13454,9 @@ return errors === 0;
 }
 
 export const eth_getProof_result = validate250;
-const schema453 = {"$ref":"openrpc#/components/schemas/AccountProof"};
-const schema454 = {"title":"Account proof","type":"object","required":["address","accountProof","balance","codeHash","nonce","storageHash","storageProof"],"additionalProperties":false,"properties":{"address":{"$ref":"#/components/schemas/Address"},"accountProof":{"type":"array","items":{"$ref":"#/components/schemas/Bytes"}},"balance":{"$ref":"#/components/schemas/Uint256"},"codeHash":{"$ref":"#/components/schemas/Hash32"},"nonce":{"$ref":"#/components/schemas/Uint64"},"storageHash":{"$ref":"#/components/schemas/Hash32"},"storageProof":{"type":"array","items":{"$ref":"#/components/schemas/StorageProof"}}}};
-const schema461 = {"title":"Storage proof","type":"object","required":["key","value","proof"],"additionalProperties":false,"properties":{"key":{"$ref":"#/components/schemas/StorageSlot"},"value":{"$ref":"#/components/schemas/Uint256"},"proof":{"type":"array","items":{"$ref":"#/components/schemas/Bytes"}}}};
+const schema460 = {"$ref":"openrpc#/components/schemas/AccountProof"};
+const schema461 = {"title":"Account proof","type":"object","required":["address","accountProof","balance","codeHash","nonce","storageHash","storageProof"],"additionalProperties":false,"properties":{"address":{"$ref":"#/components/schemas/Address"},"accountProof":{"type":"array","items":{"$ref":"#/components/schemas/Bytes"}},"balance":{"$ref":"#/components/schemas/Uint256"},"codeHash":{"$ref":"#/components/schemas/Hash32"},"nonce":{"$ref":"#/components/schemas/Uint64"},"storageHash":{"$ref":"#/components/schemas/Hash32"},"storageProof":{"type":"array","items":{"$ref":"#/components/schemas/StorageProof"}}}};
+const schema468 = {"title":"Storage proof","type":"object","required":["key","value","proof"],"additionalProperties":false,"properties":{"key":{"$ref":"#/components/schemas/StorageSlot"},"value":{"$ref":"#/components/schemas/Uint256"},"proof":{"type":"array","items":{"$ref":"#/components/schemas/Bytes"}}}};
 
 function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13250,14 +13465,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.key === undefined) && (missing0 = "key")) || ((data.value === undefined) && (missing0 = "value"))) || ((data.proof === undefined) && (missing0 = "proof"))){
-validate252.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema461.required,parentSchema:schema461,data}];
+validate252.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema468.required,parentSchema:schema468,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "key") || (key0 === "value")) || (key0 === "proof"))){
-validate252.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema461,data}];
+validate252.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema468,data}];
 return false;
 break;
 }
@@ -13269,13 +13484,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern245.test(data0)){
-validate252.errors = [{instancePath:instancePath+"/key",schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema447,data:data0}];
+if(!pattern252.test(data0)){
+validate252.errors = [{instancePath:instancePath+"/key",schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema454,data:data0}];
 return false;
 }
 }
 else {
-validate252.errors = [{instancePath:instancePath+"/key",schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema447.type,parentSchema:schema447,data:data0}];
+validate252.errors = [{instancePath:instancePath+"/key",schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema454.type,parentSchema:schema454,data:data0}];
 return false;
 }
 }
@@ -13337,7 +13552,7 @@ break;
 }
 }
 else {
-validate252.errors = [{instancePath:instancePath+"/proof",schemaPath:"#/properties/proof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema461.properties.proof.type,parentSchema:schema461.properties.proof,data:data2}];
+validate252.errors = [{instancePath:instancePath+"/proof",schemaPath:"#/properties/proof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema468.properties.proof.type,parentSchema:schema468.properties.proof,data:data2}];
 return false;
 }
 }
@@ -13352,7 +13567,7 @@ var valid0 = true;
 }
 }
 else {
-validate252.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema461.type,parentSchema:schema461,data}];
+validate252.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema468.type,parentSchema:schema468,data}];
 return false;
 }
 }
@@ -13368,14 +13583,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.address === undefined) && (missing0 = "address")) || ((data.accountProof === undefined) && (missing0 = "accountProof"))) || ((data.balance === undefined) && (missing0 = "balance"))) || ((data.codeHash === undefined) && (missing0 = "codeHash"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.storageHash === undefined) && (missing0 = "storageHash"))) || ((data.storageProof === undefined) && (missing0 = "storageProof"))){
-validate251.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema454.required,parentSchema:schema454,data}];
+validate251.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema461.required,parentSchema:schema461,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "address") || (key0 === "accountProof")) || (key0 === "balance")) || (key0 === "codeHash")) || (key0 === "nonce")) || (key0 === "storageHash")) || (key0 === "storageProof"))){
-validate251.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema454,data}];
+validate251.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema461,data}];
 return false;
 break;
 }
@@ -13433,7 +13648,7 @@ break;
 }
 }
 else {
-validate251.errors = [{instancePath:instancePath+"/accountProof",schemaPath:"#/properties/accountProof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema454.properties.accountProof.type,parentSchema:schema454.properties.accountProof,data:data1}];
+validate251.errors = [{instancePath:instancePath+"/accountProof",schemaPath:"#/properties/accountProof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema461.properties.accountProof.type,parentSchema:schema461.properties.accountProof,data:data1}];
 return false;
 }
 }
@@ -13551,7 +13766,7 @@ break;
 }
 }
 else {
-validate251.errors = [{instancePath:instancePath+"/storageProof",schemaPath:"#/properties/storageProof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema454.properties.storageProof.type,parentSchema:schema454.properties.storageProof,data:data7}];
+validate251.errors = [{instancePath:instancePath+"/storageProof",schemaPath:"#/properties/storageProof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema461.properties.storageProof.type,parentSchema:schema461.properties.storageProof,data:data7}];
 return false;
 }
 }
@@ -13570,7 +13785,7 @@ var valid0 = true;
 }
 }
 else {
-validate251.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema454.type,parentSchema:schema454,data}];
+validate251.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema461.type,parentSchema:schema461,data}];
 return false;
 }
 }
@@ -13591,7 +13806,7 @@ return errors === 0;
 }
 
 export const eth_getRawTransactionByHash_param0 = validate255;
-const schema465 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema472 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13614,7 +13829,7 @@ return errors === 0;
 }
 
 export const eth_getRawTransactionByHash_result = validate256;
-const schema467 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Bytes"}]};
+const schema474 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Bytes"}]};
 
 function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13676,7 +13891,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema467.oneOf,parentSchema:schema467,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema474.oneOf,parentSchema:schema474,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13703,7 +13918,7 @@ return errors === 0;
 }
 
 export const eth_getStorageAt_param0 = validate257;
-const schema470 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema477 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13726,7 +13941,7 @@ return errors === 0;
 }
 
 export const eth_getStorageAt_param1 = validate258;
-const schema472 = {"$ref":"openrpc#/components/schemas/StorageSlot"};
+const schema479 = {"$ref":"openrpc#/components/schemas/StorageSlot"};
 
 function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13734,13 +13949,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern245.test(data)){
-validate258.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema447,data}];
+if(!pattern252.test(data)){
+validate258.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema454,data}];
 return false;
 }
 }
 else {
-validate258.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema447.type,parentSchema:schema447,data}];
+validate258.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema454.type,parentSchema:schema454,data}];
 return false;
 }
 }
@@ -13749,7 +13964,7 @@ return errors === 0;
 }
 
 export const eth_getStorageAt_param2 = validate259;
-const schema474 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema481 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13897,7 +14112,7 @@ return errors === 0;
 }
 
 export const eth_getStorageAt_result = validate264;
-const schema479 = {"$ref":"openrpc#/components/schemas/Bytes32"};
+const schema486 = {"$ref":"openrpc#/components/schemas/Bytes32"};
 
 function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13906,12 +14121,12 @@ const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern1.test(data)){
-validate264.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema142,data}];
+validate264.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema144,data}];
 return false;
 }
 }
 else {
-validate264.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema142.type,parentSchema:schema142,data}];
+validate264.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema144.type,parentSchema:schema144,data}];
 return false;
 }
 }
@@ -13920,8 +14135,8 @@ return errors === 0;
 }
 
 export const eth_getStorageValues_param0 = validate265;
-const schema481 = {"$ref":"openrpc#/components/schemas/StorageRequests"};
-const schema482 = {"title":"Storage requests","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/StorageKeys"}};
+const schema488 = {"$ref":"openrpc#/components/schemas/StorageRequests"};
+const schema489 = {"title":"Storage requests","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/StorageKeys"}};
 
 function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13936,13 +14151,13 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern245.test(data0)){
-validate267.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema447,data:data0}];
+if(!pattern252.test(data0)){
+validate267.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema454,data:data0}];
 return false;
 }
 }
 else {
-validate267.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema447.type,parentSchema:schema447,data:data0}];
+validate267.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema454.type,parentSchema:schema454,data:data0}];
 return false;
 }
 }
@@ -13953,7 +14168,7 @@ break;
 }
 }
 else {
-validate267.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema446.type,parentSchema:schema446,data}];
+validate267.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema453.type,parentSchema:schema453,data}];
 return false;
 }
 }
@@ -13971,7 +14186,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern16.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema482.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema489.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13983,7 +14198,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema482.propertyNames,parentSchema:schema482,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema489.propertyNames,parentSchema:schema489,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -14011,7 +14226,7 @@ break;
 }
 }
 else {
-validate266.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema482.type,parentSchema:schema482,data}];
+validate266.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema489.type,parentSchema:schema489,data}];
 return false;
 }
 }
@@ -14032,7 +14247,7 @@ return errors === 0;
 }
 
 export const eth_getStorageValues_param1 = validate270;
-const schema485 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema492 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14180,9 +14395,9 @@ return errors === 0;
 }
 
 export const eth_getStorageValues_result = validate275;
-const schema490 = {"$ref":"openrpc#/components/schemas/StorageValues"};
-const schema491 = {"title":"Storage values","type":"object","propertyNames":{"pattern":"^0x[0-9a-f]{40}$"},"additionalProperties":{"type":"array","items":{"$ref":"#/components/schemas/Bytes32"}}};
-const pattern295 = new RegExp("^0x[0-9a-f]{40}$", "u");
+const schema497 = {"$ref":"openrpc#/components/schemas/StorageValues"};
+const schema498 = {"title":"Storage values","type":"object","propertyNames":{"pattern":"^0x[0-9a-f]{40}$"},"additionalProperties":{"type":"array","items":{"$ref":"#/components/schemas/Bytes32"}}};
+const pattern302 = new RegExp("^0x[0-9a-f]{40}$", "u");
 
 function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14192,8 +14407,8 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
-if(!pattern295.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{40}$"},message:"must match pattern \""+"^0x[0-9a-f]{40}$"+"\"",schema:"^0x[0-9a-f]{40}$",parentSchema:schema491.propertyNames,data:key0,propertyName:key0};
+if(!pattern302.test(key0)){
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{40}$"},message:"must match pattern \""+"^0x[0-9a-f]{40}$"+"\"",schema:"^0x[0-9a-f]{40}$",parentSchema:schema498.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -14205,7 +14420,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema491.propertyNames,parentSchema:schema491,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema498.propertyNames,parentSchema:schema498,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -14233,12 +14448,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
 if(!pattern1.test(data1)){
-validate276.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/components/schemas/Bytes32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema142,data:data1}];
+validate276.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/components/schemas/Bytes32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema144,data:data1}];
 return false;
 }
 }
 else {
-validate276.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/components/schemas/Bytes32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema142.type,parentSchema:schema142,data:data1}];
+validate276.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/components/schemas/Bytes32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema144.type,parentSchema:schema144,data:data1}];
 return false;
 }
 }
@@ -14249,7 +14464,7 @@ break;
 }
 }
 else {
-validate276.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema491.additionalProperties.type,parentSchema:schema491.additionalProperties,data:data0}];
+validate276.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema498.additionalProperties.type,parentSchema:schema498.additionalProperties,data:data0}];
 return false;
 }
 }
@@ -14261,7 +14476,7 @@ break;
 }
 }
 else {
-validate276.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema491.type,parentSchema:schema491,data}];
+validate276.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema498.type,parentSchema:schema498,data}];
 return false;
 }
 }
@@ -14282,7 +14497,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockHashAndIndex_param0 = validate278;
-const schema493 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema500 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14305,7 +14520,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockHashAndIndex_param1 = validate279;
-const schema495 = {"$ref":"openrpc#/components/schemas/Uint64"};
+const schema502 = {"$ref":"openrpc#/components/schemas/Uint64"};
 
 function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14328,7 +14543,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockHashAndIndex_result = validate280;
-const schema497 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
+const schema504 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
 
 function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14337,7 +14552,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.input === undefined) && (missing0 = "input"))){
-validate281.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema265.required,parentSchema:schema265,data}];
+validate281.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema271.required,parentSchema:schema271,data}];
 return false;
 }
 else {
@@ -14445,7 +14660,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema265.properties.blockHash.oneOf,parentSchema:schema265.properties.blockHash,data:data2};
+const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema271.properties.blockHash.oneOf,parentSchema:schema271.properties.blockHash,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -14533,7 +14748,7 @@ passing1 = 1;
 }
 }
 if(!valid6){
-const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema265.properties.blockNumber.oneOf,parentSchema:schema265.properties.blockNumber,data:data3};
+const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema271.properties.blockNumber.oneOf,parentSchema:schema271.properties.blockNumber,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -14621,7 +14836,7 @@ passing2 = 1;
 }
 }
 if(!valid9){
-const err11 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema265.properties.transactionIndex.oneOf,parentSchema:schema265.properties.transactionIndex,data:data4};
+const err11 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema271.properties.transactionIndex.oneOf,parentSchema:schema271.properties.transactionIndex,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -14731,7 +14946,7 @@ passing3 = 1;
 }
 }
 if(!valid13){
-const err15 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema265.properties.to.oneOf,parentSchema:schema265.properties.to,data:data6};
+const err15 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema271.properties.to.oneOf,parentSchema:schema271.properties.to,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -15095,7 +15310,7 @@ if(data.isSystemTx !== undefined){
 let data23 = data.isSystemTx;
 const _errs86 = errors;
 if(typeof data23 !== "boolean"){
-validate281.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema265.properties.isSystemTx.type,parentSchema:schema265.properties.isSystemTx,data:data23}];
+validate281.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema271.properties.isSystemTx.type,parentSchema:schema271.properties.isSystemTx,data:data23}];
 return false;
 }
 var valid0 = _errs86 === errors;
@@ -15152,7 +15367,7 @@ var valid0 = true;
 }
 }
 else {
-validate281.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema265.type,parentSchema:schema265,data}];
+validate281.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema271.type,parentSchema:schema271,data}];
 return false;
 }
 }
@@ -15200,7 +15415,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema497.oneOf,parentSchema:schema497,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema504.oneOf,parentSchema:schema504,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -15227,7 +15442,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockNumberAndIndex_param0 = validate285;
-const schema526 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema533 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15338,7 +15553,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockNumberAndIndex_param1 = validate288;
-const schema530 = {"$ref":"openrpc#/components/schemas/Uint64"};
+const schema537 = {"$ref":"openrpc#/components/schemas/Uint64"};
 
 function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15361,7 +15576,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockNumberAndIndex_result = validate289;
-const schema532 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
+const schema539 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
 
 function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15370,7 +15585,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.input === undefined) && (missing0 = "input"))){
-validate290.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema265.required,parentSchema:schema265,data}];
+validate290.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema271.required,parentSchema:schema271,data}];
 return false;
 }
 else {
@@ -15478,7 +15693,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema265.properties.blockHash.oneOf,parentSchema:schema265.properties.blockHash,data:data2};
+const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema271.properties.blockHash.oneOf,parentSchema:schema271.properties.blockHash,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -15566,7 +15781,7 @@ passing1 = 1;
 }
 }
 if(!valid6){
-const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema265.properties.blockNumber.oneOf,parentSchema:schema265.properties.blockNumber,data:data3};
+const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema271.properties.blockNumber.oneOf,parentSchema:schema271.properties.blockNumber,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -15654,7 +15869,7 @@ passing2 = 1;
 }
 }
 if(!valid9){
-const err11 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema265.properties.transactionIndex.oneOf,parentSchema:schema265.properties.transactionIndex,data:data4};
+const err11 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema271.properties.transactionIndex.oneOf,parentSchema:schema271.properties.transactionIndex,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -15764,7 +15979,7 @@ passing3 = 1;
 }
 }
 if(!valid13){
-const err15 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema265.properties.to.oneOf,parentSchema:schema265.properties.to,data:data6};
+const err15 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema271.properties.to.oneOf,parentSchema:schema271.properties.to,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -16128,7 +16343,7 @@ if(data.isSystemTx !== undefined){
 let data23 = data.isSystemTx;
 const _errs86 = errors;
 if(typeof data23 !== "boolean"){
-validate290.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema265.properties.isSystemTx.type,parentSchema:schema265.properties.isSystemTx,data:data23}];
+validate290.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema271.properties.isSystemTx.type,parentSchema:schema271.properties.isSystemTx,data:data23}];
 return false;
 }
 var valid0 = _errs86 === errors;
@@ -16185,7 +16400,7 @@ var valid0 = true;
 }
 }
 else {
-validate290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema265.type,parentSchema:schema265,data}];
+validate290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema271.type,parentSchema:schema271,data}];
 return false;
 }
 }
@@ -16233,7 +16448,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema532.oneOf,parentSchema:schema532,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema539.oneOf,parentSchema:schema539,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16260,7 +16475,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByHash_param0 = validate294;
-const schema561 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema568 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16283,7 +16498,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByHash_result = validate295;
-const schema563 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
+const schema570 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
 
 function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16292,7 +16507,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.input === undefined) && (missing0 = "input"))){
-validate296.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema265.required,parentSchema:schema265,data}];
+validate296.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema271.required,parentSchema:schema271,data}];
 return false;
 }
 else {
@@ -16400,7 +16615,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema265.properties.blockHash.oneOf,parentSchema:schema265.properties.blockHash,data:data2};
+const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema271.properties.blockHash.oneOf,parentSchema:schema271.properties.blockHash,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -16488,7 +16703,7 @@ passing1 = 1;
 }
 }
 if(!valid6){
-const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema265.properties.blockNumber.oneOf,parentSchema:schema265.properties.blockNumber,data:data3};
+const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema271.properties.blockNumber.oneOf,parentSchema:schema271.properties.blockNumber,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -16576,7 +16791,7 @@ passing2 = 1;
 }
 }
 if(!valid9){
-const err11 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema265.properties.transactionIndex.oneOf,parentSchema:schema265.properties.transactionIndex,data:data4};
+const err11 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema271.properties.transactionIndex.oneOf,parentSchema:schema271.properties.transactionIndex,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -16686,7 +16901,7 @@ passing3 = 1;
 }
 }
 if(!valid13){
-const err15 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema265.properties.to.oneOf,parentSchema:schema265.properties.to,data:data6};
+const err15 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema271.properties.to.oneOf,parentSchema:schema271.properties.to,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -17050,7 +17265,7 @@ if(data.isSystemTx !== undefined){
 let data23 = data.isSystemTx;
 const _errs86 = errors;
 if(typeof data23 !== "boolean"){
-validate296.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema265.properties.isSystemTx.type,parentSchema:schema265.properties.isSystemTx,data:data23}];
+validate296.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema271.properties.isSystemTx.type,parentSchema:schema271.properties.isSystemTx,data:data23}];
 return false;
 }
 var valid0 = _errs86 === errors;
@@ -17107,7 +17322,7 @@ var valid0 = true;
 }
 }
 else {
-validate296.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema265.type,parentSchema:schema265,data}];
+validate296.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema271.type,parentSchema:schema271,data}];
 return false;
 }
 }
@@ -17155,7 +17370,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema563.oneOf,parentSchema:schema563,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema570.oneOf,parentSchema:schema570,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17182,7 +17397,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionCount_param0 = validate300;
-const schema592 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema599 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17205,7 +17420,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionCount_param1 = validate301;
-const schema594 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema601 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17353,7 +17568,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionCount_result = validate306;
-const schema599 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema606 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17376,7 +17591,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionReceipt_param0 = validate307;
-const schema601 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema608 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17399,7 +17614,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionReceipt_result = validate308;
-const schema603 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Receipt"}]};
+const schema610 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Receipt"}]};
 
 function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17407,8 +17622,8 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((((((((((data.transactionHash === undefined) && (missing0 = "transactionHash")) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.cumulativeGasUsed === undefined) && (missing0 = "cumulativeGasUsed"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.effectiveGasPrice === undefined) && (missing0 = "effectiveGasPrice"))){
-validate309.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema339.required,parentSchema:schema339,data}];
+if((((((((((((data.transactionHash === undefined) && (missing0 = "transactionHash")) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.cumulativeGasUsed === undefined) && (missing0 = "cumulativeGasUsed"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.effectiveGasPrice === undefined) && (missing0 = "effectiveGasPrice"))){
+validate309.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema345.required,parentSchema:schema345,data}];
 return false;
 }
 else {
@@ -17604,7 +17819,7 @@ passing0 = 1;
 }
 }
 if(!valid7){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema339.properties.to.oneOf,parentSchema:schema339.properties.to,data:data6};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema345.properties.to.oneOf,parentSchema:schema345.properties.to,data:data6};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -17802,7 +18017,7 @@ passing1 = 1;
 }
 }
 if(!valid15){
-const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema339.properties.contractAddress.oneOf,parentSchema:schema339.properties.contractAddress,data:data12};
+const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema345.properties.contractAddress.oneOf,parentSchema:schema345.properties.contractAddress,data:data12};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -17850,7 +18065,7 @@ break;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema339.properties.logs.type,parentSchema:schema339.properties.logs,data:data13}];
+validate309.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema345.properties.logs.type,parentSchema:schema345.properties.logs,data:data13}];
 return false;
 }
 }
@@ -17866,13 +18081,13 @@ const _errs53 = errors;
 const _errs54 = errors;
 if(errors === _errs54){
 if(typeof data15 === "string"){
-if(!pattern128.test(data15)){
-validate309.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema247,data:data15}];
+if(!pattern134.test(data15)){
+validate309.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema253,data:data15}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema247.type,parentSchema:schema247,data:data15}];
+validate309.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema253.type,parentSchema:schema253,data:data15}];
 return false;
 }
 }
@@ -17904,19 +18119,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.depositNonce !== undefined){
-let data17 = data.depositNonce;
+if(data.root !== undefined){
+let data17 = data.root;
 const _errs59 = errors;
 const _errs60 = errors;
 if(errors === _errs60){
 if(typeof data17 === "string"){
-if(!pattern18.test(data17)){
-validate309.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data17}];
+if(!pattern1.test(data17)){
+validate309.errors = [{instancePath:instancePath+"/root",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data17}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data17}];
+validate309.errors = [{instancePath:instancePath+"/root",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data17}];
 return false;
 }
 }
@@ -17926,19 +18141,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.depositReceiptVersion !== undefined){
-let data18 = data.depositReceiptVersion;
+if(data.depositNonce !== undefined){
+let data18 = data.depositNonce;
 const _errs62 = errors;
 const _errs63 = errors;
 if(errors === _errs63){
 if(typeof data18 === "string"){
 if(!pattern18.test(data18)){
-validate309.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data18}];
+validate309.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data18}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data18}];
+validate309.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data18}];
 return false;
 }
 }
@@ -17948,19 +18163,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.l1Fee !== undefined){
-let data19 = data.l1Fee;
+if(data.depositReceiptVersion !== undefined){
+let data19 = data.depositReceiptVersion;
 const _errs65 = errors;
 const _errs66 = errors;
 if(errors === _errs66){
 if(typeof data19 === "string"){
 if(!pattern18.test(data19)){
-validate309.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data19}];
+validate309.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data19}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data19}];
+validate309.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data19}];
 return false;
 }
 }
@@ -17970,19 +18185,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.l1GasPrice !== undefined){
-let data20 = data.l1GasPrice;
+if(data.l1Fee !== undefined){
+let data20 = data.l1Fee;
 const _errs68 = errors;
 const _errs69 = errors;
 if(errors === _errs69){
 if(typeof data20 === "string"){
 if(!pattern18.test(data20)){
-validate309.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data20}];
+validate309.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data20}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data20}];
+validate309.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data20}];
 return false;
 }
 }
@@ -17992,19 +18207,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.l1GasUsed !== undefined){
-let data21 = data.l1GasUsed;
+if(data.l1GasPrice !== undefined){
+let data21 = data.l1GasPrice;
 const _errs71 = errors;
 const _errs72 = errors;
 if(errors === _errs72){
 if(typeof data21 === "string"){
 if(!pattern18.test(data21)){
-validate309.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data21}];
+validate309.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data21}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data21}];
+validate309.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data21}];
 return false;
 }
 }
@@ -18014,19 +18229,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.l1BaseFeeScalar !== undefined){
-let data22 = data.l1BaseFeeScalar;
+if(data.l1GasUsed !== undefined){
+let data22 = data.l1GasUsed;
 const _errs74 = errors;
 const _errs75 = errors;
 if(errors === _errs75){
 if(typeof data22 === "string"){
 if(!pattern18.test(data22)){
-validate309.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data22}];
+validate309.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data22}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data22}];
+validate309.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data22}];
 return false;
 }
 }
@@ -18036,19 +18251,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.l1BlobBaseFee !== undefined){
-let data23 = data.l1BlobBaseFee;
+if(data.l1BaseFeeScalar !== undefined){
+let data23 = data.l1BaseFeeScalar;
 const _errs77 = errors;
 const _errs78 = errors;
 if(errors === _errs78){
 if(typeof data23 === "string"){
 if(!pattern18.test(data23)){
-validate309.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
+validate309.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
+validate309.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
 return false;
 }
 }
@@ -18058,19 +18273,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.l1BlobBaseFeeScalar !== undefined){
-let data24 = data.l1BlobBaseFeeScalar;
+if(data.l1BlobBaseFee !== undefined){
+let data24 = data.l1BlobBaseFee;
 const _errs80 = errors;
 const _errs81 = errors;
 if(errors === _errs81){
 if(typeof data24 === "string"){
 if(!pattern18.test(data24)){
-validate309.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data24}];
+validate309.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data24}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data24}];
+validate309.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data24}];
 return false;
 }
 }
@@ -18080,19 +18295,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.operatorFeeScalar !== undefined){
-let data25 = data.operatorFeeScalar;
+if(data.l1BlobBaseFeeScalar !== undefined){
+let data25 = data.l1BlobBaseFeeScalar;
 const _errs83 = errors;
 const _errs84 = errors;
 if(errors === _errs84){
 if(typeof data25 === "string"){
 if(!pattern18.test(data25)){
-validate309.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data25}];
+validate309.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data25}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data25}];
+validate309.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data25}];
 return false;
 }
 }
@@ -18102,19 +18317,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.operatorFeeConstant !== undefined){
-let data26 = data.operatorFeeConstant;
+if(data.operatorFeeScalar !== undefined){
+let data26 = data.operatorFeeScalar;
 const _errs86 = errors;
 const _errs87 = errors;
 if(errors === _errs87){
 if(typeof data26 === "string"){
 if(!pattern18.test(data26)){
-validate309.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data26}];
+validate309.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data26}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data26}];
+validate309.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data26}];
 return false;
 }
 }
@@ -18124,23 +18339,45 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.daFootprintGasScalar !== undefined){
-let data27 = data.daFootprintGasScalar;
+if(data.operatorFeeConstant !== undefined){
+let data27 = data.operatorFeeConstant;
 const _errs89 = errors;
 const _errs90 = errors;
 if(errors === _errs90){
 if(typeof data27 === "string"){
 if(!pattern18.test(data27)){
-validate309.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data27}];
+validate309.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data27}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data27}];
+validate309.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data27}];
 return false;
 }
 }
 var valid0 = _errs89 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.daFootprintGasScalar !== undefined){
+let data28 = data.daFootprintGasScalar;
+const _errs92 = errors;
+const _errs93 = errors;
+if(errors === _errs93){
+if(typeof data28 === "string"){
+if(!pattern18.test(data28)){
+validate309.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data28}];
+return false;
+}
+}
+else {
+validate309.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data28}];
+return false;
+}
+}
+var valid0 = _errs92 === errors;
 }
 else {
 var valid0 = true;
@@ -18173,8 +18410,9 @@ var valid0 = true;
 }
 }
 }
+}
 else {
-validate309.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema339.type,parentSchema:schema339,data}];
+validate309.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema345.type,parentSchema:schema345,data}];
 return false;
 }
 }
@@ -18222,7 +18460,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema603.oneOf,parentSchema:schema603,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema610.oneOf,parentSchema:schema610,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -18249,7 +18487,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockHashAndIndex_param0 = validate312;
-const schema634 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema642 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18272,7 +18510,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockHashAndIndex_param1 = validate313;
-const schema636 = {"$ref":"openrpc#/components/schemas/Uint64"};
+const schema644 = {"$ref":"openrpc#/components/schemas/Uint64"};
 
 function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18295,7 +18533,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockHashAndIndex_result = validate314;
-const schema638 = {"$ref":"openrpc#/components/schemas/NotFound"};
+const schema646 = {"$ref":"openrpc#/components/schemas/NotFound"};
 
 function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18309,7 +18547,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockNumberAndIndex_param0 = validate315;
-const schema640 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema648 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18420,7 +18658,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockNumberAndIndex_param1 = validate318;
-const schema644 = {"$ref":"openrpc#/components/schemas/Uint64"};
+const schema652 = {"$ref":"openrpc#/components/schemas/Uint64"};
 
 function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18443,7 +18681,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockNumberAndIndex_result = validate319;
-const schema646 = {"$ref":"openrpc#/components/schemas/NotFound"};
+const schema654 = {"$ref":"openrpc#/components/schemas/NotFound"};
 
 function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18457,7 +18695,7 @@ return errors === 0;
 }
 
 export const eth_getUncleCountByBlockHash_param0 = validate320;
-const schema648 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema656 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18480,7 +18718,7 @@ return errors === 0;
 }
 
 export const eth_getUncleCountByBlockHash_result = validate321;
-const schema650 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
+const schema658 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18542,7 +18780,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema650.oneOf,parentSchema:schema650,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema658.oneOf,parentSchema:schema658,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -18569,7 +18807,7 @@ return errors === 0;
 }
 
 export const eth_getUncleCountByBlockNumber_param0 = validate322;
-const schema653 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema661 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate323(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18680,7 +18918,7 @@ return errors === 0;
 }
 
 export const eth_getUncleCountByBlockNumber_result = validate325;
-const schema657 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
+const schema665 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18742,7 +18980,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema657.oneOf,parentSchema:schema657,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema665.oneOf,parentSchema:schema665,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -18769,7 +19007,7 @@ return errors === 0;
 }
 
 export const eth_maxPriorityFeePerGas_result = validate326;
-const schema660 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema668 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18792,7 +19030,7 @@ return errors === 0;
 }
 
 export const eth_newBlockFilter_result = validate327;
-const schema662 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema670 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18800,13 +19038,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern245.test(data)){
-validate327.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema401,data}];
+if(!pattern252.test(data)){
+validate327.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema408,data}];
 return false;
 }
 }
 else {
-validate327.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema401.type,parentSchema:schema401,data}];
+validate327.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema408.type,parentSchema:schema408,data}];
 return false;
 }
 }
@@ -18815,7 +19053,7 @@ return errors === 0;
 }
 
 export const eth_newFilter_param0 = validate328;
-const schema664 = {"$ref":"openrpc#/components/schemas/Filter"};
+const schema672 = {"$ref":"openrpc#/components/schemas/Filter"};
 
 function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18825,7 +19063,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "fromBlock") || (key0 === "toBlock")) || (key0 === "blockHash")) || (key0 === "address")) || (key0 === "topics"))){
-validate329.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema419,data}];
+validate329.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema426,data}];
 return false;
 break;
 }
@@ -18953,7 +19191,7 @@ passing0 = 2;
 }
 }
 if(!valid2){
-const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema419.properties.address.oneOf,parentSchema:schema419.properties.address,data:data3};
+const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema426.properties.address.oneOf,parentSchema:schema426.properties.address,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -19020,7 +19258,7 @@ passing1 = 1;
 }
 }
 if(!valid5){
-const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema419.properties.topics.oneOf,parentSchema:schema419.properties.topics,data:data4};
+const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema426.properties.topics.oneOf,parentSchema:schema426.properties.topics,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -19054,7 +19292,7 @@ var valid0 = true;
 }
 }
 else {
-validate329.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema419.type,parentSchema:schema419,data}];
+validate329.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema426.type,parentSchema:schema426,data}];
 return false;
 }
 }
@@ -19075,7 +19313,7 @@ return errors === 0;
 }
 
 export const eth_newFilter_result = validate335;
-const schema670 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema678 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19083,13 +19321,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern245.test(data)){
-validate335.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema401,data}];
+if(!pattern252.test(data)){
+validate335.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema408,data}];
 return false;
 }
 }
 else {
-validate335.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema401.type,parentSchema:schema401,data}];
+validate335.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema408.type,parentSchema:schema408,data}];
 return false;
 }
 }
@@ -19098,7 +19336,7 @@ return errors === 0;
 }
 
 export const eth_newPendingTransactionFilter_result = validate336;
-const schema672 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema680 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19106,13 +19344,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern245.test(data)){
-validate336.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema401,data}];
+if(!pattern252.test(data)){
+validate336.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema408,data}];
 return false;
 }
 }
 else {
-validate336.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema401.type,parentSchema:schema401,data}];
+validate336.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema408.type,parentSchema:schema408,data}];
 return false;
 }
 }
@@ -19121,7 +19359,7 @@ return errors === 0;
 }
 
 export const eth_protocolVersion_result = validate337;
-const schema674 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema682 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19144,7 +19382,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransaction_param0 = validate338;
-const schema676 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema684 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19167,7 +19405,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransaction_result = validate339;
-const schema678 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema686 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19190,7 +19428,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransactionSync_param0 = validate340;
-const schema680 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema688 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19213,7 +19451,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransactionSync_param1 = validate341;
-const schema682 = {"oneOf":[{"type":"integer","minimum":0},{"$ref":"openrpc#/components/schemas/Uint"}],"x-error":"a timeout in milliseconds (a number or hex quantity)"};
+const schema690 = {"oneOf":[{"type":"integer","minimum":0},{"$ref":"openrpc#/components/schemas/Uint"}],"x-error":"a timeout in milliseconds (a number or hex quantity)"};
 
 function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19223,7 +19461,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema682.oneOf[0].type,parentSchema:schema682.oneOf[0],data};
+const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema690.oneOf[0].type,parentSchema:schema690.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -19235,7 +19473,7 @@ errors++;
 if(errors === _errs1){
 if(typeof data == "number"){
 if(data < 0 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema682.oneOf[0],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema690.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19289,7 +19527,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema682.oneOf,parentSchema:schema682,data};
+const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema690.oneOf,parentSchema:schema690,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -19316,7 +19554,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransactionSync_result = validate342;
-const schema684 = {"$ref":"openrpc#/components/schemas/Receipt"};
+const schema692 = {"$ref":"openrpc#/components/schemas/Receipt"};
 
 function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19324,8 +19562,8 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((((((((((data.transactionHash === undefined) && (missing0 = "transactionHash")) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.cumulativeGasUsed === undefined) && (missing0 = "cumulativeGasUsed"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.effectiveGasPrice === undefined) && (missing0 = "effectiveGasPrice"))){
-validate343.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema339.required,parentSchema:schema339,data}];
+if((((((((((((data.transactionHash === undefined) && (missing0 = "transactionHash")) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.cumulativeGasUsed === undefined) && (missing0 = "cumulativeGasUsed"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.effectiveGasPrice === undefined) && (missing0 = "effectiveGasPrice"))){
+validate343.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema345.required,parentSchema:schema345,data}];
 return false;
 }
 else {
@@ -19521,7 +19759,7 @@ passing0 = 1;
 }
 }
 if(!valid7){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema339.properties.to.oneOf,parentSchema:schema339.properties.to,data:data6};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema345.properties.to.oneOf,parentSchema:schema345.properties.to,data:data6};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -19719,7 +19957,7 @@ passing1 = 1;
 }
 }
 if(!valid15){
-const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema339.properties.contractAddress.oneOf,parentSchema:schema339.properties.contractAddress,data:data12};
+const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema345.properties.contractAddress.oneOf,parentSchema:schema345.properties.contractAddress,data:data12};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -19767,7 +20005,7 @@ break;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema339.properties.logs.type,parentSchema:schema339.properties.logs,data:data13}];
+validate343.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema345.properties.logs.type,parentSchema:schema345.properties.logs,data:data13}];
 return false;
 }
 }
@@ -19783,13 +20021,13 @@ const _errs53 = errors;
 const _errs54 = errors;
 if(errors === _errs54){
 if(typeof data15 === "string"){
-if(!pattern128.test(data15)){
-validate343.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema247,data:data15}];
+if(!pattern134.test(data15)){
+validate343.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema253,data:data15}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema247.type,parentSchema:schema247,data:data15}];
+validate343.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema253.type,parentSchema:schema253,data:data15}];
 return false;
 }
 }
@@ -19821,19 +20059,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.depositNonce !== undefined){
-let data17 = data.depositNonce;
+if(data.root !== undefined){
+let data17 = data.root;
 const _errs59 = errors;
 const _errs60 = errors;
 if(errors === _errs60){
 if(typeof data17 === "string"){
-if(!pattern18.test(data17)){
-validate343.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data17}];
+if(!pattern1.test(data17)){
+validate343.errors = [{instancePath:instancePath+"/root",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data17}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data17}];
+validate343.errors = [{instancePath:instancePath+"/root",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data17}];
 return false;
 }
 }
@@ -19843,19 +20081,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.depositReceiptVersion !== undefined){
-let data18 = data.depositReceiptVersion;
+if(data.depositNonce !== undefined){
+let data18 = data.depositNonce;
 const _errs62 = errors;
 const _errs63 = errors;
 if(errors === _errs63){
 if(typeof data18 === "string"){
 if(!pattern18.test(data18)){
-validate343.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data18}];
+validate343.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data18}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data18}];
+validate343.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data18}];
 return false;
 }
 }
@@ -19865,19 +20103,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.l1Fee !== undefined){
-let data19 = data.l1Fee;
+if(data.depositReceiptVersion !== undefined){
+let data19 = data.depositReceiptVersion;
 const _errs65 = errors;
 const _errs66 = errors;
 if(errors === _errs66){
 if(typeof data19 === "string"){
 if(!pattern18.test(data19)){
-validate343.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data19}];
+validate343.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data19}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data19}];
+validate343.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data19}];
 return false;
 }
 }
@@ -19887,19 +20125,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.l1GasPrice !== undefined){
-let data20 = data.l1GasPrice;
+if(data.l1Fee !== undefined){
+let data20 = data.l1Fee;
 const _errs68 = errors;
 const _errs69 = errors;
 if(errors === _errs69){
 if(typeof data20 === "string"){
 if(!pattern18.test(data20)){
-validate343.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data20}];
+validate343.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data20}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data20}];
+validate343.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data20}];
 return false;
 }
 }
@@ -19909,19 +20147,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.l1GasUsed !== undefined){
-let data21 = data.l1GasUsed;
+if(data.l1GasPrice !== undefined){
+let data21 = data.l1GasPrice;
 const _errs71 = errors;
 const _errs72 = errors;
 if(errors === _errs72){
 if(typeof data21 === "string"){
 if(!pattern18.test(data21)){
-validate343.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data21}];
+validate343.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data21}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data21}];
+validate343.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data21}];
 return false;
 }
 }
@@ -19931,19 +20169,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.l1BaseFeeScalar !== undefined){
-let data22 = data.l1BaseFeeScalar;
+if(data.l1GasUsed !== undefined){
+let data22 = data.l1GasUsed;
 const _errs74 = errors;
 const _errs75 = errors;
 if(errors === _errs75){
 if(typeof data22 === "string"){
 if(!pattern18.test(data22)){
-validate343.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data22}];
+validate343.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data22}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data22}];
+validate343.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data22}];
 return false;
 }
 }
@@ -19953,19 +20191,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.l1BlobBaseFee !== undefined){
-let data23 = data.l1BlobBaseFee;
+if(data.l1BaseFeeScalar !== undefined){
+let data23 = data.l1BaseFeeScalar;
 const _errs77 = errors;
 const _errs78 = errors;
 if(errors === _errs78){
 if(typeof data23 === "string"){
 if(!pattern18.test(data23)){
-validate343.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
+validate343.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
+validate343.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
 return false;
 }
 }
@@ -19975,19 +20213,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.l1BlobBaseFeeScalar !== undefined){
-let data24 = data.l1BlobBaseFeeScalar;
+if(data.l1BlobBaseFee !== undefined){
+let data24 = data.l1BlobBaseFee;
 const _errs80 = errors;
 const _errs81 = errors;
 if(errors === _errs81){
 if(typeof data24 === "string"){
 if(!pattern18.test(data24)){
-validate343.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data24}];
+validate343.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data24}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data24}];
+validate343.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data24}];
 return false;
 }
 }
@@ -19997,19 +20235,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.operatorFeeScalar !== undefined){
-let data25 = data.operatorFeeScalar;
+if(data.l1BlobBaseFeeScalar !== undefined){
+let data25 = data.l1BlobBaseFeeScalar;
 const _errs83 = errors;
 const _errs84 = errors;
 if(errors === _errs84){
 if(typeof data25 === "string"){
 if(!pattern18.test(data25)){
-validate343.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data25}];
+validate343.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data25}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data25}];
+validate343.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data25}];
 return false;
 }
 }
@@ -20019,19 +20257,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.operatorFeeConstant !== undefined){
-let data26 = data.operatorFeeConstant;
+if(data.operatorFeeScalar !== undefined){
+let data26 = data.operatorFeeScalar;
 const _errs86 = errors;
 const _errs87 = errors;
 if(errors === _errs87){
 if(typeof data26 === "string"){
 if(!pattern18.test(data26)){
-validate343.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data26}];
+validate343.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data26}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data26}];
+validate343.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data26}];
 return false;
 }
 }
@@ -20041,23 +20279,45 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.daFootprintGasScalar !== undefined){
-let data27 = data.daFootprintGasScalar;
+if(data.operatorFeeConstant !== undefined){
+let data27 = data.operatorFeeConstant;
 const _errs89 = errors;
 const _errs90 = errors;
 if(errors === _errs90){
 if(typeof data27 === "string"){
 if(!pattern18.test(data27)){
-validate343.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data27}];
+validate343.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data27}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data27}];
+validate343.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data27}];
 return false;
 }
 }
 var valid0 = _errs89 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.daFootprintGasScalar !== undefined){
+let data28 = data.daFootprintGasScalar;
+const _errs92 = errors;
+const _errs93 = errors;
+if(errors === _errs93){
+if(typeof data28 === "string"){
+if(!pattern18.test(data28)){
+validate343.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data28}];
+return false;
+}
+}
+else {
+validate343.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data28}];
+return false;
+}
+}
+var valid0 = _errs92 === errors;
 }
 else {
 var valid0 = true;
@@ -20090,8 +20350,9 @@ var valid0 = true;
 }
 }
 }
+}
 else {
-validate343.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema339.type,parentSchema:schema339,data}];
+validate343.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema345.type,parentSchema:schema345,data}];
 return false;
 }
 }
@@ -20112,7 +20373,7 @@ return errors === 0;
 }
 
 export const eth_sendTransaction_param0 = validate346;
-const schema714 = {"$ref":"openrpc#/components/schemas/TransactionRequest"};
+const schema723 = {"$ref":"openrpc#/components/schemas/TransactionRequest"};
 
 function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20481,6 +20742,70 @@ var valid0 = _errs44 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.blobVersionedHashes !== undefined){
+let data14 = data.blobVersionedHashes;
+const _errs45 = errors;
+if(errors === _errs45){
+if(Array.isArray(data14)){
+var valid15 = true;
+const len0 = data14.length;
+for(let i0=0; i0<len0; i0++){
+let data15 = data14[i0];
+const _errs47 = errors;
+const _errs48 = errors;
+if(errors === _errs48){
+if(typeof data15 === "string"){
+if(!pattern1.test(data15)){
+validate347.errors = [{instancePath:instancePath+"/blobVersionedHashes/" + i0,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data15}];
+return false;
+}
+}
+else {
+validate347.errors = [{instancePath:instancePath+"/blobVersionedHashes/" + i0,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data15}];
+return false;
+}
+}
+var valid15 = _errs47 === errors;
+if(!valid15){
+break;
+}
+}
+}
+else {
+validate347.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema104.properties.blobVersionedHashes.type,parentSchema:schema104.properties.blobVersionedHashes,data:data14}];
+return false;
+}
+}
+var valid0 = _errs45 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.maxFeePerBlobGas !== undefined){
+let data16 = data.maxFeePerBlobGas;
+const _errs50 = errors;
+const _errs51 = errors;
+if(errors === _errs51){
+if(typeof data16 === "string"){
+if(!pattern44.test(data16)){
+validate347.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data16}];
+return false;
+}
+}
+else {
+validate347.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data16}];
+return false;
+}
+}
+var valid0 = _errs50 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
 }
 }
 }
@@ -20518,7 +20843,7 @@ return errors === 0;
 }
 
 export const eth_sendTransaction_result = validate351;
-const schema729 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema740 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20541,7 +20866,7 @@ return errors === 0;
 }
 
 export const eth_sign_param0 = validate352;
-const schema731 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema742 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20564,7 +20889,7 @@ return errors === 0;
 }
 
 export const eth_sign_param1 = validate353;
-const schema733 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema744 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20587,7 +20912,7 @@ return errors === 0;
 }
 
 export const eth_sign_result = validate354;
-const schema735 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema746 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20610,14 +20935,14 @@ return errors === 0;
 }
 
 export const eth_subscribe_param0 = validate355;
-const schema737 = {"$ref":"openrpc#/components/schemas/SubscriptionKind"};
-const schema738 = {"title":"Subscription kind","type":"string","x-error":"a subscription kind name"};
+const schema748 = {"$ref":"openrpc#/components/schemas/SubscriptionKind"};
+const schema749 = {"title":"Subscription kind","type":"string","x-error":"a subscription kind name"};
 
 function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate355.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionKind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema738.type,parentSchema:schema738,data}];
+validate355.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionKind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema749.type,parentSchema:schema749,data}];
 return false;
 }
 validate355.errors = vErrors;
@@ -20625,8 +20950,8 @@ return errors === 0;
 }
 
 export const eth_subscribe_param1 = validate356;
-const schema739 = {"$ref":"openrpc#/components/schemas/SubscriptionOptions"};
-const schema740 = {"title":"Subscription options","anyOf":[{"type":"boolean"},{"type":"object"}],"x-error":"a boolean or a filter object"};
+const schema750 = {"$ref":"openrpc#/components/schemas/SubscriptionOptions"};
+const schema751 = {"title":"Subscription options","anyOf":[{"type":"boolean"},{"type":"object"}],"x-error":"a boolean or a filter object"};
 
 function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20635,7 +20960,7 @@ const _errs1 = errors;
 let valid1 = false;
 const _errs2 = errors;
 if(typeof data !== "boolean"){
-const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema740.anyOf[0].type,parentSchema:schema740.anyOf[0],data};
+const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema751.anyOf[0].type,parentSchema:schema751.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -20649,7 +20974,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err1 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema740.anyOf[1].type,parentSchema:schema740.anyOf[1],data};
+const err1 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema751.anyOf[1].type,parentSchema:schema751.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -20662,7 +20987,7 @@ var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err2 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema740.anyOf,parentSchema:schema740,data};
+const err2 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema751.anyOf,parentSchema:schema751,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -20689,9 +21014,9 @@ return errors === 0;
 }
 
 export const eth_subscribe_result = validate357;
-const schema741 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
-const schema742 = {"title":"Subscription id","type":"string","pattern":"^0x[0-9a-fA-F]{1,32}$","x-error":"a subscription id (0x + up to 32 hex digits)"};
-const pattern460 = new RegExp("^0x[0-9a-fA-F]{1,32}$", "u");
+const schema752 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
+const schema753 = {"title":"Subscription id","type":"string","pattern":"^0x[0-9a-fA-F]{1,32}$","x-error":"a subscription id (0x + up to 32 hex digits)"};
+const pattern471 = new RegExp("^0x[0-9a-fA-F]{1,32}$", "u");
 
 function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20699,13 +21024,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern460.test(data)){
-validate357.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema742,data}];
+if(!pattern471.test(data)){
+validate357.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema753,data}];
 return false;
 }
 }
 else {
-validate357.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema742.type,parentSchema:schema742,data}];
+validate357.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema753.type,parentSchema:schema753,data}];
 return false;
 }
 }
@@ -20714,8 +21039,8 @@ return errors === 0;
 }
 
 export const eth_syncing_result = validate358;
-const schema743 = {"oneOf":[{"type":"boolean","const":false},{"$ref":"openrpc#/components/schemas/SyncStatus"}]};
-const schema744 = {"title":"Sync status","type":"object","required":["startingBlock","currentBlock","highestBlock"],"properties":{"startingBlock":{"$ref":"#/components/schemas/Uint"},"currentBlock":{"$ref":"#/components/schemas/Uint"},"highestBlock":{"$ref":"#/components/schemas/Uint"}}};
+const schema754 = {"oneOf":[{"type":"boolean","const":false},{"$ref":"openrpc#/components/schemas/SyncStatus"}]};
+const schema755 = {"title":"Sync status","type":"object","required":["startingBlock","currentBlock","highestBlock"],"properties":{"startingBlock":{"$ref":"#/components/schemas/Uint"},"currentBlock":{"$ref":"#/components/schemas/Uint"},"highestBlock":{"$ref":"#/components/schemas/Uint"}}};
 
 function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20724,7 +21049,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.startingBlock === undefined) && (missing0 = "startingBlock")) || ((data.currentBlock === undefined) && (missing0 = "currentBlock"))) || ((data.highestBlock === undefined) && (missing0 = "highestBlock"))){
-validate359.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema744.required,parentSchema:schema744,data}];
+validate359.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema755.required,parentSchema:schema755,data}];
 return false;
 }
 else {
@@ -20798,7 +21123,7 @@ var valid0 = true;
 }
 }
 else {
-validate359.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema744.type,parentSchema:schema744,data}];
+validate359.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema755.type,parentSchema:schema755,data}];
 return false;
 }
 }
@@ -20815,7 +21140,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(typeof data !== "boolean"){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema743.oneOf[0].type,parentSchema:schema743.oneOf[0],data};
+const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema754.oneOf[0].type,parentSchema:schema754.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -20825,7 +21150,7 @@ vErrors.push(err0);
 errors++;
 }
 if(false !== data){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema743.oneOf[0],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema754.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -20856,7 +21181,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema743.oneOf,parentSchema:schema743,data};
+const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema754.oneOf,parentSchema:schema754,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -20883,7 +21208,7 @@ return errors === 0;
 }
 
 export const eth_uninstallFilter_param0 = validate361;
-const schema748 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema759 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20891,13 +21216,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern245.test(data)){
-validate361.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema401,data}];
+if(!pattern252.test(data)){
+validate361.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema408,data}];
 return false;
 }
 }
 else {
-validate361.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema401.type,parentSchema:schema401,data}];
+validate361.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema408.type,parentSchema:schema408,data}];
 return false;
 }
 }
@@ -20906,13 +21231,13 @@ return errors === 0;
 }
 
 export const eth_uninstallFilter_result = validate362;
-const schema750 = {"type":"boolean"};
+const schema761 = {"type":"boolean"};
 
 function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate362.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema750.type,parentSchema:schema750,data}];
+validate362.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema761.type,parentSchema:schema761,data}];
 return false;
 }
 validate362.errors = vErrors;
@@ -20920,7 +21245,7 @@ return errors === 0;
 }
 
 export const eth_unsubscribe_param0 = validate363;
-const schema751 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
+const schema762 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
 
 function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20928,13 +21253,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern460.test(data)){
-validate363.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema742,data}];
+if(!pattern471.test(data)){
+validate363.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema753,data}];
 return false;
 }
 }
 else {
-validate363.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema742.type,parentSchema:schema742,data}];
+validate363.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema753.type,parentSchema:schema753,data}];
 return false;
 }
 }
@@ -20943,13 +21268,13 @@ return errors === 0;
 }
 
 export const eth_unsubscribe_result = validate364;
-const schema753 = {"type":"boolean"};
+const schema764 = {"type":"boolean"};
 
 function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate364.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema753.type,parentSchema:schema753,data}];
+validate364.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema764.type,parentSchema:schema764,data}];
 return false;
 }
 validate364.errors = vErrors;
@@ -20957,13 +21282,13 @@ return errors === 0;
 }
 
 export const net_listening_result = validate365;
-const schema754 = {"type":"boolean"};
+const schema765 = {"type":"boolean"};
 
 function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate365.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema754.type,parentSchema:schema754,data}];
+validate365.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema765.type,parentSchema:schema765,data}];
 return false;
 }
 validate365.errors = vErrors;
@@ -20971,20 +21296,20 @@ return errors === 0;
 }
 
 export const net_version_result = validate366;
-const schema755 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$"};
+const schema766 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$"};
 
 function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
-if(!pattern109.test(data)){
-validate366.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema755,data}];
+if(!pattern115.test(data)){
+validate366.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema766,data}];
 return false;
 }
 }
 else {
-validate366.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema755.type,parentSchema:schema755,data}];
+validate366.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema766.type,parentSchema:schema766,data}];
 return false;
 }
 }
@@ -20993,7 +21318,7 @@ return errors === 0;
 }
 
 export const op_supportedCapabilities_result = validate367;
-const schema756 = {"type":"array","items":{"type":"string"}};
+const schema767 = {"type":"array","items":{"type":"string"}};
 
 function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21006,7 +21331,7 @@ for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate367.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema756.items.type,parentSchema:schema756.items,data:data0}];
+validate367.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema767.items.type,parentSchema:schema767.items,data:data0}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -21016,7 +21341,7 @@ break;
 }
 }
 else {
-validate367.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema756.type,parentSchema:schema756,data}];
+validate367.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema767.type,parentSchema:schema767,data}];
 return false;
 }
 }
@@ -21025,8 +21350,8 @@ return errors === 0;
 }
 
 export const rpc_discover_result = validate368;
-const schema757 = {"$ref":"openrpc#/components/schemas/OpenRpcDocument"};
-const schema758 = {"title":"OpenRPC document","type":"object","required":["openrpc","info","methods"],"properties":{"openrpc":{"type":"string"},"info":{"type":"object","required":["title","version"],"properties":{"title":{"type":"string"},"version":{"type":"string"}}},"servers":{"type":"array","items":{"type":"object"}},"methods":{"type":"array","items":{"type":"object"}},"components":{"type":"object"}}};
+const schema768 = {"$ref":"openrpc#/components/schemas/OpenRpcDocument"};
+const schema769 = {"title":"OpenRPC document","type":"object","required":["openrpc","info","methods"],"properties":{"openrpc":{"type":"string"},"info":{"type":"object","required":["title","version"],"properties":{"title":{"type":"string"},"version":{"type":"string"}}},"servers":{"type":"array","items":{"type":"object"}},"methods":{"type":"array","items":{"type":"object"}},"components":{"type":"object"}}};
 
 function validate368(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21036,7 +21361,7 @@ if(errors === _errs0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.openrpc === undefined) && (missing0 = "openrpc")) || ((data.info === undefined) && (missing0 = "info"))) || ((data.methods === undefined) && (missing0 = "methods"))){
-validate368.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema758.required,parentSchema:schema758,data}];
+validate368.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema769.required,parentSchema:schema769,data}];
 return false;
 }
 else {
@@ -21044,7 +21369,7 @@ if(data.openrpc !== undefined){
 let data0 = data.openrpc;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate368.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema758.properties.openrpc.type,parentSchema:schema758.properties.openrpc,data:data0}];
+validate368.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema769.properties.openrpc.type,parentSchema:schema769.properties.openrpc,data:data0}];
 return false;
 }
 var valid1 = _errs2 === errors;
@@ -21060,7 +21385,7 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.title === undefined) && (missing1 = "title")) || ((data1.version === undefined) && (missing1 = "version"))){
-validate368.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema758.properties.info.required,parentSchema:schema758.properties.info,data:data1}];
+validate368.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema769.properties.info.required,parentSchema:schema769.properties.info,data:data1}];
 return false;
 }
 else {
@@ -21068,7 +21393,7 @@ if(data1.title !== undefined){
 let data2 = data1.title;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate368.errors = [{instancePath:instancePath+"/info/title",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema758.properties.info.properties.title.type,parentSchema:schema758.properties.info.properties.title,data:data2}];
+validate368.errors = [{instancePath:instancePath+"/info/title",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema769.properties.info.properties.title.type,parentSchema:schema769.properties.info.properties.title,data:data2}];
 return false;
 }
 var valid2 = _errs6 === errors;
@@ -21081,7 +21406,7 @@ if(data1.version !== undefined){
 let data3 = data1.version;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate368.errors = [{instancePath:instancePath+"/info/version",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema758.properties.info.properties.version.type,parentSchema:schema758.properties.info.properties.version,data:data3}];
+validate368.errors = [{instancePath:instancePath+"/info/version",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema769.properties.info.properties.version.type,parentSchema:schema769.properties.info.properties.version,data:data3}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -21093,7 +21418,7 @@ var valid2 = true;
 }
 }
 else {
-validate368.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema758.properties.info.type,parentSchema:schema758.properties.info,data:data1}];
+validate368.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema769.properties.info.type,parentSchema:schema769.properties.info,data:data1}];
 return false;
 }
 }
@@ -21114,7 +21439,7 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 const _errs12 = errors;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-validate368.errors = [{instancePath:instancePath+"/servers/" + i0,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema758.properties.servers.items.type,parentSchema:schema758.properties.servers.items,data:data5}];
+validate368.errors = [{instancePath:instancePath+"/servers/" + i0,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema769.properties.servers.items.type,parentSchema:schema769.properties.servers.items,data:data5}];
 return false;
 }
 var valid3 = _errs12 === errors;
@@ -21124,7 +21449,7 @@ break;
 }
 }
 else {
-validate368.errors = [{instancePath:instancePath+"/servers",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema758.properties.servers.type,parentSchema:schema758.properties.servers,data:data4}];
+validate368.errors = [{instancePath:instancePath+"/servers",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema769.properties.servers.type,parentSchema:schema769.properties.servers,data:data4}];
 return false;
 }
 }
@@ -21145,7 +21470,7 @@ for(let i1=0; i1<len1; i1++){
 let data7 = data6[i1];
 const _errs16 = errors;
 if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
-validate368.errors = [{instancePath:instancePath+"/methods/" + i1,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema758.properties.methods.items.type,parentSchema:schema758.properties.methods.items,data:data7}];
+validate368.errors = [{instancePath:instancePath+"/methods/" + i1,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema769.properties.methods.items.type,parentSchema:schema769.properties.methods.items,data:data7}];
 return false;
 }
 var valid4 = _errs16 === errors;
@@ -21155,7 +21480,7 @@ break;
 }
 }
 else {
-validate368.errors = [{instancePath:instancePath+"/methods",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema758.properties.methods.type,parentSchema:schema758.properties.methods,data:data6}];
+validate368.errors = [{instancePath:instancePath+"/methods",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema769.properties.methods.type,parentSchema:schema769.properties.methods,data:data6}];
 return false;
 }
 }
@@ -21169,7 +21494,7 @@ if(data.components !== undefined){
 let data8 = data.components;
 const _errs18 = errors;
 if(!(data8 && typeof data8 == "object" && !Array.isArray(data8))){
-validate368.errors = [{instancePath:instancePath+"/components",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/components/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema758.properties.components.type,parentSchema:schema758.properties.components,data:data8}];
+validate368.errors = [{instancePath:instancePath+"/components",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/components/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema769.properties.components.type,parentSchema:schema769.properties.components,data:data8}];
 return false;
 }
 var valid1 = _errs18 === errors;
@@ -21184,7 +21509,7 @@ var valid1 = true;
 }
 }
 else {
-validate368.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema758.type,parentSchema:schema758,data}];
+validate368.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema769.type,parentSchema:schema769,data}];
 return false;
 }
 }
@@ -21193,10 +21518,10 @@ return errors === 0;
 }
 
 export const txpool_content_result = validate369;
-const schema759 = {"$ref":"openrpc#/components/schemas/TxPoolContent"};
-const schema760 = {"title":"Transaction pool content","type":"object","required":["pending","queued"],"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactions"},"queued":{"$ref":"#/components/schemas/TxPoolTransactions"}}};
-const schema761 = {"title":"Transaction pool section","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}};
-const schema762 = {"title":"Transactions by nonce","type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"#/components/schemas/Transaction"}};
+const schema770 = {"$ref":"openrpc#/components/schemas/TxPoolContent"};
+const schema771 = {"title":"Transaction pool content","type":"object","required":["pending","queued"],"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactions"},"queued":{"$ref":"#/components/schemas/TxPoolTransactions"}}};
+const schema772 = {"title":"Transaction pool section","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}};
+const schema773 = {"title":"Transactions by nonce","type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"#/components/schemas/Transaction"}};
 
 function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21206,8 +21531,8 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
-if(!pattern109.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema762.propertyNames,data:key0,propertyName:key0};
+if(!pattern115.test(key0)){
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema773.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21219,7 +21544,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema762.propertyNames,parentSchema:schema762,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema773.propertyNames,parentSchema:schema773,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21247,7 +21572,7 @@ break;
 }
 }
 else {
-validate372.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema762.type,parentSchema:schema762,data}];
+validate372.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema773.type,parentSchema:schema773,data}];
 return false;
 }
 }
@@ -21265,7 +21590,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern16.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema761.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema772.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21277,7 +21602,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema761.propertyNames,parentSchema:schema761,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema772.propertyNames,parentSchema:schema772,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21305,7 +21630,7 @@ break;
 }
 }
 else {
-validate371.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema761.type,parentSchema:schema761,data}];
+validate371.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema772.type,parentSchema:schema772,data}];
 return false;
 }
 }
@@ -21321,7 +21646,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate370.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema760.required,parentSchema:schema760,data}];
+validate370.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema771.required,parentSchema:schema771,data}];
 return false;
 }
 else {
@@ -21352,7 +21677,7 @@ var valid0 = true;
 }
 }
 else {
-validate370.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema760.type,parentSchema:schema760,data}];
+validate370.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema771.type,parentSchema:schema771,data}];
 return false;
 }
 }
@@ -21373,7 +21698,7 @@ return errors === 0;
 }
 
 export const txpool_contentFrom_param0 = validate378;
-const schema763 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema774 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21396,8 +21721,8 @@ return errors === 0;
 }
 
 export const txpool_contentFrom_result = validate379;
-const schema765 = {"$ref":"openrpc#/components/schemas/TxPoolContentFrom"};
-const schema766 = {"title":"Transaction pool content of one sender","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"},"queued":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}}};
+const schema776 = {"$ref":"openrpc#/components/schemas/TxPoolContentFrom"};
+const schema777 = {"title":"Transaction pool content of one sender","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"},"queued":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}}};
 
 function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21406,14 +21731,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate380.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema766.required,parentSchema:schema766,data}];
+validate380.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema777.required,parentSchema:schema777,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate380.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema766,data}];
+validate380.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema777,data}];
 return false;
 break;
 }
@@ -21447,7 +21772,7 @@ var valid0 = true;
 }
 }
 else {
-validate380.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema766.type,parentSchema:schema766,data}];
+validate380.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema777.type,parentSchema:schema777,data}];
 return false;
 }
 }
@@ -21468,8 +21793,8 @@ return errors === 0;
 }
 
 export const txpool_status_result = validate384;
-const schema767 = {"$ref":"openrpc#/components/schemas/TxPoolStatus"};
-const schema768 = {"title":"Transaction pool status","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/Uint"},"queued":{"$ref":"#/components/schemas/Uint"}}};
+const schema778 = {"$ref":"openrpc#/components/schemas/TxPoolStatus"};
+const schema779 = {"title":"Transaction pool status","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/Uint"},"queued":{"$ref":"#/components/schemas/Uint"}}};
 
 function validate385(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21478,14 +21803,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate385.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema768.required,parentSchema:schema768,data}];
+validate385.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema779.required,parentSchema:schema779,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate385.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema768,data}];
+validate385.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema779,data}];
 return false;
 break;
 }
@@ -21539,7 +21864,7 @@ var valid0 = true;
 }
 }
 else {
-validate385.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema768.type,parentSchema:schema768,data}];
+validate385.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema779.type,parentSchema:schema779,data}];
 return false;
 }
 }
@@ -21560,13 +21885,13 @@ return errors === 0;
 }
 
 export const web3_clientVersion_result = validate387;
-const schema771 = {"type":"string"};
+const schema782 = {"type":"string"};
 
 function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate387.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema771.type,parentSchema:schema771,data}];
+validate387.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema782.type,parentSchema:schema782,data}];
 return false;
 }
 validate387.errors = vErrors;
@@ -21574,7 +21899,7 @@ return errors === 0;
 }
 
 export const web3_sha3_param0 = validate388;
-const schema772 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema783 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21597,7 +21922,7 @@ return errors === 0;
 }
 
 export const web3_sha3_result = validate389;
-const schema774 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema785 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;

@@ -21,6 +21,9 @@ export interface CallRequest {
   chainId?: bigint
   accessList?: { address: Uint8Array; storageKeys: Uint8Array[] }[]
   authorizationList?: Authorization[]
+  /** EIP-4844: a blob transaction's versioned hashes (what BLOBHASH reads) and its blob fee cap. */
+  blobVersionedHashes?: Uint8Array[]
+  maxFeePerBlobGas?: bigint
 }
 
 export interface Authorization {
@@ -50,6 +53,7 @@ export type StateOverrideSpec = Map<string, AccountOverrideSpec>
 export function impliedTxType(request: CallRequest): number | undefined {
   if (request.type !== undefined) return request.type
   if (request.authorizationList) return 4
+  if (request.blobVersionedHashes) return 3
   if (request.gasPrice !== undefined) return request.accessList ? 1 : 0
   if (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined) return 2
   return undefined

@@ -42,6 +42,8 @@ export function parseCallRequest(wire: WireCallRequest): CallRequest {
       r: parseQuantity(a.r),
       s: parseQuantity(a.s),
     })),
+    blobVersionedHashes: wire.blobVersionedHashes?.map(parseData),
+    maxFeePerBlobGas: q(wire.maxFeePerBlobGas),
   }
   if (
     request.gasPrice !== undefined &&

@@ -47,4 +47,22 @@ describe('lenient and strict where geth is', () => {
     const largest = await h.rpc('general', 'eth_getBlockByNumber', [`0x${'f'.repeat(16)}`, false])
     expect(largest).toMatchObject({ result: null })
   })
+
+  test('a call object with blobVersionedHashes runs as a blob transaction: BLOBHASH sees them, a transfer estimates 21000', async () => {
+    const hash = `0x01${'ab'.repeat(31)}`
+    const blob = { blobVersionedHashes: [hash], maxFeePerBlobGas: '0x5', type: '0x3' }
+    const estimate = await h.rpc('general', 'eth_estimateGas', [
+      { ...blob, from: h.alice.address, to: BOB, value: '0x1' },
+    ])
+    expect(estimate).toMatchObject({ result: '0x5208' })
+    // PUSH0 BLOBHASH PUSH0 MSTORE PUSH1 32 PUSH0 RETURN: returns the first blob hash
+    const reader = '0x00000000000000000000000000000000000b10b5'
+    const overrides = { [reader]: { code: '0x5f495f5260205ff3' } }
+    const call = await h.rpc('general', 'eth_call', [
+      { ...blob, from: h.alice.address, to: reader },
+      'latest',
+      overrides,
+    ])
+    expect(call).toMatchObject({ result: hash })
+  })
 })

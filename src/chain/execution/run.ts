@@ -152,6 +152,9 @@ function buildTx(request: CallRequest, nonce: bigint, gasLimit: bigint, common: 
       ...base,
       ...fees,
       ...(type === 4 ? { authorizationList: authorizationListData(request.authorizationList ?? []) } : {}),
+      ...(type === 3
+        ? { blobVersionedHashes: request.blobVersionedHashes ?? [], maxFeePerBlobGas: request.maxFeePerBlobGas ?? 0n }
+        : {}),
     } as never,
     { common: callCommon(common), freeze: false },
   )
