@@ -1,0 +1,77 @@
+/**
+ * The methods added for execution-apis' rpc-compat suite, served by a follower of one of our own services
+ * (no feed: pending = latest): after the follower reached the leader's head, each answers exactly as the
+ * leader does: raw encodings, proofs (forwarded: a follower holds no trie), batched storage, access lists
+ * (run on the follower's own EVM over upstream state), fee and fork facts.
+ */
+import { type Hex, encodeFunctionData } from 'viem'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { Chain } from '../../src/chain/chain.js'
+import { type RunningFollower, type RunningService, startService } from '../../src/service.js'
+import { BOB } from '../support/dev-keys.js'
+import { testToken } from '../support/fixtures.js'
+import { startFrozenService } from '../support/harness.js'
+import { rpc } from '../support/rpc.js'
+import { sendScenario } from '../support/follower-scenario.js'
+import { until } from '../support/wait-for.js'
+
+let leader: RunningService
+let follower: RunningFollower
+let txs: Hex[]
+
+const answer = async (url: string, method: string, params: unknown[]) => {
+  const reply = await rpc(url, method, params)
+  return reply.error ?? reply.result
+}
+
+beforeAll(async () => {
+  leader = await startFrozenService()
+  const chain = leader.chain as Chain
+  const sealing = setInterval(() => void chain.mine(), 100)
+  try {
+    txs = await sendScenario(leader.url)
+  } finally {
+    clearInterval(sealing)
+  }
+  await chain.mine()
+  follower = await startService({ port: 0, quiet: true, rateLimit: 0, upstream: leader.url, upstreamWs: false })
+  const head = await answer(leader.url, 'eth_blockNumber', [])
+  await until(
+    async () => (await answer(follower.url, 'eth_blockNumber', [])) === head,
+    'the follower to reach the head',
+  )
+}, 60_000)
+afterAll(async () => {
+  await follower?.close()
+  await leader?.close()
+})
+
+describe('a follower serves the rpc-compat methods as its leader', { timeout: 60_000 }, () => {
+  test('every answer equals the leader’s', async () => {
+    const receipt = (await answer(leader.url, 'eth_getTransactionReceipt', [txs[0]])) as { contractAddress: Hex }
+    const token = receipt.contractAddress
+    const transfer = encodeFunctionData({ abi: testToken.abi, functionName: 'transfer', args: [BOB, 1n] })
+    const holder = (await answer(leader.url, 'eth_getTransactionByHash', [txs[0]])) as { from: Hex }
+    const calls: [string, unknown[]][] = [
+      ['debug_getRawBlock', ['0x1']],
+      ['debug_getRawHeader', ['latest']],
+      ['debug_getRawReceipts', ['0x2']],
+      ['debug_getRawTransaction', [txs.at(-1)]],
+      ['eth_getProof', [token, ['0x0', '0x2'], 'latest']],
+      ['eth_getProof', [BOB, [], '0x1']],
+      ['eth_getStorageValues', [{ [token]: ['0x0', '0x1', '0x2'] }, 'latest']],
+      ['eth_createAccessList', [{ from: holder.from, to: token, input: transfer }, 'latest']],
+      ['eth_baseFee', []],
+      ['eth_blobBaseFee', []],
+      ['eth_config', []],
+      ['eth_capabilities', []],
+      ['txpool_status', []],
+      ['txpool_contentFrom', [BOB]],
+    ]
+    for (const [method, params] of calls) {
+      const expected = await answer(leader.url, method, params)
+      expect(expected, method).not.toHaveProperty('code')
+      expect(await answer(follower.url, method, params), method).toEqual(expected)
+    }
+  })
+})
