@@ -34,7 +34,7 @@ beforeAll(async () => {
     clearInterval(sealing)
   }
   await chain.mine()
-  follower = await startService({ port: 0, quiet: true, rateLimit: 0, upstream: leader.url, upstreamWs: false })
+  follower = await startService({ port: 0, quiet: true, rateLimit: 0, upstream: leader.url })
   const head = await answer(leader.url, 'eth_blockNumber', [])
   await until(
     async () => (await answer(follower.url, 'eth_blockNumber', [])) === head,
