@@ -8,7 +8,7 @@ import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { paramsTx } from '@ethereumjs/tx'
 import type { VM } from '@ethereumjs/vm'
-import { ecrecover, keccak256, unavailableKzg } from './crypto.js'
+import { ecrecover, keccak256, kzg } from './crypto.js'
 
 const HARDFORK = Hardfork.Prague
 
@@ -55,7 +55,7 @@ export function createChainCommon({ chainId, gasLimit, baseFee }: EngineOptions)
       hardforks,
     },
     Mainnet,
-    { hardfork: HARDFORK, customCrypto: { keccak256, ecrecover, kzg: unavailableKzg } },
+    { hardfork: HARDFORK, customCrypto: { keccak256, ecrecover, kzg } },
   )
 }
 
