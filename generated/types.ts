@@ -545,8 +545,10 @@ export type Receipt = {
   contractAddress?: NotFound | Address
   logs: Log[]
   logsBloom: Bytes256
-  /** 0x1 success, 0x0 failure (reverted or out of gas). */
-  status: Uint
+  /** 0x1 success, 0x0 failure (reverted or out of gas). Absent before Byzantium (see root). */
+  status?: Uint
+  /** Before Byzantium only (an imported old block's receipt), instead of status, as geth reports it. The state root after the transaction. */
+  root?: Hash32
   /** Deposit (0x7e) only. The sender's nonce before the deposit ran. */
   depositNonce?: Uint
   /** Deposit only. 0x1 since Canyon. */
@@ -715,6 +717,8 @@ export type Transaction = {
   hash: Hash32
   blockHash?: NotFound | Hash32
   blockNumber?: NotFound | Uint
+  /** The including block's timestamp (newer geth and reth); null while the transaction waits. */
+  blockTimestamp?: NotFound | Uint
   transactionIndex?: NotFound | Uint
   from: Address
   /** The recipient; null for a contract creation. */

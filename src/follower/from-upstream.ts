@@ -198,7 +198,8 @@ function receiptFromUpstream(r: Receipt, firstLogIndex: number): ReceiptRecord {
   }))
   return {
     type: Number(parseQuantity(r.type)),
-    status: parseQuantity(r.status) === 1n ? 1 : 0,
+    status: r.status !== undefined && parseQuantity(r.status) === 1n ? 1 : 0,
+    ...(r.root !== undefined ? { root: parseData(r.root) } : {}),
     gasUsed: parseQuantity(r.gasUsed),
     cumulativeGasUsed: parseQuantity(r.cumulativeGasUsed),
     effectiveGasPrice: parseQuantity(r.effectiveGasPrice),

@@ -13,6 +13,7 @@ import { formatDepositTransaction } from '../opstack/deposit-json.js'
 export type TxPosition = {
   blockHash: Uint8Array
   blockNumber: bigint
+  blockTimestamp?: bigint
   index: number
   baseFee?: bigint
   depositNonce?: bigint
@@ -28,6 +29,7 @@ export function formatTransaction(tx: ChainTransaction, from: Uint8Array, positi
   const out: Record<string, unknown> = {
     blockHash: position ? data(position.blockHash) : null,
     blockNumber: position ? quantity(position.blockNumber) : null,
+    blockTimestamp: position?.blockTimestamp !== undefined ? quantity(position.blockTimestamp) : null,
     from: address(from),
     gas: quantity(tx.gasLimit),
     gasPrice: quantity(effectiveGasPrice(tx, position?.baseFee)),
