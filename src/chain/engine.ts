@@ -114,3 +114,24 @@ export function callCommon(common: Common): Common {
   }
   return shared
 }
+
+const forkCommons = new WeakMap<Common, Map<string, Common>>()
+
+/**
+ * `common` under the fork of the block `header` belongs to: an imported chain (--genesis/--import) spans
+ * many forks, and replaying or calling on an old block must use that block's rules. The chain's own Common
+ * when the fork is the same (always on the dev chain).
+ */
+export function commonAt(common: Common, header: { number: bigint; timestamp: bigint }): Common {
+  const fork = common.getHardforkBy({ blockNumber: header.number, timestamp: header.timestamp })
+  if (fork === common.hardfork()) return common
+  let byFork = forkCommons.get(common)
+  if (!byFork) forkCommons.set(common, (byFork = new Map()))
+  let forked = byFork.get(fork)
+  if (!forked) {
+    forked = common.copy()
+    forked.setHardfork(fork)
+    byFork.set(fork, forked)
+  }
+  return forked
+}
