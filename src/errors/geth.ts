@@ -74,6 +74,10 @@ export class TxTypeNotSupportedError extends fixed(TransactionRejectedError, 'tr
 export class OversizedDataError extends fixed(TransactionRejectedError, 'oversized data') {}
 export class EmptyAuthListError extends fixed(TransactionRejectedError, 'EIP-7702 transaction with empty auth list') {}
 export class InvalidBlockRangeError extends fixed(InvalidParamsError, 'invalid block range params') {}
+export class BlockRangeBeyondHeadError extends fixed(
+  InvalidParamsError,
+  'block range extends beyond current head block',
+) {}
 export class BlockHashWithRangeError extends fixed(
   InvalidParamsError,
   'invalid argument 0: cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other',

@@ -1,5 +1,5 @@
 /**
- * Transactions on the wire, shaped like geth's RPCTransaction: the fields of each type (0, 1, 2, 4),
+ * Transactions on the wire, shaped like geth's RPCTransaction: the fields of each type (0, 1, 2, 3, 4),
  * the signature as v/r/s plus yParity for typed ones, and the block position when it has one.
  */
 import { Capability } from '@ethereumjs/tx'
@@ -45,10 +45,12 @@ export function formatTransaction(tx: ChainTransaction, from: Uint8Array, positi
     out.maxFeePerGas = quantity(tx.maxFeePerGas)
     out.maxPriorityFeePerGas = quantity(tx.maxPriorityFeePerGas)
   }
+  if ('maxFeePerBlobGas' in tx) out.maxFeePerBlobGas = quantity(tx.maxFeePerBlobGas)
   if (tx.supports(Capability.EIP2930AccessLists)) {
     const list = (tx as unknown as { accessList: [Uint8Array, Uint8Array[]][] }).accessList
     out.accessList = list.map(([addr, keys]) => ({ address: address(addr), storageKeys: keys.map(data) }))
   }
+  if ('blobVersionedHashes' in tx) out.blobVersionedHashes = [...tx.blobVersionedHashes]
   if ('authorizationList' in tx) {
     const auths = (tx as unknown as { authorizationList: Uint8Array[][] }).authorizationList
     out.authorizationList = auths.map(([chainId, addr, nonce, yParity, r, s]) => ({
