@@ -5,7 +5,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { bytesToHex } from '@ethereumjs/util'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type RunningService, startService } from '../../src/service.js'
-import { call, rpc } from '../support/rpc.js'
+import { call } from '../support/rpc.js'
 
 const FIXTURES = 'test/fixtures/rpc-compat'
 const GENESIS = `${FIXTURES}/genesis.json`
@@ -14,7 +14,7 @@ const CHAIN = `${FIXTURES}/chain.rlp`
 /** The fixture chain's blocks as RLP lists (header, transactions, uncles[, withdrawals]). */
 function fixtureBlocks(): Uint8Array[][] {
   const blocks: Uint8Array[][] = []
-  let rest = new Uint8Array(readFileSync(CHAIN))
+  let rest: Uint8Array = new Uint8Array(readFileSync(CHAIN))
   while (rest.length > 0) {
     const { data, remainder } = RLP.decode(rest, true)
     blocks.push(data as Uint8Array[])
