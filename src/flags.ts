@@ -111,6 +111,9 @@ const CHAIN_FLAGS = [
   'balance',
   'txpool-max-per-sender',
   'txpool-max-total',
+  'genesis',
+  'import',
+  'no-mining',
 ] as const
 
 export interface CommandLine {

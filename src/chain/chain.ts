@@ -34,7 +34,7 @@ import { openDurableChain } from './persist/open.js'
 import type { Persistence } from './persist/persistence.js'
 import { restoreInProgress } from './persist/restore.js'
 import { createGethGenesis, gethGenesisCommon, readGethGenesis } from './geth-genesis.js'
-import { importBlocks, readRlpBlocks } from './import-blocks.js'
+import { importFile } from './import-blocks.js'
 
 /** OP Stack's sequencer fee vault: where priority fees go. */
 const FEE_RECIPIENT = hexToBytes('0x4200000000000000000000000000000000000011')
@@ -254,11 +254,7 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
     : await makeGenesis()
   const store = new CanonicalStore(genesis)
   for (const block of durable?.blocks.slice(1) ?? []) store.add(block)
-  if (options.importFile !== undefined) {
-    const blocks = readRlpBlocks(options.importFile, common)
-    await importBlocks(blocks, store.latest(), stateManager, common, new StoreBlockHashes(store), (b) => store.add(b))
-    logger.info(`imported ${blocks.length} blocks from ${options.importFile}: head ${store.height}`)
-  }
+  if (options.importFile !== undefined) await importFile(options.importFile, store, stateManager, common, logger.info)
   const head = store.latest()
   // the chain's VM, pool and calls run under the head's fork
   if (geth) common.setHardforkBy({ blockNumber: head.number, timestamp: head.header.timestamp })

@@ -17,10 +17,11 @@ import { ConfigError } from '../config.js'
 import { assembleBlock } from '../domain/block-record.js'
 import { effectiveGasPrice } from '../domain/gas-price.js'
 import type { BlockRecord, ReceiptRecord, TxRecord } from '../domain/types.js'
-import type { StoreBlockHashes } from './block-hashes.js'
+import { StoreBlockHashes } from './block-hashes.js'
+import type { CanonicalStore } from './store.js'
 
 /** The blocks of FILE in order (a bad encoding is a ConfigError naming the block's position). */
-export function readRlpBlocks(file: string, common: Common): Block[] {
+function readRlpBlocks(file: string, common: Common): Block[] {
   let rest: Uint8Array
   try {
     rest = new Uint8Array(readFileSync(file))
@@ -44,7 +45,7 @@ export function readRlpBlocks(file: string, common: Common): Block[] {
  * Executes `blocks` on top of `parent` (the head so far) and returns their records; `onBlock` receives each
  * one before the next runs (it must make it visible to BLOCKHASH).
  */
-export async function importBlocks(
+async function importBlocks(
   blocks: readonly Block[],
   parent: BlockRecord,
   stateManager: MerkleStateManager,
@@ -74,6 +75,20 @@ export async function importBlocks(
     onBlock(head)
   }
   return head
+}
+
+/** `--import FILE` onto the store's head: every block executed and added to the store in turn. */
+export async function importFile(
+  file: string,
+  store: CanonicalStore,
+  stateManager: MerkleStateManager,
+  common: Common,
+  log: (message: string) => void,
+): Promise<void> {
+  const blocks = readRlpBlocks(file, common)
+  const hashes = new StoreBlockHashes(store)
+  await importBlocks(blocks, store.latest(), stateManager, common, hashes, (block) => store.add(block))
+  log(`imported ${blocks.length} blocks from ${file}: head ${store.height}`)
 }
 
 function blockRecord(block: Block, receipts: TxReceipt[], created: (Uint8Array | undefined)[]): BlockRecord {
