@@ -845,6 +845,8 @@ export type Transaction = {
   hash: Hash32
   blockHash?: NotFound | Hash32
   blockNumber?: NotFound | Uint
+  /** The including block's timestamp (newer geth and reth); null while the transaction waits. */
+  blockTimestamp?: NotFound | Uint
   transactionIndex?: NotFound | Uint
   from: Address
   /** The recipient; null for a contract creation. */

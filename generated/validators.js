@@ -7333,7 +7333,7 @@ const schema253 = {"title":"256 bytes","type":"string","pattern":"^0x[0-9a-fA-F]
 const schema262 = {"title":"8 bytes","type":"string","pattern":"^0x[0-9a-fA-F]{16}$","x-error":"8 hex encoded bytes (0x + 16 hex digits)"};
 const pattern134 = new RegExp("^0x[0-9a-fA-F]{512}$", "u");
 const pattern143 = new RegExp("^0x[0-9a-fA-F]{16}$", "u");
-const schema271 = {"title":"Transaction","type":"object","required":["type","hash","from","nonce","gas","value","input"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"hash":{"$ref":"#/components/schemas/Hash32"},"blockHash":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]},"blockNumber":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"transactionIndex":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"nonce":{"$ref":"#/components/schemas/Uint"},"gas":{"$ref":"#/components/schemas/Uint"},"value":{"$ref":"#/components/schemas/Uint"},"input":{"$ref":"#/components/schemas/Bytes"},"gasPrice":{"$ref":"#/components/schemas/Uint"},"maxFeePerGas":{"$ref":"#/components/schemas/Uint"},"maxPriorityFeePerGas":{"$ref":"#/components/schemas/Uint"},"chainId":{"$ref":"#/components/schemas/Uint"},"accessList":{"$ref":"#/components/schemas/AccessList"},"authorizationList":{"$ref":"#/components/schemas/AuthorizationList"},"v":{"$ref":"#/components/schemas/Uint"},"r":{"$ref":"#/components/schemas/Uint256"},"s":{"$ref":"#/components/schemas/Uint256"},"yParity":{"$ref":"#/components/schemas/Uint"},"sourceHash":{"$ref":"#/components/schemas/Hash32"},"mint":{"$ref":"#/components/schemas/Uint"},"isSystemTx":{"type":"boolean"},"depositReceiptVersion":{"$ref":"#/components/schemas/Uint"}}};
+const schema271 = {"title":"Transaction","type":"object","required":["type","hash","from","nonce","gas","value","input"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"hash":{"$ref":"#/components/schemas/Hash32"},"blockHash":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]},"blockNumber":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"blockTimestamp":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"transactionIndex":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"nonce":{"$ref":"#/components/schemas/Uint"},"gas":{"$ref":"#/components/schemas/Uint"},"value":{"$ref":"#/components/schemas/Uint"},"input":{"$ref":"#/components/schemas/Bytes"},"gasPrice":{"$ref":"#/components/schemas/Uint"},"maxFeePerGas":{"$ref":"#/components/schemas/Uint"},"maxPriorityFeePerGas":{"$ref":"#/components/schemas/Uint"},"chainId":{"$ref":"#/components/schemas/Uint"},"accessList":{"$ref":"#/components/schemas/AccessList"},"authorizationList":{"$ref":"#/components/schemas/AuthorizationList"},"v":{"$ref":"#/components/schemas/Uint"},"r":{"$ref":"#/components/schemas/Uint256"},"s":{"$ref":"#/components/schemas/Uint256"},"yParity":{"$ref":"#/components/schemas/Uint"},"sourceHash":{"$ref":"#/components/schemas/Hash32"},"mint":{"$ref":"#/components/schemas/Uint"},"isSystemTx":{"type":"boolean"},"depositReceiptVersion":{"$ref":"#/components/schemas/Uint"}}};
 
 function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7566,15 +7566,15 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.transactionIndex !== undefined){
-let data4 = data.transactionIndex;
+if(data.blockTimestamp !== undefined){
+let data4 = data.blockTimestamp;
 const _errs23 = errors;
 const _errs24 = errors;
 let valid9 = false;
 let passing2 = null;
 const _errs25 = errors;
 if(data4 !== null){
-const err8 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data4};
+const err8 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -7593,7 +7593,7 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data4 === "string"){
 if(!pattern18.test(data4)){
-const err9 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data4};
+const err9 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -7604,7 +7604,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data4};
+const err10 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -7626,7 +7626,7 @@ passing2 = 1;
 }
 }
 if(!valid9){
-const err11 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema271.properties.transactionIndex.oneOf,parentSchema:schema271.properties.transactionIndex,data:data4};
+const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema271.properties.blockTimestamp.oneOf,parentSchema:schema271.properties.blockTimestamp,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -7654,37 +7654,15 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.from !== undefined){
-let data5 = data.from;
+if(data.transactionIndex !== undefined){
+let data5 = data.transactionIndex;
 const _errs31 = errors;
 const _errs32 = errors;
-if(errors === _errs32){
-if(typeof data5 === "string"){
-if(!pattern16.test(data5)){
-validate178.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data5}];
-return false;
-}
-}
-else {
-validate178.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data5}];
-return false;
-}
-}
-var valid0 = _errs31 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.to !== undefined){
-let data6 = data.to;
-const _errs34 = errors;
-const _errs35 = errors;
-let valid13 = false;
+let valid12 = false;
 let passing3 = null;
-const _errs36 = errors;
-if(data6 !== null){
-const err12 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data6};
+const _errs33 = errors;
+if(data5 !== null){
+const err12 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -7693,17 +7671,17 @@ vErrors.push(err12);
 }
 errors++;
 }
-var _valid3 = _errs36 === errors;
+var _valid3 = _errs33 === errors;
 if(_valid3){
-valid13 = true;
+valid12 = true;
 passing3 = 0;
 }
-const _errs39 = errors;
-const _errs40 = errors;
-if(errors === _errs40){
-if(typeof data6 === "string"){
-if(!pattern16.test(data6)){
-const err13 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data6};
+const _errs36 = errors;
+const _errs37 = errors;
+if(errors === _errs37){
+if(typeof data5 === "string"){
+if(!pattern18.test(data5)){
+const err13 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -7714,7 +7692,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data6};
+const err14 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -7724,19 +7702,19 @@ vErrors.push(err14);
 errors++;
 }
 }
-var _valid3 = _errs39 === errors;
-if(_valid3 && valid13){
-valid13 = false;
+var _valid3 = _errs36 === errors;
+if(_valid3 && valid12){
+valid12 = false;
 passing3 = [passing3, 1];
 }
 else {
 if(_valid3){
-valid13 = true;
+valid12 = true;
 passing3 = 1;
 }
 }
-if(!valid13){
-const err15 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema271.properties.to.oneOf,parentSchema:schema271.properties.to,data:data6};
+if(!valid12){
+const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema271.properties.transactionIndex.oneOf,parentSchema:schema271.properties.transactionIndex,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -7748,36 +7726,124 @@ validate178.errors = vErrors;
 return false;
 }
 else {
-errors = _errs35;
+errors = _errs32;
 if(vErrors !== null){
-if(_errs35){
-vErrors.length = _errs35;
+if(_errs32){
+vErrors.length = _errs32;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid0 = _errs34 === errors;
+var valid0 = _errs31 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nonce !== undefined){
-let data7 = data.nonce;
-const _errs42 = errors;
-const _errs43 = errors;
-if(errors === _errs43){
-if(typeof data7 === "string"){
-if(!pattern18.test(data7)){
-validate178.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data7}];
+if(data.from !== undefined){
+let data6 = data.from;
+const _errs39 = errors;
+const _errs40 = errors;
+if(errors === _errs40){
+if(typeof data6 === "string"){
+if(!pattern16.test(data6)){
+validate178.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data6}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data7}];
+validate178.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data6}];
 return false;
+}
+}
+var valid0 = _errs39 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to !== undefined){
+let data7 = data.to;
+const _errs42 = errors;
+const _errs43 = errors;
+let valid16 = false;
+let passing4 = null;
+const _errs44 = errors;
+if(data7 !== null){
+const err16 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data7};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+var _valid4 = _errs44 === errors;
+if(_valid4){
+valid16 = true;
+passing4 = 0;
+}
+const _errs47 = errors;
+const _errs48 = errors;
+if(errors === _errs48){
+if(typeof data7 === "string"){
+if(!pattern16.test(data7)){
+const err17 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data7};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data7};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+var _valid4 = _errs47 === errors;
+if(_valid4 && valid16){
+valid16 = false;
+passing4 = [passing4, 1];
+}
+else {
+if(_valid4){
+valid16 = true;
+passing4 = 1;
+}
+}
+if(!valid16){
+const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema271.properties.to.oneOf,parentSchema:schema271.properties.to,data:data7};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+validate178.errors = vErrors;
+return false;
+}
+else {
+errors = _errs43;
+if(vErrors !== null){
+if(_errs43){
+vErrors.length = _errs43;
+}
+else {
+vErrors = null;
+}
 }
 }
 var valid0 = _errs42 === errors;
@@ -7786,197 +7852,151 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.gas !== undefined){
-let data8 = data.gas;
-const _errs45 = errors;
-const _errs46 = errors;
-if(errors === _errs46){
+if(data.nonce !== undefined){
+let data8 = data.nonce;
+const _errs50 = errors;
+const _errs51 = errors;
+if(errors === _errs51){
 if(typeof data8 === "string"){
 if(!pattern18.test(data8)){
-validate178.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
+validate178.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
+validate178.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
 return false;
 }
 }
-var valid0 = _errs45 === errors;
+var valid0 = _errs50 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.gas !== undefined){
+let data9 = data.gas;
+const _errs53 = errors;
+const _errs54 = errors;
+if(errors === _errs54){
+if(typeof data9 === "string"){
+if(!pattern18.test(data9)){
+validate178.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
+return false;
+}
+}
+else {
+validate178.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
+return false;
+}
+}
+var valid0 = _errs53 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.value !== undefined){
-let data9 = data.value;
-const _errs48 = errors;
-const _errs49 = errors;
-if(errors === _errs49){
-if(typeof data9 === "string"){
-if(!pattern18.test(data9)){
-validate178.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
+let data10 = data.value;
+const _errs56 = errors;
+const _errs57 = errors;
+if(errors === _errs57){
+if(typeof data10 === "string"){
+if(!pattern18.test(data10)){
+validate178.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data10}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
+validate178.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data10}];
 return false;
 }
 }
-var valid0 = _errs48 === errors;
+var valid0 = _errs56 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.input !== undefined){
-let data10 = data.input;
-const _errs51 = errors;
-const _errs52 = errors;
-if(errors === _errs52){
-if(typeof data10 === "string"){
-if(!pattern4.test(data10)){
-validate178.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data10}];
+let data11 = data.input;
+const _errs59 = errors;
+const _errs60 = errors;
+if(errors === _errs60){
+if(typeof data11 === "string"){
+if(!pattern4.test(data11)){
+validate178.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data11}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data10}];
+validate178.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data11}];
 return false;
 }
 }
-var valid0 = _errs51 === errors;
+var valid0 = _errs59 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.gasPrice !== undefined){
-let data11 = data.gasPrice;
-const _errs54 = errors;
-const _errs55 = errors;
-if(errors === _errs55){
-if(typeof data11 === "string"){
-if(!pattern18.test(data11)){
-validate178.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data11}];
+let data12 = data.gasPrice;
+const _errs62 = errors;
+const _errs63 = errors;
+if(errors === _errs63){
+if(typeof data12 === "string"){
+if(!pattern18.test(data12)){
+validate178.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data12}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data11}];
+validate178.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data12}];
 return false;
 }
 }
-var valid0 = _errs54 === errors;
+var valid0 = _errs62 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.maxFeePerGas !== undefined){
-let data12 = data.maxFeePerGas;
-const _errs57 = errors;
-const _errs58 = errors;
-if(errors === _errs58){
-if(typeof data12 === "string"){
-if(!pattern18.test(data12)){
-validate178.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data12}];
+let data13 = data.maxFeePerGas;
+const _errs65 = errors;
+const _errs66 = errors;
+if(errors === _errs66){
+if(typeof data13 === "string"){
+if(!pattern18.test(data13)){
+validate178.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data13}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data12}];
+validate178.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data13}];
 return false;
 }
 }
-var valid0 = _errs57 === errors;
+var valid0 = _errs65 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.maxPriorityFeePerGas !== undefined){
-let data13 = data.maxPriorityFeePerGas;
-const _errs60 = errors;
-const _errs61 = errors;
-if(errors === _errs61){
-if(typeof data13 === "string"){
-if(!pattern18.test(data13)){
-validate178.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data13}];
-return false;
-}
-}
-else {
-validate178.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data13}];
-return false;
-}
-}
-var valid0 = _errs60 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.chainId !== undefined){
-let data14 = data.chainId;
-const _errs63 = errors;
-const _errs64 = errors;
-if(errors === _errs64){
-if(typeof data14 === "string"){
-if(!pattern18.test(data14)){
-validate178.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data14}];
-return false;
-}
-}
-else {
-validate178.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data14}];
-return false;
-}
-}
-var valid0 = _errs63 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.accessList !== undefined){
-const _errs66 = errors;
-if(!(validate90(data.accessList, {instancePath:instancePath+"/accessList",parentData:data,parentDataProperty:"accessList",rootData}))){
-vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs66 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.authorizationList !== undefined){
-const _errs67 = errors;
-if(!(validate94(data.authorizationList, {instancePath:instancePath+"/authorizationList",parentData:data,parentDataProperty:"authorizationList",rootData}))){
-vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs67 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.v !== undefined){
-let data17 = data.v;
+let data14 = data.maxPriorityFeePerGas;
 const _errs68 = errors;
 const _errs69 = errors;
 if(errors === _errs69){
-if(typeof data17 === "string"){
-if(!pattern18.test(data17)){
-validate178.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data17}];
+if(typeof data14 === "string"){
+if(!pattern18.test(data14)){
+validate178.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data14}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data17}];
+validate178.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data14}];
 return false;
 }
 }
@@ -7986,19 +8006,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.r !== undefined){
-let data18 = data.r;
+if(data.chainId !== undefined){
+let data15 = data.chainId;
 const _errs71 = errors;
 const _errs72 = errors;
 if(errors === _errs72){
-if(typeof data18 === "string"){
-if(!pattern44.test(data18)){
-validate178.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data18}];
+if(typeof data15 === "string"){
+if(!pattern18.test(data15)){
+validate178.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data15}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data18}];
+validate178.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data15}];
 return false;
 }
 }
@@ -8008,21 +8028,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.s !== undefined){
-let data19 = data.s;
+if(data.accessList !== undefined){
 const _errs74 = errors;
-const _errs75 = errors;
-if(errors === _errs75){
-if(typeof data19 === "string"){
-if(!pattern44.test(data19)){
-validate178.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data19}];
-return false;
-}
-}
-else {
-validate178.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data19}];
-return false;
-}
+if(!(validate90(data.accessList, {instancePath:instancePath+"/accessList",parentData:data,parentDataProperty:"accessList",rootData}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+errors = vErrors.length;
 }
 var valid0 = _errs74 === errors;
 }
@@ -8030,98 +8040,119 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.yParity !== undefined){
-let data20 = data.yParity;
+if(data.authorizationList !== undefined){
+const _errs75 = errors;
+if(!(validate94(data.authorizationList, {instancePath:instancePath+"/authorizationList",parentData:data,parentDataProperty:"authorizationList",rootData}))){
+vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs75 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.v !== undefined){
+let data18 = data.v;
+const _errs76 = errors;
 const _errs77 = errors;
-const _errs78 = errors;
-if(errors === _errs78){
-if(typeof data20 === "string"){
-if(!pattern18.test(data20)){
-validate178.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data20}];
+if(errors === _errs77){
+if(typeof data18 === "string"){
+if(!pattern18.test(data18)){
+validate178.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data18}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data20}];
+validate178.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data18}];
 return false;
 }
 }
-var valid0 = _errs77 === errors;
+var valid0 = _errs76 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.r !== undefined){
+let data19 = data.r;
+const _errs79 = errors;
+const _errs80 = errors;
+if(errors === _errs80){
+if(typeof data19 === "string"){
+if(!pattern44.test(data19)){
+validate178.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data19}];
+return false;
+}
+}
+else {
+validate178.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data19}];
+return false;
+}
+}
+var valid0 = _errs79 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.s !== undefined){
+let data20 = data.s;
+const _errs82 = errors;
+const _errs83 = errors;
+if(errors === _errs83){
+if(typeof data20 === "string"){
+if(!pattern44.test(data20)){
+validate178.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data20}];
+return false;
+}
+}
+else {
+validate178.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data20}];
+return false;
+}
+}
+var valid0 = _errs82 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.yParity !== undefined){
+let data21 = data.yParity;
+const _errs85 = errors;
+const _errs86 = errors;
+if(errors === _errs86){
+if(typeof data21 === "string"){
+if(!pattern18.test(data21)){
+validate178.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data21}];
+return false;
+}
+}
+else {
+validate178.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data21}];
+return false;
+}
+}
+var valid0 = _errs85 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.sourceHash !== undefined){
-let data21 = data.sourceHash;
-const _errs80 = errors;
-const _errs81 = errors;
-if(errors === _errs81){
-if(typeof data21 === "string"){
-if(!pattern1.test(data21)){
-validate178.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data21}];
-return false;
-}
-}
-else {
-validate178.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data21}];
-return false;
-}
-}
-var valid0 = _errs80 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.mint !== undefined){
-let data22 = data.mint;
-const _errs83 = errors;
-const _errs84 = errors;
-if(errors === _errs84){
-if(typeof data22 === "string"){
-if(!pattern18.test(data22)){
-validate178.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data22}];
-return false;
-}
-}
-else {
-validate178.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data22}];
-return false;
-}
-}
-var valid0 = _errs83 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.isSystemTx !== undefined){
-let data23 = data.isSystemTx;
-const _errs86 = errors;
-if(typeof data23 !== "boolean"){
-validate178.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema271.properties.isSystemTx.type,parentSchema:schema271.properties.isSystemTx,data:data23}];
-return false;
-}
-var valid0 = _errs86 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.depositReceiptVersion !== undefined){
-let data24 = data.depositReceiptVersion;
+let data22 = data.sourceHash;
 const _errs88 = errors;
 const _errs89 = errors;
 if(errors === _errs89){
-if(typeof data24 === "string"){
-if(!pattern18.test(data24)){
-validate178.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data24}];
+if(typeof data22 === "string"){
+if(!pattern1.test(data22)){
+validate178.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data22}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data24}];
+validate178.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data22}];
 return false;
 }
 }
@@ -8129,6 +8160,64 @@ var valid0 = _errs88 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.mint !== undefined){
+let data23 = data.mint;
+const _errs91 = errors;
+const _errs92 = errors;
+if(errors === _errs92){
+if(typeof data23 === "string"){
+if(!pattern18.test(data23)){
+validate178.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
+return false;
+}
+}
+else {
+validate178.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
+return false;
+}
+}
+var valid0 = _errs91 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.isSystemTx !== undefined){
+let data24 = data.isSystemTx;
+const _errs94 = errors;
+if(typeof data24 !== "boolean"){
+validate178.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema271.properties.isSystemTx.type,parentSchema:schema271.properties.isSystemTx,data:data24}];
+return false;
+}
+var valid0 = _errs94 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.depositReceiptVersion !== undefined){
+let data25 = data.depositReceiptVersion;
+const _errs96 = errors;
+const _errs97 = errors;
+if(errors === _errs97){
+if(typeof data25 === "string"){
+if(!pattern18.test(data25)){
+validate178.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data25}];
+return false;
+}
+}
+else {
+validate178.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data25}];
+return false;
+}
+}
+var valid0 = _errs96 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -8165,7 +8254,7 @@ validate178.errors = vErrors;
 return errors === 0;
 }
 
-const schema299 = {"title":"Withdrawal","type":"object","required":["index","validatorIndex","address","amount"],"properties":{"index":{"$ref":"#/components/schemas/Uint64"},"validatorIndex":{"$ref":"#/components/schemas/Uint64"},"address":{"$ref":"#/components/schemas/Address"},"amount":{"$ref":"#/components/schemas/Uint64"}}};
+const schema301 = {"title":"Withdrawal","type":"object","required":["index","validatorIndex","address","amount"],"properties":{"index":{"$ref":"#/components/schemas/Uint64"},"validatorIndex":{"$ref":"#/components/schemas/Uint64"},"address":{"$ref":"#/components/schemas/Address"},"amount":{"$ref":"#/components/schemas/Uint64"}}};
 
 function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8174,7 +8263,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.index === undefined) && (missing0 = "index")) || ((data.validatorIndex === undefined) && (missing0 = "validatorIndex"))) || ((data.address === undefined) && (missing0 = "address"))) || ((data.amount === undefined) && (missing0 = "amount"))){
-validate182.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema299.required,parentSchema:schema299,data}];
+validate182.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema301.required,parentSchema:schema301,data}];
 return false;
 }
 else {
@@ -8271,7 +8360,7 @@ var valid0 = true;
 }
 }
 else {
-validate182.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema299.type,parentSchema:schema299,data}];
+validate182.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema301.type,parentSchema:schema301,data}];
 return false;
 }
 }
@@ -9110,7 +9199,7 @@ return errors === 0;
 }
 
 export const eth_getBlockByNumber_param0 = validate185;
-const schema304 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema306 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9221,13 +9310,13 @@ return errors === 0;
 }
 
 export const eth_getBlockByNumber_param1 = validate188;
-const schema308 = {"type":"boolean"};
+const schema310 = {"type":"boolean"};
 
 function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate188.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema308.type,parentSchema:schema308,data}];
+validate188.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema310.type,parentSchema:schema310,data}];
 return false;
 }
 validate188.errors = vErrors;
@@ -9235,7 +9324,7 @@ return errors === 0;
 }
 
 export const eth_getBlockByNumber_result = validate189;
-const schema309 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Block"}]};
+const schema311 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Block"}]};
 
 function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10040,7 +10129,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema309.oneOf,parentSchema:schema309,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema311.oneOf,parentSchema:schema311,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10067,7 +10156,7 @@ return errors === 0;
 }
 
 export const eth_getBlockReceipts_param0 = validate194;
-const schema338 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema340 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10215,9 +10304,9 @@ return errors === 0;
 }
 
 export const eth_getBlockReceipts_result = validate199;
-const schema343 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"type":"array","items":{"$ref":"openrpc#/components/schemas/Receipt"}}]};
-const schema345 = {"title":"Receipt","type":"object","required":["transactionHash","transactionIndex","blockHash","blockNumber","from","cumulativeGasUsed","gasUsed","logs","logsBloom","type","effectiveGasPrice"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"cumulativeGasUsed":{"$ref":"#/components/schemas/Uint"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"effectiveGasPrice":{"$ref":"#/components/schemas/Uint"},"blobGasUsed":{"$ref":"#/components/schemas/Uint"},"blobGasPrice":{"$ref":"#/components/schemas/Uint"},"contractAddress":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"logs":{"type":"array","items":{"$ref":"#/components/schemas/Log"}},"logsBloom":{"$ref":"#/components/schemas/Bytes256"},"status":{"$ref":"#/components/schemas/Uint"},"root":{"$ref":"#/components/schemas/Hash32"},"depositNonce":{"$ref":"#/components/schemas/Uint"},"depositReceiptVersion":{"$ref":"#/components/schemas/Uint"},"l1Fee":{"$ref":"#/components/schemas/Uint"},"l1GasPrice":{"$ref":"#/components/schemas/Uint"},"l1GasUsed":{"$ref":"#/components/schemas/Uint"},"l1BaseFeeScalar":{"$ref":"#/components/schemas/Uint"},"l1BlobBaseFee":{"$ref":"#/components/schemas/Uint"},"l1BlobBaseFeeScalar":{"$ref":"#/components/schemas/Uint"},"operatorFeeScalar":{"$ref":"#/components/schemas/Uint"},"operatorFeeConstant":{"$ref":"#/components/schemas/Uint"},"daFootprintGasScalar":{"$ref":"#/components/schemas/Uint"}}};
-const schema361 = {"title":"Log","type":"object","required":["address","topics","data"],"properties":{"address":{"$ref":"#/components/schemas/Address"},"topics":{"type":"array","maxItems":4,"items":{"$ref":"#/components/schemas/Hash32"}},"data":{"$ref":"#/components/schemas/Bytes"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockTimestamp":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"logIndex":{"$ref":"#/components/schemas/Uint"},"removed":{"type":"boolean"}}};
+const schema345 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"type":"array","items":{"$ref":"openrpc#/components/schemas/Receipt"}}]};
+const schema347 = {"title":"Receipt","type":"object","required":["transactionHash","transactionIndex","blockHash","blockNumber","from","cumulativeGasUsed","gasUsed","logs","logsBloom","type","effectiveGasPrice"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"cumulativeGasUsed":{"$ref":"#/components/schemas/Uint"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"effectiveGasPrice":{"$ref":"#/components/schemas/Uint"},"blobGasUsed":{"$ref":"#/components/schemas/Uint"},"blobGasPrice":{"$ref":"#/components/schemas/Uint"},"contractAddress":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"logs":{"type":"array","items":{"$ref":"#/components/schemas/Log"}},"logsBloom":{"$ref":"#/components/schemas/Bytes256"},"status":{"$ref":"#/components/schemas/Uint"},"root":{"$ref":"#/components/schemas/Hash32"},"depositNonce":{"$ref":"#/components/schemas/Uint"},"depositReceiptVersion":{"$ref":"#/components/schemas/Uint"},"l1Fee":{"$ref":"#/components/schemas/Uint"},"l1GasPrice":{"$ref":"#/components/schemas/Uint"},"l1GasUsed":{"$ref":"#/components/schemas/Uint"},"l1BaseFeeScalar":{"$ref":"#/components/schemas/Uint"},"l1BlobBaseFee":{"$ref":"#/components/schemas/Uint"},"l1BlobBaseFeeScalar":{"$ref":"#/components/schemas/Uint"},"operatorFeeScalar":{"$ref":"#/components/schemas/Uint"},"operatorFeeConstant":{"$ref":"#/components/schemas/Uint"},"daFootprintGasScalar":{"$ref":"#/components/schemas/Uint"}}};
+const schema363 = {"title":"Log","type":"object","required":["address","topics","data"],"properties":{"address":{"$ref":"#/components/schemas/Address"},"topics":{"type":"array","maxItems":4,"items":{"$ref":"#/components/schemas/Hash32"}},"data":{"$ref":"#/components/schemas/Bytes"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockTimestamp":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"logIndex":{"$ref":"#/components/schemas/Uint"},"removed":{"type":"boolean"}}};
 
 function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10226,7 +10315,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.address === undefined) && (missing0 = "address")) || ((data.topics === undefined) && (missing0 = "topics"))) || ((data.data === undefined) && (missing0 = "data"))){
-validate201.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema361.required,parentSchema:schema361,data}];
+validate201.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema363.required,parentSchema:schema363,data}];
 return false;
 }
 else {
@@ -10258,7 +10347,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 4){
-validate201.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema361.properties.topics,data:data1}];
+validate201.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema363.properties.topics,data:data1}];
 return false;
 }
 else {
@@ -10288,7 +10377,7 @@ break;
 }
 }
 else {
-validate201.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema361.properties.topics.type,parentSchema:schema361.properties.topics,data:data1}];
+validate201.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema363.properties.topics.type,parentSchema:schema363.properties.topics,data:data1}];
 return false;
 }
 }
@@ -10456,7 +10545,7 @@ if(data.removed !== undefined){
 let data10 = data.removed;
 const _errs30 = errors;
 if(typeof data10 !== "boolean"){
-validate201.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema361.properties.removed.type,parentSchema:schema361.properties.removed,data:data10}];
+validate201.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema363.properties.removed.type,parentSchema:schema363.properties.removed,data:data10}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -10476,7 +10565,7 @@ var valid0 = true;
 }
 }
 else {
-validate201.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema361.type,parentSchema:schema361,data}];
+validate201.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema363.type,parentSchema:schema363,data}];
 return false;
 }
 }
@@ -10492,7 +10581,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((data.transactionHash === undefined) && (missing0 = "transactionHash")) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.cumulativeGasUsed === undefined) && (missing0 = "cumulativeGasUsed"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.effectiveGasPrice === undefined) && (missing0 = "effectiveGasPrice"))){
-validate200.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema345.required,parentSchema:schema345,data}];
+validate200.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema347.required,parentSchema:schema347,data}];
 return false;
 }
 else {
@@ -10688,7 +10777,7 @@ passing0 = 1;
 }
 }
 if(!valid7){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema345.properties.to.oneOf,parentSchema:schema345.properties.to,data:data6};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema347.properties.to.oneOf,parentSchema:schema347.properties.to,data:data6};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10886,7 +10975,7 @@ passing1 = 1;
 }
 }
 if(!valid15){
-const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema345.properties.contractAddress.oneOf,parentSchema:schema345.properties.contractAddress,data:data12};
+const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema347.properties.contractAddress.oneOf,parentSchema:schema347.properties.contractAddress,data:data12};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10934,7 +11023,7 @@ break;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema345.properties.logs.type,parentSchema:schema345.properties.logs,data:data13}];
+validate200.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema347.properties.logs.type,parentSchema:schema347.properties.logs,data:data13}];
 return false;
 }
 }
@@ -11281,7 +11370,7 @@ var valid0 = true;
 }
 }
 else {
-validate200.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema345.type,parentSchema:schema345,data}];
+validate200.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema347.type,parentSchema:schema347,data}];
 return false;
 }
 }
@@ -11330,7 +11419,7 @@ break;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema343.oneOf[1].type,parentSchema:schema343.oneOf[1],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema345.oneOf[1].type,parentSchema:schema345.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11352,7 +11441,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema343.oneOf,parentSchema:schema343,data};
+const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema345.oneOf,parentSchema:schema345,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11379,7 +11468,7 @@ return errors === 0;
 }
 
 export const eth_getBlockTransactionCountByHash_param0 = validate204;
-const schema385 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema387 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11402,7 +11491,7 @@ return errors === 0;
 }
 
 export const eth_getBlockTransactionCountByHash_result = validate205;
-const schema387 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
+const schema389 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11464,7 +11553,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema387.oneOf,parentSchema:schema387,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema389.oneOf,parentSchema:schema389,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11491,7 +11580,7 @@ return errors === 0;
 }
 
 export const eth_getBlockTransactionCountByNumber_param0 = validate206;
-const schema390 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema392 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11602,7 +11691,7 @@ return errors === 0;
 }
 
 export const eth_getBlockTransactionCountByNumber_result = validate209;
-const schema394 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
+const schema396 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11664,7 +11753,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema394.oneOf,parentSchema:schema394,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema396.oneOf,parentSchema:schema396,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11691,7 +11780,7 @@ return errors === 0;
 }
 
 export const eth_getCode_param0 = validate210;
-const schema397 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema399 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11714,7 +11803,7 @@ return errors === 0;
 }
 
 export const eth_getCode_param1 = validate211;
-const schema399 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema401 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11862,7 +11951,7 @@ return errors === 0;
 }
 
 export const eth_getCode_result = validate216;
-const schema404 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema406 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11885,7 +11974,7 @@ return errors === 0;
 }
 
 export const eth_getCompilers_result = validate217;
-const schema406 = {"type":"array","items":{"type":"string"},"maxItems":0};
+const schema408 = {"type":"array","items":{"type":"string"},"maxItems":0};
 
 function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11893,7 +11982,7 @@ let errors = 0;
 if(errors === 0){
 if(Array.isArray(data)){
 if(data.length > 0){
-validate217.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema406,data}];
+validate217.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema408,data}];
 return false;
 }
 else {
@@ -11903,7 +11992,7 @@ for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate217.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema406.items.type,parentSchema:schema406.items,data:data0}];
+validate217.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema408.items.type,parentSchema:schema408.items,data:data0}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -11914,7 +12003,7 @@ break;
 }
 }
 else {
-validate217.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema406.type,parentSchema:schema406,data}];
+validate217.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema408.type,parentSchema:schema408,data}];
 return false;
 }
 }
@@ -11923,9 +12012,9 @@ return errors === 0;
 }
 
 export const eth_getFilterChanges_param0 = validate218;
-const schema407 = {"$ref":"openrpc#/components/schemas/FilterId"};
-const schema408 = {"title":"Filter id","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a hex filter id"};
-const pattern252 = new RegExp("^0x[0-9a-fA-F]{1,64}$", "u");
+const schema409 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema410 = {"title":"Filter id","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a hex filter id"};
+const pattern253 = new RegExp("^0x[0-9a-fA-F]{1,64}$", "u");
 
 function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11933,13 +12022,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern252.test(data)){
-validate218.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema408,data}];
+if(!pattern253.test(data)){
+validate218.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema410,data}];
 return false;
 }
 }
 else {
-validate218.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema408.type,parentSchema:schema408,data}];
+validate218.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema410.type,parentSchema:schema410,data}];
 return false;
 }
 }
@@ -11948,8 +12037,8 @@ return errors === 0;
 }
 
 export const eth_getFilterChanges_result = validate219;
-const schema409 = {"$ref":"openrpc#/components/schemas/FilterChanges"};
-const schema410 = {"title":"Filter changes","anyOf":[{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},{"type":"array","items":{"$ref":"#/components/schemas/Log"}}]};
+const schema411 = {"$ref":"openrpc#/components/schemas/FilterChanges"};
+const schema412 = {"title":"Filter changes","anyOf":[{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},{"type":"array","items":{"$ref":"#/components/schemas/Log"}}]};
 
 function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11996,7 +12085,7 @@ break;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema410.anyOf[0].type,parentSchema:schema410.anyOf[0],data};
+const err2 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema412.anyOf[0].type,parentSchema:schema412.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12027,7 +12116,7 @@ break;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema410.anyOf[1].type,parentSchema:schema410.anyOf[1],data};
+const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema412.anyOf[1].type,parentSchema:schema412.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12041,7 +12130,7 @@ var _valid0 = _errs6 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema410.anyOf,parentSchema:schema410,data};
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema412.anyOf,parentSchema:schema412,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12080,7 +12169,7 @@ return errors === 0;
 }
 
 export const eth_getFilterLogs_param0 = validate223;
-const schema412 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema414 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12088,13 +12177,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern252.test(data)){
-validate223.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema408,data}];
+if(!pattern253.test(data)){
+validate223.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema410,data}];
 return false;
 }
 }
 else {
-validate223.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema408.type,parentSchema:schema408,data}];
+validate223.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema410.type,parentSchema:schema410,data}];
 return false;
 }
 }
@@ -12103,7 +12192,7 @@ return errors === 0;
 }
 
 export const eth_getFilterLogs_result = validate224;
-const schema414 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
+const schema416 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
 
 function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12112,7 +12201,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.address === undefined) && (missing0 = "address")) || ((data.topics === undefined) && (missing0 = "topics"))) || ((data.data === undefined) && (missing0 = "data"))){
-validate225.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema361.required,parentSchema:schema361,data}];
+validate225.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema363.required,parentSchema:schema363,data}];
 return false;
 }
 else {
@@ -12144,7 +12233,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 4){
-validate225.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema361.properties.topics,data:data1}];
+validate225.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema363.properties.topics,data:data1}];
 return false;
 }
 else {
@@ -12174,7 +12263,7 @@ break;
 }
 }
 else {
-validate225.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema361.properties.topics.type,parentSchema:schema361.properties.topics,data:data1}];
+validate225.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema363.properties.topics.type,parentSchema:schema363.properties.topics,data:data1}];
 return false;
 }
 }
@@ -12342,7 +12431,7 @@ if(data.removed !== undefined){
 let data10 = data.removed;
 const _errs30 = errors;
 if(typeof data10 !== "boolean"){
-validate225.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema361.properties.removed.type,parentSchema:schema361.properties.removed,data:data10}];
+validate225.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema363.properties.removed.type,parentSchema:schema363.properties.removed,data:data10}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -12362,7 +12451,7 @@ var valid0 = true;
 }
 }
 else {
-validate225.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema361.type,parentSchema:schema361,data}];
+validate225.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema363.type,parentSchema:schema363,data}];
 return false;
 }
 }
@@ -12391,7 +12480,7 @@ break;
 }
 }
 else {
-validate224.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema414.type,parentSchema:schema414,data}];
+validate224.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema416.type,parentSchema:schema416,data}];
 return false;
 }
 }
@@ -12400,8 +12489,8 @@ return errors === 0;
 }
 
 export const eth_getLogs_param0 = validate227;
-const schema425 = {"$ref":"openrpc#/components/schemas/Filter"};
-const schema426 = {"title":"Filter","type":"object","additionalProperties":false,"properties":{"fromBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"toBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"address":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"},{"$ref":"#/components/schemas/Addresses"}]},"topics":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/FilterTopics"}]}}};
+const schema427 = {"$ref":"openrpc#/components/schemas/Filter"};
+const schema428 = {"title":"Filter","type":"object","additionalProperties":false,"properties":{"fromBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"toBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"address":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"},{"$ref":"#/components/schemas/Addresses"}]},"topics":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/FilterTopics"}]}}};
 
 function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12441,8 +12530,8 @@ validate231.errors = vErrors;
 return errors === 0;
 }
 
-const schema433 = {"title":"Filter topics","type":"array","items":{"$ref":"#/components/schemas/FilterTopic"}};
-const schema434 = {"title":"Filter topic","oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"},{"type":"array","items":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]}}]};
+const schema435 = {"title":"Filter topics","type":"array","items":{"$ref":"#/components/schemas/FilterTopic"}};
+const schema436 = {"title":"Filter topic","oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"},{"type":"array","items":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]}}]};
 
 function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12567,7 +12656,7 @@ passing1 = 1;
 }
 }
 if(!valid4){
-const err6 = {instancePath:instancePath+"/" + i0,schemaPath:"#/oneOf/2/items/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema434.oneOf[2].items.oneOf,parentSchema:schema434.oneOf[2].items,data:data0};
+const err6 = {instancePath:instancePath+"/" + i0,schemaPath:"#/oneOf/2/items/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema436.oneOf[2].items.oneOf,parentSchema:schema436.oneOf[2].items,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -12594,7 +12683,7 @@ break;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema434.oneOf[2].type,parentSchema:schema434.oneOf[2],data};
+const err7 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema436.oneOf[2].type,parentSchema:schema436.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -12617,7 +12706,7 @@ passing0 = 2;
 }
 }
 if(!valid0){
-const err8 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema434.oneOf,parentSchema:schema434,data};
+const err8 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema436.oneOf,parentSchema:schema436,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -12664,7 +12753,7 @@ break;
 }
 }
 else {
-validate233.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema433.type,parentSchema:schema433,data}];
+validate233.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema435.type,parentSchema:schema435,data}];
 return false;
 }
 }
@@ -12681,7 +12770,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "fromBlock") || (key0 === "toBlock")) || (key0 === "blockHash")) || (key0 === "address")) || (key0 === "topics"))){
-validate228.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema426,data}];
+validate228.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema428,data}];
 return false;
 break;
 }
@@ -12809,7 +12898,7 @@ passing0 = 2;
 }
 }
 if(!valid2){
-const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema426.properties.address.oneOf,parentSchema:schema426.properties.address,data:data3};
+const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema428.properties.address.oneOf,parentSchema:schema428.properties.address,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12876,7 +12965,7 @@ passing1 = 1;
 }
 }
 if(!valid5){
-const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema426.properties.topics.oneOf,parentSchema:schema426.properties.topics,data:data4};
+const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema428.properties.topics.oneOf,parentSchema:schema428.properties.topics,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -12910,7 +12999,7 @@ var valid0 = true;
 }
 }
 else {
-validate228.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema426.type,parentSchema:schema426,data}];
+validate228.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema428.type,parentSchema:schema428,data}];
 return false;
 }
 }
@@ -12931,7 +13020,7 @@ return errors === 0;
 }
 
 export const eth_getLogs_result = validate238;
-const schema439 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
+const schema441 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
 
 function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12940,7 +13029,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.address === undefined) && (missing0 = "address")) || ((data.topics === undefined) && (missing0 = "topics"))) || ((data.data === undefined) && (missing0 = "data"))){
-validate239.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema361.required,parentSchema:schema361,data}];
+validate239.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema363.required,parentSchema:schema363,data}];
 return false;
 }
 else {
@@ -12972,7 +13061,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 4){
-validate239.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema361.properties.topics,data:data1}];
+validate239.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema363.properties.topics,data:data1}];
 return false;
 }
 else {
@@ -13002,7 +13091,7 @@ break;
 }
 }
 else {
-validate239.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema361.properties.topics.type,parentSchema:schema361.properties.topics,data:data1}];
+validate239.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema363.properties.topics.type,parentSchema:schema363.properties.topics,data:data1}];
 return false;
 }
 }
@@ -13170,7 +13259,7 @@ if(data.removed !== undefined){
 let data10 = data.removed;
 const _errs30 = errors;
 if(typeof data10 !== "boolean"){
-validate239.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema361.properties.removed.type,parentSchema:schema361.properties.removed,data:data10}];
+validate239.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema363.properties.removed.type,parentSchema:schema363.properties.removed,data:data10}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -13190,7 +13279,7 @@ var valid0 = true;
 }
 }
 else {
-validate239.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema361.type,parentSchema:schema361,data}];
+validate239.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema363.type,parentSchema:schema363,data}];
 return false;
 }
 }
@@ -13219,7 +13308,7 @@ break;
 }
 }
 else {
-validate238.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema439.type,parentSchema:schema439,data}];
+validate238.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema441.type,parentSchema:schema441,data}];
 return false;
 }
 }
@@ -13228,7 +13317,7 @@ return errors === 0;
 }
 
 export const eth_getProof_param0 = validate241;
-const schema450 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema452 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13251,9 +13340,9 @@ return errors === 0;
 }
 
 export const eth_getProof_param1 = validate242;
-const schema452 = {"$ref":"openrpc#/components/schemas/StorageKeys"};
-const schema453 = {"title":"Storage keys","type":"array","items":{"$ref":"#/components/schemas/StorageSlot"}};
-const schema454 = {"title":"Storage slot","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a storage slot (0x + 1 to 64 hex digits)"};
+const schema454 = {"$ref":"openrpc#/components/schemas/StorageKeys"};
+const schema455 = {"title":"Storage keys","type":"array","items":{"$ref":"#/components/schemas/StorageSlot"}};
+const schema456 = {"title":"Storage slot","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a storage slot (0x + 1 to 64 hex digits)"};
 
 function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13268,13 +13357,13 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern252.test(data0)){
-validate243.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema454,data:data0}];
+if(!pattern253.test(data0)){
+validate243.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema456,data:data0}];
 return false;
 }
 }
 else {
-validate243.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema454.type,parentSchema:schema454,data:data0}];
+validate243.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema456.type,parentSchema:schema456,data:data0}];
 return false;
 }
 }
@@ -13285,7 +13374,7 @@ break;
 }
 }
 else {
-validate243.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema453.type,parentSchema:schema453,data}];
+validate243.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema455.type,parentSchema:schema455,data}];
 return false;
 }
 }
@@ -13306,7 +13395,7 @@ return errors === 0;
 }
 
 export const eth_getProof_param2 = validate245;
-const schema455 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema457 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13454,9 +13543,9 @@ return errors === 0;
 }
 
 export const eth_getProof_result = validate250;
-const schema460 = {"$ref":"openrpc#/components/schemas/AccountProof"};
-const schema461 = {"title":"Account proof","type":"object","required":["address","accountProof","balance","codeHash","nonce","storageHash","storageProof"],"additionalProperties":false,"properties":{"address":{"$ref":"#/components/schemas/Address"},"accountProof":{"type":"array","items":{"$ref":"#/components/schemas/Bytes"}},"balance":{"$ref":"#/components/schemas/Uint256"},"codeHash":{"$ref":"#/components/schemas/Hash32"},"nonce":{"$ref":"#/components/schemas/Uint64"},"storageHash":{"$ref":"#/components/schemas/Hash32"},"storageProof":{"type":"array","items":{"$ref":"#/components/schemas/StorageProof"}}}};
-const schema468 = {"title":"Storage proof","type":"object","required":["key","value","proof"],"additionalProperties":false,"properties":{"key":{"$ref":"#/components/schemas/StorageSlot"},"value":{"$ref":"#/components/schemas/Uint256"},"proof":{"type":"array","items":{"$ref":"#/components/schemas/Bytes"}}}};
+const schema462 = {"$ref":"openrpc#/components/schemas/AccountProof"};
+const schema463 = {"title":"Account proof","type":"object","required":["address","accountProof","balance","codeHash","nonce","storageHash","storageProof"],"additionalProperties":false,"properties":{"address":{"$ref":"#/components/schemas/Address"},"accountProof":{"type":"array","items":{"$ref":"#/components/schemas/Bytes"}},"balance":{"$ref":"#/components/schemas/Uint256"},"codeHash":{"$ref":"#/components/schemas/Hash32"},"nonce":{"$ref":"#/components/schemas/Uint64"},"storageHash":{"$ref":"#/components/schemas/Hash32"},"storageProof":{"type":"array","items":{"$ref":"#/components/schemas/StorageProof"}}}};
+const schema470 = {"title":"Storage proof","type":"object","required":["key","value","proof"],"additionalProperties":false,"properties":{"key":{"$ref":"#/components/schemas/StorageSlot"},"value":{"$ref":"#/components/schemas/Uint256"},"proof":{"type":"array","items":{"$ref":"#/components/schemas/Bytes"}}}};
 
 function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13465,14 +13554,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.key === undefined) && (missing0 = "key")) || ((data.value === undefined) && (missing0 = "value"))) || ((data.proof === undefined) && (missing0 = "proof"))){
-validate252.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema468.required,parentSchema:schema468,data}];
+validate252.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema470.required,parentSchema:schema470,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "key") || (key0 === "value")) || (key0 === "proof"))){
-validate252.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema468,data}];
+validate252.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema470,data}];
 return false;
 break;
 }
@@ -13484,13 +13573,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern252.test(data0)){
-validate252.errors = [{instancePath:instancePath+"/key",schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema454,data:data0}];
+if(!pattern253.test(data0)){
+validate252.errors = [{instancePath:instancePath+"/key",schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema456,data:data0}];
 return false;
 }
 }
 else {
-validate252.errors = [{instancePath:instancePath+"/key",schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema454.type,parentSchema:schema454,data:data0}];
+validate252.errors = [{instancePath:instancePath+"/key",schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema456.type,parentSchema:schema456,data:data0}];
 return false;
 }
 }
@@ -13552,7 +13641,7 @@ break;
 }
 }
 else {
-validate252.errors = [{instancePath:instancePath+"/proof",schemaPath:"#/properties/proof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema468.properties.proof.type,parentSchema:schema468.properties.proof,data:data2}];
+validate252.errors = [{instancePath:instancePath+"/proof",schemaPath:"#/properties/proof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema470.properties.proof.type,parentSchema:schema470.properties.proof,data:data2}];
 return false;
 }
 }
@@ -13567,7 +13656,7 @@ var valid0 = true;
 }
 }
 else {
-validate252.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema468.type,parentSchema:schema468,data}];
+validate252.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema470.type,parentSchema:schema470,data}];
 return false;
 }
 }
@@ -13583,14 +13672,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.address === undefined) && (missing0 = "address")) || ((data.accountProof === undefined) && (missing0 = "accountProof"))) || ((data.balance === undefined) && (missing0 = "balance"))) || ((data.codeHash === undefined) && (missing0 = "codeHash"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.storageHash === undefined) && (missing0 = "storageHash"))) || ((data.storageProof === undefined) && (missing0 = "storageProof"))){
-validate251.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema461.required,parentSchema:schema461,data}];
+validate251.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema463.required,parentSchema:schema463,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "address") || (key0 === "accountProof")) || (key0 === "balance")) || (key0 === "codeHash")) || (key0 === "nonce")) || (key0 === "storageHash")) || (key0 === "storageProof"))){
-validate251.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema461,data}];
+validate251.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema463,data}];
 return false;
 break;
 }
@@ -13648,7 +13737,7 @@ break;
 }
 }
 else {
-validate251.errors = [{instancePath:instancePath+"/accountProof",schemaPath:"#/properties/accountProof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema461.properties.accountProof.type,parentSchema:schema461.properties.accountProof,data:data1}];
+validate251.errors = [{instancePath:instancePath+"/accountProof",schemaPath:"#/properties/accountProof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema463.properties.accountProof.type,parentSchema:schema463.properties.accountProof,data:data1}];
 return false;
 }
 }
@@ -13766,7 +13855,7 @@ break;
 }
 }
 else {
-validate251.errors = [{instancePath:instancePath+"/storageProof",schemaPath:"#/properties/storageProof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema461.properties.storageProof.type,parentSchema:schema461.properties.storageProof,data:data7}];
+validate251.errors = [{instancePath:instancePath+"/storageProof",schemaPath:"#/properties/storageProof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema463.properties.storageProof.type,parentSchema:schema463.properties.storageProof,data:data7}];
 return false;
 }
 }
@@ -13785,7 +13874,7 @@ var valid0 = true;
 }
 }
 else {
-validate251.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema461.type,parentSchema:schema461,data}];
+validate251.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema463.type,parentSchema:schema463,data}];
 return false;
 }
 }
@@ -13806,7 +13895,7 @@ return errors === 0;
 }
 
 export const eth_getRawTransactionByHash_param0 = validate255;
-const schema472 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema474 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13829,7 +13918,7 @@ return errors === 0;
 }
 
 export const eth_getRawTransactionByHash_result = validate256;
-const schema474 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Bytes"}]};
+const schema476 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Bytes"}]};
 
 function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13891,7 +13980,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema474.oneOf,parentSchema:schema474,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema476.oneOf,parentSchema:schema476,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13918,7 +14007,7 @@ return errors === 0;
 }
 
 export const eth_getStorageAt_param0 = validate257;
-const schema477 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema479 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13941,7 +14030,7 @@ return errors === 0;
 }
 
 export const eth_getStorageAt_param1 = validate258;
-const schema479 = {"$ref":"openrpc#/components/schemas/StorageSlot"};
+const schema481 = {"$ref":"openrpc#/components/schemas/StorageSlot"};
 
 function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13949,13 +14038,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern252.test(data)){
-validate258.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema454,data}];
+if(!pattern253.test(data)){
+validate258.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema456,data}];
 return false;
 }
 }
 else {
-validate258.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema454.type,parentSchema:schema454,data}];
+validate258.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema456.type,parentSchema:schema456,data}];
 return false;
 }
 }
@@ -13964,7 +14053,7 @@ return errors === 0;
 }
 
 export const eth_getStorageAt_param2 = validate259;
-const schema481 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema483 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14112,7 +14201,7 @@ return errors === 0;
 }
 
 export const eth_getStorageAt_result = validate264;
-const schema486 = {"$ref":"openrpc#/components/schemas/Bytes32"};
+const schema488 = {"$ref":"openrpc#/components/schemas/Bytes32"};
 
 function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14135,8 +14224,8 @@ return errors === 0;
 }
 
 export const eth_getStorageValues_param0 = validate265;
-const schema488 = {"$ref":"openrpc#/components/schemas/StorageRequests"};
-const schema489 = {"title":"Storage requests","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/StorageKeys"}};
+const schema490 = {"$ref":"openrpc#/components/schemas/StorageRequests"};
+const schema491 = {"title":"Storage requests","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/StorageKeys"}};
 
 function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14151,13 +14240,13 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern252.test(data0)){
-validate267.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema454,data:data0}];
+if(!pattern253.test(data0)){
+validate267.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema456,data:data0}];
 return false;
 }
 }
 else {
-validate267.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema454.type,parentSchema:schema454,data:data0}];
+validate267.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema456.type,parentSchema:schema456,data:data0}];
 return false;
 }
 }
@@ -14168,7 +14257,7 @@ break;
 }
 }
 else {
-validate267.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema453.type,parentSchema:schema453,data}];
+validate267.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema455.type,parentSchema:schema455,data}];
 return false;
 }
 }
@@ -14186,7 +14275,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern16.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema489.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema491.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -14198,7 +14287,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema489.propertyNames,parentSchema:schema489,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema491.propertyNames,parentSchema:schema491,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -14226,7 +14315,7 @@ break;
 }
 }
 else {
-validate266.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema489.type,parentSchema:schema489,data}];
+validate266.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema491.type,parentSchema:schema491,data}];
 return false;
 }
 }
@@ -14247,7 +14336,7 @@ return errors === 0;
 }
 
 export const eth_getStorageValues_param1 = validate270;
-const schema492 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema494 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14395,9 +14484,9 @@ return errors === 0;
 }
 
 export const eth_getStorageValues_result = validate275;
-const schema497 = {"$ref":"openrpc#/components/schemas/StorageValues"};
-const schema498 = {"title":"Storage values","type":"object","propertyNames":{"pattern":"^0x[0-9a-f]{40}$"},"additionalProperties":{"type":"array","items":{"$ref":"#/components/schemas/Bytes32"}}};
-const pattern302 = new RegExp("^0x[0-9a-f]{40}$", "u");
+const schema499 = {"$ref":"openrpc#/components/schemas/StorageValues"};
+const schema500 = {"title":"Storage values","type":"object","propertyNames":{"pattern":"^0x[0-9a-f]{40}$"},"additionalProperties":{"type":"array","items":{"$ref":"#/components/schemas/Bytes32"}}};
+const pattern303 = new RegExp("^0x[0-9a-f]{40}$", "u");
 
 function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14407,8 +14496,8 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
-if(!pattern302.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{40}$"},message:"must match pattern \""+"^0x[0-9a-f]{40}$"+"\"",schema:"^0x[0-9a-f]{40}$",parentSchema:schema498.propertyNames,data:key0,propertyName:key0};
+if(!pattern303.test(key0)){
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{40}$"},message:"must match pattern \""+"^0x[0-9a-f]{40}$"+"\"",schema:"^0x[0-9a-f]{40}$",parentSchema:schema500.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -14420,7 +14509,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema498.propertyNames,parentSchema:schema498,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema500.propertyNames,parentSchema:schema500,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -14464,7 +14553,7 @@ break;
 }
 }
 else {
-validate276.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema498.additionalProperties.type,parentSchema:schema498.additionalProperties,data:data0}];
+validate276.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema500.additionalProperties.type,parentSchema:schema500.additionalProperties,data:data0}];
 return false;
 }
 }
@@ -14476,7 +14565,7 @@ break;
 }
 }
 else {
-validate276.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema498.type,parentSchema:schema498,data}];
+validate276.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema500.type,parentSchema:schema500,data}];
 return false;
 }
 }
@@ -14497,7 +14586,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockHashAndIndex_param0 = validate278;
-const schema500 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema502 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14520,7 +14609,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockHashAndIndex_param1 = validate279;
-const schema502 = {"$ref":"openrpc#/components/schemas/Uint64"};
+const schema504 = {"$ref":"openrpc#/components/schemas/Uint64"};
 
 function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14543,7 +14632,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockHashAndIndex_result = validate280;
-const schema504 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
+const schema506 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
 
 function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14776,15 +14865,15 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.transactionIndex !== undefined){
-let data4 = data.transactionIndex;
+if(data.blockTimestamp !== undefined){
+let data4 = data.blockTimestamp;
 const _errs23 = errors;
 const _errs24 = errors;
 let valid9 = false;
 let passing2 = null;
 const _errs25 = errors;
 if(data4 !== null){
-const err8 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data4};
+const err8 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -14803,7 +14892,7 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data4 === "string"){
 if(!pattern18.test(data4)){
-const err9 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data4};
+const err9 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -14814,7 +14903,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data4};
+const err10 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -14836,7 +14925,7 @@ passing2 = 1;
 }
 }
 if(!valid9){
-const err11 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema271.properties.transactionIndex.oneOf,parentSchema:schema271.properties.transactionIndex,data:data4};
+const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema271.properties.blockTimestamp.oneOf,parentSchema:schema271.properties.blockTimestamp,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -14864,37 +14953,15 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.from !== undefined){
-let data5 = data.from;
+if(data.transactionIndex !== undefined){
+let data5 = data.transactionIndex;
 const _errs31 = errors;
 const _errs32 = errors;
-if(errors === _errs32){
-if(typeof data5 === "string"){
-if(!pattern16.test(data5)){
-validate281.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data5}];
-return false;
-}
-}
-else {
-validate281.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data5}];
-return false;
-}
-}
-var valid0 = _errs31 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.to !== undefined){
-let data6 = data.to;
-const _errs34 = errors;
-const _errs35 = errors;
-let valid13 = false;
+let valid12 = false;
 let passing3 = null;
-const _errs36 = errors;
-if(data6 !== null){
-const err12 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data6};
+const _errs33 = errors;
+if(data5 !== null){
+const err12 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -14903,17 +14970,17 @@ vErrors.push(err12);
 }
 errors++;
 }
-var _valid3 = _errs36 === errors;
+var _valid3 = _errs33 === errors;
 if(_valid3){
-valid13 = true;
+valid12 = true;
 passing3 = 0;
 }
-const _errs39 = errors;
-const _errs40 = errors;
-if(errors === _errs40){
-if(typeof data6 === "string"){
-if(!pattern16.test(data6)){
-const err13 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data6};
+const _errs36 = errors;
+const _errs37 = errors;
+if(errors === _errs37){
+if(typeof data5 === "string"){
+if(!pattern18.test(data5)){
+const err13 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -14924,7 +14991,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data6};
+const err14 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -14934,19 +15001,19 @@ vErrors.push(err14);
 errors++;
 }
 }
-var _valid3 = _errs39 === errors;
-if(_valid3 && valid13){
-valid13 = false;
+var _valid3 = _errs36 === errors;
+if(_valid3 && valid12){
+valid12 = false;
 passing3 = [passing3, 1];
 }
 else {
 if(_valid3){
-valid13 = true;
+valid12 = true;
 passing3 = 1;
 }
 }
-if(!valid13){
-const err15 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema271.properties.to.oneOf,parentSchema:schema271.properties.to,data:data6};
+if(!valid12){
+const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema271.properties.transactionIndex.oneOf,parentSchema:schema271.properties.transactionIndex,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -14958,36 +15025,124 @@ validate281.errors = vErrors;
 return false;
 }
 else {
-errors = _errs35;
+errors = _errs32;
 if(vErrors !== null){
-if(_errs35){
-vErrors.length = _errs35;
+if(_errs32){
+vErrors.length = _errs32;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid0 = _errs34 === errors;
+var valid0 = _errs31 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nonce !== undefined){
-let data7 = data.nonce;
-const _errs42 = errors;
-const _errs43 = errors;
-if(errors === _errs43){
-if(typeof data7 === "string"){
-if(!pattern18.test(data7)){
-validate281.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data7}];
+if(data.from !== undefined){
+let data6 = data.from;
+const _errs39 = errors;
+const _errs40 = errors;
+if(errors === _errs40){
+if(typeof data6 === "string"){
+if(!pattern16.test(data6)){
+validate281.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data6}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data7}];
+validate281.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data6}];
 return false;
+}
+}
+var valid0 = _errs39 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to !== undefined){
+let data7 = data.to;
+const _errs42 = errors;
+const _errs43 = errors;
+let valid16 = false;
+let passing4 = null;
+const _errs44 = errors;
+if(data7 !== null){
+const err16 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data7};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+var _valid4 = _errs44 === errors;
+if(_valid4){
+valid16 = true;
+passing4 = 0;
+}
+const _errs47 = errors;
+const _errs48 = errors;
+if(errors === _errs48){
+if(typeof data7 === "string"){
+if(!pattern16.test(data7)){
+const err17 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data7};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data7};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+var _valid4 = _errs47 === errors;
+if(_valid4 && valid16){
+valid16 = false;
+passing4 = [passing4, 1];
+}
+else {
+if(_valid4){
+valid16 = true;
+passing4 = 1;
+}
+}
+if(!valid16){
+const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema271.properties.to.oneOf,parentSchema:schema271.properties.to,data:data7};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+validate281.errors = vErrors;
+return false;
+}
+else {
+errors = _errs43;
+if(vErrors !== null){
+if(_errs43){
+vErrors.length = _errs43;
+}
+else {
+vErrors = null;
+}
 }
 }
 var valid0 = _errs42 === errors;
@@ -14996,197 +15151,151 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.gas !== undefined){
-let data8 = data.gas;
-const _errs45 = errors;
-const _errs46 = errors;
-if(errors === _errs46){
+if(data.nonce !== undefined){
+let data8 = data.nonce;
+const _errs50 = errors;
+const _errs51 = errors;
+if(errors === _errs51){
 if(typeof data8 === "string"){
 if(!pattern18.test(data8)){
-validate281.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
+validate281.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
+validate281.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
 return false;
 }
 }
-var valid0 = _errs45 === errors;
+var valid0 = _errs50 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.gas !== undefined){
+let data9 = data.gas;
+const _errs53 = errors;
+const _errs54 = errors;
+if(errors === _errs54){
+if(typeof data9 === "string"){
+if(!pattern18.test(data9)){
+validate281.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
+return false;
+}
+}
+else {
+validate281.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
+return false;
+}
+}
+var valid0 = _errs53 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.value !== undefined){
-let data9 = data.value;
-const _errs48 = errors;
-const _errs49 = errors;
-if(errors === _errs49){
-if(typeof data9 === "string"){
-if(!pattern18.test(data9)){
-validate281.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
+let data10 = data.value;
+const _errs56 = errors;
+const _errs57 = errors;
+if(errors === _errs57){
+if(typeof data10 === "string"){
+if(!pattern18.test(data10)){
+validate281.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data10}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
+validate281.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data10}];
 return false;
 }
 }
-var valid0 = _errs48 === errors;
+var valid0 = _errs56 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.input !== undefined){
-let data10 = data.input;
-const _errs51 = errors;
-const _errs52 = errors;
-if(errors === _errs52){
-if(typeof data10 === "string"){
-if(!pattern4.test(data10)){
-validate281.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data10}];
+let data11 = data.input;
+const _errs59 = errors;
+const _errs60 = errors;
+if(errors === _errs60){
+if(typeof data11 === "string"){
+if(!pattern4.test(data11)){
+validate281.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data11}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data10}];
+validate281.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data11}];
 return false;
 }
 }
-var valid0 = _errs51 === errors;
+var valid0 = _errs59 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.gasPrice !== undefined){
-let data11 = data.gasPrice;
-const _errs54 = errors;
-const _errs55 = errors;
-if(errors === _errs55){
-if(typeof data11 === "string"){
-if(!pattern18.test(data11)){
-validate281.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data11}];
+let data12 = data.gasPrice;
+const _errs62 = errors;
+const _errs63 = errors;
+if(errors === _errs63){
+if(typeof data12 === "string"){
+if(!pattern18.test(data12)){
+validate281.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data12}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data11}];
+validate281.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data12}];
 return false;
 }
 }
-var valid0 = _errs54 === errors;
+var valid0 = _errs62 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.maxFeePerGas !== undefined){
-let data12 = data.maxFeePerGas;
-const _errs57 = errors;
-const _errs58 = errors;
-if(errors === _errs58){
-if(typeof data12 === "string"){
-if(!pattern18.test(data12)){
-validate281.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data12}];
+let data13 = data.maxFeePerGas;
+const _errs65 = errors;
+const _errs66 = errors;
+if(errors === _errs66){
+if(typeof data13 === "string"){
+if(!pattern18.test(data13)){
+validate281.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data13}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data12}];
+validate281.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data13}];
 return false;
 }
 }
-var valid0 = _errs57 === errors;
+var valid0 = _errs65 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.maxPriorityFeePerGas !== undefined){
-let data13 = data.maxPriorityFeePerGas;
-const _errs60 = errors;
-const _errs61 = errors;
-if(errors === _errs61){
-if(typeof data13 === "string"){
-if(!pattern18.test(data13)){
-validate281.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data13}];
-return false;
-}
-}
-else {
-validate281.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data13}];
-return false;
-}
-}
-var valid0 = _errs60 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.chainId !== undefined){
-let data14 = data.chainId;
-const _errs63 = errors;
-const _errs64 = errors;
-if(errors === _errs64){
-if(typeof data14 === "string"){
-if(!pattern18.test(data14)){
-validate281.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data14}];
-return false;
-}
-}
-else {
-validate281.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data14}];
-return false;
-}
-}
-var valid0 = _errs63 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.accessList !== undefined){
-const _errs66 = errors;
-if(!(validate90(data.accessList, {instancePath:instancePath+"/accessList",parentData:data,parentDataProperty:"accessList",rootData}))){
-vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs66 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.authorizationList !== undefined){
-const _errs67 = errors;
-if(!(validate94(data.authorizationList, {instancePath:instancePath+"/authorizationList",parentData:data,parentDataProperty:"authorizationList",rootData}))){
-vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs67 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.v !== undefined){
-let data17 = data.v;
+let data14 = data.maxPriorityFeePerGas;
 const _errs68 = errors;
 const _errs69 = errors;
 if(errors === _errs69){
-if(typeof data17 === "string"){
-if(!pattern18.test(data17)){
-validate281.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data17}];
+if(typeof data14 === "string"){
+if(!pattern18.test(data14)){
+validate281.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data14}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data17}];
+validate281.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data14}];
 return false;
 }
 }
@@ -15196,19 +15305,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.r !== undefined){
-let data18 = data.r;
+if(data.chainId !== undefined){
+let data15 = data.chainId;
 const _errs71 = errors;
 const _errs72 = errors;
 if(errors === _errs72){
-if(typeof data18 === "string"){
-if(!pattern44.test(data18)){
-validate281.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data18}];
+if(typeof data15 === "string"){
+if(!pattern18.test(data15)){
+validate281.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data15}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data18}];
+validate281.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data15}];
 return false;
 }
 }
@@ -15218,21 +15327,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.s !== undefined){
-let data19 = data.s;
+if(data.accessList !== undefined){
 const _errs74 = errors;
-const _errs75 = errors;
-if(errors === _errs75){
-if(typeof data19 === "string"){
-if(!pattern44.test(data19)){
-validate281.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data19}];
-return false;
-}
-}
-else {
-validate281.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data19}];
-return false;
-}
+if(!(validate90(data.accessList, {instancePath:instancePath+"/accessList",parentData:data,parentDataProperty:"accessList",rootData}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+errors = vErrors.length;
 }
 var valid0 = _errs74 === errors;
 }
@@ -15240,98 +15339,119 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.yParity !== undefined){
-let data20 = data.yParity;
+if(data.authorizationList !== undefined){
+const _errs75 = errors;
+if(!(validate94(data.authorizationList, {instancePath:instancePath+"/authorizationList",parentData:data,parentDataProperty:"authorizationList",rootData}))){
+vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs75 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.v !== undefined){
+let data18 = data.v;
+const _errs76 = errors;
 const _errs77 = errors;
-const _errs78 = errors;
-if(errors === _errs78){
-if(typeof data20 === "string"){
-if(!pattern18.test(data20)){
-validate281.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data20}];
+if(errors === _errs77){
+if(typeof data18 === "string"){
+if(!pattern18.test(data18)){
+validate281.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data18}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data20}];
+validate281.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data18}];
 return false;
 }
 }
-var valid0 = _errs77 === errors;
+var valid0 = _errs76 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.r !== undefined){
+let data19 = data.r;
+const _errs79 = errors;
+const _errs80 = errors;
+if(errors === _errs80){
+if(typeof data19 === "string"){
+if(!pattern44.test(data19)){
+validate281.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data19}];
+return false;
+}
+}
+else {
+validate281.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data19}];
+return false;
+}
+}
+var valid0 = _errs79 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.s !== undefined){
+let data20 = data.s;
+const _errs82 = errors;
+const _errs83 = errors;
+if(errors === _errs83){
+if(typeof data20 === "string"){
+if(!pattern44.test(data20)){
+validate281.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data20}];
+return false;
+}
+}
+else {
+validate281.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data20}];
+return false;
+}
+}
+var valid0 = _errs82 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.yParity !== undefined){
+let data21 = data.yParity;
+const _errs85 = errors;
+const _errs86 = errors;
+if(errors === _errs86){
+if(typeof data21 === "string"){
+if(!pattern18.test(data21)){
+validate281.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data21}];
+return false;
+}
+}
+else {
+validate281.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data21}];
+return false;
+}
+}
+var valid0 = _errs85 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.sourceHash !== undefined){
-let data21 = data.sourceHash;
-const _errs80 = errors;
-const _errs81 = errors;
-if(errors === _errs81){
-if(typeof data21 === "string"){
-if(!pattern1.test(data21)){
-validate281.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data21}];
-return false;
-}
-}
-else {
-validate281.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data21}];
-return false;
-}
-}
-var valid0 = _errs80 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.mint !== undefined){
-let data22 = data.mint;
-const _errs83 = errors;
-const _errs84 = errors;
-if(errors === _errs84){
-if(typeof data22 === "string"){
-if(!pattern18.test(data22)){
-validate281.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data22}];
-return false;
-}
-}
-else {
-validate281.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data22}];
-return false;
-}
-}
-var valid0 = _errs83 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.isSystemTx !== undefined){
-let data23 = data.isSystemTx;
-const _errs86 = errors;
-if(typeof data23 !== "boolean"){
-validate281.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema271.properties.isSystemTx.type,parentSchema:schema271.properties.isSystemTx,data:data23}];
-return false;
-}
-var valid0 = _errs86 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.depositReceiptVersion !== undefined){
-let data24 = data.depositReceiptVersion;
+let data22 = data.sourceHash;
 const _errs88 = errors;
 const _errs89 = errors;
 if(errors === _errs89){
-if(typeof data24 === "string"){
-if(!pattern18.test(data24)){
-validate281.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data24}];
+if(typeof data22 === "string"){
+if(!pattern1.test(data22)){
+validate281.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data22}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data24}];
+validate281.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data22}];
 return false;
 }
 }
@@ -15339,6 +15459,64 @@ var valid0 = _errs88 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.mint !== undefined){
+let data23 = data.mint;
+const _errs91 = errors;
+const _errs92 = errors;
+if(errors === _errs92){
+if(typeof data23 === "string"){
+if(!pattern18.test(data23)){
+validate281.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
+return false;
+}
+}
+else {
+validate281.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
+return false;
+}
+}
+var valid0 = _errs91 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.isSystemTx !== undefined){
+let data24 = data.isSystemTx;
+const _errs94 = errors;
+if(typeof data24 !== "boolean"){
+validate281.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema271.properties.isSystemTx.type,parentSchema:schema271.properties.isSystemTx,data:data24}];
+return false;
+}
+var valid0 = _errs94 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.depositReceiptVersion !== undefined){
+let data25 = data.depositReceiptVersion;
+const _errs96 = errors;
+const _errs97 = errors;
+if(errors === _errs97){
+if(typeof data25 === "string"){
+if(!pattern18.test(data25)){
+validate281.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data25}];
+return false;
+}
+}
+else {
+validate281.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data25}];
+return false;
+}
+}
+var valid0 = _errs96 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -15415,7 +15593,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema504.oneOf,parentSchema:schema504,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema506.oneOf,parentSchema:schema506,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -15442,7 +15620,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockNumberAndIndex_param0 = validate285;
-const schema533 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema537 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15553,7 +15731,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockNumberAndIndex_param1 = validate288;
-const schema537 = {"$ref":"openrpc#/components/schemas/Uint64"};
+const schema541 = {"$ref":"openrpc#/components/schemas/Uint64"};
 
 function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15576,7 +15754,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockNumberAndIndex_result = validate289;
-const schema539 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
+const schema543 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
 
 function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15809,15 +15987,15 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.transactionIndex !== undefined){
-let data4 = data.transactionIndex;
+if(data.blockTimestamp !== undefined){
+let data4 = data.blockTimestamp;
 const _errs23 = errors;
 const _errs24 = errors;
 let valid9 = false;
 let passing2 = null;
 const _errs25 = errors;
 if(data4 !== null){
-const err8 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data4};
+const err8 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -15836,7 +16014,7 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data4 === "string"){
 if(!pattern18.test(data4)){
-const err9 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data4};
+const err9 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -15847,7 +16025,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data4};
+const err10 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -15869,7 +16047,7 @@ passing2 = 1;
 }
 }
 if(!valid9){
-const err11 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema271.properties.transactionIndex.oneOf,parentSchema:schema271.properties.transactionIndex,data:data4};
+const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema271.properties.blockTimestamp.oneOf,parentSchema:schema271.properties.blockTimestamp,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -15897,37 +16075,15 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.from !== undefined){
-let data5 = data.from;
+if(data.transactionIndex !== undefined){
+let data5 = data.transactionIndex;
 const _errs31 = errors;
 const _errs32 = errors;
-if(errors === _errs32){
-if(typeof data5 === "string"){
-if(!pattern16.test(data5)){
-validate290.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data5}];
-return false;
-}
-}
-else {
-validate290.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data5}];
-return false;
-}
-}
-var valid0 = _errs31 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.to !== undefined){
-let data6 = data.to;
-const _errs34 = errors;
-const _errs35 = errors;
-let valid13 = false;
+let valid12 = false;
 let passing3 = null;
-const _errs36 = errors;
-if(data6 !== null){
-const err12 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data6};
+const _errs33 = errors;
+if(data5 !== null){
+const err12 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -15936,17 +16092,17 @@ vErrors.push(err12);
 }
 errors++;
 }
-var _valid3 = _errs36 === errors;
+var _valid3 = _errs33 === errors;
 if(_valid3){
-valid13 = true;
+valid12 = true;
 passing3 = 0;
 }
-const _errs39 = errors;
-const _errs40 = errors;
-if(errors === _errs40){
-if(typeof data6 === "string"){
-if(!pattern16.test(data6)){
-const err13 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data6};
+const _errs36 = errors;
+const _errs37 = errors;
+if(errors === _errs37){
+if(typeof data5 === "string"){
+if(!pattern18.test(data5)){
+const err13 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -15957,7 +16113,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data6};
+const err14 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -15967,19 +16123,19 @@ vErrors.push(err14);
 errors++;
 }
 }
-var _valid3 = _errs39 === errors;
-if(_valid3 && valid13){
-valid13 = false;
+var _valid3 = _errs36 === errors;
+if(_valid3 && valid12){
+valid12 = false;
 passing3 = [passing3, 1];
 }
 else {
 if(_valid3){
-valid13 = true;
+valid12 = true;
 passing3 = 1;
 }
 }
-if(!valid13){
-const err15 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema271.properties.to.oneOf,parentSchema:schema271.properties.to,data:data6};
+if(!valid12){
+const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema271.properties.transactionIndex.oneOf,parentSchema:schema271.properties.transactionIndex,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -15991,36 +16147,124 @@ validate290.errors = vErrors;
 return false;
 }
 else {
-errors = _errs35;
+errors = _errs32;
 if(vErrors !== null){
-if(_errs35){
-vErrors.length = _errs35;
+if(_errs32){
+vErrors.length = _errs32;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid0 = _errs34 === errors;
+var valid0 = _errs31 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nonce !== undefined){
-let data7 = data.nonce;
-const _errs42 = errors;
-const _errs43 = errors;
-if(errors === _errs43){
-if(typeof data7 === "string"){
-if(!pattern18.test(data7)){
-validate290.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data7}];
+if(data.from !== undefined){
+let data6 = data.from;
+const _errs39 = errors;
+const _errs40 = errors;
+if(errors === _errs40){
+if(typeof data6 === "string"){
+if(!pattern16.test(data6)){
+validate290.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data6}];
 return false;
 }
 }
 else {
-validate290.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data7}];
+validate290.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data6}];
 return false;
+}
+}
+var valid0 = _errs39 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to !== undefined){
+let data7 = data.to;
+const _errs42 = errors;
+const _errs43 = errors;
+let valid16 = false;
+let passing4 = null;
+const _errs44 = errors;
+if(data7 !== null){
+const err16 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data7};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+var _valid4 = _errs44 === errors;
+if(_valid4){
+valid16 = true;
+passing4 = 0;
+}
+const _errs47 = errors;
+const _errs48 = errors;
+if(errors === _errs48){
+if(typeof data7 === "string"){
+if(!pattern16.test(data7)){
+const err17 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data7};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data7};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+var _valid4 = _errs47 === errors;
+if(_valid4 && valid16){
+valid16 = false;
+passing4 = [passing4, 1];
+}
+else {
+if(_valid4){
+valid16 = true;
+passing4 = 1;
+}
+}
+if(!valid16){
+const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema271.properties.to.oneOf,parentSchema:schema271.properties.to,data:data7};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+validate290.errors = vErrors;
+return false;
+}
+else {
+errors = _errs43;
+if(vErrors !== null){
+if(_errs43){
+vErrors.length = _errs43;
+}
+else {
+vErrors = null;
+}
 }
 }
 var valid0 = _errs42 === errors;
@@ -16029,197 +16273,151 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.gas !== undefined){
-let data8 = data.gas;
-const _errs45 = errors;
-const _errs46 = errors;
-if(errors === _errs46){
+if(data.nonce !== undefined){
+let data8 = data.nonce;
+const _errs50 = errors;
+const _errs51 = errors;
+if(errors === _errs51){
 if(typeof data8 === "string"){
 if(!pattern18.test(data8)){
-validate290.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
+validate290.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
 return false;
 }
 }
 else {
-validate290.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
+validate290.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
 return false;
 }
 }
-var valid0 = _errs45 === errors;
+var valid0 = _errs50 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.gas !== undefined){
+let data9 = data.gas;
+const _errs53 = errors;
+const _errs54 = errors;
+if(errors === _errs54){
+if(typeof data9 === "string"){
+if(!pattern18.test(data9)){
+validate290.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
+return false;
+}
+}
+else {
+validate290.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
+return false;
+}
+}
+var valid0 = _errs53 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.value !== undefined){
-let data9 = data.value;
-const _errs48 = errors;
-const _errs49 = errors;
-if(errors === _errs49){
-if(typeof data9 === "string"){
-if(!pattern18.test(data9)){
-validate290.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
+let data10 = data.value;
+const _errs56 = errors;
+const _errs57 = errors;
+if(errors === _errs57){
+if(typeof data10 === "string"){
+if(!pattern18.test(data10)){
+validate290.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data10}];
 return false;
 }
 }
 else {
-validate290.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
+validate290.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data10}];
 return false;
 }
 }
-var valid0 = _errs48 === errors;
+var valid0 = _errs56 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.input !== undefined){
-let data10 = data.input;
-const _errs51 = errors;
-const _errs52 = errors;
-if(errors === _errs52){
-if(typeof data10 === "string"){
-if(!pattern4.test(data10)){
-validate290.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data10}];
+let data11 = data.input;
+const _errs59 = errors;
+const _errs60 = errors;
+if(errors === _errs60){
+if(typeof data11 === "string"){
+if(!pattern4.test(data11)){
+validate290.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data11}];
 return false;
 }
 }
 else {
-validate290.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data10}];
+validate290.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data11}];
 return false;
 }
 }
-var valid0 = _errs51 === errors;
+var valid0 = _errs59 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.gasPrice !== undefined){
-let data11 = data.gasPrice;
-const _errs54 = errors;
-const _errs55 = errors;
-if(errors === _errs55){
-if(typeof data11 === "string"){
-if(!pattern18.test(data11)){
-validate290.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data11}];
+let data12 = data.gasPrice;
+const _errs62 = errors;
+const _errs63 = errors;
+if(errors === _errs63){
+if(typeof data12 === "string"){
+if(!pattern18.test(data12)){
+validate290.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data12}];
 return false;
 }
 }
 else {
-validate290.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data11}];
+validate290.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data12}];
 return false;
 }
 }
-var valid0 = _errs54 === errors;
+var valid0 = _errs62 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.maxFeePerGas !== undefined){
-let data12 = data.maxFeePerGas;
-const _errs57 = errors;
-const _errs58 = errors;
-if(errors === _errs58){
-if(typeof data12 === "string"){
-if(!pattern18.test(data12)){
-validate290.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data12}];
+let data13 = data.maxFeePerGas;
+const _errs65 = errors;
+const _errs66 = errors;
+if(errors === _errs66){
+if(typeof data13 === "string"){
+if(!pattern18.test(data13)){
+validate290.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data13}];
 return false;
 }
 }
 else {
-validate290.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data12}];
+validate290.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data13}];
 return false;
 }
 }
-var valid0 = _errs57 === errors;
+var valid0 = _errs65 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.maxPriorityFeePerGas !== undefined){
-let data13 = data.maxPriorityFeePerGas;
-const _errs60 = errors;
-const _errs61 = errors;
-if(errors === _errs61){
-if(typeof data13 === "string"){
-if(!pattern18.test(data13)){
-validate290.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data13}];
-return false;
-}
-}
-else {
-validate290.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data13}];
-return false;
-}
-}
-var valid0 = _errs60 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.chainId !== undefined){
-let data14 = data.chainId;
-const _errs63 = errors;
-const _errs64 = errors;
-if(errors === _errs64){
-if(typeof data14 === "string"){
-if(!pattern18.test(data14)){
-validate290.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data14}];
-return false;
-}
-}
-else {
-validate290.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data14}];
-return false;
-}
-}
-var valid0 = _errs63 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.accessList !== undefined){
-const _errs66 = errors;
-if(!(validate90(data.accessList, {instancePath:instancePath+"/accessList",parentData:data,parentDataProperty:"accessList",rootData}))){
-vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs66 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.authorizationList !== undefined){
-const _errs67 = errors;
-if(!(validate94(data.authorizationList, {instancePath:instancePath+"/authorizationList",parentData:data,parentDataProperty:"authorizationList",rootData}))){
-vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs67 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.v !== undefined){
-let data17 = data.v;
+let data14 = data.maxPriorityFeePerGas;
 const _errs68 = errors;
 const _errs69 = errors;
 if(errors === _errs69){
-if(typeof data17 === "string"){
-if(!pattern18.test(data17)){
-validate290.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data17}];
+if(typeof data14 === "string"){
+if(!pattern18.test(data14)){
+validate290.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data14}];
 return false;
 }
 }
 else {
-validate290.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data17}];
+validate290.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data14}];
 return false;
 }
 }
@@ -16229,19 +16427,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.r !== undefined){
-let data18 = data.r;
+if(data.chainId !== undefined){
+let data15 = data.chainId;
 const _errs71 = errors;
 const _errs72 = errors;
 if(errors === _errs72){
-if(typeof data18 === "string"){
-if(!pattern44.test(data18)){
-validate290.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data18}];
+if(typeof data15 === "string"){
+if(!pattern18.test(data15)){
+validate290.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data15}];
 return false;
 }
 }
 else {
-validate290.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data18}];
+validate290.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data15}];
 return false;
 }
 }
@@ -16251,21 +16449,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.s !== undefined){
-let data19 = data.s;
+if(data.accessList !== undefined){
 const _errs74 = errors;
-const _errs75 = errors;
-if(errors === _errs75){
-if(typeof data19 === "string"){
-if(!pattern44.test(data19)){
-validate290.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data19}];
-return false;
-}
-}
-else {
-validate290.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data19}];
-return false;
-}
+if(!(validate90(data.accessList, {instancePath:instancePath+"/accessList",parentData:data,parentDataProperty:"accessList",rootData}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+errors = vErrors.length;
 }
 var valid0 = _errs74 === errors;
 }
@@ -16273,98 +16461,119 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.yParity !== undefined){
-let data20 = data.yParity;
+if(data.authorizationList !== undefined){
+const _errs75 = errors;
+if(!(validate94(data.authorizationList, {instancePath:instancePath+"/authorizationList",parentData:data,parentDataProperty:"authorizationList",rootData}))){
+vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs75 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.v !== undefined){
+let data18 = data.v;
+const _errs76 = errors;
 const _errs77 = errors;
-const _errs78 = errors;
-if(errors === _errs78){
-if(typeof data20 === "string"){
-if(!pattern18.test(data20)){
-validate290.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data20}];
+if(errors === _errs77){
+if(typeof data18 === "string"){
+if(!pattern18.test(data18)){
+validate290.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data18}];
 return false;
 }
 }
 else {
-validate290.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data20}];
+validate290.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data18}];
 return false;
 }
 }
-var valid0 = _errs77 === errors;
+var valid0 = _errs76 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.r !== undefined){
+let data19 = data.r;
+const _errs79 = errors;
+const _errs80 = errors;
+if(errors === _errs80){
+if(typeof data19 === "string"){
+if(!pattern44.test(data19)){
+validate290.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data19}];
+return false;
+}
+}
+else {
+validate290.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data19}];
+return false;
+}
+}
+var valid0 = _errs79 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.s !== undefined){
+let data20 = data.s;
+const _errs82 = errors;
+const _errs83 = errors;
+if(errors === _errs83){
+if(typeof data20 === "string"){
+if(!pattern44.test(data20)){
+validate290.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data20}];
+return false;
+}
+}
+else {
+validate290.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data20}];
+return false;
+}
+}
+var valid0 = _errs82 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.yParity !== undefined){
+let data21 = data.yParity;
+const _errs85 = errors;
+const _errs86 = errors;
+if(errors === _errs86){
+if(typeof data21 === "string"){
+if(!pattern18.test(data21)){
+validate290.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data21}];
+return false;
+}
+}
+else {
+validate290.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data21}];
+return false;
+}
+}
+var valid0 = _errs85 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.sourceHash !== undefined){
-let data21 = data.sourceHash;
-const _errs80 = errors;
-const _errs81 = errors;
-if(errors === _errs81){
-if(typeof data21 === "string"){
-if(!pattern1.test(data21)){
-validate290.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data21}];
-return false;
-}
-}
-else {
-validate290.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data21}];
-return false;
-}
-}
-var valid0 = _errs80 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.mint !== undefined){
-let data22 = data.mint;
-const _errs83 = errors;
-const _errs84 = errors;
-if(errors === _errs84){
-if(typeof data22 === "string"){
-if(!pattern18.test(data22)){
-validate290.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data22}];
-return false;
-}
-}
-else {
-validate290.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data22}];
-return false;
-}
-}
-var valid0 = _errs83 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.isSystemTx !== undefined){
-let data23 = data.isSystemTx;
-const _errs86 = errors;
-if(typeof data23 !== "boolean"){
-validate290.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema271.properties.isSystemTx.type,parentSchema:schema271.properties.isSystemTx,data:data23}];
-return false;
-}
-var valid0 = _errs86 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.depositReceiptVersion !== undefined){
-let data24 = data.depositReceiptVersion;
+let data22 = data.sourceHash;
 const _errs88 = errors;
 const _errs89 = errors;
 if(errors === _errs89){
-if(typeof data24 === "string"){
-if(!pattern18.test(data24)){
-validate290.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data24}];
+if(typeof data22 === "string"){
+if(!pattern1.test(data22)){
+validate290.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data22}];
 return false;
 }
 }
 else {
-validate290.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data24}];
+validate290.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data22}];
 return false;
 }
 }
@@ -16372,6 +16581,64 @@ var valid0 = _errs88 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.mint !== undefined){
+let data23 = data.mint;
+const _errs91 = errors;
+const _errs92 = errors;
+if(errors === _errs92){
+if(typeof data23 === "string"){
+if(!pattern18.test(data23)){
+validate290.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
+return false;
+}
+}
+else {
+validate290.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
+return false;
+}
+}
+var valid0 = _errs91 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.isSystemTx !== undefined){
+let data24 = data.isSystemTx;
+const _errs94 = errors;
+if(typeof data24 !== "boolean"){
+validate290.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema271.properties.isSystemTx.type,parentSchema:schema271.properties.isSystemTx,data:data24}];
+return false;
+}
+var valid0 = _errs94 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.depositReceiptVersion !== undefined){
+let data25 = data.depositReceiptVersion;
+const _errs96 = errors;
+const _errs97 = errors;
+if(errors === _errs97){
+if(typeof data25 === "string"){
+if(!pattern18.test(data25)){
+validate290.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data25}];
+return false;
+}
+}
+else {
+validate290.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data25}];
+return false;
+}
+}
+var valid0 = _errs96 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -16448,7 +16715,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema539.oneOf,parentSchema:schema539,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema543.oneOf,parentSchema:schema543,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16475,7 +16742,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByHash_param0 = validate294;
-const schema568 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema574 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16498,7 +16765,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByHash_result = validate295;
-const schema570 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
+const schema576 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
 
 function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16731,15 +16998,15 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.transactionIndex !== undefined){
-let data4 = data.transactionIndex;
+if(data.blockTimestamp !== undefined){
+let data4 = data.blockTimestamp;
 const _errs23 = errors;
 const _errs24 = errors;
 let valid9 = false;
 let passing2 = null;
 const _errs25 = errors;
 if(data4 !== null){
-const err8 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data4};
+const err8 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -16758,7 +17025,7 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data4 === "string"){
 if(!pattern18.test(data4)){
-const err9 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data4};
+const err9 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -16769,7 +17036,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data4};
+const err10 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -16791,7 +17058,7 @@ passing2 = 1;
 }
 }
 if(!valid9){
-const err11 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema271.properties.transactionIndex.oneOf,parentSchema:schema271.properties.transactionIndex,data:data4};
+const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema271.properties.blockTimestamp.oneOf,parentSchema:schema271.properties.blockTimestamp,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -16819,37 +17086,15 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.from !== undefined){
-let data5 = data.from;
+if(data.transactionIndex !== undefined){
+let data5 = data.transactionIndex;
 const _errs31 = errors;
 const _errs32 = errors;
-if(errors === _errs32){
-if(typeof data5 === "string"){
-if(!pattern16.test(data5)){
-validate296.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data5}];
-return false;
-}
-}
-else {
-validate296.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data5}];
-return false;
-}
-}
-var valid0 = _errs31 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.to !== undefined){
-let data6 = data.to;
-const _errs34 = errors;
-const _errs35 = errors;
-let valid13 = false;
+let valid12 = false;
 let passing3 = null;
-const _errs36 = errors;
-if(data6 !== null){
-const err12 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data6};
+const _errs33 = errors;
+if(data5 !== null){
+const err12 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -16858,17 +17103,17 @@ vErrors.push(err12);
 }
 errors++;
 }
-var _valid3 = _errs36 === errors;
+var _valid3 = _errs33 === errors;
 if(_valid3){
-valid13 = true;
+valid12 = true;
 passing3 = 0;
 }
-const _errs39 = errors;
-const _errs40 = errors;
-if(errors === _errs40){
-if(typeof data6 === "string"){
-if(!pattern16.test(data6)){
-const err13 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data6};
+const _errs36 = errors;
+const _errs37 = errors;
+if(errors === _errs37){
+if(typeof data5 === "string"){
+if(!pattern18.test(data5)){
+const err13 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -16879,7 +17124,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data6};
+const err14 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -16889,19 +17134,19 @@ vErrors.push(err14);
 errors++;
 }
 }
-var _valid3 = _errs39 === errors;
-if(_valid3 && valid13){
-valid13 = false;
+var _valid3 = _errs36 === errors;
+if(_valid3 && valid12){
+valid12 = false;
 passing3 = [passing3, 1];
 }
 else {
 if(_valid3){
-valid13 = true;
+valid12 = true;
 passing3 = 1;
 }
 }
-if(!valid13){
-const err15 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema271.properties.to.oneOf,parentSchema:schema271.properties.to,data:data6};
+if(!valid12){
+const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema271.properties.transactionIndex.oneOf,parentSchema:schema271.properties.transactionIndex,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -16913,36 +17158,124 @@ validate296.errors = vErrors;
 return false;
 }
 else {
-errors = _errs35;
+errors = _errs32;
 if(vErrors !== null){
-if(_errs35){
-vErrors.length = _errs35;
+if(_errs32){
+vErrors.length = _errs32;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid0 = _errs34 === errors;
+var valid0 = _errs31 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.nonce !== undefined){
-let data7 = data.nonce;
-const _errs42 = errors;
-const _errs43 = errors;
-if(errors === _errs43){
-if(typeof data7 === "string"){
-if(!pattern18.test(data7)){
-validate296.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data7}];
+if(data.from !== undefined){
+let data6 = data.from;
+const _errs39 = errors;
+const _errs40 = errors;
+if(errors === _errs40){
+if(typeof data6 === "string"){
+if(!pattern16.test(data6)){
+validate296.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data6}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data7}];
+validate296.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data6}];
 return false;
+}
+}
+var valid0 = _errs39 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to !== undefined){
+let data7 = data.to;
+const _errs42 = errors;
+const _errs43 = errors;
+let valid16 = false;
+let passing4 = null;
+const _errs44 = errors;
+if(data7 !== null){
+const err16 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data7};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+var _valid4 = _errs44 === errors;
+if(_valid4){
+valid16 = true;
+passing4 = 0;
+}
+const _errs47 = errors;
+const _errs48 = errors;
+if(errors === _errs48){
+if(typeof data7 === "string"){
+if(!pattern16.test(data7)){
+const err17 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data7};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data7};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+var _valid4 = _errs47 === errors;
+if(_valid4 && valid16){
+valid16 = false;
+passing4 = [passing4, 1];
+}
+else {
+if(_valid4){
+valid16 = true;
+passing4 = 1;
+}
+}
+if(!valid16){
+const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema271.properties.to.oneOf,parentSchema:schema271.properties.to,data:data7};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+validate296.errors = vErrors;
+return false;
+}
+else {
+errors = _errs43;
+if(vErrors !== null){
+if(_errs43){
+vErrors.length = _errs43;
+}
+else {
+vErrors = null;
+}
 }
 }
 var valid0 = _errs42 === errors;
@@ -16951,197 +17284,151 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.gas !== undefined){
-let data8 = data.gas;
-const _errs45 = errors;
-const _errs46 = errors;
-if(errors === _errs46){
+if(data.nonce !== undefined){
+let data8 = data.nonce;
+const _errs50 = errors;
+const _errs51 = errors;
+if(errors === _errs51){
 if(typeof data8 === "string"){
 if(!pattern18.test(data8)){
-validate296.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
+validate296.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
+validate296.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
 return false;
 }
 }
-var valid0 = _errs45 === errors;
+var valid0 = _errs50 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.gas !== undefined){
+let data9 = data.gas;
+const _errs53 = errors;
+const _errs54 = errors;
+if(errors === _errs54){
+if(typeof data9 === "string"){
+if(!pattern18.test(data9)){
+validate296.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
+return false;
+}
+}
+else {
+validate296.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
+return false;
+}
+}
+var valid0 = _errs53 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.value !== undefined){
-let data9 = data.value;
-const _errs48 = errors;
-const _errs49 = errors;
-if(errors === _errs49){
-if(typeof data9 === "string"){
-if(!pattern18.test(data9)){
-validate296.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
+let data10 = data.value;
+const _errs56 = errors;
+const _errs57 = errors;
+if(errors === _errs57){
+if(typeof data10 === "string"){
+if(!pattern18.test(data10)){
+validate296.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data10}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
+validate296.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data10}];
 return false;
 }
 }
-var valid0 = _errs48 === errors;
+var valid0 = _errs56 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.input !== undefined){
-let data10 = data.input;
-const _errs51 = errors;
-const _errs52 = errors;
-if(errors === _errs52){
-if(typeof data10 === "string"){
-if(!pattern4.test(data10)){
-validate296.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data10}];
+let data11 = data.input;
+const _errs59 = errors;
+const _errs60 = errors;
+if(errors === _errs60){
+if(typeof data11 === "string"){
+if(!pattern4.test(data11)){
+validate296.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data11}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data10}];
+validate296.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data11}];
 return false;
 }
 }
-var valid0 = _errs51 === errors;
+var valid0 = _errs59 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.gasPrice !== undefined){
-let data11 = data.gasPrice;
-const _errs54 = errors;
-const _errs55 = errors;
-if(errors === _errs55){
-if(typeof data11 === "string"){
-if(!pattern18.test(data11)){
-validate296.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data11}];
+let data12 = data.gasPrice;
+const _errs62 = errors;
+const _errs63 = errors;
+if(errors === _errs63){
+if(typeof data12 === "string"){
+if(!pattern18.test(data12)){
+validate296.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data12}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data11}];
+validate296.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data12}];
 return false;
 }
 }
-var valid0 = _errs54 === errors;
+var valid0 = _errs62 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.maxFeePerGas !== undefined){
-let data12 = data.maxFeePerGas;
-const _errs57 = errors;
-const _errs58 = errors;
-if(errors === _errs58){
-if(typeof data12 === "string"){
-if(!pattern18.test(data12)){
-validate296.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data12}];
+let data13 = data.maxFeePerGas;
+const _errs65 = errors;
+const _errs66 = errors;
+if(errors === _errs66){
+if(typeof data13 === "string"){
+if(!pattern18.test(data13)){
+validate296.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data13}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data12}];
+validate296.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data13}];
 return false;
 }
 }
-var valid0 = _errs57 === errors;
+var valid0 = _errs65 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.maxPriorityFeePerGas !== undefined){
-let data13 = data.maxPriorityFeePerGas;
-const _errs60 = errors;
-const _errs61 = errors;
-if(errors === _errs61){
-if(typeof data13 === "string"){
-if(!pattern18.test(data13)){
-validate296.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data13}];
-return false;
-}
-}
-else {
-validate296.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data13}];
-return false;
-}
-}
-var valid0 = _errs60 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.chainId !== undefined){
-let data14 = data.chainId;
-const _errs63 = errors;
-const _errs64 = errors;
-if(errors === _errs64){
-if(typeof data14 === "string"){
-if(!pattern18.test(data14)){
-validate296.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data14}];
-return false;
-}
-}
-else {
-validate296.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data14}];
-return false;
-}
-}
-var valid0 = _errs63 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.accessList !== undefined){
-const _errs66 = errors;
-if(!(validate90(data.accessList, {instancePath:instancePath+"/accessList",parentData:data,parentDataProperty:"accessList",rootData}))){
-vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs66 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.authorizationList !== undefined){
-const _errs67 = errors;
-if(!(validate94(data.authorizationList, {instancePath:instancePath+"/authorizationList",parentData:data,parentDataProperty:"authorizationList",rootData}))){
-vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs67 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.v !== undefined){
-let data17 = data.v;
+let data14 = data.maxPriorityFeePerGas;
 const _errs68 = errors;
 const _errs69 = errors;
 if(errors === _errs69){
-if(typeof data17 === "string"){
-if(!pattern18.test(data17)){
-validate296.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data17}];
+if(typeof data14 === "string"){
+if(!pattern18.test(data14)){
+validate296.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data14}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data17}];
+validate296.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data14}];
 return false;
 }
 }
@@ -17151,19 +17438,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.r !== undefined){
-let data18 = data.r;
+if(data.chainId !== undefined){
+let data15 = data.chainId;
 const _errs71 = errors;
 const _errs72 = errors;
 if(errors === _errs72){
-if(typeof data18 === "string"){
-if(!pattern44.test(data18)){
-validate296.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data18}];
+if(typeof data15 === "string"){
+if(!pattern18.test(data15)){
+validate296.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data15}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data18}];
+validate296.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data15}];
 return false;
 }
 }
@@ -17173,21 +17460,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.s !== undefined){
-let data19 = data.s;
+if(data.accessList !== undefined){
 const _errs74 = errors;
-const _errs75 = errors;
-if(errors === _errs75){
-if(typeof data19 === "string"){
-if(!pattern44.test(data19)){
-validate296.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data19}];
-return false;
-}
-}
-else {
-validate296.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data19}];
-return false;
-}
+if(!(validate90(data.accessList, {instancePath:instancePath+"/accessList",parentData:data,parentDataProperty:"accessList",rootData}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+errors = vErrors.length;
 }
 var valid0 = _errs74 === errors;
 }
@@ -17195,98 +17472,119 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.yParity !== undefined){
-let data20 = data.yParity;
+if(data.authorizationList !== undefined){
+const _errs75 = errors;
+if(!(validate94(data.authorizationList, {instancePath:instancePath+"/authorizationList",parentData:data,parentDataProperty:"authorizationList",rootData}))){
+vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs75 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.v !== undefined){
+let data18 = data.v;
+const _errs76 = errors;
 const _errs77 = errors;
-const _errs78 = errors;
-if(errors === _errs78){
-if(typeof data20 === "string"){
-if(!pattern18.test(data20)){
-validate296.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data20}];
+if(errors === _errs77){
+if(typeof data18 === "string"){
+if(!pattern18.test(data18)){
+validate296.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data18}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data20}];
+validate296.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data18}];
 return false;
 }
 }
-var valid0 = _errs77 === errors;
+var valid0 = _errs76 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.r !== undefined){
+let data19 = data.r;
+const _errs79 = errors;
+const _errs80 = errors;
+if(errors === _errs80){
+if(typeof data19 === "string"){
+if(!pattern44.test(data19)){
+validate296.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data19}];
+return false;
+}
+}
+else {
+validate296.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data19}];
+return false;
+}
+}
+var valid0 = _errs79 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.s !== undefined){
+let data20 = data.s;
+const _errs82 = errors;
+const _errs83 = errors;
+if(errors === _errs83){
+if(typeof data20 === "string"){
+if(!pattern44.test(data20)){
+validate296.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data20}];
+return false;
+}
+}
+else {
+validate296.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data20}];
+return false;
+}
+}
+var valid0 = _errs82 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.yParity !== undefined){
+let data21 = data.yParity;
+const _errs85 = errors;
+const _errs86 = errors;
+if(errors === _errs86){
+if(typeof data21 === "string"){
+if(!pattern18.test(data21)){
+validate296.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data21}];
+return false;
+}
+}
+else {
+validate296.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data21}];
+return false;
+}
+}
+var valid0 = _errs85 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.sourceHash !== undefined){
-let data21 = data.sourceHash;
-const _errs80 = errors;
-const _errs81 = errors;
-if(errors === _errs81){
-if(typeof data21 === "string"){
-if(!pattern1.test(data21)){
-validate296.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data21}];
-return false;
-}
-}
-else {
-validate296.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data21}];
-return false;
-}
-}
-var valid0 = _errs80 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.mint !== undefined){
-let data22 = data.mint;
-const _errs83 = errors;
-const _errs84 = errors;
-if(errors === _errs84){
-if(typeof data22 === "string"){
-if(!pattern18.test(data22)){
-validate296.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data22}];
-return false;
-}
-}
-else {
-validate296.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data22}];
-return false;
-}
-}
-var valid0 = _errs83 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.isSystemTx !== undefined){
-let data23 = data.isSystemTx;
-const _errs86 = errors;
-if(typeof data23 !== "boolean"){
-validate296.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema271.properties.isSystemTx.type,parentSchema:schema271.properties.isSystemTx,data:data23}];
-return false;
-}
-var valid0 = _errs86 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.depositReceiptVersion !== undefined){
-let data24 = data.depositReceiptVersion;
+let data22 = data.sourceHash;
 const _errs88 = errors;
 const _errs89 = errors;
 if(errors === _errs89){
-if(typeof data24 === "string"){
-if(!pattern18.test(data24)){
-validate296.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data24}];
+if(typeof data22 === "string"){
+if(!pattern1.test(data22)){
+validate296.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data22}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data24}];
+validate296.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data22}];
 return false;
 }
 }
@@ -17294,6 +17592,64 @@ var valid0 = _errs88 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.mint !== undefined){
+let data23 = data.mint;
+const _errs91 = errors;
+const _errs92 = errors;
+if(errors === _errs92){
+if(typeof data23 === "string"){
+if(!pattern18.test(data23)){
+validate296.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
+return false;
+}
+}
+else {
+validate296.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
+return false;
+}
+}
+var valid0 = _errs91 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.isSystemTx !== undefined){
+let data24 = data.isSystemTx;
+const _errs94 = errors;
+if(typeof data24 !== "boolean"){
+validate296.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema271.properties.isSystemTx.type,parentSchema:schema271.properties.isSystemTx,data:data24}];
+return false;
+}
+var valid0 = _errs94 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.depositReceiptVersion !== undefined){
+let data25 = data.depositReceiptVersion;
+const _errs96 = errors;
+const _errs97 = errors;
+if(errors === _errs97){
+if(typeof data25 === "string"){
+if(!pattern18.test(data25)){
+validate296.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data25}];
+return false;
+}
+}
+else {
+validate296.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data25}];
+return false;
+}
+}
+var valid0 = _errs96 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -17370,7 +17726,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema570.oneOf,parentSchema:schema570,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema576.oneOf,parentSchema:schema576,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17397,7 +17753,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionCount_param0 = validate300;
-const schema599 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema607 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17420,7 +17776,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionCount_param1 = validate301;
-const schema601 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema609 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17568,7 +17924,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionCount_result = validate306;
-const schema606 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema614 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17591,7 +17947,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionReceipt_param0 = validate307;
-const schema608 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema616 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17614,7 +17970,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionReceipt_result = validate308;
-const schema610 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Receipt"}]};
+const schema618 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Receipt"}]};
 
 function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17623,7 +17979,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((data.transactionHash === undefined) && (missing0 = "transactionHash")) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.cumulativeGasUsed === undefined) && (missing0 = "cumulativeGasUsed"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.effectiveGasPrice === undefined) && (missing0 = "effectiveGasPrice"))){
-validate309.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema345.required,parentSchema:schema345,data}];
+validate309.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema347.required,parentSchema:schema347,data}];
 return false;
 }
 else {
@@ -17819,7 +18175,7 @@ passing0 = 1;
 }
 }
 if(!valid7){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema345.properties.to.oneOf,parentSchema:schema345.properties.to,data:data6};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema347.properties.to.oneOf,parentSchema:schema347.properties.to,data:data6};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -18017,7 +18373,7 @@ passing1 = 1;
 }
 }
 if(!valid15){
-const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema345.properties.contractAddress.oneOf,parentSchema:schema345.properties.contractAddress,data:data12};
+const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema347.properties.contractAddress.oneOf,parentSchema:schema347.properties.contractAddress,data:data12};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -18065,7 +18421,7 @@ break;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema345.properties.logs.type,parentSchema:schema345.properties.logs,data:data13}];
+validate309.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema347.properties.logs.type,parentSchema:schema347.properties.logs,data:data13}];
 return false;
 }
 }
@@ -18412,7 +18768,7 @@ var valid0 = true;
 }
 }
 else {
-validate309.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema345.type,parentSchema:schema345,data}];
+validate309.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema347.type,parentSchema:schema347,data}];
 return false;
 }
 }
@@ -18460,7 +18816,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema610.oneOf,parentSchema:schema610,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema618.oneOf,parentSchema:schema618,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -18487,7 +18843,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockHashAndIndex_param0 = validate312;
-const schema642 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema650 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18510,7 +18866,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockHashAndIndex_param1 = validate313;
-const schema644 = {"$ref":"openrpc#/components/schemas/Uint64"};
+const schema652 = {"$ref":"openrpc#/components/schemas/Uint64"};
 
 function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18533,7 +18889,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockHashAndIndex_result = validate314;
-const schema646 = {"$ref":"openrpc#/components/schemas/NotFound"};
+const schema654 = {"$ref":"openrpc#/components/schemas/NotFound"};
 
 function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18547,7 +18903,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockNumberAndIndex_param0 = validate315;
-const schema648 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema656 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18658,7 +19014,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockNumberAndIndex_param1 = validate318;
-const schema652 = {"$ref":"openrpc#/components/schemas/Uint64"};
+const schema660 = {"$ref":"openrpc#/components/schemas/Uint64"};
 
 function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18681,7 +19037,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockNumberAndIndex_result = validate319;
-const schema654 = {"$ref":"openrpc#/components/schemas/NotFound"};
+const schema662 = {"$ref":"openrpc#/components/schemas/NotFound"};
 
 function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18695,7 +19051,7 @@ return errors === 0;
 }
 
 export const eth_getUncleCountByBlockHash_param0 = validate320;
-const schema656 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema664 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18718,7 +19074,7 @@ return errors === 0;
 }
 
 export const eth_getUncleCountByBlockHash_result = validate321;
-const schema658 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
+const schema666 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18780,7 +19136,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema658.oneOf,parentSchema:schema658,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema666.oneOf,parentSchema:schema666,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -18807,7 +19163,7 @@ return errors === 0;
 }
 
 export const eth_getUncleCountByBlockNumber_param0 = validate322;
-const schema661 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema669 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate323(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18918,7 +19274,7 @@ return errors === 0;
 }
 
 export const eth_getUncleCountByBlockNumber_result = validate325;
-const schema665 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
+const schema673 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18980,7 +19336,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema665.oneOf,parentSchema:schema665,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema673.oneOf,parentSchema:schema673,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -19007,7 +19363,7 @@ return errors === 0;
 }
 
 export const eth_maxPriorityFeePerGas_result = validate326;
-const schema668 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema676 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19030,7 +19386,7 @@ return errors === 0;
 }
 
 export const eth_newBlockFilter_result = validate327;
-const schema670 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema678 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19038,13 +19394,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern252.test(data)){
-validate327.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema408,data}];
+if(!pattern253.test(data)){
+validate327.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema410,data}];
 return false;
 }
 }
 else {
-validate327.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema408.type,parentSchema:schema408,data}];
+validate327.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema410.type,parentSchema:schema410,data}];
 return false;
 }
 }
@@ -19053,7 +19409,7 @@ return errors === 0;
 }
 
 export const eth_newFilter_param0 = validate328;
-const schema672 = {"$ref":"openrpc#/components/schemas/Filter"};
+const schema680 = {"$ref":"openrpc#/components/schemas/Filter"};
 
 function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19063,7 +19419,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "fromBlock") || (key0 === "toBlock")) || (key0 === "blockHash")) || (key0 === "address")) || (key0 === "topics"))){
-validate329.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema426,data}];
+validate329.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema428,data}];
 return false;
 break;
 }
@@ -19191,7 +19547,7 @@ passing0 = 2;
 }
 }
 if(!valid2){
-const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema426.properties.address.oneOf,parentSchema:schema426.properties.address,data:data3};
+const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema428.properties.address.oneOf,parentSchema:schema428.properties.address,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -19258,7 +19614,7 @@ passing1 = 1;
 }
 }
 if(!valid5){
-const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema426.properties.topics.oneOf,parentSchema:schema426.properties.topics,data:data4};
+const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema428.properties.topics.oneOf,parentSchema:schema428.properties.topics,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -19292,7 +19648,7 @@ var valid0 = true;
 }
 }
 else {
-validate329.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema426.type,parentSchema:schema426,data}];
+validate329.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema428.type,parentSchema:schema428,data}];
 return false;
 }
 }
@@ -19313,7 +19669,7 @@ return errors === 0;
 }
 
 export const eth_newFilter_result = validate335;
-const schema678 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema686 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19321,13 +19677,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern252.test(data)){
-validate335.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema408,data}];
+if(!pattern253.test(data)){
+validate335.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema410,data}];
 return false;
 }
 }
 else {
-validate335.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema408.type,parentSchema:schema408,data}];
+validate335.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema410.type,parentSchema:schema410,data}];
 return false;
 }
 }
@@ -19336,7 +19692,7 @@ return errors === 0;
 }
 
 export const eth_newPendingTransactionFilter_result = validate336;
-const schema680 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema688 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19344,13 +19700,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern252.test(data)){
-validate336.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema408,data}];
+if(!pattern253.test(data)){
+validate336.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema410,data}];
 return false;
 }
 }
 else {
-validate336.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema408.type,parentSchema:schema408,data}];
+validate336.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema410.type,parentSchema:schema410,data}];
 return false;
 }
 }
@@ -19359,7 +19715,7 @@ return errors === 0;
 }
 
 export const eth_protocolVersion_result = validate337;
-const schema682 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema690 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19382,7 +19738,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransaction_param0 = validate338;
-const schema684 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema692 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19405,7 +19761,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransaction_result = validate339;
-const schema686 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema694 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19428,7 +19784,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransactionSync_param0 = validate340;
-const schema688 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema696 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19451,7 +19807,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransactionSync_param1 = validate341;
-const schema690 = {"oneOf":[{"type":"integer","minimum":0},{"$ref":"openrpc#/components/schemas/Uint"}],"x-error":"a timeout in milliseconds (a number or hex quantity)"};
+const schema698 = {"oneOf":[{"type":"integer","minimum":0},{"$ref":"openrpc#/components/schemas/Uint"}],"x-error":"a timeout in milliseconds (a number or hex quantity)"};
 
 function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19461,7 +19817,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema690.oneOf[0].type,parentSchema:schema690.oneOf[0],data};
+const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema698.oneOf[0].type,parentSchema:schema698.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -19473,7 +19829,7 @@ errors++;
 if(errors === _errs1){
 if(typeof data == "number"){
 if(data < 0 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema690.oneOf[0],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema698.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19527,7 +19883,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema690.oneOf,parentSchema:schema690,data};
+const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema698.oneOf,parentSchema:schema698,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -19554,7 +19910,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransactionSync_result = validate342;
-const schema692 = {"$ref":"openrpc#/components/schemas/Receipt"};
+const schema700 = {"$ref":"openrpc#/components/schemas/Receipt"};
 
 function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19563,7 +19919,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((data.transactionHash === undefined) && (missing0 = "transactionHash")) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.cumulativeGasUsed === undefined) && (missing0 = "cumulativeGasUsed"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.effectiveGasPrice === undefined) && (missing0 = "effectiveGasPrice"))){
-validate343.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema345.required,parentSchema:schema345,data}];
+validate343.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema347.required,parentSchema:schema347,data}];
 return false;
 }
 else {
@@ -19759,7 +20115,7 @@ passing0 = 1;
 }
 }
 if(!valid7){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema345.properties.to.oneOf,parentSchema:schema345.properties.to,data:data6};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema347.properties.to.oneOf,parentSchema:schema347.properties.to,data:data6};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -19957,7 +20313,7 @@ passing1 = 1;
 }
 }
 if(!valid15){
-const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema345.properties.contractAddress.oneOf,parentSchema:schema345.properties.contractAddress,data:data12};
+const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema347.properties.contractAddress.oneOf,parentSchema:schema347.properties.contractAddress,data:data12};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -20005,7 +20361,7 @@ break;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema345.properties.logs.type,parentSchema:schema345.properties.logs,data:data13}];
+validate343.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema347.properties.logs.type,parentSchema:schema347.properties.logs,data:data13}];
 return false;
 }
 }
@@ -20352,7 +20708,7 @@ var valid0 = true;
 }
 }
 else {
-validate343.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema345.type,parentSchema:schema345,data}];
+validate343.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema347.type,parentSchema:schema347,data}];
 return false;
 }
 }
@@ -20373,7 +20729,7 @@ return errors === 0;
 }
 
 export const eth_sendTransaction_param0 = validate346;
-const schema723 = {"$ref":"openrpc#/components/schemas/TransactionRequest"};
+const schema731 = {"$ref":"openrpc#/components/schemas/TransactionRequest"};
 
 function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20843,7 +21199,7 @@ return errors === 0;
 }
 
 export const eth_sendTransaction_result = validate351;
-const schema740 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema748 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20866,7 +21222,7 @@ return errors === 0;
 }
 
 export const eth_sign_param0 = validate352;
-const schema742 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema750 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20889,7 +21245,7 @@ return errors === 0;
 }
 
 export const eth_sign_param1 = validate353;
-const schema744 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema752 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20912,7 +21268,7 @@ return errors === 0;
 }
 
 export const eth_sign_result = validate354;
-const schema746 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema754 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20935,14 +21291,14 @@ return errors === 0;
 }
 
 export const eth_subscribe_param0 = validate355;
-const schema748 = {"$ref":"openrpc#/components/schemas/SubscriptionKind"};
-const schema749 = {"title":"Subscription kind","type":"string","x-error":"a subscription kind name"};
+const schema756 = {"$ref":"openrpc#/components/schemas/SubscriptionKind"};
+const schema757 = {"title":"Subscription kind","type":"string","x-error":"a subscription kind name"};
 
 function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate355.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionKind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema749.type,parentSchema:schema749,data}];
+validate355.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionKind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema757.type,parentSchema:schema757,data}];
 return false;
 }
 validate355.errors = vErrors;
@@ -20950,8 +21306,8 @@ return errors === 0;
 }
 
 export const eth_subscribe_param1 = validate356;
-const schema750 = {"$ref":"openrpc#/components/schemas/SubscriptionOptions"};
-const schema751 = {"title":"Subscription options","anyOf":[{"type":"boolean"},{"type":"object"}],"x-error":"a boolean or a filter object"};
+const schema758 = {"$ref":"openrpc#/components/schemas/SubscriptionOptions"};
+const schema759 = {"title":"Subscription options","anyOf":[{"type":"boolean"},{"type":"object"}],"x-error":"a boolean or a filter object"};
 
 function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20960,7 +21316,7 @@ const _errs1 = errors;
 let valid1 = false;
 const _errs2 = errors;
 if(typeof data !== "boolean"){
-const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema751.anyOf[0].type,parentSchema:schema751.anyOf[0],data};
+const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema759.anyOf[0].type,parentSchema:schema759.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -20974,7 +21330,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err1 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema751.anyOf[1].type,parentSchema:schema751.anyOf[1],data};
+const err1 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema759.anyOf[1].type,parentSchema:schema759.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -20987,7 +21343,7 @@ var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err2 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema751.anyOf,parentSchema:schema751,data};
+const err2 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema759.anyOf,parentSchema:schema759,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -21014,9 +21370,9 @@ return errors === 0;
 }
 
 export const eth_subscribe_result = validate357;
-const schema752 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
-const schema753 = {"title":"Subscription id","type":"string","pattern":"^0x[0-9a-fA-F]{1,32}$","x-error":"a subscription id (0x + up to 32 hex digits)"};
-const pattern471 = new RegExp("^0x[0-9a-fA-F]{1,32}$", "u");
+const schema760 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
+const schema761 = {"title":"Subscription id","type":"string","pattern":"^0x[0-9a-fA-F]{1,32}$","x-error":"a subscription id (0x + up to 32 hex digits)"};
+const pattern475 = new RegExp("^0x[0-9a-fA-F]{1,32}$", "u");
 
 function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21024,13 +21380,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern471.test(data)){
-validate357.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema753,data}];
+if(!pattern475.test(data)){
+validate357.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema761,data}];
 return false;
 }
 }
 else {
-validate357.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema753.type,parentSchema:schema753,data}];
+validate357.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema761.type,parentSchema:schema761,data}];
 return false;
 }
 }
@@ -21039,8 +21395,8 @@ return errors === 0;
 }
 
 export const eth_syncing_result = validate358;
-const schema754 = {"oneOf":[{"type":"boolean","const":false},{"$ref":"openrpc#/components/schemas/SyncStatus"}]};
-const schema755 = {"title":"Sync status","type":"object","required":["startingBlock","currentBlock","highestBlock"],"properties":{"startingBlock":{"$ref":"#/components/schemas/Uint"},"currentBlock":{"$ref":"#/components/schemas/Uint"},"highestBlock":{"$ref":"#/components/schemas/Uint"}}};
+const schema762 = {"oneOf":[{"type":"boolean","const":false},{"$ref":"openrpc#/components/schemas/SyncStatus"}]};
+const schema763 = {"title":"Sync status","type":"object","required":["startingBlock","currentBlock","highestBlock"],"properties":{"startingBlock":{"$ref":"#/components/schemas/Uint"},"currentBlock":{"$ref":"#/components/schemas/Uint"},"highestBlock":{"$ref":"#/components/schemas/Uint"}}};
 
 function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21049,7 +21405,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.startingBlock === undefined) && (missing0 = "startingBlock")) || ((data.currentBlock === undefined) && (missing0 = "currentBlock"))) || ((data.highestBlock === undefined) && (missing0 = "highestBlock"))){
-validate359.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema755.required,parentSchema:schema755,data}];
+validate359.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema763.required,parentSchema:schema763,data}];
 return false;
 }
 else {
@@ -21123,7 +21479,7 @@ var valid0 = true;
 }
 }
 else {
-validate359.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema755.type,parentSchema:schema755,data}];
+validate359.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema763.type,parentSchema:schema763,data}];
 return false;
 }
 }
@@ -21140,7 +21496,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(typeof data !== "boolean"){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema754.oneOf[0].type,parentSchema:schema754.oneOf[0],data};
+const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema762.oneOf[0].type,parentSchema:schema762.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21150,7 +21506,7 @@ vErrors.push(err0);
 errors++;
 }
 if(false !== data){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema754.oneOf[0],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema762.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21181,7 +21537,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema754.oneOf,parentSchema:schema754,data};
+const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema762.oneOf,parentSchema:schema762,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -21208,7 +21564,7 @@ return errors === 0;
 }
 
 export const eth_uninstallFilter_param0 = validate361;
-const schema759 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema767 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21216,13 +21572,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern252.test(data)){
-validate361.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema408,data}];
+if(!pattern253.test(data)){
+validate361.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema410,data}];
 return false;
 }
 }
 else {
-validate361.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema408.type,parentSchema:schema408,data}];
+validate361.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema410.type,parentSchema:schema410,data}];
 return false;
 }
 }
@@ -21231,13 +21587,13 @@ return errors === 0;
 }
 
 export const eth_uninstallFilter_result = validate362;
-const schema761 = {"type":"boolean"};
+const schema769 = {"type":"boolean"};
 
 function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate362.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema761.type,parentSchema:schema761,data}];
+validate362.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema769.type,parentSchema:schema769,data}];
 return false;
 }
 validate362.errors = vErrors;
@@ -21245,7 +21601,7 @@ return errors === 0;
 }
 
 export const eth_unsubscribe_param0 = validate363;
-const schema762 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
+const schema770 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
 
 function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21253,13 +21609,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern471.test(data)){
-validate363.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema753,data}];
+if(!pattern475.test(data)){
+validate363.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema761,data}];
 return false;
 }
 }
 else {
-validate363.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema753.type,parentSchema:schema753,data}];
+validate363.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema761.type,parentSchema:schema761,data}];
 return false;
 }
 }
@@ -21268,13 +21624,13 @@ return errors === 0;
 }
 
 export const eth_unsubscribe_result = validate364;
-const schema764 = {"type":"boolean"};
+const schema772 = {"type":"boolean"};
 
 function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate364.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema764.type,parentSchema:schema764,data}];
+validate364.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema772.type,parentSchema:schema772,data}];
 return false;
 }
 validate364.errors = vErrors;
@@ -21282,13 +21638,13 @@ return errors === 0;
 }
 
 export const net_listening_result = validate365;
-const schema765 = {"type":"boolean"};
+const schema773 = {"type":"boolean"};
 
 function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate365.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema765.type,parentSchema:schema765,data}];
+validate365.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema773.type,parentSchema:schema773,data}];
 return false;
 }
 validate365.errors = vErrors;
@@ -21296,7 +21652,7 @@ return errors === 0;
 }
 
 export const net_version_result = validate366;
-const schema766 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$"};
+const schema774 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$"};
 
 function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21304,12 +21660,12 @@ let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern115.test(data)){
-validate366.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema766,data}];
+validate366.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema774,data}];
 return false;
 }
 }
 else {
-validate366.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema766.type,parentSchema:schema766,data}];
+validate366.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema774.type,parentSchema:schema774,data}];
 return false;
 }
 }
@@ -21318,7 +21674,7 @@ return errors === 0;
 }
 
 export const op_supportedCapabilities_result = validate367;
-const schema767 = {"type":"array","items":{"type":"string"}};
+const schema775 = {"type":"array","items":{"type":"string"}};
 
 function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21331,7 +21687,7 @@ for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate367.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema767.items.type,parentSchema:schema767.items,data:data0}];
+validate367.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema775.items.type,parentSchema:schema775.items,data:data0}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -21341,7 +21697,7 @@ break;
 }
 }
 else {
-validate367.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema767.type,parentSchema:schema767,data}];
+validate367.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema775.type,parentSchema:schema775,data}];
 return false;
 }
 }
@@ -21350,8 +21706,8 @@ return errors === 0;
 }
 
 export const rpc_discover_result = validate368;
-const schema768 = {"$ref":"openrpc#/components/schemas/OpenRpcDocument"};
-const schema769 = {"title":"OpenRPC document","type":"object","required":["openrpc","info","methods"],"properties":{"openrpc":{"type":"string"},"info":{"type":"object","required":["title","version"],"properties":{"title":{"type":"string"},"version":{"type":"string"}}},"servers":{"type":"array","items":{"type":"object"}},"methods":{"type":"array","items":{"type":"object"}},"components":{"type":"object"}}};
+const schema776 = {"$ref":"openrpc#/components/schemas/OpenRpcDocument"};
+const schema777 = {"title":"OpenRPC document","type":"object","required":["openrpc","info","methods"],"properties":{"openrpc":{"type":"string"},"info":{"type":"object","required":["title","version"],"properties":{"title":{"type":"string"},"version":{"type":"string"}}},"servers":{"type":"array","items":{"type":"object"}},"methods":{"type":"array","items":{"type":"object"}},"components":{"type":"object"}}};
 
 function validate368(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21361,7 +21717,7 @@ if(errors === _errs0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.openrpc === undefined) && (missing0 = "openrpc")) || ((data.info === undefined) && (missing0 = "info"))) || ((data.methods === undefined) && (missing0 = "methods"))){
-validate368.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema769.required,parentSchema:schema769,data}];
+validate368.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema777.required,parentSchema:schema777,data}];
 return false;
 }
 else {
@@ -21369,7 +21725,7 @@ if(data.openrpc !== undefined){
 let data0 = data.openrpc;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate368.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema769.properties.openrpc.type,parentSchema:schema769.properties.openrpc,data:data0}];
+validate368.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema777.properties.openrpc.type,parentSchema:schema777.properties.openrpc,data:data0}];
 return false;
 }
 var valid1 = _errs2 === errors;
@@ -21385,7 +21741,7 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.title === undefined) && (missing1 = "title")) || ((data1.version === undefined) && (missing1 = "version"))){
-validate368.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema769.properties.info.required,parentSchema:schema769.properties.info,data:data1}];
+validate368.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema777.properties.info.required,parentSchema:schema777.properties.info,data:data1}];
 return false;
 }
 else {
@@ -21393,7 +21749,7 @@ if(data1.title !== undefined){
 let data2 = data1.title;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate368.errors = [{instancePath:instancePath+"/info/title",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema769.properties.info.properties.title.type,parentSchema:schema769.properties.info.properties.title,data:data2}];
+validate368.errors = [{instancePath:instancePath+"/info/title",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema777.properties.info.properties.title.type,parentSchema:schema777.properties.info.properties.title,data:data2}];
 return false;
 }
 var valid2 = _errs6 === errors;
@@ -21406,7 +21762,7 @@ if(data1.version !== undefined){
 let data3 = data1.version;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate368.errors = [{instancePath:instancePath+"/info/version",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema769.properties.info.properties.version.type,parentSchema:schema769.properties.info.properties.version,data:data3}];
+validate368.errors = [{instancePath:instancePath+"/info/version",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema777.properties.info.properties.version.type,parentSchema:schema777.properties.info.properties.version,data:data3}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -21418,7 +21774,7 @@ var valid2 = true;
 }
 }
 else {
-validate368.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema769.properties.info.type,parentSchema:schema769.properties.info,data:data1}];
+validate368.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema777.properties.info.type,parentSchema:schema777.properties.info,data:data1}];
 return false;
 }
 }
@@ -21439,7 +21795,7 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 const _errs12 = errors;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-validate368.errors = [{instancePath:instancePath+"/servers/" + i0,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema769.properties.servers.items.type,parentSchema:schema769.properties.servers.items,data:data5}];
+validate368.errors = [{instancePath:instancePath+"/servers/" + i0,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema777.properties.servers.items.type,parentSchema:schema777.properties.servers.items,data:data5}];
 return false;
 }
 var valid3 = _errs12 === errors;
@@ -21449,7 +21805,7 @@ break;
 }
 }
 else {
-validate368.errors = [{instancePath:instancePath+"/servers",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema769.properties.servers.type,parentSchema:schema769.properties.servers,data:data4}];
+validate368.errors = [{instancePath:instancePath+"/servers",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema777.properties.servers.type,parentSchema:schema777.properties.servers,data:data4}];
 return false;
 }
 }
@@ -21470,7 +21826,7 @@ for(let i1=0; i1<len1; i1++){
 let data7 = data6[i1];
 const _errs16 = errors;
 if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
-validate368.errors = [{instancePath:instancePath+"/methods/" + i1,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema769.properties.methods.items.type,parentSchema:schema769.properties.methods.items,data:data7}];
+validate368.errors = [{instancePath:instancePath+"/methods/" + i1,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema777.properties.methods.items.type,parentSchema:schema777.properties.methods.items,data:data7}];
 return false;
 }
 var valid4 = _errs16 === errors;
@@ -21480,7 +21836,7 @@ break;
 }
 }
 else {
-validate368.errors = [{instancePath:instancePath+"/methods",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema769.properties.methods.type,parentSchema:schema769.properties.methods,data:data6}];
+validate368.errors = [{instancePath:instancePath+"/methods",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema777.properties.methods.type,parentSchema:schema777.properties.methods,data:data6}];
 return false;
 }
 }
@@ -21494,7 +21850,7 @@ if(data.components !== undefined){
 let data8 = data.components;
 const _errs18 = errors;
 if(!(data8 && typeof data8 == "object" && !Array.isArray(data8))){
-validate368.errors = [{instancePath:instancePath+"/components",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/components/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema769.properties.components.type,parentSchema:schema769.properties.components,data:data8}];
+validate368.errors = [{instancePath:instancePath+"/components",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/components/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema777.properties.components.type,parentSchema:schema777.properties.components,data:data8}];
 return false;
 }
 var valid1 = _errs18 === errors;
@@ -21509,7 +21865,7 @@ var valid1 = true;
 }
 }
 else {
-validate368.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema769.type,parentSchema:schema769,data}];
+validate368.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema777.type,parentSchema:schema777,data}];
 return false;
 }
 }
@@ -21518,10 +21874,10 @@ return errors === 0;
 }
 
 export const txpool_content_result = validate369;
-const schema770 = {"$ref":"openrpc#/components/schemas/TxPoolContent"};
-const schema771 = {"title":"Transaction pool content","type":"object","required":["pending","queued"],"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactions"},"queued":{"$ref":"#/components/schemas/TxPoolTransactions"}}};
-const schema772 = {"title":"Transaction pool section","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}};
-const schema773 = {"title":"Transactions by nonce","type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"#/components/schemas/Transaction"}};
+const schema778 = {"$ref":"openrpc#/components/schemas/TxPoolContent"};
+const schema779 = {"title":"Transaction pool content","type":"object","required":["pending","queued"],"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactions"},"queued":{"$ref":"#/components/schemas/TxPoolTransactions"}}};
+const schema780 = {"title":"Transaction pool section","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}};
+const schema781 = {"title":"Transactions by nonce","type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"#/components/schemas/Transaction"}};
 
 function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21532,7 +21888,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern115.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema773.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema781.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21544,7 +21900,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema773.propertyNames,parentSchema:schema773,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema781.propertyNames,parentSchema:schema781,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21572,7 +21928,7 @@ break;
 }
 }
 else {
-validate372.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema773.type,parentSchema:schema773,data}];
+validate372.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema781.type,parentSchema:schema781,data}];
 return false;
 }
 }
@@ -21590,7 +21946,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern16.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema772.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema780.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21602,7 +21958,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema772.propertyNames,parentSchema:schema772,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema780.propertyNames,parentSchema:schema780,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21630,7 +21986,7 @@ break;
 }
 }
 else {
-validate371.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema772.type,parentSchema:schema772,data}];
+validate371.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema780.type,parentSchema:schema780,data}];
 return false;
 }
 }
@@ -21646,7 +22002,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate370.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema771.required,parentSchema:schema771,data}];
+validate370.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema779.required,parentSchema:schema779,data}];
 return false;
 }
 else {
@@ -21677,7 +22033,7 @@ var valid0 = true;
 }
 }
 else {
-validate370.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema771.type,parentSchema:schema771,data}];
+validate370.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema779.type,parentSchema:schema779,data}];
 return false;
 }
 }
@@ -21698,7 +22054,7 @@ return errors === 0;
 }
 
 export const txpool_contentFrom_param0 = validate378;
-const schema774 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema782 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21721,8 +22077,8 @@ return errors === 0;
 }
 
 export const txpool_contentFrom_result = validate379;
-const schema776 = {"$ref":"openrpc#/components/schemas/TxPoolContentFrom"};
-const schema777 = {"title":"Transaction pool content of one sender","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"},"queued":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}}};
+const schema784 = {"$ref":"openrpc#/components/schemas/TxPoolContentFrom"};
+const schema785 = {"title":"Transaction pool content of one sender","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"},"queued":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}}};
 
 function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21731,14 +22087,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate380.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema777.required,parentSchema:schema777,data}];
+validate380.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema785.required,parentSchema:schema785,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate380.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema777,data}];
+validate380.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema785,data}];
 return false;
 break;
 }
@@ -21772,7 +22128,7 @@ var valid0 = true;
 }
 }
 else {
-validate380.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema777.type,parentSchema:schema777,data}];
+validate380.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema785.type,parentSchema:schema785,data}];
 return false;
 }
 }
@@ -21793,8 +22149,8 @@ return errors === 0;
 }
 
 export const txpool_status_result = validate384;
-const schema778 = {"$ref":"openrpc#/components/schemas/TxPoolStatus"};
-const schema779 = {"title":"Transaction pool status","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/Uint"},"queued":{"$ref":"#/components/schemas/Uint"}}};
+const schema786 = {"$ref":"openrpc#/components/schemas/TxPoolStatus"};
+const schema787 = {"title":"Transaction pool status","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/Uint"},"queued":{"$ref":"#/components/schemas/Uint"}}};
 
 function validate385(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21803,14 +22159,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate385.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema779.required,parentSchema:schema779,data}];
+validate385.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema787.required,parentSchema:schema787,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate385.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema779,data}];
+validate385.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema787,data}];
 return false;
 break;
 }
@@ -21864,7 +22220,7 @@ var valid0 = true;
 }
 }
 else {
-validate385.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema779.type,parentSchema:schema779,data}];
+validate385.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema787.type,parentSchema:schema787,data}];
 return false;
 }
 }
@@ -21885,13 +22241,13 @@ return errors === 0;
 }
 
 export const web3_clientVersion_result = validate387;
-const schema782 = {"type":"string"};
+const schema790 = {"type":"string"};
 
 function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate387.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema782.type,parentSchema:schema782,data}];
+validate387.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema790.type,parentSchema:schema790,data}];
 return false;
 }
 validate387.errors = vErrors;
@@ -21899,7 +22255,7 @@ return errors === 0;
 }
 
 export const web3_sha3_param0 = validate388;
-const schema783 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema791 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21922,7 +22278,7 @@ return errors === 0;
 }
 
 export const web3_sha3_result = validate389;
-const schema785 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema793 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;

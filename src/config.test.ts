@@ -27,6 +27,7 @@ describe('defaults', () => {
       followerCacheBlocks: 128,
       opFees: true,
       l1Settings: DEFAULT_L1_SETTINGS,
+      mining: true,
     })
   })
 
@@ -98,6 +99,7 @@ describe('flags', () => {
       followerCacheBlocks: 128,
       opFees: true,
       l1Settings: DEFAULT_L1_SETTINGS,
+      mining: true,
     })
   })
 
@@ -166,9 +168,20 @@ describe('flags', () => {
       '--help',
       '--txpool-max-per-sender',
       '--txpool-max-total',
+      '--genesis',
+      '--import',
+      '--no-mining',
     ]) {
       expect(HELP).toContain(flag)
     }
+  })
+})
+
+describe('a geth chain', () => {
+  test('--genesis, --import and --no-mining land in the config; --import alone is refused', () => {
+    const config = parseArgs(['--genesis', 'g.json', '--import', 'chain.rlp', '--no-mining'])
+    expect(config).toMatchObject({ genesis: 'g.json', importFile: 'chain.rlp', mining: false })
+    expect(() => parseArgs(['--import', 'chain.rlp'])).toThrow('--import needs --genesis')
   })
 })
 

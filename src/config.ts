@@ -64,6 +64,12 @@ export interface Config {
   opFees: boolean
   /** The simulated L1's prices and the fee scalars every block's L1-info deposit carries. */
   l1Settings: L1Settings
+  /** `--genesis`: a geth genesis.json to start from instead of the dev genesis (its chain id wins). */
+  genesis?: string
+  /** `--import`: RLP blocks (as `geth import` reads them) executed on top of the genesis at start. */
+  importFile?: string
+  /** false (`--no-mining`): no blocks are built; transactions wait in the pool. */
+  mining: boolean
 }
 
 export const CHAIN_IDS: Readonly<Record<Network, number>> = { mainnet: 196, testnet: 1952 }
@@ -100,6 +106,7 @@ export const CONFIG_DEFAULTS: Readonly<Omit<Config, 'chainId'>> = {
   followerCacheBlocks: FOLLOWER_CACHE_BLOCKS,
   opFees: true,
   l1Settings: DEFAULT_L1_SETTINGS,
+  mining: true,
 }
 
 /** The defaults with the given settings on top; the chain id follows the network unless given. */
@@ -193,6 +200,10 @@ export function checkConfig(config: Config): Config {
     fail(`--flashblocks-idle-timeout must be a whole number of ms from 10, got ${config.flashblocksIdleTimeoutMs}`)
   if (!isIntegerIn(config.followerCacheBlocks, 1, 100_000))
     fail(`--follower-cache-blocks must be an integer from 1 to 100000, got ${config.followerCacheBlocks}`)
+  if (config.importFile !== undefined && config.genesis === undefined)
+    fail('--import needs --genesis (the genesis the blocks build on)')
+  if (config.genesis !== undefined && config.dataDir !== undefined)
+    fail('--genesis does not combine with --data-dir (the chain is rebuilt from its files at every start)')
   for (const proxy of config.trustedProxies) {
     if (!isCidr(proxy)) fail(`--trusted-proxies: "${proxy}" is not an IP address or CIDR range such as 10.0.0.0/8`)
   }

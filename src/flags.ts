@@ -48,6 +48,10 @@ Flags:
       --l1-blob-fee-scalar <n>   L1 blob base fee scalar (default ${d.l1Settings.blobBaseFeeScalar})
       --operator-fee-scalar <n>  operator fee scalar, 1e-6 units per gas (default ${d.l1Settings.operatorFeeScalar})
       --operator-fee-constant <wei> operator fee per transaction (default ${d.l1Settings.operatorFeeConstant})
+      --genesis <file>           start from a geth genesis.json (any chain id and fork schedule; plain
+                                 Ethereum rules, no OP Stack deposits or fees) instead of the dev genesis
+      --import <file>            execute these RLP blocks (as \`geth import\`) on top of --genesis at start
+      --no-mining                build no blocks: the head stays the last imported block
       --quiet                    print nothing but errors
 
 Follower mode (serve an upstream node and its flashblocks feed instead of the embedded chain):
@@ -90,6 +94,9 @@ const flags = {
   'l1-blob-fee-scalar': { type: 'string' },
   'operator-fee-scalar': { type: 'string' },
   'operator-fee-constant': { type: 'string' },
+  genesis: { type: 'string' },
+  import: { type: 'string' },
+  'no-mining': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -104,6 +111,9 @@ const CHAIN_FLAGS = [
   'balance',
   'txpool-max-per-sender',
   'txpool-max-total',
+  'genesis',
+  'import',
+  'no-mining',
 ] as const
 
 export interface CommandLine {
@@ -196,6 +206,9 @@ export function parseCommandLine(argv: string[]): CommandLine {
   }
   if (text('data-dir') !== undefined) overrides.dataDir = text('data-dir')!
   if (values.quiet) overrides.quiet = true
+  if (text('genesis') !== undefined) overrides.genesis = text('genesis')!
+  if (text('import') !== undefined) overrides.importFile = text('import')!
+  if (values['no-mining']) overrides.mining = false
   if (text('upstream') !== undefined) {
     const chainFlag = CHAIN_FLAGS.find((flag) => values[flag] !== undefined)
     if (chainFlag)

@@ -62,10 +62,10 @@ export function startService(overrides?: Partial<Config> & { upstream?: undefine
 export async function startService(overrides: Partial<Config> = {}): Promise<RunningService | RunningFollower> {
   const checked = checkConfig(defaultConfig(overrides))
   const follower = checked.upstream ? await connectFollower(checked) : undefined
-  // a follower serves its upstream's chain id
-  const config = follower ? { ...checked, chainId: Number(follower.chainId) } : checked
-  const chain = follower ? undefined : await createChain(config)
+  const chain = follower ? undefined : await createChain(checked)
   const backend = (follower ?? chain)!
+  // a follower serves its upstream's chain id, a --genesis chain its genesis's
+  const config = { ...checked, chainId: Number(backend.chainId) }
 
   // RATE LIMIT: one budget per client IP, in memory or shared through Redis; none at --rate-limit 0 (closed in close())
   const limiter: RateLimiter | undefined =
@@ -117,7 +117,7 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
     throw err
   }
 
-  chain?.start()
+  if (config.mining) chain?.start()
   const { port } = app.server.address() as AddressInfo
   const origin = `${urlHost(config.host)}:${port}`
   let closing: Promise<void> | undefined

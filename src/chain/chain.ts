@@ -33,6 +33,8 @@ import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { openDurableChain } from './persist/open.js'
 import type { Persistence } from './persist/persistence.js'
 import { restoreInProgress } from './persist/restore.js'
+import { createGethGenesis, gethGenesisCommon, readGethGenesis } from './geth-genesis.js'
+import { importFile } from './import-blocks.js'
 
 /** OP Stack's sequencer fee vault: where priority fees go. */
 const FEE_RECIPIENT = hexToBytes('0x4200000000000000000000000000000000000011')
@@ -60,7 +62,7 @@ export type ChainOptions = Pick<
   | 'txpoolMaxTotal'
   | 'quiet'
 > &
-  Partial<Pick<Config, 'opFees' | 'l1Settings'>> & {
+  Partial<Pick<Config, 'opFees' | 'l1Settings' | 'genesis' | 'importFile'>> & {
     logger?: ChainLogger
     /** Default GENESIS_BASE_FEE. */
     baseFee?: bigint
@@ -97,7 +99,7 @@ export class Chain implements Backend, TxSubmitter {
     readonly store: CanonicalStore,
     vms: VmPool,
     readonly options: Required<Pick<ChainOptions, 'blockTimeMs' | 'flashblockIntervalMs'>> &
-      Pick<ChainOptions, 'opFees' | 'l1Settings'>,
+      Pick<ChainOptions, 'opFees' | 'l1Settings'> & { opStack: boolean },
     events: TypedEmitter<ChainEvents>,
     logger: ChainLogger,
     readonly persistence?: Persistence,
@@ -228,33 +230,45 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
   const logger = options.quiet ? silent : (options.logger ?? consoleLogger)
   const { chainId, gasLimit } = options
   const baseFee = options.baseFee ?? GENESIS_BASE_FEE
-  const common = createChainCommon({ chainId, gasLimit, baseFee })
+  // --genesis: a plain Ethereum chain of a geth genesis (OP Stack rules only if the genesis says `optimism`)
+  const geth = options.genesis !== undefined ? readGethGenesis(options.genesis) : undefined
+  const opStack = geth === undefined || 'optimism' in geth.config
+  const common = geth ? gethGenesisCommon(geth) : createChainCommon({ chainId, gasLimit, baseFee })
   const accounts = deriveDevAccounts(options.mnemonic, options.accounts)
   const makeGenesis = (trie?: MerklePatriciaTrie) =>
-    createGenesis({
-      common,
-      gasLimit,
-      baseFee,
-      accounts,
-      balance: options.balance,
-      timestamp: options.genesisTimestamp ?? BigInt(Math.floor(Date.now() / 1000)),
-      l1Settings: options.l1Settings,
-      trie,
-    })
+    geth
+      ? createGethGenesis(geth, common, trie)
+      : createGenesis({
+          common,
+          gasLimit,
+          baseFee,
+          accounts,
+          balance: options.balance,
+          timestamp: options.genesisTimestamp ?? BigInt(Math.floor(Date.now() / 1000)),
+          l1Settings: options.l1Settings,
+          trie,
+        })
   const durable = options.dataDir ? await openDurableChain(options.dataDir, common, makeGenesis) : undefined
   const { stateManager, genesis } = durable
     ? { stateManager: durable.stateManager, genesis: durable.blocks[0] }
     : await makeGenesis()
   const store = new CanonicalStore(genesis)
   for (const block of durable?.blocks.slice(1) ?? []) store.add(block)
+  if (options.importFile !== undefined) await importFile(options.importFile, store, stateManager, common, logger.info)
   const head = store.latest()
+  // the chain's VM, pool and calls run under the head's fork
+  if (geth) common.setHardforkBy({ blockNumber: head.number, timestamp: head.header.timestamp })
   const vm = await createVM({ common, stateManager, blockchain: new StoreBlockHashes(store) })
   const events = new TypedEmitter<ChainEvents>((event, err) =>
     logger.warn(`a ${event} listener failed: ${(err as Error).stack ?? err}`),
   )
   const pool = new TxPool(
     common,
-    { state: stateAt(vm, head.header.stateRoot), baseFee: head.header.calcNextBaseFee(), gasLimit },
+    {
+      state: stateAt(vm, head.header.stateRoot),
+      baseFee: head.header.baseFeePerGas !== undefined ? head.header.calcNextBaseFee() : 0n,
+      gasLimit: head.header.gasLimit,
+    },
     {
       maxPerSender: options.txpoolMaxPerSender,
       maxTotal: options.txpoolMaxTotal,
@@ -270,7 +284,7 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
     pool,
     store,
     new VmPool(vm),
-    { blockTimeMs, flashblockIntervalMs, opFees, l1Settings },
+    { blockTimeMs, flashblockIntervalMs, opFees: opStack && opFees, l1Settings, opStack },
     events,
     logger,
     durable?.persistence,

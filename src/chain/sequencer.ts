@@ -23,6 +23,8 @@ export interface SequencerOptions {
   coinbase: Uint8Array
   /** Charge OP Stack L1 data and operator fees (read from L1Block) and pay the fee vaults. */
   opFees?: boolean
+  /** false: a plain Ethereum chain (--genesis): blocks open without the L1-info deposit. */
+  opStack?: boolean
   /** The simulated L1's fee settings the L1-info deposits carry (default DEFAULT_L1_SETTINGS). */
   l1Settings?: L1Settings
   log: (message: string) => void
@@ -168,7 +170,7 @@ export class Sequencer {
     // a block resumed from the journal brings its own transactions, its L1-info deposit included
     const next =
       candidates ??
-      (builder.index === 0
+      (builder.index === 0 && this.options.opStack !== false
         ? withOpeningDeposits(
             [
               l1InfoRecord(this.store.latest(), builder.base.timestamp, this.options.l1Settings),

@@ -7,6 +7,7 @@
  * resolver read them without knowing which.
  */
 import type { BlockHeader } from '@ethereumjs/block'
+import type { Withdrawal } from '@ethereumjs/util'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import type { ChainTransaction } from '../opstack/deposit-transaction.js'
 import type { OpReceiptFees } from '../opstack/op-fees.js'
@@ -49,6 +50,11 @@ export interface LogRecord extends LogBody {
 export interface ReceiptRecord {
   readonly type: number
   readonly status: 0 | 1
+  /** A pre-Byzantium receipt's post-transaction state root (geth then reports `root`, not `status`). */
+  readonly root?: Uint8Array
+  /** A blob transaction's blob gas and the blob base fee it paid. */
+  readonly blobGasUsed?: bigint
+  readonly blobGasPrice?: bigint
   /** Gas this transaction used (after refunds). */
   readonly gasUsed: bigint
   readonly cumulativeGasUsed: bigint
@@ -76,6 +82,10 @@ export interface BlockRecord {
   readonly logs: readonly LogRecord[]
   /** RLP size of the whole block in bytes (eth_getBlockBy* `size`). */
   readonly size: number
+  /** Validator withdrawals (an imported post-Shanghai block's; built blocks have none). */
+  readonly withdrawals?: readonly Withdrawal[]
+  /** Hashes of an imported pre-merge block's uncles. */
+  readonly uncles?: readonly Uint8Array[]
 }
 
 /** Where a transaction sits. `pending` is true for a preconfirmed (not yet canonical) one. */

@@ -80,6 +80,10 @@ export class TooManyStorageSlotsError extends templated(InvalidParamsError, 'too
     super(`too many slots (max ${max})`)
   }
 }
+export class BlockRangeBeyondHeadError extends fixed(
+  InvalidParamsError,
+  'block range extends beyond current head block',
+) {}
 export class BlockHashWithRangeError extends fixed(
   InvalidParamsError,
   'invalid argument 0: cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other',

@@ -3,7 +3,13 @@
  * against this endpoint's chain view (`pending` on /flashblocks is the preconfirmed block, so a range
  * ending there includes its logs), the range checked against the limits, and the blocks scanned.
  */
-import { BlockHashWithRangeError, InvalidBlockRangeError, TooManyTopicsError, UnknownBlockError } from '../errors.js'
+import {
+  BlockHashWithRangeError,
+  BlockRangeBeyondHeadError,
+  InvalidBlockRangeError,
+  TooManyTopicsError,
+  UnknownBlockError,
+} from '../errors.js'
 import { parseData, parseQuantity, type Hex } from '../format/hex.js'
 import type { BlockRecord, LogRecord } from '../domain/types.js'
 import type { BlockReader } from '../capabilities/read.js'
@@ -65,6 +71,9 @@ export async function queryLogs(resolver: BlockReader, query: LogQuery): Promise
   const from = await boundNumber(resolver, query.fromBlock)
   const to = await boundNumber(resolver, query.toBlock)
   if (from > to) throw new InvalidBlockRangeError()
+  // geth: an explicit end past the head is an error, not an empty answer
+  if (typeof query.toBlock === 'bigint' && to > (await resolver.blockNumber('pending')))
+    throw new BlockRangeBeyondHeadError()
   checkBlockRange(from, to)
   return collectLogs(await blocksBetween(resolver, from, to), query.criteria)
 }

@@ -199,6 +199,7 @@ function receiptFromUpstream(r: Receipt, firstLogIndex: number): ReceiptRecord {
   return {
     type: Number(parseQuantity(r.type)),
     status: r.status !== undefined && parseQuantity(r.status) === 1n ? 1 : 0,
+    ...(r.root !== undefined ? { root: parseData(r.root) } : {}),
     gasUsed: parseQuantity(r.gasUsed),
     cumulativeGasUsed: parseQuantity(r.cumulativeGasUsed),
     effectiveGasPrice: parseQuantity(r.effectiveGasPrice),

@@ -47,14 +47,21 @@ export function formatBlock(
   hash: Uint8Array,
   size: number,
   transactions: Block['transactions'],
+  body: Pick<BlockRecord, 'withdrawals' | 'uncles'> = {},
 ): Block {
+  const withdrawals = (body.withdrawals ?? []).map((w) => ({
+    index: quantity(w.index),
+    validatorIndex: quantity(w.validatorIndex),
+    address: address(w.address.bytes),
+    amount: quantity(w.amount),
+  }))
   return {
     ...formatHeader(header, hash),
     size: quantity(size),
     transactions,
-    uncles: [],
-    ...(header.withdrawalsRoot ? { withdrawals: [] } : {}),
-  }
+    uncles: (body.uncles ?? []).map(data),
+    ...(header.withdrawalsRoot ? { withdrawals } : {}),
+  } as Block
 }
 
 /** A chain block record as eth_getBlockBy* answers it: transactions as hashes, or as full objects. */
@@ -62,6 +69,7 @@ export function formatBlockRecord(block: BlockRecord, hydrated: boolean): Block 
   const position = (index: number) => ({
     blockHash: block.hash,
     blockNumber: block.number,
+    blockTimestamp: block.header.timestamp,
     index,
     baseFee: block.header.baseFeePerGas,
     depositNonce: block.receipts[index]?.depositNonce,
@@ -69,5 +77,5 @@ export function formatBlockRecord(block: BlockRecord, hydrated: boolean): Block 
   const transactions = hydrated
     ? block.txs.map((record, i) => formatTransaction(record.tx, record.sender, position(i)))
     : block.txs.map((record) => data(record.hash))
-  return formatBlock(block.header, block.hash, block.size, transactions)
+  return formatBlock(block.header, block.hash, block.size, transactions, block)
 }

@@ -1,6 +1,6 @@
 /**
  * Receipts on the wire, shaped like geth's MarshalReceipt: position, gas, fees, logs and bloom, status
- * (post-Byzantium, so never a state root), the contract created, and the EIP-2718 type. A preconfirmed
+ * (or, before Byzantium, the state root), blob gas, the contract created, and the EIP-2718 type. A preconfirmed
  * receipt carries the pending block's number and its hash as of the flashblock that holds it, because its
  * block record is the pending block as of that flashblock.
  */
@@ -20,7 +20,11 @@ export type RpcReceipt = {
   gasUsed: Hex
   logs: RpcLog[]
   logsBloom: Hex
-  status: Hex
+  /** Byzantium on; before it the receipt carries `root`, the state root after the transaction. */
+  status?: Hex
+  root?: Hex
+  blobGasUsed?: Hex
+  blobGasPrice?: Hex
   to: Hex | null
   transactionHash: Hex
   transactionIndex: Hex
@@ -42,11 +46,14 @@ export function formatReceipt(block: BlockRecord, index: number): RpcReceipt {
     gasUsed: quantity(receipt.gasUsed),
     logs: logs.map((log) => formatLog(log)),
     logsBloom: data(receipt.logsBloom),
-    status: quantity(receipt.status),
+    ...(receipt.root ? { root: data(receipt.root) } : { status: quantity(receipt.status) }),
     to: tx.to ? address(tx.to.bytes) : null,
     transactionHash: data(hash),
     transactionIndex: quantity(index),
     type: quantity(receipt.type),
+    ...(receipt.blobGasUsed !== undefined
+      ? { blobGasUsed: quantity(receipt.blobGasUsed), blobGasPrice: quantity(receipt.blobGasPrice ?? 0n) }
+      : {}),
     ...(receipt.op ? opReceiptFields(receipt.op) : {}),
     ...(receipt.depositNonce !== undefined ? depositReceiptFields({ depositNonce: receipt.depositNonce }) : {}),
   }

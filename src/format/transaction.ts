@@ -1,5 +1,5 @@
 /**
- * Transactions on the wire, shaped like geth's RPCTransaction: the fields of each type (0, 1, 2, 4),
+ * Transactions on the wire, shaped like geth's RPCTransaction: the fields of each type (0, 1, 2, 3, 4),
  * the signature as v/r/s plus yParity for typed ones, and the block position when it has one.
  */
 import { Capability } from '@ethereumjs/tx'
@@ -13,6 +13,7 @@ import { formatDepositTransaction } from '../opstack/deposit-json.js'
 export type TxPosition = {
   blockHash: Uint8Array
   blockNumber: bigint
+  blockTimestamp?: bigint
   index: number
   baseFee?: bigint
   depositNonce?: bigint
@@ -28,6 +29,7 @@ export function formatTransaction(tx: ChainTransaction, from: Uint8Array, positi
   const out: Record<string, unknown> = {
     blockHash: position ? data(position.blockHash) : null,
     blockNumber: position ? quantity(position.blockNumber) : null,
+    blockTimestamp: position?.blockTimestamp !== undefined ? quantity(position.blockTimestamp) : null,
     from: address(from),
     gas: quantity(tx.gasLimit),
     gasPrice: quantity(effectiveGasPrice(tx, position?.baseFee)),
@@ -43,10 +45,12 @@ export function formatTransaction(tx: ChainTransaction, from: Uint8Array, positi
     out.maxFeePerGas = quantity(tx.maxFeePerGas)
     out.maxPriorityFeePerGas = quantity(tx.maxPriorityFeePerGas)
   }
+  if ('maxFeePerBlobGas' in tx) out.maxFeePerBlobGas = quantity(tx.maxFeePerBlobGas)
   if (tx.supports(Capability.EIP2930AccessLists)) {
     const list = (tx as unknown as { accessList: [Uint8Array, Uint8Array[]][] }).accessList
     out.accessList = list.map(([addr, keys]) => ({ address: address(addr), storageKeys: keys.map(data) }))
   }
+  if ('blobVersionedHashes' in tx) out.blobVersionedHashes = [...tx.blobVersionedHashes]
   if ('authorizationList' in tx) {
     const auths = (tx as unknown as { authorizationList: Uint8Array[][] }).authorizationList
     out.authorizationList = auths.map(([chainId, addr, nonce, yParity, r, s]) => ({

@@ -44,6 +44,7 @@ export class FormattedBlock {
     return (this.txs[i] ??= formatTransaction(tx, sender, {
       blockHash: hash,
       blockNumber: header.number,
+      blockTimestamp: header.timestamp,
       index: i,
       depositNonce: this.record.receipts[i]?.depositNonce,
       ...(header.baseFeePerGas !== undefined ? { baseFee: header.baseFeePerGas } : {}),

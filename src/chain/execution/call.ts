@@ -7,10 +7,16 @@ import { ExecutionTimeoutError } from '../../errors.js'
 import { assertSucceeded } from './revert.js'
 import type { CallRequest, StateOverrideSpec } from '../../domain/call-request.js'
 import { execute, type ExecutionEnv } from './run.js'
+import { commonAt } from '../engine.js'
+
+/** EIP-7825 (Osaka): no transaction may carry more gas; geth caps calls and estimates there too. */
+const MAX_TX_GAS = 1n << 24n
 
 export function callGasLimit(env: ExecutionEnv, request: CallRequest): bigint {
   const requested = request.gas ?? env.header.gasLimit
-  return requested > RPC_GAS_CAP ? RPC_GAS_CAP : requested
+  const cap =
+    commonAt(env.vm.common, env.header).isActivatedEIP(7825) && MAX_TX_GAS < RPC_GAS_CAP ? MAX_TX_GAS : RPC_GAS_CAP
+  return requested > cap ? cap : requested
 }
 
 /** Races a promise against a time limit. The EVM cannot be interrupted, but the caller gets its answer. */
@@ -32,7 +38,12 @@ export async function call(
   overrides?: StateOverrideSpec,
 ): Promise<Uint8Array> {
   const gasLimit = callGasLimit(env, request)
-  const fast = overrides || !env.calls || !env.view ? undefined : env.calls.run(env.view, env.header, request, gasLimit)
+  // the fast path's EVMs run under the chain's fork: an imported chain's older blocks take the full one
+  const ownFork = commonAt(env.vm.common, env.header) === env.vm.common
+  const fast =
+    overrides || !env.calls || !env.view || !ownFork
+      ? undefined
+      : env.calls.run(env.view, env.header, request, gasLimit)
   const result = await withTimeout(
     fast?.then((r) => r ?? execute(env, request, gasLimit)) ?? execute(env, request, gasLimit, overrides),
     CALL_TIMEOUT_MS,

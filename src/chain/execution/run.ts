@@ -9,7 +9,7 @@ import { Address, bigIntToUnpaddedBytes, createAccount, createAddressFromString,
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import type { StateManagerInterface } from '@ethereumjs/common'
-import { callCommon, stateAt } from '../engine.js'
+import { callCommon, commonAt, stateAt } from '../engine.js'
 import type { VmPool } from './vm-pool.js'
 import type { CallEvms } from './fast-call.js'
 import type { StateSource } from './call-state.js'
@@ -64,14 +64,15 @@ export async function execute(
   overrides?: StateOverrideSpec,
   options: RunOptions = {},
 ): Promise<RunTxResult> {
-  if (!overrides) return env.vms.run(env.stateRoot, (vm) => executeOn(vm, env, request, gasLimit, options))
+  const common = commonAt(env.vm.common, env.header)
+  if (!overrides) return env.vms.run(env.stateRoot, (vm) => executeOn(vm, env, request, gasLimit, options), common)
   // overrides rewrite accounts: a VM of its own, never returned to the pool, its writes reverted all the same
   const stateManager = stateAt(env.vm, env.stateRoot)
   await stateManager.checkpoint()
   try {
     await applyOverrides(stateManager, overrides)
     return await executeOn(
-      await createVM({ common: env.vm.common, stateManager, blockchain: env.vm.blockchain }),
+      await createVM({ common, stateManager, blockchain: env.vm.blockchain }),
       env,
       request,
       gasLimit,
@@ -92,7 +93,7 @@ async function executeOn(
   gasLimit: bigint,
   options: RunOptions,
 ): Promise<RunTxResult> {
-  const common = env.vm.common
+  const common = vm.common
   const stateManager = vm.stateManager
   const from = new Address(request.from ?? new Uint8Array(20))
   const fees = paysFees(request)

@@ -20,13 +20,13 @@ export class VmPool {
 
   constructor(private readonly chainVm: VM) {}
 
-  /** Runs `work` on a VM at `root`; nothing it writes survives. */
-  async run<T>(root: Uint8Array, work: (vm: VM) => Promise<T>): Promise<T> {
-    const key = bytesToHex(root)
+  /** Runs `work` on a VM at `root` under `common`'s fork (default the chain's); nothing it writes survives. */
+  async run<T>(root: Uint8Array, work: (vm: VM) => Promise<T>, common = this.chainVm.common): Promise<T> {
+    const key = common === this.chainVm.common ? bytesToHex(root) : `${bytesToHex(root)}/${common.hardfork()}`
     const vm =
       this.take(key) ??
       (await createVM({
-        common: this.chainVm.common,
+        common,
         stateManager: stateAt(this.chainVm, root),
         blockchain: this.chainVm.blockchain,
       }))

@@ -22,6 +22,7 @@ export function formatTxInBlock(block: BlockRecord, index: number): RpcTransacti
   return formatTransaction(tx, sender, {
     blockHash: block.hash,
     blockNumber: block.number,
+    blockTimestamp: block.header.timestamp,
     index,
     baseFee: block.header.baseFeePerGas,
     depositNonce: block.receipts[index]?.depositNonce,

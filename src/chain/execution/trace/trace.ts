@@ -11,7 +11,7 @@ import { runDeposit } from '../../../opstack/run-deposit.js'
 import type { TraceOptions } from '../../../capabilities/execute.js'
 import { TRACE_TIMEOUT_MS } from '../../../limits.js'
 import { InvalidParamsError } from '../../../errors.js'
-import { stateAt } from '../../engine.js'
+import { commonAt, stateAt } from '../../engine.js'
 import { withTimeout } from '../call.js'
 import { attachCallTracer } from './call-tracer.js'
 import { attachPrestateTracer } from './prestate-tracer.js'
@@ -43,7 +43,7 @@ export async function traceTransactions(env: TraceEnv, indexes: number[], option
 }
 
 async function run(env: TraceEnv, wanted: Set<number>, options: TraceOptions): Promise<unknown[]> {
-  const common = env.vm.common
+  const common = commonAt(env.vm.common, env.header)
   const vm = await createVM({
     common,
     stateManager: stateAt(env.vm, env.parentStateRoot),

@@ -1,0 +1,95 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { RLP } from '@ethereumjs/rlp'
+import { bytesToHex } from '@ethereumjs/util'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { type RunningService, startService } from '../../src/service.js'
+import { call } from '../support/rpc.js'
+
+const FIXTURES = 'test/fixtures/rpc-compat'
+const GENESIS = `${FIXTURES}/genesis.json`
+const CHAIN = `${FIXTURES}/chain.rlp`
+
+/** The fixture chain's blocks as RLP lists (header, transactions, uncles[, withdrawals]). */
+function fixtureBlocks(): Uint8Array[][] {
+  const blocks: Uint8Array[][] = []
+  let rest: Uint8Array = new Uint8Array(readFileSync(CHAIN))
+  while (rest.length > 0) {
+    const { data, remainder } = RLP.decode(rest, true)
+    blocks.push(data as Uint8Array[])
+    rest = remainder
+  }
+  return blocks
+}
+
+function writeChain(blocks: unknown[][]): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'geth-chain-')), 'chain.rlp')
+  writeFileSync(file, Buffer.concat(blocks.map((b) => RLP.encode(b as never))))
+  return file
+}
+
+describe('--genesis, --import and --no-mining on the execution-apis test chain', () => {
+  let service: RunningService
+
+  beforeAll(async () => {
+    service = await startService({
+      port: 0,
+      quiet: true,
+      rateLimit: 0,
+      genesis: GENESIS,
+      importFile: CHAIN,
+      mining: false,
+    })
+  }, 120_000)
+  afterAll(() => service?.close())
+
+  test('the genesis has the hash the first imported block names as its parent, and its chain id', async () => {
+    const [header] = fixtureBlocks()[0] as unknown as Uint8Array[][]
+    const genesis = await call(service.url, 'eth_getBlockByNumber', ['0x0', false])
+    expect(genesis.hash).toBe(bytesToHex(header![0]!))
+    expect(await call(service.url, 'eth_chainId')).toBe('0xc72dd9d5e883e')
+    expect(await call(service.url, 'net_version')).toBe('3503995874084926')
+  })
+
+  test('all 54 blocks are executed and the head stays the last one: no block is mined', async () => {
+    expect(await call(service.url, 'eth_blockNumber')).toBe('0x36')
+    const head = await call(service.url, 'eth_getBlockByNumber', ['latest', false])
+    expect(head.hash).toBe('0xd226371d0b1551adb03fb52b71f08e3e11247fe9b1af994768af8cdaa8e7dcd7')
+    await new Promise((resolve) => setTimeout(resolve, 1_500))
+    expect(await call(service.url, 'eth_blockNumber')).toBe('0x36')
+  })
+
+  test('a pre-merge block keeps its proof-of-work fields and a pre-Byzantium receipt has root, not status', async () => {
+    const block = await call(service.url, 'eth_getBlockByNumber', ['0x3', false])
+    expect(BigInt(block.difficulty)).toBeGreaterThan(0n)
+    expect(block).not.toHaveProperty('baseFeePerGas')
+    const receipt = await call(service.url, 'eth_getTransactionReceipt', [block.transactions[0]])
+    expect(receipt.root).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(receipt).not.toHaveProperty('status')
+  })
+})
+
+describe('a bad block in --import', () => {
+  test('stops the start with a message naming the block and what does not match', async () => {
+    const blocks = fixtureBlocks().slice(0, 3) as unknown as Uint8Array[][][]
+    const header = blocks[2]![0]!
+    header[3] = new Uint8Array(32).fill(7) // block 3's state root
+    const file = writeChain(blocks)
+    await expect(
+      startService({ port: 0, quiet: true, rateLimit: 0, genesis: GENESIS, importFile: file, mining: false }),
+    ).rejects.toThrow(/^--import: block 3 \(0x[0-9a-f]{64}\) is invalid: invalid block stateRoot/)
+  })
+
+  test('a block that does not follow the previous one is named too', async () => {
+    const blocks = fixtureBlocks()
+    const file = writeChain([blocks[0]!, blocks[2]!])
+    await expect(
+      startService({ port: 0, quiet: true, rateLimit: 0, genesis: GENESIS, importFile: file, mining: false }),
+    ).rejects.toThrow(/^--import: block 3 \(0x[0-9a-f]{64}\) does not follow block 1/)
+  })
+
+  test('--import without --genesis is refused', async () => {
+    await expect(startService({ port: 0, quiet: true, importFile: CHAIN })).rejects.toThrow('--import needs --genesis')
+  })
+})
