@@ -214,6 +214,8 @@ describe('OP Stack flags', () => {
       '2000',
       '--operator-fee-constant',
       '0x10',
+      '--da-footprint-gas-scalar',
+      '1000',
     ])
     expect(config.opFees).toBe(false)
     expect(config.l1Settings).toEqual({
@@ -224,6 +226,7 @@ describe('OP Stack flags', () => {
       blobBaseFeeScalar: 810_949n,
       operatorFeeScalar: 2000n,
       operatorFeeConstant: 16n,
+      daFootprintGasScalar: 1000n,
     })
   })
 
@@ -232,5 +235,8 @@ describe('OP Stack flags', () => {
       /--l1-fee-scalar must be a whole number below 2\^32/,
     )
     expect(() => parseArgs(['--operator-fee-constant', 'x'])).toThrow(/--operator-fee-constant expects a whole number/)
+    expect(() => parseArgs(['--da-footprint-gas-scalar', '65536'])).toThrow(
+      /--da-footprint-gas-scalar must be a whole number below 2\^16/,
+    )
   })
 })

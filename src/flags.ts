@@ -48,6 +48,8 @@ Flags:
       --l1-blob-fee-scalar <n>   L1 blob base fee scalar (default ${d.l1Settings.blobBaseFeeScalar})
       --operator-fee-scalar <n>  operator fee scalar, 1e-6 units per gas (default ${d.l1Settings.operatorFeeScalar})
       --operator-fee-constant <wei> operator fee per transaction (default ${d.l1Settings.operatorFeeConstant})
+      --da-footprint-gas-scalar <n> Jovian DA footprint gas per estimated byte; a block's footprint may not
+                                 pass its gas limit (default ${d.l1Settings.daFootprintGasScalar}; 0 means that default)
       --quiet                    print nothing but errors
 
 Follower mode (serve an upstream node and its flashblocks feed instead of the embedded chain):
@@ -90,6 +92,7 @@ const flags = {
   'l1-blob-fee-scalar': { type: 'string' },
   'operator-fee-scalar': { type: 'string' },
   'operator-fee-constant': { type: 'string' },
+  'da-footprint-gas-scalar': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -219,6 +222,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
     'l1-blob-fee-scalar': 'blobBaseFeeScalar',
     'operator-fee-scalar': 'operatorFeeScalar',
     'operator-fee-constant': 'operatorFeeConstant',
+    'da-footprint-gas-scalar': 'daFootprintGasScalar',
   } as const
   for (const [flag, field] of Object.entries(l1Flags)) {
     const value = text(flag as keyof typeof flags)

@@ -33,6 +33,7 @@ import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { openDurableChain } from './persist/open.js'
 import type { Persistence } from './persist/persistence.js'
 import { restoreInProgress } from './persist/restore.js'
+import { nextBaseFee } from '../opstack/da-footprint.js'
 
 /** OP Stack's sequencer fee vault: where priority fees go. */
 const FEE_RECIPIENT = hexToBytes('0x4200000000000000000000000000000000000011')
@@ -254,7 +255,7 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
   )
   const pool = new TxPool(
     common,
-    { state: stateAt(vm, head.header.stateRoot), baseFee: head.header.calcNextBaseFee(), gasLimit },
+    { state: stateAt(vm, head.header.stateRoot), baseFee: nextBaseFee(head.header), gasLimit },
     {
       maxPerSender: options.txpoolMaxPerSender,
       maxTotal: options.txpoolMaxTotal,

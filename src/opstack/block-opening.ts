@@ -31,3 +31,8 @@ export function* withOpeningDeposits(opening: readonly TxRecord[], rest: Iterabl
   yield* opening
   yield* rest
 }
+
+/** The user deposits among transactions a block left out: they carry over to the next block. */
+export function heldDeposits(left: readonly TxRecord[]): TxRecord[] {
+  return left.filter((r) => isDeposit(r.tx) && !equalsBytes(r.tx.deposit.from, L1_INFO_DEPOSITOR))
+}

@@ -9,6 +9,7 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { Address, KECCAK256_NULL, equalsBytes } from '@ethereumjs/util'
 import {
   AlreadyKnownError,
+  ExceedsBlockGasLimitError,
   InsufficientFundsError,
   NonceTooLowError,
   ReplacementUnderpricedError,
@@ -89,13 +90,20 @@ export class TxPool {
     return out
   }
 
+  /** Deposits a block could not fit: they open the next block, ahead of any sent since (L1 order). */
+  returnDeposits(records: readonly AnyTxRecord[]): void {
+    if (records.length > 0) this.deposits = [...records, ...this.deposits]
+  }
+
   /** Admits a raw transaction; resolves to its hash or throws TransactionRejectedError with geth's text. */
   async add(raw: Uint8Array): Promise<Uint8Array> {
     const decoded = decodeTransaction(raw, this.common)
     const key = keyOf(decoded.hash)
     if (this.byHash.has(key) || this.get(decoded.hash)) throw new AlreadyKnownError()
     if (!isUserTx(decoded)) {
-      // a deposit pays no fee and needs no signature: it waits for the next block as sent (anvil --optimism)
+      // a deposit pays no fee and needs no signature: it waits for the next block as sent (anvil --optimism);
+      // one that no block can hold would hold back every deposit after it
+      if (decoded.tx.gasLimit > this.head.gasLimit) throw new ExceedsBlockGasLimitError()
       this.deposits.push(decoded)
       this.options.onAccepted?.(decoded)
       return decoded.hash
