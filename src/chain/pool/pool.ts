@@ -21,6 +21,7 @@ import { keyOf } from '../../domain/block-record.js'
 import type { PoolContent } from '../../capabilities/submit.js'
 import type { TxRecord as AnyTxRecord, UserTxRecord as TxRecord } from '../../domain/types.js'
 import { isUserTx } from '../../opstack/deposit-transaction.js'
+import { maxDepositGas } from '../../opstack/block-opening.js'
 import { type BlockLimits, checkStateless, decodeTransaction } from './admission.js'
 import { type PoolEntry, poolEntry } from './entry.js'
 import { priceOrdered } from './ready.js'
@@ -102,8 +103,7 @@ export class TxPool {
     if (this.byHash.has(key) || this.get(decoded.hash)) throw new AlreadyKnownError()
     if (!isUserTx(decoded)) {
       // a deposit pays no fee and needs no signature: it waits for the next block as sent (anvil --optimism);
-      // one that no block can hold would hold back every deposit after it
-      if (decoded.tx.gasLimit > this.head.gasLimit) throw new ExceedsBlockGasLimitError()
+      if (decoded.tx.gasLimit > maxDepositGas(this.head.gasLimit)) throw new ExceedsBlockGasLimitError()
       this.deposits.push(decoded)
       this.options.onAccepted?.(decoded)
       return decoded.hash
