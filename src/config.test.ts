@@ -227,6 +227,8 @@ describe('OP Stack flags', () => {
       '2000',
       '--operator-fee-constant',
       '0x10',
+      '--da-footprint-gas-scalar',
+      '1000',
     ])
     expect(config.opFees).toBe(false)
     expect(config.l1Settings).toEqual({
@@ -237,6 +239,7 @@ describe('OP Stack flags', () => {
       blobBaseFeeScalar: 810_949n,
       operatorFeeScalar: 2000n,
       operatorFeeConstant: 16n,
+      daFootprintGasScalar: 1000n,
     })
   })
 
@@ -245,5 +248,8 @@ describe('OP Stack flags', () => {
       /--l1-fee-scalar must be a whole number below 2\^32/,
     )
     expect(() => parseArgs(['--operator-fee-constant', 'x'])).toThrow(/--operator-fee-constant expects a whole number/)
+    expect(() => parseArgs(['--da-footprint-gas-scalar', '65536'])).toThrow(
+      /--da-footprint-gas-scalar must be a whole number below 2\^16/,
+    )
   })
 })

@@ -155,6 +155,7 @@ export function checkConfig(config: Config): Config {
   within('l1-blob-fee-scalar', l1.blobBaseFeeScalar, 32)
   within('operator-fee-scalar', l1.operatorFeeScalar, 32)
   within('operator-fee-constant', l1.operatorFeeConstant, 64)
+  within('da-footprint-gas-scalar', l1.daFootprintGasScalar, 16)
   if (!(config.network in CHAIN_IDS)) fail(`--network must be mainnet or testnet, got "${config.network}"`)
   if (!isIntegerIn(config.chainId, 1, Number.MAX_SAFE_INTEGER))
     fail(`chain id must be a positive integer, got ${config.chainId}`)

@@ -52,6 +52,8 @@ Flags:
                                  Ethereum rules, no OP Stack deposits or fees) instead of the dev genesis
       --import <file>            execute these RLP blocks (as \`geth import\`) on top of --genesis at start
       --no-mining                build no blocks: the head stays the last imported block
+      --da-footprint-gas-scalar <n> Jovian DA footprint gas per estimated byte; a block's footprint may not
+                                 pass its gas limit (default ${d.l1Settings.daFootprintGasScalar}; 0 means that default)
       --quiet                    print nothing but errors
 
 Follower mode (serve an upstream node and its flashblocks feed instead of the embedded chain):
@@ -97,6 +99,7 @@ const flags = {
   genesis: { type: 'string' },
   import: { type: 'string' },
   'no-mining': { type: 'boolean' },
+  'da-footprint-gas-scalar': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -232,6 +235,7 @@ export function parseCommandLine(argv: string[]): CommandLine {
     'l1-blob-fee-scalar': 'blobBaseFeeScalar',
     'operator-fee-scalar': 'operatorFeeScalar',
     'operator-fee-constant': 'operatorFeeConstant',
+    'da-footprint-gas-scalar': 'daFootprintGasScalar',
   } as const
   for (const [flag, field] of Object.entries(l1Flags)) {
     const value = text(flag as keyof typeof flags)

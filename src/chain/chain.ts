@@ -35,6 +35,7 @@ import type { Persistence } from './persist/persistence.js'
 import { restoreInProgress } from './persist/restore.js'
 import { createGethGenesis, gethGenesisCommon, readGethGenesis } from './geth-genesis.js'
 import { importFile } from './import-blocks.js'
+import { nextBaseFee } from '../opstack/da-footprint.js'
 
 /** OP Stack's sequencer fee vault: where priority fees go. */
 const FEE_RECIPIENT = hexToBytes('0x4200000000000000000000000000000000000011')
@@ -266,7 +267,7 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
     common,
     {
       state: stateAt(vm, head.header.stateRoot),
-      baseFee: head.header.baseFeePerGas !== undefined ? head.header.calcNextBaseFee() : 0n,
+      baseFee: head.header.baseFeePerGas !== undefined ? nextBaseFee(head.header) : 0n,
       gasLimit: head.header.gasLimit,
     },
     {

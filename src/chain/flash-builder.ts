@@ -14,7 +14,7 @@ import { adoptCommon } from './engine.js'
 import { flashblockOf } from './flashblock-of.js'
 import { type BlockParams, type FollowedBlock, openFollowedBlock, openLocalBlock } from './open-block.js'
 import { orderedTrieRoot } from './ordered-trie.js'
-import { type BlockFeeParams, chargeOpFees, opFeeShortfall, readBlockFeeParams } from '../opstack/op-fees.js'
+import { OpBlockFees } from '../opstack/op-block-fees.js'
 import { BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT } from '../opstack/addresses.js'
 import type { BlockRecord, Flashblock, FlashblockBase, ReceiptRecord, TxRecord, UserTxRecord } from '../domain/types.js'
 import { type DepositTransaction, isUserTx } from '../opstack/deposit-transaction.js'
@@ -55,9 +55,8 @@ export class FlashBuilder {
   private logCount = 0
   private nextIndex = 0
   private last?: { header: BlockHeader; hash: Uint8Array }
-  private feeParams?: BlockFeeParams
-  private feeParamsRead = false
-  private readonly opFees: boolean
+  /** OP Stack fees and the Jovian DA footprint; undefined when the chain charges gas only. */
+  private readonly op: OpBlockFees | undefined
 
   constructor(vm: VM, parent: BlockRecord, params: BlockParams)
   constructor(vm: VM, followed: FollowedBlock)
@@ -67,7 +66,6 @@ export class FlashBuilder {
     params?: BlockParams,
   ) {
     const opened = 'base' in parent ? openFollowedBlock(parent, vm.common) : openLocalBlock(parent, params, vm.common)
-    this.opFees = opened.opFees
     this.number = opened.number
     this.gasLimit = opened.gasLimit
     this.baseFee = opened.baseFee
@@ -75,6 +73,7 @@ export class FlashBuilder {
     this.base = opened.base
     this.headerData = opened.headerData
     this.execBlock = opened.execBlock
+    this.op = opened.opFees ? new OpBlockFees(opened.gasLimit) : undefined
     this.bloom = new Bloom(undefined, vm.common)
   }
 
@@ -102,36 +101,35 @@ export class FlashBuilder {
       touch(m.to)
     }
     const first = this.txs.length
+    let depositsHeld = false
     vm.evm.events?.on('beforeMessage', onMessage)
     await vm.evm.journal.checkpoint()
     const depth = checkpointDepth(vm)
     try {
       for (const record of candidates) {
         const senderKey = keyOf(record.sender)
-        if (blockedSenders.has(senderKey)) continue
-        if (options.deadline !== undefined && performance.now() > options.deadline) break
-        if (record.tx.gasLimit > this.gasLimit - this.gasUsed) {
+        const deposit = !isUserTx(record)
+        if (!deposit && blockedSenders.has(senderKey)) continue
+        // deposits are forced inclusions: no deadline stops them, and one that does not fit holds back
+        // the deposits after it (they keep their L1 order) for the next block
+        if (!deposit && options.deadline !== undefined && performance.now() > options.deadline) break
+        if (record.tx.gasLimit > this.gasLimit - this.gasUsed || (deposit && depositsHeld)) {
           blockedSenders.add(senderKey)
+          depositsHeld ||= deposit
           skipped.push({ tx: record, reason: 'exceeds remaining block gas', drop: false })
           continue
         }
-        if (!isUserTx(record)) {
+        if (deposit) {
           // deposits open the block, before any user transaction (OP Stack derivation rules)
           this.recordDeposit(record, await runDeposit(vm, (record.tx as DepositTransaction).deposit, this.execBlock))
           touch(new Address(record.sender))
           touch(record.tx.to)
           continue
         }
-        // op-geth's L1 cost function reads L1Block after the block's L1-info deposit ran
-        if (this.opFees && !this.feeParamsRead) {
-          this.feeParams = await readBlockFeeParams(vm.stateManager)
-          this.feeParamsRead = true
-        }
-        const feeParams = this.feeParams
-        const shortfall = feeParams && (await opFeeShortfall(vm.stateManager, record, feeParams))
-        if (shortfall) {
+        const refusal = this.op && (await this.op.refusal(vm.stateManager, record))
+        if (refusal) {
           blockedSenders.add(senderKey)
-          skipped.push({ tx: record, reason: shortfall, drop: true })
+          skipped.push({ tx: record, ...refusal })
           continue
         }
         let result: RunTxResult
@@ -153,17 +151,7 @@ export class FlashBuilder {
           skipped.push({ tx: record, reason, drop: !/is less than the block's baseFeePerGas/.test(reason) })
           continue
         }
-        const op =
-          feeParams &&
-          (await chargeOpFees(
-            vm.stateManager,
-            record.sender,
-            record.raw,
-            result.totalGasSpent,
-            this.baseFee,
-            feeParams,
-          ))
-        this.record(record, result, op)
+        this.record(record, result, await this.op?.charge(vm.stateManager, record, result.totalGasSpent, this.baseFee))
         touch(new Address(record.sender))
         touch(record.tx.to)
       }
@@ -172,7 +160,7 @@ export class FlashBuilder {
       await vm.evm.journal.commit() // depth 0: the state manager flushes its caches into the trie
     }
     touched.set(keyOf(this.execBlock.header.coinbase.bytes), this.execBlock.header.coinbase.bytes)
-    if (this.feeParams)
+    if (this.op?.feeParams)
       for (const vault of [BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT]) touched.set(keyOf(vault), vault)
     const stateRoot = options.stateRoot ?? (await vm.stateManager.getStateRoot())
     for (let i = this.txEnc.length; i < this.txs.length; i++) {
@@ -190,6 +178,8 @@ export class FlashBuilder {
           ...this.headerData,
           stateRoot,
           gasUsed: this.gasUsed,
+          // Jovian: an OP block's blobGasUsed is its DA footprint
+          blobGasUsed: this.op?.daFootprint ?? 0n,
           logsBloom: this.bloom.bitvector,
           transactionsTrie: orderedTrieRoot(this.txEnc),
           receiptTrie: orderedTrieRoot(this.rcEnc),

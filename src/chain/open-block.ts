@@ -5,6 +5,7 @@
 import { type Block, createBlock, type HeaderData } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import type { BlockRecord, FlashblockBase } from '../domain/types.js'
+import { nextBaseFee } from '../opstack/da-footprint.js'
 
 export interface BlockParams {
   timestamp: bigint
@@ -66,7 +67,7 @@ export function openLocalBlock(parent: BlockRecord, params: BlockParams | undefi
   if (!params) throw new Error('FlashBuilder: block params are required for a locally built block')
   const ph = parent.header
   const number = ph.number + 1n
-  const baseFee = ph.calcNextBaseFee()
+  const baseFee = nextBaseFee(ph)
   const headerData: HeaderData = {
     parentHash: parent.hash,
     number,
@@ -75,7 +76,8 @@ export function openLocalBlock(parent: BlockRecord, params: BlockParams | undefi
     coinbase: params.coinbase,
     mixHash: params.prevRandao,
     baseFeePerGas: baseFee,
-    excessBlobGas: ph.calcNextExcessBlobGas(common),
+    // OP chains carry no blobs: excessBlobGas stays 0 and blobGasUsed holds the DA footprint (Jovian)
+    excessBlobGas: 0n,
     blobGasUsed: 0n,
     // no beacon chain behind this dev chain; the EIP-4788/2935 system contracts are not in genesis,
     // so their system calls (which BlockBuilder/runBlock make) are no-ops and are skipped here

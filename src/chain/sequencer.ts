@@ -14,8 +14,9 @@ import type { TxPool } from './pool/pool.js'
 import type { CanonicalStore } from './store.js'
 import type { BlockRecord, Flashblock, TxRecord } from '../domain/types.js'
 import { CadenceStats } from './cadence-stats.js'
-import { l1InfoRecord, withOpeningDeposits } from '../opstack/block-opening.js'
+import { heldDeposits, l1InfoRecord, withOpeningDeposits } from '../opstack/block-opening.js'
 import type { L1Settings } from '../opstack/l1-origin.js'
+import { nextBaseFee } from '../opstack/da-footprint.js'
 
 export interface SequencerOptions {
   blockTimeMs: number
@@ -180,6 +181,7 @@ export class Sequencer {
           )
         : this.pool.ready())
     const { flashblock, skipped } = await builder.flash(next, { deadline })
+    this.pool.returnDeposits(heldDeposits(skipped.map((s) => s.tx)))
     for (const s of skipped) {
       if (!s.drop) continue
       this.pool.drop(s.tx.hash, s.reason)
@@ -208,7 +210,7 @@ export class Sequencer {
     this.hooks.onSealed(block)
     this.pool.setHead({
       state: stateAt(this.vm, block.header.stateRoot),
-      baseFee: block.header.calcNextBaseFee(),
+      baseFee: nextBaseFee(block.header),
       gasLimit: block.header.gasLimit,
     })
     this.options.log(

@@ -6,6 +6,7 @@
  */
 import type { BlockRecord } from '../domain/types.js'
 import { compare, effectiveTips } from './tip-oracle.js'
+import { nextBaseFee } from '../opstack/da-footprint.js'
 
 export interface FeeHistory {
   oldestBlock: bigint
@@ -22,10 +23,11 @@ export function feeHistory(blocks: readonly BlockRecord[], percentiles: readonly
   const newest = blocks[blocks.length - 1]!
   const history: FeeHistory = {
     oldestBlock: blocks[0]!.number,
-    baseFeePerGas: [...blocks.map((b) => b.header.baseFeePerGas ?? 0n), newest.header.calcNextBaseFee()],
+    baseFeePerGas: [...blocks.map((b) => b.header.baseFeePerGas ?? 0n), nextBaseFee(newest.header)],
     gasUsedRatio: blocks.map((b) => ratio(b.header.gasUsed, b.header.gasLimit)),
     baseFeePerBlobGas: [...blocks.map(blobBaseFee), nextBlobBaseFee(newest)],
-    blobGasUsedRatio: blocks.map((b) => ratio(b.header.blobGasUsed ?? 0n, maxBlobGas(b))),
+    // an OP chain has no blob schedule (op-geth answers 0); its blobGasUsed is the Jovian DA footprint
+    blobGasUsedRatio: blocks.map(() => 0),
   }
   if (percentiles.length > 0) history.reward = blocks.map((b) => rewards(b, percentiles))
   return history
@@ -61,8 +63,4 @@ function blobBaseFee(block: BlockRecord): bigint {
 
 function nextBlobBaseFee(block: BlockRecord): bigint {
   return block.header.excessBlobGas === undefined ? 0n : block.header.calcNextBlobGasPrice(block.header.common)
-}
-
-function maxBlobGas(block: BlockRecord): bigint {
-  return block.header.common.isActivatedEIP(4844) ? block.header.common.getBlobGasSchedule().maxBlobGasPerBlock : 0n
 }

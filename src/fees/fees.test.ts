@@ -4,6 +4,7 @@ import { type Chain, createChain } from '../chain/chain.js'
 import { testToken } from '../../test/support/fixtures.js'
 import { signTx } from '../../test/support/sign-tx.js'
 import { feeHistory } from './fee-history.js'
+import { nextBaseFee } from '../opstack/da-footprint.js'
 import { DEFAULT_TIP, suggestTip } from './tip-oracle.js'
 import { defaultConfig } from '../config.js'
 
@@ -63,7 +64,7 @@ describe('fee history', () => {
     expect(history.baseFeePerGas).toEqual([
       chain.store.byNumber(0n)!.header.baseFeePerGas,
       block.header.baseFeePerGas,
-      block.header.calcNextBaseFee(),
+      nextBaseFee(block.header),
     ])
     expect(history.gasUsedRatio[0]).toBe(0)
     expect(history.gasUsedRatio[1]).toBeCloseTo(Number(block.header.gasUsed) / 30_000_000, 12)

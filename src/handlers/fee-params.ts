@@ -6,9 +6,10 @@
 import type { BlockRecord } from '../domain/types.js'
 import { ORACLE_BLOCKS, suggestTip } from '../fees/tip-oracle.js'
 import type { HandlerContext } from './context.js'
+import { nextBaseFee as nextBlockBaseFee } from '../opstack/da-footprint.js'
 
 export async function nextBaseFee(ctx: HandlerContext): Promise<bigint> {
-  return (await ctx.resolver.latest()).header.calcNextBaseFee()
+  return nextBlockBaseFee((await ctx.resolver.latest()).header)
 }
 
 export async function suggestedTip(ctx: HandlerContext): Promise<bigint> {

@@ -8,7 +8,7 @@ import { equalsBytes } from '@ethereumjs/util'
 import type { BlockRecord, TxRecord } from '../domain/types.js'
 import { L1_INFO_DEPOSITOR } from './addresses.js'
 import { DepositTransaction, isDeposit } from './deposit-transaction.js'
-import { decodeL1InfoCalldata, l1InfoDeposit } from './l1-info.js'
+import { decodeL1InfoCalldata, L1_INFO_DEPOSIT_GAS, l1InfoDeposit } from './l1-info.js'
 import { type L1Info, type L1Settings, DEFAULT_L1_SETTINGS, nextL1Info } from './l1-origin.js'
 
 /** The parent's L1 info: from its L1-info deposit, or (genesis) the info of its own timestamp. */
@@ -30,4 +30,18 @@ export function l1InfoRecord(parent: BlockRecord, timestamp: bigint, settings = 
 export function* withOpeningDeposits(opening: readonly TxRecord[], rest: Iterable<TxRecord>): Generator<TxRecord> {
   yield* opening
   yield* rest
+}
+
+/**
+ * The most gas a user deposit may ask for: what a block holds besides its L1-info deposit (SystemConfig's
+ * rule that the gas limit covers the deposit resource limit plus the system transaction's gas), so every
+ * deposit fits the block it is due in and none holds the ones behind it back for ever.
+ */
+export function maxDepositGas(blockGasLimit: bigint): bigint {
+  return blockGasLimit - L1_INFO_DEPOSIT_GAS
+}
+
+/** The user deposits among transactions a block left out: they carry over to the next block. */
+export function heldDeposits(left: readonly TxRecord[]): TxRecord[] {
+  return left.filter((r) => isDeposit(r.tx) && !equalsBytes(r.tx.deposit.from, L1_INFO_DEPOSITOR))
 }

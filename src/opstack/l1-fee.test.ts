@@ -12,14 +12,7 @@ import {
   oracleL1GasUsed,
   type L1FeeParams,
 } from './l1-fee.js'
-import {
-  daFootprint,
-  daUsageEstimate,
-  isthmusOperatorFee,
-  jovianHeaderGasUsed,
-  jovianOperatorFee,
-  operatorFee,
-} from './operator-fee.js'
+import { isthmusOperatorFee, jovianOperatorFee, operatorFee } from './operator-fee.js'
 
 // Vectors: bluealloy/revm op-revm tests (commit in l1-fee.vectors.json), which take their fees from OP mainnet
 // receipts; the small ones are the worked examples in those tests' comments.
@@ -123,19 +116,4 @@ describe('operator fee', () => {
   test('zero scalar and constant charge nothing', () =>
     expect(operatorFee(1000n, { operatorFeeScalar: 0n, operatorFeeConstant: 0n })).toBe(0n))
   test('the Jovian rule is the default', () => expect(operatorFee(1000n, p)).toBe(100_000_010n))
-})
-
-describe('Jovian DA footprint', () => {
-  test('a small transaction counts the 100-byte minimum and a deposit counts nothing', () => {
-    expect(daUsageEstimate(bytes('0xfacade'))).toBe(100n)
-    expect(daUsageEstimate(bytes('0x7efacade'))).toBe(0n)
-  })
-  test('the footprint is the sum of DA usage times the scalar', () => {
-    const big = bytes(vectors.fjordSample202.tx)
-    expect(daFootprint([bytes('0xfacade'), big, bytes('0x7e00')], 400n)).toBe((100n + 126n) * 400n)
-  })
-  test('header gasUsed is the larger of gas and footprint', () => {
-    expect(jovianHeaderGasUsed(21_000n, 90_400n)).toBe(90_400n)
-    expect(jovianHeaderGasUsed(2_000_000n, 90_400n)).toBe(2_000_000n)
-  })
 })

@@ -14,7 +14,7 @@ import { l1InfoSourceHash } from './source-hash.js'
 export type L1InfoFormat = 'ecotone' | 'isthmus' | 'jovian'
 
 /** Gas of the L1-info deposit since Regolith. */
-const L1_INFO_DEPOSIT_GAS = 1_000_000n
+export const L1_INFO_DEPOSIT_GAS = 1_000_000n
 
 const SIGNATURES: Record<L1InfoFormat, string> = {
   ecotone: 'setL1BlockValuesEcotone()',

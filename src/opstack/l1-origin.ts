@@ -81,5 +81,7 @@ export function nextL1Info(
 ): L1Info {
   const origin = l1OriginAt(l2Timestamp)
   const sequenceNumber = previous && previous.number === origin.number ? previous.sequenceNumber + 1n : 0n
-  return { ...settings, ...origin, sequenceNumber }
+  // Jovian derivation: a SystemConfig scalar of 0 means the default
+  const daFootprintGasScalar = settings.daFootprintGasScalar || DEFAULT_L1_SETTINGS.daFootprintGasScalar
+  return { ...settings, ...origin, sequenceNumber, daFootprintGasScalar }
 }

@@ -7,8 +7,8 @@
 import { Address, bytesToBigInt, createAccount } from '@ethereumjs/util'
 import type { StateManagerInterface } from '@ethereumjs/common'
 import { BASE_FEE_VAULT, L1_BLOCK, L1_FEE_VAULT, L1_INFO_DEPOSITOR, OPERATOR_FEE_VAULT } from './addresses.js'
-import { fjordL1Cost, type L1FeeParams } from './l1-fee.js'
-import { daUsageEstimate, operatorFee, type OperatorFeeParams } from './operator-fee.js'
+import type { L1Cost, L1FeeParams } from './l1-fee.js'
+import { operatorFee, type OperatorFeeParams } from './operator-fee.js'
 import { uint256Bytes } from './source-hash.js'
 import type { UserTxRecord } from '../domain/types.js'
 
@@ -56,33 +56,22 @@ export function opStackReads(): { accounts: Uint8Array[]; slots: { address: Uint
   }
 }
 
-/** The most a transaction can owe beyond gas and value, checked before it runs (op-geth adds it to buyGas). */
-function maxExtraCost(raw: Uint8Array, gasLimit: bigint, params: BlockFeeParams): bigint {
-  return fjordL1Cost(raw, params).l1Fee + operatorFee(gasLimit, params)
-}
-
 /** Debits the sender and credits the three vaults after a transaction ran; returns its receipt's OP fields. */
 export async function chargeOpFees(
   state: StateManagerInterface,
   sender: Uint8Array,
-  raw: Uint8Array,
+  cost: L1Cost,
+  daFootprint: bigint,
   gasUsed: bigint,
   baseFee: bigint,
   params: BlockFeeParams,
 ): Promise<OpReceiptFees> {
-  const cost = fjordL1Cost(raw, params)
   const opFee = operatorFee(gasUsed, params)
   await adjust(state, sender, -(cost.l1Fee + opFee))
   await adjust(state, L1_FEE_VAULT, cost.l1Fee)
   await adjust(state, OPERATOR_FEE_VAULT, opFee)
   await adjust(state, BASE_FEE_VAULT, gasUsed * baseFee)
-  return {
-    ...params,
-    l1Fee: cost.l1Fee,
-    l1GasUsed: cost.l1GasUsed,
-    operatorFee: opFee,
-    daFootprint: daUsageEstimate(raw) * params.daFootprintGasScalar,
-  }
+  return { ...params, l1Fee: cost.l1Fee, l1GasUsed: cost.l1GasUsed, operatorFee: opFee, daFootprint }
 }
 
 async function adjust(state: StateManagerInterface, address: Uint8Array, delta: bigint): Promise<void> {
@@ -101,11 +90,13 @@ async function adjust(state: StateManagerInterface, address: Uint8Array, delta: 
 export async function opFeeShortfall(
   state: StateManagerInterface,
   record: UserTxRecord,
+  l1Fee: bigint,
   params: BlockFeeParams,
 ): Promise<string | undefined> {
   const tx = record.tx
   const price = 'maxFeePerGas' in tx ? tx.maxFeePerGas : (tx as { gasPrice: bigint }).gasPrice
-  const want = tx.gasLimit * price + tx.value + maxExtraCost(record.raw, tx.gasLimit, params)
+  // the most the L1 and operator fees can come to: the operator fee at the whole gas limit
+  const want = tx.gasLimit * price + tx.value + l1Fee + operatorFee(tx.gasLimit, params)
   const have = (await state.getAccount(new Address(record.sender)))?.balance ?? 0n
   if (have >= want) return undefined
   return `insufficient funds for gas * price + value: address ${new Address(record.sender)} have ${have} want ${want}`

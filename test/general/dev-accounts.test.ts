@@ -3,6 +3,7 @@ import { type Hex, createWalletClient, http, parseEther, toHex, verifyMessage } 
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startService, type RunningService } from '../../src/service.js'
+import { nextBaseFee } from '../../src/opstack/da-footprint.js'
 import { BOB, CAROL, DEV_KEY_2 } from '../support/dev-keys.js'
 import { type Harness, startHarness, viemChain } from '../support/harness.js'
 import { rpc } from '../support/rpc.js'
@@ -42,7 +43,7 @@ describe('dev accounts', () => {
     // maxFeePerGas = 2 * base fee + tip, the tip being eth_maxPriorityFeePerGas (1 gwei on a fresh chain)
     expect(tx.maxPriorityFeePerGas).toBe(10n ** 9n)
     const parent = h.chain.store.byNumber(receipt.blockNumber - 1n)!
-    expect(tx.maxFeePerGas).toBe(2n * parent.header.calcNextBaseFee() + 10n ** 9n)
+    expect(tx.maxFeePerGas).toBe(2n * nextBaseFee(parent.header) + 10n ** 9n)
   })
 
   test('fills a legacy transaction when only gasPrice is given and numbers nonces after pooled ones', async () => {

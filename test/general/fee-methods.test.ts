@@ -1,6 +1,7 @@
 import { JsonRpcProvider, Network } from 'ethers'
 import { toHex } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { nextBaseFee as nextBlockBaseFee } from '../../src/opstack/da-footprint.js'
 import { BOB } from '../support/dev-keys.js'
 import { type Harness, startHarness } from '../support/harness.js'
 
@@ -28,7 +29,8 @@ describe('fee methods', () => {
   })
   afterAll(() => h?.close())
 
-  const nextBaseFee = () => h.chain.store.latest().header.calcNextBaseFee()
+  // Jovian: metered on max(gasUsed, DA footprint)
+  const nextBaseFee = () => nextBlockBaseFee(h.chain.store.latest().header)
 
   test("prices gas at the next block's base fee plus the suggested tip", async () => {
     const tip = BigInt((await h.rpc('general', 'eth_maxPriorityFeePerGas', [])).result as string)

@@ -5,7 +5,18 @@
  * fee and the operator fee, each landing in its vault.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { type Hex, createPublicClient, createWalletClient, http, keccak256, parseAbi, parseGwei } from 'viem'
+import { RLP } from '@ethereumjs/rlp'
+import {
+  type Hex,
+  bytesToHex,
+  createPublicClient,
+  createWalletClient,
+  hexToBytes,
+  http,
+  keccak256,
+  parseAbi,
+  parseGwei,
+} from 'viem'
 import { publicActionsL2, serializeTransaction } from 'viem/op-stack'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { RunningService } from '../../src/service.js'
@@ -152,4 +163,12 @@ test('a deposit sent with eth_sendRawTransaction lands after the next L1-info de
   const bad = (await rpc(service.url, 'eth_sendRawTransaction', [`0x7e${deposit.slice(6, -2)}`])).error
   expect(bad?.code).toBe(-32602)
   expect(bad?.message).toMatch(/invalid deposit transaction/)
+  // a wrong field is named, on both endpoints
+  const fields = RLP.decode(hexToBytes(`0x${deposit.slice(4)}`)) as Uint8Array[]
+  fields[1] = fields[1]!.subarray(1) // a 19-byte from
+  const wrongFrom = `0x7e${bytesToHex(RLP.encode(fields)).slice(2)}`
+  for (const url of [service.url, service.flashblocksUrl]) {
+    const refused = (await rpc(url, 'eth_sendRawTransaction', [wrongFrom])).error
+    expect(refused).toEqual({ code: -32602, message: 'invalid deposit transaction: from must be a 20-byte address' })
+  }
 })

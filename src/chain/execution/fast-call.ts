@@ -15,6 +15,7 @@ import type { VM } from '@ethereumjs/vm'
 import { impliedTxType, paysFees, type CallRequest } from '../../domain/call-request.js'
 import { CallState, type StateSource } from './call-state.js'
 import { cacheJumpAnalysis } from './jump-analysis.js'
+import { syncSteps } from './sync-steps.js'
 import { blockContext } from './run.js'
 
 /** Idle EVMs kept: calls interleave at every state read, and each needs its own journal. */
@@ -89,6 +90,7 @@ export class CallEvms {
       blockchain: this.vm.blockchain as never,
     })
     cacheJumpAnalysis(evm)
+    syncSteps(evm)
     return { evm, state }
   }
 }

@@ -5,11 +5,9 @@
  * keeps analysed bytecode the same way. The result depends on the code bytes and the EVM's opcode table
  * only and the interpreter never writes to it, so it is kept per EVM (only those `cacheJumpAnalysis` names)
  * and per code array: the read views hand out the same array for a contract until its root is dropped.
- * The Interpreter class is not exported, so its prototype is reached through the package's own file.
  */
-import { createRequire } from 'node:module'
-import { pathToFileURL } from 'node:url'
 import type { EVM } from '@ethereumjs/evm'
+import { interpreterPrototype } from './interpreter-class.js'
 
 type Analysis = unknown
 type InterpreterPrototype = { _getValidJumpDestinations(this: InterpreterLike, code: Uint8Array): Analysis }
@@ -17,14 +15,10 @@ type InterpreterLike = { _evm: EVM }
 
 const caches = new WeakMap<EVM, WeakMap<Uint8Array, Analysis>>()
 
-const indexPath = createRequire(import.meta.url).resolve('@ethereumjs/evm')
-const interpreterPath = indexPath.replace(/dist[\\/]cjs[\\/]index\.js$/, 'dist/esm/interpreter.js')
-const { Interpreter } = (await import(pathToFileURL(interpreterPath).href)) as {
-  Interpreter?: { prototype: InterpreterPrototype }
-}
-const analyse = Interpreter?.prototype._getValidJumpDestinations
-if (Interpreter && analyse) {
-  Interpreter.prototype._getValidJumpDestinations = function (code) {
+const prototype = interpreterPrototype as InterpreterPrototype | undefined
+const analyse = prototype?._getValidJumpDestinations
+if (prototype && analyse) {
+  prototype._getValidJumpDestinations = function (code) {
     const cache = caches.get(this._evm)
     if (!cache) return analyse.call(this, code)
     let analysis = cache.get(code)

@@ -9,6 +9,7 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { Address, KECCAK256_NULL, equalsBytes } from '@ethereumjs/util'
 import {
   AlreadyKnownError,
+  ExceedsBlockGasLimitError,
   InsufficientFundsError,
   NonceTooLowError,
   ReplacementUnderpricedError,
@@ -20,6 +21,7 @@ import { keyOf } from '../../domain/block-record.js'
 import type { PoolContent } from '../../capabilities/submit.js'
 import type { TxRecord as AnyTxRecord, UserTxRecord as TxRecord } from '../../domain/types.js'
 import { isUserTx } from '../../opstack/deposit-transaction.js'
+import { maxDepositGas } from '../../opstack/block-opening.js'
 import { type BlockLimits, checkStateless, decodeTransaction } from './admission.js'
 import { type PoolEntry, poolEntry } from './entry.js'
 import { priceOrdered } from './ready.js'
@@ -89,13 +91,19 @@ export class TxPool {
     return out
   }
 
+  /** Deposits a block could not fit: they open the next block, ahead of any sent since (L1 order). */
+  returnDeposits(records: readonly AnyTxRecord[]): void {
+    if (records.length > 0) this.deposits = [...records, ...this.deposits]
+  }
+
   /** Admits a raw transaction; resolves to its hash or throws TransactionRejectedError with geth's text. */
   async add(raw: Uint8Array): Promise<Uint8Array> {
     const decoded = decodeTransaction(raw, this.common)
     const key = keyOf(decoded.hash)
     if (this.byHash.has(key) || this.get(decoded.hash)) throw new AlreadyKnownError()
     if (!isUserTx(decoded)) {
-      // a deposit pays no fee and needs no signature: it waits for the next block as sent (anvil --optimism)
+      // a deposit pays no fee and needs no signature: it waits for the next block as sent (anvil --optimism);
+      if (decoded.tx.gasLimit > maxDepositGas(this.head.gasLimit)) throw new ExceedsBlockGasLimitError()
       this.deposits.push(decoded)
       this.options.onAccepted?.(decoded)
       return decoded.hash
