@@ -7,7 +7,8 @@
  *
  *   nice npx tsx bench/follower-memory.ts [--minutes 60] [--rate 50] [--sample-seconds 30] [--cache-blocks 128]
  *
- * Prints one JSON line per sample (minute, txs sent, follower RSS and the leader's for contrast).
+ * Prints one JSON line per sample (minute, txs sent and the rate achieved, follower RSS and the leader's for
+ * contrast). 40 dev accounts send, one transaction in flight each: an overloaded machine lowers the rate.
  */
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
@@ -31,7 +32,8 @@ function rssMb(pid: number | undefined): number {
   return Math.round(kb / 102.4) / 10
 }
 
-const leader = await startOurs()
+const SENDERS = 40
+const leader = await startOurs(['--accounts', String(SENDERS + 1)])
 const base = leader.url.replace(/flashblocks$/, '')
 const follower = await startOurs([
   '--upstream',
@@ -41,17 +43,17 @@ const follower = await startOurs([
   '--follower-cache-blocks',
   args['cache-blocks']!,
 ])
-const senders = [1, 2, 3, 4, 5, 6, 7, 8, 9].map(devAccount)
+// one transaction in flight per sender, so a slow leader lowers the rate instead of piling up requests
+const senders = Array.from({ length: SENDERS }, (_, i) => devAccount(i + 1))
 const recipient = devAccount(0).address
 const chainId = Number(await rpc(follower.url, 'eth_chainId'))
 const gasPrice = BigInt(await rpc(follower.url, 'eth_gasPrice'))
-const nonces = await Promise.all(
-  senders.map((s) => rpc(follower.url, 'eth_getTransactionCount', [s.address, 'pending']).then(Number)),
-)
 
 let sent = 0
 let failed = 0
 let unconfirmed = 0
+/** Error messages by count; a failed send re-reads its sender's pending nonce before the next one. */
+const errors = new Map<string, number>()
 const started = performance.now()
 const elapsedMin = () => (performance.now() - started) / 60_000
 
@@ -64,25 +66,35 @@ async function watch(hash: string) {
   unconfirmed++
 }
 
-async function sendOne(i: number) {
-  const k = i % senders.length
-  const raw = await senders[k].signTransaction({
-    chainId,
-    type: 'eip1559',
-    nonce: nonces[k]++,
-    to: recipient,
-    value: 1n,
-    gas: 21_000n,
-    maxFeePerGas: gasPrice * 3n,
-    maxPriorityFeePerGas: 1_000_000n,
-  })
-  try {
-    const hash = await rpc<string>(follower.url, 'eth_sendRawTransaction', [raw])
-    sent++
-    if (i % 50 === 0) void watch(hash)
-  } catch (err) {
-    failed++
-    if (failed < 5) console.error(`send ${i}: ${(err as Error).message}`)
+const pendingNonce = (k: number) =>
+  rpc(follower.url, 'eth_getTransactionCount', [senders[k].address, 'pending']).then(Number)
+
+async function sender(k: number) {
+  let nonce = await pendingNonce(k)
+  for (let i = k; elapsedMin() < minutes; i += SENDERS) {
+    const wait = started + (i * 1000) / rate - performance.now()
+    if (wait > 0) await sleep(wait)
+    const raw = await senders[k].signTransaction({
+      chainId,
+      type: 'eip1559',
+      nonce,
+      to: recipient,
+      value: 1n,
+      gas: 21_000n,
+      maxFeePerGas: gasPrice * 3n,
+      maxPriorityFeePerGas: 1_000_000n,
+    })
+    try {
+      const hash = await rpc<string>(follower.url, 'eth_sendRawTransaction', [raw])
+      nonce++
+      sent++
+      if (sent % 50 === 0) void watch(hash)
+    } catch (err) {
+      failed++
+      const message = (err as Error).message.replace(/0x[0-9a-f]+|\d+/gi, 'N')
+      errors.set(message, (errors.get(message) ?? 0) + 1)
+      nonce = await pendingNonce(k).catch(() => nonce)
+    }
   }
 }
 
@@ -91,11 +103,13 @@ function sample() {
     JSON.stringify({
       minute: Math.round(elapsedMin() * 10) / 10,
       sent,
+      perSecond: Math.round((sent / Math.max(1, performance.now() - started)) * 1000 * 10) / 10,
       failed,
       unconfirmed,
       followerRssMb: rssMb(follower.pid),
       leaderRssMb: rssMb(leader.pid),
-      followerHeight: followerHeight,
+      followerHeight,
+      errors: Object.fromEntries(errors),
     }),
   )
 }
@@ -111,13 +125,7 @@ const sampler = setInterval(() => {
 }, sampleMs)
 sample()
 try {
-  // paced against the clock so a slow send does not lower the rate
-  for (let i = 0; elapsedMin() < minutes; i++) {
-    const due = started + (i * 1000) / rate
-    const wait = due - performance.now()
-    if (wait > 0) await sleep(wait)
-    void sendOne(i)
-  }
+  await Promise.all(senders.map((_, k) => sender(k)))
   await sleep(2_000)
   sample()
 } finally {
