@@ -122,7 +122,10 @@ export const FOLLOWER_SNAPSHOTS_KEPT = 8
 /** Pending state views (one per flashblock root) a follower keeps for reads racing the next flashblock. */
 export const FOLLOWER_PENDING_VIEWS_KEPT = 4
 
-/** Blocks a follower's pending may run ahead of its upstream's head before flashblocks are ignored (a lagging upstream). */
+/**
+ * Blocks a follower's pending may run ahead of its upstream's head: flashblocks further ahead are ignored (a lagging
+ * upstream), and a pending span found deeper at a canonical block (the head went back) is reset, not rebuilt.
+ */
 export const FOLLOWER_PENDING_MAX_AHEAD_BLOCKS = 4
 
 /**

@@ -2,7 +2,7 @@
  * A small typed event emitter. The chain publishes through it; a listener that throws is reported and
  * skipped so that no subscriber can stall the sequencer.
  */
-import type { BlockRecord, Flashblock, TxRecord } from '../domain/types.js'
+import type { BlockRecord, Flashblock, LogRecord, TxRecord } from '../domain/types.js'
 
 export interface ChainEvents {
   /** Every flashblock, after the pending store applied it. */
@@ -11,6 +11,8 @@ export interface ChainEvents {
   block: [block: BlockRecord]
   /** Canonical blocks an upstream reorg replaced (follower mode), ascending: their logs go out `removed: true`. */
   removedBlocks: [blocks: readonly BlockRecord[]]
+  /** Preconfirmed logs that will not become canonical (follower mode): pendingLogs gets them `removed: true`. */
+  removedPendingLogs: [logs: readonly LogRecord[]]
   /** A transaction the pool accepted (newPendingTransactions). */
   pendingTransaction: [tx: TxRecord]
   /** A transaction the pool gave up on (it failed at execution: nonce or balance changed). */

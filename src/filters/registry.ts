@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto'
 import { FilterNotFoundError, TooManyFiltersError } from '../errors.js'
 import { FILTER_IDLE_TIMEOUT_MS, MAX_FILTERS_PER_CLIENT, MAX_QUEUED_HASHES } from '../limits.js'
 import type { Hex } from '../format/hex.js'
+import type { RpcLog } from '../format/log.js'
 import type { LogQuery } from './query.js'
 
 /** A block bound as the filter was given it: resolved again at every poll, so `latest` follows the head. */
@@ -17,6 +18,8 @@ export type LogFilter = LogQuery & {
   kind: 'logs'
   /** the first block number the next eth_getFilterChanges reports */
   cursor: bigint
+  /** logs it reported whose blocks a reorg took away, as the next poll sends them (`removed: true`) */
+  removed?: RpcLog[]
 }
 export type HashFilter = { kind: 'blocks' | 'pendingTransactions'; hashes: Hex[] }
 export type Filter = (LogFilter | HashFilter) & { readonly id: Hex; readonly owner: string; lastPolled: number }
@@ -79,6 +82,11 @@ export class FilterRegistry {
 
   onPendingTransaction(hash: Hex): void {
     this.#push('pendingTransactions', hash)
+  }
+
+  /** The live log filters, for a reorg to rewind (removed-logs.ts). */
+  logFilters(): LogFilter[] {
+    return [...this.#filters.values()].filter((f): f is Filter & LogFilter => f.kind === 'logs' && !this.#expired(f))
   }
 
   get size(): number {

@@ -11,9 +11,11 @@ import type { ChainEvents, TypedEmitter } from '../chain/events.js'
 import { waitForLocation } from '../chain/wait-for-location.js'
 import { decodeTransaction } from '../chain/pool/admission.js'
 import { keyOf } from '../domain/block-record.js'
+import { TxTypeNotSupportedError } from '../errors.js'
 import type { TxLocation, TxRecord } from '../domain/types.js'
 import { data, parseData } from '../format/hex.js'
 import { SEND_SYNC_MAX_TIMEOUT_MS } from '../limits.js'
+import { DEPOSIT_TX_TYPE } from '../opstack/deposit-tx.js'
 import type { BlockCache } from './block-cache.js'
 import type { ForwardedTxs } from './forwarded.js'
 import type { UpstreamRpc } from './upstream-rpc.js'
@@ -46,6 +48,9 @@ export class FollowerSubmitter implements TxSubmitter {
   }
 
   async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
+    // op-geth's pool refuses deposits (only the engine API, authenticated, brings them in): a follower says
+    // so itself rather than forwarding what no sequencer would take from a user
+    if (raw[0] === DEPOSIT_TX_TYPE) throw new TxTypeNotSupportedError()
     const key = keyOf(keccak256(raw))
     this.watch(key)
     let hash: Uint8Array

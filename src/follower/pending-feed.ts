@@ -3,20 +3,21 @@
  * resulting Flashblock goes to the pending store, then to the follower's `flashblock` event (subscriptions,
  * the relay at /ws/flashblocks, sendRawTransactionSync). A silent feed (idle timeout) drops pending:
  * `pending` = latest until frames flow again. Canonical blocks reconcile as base/base's processor does:
- * pending for N goes when the upstream's N arrives (same ordered transactions: a match; otherwise counted
- * as a reorg), and pending built on a parent the upstream did not keep is dropped.
+ * pending for N goes when the upstream's N arrives (same ordered transactions: a match; otherwise a reorg,
+ * whose preconfirmed logs that never became canonical go out `removed: true`); later blocks that no longer
+ * sit on the canonical head are rebuilt from their flashblocks on its state, and a span deeper than
+ * FOLLOWER_PENDING_MAX_AHEAD_BLOCKS is reset.
  */
-import { equalsBytes } from '@ethereumjs/util'
 import type { ChainEvents, TypedEmitter } from '../chain/events.js'
-import { keyOf } from '../domain/block-record.js'
-import type { BlockRecord, FlashblockPayload } from '../domain/types.js'
+import type { BlockRecord, FlashblockPayload, LogRecord } from '../domain/types.js'
 import { FOLLOWER_PARENT_WAIT_MS, FOLLOWER_PENDING_MAX_AHEAD_BLOCKS } from '../limits.js'
 import type { PendingStore } from '../pending/store.js'
 import type { BlockCache } from './block-cache.js'
 import type { FeedClient } from './feed-client.js'
 import type { FollowerState } from './follower-state.js'
 import type { CanonicalUpdate, HeadFollower } from './head-follower.js'
-import type { Reexecutor } from './reexecute.js'
+import { logsNotIn, PendingSpan, sameTransactions } from './pending-span.js'
+import type { ReexecuteResult, Reexecutor } from './reexecute.js'
 
 export interface PendingFeedStats {
   /** Flashblocks re-executed and applied to pending. */
@@ -27,8 +28,12 @@ export interface PendingFeedStats {
   idleDrops: number
   /** Canonical blocks whose transactions equal the flashblocks' (pending for N confirmed). */
   matched: number
-  /** Canonical blocks that differ from their flashblocks, or that replaced pending's parent. */
+  /** Canonical blocks whose transactions differ from their flashblocks', and upstream reorgs under pending. */
   reorgs: number
+  /** Times later pending blocks were rebuilt from their flashblocks on a new canonical parent. */
+  rebuilds: number
+  /** Times the pending span ran deeper than FOLLOWER_PENDING_MAX_AHEAD_BLOCKS above the head and was reset. */
+  depthResets: number
   /** Payloads for a block too far ahead of the upstream's head. */
   tooFarAhead: number
 }
@@ -45,10 +50,22 @@ export interface PendingFeedParts {
 }
 
 export class PendingFeed {
-  readonly stats: PendingFeedStats = { applied: 0, dropped: 0, idleDrops: 0, matched: 0, reorgs: 0, tooFarAhead: 0 }
+  readonly stats: PendingFeedStats = {
+    applied: 0,
+    dropped: 0,
+    idleDrops: 0,
+    matched: 0,
+    reorgs: 0,
+    rebuilds: 0,
+    depthResets: 0,
+    tooFarAhead: 0,
+  }
 
   /** Payloads are handled one at a time, in arrival order (a wait for the parent must not reorder them). */
   private queue: Promise<void> = Promise.resolve()
+  private readonly span = new PendingSpan()
+  /** Set by a canonical block under the span; the rebuild runs in the payload queue, in order. */
+  private rebuildWanted = false
   private readonly heightWaiters = new Set<() => void>()
 
   constructor(private readonly parts: PendingFeedParts) {
@@ -57,66 +74,116 @@ export class PendingFeed {
     })
     parts.feed.on('idle', () => {
       this.stats.idleDrops++
-      this.drop()
+      this.drop(false)
     })
   }
 
   /** The head follower's update: reconcile pending, then tell listeners about the new canonical blocks. */
   onCanonical(update: CanonicalUpdate): void {
-    const { pending, events } = this.parts
+    const { pending, events, cache, warn } = this.parts
     for (const wake of this.heightWaiters) wake()
-    if (update.removed.length > 0 && pending.current()) {
+    if (update.removed.length > 0 && !this.span.empty) {
       this.stats.reorgs++
-      this.parts.warn(`upstream reorg of ${update.removed.length} block(s): pending dropped`)
-      this.drop()
+      warn(`upstream reorg of ${update.removed.length} block(s) under pending`)
     }
     for (const block of update.added) {
-      this.reconcile(block)
+      const built = this.span.settle(block.number)
+      if (built) this.reconcile(built, block)
       pending.onCanonical(block)
       events.emit('block', block)
     }
+    const head = cache.latest()
+    if (!head) return
+    if (this.span.depth(head.number) > BigInt(FOLLOWER_PENDING_MAX_AHEAD_BLOCKS)) {
+      this.stats.depthResets++
+      warn(`pending reaches ${this.span.depth(head.number)} blocks above the upstream head ${head.number}: reset`)
+      this.removePending(this.span.above(head.number))
+      this.drop(true)
+    } else if (this.span.offParent(head)) {
+      // reads see latest until the rebuild (queued behind the payloads already received) is done
+      pending.clear()
+      this.rebuildWanted = true
+      this.queue = this.queue.then(() => this.rebuild()).catch((err) => warn(String(err)))
+    }
   }
 
-  private reconcile(block: BlockRecord): void {
-    const current = this.parts.pending.current()?.block
-    if (!current) return
-    if (current.number === block.number) {
-      if (sameTransactions(current, block)) this.stats.matched++
-      else {
-        this.stats.reorgs++
-        this.parts.warn(`canonical block ${block.number} differs from its flashblocks: pending for it dropped`)
-        this.parts.reexecutor.drop()
+  private reconcile(built: BlockRecord, block: BlockRecord): void {
+    if (sameTransactions(built, block)) {
+      this.stats.matched++
+      return
+    }
+    this.stats.reorgs++
+    this.parts.warn(`canonical block ${block.number} differs from its flashblocks: its pending transactions dropped`)
+    this.removeLogs(logsNotIn(built, block))
+  }
+
+  /** Replays the held flashblocks above the head on its state, the lowest block re-parented onto it. */
+  private async rebuild(): Promise<void> {
+    if (!this.rebuildWanted) return
+    this.rebuildWanted = false
+    const { cache, reexecutor, pending, state, warn } = this.parts
+    const head = cache.latest()
+    if (!head || !this.span.offParent(head)) return
+    const blocks = this.span.above(head.number)
+    this.removePending(blocks)
+    reexecutor.reset()
+    pending.clear()
+    state.clearPending()
+    this.span.clear()
+    this.stats.rebuilds++
+    warn(`rebuilding ${blocks.length} pending block(s) from their flashblocks on canonical block ${head.number}`)
+    for (const [i, block] of blocks.entries()) {
+      for (const payload of block.payloads) {
+        const replay =
+          i === 0 && payload.base ? { ...payload, base: { ...payload.base, parentHash: head.hash } } : payload
+        const result = await reexecutor.apply(replay, head.number, { rebuilt: true })
+        if (!this.accept(replay, result)) return
       }
-    } else if (current.number === block.number + 1n && !equalsBytes(current.header.parentHash, block.hash)) {
-      this.stats.reorgs++
-      this.parts.warn(`canonical block ${block.number} is not the parent pending was built on: pending dropped`)
-      this.drop()
     }
   }
 
   private async onPayload(payload: FlashblockPayload): Promise<void> {
-    const { reexecutor, pending, cache, state, events } = this.parts
+    const { reexecutor, cache } = this.parts
     // the feed is often faster than the upstream's head: a new block's parent may not be canonical here yet;
     // a parent whose last flashblock was re-executed here is known already (a reorg of it drops pending later)
     const { base } = payload
     if (base && base.blockNumber - 1n > (cache.height ?? -1n) && !reexecutor.continues(base.parentHash))
       await this.waitForHeight(base.blockNumber - 1n)
+    await this.rebuild()
     const height = cache.height ?? -1n
     if (payload.metadata.blockNumber - height > BigInt(FOLLOWER_PENDING_MAX_AHEAD_BLOCKS)) {
       this.stats.tooFarAhead++
       return
     }
-    const result = await reexecutor.apply(payload, height)
+    this.accept(payload, await reexecutor.apply(payload, height))
+  }
+
+  /** Hands a re-executed flashblock on (store, span, event); false when the block was dropped. */
+  private accept(payload: FlashblockPayload, result: ReexecuteResult): boolean {
+    const { pending, state, events } = this.parts
     if (result.kind === 'dropped') {
       this.stats.dropped++
       pending.clear()
-      return
+      this.span.forgetFrom(payload.metadata.blockNumber)
+      return false
     }
-    if (result.kind !== 'applied') return
+    if (result.kind !== 'applied') return true
     state.addPending(result.flashblock.diff.stateRoot, result.state)
-    if (!pending.apply(result.flashblock)) return
+    const applied = pending.apply(result.flashblock)
+    this.span.record(payload, applied ? pending.current()?.block : undefined)
+    if (!applied) return true
     this.stats.applied++
     events.emit('flashblock', result.flashblock)
+    return true
+  }
+
+  /** Logs preconfirmed to pendingLogs subscribers that will not become canonical: sent again `removed: true`. */
+  private removeLogs(logs: readonly LogRecord[]): void {
+    if (logs.length > 0) this.parts.events.emit('removedPendingLogs', logs)
+  }
+
+  private removePending(blocks: readonly { built?: BlockRecord }[]): void {
+    this.removeLogs(blocks.flatMap((b) => b.built?.logs ?? []))
   }
 
   /** Until the cache's head reaches `number` or FOLLOWER_PARENT_WAIT_MS passes, whichever is first. */
@@ -135,13 +202,12 @@ export class PendingFeed {
     })
   }
 
-  private drop(): void {
-    this.parts.reexecutor.drop()
+  /** `forgetLast`: also forget the state the last block left (it may not be the next block's parent). */
+  private drop(forgetLast: boolean): void {
+    if (forgetLast) this.parts.reexecutor.reset()
+    else this.parts.reexecutor.drop()
     this.parts.pending.clear()
     this.parts.state.clearPending()
+    this.span.clear()
   }
-}
-
-function sameTransactions(a: BlockRecord, b: BlockRecord): boolean {
-  return a.txs.length === b.txs.length && a.txs.every((t, i) => keyOf(t.hash) === keyOf(b.txs[i].hash))
 }

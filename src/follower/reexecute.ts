@@ -14,7 +14,7 @@ import { createVM } from '@ethereumjs/vm'
 import { keyOf } from '../domain/block-record.js'
 import { FlashBuilder } from '../chain/flash-builder.js'
 import { decodeTransaction } from '../chain/pool/admission.js'
-import type { Flashblock, FlashblockPayload, ReceiptRecord, TxRecord } from '../domain/types.js'
+import type { Flashblock, FlashblockExecution, FlashblockPayload, TxRecord } from '../domain/types.js'
 import { ReexecutionError } from '../errors.js'
 import { parseData } from '../format/hex.js'
 import { classifyFlashblock, type SequencePosition } from '../pending/sequence.js'
@@ -88,9 +88,16 @@ export class Reexecutor {
     return this.open?.position
   }
 
-  /** Applies one decoded feed payload in arrival order (calls are queued); `canonicalHeight` is the upstream head. */
-  apply(payload: FlashblockPayload, canonicalHeight: bigint): Promise<ReexecuteResult> {
-    const run = this.lock.then(() => this.step(payload, canonicalHeight))
+  /**
+   * Applies one decoded feed payload in arrival order (calls are queued); `canonicalHeight` is the upstream
+   * head. `rebuilt`: a replay on another parent than the feed's, whose hash cannot be the feed's.
+   */
+  apply(
+    payload: FlashblockPayload,
+    canonicalHeight: bigint,
+    options: { rebuilt?: boolean } = {},
+  ): Promise<ReexecuteResult> {
+    const run = this.lock.then(() => this.step(payload, canonicalHeight, options.rebuilt ?? false))
     this.lock = run.catch(() => {})
     return run
   }
@@ -100,18 +107,24 @@ export class Reexecutor {
     return this.last !== undefined && equalsBytes(this.last.hash, parentHash)
   }
 
-  /** Forgets the block in progress (canonical took it, the feed went idle, a reorg). */
+  /** Forgets the block in progress (canonical took it, the feed went idle). */
   drop(): void {
     this.open = undefined
   }
 
-  private async step(payload: FlashblockPayload, canonicalHeight: bigint): Promise<ReexecuteResult> {
+  /** Forgets the block in progress and the state the last one left (a reorg: it is no one's parent now). */
+  reset(): void {
+    this.open = undefined
+    this.last = undefined
+  }
+
+  private async step(payload: FlashblockPayload, canonicalHeight: bigint, rebuilt: boolean): Promise<ReexecuteResult> {
     const verdict = classifyFlashblock(this.open?.position, payload, canonicalHeight)
     if (verdict.kind === 'duplicate' || verdict.kind === 'stale') return { kind: 'ignored', reason: verdict.kind }
     if (verdict.kind === 'break') return this.fail(verdict.reason, false)
     try {
       const open = verdict.kind === 'start' ? await this.start(payload, canonicalHeight) : this.open!
-      return await this.flash(open, payload)
+      return await this.flash(open, payload, rebuilt)
     } catch (err) {
       return this.fail(`flashblock ${keyOf(payload.payloadId)}#${payload.index}: ${(err as Error).message}`, true)
     }
@@ -142,7 +155,7 @@ export class Reexecutor {
     }
   }
 
-  private async flash(open: Open, payload: FlashblockPayload): Promise<ReexecuteResult> {
+  private async flash(open: Open, payload: FlashblockPayload, rebuilt: boolean): Promise<ReexecuteResult> {
     const snapshot = open.state.snapshot
     const requestsBefore = snapshot.stats.requests
     const txs = payload.diff.transactions.map((raw) => decodeFeedTransaction(raw, this.options.common))
@@ -155,28 +168,25 @@ export class Reexecutor {
       const why = skipped[0] ? `${bytesToHex(skipped[0].tx.hash)}: ${skipped[0].reason}` : 'not every transaction ran'
       throw new ReexecutionError(`a transaction the sequencer included does not execute on the parent state (${why})`)
     }
-    this.check(payload, flashblock.executed.txs, flashblock.executed.receipts, flashblock.diff.blockHash)
+    this.check(payload, flashblock.executed, rebuilt ? undefined : flashblock.diff.blockHash)
     const state = open.state.shallowCopy()
     state.root = payload.diff.stateRoot
     this.open = { ...open, position: { ...open.position, index: payload.index } }
-    this.last = { hash: flashblock.diff.blockHash, state }
+    // the next block names its parent by the feed's hash (the same as ours unless this is a rebuild)
+    this.last = { hash: payload.diff.blockHash, state }
     this.stats.flashblocks++
     this.stats.transactions += txs.length
     return { kind: 'applied', flashblock, state, upstreamRequests: snapshot.stats.requests - requestsBefore }
   }
 
-  private check(
-    payload: FlashblockPayload,
-    txs: readonly TxRecord[],
-    receipts: readonly ReceiptRecord[],
-    hash: Uint8Array,
-  ): void {
+  /** `hash`: the re-executed block hash to compare with the feed's, unless a rebuild makes them differ. */
+  private check(payload: FlashblockPayload, executed: FlashblockExecution, hash: Uint8Array | undefined): void {
     const where = `flashblock ${keyOf(payload.payloadId)}#${payload.index}`
-    for (const problem of compareReceipts(payload.metadata.receipts, txs, receipts)) {
+    for (const problem of compareReceipts(payload.metadata.receipts, executed.txs, executed.receipts)) {
       this.stats.receiptMismatches++
       this.options.warn?.(`${where}: ${problem}; re-execution wins`)
     }
-    if (!equalsBytes(hash, payload.diff.blockHash)) {
+    if (hash && !equalsBytes(hash, payload.diff.blockHash)) {
       this.stats.hashMismatches++
       this.options.warn?.(
         `${where}: re-executed block hash ${bytesToHex(hash)} differs from the feed's ${bytesToHex(payload.diff.blockHash)}`,

@@ -5,7 +5,7 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import type { ChainEvents } from '../chain/events.js'
-import type { BlockRecord, Flashblock } from '../domain/types.js'
+import type { BlockRecord, Flashblock, LogRecord } from '../domain/types.js'
 import { encodeEndOfBlock, encodeFlashblock } from '../feed/encode.js'
 import type { FeedPublisher } from '../feed/publisher.js'
 import { matchesLog } from '../filters/criteria.js'
@@ -72,23 +72,27 @@ export function connectChain(wiring: EventWiring): () => void {
   }
 
   // geth sends a reorg's removed logs newest first, each as it was with `removed: true`
-  const onRemoved = (blocks: readonly BlockRecord[]) => {
-    const subscriptions = hub.subscriptionsOf(logs)
+  const sendRemoved = (kind: typeof logs, removed: readonly LogRecord[]) => {
+    const subscriptions = hub.subscriptionsOf(kind)
     if (subscriptions.length === 0) return
-    for (const block of [...blocks].reverse()) {
-      for (const log of [...block.logs].reverse()) {
-        let json: string | undefined
-        for (const s of subscriptions) {
-          if (matchesLog(s.params, log)) guard('logs', () => s.notify((json ??= JSON.stringify(formatLog(log, true)))))
-        }
+    for (const log of [...removed].reverse()) {
+      let json: string | undefined
+      for (const s of subscriptions) {
+        if (matchesLog(s.params, log)) guard(kind.name, () => s.notify((json ??= JSON.stringify(formatLog(log, true)))))
       }
     }
   }
+  const onRemoved = (blocks: readonly BlockRecord[]) =>
+    sendRemoved(
+      logs,
+      blocks.flatMap((b) => b.logs),
+    )
 
   const offs = [
     wiring.events.on('flashblock', onFlashblock),
     wiring.events.on('block', onBlock),
     wiring.events.on('removedBlocks', onRemoved),
+    wiring.events.on('removedPendingLogs', (removed) => sendRemoved(pendingLogs, removed)),
     wiring.events.on('pendingTransaction', (tx) =>
       guard('newPendingTransactions', () => publishPendingTransaction(hub.subscriptionsOf(newPendingTransactions), tx)),
     ),

@@ -112,7 +112,8 @@ describe('anvil as the upstream', () => {
     expect((await call(follower.flashblocksUrl, 'eth_getBlockByNumber', ['pending', false])).hash).toBe(block.hash)
   }, 60_000)
 
-  test('an anvil reorg sends the abandoned logs to a logs subscriber again with removed: true', async () => {
+  test('an anvil reorg sends the abandoned logs to a logs subscriber and a log filter again with removed: true', async () => {
+    const filter = await call(follower.url, 'eth_newFilter', [{ address: token, topics: [TRANSFER_TOPIC] }])
     const socket = new WebSocket(follower.wsUrl)
     await new Promise((resolve) => socket.once('open', resolve))
     const logs: { transactionHash: string; removed: boolean }[] = []
@@ -140,6 +141,10 @@ describe('anvil as the upstream', () => {
       },
     ])
     await until(() => logs.some((l) => l.transactionHash === transfer), 'the transfer log')
+    const reported = await call(follower.url, 'eth_getFilterChanges', [filter])
+    expect(reported.map((l: { transactionHash: string; removed: boolean }) => [l.transactionHash, l.removed])).toEqual([
+      [transfer, false],
+    ])
     await call(anvil.url, 'evm_revert', [snapshot])
     await call(anvil.url, 'anvil_mine', ['0x2'])
     await until(() => logs.some((l) => l.transactionHash === transfer && l.removed), 'the removed log')
@@ -148,6 +153,8 @@ describe('anvil as the upstream', () => {
     expect({ ...removed, removed: false }).toEqual(added)
     await sameHead()
     expect(await call(follower.url, 'eth_getTransactionReceipt', [transfer])).toBeNull()
+    // the filter's next poll: the reported log as it was, removed; the new branch has no transfer
+    expect(await call(follower.url, 'eth_getFilterChanges', [filter])).toEqual([{ ...reported[0], removed: true }])
     socket.close()
   }, 60_000)
 })

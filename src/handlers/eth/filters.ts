@@ -44,11 +44,15 @@ export const eth_getFilterLogs: Handler<'eth_getFilterLogs'> = async ([id], ctx)
 async function newLogs(ctx: HandlerContext, filter: LogFilter): Promise<RpcLog[]> {
   const head = await ctx.resolver.blockNumber('latest')
   const start = filter.cursor
+  // a reorg's removed logs first (removed-logs.ts), as geth delivers them before the new branch's
+  const removed = filter.removed ?? []
+  filter.removed = undefined
   filter.cursor = head + 1n
-  if (filter.blockHash) return []
+  if (filter.blockHash) return removed
   const lower = typeof filter.fromBlock === 'bigint' && filter.fromBlock > start ? filter.fromBlock : start
   const upper = typeof filter.toBlock === 'bigint' && filter.toBlock < head ? filter.toBlock : head
-  if (lower > upper) return []
+  if (lower > upper) return removed
   // upper <= the canonical head, so every block scanned is canonical
-  return collectLogs(await blocksBetween(ctx.resolver, lower, upper), filter.criteria).map((log) => formatLog(log))
+  const added = collectLogs(await blocksBetween(ctx.resolver, lower, upper), filter.criteria)
+  return [...removed, ...added.map((log) => formatLog(log))]
 }
