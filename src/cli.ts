@@ -2,6 +2,7 @@
  * `npm start`: flags -> startService -> print the endpoints; Ctrl+C / SIGTERM close it cleanly.
  * A bad flag prints one sentence and exits 2 (usage error, as most Unix tools).
  */
+import { collectDefaultMetrics } from 'prom-client'
 import { ConfigError } from './config.js'
 import { HELP, parseCommandLine } from './flags.js'
 import { banner } from './banner.js'
@@ -65,6 +66,8 @@ async function main(argv: string[]): Promise<void> {
     if (code === 'EACCES') exitWithUsageError(`not allowed to listen on port ${config.port}; use a port above 1023`)
     throw err
   }
+  // process-wide figures (CPU, memory, event loop lag) belong to the process, not to each service in it
+  collectDefaultMetrics({ register: service.metrics.registry })
   closeOnSignals(service)
   if (!config.quiet) process.stdout.write(banner(service))
 }

@@ -12,6 +12,8 @@ import { connectFilters } from './filters/service.js'
 import { createApp } from './server/app.js'
 import { registerDocs } from './server/docs.js'
 import { registerMetrics } from './server/metrics.js'
+import { ServiceMetrics } from './metrics/service-metrics.js'
+import type { MetricSources } from './metrics/sources.js'
 import type { RateLimiter } from './server/rate-limit-window.js'
 import { ENDPOINT_PATHS } from './server/endpoints.js'
 import { consoleRateLimitLogger, createRateLimiter } from './server/rate-limit.js'
@@ -34,6 +36,8 @@ interface ServiceBase {
   subscriptions: SubscriptionHub
   /** The raw feed's clients at /ws/flashblocks. */
   feed: FeedPublisher
+  /** This instance's Prometheus registry (GET /metrics). */
+  metrics: ServiceMetrics
   /** Stops accepting, finishes what is in flight, releases everything. Safe to call twice. */
   close(): Promise<void>
 }
@@ -93,18 +97,24 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
 
   // POLLING FILTERS: one registry for both endpoints, fed by the chain's sealed blocks and pool admissions
   const filters = connectFilters(backend.events)
+  const rateLimit = limiter && (() => limiter.metrics())
+  const redis = config.redisUrl !== undefined
+  const sources: MetricSources = { chain, follower, backend, subscriptions, feed, rateLimit, redis }
+  const metrics = new ServiceMetrics(sources)
   const app = await createApp({
     config,
     handlers,
     limiter,
     websocket: { hub: subscriptions, publisher: feed },
     context: handlerContexts(backend, config, filters),
+    observer: metrics,
   })
-  registerMetrics(app, { chain, follower, subscriptions, feed, rateLimit: limiter && (() => limiter.metrics()) })
+  registerMetrics(app, metrics, sources)
   registerDocs(app)
   const release = async () => {
     await (chain ?? follower)?.stop()
     disconnectEvents()
+    metrics.close()
     await app.close()
     await limiter?.close?.()
   }
@@ -129,6 +139,7 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
     app,
     subscriptions,
     feed,
+    metrics,
     close: () => (closing ??= release()),
   }
   return follower ? { ...service, follower } : { ...service, chain: chain! }

@@ -8,7 +8,7 @@ import type { Config } from '../config.js'
 import type { ClientInfo, HandlerContext } from '../handlers/context.js'
 import { MAX_BODY_BYTES } from '../limits.js'
 import type { Endpoint } from '../../generated/methods.js'
-import type { ServedHandlers } from './jsonrpc.js'
+import type { CallObserver, ServedHandlers } from './jsonrpc.js'
 import { createClientIpResolver } from './client-ip.js'
 import { ENDPOINTS } from './endpoints.js'
 import { installBodyParser, installErrorHandlers } from './http-errors.js'
@@ -25,6 +25,8 @@ export interface AppOptions {
   limiter?: RequestLimiter
   /** Absent: no WebSocket (JSON-RPC upgrades, subscriptions, raw feed). */
   websocket?: WebSocketServices
+  /** Told of every call and rate-limited reply (the service's Prometheus metrics). */
+  observer?: CallObserver
 }
 
 /** Headers a browser page may read from our replies: the rate limit state. */
@@ -57,6 +59,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     dispatch: {
       handlers: options.handlers,
       onInternalError: (err, method) => app.log.error({ err, method }, 'handler failed'),
+      observer: options.observer,
     },
   }
   // WebSocket upgrades share the endpoints' GET routes, so @fastify/websocket is registered before them

@@ -33,12 +33,14 @@ function postHandler(endpoint: Endpoint, deps: EndpointDeps) {
     if (deps.limiter) {
       const verdict = await deps.limiter.consume(ip, 'body' in parsed ? requestCount(parsed.body) : 1)
       reply.headers(rateLimitHeaders(verdict))
-      if (!verdict.allowed)
+      if (!verdict.allowed) {
+        deps.dispatch.observer?.rateLimited(endpoint, 'http')
         return sendJson(
           reply,
           RateLimitedError.httpStatus,
           rateLimitedBody('body' in parsed ? parsed.body : undefined, verdict),
         )
+      }
     }
     if ('response' in parsed) return sendJson(reply, 200, parsed.response)
     const ctx = deps.context(endpoint, { ip })

@@ -109,7 +109,10 @@ function serveRpc(connection: WsConnection, request: FastifyRequest, endpoint: E
     if (deps.limiter) {
       // each batch item counts, as over HTTP
       const verdict = await deps.limiter.consume(ip, requestCount(parsed.body, dispatch.maxBatchItems))
-      if (!verdict.allowed) return connection.send(JSON.stringify(rateLimitedBody(parsed.body, verdict)))
+      if (!verdict.allowed) {
+        dispatch.observer?.rateLimited(endpoint, 'ws')
+        return connection.send(JSON.stringify(rateLimitedBody(parsed.body, verdict)))
+      }
     }
     const reply = await handleBody(endpoint, parsed.body, ctx, dispatch)
     if (reply !== undefined) connection.send(JSON.stringify(reply))

@@ -1,5 +1,5 @@
 /**
- * GET /metrics as an operator reads it: every figure follows what clients and the chain just did. The chain
+ * GET /metrics.json as an operator reads it: every figure follows what clients and the chain just did. The chain
  * only moves when the test mines, so each figure is compared exactly with what a client sees.
  */
 import { once } from 'node:events'
@@ -14,10 +14,10 @@ import { rpc } from '../support/rpc.js'
 
 type Metrics = ReturnType<typeof collectMetrics>
 
-describe('GET /metrics', () => {
+describe('GET /metrics.json', () => {
   let service: RunningService
   const metrics = async (): Promise<Metrics> =>
-    (await (await fetch(new URL('/metrics', service.url))).json()) as Metrics
+    (await (await fetch(new URL('/metrics.json', service.url))).json()) as Metrics
   const blockNumber = async () => Number((await rpc(service.url, 'eth_blockNumber')).result)
 
   beforeAll(async () => {
