@@ -112,10 +112,12 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
   registerMetrics(app, metrics, sources)
   registerDocs(app)
   const release = async () => {
+    // stop accepting and drain first, with the chain still running: an in-flight
+    // eth_sendRawTransactionSync is waiting for the flashblock that preconfirms it
+    await app.close()
     await (chain ?? follower)?.stop()
     disconnectEvents()
     metrics.close()
-    await app.close()
     await limiter?.close?.()
   }
   try {

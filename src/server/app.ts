@@ -6,7 +6,7 @@ import cors from '@fastify/cors'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Config } from '../config.js'
 import type { ClientInfo, HandlerContext } from '../handlers/context.js'
-import { MAX_BODY_BYTES } from '../limits.js'
+import { MAX_BODY_BYTES, SHUTDOWN_GRACE_MS } from '../limits.js'
 import type { Endpoint } from '../../generated/methods.js'
 import type { CallObserver, ServedHandlers } from './jsonrpc.js'
 import { createClientIpResolver } from './client-ip.js'
@@ -32,6 +32,20 @@ export interface AppOptions {
 /** Headers a browser page may read from our replies: the rate limit state. */
 const EXPOSED_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After']
 
+/**
+ * close() stops accepting and lets in-flight requests finish (fastify answers new requests on kept-alive
+ * connections with 503 meanwhile); a request still running after SHUTDOWN_GRACE_MS has its connection cut.
+ */
+function cutStragglersOnClose(app: FastifyInstance): void {
+  let timer: NodeJS.Timeout | undefined
+  app.addHook('preClose', (done) => {
+    timer = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS)
+    timer.unref()
+    done()
+  })
+  app.addHook('onClose', async () => clearTimeout(timer))
+}
+
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options
   const app = Fastify({
@@ -42,6 +56,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   })
   installErrorHandlers(app)
   installBodyParser(app)
+  cutStragglersOnClose(app)
   await app.register(cors, {
     origin: '*',
     methods: ['GET', 'POST', 'OPTIONS'],
