@@ -11,6 +11,7 @@ import { handlers } from './handlers/index.js'
 import { connectFilters } from './filters/service.js'
 import { createApp } from './server/app.js'
 import { registerDocs } from './server/docs.js'
+import { registerLivePage } from './server/live.js'
 import { registerMetrics } from './server/metrics.js'
 import { ServiceMetrics } from './metrics/service-metrics.js'
 import type { MetricSources } from './metrics/sources.js'
@@ -111,6 +112,7 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
   })
   registerMetrics(app, metrics, sources)
   registerDocs(app)
+  registerLivePage(app)
   const release = async () => {
     // stop accepting and drain first, with the chain still running: an in-flight
     // eth_sendRawTransactionSync is waiting for the flashblock that preconfirms it

@@ -13,6 +13,7 @@ import { ENDPOINT_PATHS } from './endpoints.js'
 import { parseMessage } from './envelope.js'
 import { sendJson } from './http-errors.js'
 import { handleBody, requestCount, type DispatchOptions } from './jsonrpc.js'
+import { LIVE_PAGE, wantsHtml } from './live.js'
 import { rateLimitHeaders, rateLimitedBody, type RequestLimiter } from './throttle.js'
 
 export interface EndpointDeps {
@@ -51,9 +52,12 @@ function postHandler(endpoint: Endpoint, deps: EndpointDeps) {
   }
 }
 
-/** GET on an endpoint. Exported so the WebSocket transport can put it on the same route as its wsHandler. */
+/** GET on an endpoint: its JSON description, or on `/` for a browser the live page. */
 function getHandler(endpoint: Endpoint, deps: Pick<EndpointDeps, 'config'>): RouteHandlerMethod {
-  return async (_request, reply) => sendJson(reply, 200, describeEndpoint(endpoint, deps.config))
+  return async (request, reply) =>
+    endpoint === 'general' && wantsHtml(request)
+      ? reply.type('text/html; charset=utf-8').send(LIVE_PAGE)
+      : sendJson(reply, 200, describeEndpoint(endpoint, deps.config))
 }
 
 /** `wsHandler`: the WebSocket transport's upgrade handler for this endpoint (same path; plain GET stays HTTP). */
