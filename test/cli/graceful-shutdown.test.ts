@@ -5,11 +5,10 @@
  */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process'
 import { once } from 'node:events'
-import { privateKeyToAccount } from 'viem/accounts'
 import { afterEach, expect, test } from 'vitest'
 import WebSocket from 'ws'
 import { killLeftovers, runCli, waitForOutput } from '../support/cli-process.js'
-import { BOB, DEV_KEY_1 } from '../support/dev-keys.js'
+import { BOB, signTransferToBob } from '../support/dev-keys.js'
 import { post, request } from '../support/rpc.js'
 import { until } from '../support/wait-for.js'
 
@@ -34,16 +33,7 @@ test('SIGTERM answers the request in flight, closes WebSockets with 1001 and exi
   socket.send(JSON.stringify(request('eth_subscribe', ['newPendingTransactions'])))
   await until(() => messages.some((m) => m.id === 1), 'the subscription')
 
-  const raw = await privateKeyToAccount(DEV_KEY_1).signTransaction({
-    chainId: 196,
-    type: 'eip1559',
-    to: BOB,
-    value: 1n,
-    gas: 21_000n,
-    nonce: 0,
-    maxFeePerGas: 10n ** 10n,
-    maxPriorityFeePerGas: 10n ** 9n,
-  })
+  const raw = await signTransferToBob()
   const inFlight = post(new URL('/flashblocks', base).href, request('eth_sendRawTransactionSync', [raw]))
   await until(() => messages.some((m) => m.params !== undefined), 'the admission notice')
 

@@ -10,6 +10,7 @@ import { bytesToHex } from '@ethereumjs/util'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startService, type RunningService } from '../../src/service.js'
+import { startFrozenService } from '../support/harness.js'
 import { rpc } from '../support/rpc.js'
 import { signTx } from '../support/sign-tx.js'
 import { until } from '../support/wait-for.js'
@@ -25,13 +26,7 @@ describe('the live page', () => {
   let service: RunningService
 
   beforeAll(async () => {
-    service = await startService({
-      port: 0,
-      quiet: true,
-      rateLimit: 0,
-      blockTimeMs: 3_600_000,
-      flashblockIntervalMs: 3_600_000,
-    })
+    service = await startFrozenService()
   })
   afterAll(() => service?.close())
 

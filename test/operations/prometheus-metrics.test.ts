@@ -3,11 +3,12 @@
  * there, and the counters move with what clients just did over real sockets. Two services run in this
  * process, each with its own registry: one's traffic never shows in the other's figures.
  */
-import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createWsClient } from '../../generated/client.js'
+import { RATE_LIMIT_PER_SECOND } from '../../src/limits.js'
 import { startService, type RunningFollower, type RunningService } from '../../src/service.js'
-import { BOB, DEV_KEY_1 } from '../support/dev-keys.js'
+import { signTransferToBob } from '../support/dev-keys.js'
+import { startFrozenService } from '../support/harness.js'
 import { scrape } from '../support/prometheus.js'
 import { post, request, rpc } from '../support/rpc.js'
 import { until } from '../support/wait-for.js'
@@ -25,13 +26,7 @@ describe('GET /metrics on the embedded chain', () => {
 
   beforeAll(async () => {
     // the chain moves only when the test mines; a Redis nobody listens on makes the limiter count its errors
-    service = await startService({
-      port: 0,
-      quiet: true,
-      redisUrl: 'redis://127.0.0.1:1',
-      blockTimeMs: 3_600_000,
-      flashblockIntervalMs: 3_600_000,
-    })
+    service = await startFrozenService({ redisUrl: 'redis://127.0.0.1:1', rateLimit: RATE_LIMIT_PER_SECOND })
     limited = await startService({ port: 0, quiet: true, rateLimit: 2 })
   })
   afterAll(async () => {
@@ -96,16 +91,7 @@ describe('GET /metrics on the embedded chain', () => {
     const before = await scrape(service.url)
     const head = Number((await rpc(service.url, 'eth_blockNumber')).result)
     expect(before.value('preconf_head_block_number')).toBe(head)
-    const raw = await privateKeyToAccount(DEV_KEY_1).signTransaction({
-      chainId: 196,
-      type: 'eip1559',
-      to: BOB,
-      value: 1n,
-      gas: 21_000n,
-      nonce: 0,
-      maxFeePerGas: 10n ** 10n,
-      maxPriorityFeePerGas: 10n ** 9n,
-    })
+    const raw = await signTransferToBob()
     expect((await rpc(service.url, 'eth_sendRawTransaction', [raw])).error).toBeUndefined()
     expect((await scrape(service.url)).value('preconf_pool_transactions')).toBe(1)
     await service.chain.mine()
