@@ -34,14 +34,21 @@ const EXPOSED_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Re
 
 /**
  * close() stops accepting and lets in-flight requests finish (fastify answers new requests on kept-alive
- * connections with 503 meanwhile); a request still running after SHUTDOWN_GRACE_MS has its connection cut.
+ * connections with 503 meanwhile). Their replies say `Connection: close`, so each connection ends with its
+ * answer instead of idling until the keep-alive timeout; one still busy after SHUTDOWN_GRACE_MS is cut.
  */
-function cutStragglersOnClose(app: FastifyInstance): void {
+function drainOnClose(app: FastifyInstance): void {
+  let closing = false
   let timer: NodeJS.Timeout | undefined
   app.addHook('preClose', (done) => {
+    closing = true
     timer = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS)
     timer.unref()
     done()
+  })
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close')
+    done(null, payload)
   })
   app.addHook('onClose', async () => clearTimeout(timer))
 }
@@ -56,7 +63,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   })
   installErrorHandlers(app)
   installBodyParser(app)
-  cutStragglersOnClose(app)
+  drainOnClose(app)
   await app.register(cors, {
     origin: '*',
     methods: ['GET', 'POST', 'OPTIONS'],
