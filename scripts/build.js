@@ -17,6 +17,9 @@ const ASSETS = [
   'generated/openrpc.general.json', // rpc.discover on /
   'generated/openrpc.flashblocks.json', // rpc.discover on /flashblocks
   'generated/docs/index.html', // GET /docs
+  'src/server/live/index.html', // GET /live
+  'src/server/live/live.js',
+  'src/server/live/live.css',
 ]
 
 // built beside dist/ and swapped in, so a file removed from src/ does not linger in the package, and a

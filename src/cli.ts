@@ -1,12 +1,15 @@
 /**
- * `npm start`: flags -> startService -> print the endpoints; Ctrl+C / SIGTERM close it cleanly.
+ * `npm start`: flags -> startService -> print the endpoints. SIGTERM / Ctrl+C close it gracefully (stop accepting,
+ * finish in-flight requests, WebSockets closed with 1001) and the process exits within SHUTDOWN_EXIT_MS.
  * A bad flag prints one sentence and exits 2 (usage error, as most Unix tools).
  */
+import { collectDefaultMetrics } from 'prom-client'
 import { ConfigError } from './config.js'
 import { HELP, parseCommandLine } from './flags.js'
 import { banner } from './banner.js'
 import { DataDirError } from './chain/persist/db.js'
 import { FollowerStartError } from './errors.js'
+import { SHUTDOWN_EXIT_MS } from './limits.js'
 import { startService, type RunningFollower, type RunningService } from './service.js'
 
 function exitWithUsageError(message: string): never {
@@ -20,6 +23,11 @@ function closeOnSignals(service: RunningService | RunningFollower): void {
     if (stopping) process.exit(130) // a second Ctrl+C: the user wants out now
     stopping = true
     if (!service.config.quiet) process.stdout.write(`\n${signal}: closing\n`)
+    // whatever still runs then (a stuck handler, a slow disk), the process is gone in time
+    setTimeout(() => {
+      process.stderr.write(`preconf-rpc: still closing after ${SHUTDOWN_EXIT_MS} ms; exiting\n`)
+      process.exit(1)
+    }, SHUTDOWN_EXIT_MS).unref()
     service.close().then(
       () => process.exit(0),
       (err: unknown) => {
@@ -65,6 +73,8 @@ async function main(argv: string[]): Promise<void> {
     if (code === 'EACCES') exitWithUsageError(`not allowed to listen on port ${config.port}; use a port above 1023`)
     throw err
   }
+  // process-wide figures (CPU, memory, event loop lag) belong to the process, not to each service in it
+  collectDefaultMetrics({ register: service.metrics.registry })
   closeOnSignals(service)
   if (!config.quiet) process.stdout.write(banner(service))
 }

@@ -66,6 +66,12 @@ export const POOL_PRICE_BUMP_PERCENT = 10n
 /** Unread bytes a WebSocket consumer may leave in its send buffer before it is disconnected. */
 export const WS_MAX_BUFFERED_BYTES = 16 * 1024 * 1024
 
+/** On close (SIGTERM), how long in-flight requests and WebSocket close handshakes may take before their sockets are cut (ms). */
+export const SHUTDOWN_GRACE_MS = 4_000
+
+/** The CLI exits this long after SIGTERM/SIGINT whatever is still running (ms): orchestrators expect 5 s at most. */
+export const SHUTDOWN_EXIT_MS = 4_800
+
 /** Addresses an X Layer `flashblocks` subscription filter may name (xlayer-reth's default). */
 export const MAX_SUBSCRIBE_ADDRESSES = 1_000
 

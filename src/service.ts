@@ -11,7 +11,10 @@ import { handlers } from './handlers/index.js'
 import { connectFilters } from './filters/service.js'
 import { createApp } from './server/app.js'
 import { registerDocs } from './server/docs.js'
+import { registerLivePage } from './server/live.js'
 import { registerMetrics } from './server/metrics.js'
+import { ServiceMetrics } from './metrics/service-metrics.js'
+import type { MetricSources } from './metrics/sources.js'
 import type { RateLimiter } from './server/rate-limit-window.js'
 import { ENDPOINT_PATHS } from './server/endpoints.js'
 import { consoleRateLimitLogger, createRateLimiter } from './server/rate-limit.js'
@@ -34,6 +37,8 @@ interface ServiceBase {
   subscriptions: SubscriptionHub
   /** The raw feed's clients at /ws/flashblocks. */
   feed: FeedPublisher
+  /** This instance's Prometheus registry (GET /metrics). */
+  metrics: ServiceMetrics
   /** Stops accepting, finishes what is in flight, releases everything. Safe to call twice. */
   close(): Promise<void>
 }
@@ -93,19 +98,28 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
 
   // POLLING FILTERS: one registry for both endpoints, fed by the chain's sealed blocks and pool admissions
   const filters = connectFilters(backend.events)
+  const rateLimit = limiter && (() => limiter.metrics())
+  const redis = config.redisUrl !== undefined
+  const sources: MetricSources = { chain, follower, backend, subscriptions, feed, rateLimit, redis }
+  const metrics = new ServiceMetrics(sources)
   const app = await createApp({
     config,
     handlers,
     limiter,
     websocket: { hub: subscriptions, publisher: feed },
     context: handlerContexts(backend, config, filters),
+    observer: metrics,
   })
-  registerMetrics(app, { chain, follower, subscriptions, feed, rateLimit: limiter && (() => limiter.metrics()) })
+  registerMetrics(app, metrics, sources)
   registerDocs(app)
+  registerLivePage(app)
   const release = async () => {
+    // stop accepting and drain first, with the chain still running: an in-flight
+    // eth_sendRawTransactionSync is waiting for the flashblock that preconfirms it
+    await app.close()
     await (chain ?? follower)?.stop()
     disconnectEvents()
-    await app.close()
+    metrics.close()
     await limiter?.close?.()
   }
   try {
@@ -129,6 +143,7 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
     app,
     subscriptions,
     feed,
+    metrics,
     close: () => (closing ??= release()),
   }
   return follower ? { ...service, follower } : { ...service, chain: chain! }

@@ -6,9 +6,9 @@ import cors from '@fastify/cors'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Config } from '../config.js'
 import type { ClientInfo, HandlerContext } from '../handlers/context.js'
-import { MAX_BODY_BYTES } from '../limits.js'
+import { MAX_BODY_BYTES, SHUTDOWN_GRACE_MS } from '../limits.js'
 import type { Endpoint } from '../../generated/methods.js'
-import type { ServedHandlers } from './jsonrpc.js'
+import type { CallObserver, ServedHandlers } from './jsonrpc.js'
 import { createClientIpResolver } from './client-ip.js'
 import { ENDPOINTS } from './endpoints.js'
 import { installBodyParser, installErrorHandlers } from './http-errors.js'
@@ -25,10 +25,33 @@ export interface AppOptions {
   limiter?: RequestLimiter
   /** Absent: no WebSocket (JSON-RPC upgrades, subscriptions, raw feed). */
   websocket?: WebSocketServices
+  /** Told of every call and rate-limited reply (the service's Prometheus metrics). */
+  observer?: CallObserver
 }
 
 /** Headers a browser page may read from our replies: the rate limit state. */
 const EXPOSED_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After']
+
+/**
+ * close() stops accepting and lets in-flight requests finish (fastify answers new requests on kept-alive
+ * connections with 503 meanwhile). Their replies say `Connection: close`, so each connection ends with its
+ * answer instead of idling until the keep-alive timeout; one still busy after SHUTDOWN_GRACE_MS is cut.
+ */
+function drainOnClose(app: FastifyInstance): void {
+  let closing = false
+  let timer: NodeJS.Timeout | undefined
+  app.addHook('preClose', (done) => {
+    closing = true
+    timer = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS)
+    timer.unref()
+    done()
+  })
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close')
+    done(null, payload)
+  })
+  app.addHook('onClose', async () => clearTimeout(timer))
+}
 
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options
@@ -40,6 +63,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   })
   installErrorHandlers(app)
   installBodyParser(app)
+  drainOnClose(app)
   await app.register(cors, {
     origin: '*',
     methods: ['GET', 'POST', 'OPTIONS'],
@@ -57,6 +81,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     dispatch: {
       handlers: options.handlers,
       onInternalError: (err, method) => app.log.error({ err, method }, 'handler failed'),
+      observer: options.observer,
     },
   }
   // WebSocket upgrades share the endpoints' GET routes, so @fastify/websocket is registered before them

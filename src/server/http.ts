@@ -13,6 +13,7 @@ import { ENDPOINT_PATHS } from './endpoints.js'
 import { parseMessage } from './envelope.js'
 import { sendJson } from './http-errors.js'
 import { handleBody, requestCount, type DispatchOptions } from './jsonrpc.js'
+import { LIVE_PAGE, wantsHtml } from './live.js'
 import { rateLimitHeaders, rateLimitedBody, type RequestLimiter } from './throttle.js'
 
 export interface EndpointDeps {
@@ -33,12 +34,14 @@ function postHandler(endpoint: Endpoint, deps: EndpointDeps) {
     if (deps.limiter) {
       const verdict = await deps.limiter.consume(ip, 'body' in parsed ? requestCount(parsed.body) : 1)
       reply.headers(rateLimitHeaders(verdict))
-      if (!verdict.allowed)
+      if (!verdict.allowed) {
+        deps.dispatch.observer?.rateLimited(endpoint, 'http')
         return sendJson(
           reply,
           RateLimitedError.httpStatus,
           rateLimitedBody('body' in parsed ? parsed.body : undefined, verdict),
         )
+      }
     }
     if ('response' in parsed) return sendJson(reply, 200, parsed.response)
     const ctx = deps.context(endpoint, { ip })
@@ -49,9 +52,12 @@ function postHandler(endpoint: Endpoint, deps: EndpointDeps) {
   }
 }
 
-/** GET on an endpoint. Exported so the WebSocket transport can put it on the same route as its wsHandler. */
+/** GET on an endpoint: its JSON description, or on `/` for a browser the live page. */
 function getHandler(endpoint: Endpoint, deps: Pick<EndpointDeps, 'config'>): RouteHandlerMethod {
-  return async (_request, reply) => sendJson(reply, 200, describeEndpoint(endpoint, deps.config))
+  return async (request, reply) =>
+    endpoint === 'general' && wantsHtml(request)
+      ? reply.type('text/html; charset=utf-8').send(LIVE_PAGE)
+      : sendJson(reply, 200, describeEndpoint(endpoint, deps.config))
 }
 
 /** `wsHandler`: the WebSocket transport's upgrade handler for this endpoint (same path; plain GET stays HTTP). */

@@ -38,6 +38,18 @@ export interface DispatchOptions<Ctx> {
   maxBatchItems?: number
   /** Told of every error that is not an RpcError (a fault of ours): the client only sees -32603. */
   onInternalError?: (err: unknown, method: string) => void
+  /** Told of every call answered and every rate-limited reply (the Prometheus metrics). */
+  observer?: CallObserver
+}
+
+export type Transport = 'http' | 'ws'
+/** ok: a result; error: a JSON-RPC error the client caused or geth would give; internal: a fault of ours (-32603). */
+export type CallOutcome = 'ok' | 'error' | 'internal'
+
+export interface CallObserver {
+  /** `method` is the called name when the endpoint serves it, else `unknown` (or `invalid` for a malformed call). */
+  call(endpoint: Endpoint, transport: Transport, method: string, outcome: CallOutcome, seconds: number): void
+  rateLimited(endpoint: Endpoint, transport: Transport): void
 }
 
 type AnyHandler<Ctx> = (params: unknown[], ctx: Ctx) => unknown
@@ -65,13 +77,24 @@ async function handleMessage<Ctx>(
   ctx: Ctx,
   opts: DispatchOptions<Ctx>,
 ): Promise<JsonRpcResponse | undefined> {
+  const started = performance.now()
+  const observe = (method: string, outcome: CallOutcome) =>
+    opts.observer?.call(endpoint, opts.websocket ? 'ws' : 'http', method, outcome, (performance.now() - started) / 1000)
   const read = readCall(message)
-  if (isRejected(read)) return read.notification ? undefined : failure(read.id, read.error.toJSON())
+  if (isRejected(read)) {
+    observe('invalid', 'error')
+    return read.notification ? undefined : failure(read.id, read.error.toJSON())
+  }
+  // a method name is a label only when the endpoint serves it: clients cannot grow the metric without bound
+  const label = () => (lookupMethod(endpoint, read.method) ? read.method : 'unknown')
   try {
     const result = await dispatch(endpoint, read, ctx, opts)
+    observe(label(), 'ok')
     return read.notification ? undefined : success(read.id, result)
   } catch (err) {
-    if (!(err instanceof RpcError)) opts.onInternalError?.(err, read.method)
+    const internal = !(err instanceof RpcError)
+    if (internal) opts.onInternalError?.(err, read.method)
+    observe(label(), internal ? 'internal' : 'error')
     return read.notification ? undefined : failure(read.id, toJsonRpcError(err))
   }
 }

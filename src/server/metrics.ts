@@ -1,23 +1,14 @@
 /**
- * GET /metrics: the counters an operator watches, as JSON — rate-limit health (Redis outages, requests served
- * fail-open), live subscriptions and feed clients, and the sequencer's cadence (late flashblocks, jitter).
+ * GET /metrics: the service's Prometheus registry in the text format, for the scrapers operators run.
+ * GET /metrics.json: the same service's counters as one JSON object for a person with curl — rate-limit
+ * health (Redis outages, requests served fail-open), live subscriptions and feed clients, the sequencer's
+ * cadence (late flashblocks, jitter) and the follower's upstream and feed state.
  */
 import type { FastifyInstance } from 'fastify'
-import type { Chain } from '../chain/chain.js'
-import type { FeedPublisher } from '../feed/publisher.js'
-import type { SubscriptionHub } from '../subscriptions/hub.js'
-import type { RateLimiterMetrics } from './rate-limit-window.js'
+import type { ServiceMetrics } from '../metrics/service-metrics.js'
+import type { MetricSources } from '../metrics/sources.js'
 
-export interface MetricsSources {
-  /** The embedded chain, or (follower mode) the follower. */
-  chain?: Chain
-  follower?: { metrics(): object; readonly cache: { readonly height: bigint | undefined } }
-  subscriptions: SubscriptionHub
-  feed: FeedPublisher
-  rateLimit?: () => RateLimiterMetrics
-}
-
-export function collectMetrics(sources: MetricsSources) {
+export function collectMetrics(sources: MetricSources) {
   const { chain, follower } = sources
   return {
     head: Number(chain?.store.height ?? follower?.cache.height ?? 0n),
@@ -30,6 +21,7 @@ export function collectMetrics(sources: MetricsSources) {
   }
 }
 
-export function registerMetrics(app: FastifyInstance, sources: MetricsSources): void {
-  app.get('/metrics', async () => collectMetrics(sources))
+export function registerMetrics(app: FastifyInstance, metrics: ServiceMetrics, sources: MetricSources): void {
+  app.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.text()))
+  app.get('/metrics.json', async () => collectMetrics(sources))
 }

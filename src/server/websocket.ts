@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { RawData, WebSocket } from 'ws'
 import { RpcError, toJsonRpcError } from '../errors.js'
 import type { ClientInfo, HandlerContext } from '../handlers/context.js'
-import { MAX_BODY_BYTES, WS_MAX_BUFFERED_BYTES } from '../limits.js'
+import { MAX_BODY_BYTES, SHUTDOWN_GRACE_MS, WS_MAX_BUFFERED_BYTES } from '../limits.js'
 import type { Endpoint, Methods } from '../../generated/methods.js'
 import type { FeedPublisher } from '../feed/publisher.js'
 import type { SubscriptionHub } from '../subscriptions/hub.js'
@@ -59,6 +59,18 @@ export async function installWebSockets(app: FastifyInstance, deps: WebSocketDep
     return connection
   }
 
+  // registered before the plugin, so it runs before the plugin's own close (which gives no close code):
+  // every client learns the server is going away (1001); a client that never answers the handshake is cut
+  let shutdownTimer: NodeJS.Timeout | undefined
+  app.addHook('preClose', (done) => {
+    const closing = [...live]
+    for (const connection of closing) connection.goAway()
+    shutdownTimer = setTimeout(() => {
+      for (const connection of closing) connection.socket.terminate()
+    }, SHUTDOWN_GRACE_MS)
+    shutdownTimer.unref()
+    done()
+  })
   await app.register(websocketPlugin, { options: { maxPayload: MAX_BODY_BYTES } })
 
   app.get(FEED_PATH, { websocket: true }, (socket, request) => {
@@ -72,7 +84,10 @@ export async function installWebSockets(app: FastifyInstance, deps: WebSocketDep
     for (const connection of live) connection.heartbeat()
   }, deps.pingIntervalMs ?? WS_PING_INTERVAL_MS)
   timer.unref()
-  app.addHook('onClose', async () => clearInterval(timer))
+  app.addHook('onClose', async () => {
+    clearInterval(timer)
+    clearTimeout(shutdownTimer)
+  })
 
   return {
     rpcHandler: (endpoint) => (socket, request) => {
@@ -109,7 +124,10 @@ function serveRpc(connection: WsConnection, request: FastifyRequest, endpoint: E
     if (deps.limiter) {
       // each batch item counts, as over HTTP
       const verdict = await deps.limiter.consume(ip, requestCount(parsed.body, dispatch.maxBatchItems))
-      if (!verdict.allowed) return connection.send(JSON.stringify(rateLimitedBody(parsed.body, verdict)))
+      if (!verdict.allowed) {
+        dispatch.observer?.rateLimited(endpoint, 'ws')
+        return connection.send(JSON.stringify(rateLimitedBody(parsed.body, verdict)))
+      }
     }
     const reply = await handleBody(endpoint, parsed.body, ctx, dispatch)
     if (reply !== undefined) connection.send(JSON.stringify(reply))

@@ -11,6 +11,9 @@ import type { Subscriber } from '../subscriptions/types.js'
 /** Close code for a consumer that does not read (RFC 6455 1008, policy violation). */
 export const SLOW_CONSUMER_CLOSE_CODE = 1008
 
+/** Close code when the server shuts down (RFC 6455 1001, going away): clients reconnect elsewhere. */
+export const GOING_AWAY_CLOSE_CODE = 1001
+
 export interface ConnectionHooks {
   /** Called once when the connection stops (slow consumer, socket closed, keep-alive failed). */
   onGone(connection: WsConnection): void
@@ -55,6 +58,11 @@ export class WsConnection implements Subscriber {
     if (this.gone) return
     this.socket.close(SLOW_CONSUMER_CLOSE_CODE, `slow consumer: more than ${this.maxBufferedBytes} bytes unread`)
     this.markGone()
+  }
+
+  /** Starts the close handshake because the server is shutting down. */
+  goAway(): void {
+    if (this.isOpen) this.socket.close(GOING_AWAY_CLOSE_CODE, 'server shutting down')
   }
 
   /** One keep-alive round: a socket that did not answer the previous ping is terminated. */

@@ -1,45 +1,14 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { once } from 'node:events'
-import { join } from 'node:path'
+import type { ChildProcessWithoutNullStreams } from 'node:child_process'
 import { keccak256 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterEach, describe, expect, test } from 'vitest'
+import { killLeftovers, runCli, waitForOutput as waitFor } from '../support/cli-process.js'
 import { DEV_KEY_0 } from '../support/dev-keys.js'
 import { rpc } from '../support/rpc.js'
-import { REPO_ROOT as root } from '../support/run-script.js'
 
 const children: ChildProcessWithoutNullStreams[] = []
-
-afterEach(() => {
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-})
-
-/** Runs the CLI the way `npm start` does (tsx), collecting its output. */
-function cli(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src', 'cli.ts'), ...args], { cwd: root })
-  children.push(child)
-  const output = { stdout: '', stderr: '' }
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk))
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output.stderr += chunk))
-  const exited = once(child, 'exit').then(([code]) => code as number | null)
-  return { child, output, exited }
-}
-
-async function waitFor(
-  output: { stdout: string },
-  pattern: RegExp,
-  exited: Promise<unknown>,
-): Promise<RegExpMatchArray> {
-  let done = false
-  void exited.then(() => (done = true))
-  for (;;) {
-    const match = output.stdout.match(pattern)
-    if (match) return match
-    if (done) throw new Error(`the CLI exited before printing ${pattern}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
+afterEach(() => killLeftovers(children))
+const cli = (args: string[]) => runCli(args, children)
 
 describe('the command line', () => {
   test('--help prints every flag and exits 0', async () => {

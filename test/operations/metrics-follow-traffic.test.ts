@@ -1,34 +1,29 @@
 /**
- * GET /metrics as an operator reads it: every figure follows what clients and the chain just did. The chain
+ * GET /metrics.json as an operator reads it: every figure follows what clients and the chain just did. The chain
  * only moves when the test mines, so each figure is compared exactly with what a client sees.
  */
 import { once } from 'node:events'
-import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import WebSocket from 'ws'
 import { createWsClient } from '../../generated/client.js'
 import type { collectMetrics } from '../../src/server/metrics.js'
-import { startService, type RunningService } from '../../src/service.js'
-import { BOB, DEV_KEY_1 } from '../support/dev-keys.js'
+import { RATE_LIMIT_PER_SECOND } from '../../src/limits.js'
+import type { RunningService } from '../../src/service.js'
+import { signTransferToBob } from '../support/dev-keys.js'
+import { startFrozenService } from '../support/harness.js'
 import { rpc } from '../support/rpc.js'
 
 type Metrics = ReturnType<typeof collectMetrics>
 
-describe('GET /metrics', () => {
+describe('GET /metrics.json', () => {
   let service: RunningService
   const metrics = async (): Promise<Metrics> =>
-    (await (await fetch(new URL('/metrics', service.url))).json()) as Metrics
+    (await (await fetch(new URL('/metrics.json', service.url))).json()) as Metrics
   const blockNumber = async () => Number((await rpc(service.url, 'eth_blockNumber')).result)
 
   beforeAll(async () => {
     // a Redis nobody listens on: the limiter serves fail-open and the metric shows it; an hour between blocks
-    service = await startService({
-      port: 0,
-      quiet: true,
-      redisUrl: 'redis://127.0.0.1:1',
-      blockTimeMs: 3_600_000,
-      flashblockIntervalMs: 3_600_000,
-    })
+    service = await startFrozenService({ redisUrl: 'redis://127.0.0.1:1', rateLimit: RATE_LIMIT_PER_SECOND })
   })
   afterAll(() => service?.close())
 
@@ -45,17 +40,7 @@ describe('GET /metrics', () => {
 
   test('counts a sent transaction in the pool until a block takes it', async () => {
     expect((await metrics()).pool).toBe(0)
-    const account = privateKeyToAccount(DEV_KEY_1)
-    const raw = await account.signTransaction({
-      chainId: 196,
-      type: 'eip1559',
-      to: BOB,
-      value: 1n,
-      gas: 21_000n,
-      nonce: 0,
-      maxFeePerGas: 10n ** 10n,
-      maxPriorityFeePerGas: 10n ** 9n,
-    })
+    const raw = await signTransferToBob()
     expect((await rpc(service.url, 'eth_sendRawTransaction', [raw])).error).toBeUndefined()
     expect((await metrics()).pool).toBe(1)
     await service.chain.mine()

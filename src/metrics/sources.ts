@@ -1,0 +1,187 @@
+/**
+ * The metrics read from their owners at scrape time: heights, pool, subscriptions and feed clients, the
+ * limiter's Redis health, the sequencer's cadence (embedded chain), and the follower's upstream and feed
+ * figures (head lag, reconnects, dropped sequences). Counters mirror a monotonic count their owner keeps.
+ */
+import { Counter, Gauge, type Registry } from 'prom-client'
+import type { Chain } from '../chain/chain.js'
+import type { TypedEmitter, ChainEvents } from '../chain/events.js'
+import type { FollowerBackend } from '../follower/backend.js'
+import type { PendingStore } from '../pending/store.js'
+import type { RateLimiterMetrics } from '../server/rate-limit-window.js'
+
+export interface MetricSources {
+  /** The embedded chain, absent in follower mode. */
+  chain?: Chain
+  /** The follower, absent on the embedded chain. */
+  follower?: FollowerBackend
+  /** Either backend's events and pending store: the flashblock age is measured from them. */
+  backend: { readonly events: TypedEmitter<ChainEvents>; readonly pending: PendingStore }
+  subscriptions: { count(): number }
+  feed: { count(): number }
+  /** The limiter's figures; its Redis families are shown only when `redis` (a shared limiter) is true. */
+  rateLimit?: () => RateLimiterMetrics
+  redis?: boolean
+}
+
+type Read = () => number | undefined
+
+function gauge(registry: Registry, name: string, help: string, read: Read): void {
+  new Gauge({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      const value = read()
+      // an unknown value is left out rather than shown as 0 (a head at 0 is a real answer)
+      if (value === undefined) this.remove()
+      else this.set(value)
+    },
+  })
+}
+
+function counter(registry: Registry, name: string, help: string, read: Read): void {
+  new Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      this.reset()
+      this.inc(read() ?? 0)
+    },
+  })
+}
+
+export function registerSources(registry: Registry, sources: MetricSources): () => void {
+  const { chain, follower, backend } = sources
+  let lastFlashblockAt = Date.now()
+  let flashblocks = 0
+  const onFlashblock = () => {
+    lastFlashblockAt = Date.now()
+    flashblocks++
+  }
+  backend.events.on('flashblock', onFlashblock)
+
+  const head = () => chain?.store.height ?? follower?.cache.height
+  gauge(registry, 'preconf_head_block_number', 'Number of the newest sealed (latest) block', () => num(head()))
+  gauge(registry, 'preconf_pending_block_number', 'Number of the block being preconfirmed (pending)', () =>
+    num(backend.pending.current()?.block.number),
+  )
+  gauge(
+    registry,
+    'preconf_pending_flashblock_index',
+    'Index of the newest flashblock of the pending block',
+    () => backend.pending.current()?.index,
+  )
+  counter(registry, 'preconf_flashblocks_total', 'Flashblocks applied to pending', () => flashblocks)
+  gauge(
+    registry,
+    'preconf_flashblock_age_seconds',
+    'Seconds since the last flashblock (since start if none)',
+    () => (Date.now() - lastFlashblockAt) / 1000,
+  )
+  gauge(registry, 'preconf_subscriptions', 'Live eth_subscribe subscriptions', () => sources.subscriptions.count())
+  gauge(registry, 'preconf_feed_clients', 'Clients of the raw flashblocks feed (/ws/flashblocks)', () =>
+    sources.feed.count(),
+  )
+
+  const limiter = sources.rateLimit
+  if (limiter && sources.redis) {
+    counter(
+      registry,
+      'preconf_redis_errors_total',
+      'Failed Redis commands and connection attempts of the rate limiter',
+      () => limiter().redisErrors,
+    )
+    counter(
+      registry,
+      'preconf_rate_limit_fail_open_total',
+      'Requests served unlimited while Redis was unreachable',
+      () => limiter().failOpenRequests,
+    )
+    gauge(registry, 'preconf_redis_up', '1 while the rate limiter reaches Redis', () => (limiter().redisUp ? 1 : 0))
+  }
+  if (chain) registerChain(registry, chain)
+  if (follower) registerFollower(registry, follower)
+  return () => backend.events.off('flashblock', onFlashblock)
+}
+
+function registerChain(registry: Registry, chain: Chain): void {
+  const cadence = () => chain.sequencer.stats.summary()
+  gauge(registry, 'preconf_pool_transactions', 'Transactions waiting in the pool', () => chain.pool.size)
+  counter(
+    registry,
+    'preconf_sequencer_late_flashblocks_total',
+    'Flashblocks published more than one interval late',
+    () => cadence().late,
+  )
+  new Gauge({
+    name: 'preconf_sequencer_tick_jitter_seconds',
+    help: 'How late the flashblock timer fired against its due time, over the last 10000 ticks',
+    labelNames: ['quantile'],
+    registers: [registry],
+    collect() {
+      const { p50, p90, p99 } = cadence().tickJitterMs
+      this.set({ quantile: '0.5' }, p50 / 1000)
+      this.set({ quantile: '0.9' }, p90 / 1000)
+      this.set({ quantile: '0.99' }, p99 / 1000)
+    },
+  })
+}
+
+function registerFollower(registry: Registry, follower: FollowerBackend): void {
+  const { feed, pendingFeed } = follower
+  gauge(
+    registry,
+    'preconf_follower_head_lag_seconds',
+    "Wall clock minus the timestamp of the follower's head block",
+    () => {
+      const lagMs = follower.head.health().lagMs
+      return lagMs === undefined ? undefined : lagMs / 1000
+    },
+  )
+  gauge(
+    registry,
+    'preconf_follower_upstream_reachable',
+    "1 while the upstream answered the follower's last request",
+    () => (follower.head.health().reachable ? 1 : 0),
+  )
+  gauge(
+    registry,
+    'preconf_follower_forwarded_transactions',
+    'Transactions forwarded to the sequencer, not yet seen mined',
+    () => follower.forwarded.size,
+  )
+  if (!feed) return
+  gauge(registry, 'preconf_follower_feed_connected', '1 while the upstream flashblocks feed is connected', () =>
+    feed.connected ? 1 : 0,
+  )
+  counter(
+    registry,
+    'preconf_follower_feed_reconnects_total',
+    'Reconnects of the upstream flashblocks feed',
+    () => feed.stats.reconnects,
+  )
+  counter(
+    registry,
+    'preconf_follower_feed_idles_total',
+    'Times the upstream feed went silent past the idle timeout',
+    () => feed.stats.idles,
+  )
+  counter(
+    registry,
+    'preconf_follower_feed_dropped_sequences_total',
+    'Feed flashblocks that broke the sequence (gap, skipped index, mid-block join)',
+    () => feed.stats.sequenceBreaks,
+  )
+  counter(
+    registry,
+    'preconf_follower_pending_dropped_blocks_total',
+    'Pending blocks dropped by re-execution (gap, mid-block join, a failed transaction)',
+    () => pendingFeed?.stats.dropped,
+  )
+}
+
+function num(value: bigint | undefined): number | undefined {
+  return value === undefined ? undefined : Number(value)
+}

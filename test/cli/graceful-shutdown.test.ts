@@ -1,0 +1,58 @@
+/**
+ * SIGTERM as an orchestrator sends it (and SIGINT, Ctrl+C, the same): the CLI stops accepting, lets the request in flight finish (a send that
+ * waits for its preconfirmation, which needs the chain to keep running while the server drains), closes
+ * WebSockets with 1001 (going away) and exits 0 within 5 s.
+ */
+import type { ChildProcessWithoutNullStreams } from 'node:child_process'
+import { once } from 'node:events'
+import { afterEach, expect, test } from 'vitest'
+import WebSocket from 'ws'
+import { killLeftovers, runCli, waitForOutput } from '../support/cli-process.js'
+import { BOB, signTransferToBob } from '../support/dev-keys.js'
+import { post, request } from '../support/rpc.js'
+import { until } from '../support/wait-for.js'
+
+const children: ChildProcessWithoutNullStreams[] = []
+afterEach(() => killLeftovers(children))
+
+test.each(['SIGTERM', 'SIGINT'] as const)(
+  '%s answers the request in flight, closes WebSockets with 1001 and exits 0 within 5 s',
+  async (signal) => {
+    // a flashblock every second: the send below waits up to a second for its preconfirmation
+    const { child, output, exited } = runCli(
+      ['--port', '0', '--block-time', '2', '--flashblock-interval', '1000'],
+      children,
+    )
+    const [, url] = await waitForOutput(output, /POST (http:\/\/127\.0\.0\.1:\d+\/)\n/, exited)
+    const base = new URL(url!)
+
+    // the subscriber learns of the send's admission, which is when the request is surely in flight
+    const socket = new WebSocket(`ws://${base.host}/flashblocks`)
+    await once(socket, 'open')
+    const closed = once(socket, 'close') as Promise<[number, Buffer]>
+    const messages: { id?: number; result?: unknown; params?: { result: unknown } }[] = []
+    socket.on('message', (raw) => messages.push(JSON.parse(raw.toString())))
+    socket.send(JSON.stringify(request('eth_subscribe', ['newPendingTransactions'])))
+    await until(() => messages.some((m) => m.id === 1), 'the subscription')
+
+    const raw = await signTransferToBob()
+    const inFlight = post(new URL('/flashblocks', base).href, request('eth_sendRawTransactionSync', [raw]))
+    await until(() => messages.some((m) => m.params !== undefined), 'the admission notice')
+
+    const signalledAt = Date.now()
+    child.kill(signal)
+    const [code, reason] = await closed
+    expect(code).toBe(1001)
+    expect(reason.toString()).toBe('server shutting down')
+    const answer = await inFlight
+    expect(answer.status).toBe(200)
+    // the connection ends with its answer rather than idling until the keep-alive timeout
+    expect(answer.headers.connection).toBe('close')
+    expect(answer.json.result).toMatchObject({ status: '0x1', to: BOB.toLowerCase() })
+    expect(await exited).toBe(0)
+    expect(Date.now() - signalledAt).toBeLessThan(5_000)
+    expect(output.stdout).toContain(`${signal}: closing`)
+    expect(output.stderr).toBe('')
+  },
+  60_000,
+)

@@ -1,0 +1,47 @@
+/** The CLI as a child process, run the way `npm start` does (node + tsx), with its output collected. */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { once } from 'node:events'
+import { join } from 'node:path'
+import { REPO_ROOT } from './run-script.js'
+
+export interface CliProcess {
+  child: ChildProcessWithoutNullStreams
+  output: { stdout: string; stderr: string }
+  /** The exit code (null when a signal ended it). */
+  exited: Promise<number | null>
+}
+
+/** Starts the CLI; `children` collects it so an afterEach can SIGKILL what a failed test left running. */
+export function runCli(args: string[], children: ChildProcessWithoutNullStreams[]): CliProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src', 'cli.ts'), ...args], {
+    cwd: REPO_ROOT,
+  })
+  children.push(child)
+  const output = { stdout: '', stderr: '' }
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk))
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output.stderr += chunk))
+  const exited = once(child, 'exit').then(([code]) => code as number | null)
+  return { child, output, exited }
+}
+
+/** Resolves with the first match of `pattern` in the CLI's stdout; rejects if it exits first. */
+export async function waitForOutput(
+  output: { stdout: string },
+  pattern: RegExp,
+  exited: Promise<unknown>,
+): Promise<RegExpMatchArray> {
+  let done = false
+  void exited.then(() => (done = true))
+  for (;;) {
+    const match = output.stdout.match(pattern)
+    if (match) return match
+    if (done) throw new Error(`the CLI exited before printing ${pattern}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+/** Kills whatever the tests left running. */
+export function killLeftovers(children: ChildProcessWithoutNullStreams[]): void {
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+}
