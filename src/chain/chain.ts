@@ -242,11 +242,8 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
       trie,
     })
   const durable = options.dataDir ? await openDurableChain(options.dataDir, common, makeGenesis) : undefined
-  const { stateManager, genesis } = durable
-    ? { stateManager: durable.stateManager, genesis: durable.blocks[0] }
-    : await makeGenesis()
-  const store = new CanonicalStore(genesis)
-  for (const block of durable?.blocks.slice(1) ?? []) store.add(block)
+  const { stateManager, genesis } = durable ?? (await makeGenesis())
+  const store = new CanonicalStore(genesis, durable?.history)
   const head = store.latest()
   const vm = await createVM({ common, stateManager, blockchain: new StoreBlockHashes(store) })
   const events = new TypedEmitter<ChainEvents>((event, err) =>

@@ -1,13 +1,17 @@
 /**
  * The chain's starting point in a data directory: a fresh directory gets genesis (written before
- * anything else happens), a used one gives back its sealed blocks and the state trie at the newest.
+ * anything else happens), a used one gives back its genesis, its head and the state trie at the head.
+ * Nothing else is read: history stays on disk (disk-history.ts), so a restart does not grow with it.
  */
 import type { Common } from '@ethereumjs/common'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { ValueEncoding } from '@ethereumjs/util'
 import type { BlockRecord } from '../../domain/types.js'
+import { decodeBlock } from './codec.js'
 import { openDataDir } from './db.js'
+import { DiskHistory } from './disk-history.js'
+import { blockKey } from './keys.js'
 import { Persistence } from './persistence.js'
 import { LevelTrieDB } from './trie-db.js'
 
@@ -17,8 +21,8 @@ const TRIE_NODE_CACHE = 50_000
 export interface DurableStart {
   persistence: Persistence
   stateManager: MerkleStateManager
-  /** Every sealed block from genesis, in order. */
-  blocks: BlockRecord[]
+  genesis: BlockRecord
+  history: DiskHistory
 }
 
 export async function openDurableChain(
@@ -37,16 +41,19 @@ export async function openDurableChain(
     cacheSize: TRIE_NODE_CACHE,
   })
   try {
-    const blocks = await persistence.blocks(common)
-    if (blocks.length === 0) {
+    const head = await DiskHistory.readHead(db, common)
+    if (head === undefined) {
       // fresh, or stopped before genesis reached the disk: genesis is deterministic from the flags
       const { stateManager, genesis } = await makeGenesis(trie)
       await persistence.sealed(genesis)
-      return { persistence, stateManager, blocks: [genesis] }
+      return { persistence, stateManager, genesis, history: new DiskHistory(db, common, genesis) }
     }
-    trie.root(blocks[blocks.length - 1].header.stateRoot)
+    const stored = db.getSync(blockKey(0n))
+    if (stored === undefined) throw new Error(`the data directory has block ${head.number} but no genesis block`)
+    trie.root(head.header.stateRoot)
     const stateManager = new MerkleStateManager({ common, trie, caches: new Caches() })
-    return { persistence, stateManager, blocks }
+    const genesis = decodeBlock(stored, common)
+    return { persistence, stateManager, genesis, history: new DiskHistory(db, common, head) }
   } catch (err) {
     await db.close()
     throw err
