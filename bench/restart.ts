@@ -81,7 +81,7 @@ async function timed(start: () => Promise<{ url: string; stop: () => Promise<voi
 try {
   await build()
   await timed(async () => {
-    const s = await startService({ ...config, port: 0, rateLimit: 0 })
+    const s = await startService({ quiet: true, dataDir: dir, port: 0, rateLimit: 0 })
     return { url: s.url, stop: () => s.close() }
   }, 'in process (startService)')
   await timed(() => startOurs(['--data-dir', dir]), 'as a child process (node + tsx + the CLI)')
