@@ -40,6 +40,9 @@ Flags:
       --trusted-proxies <cidrs>  comma-separated CIDRs whose X-Forwarded-For / X-Real-IP is believed
       --data-dir <dir>           keep the chain (blocks, state, preconfirmations, pool) in this directory
                                  and continue it after a restart (default: in memory, lost at exit)
+      --dump-state <file>        at exit, write the head's accounts, code and storage to this JSON file
+                                 (anvil's --dump-state format)
+      --load-state <file>        start a fresh chain with the accounts of such a file (ours or anvil's)
       --no-op-fees               OP Stack: charge gas only (default: user transactions also pay the L1 data
                                  fee and the operator fee into the fee vaults)
       --l1-base-fee <wei>        simulated L1 base fee in L1-info deposits (default ${d.l1Settings.l1BaseFee})
@@ -77,6 +80,8 @@ const flags = {
   'rate-limit-fail-closed': { type: 'boolean' },
   'trusted-proxies': { type: 'string' },
   'data-dir': { type: 'string' },
+  'dump-state': { type: 'string' },
+  'load-state': { type: 'string' },
   quiet: { type: 'boolean' },
   upstream: { type: 'string' },
   'upstream-feed': { type: 'string' },
@@ -104,6 +109,8 @@ const CHAIN_FLAGS = [
   'balance',
   'txpool-max-per-sender',
   'txpool-max-total',
+  'dump-state',
+  'load-state',
 ] as const
 
 export interface CommandLine {
@@ -195,6 +202,8 @@ export function parseCommandLine(argv: string[]): CommandLine {
       .filter((cidr) => cidr !== '')
   }
   if (text('data-dir') !== undefined) overrides.dataDir = text('data-dir')!
+  if (text('dump-state') !== undefined) overrides.dumpState = text('dump-state')!
+  if (text('load-state') !== undefined) overrides.loadState = text('load-state')!
   if (values.quiet) overrides.quiet = true
   if (text('upstream') !== undefined) {
     const chainFlag = CHAIN_FLAGS.find((flag) => values[flag] !== undefined)

@@ -33,6 +33,9 @@ import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { openDurableChain } from './persist/open.js'
 import type { Persistence } from './persist/persistence.js'
 import { restoreInProgress } from './persist/restore.js'
+import { Preimages } from './persist/preimages.js'
+import { dumpState, writeStateFile } from './persist/state-dump.js'
+import { readStateFile } from './persist/state-load.js'
 
 /** OP Stack's sequencer fee vault: where priority fees go. */
 const FEE_RECIPIENT = hexToBytes('0x4200000000000000000000000000000000000011')
@@ -59,6 +62,8 @@ export type ChainOptions = Pick<
   | 'txpoolMaxPerSender'
   | 'txpoolMaxTotal'
   | 'quiet'
+  | 'dumpState'
+  | 'loadState'
 > &
   Partial<Pick<Config, 'opFees' | 'l1Settings'>> & {
     logger?: ChainLogger
@@ -97,7 +102,7 @@ export class Chain implements Backend, TxSubmitter {
     readonly store: CanonicalStore,
     vms: VmPool,
     readonly options: Required<Pick<ChainOptions, 'blockTimeMs' | 'flashblockIntervalMs'>> &
-      Pick<ChainOptions, 'opFees' | 'l1Settings'>,
+      Pick<ChainOptions, 'opFees' | 'l1Settings' | 'dumpState'> & { preimages: Preimages },
     events: TypedEmitter<ChainEvents>,
     logger: ChainLogger,
     readonly persistence?: Persistence,
@@ -174,10 +179,19 @@ export class Chain implements Backend, TxSubmitter {
     this.sequencer.start()
   }
 
-  /** Stops the timers; with a data directory, closes it (the block in progress stays journaled). */
+  /**
+   * Stops the timers; writes --dump-state (the sealed head's state); with a data directory, closes it
+   * (the block in progress stays journaled).
+   */
   async stop(): Promise<void> {
     await this.sequencer.stop()
-    await this.persistence?.close()
+    try {
+      const { dumpState: file, preimages } = this.options
+      const head = this.store.latest()
+      if (file) writeStateFile(file, await dumpState(stateAt(this.vm, head.header.stateRoot), head, preimages))
+    } finally {
+      await this.persistence?.close()
+    }
   }
 
   /** eth_sendRawTransaction: admission; resolves to the hash or throws TransactionRejectedError. */
@@ -230,7 +244,8 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
   const baseFee = options.baseFee ?? GENESIS_BASE_FEE
   const common = createChainCommon({ chainId, gasLimit, baseFee })
   const accounts = deriveDevAccounts(options.mnemonic, options.accounts)
-  const makeGenesis = (trie?: MerklePatriciaTrie) =>
+  const state = options.loadState ? readStateFile(options.loadState) : undefined
+  const makeGenesis = (trie?: MerklePatriciaTrie, preimages = new Preimages()) =>
     createGenesis({
       common,
       gasLimit,
@@ -240,9 +255,13 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
       timestamp: options.genesisTimestamp ?? BigInt(Math.floor(Date.now() / 1000)),
       l1Settings: options.l1Settings,
       trie,
-    })
-  const durable = options.dataDir ? await openDurableChain(options.dataDir, common, makeGenesis) : undefined
-  const { stateManager, genesis } = durable ?? (await makeGenesis())
+      preimages,
+      state,
+    }).then((made) => ({ ...made, preimages }))
+  const durable = options.dataDir
+    ? await openDurableChain(options.dataDir, common, makeGenesis, options.loadState)
+    : undefined
+  const { stateManager, genesis, preimages } = durable ?? (await makeGenesis())
   const store = new CanonicalStore(genesis, durable?.history)
   const head = store.latest()
   const vm = await createVM({ common, stateManager, blockchain: new StoreBlockHashes(store) })
@@ -267,7 +286,7 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
     pool,
     store,
     new VmPool(vm),
-    { blockTimeMs, flashblockIntervalMs, opFees, l1Settings },
+    { blockTimeMs, flashblockIntervalMs, opFees, l1Settings, dumpState: options.dumpState, preimages },
     events,
     logger,
     durable?.persistence,

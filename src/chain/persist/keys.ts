@@ -1,10 +1,19 @@
 /**
  * The data directory's key space, one prefix byte per kind, numbers big-endian so LevelDB's byte order
  * is block order: m meta, b sealed block by number, h block number by hash, t transaction position
- * (block number, index) by hash, n trie node by hash, j flashblock journal by (block, index), p pool
- * journal by transaction hash.
+ * (block number, index) by hash, n trie node by hash, k preimage of a hashed trie key, j flashblock
+ * journal by (block, index), p pool journal by transaction hash.
  */
-const PREFIX = { meta: 0x6d, block: 0x62, hash: 0x68, tx: 0x74, node: 0x6e, journal: 0x6a, pool: 0x70 } as const
+const PREFIX = {
+  meta: 0x6d,
+  block: 0x62,
+  hash: 0x68,
+  tx: 0x74,
+  node: 0x6e,
+  preimage: 0x6b,
+  journal: 0x6a,
+  pool: 0x70,
+} as const
 
 function withPrefix(prefix: number, body: Uint8Array): Uint8Array {
   const key = new Uint8Array(1 + body.length)
@@ -25,6 +34,7 @@ export const blockKey = (number: bigint) => withPrefix(PREFIX.block, u64(number)
 export const hashKey = (hash: Uint8Array) => withPrefix(PREFIX.hash, hash)
 export const txKey = (hash: Uint8Array) => withPrefix(PREFIX.tx, hash)
 export const nodeKey = (hash: Uint8Array) => withPrefix(PREFIX.node, hash)
+export const preimageKey = (hash: Uint8Array) => withPrefix(PREFIX.preimage, hash)
 export const poolKey = (hash: Uint8Array) => withPrefix(PREFIX.pool, hash)
 
 /** A transaction's position: block number (8 bytes) and index (4 bytes), big-endian. */

@@ -13,6 +13,8 @@ import { openDataDir } from './db.js'
 import { DiskHistory } from './disk-history.js'
 import { blockKey } from './keys.js'
 import { Persistence } from './persistence.js'
+import { Preimages } from './preimages.js'
+import { StateFileError } from './state-load.js'
 import { LevelTrieDB } from './trie-db.js'
 
 /** Trie nodes kept decoded in memory in front of LevelDB (an LRU; a node is ~100-500 bytes). */
@@ -23,16 +25,23 @@ export interface DurableStart {
   stateManager: MerkleStateManager
   genesis: BlockRecord
   history: DiskHistory
+  preimages: Preimages
 }
 
 export async function openDurableChain(
   dir: string,
   common: Common,
-  makeGenesis: (trie: MerklePatriciaTrie) => Promise<{ stateManager: MerkleStateManager; genesis: BlockRecord }>,
+  makeGenesis: (
+    trie: MerklePatriciaTrie,
+    preimages: Preimages,
+  ) => Promise<{ stateManager: MerkleStateManager; genesis: BlockRecord }>,
+  /** --load-state's file: only a fresh directory takes it (a chain's state is never replaced). */
+  loadState?: string,
 ): Promise<DurableStart> {
   const { db } = await openDataDir(dir, Number(common.chainId()))
   const trieDb = new LevelTrieDB(db)
-  const persistence = new Persistence(db, trieDb)
+  const preimages = new Preimages(db)
+  const persistence = new Persistence(db, trieDb, preimages)
   const trie = new MerklePatriciaTrie({
     useKeyHashing: true,
     common,
@@ -44,16 +53,21 @@ export async function openDurableChain(
     const head = await DiskHistory.readHead(db, common)
     if (head === undefined) {
       // fresh, or stopped before genesis reached the disk: genesis is deterministic from the flags
-      const { stateManager, genesis } = await makeGenesis(trie)
+      const { stateManager, genesis } = await makeGenesis(trie, preimages)
       await persistence.sealed(genesis)
-      return { persistence, stateManager, genesis, history: new DiskHistory(db, common, genesis) }
+      return { persistence, stateManager, genesis, history: new DiskHistory(db, common, genesis), preimages }
     }
+    if (loadState)
+      throw new StateFileError(
+        `--load-state needs a fresh chain, but --data-dir ${dir} already holds blocks 0..${head.number}`,
+      )
     const stored = db.getSync(blockKey(0n))
     if (stored === undefined) throw new Error(`the data directory has block ${head.number} but no genesis block`)
     trie.root(head.header.stateRoot)
     const stateManager = new MerkleStateManager({ common, trie, caches: new Caches() })
+    preimages.watch(stateManager)
     const genesis = decodeBlock(stored, common)
-    return { persistence, stateManager, genesis, history: new DiskHistory(db, common, head) }
+    return { persistence, stateManager, genesis, history: new DiskHistory(db, common, head), preimages }
   } catch (err) {
     await db.close()
     throw err

@@ -1,6 +1,6 @@
 /**
  * What the embedded chain keeps in its data directory, and when it is synced to disk:
- * - each flashblock: its trie nodes and its journal record, one synced batch, before it is published;
+ * - each flashblock: its trie nodes, the preimages of its new trie keys and its journal record, one synced batch, before it is published;
  * - each sealed block: the block (header, transactions, receipts), its last trie nodes, and the removal of
  *   its journal records and of its transactions' pool records, one synced batch, before it is published;
  * - each accepted transaction: its raw bytes, synced before the hash is answered (the pool journal).
@@ -13,6 +13,7 @@ import { encodeBlock } from './codec.js'
 import { DataDirError, type Level } from './db.js'
 import { type JournalRecord, decodeJournalRecord, encodeJournalRecord, replayable } from './journal.js'
 import { blockKey, encodePosition, hashKey, journalKey, journalRange, poolKey, range, txKey, u64 } from './keys.js'
+import type { Preimages } from './preimages.js'
 import type { LevelOp, LevelTrieDB } from './trie-db.js'
 
 const SYNC = { sync: true } as const
@@ -21,6 +22,7 @@ export class Persistence {
   constructor(
     readonly db: Level,
     readonly trie: LevelTrieDB,
+    readonly preimages: Preimages,
   ) {}
 
   async flashblock(fb: Flashblock, params: BlockParams): Promise<void> {
@@ -32,6 +34,7 @@ export class Persistence {
       transactions: fb.diff.transactions,
     })
     const { ops, written } = this.trie.drain()
+    ops.push(...this.preimages.drain())
     ops.push({ type: 'put', key: journalKey(fb.metadata.blockNumber, fb.index), value: record })
     await this.write(ops, `flashblock ${fb.metadata.blockNumber}.${fb.index}`)
     written()
@@ -39,6 +42,7 @@ export class Persistence {
 
   async sealed(block: BlockRecord): Promise<void> {
     const { ops, written } = this.trie.drain()
+    ops.push(...this.preimages.drain())
     ops.push({ type: 'put', key: blockKey(block.number), value: encodeBlock(block) })
     ops.push({ type: 'put', key: hashKey(block.hash), value: u64(block.number) })
     block.txs.forEach((tx, i) => ops.push({ type: 'put', key: txKey(tx.hash), value: encodePosition(block.number, i) }))
