@@ -34,8 +34,9 @@ import { openDurableChain } from './persist/open.js'
 import type { Persistence } from './persist/persistence.js'
 import { restoreInProgress } from './persist/restore.js'
 import { Preimages } from './persist/preimages.js'
-import { dumpState, writeStateFile } from './persist/state-dump.js'
+import { writeStateFile } from './persist/state-dump.js'
 import { readStateFile } from './persist/state-load.js'
+import type { Pruner } from './persist/prune.js'
 
 /** OP Stack's sequencer fee vault: where priority fees go. */
 const FEE_RECIPIENT = hexToBytes('0x4200000000000000000000000000000000000011')
@@ -64,6 +65,7 @@ export type ChainOptions = Pick<
   | 'quiet'
   | 'dumpState'
   | 'loadState'
+  | 'history'
 > &
   Partial<Pick<Config, 'opFees' | 'l1Settings'>> & {
     logger?: ChainLogger
@@ -102,7 +104,7 @@ export class Chain implements Backend, TxSubmitter {
     readonly store: CanonicalStore,
     vms: VmPool,
     readonly options: Required<Pick<ChainOptions, 'blockTimeMs' | 'flashblockIntervalMs'>> &
-      Pick<ChainOptions, 'opFees' | 'l1Settings' | 'dumpState'> & { preimages: Preimages },
+      Pick<ChainOptions, 'opFees' | 'l1Settings' | 'dumpState'> & { preimages: Preimages; pruner?: Pruner },
     events: TypedEmitter<ChainEvents>,
     logger: ChainLogger,
     readonly persistence?: Persistence,
@@ -164,6 +166,7 @@ export class Chain implements Backend, TxSubmitter {
 
   /** The reads of a committed root through the cross-root state cache (state-cache.ts): what RPC reads use. */
   readerAt(root: Uint8Array): RootReader {
+    this.options.pruner?.check(root)
     const key = bytesToHex(root)
     let view = this.readViews.get(key)
     if (view)
@@ -179,17 +182,14 @@ export class Chain implements Backend, TxSubmitter {
     this.sequencer.start()
   }
 
-  /**
-   * Stops the timers; writes --dump-state (the sealed head's state); with a data directory, closes it
-   * (the block in progress stays journaled).
-   */
+  /** Stops the timers; writes --dump-state; closes the data directory (the block in progress stays journaled). */
   async stop(): Promise<void> {
     await this.sequencer.stop()
+    const { dumpState: file, preimages, pruner } = this.options
     try {
-      const { dumpState: file, preimages } = this.options
-      const head = this.store.latest()
-      if (file) writeStateFile(file, await dumpState(stateAt(this.vm, head.header.stateRoot), head, preimages))
+      if (file) await writeStateFile(file, this.vm, this.store.latest(), preimages)
     } finally {
+      await pruner?.idle()
       await this.persistence?.close()
     }
   }
@@ -258,11 +258,11 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
       preimages,
       state,
     }).then((made) => ({ ...made, preimages }))
-  const durable = options.dataDir
-    ? await openDurableChain(options.dataDir, common, makeGenesis, options.loadState)
-    : undefined
+  const { dataDir, loadState } = options
+  const durable = dataDir ? await openDurableChain(dataDir, common, makeGenesis, loadState) : undefined
   const { stateManager, genesis, preimages } = durable ?? (await makeGenesis())
   const store = new CanonicalStore(genesis, durable?.history)
+  const pruner = durable && options.history ? durable.pruner(options.history, store, logger.warn) : undefined
   const head = store.latest()
   const vm = await createVM({ common, stateManager, blockchain: new StoreBlockHashes(store) })
   const events = new TypedEmitter<ChainEvents>((event, err) =>
@@ -286,13 +286,14 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
     pool,
     store,
     new VmPool(vm),
-    { blockTimeMs, flashblockIntervalMs, opFees, l1Settings, dumpState: options.dumpState, preimages },
+    { blockTimeMs, flashblockIntervalMs, opFees, l1Settings, dumpState: options.dumpState, preimages, pruner },
     events,
     logger,
     durable?.persistence,
   )
   if (durable) {
     const { sequencer } = chain
+    if (pruner) events.on('block', (block) => pruner.sealed(block.number))
     await restoreInProgress(durable.persistence, store.height, { common, sequencer, pool, events, ...logger })
   }
   return chain

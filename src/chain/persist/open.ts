@@ -14,6 +14,8 @@ import { DiskHistory } from './disk-history.js'
 import { blockKey } from './keys.js'
 import { Persistence } from './persistence.js'
 import { Preimages } from './preimages.js'
+import { Pruner } from './prune.js'
+import type { CanonicalStore } from '../store.js'
 import { StateFileError } from './state-load.js'
 import { LevelTrieDB } from './trie-db.js'
 
@@ -26,6 +28,8 @@ export interface DurableStart {
   genesis: BlockRecord
   history: DiskHistory
   preimages: Preimages
+  /** --history N: prunes state older than N blocks (prune.ts). */
+  pruner(history: number, store: CanonicalStore, warn: (message: string) => void): Pruner
 }
 
 export async function openDurableChain(
@@ -49,13 +53,15 @@ export async function openDurableChain(
     valueEncoding: ValueEncoding.Bytes,
     cacheSize: TRIE_NODE_CACHE,
   })
+  const pruner = (history: number, store: CanonicalStore, warn: (message: string) => void) =>
+    new Pruner(db, trieDb, trie, history, (n) => store.byNumber(n)?.header.stateRoot, warn)
   try {
     const head = await DiskHistory.readHead(db, common)
     if (head === undefined) {
       // fresh, or stopped before genesis reached the disk: genesis is deterministic from the flags
       const { stateManager, genesis } = await makeGenesis(trie, preimages)
       await persistence.sealed(genesis)
-      return { persistence, stateManager, genesis, history: new DiskHistory(db, common, genesis), preimages }
+      return { persistence, stateManager, genesis, history: new DiskHistory(db, common, genesis), preimages, pruner }
     }
     if (loadState)
       throw new StateFileError(
@@ -67,7 +73,7 @@ export async function openDurableChain(
     const stateManager = new MerkleStateManager({ common, trie, caches: new Caches() })
     preimages.watch(stateManager)
     const genesis = decodeBlock(stored, common)
-    return { persistence, stateManager, genesis, history: new DiskHistory(db, common, head), preimages }
+    return { persistence, stateManager, genesis, history: new DiskHistory(db, common, head), preimages, pruner }
   } catch (err) {
     await db.close()
     throw err

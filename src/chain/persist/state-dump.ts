@@ -12,6 +12,8 @@ import { Address, bytesToHex, hexToBytes, setLengthLeft } from '@ethereumjs/util
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import type { BlockRecord } from '../../domain/types.js'
 import type { Preimages } from './preimages.js'
+import type { VM } from '@ethereumjs/vm'
+import { stateAt } from '../engine.js'
 
 export interface DumpedAccount {
   nonce: number
@@ -32,11 +34,7 @@ export interface StateDump {
 const hex = (n: bigint) => `0x${n.toString(16)}`
 
 /** `state` is a read view at `head`'s state root. */
-export async function dumpState(
-  state: MerkleStateManager,
-  head: BlockRecord,
-  preimages: Preimages,
-): Promise<StateDump> {
+async function dumpState(state: MerkleStateManager, head: BlockRecord, preimages: Preimages): Promise<StateDump> {
   const preimage = preimages.lookup()
   const trie = (state as unknown as { _trie: MerklePatriciaTrie })._trie
   const { values } = await trie.getValueMap()
@@ -81,8 +79,12 @@ export async function dumpState(
   }
 }
 
-/** Written next to the target and renamed over it, so a crash mid-write never leaves half a file. */
-export function writeStateFile(file: string, dump: StateDump): void {
+/**
+ * The state at `head` into `file`: written next to it and renamed over it, so a crash mid-write never
+ * leaves half a file.
+ */
+export async function writeStateFile(file: string, vm: VM, head: BlockRecord, preimages: Preimages): Promise<void> {
+  const dump = await dumpState(stateAt(vm, head.header.stateRoot), head, preimages)
   const temporary = `${file}.partial`
   writeFileSync(temporary, `${JSON.stringify(dump, null, 2)}\n`)
   renameSync(temporary, file)
