@@ -12,9 +12,14 @@ import type { Level } from './db.js'
 import { preimageKey } from './keys.js'
 import type { LevelOp } from './trie-db.js'
 
+/** Preimages remembered as already on disk, so the slots every block touches are not written again. */
+const KNOWN_ON_DISK = 100_000
+
 export class Preimages {
   /** Written since the last drain (all of them without a data directory), by preimage. */
   private readonly fresh = new Map<string, Uint8Array>()
+  /** Drained to disk lately (cleared when full: a forgotten one is merely written again). */
+  private readonly known = new Set<string>()
 
   constructor(private readonly db?: Level) {}
 
@@ -23,7 +28,7 @@ export class Preimages {
     const { putAccount, putCode, putStorage } = state
     const note = (bytes: Uint8Array) => {
       const key = bytesToHex(bytes)
-      if (!this.fresh.has(key)) this.fresh.set(key, bytes.slice())
+      if (!this.fresh.has(key) && !this.known.has(key)) this.fresh.set(key, bytes.slice())
     }
     state.putAccount = (address, account) => {
       note(address.bytes)
@@ -44,8 +49,11 @@ export class Preimages {
   drain(): LevelOp[] {
     if (!this.db) return []
     const ops: LevelOp[] = []
-    for (const preimage of this.fresh.values())
+    if (this.known.size + this.fresh.size > KNOWN_ON_DISK) this.known.clear()
+    for (const [key, preimage] of this.fresh) {
       ops.push({ type: 'put', key: preimageKey(keccak256(preimage)), value: preimage })
+      this.known.add(key)
+    }
     this.fresh.clear()
     return ops
   }
