@@ -45,7 +45,7 @@ export type Target = {
 }
 
 async function waitReady(url: string, child: ChildProcess, what: string) {
-  for (let i = 0; i < 300; i++) {
+  for (let i = 0; i < 900; i++) {
     if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}`)
     try {
       await rpc(url, 'eth_chainId')

@@ -8,6 +8,7 @@ import { ConfigError } from './config.js'
 import { HELP, parseCommandLine } from './flags.js'
 import { banner } from './banner.js'
 import { DataDirError } from './chain/persist/db.js'
+import { StateFileError } from './chain/persist/state-load.js'
 import { FollowerStartError } from './errors.js'
 import { SHUTDOWN_EXIT_MS } from './limits.js'
 import { startService, type RunningFollower, type RunningService } from './service.js'
@@ -69,7 +70,7 @@ async function main(argv: string[]): Promise<void> {
       exitWithUsageError(`port ${config.port} on ${config.host} is already in use; pick another with --port`)
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
       exitWithUsageError(`cannot listen on --host ${config.host}: no such interface`)
-    if (err instanceof DataDirError) exitWithUsageError(err.message)
+    if (err instanceof DataDirError || err instanceof StateFileError) exitWithUsageError(err.message)
     if (code === 'EACCES') exitWithUsageError(`not allowed to listen on port ${config.port}; use a port above 1023`)
     throw err
   }

@@ -204,6 +204,8 @@ describe('bad flags are refused with a sentence naming the flag', () => {
     [['--redis-url', 'localhost:6379'], '--redis-url must look like redis://'],
     [['--trusted-proxies', '10.0.0.0/33'], '--trusted-proxies: "10.0.0.0/33" is not an IP address or CIDR range'],
     [['--quiet=yes'], '--quiet does not take a value'],
+    [['--history', '128'], '--history prunes a --data-dir; give one'],
+    [['--data-dir', '/tmp/x', '--history', '0'], '--history expects at least 1 block'],
     [['serve'], 'unexpected argument serve'],
   ])('%j', (argv, message) => {
     expect(() => parseArgs(argv)).toThrow(ConfigError)

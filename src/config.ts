@@ -50,6 +50,12 @@ export interface Config {
   quiet: boolean
   /** --data-dir: the chain lives in this directory (LevelDB) and survives restarts and crashes. */
   dataDir?: string
+  /** --dump-state: at exit, the head's state goes to this file (anvil's format). */
+  dumpState?: string
+  /** --load-state: a fresh chain starts with the accounts of this file. */
+  loadState?: string
+  /** --history: keep the state of the last N blocks (with --data-dir); absent = keep all. */
+  history?: number
   /** Follower mode (`--upstream`): the upstream node's HTTP JSON-RPC; absent = the embedded chain. */
   upstream?: string
   /** `--upstream-feed`: the raw flashblocks feed (WebSocket) a follower re-executes. */

@@ -40,6 +40,11 @@ Flags:
       --trusted-proxies <cidrs>  comma-separated CIDRs whose X-Forwarded-For / X-Real-IP is believed
       --data-dir <dir>           keep the chain (blocks, state, preconfirmations, pool) in this directory
                                  and continue it after a restart (default: in memory, lost at exit)
+      --dump-state <file>        at exit, write the head's accounts, code and storage to this JSON file
+                                 (anvil's --dump-state format)
+      --load-state <file>        start a fresh chain with the accounts of such a file (ours or anvil's)
+      --history <n>              with --data-dir: keep the state of the last n blocks only; older state
+                                 reads get "missing trie node" (default: keep all; blocks are always kept)
       --no-op-fees               OP Stack: charge gas only (default: user transactions also pay the L1 data
                                  fee and the operator fee into the fee vaults)
       --l1-base-fee <wei>        simulated L1 base fee in L1-info deposits (default ${d.l1Settings.l1BaseFee})
@@ -83,6 +88,9 @@ const flags = {
   'rate-limit-fail-closed': { type: 'boolean' },
   'trusted-proxies': { type: 'string' },
   'data-dir': { type: 'string' },
+  'dump-state': { type: 'string' },
+  'load-state': { type: 'string' },
+  history: { type: 'string' },
   quiet: { type: 'boolean' },
   upstream: { type: 'string' },
   'upstream-feed': { type: 'string' },
@@ -117,6 +125,9 @@ const CHAIN_FLAGS = [
   'genesis',
   'import',
   'no-mining',
+  'dump-state',
+  'load-state',
+  'history',
 ] as const
 
 export interface CommandLine {
@@ -208,6 +219,13 @@ export function parseCommandLine(argv: string[]): CommandLine {
       .filter((cidr) => cidr !== '')
   }
   if (text('data-dir') !== undefined) overrides.dataDir = text('data-dir')!
+  if (text('dump-state') !== undefined) overrides.dumpState = text('dump-state')!
+  if (text('load-state') !== undefined) overrides.loadState = text('load-state')!
+  if (text('history') !== undefined) {
+    overrides.history = integer('history', text('history')!)
+    if (overrides.history < 1) throw new ConfigError('--history expects at least 1 block')
+    if (overrides.dataDir === undefined) throw new ConfigError('--history prunes a --data-dir; give one')
+  }
   if (values.quiet) overrides.quiet = true
   if (text('genesis') !== undefined) overrides.genesis = text('genesis')!
   if (text('import') !== undefined) overrides.importFile = text('import')!

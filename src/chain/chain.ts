@@ -36,6 +36,10 @@ import { restoreInProgress } from './persist/restore.js'
 import { createGethGenesis, gethGenesisCommon, readGethGenesis } from './geth-genesis.js'
 import { importFile } from './import-blocks.js'
 import { nextBaseFee } from '../opstack/da-footprint.js'
+import { Preimages } from './persist/preimages.js'
+import { writeStateFile } from './persist/state-dump.js'
+import { readStateFile } from './persist/state-load.js'
+import type { Pruner } from './persist/prune.js'
 
 /** OP Stack's sequencer fee vault: where priority fees go. */
 const FEE_RECIPIENT = hexToBytes('0x4200000000000000000000000000000000000011')
@@ -62,6 +66,9 @@ export type ChainOptions = Pick<
   | 'txpoolMaxPerSender'
   | 'txpoolMaxTotal'
   | 'quiet'
+  | 'dumpState'
+  | 'loadState'
+  | 'history'
 > &
   Partial<Pick<Config, 'opFees' | 'l1Settings' | 'genesis' | 'importFile'>> & {
     logger?: ChainLogger
@@ -100,7 +107,11 @@ export class Chain implements Backend, TxSubmitter {
     readonly store: CanonicalStore,
     vms: VmPool,
     readonly options: Required<Pick<ChainOptions, 'blockTimeMs' | 'flashblockIntervalMs'>> &
-      Pick<ChainOptions, 'opFees' | 'l1Settings'> & { opStack: boolean },
+      Pick<ChainOptions, 'opFees' | 'l1Settings' | 'dumpState'> & {
+        opStack: boolean
+        preimages: Preimages
+        pruner?: Pruner
+      },
     events: TypedEmitter<ChainEvents>,
     logger: ChainLogger,
     readonly persistence?: Persistence,
@@ -162,6 +173,7 @@ export class Chain implements Backend, TxSubmitter {
 
   /** The reads of a committed root through the cross-root state cache (state-cache.ts): what RPC reads use. */
   readerAt(root: Uint8Array): RootReader {
+    this.options.pruner?.check(root)
     const key = bytesToHex(root)
     let view = this.readViews.get(key)
     if (view)
@@ -177,10 +189,16 @@ export class Chain implements Backend, TxSubmitter {
     this.sequencer.start()
   }
 
-  /** Stops the timers; with a data directory, closes it (the block in progress stays journaled). */
+  /** Stops the timers; writes --dump-state; closes the data directory (the block in progress stays journaled). */
   async stop(): Promise<void> {
     await this.sequencer.stop()
-    await this.persistence?.close()
+    const { dumpState: file, preimages, pruner } = this.options
+    try {
+      if (file) await writeStateFile(file, this.vm, this.store.latest(), preimages)
+    } finally {
+      await pruner?.idle()
+      await this.persistence?.close()
+    }
   }
 
   /** eth_sendRawTransaction: admission; resolves to the hash or throws TransactionRejectedError. */
@@ -236,9 +254,10 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
   const opStack = geth === undefined || 'optimism' in geth.config
   const common = geth ? gethGenesisCommon(geth) : createChainCommon({ chainId, gasLimit, baseFee })
   const accounts = deriveDevAccounts(options.mnemonic, options.accounts)
-  const makeGenesis = (trie?: MerklePatriciaTrie) =>
-    geth
-      ? createGethGenesis(geth, common, trie)
+  const state = options.loadState ? readStateFile(options.loadState) : undefined
+  const makeGenesis = (trie?: MerklePatriciaTrie, preimages = new Preimages()) =>
+    (geth
+      ? createGethGenesis(geth, common, trie, preimages)
       : createGenesis({
           common,
           gasLimit,
@@ -248,13 +267,15 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
           timestamp: options.genesisTimestamp ?? BigInt(Math.floor(Date.now() / 1000)),
           l1Settings: options.l1Settings,
           trie,
+          preimages,
+          state,
         })
-  const durable = options.dataDir ? await openDurableChain(options.dataDir, common, makeGenesis) : undefined
-  const { stateManager, genesis } = durable
-    ? { stateManager: durable.stateManager, genesis: durable.blocks[0] }
-    : await makeGenesis()
-  const store = new CanonicalStore(genesis)
-  for (const block of durable?.blocks.slice(1) ?? []) store.add(block)
+    ).then((made) => ({ ...made, preimages }))
+  const { dataDir, loadState } = options
+  const durable = dataDir ? await openDurableChain(dataDir, common, makeGenesis, loadState) : undefined
+  const { stateManager, genesis, preimages } = durable ?? (await makeGenesis())
+  const store = new CanonicalStore(genesis, durable?.history)
+  const pruner = durable && options.history ? durable.pruner(options.history, store, logger.warn) : undefined
   if (options.importFile !== undefined) await importFile(options.importFile, store, stateManager, common, logger.info)
   const head = store.latest()
   // the chain's VM, pool and calls run under the head's fork
@@ -285,13 +306,23 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
     pool,
     store,
     new VmPool(vm),
-    { blockTimeMs, flashblockIntervalMs, opFees: opStack && opFees, l1Settings, opStack },
+    {
+      blockTimeMs,
+      flashblockIntervalMs,
+      opFees: opStack && opFees,
+      l1Settings,
+      opStack,
+      dumpState: options.dumpState,
+      preimages,
+      pruner,
+    },
     events,
     logger,
     durable?.persistence,
   )
   if (durable) {
     const { sequencer } = chain
+    if (pruner) events.on('block', (block) => pruner.sealed(block.number))
     await restoreInProgress(durable.persistence, store.height, { common, sequencer, pool, events, ...logger })
   }
   return chain

@@ -13,6 +13,8 @@ import { adoptCommon } from './engine.js'
 import { type L1Settings, nextL1Info } from '../opstack/l1-origin.js'
 import { installPredeploys, predeployAlloc } from '../opstack/predeploys.js'
 import type { BlockRecord, DevAccount } from '../domain/types.js'
+import type { Preimages } from './persist/preimages.js'
+import { applyState, type LoadedAccount } from './persist/state-load.js'
 
 export interface GenesisOptions {
   common: Common
@@ -26,6 +28,10 @@ export interface GenesisOptions {
   l1Settings?: L1Settings
   /** The trie to build genesis state in (a data directory's); default a fresh in-memory one. */
   trie?: MerklePatriciaTrie
+  /** Records the trie keys' preimages from the first write on (for --dump-state). */
+  preimages?: Preimages
+  /** --load-state: accounts written over the dev accounts and predeploys. */
+  state?: readonly LoadedAccount[]
 }
 
 export async function createGenesis(
@@ -33,6 +39,7 @@ export async function createGenesis(
 ): Promise<{ stateManager: MerkleStateManager; genesis: BlockRecord }> {
   const { common } = options
   const stateManager = new MerkleStateManager({ common, caches: new Caches(), trie: options.trie })
+  options.preimages?.watch(stateManager)
   const alloc: Record<string, string> = {}
   for (const account of options.accounts) alloc[bytesToHex(account.address)] = `0x${options.balance.toString(16)}`
   await stateManager.generateCanonicalGenesis(alloc)
@@ -44,6 +51,7 @@ export async function createGenesis(
       options.accounts[0]?.address ?? new Uint8Array(20),
     ),
   )
+  if (options.state) await applyState(stateManager, options.state)
   const header = adoptCommon(
     createBlockHeader(
       {

@@ -3,6 +3,7 @@
  * timestamp (pre-merge blocks are accepted without checking their proof of work: runBlock never checks a
  * seal), the blob schedule with its BPO forks, and the alloc (balance, nonce, code, storage).
  */
+import type { Preimages } from './persist/preimages.js'
 import { readFileSync } from 'node:fs'
 import { createBlockHeader } from '@ethereumjs/block'
 import { type Common, type GethGenesis, createCommonFromGethGenesis } from '@ethereumjs/common'
@@ -58,8 +59,11 @@ export async function createGethGenesis(
   genesis: GenesisFile,
   common: Common,
   trie?: MerklePatriciaTrie,
+  preimages?: Preimages,
 ): Promise<{ stateManager: MerkleStateManager; genesis: BlockRecord }> {
   const stateManager = new MerkleStateManager({ common, caches: new Caches(), trie })
+  // --dump-state lists accounts by address: the alloc's addresses are recorded like every later write's
+  preimages?.watch(stateManager)
   const alloc: Record<string, [PrefixedHexString, PrefixedHexString, [Uint8Array, Uint8Array][], PrefixedHexString]> =
     {}
   for (const [address, account] of Object.entries(genesis.alloc)) {

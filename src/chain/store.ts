@@ -1,38 +1,38 @@
 /**
- * The canonical chain: every sealed block of the run by number and hash, transaction hash -> position,
- * receipts and logs (inside the BlockRecords), and each block's state root (in its header; the trie DB
- * never prunes, so `stateAt(vm, root)` reads any past block).
+ * The canonical chain: every sealed block by number and hash, transaction hash -> position, receipts and
+ * logs (inside the BlockRecords), and each block's state root (in its header; `stateAt(vm, root)` reads
+ * any past block whose state is kept).
  *
- * Memory: history is never pruned, so the heap grows with every block. Measured with
- * `node --expose-gc --import tsx bench/chain-memory.ts 100 100 1000` (Node 20, heap after GC): 100 blocks
- * of 100 ETH transfers to fresh accounts, 5 flashblocks each, grew the heap by 64 MB, i.e. 0.64 MB per
- * full block or 6.5 KB per transaction (decoded tx + receipt + trie nodes of the new state; before the
- * shared Common of engine.ts adoptCommon it was 18.9 KB); 1000 empty blocks cost 5.2 KB each, about
- * 19 MB per hour of idle 1 s blocks. RSS grew 138 MB over the whole run.
+ * Where the history lives is a BlockHistory: in memory (no --data-dir, like anvil: the heap grows with
+ * every block, about 6.5 KB per transaction and 5 KB per empty block, measured with bench/chain-memory.ts)
+ * or in the data directory, read on demand behind a small cache of recent blocks (persist/disk-history.ts),
+ * so neither memory nor restart time grows with the chain.
  */
+import { equalsBytes } from '@ethereumjs/util'
 import { keyOf } from '../domain/block-record.js'
 import type { BlockRecord, TxLocation } from '../domain/types.js'
 
-export class CanonicalStore {
+/** A transaction's place in the canonical chain. */
+export interface TxPosition {
+  number: bigint
+  index: number
+}
+
+export interface BlockHistory {
+  readonly height: bigint
+  latest(): BlockRecord
+  /** Takes the next sealed block (with a data directory it is already on disk). */
+  add(block: BlockRecord): void
+  byNumber(number: bigint): BlockRecord | undefined
+  numberOf(hash: Uint8Array): bigint | undefined
+  position(txHash: Uint8Array): TxPosition | undefined
+}
+
+/** The whole history in memory: the chain without --data-dir. */
+class MemoryHistory implements BlockHistory {
   private readonly blocks: BlockRecord[] = []
-  private readonly byHash = new Map<string, BlockRecord>()
-  private readonly txIndex = new Map<string, { number: bigint; index: number }>()
-
-  constructor(genesis: BlockRecord) {
-    if (genesis.number !== 0n) throw new Error('the canonical store starts at genesis')
-    this.add(genesis)
-  }
-
-  /** Appends the next block; numbers are dense from genesis. */
-  add(block: BlockRecord): void {
-    if (block.number !== BigInt(this.blocks.length)) {
-      throw new Error(`block ${block.number} is not the next canonical block (${this.blocks.length})`)
-    }
-    this.blocks.push(block)
-    this.byHash.set(keyOf(block.hash), block)
-    for (let i = 0; i < block.txs.length; i++)
-      this.txIndex.set(keyOf(block.txs[i].hash), { number: block.number, index: i })
-  }
+  private readonly byHash = new Map<string, bigint>()
+  private readonly txIndex = new Map<string, TxPosition>()
 
   get height(): bigint {
     return BigInt(this.blocks.length - 1)
@@ -42,28 +42,80 @@ export class CanonicalStore {
     return this.blocks[this.blocks.length - 1]
   }
 
-  genesis(): BlockRecord {
-    return this.blocks[0]
+  add(block: BlockRecord): void {
+    this.blocks.push(block)
+    this.byHash.set(keyOf(block.hash), block.number)
+    for (let i = 0; i < block.txs.length; i++)
+      this.txIndex.set(keyOf(block.txs[i].hash), { number: block.number, index: i })
   }
 
   byNumber(number: bigint): BlockRecord | undefined {
     return number >= 0n && number < BigInt(this.blocks.length) ? this.blocks[Number(number)] : undefined
   }
 
-  blockByHash(hash: Uint8Array): BlockRecord | undefined {
+  numberOf(hash: Uint8Array): bigint | undefined {
     return this.byHash.get(keyOf(hash))
   }
 
+  position(txHash: Uint8Array): TxPosition | undefined {
+    return this.txIndex.get(keyOf(txHash))
+  }
+}
+
+export class CanonicalStore {
+  private readonly first: BlockRecord
+
+  /** `history` already holds genesis (and, after a restart, every block up to its head). */
+  constructor(
+    genesis: BlockRecord,
+    private readonly history: BlockHistory = new MemoryHistory(),
+  ) {
+    if (genesis.number !== 0n) throw new Error('the canonical store starts at genesis')
+    this.first = genesis
+    if (history.height < 0n) history.add(genesis)
+  }
+
+  /** Appends the next block; numbers are dense from genesis. */
+  add(block: BlockRecord): void {
+    if (block.number !== this.history.height + 1n) {
+      throw new Error(`block ${block.number} is not the next canonical block (${this.history.height + 1n})`)
+    }
+    this.history.add(block)
+  }
+
+  get height(): bigint {
+    return this.history.height
+  }
+
+  latest(): BlockRecord {
+    return this.history.latest()
+  }
+
+  genesis(): BlockRecord {
+    return this.first
+  }
+
+  byNumber(number: bigint): BlockRecord | undefined {
+    if (number < 0n || number > this.height) return undefined
+    return number === 0n ? this.first : this.history.byNumber(number)
+  }
+
+  blockByHash(hash: Uint8Array): BlockRecord | undefined {
+    const number = this.history.numberOf(hash)
+    const block = number === undefined ? undefined : this.byNumber(number)
+    return block && equalsBytes(block.hash, hash) ? block : undefined
+  }
+
   tx(hash: Uint8Array): TxLocation | undefined {
-    const at = this.txIndex.get(keyOf(hash))
-    if (!at) return undefined
-    const block = this.blocks[Number(at.number)]
+    const at = this.history.position(hash)
+    const block = at && this.byNumber(at.number)
+    if (!at || !block) return undefined
     return { block, index: at.index, tx: block.txs[at.index], receipt: block.receipts[at.index], pending: false }
   }
 
   /** Blocks from..to inclusive, clamped to the chain (for log queries). */
   *range(from: bigint, to: bigint): Iterable<BlockRecord> {
     const last = to < this.height ? to : this.height
-    for (let n = from < 0n ? 0n : from; n <= last; n++) yield this.blocks[Number(n)]
+    for (let n = from < 0n ? 0n : from; n <= last; n++) yield this.byNumber(n)!
   }
 }

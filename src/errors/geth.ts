@@ -202,3 +202,12 @@ export class TraceBlockHashNotFoundError extends templated(InvalidInputError, 'b
     super(`block ${hash} not found`)
   }
 }
+/** A state read on a block whose state --history has pruned (geth's text for state it no longer holds). */
+export class MissingTrieNodeError extends templated(
+  InvalidInputError,
+  'missing trie node <root> (path ) state <root> is not available: older than --history <N> blocks',
+) {
+  constructor(root: string, history: number) {
+    super(`missing trie node ${root} (path ) state ${root} is not available: older than --history ${history} blocks`)
+  }
+}

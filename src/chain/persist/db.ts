@@ -9,7 +9,7 @@ import { ClassicLevel } from 'classic-level'
 import { META_KEY } from './keys.js'
 
 /** Bump when the key layout or a record's encoding changes incompatibly. */
-const DATA_FORMAT_VERSION = 1
+const DATA_FORMAT_VERSION = 2
 
 export type Level = ClassicLevel<Uint8Array, Uint8Array>
 

@@ -1,14 +1,22 @@
 /**
  * The chain's starting point in a data directory: a fresh directory gets genesis (written before
- * anything else happens), a used one gives back its sealed blocks and the state trie at the newest.
+ * anything else happens), a used one gives back its genesis, its head and the state trie at the head.
+ * Nothing else is read: history stays on disk (disk-history.ts), so a restart does not grow with it.
  */
 import type { Common } from '@ethereumjs/common'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { ValueEncoding } from '@ethereumjs/util'
 import type { BlockRecord } from '../../domain/types.js'
+import { decodeBlock } from './codec.js'
 import { openDataDir } from './db.js'
+import { DiskHistory } from './disk-history.js'
+import { blockKey } from './keys.js'
 import { Persistence } from './persistence.js'
+import { Preimages } from './preimages.js'
+import { Pruner } from './prune.js'
+import type { CanonicalStore } from '../store.js'
+import { StateFileError } from './state-load.js'
 import { LevelTrieDB } from './trie-db.js'
 
 /** Trie nodes kept decoded in memory in front of LevelDB (an LRU; a node is ~100-500 bytes). */
@@ -17,18 +25,27 @@ const TRIE_NODE_CACHE = 50_000
 export interface DurableStart {
   persistence: Persistence
   stateManager: MerkleStateManager
-  /** Every sealed block from genesis, in order. */
-  blocks: BlockRecord[]
+  genesis: BlockRecord
+  history: DiskHistory
+  preimages: Preimages
+  /** --history N: prunes state older than N blocks (prune.ts). */
+  pruner(history: number, store: CanonicalStore, warn: (message: string) => void): Pruner
 }
 
 export async function openDurableChain(
   dir: string,
   common: Common,
-  makeGenesis: (trie: MerklePatriciaTrie) => Promise<{ stateManager: MerkleStateManager; genesis: BlockRecord }>,
+  makeGenesis: (
+    trie: MerklePatriciaTrie,
+    preimages: Preimages,
+  ) => Promise<{ stateManager: MerkleStateManager; genesis: BlockRecord }>,
+  /** --load-state's file: only a fresh directory takes it (a chain's state is never replaced). */
+  loadState?: string,
 ): Promise<DurableStart> {
   const { db } = await openDataDir(dir, Number(common.chainId()))
   const trieDb = new LevelTrieDB(db)
-  const persistence = new Persistence(db, trieDb)
+  const preimages = new Preimages(db)
+  const persistence = new Persistence(db, trieDb, preimages)
   const trie = new MerklePatriciaTrie({
     useKeyHashing: true,
     common,
@@ -36,17 +53,27 @@ export async function openDurableChain(
     valueEncoding: ValueEncoding.Bytes,
     cacheSize: TRIE_NODE_CACHE,
   })
+  const pruner = (history: number, store: CanonicalStore, warn: (message: string) => void) =>
+    new Pruner(db, trieDb, trie, history, (n) => store.byNumber(n)?.header.stateRoot, warn)
   try {
-    const blocks = await persistence.blocks(common)
-    if (blocks.length === 0) {
+    const head = await DiskHistory.readHead(db, common)
+    if (head === undefined) {
       // fresh, or stopped before genesis reached the disk: genesis is deterministic from the flags
-      const { stateManager, genesis } = await makeGenesis(trie)
+      const { stateManager, genesis } = await makeGenesis(trie, preimages)
       await persistence.sealed(genesis)
-      return { persistence, stateManager, blocks: [genesis] }
+      return { persistence, stateManager, genesis, history: new DiskHistory(db, common, genesis), preimages, pruner }
     }
-    trie.root(blocks[blocks.length - 1].header.stateRoot)
+    if (loadState)
+      throw new StateFileError(
+        `--load-state needs a fresh chain, but --data-dir ${dir} already holds blocks 0..${head.number}`,
+      )
+    const stored = db.getSync(blockKey(0n))
+    if (stored === undefined) throw new Error(`the data directory has block ${head.number} but no genesis block`)
+    trie.root(head.header.stateRoot)
     const stateManager = new MerkleStateManager({ common, trie, caches: new Caches() })
-    return { persistence, stateManager, blocks }
+    preimages.watch(stateManager)
+    const genesis = decodeBlock(stored, common)
+    return { persistence, stateManager, genesis, history: new DiskHistory(db, common, head), preimages, pruner }
   } catch (err) {
     await db.close()
     throw err

@@ -1,18 +1,19 @@
 /**
  * What the embedded chain keeps in its data directory, and when it is synced to disk:
- * - each flashblock: its trie nodes and its journal record, one synced batch, before it is published;
+ * - each flashblock: its trie nodes, the preimages of its new trie keys and its journal record, one synced batch, before it is published;
  * - each sealed block: the block (header, transactions, receipts), its last trie nodes, and the removal of
  *   its journal records and of its transactions' pool records, one synced batch, before it is published;
  * - each accepted transaction: its raw bytes, synced before the hash is answered (the pool journal).
- * Indexes by hash (blocks, transactions) are rebuilt in memory from the blocks at start.
+ * The block's indexes by hash (block number, transaction position) go in the block's batch; reads come
+ * from disk on demand (disk-history.ts).
  */
-import type { Common } from '@ethereumjs/common'
 import type { BlockRecord, Flashblock } from '../../domain/types.js'
 import type { BlockParams } from '../flash-builder.js'
-import { decodeBlock, encodeBlock } from './codec.js'
+import { encodeBlock } from './codec.js'
 import { DataDirError, type Level } from './db.js'
 import { type JournalRecord, decodeJournalRecord, encodeJournalRecord, replayable } from './journal.js'
-import { blockKey, journalKey, journalRange, poolKey, range } from './keys.js'
+import { blockKey, encodePosition, hashKey, journalKey, journalRange, poolKey, range, txKey, u64 } from './keys.js'
+import type { Preimages } from './preimages.js'
 import type { LevelOp, LevelTrieDB } from './trie-db.js'
 
 const SYNC = { sync: true } as const
@@ -21,6 +22,7 @@ export class Persistence {
   constructor(
     readonly db: Level,
     readonly trie: LevelTrieDB,
+    readonly preimages: Preimages,
   ) {}
 
   async flashblock(fb: Flashblock, params: BlockParams): Promise<void> {
@@ -32,6 +34,7 @@ export class Persistence {
       transactions: fb.diff.transactions,
     })
     const { ops, written } = this.trie.drain()
+    ops.push(...this.preimages.drain())
     ops.push({ type: 'put', key: journalKey(fb.metadata.blockNumber, fb.index), value: record })
     await this.write(ops, `flashblock ${fb.metadata.blockNumber}.${fb.index}`)
     written()
@@ -39,7 +42,10 @@ export class Persistence {
 
   async sealed(block: BlockRecord): Promise<void> {
     const { ops, written } = this.trie.drain()
+    ops.push(...this.preimages.drain())
     ops.push({ type: 'put', key: blockKey(block.number), value: encodeBlock(block) })
+    ops.push({ type: 'put', key: hashKey(block.hash), value: u64(block.number) })
+    block.txs.forEach((tx, i) => ops.push({ type: 'put', key: txKey(tx.hash), value: encodePosition(block.number, i) }))
     for (const key of await this.db.keys(journalRange(block.number)).all()) ops.push({ type: 'del', key })
     for (const tx of block.txs) ops.push({ type: 'del', key: poolKey(tx.hash) })
     await this.write(ops, `block ${block.number}`)
@@ -63,18 +69,6 @@ export class Persistence {
   /** A dropped or replaced transaction need not come back; not synced (coming back is harmless). */
   async forget(hash: Uint8Array): Promise<void> {
     await this.db.del(poolKey(hash))
-  }
-
-  /** Every sealed block in order; throws if one is missing (the directory is damaged). */
-  async blocks(common: Common): Promise<BlockRecord[]> {
-    const blocks: BlockRecord[] = []
-    for await (const value of this.db.values(range('block'))) {
-      const block = decodeBlock(value, common)
-      if (block.number !== BigInt(blocks.length))
-        throw new Error(`the data directory is missing block ${blocks.length} (found ${block.number})`)
-      blocks.push(block)
-    }
-    return blocks
   }
 
   /** The journal of the block after `head`: what was preconfirmed before the process stopped. */

@@ -11,10 +11,23 @@ import { nodeKey } from './keys.js'
 export type LevelOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'del'; key: Uint8Array }
 
 export class LevelTrieDB implements DB<string, Uint8Array> {
+  /** While a prune pass runs: every node key drained since it began (those must survive it). */
+  tracked?: Set<string>
+
   constructor(
     private readonly level: Level,
     private readonly waiting: Map<string, Uint8Array | undefined> = new Map(),
   ) {}
+
+  /** Whether the node is stored (waiting or on disk); reads LevelDB, never the trie's node cache. */
+  has(key: string): boolean {
+    return this.waiting.get(key) !== undefined || this.level.getSync(nodeKey(hexToBytes(`0x${key}`))) !== undefined
+  }
+
+  /** Keys waiting to be written: a prune pass must not delete them either. */
+  waitingKeys(): Iterable<string> {
+    return this.waiting.keys()
+  }
 
   async get(key: string): Promise<Uint8Array | undefined> {
     if (this.waiting.has(key)) return this.waiting.get(key)
@@ -49,6 +62,7 @@ export class LevelTrieDB implements DB<string, Uint8Array> {
     const ops: LevelOp[] = []
     const taken = [...this.waiting]
     for (const [key, value] of taken) {
+      this.tracked?.add(key)
       const k = nodeKey(hexToBytes(`0x${key}`))
       ops.push(value === undefined ? { type: 'del', key: k } : { type: 'put', key: k, value })
     }

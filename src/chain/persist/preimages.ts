@@ -1,0 +1,67 @@
+/**
+ * Preimages of the state trie's hashed keys (keccak of an address, keccak of a storage slot), which a
+ * state dump needs to name accounts and slots (geth keeps them for the same reason with --cache.preimages).
+ * Recorded by watching the chain's state manager: every account, code or slot written goes through
+ * putAccount / putCode / putStorage. With a data directory they go to disk in the batch of the
+ * flashblock or block that wrote them (drain); without one they stay in memory, as the whole chain does.
+ */
+import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import { bytesToHex, hexToBytes } from '@ethereumjs/util'
+import { keccak256 } from '../crypto.js'
+import type { Level } from './db.js'
+import { preimageKey } from './keys.js'
+import type { LevelOp } from './trie-db.js'
+
+/** Preimages remembered as already on disk, so the slots every block touches are not written again. */
+const KNOWN_ON_DISK = 100_000
+
+export class Preimages {
+  /** Written since the last drain (all of them without a data directory), by preimage. */
+  private readonly fresh = new Map<string, Uint8Array>()
+  /** Drained to disk lately (cleared when full: a forgotten one is merely written again). */
+  private readonly known = new Set<string>()
+
+  constructor(private readonly db?: Level) {}
+
+  /** Records the keys of every write through `state` from now on. */
+  watch(state: MerkleStateManager): void {
+    const { putAccount, putCode, putStorage } = state
+    const note = (bytes: Uint8Array) => {
+      const key = bytesToHex(bytes)
+      if (!this.fresh.has(key) && !this.known.has(key)) this.fresh.set(key, bytes.slice())
+    }
+    state.putAccount = (address, account) => {
+      note(address.bytes)
+      return putAccount.call(state, address, account)
+    }
+    state.putCode = (address, code) => {
+      note(address.bytes)
+      return putCode.call(state, address, code)
+    }
+    state.putStorage = (address, key, value) => {
+      note(address.bytes)
+      note(key)
+      return putStorage.call(state, address, key, value)
+    }
+  }
+
+  /** The preimages recorded since the last drain, as operations for the caller's next batch. */
+  drain(): LevelOp[] {
+    if (!this.db) return []
+    const ops: LevelOp[] = []
+    if (this.known.size + this.fresh.size > KNOWN_ON_DISK) this.known.clear()
+    for (const [key, preimage] of this.fresh) {
+      ops.push({ type: 'put', key: preimageKey(keccak256(preimage)), value: preimage })
+      this.known.add(key)
+    }
+    this.fresh.clear()
+    return ops
+  }
+
+  /** A lookup from hashed key (hex) to preimage over everything recorded, for one dump. */
+  lookup(): (hashed: string) => Uint8Array | undefined {
+    const recent = new Map<string, Uint8Array>()
+    for (const preimage of this.fresh.values()) recent.set(bytesToHex(keccak256(preimage)), preimage)
+    return (hashed) => recent.get(hashed) ?? this.db?.getSync(preimageKey(hexToBytes(hashed as `0x${string}`)))
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * --history N: state older than N blocks is removed from the data directory by mark and sweep, one pass
+ * every PRUNE_EVERY blocks (at most N), in the background. Mark: every node reachable from the state
+ * roots of the last N blocks and from the live trie's root (the block in progress), storage tries
+ * included. Sweep: every node key in a LevelDB snapshot taken before the mark that is not marked, not
+ * written since the pass began (a new flashblock may write a node with an old hash again) and not
+ * waiting to be written, is deleted. Code (keys longer than a node hash) is kept. A read of a pruned
+ * block's state finds its root gone (Chain.readerAt -> MissingTrieNodeError); a block between N and
+ * N + PRUNE_EVERY deep may still be readable until the next pass.
+ */
+import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { LeafMPTNode } from '@ethereumjs/mpt'
+import { KECCAK256_RLP, bytesToHex, createAccountFromRLP, equalsBytes } from '@ethereumjs/util'
+import { MissingTrieNodeError } from '../../errors.js'
+import type { Level } from './db.js'
+import { range } from './keys.js'
+import type { LevelTrieDB } from './trie-db.js'
+
+/** Blocks between two prune passes (fewer when --history is smaller). */
+const PRUNE_EVERY = 256
+/** Deletes per LevelDB batch while sweeping. */
+const SWEEP_BATCH = 10_000
+
+export class Pruner {
+  private lastPass = 0n
+  private running?: Promise<void>
+
+  constructor(
+    private readonly db: Level,
+    private readonly nodes: LevelTrieDB,
+    /** The live trie (its root is the state being built on; it reads through `nodes`). */
+    private readonly trie: MerklePatriciaTrie,
+    readonly history: number,
+    private readonly rootOf: (number: bigint) => Uint8Array | undefined,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  /** After each sealed block: starts a pass when one is due and none is running. */
+  sealed(head: bigint): void {
+    const every = BigInt(Math.min(PRUNE_EVERY, this.history))
+    if (this.running || head - this.lastPass < every || head < BigInt(this.history)) return
+    this.lastPass = head
+    this.running = this.pass(head)
+      .catch((err) => this.warn(`--history: a prune pass failed (nothing is lost, it runs again): ${err}`))
+      .finally(() => {
+        this.running = undefined
+      })
+  }
+
+  /** Refuses a state read whose root a pass has removed (geth's missing trie node). */
+  check(root: Uint8Array): void {
+    if (equalsBytes(root, KECCAK256_RLP) || this.nodes.has(bytesToHex(root).slice(2))) return
+    throw new MissingTrieNodeError(bytesToHex(root), this.history)
+  }
+
+  /** Waits for a running pass (at close, and for tests). */
+  async idle(): Promise<void> {
+    await this.running
+  }
+
+  private async pass(head: bigint): Promise<void> {
+    const tracked = new Set<string>()
+    this.nodes.tracked = tracked
+    const candidates = this.db.keys(range('node')) // snapshot: nodes written from now on are not in it
+    try {
+      const marked = new Set<string>() // 0x-hex node hashes, shared by every walk so shared subtrees are walked once
+      const roots = [this.trie.root()]
+      for (let n = head - BigInt(this.history) + 1n; n <= head; n++) {
+        const root = this.rootOf(n)
+        if (root) roots.push(root)
+      }
+      for (const root of roots) await this.mark(root, marked, true)
+      let deletes: { type: 'del'; key: Uint8Array }[] = []
+      for await (const key of candidates) {
+        if (key.length !== 33) continue // code, by prefixed hash: kept
+        if (marked.has(bytesToHex(key.subarray(1)))) continue
+        deletes.push({ type: 'del', key })
+        if (deletes.length >= SWEEP_BATCH) deletes = await this.sweep(deletes, tracked)
+      }
+      await this.sweep(deletes, tracked)
+    } finally {
+      await candidates.close()
+      this.nodes.tracked = undefined
+    }
+  }
+
+  /** Deletes what is still unreferenced; the filter and the batch call run without a pause between. */
+  private async sweep(deletes: { type: 'del'; key: Uint8Array }[], tracked: Set<string>) {
+    const waiting = new Set(this.nodes.waitingKeys())
+    const gone = deletes.filter(({ key }) => {
+      const hex = bytesToHex(key.subarray(1)).slice(2)
+      return !tracked.has(hex) && !waiting.has(hex)
+    })
+    if (gone.length) await this.db.batch(gone)
+    return []
+  }
+
+  /** Marks the nodes of the trie at `root`; in the account trie, each account's storage trie too. */
+  private async mark(root: Uint8Array, marked: Set<string>, accounts: boolean): Promise<void> {
+    const storageRoots: Uint8Array[] = []
+    const walker = this.trie.shallowCopy(false)
+    for await (const { node } of walker.walkTrieIterable(root, [], undefined, undefined, marked)) {
+      if (accounts && node instanceof LeafMPTNode) storageRoots.push(createAccountFromRLP(node.value()).storageRoot)
+    }
+    for (const storageRoot of storageRoots) await this.mark(storageRoot, marked, false)
+  }
+}
