@@ -11,6 +11,7 @@ import { handlers } from './handlers/index.js'
 import { connectFilters } from './filters/service.js'
 import { createApp } from './server/app.js'
 import { registerDocs } from './server/docs.js'
+import { chainReadiness, followerReadiness, registerHealth } from './server/health.js'
 import { registerMetrics } from './server/metrics.js'
 import type { RateLimiter } from './server/rate-limit-window.js'
 import { ENDPOINT_PATHS } from './server/endpoints.js'
@@ -102,6 +103,7 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
   })
   registerMetrics(app, { chain, follower, subscriptions, feed, rateLimit: limiter && (() => limiter.metrics()) })
   registerDocs(app)
+  registerHealth(app, follower ? followerReadiness(follower) : chainReadiness(chain!, config.blockTimeMs))
   const release = async () => {
     await (chain ?? follower)?.stop()
     disconnectEvents()
