@@ -36,6 +36,9 @@ export const MAX_FILTERS_PER_CLIENT = 100
 /** A filter not polled for this long is removed, as geth does (ms). */
 export const FILTER_IDLE_TIMEOUT_MS = 5 * 60_000
 
+/** Longest wait for the Redis holding shared filters (ms); past it the call fails with -32603 rather than hang. */
+export const SHARED_STATE_TIMEOUT_MS = 1_000
+
 /** Subscriptions one WebSocket connection may hold. */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 100
 

@@ -93,7 +93,10 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
   })
 
   // POLLING FILTERS: one registry for both endpoints, fed by the chain's sealed blocks and pool admissions
-  const filters = connectFilters(backend.events)
+  const filters = connectFilters(backend.events, {
+    redisUrl: config.redisUrl,
+    warn: config.quiet ? undefined : (message) => console.warn(message),
+  })
   const app = await createApp({
     config,
     handlers,
@@ -109,6 +112,7 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
     disconnectEvents()
     await app.close()
     await limiter?.close?.()
+    await filters.close()
   }
   try {
     // a follower caches the upstream's head before it answers anything

@@ -10,7 +10,9 @@ import type { BlockReader } from '../capabilities/read.js'
 import { MAX_TOPICS } from '../limits.js'
 import { checkBlockRange, collectLogs } from './collect.js'
 import { createCriteria, type LogCriteria, type TopicFilter } from './criteria.js'
-import type { BlockBound } from './registry.js'
+
+/** A block bound as the filter was given it: resolved again at every poll, so `latest` follows the head. */
+type BlockBound = bigint | 'latest' | 'pending' | 'earliest' | 'safe' | 'finalized'
 
 /** The filter object of eth_getLogs / eth_newFilter as the validators let it through. */
 export type WireLogFilter = {
