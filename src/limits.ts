@@ -94,7 +94,7 @@ export const FOLLOWER_CACHE_BLOCKS = 128
  * Block times a member's head may trail the wall clock before GET /ready answers 503 and a load balancer
  * drains it: a follower's head, or the embedded chain's last sealed block. A few, so one slow block does not flap it.
  */
-export const READY_MAX_HEAD_LAG_BLOCKS = 3
+export const READY_MAX_HEAD_LAG_BLOCKS = 5
 
 /** Flashblocks feed silence (ms) after which a follower drops pending (op-reth PR #22817). `--flashblocks-idle-timeout`. */
 export const FLASHBLOCKS_IDLE_TIMEOUT_MS = 3_000
