@@ -9,7 +9,16 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Nginx } from './nginx.js'
-import { freePort, isReady, listening, startMember, startRedis, stopProcess, waitFor } from './processes.js'
+import {
+  freePort,
+  isReady,
+  listening,
+  readyStatus,
+  startMember,
+  startRedis,
+  stopProcess,
+  waitFor,
+} from './processes.js'
 
 export interface ClusterOptions {
   followers: number
@@ -50,6 +59,8 @@ const RESTART_DELAY_MS = 500
 class Supervised implements Member {
   child!: ChildProcess
   ready = false
+  /** Its /ready answers 503: nginx must not send it traffic. */
+  drained = false
   private stopping = false
 
   constructor(
@@ -135,7 +146,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const upstreams = () => {
       // with no member ready, all stay in: stale answers beat none
       const anyReady = followers.some((f) => f.ready)
-      return followers.map((f) => ({ address: `127.0.0.1:${f.port}`, down: anyReady && !f.ready }))
+      return followers.map((f) => ({ address: `127.0.0.1:${f.port}`, down: anyReady && f.drained }))
     }
     const nginx = Nginx.start(join(dir, 'nginx'), `127.0.0.1:${options.port}`, upstreams())
     started.push({ stop: () => stopProcess(nginx.child) })
@@ -143,12 +154,18 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     await waitFor('nginx', nginx.child, () => isReady(origin), 15_000)
 
     let rendered = JSON.stringify(upstreams())
+    // a drained member is back once its /ready is 200 again
     const timer = setInterval(async () => {
       await Promise.all(
         followers.map(async (f) => {
-          const ready = await isReady(f.origin)
-          if (ready !== f.ready) log(`${f.name} ${ready ? 'ready: back in nginx' : 'not ready: drained from nginx'}`)
+          const status = await readyStatus(f.origin)
+          const ready = status === 200
+          if (ready !== f.ready) log(`${f.name} ${ready ? 'ready' : `not ready (${status || 'no answer'})`}`)
           f.ready = ready
+          // only a member that answers 503 is rendered down, and only a 200 brings it back: a dead or slow one
+          // is left to nginx's passive checks, with no reload (a reload closes clients' idle keep-alive connections)
+          if (status === 503) f.drained = true
+          else if (status === 200) f.drained = false
         }),
       )
       const next = JSON.stringify(upstreams())

@@ -18,7 +18,7 @@ const TEMPLATE = fileURLToPath(new URL('../../deploy/nginx.conf.template', impor
 export interface UpstreamMember {
   /** host:port */
   address: string
-  /** Rendered `down`: its /ready is 503, nginx sends it nothing. */
+  /** Rendered `down`: its /ready answers 503, nginx sends it nothing. */
   down: boolean
 }
 

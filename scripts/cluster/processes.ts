@@ -53,14 +53,16 @@ export async function waitFor(
   }
 }
 
-/** True when GET <origin>/ready answers 200 within a second. */
-export async function isReady(origin: string): Promise<boolean> {
+/** GET <origin>/ready's status within a second; 0 when nothing answered. */
+export async function readyStatus(origin: string): Promise<number> {
   try {
-    return (await fetch(`${origin}/ready`, { signal: AbortSignal.timeout(1000) })).status === 200
+    return (await fetch(`${origin}/ready`, { signal: AbortSignal.timeout(1000) })).status
   } catch {
-    return false
+    return 0
   }
 }
+
+export const isReady = async (origin: string) => (await readyStatus(origin)) === 200
 
 /** True when something accepts TCP connections on 127.0.0.1:`port` (redis-server before it answers). */
 export function listening(port: number): Promise<boolean> {
