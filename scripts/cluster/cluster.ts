@@ -29,11 +29,13 @@ export interface ClusterOptions {
   upstreamFeed?: string
   /** Tests: follower i's own upstream (a frozen upstream of one follower only). */
   upstreamOf?: (i: number) => { upstream: string; upstreamFeed?: string }
+  /** More flags for every follower (the bench: `--rate-limit 0`). */
+  followerFlags?: string[]
   /** Progress lines (member started, restarted, drained). */
   log?: (line: string) => void
 }
 
-export interface Member {
+interface Member {
   name: string
   /** http://127.0.0.1:<port> */
   origin: string
@@ -133,6 +135,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       const source = options.upstreamOf?.(i) ?? { upstream: upstream!, upstreamFeed }
       const flags = ['--upstream', source.upstream, '--redis-url', redisUrl, '--trusted-proxies', '127.0.0.1']
       if (source.upstreamFeed) flags.push('--upstream-feed', source.upstreamFeed)
+      flags.push(...(options.followerFlags ?? []))
       const name = `follower-${i + 1}`
       const follower = new Supervised(name, port, () => startMember(dir, name, port, flags), log, true)
       started.push(follower)
