@@ -8,3 +8,4 @@
 export * from './errors/follower.js'
 export * from './errors/geth.js'
 export * from './errors/rpc-error.js'
+export * from './errors/shared-state.js'

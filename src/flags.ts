@@ -35,7 +35,7 @@ Flags:
       --txpool-max-per-sender <n> transactions one sender may hold in the pool (default ${d.txpoolMaxPerSender})
       --txpool-max-total <n>     transactions the pool holds in all (default ${d.txpoolMaxTotal})
       --rate-limit <n>           requests per second per client IP; 0 turns it off (default ${d.rateLimit})
-      --redis-url <url>          share the rate limit between replicas through Redis (redis://host:6379)
+      --redis-url <url>          share the rate limit and polling filters between replicas through Redis (redis://host:6379)
       --rate-limit-fail-closed   refuse requests while Redis is unreachable (default: keep serving)
       --trusted-proxies <cidrs>  comma-separated CIDRs whose X-Forwarded-For / X-Real-IP is believed
       --data-dir <dir>           keep the chain (blocks, state, preconfirmations, pool) in this directory

@@ -39,6 +39,9 @@ export const MAX_FILTERS_PER_CLIENT = 100
 /** A filter not polled for this long is removed, as geth does (ms). */
 export const FILTER_IDLE_TIMEOUT_MS = 5 * 60_000
 
+/** Longest wait for the Redis holding shared filters (ms); past it the call fails with -32603 rather than hang. */
+export const SHARED_STATE_TIMEOUT_MS = 1_000
+
 /** Subscriptions one WebSocket connection may hold. */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 100
 
@@ -95,6 +98,12 @@ export const UPSTREAM_FETCH_BATCH_BLOCKS = 16
 
 /** Recent canonical blocks the follower keeps with transactions, receipts and logs; older reads go upstream. */
 export const FOLLOWER_CACHE_BLOCKS = 128
+
+/**
+ * Block times a member's head may trail the wall clock before GET /ready answers 503 and a load balancer
+ * drains it: a follower's head, or the embedded chain's last sealed block. A few, so one slow block does not flap it.
+ */
+export const READY_MAX_HEAD_LAG_BLOCKS = 5
 
 /** Flashblocks feed silence (ms) after which a follower drops pending (op-reth PR #22817). `--flashblocks-idle-timeout`. */
 export const FLASHBLOCKS_IDLE_TIMEOUT_MS = 3_000

@@ -12,6 +12,7 @@ import { connectFilters } from './filters/service.js'
 import { createApp } from './server/app.js'
 import { registerDocs } from './server/docs.js'
 import { registerLivePage } from './server/live.js'
+import { chainReadiness, followerReadiness, registerHealth } from './server/health.js'
 import { registerMetrics } from './server/metrics.js'
 import { ServiceMetrics } from './metrics/service-metrics.js'
 import type { MetricSources } from './metrics/sources.js'
@@ -97,7 +98,10 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
   })
 
   // POLLING FILTERS: one registry for both endpoints, fed by the chain's sealed blocks and pool admissions
-  const filters = connectFilters(backend.events)
+  const filters = connectFilters(backend.events, {
+    redisUrl: config.redisUrl,
+    warn: config.quiet ? undefined : (message) => console.warn(message),
+  })
   const rateLimit = limiter && (() => limiter.metrics())
   const redis = config.redisUrl !== undefined
   const sources: MetricSources = { chain, follower, backend, subscriptions, feed, rateLimit, redis }
@@ -113,6 +117,7 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
   registerMetrics(app, metrics, sources)
   registerDocs(app)
   registerLivePage(app)
+  registerHealth(app, follower ? followerReadiness(follower) : chainReadiness(chain!, config.blockTimeMs))
   const release = async () => {
     // stop accepting and drain first, with the chain still running: an in-flight
     // eth_sendRawTransactionSync is waiting for the flashblock that preconfirms it
@@ -121,6 +126,7 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
     disconnectEvents()
     metrics.close()
     await limiter?.close?.()
+    await filters.close()
   }
   try {
     // a follower caches the upstream's head before it answers anything

@@ -16,7 +16,9 @@ import type { BlockReader } from '../capabilities/read.js'
 import { MAX_TOPICS } from '../limits.js'
 import { checkBlockRange, collectLogs } from './collect.js'
 import { createCriteria, type LogCriteria, type TopicFilter } from './criteria.js'
-import type { BlockBound } from './registry.js'
+
+/** A block bound as the filter was given it: resolved again at every poll, so `latest` follows the head. */
+type BlockBound = bigint | 'latest' | 'pending' | 'earliest' | 'safe' | 'finalized'
 
 /** The filter object of eth_getLogs / eth_newFilter as the validators let it through. */
 export type WireLogFilter = {
@@ -71,10 +73,10 @@ export async function queryLogs(resolver: BlockReader, query: LogQuery): Promise
   const from = await boundNumber(resolver, query.fromBlock)
   const to = await boundNumber(resolver, query.toBlock)
   if (from > to) throw new InvalidBlockRangeError()
-  // geth: an explicit end past the head is an error, not an empty answer
+  // geth checks its range limit first, then (in the filter) that an explicit end is not past the head
+  checkBlockRange(from, to)
   if (typeof query.toBlock === 'bigint' && to > (await resolver.blockNumber('pending')))
     throw new BlockRangeBeyondHeadError()
-  checkBlockRange(from, to)
   return collectLogs(await blocksBetween(resolver, from, to), query.criteria)
 }
 

@@ -1,33 +1,29 @@
 /**
- * The polling filters of one service (eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter).
- * Block and pending-transaction filters collect hashes as the chain announces them; log filters keep a
- * cursor (the next block to report) and scan on poll, so an idle log filter costs no memory. A filter not
- * polled for the idle timeout is gone, as in geth.
+ * The polling filters of one process, in memory: the store without `--redis-url` (see store.ts for the
+ * contract). Hashes a pending-transaction filter has not been polled for are held up to MAX_QUEUED_HASHES,
+ * oldest dropped first.
  */
 import { randomBytes } from 'node:crypto'
 import { FilterNotFoundError, TooManyFiltersError } from '../errors.js'
-import { FILTER_IDLE_TIMEOUT_MS, MAX_FILTERS_PER_CLIENT, MAX_QUEUED_HASHES } from '../limits.js'
+import { FILTER_IDLE_TIMEOUT_MS, MAX_FILTERS_PER_CLIENT, MAX_LOGS_PER_RESPONSE, MAX_QUEUED_HASHES } from '../limits.js'
+import type { BlockRecord } from '../domain/types.js'
 import type { Hex } from '../format/hex.js'
 import type { RpcLog } from '../format/log.js'
-import type { LogQuery } from './query.js'
+import { parseLogFilter } from './query.js'
+import { forkOf, removedLogs } from './removed-logs.js'
+import type { FilterChanges, FilterSpec, FilterStore } from './store.js'
 
-/** A block bound as the filter was given it: resolved again at every poll, so `latest` follows the head. */
-export type BlockBound = bigint | 'latest' | 'pending' | 'earliest' | 'safe' | 'finalized'
-
-export type LogFilter = LogQuery & {
-  kind: 'logs'
-  /** the first block number the next eth_getFilterChanges reports */
-  cursor: bigint
-  /** logs it reported whose blocks a reorg took away, as the next poll sends them (`removed: true`) */
-  removed?: RpcLog[]
-}
-export type HashFilter = { kind: 'blocks' | 'pendingTransactions'; hashes: Hex[] }
-export type Filter = (LogFilter | HashFilter) & { readonly id: Hex; readonly owner: string; lastPolled: number }
+type Entry = { spec: FilterSpec; owner: string; lastPolled: number; cursor: bigint; hashes: Hex[]; removed: RpcLog[] }
 
 export type RegistryOptions = { idleTimeoutMs?: number; maxFilters?: number; now?: () => number }
 
-export class FilterRegistry {
-  readonly #filters = new Map<Hex, Filter>()
+/** A fresh filter id: 16 random bytes. */
+export function newFilterId(): Hex {
+  return `0x${randomBytes(16).toString('hex')}` as Hex
+}
+
+export class FilterRegistry implements FilterStore {
+  readonly #filters = new Map<Hex, Entry>()
   readonly #idleTimeoutMs: number
   readonly #maxFilters: number
   readonly #now: () => number
@@ -38,79 +34,83 @@ export class FilterRegistry {
     this.#now = options.now ?? Date.now
   }
 
-  /** Installs a filter for `owner` (the client IP: the filter budget is per client). */
-  install(filter: LogFilter | HashFilter, owner = ''): Hex {
+  async install(spec: FilterSpec, cursor: bigint, owner: string): Promise<Hex> {
     this.sweep()
     let owned = 0
     for (const f of this.#filters.values()) if (f.owner === owner) owned++
-    if (owned >= this.#maxFilters) {
-      throw new TooManyFiltersError(this.#maxFilters)
-    }
-    const id = `0x${randomBytes(16).toString('hex')}` as Hex
-    this.#filters.set(id, Object.assign(filter, { id, owner, lastPolled: this.#now() }))
+    if (owned >= this.#maxFilters) throw new TooManyFiltersError(this.#maxFilters)
+    const id = newFilterId()
+    this.#filters.set(id, { spec, owner, lastPolled: this.#now(), cursor, hashes: [], removed: [] })
     return id
   }
 
-  /** The live filter with this id, marked as polled; -32000 `filter not found` otherwise (geth's text). */
-  poll(id: string): Filter {
-    const filter = this.#filters.get(id.toLowerCase() as Hex)
-    if (!filter || this.#expired(filter)) {
-      if (filter) this.#filters.delete(filter.id)
-      throw new FilterNotFoundError()
-    }
-    filter.lastPolled = this.#now()
-    return filter
+  async changes(id: string, next: bigint): Promise<FilterChanges> {
+    const entry = this.#poll(id)
+    const from = entry.cursor
+    if (next > entry.cursor) entry.cursor = next
+    const { hashes, removed } = entry
+    entry.hashes = []
+    entry.removed = []
+    return { spec: entry.spec, from, hashes, removed }
   }
 
-  uninstall(id: string): boolean {
-    const filter = this.#filters.get(id.toLowerCase() as Hex)
-    if (!filter) return false
-    this.#filters.delete(filter.id)
-    return !this.#expired(filter)
+  async definition(id: string): Promise<FilterSpec> {
+    return this.#poll(id).spec
   }
 
-  /** Takes a block or pending-tx filter's collected hashes, leaving it empty. */
-  drain(filter: Filter & HashFilter): Hex[] {
-    const hashes = filter.hashes
-    filter.hashes = []
-    return hashes
-  }
-
-  onNewBlock(hash: Hex): void {
-    this.#push('blocks', hash)
+  async uninstall(id: string): Promise<boolean> {
+    const key = id.toLowerCase() as Hex
+    const entry = this.#filters.get(key)
+    if (!entry) return false
+    this.#filters.delete(key)
+    return !this.#expired(entry)
   }
 
   onPendingTransaction(hash: Hex): void {
-    this.#push('pendingTransactions', hash)
+    for (const [id, entry] of this.#filters) {
+      if (entry.spec.kind !== 'pendingTransactions') continue
+      if (this.#expired(entry)) {
+        this.#filters.delete(id)
+        continue
+      }
+      entry.hashes.push(hash)
+      if (entry.hashes.length > MAX_QUEUED_HASHES) entry.hashes.shift()
+    }
   }
 
-  /** The live log filters, for a reorg to rewind (removed-logs.ts). */
-  logFilters(): LogFilter[] {
-    return [...this.#filters.values()].filter((f): f is Filter & LogFilter => f.kind === 'logs' && !this.#expired(f))
+  onRemovedBlocks(blocks: readonly BlockRecord[]): void {
+    const fork = forkOf(blocks)
+    for (const entry of this.#filters.values()) {
+      if (entry.spec.kind !== 'logs' || this.#expired(entry) || fork === undefined) continue
+      const logs = removedLogs(parseLogFilter(entry.spec.filter), entry.cursor, blocks)
+      if (!logs) continue
+      entry.removed = [...entry.removed, ...logs].slice(-MAX_LOGS_PER_RESPONSE)
+      entry.cursor = fork
+    }
   }
 
-  get size(): number {
-    return this.#filters.size
+  async close(): Promise<void> {
+    this.#filters.clear()
   }
 
   /** Drops every filter idle past the timeout. */
   sweep(): void {
-    for (const filter of this.#filters.values()) if (this.#expired(filter)) this.#filters.delete(filter.id)
+    for (const [id, entry] of this.#filters) if (this.#expired(entry)) this.#filters.delete(id)
   }
 
-  #push(kind: HashFilter['kind'], hash: Hex): void {
-    for (const filter of this.#filters.values()) {
-      if (filter.kind !== kind) continue
-      if (this.#expired(filter)) {
-        this.#filters.delete(filter.id)
-        continue
-      }
-      filter.hashes.push(hash)
-      if (filter.hashes.length > MAX_QUEUED_HASHES) filter.hashes.shift()
+  /** The live filter with this id, marked as polled; -32000 `filter not found` otherwise (geth's text). */
+  #poll(id: string): Entry {
+    const key = id.toLowerCase() as Hex
+    const entry = this.#filters.get(key)
+    if (!entry || this.#expired(entry)) {
+      if (entry) this.#filters.delete(key)
+      throw new FilterNotFoundError()
     }
+    entry.lastPolled = this.#now()
+    return entry
   }
 
-  #expired(filter: Filter): boolean {
-    return this.#now() - filter.lastPolled > this.#idleTimeoutMs
+  #expired(entry: Entry): boolean {
+    return this.#now() - entry.lastPolled > this.#idleTimeoutMs
   }
 }

@@ -10,7 +10,7 @@ import type { Executor } from '../capabilities/execute.js'
 import type { BlockReader } from '../capabilities/read.js'
 import type { TxSubmitter } from '../capabilities/submit.js'
 import type { Config } from '../config.js'
-import type { FilterRegistry } from '../filters/registry.js'
+import type { FilterStore } from '../filters/store.js'
 import type { Endpoint, MethodHandlers } from '../../generated/methods.js'
 
 /** Who sent the request: per-client budgets (filters, rate limit) key on the IP. */
@@ -28,14 +28,14 @@ export interface HandlerContext {
   submit: TxSubmitter
   execution: Executor
   accounts: DevAccounts
-  /** The polling filters, shared by both endpoints. */
-  filters: FilterRegistry
+  /** The polling filters, shared by both endpoints (and, with --redis-url, by every replica). */
+  filters: FilterStore
   /** The chain's fork schedule and parameters. */
   common: Common
 }
 
 /** The context factory the transport calls per request, over one backend and one filter registry. */
-export function handlerContexts(backend: Backend, config: Config, filters: FilterRegistry) {
+export function handlerContexts(backend: Backend, config: Config, filters: FilterStore) {
   const shared = {
     config,
     filters,

@@ -11,6 +11,8 @@ export interface LeaderProcess {
   url: string
   /** ws://127.0.0.1:<port>/ */
   wsUrl: string
+  /** For freeze() (test/support/wait-for.ts), which waits until the kernel shows it stopped. */
+  pid: number
   pause(): void
   resume(): void
   close(): Promise<void>
@@ -56,6 +58,7 @@ export async function startLeaderProcess(args: string[] = []): Promise<LeaderPro
   return {
     url,
     wsUrl: `ws://127.0.0.1:${port}/`,
+    pid: child.pid!,
     pause: () => child.kill('SIGSTOP'),
     resume: () => child.kill('SIGCONT'),
     close: async () => {
