@@ -36,17 +36,16 @@ export interface HandlerContext {
 
 /** The context factory the transport calls per request, over one backend and one filter registry. */
 export function handlerContexts(backend: Backend, config: Config, filters: FilterStore) {
-  const shared = {
+  const { submitter: submit, executor: execution, devAccounts: accounts, common } = backend
+  const resolvers = { general: backend.resolverFor('general'), flashblocks: backend.resolverFor('flashblocks') }
+  // one literal of one shape per request (an object spread here was a measurable part of a cheap request)
+  return (endpoint: Endpoint, client: ClientInfo): HandlerContext => ({
     config,
     filters,
-    submit: backend.submitter,
-    execution: backend.executor,
-    accounts: backend.devAccounts,
-    common: backend.common,
-  }
-  const resolvers = { general: backend.resolverFor('general'), flashblocks: backend.resolverFor('flashblocks') }
-  return (endpoint: Endpoint, client: ClientInfo): HandlerContext => ({
-    ...shared,
+    submit,
+    execution,
+    accounts,
+    common,
     endpoint,
     client,
     resolver: resolvers[endpoint],
