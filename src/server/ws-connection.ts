@@ -12,7 +12,7 @@ import type { Subscriber } from '../subscriptions/types.js'
 export const SLOW_CONSUMER_CLOSE_CODE = 1008
 
 /** Close code when the server shuts down (RFC 6455 1001, going away): clients reconnect elsewhere. */
-export const GOING_AWAY_CLOSE_CODE = 1001
+const GOING_AWAY_CLOSE_CODE = 1001
 
 export interface ConnectionHooks {
   /** Called once when the connection stops (slow consumer, socket closed, keep-alive failed). */

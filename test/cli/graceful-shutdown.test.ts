@@ -54,5 +54,5 @@ test.each(['SIGTERM', 'SIGINT'] as const)(
     expect(output.stdout).toContain(`${signal}: closing`)
     expect(output.stderr).toBe('')
   },
-  60_000,
+  90_000,
 )
