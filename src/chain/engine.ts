@@ -8,6 +8,7 @@ import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { paramsTx } from '@ethereumjs/tx'
 import type { VM } from '@ethereumjs/vm'
+import { opStackChainName } from '../opstack/op-chain.js'
 import { ecrecover, keccak256, kzg } from './crypto.js'
 
 const HARDFORK = Hardfork.Prague
@@ -39,7 +40,7 @@ export function createChainCommon({ chainId, gasLimit, baseFee }: EngineOptions)
   ]
   return createCustomCommon(
     {
-      name: `xlayer-${chainId}`,
+      name: opStackChainName(chainId),
       chainId,
       consensus: { type: 'pos', algorithm: 'casper' },
       // Mainnet's genesis (gas limit 5000, PoW) is inherited unless overridden

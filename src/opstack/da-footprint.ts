@@ -6,6 +6,7 @@
  */
 import type { BlockHeader } from '@ethereumjs/block'
 import { flzCompressLength } from './fastlz.js'
+import { isOpStackChain } from './op-chain.js'
 import { fjordEstimatedSize } from './l1-fee.js'
 
 /** One transaction's DA usage estimate in bytes (Fjord's estimated size, whole bytes); 0 for a deposit. */
@@ -27,7 +28,9 @@ export function daFootprint(txs: Iterable<Uint8Array>, daFootprintGasScalar: big
 }
 
 /** Jovian: what the base fee update meters, the larger of the gas used and the DA footprint. */
-export function gasMetered(header: Pick<BlockHeader, 'gasUsed' | 'blobGasUsed'>): bigint {
+export function gasMetered(header: Pick<BlockHeader, 'gasUsed' | 'blobGasUsed' | 'common'>): bigint {
+  // on a plain Ethereum chain (--genesis) blobGasUsed is blob gas, metered apart (EIP-4844)
+  if (!isOpStackChain(header.common)) return header.gasUsed
   const footprint = header.blobGasUsed ?? 0n
   return footprint > header.gasUsed ? footprint : header.gasUsed
 }
