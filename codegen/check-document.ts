@@ -34,27 +34,29 @@ function schemaProblems(schema: unknown, at: string, field: string, schemaNames:
   return problems
 }
 
-/** Every component name a schema refers to, at any depth. */
-function referencedSchemas(schema: unknown, into: Set<string>): Set<string> {
+/** Keywords under which a schema describes a part of the value: a $ref there consumes data before it recurses. */
+const guarding = new Set(['properties', 'patternProperties', 'additionalProperties', 'items', 'additionalItems'])
+
+/** The component names a schema refers to without first descending into a property or an item. */
+function unguardedRefs(schema: unknown, into: Set<string>): Set<string> {
   if (Array.isArray(schema)) {
-    for (const item of schema) referencedSchemas(item, into)
+    for (const item of schema) unguardedRefs(item, into)
     return into
   }
   if (!isSchema(schema)) return into
   if (typeof schema.$ref === 'string' && schema.$ref.startsWith(schemaRefPrefix))
     into.add(schema.$ref.slice(schemaRefPrefix.length))
-  for (const value of Object.values(schema)) referencedSchemas(value, into)
+  for (const [key, value] of Object.entries(schema)) if (!guarding.has(key)) unguardedRefs(value, into)
   return into
 }
 
 /**
- * A recursive schema (`CallFrame.calls: {items: {$ref: CallFrame}}`) sends schema-utils' dereferencer into
- * endless expansion until the process runs out of memory, so any $ref cycle is refused here, by name.
+ * A recursive schema is fine when the recursion goes through a part of the value (`CallFrame.calls:
+ * {items: {$ref: CallFrame}}`: each level is a nested array); one that refers to itself before reaching any
+ * value (`X: {oneOf: [..., {$ref: X}]}`) would make a validator loop forever, so that cycle is refused by name.
  */
 function cycleProblems(schemas: Record<string, unknown>): string[] {
-  const edges = new Map(
-    Object.entries(schemas).map(([name, schema]) => [name, [...referencedSchemas(schema, new Set())]]),
-  )
+  const edges = new Map(Object.entries(schemas).map(([name, schema]) => [name, [...unguardedRefs(schema, new Set())]]))
   const problems: string[] = []
   for (const start of edges.keys()) {
     const path = [start]
@@ -63,7 +65,7 @@ function cycleProblems(schemas: Record<string, unknown>): string[] {
         if (next === start)
           return (
             problems.push(
-              `schema ${start}: $ref cycle ${[...path, next].join(' -> ')} (recursive schemas cannot be dereferenced)`,
+              `schema ${start}: $ref cycle ${[...path, next].join(' -> ')} before any value (a schema must reach a property or an item before it refers to itself)`,
             ) > 0
           )
         if (path.includes(next)) continue

@@ -2,11 +2,11 @@
  * Reads the YAML sources of an OpenRPC document (base.yaml, methods/*.yaml, schemas/*.yaml, errors.yaml),
  * merges them with methods sorted by name, and refuses a broken document with every problem listed, each
  * naming the method (and its file) and the field. The same pipeline execution-apis used before its Go rewrite:
- * YAML -> merged document -> metaschema validation and dereferencing with @open-rpc/schema-utils-js.
+ * YAML -> merged document -> metaschema validation with @open-rpc/schema-utils-js ($refs are kept).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { dereferenceDocument, validateOpenRPCDocument } from '@open-rpc/schema-utils-js'
+import { validateOpenRPCDocument } from '@open-rpc/schema-utils-js'
 import { load } from 'js-yaml'
 import { checkDocument } from './check-document.js'
 import { checkExamples } from './check-examples.js'
@@ -122,14 +122,9 @@ export async function loadDocument(dir: string): Promise<LoadedDocument> {
 
   problems.push(...checkDocument(document, files))
   if (problems.length > 0) throw new DocumentError(problems)
+  // every $ref was resolved by checkDocument; nothing is dereferenced (recursive schemas stay references)
   problems.push(...metaSchemaProblems(document, files))
   if (problems.length > 0) throw new DocumentError(problems)
-  try {
-    // dereferencing replaces $refs in place, so it gets a copy
-    await dereferenceDocument(structuredClone(document) as never)
-  } catch (err) {
-    throw new DocumentError([`dereferencing failed: ${(err as Error).message}`])
-  }
 
   const models = methods.map((method) => toMethodModel(method, files.get(method.name) ?? ''))
   const sortedSchemas = Object.entries(schemas)

@@ -247,8 +247,8 @@ export type CallFrame = {
   output?: Bytes
   error?: string
   revertReason?: string
-  /** The nested frames, each of this same shape. Written without a $ref to CallFrame because the OpenRPC dereferencer (@open-rpc/schema-utils-js) never finishes on a recursive schema. */
-  calls?: (Record<string, unknown>)[]
+  /** The nested frames, each a call frame of its own. */
+  calls?: CallFrame[]
   logs?: CallLog[]
 }
 

@@ -1366,11 +1366,12 @@ validate43.errors = vErrors;
 return errors === 0;
 }
 
-const schema55 = {"title":"Call frame","type":"object","required":["type","from","gas","gasUsed","input"],"properties":{"type":{"type":"string"},"from":{"$ref":"#/components/schemas/Address"},"to":{"$ref":"#/components/schemas/Address"},"value":{"$ref":"#/components/schemas/Uint"},"gas":{"$ref":"#/components/schemas/Uint"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"input":{"$ref":"#/components/schemas/Bytes"},"output":{"$ref":"#/components/schemas/Bytes"},"error":{"type":"string"},"revertReason":{"type":"string"},"calls":{"type":"array","items":{"type":"object","required":["type","from","gas","gasUsed","input"]}},"logs":{"type":"array","items":{"$ref":"#/components/schemas/CallLog"}}}};
+const schema55 = {"title":"Call frame","type":"object","required":["type","from","gas","gasUsed","input"],"properties":{"type":{"type":"string"},"from":{"$ref":"#/components/schemas/Address"},"to":{"$ref":"#/components/schemas/Address"},"value":{"$ref":"#/components/schemas/Uint"},"gas":{"$ref":"#/components/schemas/Uint"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"input":{"$ref":"#/components/schemas/Bytes"},"output":{"$ref":"#/components/schemas/Bytes"},"error":{"type":"string"},"revertReason":{"type":"string"},"calls":{"type":"array","items":{"$ref":"#/components/schemas/CallFrame"}},"logs":{"type":"array","items":{"$ref":"#/components/schemas/CallLog"}}}};
 const schema56 = {"title":"Address","type":"string","pattern":"^0x[0-9a-fA-F]{40}$","x-error":"a 20-byte hex address (0x + 40 hex digits)"};
 const schema58 = {"title":"Hex quantity","type":"string","pattern":"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$","x-error":"a hex quantity without leading zeros (0x0, 0x2a)"};
 const pattern16 = new RegExp("^0x[0-9a-fA-F]{40}$", "u");
 const pattern18 = new RegExp("^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$", "u");
+const wrapper0 = {validate: validate45};
 const schema63 = {"title":"Call frame log","type":"object","required":["address","topics","data"],"properties":{"address":{"$ref":"#/components/schemas/Address"},"topics":{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},"data":{"$ref":"#/components/schemas/Bytes"},"position":{"$ref":"#/components/schemas/Uint"}}};
 
 function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -1716,20 +1717,10 @@ if(Array.isArray(data10)){
 var valid8 = true;
 const len0 = data10.length;
 for(let i0=0; i0<len0; i0++){
-let data11 = data10[i0];
 const _errs30 = errors;
-if(errors === _errs30){
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-let missing1;
-if((((((data11.type === undefined) && (missing1 = "type")) || ((data11.from === undefined) && (missing1 = "from"))) || ((data11.gas === undefined) && (missing1 = "gas"))) || ((data11.gasUsed === undefined) && (missing1 = "gasUsed"))) || ((data11.input === undefined) && (missing1 = "input"))){
-validate45.errors = [{instancePath:instancePath+"/calls/" + i0,schemaPath:"#/properties/calls/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema55.properties.calls.items.required,parentSchema:schema55.properties.calls.items,data:data11}];
-return false;
-}
-}
-else {
-validate45.errors = [{instancePath:instancePath+"/calls/" + i0,schemaPath:"#/properties/calls/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.properties.calls.items.type,parentSchema:schema55.properties.calls.items,data:data11}];
-return false;
-}
+if(!(wrapper0.validate(data10[i0], {instancePath:instancePath+"/calls/" + i0,parentData:data10,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? wrapper0.validate.errors : vErrors.concat(wrapper0.validate.errors);
+errors = vErrors.length;
 }
 var valid8 = _errs30 === errors;
 if(!valid8){
@@ -1750,18 +1741,18 @@ var valid0 = true;
 if(valid0){
 if(data.logs !== undefined){
 let data12 = data.logs;
-const _errs32 = errors;
-if(errors === _errs32){
+const _errs31 = errors;
+if(errors === _errs31){
 if(Array.isArray(data12)){
 var valid9 = true;
 const len1 = data12.length;
 for(let i1=0; i1<len1; i1++){
-const _errs34 = errors;
+const _errs33 = errors;
 if(!(validate46(data12[i1], {instancePath:instancePath+"/logs/" + i1,parentData:data12,parentDataProperty:i1,rootData}))){
 vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
 errors = vErrors.length;
 }
-var valid9 = _errs34 === errors;
+var valid9 = _errs33 === errors;
 if(!valid9){
 break;
 }
@@ -1772,7 +1763,7 @@ validate45.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties
 return false;
 }
 }
-var valid0 = _errs32 === errors;
+var valid0 = _errs31 === errors;
 }
 else {
 var valid0 = true;

@@ -12,7 +12,6 @@
  * node does not have (the conformance suite skips those examples on a not-found answer for the same reason).
  */
 import { isDeepStrictEqual, parseArgs } from 'node:util'
-import { dereferenceDocument } from '@open-rpc/schema-utils-js'
 import testCoverageModule from '@open-rpc/test-coverage'
 import ExamplesRuleModule from '@open-rpc/test-coverage/build/rules/examples-rule.js'
 import type { Call } from '@open-rpc/test-coverage/build/coverage.js'
@@ -52,14 +51,31 @@ function withoutAnnotations(value: unknown): unknown {
   )
 }
 
+/**
+ * Every `#/components/schemas/X` replaced by X (schema-utils' dereferencer never finishes on a recursive
+ * schema such as CallFrame): a reference back into a schema being expanded becomes `{}`, any value.
+ */
+function dereference(document: object): unknown {
+  const schemas = (document as { components?: { schemas?: Record<string, unknown> } }).components?.schemas ?? {}
+  const expand = (value: unknown, open: readonly string[]): unknown => {
+    if (Array.isArray(value)) return value.map((item) => expand(item, open))
+    if (typeof value !== 'object' || value === null) return value
+    const ref = (value as { $ref?: unknown }).$ref
+    if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) {
+      const name = ref.slice('#/components/schemas/'.length)
+      return open.includes(name) ? {} : expand(schemas[name], [...open, name])
+    }
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, expand(item, open)]))
+  }
+  return { ...(expand({ ...document, components: undefined }, []) as object), components: {} }
+}
+
 /** The endpoint's own document, dereferenced, schemas stripped of annotations, pointed at the endpoint. */
 async function documentOf(url: string): Promise<{ document: Document; methods: Method[] }> {
   const reply = await post(url, 'rpc.discover', [])
   if (reply.error) throw new Error(`${url} rpc.discover: ${reply.error.message}`)
   const raw = reply.result as { methods: Method[] }
-  const dereferenced = (await dereferenceDocument(structuredClone(raw) as never)) as unknown as {
-    methods: Record<string, unknown>[]
-  }
+  const dereferenced = dereference(raw) as { methods: Record<string, unknown>[] }
   const methods = dereferenced.methods.map((method) => ({
     ...method,
     params: withoutAnnotations(method.params),

