@@ -71,10 +71,10 @@ export async function queryLogs(resolver: BlockReader, query: LogQuery): Promise
   const from = await boundNumber(resolver, query.fromBlock)
   const to = await boundNumber(resolver, query.toBlock)
   if (from > to) throw new InvalidBlockRangeError()
+  checkBlockRange(from, to)
   // geth: an explicit end past the head is an error, not an empty answer
   if (typeof query.toBlock === 'bigint' && to > (await resolver.blockNumber('pending')))
     throw new BlockRangeBeyondHeadError()
-  checkBlockRange(from, to)
   return collectLogs(await blocksBetween(resolver, from, to), query.criteria)
 }
 
