@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
-export interface RoundTrip {
+interface RoundTrip {
   readonly request: string
   readonly response: string
 }
@@ -20,7 +20,7 @@ export interface IoTest {
   readonly roundTrips: readonly RoundTrip[]
 }
 
-export function parseIoFile(name: string, method: string, text: string): IoTest {
+function parseIoFile(name: string, method: string, text: string): IoTest {
   const roundTrips: RoundTrip[] = []
   let specOnly = false
   let request: string | undefined

@@ -8,7 +8,7 @@ import type { ExecutionApisSpec } from './spec.js'
 import { firstDifference } from './compare.js'
 import type { IoTest } from './io-file.js'
 
-export interface TestResult {
+interface TestResult {
   readonly name: string
   readonly method: string
   readonly passed: boolean
