@@ -19,12 +19,13 @@ export function encodeReceiptRecord(r: ReceiptRecord): Uint8Array {
 
 /**
  * `rlp([header, transactions, uncles, withdrawals?])`: a legacy transaction is an inline list, a typed one
- * its EIP-2718 bytes as a string. No uncles after the merge; withdrawals only from Shanghai, and an OP
- * Stack block has none.
+ * its EIP-2718 bytes as a string. No uncles after the merge (an imported older block keeps only their
+ * hashes); withdrawals only from Shanghai (an imported block's; an OP Stack block has none).
  */
 export function encodeBlockRecord(block: BlockRecord): Uint8Array {
   const txs = block.txs.map(({ tx, raw }) => (tx.type === 0 ? (RLP.decode(raw) as Uint8Array[]) : raw))
   const body: unknown[] = [block.header.raw(), txs, []]
-  if (block.header.withdrawalsRoot !== undefined) body.push([])
+  // @ethereumjs's Withdrawal gives its own RLP fields ([index, validatorIndex, address, amount])
+  if (block.header.withdrawalsRoot !== undefined) body.push((block.withdrawals ?? []).map((w) => w.raw()))
   return RLP.encode(body as Parameters<typeof RLP.encode>[0])
 }
