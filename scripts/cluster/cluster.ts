@@ -57,12 +57,16 @@ export interface Cluster {
 
 const SUPERVISE_INTERVAL_MS = 250
 const RESTART_DELAY_MS = 500
+const DRAIN_AFTER_POLLS = 3
 
 class Supervised implements Member {
   child!: ChildProcess
   ready = false
   /** Its /ready answers 503: nginx must not send it traffic. */
   drained = false
+  lastStatus = 0
+  /** Polls in a row that saw lastStatus. */
+  streak = 0
   private stopping = false
 
   constructor(
@@ -166,9 +170,12 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
           if (ready !== f.ready) log(`${f.name} ${ready ? 'ready' : `not ready (${status || 'no answer'})`}`)
           f.ready = ready
           // only a member that answers 503 is rendered down, and only a 200 brings it back: a dead or slow one
-          // is left to nginx's passive checks, with no reload (a reload closes clients' idle keep-alive connections)
-          if (status === 503) f.drained = true
-          else if (status === 200) f.drained = false
+          // is left to nginx's passive checks. A reload closes clients' idle keep-alive connections, so the
+          // state must hold for DRAIN_AFTER_POLLS polls in a row first: a loaded machine's blip reloads nothing.
+          f.streak = status === f.lastStatus ? f.streak + 1 : 1
+          f.lastStatus = status
+          if (f.streak >= DRAIN_AFTER_POLLS && status === 503) f.drained = true
+          else if (f.streak >= DRAIN_AFTER_POLLS && status === 200) f.drained = false
         }),
       )
       const next = JSON.stringify(upstreams())

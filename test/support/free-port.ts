@@ -1,10 +1,2 @@
 /** A loopback port nobody listens on right now, for a child process (anvil, redis-server) that needs one named. */
-import { createServer, type AddressInfo } from 'node:net'
-
-export async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const { port } = probe.address() as AddressInfo
-  await new Promise<void>((resolve) => probe.close(() => resolve()))
-  return port
-}
+export { freePort } from '../../scripts/cluster/processes.js'
