@@ -3,12 +3,12 @@
  * timestamp pinned; a test feed publishes flashblocks of the transactions waiting in anvil's pool (anvil's
  * pending block gives their order and the block's header fields). The follower re-executes them on anvil's
  * state; then anvil mines that block, and what the follower had preconfirmed (receipts, logs, balances,
- * nonces, token balances) is what anvil produced.
+ * nonces, token balances, debug_traceTransaction's call traces) is what anvil produced.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type AnvilFollower, DAVE, DEPLOYER, ERIN, startAnvilFollower, tokenCall } from '../support/anvil-follower.js'
 import { BOB, CAROL } from '../support/dev-keys.js'
-import { call } from '../support/rpc.js'
+import { call, rpc } from '../support/rpc.js'
 import { until } from '../support/wait-for.js'
 
 let setup: AnvilFollower
@@ -18,7 +18,7 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => setup?.close())
 
-test("the follower's pending receipts, logs, balances and nonces equal what anvil mines from the same pool", async () => {
+test("the follower's pending receipts, logs, balances, nonces and call traces equal what anvil mines from the same pool", async () => {
   const { anvil, follower, flashblocks, token, send } = setup
   const latest = await setup.caughtUp()
   await flashblocks.pinTimestamp(BigInt(latest.timestamp) + 2n)
@@ -65,6 +65,13 @@ test("the follower's pending receipts, logs, balances and nonces equal what anvi
     logs: (await call(url, 'eth_getLogs', [{ fromBlock: tag, toBlock: tag, address: token }])).map(logFacts),
   })
   const pending = await stateOf(preconf, 'pending')
+  // debug_trace* of preconfirmed transactions: re-executed here, the upstream has not got them
+  const traced = [first[0], first[2], second[1]]
+  const callTraces = async (url: string) =>
+    Promise.all(traced.map((h) => call(url, 'debug_traceTransaction', [h, { tracer: 'callTracer' }])))
+  const pendingTraces = await callTraces(preconf)
+  const prestate = await rpc(preconf, 'debug_traceTransaction', [first[0], { tracer: 'prestateTracer' }])
+  expect(prestate.error?.code).toBe(-32602)
   expect(await call(anvil.url, 'eth_getTransactionReceipt', [first[0]])).toBeNull() // anvil has not mined yet
 
   await call(anvil.url, 'evm_mine')
@@ -72,6 +79,14 @@ test("the follower's pending receipts, logs, balances and nonces equal what anvi
   expect(pending.receipts.map((r) => r.status)).toEqual(['0x1', '0x1', '0x0', '0x1', '0x1', '0x1', '0x1'])
   expect(pending.logs).toHaveLength(4)
   expect(pending).toEqual(mined)
+  expect(pendingTraces.map((t) => t.error ?? 'ok')).toEqual(['ok', 'execution reverted', 'ok'])
+  // anvil's top-level gasUsed is the block's cumulative gas after the transaction; geth's (and ours) is the
+  // transaction's own, its receipt's gasUsed: compared to the receipts, every other field to anvil's trace
+  const withoutGasUsed = (traces: Record<string, unknown>[]) => traces.map(({ gasUsed, ...rest }) => rest)
+  expect(withoutGasUsed(pendingTraces)).toEqual(withoutGasUsed(await callTraces(anvil.url)))
+  expect(pendingTraces.map((t) => t.gasUsed)).toEqual(
+    traced.map((h) => pending.receipts.find((r) => r.transactionHash === h)?.gasUsed),
+  )
 
   // the follower then sees anvil's block: it matches the flashblocks and replaces pending
   await until(
