@@ -2,7 +2,8 @@
  * A follower's Executor. eth_call and eth_estimateGas run here, in the same EVM code as the embedded chain,
  * on upstream-backed state: the pending block's re-executed state, or a canonical block's state read from
  * the upstream at its number (batched, cached per block), so answers equal the leader's and state
- * overrides work. debug_trace* is the upstream's to answer (forwarded per transaction hash).
+ * overrides work. debug_trace* of the pending block re-executes it here on its parent's upstream-backed state
+ * (the upstream has not got it); of a canonical block it is the upstream's to answer (forwarded per hash).
  */
 import type { Common } from '@ethereumjs/common'
 import { createVM, type VM } from '@ethereumjs/vm'
@@ -11,6 +12,7 @@ import { createAccessList } from '../chain/execution/access-list.js'
 import { call } from '../chain/execution/call.js'
 import { estimateGas } from '../chain/execution/estimate.js'
 import { applyOverrides, type ExecutionEnv } from '../chain/execution/run.js'
+import { traceTransactions } from '../chain/execution/trace/trace.js'
 import type { VmPool } from '../chain/execution/vm-pool.js'
 import type { CallRequest, StateOverrideSpec } from '../domain/call-request.js'
 import { keyOf } from '../domain/block-record.js'
@@ -43,7 +45,21 @@ export class FollowerExecutor implements Executor {
     return createAccessList(this.env(block), request)
   }
 
-  async trace({ block }: TraceTarget, indexes: number[], options: TraceOptions): Promise<unknown[]> {
+  async trace({ block, parent }: TraceTarget, indexes: number[], options: TraceOptions): Promise<unknown[]> {
+    if (this.isPending(block)) {
+      const { common, state } = this.parts
+      return traceTransactions(
+        {
+          vm: { common, blockchain: state.blockHashes } as unknown as VM,
+          parentStateRoot: parent.header.stateRoot,
+          parentState: state.canonicalState(parent.number, parent.header.stateRoot),
+          header: block.header,
+          txs: block.txs.map((t) => t.tx),
+        },
+        indexes,
+        options,
+      )
+    }
     return Promise.all(
       indexes.map((i) => this.parts.upstream.call('debug_traceTransaction', [data(block.txs[i].hash), options])),
     )

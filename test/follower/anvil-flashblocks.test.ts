@@ -3,67 +3,24 @@
  * timestamp pinned; a test feed publishes flashblocks of the transactions waiting in anvil's pool (anvil's
  * pending block gives their order and the block's header fields). The follower re-executes them on anvil's
  * state; then anvil mines that block, and what the follower had preconfirmed (receipts, logs, balances,
- * nonces, token balances) is what anvil produced.
+ * nonces, token balances, debug_traceTransaction's call traces) is what anvil produced.
  */
-import { encodeDeployData, encodeFunctionData, type Hex } from 'viem'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { type RunningFollower, startService } from '../../src/service.js'
-import { AnvilFlashblocks } from '../support/anvil-flashblocks.js'
-import { type RunningAnvil, startAnvil } from '../support/anvil.js'
-import { BOB, CAROL, devAccount } from '../support/dev-keys.js'
-import { testToken } from '../support/fixtures.js'
-import { call } from '../support/rpc.js'
-import { startTestFeed, type TestFeed } from '../support/test-feed.js'
+import { type AnvilFollower, DAVE, DEPLOYER, ERIN, startAnvilFollower, tokenCall } from '../support/anvil-follower.js'
+import { BOB, CAROL } from '../support/dev-keys.js'
+import { call, rpc } from '../support/rpc.js'
 import { until } from '../support/wait-for.js'
 
-const DEPLOYER = devAccount.address.toLowerCase() as Hex
-const DAVE: Hex = '0x90f79bf6eb2c4f870365e785982e1f101e93b906' // dev account 3
-const ERIN: Hex = '0x15d34aaf54267db7d7c367839aaf71a00a2c6a65' // dev account 4
-
-let anvil: RunningAnvil
-let feed: TestFeed
-let follower: RunningFollower
-let token: Hex
-
-const send = (tx: Record<string, unknown>) => call<Hex>(anvil.url, 'eth_sendTransaction', [tx])
-const tokenCall = (functionName: 'transfer' | 'balanceOf', args: unknown[]) =>
-  encodeFunctionData({ abi: testToken.abi, functionName, args } as never) as Hex
+let setup: AnvilFollower
 
 beforeAll(async () => {
-  anvil = await startAnvil(['--no-mining', '--order', 'fifo'])
-  feed = await startTestFeed()
-  follower = await startService({
-    port: 0,
-    quiet: true,
-    rateLimit: 0,
-    upstream: anvil.url,
-    upstreamFeed: feed.url,
-    // frames come when the test sends them, seconds apart on a loaded machine
-    flashblocksIdleTimeoutMs: 600_000,
-  })
-  await feed.connected()
-  const deploy = await send({
-    from: DEPLOYER,
-    data: encodeDeployData({ abi: testToken.abi, bytecode: testToken.bytecode, args: [10n ** 24n] }),
-    gas: '0x2dc6c0',
-  })
-  await send({ from: DEPLOYER, to: BOB, value: '0x0', gas: '0x5208' })
-  await call(anvil.url, 'evm_mine')
-  token = (await call(anvil.url, 'eth_getTransactionReceipt', [deploy])).contractAddress
-  await send({ from: DEPLOYER, to: token, data: tokenCall('transfer', [BOB, 1000n]), gas: '0x186a0' })
-  await call(anvil.url, 'evm_mine')
+  setup = await startAnvilFollower()
 }, 60_000)
+afterAll(() => setup?.close())
 
-afterAll(async () => {
-  await follower?.close()
-  await feed?.close()
-  anvil?.close()
-})
-
-test("the follower's pending receipts, logs, balances and nonces equal what anvil mines from the same pool", async () => {
-  const latest = await call(anvil.url, 'eth_getBlockByNumber', ['latest', false])
-  await until(async () => (await call(follower.url, 'eth_blockNumber')) === latest.number, 'the follower at anvil head')
-  const flashblocks = new AnvilFlashblocks(anvil.url, feed)
+test("the follower's pending receipts, logs, balances, nonces and call traces equal what anvil mines from the same pool", async () => {
+  const { anvil, follower, flashblocks, token, send } = setup
+  const latest = await setup.caughtUp()
   await flashblocks.pinTimestamp(BigInt(latest.timestamp) + 2n)
 
   // index 0: a token transfer, an ETH transfer (legacy), a transfer that reverts, a token transfer by BOB
@@ -108,6 +65,13 @@ test("the follower's pending receipts, logs, balances and nonces equal what anvi
     logs: (await call(url, 'eth_getLogs', [{ fromBlock: tag, toBlock: tag, address: token }])).map(logFacts),
   })
   const pending = await stateOf(preconf, 'pending')
+  // debug_trace* of preconfirmed transactions: re-executed here, the upstream has not got them
+  const traced = [first[0], first[2], second[1]]
+  const callTraces = async (url: string) =>
+    Promise.all(traced.map((h) => call(url, 'debug_traceTransaction', [h, { tracer: 'callTracer' }])))
+  const pendingTraces = await callTraces(preconf)
+  const prestate = await rpc(preconf, 'debug_traceTransaction', [first[0], { tracer: 'prestateTracer' }])
+  expect(prestate.error?.code).toBe(-32602)
   expect(await call(anvil.url, 'eth_getTransactionReceipt', [first[0]])).toBeNull() // anvil has not mined yet
 
   await call(anvil.url, 'evm_mine')
@@ -115,6 +79,14 @@ test("the follower's pending receipts, logs, balances and nonces equal what anvi
   expect(pending.receipts.map((r) => r.status)).toEqual(['0x1', '0x1', '0x0', '0x1', '0x1', '0x1', '0x1'])
   expect(pending.logs).toHaveLength(4)
   expect(pending).toEqual(mined)
+  expect(pendingTraces.map((t) => t.error ?? 'ok')).toEqual(['ok', 'execution reverted', 'ok'])
+  // anvil's top-level gasUsed is the block's cumulative gas after the transaction; geth's (and ours) is the
+  // transaction's own, its receipt's gasUsed: compared to the receipts, every other field to anvil's trace
+  const withoutGasUsed = (traces: Record<string, unknown>[]) => traces.map(({ gasUsed, ...rest }) => rest)
+  expect(withoutGasUsed(pendingTraces)).toEqual(withoutGasUsed(await callTraces(anvil.url)))
+  expect(pendingTraces.map((t) => t.gasUsed)).toEqual(
+    traced.map((h) => pending.receipts.find((r) => r.transactionHash === h)?.gasUsed),
+  )
 
   // the follower then sees anvil's block: it matches the flashblocks and replaces pending
   await until(

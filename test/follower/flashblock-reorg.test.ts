@@ -6,70 +6,31 @@
  * follower sends A's preconfirmed log out again `removed: true`, rebuilds N+1 from its flashblock on the
  * canonical N (D now reverts), and when anvil mines D, its receipt is the rebuilt one.
  */
-import { encodeDeployData, encodeFunctionData, type Hex, keccak256 } from 'viem'
+import { type Hex, keccak256 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { type RunningFollower, startService } from '../../src/service.js'
-import { AnvilFlashblocks } from '../support/anvil-flashblocks.js'
-import { type RunningAnvil, startAnvil } from '../support/anvil.js'
-import { BOB, CAROL, DEV_KEY_2, devAccount } from '../support/dev-keys.js'
-import { TRANSFER_TOPIC, testToken } from '../support/fixtures.js'
+import { type AnvilFollower, DAVE, DEPLOYER, ERIN, startAnvilFollower, tokenCall } from '../support/anvil-follower.js'
+import { BOB, CAROL, DEV_KEY_2 } from '../support/dev-keys.js'
+import { TRANSFER_TOPIC } from '../support/fixtures.js'
 import { call } from '../support/rpc.js'
-import { startTestFeed, type TestFeed } from '../support/test-feed.js'
 import { until } from '../support/wait-for.js'
 import { subscribe } from '../support/ws-notifications.js'
 
-const DEPLOYER = devAccount.address.toLowerCase() as Hex
-const DAVE: Hex = '0x90f79bf6eb2c4f870365e785982e1f101e93b906' // dev account 3
-const ERIN: Hex = '0x15d34aaf54267db7d7c367839aaf71a00a2c6a65' // dev account 4
-
-let anvil: RunningAnvil
-let feed: TestFeed
-let follower: RunningFollower
-let token: Hex
-
-const send = (tx: Record<string, unknown>) => call<Hex>(anvil.url, 'eth_sendTransaction', [tx])
-const tokenCall = (functionName: 'transfer' | 'balanceOf', args: unknown[]) =>
-  encodeFunctionData({ abi: testToken.abi, functionName, args } as never) as Hex
 type Log = { transactionHash: Hex; removed: boolean; topics: Hex[] }
+let setup: AnvilFollower
 
 beforeAll(async () => {
-  anvil = await startAnvil(['--no-mining', '--order', 'fifo'])
-  feed = await startTestFeed()
-  follower = await startService({
-    port: 0,
-    quiet: true,
-    rateLimit: 0,
-    upstream: anvil.url,
-    upstreamFeed: feed.url,
-    flashblocksIdleTimeoutMs: 600_000,
-  })
-  await feed.connected()
-  const deploy = await send({
-    from: DEPLOYER,
-    data: encodeDeployData({ abi: testToken.abi, bytecode: testToken.bytecode, args: [10n ** 24n] }),
-    gas: '0x2dc6c0',
-  })
-  await call(anvil.url, 'evm_mine')
-  token = (await call(anvil.url, 'eth_getTransactionReceipt', [deploy])).contractAddress
-  await send({ from: DEPLOYER, to: token, data: tokenCall('transfer', [BOB, 1000n]), gas: '0x186a0' })
-  await call(anvil.url, 'evm_mine')
+  setup = await startAnvilFollower()
 }, 60_000)
-
-afterAll(async () => {
-  await follower?.close()
-  await feed?.close()
-  anvil?.close()
-})
+afterAll(() => setup?.close())
 
 test('a canonical block without a preconfirmed transaction: its logs come back removed, later pending is rebuilt on the canonical block', async () => {
-  const latest = await call(anvil.url, 'eth_getBlockByNumber', ['latest', false])
+  const { anvil, follower, flashblocks, token, send } = setup
+  const latest = await setup.caughtUp()
   const n = BigInt(latest.number) + 1n
-  await until(async () => (await call(follower.url, 'eth_blockNumber')) === latest.number, 'the follower at anvil head')
   const pendingLogs = await subscribe<Log>(`${follower.wsUrl}flashblocks`, ['pendingLogs', { address: token }])
   const canonicalLogs = await subscribe<Log>(follower.wsUrl, ['logs', { address: token }])
   const filter = await call(follower.url, 'eth_newFilter', [{ address: token }])
-  const flashblocks = new AnvilFlashblocks(anvil.url, feed)
   const timestamp = BigInt(latest.timestamp) + 2n
   await flashblocks.pinTimestamp(timestamp)
 

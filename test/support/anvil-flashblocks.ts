@@ -60,8 +60,11 @@ export class AnvilFlashblocks {
     return call(this.anvilUrl, 'evm_setNextBlockTimestamp', [numberToHex(timestamp)])
   }
 
-  /** Publishes the transactions that joined anvil's pending block since the last flashblock; returns the payload. */
-  async flash(): Promise<FlashblocksPayload> {
+  /**
+   * The transactions that joined anvil's pending block since the last flashblock, as the next flashblock;
+   * published unless `publish` is false (a test that sends frames in its own order).
+   */
+  async flash({ publish = true } = {}): Promise<FlashblocksPayload> {
     const pending = await call<AnvilBlock>(this.anvilUrl, 'eth_getBlockByNumber', ['pending', false])
     const number = BigInt(pending.number)
     if (this.open?.number !== number) this.open = startBlock(pending)
@@ -72,11 +75,13 @@ export class AnvilFlashblocks {
     const fresh = pending.transactions.slice(open.published.length)
     const raws = await Promise.all(fresh.map((h) => call<Hex>(this.anvilUrl, 'eth_getRawTransactionByHash', [h])))
     open.published.push(...fresh)
-    return this.publish(open, raws, {
+    const payload = this.payload(open, raws, {
       receipts_root: pending.receiptsRoot,
       logs_bloom: pending.logsBloom,
       gas_used: pending.gasUsed,
     })
+    if (publish) this.feed.send(payload)
+    return payload
   }
 
   /**
@@ -101,20 +106,22 @@ export class AnvilFlashblocks {
       hash: keccak256(concat([parent.hash, '0x01'])),
     }
     this.open = child
-    return this.publish(child, raws, {
+    const payload = this.payload(child, raws, {
       receipts_root: EMPTY_TRIE,
       logs_bloom: `0x${'00'.repeat(256)}`,
       gas_used: '0x0',
     })
+    this.feed.send(payload)
+    return payload
   }
 
-  private publish(
+  private payload(
     open: OpenBlock,
     raws: Hex[],
     cumulative: Pick<FlashblocksPayload['diff'], 'receipts_root' | 'logs_bloom' | 'gas_used'>,
   ): FlashblocksPayload {
     const index = open.index++
-    const payload: FlashblocksPayload = {
+    return {
       payload_id: open.payloadId,
       index,
       ...(index === 0 ? { base: open.base } : {}),
@@ -128,8 +135,6 @@ export class AnvilFlashblocks {
       },
       metadata: { block_number: Number(open.number), new_account_balances: {}, receipts: {} },
     }
-    this.feed.send(payload)
-    return payload
   }
 }
 

@@ -1,10 +1,12 @@
 /**
  * A raw flashblocks feed that a test writes frame by frame: a WebSocket server on loopback that sends each
  * message to every connected client as JSON text or brotli (0x1E), so a test decides what a follower's
- * `--upstream-feed` says and in which order (gaps, duplicates, frames out of order).
+ * `--upstream-feed` says and in which order (gaps, duplicates, frames out of order). A frame sent while no
+ * client is connected (the follower reconnecting after a pong it missed on a loaded machine) waits for the
+ * next connection, so a test's sequence arrives whole.
  */
 import { once } from 'node:events'
-import { WebSocketServer } from 'ws'
+import WebSocket, { WebSocketServer } from 'ws'
 import { encodeBrotliFrame, encodeJsonFrame } from '../../src/feed/codec.js'
 import type { FeedMessage } from '../../src/feed/wire.js'
 import { until } from './wait-for.js'
@@ -23,11 +25,18 @@ export async function startTestFeed(): Promise<TestFeed> {
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0 })
   await once(server, 'listening')
   const { port } = server.address() as { port: number }
+  const backlog: (string | Buffer)[] = []
+  const open = () => [...server.clients].filter((c) => c.readyState === WebSocket.OPEN)
+  server.on('connection', (client) => {
+    for (const frame of backlog.splice(0)) client.send(frame)
+  })
   return {
     url: `ws://127.0.0.1:${port}/`,
     send(message, framing = 'json') {
       const frame = framing === 'json' ? encodeJsonFrame(message) : encodeBrotliFrame(message)
-      for (const client of server.clients) client.send(frame)
+      const clients = open()
+      if (clients.length === 0) backlog.push(frame)
+      for (const client of clients) client.send(frame)
     },
     connected: () => until(() => server.clients.size > 0, 'the follower to connect to the test feed'),
     close: () =>

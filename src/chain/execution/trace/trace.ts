@@ -4,6 +4,7 @@
  * config's `timeout` (a Go duration such as "5s") or TRACE_TIMEOUT_MS.
  */
 import { type Block, createBlock, type BlockHeader } from '@ethereumjs/block'
+import type { StateManagerInterface } from '@ethereumjs/common'
 import { Address, bytesToHex } from '@ethereumjs/util'
 import { createVM, runTx, type VM } from '@ethereumjs/vm'
 import { type ChainTransaction, isDeposit } from '../../../opstack/deposit-transaction.js'
@@ -22,6 +23,8 @@ export interface TraceEnv {
   parentStateRoot: Uint8Array
   header: BlockHeader
   txs: readonly ChainTransaction[]
+  /** The parent's state where it is not in vm's trie (a follower's upstream-backed state); no prestateTracer then. */
+  parentState?: StateManagerInterface
 }
 
 const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
@@ -44,9 +47,11 @@ export async function traceTransactions(env: TraceEnv, indexes: number[], option
 
 async function run(env: TraceEnv, wanted: Set<number>, options: TraceOptions): Promise<unknown[]> {
   const common = commonAt(env.vm.common, env.header)
+  if (env.parentState && options.tracer === 'prestateTracer')
+    throw new InvalidParamsError('prestateTracer needs state roots this node cannot compute for this block')
   const vm = await createVM({
     common,
-    stateManager: stateAt(env.vm, env.parentStateRoot),
+    stateManager: env.parentState ?? stateAt(env.vm, env.parentStateRoot),
     blockchain: env.vm.blockchain,
   })
   const block = createBlock({ header: env.header.toJSON() as never }, { common, skipConsensusFormatValidation: true })
