@@ -11,6 +11,7 @@
  *
  * The scripts name keys they read from a hash, so this needs one Redis server, not Redis Cluster.
  */
+import { bytesToHex } from '@ethereumjs/util'
 import { Redis } from 'ioredis'
 import { FilterNotFoundError, SharedStateUnavailableError, TooManyFiltersError } from '../errors.js'
 import type { BlockRecord } from '../domain/types.js'
@@ -67,15 +68,18 @@ return {f[2], f[3], hashes, removed}
 `
 
 /**
- * KEYS filter, removed logs; ARGV fork, ttl, logs (JSON)... Every replica sees the same reorg and runs this:
- * the cursor only moves back and the logs are a set, so the filter gets each removed log once.
+ * KEYS filter, removed logs, reorgs applied; ARGV fork, ttl, reorg id, logs (JSON)... Every replica sees the
+ * same reorg and runs this: the first one applies it (cursor back to the fork, logs queued), the others find
+ * its id (the first removed block's hash) already applied, so the filter gets each removed log once.
  */
 const REWIND = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if redis.call('SADD', KEYS[3], ARGV[3]) == 0 then return 0 end
+redis.call('PEXPIRE', KEYS[3], ARGV[2])
 local cursor = redis.call('HGET', KEYS[1], 'cursor')
-if not cursor then return 0 end
 if tonumber(cursor) > tonumber(ARGV[1]) then redis.call('HSET', KEYS[1], 'cursor', ARGV[1]) end
-for i = 3, #ARGV do redis.call('SADD', KEYS[2], ARGV[i]) end
-redis.call('PEXPIRE', KEYS[2], ARGV[2])
+for i = 4, #ARGV do redis.call('SADD', KEYS[2], ARGV[i]) end
+if #ARGV >= 4 then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
 return 1
 `
 
@@ -149,11 +153,14 @@ export class RedisFilterStore implements FilterStore {
   }
 
   async uninstall(id: string): Promise<boolean> {
-    return (await this.#run(() => this.#redis.del(this.#key(id), this.#removedKey(id)))) >= 1
+    const removed = (await this.#run(() => this.#redis.del(this.#key(id)))) === 1
+    await this.#run(() => this.#redis.del(this.#removedKey(id), `${this.#key(id)}:reorgs`))
+    return removed
   }
 
-  onRemovedBlocks(blocks: readonly BlockRecord[]): void {
-    this.#rewind(blocks).catch((err) =>
+  /** Runs in the background for the chain's event; the promise (never rejected) is for whoever must wait. */
+  onRemovedBlocks(blocks: readonly BlockRecord[]): Promise<void> {
+    return this.#rewind(blocks).catch((err) =>
       this.#warn(`log filters in Redis missed a reorg's removed logs: ${(err as Error).message}`),
     )
   }
@@ -163,13 +170,14 @@ export class RedisFilterStore implements FilterStore {
     const fork = forkOf(blocks)
     if (fork === undefined) return
     for await (const keys of this.#redis.scanStream({ match: `${this.#prefix}0x*`, count: 100 })) {
-      for (const key of (keys as string[]).filter((k) => !k.endsWith(':removed'))) {
+      for (const key of (keys as string[]).filter((k) => !k.slice(this.#prefix.length).includes(':'))) {
         const [kind, spec, cursor] = await this.#redis.hmget(key, 'kind', 'spec', 'cursor')
         if (kind !== 'logs' || !spec || !cursor) continue
         const logs = removedLogs(parseLogFilter((JSON.parse(spec) as LogSpec).filter), BigInt(cursor), blocks)
         if (!logs) continue
-        const args = [fork.toString(), FILTER_IDLE_TIMEOUT_MS, ...logs.map((log) => JSON.stringify(log))]
-        await this.#redis.eval(REWIND, 2, key, `${key}:removed`, ...args)
+        const reorg = bytesToHex(blocks[0]!.hash)
+        const args = [fork.toString(), FILTER_IDLE_TIMEOUT_MS, reorg, ...logs.map((log) => JSON.stringify(log))]
+        await this.#redis.eval(REWIND, 3, key, `${key}:removed`, `${key}:reorgs`, ...args)
       }
     }
   }
