@@ -3,13 +3,16 @@
  * any past block). Runs B blocks of N ETH transfers to fresh addresses, then E empty blocks, and prints
  * the heap growth after a forced GC.
  *
- *   node --expose-gc --import tsx bench/chain-memory.ts [blocks=100] [txsPerBlock=100] [emptyBlocks=1000]
+ * With a data directory as the fourth argument the history goes to disk instead (and the growth should not).
+ *
+ *   node --expose-gc --import tsx bench/chain-memory.ts [blocks=100] [txsPerBlock=100] [emptyBlocks=1000] [dataDir]
  */
 import { createFeeMarket1559Tx } from '@ethereumjs/tx'
 import { createChain } from '../src/chain/chain.js'
 import { defaultConfig } from '../src/config.js'
 
-const [blocks = 100, perBlock = 100, empties = 1000] = process.argv.slice(2).map(Number)
+const [blocks = 100, perBlock = 100, empties = 1000] = process.argv.slice(2, 5).map(Number)
+const dataDir = process.argv[5]
 const gc = (globalThis as { gc?: () => void }).gc
 if (!gc) throw new Error('run with node --expose-gc')
 
@@ -19,7 +22,7 @@ function heapMb(): number {
   return process.memoryUsage().heapUsed / 2 ** 20
 }
 
-const chain = await createChain(defaultConfig({ quiet: true }))
+const chain = await createChain(defaultConfig({ quiet: true, dataDir }))
 const nonces = chain.accounts.map(() => 0n)
 let fresh = 0x10000n // above the precompiles: fresh, empty accounts
 const before = heapMb()
@@ -65,5 +68,7 @@ console.log(
     perTxKb: +perTxKb.toFixed(1),
     perEmptyBlockKb: +(((afterEmpty - afterTxs) * 1024) / Math.max(1, empties)).toFixed(1),
     rssGrowthMb: +(process.memoryUsage().rss / 2 ** 20 - rssBefore).toFixed(1),
+    dataDir: dataDir ?? null,
   }),
 )
+await chain.stop()

@@ -15,7 +15,7 @@ import type { Preimages } from './preimages.js'
 import type { VM } from '@ethereumjs/vm'
 import { stateAt } from '../engine.js'
 
-export interface DumpedAccount {
+interface DumpedAccount {
   nonce: number
   balance: string
   code: string
