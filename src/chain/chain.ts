@@ -6,8 +6,8 @@
  */
 import type { Common } from '@ethereumjs/common'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
-import { type VM, createVM } from '@ethereumjs/vm'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import { type VM, createVM } from '@ethereumjs/vm'
 import type { Endpoint } from '../../generated/methods.js'
 import type { Backend } from '../capabilities/backend.js'
 import type { PoolContent, TxSubmitter } from '../capabilities/submit.js'
@@ -22,33 +22,25 @@ import { type ChainEvents, TypedEmitter } from './events.js'
 import { EmbeddedDevAccounts } from './dev-signer.js'
 import { EmbeddedExecutor } from './execution/executor.js'
 import { VmPool } from './execution/vm-pool.js'
-import { createGenesis } from './genesis.js'
 import { TxPool } from './pool/pool.js'
 import { Sequencer } from './sequencer.js'
 import { merkleStateView } from './state-view.js'
 import { RootReader, StateCache } from './state-cache.js'
-import { CanonicalStore } from './store.js'
+import type { CanonicalStore } from './store.js'
 import type { BlockRecord, DevAccount, Flashblock, TxLocation } from '../domain/types.js'
-import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import { openDurableChain } from './persist/open.js'
 import type { Persistence } from './persist/persistence.js'
 import { restoreInProgress } from './persist/restore.js'
-import { createGethGenesis, gethGenesisCommon, readGethGenesis } from './geth-genesis.js'
-import { importFile } from './import-blocks.js'
+import { gethGenesisCommon, readGethGenesis } from './geth-genesis.js'
+import { type ChainLogger, consoleLogger, silent } from './logger.js'
+import { openChainState } from './open-state.js'
+import type { Preimages } from './persist/preimages.js'
 import { nextBaseFee } from '../opstack/da-footprint.js'
-import { Preimages } from './persist/preimages.js'
 import { writeStateFile } from './persist/state-dump.js'
-import { readStateFile } from './persist/state-load.js'
 import type { Pruner } from './persist/prune.js'
 
 /** OP Stack's sequencer fee vault: where priority fees go. */
 const FEE_RECIPIENT = hexToBytes('0x4200000000000000000000000000000000000011')
 const GENESIS_BASE_FEE = 1_000_000_000n
-
-export interface ChainLogger {
-  info(message: string): void
-  warn(message: string): void
-}
 
 /**
  * The chain's part of the service Config, complete (defaultConfig in src/config.ts holds the defaults),
@@ -79,9 +71,6 @@ export type ChainOptions = Pick<
     /** --data-dir: keep the chain in this directory (src/chain/persist/); absent = in memory only. */
     dataDir?: string
   }
-
-const silent: ChainLogger = { info: () => {}, warn: () => {} }
-const consoleLogger: ChainLogger = { info: (m) => console.log(m), warn: (m) => console.warn(m) }
 
 /** State roots whose read views (and their caches) are kept: latest, pending and a few before them. */
 const READ_VIEWS_KEPT = 8
@@ -254,29 +243,8 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
   const opStack = geth === undefined || 'optimism' in geth.config
   const common = geth ? gethGenesisCommon(geth) : createChainCommon({ chainId, gasLimit, baseFee })
   const accounts = deriveDevAccounts(options.mnemonic, options.accounts)
-  const state = options.loadState ? readStateFile(options.loadState) : undefined
-  const makeGenesis = (trie?: MerklePatriciaTrie, preimages = new Preimages()) =>
-    (geth
-      ? createGethGenesis(geth, common, trie, preimages)
-      : createGenesis({
-          common,
-          gasLimit,
-          baseFee,
-          accounts,
-          balance: options.balance,
-          timestamp: options.genesisTimestamp ?? BigInt(Math.floor(Date.now() / 1000)),
-          l1Settings: options.l1Settings,
-          trie,
-          preimages,
-          state,
-        })
-    ).then((made) => ({ ...made, preimages }))
-  const { dataDir, loadState } = options
-  const durable = dataDir ? await openDurableChain(dataDir, common, makeGenesis, loadState) : undefined
-  const { stateManager, genesis, preimages } = durable ?? (await makeGenesis())
-  const store = new CanonicalStore(genesis, durable?.history)
-  const pruner = durable && options.history ? durable.pruner(options.history, store, logger.warn) : undefined
-  if (options.importFile !== undefined) await importFile(options.importFile, store, stateManager, common, logger.info)
+  const opened = await openChainState(options, { common, geth, accounts, baseFee, logger })
+  const { stateManager, store, preimages, durable, pruner } = opened
   const head = store.latest()
   // the chain's VM, pool and calls run under the head's fork
   if (geth) common.setHardforkBy({ blockNumber: head.number, timestamp: head.header.timestamp })

@@ -16,7 +16,7 @@ import type { BlockRecord } from '../domain/types.js'
 import { ecrecover, keccak256, kzg } from './crypto.js'
 
 type GenesisAccount = { balance?: string; nonce?: string | number; code?: string; storage?: Record<string, string> }
-type GenesisFile = GethGenesis & { alloc: Record<string, GenesisAccount> }
+export type GenesisFile = GethGenesis & { alloc: Record<string, GenesisAccount> }
 
 /** Reads and parses FILE; a missing file or bad JSON is a ConfigError naming it. */
 export function readGethGenesis(file: string): GenesisFile {

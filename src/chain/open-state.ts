@@ -1,0 +1,53 @@
+/**
+ * Where a chain's state and blocks come from at start: a fresh genesis (the dev genesis, a geth
+ * genesis.json with --genesis, either under a --load-state file's accounts) or a --data-dir's chain, and then
+ * any --import blocks on top.
+ */
+import type { Common } from '@ethereumjs/common'
+import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
+import type { ChainOptions } from './chain.js'
+import type { ChainLogger } from './logger.js'
+import type { DevAccount } from '../domain/types.js'
+import { createGenesis } from './genesis.js'
+import { createGethGenesis, type GenesisFile } from './geth-genesis.js'
+import { importFile } from './import-blocks.js'
+import { openDurableChain } from './persist/open.js'
+import { Preimages } from './persist/preimages.js'
+import { readStateFile } from './persist/state-load.js'
+import { CanonicalStore } from './store.js'
+
+type Making = {
+  common: Common
+  /** --genesis's file, else the dev genesis */
+  geth: GenesisFile | undefined
+  accounts: readonly DevAccount[]
+  baseFee: bigint
+  logger: ChainLogger
+}
+
+export async function openChainState(options: ChainOptions, { common, geth, accounts, baseFee, logger }: Making) {
+  const state = options.loadState ? readStateFile(options.loadState) : undefined
+  const makeGenesis = (trie?: MerklePatriciaTrie, preimages = new Preimages()) =>
+    (geth
+      ? createGethGenesis(geth, common, trie, preimages)
+      : createGenesis({
+          common,
+          gasLimit: options.gasLimit,
+          baseFee,
+          accounts,
+          balance: options.balance,
+          timestamp: options.genesisTimestamp ?? BigInt(Math.floor(Date.now() / 1000)),
+          l1Settings: options.l1Settings,
+          trie,
+          preimages,
+          state,
+        })
+    ).then((made) => ({ ...made, preimages }))
+  const { dataDir, loadState } = options
+  const durable = dataDir ? await openDurableChain(dataDir, common, makeGenesis, loadState) : undefined
+  const { stateManager, genesis, preimages } = durable ?? (await makeGenesis())
+  const store = new CanonicalStore(genesis, durable?.history)
+  const pruner = durable && options.history ? durable.pruner(options.history, store, logger.warn) : undefined
+  if (options.importFile !== undefined) await importFile(options.importFile, store, stateManager, common, logger.info)
+  return { stateManager, store, preimages, durable, pruner }
+}
