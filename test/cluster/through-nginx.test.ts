@@ -1,8 +1,9 @@
 /**
  * The cluster as operators run it (scripts/cluster/): redis-server, an embedded leader, two followers and
- * nginx in front, all real processes. Everything goes through nginx's one port: preconfirmations, a viem
- * flow, the shared rate limit, a shared filter, and a follower killed with SIGKILL under read load.
+ * nginx in front, all real processes. Everything goes through nginx's one port: preconfirmations, viem and
+ * ethers flows, the shared rate limit, a shared filter, and a follower killed with SIGKILL under read load.
  */
+import { Contract, ContractFactory, JsonRpcProvider, Network, type TransactionResponse, Wallet } from 'ethers'
 import {
   createPublicClient,
   createWalletClient,
@@ -19,7 +20,7 @@ import { type Cluster, startCluster } from '../../scripts/cluster/cluster.js'
 import { preconfRpcChain } from '../../src/client/chains.js'
 import { RATE_LIMIT_PER_SECOND } from '../../src/limits.js'
 import { callVia, SKIP_CLUSTER } from '../support/cluster.js'
-import { BOB, DEV_KEY_1, DEV_KEY_2 } from '../support/dev-keys.js'
+import { BOB, DEV_KEY_0, DEV_KEY_1, DEV_KEY_2 } from '../support/dev-keys.js'
 import { testToken } from '../support/fixtures.js'
 import { freePort } from '../support/free-port.js'
 import { post, request } from '../support/rpc.js'
@@ -54,6 +55,29 @@ describe.skipIf(SKIP_CLUSTER)('two followers behind nginx', { timeout: 120_000 }
     expect(pending.json.result.transactionHash).toBe(receipt.transactionHash)
     await until(() => frames.length >= 2, 'flashblocks on the raw feed through nginx')
     feed.close()
+  })
+
+  test('an ethers v6 flow (deploy, transfer, wait, read) passes through the balancer, preconfirmed on /flashblocks', async () => {
+    // ethers reuses answers to identical requests for 250 ms (cacheTimeout); the pending nonce must be fresh
+    const options = { staticNetwork: true, cacheTimeout: -1, pollingInterval: 100 }
+    const general = new JsonRpcProvider(entry, Network.from(196), options)
+    const flash = new JsonRpcProvider(`${entry}/flashblocks`, Network.from(196), options)
+    const deployer = new Wallet(DEV_KEY_0, general)
+    const deploying = await new ContractFactory(testToken.abi as never, testToken.bytecode, deployer).deploy(500n)
+    const contract = (await deploying.waitForDeployment()) as Contract
+    const token = await contract.getAddress()
+    // the transfer is sent and awaited on /flashblocks: its receipt is the preconfirmed one
+    const transfer = (await new Contract(token, testToken.abi as never, new Wallet(DEV_KEY_0, flash)).getFunction(
+      'transfer',
+    )(BOB, 7n)) as TransactionResponse
+    const receipt = await transfer.wait()
+    expect(receipt!.status).toBe(1)
+    const onFlash = new Contract(token, testToken.abi as never, flash)
+    expect(await onFlash.getFunction('balanceOf')(BOB, { blockTag: 'pending' })).toBe(7n)
+    await until(async () => (await general.getTransactionReceipt(transfer.hash)) !== null, 'the transfer sealed')
+    expect(await contract.getFunction('balanceOf')(deployer.address)).toBe(493n)
+    general.destroy()
+    flash.destroy()
   })
 
   test('a viem flow (send, wait, read) passes through the balancer, answered by both members', async () => {
