@@ -68,22 +68,20 @@ function stopper(child: ChildProcess) {
 
 /** Our service on the embedded chain (200 ms flashblocks, 1 s blocks unless told otherwise). */
 /** `cwd`: another checkout of this repository (a baseline), with its own src/ and node_modules. */
-export async function startOurs(extraArgs: string[] = [], nodeArgs: string[] = [], cwd?: string): Promise<Target> {
+export function startOurs(extraArgs: string[] = [], nodeArgs: string[] = [], cwd?: string): Promise<Target> {
+  return spawnOurs(['--import', 'tsx', 'src/cli.ts'], extraArgs, nodeArgs, cwd)
+}
+
+/** The compiled CLI (`npm run build`), as an operator or `npx preconf-rpc` runs it: no tsx start-up. */
+export function startOursBuilt(extraArgs: string[] = []): Promise<Target> {
+  return spawnOurs(['bin/preconf-rpc.js'], extraArgs)
+}
+
+async function spawnOurs(entry: string[], extraArgs: string[], nodeArgs: string[] = [], cwd?: string): Promise<Target> {
   const port = await freePort()
   const child = spawn(
     process.execPath,
-    [
-      ...nodeArgs,
-      '--import',
-      'tsx',
-      'src/cli.ts',
-      '--port',
-      String(port),
-      '--quiet',
-      '--rate-limit',
-      '0',
-      ...extraArgs,
-    ],
+    [...nodeArgs, ...entry, '--port', String(port), '--quiet', '--rate-limit', '0', ...extraArgs],
     {
       cwd: cwd ?? new URL('..', import.meta.url).pathname,
       stdio: ['ignore', 'ignore', 'inherit'],

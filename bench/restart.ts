@@ -2,8 +2,9 @@
  * Restart time with a long history: a data directory with `--blocks` sealed blocks (default 100 000) is
  * built on a fast path (empty blocks written straight into LevelDB in unsynced batches, chained by parent
  * hash on the genesis state), then the service is started on it in this process and timed to its first
- * answer, and again as the CLI in a child process (Node and tsx start-up included; the same start without
- * --data-dir is printed beside it as the baseline). An old block is read
+ * answer, and again as the CLI in a child process, from the sources (Node and tsx start-up included) and
+ * compiled (`npm run build`, what `npx preconf-rpc` runs); the same starts without --data-dir are printed
+ * beside them as the baseline. An old block is read
  * back to show the history is there.
  *
  *   nice npx tsx bench/restart.ts [--blocks 100000]
@@ -22,7 +23,7 @@ import { defaultConfig } from '../src/config.js'
 import { assembleBlock } from '../src/domain/block-record.js'
 import type { BlockRecord } from '../src/domain/types.js'
 import { startService } from '../src/service.js'
-import { rpc, startOurs } from './lib.js'
+import { rpc, startOurs, startOursBuilt } from './lib.js'
 
 const { values: args } = parseArgs({ options: { blocks: { type: 'string', default: '100000' } } })
 const blocks = Number(args.blocks)
@@ -85,10 +86,16 @@ try {
     return { url: s.url, stop: () => s.close() }
   }, 'in process (startService)')
   await timed(() => startOurs(['--data-dir', dir]), 'as a child process (node + tsx + the CLI)')
-  // the same child process without a data directory: what start-up costs without any history
-  const t0 = performance.now()
-  await (await startOurs()).stop()
-  console.log(`start without --data-dir, child process: ${(performance.now() - t0).toFixed(0)} ms (baseline)`)
+  await timed(() => startOursBuilt(['--data-dir', dir]), 'as the compiled CLI (bin/preconf-rpc.js, npm run build)')
+  // the same child processes without a data directory: what start-up costs without any history
+  for (const [start, label] of [
+    [startOurs, 'node + tsx'],
+    [startOursBuilt, 'compiled CLI'],
+  ] as const) {
+    const t0 = performance.now()
+    await (await start()).stop()
+    console.log(`start without --data-dir, ${label}: ${(performance.now() - t0).toFixed(0)} ms (baseline)`)
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true })
 }
