@@ -97,6 +97,20 @@ export const call = (client: RpcClient, hash: hash32): Promise<Methods['eth_getB
     ).not.toThrow()
   })
 
+  test('every component schema becomes a type, unknown only where the document leaves the value open', () => {
+    const schemas: Record<string, unknown> = {}
+    for (const file of readdirSync(join(documentDir, 'schemas')))
+      Object.assign(schemas, load(readFileSync(join(documentDir, 'schemas', file), 'utf8')))
+    const types = readFileSync(join(generated, 'types.ts'), 'utf8')
+    const exported = [...types.matchAll(/^export type (\w+) =/gm)].map((match) => match[1])
+    expect(exported.sort()).toEqual(Object.keys(schemas).sort())
+    // BlockStateCalls is `type: array` with `properties` but no `items`; tracerConfig is any object
+    expect(types.split('\n').filter((line) => line.includes('unknown'))).toEqual([
+      'export type BlockStateCalls = unknown[]',
+      '  tracerConfig?: Record<string, unknown>',
+    ])
+  })
+
   test('every method of the document is in the generated method table, served on the general endpoint', async () => {
     const { methodTable, lookupMethod } = await import(join(generated, 'methods.ts'))
     expect(methodNames.length).toBeGreaterThan(80)
