@@ -9,27 +9,36 @@
  * (the readable -32602 text reads its `x-error`).
  */
 import { Ajv } from 'ajv'
-import { mapJson } from './schema-walk.js'
-import { schemaRefPrefix, type MethodModel, type Schema } from './model.js'
+import { isSchema, schemaRefPrefix, type MethodModel, type Schema } from './model.js'
 
 const rootId = 'openrpc'
 
 /** Keywords that only document; dropped so the standalone code does not carry prose. */
 const prose = new Set(['description', '$comment', 'examples', 'default'])
 
+/** Keywords whose value maps names to schemas: the names are data (a property may be called `description`). */
+const schemaMaps = new Set(['properties', 'patternProperties', 'definitions', 'dependencies'])
+/** Keywords whose value is data, copied as it is. */
+const dataKeywords = new Set(['enum', 'const', 'required'])
+
 function forValidation(schema: unknown, rewriteRefs: boolean): Schema {
-  return mapJson(schema, (node) => {
+  const strip = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(strip)
+    if (!isSchema(node)) return node
     const kept: Record<string, unknown> = {}
     for (const [key, value] of Object.entries(node)) {
       if (key === '$schema' || key === '$id' || prose.has(key)) continue
       if (key.startsWith('x-') && key !== 'x-error') continue
-      kept[key] =
-        key === '$ref' && rewriteRefs && typeof value === 'string' && value.startsWith(schemaRefPrefix)
-          ? `${rootId}${value}`
-          : value
+      if (dataKeywords.has(key)) kept[key] = value
+      else if (schemaMaps.has(key) && isSchema(value))
+        kept[key] = Object.fromEntries(Object.entries(value).map(([name, item]) => [name, strip(item)]))
+      else if (key === '$ref' && rewriteRefs && typeof value === 'string' && value.startsWith(schemaRefPrefix))
+        kept[key] = `${rootId}${value}`
+      else kept[key] = strip(value)
     }
     return kept
-  }) as Schema
+  }
+  return strip(schema) as Schema
 }
 
 /** `rpc.discover` -> `rpc_discover`: method names become parts of export names. */

@@ -1,18 +1,34 @@
 /**
- * Checks the metaschema cannot express, each problem naming the method (or component) and the field:
- * unknown $refs, non-draft-07 keywords, missing x- fields, required params after optional ones, aliases
- * that differ from their target, examples whose params do not line up with the declared ones.
+ * What the generators need beyond the metaschema, for any OpenRPC document, each problem naming the method
+ * (or component) and the field: $refs that resolve, draft-07 keywords only, schema names usable as
+ * TypeScript types, no required param after an optional one, typed x- fields, aliases equal to their
+ * target, example params that line up with the declared ones. The project's own document also follows its
+ * house rules (check-house-rules.ts).
  */
-import { endpoints, isSchema, schemaRefPrefix, type OpenRpcDocument } from './model.js'
+import { houseRuleProblems } from './check-house-rules.js'
+import {
+  endpointsOf,
+  endpoints,
+  isSchema,
+  parseSchemaRef,
+  resolveSchemaRef,
+  type LoadOptions,
+  type OpenRpcDocument,
+  type Schema,
+} from './model.js'
 import { draft07Keywords, walkSchema } from './schema-walk.js'
+import { typeNameProblem } from './type-names.js'
 
-const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/
-const typeName = /^[A-Z][A-Za-z0-9]*$/
 const errorRefPrefix = '#/components/errors/'
 const booleanFlags = ['x-pending', 'x-extension', 'x-websocket-only']
 
 /** Problems inside one schema: $refs that resolve nowhere, keywords draft-07 does not know. */
-function schemaProblems(schema: unknown, at: string, field: string, schemaNames: Set<string>): string[] {
+function schemaProblems(
+  schema: unknown,
+  at: string,
+  field: string,
+  schemas: Readonly<Record<string, unknown>>,
+): string[] {
   const problems: string[] = []
   const located = (path: string) => {
     const full = [field, path].filter((part) => part !== '').join('.')
@@ -27,9 +43,9 @@ function schemaProblems(schema: unknown, at: string, field: string, schemaNames:
     }
     const ref = node.$ref
     if (ref === undefined) return
-    if (typeof ref !== 'string' || !ref.startsWith(schemaRefPrefix))
-      problems.push(`${where}: unsupported $ref ${JSON.stringify(ref)}`)
-    else if (!schemaNames.has(ref.slice(schemaRefPrefix.length))) problems.push(`${where}: unknown $ref '${ref}'`)
+    const parsed = parseSchemaRef(ref)
+    if (!parsed) problems.push(`${where}: unsupported $ref ${JSON.stringify(ref)}`)
+    else if (!resolveSchemaRef(parsed, schemas)) problems.push(`${where}: unknown $ref '${ref}'`)
   })
   return problems
 }
@@ -37,16 +53,29 @@ function schemaProblems(schema: unknown, at: string, field: string, schemaNames:
 /** Keywords under which a schema describes a part of the value: a $ref there consumes data before it recurses. */
 const guarding = new Set(['properties', 'patternProperties', 'additionalProperties', 'items', 'additionalItems'])
 
-/** The component names a schema refers to without first descending into a property or an item. */
-function unguardedRefs(schema: unknown, into: Set<string>): Set<string> {
+/**
+ * The component names a schema refers to without first descending into a property or an item. A ref into
+ * a component's inside (`X/properties/a`) applies that part here, so its own unguarded refs count.
+ */
+function unguardedRefs(
+  schema: unknown,
+  schemas: Readonly<Record<string, unknown>>,
+  into: Set<string>,
+  followed = new Set<string>(),
+): Set<string> {
   if (Array.isArray(schema)) {
-    for (const item of schema) unguardedRefs(item, into)
+    for (const item of schema) unguardedRefs(item, schemas, into, followed)
     return into
   }
   if (!isSchema(schema)) return into
-  if (typeof schema.$ref === 'string' && schema.$ref.startsWith(schemaRefPrefix))
-    into.add(schema.$ref.slice(schemaRefPrefix.length))
-  for (const [key, value] of Object.entries(schema)) if (!guarding.has(key)) unguardedRefs(value, into)
+  const ref = parseSchemaRef(schema.$ref)
+  if (ref && ref.pointer.length === 0) into.add(ref.component)
+  else if (ref && !followed.has(schema.$ref as string)) {
+    followed.add(schema.$ref as string)
+    unguardedRefs(resolveSchemaRef(ref, schemas), schemas, into, followed)
+  }
+  for (const [key, value] of Object.entries(schema))
+    if (!guarding.has(key)) unguardedRefs(value, schemas, into, followed)
   return into
 }
 
@@ -56,7 +85,9 @@ function unguardedRefs(schema: unknown, into: Set<string>): Set<string> {
  * value (`X: {oneOf: [..., {$ref: X}]}`) would make a validator loop forever, so that cycle is refused by name.
  */
 function cycleProblems(schemas: Record<string, unknown>): string[] {
-  const edges = new Map(Object.entries(schemas).map(([name, schema]) => [name, [...unguardedRefs(schema, new Set())]]))
+  const edges = new Map(
+    Object.entries(schemas).map(([name, schema]) => [name, [...unguardedRefs(schema, schemas, new Set())]]),
+  )
   const problems: string[] = []
   for (const start of edges.keys()) {
     const path = [start]
@@ -80,7 +111,7 @@ function cycleProblems(schemas: Record<string, unknown>): string[] {
   return problems
 }
 
-function paramProblems(method: Record<string, unknown>, at: string, schemaNames: Set<string>): string[] {
+function paramProblems(method: Record<string, unknown>, at: string, schemas: Record<string, Schema>): string[] {
   const problems: string[] = []
   if (!Array.isArray(method.params)) return [`${at}: params: expected a list (empty when the method takes none)`]
   const seen = new Set<string>()
@@ -89,17 +120,16 @@ function paramProblems(method: Record<string, unknown>, at: string, schemaNames:
     const where = `${at}: params[${i}]`
     if (!isSchema(param)) return problems.push(`${where}: expected a content descriptor (a $ref is not supported here)`)
     const name = param.name
-    if (typeof name !== 'string' || !identifier.test(name))
-      problems.push(`${where}.name: expected a camelCase identifier, got ${JSON.stringify(name)}`)
+    if (typeof name !== 'string' || name === '') problems.push(`${where}.name: expected a name`)
     else if (seen.has(name)) problems.push(`${where}.name: ${name} is used twice`)
     else seen.add(name)
     const label = `${where} (${String(name)})`
-    if (typeof param.required !== 'boolean')
-      problems.push(`${label}.required: expected true or false (OpenRPC's default is false; say which)`)
+    if (param.required !== undefined && typeof param.required !== 'boolean')
+      problems.push(`${label}.required: expected true or false`)
     if (param.required === true && optionalSeen)
       problems.push(`${label}.required: a required param follows the optional param ${optionalSeen}`)
     if (param.required !== true) optionalSeen ??= String(name)
-    problems.push(...schemaProblems(param.schema, at, `params[${i}] (${String(name)}).schema`, schemaNames))
+    problems.push(...schemaProblems(param.schema, at, `params[${i}] (${String(name)}).schema`, schemas))
     return undefined
   })
   return problems
@@ -108,8 +138,10 @@ function paramProblems(method: Record<string, unknown>, at: string, schemaNames:
 function extensionProblems(method: Record<string, unknown>, at: string): string[] {
   const problems: string[] = []
   const served = method['x-endpoints']
-  if (!Array.isArray(served) || served.length === 0) {
-    problems.push(`${at}: x-endpoints: missing; list general and/or flashblocks`)
+  if (served === undefined) {
+    // served on the general endpoint (the house rules ask for the list)
+  } else if (!Array.isArray(served) || served.length === 0) {
+    problems.push(`${at}: x-endpoints: list general and/or flashblocks`)
   } else {
     const bad = served.filter((e) => !endpoints.includes(e))
     if (bad.length > 0)
@@ -145,9 +177,8 @@ function exampleProblems(
   at: string,
   byName: Map<string, Record<string, unknown>>,
 ): string[] {
-  const examples = method.examples
-  if (!Array.isArray(examples) || examples.length === 0)
-    return [`${at}: examples: at least one example pairing is required`]
+  const examples = method.examples ?? []
+  if (!Array.isArray(examples)) return [`${at}: examples: expected a list`]
   const params = Array.isArray(method.params) ? method.params.filter(isSchema) : []
   const problems: string[] = []
   examples.forEach((example: unknown, i) => {
@@ -157,16 +188,12 @@ function exampleProblems(
     if (example.params.length > params.length)
       problems.push(`${where}.params: ${example.params.length} values for ${params.length} params`)
     example.params.forEach((value: unknown, j) => {
-      const name = isSchema(value) ? value.name : undefined
-      if (j < params.length && name !== params[j]?.name)
-        problems.push(`${where}.params[${j}].name: expected ${String(params[j]?.name)}, got ${JSON.stringify(name)}`)
       if (!isSchema(value) || !('value' in value)) problems.push(`${where}.params[${j}]: missing value`)
     })
     if (!isSchema(example.result) || !('value' in example.result))
       problems.push(`${where}.result: missing result value`)
     const endpoint = example['x-endpoint']
-    const served = Array.isArray(method['x-endpoints']) ? method['x-endpoints'] : []
-    if (endpoint !== undefined && !served.includes(endpoint))
+    if (endpoint !== undefined && !(endpointsOf(method) as unknown[]).includes(endpoint))
       problems.push(`${where}.x-endpoint: ${JSON.stringify(endpoint)} does not serve ${String(method.name)}`)
     const setup = example['x-setup']
     if (setup !== undefined && (typeof setup !== 'string' || !byName.has(setup)))
@@ -194,32 +221,29 @@ function errorProblems(method: Record<string, unknown>, at: string, errorNames: 
   })
 }
 
-export function checkDocument(document: OpenRpcDocument, files: Map<string, string>): string[] {
+export function checkDocument(document: OpenRpcDocument, files: Map<string, string>, options: LoadOptions): string[] {
   const problems: string[] = []
-  const schemaNames = new Set(Object.keys(document.components.schemas))
+  const { schemas } = document.components
   const errorNames = new Set(Object.keys(document.components.errors ?? {}))
-  for (const [name, schema] of Object.entries(document.components.schemas)) {
+  for (const [name, schema] of Object.entries(schemas)) {
     const at = `schema ${name}`
-    if (!typeName.test(name))
-      problems.push(`${at}: the name becomes a TypeScript type; use PascalCase letters and digits`)
-    if (isSchema(schema) && (typeof schema.title !== 'string' || typeof schema.description !== 'string'))
-      problems.push(`${at}: needs a title and a description`)
-    problems.push(...schemaProblems(schema, at, '', schemaNames))
+    const nameProblem = typeNameProblem(name)
+    if (nameProblem) problems.push(`${at}: ${nameProblem}`)
+    problems.push(...schemaProblems(schema, at, '', schemas))
   }
-  problems.push(...cycleProblems(document.components.schemas))
+  problems.push(...cycleProblems(schemas))
   const byName = new Map(document.methods.map((method) => [method.name, method]))
   for (const method of document.methods) {
     const at = `method ${method.name} (${files.get(method.name)})`
-    for (const field of ['summary', 'description']) {
-      if (typeof method[field] !== 'string' || method[field] === '') problems.push(`${at}: ${field}: missing`)
-    }
-    if (method.paramStructure !== 'by-position') problems.push(`${at}: paramStructure: expected by-position`)
-    problems.push(...paramProblems(method, at, schemaNames))
+    // the method table and the client pass params as an array
+    if (method.paramStructure === 'by-name') problems.push(`${at}: paramStructure: by-name is not supported`)
+    problems.push(...paramProblems(method, at, schemas))
     if (!isSchema(method.result) || typeof method.result.name !== 'string')
       problems.push(`${at}: result: expected {name, schema}`)
-    else problems.push(...schemaProblems(method.result.schema, at, 'result.schema', schemaNames))
+    else problems.push(...schemaProblems(method.result.schema, at, 'result.schema', schemas))
     problems.push(...extensionProblems(method, at), ...aliasProblems(method, at, byName))
     problems.push(...exampleProblems(method, at, byName), ...errorProblems(method, at, errorNames))
   }
+  if (options.houseRules) problems.push(...houseRuleProblems(document, files))
   return problems
 }

@@ -3,7 +3,7 @@
  * no script, no external URL): every method with its endpoints, what `pending` means there, params,
  * result, examples and errors, then every component schema. Served at GET /docs.
  */
-import { schemaRefPrefix, type Endpoint, type LoadedDocument, type MethodModel, type Schema } from './model.js'
+import { parseSchemaRef, type Endpoint, type LoadedDocument, type MethodModel, type Schema } from './model.js'
 import { headerLine, type GeneratedFile } from './ts-project.js'
 
 const ENDPOINT_PATHS: Record<Endpoint, string> = { general: 'POST /', flashblocks: 'POST /flashblocks' }
@@ -43,17 +43,18 @@ function prose(text: string): string {
   return escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>')
 }
 
-function refName(ref: string): string | undefined {
-  return ref.startsWith(schemaRefPrefix) ? ref.slice(schemaRefPrefix.length) : undefined
+/** `Block`, or `ExecutionPayloadV1.properties.parentHash` for a ref into a component's inside. */
+function refLink(ref: string): string {
+  const parsed = parseSchemaRef(ref)
+  if (!parsed) return escapeHtml(ref)
+  const text = [parsed.component, ...parsed.pointer].join('.')
+  return `<a href="#schema-${escapeHtml(parsed.component)}">${escapeHtml(text)}</a>`
 }
 
 /** A schema as a short phrase with links to the named schemas it uses. */
 function schemaText(schema: Schema | undefined): string {
   if (!schema) return 'any'
-  if (typeof schema.$ref === 'string') {
-    const name = refName(schema.$ref)
-    return name ? `<a href="#schema-${escapeHtml(name)}">${escapeHtml(name)}</a>` : escapeHtml(schema.$ref)
-  }
+  if (typeof schema.$ref === 'string') return refLink(schema.$ref)
   for (const key of ['oneOf', 'anyOf'] as const) {
     if (Array.isArray(schema[key])) return (schema[key] as Schema[]).map(schemaText).join(' | ')
   }

@@ -4,7 +4,7 @@
  * each document carries only the components its methods reach. JSON has no comments, so the
  * "generated, do not edit" line is the root `x-generated` field.
  */
-import { endpoints, schemaRefPrefix, type Endpoint, type LoadedDocument, type OpenRpcDocument } from './model.js'
+import { endpoints, parseSchemaRef, type Endpoint, type LoadedDocument, type OpenRpcDocument } from './model.js'
 import type { GeneratedFile } from './ts-project.js'
 
 const serverUrls: Record<Endpoint, string> = {
@@ -29,9 +29,9 @@ function reachableComponents(document: OpenRpcDocument, methods: unknown[]): Ope
   const schemaNames = new Set<string>()
   const queue = [...refs]
   for (let ref = queue.pop(); ref !== undefined; ref = queue.pop()) {
-    if (!ref.startsWith(schemaRefPrefix)) continue
-    const name = ref.slice(schemaRefPrefix.length)
-    if (schemaNames.has(name)) continue
+    // a ref into a component's inside keeps the whole component
+    const name = parseSchemaRef(ref)?.component
+    if (name === undefined || schemaNames.has(name)) continue
     schemaNames.add(name)
     queue.push(...refsIn(document.components.schemas[name], new Set()))
   }

@@ -23,19 +23,47 @@ import {
   type Statement,
 } from './ts-project.js'
 
-function paramsTuple(method: MethodModel): string {
+/** Reserved words a tuple label cannot be. */
+const reservedLabels = new Set(
+  'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with'.split(
+    ' ',
+  ),
+)
+
+/**
+ * A tuple label for a param: its name when that is an identifier, else its words in camelCase (OpenRPC
+ * names are free text: execution-apis calls a param `Block hash`); a clash within the method gets its position.
+ */
+function paramLabels(method: MethodModel): string[] {
+  const labels: string[] = []
+  method.params.forEach((param, i) => {
+    const words = param.name.split(/[^A-Za-z0-9_$]+/).filter((word) => word !== '')
+    let label = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(param.name)
+      ? param.name
+      : words.map((word, j) => (j === 0 ? word[0]!.toLowerCase() : word[0]!.toUpperCase()) + word.slice(1)).join('')
+    if (label === '' || /^[0-9]/.test(label) || reservedLabels.has(label)) label = `_${label}`
+    labels.push(labels.includes(label) ? `${label}${i}` : label)
+  })
+  return labels
+}
+
+function paramsTuple(method: MethodModel, schemas: Readonly<Record<string, unknown>>): string {
+  const labels = paramLabels(method)
   const members = method.params.map(
-    (param) => `${param.name}${param.required ? '' : '?'}: ${schemaToType(param.schema)}`,
+    (param, i) => `${labels[i]}${param.required ? '' : '?'}: ${schemaToType(param.schema, schemas)}`,
   )
   return `[${members.join(', ')}]`
 }
 
-function methodsInterface(methods: MethodModel[]): InterfaceDeclarationStructure {
+function methodsInterface(
+  methods: MethodModel[],
+  schemas: Readonly<Record<string, unknown>>,
+): InterfaceDeclarationStructure {
   const properties = methods.map((method): PropertySignatureStructure => {
     const served = `Served on: ${method.endpoints.join(', ')}.`
     const type = method.aliasOf
       ? `Methods[${quote(method.aliasOf)}]`
-      : `{ params: ${paramsTuple(method)}; result: ${schemaToType(method.result.schema)} }`
+      : `{ params: ${paramsTuple(method, schemas)}; result: ${schemaToType(method.result.schema, schemas)} }`
     const alias = method.aliasOf ? `Alias of ${method.aliasOf}.` : undefined
     return {
       kind: StructureKind.PropertySignature,
@@ -84,10 +112,11 @@ export function emitMethods(
   source: string,
 ): GeneratedFile {
   const { methods } = loaded
+  const { schemas } = loaded.document.components
   const typeNames = new Set<string>()
   for (const method of methods) {
-    for (const param of method.params) referencedNames(param.schema, typeNames)
-    referencedNames(method.result.schema, typeNames)
+    for (const param of method.params) referencedNames(param.schema, typeNames, schemas)
+    referencedNames(method.result.schema, typeNames, schemas)
   }
   const aliases = methods.filter((method) => method.aliasOf).map((method) => quote(method.name))
   const imports: Statement[] = [
@@ -101,7 +130,7 @@ ${methods.map((method) => definition(method, build)).join(',\n')},
 })`
   const statements: Statement[] = [
     ...imports,
-    methodsInterface(methods),
+    methodsInterface(methods, schemas),
     'export type MethodName = keyof Methods',
     `/** Alternative spellings served as their target method. */\nexport type AliasName = ${aliases.length > 0 ? aliases.join(' | ') : 'never'}`,
     ...handlerTypes,

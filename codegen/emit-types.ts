@@ -9,13 +9,14 @@ import { docText, headerLine, printSourceFile, type GeneratedFile } from './ts-p
 import type { Project } from 'ts-morph'
 
 export function emitTypes(project: Project, loaded: LoadedDocument, source: string): GeneratedFile {
+  const { schemas } = loaded.document.components
   const statements = loaded.schemas.map(([name, schema]): TypeAliasDeclarationStructure => {
     const doc = docText(schema.title as string, schema.description as string)
     return {
       kind: StructureKind.TypeAlias,
       name,
       isExported: true,
-      type: schemaToType(schema),
+      type: schemaToType(schema, schemas),
       docs: doc === '' ? [] : [doc],
     }
   })

@@ -1,6 +1,8 @@
 /**
  * `npm run generate`: openrpc/*.yaml -> generated/. Options: `--openrpc DIR` (default openrpc/) and
- * `--out DIR` (default generated/), so tests can generate a fixture into a temporary folder.
+ * `--out DIR` (default generated/), so tests can generate a fixture into a temporary folder, and
+ * `--foreign` for a document written elsewhere: only what OpenRPC and the generators need is checked, not
+ * the project's house rules (codegen/check-house-rules.ts).
  * A broken document exits 1 with every problem listed; nothing is written then.
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs'
@@ -15,6 +17,7 @@ import { emitMethods } from './emit-methods.js'
 import { emitTypes } from './emit-types.js'
 import { emitValidators } from './emit-validators.js'
 import { DocumentError, loadDocument } from './load-document.js'
+import type { LoadOptions } from './model.js'
 import { createProject, type GeneratedFile } from './ts-project.js'
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -25,12 +28,16 @@ function sourceLabel(openrpcDir: string): string {
   return path === '' || path.startsWith('..') || isAbsolute(path) ? 'an OpenRPC document' : `${path}/`
 }
 
-export async function generate(openrpcDir: string): Promise<GeneratedFile[]> {
-  const loaded = await loadDocument(openrpcDir)
+/** The files, and the document's warnings (see LoadedDocument). */
+export async function generate(
+  openrpcDir: string,
+  options: LoadOptions = { houseRules: true },
+): Promise<{ files: GeneratedFile[]; warnings: string[] }> {
+  const loaded = await loadDocument(openrpcDir, options)
   const source = sourceLabel(openrpcDir)
   const build = buildValidators(loaded.methods, loaded.schemas)
   const project = createProject()
-  return [
+  const files = [
     emitTypes(project, loaded, source),
     emitMethods(project, loaded, build, source),
     ...emitValidators(project, build, source),
@@ -39,6 +46,7 @@ export async function generate(openrpcDir: string): Promise<GeneratedFile[]> {
     ...emitDocuments(loaded, source),
     ...emitDocs(loaded, source),
   ].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+  return { files, warnings: loaded.warnings }
 }
 
 /** Writes the files, leaving unchanged ones untouched; returns the paths that changed. */
@@ -67,7 +75,8 @@ async function main(args: string[]): Promise<void> {
   const openrpcDir = option(args, '--openrpc', join(repoRoot, 'openrpc'))
   const outDir = option(args, '--out', join(repoRoot, 'generated'))
   try {
-    const files = await generate(openrpcDir)
+    const { files, warnings } = await generate(openrpcDir, { houseRules: !args.includes('--foreign') })
+    for (const warning of warnings) console.error(`warning: ${warning}`)
     const changed = writeFiles(outDir, files)
     const where = relative(process.cwd(), outDir) || '.'
     console.log(

@@ -124,6 +124,52 @@ describe('loading an OpenRPC document', () => {
     )
   })
 
+  test('a document written elsewhere loads without the house rules: free-text param names, no x-endpoints (the general endpoint), no examples', async () => {
+    const dir = brokenFixture('methods/eth.yaml', (list) => {
+      const balance = method(list, 'eth_getBalance')
+      balance.params[0].name = 'Account address'
+      delete balance.params[0].required
+      delete balance['x-endpoints']
+      delete balance.paramStructure
+      delete balance.examples
+    })
+    expect(await problemsOf(dir)).toContain('method eth_getBalance (methods/eth.yaml): x-endpoints: missing')
+    const { methods, warnings } = await loadDocument(dir, { houseRules: false })
+    const balance = methods.find((m) => m.name === 'eth_getBalance')
+    expect(balance?.endpoints).toEqual(['general'])
+    expect(balance?.params[0]).toMatchObject({ name: 'Account address', required: false })
+    expect(warnings).toEqual([])
+  })
+
+  test('an example that contradicts its schema is a warning in a document written elsewhere', async () => {
+    const dir = brokenFixture('methods/eth.yaml', (list) => {
+      method(list, 'eth_chainId').examples[0].result.value = '0x00c4'
+    })
+    const { warnings } = await loadDocument(dir, { houseRules: false })
+    expect(warnings).toEqual([
+      'method eth_chainId (methods/eth.yaml): examples[0] "mainnet".result: hex quantity has leading zeros',
+    ])
+  })
+
+  test('a schema whose name TypeScript reserves fails naming it, with or without the house rules', async () => {
+    const dir = brokenFixture('schemas/base.yaml', (map) => {
+      map.string = { title: 'a string', description: 'a string', type: 'string' }
+    })
+    const error = await loadDocument(dir, { houseRules: false }).catch((err: unknown) => err)
+    expect((error as DocumentError).problems).toContain(
+      'schema string: the name becomes a TypeScript type, and string is reserved in TypeScript',
+    )
+  })
+
+  test("a ref into a component's inside must find something there", async () => {
+    const dir = brokenFixture('schemas/block.yaml', (map) => {
+      map.Block.properties.miner = { $ref: '#/components/schemas/Block/properties/coinbase' }
+    })
+    expect(await problemsOf(dir)).toContain(
+      "schema Block: properties.miner: unknown $ref '#/components/schemas/Block/properties/coinbase'",
+    )
+  })
+
   test('an alias whose params differ from its target fails', async () => {
     const dir = brokenFixture('methods/eth.yaml', (list) => {
       method(list, 'eth_getTransactionbyBlockNumberAndIndex').params[1].schema = { $ref: '#/components/schemas/Uint64' }

@@ -1,7 +1,8 @@
 /**
  * Reads the YAML sources of an OpenRPC document (base.yaml, methods/*.yaml, schemas/*.yaml, errors.yaml),
  * merges them with methods sorted by name, and refuses a broken document with every problem listed, each
- * naming the method (and its file) and the field. The same pipeline execution-apis used before its Go rewrite:
+ * naming the method (and its file) and the field. Without the house rules (a document written elsewhere),
+ * examples that contradict their schemas are warnings, not errors. The same pipeline execution-apis used before its Go rewrite:
  * YAML -> merged document -> metaschema validation with @open-rpc/schema-utils-js ($refs are kept).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
@@ -11,7 +12,14 @@ import { load } from 'js-yaml'
 import { checkDocument } from './check-document.js'
 import { checkExamples } from './check-examples.js'
 import { toMethodModel } from './method-model.js'
-import { compareStrings, isSchema, type LoadedDocument, type OpenRpcDocument, type Schema } from './model.js'
+import {
+  compareStrings,
+  isSchema,
+  type LoadedDocument,
+  type LoadOptions,
+  type OpenRpcDocument,
+  type Schema,
+} from './model.js'
 
 /** A document that cannot be generated from; `problems` has one line per fault. */
 export class DocumentError extends Error {
@@ -107,7 +115,7 @@ function metaSchemaProblems(document: OpenRpcDocument, files: Map<string, string
   return [...new Set(lines)]
 }
 
-export async function loadDocument(dir: string): Promise<LoadedDocument> {
+export async function loadDocument(dir: string, options: LoadOptions = { houseRules: true }): Promise<LoadedDocument> {
   if (!existsSync(join(dir, 'base.yaml'))) throw new DocumentError([`${dir}: no base.yaml`])
   const problems: string[] = []
   const base = readYaml(dir, 'base.yaml')
@@ -120,7 +128,7 @@ export async function loadDocument(dir: string): Promise<LoadedDocument> {
   const document = { ...base, methods, components } as OpenRpcDocument
   if (problems.length > 0) throw new DocumentError(problems)
 
-  problems.push(...checkDocument(document, files))
+  problems.push(...checkDocument(document, files, options))
   if (problems.length > 0) throw new DocumentError(problems)
   // every $ref was resolved by checkDocument; nothing is dereferenced (recursive schemas stay references)
   problems.push(...metaSchemaProblems(document, files))
@@ -128,7 +136,7 @@ export async function loadDocument(dir: string): Promise<LoadedDocument> {
 
   const models = methods.map((method) => toMethodModel(method, files.get(method.name) ?? ''))
   const sortedSchemas = Object.entries(schemas)
-  problems.push(...checkExamples(models, sortedSchemas))
-  if (problems.length > 0) throw new DocumentError(problems)
-  return { document, methods: models, schemas: sortedSchemas }
+  const exampleProblems = checkExamples(models, sortedSchemas)
+  if (options.houseRules && exampleProblems.length > 0) throw new DocumentError(exampleProblems)
+  return { document, methods: models, schemas: sortedSchemas, warnings: options.houseRules ? [] : exampleProblems }
 }

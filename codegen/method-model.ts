@@ -1,8 +1,8 @@
 /**
  * Turns a checked OpenRPC method object into the model the emitters read: OpenRPC defaults applied
- * (`required` false, the x- flags false), x- fields given plain names.
+ * (`required` false, the x- flags false, served on the general endpoint), x- fields given plain names.
  */
-import { isSchema, type Endpoint, type ExampleModel, type MethodModel, type Schema } from './model.js'
+import { endpointsOf, isSchema, type ExampleModel, type MethodModel, type Schema } from './model.js'
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : ''
@@ -38,7 +38,7 @@ export function toMethodModel(method: { name: string } & Record<string, unknown>
       return typeof param.description === 'string' ? { ...descriptor, description: param.description } : descriptor
     }),
     result: { name: text(result.name), schema: (result.schema ?? {}) as Schema },
-    endpoints: (method['x-endpoints'] as Endpoint[]).slice(),
+    endpoints: endpointsOf(method),
     pending: method['x-pending'] === true,
     extension: method['x-extension'] === true,
     websocketOnly: method['x-websocket-only'] === true,

@@ -61,6 +61,17 @@ export interface LoadedDocument {
   methods: MethodModel[]
   /** Component schemas sorted by name. */
   schemas: [name: string, schema: Schema][]
+  /**
+   * Examples that contradict their own schemas, in a document generated without the house rules (where
+   * they are errors): the document's authors' to fix; the schemas are generated from all the same.
+   */
+  warnings: string[]
+}
+
+/** A method's `x-endpoints`; a method that does not say is served on the general endpoint. */
+export function endpointsOf(method: Record<string, unknown>): Endpoint[] {
+  const served = method['x-endpoints']
+  return Array.isArray(served) ? (served as Endpoint[]).slice() : ['general']
 }
 
 /** Code-unit order, so sorting does not depend on the machine's locale. */
@@ -73,3 +84,48 @@ export function isSchema(value: unknown): value is Schema {
 }
 
 export const schemaRefPrefix = '#/components/schemas/'
+
+/** How a document is checked: see checkDocument. */
+export interface LoadOptions {
+  /**
+   * The project's house rules on top of what OpenRPC and the generators need (explicit x-endpoints and
+   * `required`, by-position params, camelCase param names, PascalCase schema names, titles, descriptions,
+   * at least one example per method). Off for a document written elsewhere, such as execution-apis'.
+   */
+  houseRules: boolean
+}
+
+/** A `$ref` to a component schema: its name and, for a ref into its inside, the JSON pointer's segments. */
+export interface SchemaRef {
+  component: string
+  pointer: string[]
+}
+
+/**
+ * `#/components/schemas/Name` or `#/components/schemas/Name/properties/field` (JSON pointer, RFC 6901,
+ * inside a URI fragment); undefined for any other ref.
+ */
+export function parseSchemaRef(ref: unknown): SchemaRef | undefined {
+  if (typeof ref !== 'string' || !ref.startsWith(schemaRefPrefix)) return undefined
+  let segments: string[]
+  try {
+    segments = ref
+      .slice(schemaRefPrefix.length)
+      .split('/')
+      .map((segment) => decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~'))
+  } catch {
+    return undefined
+  }
+  const [component = '', ...pointer] = segments
+  return component === '' ? undefined : { component, pointer }
+}
+
+/** The schema a component ref points at, or undefined when nothing is there. */
+export function resolveSchemaRef(ref: SchemaRef, schemas: Readonly<Record<string, unknown>>): Schema | undefined {
+  let node: unknown = Object.hasOwn(schemas, ref.component) ? schemas[ref.component] : undefined
+  for (const segment of ref.pointer) {
+    if (Array.isArray(node)) node = /^(0|[1-9][0-9]*)$/.test(segment) ? node[Number(segment)] : undefined
+    else node = isSchema(node) && Object.hasOwn(node, segment) ? node[segment] : undefined
+  }
+  return isSchema(node) ? node : undefined
+}

@@ -41,4 +41,17 @@ describe('printing a JSON schema as a TypeScript type', () => {
     })
     expect(type).toBe("{\nhash: Hash32\n/** a flag */\n'x-y'?: boolean\n}")
   })
+
+  test("a ref into a component's property prints that property's type", () => {
+    const schemas = {
+      Payload: { type: 'object', properties: { 'parent/hash': { $ref: '#/components/schemas/Hash32' } } },
+    }
+    expect(schemaToType({ $ref: '#/components/schemas/Payload/properties/parent~1hash' }, schemas)).toBe('Hash32')
+  })
+
+  test('a ref with constraints beside it is narrowed by them, and titles beside it change nothing', () => {
+    const status = { $ref: '#/components/schemas/Status', title: 'status', enum: ['VALID', 'INVALID'] }
+    expect(schemaToType(status)).toBe("Status & ('VALID' | 'INVALID')")
+    expect(schemaToType({ $ref: '#/components/schemas/Status', title: 'status' })).toBe('Status')
+  })
 })

@@ -1,6 +1,6 @@
 /**
  * Visits every subschema of a draft-07 schema with a readable path (`properties.to.oneOf[1]`), so checks
- * and rewrites can name the exact spot. Values of `enum`, `const`, `default` and `examples` are data and
+ * can name the exact spot. Values of `enum`, `const`, `default` and `examples` are data and
  * are not descended into.
  */
 import { isSchema, type Schema } from './model.js'
@@ -84,13 +84,4 @@ export function walkSchema(schema: unknown, path: string, visit: SchemaVisitor):
   if (isSchema(dependencies)) {
     for (const [name, item] of Object.entries(dependencies)) walkSchema(item, join(path, `dependencies.${name}`), visit)
   }
-}
-
-/** A deep copy with every object passed through `map` bottom-up (plain JSON values only). */
-export function mapJson(value: unknown, map: (object: Record<string, unknown>) => Record<string, unknown>): unknown {
-  if (Array.isArray(value)) return value.map((item) => mapJson(item, map))
-  if (typeof value !== 'object' || value === null) return value
-  const copy: Record<string, unknown> = {}
-  for (const [key, item] of Object.entries(value)) copy[key] = mapJson(item, map)
-  return map(copy)
 }

@@ -124,7 +124,9 @@ function describeUnion(errors: readonly ErrorObject[], union: ErrorObject): Desc
     }
   }
   const own = schemaOf(union)['x-error']
-  if (typeof own !== 'string' && matched.length === 1) return [union, describeOne(matched[0]!)]
+  // every alternative failed on the same content (all transaction types need `type`): that is the problem
+  const problems = new Set(matched.map(describeOne))
+  if (typeof own !== 'string' && problems.size === 1) return [union, [...problems][0]!]
   const phrase =
     typeof own === 'string' ? own : [...new Set(branches.map((e) => expectation(schemaOf(e))))].join(' or ')
   return [union, `expected ${phrase}, got ${matched.length > 0 ? shown(union.data) : typeOf(union.data)}`]
