@@ -73,6 +73,23 @@ export function stateAt(vm: VM, root: Uint8Array): MerkleStateManager {
   return new MerkleStateManager({ common: vm.common, trie, caches: new Caches() })
 }
 
+/**
+ * The Common to give a VM or EVM that will be dropped (one per call, trace, pooled root or re-executed block).
+ * @ethereumjs's EVM subscribes to its Common's 'hardforkChanged' event and never unsubscribes, so every VM
+ * made on a long-lived Common stays reachable from it for good, with its state manager and opcode table (a
+ * follower leaked one per block and one per eth_call). A copy shares the params but owns its event emitter,
+ * which goes with the VM.
+ */
+export function throwawayVmCommon(common: Common): Common {
+  const copy = common.copy()
+  throwawayOrigins.set(copy, originOf(common))
+  return copy
+}
+
+/** Throw-away VM Commons by the Common they copy: the shared record and call Commons are kept per origin. */
+const throwawayOrigins = new WeakMap<Common, Common>()
+const originOf = (common: Common): Common => throwawayOrigins.get(common) ?? common
+
 const recordCommons = new WeakMap<Common, Common>()
 
 /**
@@ -87,7 +104,8 @@ export function adoptCommon<T extends object>(object: T, common: Common): T {
 }
 
 /** The chain's Common with the block and transaction params already merged (shared by long-lived objects). */
-function recordCommon(common: Common): Common {
+function recordCommon(vmCommon: Common): Common {
+  const common = originOf(vmCommon)
   let shared = recordCommons.get(common)
   if (!shared) {
     shared = common.copy()
@@ -107,7 +125,8 @@ const callCommons = new WeakMap<Common, Common>()
  * cache, ~0.2 ms an object). The params are already merged, so the merge would change nothing. Do not
  * use it for anything that sets params of its own.
  */
-export function callCommon(common: Common): Common {
+export function callCommon(vmCommon: Common): Common {
+  const common = originOf(vmCommon)
   let shared = callCommons.get(common)
   if (!shared) {
     shared = recordCommon(common).copy()

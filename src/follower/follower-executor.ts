@@ -8,6 +8,7 @@
 import type { Common } from '@ethereumjs/common'
 import { createVM, type VM } from '@ethereumjs/vm'
 import type { AccessListResult, Executor, TraceOptions, TraceTarget } from '../capabilities/execute.js'
+import { throwawayVmCommon } from '../chain/engine.js'
 import { createAccessList } from '../chain/execution/access-list.js'
 import { call } from '../chain/execution/call.js'
 import { estimateGas } from '../chain/execution/estimate.js'
@@ -78,7 +79,7 @@ export class FollowerExecutor implements Executor {
       run: async <T>(_root: Uint8Array, work: (vm: VM) => Promise<T>): Promise<T> => {
         const stateManager = fresh()
         if (overrides) await applyOverrides(stateManager as never, overrides)
-        return work(await createVM({ common, stateManager, blockchain: state.blockHashes }))
+        return work(await createVM({ common: throwawayVmCommon(common), stateManager, blockchain: state.blockHashes }))
       },
     } as unknown as VmPool
     const vm = { common, blockchain: state.blockHashes } as unknown as VM

@@ -12,6 +12,7 @@ import type { EVM, EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import { bytesToHex, equalsBytes } from '@ethereumjs/util'
 import { createVM } from '@ethereumjs/vm'
 import { keyOf } from '../domain/block-record.js'
+import { throwawayVmCommon } from '../chain/engine.js'
 import { FlashBuilder } from '../chain/flash-builder.js'
 import { decodeTransaction } from '../chain/pool/admission.js'
 import type { Flashblock, FlashblockExecution, FlashblockPayload, TxRecord } from '../domain/types.js'
@@ -145,7 +146,11 @@ export class Reexecutor {
         `parent block ${parentNumber} is neither on the upstream (head ${canonicalHeight}) nor the last block re-executed here`,
       )
     }
-    const vm = await createVM({ common: this.options.common, stateManager: state, blockchain: this.blockHashes })
+    const vm = await createVM({
+      common: throwawayVmCommon(this.options.common),
+      stateManager: state,
+      blockchain: this.blockHashes,
+    })
     const builder = new FlashBuilder(vm, { base, payloadId: payload.payloadId, opFees: this.options.opFees ?? true })
     return {
       position: { payloadId: payload.payloadId, number: base.blockNumber, index: -1 },

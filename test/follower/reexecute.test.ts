@@ -155,6 +155,22 @@ describe("re-executing the leader's flashblocks on leader-backed state", () => {
     if (result.kind === 'applied') await expectSameState(result.state, b0, [alice, bob, token])
   })
 
+  test("block after block, re-execution leaves no VM behind on the chain's Common (a follower's memory stays bounded)", async () => {
+    await h.chain.sealNow()
+    const follower = new Reexecutor({ common: h.chain.common, upstream: new UpstreamClient(h.service.url) })
+    // @ethereumjs's EVM subscribes to its Common for good: one listener more per block was one VM kept per block
+    const listeners = () => h.chain.common.events.listenerCount('hardforkChanged')
+    const before = listeners()
+    for (let i = 0; i < 5; i++) {
+      await send(2, { to: accounts()[3], value: 1n })
+      const fb = await h.chain.buildNow()
+      expectSameExecution(await follower.apply(overTheWire(fb), h.chain.store.height), fb)
+      await h.chain.sealNow()
+    }
+    expect(follower.stats.flashblocks).toBe(5)
+    expect(listeners()).toBe(before)
+  })
+
   test('a feed receipt that re-execution contradicts is counted and logged, and re-execution wins', async () => {
     await h.chain.sealNow()
     const warnings: string[] = []

@@ -9,7 +9,7 @@ import { Address, bigIntToUnpaddedBytes, createAccount, createAddressFromString,
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import type { StateManagerInterface } from '@ethereumjs/common'
-import { callCommon, commonAt, stateAt } from '../engine.js'
+import { callCommon, commonAt, stateAt, throwawayVmCommon } from '../engine.js'
 import type { VmPool } from './vm-pool.js'
 import type { CallEvms } from './fast-call.js'
 import type { StateSource } from './call-state.js'
@@ -72,7 +72,7 @@ export async function execute(
   try {
     await applyOverrides(stateManager, overrides)
     return await executeOn(
-      await createVM({ common, stateManager, blockchain: env.vm.blockchain }),
+      await createVM({ common: throwawayVmCommon(common), stateManager, blockchain: env.vm.blockchain }),
       env,
       request,
       gasLimit,

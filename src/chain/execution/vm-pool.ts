@@ -7,7 +7,7 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import { createVM, type VM } from '@ethereumjs/vm'
-import { stateAt } from '../engine.js'
+import { stateAt, throwawayVmCommon } from '../engine.js'
 
 /** State roots with idle VMs kept: latest, pending and a few just replaced. */
 const MAX_ROOTS = 8
@@ -26,7 +26,7 @@ export class VmPool {
     const vm =
       this.take(key) ??
       (await createVM({
-        common,
+        common: throwawayVmCommon(common),
         stateManager: stateAt(this.chainVm, root),
         blockchain: this.chainVm.blockchain,
       }))

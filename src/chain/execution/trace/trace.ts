@@ -12,7 +12,7 @@ import { runDeposit } from '../../../opstack/run-deposit.js'
 import type { TraceOptions } from '../../../capabilities/execute.js'
 import { TRACE_TIMEOUT_MS } from '../../../limits.js'
 import { InvalidParamsError } from '../../../errors.js'
-import { commonAt, stateAt } from '../../engine.js'
+import { commonAt, stateAt, throwawayVmCommon } from '../../engine.js'
 import { withTimeout } from '../call.js'
 import { attachCallTracer } from './call-tracer.js'
 import { attachPrestateTracer } from './prestate-tracer.js'
@@ -50,7 +50,7 @@ async function run(env: TraceEnv, wanted: Set<number>, options: TraceOptions): P
   if (env.parentState && options.tracer === 'prestateTracer')
     throw new InvalidParamsError('prestateTracer needs state roots this node cannot compute for this block')
   const vm = await createVM({
-    common,
+    common: throwawayVmCommon(common),
     stateManager: env.parentState ?? stateAt(env.vm, env.parentStateRoot),
     blockchain: env.vm.blockchain,
   })
