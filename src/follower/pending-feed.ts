@@ -73,9 +73,7 @@ export class PendingFeed {
 
   constructor(private readonly parts: PendingFeedParts) {
     parts.feed.on('payload', (payload) => {
-      const txs = parts.early.onFrame(payload)
-      const early = txs?.filter((t) => parts.early.tx(t.hash))
-      if (early?.length) parts.events.emit('earlyReceipts', early)
+      const txs = this.takeReceipts(payload)
       this.queue = this.queue.then(() => this.onPayload(payload, txs)).catch((err) => parts.warn(String(err)))
     })
     parts.feed.on('idle', () => {
@@ -148,6 +146,22 @@ export class PendingFeed {
         const result = await reexecutor.apply(replay, head.number, { rebuilt: true })
         if (!this.accept(replay, result)) return
       }
+    }
+  }
+
+  /** Serves the frame's metadata receipts now; its decoded transactions, if they were decoded. */
+  private takeReceipts(payload: FlashblockPayload): readonly TxRecord[] | undefined {
+    const { early, events, warn } = this.parts
+    try {
+      const txs = early.onFrame(payload)
+      const served = txs?.filter((t) => early.tx(t.hash))
+      if (served?.length) events.emit('earlyReceipts', served)
+      return txs
+    } catch (err) {
+      // re-execution still runs and has the last word; nothing half-taken stays served
+      early.clear()
+      warn(`receipts of flashblock ${payload.metadata.blockNumber}#${payload.index} not served early: ${err}`)
+      return undefined
     }
   }
 
