@@ -65,9 +65,11 @@ export class EarlyReceipts {
   onFrame(payload: FlashblockPayload): readonly TxRecord[] | undefined {
     const height = this.options.canonicalHeight()
     const verdict = classifyFlashblock(this.building?.position, payload, height)
-    if (verdict.kind === 'duplicate' || verdict.kind === 'stale') return undefined
-    // re-execution drops pending at the same frame: withdraw now rather than when it gets there
-    if (verdict.kind === 'break' || payload.metadata.blockNumber - height > BigInt(FOLLOWER_PENDING_MAX_AHEAD_BLOCKS)) {
+    // re-execution skips a frame too far above the head too (and ignores duplicates and stale ones)
+    const tooFar = payload.metadata.blockNumber - height > BigInt(FOLLOWER_PENDING_MAX_AHEAD_BLOCKS)
+    if (verdict.kind === 'duplicate' || verdict.kind === 'stale' || tooFar) return undefined
+    if (verdict.kind === 'break') {
+      // re-execution drops pending at the same frame: withdraw now rather than when it gets there
       this.clear()
       return undefined
     }

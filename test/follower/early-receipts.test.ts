@@ -188,8 +188,8 @@ describe('a provisional receipt goes with its dropped block', () => {
     proxy.freeze()
     const hash = await call<Hex>(leader.url, 'eth_sendRawTransaction', [await transfer(DEV_KEY_1)])
     await until(async () => (await receiptOn(preconf, hash)) !== null, 'the receipt early')
-    // the upstream call times out (5 s) and the block is dropped
-    await until(async () => (await receiptOn(preconf, hash)) === null, 'the receipt withdrawn', 20_000)
+    // the upstream calls time out (5 s each: the prefetch, then the EVM's own reads) and the block is dropped
+    await until(async () => (await receiptOn(preconf, hash)) === null, 'the receipt withdrawn', 45_000)
     const metrics = follower.follower.metrics()
     expect(metrics.reexecution.failures).toBeGreaterThanOrEqual(1)
     expect(metrics.pending?.idleDrops).toBe(0)
@@ -199,7 +199,7 @@ describe('a provisional receipt goes with its dropped block', () => {
     const sealed = await leader.chain.sealNow()
     await until(async () => (await receiptOn(preconf, hash)) !== null, 'the canonical receipt')
     expect((await receiptOn(preconf, hash)).blockHash).toBe(bytesToHex(sealed.hash))
-  }, 60_000)
+  }, 90_000)
 
   test('a feed gone idle withdraws it before re-execution gives up', async () => {
     const send = await transfer(DEV_KEY_1)
