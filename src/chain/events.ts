@@ -13,6 +13,8 @@ export interface ChainEvents {
   removedBlocks: [blocks: readonly BlockRecord[]]
   /** Preconfirmed logs that will not become canonical (follower mode): pendingLogs gets them `removed: true`. */
   removedPendingLogs: [logs: readonly LogRecord[]]
+  /** Transactions whose receipts a feed frame carried, served before re-execution (follower mode). */
+  earlyReceipts: [txs: readonly TxRecord[]]
   /** A transaction the pool accepted (newPendingTransactions). */
   pendingTransaction: [tx: TxRecord]
   /** A transaction the pool gave up on (it failed at execution: nonce or balance changed). */

@@ -1,7 +1,8 @@
 /**
  * eth_sendRawTransactionSync's wait, for any backend that emits the chain events: resolves with the
- * transaction's location as soon as `find` sees it after a flashblock or a block, undefined on timeout or
- * when the pool drops it. It subscribes before it returns, so nothing published right after the send is missed.
+ * transaction's location as soon as `find` sees it after a flashblock, a block or (on a follower) a feed
+ * frame's receipts, undefined on timeout or when the pool drops it. It subscribes before it returns, so
+ * nothing published right after the send is missed.
  */
 import { keyOf } from '../domain/block-record.js'
 import type { TxLocation } from '../domain/types.js'
@@ -28,7 +29,7 @@ export function waitForLocation(
       const location = find()
       if (location) done(location)
     }
-    offs.push(events.on('flashblock', check), events.on('block', check))
+    offs.push(events.on('flashblock', check), events.on('block', check), events.on('earlyReceipts', check))
     offs.push(events.on('droppedTransaction', (tx) => keyOf(tx.hash) === key && done(undefined)))
   })
 }

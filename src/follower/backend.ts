@@ -1,7 +1,8 @@
 /**
  * The follower backend: the same capabilities as the embedded chain (src/capabilities/), served from an
  * upstream node and its flashblocks feed. Canonical blocks come from the HeadFollower into a BlockCache;
- * pending comes from re-executing the feed's flashblocks (PendingFeed); reads go through a BlockResolver
+ * pending comes from re-executing the feed's flashblocks (PendingFeed), and a frame's metadata receipts are
+ * served until its re-execution is published (EarlyReceipts); reads go through a BlockResolver
  * over both (FollowerReader), calls run on upstream-backed state (FollowerExecutor), sends are forwarded
  * to the sequencer (FollowerSubmitter). It publishes the same `flashblock` and `block` events as the
  * embedded chain, so subscriptions, filters and the relay at /ws/flashblocks are wired the same way.
@@ -20,6 +21,7 @@ import { FLASHBLOCKS_IDLE_TIMEOUT_MS, FOLLOWER_CACHE_BLOCKS } from '../limits.js
 import type { ResolverSources } from '../pending/resolver.js'
 import { PendingStore } from '../pending/store.js'
 import { BlockCache } from './block-cache.js'
+import { EarlyReceipts } from './early-receipts.js'
 import { FeedClient } from './feed-client.js'
 import { FollowerExecutor } from './follower-executor.js'
 import { FollowerReader } from './follower-reader.js'
@@ -68,6 +70,7 @@ export class FollowerBackend implements Backend {
   readonly pendingFeed?: PendingFeed
   readonly feed?: FeedClient
   readonly reexecutor: Reexecutor
+  readonly early: EarlyReceipts
   private readonly readers: Record<Endpoint, FollowerReader>
   private readonly offUpdates: () => void
 
@@ -84,6 +87,9 @@ export class FollowerBackend implements Backend {
       warn(`a ${event} listener failed: ${(err as Error).stack ?? err}`),
     )
     this.pending = new PendingStore({ canonicalHeight: () => cache.height ?? -1n, warn })
+    this.early = new EarlyReceipts({ common, canonicalHeight: () => cache.height ?? -1n })
+    // re-executed first (it wins over the feed), then a receipt the feed brought ahead of re-execution
+    const pendingTx = (hash: Uint8Array) => this.pending.tx(hash) ?? this.early.tx(hash)
     const state = new FollowerState(upstream, common, cache)
     this.reexecutor = new Reexecutor({
       common,
@@ -97,7 +103,7 @@ export class FollowerBackend implements Backend {
       sequencer,
       common,
       cache,
-      pending: this.pending,
+      pending: { tx: pendingTx },
       events: this.events,
       forwarded: this.forwarded,
     })
@@ -118,7 +124,10 @@ export class FollowerBackend implements Backend {
         blockByHash: (hash) => cache.blockByHash(hash),
         tx: (hash) => cache.tx(hash),
       },
-      pending: this.pending,
+      pending: {
+        current: () => this.pending.current(),
+        tx: (hash) => this.pending.tx(hash) ?? this.early.serve(hash),
+      },
       pool: this.forwarded,
       stateAt: (root) => state.viewOfRoot(root),
     }
@@ -138,6 +147,7 @@ export class FollowerBackend implements Backend {
         feed: this.feed,
         reexecutor: this.reexecutor,
         pending: this.pending,
+        early: this.early,
         cache,
         head,
         state,
@@ -223,6 +233,7 @@ export class FollowerBackend implements Backend {
       feed: this.feed ? { connected: this.feed.connected, idle: this.feed.isIdle, ...this.feed.stats } : null,
       pending: this.pendingFeed?.stats ?? null,
       reexecution: this.reexecutor.stats,
+      earlyReceipts: this.early.stats,
     }
   }
 }

@@ -6,13 +6,15 @@
  * pending for N goes when the upstream's N arrives (same ordered transactions: a match; otherwise a reorg,
  * whose preconfirmed logs that never became canonical go out `removed: true`); later blocks that no longer
  * sit on the canonical head are rebuilt from their flashblocks on its state, and a span deeper than
- * FOLLOWER_PENDING_MAX_AHEAD_BLOCKS is reset.
+ * FOLLOWER_PENDING_MAX_AHEAD_BLOCKS is reset. Receipts a frame's metadata carries are served as it arrives
+ * (EarlyReceipts), until its re-execution is published or its block dropped.
  */
 import type { ChainEvents, TypedEmitter } from '../chain/events.js'
-import type { BlockRecord, FlashblockPayload, LogRecord } from '../domain/types.js'
+import type { BlockRecord, FlashblockPayload, LogRecord, TxRecord } from '../domain/types.js'
 import { FOLLOWER_PARENT_WAIT_MS, FOLLOWER_PENDING_MAX_AHEAD_BLOCKS } from '../limits.js'
 import type { PendingStore } from '../pending/store.js'
 import type { BlockCache } from './block-cache.js'
+import type { EarlyReceipts } from './early-receipts.js'
 import type { FeedClient } from './feed-client.js'
 import type { FollowerState } from './follower-state.js'
 import type { CanonicalUpdate, HeadFollower } from './head-follower.js'
@@ -42,6 +44,7 @@ export interface PendingFeedParts {
   feed: FeedClient
   reexecutor: Reexecutor
   pending: PendingStore
+  early: EarlyReceipts
   cache: BlockCache
   head: HeadFollower
   state: FollowerState
@@ -70,7 +73,8 @@ export class PendingFeed {
 
   constructor(private readonly parts: PendingFeedParts) {
     parts.feed.on('payload', (payload) => {
-      this.queue = this.queue.then(() => this.onPayload(payload)).catch((err) => parts.warn(String(err)))
+      const txs = this.takeReceipts(payload)
+      this.queue = this.queue.then(() => this.onPayload(payload, txs)).catch((err) => parts.warn(String(err)))
     })
     parts.feed.on('idle', () => {
       this.stats.idleDrops++
@@ -80,8 +84,9 @@ export class PendingFeed {
 
   /** The head follower's update: reconcile pending, then tell listeners about the new canonical blocks. */
   onCanonical(update: CanonicalUpdate): void {
-    const { pending, events, cache, warn } = this.parts
+    const { pending, early, events, cache, warn } = this.parts
     for (const wake of this.heightWaiters) wake()
+    if (update.removed.length > 0) early.clear()
     if (update.removed.length > 0 && !this.span.empty) {
       this.stats.reorgs++
       warn(`upstream reorg of ${update.removed.length} block(s) under pending`)
@@ -90,6 +95,7 @@ export class PendingFeed {
       const built = this.span.settle(block.number)
       if (built) this.reconcile(built, block)
       pending.onCanonical(block)
+      early.settleCanonical(block.number)
       events.emit('block', block)
     }
     const head = cache.latest()
@@ -102,6 +108,7 @@ export class PendingFeed {
     } else if (this.span.offParent(head)) {
       // reads see latest until the rebuild (queued behind the payloads already received) is done
       pending.clear()
+      early.clear()
       this.rebuildWanted = true
       this.queue = this.queue.then(() => this.rebuild()).catch((err) => warn(String(err)))
     }
@@ -142,7 +149,24 @@ export class PendingFeed {
     }
   }
 
-  private async onPayload(payload: FlashblockPayload): Promise<void> {
+  /** Serves the frame's metadata receipts now; its decoded transactions, if they were decoded. */
+  private takeReceipts(payload: FlashblockPayload): readonly TxRecord[] | undefined {
+    const { early, events, warn } = this.parts
+    try {
+      const txs = early.onFrame(payload)
+      const served = txs?.filter((t) => early.tx(t.hash))
+      if (served?.length) events.emit('earlyReceipts', served)
+      return txs
+    } catch (err) {
+      // re-execution still runs and has the last word; nothing half-taken stays served
+      early.clear()
+      warn(`receipts of flashblock ${payload.metadata.blockNumber}#${payload.index} not served early: ${err}`)
+      return undefined
+    }
+  }
+
+  /** `txs`: the payload's transactions if EarlyReceipts decoded them on arrival. */
+  private async onPayload(payload: FlashblockPayload, txs: readonly TxRecord[] | undefined): Promise<void> {
     const { reexecutor, cache } = this.parts
     // the feed is often faster than the upstream's head: a new block's parent may not be canonical here yet;
     // a parent whose last flashblock was re-executed here is known already (a reorg of it drops pending later)
@@ -153,23 +177,29 @@ export class PendingFeed {
     const height = cache.height ?? -1n
     if (payload.metadata.blockNumber - height > BigInt(FOLLOWER_PENDING_MAX_AHEAD_BLOCKS)) {
       this.stats.tooFarAhead++
+      this.parts.early.forgetFrom(payload.metadata.blockNumber)
       return
     }
-    this.accept(payload, await reexecutor.apply(payload, height))
+    const result = await reexecutor.apply(payload, height, { txs })
+    if (result.kind === 'ignored' && txs) this.parts.early.settle(txs)
+    this.accept(payload, result)
   }
 
   /** Hands a re-executed flashblock on (store, span, event); false when the block was dropped. */
   private accept(payload: FlashblockPayload, result: ReexecuteResult): boolean {
-    const { pending, state, events } = this.parts
+    const { pending, early, state, events } = this.parts
     if (result.kind === 'dropped') {
       this.stats.dropped++
       pending.clear()
+      early.forgetFrom(payload.metadata.blockNumber)
       this.span.forgetFrom(payload.metadata.blockNumber)
       return false
     }
     if (result.kind !== 'applied') return true
     state.addPending(result.flashblock.diff.stateRoot, result.state)
     const applied = pending.apply(result.flashblock)
+    // re-execution wins: from here the pending store answers for these transactions, or nobody does
+    early.settle(result.flashblock.executed.txs)
     this.span.record(payload, applied ? pending.current()?.block : undefined)
     if (!applied) return true
     this.stats.applied++
@@ -207,6 +237,7 @@ export class PendingFeed {
     if (forgetLast) this.parts.reexecutor.reset()
     else this.parts.reexecutor.drop()
     this.parts.pending.clear()
+    this.parts.early.clear()
     this.parts.state.clearPending()
     this.span.clear()
   }

@@ -91,14 +91,15 @@ export class Reexecutor {
 
   /**
    * Applies one decoded feed payload in arrival order (calls are queued); `canonicalHeight` is the upstream
-   * head. `rebuilt`: a replay on another parent than the feed's, whose hash cannot be the feed's.
+   * head. `rebuilt`: a replay on another parent than the feed's, whose hash cannot be the feed's. `txs`:
+   * the payload's transactions already decoded (senders recovered) when it arrived.
    */
   apply(
     payload: FlashblockPayload,
     canonicalHeight: bigint,
-    options: { rebuilt?: boolean } = {},
+    options: { rebuilt?: boolean; txs?: readonly TxRecord[] } = {},
   ): Promise<ReexecuteResult> {
-    const run = this.lock.then(() => this.step(payload, canonicalHeight, options.rebuilt ?? false))
+    const run = this.lock.then(() => this.step(payload, canonicalHeight, options.rebuilt ?? false, options.txs))
     this.lock = run.catch(() => {})
     return run
   }
@@ -119,13 +120,18 @@ export class Reexecutor {
     this.last = undefined
   }
 
-  private async step(payload: FlashblockPayload, canonicalHeight: bigint, rebuilt: boolean): Promise<ReexecuteResult> {
+  private async step(
+    payload: FlashblockPayload,
+    canonicalHeight: bigint,
+    rebuilt: boolean,
+    decoded: readonly TxRecord[] | undefined,
+  ): Promise<ReexecuteResult> {
     const verdict = classifyFlashblock(this.open?.position, payload, canonicalHeight)
     if (verdict.kind === 'duplicate' || verdict.kind === 'stale') return { kind: 'ignored', reason: verdict.kind }
     if (verdict.kind === 'break') return this.fail(verdict.reason, false)
     try {
       const open = verdict.kind === 'start' ? await this.start(payload, canonicalHeight) : this.open!
-      return await this.flash(open, payload, rebuilt)
+      return await this.flash(open, payload, rebuilt, decoded)
     } catch (err) {
       return this.fail(`flashblock ${keyOf(payload.payloadId)}#${payload.index}: ${(err as Error).message}`, true)
     }
@@ -160,10 +166,15 @@ export class Reexecutor {
     }
   }
 
-  private async flash(open: Open, payload: FlashblockPayload, rebuilt: boolean): Promise<ReexecuteResult> {
+  private async flash(
+    open: Open,
+    payload: FlashblockPayload,
+    rebuilt: boolean,
+    decoded: readonly TxRecord[] | undefined,
+  ): Promise<ReexecuteResult> {
     const snapshot = open.state.snapshot
     const requestsBefore = snapshot.stats.requests
-    const txs = payload.diff.transactions.map((raw) => decodeFeedTransaction(raw, this.options.common))
+    const txs = decoded ?? payload.diff.transactions.map((raw) => decodeFeedTransaction(raw, this.options.common))
     const discover = needsDiscovery(snapshot, txs)
     const op = opStackReads()
     await snapshot.prefetch([...touchedAccounts(txs, payload), ...op.accounts], [...accessListSlots(txs), ...op.slots])

@@ -180,6 +180,12 @@ function registerFollower(registry: Registry, follower: FollowerBackend): void {
     'Pending blocks dropped by re-execution (gap, mid-block join, a failed transaction)',
     () => pendingFeed?.stats.dropped,
   )
+  counter(
+    registry,
+    'preconf_follower_early_receipts_served_total',
+    "Lookups answered from a feed frame's metadata receipt before re-execution published it",
+    () => follower.early.stats.served,
+  )
 }
 
 function num(value: bigint | undefined): number | undefined {

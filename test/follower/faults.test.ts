@@ -5,7 +5,6 @@
  * (a loopback relay of the leader's feed that duplicates one frame and drops another).
  */
 import { once } from 'node:events'
-import { type Server, Socket, createServer } from 'node:net'
 import { createWalletClient, http, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import WebSocket, { WebSocketServer } from 'ws'
@@ -18,6 +17,7 @@ import { type RunningFollower, startService } from '../../src/service.js'
 import { BOB, DEV_KEY_1 } from '../support/dev-keys.js'
 import { startLeaderProcess } from '../support/leader-process.js'
 import { rpc } from '../support/rpc.js'
+import { startTcpProxy } from '../support/tcp-proxy.js'
 import { until } from '../support/wait-for.js'
 
 const closers: (() => Promise<unknown> | unknown)[] = []
@@ -70,38 +70,6 @@ describe('a follower whose feed goes silent with the connection open', () => {
   }, 90_000)
 })
 
-/** A TCP proxy on loopback that can refuse connections for a while, then listen again on the same port. */
-async function startProxy(targetPort: number) {
-  const sockets = new Set<Socket>()
-  let server: Server | undefined
-  let port = 0
-  const open = async () => {
-    server = createServer((client) => {
-      const upstream = new Socket()
-      sockets.add(client).add(upstream)
-      upstream.connect(targetPort, '127.0.0.1')
-      client.pipe(upstream).pipe(client)
-      const drop = () => {
-        client.destroy()
-        upstream.destroy()
-        sockets.delete(client)
-        sockets.delete(upstream)
-      }
-      client.on('error', drop).on('close', drop)
-      upstream.on('error', drop).on('close', drop)
-    })
-    server.listen(port, '127.0.0.1')
-    await once(server, 'listening')
-    port = (server.address() as { port: number }).port
-  }
-  const down = async () => {
-    for (const s of sockets) s.destroy()
-    await new Promise((resolve) => server!.close(resolve))
-  }
-  await open()
-  return { url: () => `http://127.0.0.1:${port}/`, down, up: open }
-}
-
 describe('a follower whose upstream goes down and comes back', () => {
   test('while down, reads the cache cannot answer fail fast with -32603 naming the upstream; after, they answer again', async () => {
     const leader = await startService({
@@ -112,7 +80,7 @@ describe('a follower whose upstream goes down and comes back', () => {
       flashblockIntervalMs: 100,
     })
     closers.push(() => leader.close())
-    const proxy = await startProxy(Number(new URL(leader.url).port))
+    const proxy = await startTcpProxy(Number(new URL(leader.url).port))
     closers.push(() => proxy.down().catch(() => {}))
     const follower = await follow(proxy.url(), `${leader.wsUrl}ws/flashblocks`)
 
@@ -141,7 +109,7 @@ describe('a follower whose upstream goes down and comes back', () => {
   }, 60_000)
 
   test('a follower that cannot reach its upstream at start fails with a sentence naming it', async () => {
-    const proxy = await startProxy(1)
+    const proxy = await startTcpProxy(1)
     await proxy.down()
     await expect(startService({ port: 0, quiet: true, rateLimit: 0, upstream: proxy.url() })).rejects.toThrow(
       /cannot follow --upstream http:\/\/127\.0\.0\.1:\d+\/: upstream .* unavailable: ECONNREFUSED/,
