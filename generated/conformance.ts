@@ -989,6 +989,40 @@ export const conformanceCases: readonly ConformanceCase[] = [
     "expected": "0xa461f509887bd19e312c0c58467ce8ff8e300d3c1a90b608a760c5b80318eaf15fe57c96f9175d6cd4daad4663763baa7e78836e067d0163e9a2ccf2ff753f5b1b"
   },
   {
+    "id": "eth_simulateV1: a transfer, then the receiver passes it on",
+    "method": "eth_simulateV1",
+    "example": "a transfer, then the receiver passes it on",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      {
+        "blockStateCalls": [
+          {
+            "stateOverrides": {
+              "0xc000000000000000000000000000000000000000": {
+                "balance": "0x3e8"
+              }
+            },
+            "calls": [
+              {
+                "from": "0xc000000000000000000000000000000000000000",
+                "to": "0xc100000000000000000000000000000000000000",
+                "value": "0x3e8"
+              },
+              {
+                "from": "0xc100000000000000000000000000000000000000",
+                "to": "0xc200000000000000000000000000000000000000",
+                "value": "0x3e8"
+              }
+            ]
+          }
+        ]
+      },
+      "latest"
+    ],
+    "resultValidator": "eth_simulateV1_result"
+  },
+  {
     "id": "eth_subscribe: new headers",
     "method": "eth_subscribe",
     "example": "new headers",

@@ -5,9 +5,14 @@
 import type { VM } from '@ethereumjs/vm'
 import type { AccessListResult, Executor, TraceOptions, TraceTarget } from '../../capabilities/execute.js'
 import type { CallRequest, StateOverrideSpec } from '../../domain/call-request.js'
+import type { SimulatedBlock, SimulateRequest } from '../../domain/simulate.js'
 import type { BlockRecord } from '../../domain/types.js'
+import { CALL_TIMEOUT_MS } from '../../limits.js'
+import { stateAt } from '../engine.js'
+
+import { simulate } from './simulate/simulate.js'
 import { createAccessList } from './access-list.js'
-import { call } from './call.js'
+import { call, withTimeout } from './call.js'
 import { estimateGas } from './estimate.js'
 import type { ExecutionEnv } from './run.js'
 import { traceTransactions } from './trace/trace.js'
@@ -37,6 +42,18 @@ export class EmbeddedExecutor implements Executor {
 
   createAccessList(block: BlockRecord, request: CallRequest): Promise<AccessListResult> {
     return createAccessList(this.env(block), request)
+  }
+
+  async simulate(block: BlockRecord, request: SimulateRequest): Promise<SimulatedBlock[]> {
+    // a view of the block's root whose trie writes stay in a checkpoint that is reverted: nothing is kept
+    const state = stateAt(this.vm, block.header.stateRoot)
+    await state.checkpoint()
+    try {
+      const blockHashes = this.vm.blockchain as never
+      return await withTimeout(simulate({ common: this.vm.common, base: block, state, blockHashes }, request), CALL_TIMEOUT_MS)
+    } finally {
+      await state.revert()
+    }
   }
 
   trace({ block, parent }: TraceTarget, indexes: number[], options: TraceOptions): Promise<unknown[]> {

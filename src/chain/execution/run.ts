@@ -7,7 +7,6 @@ import { type Block, createBlock, type BlockHeader } from '@ethereumjs/block'
 import { createTx, type TypedTransaction } from '@ethereumjs/tx'
 import { Address, bigIntToUnpaddedBytes, createAccount, createAddressFromString, setLengthLeft } from '@ethereumjs/util'
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
-import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import type { StateManagerInterface } from '@ethereumjs/common'
 import { callCommon, commonAt, stateAt } from '../engine.js'
 import type { VmPool } from './vm-pool.js'
@@ -38,7 +37,10 @@ export interface ExecutionEnv {
   readState?: () => StateManagerInterface
 }
 
-export async function applyOverrides(state: MerkleStateManager, overrides: StateOverrideSpec): Promise<void> {
+export async function applyOverrides(
+  state: Pick<StateManagerInterface, 'getAccount' | 'putAccount' | 'putCode' | 'clearStorage' | 'putStorage'>,
+  overrides: StateOverrideSpec,
+): Promise<void> {
   for (const [address, o] of overrides) {
     const addr = createAddressFromString(address)
     const account = (await state.getAccount(addr)) ?? createAccount({})

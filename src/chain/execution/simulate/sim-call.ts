@@ -1,0 +1,137 @@
+/**
+ * One simulated call inside a simulated block: geth's transaction checks first (a call no block could hold
+ * fails the whole request with its -380xx code), then the run, its receipt and its result (status, return
+ * data, gas, logs, and a revert's or failure's error, which do not fail the request).
+ */
+import { createBlock, type Block } from '@ethereumjs/block'
+import type { TypedTransaction } from '@ethereumjs/tx'
+import { Address, bytesToHex } from '@ethereumjs/util'
+import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
+import type { SimulatedCall } from '../../../domain/simulate.js'
+import type { LogBody } from '../../../domain/types.js'
+import {
+  SimulateBaseFeeTooLowError,
+  SimulateInitCodeSizeError,
+  SimulateInsufficientFundsError,
+  SimulateIntrinsicGasError,
+  SimulateInvalidTransactionError,
+  SimulateNonceTooHighError,
+  SimulateNonceTooLowError,
+} from '../../../errors.js'
+import { InvalidParamsError } from '../../../errors/rpc-error.js'
+import { gethExecutionError, revertReason } from '../revert.js'
+import type { FilledCall } from './sim-tx.js'
+import type { TransferTracer } from './call-logs.js'
+
+const NONCE_MAX = (1n << 64n) - 1n
+const hexAddress = (bytes: Uint8Array) => bytesToHex(bytes)
+
+/** Where calls of one block run: its VM, its header (as the caller sees it) and the fee rules in force. */
+export interface CallContext {
+  vm: VM
+  /** The block the EVM sees; under `validation: false` a call without fees sees base fee zero, as geth's NoBaseFee. */
+  block: Block
+  freeBlock: Block
+  validation: boolean
+  tracer?: TransferTracer
+}
+
+/** geth's preCheck and buyGas, in its order and with its codes. */
+async function precheck(ctx: CallContext, call: FilledCall, tx: TypedTransaction): Promise<boolean> {
+  const state = ctx.vm.stateManager
+  const from = new Address(call.from)
+  const account = await state.getAccount(from)
+  const nonce = account?.nonce ?? 0n
+  const where = `address ${hexAddress(call.from)}`
+  if (ctx.validation) {
+    if (nonce < call.nonce) throw new SimulateNonceTooHighError(`${where}, tx: ${call.nonce} state: ${nonce}`, call.gas)
+    if (nonce > call.nonce) throw new SimulateNonceTooLowError(`${where}, tx: ${call.nonce} state: ${nonce}`, call.gas)
+    if (nonce === NONCE_MAX)
+      throw new SimulateInvalidTransactionError(`nonce has max value: ${where}, nonce: ${nonce}`, call.gas)
+  }
+  const feeCap = call.maxFeePerGas ?? call.gasPrice ?? 0n
+  const tip = call.maxPriorityFeePerGas ?? call.gasPrice ?? 0n
+  const baseFee = ctx.block.header.baseFeePerGas
+  const free = !ctx.validation && feeCap === 0n && tip === 0n
+  if (baseFee !== undefined && !free) {
+    if (feeCap < tip)
+      throw new SimulateInvalidTransactionError(
+        `max priority fee per gas higher than max fee per gas: ${where}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${feeCap}`,
+        call.gas,
+        InvalidParamsError.code,
+      )
+    if (feeCap < baseFee)
+      throw new SimulateBaseFeeTooLowError(`${where}, maxFeePerGas: ${feeCap}, baseFee: ${baseFee}`, call.gas)
+  }
+  const blobGas = BigInt(call.blobVersionedHashes?.length ?? 0) * 131072n
+  const want = call.gas * feeCap + call.value + blobGas * (call.maxFeePerBlobGas ?? 0n)
+  const have = account?.balance ?? 0n
+  if (have < want) throw new SimulateInsufficientFundsError(`${where} have ${have} want ${want}`, call.gas)
+  const intrinsic = tx.getIntrinsicGas()
+  if (call.gas < intrinsic)
+    throw new SimulateIntrinsicGasError(`have ${call.gas}, want ${intrinsic}`, call.gas)
+  const maxInitCode = ctx.vm.common.isActivatedEIP(3860) ? ctx.vm.common.param('maxInitCodeSize') : undefined
+  if (call.to === undefined && maxInitCode !== undefined && (call.data?.length ?? 0) > Number(maxInitCode))
+    throw new SimulateInitCodeSizeError(`code size ${call.data?.length} limit ${maxInitCode}`, call.gas)
+  return free
+}
+
+/** Runs the call at the end of the block so far; `gasUsed` is the block's gas before it. */
+export async function runSimulatedCall(
+  ctx: CallContext,
+  call: FilledCall,
+  tx: TypedTransaction,
+  gasUsed: bigint,
+): Promise<{ result: RunTxResult; logs: LogBody[]; outcome: Omit<SimulatedCall, 'logs'> }> {
+  const free = await precheck(ctx, call, tx)
+  const context = free ? ctx.freeBlock : ctx.block
+  const block = createBlock(
+    { header: { ...context.header.toJSON(), gasUsed } as never },
+    { common: ctx.vm.common, skipConsensusFormatValidation: true },
+  )
+  let result: RunTxResult
+  ctx.tracer?.attach(ctx.vm)
+  try {
+    result = await runTx(ctx.vm, {
+      tx,
+      block,
+      skipNonce: true,
+      skipBlockGasLimitValidation: true,
+      skipHardForkValidation: true,
+    })
+  } catch (err) {
+    throw new SimulateInvalidTransactionError(String((err as Error).message ?? err).replace(/ \(.*$/s, ''), call.gas)
+  } finally {
+    ctx.tracer?.detach(ctx.vm)
+  }
+  const exec = result.execResult
+  const logs = ctx.tracer?.take() ?? (exec.exceptionError ? [] : receiptLogs(result))
+  const error = exec.exceptionError
+  const outcome: Omit<SimulatedCall, 'logs'> = {
+    returnData: exec.returnValue,
+    gasUsed: result.totalGasSpent,
+    maxUsedGas: result.totalGasSpent + result.gasRefund,
+    status: error ? 0 : 1,
+    ...(error
+      ? error.error === 'revert'
+        ? {
+            error: {
+              code: 3,
+              message: revertMessage(exec.returnValue),
+              data: exec.returnValue,
+            },
+          }
+        : { error: { code: -32015, message: gethExecutionError(error.error) } }
+      : {}),
+  }
+  return { result, logs, outcome }
+}
+
+function revertMessage(data: Uint8Array): string {
+  const reason = revertReason(data)
+  return reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`
+}
+
+function receiptLogs(result: RunTxResult): LogBody[] {
+  return result.receipt.logs.map(([address, topics, data]) => ({ address, topics, data }))
+}

@@ -1,0 +1,183 @@
+/**
+ * eth_simulateV1's engine: builds the planned blocks one after another on a writable copy of the base
+ * block's state, as geth's simulator. Each block gets its header from its overrides and its parent (base
+ * fee zero unless validating or given, excess blob gas from the parent), its system calls (beacon root,
+ * parent hash, EIP-7685 requests), its calls, and the roots and hash of a real block. Shared by the
+ * embedded chain and a follower: they differ only in where the state is read from.
+ */
+import { createBlock, type Block, type BlockHeader } from '@ethereumjs/block'
+import type { Common, StateManagerInterface } from '@ethereumjs/common'
+import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
+import { Address } from '@ethereumjs/util'
+import { buildBlock, createVM } from '@ethereumjs/vm'
+import { assembleBlock } from '../../../domain/block-record.js'
+import type { SimulatedBlock, SimulatedCall, SimulateRequest } from '../../../domain/simulate.js'
+import type { BlockRecord, LogBody, ReceiptRecord, TxRecord } from '../../../domain/types.js'
+import { effectiveGasPrice } from '../../../domain/gas-price.js'
+import { SimulateBlockGasLimitError } from '../../../errors.js'
+import { RPC_GAS_CAP } from '../../../limits.js'
+import { commonAt } from '../../engine.js'
+import { TransferTracer } from './call-logs.js'
+import { applySimulateOverrides } from './overrides.js'
+import { type PlannedBlock, planBlocks } from './plan.js'
+import { runSimulatedCall } from './sim-call.js'
+import { fillCall, SIMULATION_PARAMS, simulatedTx } from './sim-tx.js'
+
+export interface SimulationBase {
+  /** The chain's rules (each simulated block runs under its own fork of them). */
+  common: Common
+  /** The base block; its state is `state`. */
+  base: BlockRecord
+  /** A writable state at the base block's root whose writes reach nothing shared (the caller drops it). */
+  state: StateManagerInterface
+  /** BLOCKHASH of the chain's own blocks. */
+  blockHashes: EVMMockBlockchainInterface
+}
+
+const ZERO32 = new Uint8Array(32)
+
+export async function simulate(base: SimulationBase, request: SimulateRequest): Promise<SimulatedBlock[]> {
+  const planned = planBlocks(request.blocks, base.base.header)
+  const simulated = new Map<number, Uint8Array>()
+  const blockchain: EVMMockBlockchainInterface = {
+    getBlock: async (n: number) => {
+      const hash = simulated.get(n)
+      return hash ? { hash: () => hash } : base.blockHashes.getBlock(n)
+    },
+    putBlock: async () => {},
+    shallowCopy: () => blockchain,
+  } as EVMMockBlockchainInterface
+  const budget = { remaining: RPC_GAS_CAP }
+  const results: SimulatedBlock[] = []
+  let parent: { header: BlockHeader; hash: Uint8Array } = { header: base.base.header, hash: base.base.hash }
+  for (const block of planned) {
+    const result = await simulateBlock(base, block, parent, blockchain, request, budget)
+    simulated.set(Number(result.block.number), result.block.hash)
+    results.push(result)
+    parent = { header: result.block.header, hash: result.block.hash }
+  }
+  return results
+}
+
+
+async function simulateBlock(
+  base: SimulationBase,
+  planned: PlannedBlock,
+  parent: { header: BlockHeader; hash: Uint8Array },
+  blockchain: EVMMockBlockchainInterface,
+  request: SimulateRequest,
+  budget: { remaining: bigint },
+): Promise<SimulatedBlock> {
+  const o = planned.blockOverrides
+  const common = commonAt(base.common, { number: o.number, timestamp: o.time })
+  const postMerge = common.gteHardfork('paris')
+  const london = common.isActivatedEIP(1559)
+  const headerData = {
+    parentHash: parent.hash,
+    number: o.number,
+    timestamp: o.time,
+    gasLimit: o.gasLimit ?? parent.header.gasLimit,
+    coinbase: o.feeRecipient ? new Address(o.feeRecipient) : parent.header.coinbase,
+    difficulty: postMerge ? 0n : parent.header.difficulty,
+    mixHash: o.prevRandao ?? ZERO32,
+    extraData: new Uint8Array(),
+    ...(london
+      ? {
+          baseFeePerGas:
+            o.baseFeePerGas ??
+            (request.validation && parent.header.baseFeePerGas !== undefined ? parent.header.calcNextBaseFee() : 0n),
+        }
+      : {}),
+    ...(common.isActivatedEIP(4844)
+      ? {
+          parentBeaconBlockRoot: o.beaconRoot ?? ZERO32,
+          excessBlobGas: parent.header.excessBlobGas !== undefined ? parent.header.calcNextExcessBlobGas(common) : 0n,
+        }
+      : {}),
+  }
+  const vm = await createVM({ common, stateManager: base.state, blockchain: blockchain as never })
+  await applySimulateOverrides(vm, planned.stateOverrides)
+  const builder = await buildBlock(vm, {
+    parentBlock: { header: parent.header, hash: () => parent.hash } as unknown as Block,
+    headerData: headerData as never,
+    withdrawals: common.isActivatedEIP(4895) ? (o.withdrawals ?? []) : undefined,
+    blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true, params: SIMULATION_PARAMS },
+  })
+  const context = createBlock({ header: headerData as never }, { common, skipConsensusFormatValidation: true })
+  const freeBlock = createBlock(
+    { header: { ...headerData, baseFeePerGas: london ? 0n : undefined } as never },
+    { common, skipConsensusFormatValidation: true },
+  )
+  const ctx = {
+    vm,
+    block: context,
+    freeBlock,
+    validation: request.validation,
+    tracer: request.traceTransfers ? new TransferTracer() : undefined,
+  }
+  const internals = builder as unknown as {
+    transactions: unknown[]
+    transactionResults: unknown[]
+    gasUsed: bigint
+    blobGasUsed: bigint
+  }
+  const txs: TxRecord[] = []
+  const receipts: ReceiptRecord[] = []
+  const calls: UnplacedCall[] = []
+  let logCount = 0
+  for (const request of planned.calls) {
+    const remaining = context.header.gasLimit - internals.gasUsed
+    const nonce =
+      request.nonce ?? (await vm.stateManager.getAccount(new Address(request.from ?? new Uint8Array(20))))?.nonce ?? 0n
+    const wanted = request.gas ?? remaining
+    if (wanted > remaining) throw new SimulateBlockGasLimitError(remaining, wanted)
+    const gas = wanted > budget.remaining ? budget.remaining : wanted
+    const call = fillCall(request, nonce, gas, common)
+    const record = simulatedTx(call, common)
+    const { result, logs, outcome } = await runSimulatedCall(ctx, call, record.tx, internals.gasUsed)
+    budget.remaining -= result.totalGasSpent
+    internals.transactions.push(record.tx)
+    internals.transactionResults.push(result)
+    internals.gasUsed += result.totalGasSpent
+    internals.blobGasUsed += result.blobGasUsed ?? 0n
+    const receiptLogs = result.receipt.logs.map(([address, topics, data]) => ({ address, topics, data }))
+    receipts.push({
+      type: record.tx.type,
+      status: outcome.status,
+      gasUsed: result.totalGasSpent,
+      cumulativeGasUsed: internals.gasUsed,
+      effectiveGasPrice: effectiveGasPrice(record.tx, context.header.baseFeePerGas),
+      logsBloom: result.bloom.bitvector,
+      logs: receiptLogs,
+      firstLogIndex: logCount,
+    })
+    logCount += receiptLogs.length
+    txs.push(record)
+    calls.push({ ...outcome, logs })
+  }
+  const { block } = await builder.build()
+  const record = assembleBlock(block.header, block.hash(), txs, receipts)
+  const withdrawals = block.withdrawals ? { withdrawals: block.withdrawals } : {}
+  return { block: { ...record, ...withdrawals }, calls: positionLogs(calls, record) }
+}
+
+/** Call logs with their place in the finished block (numbered across the block, transfers included). */
+type UnplacedCall = Omit<SimulatedCall, 'logs'> & { logs: LogBody[] }
+
+function positionLogs(calls: UnplacedCall[], block: BlockRecord): SimulatedCall[] {
+  let index = 0
+  return calls.map((call, i) => ({
+    ...call,
+    logs: call.logs.map((log) => ({
+      address: log.address,
+      topics: log.topics,
+      data: log.data,
+      blockNumber: block.number,
+      blockHash: block.hash,
+      blockTimestamp: block.header.timestamp,
+      transactionHash: block.txs[i].hash,
+      transactionIndex: i,
+      logIndex: index++,
+    })),
+  }))
+}
