@@ -11,8 +11,13 @@ import { applyOverrides } from '../run.js'
 
 export async function applySimulateOverrides(vm: VM, overrides: StateOverrideSpec | undefined): Promise<void> {
   if (!overrides) return
-  // the EVM's own map of this VM (built per VM), keyed by unprefixed lower-case address
-  const precompiles = vm.evm.precompiles as Map<string, unknown>
+  // the EVM keeps its own list for warming addresses (geth warms the fork's precompile addresses, moved or
+  // not); lookups go to this VM's copy, keyed by unprefixed lower-case address
+  const precompiles = new Map(vm.evm.precompiles)
+  vm.evm.getPrecompile = (address) =>
+    precompiles.get(
+      typeof address === 'string' ? address.slice(2).padStart(40, '0').toLowerCase() : bytesToUnprefixedHex(address.bytes),
+    ) as never
   const movedTo = new Set<string>()
   for (const address of [...overrides.keys()].sort()) {
     const account = overrides.get(address)!

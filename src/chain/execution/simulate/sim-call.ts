@@ -90,6 +90,7 @@ export async function runSimulatedCall(
     { common: ctx.vm.common, skipConsensusFormatValidation: true },
   )
   let result: RunTxResult
+  const restore = await allowContractSender(ctx.vm, new Address(call.from))
   ctx.tracer?.attach(ctx.vm)
   try {
     result = await runTx(ctx.vm, {
@@ -103,12 +104,14 @@ export async function runSimulatedCall(
     throw new SimulateInvalidTransactionError(String((err as Error).message ?? err).replace(/ \(.*$/s, ''), call.gas)
   } finally {
     ctx.tracer?.detach(ctx.vm)
+    restore()
   }
   const exec = result.execResult
   const logs = ctx.tracer?.take() ?? (exec.exceptionError ? [] : receiptLogs(result))
   const error = exec.exceptionError
   const outcome: Omit<SimulatedCall, 'logs'> = {
-    returnData: exec.returnValue,
+    // geth answers a failed call's output only in its error's data
+    returnData: error ? new Uint8Array() : exec.returnValue,
     gasUsed: result.totalGasSpent,
     maxUsedGas: result.totalGasSpent + result.gasRefund,
     status: error ? 0 : 1,
@@ -125,6 +128,28 @@ export async function runSimulatedCall(
       : {}),
   }
   return { result, logs, outcome }
+}
+
+const DELEGATION_PREFIX = new Uint8Array([0xef, 0x01, 0x00])
+
+/**
+ * geth lets a simulated call come from an account with code (it skips EIP-3607). @ethereumjs's runTx has no
+ * switch for it but accepts an EIP-7702-delegated sender, so its one read of the sender's code before the run
+ * answers a delegation marker; the run itself reads the real code.
+ */
+async function allowContractSender(vm: VM, sender: Address): Promise<() => void> {
+  const state = vm.stateManager
+  const code = await state.getCode(sender)
+  const plain = code.length > 0 && !(code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00)
+  if (!plain) return () => {}
+  const own = state as { getCode: VM['stateManager']['getCode'] }
+  const restore = () => Reflect.deleteProperty(own, 'getCode')
+  own.getCode = async (address) => {
+    if (!address.equals(sender)) return Object.getPrototypeOf(state).getCode.call(state, address)
+    restore()
+    return DELEGATION_PREFIX
+  }
+  return restore
 }
 
 function revertMessage(data: Uint8Array): string {

@@ -9,7 +9,7 @@ import { createBlock, type Block, type BlockHeader } from '@ethereumjs/block'
 import type { Common, StateManagerInterface } from '@ethereumjs/common'
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import { Address } from '@ethereumjs/util'
-import { buildBlock, createVM } from '@ethereumjs/vm'
+import { BlockBuilder, createVM } from '@ethereumjs/vm'
 import { assembleBlock } from '../../../domain/block-record.js'
 import type { SimulatedBlock, SimulatedCall, SimulateRequest } from '../../../domain/simulate.js'
 import type { BlockRecord, LogBody, ReceiptRecord, TxRecord } from '../../../domain/types.js'
@@ -96,13 +96,18 @@ async function simulateBlock(
       : {}),
   }
   const vm = await createVM({ common, stateManager: base.state, blockchain: blockchain as never })
-  await applySimulateOverrides(vm, planned.stateOverrides)
-  const builder = await buildBlock(vm, {
+  const builder = new BlockBuilder(vm, {
     parentBlock: { header: parent.header, hash: () => parent.hash } as unknown as Block,
     headerData: headerData as never,
     withdrawals: common.isActivatedEIP(4895) ? (o.withdrawals ?? []) : undefined,
     blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true, params: SIMULATION_PARAMS },
   })
+  // the builder's checkpoint opens before the overrides: the state root it takes at the end flushes only the
+  // writes of its own checkpoint level, and geth applies overrides before the block's system calls
+  await vm.evm.journal.checkpoint()
+  ;(builder as unknown as { checkpointed: boolean }).checkpointed = true
+  await applySimulateOverrides(vm, planned.stateOverrides)
+  await builder.initState()
   const context = createBlock({ header: headerData as never }, { common, skipConsensusFormatValidation: true })
   const freeBlock = createBlock(
     { header: { ...headerData, baseFeePerGas: london ? 0n : undefined } as never },
