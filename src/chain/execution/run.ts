@@ -43,10 +43,13 @@ export async function applyOverrides(
 ): Promise<void> {
   for (const [address, o] of overrides) {
     const addr = createAddressFromString(address)
-    const account = (await state.getAccount(addr)) ?? createAccount({})
-    if (o.balance !== undefined) account.balance = o.balance
-    if (o.nonce !== undefined) account.nonce = o.nonce
-    await state.putAccount(addr, account)
+    // an override that sets neither leaves the account as it is (absent stays absent, as geth)
+    if (o.balance !== undefined || o.nonce !== undefined) {
+      const account = (await state.getAccount(addr)) ?? createAccount({})
+      if (o.balance !== undefined) account.balance = o.balance
+      if (o.nonce !== undefined) account.nonce = o.nonce
+      await state.putAccount(addr, account)
+    }
     if (o.code !== undefined) await state.putCode(addr, o.code)
     if (o.state) await state.clearStorage(addr)
     for (const [slot, value] of [...(o.state ?? []), ...(o.stateDiff ?? [])]) {

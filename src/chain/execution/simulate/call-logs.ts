@@ -13,6 +13,9 @@ const TRANSFER_EMITTER = hexToBytes('0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
 
 const word = (bytes: Uint8Array) => setLengthLeft(bytes, 32)
 
+/** A log with its index in the block, given when it was emitted (geth counts logs later dropped too). */
+export type IndexedLog = LogBody & { logIndex: number }
+
 function transfer(from: Uint8Array, to: Uint8Array, value: bigint): LogBody {
   return {
     address: TRANSFER_EMITTER,
@@ -24,8 +27,14 @@ function transfer(from: Uint8Array, to: Uint8Array, value: bigint): LogBody {
 /** Collects one call's logs with its transfers while attached to the VM's EVM. */
 export class TransferTracer {
   /** The open frames' logs; a create's transfer waits for the address it created. */
-  private frames: { logs: LogBody[]; pendingCreate?: { from: Uint8Array; value: bigint } }[] = []
-  private done: LogBody[] = []
+  private frames: { logs: IndexedLog[]; pendingCreate?: { from: Uint8Array; value: bigint } }[] = []
+  private done: IndexedLog[] = []
+  /** Logs emitted in this block so far, kept or not. */
+  count = 0
+
+  private indexed(log: LogBody): IndexedLog {
+    return { ...log, logIndex: this.count++ }
+  }
 
   private readonly onMessage = (message: Message) => {
     const frame: (typeof this.frames)[number] = { logs: [] }
@@ -33,7 +42,7 @@ export class TransferTracer {
     const callcode = message.to !== undefined && message.caller.equals(message.to) && !message.codeAddress.equals(message.to)
     if (message.value > 0n && !message.delegatecall && !callcode) {
       if (message.to === undefined) frame.pendingCreate = { from: message.caller.bytes, value: message.value }
-      else frame.logs.push(transfer(message.caller.bytes, message.to.bytes, message.value))
+      else frame.logs.push(this.indexed(transfer(message.caller.bytes, message.to.bytes, message.value)))
     }
     this.frames.push(frame)
   }
@@ -42,7 +51,9 @@ export class TransferTracer {
     const frame = this.frames.pop()
     if (!frame) return
     if (frame.pendingCreate && result.createdAddress)
-      frame.logs.unshift(transfer(frame.pendingCreate.from, result.createdAddress.bytes, frame.pendingCreate.value))
+      frame.logs.unshift(
+        this.indexed(transfer(frame.pendingCreate.from, result.createdAddress.bytes, frame.pendingCreate.value)),
+      )
     if (result.execResult.exceptionError) return
     const parent = this.frames[this.frames.length - 1]
     if (parent) parent.logs.push(...frame.logs)
@@ -61,9 +72,10 @@ export class TransferTracer {
       const data = new Uint8Array(size)
       data.set(step.memory.subarray(offset, offset + size))
       const topics = Array.from({ length: Number(name.slice(3)) }, (_, i) => word(bigIntToBytes(top(2 + i))))
-      frame.logs.push({ address: step.address.bytes, topics, data })
+      frame.logs.push(this.indexed({ address: step.address.bytes, topics, data }))
     } else if (name === 'SELFDESTRUCT' && step.account.balance > 0n) {
-      frame.logs.push(transfer(step.address.bytes, word(bigIntToBytes(top(0))).subarray(12), step.account.balance))
+      const beneficiary = word(bigIntToBytes(top(0))).subarray(12)
+      frame.logs.push(this.indexed(transfer(step.address.bytes, beneficiary, step.account.balance)))
     }
   }
 
@@ -80,7 +92,7 @@ export class TransferTracer {
   }
 
   /** The logs of the call that just ran (none if it failed), and a fresh start for the next. */
-  take(): LogBody[] {
+  take(): IndexedLog[] {
     const logs = this.done
     this.done = []
     this.frames = []

@@ -21,9 +21,10 @@ import {
 import { InvalidParamsError } from '../../../errors/rpc-error.js'
 import { gethExecutionError, revertReason } from '../revert.js'
 import type { FilledCall } from './sim-tx.js'
-import type { TransferTracer } from './call-logs.js'
 
 const NONCE_MAX = (1n << 64n) - 1n
+import type { IndexedLog, TransferTracer } from './call-logs.js'
+
 const hexAddress = (bytes: Uint8Array) => bytesToHex(bytes)
 
 /** Where calls of one block run: its VM, its header (as the caller sees it) and the fee rules in force. */
@@ -33,6 +34,8 @@ export interface CallContext {
   block: Block
   freeBlock: Block
   validation: boolean
+  /** The block's `blobBaseFee` override: what blob gas costs and BLOBBASEFEE reads, whatever the excess says. */
+  blobBaseFee?: bigint
   tracer?: TransferTracer
 }
 
@@ -82,13 +85,16 @@ export async function runSimulatedCall(
   call: FilledCall,
   tx: TypedTransaction,
   gasUsed: bigint,
-): Promise<{ result: RunTxResult; logs: LogBody[]; outcome: Omit<SimulatedCall, 'logs'> }> {
+  firstLogIndex: number,
+): Promise<{ result: RunTxResult; logs: IndexedLog[]; outcome: Omit<SimulatedCall, 'logs'> }> {
   const free = await precheck(ctx, call, tx)
   const context = free ? ctx.freeBlock : ctx.block
   const block = createBlock(
     { header: { ...context.header.toJSON(), gasUsed } as never },
-    { common: ctx.vm.common, skipConsensusFormatValidation: true },
+    { common: ctx.vm.common, skipConsensusFormatValidation: true, freeze: false },
   )
+  const blobBaseFee = ctx.blobBaseFee
+  if (blobBaseFee !== undefined) block.header.getBlobGasPrice = () => blobBaseFee
   let result: RunTxResult
   const restore = await allowContractSender(ctx.vm, new Address(call.from))
   ctx.tracer?.attach(ctx.vm)
@@ -107,7 +113,9 @@ export async function runSimulatedCall(
     restore()
   }
   const exec = result.execResult
-  const logs = ctx.tracer?.take() ?? (exec.exceptionError ? [] : receiptLogs(result))
+  const logs =
+    ctx.tracer?.take() ??
+    (exec.exceptionError ? [] : receiptLogs(result).map((log, i) => ({ ...log, logIndex: firstLogIndex + i })))
   const error = exec.exceptionError
   const outcome: Omit<SimulatedCall, 'logs'> = {
     // geth answers a failed call's output only in its error's data

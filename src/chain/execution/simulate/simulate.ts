@@ -12,12 +12,12 @@ import { Address } from '@ethereumjs/util'
 import { BlockBuilder, createVM } from '@ethereumjs/vm'
 import { assembleBlock } from '../../../domain/block-record.js'
 import type { SimulatedBlock, SimulatedCall, SimulateRequest } from '../../../domain/simulate.js'
-import type { BlockRecord, LogBody, ReceiptRecord, TxRecord } from '../../../domain/types.js'
+import type { BlockRecord, ReceiptRecord, TxRecord } from '../../../domain/types.js'
 import { effectiveGasPrice } from '../../../domain/gas-price.js'
 import { SimulateBlockGasLimitError } from '../../../errors.js'
 import { RPC_GAS_CAP } from '../../../limits.js'
 import { commonAt } from '../../engine.js'
-import { TransferTracer } from './call-logs.js'
+import { type IndexedLog, TransferTracer } from './call-logs.js'
 import { applySimulateOverrides } from './overrides.js'
 import { type PlannedBlock, planBlocks } from './plan.js'
 import { runSimulatedCall } from './sim-call.js'
@@ -118,6 +118,7 @@ async function simulateBlock(
     block: context,
     freeBlock,
     validation: request.validation,
+    blobBaseFee: o.blobBaseFee,
     tracer: request.traceTransfers ? new TransferTracer() : undefined,
   }
   const internals = builder as unknown as {
@@ -139,7 +140,7 @@ async function simulateBlock(
     const gas = wanted > budget.remaining ? budget.remaining : wanted
     const call = fillCall(request, nonce, gas, common)
     const record = simulatedTx(call, common)
-    const { result, logs, outcome } = await runSimulatedCall(ctx, call, record.tx, internals.gasUsed)
+    const { result, logs, outcome } = await runSimulatedCall(ctx, call, record.tx, internals.gasUsed, logCount)
     budget.remaining -= result.totalGasSpent
     internals.transactions.push(record.tx)
     internals.transactionResults.push(result)
@@ -166,11 +167,10 @@ async function simulateBlock(
   return { block: { ...record, ...withdrawals }, calls: positionLogs(calls, record) }
 }
 
-/** Call logs with their place in the finished block (numbered across the block, transfers included). */
-type UnplacedCall = Omit<SimulatedCall, 'logs'> & { logs: LogBody[] }
+/** Call logs with their place in the finished block. */
+type UnplacedCall = Omit<SimulatedCall, 'logs'> & { logs: IndexedLog[] }
 
 function positionLogs(calls: UnplacedCall[], block: BlockRecord): SimulatedCall[] {
-  let index = 0
   return calls.map((call, i) => ({
     ...call,
     logs: call.logs.map((log) => ({
@@ -182,7 +182,7 @@ function positionLogs(calls: UnplacedCall[], block: BlockRecord): SimulatedCall[
       blockTimestamp: block.header.timestamp,
       transactionHash: block.txs[i].hash,
       transactionIndex: i,
-      logIndex: index++,
+      logIndex: log.logIndex,
     })),
   }))
 }
