@@ -30,9 +30,8 @@ const hexAddress = (bytes: Uint8Array) => bytesToHex(bytes)
 /** Where calls of one block run: its VM, its header (as the caller sees it) and the fee rules in force. */
 export interface CallContext {
   vm: VM
-  /** The block the EVM sees; under `validation: false` a call without fees sees base fee zero, as geth's NoBaseFee. */
+  /** The simulated block's header fields as the calls see them. */
   block: Block
-  freeBlock: Block
   validation: boolean
   /** The block's `blobBaseFee` override: what blob gas costs and BLOBBASEFEE reads, whatever the excess says. */
   blobBaseFee?: bigint
@@ -88,13 +87,21 @@ export async function runSimulatedCall(
   firstLogIndex: number,
 ): Promise<{ result: RunTxResult; logs: IndexedLog[]; outcome: Omit<SimulatedCall, 'logs'> }> {
   const free = await precheck(ctx, call, tx)
-  const context = free ? ctx.freeBlock : ctx.block
+  const baseFee = ctx.block.header.baseFeePerGas
+  // a call without fees under `validation: false` is checked and priced on base fee zero (geth's NoBaseFee);
+  // the code it runs still reads the block's base fee
   const block = createBlock(
-    { header: { ...context.header.toJSON(), gasUsed } as never },
+    { header: { ...ctx.block.header.toJSON(), gasUsed, ...(free && baseFee ? { baseFeePerGas: 0n } : {}) } as never },
     { common: ctx.vm.common, skipConsensusFormatValidation: true, freeze: false },
   )
   const blobBaseFee = ctx.blobBaseFee
   if (blobBaseFee !== undefined) block.header.getBlobGasPrice = () => blobBaseFee
+  const events = ctx.vm.evm.events!
+  const reveal = () => {
+    ;(block.header as { baseFeePerGas?: bigint }).baseFeePerGas = baseFee
+    events.off('beforeMessage', reveal)
+  }
+  if (free && baseFee) events.on('beforeMessage', reveal)
   let result: RunTxResult
   const restore = await allowContractSender(ctx.vm, new Address(call.from))
   ctx.tracer?.attach(ctx.vm)
@@ -109,6 +116,7 @@ export async function runSimulatedCall(
   } catch (err) {
     throw new SimulateInvalidTransactionError(String((err as Error).message ?? err).replace(/ \(.*$/s, ''), call.gas)
   } finally {
+    events.off('beforeMessage', reveal)
     ctx.tracer?.detach(ctx.vm)
     restore()
   }

@@ -109,14 +109,9 @@ async function simulateBlock(
   await applySimulateOverrides(vm, planned.stateOverrides)
   await builder.initState()
   const context = createBlock({ header: headerData as never }, { common, skipConsensusFormatValidation: true })
-  const freeBlock = createBlock(
-    { header: { ...headerData, baseFeePerGas: london ? 0n : undefined } as never },
-    { common, skipConsensusFormatValidation: true },
-  )
   const ctx = {
     vm,
     block: context,
-    freeBlock,
     validation: request.validation,
     blobBaseFee: o.blobBaseFee,
     tracer: request.traceTransfers ? new TransferTracer() : undefined,
