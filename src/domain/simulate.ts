@@ -8,7 +8,7 @@ import type { CallRequest, StateOverrideSpec } from './call-request.js'
 import type { BlockRecord, LogRecord } from './types.js'
 
 /** A simulated block's header fields given by the caller (geth's BlockOverrides); the rest are derived. */
-export interface BlockOverrideSpec {
+interface BlockOverrideSpec {
   number?: bigint
   time?: bigint
   gasLimit?: bigint
@@ -35,7 +35,7 @@ export interface SimulateRequest {
 }
 
 /** How one call ended: a revert (code 3 with its data) or another EVM failure (-32015). */
-export interface SimulatedCallError {
+interface SimulatedCallError {
   code: number
   message: string
   data?: Uint8Array

@@ -32,7 +32,10 @@ export class SimulateBaseFeeTooLowError extends coded(
     super(supplied(`max fee per gas less than block base fee: ${reason}`, gas))
   }
 }
-export class SimulateIntrinsicGasError extends coded(-38013, 'err: intrinsic gas too low: <reason> (supplied gas <N>)') {
+export class SimulateIntrinsicGasError extends coded(
+  -38013,
+  'err: intrinsic gas too low: <reason> (supplied gas <N>)',
+) {
   constructor(reason: string, gas: bigint) {
     super(supplied(`intrinsic gas too low: ${reason}`, gas))
   }
@@ -63,7 +66,10 @@ export class SimulateBlockTimestampOrderError extends coded(-38021, 'block times
     super(`block timestamps must be in order: ${time} <= ${previous}`)
   }
 }
-export class SimulateInitCodeSizeError extends coded(-38025, 'err: max initcode size exceeded: <reason> (supplied gas <N>)') {
+export class SimulateInitCodeSizeError extends coded(
+  -38025,
+  'err: max initcode size exceeded: <reason> (supplied gas <N>)',
+) {
   constructor(reason: string, gas: bigint) {
     super(supplied(`max initcode size exceeded: ${reason}`, gas))
   }

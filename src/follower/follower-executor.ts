@@ -53,7 +53,10 @@ export class FollowerExecutor implements Executor {
   simulate(block: BlockRecord, request: SimulateRequest): Promise<SimulatedBlock[]> {
     const { common, state } = this.parts
     const env = this.env(block)
-    const work = simulate({ common, base: block, state: env.readState!(), blockHashes: state.blockHashes as never }, request)
+    const work = simulate(
+      { common, base: block, state: env.readState!(), blockHashes: state.blockHashes as never },
+      request,
+    )
     return withTimeout(work, CALL_TIMEOUT_MS)
   }
 

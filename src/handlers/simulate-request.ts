@@ -22,7 +22,8 @@ export function parseSimulateRequest(payload: SimulatePayload): SimulateRequest 
     if (calls > MAX_SIMULATE_CALLS_PER_BLOCK)
       throw new SimulateClientLimitError(`too many calls in block: ${calls} > ${MAX_SIMULATE_CALLS_PER_BLOCK}`)
     total += calls
-    if (total > MAX_SIMULATE_CALLS) throw new SimulateClientLimitError(`too many calls: ${total} > ${MAX_SIMULATE_CALLS}`)
+    if (total > MAX_SIMULATE_CALLS)
+      throw new SimulateClientLimitError(`too many calls: ${total} > ${MAX_SIMULATE_CALLS}`)
   }
   return {
     blocks: blocks.map((block) => ({

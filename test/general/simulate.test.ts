@@ -80,11 +80,15 @@ describe('eth_simulateV1', () => {
     ])
     const blocks = reply.result as { number: Hex; timestamp: Hex; baseFeePerGas: Hex; calls: { returnData: Hex }[] }[]
     // the gap up to the overridden number is filled with empty blocks
-    expect(blocks.map((b) => BigInt(b.number))).toEqual(Array.from({ length: 10 }, (_, i) => latest.number + 1n + BigInt(i)))
+    expect(blocks.map((b) => BigInt(b.number))).toEqual(
+      Array.from({ length: 10 }, (_, i) => latest.number + 1n + BigInt(i)),
+    )
     const last = blocks[9]!
     expect(BigInt(last.timestamp)).toBe(time)
     expect(BigInt(last.baseFeePerGas)).toBe(7n)
-    const words = last.calls[0]!.returnData.slice(2).match(/.{64}/g)!.map((w) => BigInt(`0x${w}`))
+    const words = last.calls[0]!.returnData.slice(2)
+      .match(/.{64}/g)!
+      .map((w) => BigInt(`0x${w}`))
     expect(words).toEqual([number, time, 7n])
   })
 

@@ -50,7 +50,10 @@ export class EmbeddedExecutor implements Executor {
     await state.checkpoint()
     try {
       const blockHashes = this.vm.blockchain as never
-      return await withTimeout(simulate({ common: this.vm.common, base: block, state, blockHashes }, request), CALL_TIMEOUT_MS)
+      return await withTimeout(
+        simulate({ common: this.vm.common, base: block, state, blockHashes }, request),
+        CALL_TIMEOUT_MS,
+      )
     } finally {
       await state.revert()
     }

@@ -39,7 +39,8 @@ export class TransferTracer {
   private readonly onMessage = (message: Message) => {
     const frame: (typeof this.frames)[number] = { logs: [] }
     // CALLCODE runs another account's code on this one: no value leaves the frame's address
-    const callcode = message.to !== undefined && message.caller.equals(message.to) && !message.codeAddress.equals(message.to)
+    const callcode =
+      message.to !== undefined && message.caller.equals(message.to) && !message.codeAddress.equals(message.to)
     if (message.value > 0n && !message.delegatecall && !callcode) {
       if (message.to === undefined) frame.pendingCreate = { from: message.caller.bytes, value: message.value }
       else frame.logs.push(this.indexed(transfer(message.caller.bytes, message.to.bytes, message.value)))

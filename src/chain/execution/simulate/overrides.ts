@@ -16,7 +16,9 @@ export async function applySimulateOverrides(vm: VM, overrides: StateOverrideSpe
   const precompiles = new Map(vm.evm.precompiles)
   vm.evm.getPrecompile = (address) =>
     precompiles.get(
-      typeof address === 'string' ? address.slice(2).padStart(40, '0').toLowerCase() : bytesToUnprefixedHex(address.bytes),
+      typeof address === 'string'
+        ? address.slice(2).padStart(40, '0').toLowerCase()
+        : bytesToUnprefixedHex(address.bytes),
     ) as never
   const movedTo = new Set<string>()
   for (const address of [...overrides.keys()].sort()) {

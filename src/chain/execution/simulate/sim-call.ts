@@ -70,8 +70,7 @@ async function precheck(ctx: CallContext, call: FilledCall, tx: TypedTransaction
   const have = account?.balance ?? 0n
   if (have < want) throw new SimulateInsufficientFundsError(`${where} have ${have} want ${want}`, call.gas)
   const intrinsic = tx.getIntrinsicGas()
-  if (call.gas < intrinsic)
-    throw new SimulateIntrinsicGasError(`have ${call.gas}, want ${intrinsic}`, call.gas)
+  if (call.gas < intrinsic) throw new SimulateIntrinsicGasError(`have ${call.gas}, want ${intrinsic}`, call.gas)
   const maxInitCode = ctx.vm.common.isActivatedEIP(3860) ? ctx.vm.common.param('maxInitCodeSize') : undefined
   if (call.to === undefined && maxInitCode !== undefined && (call.data?.length ?? 0) > Number(maxInitCode))
     throw new SimulateInitCodeSizeError(`code size ${call.data?.length} limit ${maxInitCode}`, call.gas)

@@ -36,7 +36,10 @@ export interface FilledCall extends CallRequest {
 }
 
 export function fillCall(request: CallRequest, nonce: bigint, gas: bigint, common: Common): FilledCall {
-  if (request.gasPrice !== undefined && (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined))
+  if (
+    request.gasPrice !== undefined &&
+    (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined)
+  )
     throw new GasPriceAndFeeCapError()
   if (request.chainId !== undefined && request.chainId !== common.chainId())
     throw new ChainIdMismatchError(request.chainId, common.chainId())

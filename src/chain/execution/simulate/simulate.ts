@@ -59,7 +59,6 @@ export async function simulate(base: SimulationBase, request: SimulateRequest): 
   return results
 }
 
-
 async function simulateBlock(
   base: SimulationBase,
   planned: PlannedBlock,
