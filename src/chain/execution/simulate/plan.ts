@@ -1,8 +1,12 @@
 /**
  * The blocks eth_simulateV1 will build, before any runs: each gets its number and timestamp (the next
  * number and 12 s later unless given), numbers and timestamps must increase, and a gap between two
- * given numbers is filled with empty blocks, as geth's sanitizeChain.
+ * given numbers is filled with empty blocks, as geth's sanitizeChain. Then each block's header fields
+ * before execution, from its overrides and its parent, as geth's makeHeaders and processBlock.
  */
+import type { BlockHeader } from '@ethereumjs/block'
+import type { Common } from '@ethereumjs/common'
+import { Address } from '@ethereumjs/util'
 import type { SimulateBlockSpec } from '../../../domain/simulate.js'
 import {
   SimulateBlockNumberOrderError,
@@ -35,4 +39,37 @@ export function planBlocks(blocks: SimulateBlockSpec[], base: { number: bigint; 
     planned.push({ ...block, blockOverrides: { ...block.blockOverrides, number, time } })
   }
   return planned
+}
+
+const ZERO32 = new Uint8Array(32)
+
+/**
+ * The header fields known before the calls run: base fee zero unless given (the parent's next base fee under
+ * `validation`), excess blob gas from the parent, a zero beacon root unless given, difficulty zero after
+ * the merge; the gas limit and fee recipient are the parent's unless given.
+ */
+export function simulatedHeader(
+  common: Common,
+  o: PlannedBlock['blockOverrides'],
+  parent: { header: BlockHeader; hash: Uint8Array },
+  validation: boolean,
+) {
+  const nextBaseFee = validation && parent.header.baseFeePerGas !== undefined ? parent.header.calcNextBaseFee() : 0n
+  return {
+    parentHash: parent.hash,
+    number: o.number,
+    timestamp: o.time,
+    gasLimit: o.gasLimit ?? parent.header.gasLimit,
+    coinbase: o.feeRecipient ? new Address(o.feeRecipient) : parent.header.coinbase,
+    difficulty: common.gteHardfork('paris') ? 0n : parent.header.difficulty,
+    mixHash: o.prevRandao ?? ZERO32,
+    extraData: new Uint8Array(),
+    ...(common.isActivatedEIP(1559) ? { baseFeePerGas: o.baseFeePerGas ?? nextBaseFee } : {}),
+    ...(common.isActivatedEIP(4844)
+      ? {
+          parentBeaconBlockRoot: o.beaconRoot ?? ZERO32,
+          excessBlobGas: parent.header.excessBlobGas !== undefined ? parent.header.calcNextExcessBlobGas(common) : 0n,
+        }
+      : {}),
+  }
 }

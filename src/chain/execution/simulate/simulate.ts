@@ -19,7 +19,7 @@ import { RPC_GAS_CAP } from '../../../limits.js'
 import { commonAt } from '../../engine.js'
 import { type IndexedLog, TransferTracer } from './call-logs.js'
 import { applySimulateOverrides } from './overrides.js'
-import { type PlannedBlock, planBlocks } from './plan.js'
+import { type PlannedBlock, planBlocks, simulatedHeader } from './plan.js'
 import { runSimulatedCall } from './sim-call.js'
 import { fillCall, SIMULATION_PARAMS, simulatedTx } from './sim-tx.js'
 
@@ -33,8 +33,6 @@ export interface SimulationBase {
   /** BLOCKHASH of the chain's own blocks. */
   blockHashes: EVMMockBlockchainInterface
 }
-
-const ZERO32 = new Uint8Array(32)
 
 export async function simulate(base: SimulationBase, request: SimulateRequest): Promise<SimulatedBlock[]> {
   const planned = planBlocks(request.blocks, base.base.header)
@@ -69,31 +67,7 @@ async function simulateBlock(
 ): Promise<SimulatedBlock> {
   const o = planned.blockOverrides
   const common = commonAt(base.common, { number: o.number, timestamp: o.time })
-  const postMerge = common.gteHardfork('paris')
-  const london = common.isActivatedEIP(1559)
-  const headerData = {
-    parentHash: parent.hash,
-    number: o.number,
-    timestamp: o.time,
-    gasLimit: o.gasLimit ?? parent.header.gasLimit,
-    coinbase: o.feeRecipient ? new Address(o.feeRecipient) : parent.header.coinbase,
-    difficulty: postMerge ? 0n : parent.header.difficulty,
-    mixHash: o.prevRandao ?? ZERO32,
-    extraData: new Uint8Array(),
-    ...(london
-      ? {
-          baseFeePerGas:
-            o.baseFeePerGas ??
-            (request.validation && parent.header.baseFeePerGas !== undefined ? parent.header.calcNextBaseFee() : 0n),
-        }
-      : {}),
-    ...(common.isActivatedEIP(4844)
-      ? {
-          parentBeaconBlockRoot: o.beaconRoot ?? ZERO32,
-          excessBlobGas: parent.header.excessBlobGas !== undefined ? parent.header.calcNextExcessBlobGas(common) : 0n,
-        }
-      : {}),
-  }
+  const headerData = simulatedHeader(common, o, parent, request.validation)
   const vm = await createVM({ common, stateManager: base.state, blockchain: blockchain as never })
   const builder = new BlockBuilder(vm, {
     parentBlock: { header: parent.header, hash: () => parent.hash } as unknown as Block,
