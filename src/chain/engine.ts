@@ -10,6 +10,7 @@ import { paramsTx } from '@ethereumjs/tx'
 import type { VM } from '@ethereumjs/vm'
 import { opStackChainName } from '../opstack/op-chain.js'
 import { ecrecover, keccak256, kzg } from './crypto.js'
+import { OverlayDB } from './overlay-db.js'
 
 const HARDFORK = Hardfork.Prague
 
@@ -69,6 +70,17 @@ export function createChainCommon({ chainId, gasLimit, baseFee }: EngineOptions)
  */
 export function stateAt(vm: VM, root: Uint8Array): MerkleStateManager {
   const trie = (vm.stateManager as unknown as { _trie: MerklePatriciaTrie })._trie.shallowCopy(false)
+  trie.root(root)
+  return new MerkleStateManager({ common: vm.common, trie, caches: new Caches() })
+}
+
+/**
+ * A writable state at `root` whose writes (trie nodes, code) stay in an overlay of the chain's node store,
+ * for execution that must compute state roots without keeping anything (eth_simulateV1).
+ */
+export function isolatedStateAt(vm: VM, root: Uint8Array): MerkleStateManager {
+  const live = (vm.stateManager as unknown as { _trie: MerklePatriciaTrie })._trie
+  const trie = live.shallowCopy(false, { db: new OverlayDB(live.database().db) } as never)
   trie.root(root)
   return new MerkleStateManager({ common: vm.common, trie, caches: new Caches() })
 }

@@ -8,7 +8,7 @@ import type { CallRequest, StateOverrideSpec } from '../../domain/call-request.j
 import type { SimulatedBlock, SimulateRequest } from '../../domain/simulate.js'
 import type { BlockRecord } from '../../domain/types.js'
 import { CALL_TIMEOUT_MS } from '../../limits.js'
-import { stateAt } from '../engine.js'
+import { isolatedStateAt } from '../engine.js'
 
 import { simulate } from './simulate/simulate.js'
 import { createAccessList } from './access-list.js'
@@ -44,19 +44,11 @@ export class EmbeddedExecutor implements Executor {
     return createAccessList(this.env(block), request)
   }
 
-  async simulate(block: BlockRecord, request: SimulateRequest): Promise<SimulatedBlock[]> {
-    // a view of the block's root whose trie writes stay in a checkpoint that is reverted: nothing is kept
-    const state = stateAt(this.vm, block.header.stateRoot)
-    await state.checkpoint()
-    try {
-      const blockHashes = this.vm.blockchain as never
-      return await withTimeout(
-        simulate({ common: this.vm.common, base: block, state, blockHashes }, request),
-        CALL_TIMEOUT_MS,
-      )
-    } finally {
-      await state.revert()
-    }
+  simulate(block: BlockRecord, request: SimulateRequest): Promise<SimulatedBlock[]> {
+    // the block's state with its own node store over the chain's: nothing a simulation writes is kept
+    const state = isolatedStateAt(this.vm, block.header.stateRoot)
+    const blockHashes = this.vm.blockchain as never
+    return withTimeout(simulate({ common: this.vm.common, base: block, state, blockHashes }, request), CALL_TIMEOUT_MS)
   }
 
   trace({ block, parent }: TraceTarget, indexes: number[], options: TraceOptions): Promise<unknown[]> {
