@@ -20,9 +20,7 @@ import {
 } from '../../../errors.js'
 import { InvalidParamsError } from '../../../errors/rpc-error.js'
 import { gethExecutionError, revertReason } from '../revert.js'
-import type { FilledCall } from './sim-tx.js'
-
-const NONCE_MAX = (1n << 64n) - 1n
+import { type FilledCall, NONCE_MAX } from './sim-tx.js'
 import type { IndexedLog, TransferTracer } from './call-logs.js'
 
 const hexAddress = (bytes: Uint8Array) => bytesToHex(bytes)
@@ -118,6 +116,11 @@ export async function runSimulatedCall(
     events.off('beforeMessage', reveal)
     ctx.tracer?.detach(ctx.vm)
     restore()
+  }
+  const sender = await ctx.vm.stateManager.getAccount(new Address(call.from))
+  if (sender && sender.nonce > NONCE_MAX) {
+    sender.nonce &= NONCE_MAX
+    await ctx.vm.stateManager.putAccount(new Address(call.from), sender)
   }
   const exec = result.execResult
   const logs =

@@ -4,7 +4,6 @@
  * makes it legacy, blob or set-code ones by their fields), unsigned (v, r, s zero), hashed as such.
  */
 import type { Common } from '@ethereumjs/common'
-import { paramsBlock } from '@ethereumjs/block'
 import type { ParamsDict } from '@ethereumjs/common'
 import { createTx, paramsTx, type TypedTransaction } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
@@ -14,17 +13,17 @@ import { ChainIdMismatchError, GasPriceAndFeeCapError } from '../../../errors.js
 import { keccak256 } from '../../crypto.js'
 
 /**
- * Block and transaction params with no EIP-7825 cap on a transaction's gas: geth lets a simulated call use
- * all the gas its block has left. Every @ethereumjs block and transaction merges its params into its own
- * Common, so the simulated ones are given these.
+ * Transaction params with no EIP-7825 cap on a transaction's gas: geth lets a simulated call use all the gas
+ * its block has left. Every @ethereumjs transaction merges its params into its own Common, so the simulated
+ * ones are given these.
  */
-export const SIMULATION_PARAMS: ParamsDict = (() => {
-  const merged: ParamsDict = {}
-  for (const params of [paramsBlock, paramsTx])
-    for (const [eip, values] of Object.entries(params)) merged[eip] = { ...merged[eip], ...values }
-  merged['7825'] = { ...merged['7825'], maxTransactionGasLimit: 2 ** 62 }
-  return merged
-})()
+const SIMULATION_PARAMS: ParamsDict = {
+  ...paramsTx,
+  7825: { ...paramsTx[7825], maxTransactionGasLimit: 2 ** 62 },
+}
+
+/** The top nonce (2^64 - 1): a sender's nonce wraps past it to zero, as geth's uint64 does. */
+export const NONCE_MAX = (1n << 64n) - 1n
 
 /** The call with every field geth's CallDefaults would set. */
 export interface FilledCall extends CallRequest {
@@ -72,7 +71,8 @@ export function simulatedTx(call: FilledCall, common: Common): TxRecord & { tx: 
   const tx = createTx(
     {
       type,
-      nonce: call.nonce,
+      // @ethereumjs refuses the top nonce (EIP-2681), which geth lets a call without validation use: set below
+      nonce: call.nonce >= NONCE_MAX ? 0n : call.nonce,
       gasLimit: call.gas,
       to: call.to,
       value: call.value,
@@ -90,6 +90,7 @@ export function simulatedTx(call: FilledCall, common: Common): TxRecord & { tx: 
     } as never,
     { common, params: SIMULATION_PARAMS, freeze: false },
   )
+  if (call.nonce >= NONCE_MAX) Object.assign(tx, { nonce: call.nonce })
   const raw = tx.serialize()
   const hash = keccak256(raw)
   const sender = new Address(call.from)

@@ -11,6 +11,8 @@ import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import { Address } from '@ethereumjs/util'
 import { BlockBuilder, createVM } from '@ethereumjs/vm'
 import { assembleBlock } from '../../../domain/block-record.js'
+import { encodeReceiptRecord } from '../../../domain/raw-encoding.js'
+import { orderedTrieRoot } from '../../ordered-trie.js'
 import type { SimulatedBlock, SimulatedCall, SimulateRequest } from '../../../domain/simulate.js'
 import type { BlockRecord, ReceiptRecord, TxRecord } from '../../../domain/types.js'
 import { effectiveGasPrice } from '../../../domain/gas-price.js'
@@ -21,7 +23,7 @@ import { type IndexedLog, TransferTracer } from './call-logs.js'
 import { applySimulateOverrides } from './overrides.js'
 import { type PlannedBlock, planBlocks, simulatedHeader } from './plan.js'
 import { runSimulatedCall } from './sim-call.js'
-import { fillCall, SIMULATION_PARAMS, simulatedTx } from './sim-tx.js'
+import { fillCall, simulatedTx } from './sim-tx.js'
 
 export interface SimulationBase {
   /** The chain's rules (each simulated block runs under its own fork of them). */
@@ -73,7 +75,7 @@ async function simulateBlock(
     parentBlock: { header: parent.header, hash: () => parent.hash } as unknown as Block,
     headerData: headerData as never,
     withdrawals: common.isActivatedEIP(4895) ? (o.withdrawals ?? []) : undefined,
-    blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true, params: SIMULATION_PARAMS },
+    blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true },
   })
   // the builder's checkpoint opens before the overrides: the state root it takes at the end flushes only the
   // writes of its own checkpoint level, and geth applies overrides before the block's system calls
@@ -129,6 +131,13 @@ async function simulateBlock(
     txs.push(record)
     calls.push({ ...outcome, logs })
   }
+  // the roots of the transactions as run (the builder would re-create them from their fields, which
+  // @ethereumjs refuses for some that geth simulates, such as the top nonce)
+  Object.assign(builder, {
+    transactionsTrie: async () => orderedTrieRoot(txs.map((t) => t.raw)),
+    receiptTrie: async () => orderedTrieRoot(receipts.map(encodeReceiptRecord)),
+  })
+  internals.transactions.length = 0
   const { block } = await builder.build()
   const record = assembleBlock(block.header, block.hash(), txs, receipts)
   const withdrawals = block.withdrawals ? { withdrawals: block.withdrawals } : {}
