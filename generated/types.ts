@@ -39,7 +39,7 @@ export type AccountOverride = {
   code?: Bytes
   state?: StorageOverride
   stateDiff?: StorageOverride
-  /** eth_simulateV1 only (eth_call ignores it): the precompile at this address answers at the given one instead, for this block; its own address then runs the `code` given (or none). */
+  /** The precompile at this address answers at the given one instead (for this call, or this simulated block); its own address then runs the `code` given (or none), as geth. */
   movePrecompileToAddress?: Address
 }
 

@@ -11,7 +11,8 @@ import type { AccessListResult, Executor, TraceOptions, TraceTarget } from '../c
 import { createAccessList } from '../chain/execution/access-list.js'
 import { call } from '../chain/execution/call.js'
 import { estimateGas } from '../chain/execution/estimate.js'
-import { applyOverrides, type ExecutionEnv } from '../chain/execution/run.js'
+import type { ExecutionEnv } from '../chain/execution/run.js'
+import { applyStateOverrides } from '../chain/execution/state-overrides.js'
 import { traceTransactions } from '../chain/execution/trace/trace.js'
 import type { VmPool } from '../chain/execution/vm-pool.js'
 import type { CallRequest, StateOverrideSpec } from '../domain/call-request.js'
@@ -91,9 +92,9 @@ export class FollowerExecutor implements Executor {
       state.canonicalState(block.number, block.header.stateRoot)
     const vms = {
       run: async <T>(_root: Uint8Array, work: (vm: VM) => Promise<T>): Promise<T> => {
-        const stateManager = fresh()
-        if (overrides) await applyOverrides(stateManager as never, overrides)
-        return work(await createVM({ common, stateManager, blockchain: state.blockHashes }))
+        const vm = await createVM({ common, stateManager: fresh(), blockchain: state.blockHashes })
+        await applyStateOverrides(vm, overrides)
+        return work(vm)
       },
     } as unknown as VmPool
     const vm = { common, blockchain: state.blockHashes } as unknown as VM

@@ -5,7 +5,7 @@
  */
 import { type Block, createBlock, type BlockHeader } from '@ethereumjs/block'
 import { createTx, type TypedTransaction } from '@ethereumjs/tx'
-import { Address, bigIntToUnpaddedBytes, createAccount, createAddressFromString, setLengthLeft } from '@ethereumjs/util'
+import { Address } from '@ethereumjs/util'
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { StateManagerInterface } from '@ethereumjs/common'
 import { callCommon, commonAt, stateAt } from '../engine.js'
@@ -20,6 +20,7 @@ import {
   type StateOverrideSpec,
 } from '../../domain/call-request.js'
 import { gethPrecheckError } from './revert.js'
+import { applyStateOverrides } from './state-overrides.js'
 
 /**
  * Where an execution runs: the chain's VM (for its common, node store and BLOCKHASH), its pool of warm
@@ -37,27 +38,6 @@ export interface ExecutionEnv {
   readState?: () => StateManagerInterface
 }
 
-export async function applyOverrides(
-  state: Pick<StateManagerInterface, 'getAccount' | 'putAccount' | 'putCode' | 'clearStorage' | 'putStorage'>,
-  overrides: StateOverrideSpec,
-): Promise<void> {
-  for (const [address, o] of overrides) {
-    const addr = createAddressFromString(address)
-    // an override that sets neither leaves the account as it is (absent stays absent, as geth)
-    if (o.balance !== undefined || o.nonce !== undefined) {
-      const account = (await state.getAccount(addr)) ?? createAccount({})
-      if (o.balance !== undefined) account.balance = o.balance
-      if (o.nonce !== undefined) account.nonce = o.nonce
-      await state.putAccount(addr, account)
-    }
-    if (o.code !== undefined) await state.putCode(addr, o.code)
-    if (o.state) await state.clearStorage(addr)
-    for (const [slot, value] of [...(o.state ?? []), ...(o.stateDiff ?? [])]) {
-      await state.putStorage(addr, setLengthLeft(bigIntToUnpaddedBytes(slot), 32), bigIntToUnpaddedBytes(value))
-    }
-  }
-}
-
 /**
  * Runs `request` with `gasLimit` on the env's state, leaving it as it was. Without fee fields the call pays
  * nothing (geth's NoBaseFee for calls): the block context then has a zero base fee.
@@ -71,18 +51,14 @@ export async function execute(
 ): Promise<RunTxResult> {
   const common = commonAt(env.vm.common, env.header)
   if (!overrides) return env.vms.run(env.stateRoot, (vm) => executeOn(vm, env, request, gasLimit, options), common)
-  // overrides rewrite accounts: a VM of its own, never returned to the pool, its writes reverted all the same
+  // overrides rewrite accounts (and may move precompiles): a VM of its own, never returned to the pool, its
+  // writes reverted all the same
   const stateManager = stateAt(env.vm, env.stateRoot)
   await stateManager.checkpoint()
   try {
-    await applyOverrides(stateManager, overrides)
-    return await executeOn(
-      await createVM({ common, stateManager, blockchain: env.vm.blockchain }),
-      env,
-      request,
-      gasLimit,
-      options,
-    )
+    const vm = await createVM({ common, stateManager, blockchain: env.vm.blockchain })
+    await applyStateOverrides(vm, overrides)
+    return await executeOn(vm, env, request, gasLimit, options)
   } finally {
     await stateManager.revert()
   }

@@ -20,7 +20,7 @@ import { SimulateBlockGasLimitError } from '../../../errors.js'
 import { RPC_GAS_CAP } from '../../../limits.js'
 import { commonAt } from '../../engine.js'
 import { type IndexedLog, TransferTracer } from './call-logs.js'
-import { applySimulateOverrides } from './overrides.js'
+import { applyStateOverrides } from '../state-overrides.js'
 import { type PlannedBlock, planBlocks, simulatedHeader } from './plan.js'
 import { runSimulatedCall } from './sim-call.js'
 import { fillCall, simulatedTx } from './sim-tx.js'
@@ -81,7 +81,7 @@ async function simulateBlock(
   // writes of its own checkpoint level, and geth applies overrides before the block's system calls
   await vm.evm.journal.checkpoint()
   ;(builder as unknown as { checkpointed: boolean }).checkpointed = true
-  await applySimulateOverrides(vm, planned.stateOverrides)
+  await applyStateOverrides(vm, planned.stateOverrides)
   await builder.initState()
   const context = createBlock({ header: headerData as never }, { common, skipConsensusFormatValidation: true })
   const ctx = {
