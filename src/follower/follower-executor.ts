@@ -18,8 +18,6 @@ import type { VmPool } from '../chain/execution/vm-pool.js'
 import type { CallRequest, StateOverrideSpec } from '../domain/call-request.js'
 import type { SimulatedBlock, SimulateRequest } from '../domain/simulate.js'
 import { simulate } from '../chain/execution/simulate/simulate.js'
-import { withTimeout } from '../chain/execution/call.js'
-import { CALL_TIMEOUT_MS } from '../limits.js'
 import { keyOf } from '../domain/block-record.js'
 import type { BlockRecord } from '../domain/types.js'
 import { data } from '../format/hex.js'
@@ -53,12 +51,8 @@ export class FollowerExecutor implements Executor {
   /** On upstream-backed state, which has no trie: the simulated blocks' state roots are not computed. */
   simulate(block: BlockRecord, request: SimulateRequest): Promise<SimulatedBlock[]> {
     const { common, state } = this.parts
-    const env = this.env(block)
-    const work = simulate(
-      { common, base: block, state: env.readState!(), blockHashes: state.blockHashes as never },
-      request,
-    )
-    return withTimeout(work, CALL_TIMEOUT_MS)
+    const base = { common, base: block, state: this.env(block).readState!(), blockHashes: state.blockHashes as never }
+    return simulate(base, request)
   }
 
   async trace({ block, parent }: TraceTarget, indexes: number[], options: TraceOptions): Promise<unknown[]> {

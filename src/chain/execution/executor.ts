@@ -7,12 +7,11 @@ import type { AccessListResult, Executor, TraceOptions, TraceTarget } from '../.
 import type { CallRequest, StateOverrideSpec } from '../../domain/call-request.js'
 import type { SimulatedBlock, SimulateRequest } from '../../domain/simulate.js'
 import type { BlockRecord } from '../../domain/types.js'
-import { CALL_TIMEOUT_MS } from '../../limits.js'
 import { isolatedStateAt } from '../engine.js'
 
 import { simulate } from './simulate/simulate.js'
 import { createAccessList } from './access-list.js'
-import { call, withTimeout } from './call.js'
+import { call } from './call.js'
 import { estimateGas } from './estimate.js'
 import type { ExecutionEnv } from './run.js'
 import { traceTransactions } from './trace/trace.js'
@@ -48,7 +47,7 @@ export class EmbeddedExecutor implements Executor {
     // the block's state with its own node store over the chain's: nothing a simulation writes is kept
     const state = isolatedStateAt(this.vm, block.header.stateRoot)
     const blockHashes = this.vm.blockchain as never
-    return withTimeout(simulate({ common: this.vm.common, base: block, state, blockHashes }, request), CALL_TIMEOUT_MS)
+    return simulate({ common: this.vm.common, base: block, state, blockHashes }, request)
   }
 
   trace({ block, parent }: TraceTarget, indexes: number[], options: TraceOptions): Promise<unknown[]> {

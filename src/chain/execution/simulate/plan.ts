@@ -7,6 +7,7 @@
 import type { BlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { Address } from '@ethereumjs/util'
+import { nextBaseFee } from '../../../opstack/da-footprint.js'
 import type { SimulateBlockSpec } from '../../../domain/simulate.js'
 import {
   SimulateBlockNumberOrderError,
@@ -54,7 +55,7 @@ export function simulatedHeader(
   parent: { header: BlockHeader; hash: Uint8Array },
   validation: boolean,
 ) {
-  const nextBaseFee = validation && parent.header.baseFeePerGas !== undefined ? parent.header.calcNextBaseFee() : 0n
+  const validatedBaseFee = validation && parent.header.baseFeePerGas !== undefined ? nextBaseFee(parent.header) : 0n
   return {
     parentHash: parent.hash,
     number: o.number,
@@ -64,7 +65,7 @@ export function simulatedHeader(
     difficulty: common.gteHardfork('paris') ? 0n : parent.header.difficulty,
     mixHash: o.prevRandao ?? ZERO32,
     extraData: new Uint8Array(),
-    ...(common.isActivatedEIP(1559) ? { baseFeePerGas: o.baseFeePerGas ?? nextBaseFee } : {}),
+    ...(common.isActivatedEIP(1559) ? { baseFeePerGas: o.baseFeePerGas ?? validatedBaseFee } : {}),
     ...(common.isActivatedEIP(4844)
       ? {
           parentBeaconBlockRoot: o.beaconRoot ?? ZERO32,

@@ -16,8 +16,9 @@ import { orderedTrieRoot } from '../../ordered-trie.js'
 import type { SimulatedBlock, SimulatedCall, SimulateRequest } from '../../../domain/simulate.js'
 import type { BlockRecord, ReceiptRecord, TxRecord } from '../../../domain/types.js'
 import { effectiveGasPrice } from '../../../domain/gas-price.js'
-import { SimulateBlockGasLimitError } from '../../../errors.js'
-import { RPC_GAS_CAP } from '../../../limits.js'
+import { ExecutionTimeoutError, SimulateBlockGasLimitError } from '../../../errors.js'
+import { CALL_TIMEOUT_MS, RPC_GAS_CAP } from '../../../limits.js'
+import { withTimeout } from '../call.js'
 import { commonAt } from '../../engine.js'
 import { type IndexedLog, TransferTracer } from './call-logs.js'
 import { applyStateOverrides } from '../state-overrides.js'
@@ -36,9 +37,18 @@ export interface SimulationBase {
   blockHashes: EVMMockBlockchainInterface
 }
 
-export async function simulate(base: SimulationBase, request: SimulateRequest): Promise<SimulatedBlock[]> {
+/**
+ * The simulated blocks, within eth_call's time budget: the caller gets the timeout error when it passes, and
+ * the work itself stops at its next call (the EVM cannot be interrupted inside one).
+ */
+export function simulate(base: SimulationBase, request: SimulateRequest): Promise<SimulatedBlock[]> {
+  return withTimeout(simulateBlocks(base, request, Date.now() + CALL_TIMEOUT_MS), CALL_TIMEOUT_MS)
+}
+
+async function simulateBlocks(base: SimulationBase, request: SimulateRequest, deadline: number) {
   const planned = planBlocks(request.blocks, base.base.header)
-  const simulated = new Map<number, Uint8Array>()
+  // BLOCKHASH of the base block (a pending one is in no store) and of the blocks simulated so far
+  const simulated = new Map<number, Uint8Array>([[Number(base.base.number), base.base.hash]])
   const blockchain: EVMMockBlockchainInterface = {
     getBlock: async (n: number) => {
       const hash = simulated.get(n)
@@ -47,7 +57,7 @@ export async function simulate(base: SimulationBase, request: SimulateRequest): 
     putBlock: async () => {},
     shallowCopy: () => blockchain,
   } as EVMMockBlockchainInterface
-  const budget = { remaining: RPC_GAS_CAP }
+  const budget = { remaining: RPC_GAS_CAP, deadline }
   const results: SimulatedBlock[] = []
   let parent: { header: BlockHeader; hash: Uint8Array } = { header: base.base.header, hash: base.base.hash }
   for (const block of planned) {
@@ -59,13 +69,16 @@ export async function simulate(base: SimulationBase, request: SimulateRequest): 
   return results
 }
 
+/** What all calls of one request share: the RPC gas cap (geth's) and the time budget (eth_call's). */
+type Budget = { remaining: bigint; deadline: number }
+
 async function simulateBlock(
   base: SimulationBase,
   planned: PlannedBlock,
   parent: { header: BlockHeader; hash: Uint8Array },
   blockchain: EVMMockBlockchainInterface,
   request: SimulateRequest,
-  budget: { remaining: bigint },
+  budget: Budget,
 ): Promise<SimulatedBlock> {
   const o = planned.blockOverrides
   const common = commonAt(base.common, { number: o.number, timestamp: o.time })
@@ -102,6 +115,7 @@ async function simulateBlock(
   const calls: UnplacedCall[] = []
   let logCount = 0
   for (const request of planned.calls) {
+    if (Date.now() > budget.deadline) throw new ExecutionTimeoutError(CALL_TIMEOUT_MS)
     const remaining = context.header.gasLimit - internals.gasUsed
     const nonce =
       request.nonce ?? (await vm.stateManager.getAccount(new Address(request.from ?? new Uint8Array(20))))?.nonce ?? 0n
