@@ -63,7 +63,8 @@ async function precheck(ctx: CallContext, call: FilledCall, tx: TypedTransaction
     if (feeCap < baseFee)
       throw new SimulateBaseFeeTooLowError(`${where}, maxFeePerGas: ${feeCap}, baseFee: ${baseFee}`, call.gas)
   }
-  const blobGas = BigInt(call.blobVersionedHashes?.length ?? 0) * 131072n
+  const blobs = BigInt(call.blobVersionedHashes?.length ?? 0)
+  const blobGas = blobs > 0n ? blobs * ctx.vm.common.param('blobGasPerBlob') : 0n
   const want = call.gas * feeCap + call.value + blobGas * (call.maxFeePerBlobGas ?? 0n)
   const have = account?.balance ?? 0n
   if (have < want) throw new SimulateInsufficientFundsError(`${where} have ${have} want ${want}`, call.gas)
