@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { type Hex, encodeFunctionData, parseEther, toHex } from 'viem'
+import { type Hex, encodeFunctionData, pad, parseEther, toHex } from 'viem'
 import { BOB, CAROL } from '../support/dev-keys.js'
-import { testToken } from '../support/fixtures.js'
+import { TRANSFER_TOPIC, testToken } from '../support/fixtures.js'
 import { type Harness, startHarness } from '../support/harness.js'
 
 /** A fresh account with no history, so balances read in a simulation are only what the simulation moved. */
@@ -90,6 +90,29 @@ describe('eth_simulateV1', () => {
       .match(/.{64}/g)!
       .map((w) => BigInt(`0x${w}`))
     expect(words).toEqual([number, time, 7n])
+  })
+
+  test('traceTransfers reports the ETH a call moves as an ERC-7528 Transfer log from 0xeeee…eeee', async () => {
+    const [block] = await h.general.simulateBlocks({
+      traceTransfers: true,
+      blocks: [{ calls: [{ account: h.alice.address, to: FRESH, value: 5n }] }],
+    })
+    const [log] = block!.calls[0]!.logs!
+    expect(log!.address).toBe('0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee')
+    expect(log!.topics).toEqual([TRANSFER_TOPIC, pad(h.alice.address.toLowerCase() as Hex), pad(FRESH)])
+    expect(BigInt(log!.data)).toBe(5n)
+  })
+
+  test('with validation a call paying less than the base fee fails the whole request with -38012', async () => {
+    const reply = await h.rpc('general', 'eth_simulateV1', [
+      {
+        blockStateCalls: [
+          { blockOverrides: { baseFeePerGas: '0x3b9aca00' }, calls: [{ from: h.alice.address, to: BOB }] },
+        ],
+        validation: true,
+      },
+    ])
+    expect(reply.error?.code).toBe(-38012)
   })
 
   test('a block number that does not increase is refused with -38020', async () => {
