@@ -17,6 +17,8 @@ import type { StateOverrideSpec } from '../../domain/call-request.js'
 import { NotAPrecompileError, PrecompileDestinationOverriddenError, StateAndStateDiffError } from '../../errors.js'
 
 export async function applyStateOverrides(vm: VM, overrides: StateOverrideSpec | undefined): Promise<void> {
+  // a VM reused for the next simulated block starts again from the fork's precompiles
+  Reflect.deleteProperty(vm.evm, 'getPrecompile')
   if (!overrides) return
   // the EVM keeps its own list for warming addresses (geth warms the fork's precompile addresses, moved or
   // not); lookups go to this VM's copy, keyed by unprefixed lower-case address

@@ -9,7 +9,7 @@ import { createBlock, type Block, type BlockHeader } from '@ethereumjs/block'
 import type { Common, StateManagerInterface } from '@ethereumjs/common'
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import { Address } from '@ethereumjs/util'
-import { BlockBuilder, createVM } from '@ethereumjs/vm'
+import { BlockBuilder, createVM, type VM } from '@ethereumjs/vm'
 import { assembleBlock } from '../../../domain/block-record.js'
 import { encodeReceiptRecord } from '../../../domain/raw-encoding.js'
 import { orderedTrieRoot } from '../../ordered-trie.js'
@@ -58,10 +58,18 @@ async function simulateBlocks(base: SimulationBase, request: SimulateRequest, de
     shallowCopy: () => blockchain,
   } as EVMMockBlockchainInterface
   const budget = { remaining: RPC_GAS_CAP, deadline }
+  // one VM per fork for the whole request: creating one costs more than an empty block
+  const vms = new Map<Common, Promise<VM>>()
+  const vmAt = (number: bigint, timestamp: bigint) => {
+    const common = commonAt(base.common, { number, timestamp })
+    let vm = vms.get(common)
+    if (!vm) vms.set(common, (vm = createVM({ common, stateManager: base.state, blockchain: blockchain as never })))
+    return vm
+  }
   const results: SimulatedBlock[] = []
   let parent: { header: BlockHeader; hash: Uint8Array } = { header: base.base.header, hash: base.base.hash }
   for (const block of planned) {
-    const result = await simulateBlock(base, block, parent, blockchain, request, budget)
+    const result = await simulateBlock(vmAt, block, parent, request, budget)
     simulated.set(Number(result.block.number), result.block.hash)
     results.push(result)
     parent = { header: result.block.header, hash: result.block.hash }
@@ -73,17 +81,16 @@ async function simulateBlocks(base: SimulationBase, request: SimulateRequest, de
 type Budget = { remaining: bigint; deadline: number }
 
 async function simulateBlock(
-  base: SimulationBase,
+  vmAt: (number: bigint, timestamp: bigint) => Promise<VM>,
   planned: PlannedBlock,
   parent: { header: BlockHeader; hash: Uint8Array },
-  blockchain: EVMMockBlockchainInterface,
   request: SimulateRequest,
   budget: Budget,
 ): Promise<SimulatedBlock> {
   const o = planned.blockOverrides
-  const common = commonAt(base.common, { number: o.number, timestamp: o.time })
+  const vm = await vmAt(o.number, o.time)
+  const common = vm.common
   const headerData = simulatedHeader(common, o, parent, request.validation)
-  const vm = await createVM({ common, stateManager: base.state, blockchain: blockchain as never })
   const builder = new BlockBuilder(vm, {
     parentBlock: { header: parent.header, hash: () => parent.hash } as unknown as Block,
     headerData: headerData as never,
