@@ -43,6 +43,17 @@ describe('eth_simulateV1', () => {
     expect(await h.general.getBalance({ address: FRESH })).toBe(0n)
   })
 
+  test('viem’s simulateCalls previews a token transfer’s asset changes for a wallet', async () => {
+    const { results, assetChanges } = await h.general.simulateCalls({
+      account: h.alice.address,
+      calls: [{ to: token, data: transfer(CAROL, 7n) }],
+      traceAssetChanges: true,
+    })
+    expect(results[0]!.status).toBe('success')
+    const tokenChange = assetChanges.find((change) => change.token.address.toLowerCase() === token.toLowerCase())
+    expect(tokenChange?.value.diff).toBe(-7n)
+  })
+
   test('a reverting call reports its reason in its own result while the calls around it still run', async () => {
     const [block] = await h.general.simulateBlocks({
       blocks: [
