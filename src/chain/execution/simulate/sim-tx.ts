@@ -3,13 +3,12 @@
  * state, gas from what the block has left, fee fields zero), the type its fields imply (2 unless `gasPrice`
  * makes it legacy, blob or set-code ones by their fields), unsigned (v, r, s zero), hashed as such.
  */
-import type { Common } from '@ethereumjs/common'
-import type { ParamsDict } from '@ethereumjs/common'
+import type { Common, ParamsDict } from '@ethereumjs/common'
 import { createTx, paramsTx, type TypedTransaction } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
 import { authorizationListData, type CallRequest } from '../../../domain/call-request.js'
 import type { TxRecord } from '../../../domain/types.js'
-import { ChainIdMismatchError, GasPriceAndFeeCapError } from '../../../errors.js'
+import { ChainIdMismatchError } from '../../../errors.js'
 import { keccak256 } from '../../crypto.js'
 
 /**
@@ -25,7 +24,7 @@ const SIMULATION_PARAMS: ParamsDict = {
 /** The top nonce (2^64 - 1): a sender's nonce wraps past it to zero, as geth's uint64 does. */
 export const NONCE_MAX = (1n << 64n) - 1n
 
-/** The call with every field geth's CallDefaults would set. */
+/** The call with every field geth's CallDefaults would set (gasPrice beside 1559 fees is refused at parsing). */
 export interface FilledCall extends CallRequest {
   from: Uint8Array
   nonce: bigint
@@ -35,11 +34,6 @@ export interface FilledCall extends CallRequest {
 }
 
 export function fillCall(request: CallRequest, nonce: bigint, gas: bigint, common: Common): FilledCall {
-  if (
-    request.gasPrice !== undefined &&
-    (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined)
-  )
-    throw new GasPriceAndFeeCapError()
   if (request.chainId !== undefined && request.chainId !== common.chainId())
     throw new ChainIdMismatchError(request.chainId, common.chainId())
   const london = common.isActivatedEIP(1559)
