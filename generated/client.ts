@@ -118,6 +118,8 @@ export interface RpcMethods {
   eth_sendTransaction(...params: Methods['eth_sendTransaction']['params']): Promise<Methods['eth_sendTransaction']['result']>
   /** Signs a message with a dev account. */
   eth_sign(...params: Methods['eth_sign']['params']): Promise<Methods['eth_sign']['result']>
+  /** Simulates blocks of calls on a block's state, with block and state overrides. */
+  eth_simulateV1(...params: Methods['eth_simulateV1']['params']): Promise<Methods['eth_simulateV1']['result']>
   /** Subscribes to notifications (WebSocket only). */
   eth_subscribe(...params: Methods['eth_subscribe']['params']): Promise<Methods['eth_subscribe']['result']>
   /** Returns the sync status, or false when in sync. */
@@ -207,6 +209,7 @@ const methodNames: readonly MethodName[] = [
   'eth_sendRawTransactionSync',
   'eth_sendTransaction',
   'eth_sign',
+  'eth_simulateV1',
   'eth_subscribe',
   'eth_syncing',
   'eth_uninstallFilter',

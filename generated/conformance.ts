@@ -989,6 +989,31 @@ export const conformanceCases: readonly ConformanceCase[] = [
     "expected": "0xa461f509887bd19e312c0c58467ce8ff8e300d3c1a90b608a760c5b80318eaf15fe57c96f9175d6cd4daad4663763baa7e78836e067d0163e9a2ccf2ff753f5b1b"
   },
   {
+    "id": "eth_simulateV1: 1 ETH to the second dev account, with its ERC-7528 transfer log",
+    "method": "eth_simulateV1",
+    "example": "1 ETH to the second dev account, with its ERC-7528 transfer log",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      {
+        "blockStateCalls": [
+          {
+            "calls": [
+              {
+                "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                "value": "0xde0b6b3a7640000"
+              }
+            ]
+          }
+        ],
+        "traceTransfers": true
+      },
+      "latest"
+    ],
+    "resultValidator": "eth_simulateV1_result"
+  },
+  {
     "id": "eth_subscribe: new headers",
     "method": "eth_subscribe",
     "example": "new headers",

@@ -39,6 +39,8 @@ export type AccountOverride = {
   code?: Bytes
   state?: StorageOverride
   stateDiff?: StorageOverride
+  /** The precompile at this address answers at the given one instead (for this call, or this simulated block); its own address then runs the `code` given (or none), as geth. */
+  movePrecompileToAddress?: Address
 }
 
 /**
@@ -176,6 +178,34 @@ export type BlockNumberOrTagOrHash = Uint64 | BlockTag | Hash32 | BlockHashSelec
  */
 export type BlockNumberSelector = {
   blockNumber: BlockNumberOrTag
+}
+
+/**
+ * Block overrides
+ *
+ * Header fields of a simulated block. Unset, `number` is the parent's plus one, `time` the parent's plus 12, `baseFeePerGas` zero (the parent's next base fee under `validation`), the rest the base block's. Numbers and times must increase.
+ */
+export type BlockOverrides = {
+  number?: Uint64
+  time?: Uint64
+  gasLimit?: Uint64
+  feeRecipient?: Address
+  prevRandao?: Hash32
+  baseFeePerGas?: Uint256
+  blobBaseFee?: Uint256
+  beaconRoot?: Hash32
+  withdrawals?: Withdrawal[]
+}
+
+/**
+ * Simulated block
+ *
+ * One block to simulate, as geth's simBlock.
+ */
+export type BlockStateCall = {
+  blockOverrides?: BlockOverrides
+  stateOverrides?: StateOverrides
+  calls?: CallObject[]
 }
 
 /**
@@ -671,6 +701,45 @@ export type ResourceCapability = {
  * Percentiles (0 to 100, rising) of the priority fees paid in each block, weighted by gas used; a percentile below the previous one is geth's error `invalid reward percentile`.
  */
 export type RewardPercentiles = number[]
+
+/**
+ * Simulation request
+ *
+ * What eth_simulateV1 builds: blocks (at most 256 counting the gaps a `number` override leaves, 5 000 calls in one block, 10 000 in all), each with optional header overrides, state overrides applied before its calls, and calls run one after another on the state the previous ones left. `validation` checks nonces, the base fee and balances as for a real transaction; `traceTransfers` adds an ERC-7528 Transfer log from 0xeeee…eeee for every ETH move; `returnFullTransactions` answers transaction objects instead of hashes.
+ */
+export type SimulatePayload = {
+  blockStateCalls: BlockStateCall[]
+  traceTransfers?: boolean
+  validation?: boolean
+  returnFullTransactions?: boolean
+}
+
+/**
+ * Simulated block
+ *
+ * A simulated block as eth_getBlockByNumber would answer it, with the results of its calls.
+ */
+export type SimulatedBlock = Block & ({
+  calls: SimulatedCallResult[]
+})
+
+/**
+ * Simulated call result
+ *
+ * How one simulated call ended: status 0x1 with its logs, or 0x0 with `error` (code 3 with the revert data for a revert, -32015 for another EVM failure). `maxUsedGas` is the gas used before the refund.
+ */
+export type SimulatedCallResult = {
+  returnData: Bytes
+  logs: Log[]
+  gasUsed: Uint
+  maxUsedGas?: Uint
+  status: Uint
+  error?: {
+    code: number
+    message: string
+    data?: Bytes
+  }
+}
 
 /**
  * State overrides

@@ -118,6 +118,9 @@ export declare const eth_sendTransaction_result: Validator
 export declare const eth_sign_param0: Validator
 export declare const eth_sign_param1: Validator
 export declare const eth_sign_result: Validator
+export declare const eth_simulateV1_param0: Validator
+export declare const eth_simulateV1_param1: Validator
+export declare const eth_simulateV1_result: Validator
 export declare const eth_subscribe_param0: Validator
 export declare const eth_subscribe_param1: Validator
 export declare const eth_subscribe_result: Validator

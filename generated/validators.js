@@ -4014,7 +4014,7 @@ return errors === 0;
 export const eth_call_param2 = validate104;
 const schema137 = {"$ref":"openrpc#/components/schemas/StateOverrides"};
 const schema138 = {"title":"State overrides","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/AccountOverride"},"x-error":"an object of account overrides keyed by 20-byte address"};
-const schema139 = {"title":"Account override","type":"object","additionalProperties":false,"properties":{"balance":{"$ref":"#/components/schemas/Uint256"},"nonce":{"$ref":"#/components/schemas/Uint64"},"code":{"$ref":"#/components/schemas/Bytes"},"state":{"$ref":"#/components/schemas/StorageOverride"},"stateDiff":{"$ref":"#/components/schemas/StorageOverride"}}};
+const schema139 = {"title":"Account override","type":"object","additionalProperties":false,"properties":{"balance":{"$ref":"#/components/schemas/Uint256"},"nonce":{"$ref":"#/components/schemas/Uint64"},"code":{"$ref":"#/components/schemas/Bytes"},"state":{"$ref":"#/components/schemas/StorageOverride"},"stateDiff":{"$ref":"#/components/schemas/StorageOverride"},"movePrecompileToAddress":{"$ref":"#/components/schemas/Address"}}};
 const schema143 = {"title":"Storage override","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{64}$"},"additionalProperties":{"$ref":"#/components/schemas/Bytes32"},"x-error":"an object of 32-byte words keyed by 32-byte slots (0x + 64 hex digits each)"};
 const schema144 = {"title":"32 bytes","type":"string","pattern":"^0x[0-9a-fA-F]{64}$","x-error":"32 hex encoded bytes (0x + 64 hex digits)"};
 
@@ -4093,7 +4093,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "balance") || (key0 === "nonce")) || (key0 === "code")) || (key0 === "state")) || (key0 === "stateDiff"))){
+if(!((((((key0 === "balance") || (key0 === "nonce")) || (key0 === "code")) || (key0 === "state")) || (key0 === "stateDiff")) || (key0 === "movePrecompileToAddress"))){
 validate106.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema139,data}];
 return false;
 break;
@@ -4189,6 +4189,29 @@ var valid0 = _errs12 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.movePrecompileToAddress !== undefined){
+let data5 = data.movePrecompileToAddress;
+const _errs13 = errors;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data5 === "string"){
+if(!pattern16.test(data5)){
+validate106.errors = [{instancePath:instancePath+"/movePrecompileToAddress",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data5}];
+return false;
+}
+}
+else {
+validate106.errors = [{instancePath:instancePath+"/movePrecompileToAddress",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data5}];
+return false;
+}
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -4275,7 +4298,7 @@ return errors === 0;
 }
 
 export const eth_call_result = validate112;
-const schema145 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema146 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4298,9 +4321,9 @@ return errors === 0;
 }
 
 export const eth_capabilities_result = validate113;
-const schema147 = {"$ref":"openrpc#/components/schemas/Capabilities"};
-const schema148 = {"title":"Routing capabilities","type":"object","required":["head","state","tx","logs","receipts","blocks","stateproofs"],"additionalProperties":false,"properties":{"head":{"type":"object","required":["number","hash"],"additionalProperties":false,"properties":{"number":{"$ref":"#/components/schemas/Uint"},"hash":{"$ref":"#/components/schemas/Hash32"}}},"state":{"$ref":"#/components/schemas/ResourceCapability"},"tx":{"$ref":"#/components/schemas/ResourceCapability"},"logs":{"$ref":"#/components/schemas/ResourceCapability"},"receipts":{"$ref":"#/components/schemas/ResourceCapability"},"blocks":{"$ref":"#/components/schemas/ResourceCapability"},"stateproofs":{"$ref":"#/components/schemas/ResourceCapability"}}};
-const schema151 = {"title":"Resource capability","type":"object","required":["disabled"],"additionalProperties":false,"properties":{"disabled":{"type":"boolean"},"oldestBlock":{"$ref":"#/components/schemas/Uint"},"deleteStrategy":{"type":"object","required":["type","retentionBlocks"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["window"]},"retentionBlocks":{"$ref":"#/components/schemas/Uint"}}}}};
+const schema148 = {"$ref":"openrpc#/components/schemas/Capabilities"};
+const schema149 = {"title":"Routing capabilities","type":"object","required":["head","state","tx","logs","receipts","blocks","stateproofs"],"additionalProperties":false,"properties":{"head":{"type":"object","required":["number","hash"],"additionalProperties":false,"properties":{"number":{"$ref":"#/components/schemas/Uint"},"hash":{"$ref":"#/components/schemas/Hash32"}}},"state":{"$ref":"#/components/schemas/ResourceCapability"},"tx":{"$ref":"#/components/schemas/ResourceCapability"},"logs":{"$ref":"#/components/schemas/ResourceCapability"},"receipts":{"$ref":"#/components/schemas/ResourceCapability"},"blocks":{"$ref":"#/components/schemas/ResourceCapability"},"stateproofs":{"$ref":"#/components/schemas/ResourceCapability"}}};
+const schema152 = {"title":"Resource capability","type":"object","required":["disabled"],"additionalProperties":false,"properties":{"disabled":{"type":"boolean"},"oldestBlock":{"$ref":"#/components/schemas/Uint"},"deleteStrategy":{"type":"object","required":["type","retentionBlocks"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["window"]},"retentionBlocks":{"$ref":"#/components/schemas/Uint"}}}}};
 
 function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4309,14 +4332,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.disabled === undefined) && (missing0 = "disabled")){
-validate115.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema151.required,parentSchema:schema151,data}];
+validate115.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema152.required,parentSchema:schema152,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "disabled") || (key0 === "oldestBlock")) || (key0 === "deleteStrategy"))){
-validate115.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema151,data}];
+validate115.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema152,data}];
 return false;
 break;
 }
@@ -4326,7 +4349,7 @@ if(data.disabled !== undefined){
 let data0 = data.disabled;
 const _errs2 = errors;
 if(typeof data0 !== "boolean"){
-validate115.errors = [{instancePath:instancePath+"/disabled",schemaPath:"#/properties/disabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema151.properties.disabled.type,parentSchema:schema151.properties.disabled,data:data0}];
+validate115.errors = [{instancePath:instancePath+"/disabled",schemaPath:"#/properties/disabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema152.properties.disabled.type,parentSchema:schema152.properties.disabled,data:data0}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -4364,14 +4387,14 @@ if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if(((data2.type === undefined) && (missing1 = "type")) || ((data2.retentionBlocks === undefined) && (missing1 = "retentionBlocks"))){
-validate115.errors = [{instancePath:instancePath+"/deleteStrategy",schemaPath:"#/properties/deleteStrategy/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema151.properties.deleteStrategy.required,parentSchema:schema151.properties.deleteStrategy,data:data2}];
+validate115.errors = [{instancePath:instancePath+"/deleteStrategy",schemaPath:"#/properties/deleteStrategy/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema152.properties.deleteStrategy.required,parentSchema:schema152.properties.deleteStrategy,data:data2}];
 return false;
 }
 else {
 const _errs9 = errors;
 for(const key1 in data2){
 if(!((key1 === "type") || (key1 === "retentionBlocks"))){
-validate115.errors = [{instancePath:instancePath+"/deleteStrategy",schemaPath:"#/properties/deleteStrategy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema151.properties.deleteStrategy,data:data2}];
+validate115.errors = [{instancePath:instancePath+"/deleteStrategy",schemaPath:"#/properties/deleteStrategy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema152.properties.deleteStrategy,data:data2}];
 return false;
 break;
 }
@@ -4381,11 +4404,11 @@ if(data2.type !== undefined){
 let data3 = data2.type;
 const _errs10 = errors;
 if(typeof data3 !== "string"){
-validate115.errors = [{instancePath:instancePath+"/deleteStrategy/type",schemaPath:"#/properties/deleteStrategy/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema151.properties.deleteStrategy.properties.type.type,parentSchema:schema151.properties.deleteStrategy.properties.type,data:data3}];
+validate115.errors = [{instancePath:instancePath+"/deleteStrategy/type",schemaPath:"#/properties/deleteStrategy/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.properties.deleteStrategy.properties.type.type,parentSchema:schema152.properties.deleteStrategy.properties.type,data:data3}];
 return false;
 }
 if(!(data3 === "window")){
-validate115.errors = [{instancePath:instancePath+"/deleteStrategy/type",schemaPath:"#/properties/deleteStrategy/properties/type/enum",keyword:"enum",params:{allowedValues: schema151.properties.deleteStrategy.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema151.properties.deleteStrategy.properties.type.enum,parentSchema:schema151.properties.deleteStrategy.properties.type,data:data3}];
+validate115.errors = [{instancePath:instancePath+"/deleteStrategy/type",schemaPath:"#/properties/deleteStrategy/properties/type/enum",keyword:"enum",params:{allowedValues: schema152.properties.deleteStrategy.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema152.properties.deleteStrategy.properties.type.enum,parentSchema:schema152.properties.deleteStrategy.properties.type,data:data3}];
 return false;
 }
 var valid2 = _errs10 === errors;
@@ -4420,7 +4443,7 @@ var valid2 = true;
 }
 }
 else {
-validate115.errors = [{instancePath:instancePath+"/deleteStrategy",schemaPath:"#/properties/deleteStrategy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema151.properties.deleteStrategy.type,parentSchema:schema151.properties.deleteStrategy,data:data2}];
+validate115.errors = [{instancePath:instancePath+"/deleteStrategy",schemaPath:"#/properties/deleteStrategy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema152.properties.deleteStrategy.type,parentSchema:schema152.properties.deleteStrategy,data:data2}];
 return false;
 }
 }
@@ -4435,7 +4458,7 @@ var valid0 = true;
 }
 }
 else {
-validate115.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema151.type,parentSchema:schema151,data}];
+validate115.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema152.type,parentSchema:schema152,data}];
 return false;
 }
 }
@@ -4451,14 +4474,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.head === undefined) && (missing0 = "head")) || ((data.state === undefined) && (missing0 = "state"))) || ((data.tx === undefined) && (missing0 = "tx"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.receipts === undefined) && (missing0 = "receipts"))) || ((data.blocks === undefined) && (missing0 = "blocks"))) || ((data.stateproofs === undefined) && (missing0 = "stateproofs"))){
-validate114.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema148.required,parentSchema:schema148,data}];
+validate114.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema149.required,parentSchema:schema149,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "head") || (key0 === "state")) || (key0 === "tx")) || (key0 === "logs")) || (key0 === "receipts")) || (key0 === "blocks")) || (key0 === "stateproofs"))){
-validate114.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema148,data}];
+validate114.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema149,data}];
 return false;
 break;
 }
@@ -4471,14 +4494,14 @@ if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if(((data0.number === undefined) && (missing1 = "number")) || ((data0.hash === undefined) && (missing1 = "hash"))){
-validate114.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema148.properties.head.required,parentSchema:schema148.properties.head,data:data0}];
+validate114.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema149.properties.head.required,parentSchema:schema149.properties.head,data:data0}];
 return false;
 }
 else {
 const _errs4 = errors;
 for(const key1 in data0){
 if(!((key1 === "number") || (key1 === "hash"))){
-validate114.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema148.properties.head,data:data0}];
+validate114.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema149.properties.head,data:data0}];
 return false;
 break;
 }
@@ -4532,7 +4555,7 @@ var valid1 = true;
 }
 }
 else {
-validate114.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema148.properties.head.type,parentSchema:schema148.properties.head,data:data0}];
+validate114.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema149.properties.head.type,parentSchema:schema149.properties.head,data:data0}];
 return false;
 }
 }
@@ -4623,7 +4646,7 @@ var valid0 = true;
 }
 }
 else {
-validate114.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema148.type,parentSchema:schema148,data}];
+validate114.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema149.type,parentSchema:schema149,data}];
 return false;
 }
 }
@@ -4644,7 +4667,7 @@ return errors === 0;
 }
 
 export const eth_chainId_result = validate123;
-const schema154 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema155 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4667,11 +4690,11 @@ return errors === 0;
 }
 
 export const eth_config_result = validate124;
-const schema156 = {"$ref":"openrpc#/components/schemas/EthConfig"};
-const schema157 = {"title":"Fork configuration","type":"object","required":["current","next","last"],"additionalProperties":false,"properties":{"current":{"$ref":"#/components/schemas/ForkConfig"},"next":{"oneOf":[{"$ref":"#/components/schemas/ForkConfig"},{"$ref":"#/components/schemas/NotFound"}]},"last":{"oneOf":[{"$ref":"#/components/schemas/ForkConfig"},{"$ref":"#/components/schemas/NotFound"}]}}};
-const schema158 = {"title":"One fork's configuration","type":"object","required":["activationTime","chainId","forkId","precompiles","systemContracts"],"additionalProperties":false,"properties":{"activationTime":{"type":"integer","minimum":0},"blobSchedule":{"$ref":"#/components/schemas/BlobSchedule"},"chainId":{"$ref":"#/components/schemas/Uint"},"forkId":{"type":"string","pattern":"^0x[0-9a-f]{8}$"},"precompiles":{"type":"object","additionalProperties":{"$ref":"#/components/schemas/Address"}},"systemContracts":{"type":"object","additionalProperties":{"$ref":"#/components/schemas/Address"}}}};
-const schema159 = {"title":"Blob schedule","type":"object","required":["target","max","baseFeeUpdateFraction"],"additionalProperties":false,"properties":{"target":{"type":"integer"},"max":{"type":"integer"},"baseFeeUpdateFraction":{"type":"integer"}}};
-const pattern77 = new RegExp("^0x[0-9a-f]{8}$", "u");
+const schema157 = {"$ref":"openrpc#/components/schemas/EthConfig"};
+const schema158 = {"title":"Fork configuration","type":"object","required":["current","next","last"],"additionalProperties":false,"properties":{"current":{"$ref":"#/components/schemas/ForkConfig"},"next":{"oneOf":[{"$ref":"#/components/schemas/ForkConfig"},{"$ref":"#/components/schemas/NotFound"}]},"last":{"oneOf":[{"$ref":"#/components/schemas/ForkConfig"},{"$ref":"#/components/schemas/NotFound"}]}}};
+const schema159 = {"title":"One fork's configuration","type":"object","required":["activationTime","chainId","forkId","precompiles","systemContracts"],"additionalProperties":false,"properties":{"activationTime":{"type":"integer","minimum":0},"blobSchedule":{"$ref":"#/components/schemas/BlobSchedule"},"chainId":{"$ref":"#/components/schemas/Uint"},"forkId":{"type":"string","pattern":"^0x[0-9a-f]{8}$"},"precompiles":{"type":"object","additionalProperties":{"$ref":"#/components/schemas/Address"}},"systemContracts":{"type":"object","additionalProperties":{"$ref":"#/components/schemas/Address"}}}};
+const schema160 = {"title":"Blob schedule","type":"object","required":["target","max","baseFeeUpdateFraction"],"additionalProperties":false,"properties":{"target":{"type":"integer"},"max":{"type":"integer"},"baseFeeUpdateFraction":{"type":"integer"}}};
+const pattern78 = new RegExp("^0x[0-9a-f]{8}$", "u");
 
 function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4680,14 +4703,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.activationTime === undefined) && (missing0 = "activationTime")) || ((data.chainId === undefined) && (missing0 = "chainId"))) || ((data.forkId === undefined) && (missing0 = "forkId"))) || ((data.precompiles === undefined) && (missing0 = "precompiles"))) || ((data.systemContracts === undefined) && (missing0 = "systemContracts"))){
-validate126.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema158.required,parentSchema:schema158,data}];
+validate126.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema159.required,parentSchema:schema159,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "activationTime") || (key0 === "blobSchedule")) || (key0 === "chainId")) || (key0 === "forkId")) || (key0 === "precompiles")) || (key0 === "systemContracts"))){
-validate126.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema158,data}];
+validate126.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema159,data}];
 return false;
 break;
 }
@@ -4697,13 +4720,13 @@ if(data.activationTime !== undefined){
 let data0 = data.activationTime;
 const _errs2 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate126.errors = [{instancePath:instancePath+"/activationTime",schemaPath:"#/properties/activationTime/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema158.properties.activationTime.type,parentSchema:schema158.properties.activationTime,data:data0}];
+validate126.errors = [{instancePath:instancePath+"/activationTime",schemaPath:"#/properties/activationTime/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema159.properties.activationTime.type,parentSchema:schema159.properties.activationTime,data:data0}];
 return false;
 }
 if(errors === _errs2){
 if(typeof data0 == "number"){
 if(data0 < 0 || isNaN(data0)){
-validate126.errors = [{instancePath:instancePath+"/activationTime",schemaPath:"#/properties/activationTime/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema158.properties.activationTime,data:data0}];
+validate126.errors = [{instancePath:instancePath+"/activationTime",schemaPath:"#/properties/activationTime/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema159.properties.activationTime,data:data0}];
 return false;
 }
 }
@@ -4722,14 +4745,14 @@ if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.target === undefined) && (missing1 = "target")) || ((data1.max === undefined) && (missing1 = "max"))) || ((data1.baseFeeUpdateFraction === undefined) && (missing1 = "baseFeeUpdateFraction"))){
-validate126.errors = [{instancePath:instancePath+"/blobSchedule",schemaPath:"#/components/schemas/BlobSchedule/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema159.required,parentSchema:schema159,data:data1}];
+validate126.errors = [{instancePath:instancePath+"/blobSchedule",schemaPath:"#/components/schemas/BlobSchedule/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema160.required,parentSchema:schema160,data:data1}];
 return false;
 }
 else {
 const _errs7 = errors;
 for(const key1 in data1){
 if(!(((key1 === "target") || (key1 === "max")) || (key1 === "baseFeeUpdateFraction"))){
-validate126.errors = [{instancePath:instancePath+"/blobSchedule",schemaPath:"#/components/schemas/BlobSchedule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema159,data:data1}];
+validate126.errors = [{instancePath:instancePath+"/blobSchedule",schemaPath:"#/components/schemas/BlobSchedule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema160,data:data1}];
 return false;
 break;
 }
@@ -4739,7 +4762,7 @@ if(data1.target !== undefined){
 let data2 = data1.target;
 const _errs8 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate126.errors = [{instancePath:instancePath+"/blobSchedule/target",schemaPath:"#/components/schemas/BlobSchedule/properties/target/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema159.properties.target.type,parentSchema:schema159.properties.target,data:data2}];
+validate126.errors = [{instancePath:instancePath+"/blobSchedule/target",schemaPath:"#/components/schemas/BlobSchedule/properties/target/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema160.properties.target.type,parentSchema:schema160.properties.target,data:data2}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -4752,7 +4775,7 @@ if(data1.max !== undefined){
 let data3 = data1.max;
 const _errs10 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate126.errors = [{instancePath:instancePath+"/blobSchedule/max",schemaPath:"#/components/schemas/BlobSchedule/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema159.properties.max.type,parentSchema:schema159.properties.max,data:data3}];
+validate126.errors = [{instancePath:instancePath+"/blobSchedule/max",schemaPath:"#/components/schemas/BlobSchedule/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema160.properties.max.type,parentSchema:schema160.properties.max,data:data3}];
 return false;
 }
 var valid2 = _errs10 === errors;
@@ -4765,7 +4788,7 @@ if(data1.baseFeeUpdateFraction !== undefined){
 let data4 = data1.baseFeeUpdateFraction;
 const _errs12 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate126.errors = [{instancePath:instancePath+"/blobSchedule/baseFeeUpdateFraction",schemaPath:"#/components/schemas/BlobSchedule/properties/baseFeeUpdateFraction/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema159.properties.baseFeeUpdateFraction.type,parentSchema:schema159.properties.baseFeeUpdateFraction,data:data4}];
+validate126.errors = [{instancePath:instancePath+"/blobSchedule/baseFeeUpdateFraction",schemaPath:"#/components/schemas/BlobSchedule/properties/baseFeeUpdateFraction/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema160.properties.baseFeeUpdateFraction.type,parentSchema:schema160.properties.baseFeeUpdateFraction,data:data4}];
 return false;
 }
 var valid2 = _errs12 === errors;
@@ -4779,7 +4802,7 @@ var valid2 = true;
 }
 }
 else {
-validate126.errors = [{instancePath:instancePath+"/blobSchedule",schemaPath:"#/components/schemas/BlobSchedule/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema159.type,parentSchema:schema159,data:data1}];
+validate126.errors = [{instancePath:instancePath+"/blobSchedule",schemaPath:"#/components/schemas/BlobSchedule/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema160.type,parentSchema:schema160,data:data1}];
 return false;
 }
 }
@@ -4816,13 +4839,13 @@ let data6 = data.forkId;
 const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data6 === "string"){
-if(!pattern77.test(data6)){
-validate126.errors = [{instancePath:instancePath+"/forkId",schemaPath:"#/properties/forkId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{8}$"},message:"must match pattern \""+"^0x[0-9a-f]{8}$"+"\"",schema:"^0x[0-9a-f]{8}$",parentSchema:schema158.properties.forkId,data:data6}];
+if(!pattern78.test(data6)){
+validate126.errors = [{instancePath:instancePath+"/forkId",schemaPath:"#/properties/forkId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{8}$"},message:"must match pattern \""+"^0x[0-9a-f]{8}$"+"\"",schema:"^0x[0-9a-f]{8}$",parentSchema:schema159.properties.forkId,data:data6}];
 return false;
 }
 }
 else {
-validate126.errors = [{instancePath:instancePath+"/forkId",schemaPath:"#/properties/forkId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema158.properties.forkId.type,parentSchema:schema158.properties.forkId,data:data6}];
+validate126.errors = [{instancePath:instancePath+"/forkId",schemaPath:"#/properties/forkId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema159.properties.forkId.type,parentSchema:schema159.properties.forkId,data:data6}];
 return false;
 }
 }
@@ -4860,7 +4883,7 @@ break;
 }
 }
 else {
-validate126.errors = [{instancePath:instancePath+"/precompiles",schemaPath:"#/properties/precompiles/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema158.properties.precompiles.type,parentSchema:schema158.properties.precompiles,data:data7}];
+validate126.errors = [{instancePath:instancePath+"/precompiles",schemaPath:"#/properties/precompiles/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema159.properties.precompiles.type,parentSchema:schema159.properties.precompiles,data:data7}];
 return false;
 }
 }
@@ -4898,7 +4921,7 @@ break;
 }
 }
 else {
-validate126.errors = [{instancePath:instancePath+"/systemContracts",schemaPath:"#/properties/systemContracts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema158.properties.systemContracts.type,parentSchema:schema158.properties.systemContracts,data:data9}];
+validate126.errors = [{instancePath:instancePath+"/systemContracts",schemaPath:"#/properties/systemContracts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema159.properties.systemContracts.type,parentSchema:schema159.properties.systemContracts,data:data9}];
 return false;
 }
 }
@@ -4916,7 +4939,7 @@ var valid0 = true;
 }
 }
 else {
-validate126.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema158.type,parentSchema:schema158,data}];
+validate126.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema159.type,parentSchema:schema159,data}];
 return false;
 }
 }
@@ -4932,14 +4955,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.current === undefined) && (missing0 = "current")) || ((data.next === undefined) && (missing0 = "next"))) || ((data.last === undefined) && (missing0 = "last"))){
-validate125.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema157.required,parentSchema:schema157,data}];
+validate125.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema158.required,parentSchema:schema158,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "current") || (key0 === "next")) || (key0 === "last"))){
-validate125.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema157,data}];
+validate125.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema158,data}];
 return false;
 break;
 }
@@ -4996,7 +5019,7 @@ passing0 = 1;
 }
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/next",schemaPath:"#/properties/next/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema157.properties.next.oneOf,parentSchema:schema157.properties.next,data:data1};
+const err1 = {instancePath:instancePath+"/next",schemaPath:"#/properties/next/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema158.properties.next.oneOf,parentSchema:schema158.properties.next,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5063,7 +5086,7 @@ passing1 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/last",schemaPath:"#/properties/last/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema157.properties.last.oneOf,parentSchema:schema157.properties.last,data:data2};
+const err3 = {instancePath:instancePath+"/last",schemaPath:"#/properties/last/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema158.properties.last.oneOf,parentSchema:schema158.properties.last,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5096,7 +5119,7 @@ var valid0 = true;
 }
 }
 else {
-validate125.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema157.type,parentSchema:schema157,data}];
+validate125.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema158.type,parentSchema:schema158,data}];
 return false;
 }
 }
@@ -5117,7 +5140,7 @@ return errors === 0;
 }
 
 export const eth_createAccessList_param0 = validate131;
-const schema165 = {"$ref":"openrpc#/components/schemas/CallObject"};
+const schema166 = {"$ref":"openrpc#/components/schemas/CallObject"};
 
 function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5587,7 +5610,7 @@ return errors === 0;
 }
 
 export const eth_createAccessList_param1 = validate136;
-const schema182 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema183 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5735,8 +5758,8 @@ return errors === 0;
 }
 
 export const eth_createAccessList_result = validate141;
-const schema187 = {"$ref":"openrpc#/components/schemas/AccessListResult"};
-const schema188 = {"title":"Access list result","type":"object","required":["accessList","gasUsed"],"additionalProperties":false,"properties":{"accessList":{"$ref":"#/components/schemas/AccessList"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"error":{"type":"string"}}};
+const schema188 = {"$ref":"openrpc#/components/schemas/AccessListResult"};
+const schema189 = {"title":"Access list result","type":"object","required":["accessList","gasUsed"],"additionalProperties":false,"properties":{"accessList":{"$ref":"#/components/schemas/AccessList"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"error":{"type":"string"}}};
 
 function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5745,14 +5768,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.accessList === undefined) && (missing0 = "accessList")) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))){
-validate142.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema188.required,parentSchema:schema188,data}];
+validate142.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema189.required,parentSchema:schema189,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "accessList") || (key0 === "gasUsed")) || (key0 === "error"))){
-validate142.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema188,data}];
+validate142.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema189,data}];
 return false;
 break;
 }
@@ -5796,7 +5819,7 @@ if(data.error !== undefined){
 let data2 = data.error;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate142.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.properties.error.type,parentSchema:schema188.properties.error,data:data2}];
+validate142.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema189.properties.error.type,parentSchema:schema189.properties.error,data:data2}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -5810,7 +5833,7 @@ var valid0 = true;
 }
 }
 else {
-validate142.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema188.type,parentSchema:schema188,data}];
+validate142.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema189.type,parentSchema:schema189,data}];
 return false;
 }
 }
@@ -5831,7 +5854,7 @@ return errors === 0;
 }
 
 export const eth_estimateGas_param0 = validate145;
-const schema190 = {"$ref":"openrpc#/components/schemas/CallObject"};
+const schema191 = {"$ref":"openrpc#/components/schemas/CallObject"};
 
 function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6301,7 +6324,7 @@ return errors === 0;
 }
 
 export const eth_estimateGas_param1 = validate150;
-const schema207 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema208 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6449,7 +6472,7 @@ return errors === 0;
 }
 
 export const eth_estimateGas_result = validate155;
-const schema212 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema213 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6472,9 +6495,9 @@ return errors === 0;
 }
 
 export const eth_feeHistory_param0 = validate156;
-const schema214 = {"$ref":"openrpc#/components/schemas/BlockCount"};
-const schema215 = {"title":"Block count","oneOf":[{"$ref":"#/components/schemas/Uint"},{"type":"integer","minimum":0},{"type":"string","pattern":"^(0|[1-9][0-9]*)$"}],"x-error":"a block count (hex quantity or number)"};
-const pattern115 = new RegExp("^(0|[1-9][0-9]*)$", "u");
+const schema215 = {"$ref":"openrpc#/components/schemas/BlockCount"};
+const schema216 = {"title":"Block count","oneOf":[{"$ref":"#/components/schemas/Uint"},{"type":"integer","minimum":0},{"type":"string","pattern":"^(0|[1-9][0-9]*)$"}],"x-error":"a block count (hex quantity or number)"};
+const pattern116 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
 function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6515,7 +6538,7 @@ passing0 = 0;
 }
 const _errs4 = errors;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err2 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.oneOf[1].type,parentSchema:schema215.oneOf[1],data};
+const err2 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema216.oneOf[1].type,parentSchema:schema216.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -6527,7 +6550,7 @@ errors++;
 if(errors === _errs4){
 if(typeof data == "number"){
 if(data < 0 || isNaN(data)){
-const err3 = {instancePath,schemaPath:"#/oneOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema215.oneOf[1],data};
+const err3 = {instancePath,schemaPath:"#/oneOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema216.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -6551,8 +6574,8 @@ passing0 = 1;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data === "string"){
-if(!pattern115.test(data)){
-const err4 = {instancePath,schemaPath:"#/oneOf/2/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema215.oneOf[2],data};
+if(!pattern116.test(data)){
+const err4 = {instancePath,schemaPath:"#/oneOf/2/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema216.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -6563,7 +6586,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.oneOf[2].type,parentSchema:schema215.oneOf[2],data};
+const err5 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema216.oneOf[2].type,parentSchema:schema216.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -6586,7 +6609,7 @@ passing0 = 2;
 }
 }
 if(!valid0){
-const err6 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema215.oneOf,parentSchema:schema215,data};
+const err6 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema216.oneOf,parentSchema:schema216,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -6625,7 +6648,7 @@ return errors === 0;
 }
 
 export const eth_feeHistory_param1 = validate159;
-const schema217 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema218 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6736,8 +6759,8 @@ return errors === 0;
 }
 
 export const eth_feeHistory_param2 = validate162;
-const schema221 = {"$ref":"openrpc#/components/schemas/RewardPercentiles"};
-const schema222 = {"title":"Reward percentiles","type":"array","items":{"type":"number","minimum":0,"maximum":100}};
+const schema222 = {"$ref":"openrpc#/components/schemas/RewardPercentiles"};
+const schema223 = {"title":"Reward percentiles","type":"array","items":{"type":"number","minimum":0,"maximum":100}};
 
 function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6753,18 +6776,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 == "number"){
 if(data0 > 100 || isNaN(data0)){
-validate162.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"openrpc#/components/schemas/RewardPercentiles/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema222.items,data:data0}];
+validate162.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"openrpc#/components/schemas/RewardPercentiles/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema223.items,data:data0}];
 return false;
 }
 else {
 if(data0 < 0 || isNaN(data0)){
-validate162.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"openrpc#/components/schemas/RewardPercentiles/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema222.items,data:data0}];
+validate162.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"openrpc#/components/schemas/RewardPercentiles/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema223.items,data:data0}];
 return false;
 }
 }
 }
 else {
-validate162.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"openrpc#/components/schemas/RewardPercentiles/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema222.items.type,parentSchema:schema222.items,data:data0}];
+validate162.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"openrpc#/components/schemas/RewardPercentiles/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema223.items.type,parentSchema:schema223.items,data:data0}];
 return false;
 }
 }
@@ -6775,7 +6798,7 @@ break;
 }
 }
 else {
-validate162.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/RewardPercentiles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema222.type,parentSchema:schema222,data}];
+validate162.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/RewardPercentiles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema223.type,parentSchema:schema223,data}];
 return false;
 }
 }
@@ -6784,8 +6807,8 @@ return errors === 0;
 }
 
 export const eth_feeHistory_result = validate163;
-const schema223 = {"$ref":"openrpc#/components/schemas/FeeHistory"};
-const schema224 = {"title":"Fee history","type":"object","required":["oldestBlock","baseFeePerGas","gasUsedRatio"],"properties":{"oldestBlock":{"$ref":"#/components/schemas/Uint"},"baseFeePerGas":{"type":"array","items":{"$ref":"#/components/schemas/Uint"}},"gasUsedRatio":{"type":"array","items":{"type":"number","minimum":0}},"baseFeePerBlobGas":{"type":"array","items":{"$ref":"#/components/schemas/Uint"}},"blobGasUsedRatio":{"type":"array","items":{"type":"number","minimum":0}},"reward":{"type":"array","items":{"type":"array","items":{"$ref":"#/components/schemas/Uint"}}}}};
+const schema224 = {"$ref":"openrpc#/components/schemas/FeeHistory"};
+const schema225 = {"title":"Fee history","type":"object","required":["oldestBlock","baseFeePerGas","gasUsedRatio"],"properties":{"oldestBlock":{"$ref":"#/components/schemas/Uint"},"baseFeePerGas":{"type":"array","items":{"$ref":"#/components/schemas/Uint"}},"gasUsedRatio":{"type":"array","items":{"type":"number","minimum":0}},"baseFeePerBlobGas":{"type":"array","items":{"$ref":"#/components/schemas/Uint"}},"blobGasUsedRatio":{"type":"array","items":{"type":"number","minimum":0}},"reward":{"type":"array","items":{"type":"array","items":{"$ref":"#/components/schemas/Uint"}}}}};
 
 function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6794,7 +6817,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.oldestBlock === undefined) && (missing0 = "oldestBlock")) || ((data.baseFeePerGas === undefined) && (missing0 = "baseFeePerGas"))) || ((data.gasUsedRatio === undefined) && (missing0 = "gasUsedRatio"))){
-validate164.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema224.required,parentSchema:schema224,data}];
+validate164.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema225.required,parentSchema:schema225,data}];
 return false;
 }
 else {
@@ -6850,7 +6873,7 @@ break;
 }
 }
 else {
-validate164.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/properties/baseFeePerGas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema224.properties.baseFeePerGas.type,parentSchema:schema224.properties.baseFeePerGas,data:data1}];
+validate164.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/properties/baseFeePerGas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema225.properties.baseFeePerGas.type,parentSchema:schema225.properties.baseFeePerGas,data:data1}];
 return false;
 }
 }
@@ -6873,12 +6896,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate164.errors = [{instancePath:instancePath+"/gasUsedRatio/" + i1,schemaPath:"#/properties/gasUsedRatio/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema224.properties.gasUsedRatio.items,data:data4}];
+validate164.errors = [{instancePath:instancePath+"/gasUsedRatio/" + i1,schemaPath:"#/properties/gasUsedRatio/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema225.properties.gasUsedRatio.items,data:data4}];
 return false;
 }
 }
 else {
-validate164.errors = [{instancePath:instancePath+"/gasUsedRatio/" + i1,schemaPath:"#/properties/gasUsedRatio/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema224.properties.gasUsedRatio.items.type,parentSchema:schema224.properties.gasUsedRatio.items,data:data4}];
+validate164.errors = [{instancePath:instancePath+"/gasUsedRatio/" + i1,schemaPath:"#/properties/gasUsedRatio/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema225.properties.gasUsedRatio.items.type,parentSchema:schema225.properties.gasUsedRatio.items,data:data4}];
 return false;
 }
 }
@@ -6889,7 +6912,7 @@ break;
 }
 }
 else {
-validate164.errors = [{instancePath:instancePath+"/gasUsedRatio",schemaPath:"#/properties/gasUsedRatio/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema224.properties.gasUsedRatio.type,parentSchema:schema224.properties.gasUsedRatio,data:data3}];
+validate164.errors = [{instancePath:instancePath+"/gasUsedRatio",schemaPath:"#/properties/gasUsedRatio/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema225.properties.gasUsedRatio.type,parentSchema:schema225.properties.gasUsedRatio,data:data3}];
 return false;
 }
 }
@@ -6929,7 +6952,7 @@ break;
 }
 }
 else {
-validate164.errors = [{instancePath:instancePath+"/baseFeePerBlobGas",schemaPath:"#/properties/baseFeePerBlobGas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema224.properties.baseFeePerBlobGas.type,parentSchema:schema224.properties.baseFeePerBlobGas,data:data5}];
+validate164.errors = [{instancePath:instancePath+"/baseFeePerBlobGas",schemaPath:"#/properties/baseFeePerBlobGas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema225.properties.baseFeePerBlobGas.type,parentSchema:schema225.properties.baseFeePerBlobGas,data:data5}];
 return false;
 }
 }
@@ -6952,12 +6975,12 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data8 == "number"){
 if(data8 < 0 || isNaN(data8)){
-validate164.errors = [{instancePath:instancePath+"/blobGasUsedRatio/" + i3,schemaPath:"#/properties/blobGasUsedRatio/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema224.properties.blobGasUsedRatio.items,data:data8}];
+validate164.errors = [{instancePath:instancePath+"/blobGasUsedRatio/" + i3,schemaPath:"#/properties/blobGasUsedRatio/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema225.properties.blobGasUsedRatio.items,data:data8}];
 return false;
 }
 }
 else {
-validate164.errors = [{instancePath:instancePath+"/blobGasUsedRatio/" + i3,schemaPath:"#/properties/blobGasUsedRatio/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema224.properties.blobGasUsedRatio.items.type,parentSchema:schema224.properties.blobGasUsedRatio.items,data:data8}];
+validate164.errors = [{instancePath:instancePath+"/blobGasUsedRatio/" + i3,schemaPath:"#/properties/blobGasUsedRatio/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema225.properties.blobGasUsedRatio.items.type,parentSchema:schema225.properties.blobGasUsedRatio.items,data:data8}];
 return false;
 }
 }
@@ -6968,7 +6991,7 @@ break;
 }
 }
 else {
-validate164.errors = [{instancePath:instancePath+"/blobGasUsedRatio",schemaPath:"#/properties/blobGasUsedRatio/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema224.properties.blobGasUsedRatio.type,parentSchema:schema224.properties.blobGasUsedRatio,data:data7}];
+validate164.errors = [{instancePath:instancePath+"/blobGasUsedRatio",schemaPath:"#/properties/blobGasUsedRatio/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema225.properties.blobGasUsedRatio.type,parentSchema:schema225.properties.blobGasUsedRatio,data:data7}];
 return false;
 }
 }
@@ -7015,7 +7038,7 @@ break;
 }
 }
 else {
-validate164.errors = [{instancePath:instancePath+"/reward/" + i4,schemaPath:"#/properties/reward/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema224.properties.reward.items.type,parentSchema:schema224.properties.reward.items,data:data10}];
+validate164.errors = [{instancePath:instancePath+"/reward/" + i4,schemaPath:"#/properties/reward/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema225.properties.reward.items.type,parentSchema:schema225.properties.reward.items,data:data10}];
 return false;
 }
 }
@@ -7026,7 +7049,7 @@ break;
 }
 }
 else {
-validate164.errors = [{instancePath:instancePath+"/reward",schemaPath:"#/properties/reward/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema224.properties.reward.type,parentSchema:schema224.properties.reward,data:data9}];
+validate164.errors = [{instancePath:instancePath+"/reward",schemaPath:"#/properties/reward/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema225.properties.reward.type,parentSchema:schema225.properties.reward,data:data9}];
 return false;
 }
 }
@@ -7043,7 +7066,7 @@ var valid0 = true;
 }
 }
 else {
-validate164.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema224.type,parentSchema:schema224,data}];
+validate164.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema225.type,parentSchema:schema225,data}];
 return false;
 }
 }
@@ -7064,7 +7087,7 @@ return errors === 0;
 }
 
 export const eth_gasPrice_result = validate166;
-const schema229 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema230 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7087,7 +7110,7 @@ return errors === 0;
 }
 
 export const eth_getBalance_param0 = validate167;
-const schema231 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema232 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7110,7 +7133,7 @@ return errors === 0;
 }
 
 export const eth_getBalance_param1 = validate168;
-const schema233 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema234 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7258,7 +7281,7 @@ return errors === 0;
 }
 
 export const eth_getBalance_result = validate173;
-const schema238 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema239 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7281,7 +7304,7 @@ return errors === 0;
 }
 
 export const eth_getBlockByHash_param0 = validate174;
-const schema240 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema241 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7304,13 +7327,13 @@ return errors === 0;
 }
 
 export const eth_getBlockByHash_param1 = validate175;
-const schema242 = {"type":"boolean"};
+const schema243 = {"type":"boolean"};
 
 function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate175.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema242.type,parentSchema:schema242,data}];
+validate175.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema243.type,parentSchema:schema243,data}];
 return false;
 }
 validate175.errors = vErrors;
@@ -7318,13 +7341,13 @@ return errors === 0;
 }
 
 export const eth_getBlockByHash_result = validate176;
-const schema243 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Block"}]};
-const schema245 = {"title":"Block","type":"object","required":["hash","parentHash","sha3Uncles","miner","stateRoot","transactionsRoot","receiptsRoot","logsBloom","number","gasLimit","gasUsed","timestamp","extraData","transactions"],"properties":{"hash":{"$ref":"#/components/schemas/Hash32"},"parentHash":{"$ref":"#/components/schemas/Hash32"},"sha3Uncles":{"$ref":"#/components/schemas/Hash32"},"miner":{"$ref":"#/components/schemas/Address"},"stateRoot":{"$ref":"#/components/schemas/Hash32"},"transactionsRoot":{"$ref":"#/components/schemas/Hash32"},"receiptsRoot":{"$ref":"#/components/schemas/Hash32"},"logsBloom":{"$ref":"#/components/schemas/Bytes256"},"difficulty":{"$ref":"#/components/schemas/Uint"},"totalDifficulty":{"$ref":"#/components/schemas/Uint"},"number":{"$ref":"#/components/schemas/Uint"},"gasLimit":{"$ref":"#/components/schemas/Uint"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"timestamp":{"$ref":"#/components/schemas/Uint"},"extraData":{"$ref":"#/components/schemas/Bytes"},"mixHash":{"$ref":"#/components/schemas/Hash32"},"nonce":{"$ref":"#/components/schemas/Bytes8"},"baseFeePerGas":{"$ref":"#/components/schemas/Uint"},"withdrawalsRoot":{"$ref":"#/components/schemas/Hash32"},"blobGasUsed":{"$ref":"#/components/schemas/Uint"},"excessBlobGas":{"$ref":"#/components/schemas/Uint"},"parentBeaconBlockRoot":{"$ref":"#/components/schemas/Hash32"},"requestsHash":{"$ref":"#/components/schemas/Hash32"},"size":{"$ref":"#/components/schemas/Uint"},"transactions":{"anyOf":[{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},{"type":"array","items":{"$ref":"#/components/schemas/Transaction"}}]},"uncles":{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},"withdrawals":{"type":"array","items":{"$ref":"#/components/schemas/Withdrawal"}}}};
-const schema253 = {"title":"256 bytes","type":"string","pattern":"^0x[0-9a-fA-F]{512}$","x-error":"256 hex encoded bytes (0x + 512 hex digits)"};
-const schema262 = {"title":"8 bytes","type":"string","pattern":"^0x[0-9a-fA-F]{16}$","x-error":"8 hex encoded bytes (0x + 16 hex digits)"};
-const pattern134 = new RegExp("^0x[0-9a-fA-F]{512}$", "u");
-const pattern143 = new RegExp("^0x[0-9a-fA-F]{16}$", "u");
-const schema271 = {"title":"Transaction","type":"object","required":["type","hash","from","nonce","gas","value","input"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"hash":{"$ref":"#/components/schemas/Hash32"},"blockHash":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]},"blockNumber":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"blockTimestamp":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"transactionIndex":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"nonce":{"$ref":"#/components/schemas/Uint"},"gas":{"$ref":"#/components/schemas/Uint"},"value":{"$ref":"#/components/schemas/Uint"},"input":{"$ref":"#/components/schemas/Bytes"},"gasPrice":{"$ref":"#/components/schemas/Uint"},"maxFeePerGas":{"$ref":"#/components/schemas/Uint"},"maxPriorityFeePerGas":{"$ref":"#/components/schemas/Uint"},"chainId":{"$ref":"#/components/schemas/Uint"},"accessList":{"$ref":"#/components/schemas/AccessList"},"authorizationList":{"$ref":"#/components/schemas/AuthorizationList"},"v":{"$ref":"#/components/schemas/Uint"},"r":{"$ref":"#/components/schemas/Uint256"},"s":{"$ref":"#/components/schemas/Uint256"},"yParity":{"$ref":"#/components/schemas/Uint"},"sourceHash":{"$ref":"#/components/schemas/Hash32"},"mint":{"$ref":"#/components/schemas/Uint"},"isSystemTx":{"type":"boolean"},"depositReceiptVersion":{"$ref":"#/components/schemas/Uint"}}};
+const schema244 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Block"}]};
+const schema246 = {"title":"Block","type":"object","required":["hash","parentHash","sha3Uncles","miner","stateRoot","transactionsRoot","receiptsRoot","logsBloom","number","gasLimit","gasUsed","timestamp","extraData","transactions"],"properties":{"hash":{"$ref":"#/components/schemas/Hash32"},"parentHash":{"$ref":"#/components/schemas/Hash32"},"sha3Uncles":{"$ref":"#/components/schemas/Hash32"},"miner":{"$ref":"#/components/schemas/Address"},"stateRoot":{"$ref":"#/components/schemas/Hash32"},"transactionsRoot":{"$ref":"#/components/schemas/Hash32"},"receiptsRoot":{"$ref":"#/components/schemas/Hash32"},"logsBloom":{"$ref":"#/components/schemas/Bytes256"},"difficulty":{"$ref":"#/components/schemas/Uint"},"totalDifficulty":{"$ref":"#/components/schemas/Uint"},"number":{"$ref":"#/components/schemas/Uint"},"gasLimit":{"$ref":"#/components/schemas/Uint"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"timestamp":{"$ref":"#/components/schemas/Uint"},"extraData":{"$ref":"#/components/schemas/Bytes"},"mixHash":{"$ref":"#/components/schemas/Hash32"},"nonce":{"$ref":"#/components/schemas/Bytes8"},"baseFeePerGas":{"$ref":"#/components/schemas/Uint"},"withdrawalsRoot":{"$ref":"#/components/schemas/Hash32"},"blobGasUsed":{"$ref":"#/components/schemas/Uint"},"excessBlobGas":{"$ref":"#/components/schemas/Uint"},"parentBeaconBlockRoot":{"$ref":"#/components/schemas/Hash32"},"requestsHash":{"$ref":"#/components/schemas/Hash32"},"size":{"$ref":"#/components/schemas/Uint"},"transactions":{"anyOf":[{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},{"type":"array","items":{"$ref":"#/components/schemas/Transaction"}}]},"uncles":{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},"withdrawals":{"type":"array","items":{"$ref":"#/components/schemas/Withdrawal"}}}};
+const schema254 = {"title":"256 bytes","type":"string","pattern":"^0x[0-9a-fA-F]{512}$","x-error":"256 hex encoded bytes (0x + 512 hex digits)"};
+const schema263 = {"title":"8 bytes","type":"string","pattern":"^0x[0-9a-fA-F]{16}$","x-error":"8 hex encoded bytes (0x + 16 hex digits)"};
+const pattern135 = new RegExp("^0x[0-9a-fA-F]{512}$", "u");
+const pattern144 = new RegExp("^0x[0-9a-fA-F]{16}$", "u");
+const schema272 = {"title":"Transaction","type":"object","required":["type","hash","from","nonce","gas","value","input"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"hash":{"$ref":"#/components/schemas/Hash32"},"blockHash":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]},"blockNumber":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"blockTimestamp":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"transactionIndex":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"nonce":{"$ref":"#/components/schemas/Uint"},"gas":{"$ref":"#/components/schemas/Uint"},"value":{"$ref":"#/components/schemas/Uint"},"input":{"$ref":"#/components/schemas/Bytes"},"gasPrice":{"$ref":"#/components/schemas/Uint"},"maxFeePerGas":{"$ref":"#/components/schemas/Uint"},"maxPriorityFeePerGas":{"$ref":"#/components/schemas/Uint"},"chainId":{"$ref":"#/components/schemas/Uint"},"accessList":{"$ref":"#/components/schemas/AccessList"},"authorizationList":{"$ref":"#/components/schemas/AuthorizationList"},"v":{"$ref":"#/components/schemas/Uint"},"r":{"$ref":"#/components/schemas/Uint256"},"s":{"$ref":"#/components/schemas/Uint256"},"yParity":{"$ref":"#/components/schemas/Uint"},"sourceHash":{"$ref":"#/components/schemas/Hash32"},"mint":{"$ref":"#/components/schemas/Uint"},"isSystemTx":{"type":"boolean"},"depositReceiptVersion":{"$ref":"#/components/schemas/Uint"}}};
 
 function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7333,7 +7356,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.input === undefined) && (missing0 = "input"))){
-validate178.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema271.required,parentSchema:schema271,data}];
+validate178.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema272.required,parentSchema:schema272,data}];
 return false;
 }
 else {
@@ -7441,7 +7464,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema271.properties.blockHash.oneOf,parentSchema:schema271.properties.blockHash,data:data2};
+const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema272.properties.blockHash.oneOf,parentSchema:schema272.properties.blockHash,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7529,7 +7552,7 @@ passing1 = 1;
 }
 }
 if(!valid6){
-const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema271.properties.blockNumber.oneOf,parentSchema:schema271.properties.blockNumber,data:data3};
+const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema272.properties.blockNumber.oneOf,parentSchema:schema272.properties.blockNumber,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -7617,7 +7640,7 @@ passing2 = 1;
 }
 }
 if(!valid9){
-const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema271.properties.blockTimestamp.oneOf,parentSchema:schema271.properties.blockTimestamp,data:data4};
+const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema272.properties.blockTimestamp.oneOf,parentSchema:schema272.properties.blockTimestamp,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -7705,7 +7728,7 @@ passing3 = 1;
 }
 }
 if(!valid12){
-const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema271.properties.transactionIndex.oneOf,parentSchema:schema271.properties.transactionIndex,data:data5};
+const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema272.properties.transactionIndex.oneOf,parentSchema:schema272.properties.transactionIndex,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -7815,7 +7838,7 @@ passing4 = 1;
 }
 }
 if(!valid16){
-const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema271.properties.to.oneOf,parentSchema:schema271.properties.to,data:data7};
+const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema272.properties.to.oneOf,parentSchema:schema272.properties.to,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -8179,7 +8202,7 @@ if(data.isSystemTx !== undefined){
 let data24 = data.isSystemTx;
 const _errs94 = errors;
 if(typeof data24 !== "boolean"){
-validate178.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema271.properties.isSystemTx.type,parentSchema:schema271.properties.isSystemTx,data:data24}];
+validate178.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema272.properties.isSystemTx.type,parentSchema:schema272.properties.isSystemTx,data:data24}];
 return false;
 }
 var valid0 = _errs94 === errors;
@@ -8237,7 +8260,7 @@ var valid0 = true;
 }
 }
 else {
-validate178.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema271.type,parentSchema:schema271,data}];
+validate178.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema272.type,parentSchema:schema272,data}];
 return false;
 }
 }
@@ -8245,7 +8268,7 @@ validate178.errors = vErrors;
 return errors === 0;
 }
 
-const schema301 = {"title":"Withdrawal","type":"object","required":["index","validatorIndex","address","amount"],"properties":{"index":{"$ref":"#/components/schemas/Uint64"},"validatorIndex":{"$ref":"#/components/schemas/Uint64"},"address":{"$ref":"#/components/schemas/Address"},"amount":{"$ref":"#/components/schemas/Uint64"}}};
+const schema302 = {"title":"Withdrawal","type":"object","required":["index","validatorIndex","address","amount"],"properties":{"index":{"$ref":"#/components/schemas/Uint64"},"validatorIndex":{"$ref":"#/components/schemas/Uint64"},"address":{"$ref":"#/components/schemas/Address"},"amount":{"$ref":"#/components/schemas/Uint64"}}};
 
 function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8254,7 +8277,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.index === undefined) && (missing0 = "index")) || ((data.validatorIndex === undefined) && (missing0 = "validatorIndex"))) || ((data.address === undefined) && (missing0 = "address"))) || ((data.amount === undefined) && (missing0 = "amount"))){
-validate182.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema301.required,parentSchema:schema301,data}];
+validate182.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema302.required,parentSchema:schema302,data}];
 return false;
 }
 else {
@@ -8351,7 +8374,7 @@ var valid0 = true;
 }
 }
 else {
-validate182.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema301.type,parentSchema:schema301,data}];
+validate182.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema302.type,parentSchema:schema302,data}];
 return false;
 }
 }
@@ -8367,7 +8390,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((((((((data.hash === undefined) && (missing0 = "hash")) || ((data.parentHash === undefined) && (missing0 = "parentHash"))) || ((data.sha3Uncles === undefined) && (missing0 = "sha3Uncles"))) || ((data.miner === undefined) && (missing0 = "miner"))) || ((data.stateRoot === undefined) && (missing0 = "stateRoot"))) || ((data.transactionsRoot === undefined) && (missing0 = "transactionsRoot"))) || ((data.receiptsRoot === undefined) && (missing0 = "receiptsRoot"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.number === undefined) && (missing0 = "number"))) || ((data.gasLimit === undefined) && (missing0 = "gasLimit"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))) || ((data.extraData === undefined) && (missing0 = "extraData"))) || ((data.transactions === undefined) && (missing0 = "transactions"))){
-validate177.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema245.required,parentSchema:schema245,data}];
+validate177.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema246.required,parentSchema:schema246,data}];
 return false;
 }
 else {
@@ -8531,13 +8554,13 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data7 === "string"){
-if(!pattern134.test(data7)){
-validate177.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema253,data:data7}];
+if(!pattern135.test(data7)){
+validate177.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema254,data:data7}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema253.type,parentSchema:schema253,data:data7}];
+validate177.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema254.type,parentSchema:schema254,data:data7}];
 return false;
 }
 }
@@ -8729,13 +8752,13 @@ const _errs49 = errors;
 const _errs50 = errors;
 if(errors === _errs50){
 if(typeof data16 === "string"){
-if(!pattern143.test(data16)){
-validate177.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema262,data:data16}];
+if(!pattern144.test(data16)){
+validate177.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema263,data:data16}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema262.type,parentSchema:schema262,data:data16}];
+validate177.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema263.type,parentSchema:schema263,data:data16}];
 return false;
 }
 }
@@ -8944,7 +8967,7 @@ break;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema245.properties.transactions.anyOf[0].type,parentSchema:schema245.properties.transactions.anyOf[0],data:data24};
+const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema246.properties.transactions.anyOf[0].type,parentSchema:schema246.properties.transactions.anyOf[0],data:data24};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8975,7 +8998,7 @@ break;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema245.properties.transactions.anyOf[1].type,parentSchema:schema245.properties.transactions.anyOf[1],data:data24};
+const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema246.properties.transactions.anyOf[1].type,parentSchema:schema246.properties.transactions.anyOf[1],data:data24};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8989,7 +9012,7 @@ var _valid0 = _errs80 === errors;
 valid25 = valid25 || _valid0;
 }
 if(!valid25){
-const err4 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema245.properties.transactions.anyOf,parentSchema:schema245.properties.transactions,data:data24};
+const err4 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema246.properties.transactions.anyOf,parentSchema:schema246.properties.transactions,data:data24};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -9047,7 +9070,7 @@ break;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema245.properties.uncles.type,parentSchema:schema245.properties.uncles,data:data27}];
+validate177.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema246.properties.uncles.type,parentSchema:schema246.properties.uncles,data:data27}];
 return false;
 }
 }
@@ -9077,7 +9100,7 @@ break;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema245.properties.withdrawals.type,parentSchema:schema245.properties.withdrawals,data:data29}];
+validate177.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema246.properties.withdrawals.type,parentSchema:schema246.properties.withdrawals,data:data29}];
 return false;
 }
 }
@@ -9115,7 +9138,7 @@ var valid0 = true;
 }
 }
 else {
-validate177.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema245.type,parentSchema:schema245,data}];
+validate177.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema246.type,parentSchema:schema246,data}];
 return false;
 }
 }
@@ -9163,7 +9186,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema243.oneOf,parentSchema:schema243,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema244.oneOf,parentSchema:schema244,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9190,7 +9213,7 @@ return errors === 0;
 }
 
 export const eth_getBlockByNumber_param0 = validate185;
-const schema306 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema307 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9301,13 +9324,13 @@ return errors === 0;
 }
 
 export const eth_getBlockByNumber_param1 = validate188;
-const schema310 = {"type":"boolean"};
+const schema311 = {"type":"boolean"};
 
 function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate188.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema310.type,parentSchema:schema310,data}];
+validate188.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema311.type,parentSchema:schema311,data}];
 return false;
 }
 validate188.errors = vErrors;
@@ -9315,7 +9338,7 @@ return errors === 0;
 }
 
 export const eth_getBlockByNumber_result = validate189;
-const schema311 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Block"}]};
+const schema312 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Block"}]};
 
 function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9324,7 +9347,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((((((((data.hash === undefined) && (missing0 = "hash")) || ((data.parentHash === undefined) && (missing0 = "parentHash"))) || ((data.sha3Uncles === undefined) && (missing0 = "sha3Uncles"))) || ((data.miner === undefined) && (missing0 = "miner"))) || ((data.stateRoot === undefined) && (missing0 = "stateRoot"))) || ((data.transactionsRoot === undefined) && (missing0 = "transactionsRoot"))) || ((data.receiptsRoot === undefined) && (missing0 = "receiptsRoot"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.number === undefined) && (missing0 = "number"))) || ((data.gasLimit === undefined) && (missing0 = "gasLimit"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))) || ((data.extraData === undefined) && (missing0 = "extraData"))) || ((data.transactions === undefined) && (missing0 = "transactions"))){
-validate190.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema245.required,parentSchema:schema245,data}];
+validate190.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema246.required,parentSchema:schema246,data}];
 return false;
 }
 else {
@@ -9488,13 +9511,13 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data7 === "string"){
-if(!pattern134.test(data7)){
-validate190.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema253,data:data7}];
+if(!pattern135.test(data7)){
+validate190.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema254,data:data7}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema253.type,parentSchema:schema253,data:data7}];
+validate190.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema254.type,parentSchema:schema254,data:data7}];
 return false;
 }
 }
@@ -9686,13 +9709,13 @@ const _errs49 = errors;
 const _errs50 = errors;
 if(errors === _errs50){
 if(typeof data16 === "string"){
-if(!pattern143.test(data16)){
-validate190.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema262,data:data16}];
+if(!pattern144.test(data16)){
+validate190.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema263,data:data16}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema262.type,parentSchema:schema262,data:data16}];
+validate190.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema263.type,parentSchema:schema263,data:data16}];
 return false;
 }
 }
@@ -9901,7 +9924,7 @@ break;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema245.properties.transactions.anyOf[0].type,parentSchema:schema245.properties.transactions.anyOf[0],data:data24};
+const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema246.properties.transactions.anyOf[0].type,parentSchema:schema246.properties.transactions.anyOf[0],data:data24};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -9932,7 +9955,7 @@ break;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema245.properties.transactions.anyOf[1].type,parentSchema:schema245.properties.transactions.anyOf[1],data:data24};
+const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema246.properties.transactions.anyOf[1].type,parentSchema:schema246.properties.transactions.anyOf[1],data:data24};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9946,7 +9969,7 @@ var _valid0 = _errs80 === errors;
 valid25 = valid25 || _valid0;
 }
 if(!valid25){
-const err4 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema245.properties.transactions.anyOf,parentSchema:schema245.properties.transactions,data:data24};
+const err4 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema246.properties.transactions.anyOf,parentSchema:schema246.properties.transactions,data:data24};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10004,7 +10027,7 @@ break;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema245.properties.uncles.type,parentSchema:schema245.properties.uncles,data:data27}];
+validate190.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema246.properties.uncles.type,parentSchema:schema246.properties.uncles,data:data27}];
 return false;
 }
 }
@@ -10034,7 +10057,7 @@ break;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema245.properties.withdrawals.type,parentSchema:schema245.properties.withdrawals,data:data29}];
+validate190.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema246.properties.withdrawals.type,parentSchema:schema246.properties.withdrawals,data:data29}];
 return false;
 }
 }
@@ -10072,7 +10095,7 @@ var valid0 = true;
 }
 }
 else {
-validate190.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema245.type,parentSchema:schema245,data}];
+validate190.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema246.type,parentSchema:schema246,data}];
 return false;
 }
 }
@@ -10120,7 +10143,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema311.oneOf,parentSchema:schema311,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema312.oneOf,parentSchema:schema312,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10147,7 +10170,7 @@ return errors === 0;
 }
 
 export const eth_getBlockReceipts_param0 = validate194;
-const schema340 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema341 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10295,9 +10318,9 @@ return errors === 0;
 }
 
 export const eth_getBlockReceipts_result = validate199;
-const schema345 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"type":"array","items":{"$ref":"openrpc#/components/schemas/Receipt"}}]};
-const schema347 = {"title":"Receipt","type":"object","required":["transactionHash","transactionIndex","blockHash","blockNumber","from","cumulativeGasUsed","gasUsed","logs","logsBloom","type","effectiveGasPrice"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"cumulativeGasUsed":{"$ref":"#/components/schemas/Uint"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"effectiveGasPrice":{"$ref":"#/components/schemas/Uint"},"blobGasUsed":{"$ref":"#/components/schemas/Uint"},"blobGasPrice":{"$ref":"#/components/schemas/Uint"},"contractAddress":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"logs":{"type":"array","items":{"$ref":"#/components/schemas/Log"}},"logsBloom":{"$ref":"#/components/schemas/Bytes256"},"status":{"$ref":"#/components/schemas/Uint"},"root":{"$ref":"#/components/schemas/Hash32"},"depositNonce":{"$ref":"#/components/schemas/Uint"},"depositReceiptVersion":{"$ref":"#/components/schemas/Uint"},"l1Fee":{"$ref":"#/components/schemas/Uint"},"l1GasPrice":{"$ref":"#/components/schemas/Uint"},"l1GasUsed":{"$ref":"#/components/schemas/Uint"},"l1BaseFeeScalar":{"$ref":"#/components/schemas/Uint"},"l1BlobBaseFee":{"$ref":"#/components/schemas/Uint"},"l1BlobBaseFeeScalar":{"$ref":"#/components/schemas/Uint"},"operatorFeeScalar":{"$ref":"#/components/schemas/Uint"},"operatorFeeConstant":{"$ref":"#/components/schemas/Uint"},"daFootprintGasScalar":{"$ref":"#/components/schemas/Uint"}}};
-const schema363 = {"title":"Log","type":"object","required":["address","topics","data"],"properties":{"address":{"$ref":"#/components/schemas/Address"},"topics":{"type":"array","maxItems":4,"items":{"$ref":"#/components/schemas/Hash32"}},"data":{"$ref":"#/components/schemas/Bytes"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockTimestamp":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"logIndex":{"$ref":"#/components/schemas/Uint"},"removed":{"type":"boolean"}}};
+const schema346 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"type":"array","items":{"$ref":"openrpc#/components/schemas/Receipt"}}]};
+const schema348 = {"title":"Receipt","type":"object","required":["transactionHash","transactionIndex","blockHash","blockNumber","from","cumulativeGasUsed","gasUsed","logs","logsBloom","type","effectiveGasPrice"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"cumulativeGasUsed":{"$ref":"#/components/schemas/Uint"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"effectiveGasPrice":{"$ref":"#/components/schemas/Uint"},"blobGasUsed":{"$ref":"#/components/schemas/Uint"},"blobGasPrice":{"$ref":"#/components/schemas/Uint"},"contractAddress":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"logs":{"type":"array","items":{"$ref":"#/components/schemas/Log"}},"logsBloom":{"$ref":"#/components/schemas/Bytes256"},"status":{"$ref":"#/components/schemas/Uint"},"root":{"$ref":"#/components/schemas/Hash32"},"depositNonce":{"$ref":"#/components/schemas/Uint"},"depositReceiptVersion":{"$ref":"#/components/schemas/Uint"},"l1Fee":{"$ref":"#/components/schemas/Uint"},"l1GasPrice":{"$ref":"#/components/schemas/Uint"},"l1GasUsed":{"$ref":"#/components/schemas/Uint"},"l1BaseFeeScalar":{"$ref":"#/components/schemas/Uint"},"l1BlobBaseFee":{"$ref":"#/components/schemas/Uint"},"l1BlobBaseFeeScalar":{"$ref":"#/components/schemas/Uint"},"operatorFeeScalar":{"$ref":"#/components/schemas/Uint"},"operatorFeeConstant":{"$ref":"#/components/schemas/Uint"},"daFootprintGasScalar":{"$ref":"#/components/schemas/Uint"}}};
+const schema364 = {"title":"Log","type":"object","required":["address","topics","data"],"properties":{"address":{"$ref":"#/components/schemas/Address"},"topics":{"type":"array","maxItems":4,"items":{"$ref":"#/components/schemas/Hash32"}},"data":{"$ref":"#/components/schemas/Bytes"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockTimestamp":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"logIndex":{"$ref":"#/components/schemas/Uint"},"removed":{"type":"boolean"}}};
 
 function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10306,7 +10329,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.address === undefined) && (missing0 = "address")) || ((data.topics === undefined) && (missing0 = "topics"))) || ((data.data === undefined) && (missing0 = "data"))){
-validate201.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema363.required,parentSchema:schema363,data}];
+validate201.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema364.required,parentSchema:schema364,data}];
 return false;
 }
 else {
@@ -10338,7 +10361,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 4){
-validate201.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema363.properties.topics,data:data1}];
+validate201.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema364.properties.topics,data:data1}];
 return false;
 }
 else {
@@ -10368,7 +10391,7 @@ break;
 }
 }
 else {
-validate201.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema363.properties.topics.type,parentSchema:schema363.properties.topics,data:data1}];
+validate201.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema364.properties.topics.type,parentSchema:schema364.properties.topics,data:data1}];
 return false;
 }
 }
@@ -10536,7 +10559,7 @@ if(data.removed !== undefined){
 let data10 = data.removed;
 const _errs30 = errors;
 if(typeof data10 !== "boolean"){
-validate201.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema363.properties.removed.type,parentSchema:schema363.properties.removed,data:data10}];
+validate201.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema364.properties.removed.type,parentSchema:schema364.properties.removed,data:data10}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -10556,7 +10579,7 @@ var valid0 = true;
 }
 }
 else {
-validate201.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema363.type,parentSchema:schema363,data}];
+validate201.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema364.type,parentSchema:schema364,data}];
 return false;
 }
 }
@@ -10572,7 +10595,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((data.transactionHash === undefined) && (missing0 = "transactionHash")) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.cumulativeGasUsed === undefined) && (missing0 = "cumulativeGasUsed"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.effectiveGasPrice === undefined) && (missing0 = "effectiveGasPrice"))){
-validate200.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema347.required,parentSchema:schema347,data}];
+validate200.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema348.required,parentSchema:schema348,data}];
 return false;
 }
 else {
@@ -10768,7 +10791,7 @@ passing0 = 1;
 }
 }
 if(!valid7){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema347.properties.to.oneOf,parentSchema:schema347.properties.to,data:data6};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema348.properties.to.oneOf,parentSchema:schema348.properties.to,data:data6};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10966,7 +10989,7 @@ passing1 = 1;
 }
 }
 if(!valid15){
-const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema347.properties.contractAddress.oneOf,parentSchema:schema347.properties.contractAddress,data:data12};
+const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema348.properties.contractAddress.oneOf,parentSchema:schema348.properties.contractAddress,data:data12};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11014,7 +11037,7 @@ break;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema347.properties.logs.type,parentSchema:schema347.properties.logs,data:data13}];
+validate200.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema348.properties.logs.type,parentSchema:schema348.properties.logs,data:data13}];
 return false;
 }
 }
@@ -11030,13 +11053,13 @@ const _errs53 = errors;
 const _errs54 = errors;
 if(errors === _errs54){
 if(typeof data15 === "string"){
-if(!pattern134.test(data15)){
-validate200.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema253,data:data15}];
+if(!pattern135.test(data15)){
+validate200.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema254,data:data15}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema253.type,parentSchema:schema253,data:data15}];
+validate200.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema254.type,parentSchema:schema254,data:data15}];
 return false;
 }
 }
@@ -11361,7 +11384,7 @@ var valid0 = true;
 }
 }
 else {
-validate200.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema347.type,parentSchema:schema347,data}];
+validate200.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema348.type,parentSchema:schema348,data}];
 return false;
 }
 }
@@ -11410,7 +11433,7 @@ break;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema345.oneOf[1].type,parentSchema:schema345.oneOf[1],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema346.oneOf[1].type,parentSchema:schema346.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11432,7 +11455,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema345.oneOf,parentSchema:schema345,data};
+const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema346.oneOf,parentSchema:schema346,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11459,7 +11482,7 @@ return errors === 0;
 }
 
 export const eth_getBlockTransactionCountByHash_param0 = validate204;
-const schema387 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema388 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11482,7 +11505,7 @@ return errors === 0;
 }
 
 export const eth_getBlockTransactionCountByHash_result = validate205;
-const schema389 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
+const schema390 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11544,7 +11567,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema389.oneOf,parentSchema:schema389,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema390.oneOf,parentSchema:schema390,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11571,7 +11594,7 @@ return errors === 0;
 }
 
 export const eth_getBlockTransactionCountByNumber_param0 = validate206;
-const schema392 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema393 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11682,7 +11705,7 @@ return errors === 0;
 }
 
 export const eth_getBlockTransactionCountByNumber_result = validate209;
-const schema396 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
+const schema397 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11744,7 +11767,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema396.oneOf,parentSchema:schema396,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema397.oneOf,parentSchema:schema397,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11771,7 +11794,7 @@ return errors === 0;
 }
 
 export const eth_getCode_param0 = validate210;
-const schema399 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema400 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11794,7 +11817,7 @@ return errors === 0;
 }
 
 export const eth_getCode_param1 = validate211;
-const schema401 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema402 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11942,7 +11965,7 @@ return errors === 0;
 }
 
 export const eth_getCode_result = validate216;
-const schema406 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema407 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11965,7 +11988,7 @@ return errors === 0;
 }
 
 export const eth_getCompilers_result = validate217;
-const schema408 = {"type":"array","items":{"type":"string"},"maxItems":0};
+const schema409 = {"type":"array","items":{"type":"string"},"maxItems":0};
 
 function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11973,7 +11996,7 @@ let errors = 0;
 if(errors === 0){
 if(Array.isArray(data)){
 if(data.length > 0){
-validate217.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema408,data}];
+validate217.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema409,data}];
 return false;
 }
 else {
@@ -11983,7 +12006,7 @@ for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate217.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema408.items.type,parentSchema:schema408.items,data:data0}];
+validate217.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema409.items.type,parentSchema:schema409.items,data:data0}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -11994,7 +12017,7 @@ break;
 }
 }
 else {
-validate217.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema408.type,parentSchema:schema408,data}];
+validate217.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema409.type,parentSchema:schema409,data}];
 return false;
 }
 }
@@ -12003,9 +12026,9 @@ return errors === 0;
 }
 
 export const eth_getFilterChanges_param0 = validate218;
-const schema409 = {"$ref":"openrpc#/components/schemas/FilterId"};
-const schema410 = {"title":"Filter id","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a hex filter id"};
-const pattern253 = new RegExp("^0x[0-9a-fA-F]{1,64}$", "u");
+const schema410 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema411 = {"title":"Filter id","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a hex filter id"};
+const pattern254 = new RegExp("^0x[0-9a-fA-F]{1,64}$", "u");
 
 function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12013,13 +12036,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern253.test(data)){
-validate218.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema410,data}];
+if(!pattern254.test(data)){
+validate218.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema411,data}];
 return false;
 }
 }
 else {
-validate218.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema410.type,parentSchema:schema410,data}];
+validate218.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema411.type,parentSchema:schema411,data}];
 return false;
 }
 }
@@ -12028,8 +12051,8 @@ return errors === 0;
 }
 
 export const eth_getFilterChanges_result = validate219;
-const schema411 = {"$ref":"openrpc#/components/schemas/FilterChanges"};
-const schema412 = {"title":"Filter changes","anyOf":[{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},{"type":"array","items":{"$ref":"#/components/schemas/Log"}}]};
+const schema412 = {"$ref":"openrpc#/components/schemas/FilterChanges"};
+const schema413 = {"title":"Filter changes","anyOf":[{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},{"type":"array","items":{"$ref":"#/components/schemas/Log"}}]};
 
 function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12076,7 +12099,7 @@ break;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema412.anyOf[0].type,parentSchema:schema412.anyOf[0],data};
+const err2 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema413.anyOf[0].type,parentSchema:schema413.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12107,7 +12130,7 @@ break;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema412.anyOf[1].type,parentSchema:schema412.anyOf[1],data};
+const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema413.anyOf[1].type,parentSchema:schema413.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12121,7 +12144,7 @@ var _valid0 = _errs6 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema412.anyOf,parentSchema:schema412,data};
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema413.anyOf,parentSchema:schema413,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12160,7 +12183,7 @@ return errors === 0;
 }
 
 export const eth_getFilterLogs_param0 = validate223;
-const schema414 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema415 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12168,13 +12191,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern253.test(data)){
-validate223.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema410,data}];
+if(!pattern254.test(data)){
+validate223.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema411,data}];
 return false;
 }
 }
 else {
-validate223.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema410.type,parentSchema:schema410,data}];
+validate223.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema411.type,parentSchema:schema411,data}];
 return false;
 }
 }
@@ -12183,7 +12206,7 @@ return errors === 0;
 }
 
 export const eth_getFilterLogs_result = validate224;
-const schema416 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
+const schema417 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
 
 function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12192,7 +12215,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.address === undefined) && (missing0 = "address")) || ((data.topics === undefined) && (missing0 = "topics"))) || ((data.data === undefined) && (missing0 = "data"))){
-validate225.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema363.required,parentSchema:schema363,data}];
+validate225.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema364.required,parentSchema:schema364,data}];
 return false;
 }
 else {
@@ -12224,7 +12247,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 4){
-validate225.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema363.properties.topics,data:data1}];
+validate225.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema364.properties.topics,data:data1}];
 return false;
 }
 else {
@@ -12254,7 +12277,7 @@ break;
 }
 }
 else {
-validate225.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema363.properties.topics.type,parentSchema:schema363.properties.topics,data:data1}];
+validate225.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema364.properties.topics.type,parentSchema:schema364.properties.topics,data:data1}];
 return false;
 }
 }
@@ -12422,7 +12445,7 @@ if(data.removed !== undefined){
 let data10 = data.removed;
 const _errs30 = errors;
 if(typeof data10 !== "boolean"){
-validate225.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema363.properties.removed.type,parentSchema:schema363.properties.removed,data:data10}];
+validate225.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema364.properties.removed.type,parentSchema:schema364.properties.removed,data:data10}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -12442,7 +12465,7 @@ var valid0 = true;
 }
 }
 else {
-validate225.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema363.type,parentSchema:schema363,data}];
+validate225.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema364.type,parentSchema:schema364,data}];
 return false;
 }
 }
@@ -12471,7 +12494,7 @@ break;
 }
 }
 else {
-validate224.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema416.type,parentSchema:schema416,data}];
+validate224.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema417.type,parentSchema:schema417,data}];
 return false;
 }
 }
@@ -12480,8 +12503,8 @@ return errors === 0;
 }
 
 export const eth_getLogs_param0 = validate227;
-const schema427 = {"$ref":"openrpc#/components/schemas/Filter"};
-const schema428 = {"title":"Filter","type":"object","additionalProperties":false,"properties":{"fromBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"toBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"address":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"},{"$ref":"#/components/schemas/Addresses"}]},"topics":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/FilterTopics"}]}}};
+const schema428 = {"$ref":"openrpc#/components/schemas/Filter"};
+const schema429 = {"title":"Filter","type":"object","additionalProperties":false,"properties":{"fromBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"toBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"address":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"},{"$ref":"#/components/schemas/Addresses"}]},"topics":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/FilterTopics"}]}}};
 
 function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12521,8 +12544,8 @@ validate231.errors = vErrors;
 return errors === 0;
 }
 
-const schema435 = {"title":"Filter topics","type":"array","items":{"$ref":"#/components/schemas/FilterTopic"}};
-const schema436 = {"title":"Filter topic","oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"},{"type":"array","items":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]}}]};
+const schema436 = {"title":"Filter topics","type":"array","items":{"$ref":"#/components/schemas/FilterTopic"}};
+const schema437 = {"title":"Filter topic","oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"},{"type":"array","items":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]}}]};
 
 function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12647,7 +12670,7 @@ passing1 = 1;
 }
 }
 if(!valid4){
-const err6 = {instancePath:instancePath+"/" + i0,schemaPath:"#/oneOf/2/items/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema436.oneOf[2].items.oneOf,parentSchema:schema436.oneOf[2].items,data:data0};
+const err6 = {instancePath:instancePath+"/" + i0,schemaPath:"#/oneOf/2/items/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema437.oneOf[2].items.oneOf,parentSchema:schema437.oneOf[2].items,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -12674,7 +12697,7 @@ break;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema436.oneOf[2].type,parentSchema:schema436.oneOf[2],data};
+const err7 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema437.oneOf[2].type,parentSchema:schema437.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -12697,7 +12720,7 @@ passing0 = 2;
 }
 }
 if(!valid0){
-const err8 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema436.oneOf,parentSchema:schema436,data};
+const err8 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema437.oneOf,parentSchema:schema437,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -12744,7 +12767,7 @@ break;
 }
 }
 else {
-validate233.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema435.type,parentSchema:schema435,data}];
+validate233.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema436.type,parentSchema:schema436,data}];
 return false;
 }
 }
@@ -12761,7 +12784,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "fromBlock") || (key0 === "toBlock")) || (key0 === "blockHash")) || (key0 === "address")) || (key0 === "topics"))){
-validate228.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema428,data}];
+validate228.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema429,data}];
 return false;
 break;
 }
@@ -12889,7 +12912,7 @@ passing0 = 2;
 }
 }
 if(!valid2){
-const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema428.properties.address.oneOf,parentSchema:schema428.properties.address,data:data3};
+const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema429.properties.address.oneOf,parentSchema:schema429.properties.address,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12956,7 +12979,7 @@ passing1 = 1;
 }
 }
 if(!valid5){
-const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema428.properties.topics.oneOf,parentSchema:schema428.properties.topics,data:data4};
+const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema429.properties.topics.oneOf,parentSchema:schema429.properties.topics,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -12990,7 +13013,7 @@ var valid0 = true;
 }
 }
 else {
-validate228.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema428.type,parentSchema:schema428,data}];
+validate228.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema429.type,parentSchema:schema429,data}];
 return false;
 }
 }
@@ -13011,7 +13034,7 @@ return errors === 0;
 }
 
 export const eth_getLogs_result = validate238;
-const schema441 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
+const schema442 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
 
 function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13020,7 +13043,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.address === undefined) && (missing0 = "address")) || ((data.topics === undefined) && (missing0 = "topics"))) || ((data.data === undefined) && (missing0 = "data"))){
-validate239.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema363.required,parentSchema:schema363,data}];
+validate239.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema364.required,parentSchema:schema364,data}];
 return false;
 }
 else {
@@ -13052,7 +13075,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 4){
-validate239.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema363.properties.topics,data:data1}];
+validate239.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema364.properties.topics,data:data1}];
 return false;
 }
 else {
@@ -13082,7 +13105,7 @@ break;
 }
 }
 else {
-validate239.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema363.properties.topics.type,parentSchema:schema363.properties.topics,data:data1}];
+validate239.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema364.properties.topics.type,parentSchema:schema364.properties.topics,data:data1}];
 return false;
 }
 }
@@ -13250,7 +13273,7 @@ if(data.removed !== undefined){
 let data10 = data.removed;
 const _errs30 = errors;
 if(typeof data10 !== "boolean"){
-validate239.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema363.properties.removed.type,parentSchema:schema363.properties.removed,data:data10}];
+validate239.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema364.properties.removed.type,parentSchema:schema364.properties.removed,data:data10}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -13270,7 +13293,7 @@ var valid0 = true;
 }
 }
 else {
-validate239.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema363.type,parentSchema:schema363,data}];
+validate239.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema364.type,parentSchema:schema364,data}];
 return false;
 }
 }
@@ -13299,7 +13322,7 @@ break;
 }
 }
 else {
-validate238.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema441.type,parentSchema:schema441,data}];
+validate238.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema442.type,parentSchema:schema442,data}];
 return false;
 }
 }
@@ -13308,7 +13331,7 @@ return errors === 0;
 }
 
 export const eth_getProof_param0 = validate241;
-const schema452 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema453 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13331,9 +13354,9 @@ return errors === 0;
 }
 
 export const eth_getProof_param1 = validate242;
-const schema454 = {"$ref":"openrpc#/components/schemas/StorageKeys"};
-const schema455 = {"title":"Storage keys","type":"array","items":{"$ref":"#/components/schemas/StorageSlot"}};
-const schema456 = {"title":"Storage slot","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a storage slot (0x + 1 to 64 hex digits)"};
+const schema455 = {"$ref":"openrpc#/components/schemas/StorageKeys"};
+const schema456 = {"title":"Storage keys","type":"array","items":{"$ref":"#/components/schemas/StorageSlot"}};
+const schema457 = {"title":"Storage slot","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a storage slot (0x + 1 to 64 hex digits)"};
 
 function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13348,13 +13371,13 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern253.test(data0)){
-validate243.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema456,data:data0}];
+if(!pattern254.test(data0)){
+validate243.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema457,data:data0}];
 return false;
 }
 }
 else {
-validate243.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema456.type,parentSchema:schema456,data:data0}];
+validate243.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema457.type,parentSchema:schema457,data:data0}];
 return false;
 }
 }
@@ -13365,7 +13388,7 @@ break;
 }
 }
 else {
-validate243.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema455.type,parentSchema:schema455,data}];
+validate243.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema456.type,parentSchema:schema456,data}];
 return false;
 }
 }
@@ -13386,7 +13409,7 @@ return errors === 0;
 }
 
 export const eth_getProof_param2 = validate245;
-const schema457 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema458 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13534,9 +13557,9 @@ return errors === 0;
 }
 
 export const eth_getProof_result = validate250;
-const schema462 = {"$ref":"openrpc#/components/schemas/AccountProof"};
-const schema463 = {"title":"Account proof","type":"object","required":["address","accountProof","balance","codeHash","nonce","storageHash","storageProof"],"additionalProperties":false,"properties":{"address":{"$ref":"#/components/schemas/Address"},"accountProof":{"type":"array","items":{"$ref":"#/components/schemas/Bytes"}},"balance":{"$ref":"#/components/schemas/Uint256"},"codeHash":{"$ref":"#/components/schemas/Hash32"},"nonce":{"$ref":"#/components/schemas/Uint64"},"storageHash":{"$ref":"#/components/schemas/Hash32"},"storageProof":{"type":"array","items":{"$ref":"#/components/schemas/StorageProof"}}}};
-const schema470 = {"title":"Storage proof","type":"object","required":["key","value","proof"],"additionalProperties":false,"properties":{"key":{"$ref":"#/components/schemas/StorageSlot"},"value":{"$ref":"#/components/schemas/Uint256"},"proof":{"type":"array","items":{"$ref":"#/components/schemas/Bytes"}}}};
+const schema463 = {"$ref":"openrpc#/components/schemas/AccountProof"};
+const schema464 = {"title":"Account proof","type":"object","required":["address","accountProof","balance","codeHash","nonce","storageHash","storageProof"],"additionalProperties":false,"properties":{"address":{"$ref":"#/components/schemas/Address"},"accountProof":{"type":"array","items":{"$ref":"#/components/schemas/Bytes"}},"balance":{"$ref":"#/components/schemas/Uint256"},"codeHash":{"$ref":"#/components/schemas/Hash32"},"nonce":{"$ref":"#/components/schemas/Uint64"},"storageHash":{"$ref":"#/components/schemas/Hash32"},"storageProof":{"type":"array","items":{"$ref":"#/components/schemas/StorageProof"}}}};
+const schema471 = {"title":"Storage proof","type":"object","required":["key","value","proof"],"additionalProperties":false,"properties":{"key":{"$ref":"#/components/schemas/StorageSlot"},"value":{"$ref":"#/components/schemas/Uint256"},"proof":{"type":"array","items":{"$ref":"#/components/schemas/Bytes"}}}};
 
 function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13545,14 +13568,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.key === undefined) && (missing0 = "key")) || ((data.value === undefined) && (missing0 = "value"))) || ((data.proof === undefined) && (missing0 = "proof"))){
-validate252.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema470.required,parentSchema:schema470,data}];
+validate252.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema471.required,parentSchema:schema471,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "key") || (key0 === "value")) || (key0 === "proof"))){
-validate252.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema470,data}];
+validate252.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema471,data}];
 return false;
 break;
 }
@@ -13564,13 +13587,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern253.test(data0)){
-validate252.errors = [{instancePath:instancePath+"/key",schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema456,data:data0}];
+if(!pattern254.test(data0)){
+validate252.errors = [{instancePath:instancePath+"/key",schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema457,data:data0}];
 return false;
 }
 }
 else {
-validate252.errors = [{instancePath:instancePath+"/key",schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema456.type,parentSchema:schema456,data:data0}];
+validate252.errors = [{instancePath:instancePath+"/key",schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema457.type,parentSchema:schema457,data:data0}];
 return false;
 }
 }
@@ -13632,7 +13655,7 @@ break;
 }
 }
 else {
-validate252.errors = [{instancePath:instancePath+"/proof",schemaPath:"#/properties/proof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema470.properties.proof.type,parentSchema:schema470.properties.proof,data:data2}];
+validate252.errors = [{instancePath:instancePath+"/proof",schemaPath:"#/properties/proof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema471.properties.proof.type,parentSchema:schema471.properties.proof,data:data2}];
 return false;
 }
 }
@@ -13647,7 +13670,7 @@ var valid0 = true;
 }
 }
 else {
-validate252.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema470.type,parentSchema:schema470,data}];
+validate252.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema471.type,parentSchema:schema471,data}];
 return false;
 }
 }
@@ -13663,14 +13686,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.address === undefined) && (missing0 = "address")) || ((data.accountProof === undefined) && (missing0 = "accountProof"))) || ((data.balance === undefined) && (missing0 = "balance"))) || ((data.codeHash === undefined) && (missing0 = "codeHash"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.storageHash === undefined) && (missing0 = "storageHash"))) || ((data.storageProof === undefined) && (missing0 = "storageProof"))){
-validate251.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema463.required,parentSchema:schema463,data}];
+validate251.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema464.required,parentSchema:schema464,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "address") || (key0 === "accountProof")) || (key0 === "balance")) || (key0 === "codeHash")) || (key0 === "nonce")) || (key0 === "storageHash")) || (key0 === "storageProof"))){
-validate251.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema463,data}];
+validate251.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema464,data}];
 return false;
 break;
 }
@@ -13728,7 +13751,7 @@ break;
 }
 }
 else {
-validate251.errors = [{instancePath:instancePath+"/accountProof",schemaPath:"#/properties/accountProof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema463.properties.accountProof.type,parentSchema:schema463.properties.accountProof,data:data1}];
+validate251.errors = [{instancePath:instancePath+"/accountProof",schemaPath:"#/properties/accountProof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema464.properties.accountProof.type,parentSchema:schema464.properties.accountProof,data:data1}];
 return false;
 }
 }
@@ -13846,7 +13869,7 @@ break;
 }
 }
 else {
-validate251.errors = [{instancePath:instancePath+"/storageProof",schemaPath:"#/properties/storageProof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema463.properties.storageProof.type,parentSchema:schema463.properties.storageProof,data:data7}];
+validate251.errors = [{instancePath:instancePath+"/storageProof",schemaPath:"#/properties/storageProof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema464.properties.storageProof.type,parentSchema:schema464.properties.storageProof,data:data7}];
 return false;
 }
 }
@@ -13865,7 +13888,7 @@ var valid0 = true;
 }
 }
 else {
-validate251.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema463.type,parentSchema:schema463,data}];
+validate251.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema464.type,parentSchema:schema464,data}];
 return false;
 }
 }
@@ -13886,7 +13909,7 @@ return errors === 0;
 }
 
 export const eth_getRawTransactionByHash_param0 = validate255;
-const schema474 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema475 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13909,7 +13932,7 @@ return errors === 0;
 }
 
 export const eth_getRawTransactionByHash_result = validate256;
-const schema476 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Bytes"}]};
+const schema477 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Bytes"}]};
 
 function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13971,7 +13994,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema476.oneOf,parentSchema:schema476,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema477.oneOf,parentSchema:schema477,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13998,7 +14021,7 @@ return errors === 0;
 }
 
 export const eth_getStorageAt_param0 = validate257;
-const schema479 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema480 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14021,7 +14044,7 @@ return errors === 0;
 }
 
 export const eth_getStorageAt_param1 = validate258;
-const schema481 = {"$ref":"openrpc#/components/schemas/StorageSlot"};
+const schema482 = {"$ref":"openrpc#/components/schemas/StorageSlot"};
 
 function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14029,13 +14052,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern253.test(data)){
-validate258.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema456,data}];
+if(!pattern254.test(data)){
+validate258.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema457,data}];
 return false;
 }
 }
 else {
-validate258.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema456.type,parentSchema:schema456,data}];
+validate258.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema457.type,parentSchema:schema457,data}];
 return false;
 }
 }
@@ -14044,7 +14067,7 @@ return errors === 0;
 }
 
 export const eth_getStorageAt_param2 = validate259;
-const schema483 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema484 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14192,7 +14215,7 @@ return errors === 0;
 }
 
 export const eth_getStorageAt_result = validate264;
-const schema488 = {"$ref":"openrpc#/components/schemas/Bytes32"};
+const schema489 = {"$ref":"openrpc#/components/schemas/Bytes32"};
 
 function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14215,8 +14238,8 @@ return errors === 0;
 }
 
 export const eth_getStorageValues_param0 = validate265;
-const schema490 = {"$ref":"openrpc#/components/schemas/StorageRequests"};
-const schema491 = {"title":"Storage requests","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/StorageKeys"}};
+const schema491 = {"$ref":"openrpc#/components/schemas/StorageRequests"};
+const schema492 = {"title":"Storage requests","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/StorageKeys"}};
 
 function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14231,13 +14254,13 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern253.test(data0)){
-validate267.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema456,data:data0}];
+if(!pattern254.test(data0)){
+validate267.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema457,data:data0}];
 return false;
 }
 }
 else {
-validate267.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema456.type,parentSchema:schema456,data:data0}];
+validate267.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema457.type,parentSchema:schema457,data:data0}];
 return false;
 }
 }
@@ -14248,7 +14271,7 @@ break;
 }
 }
 else {
-validate267.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema455.type,parentSchema:schema455,data}];
+validate267.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema456.type,parentSchema:schema456,data}];
 return false;
 }
 }
@@ -14266,7 +14289,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern16.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema491.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema492.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -14278,7 +14301,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema491.propertyNames,parentSchema:schema491,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema492.propertyNames,parentSchema:schema492,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -14306,7 +14329,7 @@ break;
 }
 }
 else {
-validate266.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema491.type,parentSchema:schema491,data}];
+validate266.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema492.type,parentSchema:schema492,data}];
 return false;
 }
 }
@@ -14327,7 +14350,7 @@ return errors === 0;
 }
 
 export const eth_getStorageValues_param1 = validate270;
-const schema494 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema495 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14475,9 +14498,9 @@ return errors === 0;
 }
 
 export const eth_getStorageValues_result = validate275;
-const schema499 = {"$ref":"openrpc#/components/schemas/StorageValues"};
-const schema500 = {"title":"Storage values","type":"object","propertyNames":{"pattern":"^0x[0-9a-f]{40}$"},"additionalProperties":{"type":"array","items":{"$ref":"#/components/schemas/Bytes32"}}};
-const pattern303 = new RegExp("^0x[0-9a-f]{40}$", "u");
+const schema500 = {"$ref":"openrpc#/components/schemas/StorageValues"};
+const schema501 = {"title":"Storage values","type":"object","propertyNames":{"pattern":"^0x[0-9a-f]{40}$"},"additionalProperties":{"type":"array","items":{"$ref":"#/components/schemas/Bytes32"}}};
+const pattern304 = new RegExp("^0x[0-9a-f]{40}$", "u");
 
 function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14487,8 +14510,8 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
-if(!pattern303.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{40}$"},message:"must match pattern \""+"^0x[0-9a-f]{40}$"+"\"",schema:"^0x[0-9a-f]{40}$",parentSchema:schema500.propertyNames,data:key0,propertyName:key0};
+if(!pattern304.test(key0)){
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{40}$"},message:"must match pattern \""+"^0x[0-9a-f]{40}$"+"\"",schema:"^0x[0-9a-f]{40}$",parentSchema:schema501.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -14500,7 +14523,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema500.propertyNames,parentSchema:schema500,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema501.propertyNames,parentSchema:schema501,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -14544,7 +14567,7 @@ break;
 }
 }
 else {
-validate276.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema500.additionalProperties.type,parentSchema:schema500.additionalProperties,data:data0}];
+validate276.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema501.additionalProperties.type,parentSchema:schema501.additionalProperties,data:data0}];
 return false;
 }
 }
@@ -14556,7 +14579,7 @@ break;
 }
 }
 else {
-validate276.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema500.type,parentSchema:schema500,data}];
+validate276.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema501.type,parentSchema:schema501,data}];
 return false;
 }
 }
@@ -14577,7 +14600,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockHashAndIndex_param0 = validate278;
-const schema502 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema503 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14600,7 +14623,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockHashAndIndex_param1 = validate279;
-const schema504 = {"$ref":"openrpc#/components/schemas/Uint64"};
+const schema505 = {"$ref":"openrpc#/components/schemas/Uint64"};
 
 function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14623,7 +14646,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockHashAndIndex_result = validate280;
-const schema506 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
+const schema507 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
 
 function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14632,7 +14655,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.input === undefined) && (missing0 = "input"))){
-validate281.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema271.required,parentSchema:schema271,data}];
+validate281.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema272.required,parentSchema:schema272,data}];
 return false;
 }
 else {
@@ -14740,7 +14763,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema271.properties.blockHash.oneOf,parentSchema:schema271.properties.blockHash,data:data2};
+const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema272.properties.blockHash.oneOf,parentSchema:schema272.properties.blockHash,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -14828,7 +14851,7 @@ passing1 = 1;
 }
 }
 if(!valid6){
-const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema271.properties.blockNumber.oneOf,parentSchema:schema271.properties.blockNumber,data:data3};
+const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema272.properties.blockNumber.oneOf,parentSchema:schema272.properties.blockNumber,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -14916,7 +14939,7 @@ passing2 = 1;
 }
 }
 if(!valid9){
-const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema271.properties.blockTimestamp.oneOf,parentSchema:schema271.properties.blockTimestamp,data:data4};
+const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema272.properties.blockTimestamp.oneOf,parentSchema:schema272.properties.blockTimestamp,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -15004,7 +15027,7 @@ passing3 = 1;
 }
 }
 if(!valid12){
-const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema271.properties.transactionIndex.oneOf,parentSchema:schema271.properties.transactionIndex,data:data5};
+const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema272.properties.transactionIndex.oneOf,parentSchema:schema272.properties.transactionIndex,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -15114,7 +15137,7 @@ passing4 = 1;
 }
 }
 if(!valid16){
-const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema271.properties.to.oneOf,parentSchema:schema271.properties.to,data:data7};
+const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema272.properties.to.oneOf,parentSchema:schema272.properties.to,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -15478,7 +15501,7 @@ if(data.isSystemTx !== undefined){
 let data24 = data.isSystemTx;
 const _errs94 = errors;
 if(typeof data24 !== "boolean"){
-validate281.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema271.properties.isSystemTx.type,parentSchema:schema271.properties.isSystemTx,data:data24}];
+validate281.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema272.properties.isSystemTx.type,parentSchema:schema272.properties.isSystemTx,data:data24}];
 return false;
 }
 var valid0 = _errs94 === errors;
@@ -15536,7 +15559,7 @@ var valid0 = true;
 }
 }
 else {
-validate281.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema271.type,parentSchema:schema271,data}];
+validate281.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema272.type,parentSchema:schema272,data}];
 return false;
 }
 }
@@ -15584,7 +15607,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema506.oneOf,parentSchema:schema506,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema507.oneOf,parentSchema:schema507,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -15611,7 +15634,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockNumberAndIndex_param0 = validate285;
-const schema537 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema538 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15722,7 +15745,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockNumberAndIndex_param1 = validate288;
-const schema541 = {"$ref":"openrpc#/components/schemas/Uint64"};
+const schema542 = {"$ref":"openrpc#/components/schemas/Uint64"};
 
 function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15745,7 +15768,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockNumberAndIndex_result = validate289;
-const schema543 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
+const schema544 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
 
 function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15754,7 +15777,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.input === undefined) && (missing0 = "input"))){
-validate290.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema271.required,parentSchema:schema271,data}];
+validate290.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema272.required,parentSchema:schema272,data}];
 return false;
 }
 else {
@@ -15862,7 +15885,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema271.properties.blockHash.oneOf,parentSchema:schema271.properties.blockHash,data:data2};
+const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema272.properties.blockHash.oneOf,parentSchema:schema272.properties.blockHash,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -15950,7 +15973,7 @@ passing1 = 1;
 }
 }
 if(!valid6){
-const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema271.properties.blockNumber.oneOf,parentSchema:schema271.properties.blockNumber,data:data3};
+const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema272.properties.blockNumber.oneOf,parentSchema:schema272.properties.blockNumber,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -16038,7 +16061,7 @@ passing2 = 1;
 }
 }
 if(!valid9){
-const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema271.properties.blockTimestamp.oneOf,parentSchema:schema271.properties.blockTimestamp,data:data4};
+const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema272.properties.blockTimestamp.oneOf,parentSchema:schema272.properties.blockTimestamp,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -16126,7 +16149,7 @@ passing3 = 1;
 }
 }
 if(!valid12){
-const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema271.properties.transactionIndex.oneOf,parentSchema:schema271.properties.transactionIndex,data:data5};
+const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema272.properties.transactionIndex.oneOf,parentSchema:schema272.properties.transactionIndex,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -16236,7 +16259,7 @@ passing4 = 1;
 }
 }
 if(!valid16){
-const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema271.properties.to.oneOf,parentSchema:schema271.properties.to,data:data7};
+const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema272.properties.to.oneOf,parentSchema:schema272.properties.to,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -16600,7 +16623,7 @@ if(data.isSystemTx !== undefined){
 let data24 = data.isSystemTx;
 const _errs94 = errors;
 if(typeof data24 !== "boolean"){
-validate290.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema271.properties.isSystemTx.type,parentSchema:schema271.properties.isSystemTx,data:data24}];
+validate290.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema272.properties.isSystemTx.type,parentSchema:schema272.properties.isSystemTx,data:data24}];
 return false;
 }
 var valid0 = _errs94 === errors;
@@ -16658,7 +16681,7 @@ var valid0 = true;
 }
 }
 else {
-validate290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema271.type,parentSchema:schema271,data}];
+validate290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema272.type,parentSchema:schema272,data}];
 return false;
 }
 }
@@ -16706,7 +16729,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema543.oneOf,parentSchema:schema543,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema544.oneOf,parentSchema:schema544,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16733,7 +16756,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByHash_param0 = validate294;
-const schema574 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema575 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16756,7 +16779,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByHash_result = validate295;
-const schema576 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
+const schema577 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
 
 function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16765,7 +16788,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.input === undefined) && (missing0 = "input"))){
-validate296.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema271.required,parentSchema:schema271,data}];
+validate296.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema272.required,parentSchema:schema272,data}];
 return false;
 }
 else {
@@ -16873,7 +16896,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema271.properties.blockHash.oneOf,parentSchema:schema271.properties.blockHash,data:data2};
+const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema272.properties.blockHash.oneOf,parentSchema:schema272.properties.blockHash,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -16961,7 +16984,7 @@ passing1 = 1;
 }
 }
 if(!valid6){
-const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema271.properties.blockNumber.oneOf,parentSchema:schema271.properties.blockNumber,data:data3};
+const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema272.properties.blockNumber.oneOf,parentSchema:schema272.properties.blockNumber,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -17049,7 +17072,7 @@ passing2 = 1;
 }
 }
 if(!valid9){
-const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema271.properties.blockTimestamp.oneOf,parentSchema:schema271.properties.blockTimestamp,data:data4};
+const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema272.properties.blockTimestamp.oneOf,parentSchema:schema272.properties.blockTimestamp,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -17137,7 +17160,7 @@ passing3 = 1;
 }
 }
 if(!valid12){
-const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema271.properties.transactionIndex.oneOf,parentSchema:schema271.properties.transactionIndex,data:data5};
+const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema272.properties.transactionIndex.oneOf,parentSchema:schema272.properties.transactionIndex,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -17247,7 +17270,7 @@ passing4 = 1;
 }
 }
 if(!valid16){
-const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema271.properties.to.oneOf,parentSchema:schema271.properties.to,data:data7};
+const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema272.properties.to.oneOf,parentSchema:schema272.properties.to,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -17611,7 +17634,7 @@ if(data.isSystemTx !== undefined){
 let data24 = data.isSystemTx;
 const _errs94 = errors;
 if(typeof data24 !== "boolean"){
-validate296.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema271.properties.isSystemTx.type,parentSchema:schema271.properties.isSystemTx,data:data24}];
+validate296.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema272.properties.isSystemTx.type,parentSchema:schema272.properties.isSystemTx,data:data24}];
 return false;
 }
 var valid0 = _errs94 === errors;
@@ -17669,7 +17692,7 @@ var valid0 = true;
 }
 }
 else {
-validate296.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema271.type,parentSchema:schema271,data}];
+validate296.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema272.type,parentSchema:schema272,data}];
 return false;
 }
 }
@@ -17717,7 +17740,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema576.oneOf,parentSchema:schema576,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema577.oneOf,parentSchema:schema577,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17744,7 +17767,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionCount_param0 = validate300;
-const schema607 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema608 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17767,7 +17790,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionCount_param1 = validate301;
-const schema609 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema610 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17915,7 +17938,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionCount_result = validate306;
-const schema614 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema615 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17938,7 +17961,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionReceipt_param0 = validate307;
-const schema616 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema617 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17961,7 +17984,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionReceipt_result = validate308;
-const schema618 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Receipt"}]};
+const schema619 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Receipt"}]};
 
 function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17970,7 +17993,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((data.transactionHash === undefined) && (missing0 = "transactionHash")) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.cumulativeGasUsed === undefined) && (missing0 = "cumulativeGasUsed"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.effectiveGasPrice === undefined) && (missing0 = "effectiveGasPrice"))){
-validate309.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema347.required,parentSchema:schema347,data}];
+validate309.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema348.required,parentSchema:schema348,data}];
 return false;
 }
 else {
@@ -18166,7 +18189,7 @@ passing0 = 1;
 }
 }
 if(!valid7){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema347.properties.to.oneOf,parentSchema:schema347.properties.to,data:data6};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema348.properties.to.oneOf,parentSchema:schema348.properties.to,data:data6};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -18364,7 +18387,7 @@ passing1 = 1;
 }
 }
 if(!valid15){
-const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema347.properties.contractAddress.oneOf,parentSchema:schema347.properties.contractAddress,data:data12};
+const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema348.properties.contractAddress.oneOf,parentSchema:schema348.properties.contractAddress,data:data12};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -18412,7 +18435,7 @@ break;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema347.properties.logs.type,parentSchema:schema347.properties.logs,data:data13}];
+validate309.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema348.properties.logs.type,parentSchema:schema348.properties.logs,data:data13}];
 return false;
 }
 }
@@ -18428,13 +18451,13 @@ const _errs53 = errors;
 const _errs54 = errors;
 if(errors === _errs54){
 if(typeof data15 === "string"){
-if(!pattern134.test(data15)){
-validate309.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema253,data:data15}];
+if(!pattern135.test(data15)){
+validate309.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema254,data:data15}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema253.type,parentSchema:schema253,data:data15}];
+validate309.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema254.type,parentSchema:schema254,data:data15}];
 return false;
 }
 }
@@ -18759,7 +18782,7 @@ var valid0 = true;
 }
 }
 else {
-validate309.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema347.type,parentSchema:schema347,data}];
+validate309.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema348.type,parentSchema:schema348,data}];
 return false;
 }
 }
@@ -18807,7 +18830,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema618.oneOf,parentSchema:schema618,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema619.oneOf,parentSchema:schema619,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -18834,7 +18857,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockHashAndIndex_param0 = validate312;
-const schema650 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema651 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18857,7 +18880,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockHashAndIndex_param1 = validate313;
-const schema652 = {"$ref":"openrpc#/components/schemas/Uint64"};
+const schema653 = {"$ref":"openrpc#/components/schemas/Uint64"};
 
 function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18880,7 +18903,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockHashAndIndex_result = validate314;
-const schema654 = {"$ref":"openrpc#/components/schemas/NotFound"};
+const schema655 = {"$ref":"openrpc#/components/schemas/NotFound"};
 
 function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18894,7 +18917,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockNumberAndIndex_param0 = validate315;
-const schema656 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema657 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19005,7 +19028,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockNumberAndIndex_param1 = validate318;
-const schema660 = {"$ref":"openrpc#/components/schemas/Uint64"};
+const schema661 = {"$ref":"openrpc#/components/schemas/Uint64"};
 
 function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19028,7 +19051,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockNumberAndIndex_result = validate319;
-const schema662 = {"$ref":"openrpc#/components/schemas/NotFound"};
+const schema663 = {"$ref":"openrpc#/components/schemas/NotFound"};
 
 function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19042,7 +19065,7 @@ return errors === 0;
 }
 
 export const eth_getUncleCountByBlockHash_param0 = validate320;
-const schema664 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema665 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19065,7 +19088,7 @@ return errors === 0;
 }
 
 export const eth_getUncleCountByBlockHash_result = validate321;
-const schema666 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
+const schema667 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19127,7 +19150,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema666.oneOf,parentSchema:schema666,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema667.oneOf,parentSchema:schema667,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -19154,7 +19177,7 @@ return errors === 0;
 }
 
 export const eth_getUncleCountByBlockNumber_param0 = validate322;
-const schema669 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema670 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate323(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19265,7 +19288,7 @@ return errors === 0;
 }
 
 export const eth_getUncleCountByBlockNumber_result = validate325;
-const schema673 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
+const schema674 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19327,7 +19350,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema673.oneOf,parentSchema:schema673,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema674.oneOf,parentSchema:schema674,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -19354,7 +19377,7 @@ return errors === 0;
 }
 
 export const eth_maxPriorityFeePerGas_result = validate326;
-const schema676 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema677 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19377,7 +19400,7 @@ return errors === 0;
 }
 
 export const eth_newBlockFilter_result = validate327;
-const schema678 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema679 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19385,13 +19408,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern253.test(data)){
-validate327.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema410,data}];
+if(!pattern254.test(data)){
+validate327.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema411,data}];
 return false;
 }
 }
 else {
-validate327.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema410.type,parentSchema:schema410,data}];
+validate327.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema411.type,parentSchema:schema411,data}];
 return false;
 }
 }
@@ -19400,7 +19423,7 @@ return errors === 0;
 }
 
 export const eth_newFilter_param0 = validate328;
-const schema680 = {"$ref":"openrpc#/components/schemas/Filter"};
+const schema681 = {"$ref":"openrpc#/components/schemas/Filter"};
 
 function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19410,7 +19433,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "fromBlock") || (key0 === "toBlock")) || (key0 === "blockHash")) || (key0 === "address")) || (key0 === "topics"))){
-validate329.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema428,data}];
+validate329.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema429,data}];
 return false;
 break;
 }
@@ -19538,7 +19561,7 @@ passing0 = 2;
 }
 }
 if(!valid2){
-const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema428.properties.address.oneOf,parentSchema:schema428.properties.address,data:data3};
+const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema429.properties.address.oneOf,parentSchema:schema429.properties.address,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -19605,7 +19628,7 @@ passing1 = 1;
 }
 }
 if(!valid5){
-const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema428.properties.topics.oneOf,parentSchema:schema428.properties.topics,data:data4};
+const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema429.properties.topics.oneOf,parentSchema:schema429.properties.topics,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -19639,7 +19662,7 @@ var valid0 = true;
 }
 }
 else {
-validate329.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema428.type,parentSchema:schema428,data}];
+validate329.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema429.type,parentSchema:schema429,data}];
 return false;
 }
 }
@@ -19660,7 +19683,7 @@ return errors === 0;
 }
 
 export const eth_newFilter_result = validate335;
-const schema686 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema687 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19668,13 +19691,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern253.test(data)){
-validate335.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema410,data}];
+if(!pattern254.test(data)){
+validate335.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema411,data}];
 return false;
 }
 }
 else {
-validate335.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema410.type,parentSchema:schema410,data}];
+validate335.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema411.type,parentSchema:schema411,data}];
 return false;
 }
 }
@@ -19683,7 +19706,7 @@ return errors === 0;
 }
 
 export const eth_newPendingTransactionFilter_result = validate336;
-const schema688 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema689 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19691,13 +19714,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern253.test(data)){
-validate336.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema410,data}];
+if(!pattern254.test(data)){
+validate336.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema411,data}];
 return false;
 }
 }
 else {
-validate336.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema410.type,parentSchema:schema410,data}];
+validate336.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema411.type,parentSchema:schema411,data}];
 return false;
 }
 }
@@ -19706,7 +19729,7 @@ return errors === 0;
 }
 
 export const eth_protocolVersion_result = validate337;
-const schema690 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema691 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19729,7 +19752,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransaction_param0 = validate338;
-const schema692 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema693 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19752,7 +19775,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransaction_result = validate339;
-const schema694 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema695 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19775,7 +19798,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransactionSync_param0 = validate340;
-const schema696 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema697 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19798,7 +19821,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransactionSync_param1 = validate341;
-const schema698 = {"oneOf":[{"type":"integer","minimum":0},{"$ref":"openrpc#/components/schemas/Uint"}],"x-error":"a timeout in milliseconds (a number or hex quantity)"};
+const schema699 = {"oneOf":[{"type":"integer","minimum":0},{"$ref":"openrpc#/components/schemas/Uint"}],"x-error":"a timeout in milliseconds (a number or hex quantity)"};
 
 function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19808,7 +19831,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema698.oneOf[0].type,parentSchema:schema698.oneOf[0],data};
+const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema699.oneOf[0].type,parentSchema:schema699.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -19820,7 +19843,7 @@ errors++;
 if(errors === _errs1){
 if(typeof data == "number"){
 if(data < 0 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema698.oneOf[0],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema699.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19874,7 +19897,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema698.oneOf,parentSchema:schema698,data};
+const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema699.oneOf,parentSchema:schema699,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -19901,7 +19924,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransactionSync_result = validate342;
-const schema700 = {"$ref":"openrpc#/components/schemas/Receipt"};
+const schema701 = {"$ref":"openrpc#/components/schemas/Receipt"};
 
 function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19910,7 +19933,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((data.transactionHash === undefined) && (missing0 = "transactionHash")) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.cumulativeGasUsed === undefined) && (missing0 = "cumulativeGasUsed"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.effectiveGasPrice === undefined) && (missing0 = "effectiveGasPrice"))){
-validate343.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema347.required,parentSchema:schema347,data}];
+validate343.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema348.required,parentSchema:schema348,data}];
 return false;
 }
 else {
@@ -20106,7 +20129,7 @@ passing0 = 1;
 }
 }
 if(!valid7){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema347.properties.to.oneOf,parentSchema:schema347.properties.to,data:data6};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema348.properties.to.oneOf,parentSchema:schema348.properties.to,data:data6};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -20304,7 +20327,7 @@ passing1 = 1;
 }
 }
 if(!valid15){
-const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema347.properties.contractAddress.oneOf,parentSchema:schema347.properties.contractAddress,data:data12};
+const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema348.properties.contractAddress.oneOf,parentSchema:schema348.properties.contractAddress,data:data12};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -20352,7 +20375,7 @@ break;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema347.properties.logs.type,parentSchema:schema347.properties.logs,data:data13}];
+validate343.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema348.properties.logs.type,parentSchema:schema348.properties.logs,data:data13}];
 return false;
 }
 }
@@ -20368,13 +20391,13 @@ const _errs53 = errors;
 const _errs54 = errors;
 if(errors === _errs54){
 if(typeof data15 === "string"){
-if(!pattern134.test(data15)){
-validate343.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema253,data:data15}];
+if(!pattern135.test(data15)){
+validate343.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema254,data:data15}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema253.type,parentSchema:schema253,data:data15}];
+validate343.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema254.type,parentSchema:schema254,data:data15}];
 return false;
 }
 }
@@ -20699,7 +20722,7 @@ var valid0 = true;
 }
 }
 else {
-validate343.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema347.type,parentSchema:schema347,data}];
+validate343.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema348.type,parentSchema:schema348,data}];
 return false;
 }
 }
@@ -20720,7 +20743,7 @@ return errors === 0;
 }
 
 export const eth_sendTransaction_param0 = validate346;
-const schema731 = {"$ref":"openrpc#/components/schemas/TransactionRequest"};
+const schema732 = {"$ref":"openrpc#/components/schemas/TransactionRequest"};
 
 function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21190,7 +21213,7 @@ return errors === 0;
 }
 
 export const eth_sendTransaction_result = validate351;
-const schema748 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema749 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21213,7 +21236,7 @@ return errors === 0;
 }
 
 export const eth_sign_param0 = validate352;
-const schema750 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema751 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21236,7 +21259,7 @@ return errors === 0;
 }
 
 export const eth_sign_param1 = validate353;
-const schema752 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema753 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21259,7 +21282,7 @@ return errors === 0;
 }
 
 export const eth_sign_result = validate354;
-const schema754 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema755 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21281,33 +21304,2229 @@ validate354.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_subscribe_param0 = validate355;
-const schema756 = {"$ref":"openrpc#/components/schemas/SubscriptionKind"};
-const schema757 = {"title":"Subscription kind","type":"string","x-error":"a subscription kind name"};
+export const eth_simulateV1_param0 = validate355;
+const schema757 = {"$ref":"openrpc#/components/schemas/SimulatePayload"};
+const schema758 = {"title":"Simulation request","type":"object","required":["blockStateCalls"],"additionalProperties":false,"properties":{"blockStateCalls":{"type":"array","items":{"$ref":"#/components/schemas/BlockStateCall"}},"traceTransfers":{"type":"boolean"},"validation":{"type":"boolean"},"returnFullTransactions":{"type":"boolean"}}};
+const schema759 = {"title":"Simulated block","type":"object","additionalProperties":false,"properties":{"blockOverrides":{"$ref":"#/components/schemas/BlockOverrides"},"stateOverrides":{"$ref":"#/components/schemas/StateOverrides"},"calls":{"type":"array","items":{"$ref":"#/components/schemas/CallObject"}}}};
+const schema760 = {"title":"Block overrides","type":"object","additionalProperties":false,"properties":{"number":{"$ref":"#/components/schemas/Uint64"},"time":{"$ref":"#/components/schemas/Uint64"},"gasLimit":{"$ref":"#/components/schemas/Uint64"},"feeRecipient":{"$ref":"#/components/schemas/Address"},"prevRandao":{"$ref":"#/components/schemas/Hash32"},"baseFeePerGas":{"$ref":"#/components/schemas/Uint256"},"blobBaseFee":{"$ref":"#/components/schemas/Uint256"},"beaconRoot":{"$ref":"#/components/schemas/Hash32"},"withdrawals":{"type":"array","items":{"$ref":"#/components/schemas/Withdrawal"}}}};
+
+function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func2.call(schema760.properties, key0))){
+validate358.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema760,data}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.number !== undefined){
+let data0 = data.number;
+const _errs2 = errors;
+const _errs3 = errors;
+if(errors === _errs3){
+if(typeof data0 === "string"){
+if(!pattern0.test(data0)){
+validate358.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data:data0}];
+return false;
+}
+}
+else {
+validate358.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data:data0}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.time !== undefined){
+let data1 = data.time;
+const _errs5 = errors;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data1 === "string"){
+if(!pattern0.test(data1)){
+validate358.errors = [{instancePath:instancePath+"/time",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data:data1}];
+return false;
+}
+}
+else {
+validate358.errors = [{instancePath:instancePath+"/time",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data:data1}];
+return false;
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.gasLimit !== undefined){
+let data2 = data.gasLimit;
+const _errs8 = errors;
+const _errs9 = errors;
+if(errors === _errs9){
+if(typeof data2 === "string"){
+if(!pattern0.test(data2)){
+validate358.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data:data2}];
+return false;
+}
+}
+else {
+validate358.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data:data2}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.feeRecipient !== undefined){
+let data3 = data.feeRecipient;
+const _errs11 = errors;
+const _errs12 = errors;
+if(errors === _errs12){
+if(typeof data3 === "string"){
+if(!pattern16.test(data3)){
+validate358.errors = [{instancePath:instancePath+"/feeRecipient",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data3}];
+return false;
+}
+}
+else {
+validate358.errors = [{instancePath:instancePath+"/feeRecipient",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data3}];
+return false;
+}
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.prevRandao !== undefined){
+let data4 = data.prevRandao;
+const _errs14 = errors;
+const _errs15 = errors;
+if(errors === _errs15){
+if(typeof data4 === "string"){
+if(!pattern1.test(data4)){
+validate358.errors = [{instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data4}];
+return false;
+}
+}
+else {
+validate358.errors = [{instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data4}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.baseFeePerGas !== undefined){
+let data5 = data.baseFeePerGas;
+const _errs17 = errors;
+const _errs18 = errors;
+if(errors === _errs18){
+if(typeof data5 === "string"){
+if(!pattern44.test(data5)){
+validate358.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data5}];
+return false;
+}
+}
+else {
+validate358.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data5}];
+return false;
+}
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.blobBaseFee !== undefined){
+let data6 = data.blobBaseFee;
+const _errs20 = errors;
+const _errs21 = errors;
+if(errors === _errs21){
+if(typeof data6 === "string"){
+if(!pattern44.test(data6)){
+validate358.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data6}];
+return false;
+}
+}
+else {
+validate358.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data6}];
+return false;
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.beaconRoot !== undefined){
+let data7 = data.beaconRoot;
+const _errs23 = errors;
+const _errs24 = errors;
+if(errors === _errs24){
+if(typeof data7 === "string"){
+if(!pattern1.test(data7)){
+validate358.errors = [{instancePath:instancePath+"/beaconRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data7}];
+return false;
+}
+}
+else {
+validate358.errors = [{instancePath:instancePath+"/beaconRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data7}];
+return false;
+}
+}
+var valid0 = _errs23 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.withdrawals !== undefined){
+let data8 = data.withdrawals;
+const _errs26 = errors;
+if(errors === _errs26){
+if(Array.isArray(data8)){
+var valid9 = true;
+const len0 = data8.length;
+for(let i0=0; i0<len0; i0++){
+const _errs28 = errors;
+if(!(validate182(data8[i0], {instancePath:instancePath+"/withdrawals/" + i0,parentData:data8,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
+errors = vErrors.length;
+}
+var valid9 = _errs28 === errors;
+if(!valid9){
+break;
+}
+}
+}
+else {
+validate358.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema760.properties.withdrawals.type,parentSchema:schema760.properties.withdrawals,data:data8}];
+return false;
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate358.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema760.type,parentSchema:schema760,data}];
+return false;
+}
+}
+validate358.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+const _errs1 = errors;
+if(typeof key0 === "string"){
+if(!pattern16.test(key0)){
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema138.propertyNames,data:key0,propertyName:key0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema138.propertyNames,parentSchema:schema138,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate361.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid0){
+for(const key1 in data){
+const _errs3 = errors;
+if(!(validate106(data[key1], {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key1,rootData}))){
+vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs3 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate361.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema138.type,parentSchema:schema138,data}];
+return false;
+}
+}
+validate361.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func2.call(schema104.properties, key0))){
+validate364.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema104,data}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.type !== undefined){
+let data0 = data.type;
+const _errs2 = errors;
+const _errs3 = errors;
+if(errors === _errs3){
+if(typeof data0 === "string"){
+if(!pattern18.test(data0)){
+validate364.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data0}];
+return false;
+}
+}
+else {
+validate364.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data0}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.from !== undefined){
+let data1 = data.from;
+const _errs5 = errors;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data1 === "string"){
+if(!pattern16.test(data1)){
+validate364.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data1}];
+return false;
+}
+}
+else {
+validate364.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data1}];
+return false;
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to !== undefined){
+let data2 = data.to;
+const _errs8 = errors;
+const _errs9 = errors;
+let valid3 = false;
+let passing0 = null;
+const _errs10 = errors;
+if(data2 !== null){
+const err0 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data2};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs10 === errors;
+if(_valid0){
+valid3 = true;
+passing0 = 0;
+}
+const _errs13 = errors;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data2 === "string"){
+if(!pattern16.test(data2)){
+const err1 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data2};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data2};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+var _valid0 = _errs13 === errors;
+if(_valid0 && valid3){
+valid3 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid3 = true;
+passing0 = 1;
+}
+}
+if(!valid3){
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema104.properties.to.oneOf,parentSchema:schema104.properties.to,data:data2};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate364.errors = vErrors;
+return false;
+}
+else {
+errors = _errs9;
+if(vErrors !== null){
+if(_errs9){
+vErrors.length = _errs9;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.gas !== undefined){
+let data3 = data.gas;
+const _errs16 = errors;
+const _errs17 = errors;
+if(errors === _errs17){
+if(typeof data3 === "string"){
+if(!pattern0.test(data3)){
+validate364.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data:data3}];
+return false;
+}
+}
+else {
+validate364.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data:data3}];
+return false;
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.gasPrice !== undefined){
+let data4 = data.gasPrice;
+const _errs19 = errors;
+const _errs20 = errors;
+if(errors === _errs20){
+if(typeof data4 === "string"){
+if(!pattern44.test(data4)){
+validate364.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data4}];
+return false;
+}
+}
+else {
+validate364.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data4}];
+return false;
+}
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.maxFeePerGas !== undefined){
+let data5 = data.maxFeePerGas;
+const _errs22 = errors;
+const _errs23 = errors;
+if(errors === _errs23){
+if(typeof data5 === "string"){
+if(!pattern44.test(data5)){
+validate364.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data5}];
+return false;
+}
+}
+else {
+validate364.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data5}];
+return false;
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.maxPriorityFeePerGas !== undefined){
+let data6 = data.maxPriorityFeePerGas;
+const _errs25 = errors;
+const _errs26 = errors;
+if(errors === _errs26){
+if(typeof data6 === "string"){
+if(!pattern44.test(data6)){
+validate364.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data6}];
+return false;
+}
+}
+else {
+validate364.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data6}];
+return false;
+}
+}
+var valid0 = _errs25 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.value !== undefined){
+let data7 = data.value;
+const _errs28 = errors;
+const _errs29 = errors;
+if(errors === _errs29){
+if(typeof data7 === "string"){
+if(!pattern44.test(data7)){
+validate364.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data7}];
+return false;
+}
+}
+else {
+validate364.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data7}];
+return false;
+}
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.input !== undefined){
+let data8 = data.input;
+const _errs31 = errors;
+const _errs32 = errors;
+if(errors === _errs32){
+if(typeof data8 === "string"){
+if(!pattern4.test(data8)){
+validate364.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data8}];
+return false;
+}
+}
+else {
+validate364.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data8}];
+return false;
+}
+}
+var valid0 = _errs31 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.data !== undefined){
+let data9 = data.data;
+const _errs34 = errors;
+const _errs35 = errors;
+if(errors === _errs35){
+if(typeof data9 === "string"){
+if(!pattern4.test(data9)){
+validate364.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data9}];
+return false;
+}
+}
+else {
+validate364.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data9}];
+return false;
+}
+}
+var valid0 = _errs34 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nonce !== undefined){
+let data10 = data.nonce;
+const _errs37 = errors;
+const _errs38 = errors;
+if(errors === _errs38){
+if(typeof data10 === "string"){
+if(!pattern0.test(data10)){
+validate364.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data:data10}];
+return false;
+}
+}
+else {
+validate364.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data:data10}];
+return false;
+}
+}
+var valid0 = _errs37 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.chainId !== undefined){
+let data11 = data.chainId;
+const _errs40 = errors;
+const _errs41 = errors;
+if(errors === _errs41){
+if(typeof data11 === "string"){
+if(!pattern18.test(data11)){
+validate364.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data11}];
+return false;
+}
+}
+else {
+validate364.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data11}];
+return false;
+}
+}
+var valid0 = _errs40 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.accessList !== undefined){
+const _errs43 = errors;
+if(!(validate90(data.accessList, {instancePath:instancePath+"/accessList",parentData:data,parentDataProperty:"accessList",rootData}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs43 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.authorizationList !== undefined){
+const _errs44 = errors;
+if(!(validate94(data.authorizationList, {instancePath:instancePath+"/authorizationList",parentData:data,parentDataProperty:"authorizationList",rootData}))){
+vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs44 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.blobVersionedHashes !== undefined){
+let data14 = data.blobVersionedHashes;
+const _errs45 = errors;
+if(errors === _errs45){
+if(Array.isArray(data14)){
+var valid15 = true;
+const len0 = data14.length;
+for(let i0=0; i0<len0; i0++){
+let data15 = data14[i0];
+const _errs47 = errors;
+const _errs48 = errors;
+if(errors === _errs48){
+if(typeof data15 === "string"){
+if(!pattern1.test(data15)){
+validate364.errors = [{instancePath:instancePath+"/blobVersionedHashes/" + i0,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data15}];
+return false;
+}
+}
+else {
+validate364.errors = [{instancePath:instancePath+"/blobVersionedHashes/" + i0,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data15}];
+return false;
+}
+}
+var valid15 = _errs47 === errors;
+if(!valid15){
+break;
+}
+}
+}
+else {
+validate364.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema104.properties.blobVersionedHashes.type,parentSchema:schema104.properties.blobVersionedHashes,data:data14}];
+return false;
+}
+}
+var valid0 = _errs45 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.maxFeePerBlobGas !== undefined){
+let data16 = data.maxFeePerBlobGas;
+const _errs50 = errors;
+const _errs51 = errors;
+if(errors === _errs51){
+if(typeof data16 === "string"){
+if(!pattern44.test(data16)){
+validate364.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data16}];
+return false;
+}
+}
+else {
+validate364.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data16}];
+return false;
+}
+}
+var valid0 = _errs50 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate364.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema104.type,parentSchema:schema104,data}];
+return false;
+}
+}
+validate364.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((key0 === "blockOverrides") || (key0 === "stateOverrides")) || (key0 === "calls"))){
+validate357.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema759,data}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.blockOverrides !== undefined){
+const _errs2 = errors;
+if(!(validate358(data.blockOverrides, {instancePath:instancePath+"/blockOverrides",parentData:data,parentDataProperty:"blockOverrides",rootData}))){
+vErrors = vErrors === null ? validate358.errors : vErrors.concat(validate358.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.stateOverrides !== undefined){
+const _errs3 = errors;
+if(!(validate361(data.stateOverrides, {instancePath:instancePath+"/stateOverrides",parentData:data,parentDataProperty:"stateOverrides",rootData}))){
+vErrors = vErrors === null ? validate361.errors : vErrors.concat(validate361.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.calls !== undefined){
+let data2 = data.calls;
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data2)){
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+const _errs6 = errors;
+if(!(validate364(data2[i0], {instancePath:instancePath+"/calls/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate364.errors : vErrors.concat(validate364.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate357.errors = [{instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema759.properties.calls.type,parentSchema:schema759.properties.calls,data:data2}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate357.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema759.type,parentSchema:schema759,data}];
+return false;
+}
+}
+validate357.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.blockStateCalls === undefined) && (missing0 = "blockStateCalls")){
+validate356.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema758.required,parentSchema:schema758,data}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "blockStateCalls") || (key0 === "traceTransfers")) || (key0 === "validation")) || (key0 === "returnFullTransactions"))){
+validate356.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema758,data}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.blockStateCalls !== undefined){
+let data0 = data.blockStateCalls;
+const _errs2 = errors;
+if(errors === _errs2){
+if(Array.isArray(data0)){
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+const _errs4 = errors;
+if(!(validate357(data0[i0], {instancePath:instancePath+"/blockStateCalls/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate357.errors : vErrors.concat(validate357.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs4 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate356.errors = [{instancePath:instancePath+"/blockStateCalls",schemaPath:"#/properties/blockStateCalls/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema758.properties.blockStateCalls.type,parentSchema:schema758.properties.blockStateCalls,data:data0}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.traceTransfers !== undefined){
+let data2 = data.traceTransfers;
+const _errs5 = errors;
+if(typeof data2 !== "boolean"){
+validate356.errors = [{instancePath:instancePath+"/traceTransfers",schemaPath:"#/properties/traceTransfers/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema758.properties.traceTransfers.type,parentSchema:schema758.properties.traceTransfers,data:data2}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.validation !== undefined){
+let data3 = data.validation;
+const _errs7 = errors;
+if(typeof data3 !== "boolean"){
+validate356.errors = [{instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema758.properties.validation.type,parentSchema:schema758.properties.validation,data:data3}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.returnFullTransactions !== undefined){
+let data4 = data.returnFullTransactions;
+const _errs9 = errors;
+if(typeof data4 !== "boolean"){
+validate356.errors = [{instancePath:instancePath+"/returnFullTransactions",schemaPath:"#/properties/returnFullTransactions/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema758.properties.returnFullTransactions.type,parentSchema:schema758.properties.returnFullTransactions,data:data4}];
+return false;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate356.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema758.type,parentSchema:schema758,data}];
+return false;
+}
+}
+validate356.errors = vErrors;
+return errors === 0;
+}
+
 
 function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "string"){
-validate355.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionKind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema757.type,parentSchema:schema757,data}];
-return false;
+if(!(validate356(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate356.errors : vErrors.concat(validate356.errors);
+errors = vErrors.length;
 }
 validate355.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_subscribe_param1 = validate356;
-const schema758 = {"$ref":"openrpc#/components/schemas/SubscriptionOptions"};
-const schema759 = {"title":"Subscription options","anyOf":[{"type":"boolean"},{"type":"object"}],"x-error":"a boolean or a filter object"};
+export const eth_simulateV1_param1 = validate370;
+const schema786 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
-function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data === "string"){
+if(!pattern0.test(data)){
+const err0 = {instancePath,schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs4 = errors;
+if(typeof data !== "string"){
+const err2 = {instancePath,schemaPath:"#/components/schemas/BlockTag/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema15.type,parentSchema:schema15,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!(((((data === "earliest") || (data === "finalized")) || (data === "safe")) || (data === "latest")) || (data === "pending"))){
+const err3 = {instancePath,schemaPath:"#/components/schemas/BlockTag/enum",keyword:"enum",params:{allowedValues: schema15.enum},message:"must be equal to one of the allowed values",schema:schema15.enum,parentSchema:schema15,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs7 = errors;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data === "string"){
+if(!pattern1.test(data)){
+const err4 = {instancePath,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+var _valid0 = _errs7 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs10 = errors;
+if(!(validate13(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs10 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs11 = errors;
+if(!(validate15(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate15.errors : vErrors.concat(validate15.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs11 === errors;
+valid0 = valid0 || _valid0;
+}
+}
+}
+}
+if(!valid0){
+const err6 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema13.anyOf,parentSchema:schema13,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+validate371.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate371.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(!(validate371(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate371.errors : vErrors.concat(validate371.errors);
+errors = vErrors.length;
+}
+validate370.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_simulateV1_result = validate375;
+const schema791 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/SimulatedBlock"}};
+const schema792 = {"title":"Simulated block","allOf":[{"$ref":"#/components/schemas/Block"},{"type":"object","required":["calls"],"properties":{"calls":{"type":"array","items":{"$ref":"#/components/schemas/SimulatedCallResult"}}}}]};
+
+function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((((((((((((data.hash === undefined) && (missing0 = "hash")) || ((data.parentHash === undefined) && (missing0 = "parentHash"))) || ((data.sha3Uncles === undefined) && (missing0 = "sha3Uncles"))) || ((data.miner === undefined) && (missing0 = "miner"))) || ((data.stateRoot === undefined) && (missing0 = "stateRoot"))) || ((data.transactionsRoot === undefined) && (missing0 = "transactionsRoot"))) || ((data.receiptsRoot === undefined) && (missing0 = "receiptsRoot"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.number === undefined) && (missing0 = "number"))) || ((data.gasLimit === undefined) && (missing0 = "gasLimit"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))) || ((data.extraData === undefined) && (missing0 = "extraData"))) || ((data.transactions === undefined) && (missing0 = "transactions"))){
+validate377.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema246.required,parentSchema:schema246,data}];
+return false;
+}
+else {
+if(data.hash !== undefined){
+let data0 = data.hash;
+const _errs1 = errors;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern1.test(data0)){
+validate377.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data0}];
+return false;
+}
+}
+else {
+validate377.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data0}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.parentHash !== undefined){
+let data1 = data.parentHash;
+const _errs4 = errors;
+const _errs5 = errors;
+if(errors === _errs5){
+if(typeof data1 === "string"){
+if(!pattern1.test(data1)){
+validate377.errors = [{instancePath:instancePath+"/parentHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data1}];
+return false;
+}
+}
+else {
+validate377.errors = [{instancePath:instancePath+"/parentHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data1}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.sha3Uncles !== undefined){
+let data2 = data.sha3Uncles;
+const _errs7 = errors;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data2 === "string"){
+if(!pattern1.test(data2)){
+validate377.errors = [{instancePath:instancePath+"/sha3Uncles",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data2}];
+return false;
+}
+}
+else {
+validate377.errors = [{instancePath:instancePath+"/sha3Uncles",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data2}];
+return false;
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.miner !== undefined){
+let data3 = data.miner;
+const _errs10 = errors;
+const _errs11 = errors;
+if(errors === _errs11){
+if(typeof data3 === "string"){
+if(!pattern16.test(data3)){
+validate377.errors = [{instancePath:instancePath+"/miner",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data3}];
+return false;
+}
+}
+else {
+validate377.errors = [{instancePath:instancePath+"/miner",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data3}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.stateRoot !== undefined){
+let data4 = data.stateRoot;
+const _errs13 = errors;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data4 === "string"){
+if(!pattern1.test(data4)){
+validate377.errors = [{instancePath:instancePath+"/stateRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data4}];
+return false;
+}
+}
+else {
+validate377.errors = [{instancePath:instancePath+"/stateRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data4}];
+return false;
+}
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.transactionsRoot !== undefined){
+let data5 = data.transactionsRoot;
+const _errs16 = errors;
+const _errs17 = errors;
+if(errors === _errs17){
+if(typeof data5 === "string"){
+if(!pattern1.test(data5)){
+validate377.errors = [{instancePath:instancePath+"/transactionsRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data5}];
+return false;
+}
+}
+else {
+validate377.errors = [{instancePath:instancePath+"/transactionsRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data5}];
+return false;
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.receiptsRoot !== undefined){
+let data6 = data.receiptsRoot;
+const _errs19 = errors;
+const _errs20 = errors;
+if(errors === _errs20){
+if(typeof data6 === "string"){
+if(!pattern1.test(data6)){
+validate377.errors = [{instancePath:instancePath+"/receiptsRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data6}];
+return false;
+}
+}
+else {
+validate377.errors = [{instancePath:instancePath+"/receiptsRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data6}];
+return false;
+}
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.logsBloom !== undefined){
+let data7 = data.logsBloom;
+const _errs22 = errors;
+const _errs23 = errors;
+if(errors === _errs23){
+if(typeof data7 === "string"){
+if(!pattern135.test(data7)){
+validate377.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema254,data:data7}];
+return false;
+}
+}
+else {
+validate377.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema254.type,parentSchema:schema254,data:data7}];
+return false;
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.difficulty !== undefined){
+let data8 = data.difficulty;
+const _errs25 = errors;
+const _errs26 = errors;
+if(errors === _errs26){
+if(typeof data8 === "string"){
+if(!pattern18.test(data8)){
+validate377.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
+return false;
+}
+}
+else {
+validate377.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
+return false;
+}
+}
+var valid0 = _errs25 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.totalDifficulty !== undefined){
+let data9 = data.totalDifficulty;
+const _errs28 = errors;
+const _errs29 = errors;
+if(errors === _errs29){
+if(typeof data9 === "string"){
+if(!pattern18.test(data9)){
+validate377.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
+return false;
+}
+}
+else {
+validate377.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
+return false;
+}
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.number !== undefined){
+let data10 = data.number;
+const _errs31 = errors;
+const _errs32 = errors;
+if(errors === _errs32){
+if(typeof data10 === "string"){
+if(!pattern18.test(data10)){
+validate377.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data10}];
+return false;
+}
+}
+else {
+validate377.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data10}];
+return false;
+}
+}
+var valid0 = _errs31 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.gasLimit !== undefined){
+let data11 = data.gasLimit;
+const _errs34 = errors;
+const _errs35 = errors;
+if(errors === _errs35){
+if(typeof data11 === "string"){
+if(!pattern18.test(data11)){
+validate377.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data11}];
+return false;
+}
+}
+else {
+validate377.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data11}];
+return false;
+}
+}
+var valid0 = _errs34 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.gasUsed !== undefined){
+let data12 = data.gasUsed;
+const _errs37 = errors;
+const _errs38 = errors;
+if(errors === _errs38){
+if(typeof data12 === "string"){
+if(!pattern18.test(data12)){
+validate377.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data12}];
+return false;
+}
+}
+else {
+validate377.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data12}];
+return false;
+}
+}
+var valid0 = _errs37 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.timestamp !== undefined){
+let data13 = data.timestamp;
+const _errs40 = errors;
+const _errs41 = errors;
+if(errors === _errs41){
+if(typeof data13 === "string"){
+if(!pattern18.test(data13)){
+validate377.errors = [{instancePath:instancePath+"/timestamp",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data13}];
+return false;
+}
+}
+else {
+validate377.errors = [{instancePath:instancePath+"/timestamp",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data13}];
+return false;
+}
+}
+var valid0 = _errs40 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.extraData !== undefined){
+let data14 = data.extraData;
+const _errs43 = errors;
+const _errs44 = errors;
+if(errors === _errs44){
+if(typeof data14 === "string"){
+if(!pattern4.test(data14)){
+validate377.errors = [{instancePath:instancePath+"/extraData",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data14}];
+return false;
+}
+}
+else {
+validate377.errors = [{instancePath:instancePath+"/extraData",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data14}];
+return false;
+}
+}
+var valid0 = _errs43 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mixHash !== undefined){
+let data15 = data.mixHash;
+const _errs46 = errors;
+const _errs47 = errors;
+if(errors === _errs47){
+if(typeof data15 === "string"){
+if(!pattern1.test(data15)){
+validate377.errors = [{instancePath:instancePath+"/mixHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data15}];
+return false;
+}
+}
+else {
+validate377.errors = [{instancePath:instancePath+"/mixHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data15}];
+return false;
+}
+}
+var valid0 = _errs46 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nonce !== undefined){
+let data16 = data.nonce;
+const _errs49 = errors;
+const _errs50 = errors;
+if(errors === _errs50){
+if(typeof data16 === "string"){
+if(!pattern144.test(data16)){
+validate377.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema263,data:data16}];
+return false;
+}
+}
+else {
+validate377.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema263.type,parentSchema:schema263,data:data16}];
+return false;
+}
+}
+var valid0 = _errs49 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.baseFeePerGas !== undefined){
+let data17 = data.baseFeePerGas;
+const _errs52 = errors;
+const _errs53 = errors;
+if(errors === _errs53){
+if(typeof data17 === "string"){
+if(!pattern18.test(data17)){
+validate377.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data17}];
+return false;
+}
+}
+else {
+validate377.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data17}];
+return false;
+}
+}
+var valid0 = _errs52 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.withdrawalsRoot !== undefined){
+let data18 = data.withdrawalsRoot;
+const _errs55 = errors;
+const _errs56 = errors;
+if(errors === _errs56){
+if(typeof data18 === "string"){
+if(!pattern1.test(data18)){
+validate377.errors = [{instancePath:instancePath+"/withdrawalsRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data18}];
+return false;
+}
+}
+else {
+validate377.errors = [{instancePath:instancePath+"/withdrawalsRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data18}];
+return false;
+}
+}
+var valid0 = _errs55 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.blobGasUsed !== undefined){
+let data19 = data.blobGasUsed;
+const _errs58 = errors;
+const _errs59 = errors;
+if(errors === _errs59){
+if(typeof data19 === "string"){
+if(!pattern18.test(data19)){
+validate377.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data19}];
+return false;
+}
+}
+else {
+validate377.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data19}];
+return false;
+}
+}
+var valid0 = _errs58 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.excessBlobGas !== undefined){
+let data20 = data.excessBlobGas;
+const _errs61 = errors;
+const _errs62 = errors;
+if(errors === _errs62){
+if(typeof data20 === "string"){
+if(!pattern18.test(data20)){
+validate377.errors = [{instancePath:instancePath+"/excessBlobGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data20}];
+return false;
+}
+}
+else {
+validate377.errors = [{instancePath:instancePath+"/excessBlobGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data20}];
+return false;
+}
+}
+var valid0 = _errs61 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.parentBeaconBlockRoot !== undefined){
+let data21 = data.parentBeaconBlockRoot;
+const _errs64 = errors;
+const _errs65 = errors;
+if(errors === _errs65){
+if(typeof data21 === "string"){
+if(!pattern1.test(data21)){
+validate377.errors = [{instancePath:instancePath+"/parentBeaconBlockRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data21}];
+return false;
+}
+}
+else {
+validate377.errors = [{instancePath:instancePath+"/parentBeaconBlockRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data21}];
+return false;
+}
+}
+var valid0 = _errs64 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.requestsHash !== undefined){
+let data22 = data.requestsHash;
+const _errs67 = errors;
+const _errs68 = errors;
+if(errors === _errs68){
+if(typeof data22 === "string"){
+if(!pattern1.test(data22)){
+validate377.errors = [{instancePath:instancePath+"/requestsHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data22}];
+return false;
+}
+}
+else {
+validate377.errors = [{instancePath:instancePath+"/requestsHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data22}];
+return false;
+}
+}
+var valid0 = _errs67 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.size !== undefined){
+let data23 = data.size;
+const _errs70 = errors;
+const _errs71 = errors;
+if(errors === _errs71){
+if(typeof data23 === "string"){
+if(!pattern18.test(data23)){
+validate377.errors = [{instancePath:instancePath+"/size",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
+return false;
+}
+}
+else {
+validate377.errors = [{instancePath:instancePath+"/size",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
+return false;
+}
+}
+var valid0 = _errs70 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.transactions !== undefined){
+let data24 = data.transactions;
+const _errs73 = errors;
+const _errs74 = errors;
+let valid25 = false;
+const _errs75 = errors;
+if(errors === _errs75){
+if(Array.isArray(data24)){
+var valid26 = true;
+const len0 = data24.length;
+for(let i0=0; i0<len0; i0++){
+let data25 = data24[i0];
+const _errs77 = errors;
+const _errs78 = errors;
+if(errors === _errs78){
+if(typeof data25 === "string"){
+if(!pattern1.test(data25)){
+const err0 = {instancePath:instancePath+"/transactions/" + i0,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data25};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/transactions/" + i0,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data25};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var valid26 = _errs77 === errors;
+if(!valid26){
+break;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema246.properties.transactions.anyOf[0].type,parentSchema:schema246.properties.transactions.anyOf[0],data:data24};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+var _valid0 = _errs75 === errors;
+valid25 = valid25 || _valid0;
+if(!valid25){
+const _errs80 = errors;
+if(errors === _errs80){
+if(Array.isArray(data24)){
+var valid28 = true;
+const len1 = data24.length;
+for(let i1=0; i1<len1; i1++){
+const _errs82 = errors;
+if(!(validate178(data24[i1], {instancePath:instancePath+"/transactions/" + i1,parentData:data24,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
+errors = vErrors.length;
+}
+var valid28 = _errs82 === errors;
+if(!valid28){
+break;
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema246.properties.transactions.anyOf[1].type,parentSchema:schema246.properties.transactions.anyOf[1],data:data24};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+var _valid0 = _errs80 === errors;
+valid25 = valid25 || _valid0;
+}
+if(!valid25){
+const err4 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema246.properties.transactions.anyOf,parentSchema:schema246.properties.transactions,data:data24};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+validate377.errors = vErrors;
+return false;
+}
+else {
+errors = _errs74;
+if(vErrors !== null){
+if(_errs74){
+vErrors.length = _errs74;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs73 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uncles !== undefined){
+let data27 = data.uncles;
+const _errs83 = errors;
+if(errors === _errs83){
+if(Array.isArray(data27)){
+var valid29 = true;
+const len2 = data27.length;
+for(let i2=0; i2<len2; i2++){
+let data28 = data27[i2];
+const _errs85 = errors;
+const _errs86 = errors;
+if(errors === _errs86){
+if(typeof data28 === "string"){
+if(!pattern1.test(data28)){
+validate377.errors = [{instancePath:instancePath+"/uncles/" + i2,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data28}];
+return false;
+}
+}
+else {
+validate377.errors = [{instancePath:instancePath+"/uncles/" + i2,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data28}];
+return false;
+}
+}
+var valid29 = _errs85 === errors;
+if(!valid29){
+break;
+}
+}
+}
+else {
+validate377.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema246.properties.uncles.type,parentSchema:schema246.properties.uncles,data:data27}];
+return false;
+}
+}
+var valid0 = _errs83 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.withdrawals !== undefined){
+let data29 = data.withdrawals;
+const _errs88 = errors;
+if(errors === _errs88){
+if(Array.isArray(data29)){
+var valid31 = true;
+const len3 = data29.length;
+for(let i3=0; i3<len3; i3++){
+const _errs90 = errors;
+if(!(validate182(data29[i3], {instancePath:instancePath+"/withdrawals/" + i3,parentData:data29,parentDataProperty:i3,rootData}))){
+vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
+errors = vErrors.length;
+}
+var valid31 = _errs90 === errors;
+if(!valid31){
+break;
+}
+}
+}
+else {
+validate377.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema246.properties.withdrawals.type,parentSchema:schema246.properties.withdrawals,data:data29}];
+return false;
+}
+}
+var valid0 = _errs88 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate377.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema246.type,parentSchema:schema246,data}];
+return false;
+}
+}
+validate377.errors = vErrors;
+return errors === 0;
+}
+
+const schema820 = {"title":"Simulated call result","type":"object","required":["returnData","logs","gasUsed","status"],"additionalProperties":false,"properties":{"returnData":{"$ref":"#/components/schemas/Bytes"},"logs":{"type":"array","items":{"$ref":"#/components/schemas/Log"}},"gasUsed":{"$ref":"#/components/schemas/Uint"},"maxUsedGas":{"$ref":"#/components/schemas/Uint"},"status":{"$ref":"#/components/schemas/Uint"},"error":{"type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"integer"},"message":{"type":"string"},"data":{"$ref":"#/components/schemas/Bytes"}}}}};
+
+function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.returnData === undefined) && (missing0 = "returnData")) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.status === undefined) && (missing0 = "status"))){
+validate381.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema820.required,parentSchema:schema820,data}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((((key0 === "returnData") || (key0 === "logs")) || (key0 === "gasUsed")) || (key0 === "maxUsedGas")) || (key0 === "status")) || (key0 === "error"))){
+validate381.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema820,data}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.returnData !== undefined){
+let data0 = data.returnData;
+const _errs2 = errors;
+const _errs3 = errors;
+if(errors === _errs3){
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+validate381.errors = [{instancePath:instancePath+"/returnData",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data0}];
+return false;
+}
+}
+else {
+validate381.errors = [{instancePath:instancePath+"/returnData",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data0}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.logs !== undefined){
+let data1 = data.logs;
+const _errs5 = errors;
+if(errors === _errs5){
+if(Array.isArray(data1)){
+var valid2 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+const _errs7 = errors;
+if(!(validate201(data1[i0], {instancePath:instancePath+"/logs/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
+errors = vErrors.length;
+}
+var valid2 = _errs7 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate381.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema820.properties.logs.type,parentSchema:schema820.properties.logs,data:data1}];
+return false;
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.gasUsed !== undefined){
+let data3 = data.gasUsed;
+const _errs8 = errors;
+const _errs9 = errors;
+if(errors === _errs9){
+if(typeof data3 === "string"){
+if(!pattern18.test(data3)){
+validate381.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data3}];
+return false;
+}
+}
+else {
+validate381.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data3}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.maxUsedGas !== undefined){
+let data4 = data.maxUsedGas;
+const _errs11 = errors;
+const _errs12 = errors;
+if(errors === _errs12){
+if(typeof data4 === "string"){
+if(!pattern18.test(data4)){
+validate381.errors = [{instancePath:instancePath+"/maxUsedGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data4}];
+return false;
+}
+}
+else {
+validate381.errors = [{instancePath:instancePath+"/maxUsedGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data4}];
+return false;
+}
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data5 = data.status;
+const _errs14 = errors;
+const _errs15 = errors;
+if(errors === _errs15){
+if(typeof data5 === "string"){
+if(!pattern18.test(data5)){
+validate381.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data5}];
+return false;
+}
+}
+else {
+validate381.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data5}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.error !== undefined){
+let data6 = data.error;
+const _errs17 = errors;
+if(errors === _errs17){
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+let missing1;
+if(((data6.code === undefined) && (missing1 = "code")) || ((data6.message === undefined) && (missing1 = "message"))){
+validate381.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema820.properties.error.required,parentSchema:schema820.properties.error,data:data6}];
+return false;
+}
+else {
+const _errs19 = errors;
+for(const key1 in data6){
+if(!(((key1 === "code") || (key1 === "message")) || (key1 === "data"))){
+validate381.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema820.properties.error,data:data6}];
+return false;
+break;
+}
+}
+if(_errs19 === errors){
+if(data6.code !== undefined){
+let data7 = data6.code;
+const _errs20 = errors;
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+validate381.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema820.properties.error.properties.code.type,parentSchema:schema820.properties.error.properties.code,data:data7}];
+return false;
+}
+var valid6 = _errs20 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data6.message !== undefined){
+let data8 = data6.message;
+const _errs22 = errors;
+if(typeof data8 !== "string"){
+validate381.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema820.properties.error.properties.message.type,parentSchema:schema820.properties.error.properties.message,data:data8}];
+return false;
+}
+var valid6 = _errs22 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data6.data !== undefined){
+let data9 = data6.data;
+const _errs24 = errors;
+const _errs25 = errors;
+if(errors === _errs25){
+if(typeof data9 === "string"){
+if(!pattern4.test(data9)){
+validate381.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data9}];
+return false;
+}
+}
+else {
+validate381.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data9}];
+return false;
+}
+}
+var valid6 = _errs24 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate381.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema820.properties.error.type,parentSchema:schema820.properties.error,data:data6}];
+return false;
+}
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate381.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema820.type,parentSchema:schema820,data}];
+return false;
+}
+}
+validate381.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+if(!(validate377(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate377.errors : vErrors.concat(validate377.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs0 === errors;
+if(valid0){
+const _errs1 = errors;
+if(errors === _errs1){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.calls === undefined) && (missing0 = "calls")){
+validate376.errors = [{instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema792.allOf[1].required,parentSchema:schema792.allOf[1],data}];
+return false;
+}
+else {
+if(data.calls !== undefined){
+let data0 = data.calls;
+const _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data0)){
+var valid2 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+const _errs5 = errors;
+if(!(validate381(data0[i0], {instancePath:instancePath+"/calls/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate381.errors : vErrors.concat(validate381.errors);
+errors = vErrors.length;
+}
+var valid2 = _errs5 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate376.errors = [{instancePath:instancePath+"/calls",schemaPath:"#/allOf/1/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema792.allOf[1].properties.calls.type,parentSchema:schema792.allOf[1].properties.calls,data:data0}];
+return false;
+}
+}
+}
+}
+}
+else {
+validate376.errors = [{instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema792.allOf[1].type,parentSchema:schema792.allOf[1],data}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+validate376.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate375(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(Array.isArray(data)){
+var valid0 = true;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+const _errs1 = errors;
+if(!(validate376(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate376.errors : vErrors.concat(validate376.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+validate375.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema791.type,parentSchema:schema791,data}];
+return false;
+}
+}
+validate375.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_subscribe_param0 = validate385;
+const schema826 = {"$ref":"openrpc#/components/schemas/SubscriptionKind"};
+const schema827 = {"title":"Subscription kind","type":"string","x-error":"a subscription kind name"};
+
+function validate385(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+validate385.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionKind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema827.type,parentSchema:schema827,data}];
+return false;
+}
+validate385.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_subscribe_param1 = validate386;
+const schema828 = {"$ref":"openrpc#/components/schemas/SubscriptionOptions"};
+const schema829 = {"title":"Subscription options","anyOf":[{"type":"boolean"},{"type":"object"}],"x-error":"a boolean or a filter object"};
+
+function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
 let valid1 = false;
 const _errs2 = errors;
 if(typeof data !== "boolean"){
-const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema759.anyOf[0].type,parentSchema:schema759.anyOf[0],data};
+const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema829.anyOf[0].type,parentSchema:schema829.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21321,7 +23540,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err1 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema759.anyOf[1].type,parentSchema:schema759.anyOf[1],data};
+const err1 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema829.anyOf[1].type,parentSchema:schema829.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21334,7 +23553,7 @@ var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err2 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema759.anyOf,parentSchema:schema759,data};
+const err2 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema829.anyOf,parentSchema:schema829,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -21342,7 +23561,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate356.errors = vErrors;
+validate386.errors = vErrors;
 return false;
 }
 else {
@@ -21356,47 +23575,47 @@ vErrors = null;
 }
 }
 }
-validate356.errors = vErrors;
+validate386.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_subscribe_result = validate357;
-const schema760 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
-const schema761 = {"title":"Subscription id","type":"string","pattern":"^0x[0-9a-fA-F]{1,32}$","x-error":"a subscription id (0x + up to 32 hex digits)"};
-const pattern475 = new RegExp("^0x[0-9a-fA-F]{1,32}$", "u");
+export const eth_subscribe_result = validate387;
+const schema830 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
+const schema831 = {"title":"Subscription id","type":"string","pattern":"^0x[0-9a-fA-F]{1,32}$","x-error":"a subscription id (0x + up to 32 hex digits)"};
+const pattern532 = new RegExp("^0x[0-9a-fA-F]{1,32}$", "u");
 
-function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern475.test(data)){
-validate357.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema761,data}];
+if(!pattern532.test(data)){
+validate387.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema831,data}];
 return false;
 }
 }
 else {
-validate357.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema761.type,parentSchema:schema761,data}];
+validate387.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema831.type,parentSchema:schema831,data}];
 return false;
 }
 }
-validate357.errors = vErrors;
+validate387.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_syncing_result = validate358;
-const schema762 = {"oneOf":[{"type":"boolean","const":false},{"$ref":"openrpc#/components/schemas/SyncStatus"}]};
-const schema763 = {"title":"Sync status","type":"object","required":["startingBlock","currentBlock","highestBlock"],"properties":{"startingBlock":{"$ref":"#/components/schemas/Uint"},"currentBlock":{"$ref":"#/components/schemas/Uint"},"highestBlock":{"$ref":"#/components/schemas/Uint"}}};
+export const eth_syncing_result = validate388;
+const schema832 = {"oneOf":[{"type":"boolean","const":false},{"$ref":"openrpc#/components/schemas/SyncStatus"}]};
+const schema833 = {"title":"Sync status","type":"object","required":["startingBlock","currentBlock","highestBlock"],"properties":{"startingBlock":{"$ref":"#/components/schemas/Uint"},"currentBlock":{"$ref":"#/components/schemas/Uint"},"highestBlock":{"$ref":"#/components/schemas/Uint"}}};
 
-function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.startingBlock === undefined) && (missing0 = "startingBlock")) || ((data.currentBlock === undefined) && (missing0 = "currentBlock"))) || ((data.highestBlock === undefined) && (missing0 = "highestBlock"))){
-validate359.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema763.required,parentSchema:schema763,data}];
+validate389.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema833.required,parentSchema:schema833,data}];
 return false;
 }
 else {
@@ -21407,12 +23626,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern18.test(data0)){
-validate359.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data0}];
+validate389.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data0}];
 return false;
 }
 }
 else {
-validate359.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data0}];
+validate389.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data0}];
 return false;
 }
 }
@@ -21429,12 +23648,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(!pattern18.test(data1)){
-validate359.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data1}];
+validate389.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data1}];
 return false;
 }
 }
 else {
-validate359.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data1}];
+validate389.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data1}];
 return false;
 }
 }
@@ -21451,12 +23670,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
 if(!pattern18.test(data2)){
-validate359.errors = [{instancePath:instancePath+"/highestBlock",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data2}];
+validate389.errors = [{instancePath:instancePath+"/highestBlock",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data2}];
 return false;
 }
 }
 else {
-validate359.errors = [{instancePath:instancePath+"/highestBlock",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data2}];
+validate389.errors = [{instancePath:instancePath+"/highestBlock",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data2}];
 return false;
 }
 }
@@ -21470,16 +23689,16 @@ var valid0 = true;
 }
 }
 else {
-validate359.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema763.type,parentSchema:schema763,data}];
+validate389.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema833.type,parentSchema:schema833,data}];
 return false;
 }
 }
-validate359.errors = vErrors;
+validate389.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -21487,7 +23706,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(typeof data !== "boolean"){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema762.oneOf[0].type,parentSchema:schema762.oneOf[0],data};
+const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema832.oneOf[0].type,parentSchema:schema832.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21497,7 +23716,7 @@ vErrors.push(err0);
 errors++;
 }
 if(false !== data){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema762.oneOf[0],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema832.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21512,8 +23731,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs3 = errors;
-if(!(validate359(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate359.errors : vErrors.concat(validate359.errors);
+if(!(validate389(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate389.errors : vErrors.concat(validate389.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
@@ -21528,7 +23747,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema762.oneOf,parentSchema:schema762,data};
+const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema832.oneOf,parentSchema:schema832,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -21536,7 +23755,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate358.errors = vErrors;
+validate388.errors = vErrors;
 return false;
 }
 else {
@@ -21550,124 +23769,124 @@ vErrors = null;
 }
 }
 }
-validate358.errors = vErrors;
+validate388.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_uninstallFilter_param0 = validate361;
-const schema767 = {"$ref":"openrpc#/components/schemas/FilterId"};
+export const eth_uninstallFilter_param0 = validate391;
+const schema837 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
-function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate391(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern253.test(data)){
-validate361.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema410,data}];
+if(!pattern254.test(data)){
+validate391.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema411,data}];
 return false;
 }
 }
 else {
-validate361.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema410.type,parentSchema:schema410,data}];
+validate391.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema411.type,parentSchema:schema411,data}];
 return false;
 }
 }
-validate361.errors = vErrors;
+validate391.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_uninstallFilter_result = validate362;
-const schema769 = {"type":"boolean"};
+export const eth_uninstallFilter_result = validate392;
+const schema839 = {"type":"boolean"};
 
-function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate362.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema769.type,parentSchema:schema769,data}];
+validate392.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema839.type,parentSchema:schema839,data}];
 return false;
 }
-validate362.errors = vErrors;
+validate392.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_unsubscribe_param0 = validate363;
-const schema770 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
+export const eth_unsubscribe_param0 = validate393;
+const schema840 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
 
-function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate393(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern475.test(data)){
-validate363.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema761,data}];
+if(!pattern532.test(data)){
+validate393.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema831,data}];
 return false;
 }
 }
 else {
-validate363.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema761.type,parentSchema:schema761,data}];
+validate393.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema831.type,parentSchema:schema831,data}];
 return false;
 }
 }
-validate363.errors = vErrors;
+validate393.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_unsubscribe_result = validate364;
-const schema772 = {"type":"boolean"};
+export const eth_unsubscribe_result = validate394;
+const schema842 = {"type":"boolean"};
 
-function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate394(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate364.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema772.type,parentSchema:schema772,data}];
+validate394.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema842.type,parentSchema:schema842,data}];
 return false;
 }
-validate364.errors = vErrors;
+validate394.errors = vErrors;
 return errors === 0;
 }
 
-export const net_listening_result = validate365;
-const schema773 = {"type":"boolean"};
+export const net_listening_result = validate395;
+const schema843 = {"type":"boolean"};
 
-function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate365.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema773.type,parentSchema:schema773,data}];
+validate395.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema843.type,parentSchema:schema843,data}];
 return false;
 }
-validate365.errors = vErrors;
+validate395.errors = vErrors;
 return errors === 0;
 }
 
-export const net_version_result = validate366;
-const schema774 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$"};
+export const net_version_result = validate396;
+const schema844 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$"};
 
-function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
-if(!pattern115.test(data)){
-validate366.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema774,data}];
+if(!pattern116.test(data)){
+validate396.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema844,data}];
 return false;
 }
 }
 else {
-validate366.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema774.type,parentSchema:schema774,data}];
+validate396.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema844.type,parentSchema:schema844,data}];
 return false;
 }
 }
-validate366.errors = vErrors;
+validate396.errors = vErrors;
 return errors === 0;
 }
 
-export const op_supportedCapabilities_result = validate367;
-const schema775 = {"type":"array","items":{"type":"string"}};
+export const op_supportedCapabilities_result = validate397;
+const schema845 = {"type":"array","items":{"type":"string"}};
 
-function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate397(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -21678,7 +23897,7 @@ for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate367.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema775.items.type,parentSchema:schema775.items,data:data0}];
+validate397.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema845.items.type,parentSchema:schema845.items,data:data0}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -21688,19 +23907,19 @@ break;
 }
 }
 else {
-validate367.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema775.type,parentSchema:schema775,data}];
+validate397.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema845.type,parentSchema:schema845,data}];
 return false;
 }
 }
-validate367.errors = vErrors;
+validate397.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_discover_result = validate368;
-const schema776 = {"$ref":"openrpc#/components/schemas/OpenRpcDocument"};
-const schema777 = {"title":"OpenRPC document","type":"object","required":["openrpc","info","methods"],"properties":{"openrpc":{"type":"string"},"info":{"type":"object","required":["title","version"],"properties":{"title":{"type":"string"},"version":{"type":"string"}}},"servers":{"type":"array","items":{"type":"object"}},"methods":{"type":"array","items":{"type":"object"}},"components":{"type":"object"}}};
+export const rpc_discover_result = validate398;
+const schema846 = {"$ref":"openrpc#/components/schemas/OpenRpcDocument"};
+const schema847 = {"title":"OpenRPC document","type":"object","required":["openrpc","info","methods"],"properties":{"openrpc":{"type":"string"},"info":{"type":"object","required":["title","version"],"properties":{"title":{"type":"string"},"version":{"type":"string"}}},"servers":{"type":"array","items":{"type":"object"}},"methods":{"type":"array","items":{"type":"object"}},"components":{"type":"object"}}};
 
-function validate368(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -21708,7 +23927,7 @@ if(errors === _errs0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.openrpc === undefined) && (missing0 = "openrpc")) || ((data.info === undefined) && (missing0 = "info"))) || ((data.methods === undefined) && (missing0 = "methods"))){
-validate368.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema777.required,parentSchema:schema777,data}];
+validate398.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema847.required,parentSchema:schema847,data}];
 return false;
 }
 else {
@@ -21716,7 +23935,7 @@ if(data.openrpc !== undefined){
 let data0 = data.openrpc;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate368.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema777.properties.openrpc.type,parentSchema:schema777.properties.openrpc,data:data0}];
+validate398.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema847.properties.openrpc.type,parentSchema:schema847.properties.openrpc,data:data0}];
 return false;
 }
 var valid1 = _errs2 === errors;
@@ -21732,7 +23951,7 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.title === undefined) && (missing1 = "title")) || ((data1.version === undefined) && (missing1 = "version"))){
-validate368.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema777.properties.info.required,parentSchema:schema777.properties.info,data:data1}];
+validate398.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema847.properties.info.required,parentSchema:schema847.properties.info,data:data1}];
 return false;
 }
 else {
@@ -21740,7 +23959,7 @@ if(data1.title !== undefined){
 let data2 = data1.title;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate368.errors = [{instancePath:instancePath+"/info/title",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema777.properties.info.properties.title.type,parentSchema:schema777.properties.info.properties.title,data:data2}];
+validate398.errors = [{instancePath:instancePath+"/info/title",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema847.properties.info.properties.title.type,parentSchema:schema847.properties.info.properties.title,data:data2}];
 return false;
 }
 var valid2 = _errs6 === errors;
@@ -21753,7 +23972,7 @@ if(data1.version !== undefined){
 let data3 = data1.version;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate368.errors = [{instancePath:instancePath+"/info/version",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema777.properties.info.properties.version.type,parentSchema:schema777.properties.info.properties.version,data:data3}];
+validate398.errors = [{instancePath:instancePath+"/info/version",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema847.properties.info.properties.version.type,parentSchema:schema847.properties.info.properties.version,data:data3}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -21765,7 +23984,7 @@ var valid2 = true;
 }
 }
 else {
-validate368.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema777.properties.info.type,parentSchema:schema777.properties.info,data:data1}];
+validate398.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema847.properties.info.type,parentSchema:schema847.properties.info,data:data1}];
 return false;
 }
 }
@@ -21786,7 +24005,7 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 const _errs12 = errors;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-validate368.errors = [{instancePath:instancePath+"/servers/" + i0,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema777.properties.servers.items.type,parentSchema:schema777.properties.servers.items,data:data5}];
+validate398.errors = [{instancePath:instancePath+"/servers/" + i0,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema847.properties.servers.items.type,parentSchema:schema847.properties.servers.items,data:data5}];
 return false;
 }
 var valid3 = _errs12 === errors;
@@ -21796,7 +24015,7 @@ break;
 }
 }
 else {
-validate368.errors = [{instancePath:instancePath+"/servers",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema777.properties.servers.type,parentSchema:schema777.properties.servers,data:data4}];
+validate398.errors = [{instancePath:instancePath+"/servers",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema847.properties.servers.type,parentSchema:schema847.properties.servers,data:data4}];
 return false;
 }
 }
@@ -21817,7 +24036,7 @@ for(let i1=0; i1<len1; i1++){
 let data7 = data6[i1];
 const _errs16 = errors;
 if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
-validate368.errors = [{instancePath:instancePath+"/methods/" + i1,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema777.properties.methods.items.type,parentSchema:schema777.properties.methods.items,data:data7}];
+validate398.errors = [{instancePath:instancePath+"/methods/" + i1,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema847.properties.methods.items.type,parentSchema:schema847.properties.methods.items,data:data7}];
 return false;
 }
 var valid4 = _errs16 === errors;
@@ -21827,7 +24046,7 @@ break;
 }
 }
 else {
-validate368.errors = [{instancePath:instancePath+"/methods",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema777.properties.methods.type,parentSchema:schema777.properties.methods,data:data6}];
+validate398.errors = [{instancePath:instancePath+"/methods",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema847.properties.methods.type,parentSchema:schema847.properties.methods,data:data6}];
 return false;
 }
 }
@@ -21841,7 +24060,7 @@ if(data.components !== undefined){
 let data8 = data.components;
 const _errs18 = errors;
 if(!(data8 && typeof data8 == "object" && !Array.isArray(data8))){
-validate368.errors = [{instancePath:instancePath+"/components",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/components/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema777.properties.components.type,parentSchema:schema777.properties.components,data:data8}];
+validate398.errors = [{instancePath:instancePath+"/components",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/components/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema847.properties.components.type,parentSchema:schema847.properties.components,data:data8}];
 return false;
 }
 var valid1 = _errs18 === errors;
@@ -21856,21 +24075,21 @@ var valid1 = true;
 }
 }
 else {
-validate368.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema777.type,parentSchema:schema777,data}];
+validate398.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema847.type,parentSchema:schema847,data}];
 return false;
 }
 }
-validate368.errors = vErrors;
+validate398.errors = vErrors;
 return errors === 0;
 }
 
-export const txpool_content_result = validate369;
-const schema778 = {"$ref":"openrpc#/components/schemas/TxPoolContent"};
-const schema779 = {"title":"Transaction pool content","type":"object","required":["pending","queued"],"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactions"},"queued":{"$ref":"#/components/schemas/TxPoolTransactions"}}};
-const schema780 = {"title":"Transaction pool section","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}};
-const schema781 = {"title":"Transactions by nonce","type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"#/components/schemas/Transaction"}};
+export const txpool_content_result = validate399;
+const schema848 = {"$ref":"openrpc#/components/schemas/TxPoolContent"};
+const schema849 = {"title":"Transaction pool content","type":"object","required":["pending","queued"],"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactions"},"queued":{"$ref":"#/components/schemas/TxPoolTransactions"}}};
+const schema850 = {"title":"Transaction pool section","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}};
+const schema851 = {"title":"Transactions by nonce","type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"#/components/schemas/Transaction"}};
 
-function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -21878,8 +24097,8 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
-if(!pattern115.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema781.propertyNames,data:key0,propertyName:key0};
+if(!pattern116.test(key0)){
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema851.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21891,7 +24110,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema781.propertyNames,parentSchema:schema781,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema851.propertyNames,parentSchema:schema851,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21899,7 +24118,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate372.errors = vErrors;
+validate402.errors = vErrors;
 return false;
 break;
 }
@@ -21919,16 +24138,16 @@ break;
 }
 }
 else {
-validate372.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema781.type,parentSchema:schema781,data}];
+validate402.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema851.type,parentSchema:schema851,data}];
 return false;
 }
 }
-validate372.errors = vErrors;
+validate402.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate401(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -21937,7 +24156,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern16.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema780.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema850.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21949,7 +24168,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema780.propertyNames,parentSchema:schema780,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema850.propertyNames,parentSchema:schema850,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21957,7 +24176,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate371.errors = vErrors;
+validate401.errors = vErrors;
 return false;
 break;
 }
@@ -21965,8 +24184,8 @@ break;
 if(valid0){
 for(const key1 in data){
 const _errs3 = errors;
-if(!(validate372(data[key1], {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key1,rootData}))){
-vErrors = vErrors === null ? validate372.errors : vErrors.concat(validate372.errors);
+if(!(validate402(data[key1], {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key1,rootData}))){
+vErrors = vErrors === null ? validate402.errors : vErrors.concat(validate402.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs3 === errors;
@@ -21977,30 +24196,30 @@ break;
 }
 }
 else {
-validate371.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema780.type,parentSchema:schema780,data}];
+validate401.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema850.type,parentSchema:schema850,data}];
 return false;
 }
 }
-validate371.errors = vErrors;
+validate401.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate400(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate370.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema779.required,parentSchema:schema779,data}];
+validate400.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema849.required,parentSchema:schema849,data}];
 return false;
 }
 else {
 if(data.pending !== undefined){
 const _errs1 = errors;
-if(!(validate371(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
-vErrors = vErrors === null ? validate371.errors : vErrors.concat(validate371.errors);
+if(!(validate401(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate401.errors : vErrors.concat(validate401.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -22011,8 +24230,8 @@ var valid0 = true;
 if(valid0){
 if(data.queued !== undefined){
 const _errs2 = errors;
-if(!(validate371(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
-vErrors = vErrors === null ? validate371.errors : vErrors.concat(validate371.errors);
+if(!(validate401(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate401.errors : vErrors.concat(validate401.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -22024,68 +24243,68 @@ var valid0 = true;
 }
 }
 else {
-validate370.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema779.type,parentSchema:schema779,data}];
+validate400.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema849.type,parentSchema:schema849,data}];
 return false;
 }
 }
-validate370.errors = vErrors;
+validate400.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate369(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate399(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate370(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate370.errors : vErrors.concat(validate370.errors);
+if(!(validate400(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate400.errors : vErrors.concat(validate400.errors);
 errors = vErrors.length;
 }
-validate369.errors = vErrors;
+validate399.errors = vErrors;
 return errors === 0;
 }
 
-export const txpool_contentFrom_param0 = validate378;
-const schema782 = {"$ref":"openrpc#/components/schemas/Address"};
+export const txpool_contentFrom_param0 = validate408;
+const schema852 = {"$ref":"openrpc#/components/schemas/Address"};
 
-function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate408(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern16.test(data)){
-validate378.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data}];
+validate408.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data}];
 return false;
 }
 }
 else {
-validate378.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data}];
+validate408.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data}];
 return false;
 }
 }
-validate378.errors = vErrors;
+validate408.errors = vErrors;
 return errors === 0;
 }
 
-export const txpool_contentFrom_result = validate379;
-const schema784 = {"$ref":"openrpc#/components/schemas/TxPoolContentFrom"};
-const schema785 = {"title":"Transaction pool content of one sender","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"},"queued":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}}};
+export const txpool_contentFrom_result = validate409;
+const schema854 = {"$ref":"openrpc#/components/schemas/TxPoolContentFrom"};
+const schema855 = {"title":"Transaction pool content of one sender","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"},"queued":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}}};
 
-function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate410(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate380.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema785.required,parentSchema:schema785,data}];
+validate410.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema855.required,parentSchema:schema855,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate380.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema785,data}];
+validate410.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema855,data}];
 return false;
 break;
 }
@@ -22093,8 +24312,8 @@ break;
 if(_errs1 === errors){
 if(data.pending !== undefined){
 const _errs2 = errors;
-if(!(validate372(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
-vErrors = vErrors === null ? validate372.errors : vErrors.concat(validate372.errors);
+if(!(validate402(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate402.errors : vErrors.concat(validate402.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -22105,8 +24324,8 @@ var valid0 = true;
 if(valid0){
 if(data.queued !== undefined){
 const _errs3 = errors;
-if(!(validate372(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
-vErrors = vErrors === null ? validate372.errors : vErrors.concat(validate372.errors);
+if(!(validate402(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate402.errors : vErrors.concat(validate402.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -22119,45 +24338,45 @@ var valid0 = true;
 }
 }
 else {
-validate380.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema785.type,parentSchema:schema785,data}];
+validate410.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema855.type,parentSchema:schema855,data}];
 return false;
 }
 }
-validate380.errors = vErrors;
+validate410.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate409(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate380(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate380.errors : vErrors.concat(validate380.errors);
+if(!(validate410(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate410.errors : vErrors.concat(validate410.errors);
 errors = vErrors.length;
 }
-validate379.errors = vErrors;
+validate409.errors = vErrors;
 return errors === 0;
 }
 
-export const txpool_status_result = validate384;
-const schema786 = {"$ref":"openrpc#/components/schemas/TxPoolStatus"};
-const schema787 = {"title":"Transaction pool status","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/Uint"},"queued":{"$ref":"#/components/schemas/Uint"}}};
+export const txpool_status_result = validate414;
+const schema856 = {"$ref":"openrpc#/components/schemas/TxPoolStatus"};
+const schema857 = {"title":"Transaction pool status","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/Uint"},"queued":{"$ref":"#/components/schemas/Uint"}}};
 
-function validate385(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate415(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate385.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema787.required,parentSchema:schema787,data}];
+validate415.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema857.required,parentSchema:schema857,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate385.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema787,data}];
+validate415.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema857,data}];
 return false;
 break;
 }
@@ -22170,12 +24389,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
 if(!pattern18.test(data0)){
-validate385.errors = [{instancePath:instancePath+"/pending",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data0}];
+validate415.errors = [{instancePath:instancePath+"/pending",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data0}];
 return false;
 }
 }
 else {
-validate385.errors = [{instancePath:instancePath+"/pending",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data0}];
+validate415.errors = [{instancePath:instancePath+"/pending",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data0}];
 return false;
 }
 }
@@ -22192,12 +24411,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
 if(!pattern18.test(data1)){
-validate385.errors = [{instancePath:instancePath+"/queued",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data1}];
+validate415.errors = [{instancePath:instancePath+"/queued",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data1}];
 return false;
 }
 }
 else {
-validate385.errors = [{instancePath:instancePath+"/queued",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data1}];
+validate415.errors = [{instancePath:instancePath+"/queued",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data1}];
 return false;
 }
 }
@@ -22211,82 +24430,82 @@ var valid0 = true;
 }
 }
 else {
-validate385.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema787.type,parentSchema:schema787,data}];
+validate415.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema857.type,parentSchema:schema857,data}];
 return false;
 }
 }
-validate385.errors = vErrors;
+validate415.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate384(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate385(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate385.errors : vErrors.concat(validate385.errors);
+if(!(validate415(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate415.errors : vErrors.concat(validate415.errors);
 errors = vErrors.length;
 }
-validate384.errors = vErrors;
+validate414.errors = vErrors;
 return errors === 0;
 }
 
-export const web3_clientVersion_result = validate387;
-const schema790 = {"type":"string"};
+export const web3_clientVersion_result = validate417;
+const schema860 = {"type":"string"};
 
-function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate387.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema790.type,parentSchema:schema790,data}];
+validate417.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema860.type,parentSchema:schema860,data}];
 return false;
 }
-validate387.errors = vErrors;
+validate417.errors = vErrors;
 return errors === 0;
 }
 
-export const web3_sha3_param0 = validate388;
-const schema791 = {"$ref":"openrpc#/components/schemas/Bytes"};
+export const web3_sha3_param0 = validate418;
+const schema861 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
-function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate418(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate388.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data}];
+validate418.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data}];
 return false;
 }
 }
 else {
-validate388.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data}];
+validate418.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data}];
 return false;
 }
 }
-validate388.errors = vErrors;
+validate418.errors = vErrors;
 return errors === 0;
 }
 
-export const web3_sha3_result = validate389;
-const schema793 = {"$ref":"openrpc#/components/schemas/Hash32"};
+export const web3_sha3_result = validate419;
+const schema863 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
-function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate419(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern1.test(data)){
-validate389.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data}];
+validate419.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data}];
 return false;
 }
 }
 else {
-validate389.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data}];
+validate419.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data}];
 return false;
 }
 }
-validate389.errors = vErrors;
+validate419.errors = vErrors;
 return errors === 0;
 }

@@ -148,3 +148,13 @@ export const FOLLOWER_PENDING_MAX_AHEAD_BLOCKS = 4
  * head catches up to the parent (ms): missing index 0 would lose the whole block's preconfirmations.
  */
 export const FOLLOWER_PARENT_WAIT_MS = 10_000
+
+/** Most blocks one eth_simulateV1 request may simulate, gaps included (geth's maxSimulateBlocks; BLOCKHASH's reach). */
+export const MAX_SIMULATE_BLOCKS = 256
+
+/** Most calls in one simulated block, and in one eth_simulateV1 request (geth's limits). */
+export const MAX_SIMULATE_CALLS_PER_BLOCK = 5_000
+export const MAX_SIMULATE_CALLS = 10_000
+
+/** Seconds between simulated blocks whose timestamp is not given (geth's timestampIncrement). */
+export const SIMULATE_TIMESTAMP_STEP = 12n

@@ -3,6 +3,7 @@
  * EVM on a block's state; a follower may run its own EVM over remote state or ask its upstream node.
  */
 import type { CallRequest, StateOverrideSpec } from '../domain/call-request.js'
+import type { SimulatedBlock, SimulateRequest } from '../domain/simulate.js'
 import type { BlockRecord } from '../domain/types.js'
 
 /** debug_trace*'s options (the wire TraceConfig, read as is). */
@@ -36,6 +37,8 @@ export interface Executor {
   /** The least gas with which the request succeeds on the block's state. */
   estimateGas(block: BlockRecord, request: CallRequest): Promise<bigint>
   createAccessList(block: BlockRecord, request: CallRequest): Promise<AccessListResult>
+  /** eth_simulateV1: blocks built on the block's state from the request's calls and overrides; nothing is kept. */
+  simulate(block: BlockRecord, request: SimulateRequest): Promise<SimulatedBlock[]>
   /** Traces of the transactions at `indexes` of the target block, in that order. */
   trace(target: TraceTarget, indexes: number[], options: TraceOptions): Promise<unknown[]>
 }

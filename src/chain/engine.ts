@@ -10,6 +10,7 @@ import { paramsTx } from '@ethereumjs/tx'
 import type { VM } from '@ethereumjs/vm'
 import { opStackChainName } from '../opstack/op-chain.js'
 import { ecrecover, keccak256, kzg } from './crypto.js'
+import { OverlayDB } from './overlay-db.js'
 
 const HARDFORK = Hardfork.Prague
 
@@ -89,6 +90,17 @@ export function throwawayVmCommon(common: Common): Common {
 /** Throw-away VM Commons by the Common they copy: the shared record and call Commons are kept per origin. */
 const throwawayOrigins = new WeakMap<Common, Common>()
 const originOf = (common: Common): Common => throwawayOrigins.get(common) ?? common
+
+/**
+ * A writable state at `root` whose writes (trie nodes, code) stay in an overlay of the chain's node store,
+ * for execution that must compute state roots without keeping anything (eth_simulateV1).
+ */
+export function isolatedStateAt(vm: VM, root: Uint8Array): MerkleStateManager {
+  const live = (vm.stateManager as unknown as { _trie: MerklePatriciaTrie })._trie
+  const trie = live.shallowCopy(false, { db: new OverlayDB(live.database().db) } as never)
+  trie.root(root)
+  return new MerkleStateManager({ common: vm.common, trie, caches: new Caches() })
+}
 
 const recordCommons = new WeakMap<Common, Common>()
 

@@ -127,6 +127,6 @@ function blockRecord(block: Block, receipts: TxReceipt[], created: (Uint8Array |
     ...assembleBlock(block.header, block.hash(), txs, records),
     size: block.serialize().length,
     ...(block.withdrawals ? { withdrawals: block.withdrawals } : {}),
-    ...(block.uncleHeaders.length ? { uncles: block.uncleHeaders.map((u) => u.hash()) } : {}),
+    ...(block.uncleHeaders.length ? { uncles: block.uncleHeaders } : {}),
   }
 }

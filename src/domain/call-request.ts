@@ -42,6 +42,8 @@ export type AccountOverrideSpec = {
   code?: Uint8Array
   state?: Map<bigint, bigint>
   stateDiff?: Map<bigint, bigint>
+  /** eth_simulateV1: the precompile at this address moves to that one (its own address then runs its code). */
+  movePrecompileTo?: Uint8Array
 }
 /** eth_call's third parameter, keyed by lower-case hex address. */
 export type StateOverrideSpec = Map<string, AccountOverrideSpec>

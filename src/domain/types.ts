@@ -84,8 +84,8 @@ export interface BlockRecord {
   readonly size: number
   /** Validator withdrawals (an imported post-Shanghai block's; built blocks have none). */
   readonly withdrawals?: readonly Withdrawal[]
-  /** Hashes of an imported pre-merge block's uncles. */
-  readonly uncles?: readonly Uint8Array[]
+  /** An imported pre-merge block's uncle headers (its raw form carries them, its JSON their hashes). */
+  readonly uncles?: readonly BlockHeader[]
 }
 
 /** Where a transaction sits. `pending` is true for a preconfirmed (not yet canonical) one. */

@@ -12,10 +12,13 @@ import { throwawayVmCommon } from '../chain/engine.js'
 import { createAccessList } from '../chain/execution/access-list.js'
 import { call } from '../chain/execution/call.js'
 import { estimateGas } from '../chain/execution/estimate.js'
-import { applyOverrides, type ExecutionEnv } from '../chain/execution/run.js'
+import type { ExecutionEnv } from '../chain/execution/run.js'
+import { applyStateOverrides } from '../chain/execution/state-overrides.js'
 import { traceTransactions } from '../chain/execution/trace/trace.js'
 import type { VmPool } from '../chain/execution/vm-pool.js'
 import type { CallRequest, StateOverrideSpec } from '../domain/call-request.js'
+import type { SimulatedBlock, SimulateRequest } from '../domain/simulate.js'
+import { simulate } from '../chain/execution/simulate/simulate.js'
 import { keyOf } from '../domain/block-record.js'
 import type { BlockRecord } from '../domain/types.js'
 import { data } from '../format/hex.js'
@@ -44,6 +47,13 @@ export class FollowerExecutor implements Executor {
 
   createAccessList(block: BlockRecord, request: CallRequest): Promise<AccessListResult> {
     return createAccessList(this.env(block), request)
+  }
+
+  /** On upstream-backed state, which has no trie: the simulated blocks' state roots are not computed. */
+  simulate(block: BlockRecord, request: SimulateRequest): Promise<SimulatedBlock[]> {
+    const { common, state } = this.parts
+    const base = { common, base: block, state: this.env(block).readState!(), blockHashes: state.blockHashes as never }
+    return simulate(base, request)
   }
 
   async trace({ block, parent }: TraceTarget, indexes: number[], options: TraceOptions): Promise<unknown[]> {
@@ -77,9 +87,13 @@ export class FollowerExecutor implements Executor {
       state.canonicalState(block.number, block.header.stateRoot)
     const vms = {
       run: async <T>(_root: Uint8Array, work: (vm: VM) => Promise<T>): Promise<T> => {
-        const stateManager = fresh()
-        if (overrides) await applyOverrides(stateManager as never, overrides)
-        return work(await createVM({ common: throwawayVmCommon(common), stateManager, blockchain: state.blockHashes }))
+        const vm = await createVM({
+          common: throwawayVmCommon(common),
+          stateManager: fresh(),
+          blockchain: state.blockHashes,
+        })
+        await applyStateOverrides(vm, overrides)
+        return work(vm)
       },
     } as unknown as VmPool
     const vm = { common, blockchain: state.blockHashes } as unknown as VM

@@ -59,7 +59,7 @@ export function formatBlock(
     ...formatHeader(header, hash),
     size: quantity(size),
     transactions,
-    uncles: (body.uncles ?? []).map(data),
+    uncles: (body.uncles ?? []).map((uncle) => data(uncle.hash())),
     ...(header.withdrawalsRoot ? { withdrawals } : {}),
   } as Block
 }

@@ -59,6 +59,7 @@ import { eth_baseFee, eth_blobBaseFee } from './eth/baseFees.js'
 import { eth_feeHistory } from './eth/feeHistory.js'
 import { eth_call } from './eth/call.js'
 import { eth_createAccessList } from './eth/createAccessList.js'
+import { eth_simulateV1 } from './eth/simulateV1.js'
 import { eth_estimateGas } from './eth/estimateGas.js'
 import { debug_traceTransaction } from './debug/traceTransaction.js'
 import { debug_traceBlockByHash, debug_traceBlockByNumber } from './debug/traceBlock.js'
@@ -129,6 +130,7 @@ export const handlers: Omit<MethodHandlers<HandlerContext>, ConnectionMethod> = 
   eth_baseFee,
   eth_blobBaseFee,
   eth_call,
+  eth_simulateV1,
   eth_estimateGas,
   eth_createAccessList,
   debug_traceTransaction,

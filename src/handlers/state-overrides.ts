@@ -17,6 +17,7 @@ export function parseStateOverrides(wire: StateOverrides): StateOverrideSpec {
     if (o.code !== undefined) account.code = parseData(o.code)
     if (o.state) account.state = slots(o.state)
     if (o.stateDiff) account.stateDiff = slots(o.stateDiff)
+    if (o.movePrecompileToAddress) account.movePrecompileTo = parseData(o.movePrecompileToAddress)
     overrides.set(address.toLowerCase(), account)
   }
   return overrides

@@ -74,4 +74,28 @@ describe('a follower serves the rpc-compat methods as its leader', { timeout: 60
       expect(await answer(follower.url, method, params), method).toEqual(expected)
     }
   })
+
+  test('eth_simulateV1 runs calls on the follower’s own EVM to the leader’s results', async () => {
+    const receipt = (await answer(leader.url, 'eth_getTransactionReceipt', [txs[0]])) as { contractAddress: Hex }
+    const token = receipt.contractAddress
+    const holder = (await answer(leader.url, 'eth_getTransactionByHash', [txs[0]])) as { from: Hex }
+    const transfer = encodeFunctionData({ abi: testToken.abi, functionName: 'transfer', args: [BOB, 1n] })
+    const balance = encodeFunctionData({ abi: testToken.abi, functionName: 'balanceOf', args: [BOB] })
+    const payload = {
+      blockStateCalls: [
+        { calls: [{ from: holder.from, to: token, input: transfer }] },
+        { calls: [{ to: token, input: balance }] },
+      ],
+    }
+    type Simulated = { number: Hex; calls: { status: Hex; returnData: Hex; gasUsed: Hex }[] }[]
+    const outcome = (blocks: Simulated) =>
+      blocks.map((b) => ({
+        number: b.number,
+        calls: b.calls.map(({ status, returnData, gasUsed }) => ({ status, returnData, gasUsed })),
+      }))
+    const expected = (await answer(leader.url, 'eth_simulateV1', [payload, 'latest'])) as Simulated
+    expect(expected[1]!.calls[0]!.status).toBe('0x1')
+    const got = (await answer(follower.url, 'eth_simulateV1', [payload, 'latest'])) as Simulated
+    expect(outcome(got)).toEqual(outcome(expected))
+  })
 })

@@ -68,6 +68,23 @@ describe('--genesis, --import and --no-mining on the execution-apis test chain',
     expect(receipt.root).toMatch(/^0x[0-9a-f]{64}$/)
     expect(receipt).not.toHaveProperty('status')
   })
+
+  test('a pre-merge block with an uncle answers debug_getRawBlock with the bytes it was imported as', async () => {
+    const imported = fixtureBlocks()[2]! // block 3, which has an uncle
+    expect((imported as unknown as unknown[][])[2]).toHaveLength(1)
+    expect(await call(service.url, 'debug_getRawBlock', ['0x3'])).toBe(bytesToHex(RLP.encode(imported as never)))
+    const block = await call(service.url, 'eth_getBlockByNumber', ['0x3', false])
+    expect(block.uncles).toHaveLength(1)
+  })
+
+  test('a pre-Byzantium receipt’s raw form commits to its state root, as the block’s receipts root does', async () => {
+    const [raw] = (await call(service.url, 'debug_getRawReceipts', ['0x3'])) as string[]
+    const receipt = await call(service.url, 'eth_getTransactionReceipt', [
+      (await call(service.url, 'eth_getBlockByNumber', ['0x3', false])).transactions[0],
+    ])
+    const [outcome] = RLP.decode(raw as never) as Uint8Array[]
+    expect(bytesToHex(outcome!)).toBe(receipt.root)
+  })
 })
 
 describe('a bad block in --import', () => {

@@ -157,6 +157,23 @@ describe('viem and ethers deploy, transfer and read an ERC-20', () => {
     )
   })
 
+  test('eth_call with movePrecompileToAddress answers the precompile at its new address, as geth', async () => {
+    const sha256 = '0x0000000000000000000000000000000000000002'
+    const moved = '0x0000000000000000000000000000000000c0ffee'
+    const digestOfAbc = '0xba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'
+    const overrides = { [sha256]: { movePrecompileToAddress: moved } }
+    const atNew = await h.rpc('general', 'eth_call', [{ to: moved, input: '0x616263' }, 'latest', overrides])
+    expect(atNew.result).toBe(digestOfAbc)
+    const atOld = await h.rpc('general', 'eth_call', [{ to: sha256, input: '0x616263' }, 'latest', overrides])
+    expect(atOld.result).toBe('0x')
+    const notPrecompile = await h.rpc('general', 'eth_call', [
+      { to: moved },
+      'latest',
+      { [moved]: { movePrecompileToAddress: sha256 } },
+    ])
+    expect(notPrecompile.error?.code).toBe(-32000)
+  })
+
   test('runs each eth_call on the state as it is: a call that writes storage leaves nothing for the next one', async () => {
     const increment = encodeFunctionData({ abi: testToken.abi, functionName: 'increment' })
     const counter = encodeFunctionData({ abi: testToken.abi, functionName: 'counter' })

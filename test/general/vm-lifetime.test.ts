@@ -5,7 +5,7 @@ import { testToken } from '../support/fixtures.js'
 import { type Harness, startHarness } from '../support/harness.js'
 
 /**
- * Calls with state overrides, estimates, traces and calls at many state roots each need a VM of their own, and
+ * Calls with state overrides, estimates, simulations, traces and calls at many state roots each need a VM of their own, and
  * @ethereumjs's EVM subscribes to its Common's 'hardforkChanged' event for good: a VM made on the chain's Common
  * stays reachable from it, with its state manager, for the life of the process. A node serving these for days
  * must not keep one per request or per flashblock.
@@ -19,7 +19,7 @@ describe('VMs made for requests do not outlive them', () => {
   })
   afterAll(() => h?.close())
 
-  test("calls with overrides, estimates, traces and calls at 20 roots leave no VM on the chain's Common", async () => {
+  test("calls with overrides, estimates, simulations, traces and calls at 20 roots leave no VM on the chain's Common", async () => {
     const listeners = () => h.chain.common.events.listenerCount('hardforkChanged')
     const before = listeners()
     const data = encodeFunctionData({ abi: testToken.abi, functionName: 'transfer', args: [BOB, 1n] })
@@ -35,6 +35,11 @@ describe('VMs made for requests do not outlive them', () => {
         const estimated = await h.rpc(endpoint, 'eth_estimateGas', [{ from, to: token, data }, 'pending'])
         expect(estimated.result, JSON.stringify(estimated)).toMatch(/^0x[0-9a-f]+$/)
       }
+      const simulated = await h.rpc('flashblocks', 'eth_simulateV1', [
+        { blockStateCalls: [{ calls: [{ from, to: token, data }] }] },
+        'pending',
+      ])
+      expect((simulated.result as { calls: { status: string }[] }[])[0]!.calls[0]!.status).toBe('0x1')
       const trace = await h.rpc('flashblocks', 'debug_traceTransaction', [sent, { tracer: 'callTracer' }])
       expect((trace.result as { to: string }).to, JSON.stringify(trace)).toBe(token)
     }

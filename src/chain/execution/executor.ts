@@ -5,7 +5,11 @@
 import type { VM } from '@ethereumjs/vm'
 import type { AccessListResult, Executor, TraceOptions, TraceTarget } from '../../capabilities/execute.js'
 import type { CallRequest, StateOverrideSpec } from '../../domain/call-request.js'
+import type { SimulatedBlock, SimulateRequest } from '../../domain/simulate.js'
 import type { BlockRecord } from '../../domain/types.js'
+import { isolatedStateAt } from '../engine.js'
+
+import { simulate } from './simulate/simulate.js'
 import { createAccessList } from './access-list.js'
 import { call } from './call.js'
 import { estimateGas } from './estimate.js'
@@ -37,6 +41,13 @@ export class EmbeddedExecutor implements Executor {
 
   createAccessList(block: BlockRecord, request: CallRequest): Promise<AccessListResult> {
     return createAccessList(this.env(block), request)
+  }
+
+  simulate(block: BlockRecord, request: SimulateRequest): Promise<SimulatedBlock[]> {
+    // the block's state with its own node store over the chain's: nothing a simulation writes is kept
+    const state = isolatedStateAt(this.vm, block.header.stateRoot)
+    const blockHashes = this.vm.blockchain as never
+    return simulate({ common: this.vm.common, base: block, state, blockHashes }, request)
   }
 
   trace({ block, parent }: TraceTarget, indexes: number[], options: TraceOptions): Promise<unknown[]> {

@@ -5,9 +5,8 @@
  */
 import { type Block, createBlock, type BlockHeader } from '@ethereumjs/block'
 import { createTx, type TypedTransaction } from '@ethereumjs/tx'
-import { Address, bigIntToUnpaddedBytes, createAccount, createAddressFromString, setLengthLeft } from '@ethereumjs/util'
+import { Address } from '@ethereumjs/util'
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
-import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import type { StateManagerInterface } from '@ethereumjs/common'
 import { callCommon, commonAt, stateAt, throwawayVmCommon } from '../engine.js'
 import type { VmPool } from './vm-pool.js'
@@ -21,6 +20,7 @@ import {
   type StateOverrideSpec,
 } from '../../domain/call-request.js'
 import { gethPrecheckError } from './revert.js'
+import { applyStateOverrides } from './state-overrides.js'
 
 /**
  * Where an execution runs: the chain's VM (for its common, node store and BLOCKHASH), its pool of warm
@@ -38,21 +38,6 @@ export interface ExecutionEnv {
   readState?: () => StateManagerInterface
 }
 
-export async function applyOverrides(state: MerkleStateManager, overrides: StateOverrideSpec): Promise<void> {
-  for (const [address, o] of overrides) {
-    const addr = createAddressFromString(address)
-    const account = (await state.getAccount(addr)) ?? createAccount({})
-    if (o.balance !== undefined) account.balance = o.balance
-    if (o.nonce !== undefined) account.nonce = o.nonce
-    await state.putAccount(addr, account)
-    if (o.code !== undefined) await state.putCode(addr, o.code)
-    if (o.state) await state.clearStorage(addr)
-    for (const [slot, value] of [...(o.state ?? []), ...(o.stateDiff ?? [])]) {
-      await state.putStorage(addr, setLengthLeft(bigIntToUnpaddedBytes(slot), 32), bigIntToUnpaddedBytes(value))
-    }
-  }
-}
-
 /**
  * Runs `request` with `gasLimit` on the env's state, leaving it as it was. Without fee fields the call pays
  * nothing (geth's NoBaseFee for calls): the block context then has a zero base fee.
@@ -66,18 +51,14 @@ export async function execute(
 ): Promise<RunTxResult> {
   const common = commonAt(env.vm.common, env.header)
   if (!overrides) return env.vms.run(env.stateRoot, (vm) => executeOn(vm, env, request, gasLimit, options), common)
-  // overrides rewrite accounts: a VM of its own, never returned to the pool, its writes reverted all the same
+  // overrides rewrite accounts (and may move precompiles): a VM of its own, never returned to the pool, its
+  // writes reverted all the same
   const stateManager = stateAt(env.vm, env.stateRoot)
   await stateManager.checkpoint()
   try {
-    await applyOverrides(stateManager, overrides)
-    return await executeOn(
-      await createVM({ common: throwawayVmCommon(common), stateManager, blockchain: env.vm.blockchain }),
-      env,
-      request,
-      gasLimit,
-      options,
-    )
+    const vm = await createVM({ common: throwawayVmCommon(common), stateManager, blockchain: env.vm.blockchain })
+    await applyStateOverrides(vm, overrides)
+    return await executeOn(vm, env, request, gasLimit, options)
   } finally {
     await stateManager.revert()
   }
