@@ -2,10 +2,15 @@
  * Follower re-execution cost: one flashblock of 100 ERC-20 transfers (10 senders, 100 fresh recipients)
  * built by an embedded leader on loopback, then re-executed on leader-backed state. Cold: a new per-block
  * snapshot each run (every account, code and slot comes from the upstream); warm: the block's snapshot
- * already holds them (later flashblocks of a block, pending reads). Prints p50/p90 and upstream requests.
- *   npx tsx bench/follower-apply.ts [--runs 20]
+ * already holds them (later flashblocks of a block, pending reads). Prints wall-clock p50/p90, CPU time per
+ * apply (process.cpuUsage, user + system, all threads: on a shared machine it moves far less than wall time;
+ * cold runs include the embedded leader answering the upstream reads) and upstream requests. `--profile
+ * FILE` writes a V8 CPU profile of the warm applies alone (no startup, no leader), for DevTools or speedscope.
+ *   npx tsx bench/follower-apply.ts [--runs 20] [--profile warm.cpuprofile]
  */
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { Session } from 'node:inspector/promises'
+import { loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { encodeDeployData, encodeFunctionData, type Abi, type Hex } from 'viem'
@@ -22,7 +27,7 @@ import { startService } from '../src/service.js'
 import { UpstreamClient } from '../src/follower/upstream-client.js'
 import { percentiles } from './lib.js'
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '20' } } })
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '20' }, profile: { type: 'string' } } })
 const runs = Number(values.runs)
 const { TestToken } = JSON.parse(readFileSync(new URL('../test/fixtures/TestToken.json', import.meta.url), 'utf8')) as {
   TestToken: { abi: Abi; bytecode: Hex }
@@ -70,36 +75,53 @@ const upstream = new UpstreamClient(leader.url)
 async function applyOnce(snapshot: UpstreamSnapshot) {
   const follower = new Reexecutor({ common: chain.common, upstream, snapshotFor: () => snapshot })
   const t0 = performance.now()
+  const cpu0 = process.cpuUsage()
   const result = await follower.apply(payload, canonical)
+  const cpu = process.cpuUsage(cpu0)
   const ms = performance.now() - t0
   if (result.kind !== 'applied' || bytesToHex(result.flashblock.diff.blockHash) !== bytesToHex(fb.diff.blockHash)) {
     throw new Error(
       `re-execution differs from the leader: ${JSON.stringify(result.kind === 'applied' ? follower.stats : result)}`,
     )
   }
-  return { ms, requests: result.upstreamRequests }
+  return { ms, cpuMs: (cpu.user + cpu.system) / 1000, requests: result.upstreamRequests }
 }
 
 const cold: number[] = []
+const coldCpu: number[] = []
 const coldRequests: number[] = []
 for (let i = 0; i < Math.max(5, runs / 4); i++) {
-  const { ms, requests } = await applyOnce(new UpstreamSnapshot(upstream, canonical))
+  const { ms, cpuMs, requests } = await applyOnce(new UpstreamSnapshot(upstream, canonical))
   cold.push(ms)
+  coldCpu.push(cpuMs)
   coldRequests.push(requests)
 }
 const shared = new UpstreamSnapshot(upstream, canonical)
 await applyOnce(shared)
 const warm: number[] = []
-for (let i = 0; i < runs; i++) warm.push((await applyOnce(shared)).ms)
+const warmCpu: number[] = []
+const profiler = values.profile ? new Session() : undefined
+profiler?.connect()
+await profiler?.post('Profiler.enable')
+await profiler?.post('Profiler.start')
+for (let i = 0; i < runs; i++) {
+  const { ms, cpuMs } = await applyOnce(shared)
+  warm.push(ms)
+  warmCpu.push(cpuMs)
+}
+if (profiler) writeFileSync(values.profile!, JSON.stringify((await profiler.post('Profiler.stop')).profile))
 await leader.close()
 
 const fmt = (v: number) => v.toFixed(1)
 const c = percentiles(cold)
 const w = percentiles(warm)
+const cc = percentiles(coldCpu)
+const wc = percentiles(warmCpu)
 console.log(`one flashblock of 100 ERC-20 transfers (${fb.diff.gasUsed} gas) re-executed on a loopback upstream`)
 console.log(
-  `cold (fresh per-block snapshot), n=${cold.length}: p50 ${fmt(c.p50)} ms, p90 ${fmt(c.p90)} ms; upstream requests ${coldRequests.join(', ')} (calls ${shared.stats.calls})`,
+  `cold (fresh per-block snapshot), n=${cold.length}: p50 ${fmt(c.p50)} ms, p90 ${fmt(c.p90)} ms; CPU p50 ${fmt(cc.p50)} ms, p90 ${fmt(cc.p90)} ms (with the leader's answers); upstream requests ${coldRequests.join(', ')} (calls ${shared.stats.calls})`,
 )
 console.log(
-  `warm (snapshot already filled), n=${warm.length}: p50 ${fmt(w.p50)} ms, p90 ${fmt(w.p90)} ms; upstream requests 0`,
+  `warm (snapshot already filled), n=${warm.length}: p50 ${fmt(w.p50)} ms, p90 ${fmt(w.p90)} ms; CPU p50 ${fmt(wc.p50)} ms, p90 ${fmt(wc.p90)} ms; upstream requests 0`,
 )
+console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`)

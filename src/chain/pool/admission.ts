@@ -6,7 +6,7 @@
 import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
-import { bytesToBigInt } from '@ethereumjs/util'
+import { Address, bytesToBigInt } from '@ethereumjs/util'
 import {
   EmptyAuthListError,
   ExceedsBlockGasLimitError,
@@ -22,6 +22,7 @@ import {
   TxTypeNotSupportedError,
 } from '../../errors.js'
 import { MAX_TX_BYTES } from '../../limits.js'
+import { keccak256 } from '../crypto.js'
 import { adoptCommon, callCommon } from '../engine.js'
 import type { TxRecord, UserTxRecord } from '../../domain/types.js'
 import { DepositTransaction } from '../../opstack/deposit-transaction.js'
@@ -53,7 +54,7 @@ export function decodeTransaction(raw: Uint8Array, common: Common): TxRecord {
   let tx: TypedTransaction
   try {
     // decoded against the Common that skips the params merge; adoptCommon then hands it the record Common
-    tx = adoptCommon(createTxFromRLP(raw, { common: callCommon(common), freeze: false }), common)
+    tx = createTxFromRLP(raw, { common: callCommon(common), freeze: false })
   } catch (err) {
     // the decoder refuses tip > fee cap itself; answer geth's text so clients recognise it
     if (String((err as Error)?.message).includes('maxFeePerGas cannot be less than maxPriorityFeePerGas')) {
@@ -64,11 +65,25 @@ export function decodeTransaction(raw: Uint8Array, common: Common): TxRecord {
   if (!tx.isSigned()) throw new InvalidSenderError()
   let sender: Uint8Array
   try {
-    sender = tx.getSenderAddress().bytes
+    sender = rememberSender(tx)
   } catch {
     throw new InvalidSenderError()
   }
+  adoptCommon(tx, common)
   return { hash: tx.hash(), tx, sender, raw } satisfies UserTxRecord
+}
+
+/**
+ * Recovers the sender once, before the transaction is frozen, and keeps it on the transaction:
+ * @ethereumjs caches only the public key and hashes it again (pure-JS keccak) on every getSenderAddress,
+ * which runTx calls once per execution. Same address, computed with the fast keccak.
+ */
+function rememberSender(tx: TypedTransaction): Uint8Array {
+  const publicKey = tx.getSenderPublicKey()
+  const sender = keccak256(publicKey).slice(12)
+  tx.cache.senderPubKey = publicKey
+  ;(tx as { getSenderAddress: () => Address }).getSenderAddress = () => new Address(sender)
+  return sender
 }
 
 /** The checks that depend only on the transaction and the block it would go into. */
