@@ -8,15 +8,26 @@
  */
 import type { AccountFields, Common, StateManagerInterface } from '@ethereumjs/common'
 import { OriginalStorageCache } from '@ethereumjs/statemanager'
-import { Account, type Address, KECCAK256_NULL, createAccountFromRLP, equalsBytes, unpadBytes } from '@ethereumjs/util'
+import { Account, type Address, KECCAK256_NULL, equalsBytes, unpadBytes } from '@ethereumjs/util'
 import { keyOf } from '../domain/block-record.js'
 import { keccak256 } from '../chain/crypto.js'
 import { UpstreamStateError } from '../errors.js'
 import { accountOf, type UpstreamSnapshot } from './upstream-snapshot.js'
 
+/**
+ * An account as written here: its fields, not its RLP (the EVM writes an account several times a
+ * transaction; encoding and decoding each write cost more than the transfer itself).
+ */
+interface AccountFieldsWritten {
+  readonly nonce: bigint
+  readonly balance: bigint
+  readonly storageRoot: Uint8Array
+  readonly codeHash: Uint8Array
+}
+
 /** Local writes; `null` account = deleted (or never created) here, whatever the upstream has. */
 interface Overlay {
-  readonly accounts: Map<string, Uint8Array | null>
+  readonly accounts: Map<string, AccountFieldsWritten | null>
   readonly code: Map<string, Uint8Array>
   readonly storage: Map<string, Map<string, Uint8Array>>
   /** Addresses whose upstream storage no longer shows through (cleared, deleted, re-created). */
@@ -49,14 +60,17 @@ export class UpstreamStateManager implements StateManagerInterface {
 
   async getAccount(address: Address): Promise<Account | undefined> {
     const local = this.overlay.accounts.get(keyOf(address.bytes))
-    if (local !== undefined) return local === null ? undefined : createAccountFromRLP(local)
+    // a fresh Account each read: the EVM mutates what it gets
+    if (local !== undefined)
+      return local === null ? undefined : new Account(local.nonce, local.balance, local.storageRoot, local.codeHash)
     const upstream = await this.snapshot.account(address.bytes)
     return upstream && accountOf(upstream)
   }
 
   async putAccount(address: Address, account?: Account): Promise<void> {
     if (account === undefined) return this.deleteAccount(address)
-    this.set(this.overlay.accounts, keyOf(address.bytes), account.serialize())
+    const { nonce, balance, storageRoot, codeHash } = account
+    this.set(this.overlay.accounts, keyOf(address.bytes), { nonce, balance, storageRoot, codeHash })
   }
 
   async deleteAccount(address: Address): Promise<void> {
