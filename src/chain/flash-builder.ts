@@ -10,7 +10,7 @@ import { Bloom, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereu
 import type { Message } from '@ethereumjs/evm'
 import { assembleBlock, keyOf } from '../domain/block-record.js'
 import { effectiveGasPrice } from '../domain/gas-price.js'
-import { adoptCommon } from './engine.js'
+import { adoptCommon, callCommon } from './engine.js'
 import { flashblockOf } from './flashblock-of.js'
 import { type BlockParams, type FollowedBlock, openFollowedBlock, openLocalBlock } from './open-block.js'
 import { orderedTrieRoot } from './ordered-trie.js'
@@ -184,7 +184,8 @@ export class FlashBuilder {
           transactionsTrie: orderedTrieRoot(this.txEnc),
           receiptTrie: orderedTrieRoot(this.rcEnc),
         },
-        { common: vm.common, freeze: false },
+        // callCommon: no params merge per flashblock (adoptCommon hands the header the record Common)
+        { common: callCommon(vm.common), freeze: false },
       ),
       vm.common,
     )

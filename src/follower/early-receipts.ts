@@ -10,14 +10,14 @@
  */
 import { type BlockHeader, type HeaderData, createBlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
-import { decodeTransaction } from '../chain/pool/admission.js'
-import { adoptCommon } from '../chain/engine.js'
+import { adoptCommon, callCommon } from '../chain/engine.js'
 import { openFollowedBlock } from '../chain/open-block.js'
 import { assembleBlock, keyOf } from '../domain/block-record.js'
 import type { BlockRecord, FlashblockPayload, ReceiptRecord, TxLocation, TxRecord } from '../domain/types.js'
 import { FOLLOWER_PENDING_MAX_AHEAD_BLOCKS } from '../limits.js'
 import { classifyFlashblock, type SequencePosition } from '../pending/sequence.js'
 import { receiptsFromFeed } from './feed-receipt.js'
+import { decodeFeedTx, type KnownTxs } from './feed-txs.js'
 
 export interface EarlyReceiptsStats {
   /** Receipts taken from feed frames ahead of re-execution. */
@@ -43,6 +43,8 @@ export interface EarlyReceiptsOptions {
   common: Common
   /** The upstream head: frames at or below it are stale, too far above it are not followed. */
   canonicalHeight: () => bigint
+  /** Transactions decoded here already (forwarded ones): not decoded again. */
+  known?: KnownTxs
 }
 
 export class EarlyReceipts {
@@ -82,7 +84,7 @@ export class EarlyReceipts {
     }
     let txs: TxRecord[]
     try {
-      txs = transactions.map((raw) => decodeTransaction(raw, this.options.common))
+      txs = transactions.map((raw) => decodeFeedTx(raw, this.options.common, this.options.known))
     } catch {
       // re-execution will drop the block and say why
       this.building = { ...building, position, complete: false }
@@ -189,7 +191,7 @@ export class EarlyReceipts {
           gasUsed: diff.gasUsed,
           withdrawalsRoot: diff.withdrawalsRoot,
         },
-        { common: this.options.common, freeze: false },
+        { common: callCommon(this.options.common), freeze: false },
       ),
       this.options.common,
     )
