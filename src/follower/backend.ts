@@ -87,7 +87,8 @@ export class FollowerBackend implements Backend {
       warn(`a ${event} listener failed: ${(err as Error).stack ?? err}`),
     )
     this.pending = new PendingStore({ canonicalHeight: () => cache.height ?? -1n, warn })
-    this.early = new EarlyReceipts({ common, canonicalHeight: () => cache.height ?? -1n })
+    const known = (hash: Uint8Array) => this.forwarded.get(hash)
+    this.early = new EarlyReceipts({ common, canonicalHeight: () => cache.height ?? -1n, known })
     // re-executed first (it wins over the feed), then a receipt the feed brought ahead of re-execution
     const pendingTx = (hash: Uint8Array) => this.pending.tx(hash) ?? this.early.tx(hash)
     const state = new FollowerState(upstream, common, cache)
@@ -97,6 +98,7 @@ export class FollowerBackend implements Backend {
       blockHashes: state.blockHashes,
       snapshotFor: (n) => state.snapshotFor(n),
       warn,
+      known,
     })
     const sequencer: UpstreamRpc = options.sequencer ? new UpstreamClient(options.sequencer) : upstream
     this.submitter = new FollowerSubmitter({

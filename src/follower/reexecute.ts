@@ -14,12 +14,12 @@ import { createVM } from '@ethereumjs/vm'
 import { keyOf } from '../domain/block-record.js'
 import { throwawayVmCommon } from '../chain/engine.js'
 import { FlashBuilder } from '../chain/flash-builder.js'
-import { decodeTransaction } from '../chain/pool/admission.js'
 import type { Flashblock, FlashblockExecution, FlashblockPayload, TxRecord } from '../domain/types.js'
 import { ReexecutionError } from '../errors.js'
 import { parseData } from '../format/hex.js'
 import { classifyFlashblock, type SequencePosition } from '../pending/sequence.js'
 import { discoverReads, needsDiscovery } from './discover.js'
+import { decodeFeedTx, type KnownTxs } from './feed-txs.js'
 import { compareReceipts } from './receipt-check.js'
 import { opStackReads } from '../opstack/op-fees.js'
 import type { UpstreamRpc } from './upstream-rpc.js'
@@ -36,6 +36,8 @@ export interface ReexecutorOptions {
   warn?: (message: string) => void
   /** Charge OP Stack L1 data and operator fees as the followed chain does (default on, as the embedded chain; nothing without an L1Block). */
   opFees?: boolean
+  /** Transactions decoded here already (forwarded ones): not decoded again. */
+  known?: KnownTxs
 }
 
 export interface ReexecutionStats {
@@ -174,7 +176,7 @@ export class Reexecutor {
   ): Promise<ReexecuteResult> {
     const snapshot = open.state.snapshot
     const requestsBefore = snapshot.stats.requests
-    const txs = decoded ?? payload.diff.transactions.map((raw) => decodeFeedTransaction(raw, this.options.common))
+    const txs = decoded ?? payload.diff.transactions.map((raw) => decodeFeedTransaction(raw, this.options.common, this.options.known))
     const discover = needsDiscovery(snapshot, txs)
     const op = opStackReads()
     await snapshot.prefetch([...touchedAccounts(txs, payload), ...op.accounts], [...accessListSlots(txs), ...op.slots])
@@ -218,9 +220,9 @@ export class Reexecutor {
   }
 }
 
-function decodeFeedTransaction(raw: Uint8Array, common: Common): TxRecord {
+function decodeFeedTransaction(raw: Uint8Array, common: Common, known: KnownTxs | undefined): TxRecord {
   try {
-    return decodeTransaction(raw, common)
+    return decodeFeedTx(raw, common, known)
   } catch (err) {
     throw new ReexecutionError(
       `undecodable transaction ${bytesToHex(raw.subarray(0, 8))}...: ${(err as Error).message}`,
