@@ -4,7 +4,7 @@ import { signTransferToBob } from '../../test/support/dev-keys.js'
 import { createChainCommon } from '../chain/engine.js'
 import { decodeTransaction } from '../chain/pool/admission.js'
 import { keyOf } from '../domain/block-record.js'
-import type { TxRecord } from '../domain/types.js'
+import type { TxRecord, UserTxRecord } from '../domain/types.js'
 import { decodeFeedTx } from './feed-txs.js'
 
 const common = createChainCommon({ chainId: 196, gasLimit: 30_000_000n, baseFee: 1_000_000_000n })
@@ -25,7 +25,8 @@ describe("a feed frame's transactions", () => {
     const fromFeed = decodeFeedTx(raw, common, () => other as TxRecord)
     expect(fromFeed).not.toBe(other)
     expect(bytesToHex(fromFeed.sender)).toBe('0x70997970c51812dc3a010c7d01b50e0d17dc79c8')
-    expect(fromFeed.tx.nonce).toBe(7n)
-    expect(fromFeed.tx.getSenderAddress().toString()).toBe('0x70997970c51812dc3a010c7d01b50e0d17dc79c8')
+    const { tx } = fromFeed as UserTxRecord
+    expect(tx.nonce).toBe(7n)
+    expect(tx.getSenderAddress().toString()).toBe('0x70997970c51812dc3a010c7d01b50e0d17dc79c8')
   })
 })
