@@ -7,7 +7,8 @@ import { type Common, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { paramsTx } from '@ethereumjs/tx'
-import type { VM } from '@ethereumjs/vm'
+import { paramsVM, type VM } from '@ethereumjs/vm'
+import { paramsEVM } from '@ethereumjs/evm'
 import { opStackChainName } from '../opstack/op-chain.js'
 import { ecrecover, keccak256, kzg } from './crypto.js'
 import { OverlayDB } from './overlay-db.js'
@@ -82,9 +83,32 @@ export function stateAt(vm: VM, root: Uint8Array): MerkleStateManager {
  * which goes with the VM.
  */
 export function throwawayVmCommon(common: Common): Common {
-  const copy = common.copy()
+  const copy = vmCommon(common).copy()
   throwawayOrigins.set(copy, originOf(common))
   return copy
+}
+
+const vmCommons = new WeakMap<Common, Common>()
+
+/**
+ * What throw-away VM Commons copy: the record Common with the VM's and EVM's params merged as well, so
+ * createVM and EVM.shallowCopy (one per speculative call when a follower discovers a flashblock's reads)
+ * skip the merge, as callCommon's copies do. Copies share the params of the Common they copy, so the merge
+ * would change nothing; a fork change of the origin (a genesis file's chain at startup) makes a new one.
+ */
+function vmCommon(common: Common): Common {
+  const origin = originOf(common)
+  // a copy moved to another fork than its origin's: copied as it is (merged on the VM's construction)
+  if (origin.hardfork() !== common.hardfork()) return common
+  let shared = vmCommons.get(origin)
+  if (!shared || shared.hardfork() !== origin.hardfork()) {
+    shared = recordCommon(origin).copy()
+    shared.updateParams(paramsVM)
+    shared.updateParams(paramsEVM)
+    shared.updateParams = () => {}
+    vmCommons.set(origin, shared)
+  }
+  return shared
 }
 
 /** Throw-away VM Commons by the Common they copy: the shared record and call Commons are kept per origin. */
