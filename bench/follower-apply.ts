@@ -5,8 +5,9 @@
  * already holds them (later flashblocks of a block, pending reads). Prints wall-clock p50/p90, CPU time per
  * apply (process.cpuUsage, user + system, all threads: on a shared machine it moves far less than wall time;
  * cold runs include the embedded leader answering the upstream reads) and upstream requests. `--profile
- * FILE` writes a V8 CPU profile of the warm applies alone (no startup, no leader), for DevTools or speedscope.
- *   npx tsx bench/follower-apply.ts [--runs 20] [--profile warm.cpuprofile]
+ * FILE` writes a V8 CPU profile of the warm applies alone (no startup, no leader building), or of the cold
+ * ones with --profile-phase cold, for DevTools or speedscope.
+ *   npx tsx bench/follower-apply.ts [--runs 20] [--profile apply.cpuprofile [--profile-phase cold]]
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { Session } from 'node:inspector/promises'
@@ -27,7 +28,13 @@ import { startService } from '../src/service.js'
 import { UpstreamClient } from '../src/follower/upstream-client.js'
 import { percentiles } from './lib.js'
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '20' }, profile: { type: 'string' } } })
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '20' },
+    profile: { type: 'string' },
+    'profile-phase': { type: 'string', default: 'warm' },
+  },
+})
 const runs = Number(values.runs)
 const { TestToken } = JSON.parse(readFileSync(new URL('../test/fixtures/TestToken.json', import.meta.url), 'utf8')) as {
   TestToken: { abi: Abi; bytecode: Hex }
@@ -87,29 +94,40 @@ async function applyOnce(snapshot: UpstreamSnapshot) {
   return { ms, cpuMs: (cpu.user + cpu.system) / 1000, requests: result.upstreamRequests }
 }
 
+/** Profiles `phase` alone when --profile-phase names it (the profile goes to --profile). */
+async function profiled(phase: 'cold' | 'warm', run: () => Promise<void>) {
+  if (!values.profile || values['profile-phase'] !== phase) return run()
+  const session = new Session()
+  session.connect()
+  await session.post('Profiler.enable')
+  await session.post('Profiler.start')
+  await run()
+  writeFileSync(values.profile, JSON.stringify((await session.post('Profiler.stop')).profile))
+  session.disconnect()
+}
+
 const cold: number[] = []
 const coldCpu: number[] = []
 const coldRequests: number[] = []
-for (let i = 0; i < Math.max(5, runs / 4); i++) {
-  const { ms, cpuMs, requests } = await applyOnce(new UpstreamSnapshot(upstream, canonical))
-  cold.push(ms)
-  coldCpu.push(cpuMs)
-  coldRequests.push(requests)
-}
+await profiled('cold', async () => {
+  for (let i = 0; i < Math.max(5, runs / 4); i++) {
+    const { ms, cpuMs, requests } = await applyOnce(new UpstreamSnapshot(upstream, canonical))
+    cold.push(ms)
+    coldCpu.push(cpuMs)
+    coldRequests.push(requests)
+  }
+})
 const shared = new UpstreamSnapshot(upstream, canonical)
 await applyOnce(shared)
 const warm: number[] = []
 const warmCpu: number[] = []
-const profiler = values.profile ? new Session() : undefined
-profiler?.connect()
-await profiler?.post('Profiler.enable')
-await profiler?.post('Profiler.start')
-for (let i = 0; i < runs; i++) {
-  const { ms, cpuMs } = await applyOnce(shared)
-  warm.push(ms)
-  warmCpu.push(cpuMs)
-}
-if (profiler) writeFileSync(values.profile!, JSON.stringify((await profiler.post('Profiler.stop')).profile))
+await profiled('warm', async () => {
+  for (let i = 0; i < runs; i++) {
+    const { ms, cpuMs } = await applyOnce(shared)
+    warm.push(ms)
+    warmCpu.push(cpuMs)
+  }
+})
 await leader.close()
 
 const fmt = (v: number) => v.toFixed(1)

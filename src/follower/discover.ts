@@ -6,7 +6,8 @@
  * are discarded; only the snapshot's cache keeps what they read. Skipped when the snapshot already knows
  * every sender and recipient (a later flashblock of the same accounts, or a warm block).
  */
-import type { EVM } from '@ethereumjs/evm'
+import type { Common } from '@ethereumjs/common'
+import { EVM } from '@ethereumjs/evm'
 import { Address } from '@ethereumjs/util'
 import type { TxRecord } from '../domain/types.js'
 import type { UpstreamSnapshot } from './upstream-snapshot.js'
@@ -21,7 +22,7 @@ export async function discoverReads(evm: EVM, txs: readonly TxRecord[]): Promise
       .filter(({ tx }) => tx.to !== undefined && tx.data.length > 0)
       .map(async ({ tx, sender }) => {
         try {
-          await evm.shallowCopy().runCall({
+          await DiscoveryEVM.from(evm).runCall({
             caller: new Address(sender),
             origin: new Address(sender),
             to: tx.to,
@@ -34,4 +35,31 @@ export async function discoverReads(evm: EVM, txs: readonly TxRecord[]): Promise
         }
       }),
   )
+}
+
+/** The EVM each discovery copy is made from, by the copy's Common (EVM's constructor reads the tables). */
+const tablesOf = new WeakMap<Common, EVM>()
+
+/**
+ * An EVM.shallowCopy that shares its source's opcode tables instead of building them again (EVM's
+ * constructor does, ~0.1 ms: 10 ms for a flashblock of 100 calls). The tables are lookups that execution
+ * never changes, and a discovery run's results are thrown away in any case.
+ */
+class DiscoveryEVM extends EVM {
+  static from(source: EVM): DiscoveryEVM {
+    const common = source.common.copy()
+    tablesOf.set(common, source)
+    const opts = (source as DiscoveryEVM)._optsCached
+    return new DiscoveryEVM({ ...opts, common, stateManager: source.stateManager.shallowCopy() })
+  }
+
+  override getActiveOpcodes() {
+    const source = tablesOf.get(this.common) as DiscoveryEVM | undefined
+    if (!source) return super.getActiveOpcodes()
+    this._opcodes = source._opcodes
+    this._dynamicGasHandlers = source._dynamicGasHandlers
+    this._handlers = source._handlers
+    this._opcodeMap = source._opcodeMap
+    return this._opcodes
+  }
 }
