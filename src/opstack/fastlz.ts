@@ -10,8 +10,25 @@ const MAX_DISTANCE = 0x1fff
 /** Bytes at the end a match search never starts in (FastLZ keeps them as literals). */
 const TAIL = 13
 
+/**
+ * The hash table, kept between calls (a fresh 32 KB table per transaction was most of the cost, in
+ * allocation and GC): an entry counts only if stamped with this call's generation, else it reads as 0, as
+ * a new table would.
+ */
+const positions = new Uint32Array(HASH_SIZE)
+const stamps = new Uint32Array(HASH_SIZE)
+let generation = 0
+
 export function flzCompressLength(input: Uint8Array): number {
-  const table = new Uint32Array(HASH_SIZE)
+  if (++generation === 0x1_0000_0000) {
+    stamps.fill(0)
+    generation = 1
+  }
+  const get = (h: number) => (stamps[h] === generation ? positions[h]! : 0)
+  const set = (h: number, position: number) => {
+    positions[h] = position
+    stamps[h] = generation
+  }
   const u24 = (i: number) => input[i]! | (input[i + 1]! << 8) | (input[i + 2]! << 16)
   const hash = (v: number) => (Math.imul(v, 0x9e3779b9) >>> (32 - HASH_LOG)) & (HASH_SIZE - 1)
   let size = 0
@@ -32,8 +49,8 @@ export function flzCompressLength(input: Uint8Array): number {
     for (;;) {
       const seq = u24(ip)
       const h = hash(seq)
-      ref = table[h]!
-      table[h] = ip
+      ref = get(h)
+      set(h, ip)
       const distance = ip - ref
       if (ip >= limit) break
       ip++
@@ -53,9 +70,9 @@ export function flzCompressLength(input: Uint8Array): number {
     }
     match(length)
     ip += length
-    table[hash(u24(ip))] = ip
+    set(hash(u24(ip)), ip)
     ip++
-    table[hash(u24(ip))] = ip
+    set(hash(u24(ip)), ip)
     ip++
     anchor = ip
   }
