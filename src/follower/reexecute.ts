@@ -176,7 +176,9 @@ export class Reexecutor {
   ): Promise<ReexecuteResult> {
     const snapshot = open.state.snapshot
     const requestsBefore = snapshot.stats.requests
-    const txs = decoded ?? payload.diff.transactions.map((raw) => decodeFeedTransaction(raw, this.options.common, this.options.known))
+    const txs =
+      decoded ??
+      payload.diff.transactions.map((raw) => decodeFeedTransaction(raw, this.options.common, this.options.known))
     const discover = needsDiscovery(snapshot, txs)
     const op = opStackReads()
     await snapshot.prefetch([...touchedAccounts(txs, payload), ...op.accounts], [...accessListSlots(txs), ...op.slots])
