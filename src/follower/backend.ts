@@ -14,7 +14,7 @@ import type { DevAccounts } from '../capabilities/accounts.js'
 import type { Backend } from '../capabilities/backend.js'
 import { createChainCommon } from '../chain/engine.js'
 import { type ChainEvents, TypedEmitter } from '../chain/events.js'
-import type { BlockRecord } from '../domain/types.js'
+import type { BlockRecord, TxRecord } from '../domain/types.js'
 import { FollowerStartError } from '../errors.js'
 import { parseQuantity } from '../format/hex.js'
 import { FLASHBLOCKS_IDLE_TIMEOUT_MS, FOLLOWER_CACHE_BLOCKS } from '../limits.js'
@@ -191,13 +191,22 @@ export class FollowerBackend implements Backend {
       throw new FollowerStartError(`cannot follow --upstream ${options.upstream}: ${(err as Error).message}`)
     }
     const cache = new BlockCache(options.cacheBlocks ?? FOLLOWER_CACHE_BLOCKS)
+    let backend: FollowerBackend | undefined
     const head = new HeadFollower({
       rpc: upstream,
       common,
       cache,
       wsUrl: options.upstreamWs ?? wsUrlOf(options.upstream),
+      // a canonical block's transactions were mostly re-executed (or forwarded) here already
+      known: (hash) => backend?.knownTx(hash),
     })
-    return new FollowerBackend(upstream, common, cache, head, genesis, options)
+    backend = new FollowerBackend(upstream, common, cache, head, genesis, options)
+    return backend
+  }
+
+  /** A transaction decoded here already: forwarded, or in a re-executed flashblock. */
+  knownTx(hash: Uint8Array): TxRecord | undefined {
+    return this.forwarded.get(hash) ?? this.pending.tx(hash)?.tx
   }
 
   get chainId(): bigint {

@@ -1,5 +1,5 @@
 /**
- * A feed frame's transactions as TxRecords. Sender recovery (a native ecrecover per transaction) is about
+ * A feed frame's (or an upstream block's) transactions as TxRecords. Sender recovery (a native ecrecover per transaction) is about
  * a third of re-executing a flashblock of transfers; a transaction this follower forwarded was decoded when
  * it was sent, and the same bytes decode to the same (frozen) record, so that record is taken instead.
  */

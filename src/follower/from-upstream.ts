@@ -15,8 +15,8 @@ import type { Block, Log, Receipt, Transaction } from '../../generated/types.js'
 import { assembleBlock } from '../domain/block-record.js'
 import { adoptCommon, callCommon } from '../chain/engine.js'
 import { orderedTrieRoot } from '../chain/ordered-trie.js'
-import { decodeTransaction } from '../chain/pool/admission.js'
 import type { BlockRecord, LogBody, ReceiptRecord, TxRecord } from '../domain/types.js'
+import { decodeFeedTx, type KnownTxs } from './feed-txs.js'
 import { parseData, parseQuantity } from '../format/hex.js'
 import { type DepositTx, DEPOSIT_TX_TYPE, encodeDeposit } from '../opstack/deposit-tx.js'
 import { encodeDepositReceipt } from '../opstack/deposit-receipt.js'
@@ -30,8 +30,16 @@ export class UnverifiableBlockError extends Error {
   }
 }
 
-/** A BlockRecord equal to the upstream's block; throws UnverifiableBlockError otherwise. */
-export function blockFromUpstream(json: Block, receipts: readonly Receipt[], common: Common): BlockRecord {
+/**
+ * A BlockRecord equal to the upstream's block; throws UnverifiableBlockError otherwise. `known`: records
+ * of transactions already decoded here (pending, forwarded), taken for the same bytes.
+ */
+export function blockFromUpstream(
+  json: Block,
+  receipts: readonly Receipt[],
+  common: Common,
+  known?: KnownTxs,
+): BlockRecord {
   const fail = (reason: string): never => {
     throw new UnverifiableBlockError(json?.number, reason)
   }
@@ -51,7 +59,7 @@ export function blockFromUpstream(json: Block, receipts: readonly Receipt[], com
   const txsJson = json.transactions as Transaction[]
   if (txsJson.some((t) => typeof t !== 'object'))
     fail('transactions are hashes, not objects (ask with hydrated = true)')
-  const txs = txsJson.map((t, i) => txFromUpstream(t, common, (reason) => fail(`transaction ${i}: ${reason}`)))
+  const txs = txsJson.map((t, i) => txFromUpstream(t, common, known, (reason) => fail(`transaction ${i}: ${reason}`)))
   if (!equalsBytes(orderedTrieRoot(txs.map((t) => t.raw)), header.transactionsTrie))
     fail('transactionsRoot does not match')
 
@@ -115,7 +123,12 @@ function headerFields(b: Block) {
 }
 
 /** Re-encodes the JSON transaction and decodes those bytes as the pool would; hash and sender must match. */
-function txFromUpstream(t: Transaction, common: Common, fail: (reason: string) => never): TxRecord {
+function txFromUpstream(
+  t: Transaction,
+  common: Common,
+  known: KnownTxs | undefined,
+  fail: (reason: string) => never,
+): TxRecord {
   let raw: Uint8Array
   try {
     raw =
@@ -127,7 +140,7 @@ function txFromUpstream(t: Transaction, common: Common, fail: (reason: string) =
   }
   let record: TxRecord
   try {
-    record = decodeTransaction(raw, common)
+    record = decodeFeedTx(raw, common, known)
   } catch (err) {
     return fail(`type ${t.type} refused by the decoder: ${(err as Error).message}`)
   }

@@ -11,6 +11,7 @@ import type { Common } from '@ethereumjs/common'
 import { equalsBytes } from '@ethereumjs/util'
 import type { Block, Receipt } from '../../generated/types.js'
 import type { BlockRecord } from '../domain/types.js'
+import type { KnownTxs } from './feed-txs.js'
 import { UpstreamUnavailableError } from '../errors.js'
 import { data, parseData, parseQuantity, quantity } from '../format/hex.js'
 import {
@@ -56,6 +57,8 @@ export interface HeadFollowerOptions {
   wsUrl?: string | false
   pollIntervalMs?: number
   onError?: (err: unknown) => void
+  /** Transactions decoded here already (re-executed, forwarded): not decoded again from a canonical block. */
+  known?: KnownTxs
 }
 
 /** ws:// for http://, wss:// for https:// (same host, port and path). */
@@ -237,7 +240,7 @@ export class HeadFollower {
       const json = results[2 * i] as Block | null
       const name = typeof id === 'bigint' ? String(id) : data(id)
       if (!json) throw new Error(`upstream has no block ${name} (it moved while we read)`)
-      return blockFromUpstream(json, results[2 * i + 1] as Receipt[], this.options.common)
+      return blockFromUpstream(json, results[2 * i + 1] as Receipt[], this.options.common, this.options.known)
     })
   }
 
