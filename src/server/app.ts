@@ -6,10 +6,11 @@ import cors from '@fastify/cors'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Config } from '../config.js'
 import type { ClientInfo, HandlerContext } from '../handlers/context.js'
-import { MAX_BODY_BYTES, SHUTDOWN_GRACE_MS } from '../limits.js'
+import { MAX_BODY_BYTES } from '../limits.js'
 import type { Endpoint } from '../../generated/methods.js'
 import type { CallObserver, ServedHandlers } from './jsonrpc.js'
 import { createClientIpResolver } from './client-ip.js'
+import { drainOnClose } from './drain.js'
 import { ENDPOINTS } from './endpoints.js'
 import { installBodyParser, installErrorHandlers } from './http-errors.js'
 import { registerHttpEndpoint, type EndpointDeps } from './http.js'
@@ -31,27 +32,6 @@ export interface AppOptions {
 
 /** Headers a browser page may read from our replies: the rate limit state. */
 const EXPOSED_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After']
-
-/**
- * close() stops accepting and lets in-flight requests finish (fastify answers new requests on kept-alive
- * connections with 503 meanwhile). Their replies say `Connection: close`, so each connection ends with its
- * answer instead of idling until the keep-alive timeout; one still busy after SHUTDOWN_GRACE_MS is cut.
- */
-function drainOnClose(app: FastifyInstance): void {
-  let closing = false
-  let timer: NodeJS.Timeout | undefined
-  app.addHook('preClose', (done) => {
-    closing = true
-    timer = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS)
-    timer.unref()
-    done()
-  })
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close')
-    done(null, payload)
-  })
-  app.addHook('onClose', async () => clearTimeout(timer))
-}
 
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options
