@@ -13,7 +13,7 @@ import { createClientIpResolver } from './client-ip.js'
 import { drainOnClose } from './drain.js'
 import { ENDPOINTS } from './endpoints.js'
 import { installBodyParser, installErrorHandlers } from './http-errors.js'
-import { registerHttpEndpoint, type EndpointDeps } from './http.js'
+import { registerGetRoute, registerPostRoute, type EndpointDeps } from './http.js'
 import type { RequestLimiter } from './throttle.js'
 import { installWebSockets, type WebSocketServices } from './websocket.js'
 
@@ -64,16 +64,20 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       observer: options.observer,
     },
   }
-  // WebSocket upgrades share the endpoints' GET routes, so @fastify/websocket is registered before them
-  const ws = options.websocket
-    ? await installWebSockets(app, {
-        ...options.websocket,
-        context: deps.context,
-        dispatch: deps.dispatch,
-        limiter: deps.limiter,
-        clientIp: deps.clientIp,
-      })
-    : undefined
-  for (const endpoint of ENDPOINTS) registerHttpEndpoint(app, endpoint, deps, ws?.rpcHandler(endpoint))
+  // WebSocket upgrades share the endpoints' GET routes, so @fastify/websocket is registered before them. It
+  // hooks every request of its scope (onRequest, onResponse): a scope of its own keeps the POSTs out of it
+  await app.register(async (scope) => {
+    const ws = options.websocket
+      ? await installWebSockets(scope, {
+          ...options.websocket,
+          context: deps.context,
+          dispatch: deps.dispatch,
+          limiter: deps.limiter,
+          clientIp: deps.clientIp,
+        })
+      : undefined
+    for (const endpoint of ENDPOINTS) registerGetRoute(scope, endpoint, deps, ws?.rpcHandler(endpoint))
+  })
+  for (const endpoint of ENDPOINTS) registerPostRoute(app, endpoint, deps)
   return app
 }
