@@ -61,6 +61,8 @@ export function cases(token: Hex, txHash: Hex): Record<string, unknown> {
     balancePending: req('eth_getBalance', [addr, 'pending']),
     callLatest: req('eth_call', [balanceOf(holder), 'latest']),
     callPending: req('eth_call', [balanceOf(holder), 'pending']),
+    // balanceOf with a different trailing word per request (see varied): no answer from the call memo
+    callVaried: req('eth_call', [balanceOf(holder), 'latest']),
     receipt: req('eth_getTransactionReceipt', [txHash]),
     batch10: [
       req('eth_chainId', [], 1),
@@ -74,6 +76,19 @@ export function cases(token: Hex, txHash: Hex): Record<string, unknown> {
       req('eth_getTransactionCount', [addr, 'latest'], 9),
       req('eth_gasPrice', [], 10),
     ],
+  }
+}
+
+/**
+ * The body of request `i` of a case: callVaried's calldata gets a 32-byte word appended that differs per
+ * request (the ABI decoder ignores it), so every call runs the EVM as a distinct call would; others as given.
+ */
+export function varied(name: string, body: unknown): ((i: number) => string) | undefined {
+  if (name !== 'callVaried') return undefined
+  const call = body as { params: [{ data: string }, string] }
+  return (i) => {
+    const data = `${call.params[0].data}${i.toString(16).padStart(64, '0')}`
+    return JSON.stringify({ ...call, params: [{ ...call.params[0], data }, call.params[1]] })
   }
 }
 

@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import { cases, cpuMs, fixtures } from './read-cases.js'
+import { cases, cpuMs, fixtures, varied } from './read-cases.js'
 import { startAnvil, startOurs, type Target } from './lib.js'
 
 const { values: args } = parseArgs({
@@ -33,13 +33,17 @@ interface Row {
   cpuUs: number
 }
 
-async function load(target: Target, body: unknown, seconds: number): Promise<Row> {
+let sent = 0
+
+async function load(target: Target, name: string, body: unknown, seconds: number): Promise<Row> {
+  const vary = varied(name, body)
   const opts = {
     url: target.url,
     method: 'POST' as const,
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
     connections: Number(args.connections),
+    ...(vary ? { requests: [{ setupRequest: (request: { body?: string }) => ({ ...request, body: vary(sent++) }) }] } : {}),
   }
   const check = await (await fetch(target.url, { method: 'POST', headers: opts.headers, body: opts.body })).text()
   if (check.includes('"error"')) throw new Error(`${target.label}: ${check.slice(0, 300)}`)
@@ -72,8 +76,8 @@ try {
   const names = args.cases?.split(',') ?? Object.keys(all.ours)
   // one short pass over every case first, so no case pays the JIT's warm-up for the ones after it
   for (const name of names) {
-    await load(ours, all.ours[name], 1)
-    if (baseline && base) await load(baseline, base[name], 1)
+    await load(ours, name, all.ours[name], 1)
+    if (baseline && base) await load(baseline, name, base[name], 1)
   }
   console.log(`load average before: ${loadavg()}; ${args.seconds} s per case, ${args.connections} connections`)
   const cell = (r: Row) => `${group(r.rps)} / ${r.p50} / ${r.p99}, ${r.cpuUs} µs`
@@ -81,9 +85,9 @@ try {
   console.log(`| case | anvil req/s, p50/p99 ms, CPU µs |${head} ours req/s, p50/p99 ms, CPU µs | ours/anvil |`)
   console.log(baseline ? '|---|---|---|---|---|---|' : '|---|---|---|---|')
   for (const name of names) {
-    const before = baseline && base ? await load(baseline, base[name], Number(args.seconds)) : undefined
-    const a = await load(ours, all.ours[name], Number(args.seconds))
-    const b = await load(anvil, all.anvil[name], Number(args.seconds))
+    const before = baseline && base ? await load(baseline, name, base[name], Number(args.seconds)) : undefined
+    const a = await load(ours, name, all.ours[name], Number(args.seconds))
+    const b = await load(anvil, name, all.anvil[name], Number(args.seconds))
     const was = before ? ` ${cell(before)} | ${(before.rps / b.rps).toFixed(2)}× |` : ''
     console.log(`| ${name} | ${cell(b)} |${was} ${cell(a)} | ${(a.rps / b.rps).toFixed(2)}× |`)
   }

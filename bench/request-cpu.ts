@@ -11,7 +11,7 @@
 import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import { cases, cpuMs, fixtures } from './read-cases.js'
+import { cases, cpuMs, fixtures, varied } from './read-cases.js'
 import { sleep, startOurs, type Target } from './lib.js'
 
 const { values: args } = parseArgs({
@@ -34,10 +34,14 @@ async function idleCpuPerMs(target: Target): Promise<number> {
   return (cpuMs(target.pid!) - cpu0) / (performance.now() - t0)
 }
 
-async function measure(target: Target, body: unknown, idle: number, amount: number) {
+let sent = 0
+
+async function measure(target: Target, name: string, body: unknown, idle: number, amount: number) {
+  const vary = varied(name, body)
   const cpu0 = cpuMs(target.pid!)
   const t0 = performance.now()
   await autocannon({
+    ...(vary ? { requests: [{ setupRequest: (request: { body?: string }) => ({ ...request, body: vary(sent++) }) }] } : {}),
     url: target.url,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -53,13 +57,13 @@ async function run(label: string, target: Target) {
   const fx = await fixtures(target.url)
   const all = cases(fx.token, fx.txHash)
   const names = args.cases?.split(',') ?? Object.keys(all)
-  for (const name of names) await measure(target, all[name], 0, Math.ceil(n / 4)) // JIT warm-up
+  for (const name of names) await measure(target, name, all[name], 0, Math.ceil(n / 4)) // JIT warm-up
   const idle = await idleCpuPerMs(target)
   const window: [number, number][] = []
   const row: string[] = []
   for (const name of names) {
     const start = monotonicUs()
-    row.push(`${name} ${(await measure(target, all[name], idle, n)).toFixed(0)} µs`)
+    row.push(`${name} ${(await measure(target, name, all[name], idle, n)).toFixed(0)} µs`)
     window.push([start, monotonicUs()])
   }
   console.log(`${label} (idle chain ${(idle * 1000).toFixed(0)} µs CPU/s): ${row.join(', ')}`)
