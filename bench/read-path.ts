@@ -43,7 +43,9 @@ async function load(target: Target, name: string, body: unknown, seconds: number
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
     connections: Number(args.connections),
-    ...(vary ? { requests: [{ setupRequest: (request: { body?: string }) => ({ ...request, body: vary(sent++) }) }] } : {}),
+    ...(vary
+      ? { requests: [{ setupRequest: (request: { body?: string }) => ({ ...request, body: vary(sent++) }) }] }
+      : {}),
   }
   const check = await (await fetch(target.url, { method: 'POST', headers: opts.headers, body: opts.body })).text()
   if (check.includes('"error"')) throw new Error(`${target.label}: ${check.slice(0, 300)}`)

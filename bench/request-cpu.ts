@@ -41,7 +41,9 @@ async function measure(target: Target, name: string, body: unknown, idle: number
   const cpu0 = cpuMs(target.pid!)
   const t0 = performance.now()
   await autocannon({
-    ...(vary ? { requests: [{ setupRequest: (request: { body?: string }) => ({ ...request, body: vary(sent++) }) }] } : {}),
+    ...(vary
+      ? { requests: [{ setupRequest: (request: { body?: string }) => ({ ...request, body: vary(sent++) }) }] }
+      : {}),
     url: target.url,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
