@@ -16,6 +16,7 @@ import { impliedTxType, paysFees, type CallRequest } from '../../domain/call-req
 import { CallState, type StateSource } from './call-state.js'
 import { CallMemo, type CallAnswer } from './call-memo.js'
 import { cacheJumpAnalysis } from './jump-analysis.js'
+import { leanFrames } from './lean-frames.js'
 import { syncSteps } from './sync-steps.js'
 import { blockContext } from './run.js'
 
@@ -102,6 +103,7 @@ export class CallEvms {
     })
     cacheJumpAnalysis(evm)
     syncSteps(evm)
+    leanFrames(evm)
     return { evm, state }
   }
 }
