@@ -1,4 +1,4 @@
-/** The part of autocannon's API bench/read-path.ts uses (the package ships no types). */
+/** The part of autocannon's API the benches use (the package ships no types). */
 declare module 'autocannon' {
   interface Options {
     url: string
@@ -7,6 +7,10 @@ declare module 'autocannon' {
     body?: string
     connections?: number
     duration?: number
+    /** Requests to send in all (instead of a duration). */
+    amount?: number
+    /** Per-request bodies: setupRequest may rewrite each request before it is sent. */
+    requests?: { setupRequest?: (request: { body?: string }) => { body?: string } }[]
   }
   interface Result {
     requests: { total: number }

@@ -5,55 +5,72 @@
  * flag); this script asks it for HeapProfiler.collectGarbage, reads process.memoryUsage() around it and
  * closes the inspector again. Port 9229 must be free. The process pauses for the collection (~0.1-1 s).
  *
- *   npx tsx bench/live-heap.ts PID
+ *   npx tsx bench/live-heap.ts PID      (or liveHeap(pid) from another bench)
  */
 import WebSocket from 'ws'
 
-const pid = Number(process.argv[2])
-if (!Number.isInteger(pid)) {
-  console.error('usage: npx tsx bench/live-heap.ts PID')
-  process.exit(2)
-}
-
-process.kill(pid, 'SIGUSR1')
-let targets: { webSocketDebuggerUrl: string }[] = []
-for (let attempt = 0; targets.length === 0; attempt++) {
-  await new Promise((r) => setTimeout(r, 200))
-  targets = await fetch('http://127.0.0.1:9229/json/list')
-    .then((r) => r.json() as Promise<typeof targets>)
-    .catch(() => [])
-  if (attempt === 50) throw new Error(`process ${pid} opened no inspector on 127.0.0.1:9229 within 10 s`)
-}
-const socket = new WebSocket(targets[0]!.webSocketDebuggerUrl)
-await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject))
-let nextId = 0
-const waiting = new Map<number, (result: unknown) => void>()
-socket.on('message', (raw) => {
-  const message = JSON.parse(String(raw)) as { id?: number; result?: unknown }
-  if (message.id !== undefined) waiting.get(message.id)?.(message.result)
-})
-const send = (method: string, params: object = {}) =>
-  new Promise<unknown>((resolve) => {
-    const id = ++nextId
-    waiting.set(id, resolve)
-    socket.send(JSON.stringify({ id, method, params }))
+/** RSS and heap of process `pid` before and after a forced full GC, in MB. */
+export async function liveHeap(pid: number): Promise<{ before: Memory; after: Memory }> {
+  process.kill(pid, 'SIGUSR1')
+  let targets: { webSocketDebuggerUrl: string }[] = []
+  for (let attempt = 0; targets.length === 0; attempt++) {
+    await new Promise((r) => setTimeout(r, 200))
+    targets = await fetch('http://127.0.0.1:9229/json/list')
+      .then((r) => r.json() as Promise<typeof targets>)
+      .catch(() => [])
+    if (attempt === 50) throw new Error(`process ${pid} opened no inspector on 127.0.0.1:9229 within 10 s`)
+  }
+  const socket = new WebSocket(targets[0]!.webSocketDebuggerUrl)
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject))
+  let nextId = 0
+  const waiting = new Map<number, (result: unknown) => void>()
+  socket.on('message', (raw) => {
+    const message = JSON.parse(String(raw)) as { id?: number; result?: unknown }
+    if (message.id !== undefined) waiting.get(message.id)?.(message.result)
   })
-const evaluate = async (expression: string) =>
-  ((await send('Runtime.evaluate', { expression, returnByValue: true })) as { result: { value: string } }).result.value
-const memory = async () => {
-  const usage = JSON.parse(await evaluate('JSON.stringify(process.memoryUsage())')) as Record<string, number>
-  return Object.fromEntries(Object.entries(usage).map(([k, v]) => [k, `${Math.round(v / 2 ** 20)} MB`]))
-}
-
-console.log('before', await memory())
-await send('HeapProfiler.collectGarbage')
-console.log('after a full GC', await memory())
-socket.send(
-  JSON.stringify({
+  const send = (method: string, params: object = {}) =>
+    new Promise<unknown>((resolve) => {
+      const id = ++nextId
+      waiting.set(id, resolve)
+      socket.send(JSON.stringify({ id, method, params }))
+    })
+  const memory = async (): Promise<Memory> => {
+    const reply = (await send('Runtime.evaluate', {
+      expression: 'JSON.stringify(process.memoryUsage())',
+      returnByValue: true,
+    })) as { result: { value: string } }
+    const usage = JSON.parse(reply.result.value) as Record<keyof Memory, number>
+    return Object.fromEntries(Object.entries(usage).map(([k, v]) => [k, Math.round(v / 2 ** 20)])) as unknown as Memory
+  }
+  const before = await memory()
+  await send('HeapProfiler.collectGarbage')
+  const after = await memory()
+  const close = {
     id: ++nextId,
     method: 'Runtime.evaluate',
     params: { expression: "process.getBuiltinModule('inspector').close()" },
-  }),
-)
-await new Promise((r) => setTimeout(r, 300))
-socket.close()
+  }
+  socket.send(JSON.stringify(close))
+  await new Promise((r) => setTimeout(r, 300))
+  socket.close()
+  return { before, after }
+}
+
+interface Memory {
+  rss: number
+  heapTotal: number
+  heapUsed: number
+  external: number
+  arrayBuffers: number
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const pid = Number(process.argv[2])
+  if (!Number.isInteger(pid)) {
+    console.error('usage: npx tsx bench/live-heap.ts PID')
+    process.exit(2)
+  }
+  const { before, after } = await liveHeap(pid)
+  console.log('MB before', before)
+  console.log('MB after a full GC', after)
+}

@@ -1,7 +1,8 @@
 /**
  * Memory over a long run with --data-dir: the service as a child process, transfers sent at a steady
  * rate (default 50 tx/s) over HTTP, and every `--sample` seconds its RSS (from /proc), the chain height
- * and the data directory's size. Growth is judged after warm-up (the first fifth of the run): history
+ * and the data directory's size. Growth is judged after warm-up (the first fifth of the run), and the live
+ * heap after a forced full GC is printed once warm and at the end (bench/live-heap.ts): history
  * lives on disk, so RSS must stay flat while the directory grows.
  *
  *   nice npx tsx bench/long-run.ts [--minutes 60] [--rate 50] [--sample 60]
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { devAccount, rpc, sleep, startOurs } from './lib.js'
+import { liveHeap } from './live-heap.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -58,6 +60,7 @@ const url = target.url
 const samples: { min: number; rss: number; height: number; disk: number; sent: number }[] = []
 let sent = 0
 let rejected = 0
+let warmHeap: Awaited<ReturnType<typeof liveHeap>>['after'] | undefined
 const t0 = performance.now()
 const elapsed = () => performance.now() - t0
 const end = minutes * 60_000
@@ -87,6 +90,8 @@ try {
     if (elapsed() >= nextSample) {
       await sample()
       nextSample += sampleMs
+      // the live heap once warm (after that sample, so the forced GC does not lower the baseline RSS)
+      if (!warmHeap && elapsed() >= end / 5) warmHeap = (await liveHeap(target.pid!)).after
     }
   }
   await sleep(3000)
@@ -97,6 +102,10 @@ try {
   const maxRss = Math.max(...warm.map((s) => s.rss))
   console.log(
     `after warm-up (t=${first.min} min, ${first.rss} MB): last ${last.rss} MB, max ${maxRss} MB, growth ${(((maxRss - first.rss) / first.rss) * 100).toFixed(1)} %`,
+  )
+  const endHeap = (await liveHeap(target.pid!)).after
+  console.log(
+    `live heap after a full GC: ${warmHeap?.heapUsed} MB once warm, ${endHeap.heapUsed} MB at the end (RSS then ${endHeap.rss} MB)`,
   )
   const blocks = last.height - first.height
   console.log(

@@ -12,9 +12,8 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import { encodeDeployData, encodeFunctionData, type Hex, parseEther } from 'viem'
-import { testToken } from '../test/support/fixtures.js'
-import { devAccount, rpc, sleep, startAnvil, startOurs, type Target } from './lib.js'
+import { cases, cpuMs, fixtures, varied } from './read-cases.js'
+import { startAnvil, startOurs, type Target } from './lib.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -27,83 +26,6 @@ const { values: args } = parseArgs({
   },
 })
 
-const deployer = devAccount(0)
-const holder = devAccount(1).address
-
-/** Deploys the token and makes one transfer (the receipt case's transaction). */
-async function fixtures(url: string) {
-  const chainId = Number(await rpc(url, 'eth_chainId'))
-  const gasPrice = BigInt(await rpc(url, 'eth_gasPrice'))
-  let nonce = Number(await rpc(url, 'eth_getTransactionCount', [deployer.address, 'pending']))
-  const send = async (to: Hex | undefined, data: Hex) => {
-    const raw = await deployer.signTransaction({
-      chainId,
-      type: 'eip1559',
-      nonce: nonce++,
-      to,
-      data,
-      gas: 3_000_000n,
-      maxFeePerGas: gasPrice * 3n,
-      maxPriorityFeePerGas: 1_000_000n,
-    })
-    const hash = await rpc<Hex>(url, 'eth_sendRawTransaction', [raw])
-    for (;;) {
-      const receipt = await rpc(url, 'eth_getTransactionReceipt', [hash])
-      // mined into a block `latest` already names (on /flashblocks a receipt comes at preconfirmation)
-      if (receipt?.blockNumber && BigInt(await rpc(url, 'eth_blockNumber')) >= BigInt(receipt.blockNumber))
-        return { hash, receipt }
-      await sleep(50)
-    }
-  }
-  const deploy = await send(
-    undefined,
-    encodeDeployData({ abi: testToken.abi, bytecode: testToken.bytecode, args: [parseEther('1000000')] }),
-  )
-  const token = deploy.receipt.contractAddress as Hex
-  const transfer = await send(
-    token,
-    encodeFunctionData({ abi: testToken.abi, functionName: 'transfer', args: [holder, parseEther('1')] }),
-  )
-  return { token, txHash: transfer.hash }
-}
-
-function cases(token: Hex, txHash: Hex): Record<string, unknown> {
-  const addr = deployer.address
-  const balanceOf = (owner: Hex) => ({
-    to: token,
-    data: encodeFunctionData({ abi: testToken.abi, functionName: 'balanceOf', args: [owner] }),
-  })
-  const req = (method: string, params: unknown[], id = 1) => ({ jsonrpc: '2.0', id, method, params })
-  return {
-    chainId: req('eth_chainId', []),
-    blockNumber: req('eth_blockNumber', []),
-    balanceLatest: req('eth_getBalance', [addr, 'latest']),
-    balancePending: req('eth_getBalance', [addr, 'pending']),
-    callLatest: req('eth_call', [balanceOf(holder), 'latest']),
-    callPending: req('eth_call', [balanceOf(holder), 'pending']),
-    receipt: req('eth_getTransactionReceipt', [txHash]),
-    batch10: [
-      req('eth_chainId', [], 1),
-      req('eth_blockNumber', [], 2),
-      req('eth_getBalance', [addr, 'latest'], 3),
-      req('eth_getBalance', [holder, 'latest'], 4),
-      req('eth_getBalance', [addr, 'pending'], 5),
-      req('eth_call', [balanceOf(holder), 'latest'], 6),
-      req('eth_call', [balanceOf(addr), 'latest'], 7),
-      req('eth_getTransactionReceipt', [txHash], 8),
-      req('eth_getTransactionCount', [addr, 'latest'], 9),
-      req('eth_gasPrice', [], 10),
-    ],
-  }
-}
-
-/** utime + stime of a process in ms (USER_HZ = 100). */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return (Number(f[11]) + Number(f[12])) * 10
-}
-
 interface Row {
   rps: number
   p50: number
@@ -111,13 +33,19 @@ interface Row {
   cpuUs: number
 }
 
-async function load(target: Target, body: unknown, seconds: number): Promise<Row> {
+let sent = 0
+
+async function load(target: Target, name: string, body: unknown, seconds: number): Promise<Row> {
+  const vary = varied(name, body)
   const opts = {
     url: target.url,
     method: 'POST' as const,
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
     connections: Number(args.connections),
+    ...(vary
+      ? { requests: [{ setupRequest: (request: { body?: string }) => ({ ...request, body: vary(sent++) }) }] }
+      : {}),
   }
   const check = await (await fetch(target.url, { method: 'POST', headers: opts.headers, body: opts.body })).text()
   if (check.includes('"error"')) throw new Error(`${target.label}: ${check.slice(0, 300)}`)
@@ -150,8 +78,8 @@ try {
   const names = args.cases?.split(',') ?? Object.keys(all.ours)
   // one short pass over every case first, so no case pays the JIT's warm-up for the ones after it
   for (const name of names) {
-    await load(ours, all.ours[name], 1)
-    if (baseline && base) await load(baseline, base[name], 1)
+    await load(ours, name, all.ours[name], 1)
+    if (baseline && base) await load(baseline, name, base[name], 1)
   }
   console.log(`load average before: ${loadavg()}; ${args.seconds} s per case, ${args.connections} connections`)
   const cell = (r: Row) => `${group(r.rps)} / ${r.p50} / ${r.p99}, ${r.cpuUs} µs`
@@ -159,9 +87,9 @@ try {
   console.log(`| case | anvil req/s, p50/p99 ms, CPU µs |${head} ours req/s, p50/p99 ms, CPU µs | ours/anvil |`)
   console.log(baseline ? '|---|---|---|---|---|---|' : '|---|---|---|---|')
   for (const name of names) {
-    const before = baseline && base ? await load(baseline, base[name], Number(args.seconds)) : undefined
-    const a = await load(ours, all.ours[name], Number(args.seconds))
-    const b = await load(anvil, all.anvil[name], Number(args.seconds))
+    const before = baseline && base ? await load(baseline, name, base[name], Number(args.seconds)) : undefined
+    const a = await load(ours, name, all.ours[name], Number(args.seconds))
+    const b = await load(anvil, name, all.anvil[name], Number(args.seconds))
     const was = before ? ` ${cell(before)} | ${(before.rps / b.rps).toFixed(2)}× |` : ''
     console.log(`| ${name} | ${cell(b)} |${was} ${cell(a)} | ${(a.rps / b.rps).toFixed(2)}× |`)
   }

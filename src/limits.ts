@@ -126,6 +126,16 @@ export const UPSTREAM_BATCH_MAX = 100
 export const STATE_CACHE_STORAGE_SLOTS = 200_000
 /** Bytes of contract code kept the same way (24 KiB contracts: ~1 300 of them). */
 export const STATE_CACHE_CODE_BYTES = 32 * 1024 * 1024
+/**
+ * Answers of plain eth_calls kept per block (call-memo.ts): the most recent blocks with any (latest and
+ * the pending flashblock's, and a few just replaced), calls per block, and the largest calldata or output kept.
+ * At most ~4 × 512 × 6 KiB (key and answer) = 12 MiB.
+ */
+export const CALL_MEMO_BLOCKS = 4
+export const CALL_MEMO_ENTRIES = 512
+export const CALL_MEMO_MAX_BYTES = 2_048
+/** Block records whose formatted receipts are kept for the next reader (format/receipt.ts). */
+export const FORMATTED_RECEIPT_BLOCKS = 16
 /** Accounts one state root's read view remembers (a root is replaced every flashblock). */
 export const STATE_VIEW_ACCOUNTS = 10_000
 /** How long a transaction this follower forwarded counts towards its sender's pending nonce (ms) unless a block includes it. */

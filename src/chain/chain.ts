@@ -5,7 +5,7 @@
  * store lets go of it (no moment in which a preconfirmed transaction cannot be found).
  */
 import type { Common } from '@ethereumjs/common'
-import { bytesToHex, hexToBytes } from '@ethereumjs/util'
+import { bytesToHex, equalsBytes, hexToBytes } from '@ethereumjs/util'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { type VM, createVM } from '@ethereumjs/vm'
 import type { Endpoint } from '../../generated/methods.js'
@@ -77,6 +77,7 @@ const READ_VIEWS_KEPT = 8
 
 export class Chain implements Backend, TxSubmitter {
   private readonly readViews = new Map<string, RootReader>()
+  private lastRoot = { bytes: new Uint8Array(0), key: '' }
   private readonly stateCache = new StateCache()
   readonly events: TypedEmitter<ChainEvents>
   readonly pending: PendingStore
@@ -163,7 +164,9 @@ export class Chain implements Backend, TxSubmitter {
   /** The reads of a committed root through the cross-root state cache (state-cache.ts): what RPC reads use. */
   readerAt(root: Uint8Array): RootReader {
     this.options.pruner?.check(root)
-    const key = bytesToHex(root)
+    // reads come in runs on one root: the last root's hex key is kept (hex of 32 bytes costs more than a compare)
+    if (!equalsBytes(root, this.lastRoot.bytes)) this.lastRoot = { bytes: root.slice(), key: bytesToHex(root) }
+    const key = this.lastRoot.key
     let view = this.readViews.get(key)
     if (view)
       this.readViews.delete(key) // re-inserted below: most recently used last

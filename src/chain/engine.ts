@@ -181,6 +181,21 @@ const forkCommons = new WeakMap<Common, Map<string, Common>>()
  * when the fork is the same (always on the dev chain).
  */
 export function commonAt(common: Common, header: { number: bigint; timestamp: bigint }): Common {
+  // every eth_call asks twice for its block; the schedule walk is a measurable part of a cached call
+  const known = headerForks.get(header)
+  if (known && known.common === common && known.fork === common.hardfork()) return known.answer
+  const answer = forkOf(common, header)
+  headerForks.set(header, { common, fork: common.hardfork(), answer })
+  return answer
+}
+
+/**
+ * Per header object (headers are frozen): the Common last asked about, its fork then (an import moves the
+ * chain's Common from fork to fork) and the answer.
+ */
+const headerForks = new WeakMap<object, { common: Common; fork: string; answer: Common }>()
+
+function forkOf(common: Common, header: { number: bigint; timestamp: bigint }): Common {
   const fork = common.getHardforkBy({ blockNumber: header.number, timestamp: header.timestamp })
   if (fork === common.hardfork()) return common
   let byFork = forkCommons.get(common)

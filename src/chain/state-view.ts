@@ -6,14 +6,22 @@ import type { RootReader } from './state-cache.js'
 
 const ZERO_HASH = new Uint8Array(32)
 
+/** One view per reader (readers are kept per root): a cheap read need not build one per request. */
+const views = new WeakMap<RootReader, StateView>()
+
 export function merkleStateView(state: RootReader): StateView {
-  return {
-    balance: async (address) => (await state.getAccount(new Address(address)))?.balance ?? 0n,
-    nonce: async (address) => (await state.getAccount(new Address(address)))?.nonce ?? 0n,
-    code: (address) => state.getCode(new Address(address)),
-    storage: (address, slot) => state.getStorage(new Address(address), slot),
-    proof: (address, slots) => merkleProof(state, address, slots),
+  let view = views.get(state)
+  if (!view) {
+    view = {
+      balance: async (address) => (await state.getAccount(new Address(address)))?.balance ?? 0n,
+      nonce: async (address) => (await state.getAccount(new Address(address)))?.nonce ?? 0n,
+      code: (address) => state.getCode(new Address(address)),
+      storage: (address, slot) => state.getStorage(new Address(address), slot),
+      proof: (address, slots) => merkleProof(state, address, slots),
+    }
+    views.set(state, view)
   }
+  return view
 }
 
 /** The proof from the root's own trie (@ethereumjs's getProof), in geth's shape for a missing account. */

@@ -5,6 +5,7 @@
  * block record is the pending block as of that flashblock.
  */
 import type { BlockRecord } from '../domain/types.js'
+import { FORMATTED_RECEIPT_BLOCKS } from '../limits.js'
 import { type RpcLog, formatLog } from './log.js'
 import { address, data, quantity, type Hex } from './hex.js'
 import { depositReceiptFields } from '../opstack/deposit-json.js'
@@ -31,8 +32,24 @@ export type RpcReceipt = {
   type: Hex
 }
 
+/**
+ * Receipts as formatted for the newest block records asked about: a receipt is polled for until it shows,
+ * then read again by every client that sent or watches the transaction. Records are never changed once
+ * made (a flashblock makes a new pending record), so a formatted receipt stays right; frozen, as it is shared.
+ */
+const recent = new Map<BlockRecord, RpcReceipt[]>()
+
 /** The receipt of the `index`-th transaction of `block`. */
 export function formatReceipt(block: BlockRecord, index: number): RpcReceipt {
+  let receipts = recent.get(block)
+  if (!receipts) {
+    recent.set(block, (receipts = []))
+    if (recent.size > FORMATTED_RECEIPT_BLOCKS) recent.delete(recent.keys().next().value!)
+  }
+  return (receipts[index] ??= Object.freeze(build(block, index)))
+}
+
+function build(block: BlockRecord, index: number): RpcReceipt {
   const { tx, sender, hash } = block.txs[index]!
   const receipt = block.receipts[index]!
   const logs = block.logs.slice(receipt.firstLogIndex, receipt.firstLogIndex + receipt.logs.length)

@@ -6,13 +6,14 @@ import cors from '@fastify/cors'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Config } from '../config.js'
 import type { ClientInfo, HandlerContext } from '../handlers/context.js'
-import { MAX_BODY_BYTES, SHUTDOWN_GRACE_MS } from '../limits.js'
+import { MAX_BODY_BYTES } from '../limits.js'
 import type { Endpoint } from '../../generated/methods.js'
 import type { CallObserver, ServedHandlers } from './jsonrpc.js'
 import { createClientIpResolver } from './client-ip.js'
+import { drainOnClose } from './drain.js'
 import { ENDPOINTS } from './endpoints.js'
 import { installBodyParser, installErrorHandlers } from './http-errors.js'
-import { registerHttpEndpoint, type EndpointDeps } from './http.js'
+import { registerGetRoute, registerPostRoute, type EndpointDeps } from './http.js'
 import type { RequestLimiter } from './throttle.js'
 import { installWebSockets, type WebSocketServices } from './websocket.js'
 
@@ -31,27 +32,6 @@ export interface AppOptions {
 
 /** Headers a browser page may read from our replies: the rate limit state. */
 const EXPOSED_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After']
-
-/**
- * close() stops accepting and lets in-flight requests finish (fastify answers new requests on kept-alive
- * connections with 503 meanwhile). Their replies say `Connection: close`, so each connection ends with its
- * answer instead of idling until the keep-alive timeout; one still busy after SHUTDOWN_GRACE_MS is cut.
- */
-function drainOnClose(app: FastifyInstance): void {
-  let closing = false
-  let timer: NodeJS.Timeout | undefined
-  app.addHook('preClose', (done) => {
-    closing = true
-    timer = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS)
-    timer.unref()
-    done()
-  })
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close')
-    done(null, payload)
-  })
-  app.addHook('onClose', async () => clearTimeout(timer))
-}
 
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options
@@ -84,16 +64,20 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       observer: options.observer,
     },
   }
-  // WebSocket upgrades share the endpoints' GET routes, so @fastify/websocket is registered before them
-  const ws = options.websocket
-    ? await installWebSockets(app, {
-        ...options.websocket,
-        context: deps.context,
-        dispatch: deps.dispatch,
-        limiter: deps.limiter,
-        clientIp: deps.clientIp,
-      })
-    : undefined
-  for (const endpoint of ENDPOINTS) registerHttpEndpoint(app, endpoint, deps, ws?.rpcHandler(endpoint))
+  // WebSocket upgrades share the endpoints' GET routes, so @fastify/websocket is registered before them. It
+  // hooks every request of its scope (onRequest, onResponse): a scope of its own keeps the POSTs out of it
+  await app.register(async (scope) => {
+    const ws = options.websocket
+      ? await installWebSockets(scope, {
+          ...options.websocket,
+          context: deps.context,
+          dispatch: deps.dispatch,
+          limiter: deps.limiter,
+          clientIp: deps.clientIp,
+        })
+      : undefined
+    for (const endpoint of ENDPOINTS) registerGetRoute(scope, endpoint, deps, ws?.rpcHandler(endpoint))
+  })
+  for (const endpoint of ENDPOINTS) registerPostRoute(app, endpoint, deps)
   return app
 }

@@ -5,6 +5,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { InternalError, InvalidRequestError, type JsonRpcErrorObject, type RpcError } from '../errors.js'
 import { MAX_BODY_BYTES } from '../limits.js'
+import { closeIfDraining } from './drain.js'
 import { failure } from './envelope.js'
 
 /** An HTTP-level refusal that still carries a JSON-RPC error for the body. */
@@ -52,6 +53,7 @@ export function sendJson(reply: FastifyReply, statusCode: number, payload: unkno
     text = JSON.stringify(failure(null, new InternalError().toJSON()))
     statusCode = 500
   }
+  closeIfDraining(reply)
   return reply.code(statusCode).type('application/json').send(text)
 }
 

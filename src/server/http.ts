@@ -60,14 +60,17 @@ function getHandler(endpoint: Endpoint, deps: Pick<EndpointDeps, 'config'>): Rou
       : sendJson(reply, 200, describeEndpoint(endpoint, deps.config))
 }
 
+export function registerPostRoute(app: FastifyInstance, endpoint: Endpoint, deps: EndpointDeps): void {
+  app.post(ENDPOINT_PATHS[endpoint], postHandler(endpoint, deps))
+}
+
 /** `wsHandler`: the WebSocket transport's upgrade handler for this endpoint (same path; plain GET stays HTTP). */
-export function registerHttpEndpoint(
+export function registerGetRoute(
   app: FastifyInstance,
   endpoint: Endpoint,
-  deps: EndpointDeps,
+  deps: Pick<EndpointDeps, 'config'>,
   wsHandler?: WebsocketHandler,
 ): void {
   const url = ENDPOINT_PATHS[endpoint]
-  app.post(url, postHandler(endpoint, deps))
   app.route({ method: 'GET', url, handler: getHandler(endpoint, deps), ...(wsHandler ? { wsHandler } : {}) })
 }

@@ -70,7 +70,22 @@ async function dispatch<Ctx>(
   return await handler(call.params, ctx)
 }
 
-/** Runs one message; undefined when it needs no reply (a notification). */
+function observe<Ctx>(
+  opts: DispatchOptions<Ctx>,
+  endpoint: Endpoint,
+  method: string,
+  outcome: CallOutcome,
+  started: number,
+): void {
+  opts.observer?.call(endpoint, opts.websocket ? 'ws' : 'http', method, outcome, (performance.now() - started) / 1000)
+}
+
+/** A method name is a label only when the endpoint serves it: clients cannot grow the metric without bound. */
+function methodLabel(endpoint: Endpoint, method: string): string {
+  return lookupMethod(endpoint, method) ? method : 'unknown'
+}
+
+/** Runs one message; undefined when it needs no reply (a notification). No closures: this runs per call. */
 async function handleMessage<Ctx>(
   endpoint: Endpoint,
   message: unknown,
@@ -78,23 +93,19 @@ async function handleMessage<Ctx>(
   opts: DispatchOptions<Ctx>,
 ): Promise<JsonRpcResponse | undefined> {
   const started = performance.now()
-  const observe = (method: string, outcome: CallOutcome) =>
-    opts.observer?.call(endpoint, opts.websocket ? 'ws' : 'http', method, outcome, (performance.now() - started) / 1000)
   const read = readCall(message)
   if (isRejected(read)) {
-    observe('invalid', 'error')
+    observe(opts, endpoint, 'invalid', 'error', started)
     return read.notification ? undefined : failure(read.id, read.error.toJSON())
   }
-  // a method name is a label only when the endpoint serves it: clients cannot grow the metric without bound
-  const label = () => (lookupMethod(endpoint, read.method) ? read.method : 'unknown')
   try {
     const result = await dispatch(endpoint, read, ctx, opts)
-    observe(label(), 'ok')
+    observe(opts, endpoint, methodLabel(endpoint, read.method), 'ok', started)
     return read.notification ? undefined : success(read.id, result)
   } catch (err) {
     const internal = !(err instanceof RpcError)
     if (internal) opts.onInternalError?.(err, read.method)
-    observe(label(), internal ? 'internal' : 'error')
+    observe(opts, endpoint, methodLabel(endpoint, read.method), internal ? 'internal' : 'error', started)
     return read.notification ? undefined : failure(read.id, toJsonRpcError(err))
   }
 }

@@ -14,7 +14,9 @@ import type { BlockHeader } from '@ethereumjs/block'
 import type { VM } from '@ethereumjs/vm'
 import { impliedTxType, paysFees, type CallRequest } from '../../domain/call-request.js'
 import { CallState, type StateSource } from './call-state.js'
+import { CallMemo, type CallAnswer } from './call-memo.js'
 import { cacheJumpAnalysis } from './jump-analysis.js'
+import { leanFrames } from './lean-frames.js'
 import { syncSteps } from './sync-steps.js'
 import { blockContext } from './run.js'
 
@@ -32,6 +34,7 @@ export class CallEvms {
   private readonly idle: CallEvm[] = []
   private readonly zero = new Address(new Uint8Array(20))
   private readonly plainIntrinsic: boolean
+  private readonly memo = new CallMemo()
 
   constructor(private readonly vm: VM) {
     this.plainIntrinsic = !REPRICING_EIPS.some((eip) => vm.common.isActivatedEIP(eip))
@@ -41,7 +44,16 @@ export class CallEvms {
    * The call's result, or undefined when the request is not a plain read-only call (the caller then runs it
    * with runTx). `source` is the read view of the state root `header` names.
    */
-  async run(
+  run(
+    source: StateSource,
+    header: BlockHeader,
+    request: CallRequest,
+    gasLimit: bigint,
+  ): Promise<CallAnswer | undefined> {
+    return this.memo.answer(header, request, gasLimit, () => this.execute(source, header, request, gasLimit))
+  }
+
+  private async execute(
     source: StateSource,
     header: BlockHeader,
     request: CallRequest,
@@ -91,6 +103,7 @@ export class CallEvms {
     })
     cacheJumpAnalysis(evm)
     syncSteps(evm)
+    leanFrames(evm)
     return { evm, state }
   }
 }

@@ -54,7 +54,9 @@ export function revertReason(data: Uint8Array): string | undefined {
 }
 
 /** Throws the geth error for a failed execution; returns quietly for a successful one. */
-export function assertSucceeded(result: Pick<EVMResult, 'execResult'>): void {
+export function assertSucceeded(result: {
+  execResult: Pick<EVMResult['execResult'], 'exceptionError' | 'returnValue'>
+}): void {
   const error = result.execResult.exceptionError
   if (!error) return
   if (error.error === 'revert') {

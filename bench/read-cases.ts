@@ -1,0 +1,100 @@
+/**
+ * The read cases of the shared kit's rpc-bench (plus eth_call on `pending`) and the fixtures they need on a
+ * fresh chain: a deployed ERC-20 and one transfer. Shared by read-path.ts and request-cpu.ts.
+ */
+import { readFileSync } from 'node:fs'
+import { encodeDeployData, encodeFunctionData, type Hex, parseEther } from 'viem'
+import { testToken } from '../test/support/fixtures.js'
+import { devAccount, rpc, sleep } from './lib.js'
+
+const deployer = devAccount(0)
+const holder = devAccount(1).address
+
+/** Deploys the token and makes one transfer (the receipt case's transaction). */
+export async function fixtures(url: string) {
+  const chainId = Number(await rpc(url, 'eth_chainId'))
+  const gasPrice = BigInt(await rpc(url, 'eth_gasPrice'))
+  let nonce = Number(await rpc(url, 'eth_getTransactionCount', [deployer.address, 'pending']))
+  const send = async (to: Hex | undefined, data: Hex) => {
+    const raw = await deployer.signTransaction({
+      chainId,
+      type: 'eip1559',
+      nonce: nonce++,
+      to,
+      data,
+      gas: 3_000_000n,
+      maxFeePerGas: gasPrice * 3n,
+      maxPriorityFeePerGas: 1_000_000n,
+    })
+    const hash = await rpc<Hex>(url, 'eth_sendRawTransaction', [raw])
+    for (;;) {
+      const receipt = await rpc(url, 'eth_getTransactionReceipt', [hash])
+      // mined into a block `latest` already names (on /flashblocks a receipt comes at preconfirmation)
+      if (receipt?.blockNumber && BigInt(await rpc(url, 'eth_blockNumber')) >= BigInt(receipt.blockNumber))
+        return { hash, receipt }
+      await sleep(50)
+    }
+  }
+  const deploy = await send(
+    undefined,
+    encodeDeployData({ abi: testToken.abi, bytecode: testToken.bytecode, args: [parseEther('1000000')] }),
+  )
+  const token = deploy.receipt.contractAddress as Hex
+  const transfer = await send(
+    token,
+    encodeFunctionData({ abi: testToken.abi, functionName: 'transfer', args: [holder, parseEther('1')] }),
+  )
+  return { token, txHash: transfer.hash }
+}
+
+export function cases(token: Hex, txHash: Hex): Record<string, unknown> {
+  const addr = deployer.address
+  const balanceOf = (owner: Hex) => ({
+    to: token,
+    data: encodeFunctionData({ abi: testToken.abi, functionName: 'balanceOf', args: [owner] }),
+  })
+  const req = (method: string, params: unknown[], id = 1) => ({ jsonrpc: '2.0', id, method, params })
+  return {
+    chainId: req('eth_chainId', []),
+    blockNumber: req('eth_blockNumber', []),
+    balanceLatest: req('eth_getBalance', [addr, 'latest']),
+    balancePending: req('eth_getBalance', [addr, 'pending']),
+    callLatest: req('eth_call', [balanceOf(holder), 'latest']),
+    callPending: req('eth_call', [balanceOf(holder), 'pending']),
+    // balanceOf with a different trailing word per request (see varied): no answer from the call memo
+    callVaried: req('eth_call', [balanceOf(holder), 'latest']),
+    receipt: req('eth_getTransactionReceipt', [txHash]),
+    batch10: [
+      req('eth_chainId', [], 1),
+      req('eth_blockNumber', [], 2),
+      req('eth_getBalance', [addr, 'latest'], 3),
+      req('eth_getBalance', [holder, 'latest'], 4),
+      req('eth_getBalance', [addr, 'pending'], 5),
+      req('eth_call', [balanceOf(holder), 'latest'], 6),
+      req('eth_call', [balanceOf(addr), 'latest'], 7),
+      req('eth_getTransactionReceipt', [txHash], 8),
+      req('eth_getTransactionCount', [addr, 'latest'], 9),
+      req('eth_gasPrice', [], 10),
+    ],
+  }
+}
+
+/**
+ * The body of request `i` of a case: callVaried's calldata gets a 32-byte word appended that differs per
+ * request (the ABI decoder ignores it), so every call runs the EVM as a distinct call would; others as given.
+ */
+export function varied(name: string, body: unknown): ((i: number) => string) | undefined {
+  if (name !== 'callVaried') return undefined
+  const call = body as { params: [{ data: string }, string] }
+  return (i) => {
+    const data = `${call.params[0].data}${i.toString(16).padStart(64, '0')}`
+    return JSON.stringify({ ...call, params: [{ ...call.params[0], data }, call.params[1]] })
+  }
+}
+
+/** utime + stime of a process in ms (USER_HZ = 100). */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(f[11]) + Number(f[12])) * 10
+}

@@ -1,0 +1,75 @@
+/**
+ * Answers of plain eth_calls kept per block. A read-only call's answer is a function of the block (its
+ * header's context and the state at its root) and the request alone, and dApps ask the same views
+ * (balances, prices, allowances) from many clients between two blocks: the second asker on a block gets
+ * the first one's answer, and identical calls in flight together share one run. Only calls whose request
+ * is a `to`, calldata, `from` and `gas` are kept (fast-call.ts decides what runs without runTx); a run that
+ * throws is forgotten. Bounded by CALL_MEMO_* in limits.ts; the newest blocks are kept.
+ */
+import type { BlockHeader } from '@ethereumjs/block'
+import type { EVMResult } from '@ethereumjs/evm'
+import type { CallRequest } from '../../domain/call-request.js'
+import { CALL_MEMO_BLOCKS, CALL_MEMO_ENTRIES, CALL_MEMO_MAX_BYTES } from '../../limits.js'
+
+/** What is kept of a result: output or revert data, the error and the gas used (not the frame's state). */
+export type CallAnswer = {
+  execResult: Pick<EVMResult['execResult'], 'returnValue' | 'exceptionError' | 'executionGasUsed'>
+}
+
+/** undefined: not a plain call, the caller runs it with runTx (as decided the first time). */
+type Entry = Promise<CallAnswer | undefined>
+
+const hex = (bytes: Uint8Array | undefined) =>
+  bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex') : ''
+
+function keyOf(request: CallRequest, gasLimit: bigint): string | undefined {
+  const { from, to, data, gas, ...rest } = request
+  if (!to || (data?.length ?? 0) > CALL_MEMO_MAX_BYTES) return undefined
+  for (const value of Object.values(rest)) if (value !== undefined) return undefined
+  // `gas` is in gasLimit (capped and defaulted); from defaults to the zero address in the run
+  return `${hex(to)}${hex(from)}:${gasLimit}:${hex(data)}`
+}
+
+export class CallMemo {
+  /** Insertion order is age: the first key is the oldest block. */
+  private readonly blocks = new Map<BlockHeader, Map<string, Entry>>()
+
+  /** `run`'s answer for this call on this block, from memory when it was asked before. */
+  answer(
+    header: BlockHeader,
+    request: CallRequest,
+    gasLimit: bigint,
+    run: () => Promise<CallAnswer | undefined>,
+  ): Entry {
+    const key = keyOf(request, gasLimit)
+    if (key === undefined) return run()
+    const calls = this.callsOf(header)
+    const known = calls.get(key)
+    if (known) return known
+    const entry = run().then(
+      (result) => {
+        if (!result) return undefined
+        const { returnValue, exceptionError, executionGasUsed } = result.execResult
+        if (returnValue.length > CALL_MEMO_MAX_BYTES) calls.delete(key)
+        return { execResult: { returnValue, exceptionError, executionGasUsed } }
+      },
+      (err: unknown) => {
+        calls.delete(key)
+        throw err
+      },
+    )
+    // a full block forgets its oldest call: a burst of distinct calls must not shut newer ones out
+    if (calls.size >= CALL_MEMO_ENTRIES) calls.delete(calls.keys().next().value!)
+    calls.set(key, entry)
+    return entry
+  }
+
+  private callsOf(header: BlockHeader): Map<string, Entry> {
+    let calls = this.blocks.get(header)
+    if (!calls) {
+      this.blocks.set(header, (calls = new Map()))
+      if (this.blocks.size > CALL_MEMO_BLOCKS) this.blocks.delete(this.blocks.keys().next().value!)
+    }
+    return calls
+  }
+}
