@@ -19,7 +19,7 @@ import { effectiveGasPrice } from '../../../domain/gas-price.js'
 import { ExecutionTimeoutError, SimulateBlockGasLimitError } from '../../../errors.js'
 import { CALL_TIMEOUT_MS, RPC_GAS_CAP } from '../../../limits.js'
 import { withTimeout } from '../call.js'
-import { commonAt, throwawayVmCommon } from '../../engine.js'
+import { commonAt } from '../../engine.js'
 import { type IndexedLog, TransferTracer } from './call-logs.js'
 import { applyStateOverrides } from '../state-overrides.js'
 import { type PlannedBlock, planBlocks, simulatedHeader } from './plan.js'
@@ -64,7 +64,9 @@ async function simulateBlocks(base: SimulationBase, request: SimulateRequest, de
     const common = commonAt(base.common, { number, timestamp })
     let vm = vms.get(common)
     if (!vm) {
-      const vmCommon = throwawayVmCommon(common)
+      // a plain copy, not throwawayVmCommon's (whose params merge is switched off): simulated transactions set
+      // params of their own (SIMULATION_PARAMS); a copy's own event emitter still lets the VM go with the request
+      const vmCommon = common.copy()
       vms.set(common, (vm = createVM({ common: vmCommon, stateManager: base.state, blockchain: blockchain as never })))
     }
     return vm
