@@ -4,13 +4,14 @@
  * (`--foreign`) into a scratch project beside src/, then type-checked and exercised.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Ajv2019 } from 'ajv/dist/2019.js'
 import { load } from 'js-yaml'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { writeExecutionApisDocument } from '../test/support/execution-apis-document.js'
+import { scratchProject } from '../test/support/scratch-project.js'
 
 const root = join(import.meta.dirname, '..')
 const bin = (name: string) => join(root, 'node_modules', '.bin', name)
@@ -30,19 +31,7 @@ let warnings: string[]
 
 beforeAll(() => {
   methodNames = writeExecutionApisDocument(documentDir)
-  // the generated files import ../src and npm packages, so the scratch project links both
-  symlinkSync(join(root, 'src'), join(scratch, 'src'))
-  symlinkSync(join(root, 'node_modules'), join(scratch, 'node_modules'))
-  writeFileSync(join(scratch, 'package.json'), '{"type":"module"}\n')
-  writeFileSync(
-    join(scratch, 'tsconfig.json'),
-    // conformance.test.ts would start this project's service, which implements our document, not this one
-    JSON.stringify({
-      extends: join(root, 'tsconfig.json'),
-      include: ['*.ts', 'generated'],
-      exclude: ['generated/conformance.test.ts'],
-    }),
-  )
+  scratchProject(scratch, ['*.ts', 'generated'])
   // `npm run generate`'s entry point as a separate process, like CI runs it
   const run = spawnSync(
     bin('tsx'),

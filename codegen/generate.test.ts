@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { validateOpenRPCDocument } from '@open-rpc/schema-utils-js'
 import { afterAll, describe, expect, test } from 'vitest'
+import { scratchProject } from '../test/support/scratch-project.js'
 
 const root = join(import.meta.dirname, '..')
 const bin = (name: string) => join(root, 'node_modules', '.bin', name)
@@ -86,21 +87,8 @@ describe('generating from the project document', () => {
 })
 
 describe('generating from the fixture document', () => {
-  // the generated files import ../src/validation and npm packages, so the scratch project links both
   const project = join(scratch, 'fixture-project')
-  mkdirSync(project)
-  symlinkSync(join(root, 'src'), join(project, 'src'))
-  symlinkSync(join(root, 'node_modules'), join(project, 'node_modules'))
-  writeFileSync(join(project, 'package.json'), '{"type":"module"}\n')
-  // conformance.test.ts starts this project's service, whose handlers implement the real document, not the fixture
-  writeFileSync(
-    join(project, 'tsconfig.json'),
-    JSON.stringify({
-      extends: join(root, 'tsconfig.json'),
-      include: ['generated'],
-      exclude: ['generated/conformance.test.ts'],
-    }),
-  )
+  scratchProject(project, ['generated'])
   generateInto(join(root, 'codegen', 'fixtures'), join(project, 'generated'))
 
   test('the generated TypeScript type-checks', () => {
