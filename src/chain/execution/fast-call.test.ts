@@ -50,6 +50,8 @@ test.each([
     () => ({ from: chain.accounts[1].address, to: token, data: call('onlyZero') }),
   ],
   ['an empty revert', () => ({ to: token, data: call('failEmpty') })],
+  ['a call to an account without code', () => ({ to: hexToBytes(`0x${'33'.repeat(20)}`), data: call('increment') })],
+  ['a call to a precompile (SHA-256)', () => ({ to: hexToBytes(`0x${'00'.repeat(19)}02`), data: call('increment') })],
   [
     'a require revert with a reason (transfer without balance)',
     () => ({ to: token, data: call('transfer', [`0x${'22'.repeat(20)}`, 5n]) }),

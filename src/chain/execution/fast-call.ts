@@ -19,6 +19,7 @@ import { cacheJumpAnalysis } from './jump-analysis.js'
 import { leanFrames } from './lean-frames.js'
 import { syncSteps } from './sync-steps.js'
 import { blockContext } from './run.js'
+import { runTopFrame, topFrameFits } from './top-frame.js'
 
 /** Idle EVMs kept: calls interleave at every state read, and each needs its own journal. */
 const MAX_IDLE = 8
@@ -34,10 +35,12 @@ export class CallEvms {
   private readonly idle: CallEvm[] = []
   private readonly zero = new Address(new Uint8Array(20))
   private readonly plainIntrinsic: boolean
+  private readonly topFrame: boolean
   private readonly memo = new CallMemo()
 
   constructor(private readonly vm: VM) {
     this.plainIntrinsic = !REPRICING_EIPS.some((eip) => vm.common.isActivatedEIP(eip))
+    this.topFrame = topFrameFits(vm.evm as EVM)
   }
 
   /**
@@ -71,24 +74,16 @@ export class CallEvms {
     const { evm, state } = slot
     state.reset(source)
     try {
-      const journal = evm.journal
-      for (const address of evm.precompiles.keys()) journal.addAlwaysWarmAddress(address)
-      journal.addAlwaysWarmAddress(bytesToUnprefixedHex(from.bytes))
-      journal.addAlwaysWarmAddress(bytesToUnprefixedHex(to.bytes))
-      journal.addAlwaysWarmAddress(bytesToUnprefixedHex(header.coinbase.bytes))
-      return await evm.runCall({
-        block: blockContext(header, false, this.vm.common),
-        caller: from,
-        origin: from,
-        to,
-        data,
-        value: 0n,
-        gasPrice: 0n,
-        gasLimit: gasLimit - intrinsic.regular,
-        skipNonceIncrement: true,
-      })
+      warmFromTheStart(evm, [from, to, header.coinbase])
+      const block = blockContext(header, false, this.vm.common)
+      const frame = { block, from, to, data, gasLimit: gasLimit - intrinsic.regular }
+      return (
+        (this.topFrame ? await runTopFrame(evm, frame) : undefined) ??
+        (await evm.runCall({ ...frame, caller: from, origin: from, value: 0n, gasPrice: 0n, skipNonceIncrement: true }))
+      )
     } finally {
-      await evm.journal.cleanup()
+      // not cleanup(): its EIP-161 sweep of touched accounts writes to a state the next call resets anyway
+      evm.journal.cleanJournal()
       evm.transientStorage.clear()
       if (this.idle.length < MAX_IDLE) this.idle.push(slot)
     }
@@ -106,6 +101,18 @@ export class CallEvms {
     leanFrames(evm)
     return { evm, state }
   }
+}
+
+/**
+ * EIP-2929's always-warm set of a call: the precompiles and `addresses`. Set as the journal's whole map (the
+ * journal was just cleaned) rather than through addAlwaysWarmAddress, which checks and strips a hex string
+ * for each of the twenty-odd entries on every call.
+ */
+function warmFromTheStart(evm: EVM, addresses: Address[]): void {
+  const warm = new Map<string, Set<string>>()
+  for (const address of evm.precompiles.keys()) warm.set(address, new Set())
+  for (const address of addresses) warm.set(bytesToUnprefixedHex(address.bytes), new Set())
+  ;(evm.journal as unknown as { alwaysWarmJournal: Map<string, Set<string>> }).alwaysWarmJournal = warm
 }
 
 function eligible(request: CallRequest): boolean {
