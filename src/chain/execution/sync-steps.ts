@@ -7,27 +7,106 @@
  * and returns nothing for `run` to await. Everything else, and anything runStep would do more for (step
  * listeners, debug logging, the profiler, Verkle code-chunk gas, EIP-7928's pending call failure), takes
  * the shipped runStep. Only EVMs `syncSteps` names get this (the call path's), never the sequencer's.
+ *
+ * The interpreter's loop awaits every step, and an await of nothing still parks the frame for a microtask
+ * turn: a turn per opcode. On the same EVMs a frame of legacy code runs in a loop that awaits only the steps
+ * that return a promise, and otherwise does what the shipped loop does (jump analysis at the first jump,
+ * a STOP thrown by a handler ends the frame, any other EVM error is the frame's error). EOF code, a start
+ * at another pc, the profiler and step listeners take the shipped loop.
  */
-import type { EVM } from '@ethereumjs/evm'
+import { type EVM, EVMError } from '@ethereumjs/evm'
 import { interpreterPrototype } from './interpreter-class.js'
 
 interface OpEntry {
-  opcodeInfo: { feeBigInt: bigint; dynamicGas: boolean; isAsync: boolean; isInvalid: boolean }
+  opcodeInfo: { code: number; feeBigInt: bigint; dynamicGas: boolean; isAsync: boolean; isInvalid: boolean }
   opHandler: (runState: unknown, common: unknown) => void
+}
+interface RunState {
+  opCode: number
+  programCounter: number
+  eip7928PostTargetCallOog?: unknown
+  code: Uint8Array
+  validJumps: Uint8Array
+  cachedPushes: unknown
+  shouldDoJumpAnalysis: boolean
+  gasLeft: bigint
+  eip8037BurnLeftoverAfterCreateHaltOntoAlive?: boolean
 }
 interface InterpreterLike {
   _evm: EVM
-  _runState: { opCode: number; programCounter: number; eip7928PostTargetCallOog?: unknown }
+  _runState: RunState
   common: EVM['common']
+  profilerOpts?: { enabled?: boolean }
   lookupOpInfo(op: number): OpEntry
   useGas(amount: bigint, context: unknown): void
+  runStep(entry?: OpEntry): Promise<void> | undefined
+  _getValidJumpDestinations(code: Uint8Array): { jumps: Uint8Array; pushes: unknown; opcodesCached: OpEntry[] }
 }
 type RunStep = (this: InterpreterLike, entry?: OpEntry) => Promise<void> | undefined
+type FrameEnd = { runState: RunState; exceptionError?: EVMError }
+type Run = (this: InterpreterLike, code: Uint8Array, opts?: { pc?: number }) => Promise<FrameEnd>
 
 const fast = new WeakSet<EVM>()
 
-const prototype = interpreterPrototype as { runStep: RunStep } | undefined
+const prototype = interpreterPrototype as { runStep: RunStep; run: Run } | undefined
 const runStep = prototype?.runStep
+const run = prototype?.run
+const EOF_FORMAT = 0xef
+const JUMP = 0x56
+const JUMPI = 0x57
+const RJUMP_LEGACY = 0x5e // the shipped loop analyses jumps at this byte too
+const isEvmError = (e: unknown): e is EVMError =>
+  typeof e === 'object' && e !== null && (e as { errorType?: unknown }).errorType === 'EVMError'
+
+if (prototype && run) {
+  prototype.run = async function (code, opts = {}) {
+    if (
+      !fast.has(this._evm) ||
+      code[0] === EOF_FORMAT ||
+      (opts.pc ?? 0) !== 0 ||
+      this.profilerOpts?.enabled === true ||
+      this._evm.events.listenerCount('step') > 0
+    )
+      return run.call(this, code, opts)
+    const state = this._runState
+    state.code = code
+    let cached: OpEntry[] | undefined
+    let err: EVMError | undefined
+    while (state.programCounter < code.length) {
+      const pc = state.programCounter
+      let entry: OpEntry | undefined
+      let op: number
+      if (cached === undefined) {
+        op = code[pc]!
+        if (op === JUMP || op === JUMPI || op === RJUMP_LEGACY) {
+          const { jumps, pushes, opcodesCached } = this._getValidJumpDestinations(code)
+          state.validJumps = jumps
+          state.cachedPushes = pushes
+          state.shouldDoJumpAnalysis = false
+          cached = opcodesCached
+        }
+      } else {
+        entry = cached[pc]!
+        op = entry.opcodeInfo.code
+      }
+      state.opCode = op
+      try {
+        const pending = this.runStep(entry)
+        if (pending !== undefined) await pending
+      } catch (e) {
+        if (!isEvmError(e)) throw e
+        if (e.error !== EVMError.errorMessages.STOP) err = e
+        break
+      }
+    }
+    if (err === undefined && state.eip8037BurnLeftoverAfterCreateHaltOntoAlive === true && state.gasLeft > 0n) {
+      state.gasLeft = 0n
+      err = new EVMError(EVMError.errorMessages.OUT_OF_GAS)
+    }
+    return { runState: state, exceptionError: err }
+  }
+}
+
 if (prototype && runStep) {
   prototype.runStep = function (entry) {
     if (!fast.has(this._evm) || this._evm.events.listenerCount('step') > 0) return runStep.call(this, entry)
