@@ -8,6 +8,8 @@
  *   npm run bench:reads -- [--seconds 5] [--connections 16] [--cases callLatest,callPending] [--cpu-prof DIR]
  *                          [--baseline DIR]   (another checkout, e.g. `git worktree add DIR <commit>`, run as a
  *                                             third target in the same run: before/after beside anvil)
+ *                          [--follower]       (ours, and the baseline, are followers of one embedded leader on this
+ *                                             machine: reads served from upstream-backed and re-executed state)
  */
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
@@ -23,6 +25,7 @@ const { values: args } = parseArgs({
     cases: { type: 'string' },
     'cpu-prof': { type: 'string' },
     baseline: { type: 'string' },
+    follower: { type: 'boolean', default: false },
   },
 })
 
@@ -67,8 +70,10 @@ async function load(target: Target, name: string, body: unknown, seconds: number
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
 const group = (n: number) => n.toLocaleString('en-US').replaceAll(',', ' ')
 
-const ours = await startOurs([], args['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', args['cpu-prof']] : [])
-const baseline = args.baseline ? await startOurs([], [], args.baseline) : undefined
+const leader = args.follower ? await startOurs() : undefined
+const follow = leader ? ['--upstream', new URL('/', leader.url).href, '--upstream-feed', leader.feedUrl!] : []
+const ours = await startOurs(follow, args['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', args['cpu-prof']] : [])
+const baseline = args.baseline ? await startOurs(follow, [], args.baseline) : undefined
 const anvil = await startAnvil('1')
 try {
   const fx = { ours: await fixtures(ours.url), anvil: await fixtures(anvil.url) }
@@ -81,7 +86,8 @@ try {
     await load(ours, name, all.ours[name], 1)
     if (baseline && base) await load(baseline, name, base[name], 1)
   }
-  console.log(`load average before: ${loadavg()}; ${args.seconds} s per case, ${args.connections} connections`)
+  const served = leader ? '; ours: a follower of an embedded leader' : ''
+  console.log(`load average before: ${loadavg()}; ${args.seconds} s per case, ${args.connections} connections${served}`)
   const cell = (r: Row) => `${group(r.rps)} / ${r.p50} / ${r.p99}, ${r.cpuUs} µs`
   const head = baseline ? ' before req/s, p50/p99 ms, CPU µs | before/anvil |' : ''
   console.log(`| case | anvil req/s, p50/p99 ms, CPU µs |${head} ours req/s, p50/p99 ms, CPU µs | ours/anvil |`)
@@ -97,5 +103,6 @@ try {
 } finally {
   await ours.stop()
   await baseline?.stop()
+  await leader?.stop()
   await anvil.stop()
 }

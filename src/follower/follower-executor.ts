@@ -16,6 +16,8 @@ import type { ExecutionEnv } from '../chain/execution/run.js'
 import { applyStateOverrides } from '../chain/execution/state-overrides.js'
 import { traceTransactions } from '../chain/execution/trace/trace.js'
 import type { VmPool } from '../chain/execution/vm-pool.js'
+import { CallEvms } from '../chain/execution/fast-call.js'
+import type { StateSource } from '../chain/execution/call-state.js'
 import type { CallRequest, StateOverrideSpec } from '../domain/call-request.js'
 import type { SimulatedBlock, SimulateRequest } from '../domain/simulate.js'
 import { simulate } from '../chain/execution/simulate/simulate.js'
@@ -35,10 +37,17 @@ export interface FollowerExecutorParts {
 }
 
 export class FollowerExecutor implements Executor {
-  constructor(private readonly parts: FollowerExecutorParts) {}
+  /** Plain calls' EVMs and answers, as on the embedded chain (fast-call.ts). */
+  private readonly calls: CallEvms
+
+  constructor(private readonly parts: FollowerExecutorParts) {
+    this.calls = new CallEvms({ common: parts.common, blockchain: parts.state.blockHashes } as unknown as VM)
+  }
 
   call(block: BlockRecord, request: CallRequest, overrides?: StateOverrideSpec): Promise<Uint8Array> {
-    return call(this.env(block, overrides), request)
+    const env = this.env(block, overrides)
+    // without overrides a plain call reads the block's state as it is (its writes stay in its CallState)
+    return call(overrides ? env : { ...env, view: this.readView(block), calls: this.calls }, request)
   }
 
   estimateGas(block: BlockRecord, request: CallRequest): Promise<bigint> {
@@ -98,6 +107,15 @@ export class FollowerExecutor implements Executor {
     } as unknown as VmPool
     const vm = { common, blockchain: state.blockHashes } as unknown as VM
     return { vm, vms, stateRoot: block.header.stateRoot, header: block.header, readState: fresh }
+  }
+
+  /** The block's state to read without copying: the kept re-executed state of a pending root, or the upstream's. */
+  private readView(block: BlockRecord): StateSource {
+    const { state } = this.parts
+    return (
+      (this.isPending(block) ? state.pendingView(block.header.stateRoot) : undefined) ??
+      state.canonicalState(block.number, block.header.stateRoot)
+    )
   }
 
   private isPending(block: BlockRecord): boolean {

@@ -55,7 +55,15 @@ export class FollowerState {
 
   /** The re-executed state of a flashblock root still kept, as an independent copy callers may write to. */
   pendingState(root: Uint8Array): UpstreamStateManager | undefined {
-    return this.pendingStates.get(keyOf(root))?.shallowCopy()
+    return this.pendingView(root)?.shallowCopy()
+  }
+
+  /**
+   * The re-executed state of a flashblock root still kept, itself: for readers that never write to it (a
+   * plain call's CallState keeps its writes apart). Re-execution goes on from a copy, so it never changes.
+   */
+  pendingView(root: Uint8Array): UpstreamStateManager | undefined {
+    return this.pendingStates.get(keyOf(root))
   }
 
   clearPending(): void {

@@ -45,4 +45,18 @@ describe('VMs made for requests do not outlive them', () => {
     }
     expect(listeners()).toBe(before)
   })
+
+  test("a burst of distinct calls, more than the idle EVMs kept, leaves no EVM on the chain's Common", async () => {
+    const listeners = () => h.chain.common.events.listenerCount('hardforkChanged')
+    const before = listeners()
+    const balanceOf = encodeFunctionData({ abi: testToken.abi, functionName: 'balanceOf', args: [BOB] })
+    const answers = await Promise.all(
+      Array.from({ length: 64 }, (_, i) =>
+        // a different trailing word each: no call answers from another's run
+        h.rpc('flashblocks', 'eth_call', [{ to: token, data: `${balanceOf}${i.toString(16).padStart(64, '0')}` }]),
+      ),
+    )
+    for (const answer of answers) expect(answer.result, JSON.stringify(answer)).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(listeners()).toBe(before)
+  })
 })

@@ -20,28 +20,27 @@ import { leanFrames } from './lean-frames.js'
 import { syncSteps } from './sync-steps.js'
 import { blockContext } from './run.js'
 import { runTopFrame, topFrameFits } from './top-frame.js'
+import { throwawayVmCommon } from '../engine.js'
 
 /** Idle EVMs kept: calls interleave at every state read, and each needs its own journal. */
 const MAX_IDLE = 8
 /** Forks after Prague reprice intrinsic gas (EIP-2780, 7976, 7981, 8037): those calls take runTx's path. */
 const REPRICING_EIPS = [2780, 7976, 7981, 8037]
 
+/** An EVM of the call path with its own Common, made under the fork the chain's Common had then. */
 interface CallEvm {
   evm: EVM
   state: CallState
+  fork: string
+  topFrame: boolean
 }
 
 export class CallEvms {
   private readonly idle: CallEvm[] = []
   private readonly zero = new Address(new Uint8Array(20))
-  private readonly plainIntrinsic: boolean
-  private readonly topFrame: boolean
   private readonly memo = new CallMemo()
 
-  constructor(private readonly vm: VM) {
-    this.plainIntrinsic = !REPRICING_EIPS.some((eip) => vm.common.isActivatedEIP(eip))
-    this.topFrame = topFrameFits(vm.evm as EVM)
-  }
+  constructor(private readonly vm: VM) {}
 
   /**
    * The call's result, or undefined when the request is not a plain read-only call (the caller then runs it
@@ -62,23 +61,25 @@ export class CallEvms {
     request: CallRequest,
     gasLimit: bigint,
   ): Promise<EVMResult | undefined> {
-    if (!this.plainIntrinsic || !eligible(request) || !request.to) return undefined
+    if (REPRICING_EIPS.some((eip) => this.vm.common.isActivatedEIP(eip)) || !eligible(request) || !request.to)
+      return undefined
     const data = request.data ?? new Uint8Array(0)
-    const intrinsic = intrinsicGas(this.vm.common, data)
-    if (gasLimit < intrinsic.minimum) return undefined
-    const from = request.from ? new Address(request.from) : this.zero
-    // EIP-3607 applies to a sender with code (runTx refuses it, or allows a 7702 delegation)
-    if ((await source.getCode(from)).length > 0) return undefined
-    const to = new Address(request.to)
-    const slot = this.idle.pop() ?? (await this.create())
+    const slot = await this.take()
     const { evm, state } = slot
-    state.reset(source)
     try {
+      // the EVM's Common has the transaction params merged (a follower's record Common has not)
+      const intrinsic = intrinsicGas(evm.common, data)
+      if (gasLimit < intrinsic.minimum) return undefined
+      const from = request.from ? new Address(request.from) : this.zero
+      // EIP-3607 applies to a sender with code (runTx refuses it, or allows a 7702 delegation)
+      if ((await source.getCode(from)).length > 0) return undefined
+      const to = new Address(request.to)
+      state.reset(source)
       warmFromTheStart(evm, [from, to, header.coinbase])
       const block = blockContext(header, false, this.vm.common)
       const frame = { block, from, to, data, gasLimit: gasLimit - intrinsic.regular }
       return (
-        (this.topFrame ? await runTopFrame(evm, frame) : undefined) ??
+        (slot.topFrame ? await runTopFrame(evm, frame) : undefined) ??
         (await evm.runCall({ ...frame, caller: from, origin: from, value: 0n, gasPrice: 0n, skipNonceIncrement: true }))
       )
     } finally {
@@ -89,17 +90,19 @@ export class CallEvms {
     }
   }
 
-  private async create(): Promise<CallEvm> {
+  /** An idle EVM under the chain's fork now (an import moves its Common from fork to fork), or a new one. */
+  private async take(): Promise<CallEvm> {
+    const fork = this.vm.common.hardfork()
+    for (let slot = this.idle.pop(); slot; slot = this.idle.pop()) if (slot.fork === fork) return slot
     const state = new CallState()
-    const evm = await createEVM({
-      common: this.vm.common,
-      stateManager: state as never,
-      blockchain: this.vm.blockchain as never,
-    })
+    // its own Common: a burst beyond MAX_IDLE makes EVMs that are dropped after, and an EVM stays reachable
+    // from the Common it was made on (engine.ts, throwawayVmCommon)
+    const common = throwawayVmCommon(this.vm.common)
+    const evm = await createEVM({ common, stateManager: state as never, blockchain: this.vm.blockchain as never })
     cacheJumpAnalysis(evm)
     syncSteps(evm)
     leanFrames(evm)
-    return { evm, state }
+    return { evm, state, fork: common.hardfork(), topFrame: topFrameFits(common) }
   }
 }
 

@@ -12,6 +12,7 @@
 import { type EVM, type EVMResult, Message } from '@ethereumjs/evm'
 import { Account, type Address } from '@ethereumjs/util'
 import type { Block } from '@ethereumjs/block'
+import type { Common } from '@ethereumjs/common'
 
 /** The forks' depth-0 work runCall does beyond the plain frame: those EVMs keep runCall. */
 const DEPTH0_EIPS = [2780, 6800, 7864, 7928, 8037]
@@ -31,9 +32,9 @@ export interface TopFrame {
   gasLimit: bigint
 }
 
-/** Whether `evm`'s fork lets a call's outermost frame skip runCall (see the file's comment). */
-export function topFrameFits(evm: EVM): boolean {
-  return !DEPTH0_EIPS.some((eip) => evm.common.isActivatedEIP(eip))
+/** Whether the fork lets a call's outermost frame skip runCall (see the file's comment). */
+export function topFrameFits(common: Common): boolean {
+  return !DEPTH0_EIPS.some((eip) => common.isActivatedEIP(eip))
 }
 
 /**
