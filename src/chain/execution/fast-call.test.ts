@@ -2,13 +2,12 @@ import { hexToBytes } from '@ethereumjs/util'
 import { encodeDeployData, encodeFunctionData, getContractAddress, type Hex } from 'viem'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { signTx } from '../../../test/support/sign-tx.js'
+import { onBothPaths } from '../../../test/support/call-paths.js'
 import { testToken } from '../../../test/support/fixtures.js'
 import { defaultConfig } from '../../config.js'
 import type { CallRequest } from '../../domain/call-request.js'
 import { type Chain, createChain } from '../chain.js'
 import { CallEvms } from './fast-call.js'
-import { execute } from './run.js'
-import { VmPool } from './vm-pool.js'
 
 let chain: Chain
 let token: Uint8Array
@@ -27,15 +26,7 @@ afterAll(() => chain.stop())
 const call = (functionName: string, args: unknown[] = []) =>
   hexToBytes(encodeFunctionData({ abi: testToken.abi, functionName, args } as never))
 
-/** The same request on the fast path and on runTx's: output, error and gas used must not differ. */
-async function both(request: CallRequest, gas = 30_000_000n) {
-  const header = chain.store.latest().header
-  const fast = await new CallEvms(chain.vm).run(chain.readerAt(header.stateRoot), header, request, gas)
-  const env = { vm: chain.vm, vms: new VmPool(chain.vm), stateRoot: header.stateRoot, header }
-  const slow = await execute(env, request, gas)
-  expect(fast).toBeDefined()
-  return { fast: fast!.execResult, slow: slow.execResult }
-}
+const both = (request: CallRequest, gas?: bigint) => onBothPaths(chain, request, gas)
 
 test.each([
   ['a view (balanceOf)', () => ({ to: token, data: call('balanceOf', [`0x${'11'.repeat(20)}`]) })],

@@ -7,7 +7,7 @@
  * and per code array: the read views hand out the same array for a contract until its root is dropped.
  */
 import type { EVM } from '@ethereumjs/evm'
-import { interpreterPrototype } from './interpreter-class.js'
+import { interpreterPrototype } from './evm-internals.js'
 
 type Analysis = unknown
 type InterpreterPrototype = { _getValidJumpDestinations(this: InterpreterLike, code: Uint8Array): Analysis }

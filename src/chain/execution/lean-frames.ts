@@ -7,7 +7,7 @@
  */
 import { EVM, EVMError } from '@ethereumjs/evm'
 import { Account, BIGINT_0, createZeroAddress } from '@ethereumjs/util'
-import { interpreterPrototype } from './interpreter-class.js'
+import { interpreterPrototype } from './evm-internals.js'
 
 type Frame = {
   run(

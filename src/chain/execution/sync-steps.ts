@@ -15,11 +15,13 @@
  * at another pc, the profiler and step listeners take the shipped loop.
  */
 import { type EVM, EVMError } from '@ethereumjs/evm'
-import { interpreterPrototype } from './interpreter-class.js'
+import { interpreterPrototype } from './evm-internals.js'
+import { memoryGasOf } from './memory-gas.js'
 
 interface OpEntry {
   opcodeInfo: { code: number; feeBigInt: bigint; dynamicGas: boolean; isAsync: boolean; isInvalid: boolean }
   opHandler: (runState: unknown, common: unknown) => void
+  gasHandler?: unknown
 }
 interface RunState {
   opCode: number
@@ -112,9 +114,15 @@ if (prototype && runStep) {
     if (!fast.has(this._evm) || this._evm.events.listenerCount('step') > 0) return runStep.call(this, entry)
     const op = entry ?? this.lookupOpInfo(this._runState.opCode)
     const info = op.opcodeInfo
-    if (info.dynamicGas || info.isAsync || info.isInvalid || this._runState.eip7928PostTargetCallOog !== undefined)
+    if (info.isAsync || info.isInvalid || this._runState.eip7928PostTargetCallOog !== undefined)
       return runStep.call(this, op)
-    this.useGas(info.feeBigInt, info)
+    let fee = info.feeBigInt
+    if (info.dynamicGas) {
+      const memoryGas = memoryGasOf(info.code, op.gasHandler)
+      if (!memoryGas) return runStep.call(this, op)
+      fee += memoryGas(this._runState as never, this.common as never)
+    }
+    this.useGas(fee, info)
     this._runState.programCounter++
     op.opHandler(this._runState, this.common)
     return undefined
