@@ -1,6 +1,7 @@
 /**
  * What the call path's patches need of @ethereumjs/evm that the package does not export: its Interpreter
- * class (jump-analysis.ts, sync-steps.ts, lean-frames.ts) and its gas helpers (memory-gas.ts), reached
+ * class (jump-analysis.ts, sync-steps.ts, lean-frames.ts), its opcode handlers (word-opcodes.ts) and its gas
+ * helpers (memory-gas.ts), reached
  * through the package's own files. Undefined if a release moves them; the patches then do nothing and calls
  * run as shipped.
  */
@@ -29,6 +30,9 @@ export interface GasInternals {
   subMemUsage(runState: RunState, offset: bigint, length: bigint, common: unknown): bigint
   divCeil(a: bigint, b: bigint): bigint
 }
+
+/** The shipped opcode handlers by opcode (an EVM's table holds these unless an opcode is custom). */
+export const shippedHandlers = (await optional<{ handlers: Map<number, unknown> }>('opcodes/functions.js')).handlers
 
 const gas = await optional<Pick<GasInternals, 'dynamicGasHandlers'>>('opcodes/gas.js')
 const util = await optional<Pick<GasInternals, 'subMemUsage' | 'divCeil'>>('opcodes/util.js')

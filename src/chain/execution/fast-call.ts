@@ -18,6 +18,7 @@ import { CallMemo, type CallAnswer } from './call-memo.js'
 import { cacheJumpAnalysis } from './jump-analysis.js'
 import { leanFrames } from './lean-frames.js'
 import { syncSteps } from './sync-steps.js'
+import { wordOpcodes } from './word-opcodes.js'
 import { blockContext } from './run.js'
 import { runTopFrame, topFrameFits } from './top-frame.js'
 import { throwawayVmCommon } from '../engine.js'
@@ -99,6 +100,7 @@ export class CallEvms {
     // from the Common it was made on (engine.ts, throwawayVmCommon)
     const common = throwawayVmCommon(this.vm.common)
     const evm = await createEVM({ common, stateManager: state as never, blockchain: this.vm.blockchain as never })
+    wordOpcodes(evm)
     cacheJumpAnalysis(evm)
     syncSteps(evm)
     leanFrames(evm)
