@@ -1,12 +1,13 @@
 /**
  * Plain opcodes without an async function each. @ethereumjs's interpreter runs every opcode through the
  * async `runStep`, so a view call of a few hundred opcodes allocates as many promises and async frames:
- * most of its garbage, and garbage collection was 40 % of an eth_call's CPU. An opcode whose gas is static
- * and whose handler is synchronous (arithmetic, stack, jumps, PUSH/DUP/SWAP, most environment reads) needs
- * none of that: this runs it as runStep would (charge the static fee, advance the counter, run the handler)
- * and returns nothing for `run` to await. Everything else, and anything runStep would do more for (step
- * listeners, debug logging, the profiler, Verkle code-chunk gas, EIP-7928's pending call failure), takes
- * the shipped runStep. Only EVMs `syncSteps` names get this (the call path's), never the sequencer's.
+ * most of its garbage, and garbage collection was 40 % of an eth_call's CPU. An opcode whose gas is static,
+ * or computed without a state read (sync-gas.ts: memory, per-word charges, SLOAD's warm set), needs none of
+ * that: this runs it as runStep would (charge the fee, advance the counter, run the handler) and returns
+ * nothing for `run` to await, or, for a handler that reads state, that handler's promise alone. Everything
+ * else, and anything runStep would do more for (step listeners, debug logging, the profiler, Verkle
+ * code-chunk gas, EIP-7928's pending call failure), takes the shipped runStep. Only EVMs `syncSteps` names
+ * get this (the call path's), never the sequencer's.
  *
  * The interpreter's loop awaits every step, and an await of nothing still parks the frame for a microtask
  * turn: a turn per opcode. On the same EVMs a frame of legacy code runs in a loop that awaits only the steps
@@ -16,11 +17,11 @@
  */
 import { type EVM, EVMError } from '@ethereumjs/evm'
 import { interpreterPrototype } from './evm-internals.js'
-import { memoryGasOf } from './memory-gas.js'
+import { syncGasOf } from './sync-gas.js'
 
 interface OpEntry {
   opcodeInfo: { code: number; feeBigInt: bigint; dynamicGas: boolean; isAsync: boolean; isInvalid: boolean }
-  opHandler: (runState: unknown, common: unknown) => void
+  opHandler: (runState: unknown, common: unknown) => void | Promise<void>
   gasHandler?: unknown
 }
 interface RunState {
@@ -114,18 +115,18 @@ if (prototype && runStep) {
     if (!fast.has(this._evm) || this._evm.events.listenerCount('step') > 0) return runStep.call(this, entry)
     const op = entry ?? this.lookupOpInfo(this._runState.opCode)
     const info = op.opcodeInfo
-    if (info.isAsync || info.isInvalid || this._runState.eip7928PostTargetCallOog !== undefined)
-      return runStep.call(this, op)
+    if (info.isInvalid || this._runState.eip7928PostTargetCallOog !== undefined) return runStep.call(this, op)
     let fee = info.feeBigInt
     if (info.dynamicGas) {
-      const memoryGas = memoryGasOf(info.code, op.gasHandler)
-      if (!memoryGas) return runStep.call(this, op)
-      fee += memoryGas(this._runState as never, this.common as never)
+      const gas = syncGasOf(info.code, op.gasHandler)
+      if (!gas) return runStep.call(this, op)
+      fee += gas(this._runState as never, this.common as never)
     }
     this.useGas(fee, info)
     this._runState.programCounter++
-    op.opHandler(this._runState, this.common)
-    return undefined
+    // an async handler (a state read) is the one promise of its step, for the loop to await
+    const done = op.opHandler(this._runState, this.common)
+    return info.isAsync ? (done as Promise<void>) : undefined
   }
 }
 

@@ -3,11 +3,12 @@
  * KECCAK256 (its digest) and SLOAD (its key and value). @ethereumjs converts through hex strings and pads by
  * spreading arrays into new ones (setLengthLeft): in a Solidity view these were the costliest opcodes after
  * the state reads (per opcode: MSTORE 2.4 µs, KECCAK256 3.4 µs, CALLDATALOAD 0.9 µs against 0.05 µs for a
- * PUSH). These do the same through a DataView's 64-bit words. `wordOpcodes` installs them on one EVM (the call
+ * PUSH). These do the same through a DataView's 64-bit words (words.ts). `wordOpcodes` installs them on one EVM (the call
  * path's) in place of a handler that is still the shipped one; every other EVM runs the shipped handlers.
  */
 import type { EVM } from '@ethereumjs/evm'
 import { shippedHandlers } from './evm-internals.js'
+import { rightPaddedValue, scratchWord, stackValue, wordBytes } from './words.js'
 
 type Stack = { pop(): bigint; popN(n: number): bigint[]; push(value: bigint): void }
 interface RunState {
@@ -27,35 +28,6 @@ type Handler = (runState: RunState, common: Common) => void | Promise<void>
 type OpcodeMap = { opHandler: unknown }[]
 
 const EMPTY = new Uint8Array(0)
-/** Conversions happen between awaits, never across one, so one scratch word serves every frame. */
-const scratch = new Uint8Array(32)
-const view = new DataView(scratch.buffer)
-
-/** The scratch word as a stack value. */
-function scratchValue(): bigint {
-  return (
-    (view.getBigUint64(0) << 192n) |
-    (view.getBigUint64(8) << 128n) |
-    (view.getBigUint64(16) << 64n) |
-    view.getBigUint64(24)
-  )
-}
-
-/** Big-endian bytes of up to 32, left-padded, as a stack value (a word in memory, a digest, a storage value). */
-function stackValue(bytes: Uint8Array): bigint {
-  scratch.fill(0)
-  scratch.set(bytes, 32 - bytes.length)
-  return scratchValue()
-}
-
-/** A stack value into the scratch word (setBigUint64 keeps the low 64 bits of what it is given). */
-function toScratch(value: bigint): Uint8Array {
-  view.setBigUint64(0, value >> 192n)
-  view.setBigUint64(8, value >> 128n)
-  view.setBigUint64(16, value >> 64n)
-  view.setBigUint64(24, value)
-  return scratch
-}
 
 const handlers: [number, Handler][] = [
   [
@@ -72,9 +44,7 @@ const handlers: [number, Handler][] = [
       const pos = rs.stack.pop()
       if (pos > rs.interpreter.getCallDataSize()) return rs.stack.push(0n)
       const i = Number(pos)
-      scratch.fill(0)
-      scratch.set(rs.interpreter.getCallData().subarray(i, i + 32))
-      rs.stack.push(scratchValue())
+      rs.stack.push(rightPaddedValue(rs.interpreter.getCallData().subarray(i, i + 32)))
     },
   ],
   [
@@ -88,13 +58,13 @@ const handlers: [number, Handler][] = [
     0x52, // MSTORE: write copies the scratch word into memory
     (rs) => {
       const [offset, word] = rs.stack.popN(2) as [bigint, bigint]
-      rs.memory.write(Number(offset), 32, toScratch(word))
+      rs.memory.write(Number(offset), 32, scratchWord(word))
     },
   ],
   [
-    0x54, // SLOAD: the key is the state's to keep, so a copy of the scratch word
+    0x54, // SLOAD
     async (rs) => {
-      const key = toScratch(rs.stack.pop()).slice()
+      const key = wordBytes(rs.stack.pop())
       const value = await rs.interpreter.storageLoad(key)
       rs.stack.push(value.length > 0 ? stackValue(value) : 0n)
     },
