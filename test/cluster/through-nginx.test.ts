@@ -99,17 +99,20 @@ describe.skipIf(SKIP_CLUSTER)('two followers behind nginx', { timeout: 120_000 }
   })
 
   test('one client IP is held to one budget across both replicas, not one per replica', async () => {
-    // this machine is one client to nginx; a run that straddles two 1 s windows is repeated
+    // this machine is one client to nginx; a run that straddles two 1 s windows, or that one replica answered
+    // alone, is repeated
     for (let attempt = 1; ; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 1100)) // a fresh window
       const started = Date.now()
       const body = Array.from({ length: 25 }, (_, i) => request('eth_chainId', [], i))
       const replies = await Promise.all(Array.from({ length: 8 }, () => post(entry, body)))
-      if (Date.now() - started > 800 && attempt < 5) continue
+      const members = new Set(replies.map((r) => r.headers['x-upstream-addr']))
+      // only a run both replicas answered shows a shared budget (on a loaded machine nginx may send all 8 to
+      // one, e.g. while the other's readiness probe is late)
+      if ((Date.now() - started > 800 || members.size < 2) && attempt < 5) continue
       const admitted = replies.filter((r) => r.status === 200).length * 25
       expect(admitted).toBe(RATE_LIMIT_PER_SECOND)
       expect(replies.filter((r) => r.status === 429)).toHaveLength(4)
-      const members = new Set(replies.map((r) => r.headers['x-upstream-addr']))
       expect(members).toEqual(new Set([addressOf(0), addressOf(1)]))
       return
     }
