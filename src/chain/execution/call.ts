@@ -8,6 +8,8 @@ import { assertSucceeded } from './revert.js'
 import type { CallRequest, StateOverrideSpec } from '../../domain/call-request.js'
 import { execute, type ExecutionEnv } from './run.js'
 import { commonAt } from '../engine.js'
+import type { CallEvms } from './fast-call.js'
+import type { StateSource } from './call-state.js'
 
 /** EIP-7825 (Osaka): no transaction may carry more gas; geth caps calls and estimates there too. */
 const MAX_TX_GAS = 1n << 24n
@@ -32,18 +34,23 @@ export async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   }
 }
 
+/**
+ * The env's plain-call EVMs and read view, when a call may take that path: they run under the chain's fork, so
+ * an imported chain's older blocks take runTx's.
+ */
+export function fastPath(env: ExecutionEnv): { calls: CallEvms; view: StateSource } | undefined {
+  const { calls, view } = env
+  return calls && view && commonAt(env.vm.common, env.header) === env.vm.common ? { calls, view } : undefined
+}
+
 export async function call(
   env: ExecutionEnv,
   request: CallRequest,
   overrides?: StateOverrideSpec,
 ): Promise<Uint8Array> {
   const gasLimit = callGasLimit(env, request)
-  // the fast path's EVMs run under the chain's fork: an imported chain's older blocks take the full one
-  const ownFork = commonAt(env.vm.common, env.header) === env.vm.common
-  const fast =
-    overrides || !env.calls || !env.view || !ownFork
-      ? undefined
-      : env.calls.run(env.view, env.header, request, gasLimit)
+  const path = overrides ? undefined : fastPath(env)
+  const fast = path?.calls.run(path.view, env.header, request, gasLimit)
   const result = await withTimeout(
     fast?.then((r) => r ?? execute(env, request, gasLimit)) ?? execute(env, request, gasLimit, overrides),
     CALL_TIMEOUT_MS,

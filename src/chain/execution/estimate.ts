@@ -7,7 +7,7 @@ import { CALL_TIMEOUT_MS } from '../../limits.js'
 import { GasRequiredExceedsAllowanceError, InsufficientFundsForTransferError } from '../../errors.js'
 import { stateAt } from '../engine.js'
 import { Address } from '@ethereumjs/util'
-import { callGasLimit, withTimeout } from './call.js'
+import { callGasLimit, fastPath, withTimeout } from './call.js'
 import { assertSucceeded } from './revert.js'
 import { paysFees, type CallRequest } from '../../domain/call-request.js'
 import { execute, type ExecutionEnv } from './run.js'
@@ -63,9 +63,12 @@ async function search(env: ExecutionEnv, request: CallRequest): Promise<bigint> 
   return hi
 }
 
+/** Whether the call succeeds with `gas`: on the plain-call path when it can run there (a search runs it ~20 times). */
 async function succeeds(env: ExecutionEnv, request: CallRequest, gas: bigint): Promise<boolean> {
   try {
-    const result = await execute(env, request, gas)
+    const path = fastPath(env)
+    const result =
+      (await path?.calls.runOnce(path.view, env.header, request, gas)) ?? (await execute(env, request, gas))
     return !result.execResult.exceptionError
   } catch {
     return false // too little gas to even start (intrinsic gas)

@@ -8,6 +8,8 @@ import { defaultConfig } from '../../config.js'
 import type { CallRequest } from '../../domain/call-request.js'
 import { type Chain, createChain } from '../chain.js'
 import { CallEvms } from './fast-call.js'
+import { estimateGas } from './estimate.js'
+import { VmPool } from './vm-pool.js'
 
 let chain: Chain
 let token: Uint8Array
@@ -84,3 +86,23 @@ test('requests the fast path cannot answer exactly are left to runTx', async () 
     expect(await calls.run(reader, header, request, 30_000_000n)).toBeUndefined()
   expect(await calls.run(reader, header, { to: token, data }, 21_000n)).toBeUndefined() // under intrinsic gas
 })
+
+test.each([
+  [
+    'a transfer from the holder',
+    () => ({ from: chain.accounts[0].address, to: token, data: call('transfer', [`0x${'22'.repeat(20)}`, 5n]) }),
+  ],
+  ['a counter increment', () => ({ to: token, data: call('increment') })],
+  ['a CREATE and a call into the new contract', () => ({ to: token, data: call('spawn') })],
+  ['a view', () => ({ to: token, data: call('balanceOf', [`0x${'11'.repeat(20)}`]) })],
+])(
+  'eth_estimateGas finds the same gas with its trials on the plain-call path as under runTx: %s',
+  async (_, request) => {
+    const header = chain.store.latest().header
+    const env = { vm: chain.vm, vms: new VmPool(chain.vm), stateRoot: header.stateRoot, header }
+    const view = chain.readerAt(header.stateRoot)
+    const underRunTx = await estimateGas(env, request())
+    const onFastPath = await estimateGas({ ...env, view, calls: new CallEvms(chain.vm) }, request())
+    expect(onFastPath).toBe(underRunTx)
+  },
+)

@@ -56,6 +56,16 @@ export class CallEvms {
     return this.memo.answer(header, request, gasLimit, () => this.execute(source, header, request, gasLimit))
   }
 
+  /** As `run`, without the memo: for a caller trying many gas limits once each (eth_estimateGas's search). */
+  runOnce(
+    source: StateSource,
+    header: BlockHeader,
+    request: CallRequest,
+    gasLimit: bigint,
+  ): Promise<EVMResult | undefined> {
+    return this.execute(source, header, request, gasLimit)
+  }
+
   private async execute(
     source: StateSource,
     header: BlockHeader,
