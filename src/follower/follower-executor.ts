@@ -45,13 +45,11 @@ export class FollowerExecutor implements Executor {
   }
 
   call(block: BlockRecord, request: CallRequest, overrides?: StateOverrideSpec): Promise<Uint8Array> {
-    const env = this.env(block, overrides)
-    // without overrides a plain call reads the block's state as it is (its writes stay in its CallState)
-    return call(overrides ? env : { ...env, view: this.readView(block), calls: this.calls }, request)
+    return call(overrides ? this.env(block, overrides) : this.plainEnv(block), request)
   }
 
   estimateGas(block: BlockRecord, request: CallRequest): Promise<bigint> {
-    return estimateGas(this.env(block), request)
+    return estimateGas(this.plainEnv(block), request)
   }
 
   createAccessList(block: BlockRecord, request: CallRequest): Promise<AccessListResult> {
@@ -107,6 +105,11 @@ export class FollowerExecutor implements Executor {
     } as unknown as VmPool
     const vm = { common, blockchain: state.blockHashes } as unknown as VM
     return { vm, vms, stateRoot: block.header.stateRoot, header: block.header, readState: fresh }
+  }
+
+  /** The env with the plain-call path: it reads the block's state as it is (a call's writes stay in its CallState). */
+  private plainEnv(block: BlockRecord): ExecutionEnv {
+    return { ...this.env(block), view: this.readView(block), calls: this.calls }
   }
 
   /** The block's state to read without copying: the kept re-executed state of a pending root, or the upstream's. */
