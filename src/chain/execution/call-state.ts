@@ -18,6 +18,10 @@ export interface StateSource {
 
 const EMPTY = new Uint8Array(0)
 const NO_ACCOUNT = Symbol('deleted')
+const detachedRead = (): never => {
+  throw new Error('a call state read after its call ended')
+}
+const DETACHED: StateSource = { getAccount: detachedRead, getCode: detachedRead, getStorage: detachedRead }
 
 type Undo = { map: Map<string, unknown>; key: string; had: boolean; prev: unknown }
 
@@ -38,6 +42,14 @@ export class CallState implements Pick<StateManagerInterface, keyof StateManager
     // calls start from the committed state (overrides take the other path), so "original" is the view's value
     get: (address: Address, key: Uint8Array) => this.base.getStorage(address, key),
     clear: () => {},
+  }
+
+  /**
+   * Lets go of the base after a call: an idle EVM must not keep a read view alive (a follower's holds the
+   * upstream reads of its whole block).
+   */
+  detach(): void {
+    this.base = DETACHED
   }
 
   /** Points the state at a new base and forgets everything the last call wrote. */

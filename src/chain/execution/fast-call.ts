@@ -97,6 +97,7 @@ export class CallEvms {
       // not cleanup(): its EIP-161 sweep of touched accounts writes to a state the next call resets anyway
       evm.journal.cleanJournal()
       evm.transientStorage.clear()
+      state.detach()
       if (this.idle.length < MAX_IDLE) this.idle.push(slot)
     }
   }
