@@ -8,6 +8,7 @@ import type { Config } from '../config.js'
 import type { ClientInfo, HandlerContext } from '../handlers/context.js'
 import type { Endpoint } from '../../generated/methods.js'
 import { RateLimitedError } from '../errors.js'
+import { CORS_HEADERS, CORS_IN_REPLY } from './cors.js'
 import { describeEndpoint } from './describe.js'
 import { ENDPOINT_PATHS } from './endpoints.js'
 import { parseMessage } from './envelope.js'
@@ -47,7 +48,7 @@ function postHandler(endpoint: Endpoint, deps: EndpointDeps) {
     const ctx = deps.context(endpoint, { ip })
     const response = await handleBody(endpoint, parsed.body, ctx, deps.dispatch)
     // geth answers a body of notifications with an empty 200
-    if (response === undefined) return reply.code(200).send()
+    if (response === undefined) return reply.code(200).headers(CORS_HEADERS).send()
     return sendJson(reply, 200, response)
   }
 }
@@ -61,7 +62,7 @@ function getHandler(endpoint: Endpoint, deps: Pick<EndpointDeps, 'config'>): Rou
 }
 
 export function registerPostRoute(app: FastifyInstance, endpoint: Endpoint, deps: EndpointDeps): void {
-  app.post(ENDPOINT_PATHS[endpoint], postHandler(endpoint, deps))
+  app.post(ENDPOINT_PATHS[endpoint], { config: CORS_IN_REPLY }, postHandler(endpoint, deps))
 }
 
 /** `wsHandler`: the WebSocket transport's upgrade handler for this endpoint (same path; plain GET stays HTTP). */
