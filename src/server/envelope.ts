@@ -97,8 +97,10 @@ export function isRejected(read: JsonRpcCall | RejectedMessage): read is Rejecte
   return 'error' in read
 }
 
+export type ParsedMessage = { body: unknown } | { response: JsonRpcFailure }
+
 /** Parses a body's text; unparsable text becomes the -32700 reply. */
-export function parseMessage(text: string): { body: unknown } | { response: JsonRpcFailure } {
+export function parseMessage(text: string): ParsedMessage {
   try {
     return { body: JSON.parse(text) }
   } catch {
