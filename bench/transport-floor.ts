@@ -9,10 +9,10 @@
  *   npx tsx bench/transport-floor.ts [--n 30000] [--connections 16] [--rounds 3] [--baseline DIR]
  */
 import { type ChildProcess, spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { freePort, rpc, sleep, startAnvil, startOurs, type Target } from './lib.js'
-import { cpuMs } from './read-cases.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -70,8 +70,15 @@ async function startFloor(label: string, source: string): Promise<Target> {
 
 const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] })
 
-async function round(target: Target, amount: number) {
-  const cpu0 = cpuMs(target.pid!)
+/** User and system CPU of a process in ms (/proc ticks of 10 ms). */
+function cpuSplit(pid: number): [number, number] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return [Number(f[11]) * 10, Number(f[12]) * 10]
+}
+
+async function round(target: Target, amount: number): Promise<[number, number]> {
+  const [user0, sys0] = cpuSplit(target.pid!)
   await autocannon({
     url: target.url,
     method: 'POST',
@@ -80,7 +87,8 @@ async function round(target: Target, amount: number) {
     connections: Number(args.connections),
     amount,
   })
-  return ((cpuMs(target.pid!) - cpu0) * 1000) / amount
+  const [user1, sys1] = cpuSplit(target.pid!)
+  return [((user1 - user0) * 1000) / amount, ((sys1 - sys0) * 1000) / amount]
 }
 
 const targets: Target[] = [
@@ -91,20 +99,19 @@ const targets: Target[] = [
   await startAnvil('1'),
 ]
 try {
-  const best = new Map<string, number>()
-  const all = new Map<string, number[]>()
+  const rounds = new Map<string, [number, number][]>()
   for (const target of targets) await round(target, 5000)
-  for (let r = 0; r < Number(args.rounds); r++) {
-    for (const target of targets) {
-      const cpuUs = await round(target, Number(args.n))
-      best.set(target.label, Math.min(best.get(target.label) ?? Infinity, cpuUs))
-      all.set(target.label, [...(all.get(target.label) ?? []), Math.round(cpuUs)])
-    }
-  }
+  for (let r = 0; r < Number(args.rounds); r++)
+    for (const target of targets)
+      rounds.set(target.label, [...(rounds.get(target.label) ?? []), await round(target, Number(args.n))])
   console.log(`eth_chainId, ${args.connections} connections, ${args.n} requests a round`)
-  console.log(`| server | CPU µs/req, best of ${args.rounds} | every round |`)
+  console.log(`| server | CPU µs/req, best of ${args.rounds} (user + system) | every round (total) |`)
   console.log('|---|---|---|')
-  for (const [label, cpuUs] of best) console.log(`| ${label} | ${cpuUs.toFixed(0)} | ${all.get(label)!.join(', ')} |`)
+  for (const [label, all] of rounds) {
+    const [user, sys] = all.reduce((a, b) => (b[0] + b[1] < a[0] + a[1] ? b : a))
+    const totals = all.map(([u, s]) => Math.round(u + s)).join(', ')
+    console.log(`| ${label} | ${Math.round(user + sys)} (${Math.round(user)} + ${Math.round(sys)}) | ${totals} |`)
+  }
 } finally {
   for (const target of targets) await target.stop()
 }
