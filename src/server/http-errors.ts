@@ -49,10 +49,16 @@ export function installBodyParser(app: FastifyInstance): void {
 /** A JSON reply's headers, set in one call: CORS (see cors.ts) and the type fastify would complete with the charset. */
 const JSON_HEADERS = { ...CORS_HEADERS, 'content-type': 'application/json; charset=utf-8' }
 
-export function sendJson(reply: FastifyReply, statusCode: number, payload: unknown): FastifyReply {
+/** `stringify`: JSON.stringify, or one that writes the same text faster for its payloads (responseText). */
+export function sendJson<T>(
+  reply: FastifyReply,
+  statusCode: number,
+  payload: T,
+  stringify: (payload: T) => string = JSON.stringify,
+): FastifyReply {
   let text: string
   try {
-    text = JSON.stringify(payload)
+    text = stringify(payload)
   } catch (err) {
     // a handler returned something JSON cannot carry (a bigint): a bug of ours, not the client's
     reply.log.error({ err }, 'reply is not serialisable')

@@ -11,7 +11,7 @@ import { RateLimitedError } from '../errors.js'
 import { CORS_HEADERS, CORS_IN_REPLY } from './cors.js'
 import { describeEndpoint } from './describe.js'
 import { ENDPOINT_PATHS } from './endpoints.js'
-import { parseMessage, type JsonRpcResponse, type ParsedMessage } from './envelope.js'
+import { parseMessage, responseText, type JsonRpcResponse, type ParsedMessage } from './envelope.js'
 import { sendJson } from './http-errors.js'
 import { handleBody, isPromise, requestCount, type Answer, type DispatchOptions } from './jsonrpc.js'
 import { LIVE_PAGE, wantsHtml } from './live.js'
@@ -76,7 +76,7 @@ function answerPost(
 function sendBody(reply: FastifyReply, response: JsonRpcResponse | JsonRpcResponse[] | undefined): FastifyReply {
   // geth answers a body of notifications with an empty 200
   if (response === undefined) return reply.code(200).headers(CORS_HEADERS).send()
-  return sendJson(reply, 200, response)
+  return sendJson(reply, 200, response, responseText)
 }
 
 /** GET on an endpoint: its JSON description, or on `/` for a browser the live page. */
