@@ -72,7 +72,7 @@ async function run(label: string, target: Target) {
   if (args['cpu-prof']) writeFileSync(`${args['cpu-prof']}/window-${label}.json`, JSON.stringify(window))
 }
 
-const profArgs = args['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', args['cpu-prof']] : []
+const profArgs = args['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-interval', '50', '--cpu-prof-dir', args['cpu-prof']] : []
 if (args.baseline) {
   const baseline = await startOurs([], profArgs, args.baseline)
   try {

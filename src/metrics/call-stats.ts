@@ -24,17 +24,29 @@ interface Family {
 }
 
 export class CallStats {
-  private readonly rows = new Map<string, Row>()
+  private readonly rows: Row[] = []
+  /** endpoint -> transport -> method -> row: lookups by the (interned) label strings, no key built per call. */
+  private readonly index = new Map<Endpoint, Map<Transport, Map<string, Row>>>()
 
   constructor(private readonly bounds: readonly number[]) {}
 
+  private rowsOf(endpoint: Endpoint, transport: Transport): Map<string, Row> {
+    let byTransport = this.index.get(endpoint)
+    if (!byTransport) this.index.set(endpoint, (byTransport = new Map()))
+    let byMethod = byTransport.get(transport)
+    if (!byMethod) byTransport.set(transport, (byMethod = new Map()))
+    return byMethod
+  }
+
   record(endpoint: Endpoint, transport: Transport, method: string, outcome: CallOutcome, seconds: number): void {
-    const key = `${endpoint} ${transport} ${method}`
-    let row = this.rows.get(key)
+    const byMethod = this.rowsOf(endpoint, transport)
+    let row = byMethod.get(method)
     if (!row) {
       const outcomes = { ok: 0, error: 0, internal: 0 }
       const buckets = new Array<number>(this.bounds.length + 1).fill(0)
-      this.rows.set(key, (row = { labels: { endpoint, transport, method }, outcomes, buckets, sum: 0, count: 0 }))
+      row = { labels: { endpoint, transport, method }, outcomes, buckets, sum: 0, count: 0 }
+      byMethod.set(method, row)
+      this.rows.push(row)
     }
     row.outcomes[outcome]++
     let i = 0
@@ -51,7 +63,10 @@ export class CallStats {
       type,
       aggregator: 'sum',
       get: async () => ({ ...family, type, aggregator: 'sum', values: values() }),
-      reset: () => this.rows.clear(),
+      reset: () => {
+        this.rows.length = 0
+        this.index.clear()
+      },
     })
     registry.registerMetric(metric(counter, 'counter', () => this.counterValues(counter.name)) as never)
     registry.registerMetric(metric(histogram, 'histogram', () => this.histogramValues(histogram.name)) as never)
@@ -59,7 +74,7 @@ export class CallStats {
 
   private counterValues(name: string) {
     const values = []
-    for (const { labels, outcomes } of this.rows.values())
+    for (const { labels, outcomes } of this.rows)
       for (const outcome of ['ok', 'error', 'internal'] as const)
         if (outcomes[outcome] > 0)
           values.push({ metricName: name, labels: { ...labels, outcome }, value: outcomes[outcome] })
@@ -68,7 +83,7 @@ export class CallStats {
 
   private histogramValues(name: string) {
     const values = []
-    for (const { labels, buckets, sum, count } of this.rows.values()) {
+    for (const { labels, buckets, sum, count } of this.rows) {
       let cumulative = 0
       for (let i = 0; i < buckets.length; i++) {
         cumulative += buckets[i]!

@@ -2,7 +2,6 @@
  * The fastify application: CORS (public RPCs are called from browsers), our own body parser and error
  * handlers (JSON-RPC bodies only, never fastify's or a stack), the client IP rule, and both endpoints.
  */
-import cors from '@fastify/cors'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Config } from '../config.js'
 import type { ClientInfo, HandlerContext } from '../handlers/context.js'
@@ -10,6 +9,7 @@ import { MAX_BODY_BYTES } from '../limits.js'
 import type { Endpoint } from '../../generated/methods.js'
 import type { CallObserver, ServedHandlers } from './jsonrpc.js'
 import { createClientIpResolver } from './client-ip.js'
+import { installCors } from './cors.js'
 import { drainOnClose } from './drain.js'
 import { ENDPOINTS } from './endpoints.js'
 import { installBodyParser, installErrorHandlers } from './http-errors.js'
@@ -30,9 +30,6 @@ export interface AppOptions {
   observer?: CallObserver
 }
 
-/** Headers a browser page may read from our replies: the rate limit state. */
-const EXPOSED_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After']
-
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options
   const app = Fastify({
@@ -44,12 +41,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   installErrorHandlers(app)
   installBodyParser(app)
   drainOnClose(app)
-  await app.register(cors, {
-    origin: '*',
-    methods: ['GET', 'POST', 'OPTIONS'],
-    exposedHeaders: EXPOSED_HEADERS,
-    maxAge: 86_400,
-  })
+  await installCors(app)
 
   // X-Forwarded-For / X-Real-IP are believed only from --trusted-proxies; one canonical spelling per address
   const ipOf = createClientIpResolver(config.trustedProxies)

@@ -97,8 +97,33 @@ export function isRejected(read: JsonRpcCall | RejectedMessage): read is Rejecte
   return 'error' in read
 }
 
+/** The JSON text of every frozen result serialised so far (see responseText). */
+const frozenResultText = new WeakMap<object, string>()
+
+function resultText(result: unknown): string | undefined {
+  if (typeof result !== 'object' || result === null || !Object.isFrozen(result)) return undefined
+  let text = frozenResultText.get(result)
+  if (text === undefined) frozenResultText.set(result, (text = JSON.stringify(result)))
+  return text
+}
+
+/**
+ * JSON.stringify of a reply (one response or a batch's array), with the text of a frozen result kept: a
+ * frozen result is shared and never changes (a formatted receipt, polled by every client that sent or
+ * watches its transaction), and ~1.6 kB of receipt took ~5 µs to serialise on every request.
+ */
+export function responseText(reply: JsonRpcResponse | JsonRpcResponse[]): string {
+  if (Array.isArray(reply)) return `[${reply.map(responseText).join(',')}]`
+  const text = 'result' in reply ? resultText(reply.result) : undefined
+  if (text === undefined) return JSON.stringify(reply)
+  // the members in success()'s order, as JSON.stringify writes them
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(reply.id)},"result":${text}}`
+}
+
+export type ParsedMessage = { body: unknown } | { response: JsonRpcFailure }
+
 /** Parses a body's text; unparsable text becomes the -32700 reply. */
-export function parseMessage(text: string): { body: unknown } | { response: JsonRpcFailure } {
+export function parseMessage(text: string): ParsedMessage {
   try {
     return { body: JSON.parse(text) }
   } catch {

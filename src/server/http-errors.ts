@@ -5,6 +5,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { InternalError, InvalidRequestError, type JsonRpcErrorObject, type RpcError } from '../errors.js'
 import { MAX_BODY_BYTES } from '../limits.js'
+import { CORS_HEADERS } from './cors.js'
 import { closeIfDraining } from './drain.js'
 import { failure } from './envelope.js'
 
@@ -23,7 +24,9 @@ class HttpError extends Error {
 const JSON_MEDIA_TYPES = new Set(['application/json', 'application/json-rpc', 'application/jsonrequest'])
 
 function isJsonContentType(header: string | undefined): boolean {
-  if (header === undefined || header.trim() === '') return true
+  // what nearly every client sends, answered without splitting and lower-casing it
+  if (header === undefined || header === 'application/json') return true
+  if (header.trim() === '') return true
   return JSON_MEDIA_TYPES.has(header.split(';')[0]!.trim().toLowerCase())
 }
 
@@ -43,10 +46,19 @@ export function installBodyParser(app: FastifyInstance): void {
   })
 }
 
-export function sendJson(reply: FastifyReply, statusCode: number, payload: unknown): FastifyReply {
+/** A JSON reply's headers, set in one call: CORS (see cors.ts) and the type fastify would complete with the charset. */
+const JSON_HEADERS = { ...CORS_HEADERS, 'content-type': 'application/json; charset=utf-8' }
+
+/** `stringify`: JSON.stringify, or one that writes the same text faster for its payloads (responseText). */
+export function sendJson<T>(
+  reply: FastifyReply,
+  statusCode: number,
+  payload: T,
+  stringify: (payload: T) => string = JSON.stringify,
+): FastifyReply {
   let text: string
   try {
-    text = JSON.stringify(payload)
+    text = stringify(payload)
   } catch (err) {
     // a handler returned something JSON cannot carry (a bigint): a bug of ours, not the client's
     reply.log.error({ err }, 'reply is not serialisable')
@@ -54,7 +66,7 @@ export function sendJson(reply: FastifyReply, statusCode: number, payload: unkno
     statusCode = 500
   }
   closeIfDraining(reply)
-  return reply.code(statusCode).type('application/json').send(text)
+  return reply.code(statusCode).headers(JSON_HEADERS).send(text)
 }
 
 function errorBody(error: JsonRpcErrorObject) {

@@ -8,11 +8,12 @@ import type { Config } from '../config.js'
 import type { ClientInfo, HandlerContext } from '../handlers/context.js'
 import type { Endpoint } from '../../generated/methods.js'
 import { RateLimitedError } from '../errors.js'
+import { CORS_HEADERS, CORS_IN_REPLY } from './cors.js'
 import { describeEndpoint } from './describe.js'
 import { ENDPOINT_PATHS } from './endpoints.js'
-import { parseMessage } from './envelope.js'
+import { parseMessage, responseText, type JsonRpcResponse, type ParsedMessage } from './envelope.js'
 import { sendJson } from './http-errors.js'
-import { handleBody, requestCount, type DispatchOptions } from './jsonrpc.js'
+import { handleBody, isPromise, requestCount, type Answer, type DispatchOptions } from './jsonrpc.js'
 import { LIVE_PAGE, wantsHtml } from './live.js'
 import { rateLimitHeaders, rateLimitedBody, type RequestLimiter } from './throttle.js'
 
@@ -28,28 +29,54 @@ export interface EndpointDeps {
 
 /** POST on an endpoint: one JSON-RPC body in, one reply out (an empty 200 when it held only notifications). */
 function postHandler(endpoint: Endpoint, deps: EndpointDeps) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+  // not async: a call its handler answers at once is sent without a promise in between
+  return (request: FastifyRequest, reply: FastifyReply): Answer<FastifyReply> => {
     const parsed = parseMessage(typeof request.body === 'string' ? request.body : '')
     const ip = deps.clientIp(request)
-    if (deps.limiter) {
-      const verdict = await deps.limiter.consume(ip, 'body' in parsed ? requestCount(parsed.body) : 1)
-      reply.headers(rateLimitHeaders(verdict))
-      if (!verdict.allowed) {
-        deps.dispatch.observer?.rateLimited(endpoint, 'http')
-        return sendJson(
-          reply,
-          RateLimitedError.httpStatus,
-          rateLimitedBody('body' in parsed ? parsed.body : undefined, verdict),
-        )
-      }
-    }
-    if ('response' in parsed) return sendJson(reply, 200, parsed.response)
-    const ctx = deps.context(endpoint, { ip })
-    const response = await handleBody(endpoint, parsed.body, ctx, deps.dispatch)
-    // geth answers a body of notifications with an empty 200
-    if (response === undefined) return reply.code(200).send()
-    return sendJson(reply, 200, response)
+    if (deps.limiter) return limitedPost(endpoint, deps, deps.limiter, parsed, ip, reply)
+    return answerPost(endpoint, deps, parsed, ip, reply)
   }
+}
+
+async function limitedPost(
+  endpoint: Endpoint,
+  deps: EndpointDeps,
+  limiter: RequestLimiter,
+  parsed: ParsedMessage,
+  ip: string,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const verdict = await limiter.consume(ip, 'body' in parsed ? requestCount(parsed.body) : 1)
+  reply.headers(rateLimitHeaders(verdict))
+  if (!verdict.allowed) {
+    deps.dispatch.observer?.rateLimited(endpoint, 'http')
+    return sendJson(
+      reply,
+      RateLimitedError.httpStatus,
+      rateLimitedBody('body' in parsed ? parsed.body : undefined, verdict),
+    )
+  }
+  return answerPost(endpoint, deps, parsed, ip, reply)
+}
+
+function answerPost(
+  endpoint: Endpoint,
+  deps: EndpointDeps,
+  parsed: ParsedMessage,
+  ip: string,
+  reply: FastifyReply,
+): Answer<FastifyReply> {
+  if ('response' in parsed) return sendJson(reply, 200, parsed.response)
+  const ctx = deps.context(endpoint, { ip })
+  const response = handleBody(endpoint, parsed.body, ctx, deps.dispatch)
+  if (isPromise(response)) return response.then((settled) => sendBody(reply, settled))
+  return sendBody(reply, response)
+}
+
+function sendBody(reply: FastifyReply, response: JsonRpcResponse | JsonRpcResponse[] | undefined): FastifyReply {
+  // geth answers a body of notifications with an empty 200
+  if (response === undefined) return reply.code(200).headers(CORS_HEADERS).send()
+  return sendJson(reply, 200, response, responseText)
 }
 
 /** GET on an endpoint: its JSON description, or on `/` for a browser the live page. */
@@ -61,7 +88,7 @@ function getHandler(endpoint: Endpoint, deps: Pick<EndpointDeps, 'config'>): Rou
 }
 
 export function registerPostRoute(app: FastifyInstance, endpoint: Endpoint, deps: EndpointDeps): void {
-  app.post(ENDPOINT_PATHS[endpoint], postHandler(endpoint, deps))
+  app.post(ENDPOINT_PATHS[endpoint], { config: CORS_IN_REPLY }, postHandler(endpoint, deps))
 }
 
 /** `wsHandler`: the WebSocket transport's upgrade handler for this endpoint (same path; plain GET stays HTTP). */

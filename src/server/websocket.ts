@@ -13,7 +13,7 @@ import type { Endpoint, Methods } from '../../generated/methods.js'
 import type { FeedPublisher } from '../feed/publisher.js'
 import type { SubscriptionHub } from '../subscriptions/hub.js'
 import { FEED_PATH } from './endpoints.js'
-import { failure, parseMessage } from './envelope.js'
+import { failure, parseMessage, responseText } from './envelope.js'
 import { handleBody, requestCount, type DispatchOptions, type ServedHandlers } from './jsonrpc.js'
 import { rateLimitedBody, type RequestLimiter } from './throttle.js'
 import { WsConnection } from './ws-connection.js'
@@ -130,7 +130,7 @@ function serveRpc(connection: WsConnection, request: FastifyRequest, endpoint: E
       }
     }
     const reply = await handleBody(endpoint, parsed.body, ctx, dispatch)
-    if (reply !== undefined) connection.send(JSON.stringify(reply))
+    if (reply !== undefined) connection.send(responseText(reply))
   }
 }
 

@@ -1,0 +1,50 @@
+/**
+ * CORS: public RPCs are called from browser pages. Every reply carries `Access-Control-Allow-Origin: *` and
+ * exposes the rate limit headers; OPTIONS preflights are answered by @fastify/cors.
+ *
+ * The plugin answers preflights only (a scope of its own holding its `OPTIONS *` route): its per-request hook
+ * spreads its options and resolves the origin on every request, a measurable part of a cheap JSON-RPC call
+ * for two constant headers. Routes get those headers from a hook added to each as it is registered, except
+ * the JSON-RPC POSTs, whose replies (like the 404 and error replies, which no route hook reaches) are all
+ * written by sendJson, which adds them itself.
+ */
+import cors from '@fastify/cors'
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
+
+/** Headers a browser page may read from our replies: the rate limit state. */
+const EXPOSED_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After']
+
+/** The headers every reply carries, as @fastify/cors would write them for `origin: '*'`. */
+export const CORS_HEADERS: Readonly<Record<string, string>> = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': EXPOSED_HEADERS.join(', '),
+}
+
+/** The route config flag of a route whose every reply goes through sendJson (it adds CORS_HEADERS). */
+export const CORS_IN_REPLY = { corsInReply: true } as const
+
+function addCorsHeaders(_request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  reply.headers(CORS_HEADERS)
+  done()
+}
+
+function hooks<T>(value: T | T[] | undefined): T[] {
+  return value === undefined ? [] : Array.isArray(value) ? value : [value]
+}
+
+/** Call before any route is registered: the hook is added to routes registered after it. */
+export async function installCors(app: FastifyInstance): Promise<void> {
+  app.addHook('onRoute', (route) => {
+    const methods = hooks(route.method)
+    if (methods.includes('OPTIONS') || (route.config as { corsInReply?: boolean } | undefined)?.corsInReply) return
+    route.onRequest = [addCorsHeaders, ...hooks(route.onRequest)]
+  })
+  await app.register(async (preflight) => {
+    await preflight.register(cors, {
+      origin: '*',
+      methods: ['GET', 'POST', 'OPTIONS'],
+      exposedHeaders: EXPOSED_HEADERS,
+      maxAge: 86_400,
+    })
+  })
+}
