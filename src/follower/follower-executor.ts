@@ -17,7 +17,6 @@ import { applyStateOverrides } from '../chain/execution/state-overrides.js'
 import { traceTransactions } from '../chain/execution/trace/trace.js'
 import type { VmPool } from '../chain/execution/vm-pool.js'
 import { CallEvms } from '../chain/execution/fast-call.js'
-import type { StateSource } from '../chain/execution/call-state.js'
 import type { CallRequest, StateOverrideSpec } from '../domain/call-request.js'
 import type { SimulatedBlock, SimulateRequest } from '../domain/simulate.js'
 import { simulate } from '../chain/execution/simulate/simulate.js'
@@ -89,9 +88,7 @@ export class FollowerExecutor implements Executor {
    */
   private env(block: BlockRecord, overrides?: StateOverrideSpec): ExecutionEnv {
     const { common, state } = this.parts
-    const fresh = (): UpstreamStateManager =>
-      (this.isPending(block) ? state.pendingState(block.header.stateRoot) : undefined) ??
-      state.canonicalState(block.number, block.header.stateRoot)
+    const fresh = () => this.blockState(block, true)
     const vms = {
       run: async <T>(_root: Uint8Array, work: (vm: VM) => Promise<T>): Promise<T> => {
         const vm = await createVM({
@@ -109,16 +106,18 @@ export class FollowerExecutor implements Executor {
 
   /** The env with the plain-call path: it reads the block's state as it is (a call's writes stay in its CallState). */
   private plainEnv(block: BlockRecord): ExecutionEnv {
-    return { ...this.env(block), view: this.readView(block), calls: this.calls }
+    return { ...this.env(block), view: this.blockState(block, false), calls: this.calls }
   }
 
-  /** The block's state to read without copying: the kept re-executed state of a pending root, or the upstream's. */
-  private readView(block: BlockRecord): StateSource {
+  /**
+   * The block's upstream-backed state: a kept pending root's re-executed state (as a copy a run may write to,
+   * or `writable` false, itself, for a reader that never writes), else a canonical block's, new each time.
+   */
+  private blockState(block: BlockRecord, writable: boolean): UpstreamStateManager {
     const { state } = this.parts
-    return (
-      (this.isPending(block) ? state.pendingView(block.header.stateRoot) : undefined) ??
-      state.canonicalState(block.number, block.header.stateRoot)
-    )
+    const root = block.header.stateRoot
+    const pending = this.isPending(block) ? (writable ? state.pendingState(root) : state.pendingView(root)) : undefined
+    return pending ?? state.canonicalState(block.number, root)
   }
 
   private isPending(block: BlockRecord): boolean {

@@ -153,7 +153,7 @@ function handleMessage<Ctx>(
   } catch (err) {
     return failed(endpoint, read, spec, err, started, opts)
   }
-  if (result instanceof Promise) return settle(endpoint, read, spec, result, started, opts)
+  if (isPromise(result)) return settle(endpoint, read, spec, result, started, opts)
   return succeeded(endpoint, read, spec, result, started, opts)
 }
 

@@ -1,14 +1,15 @@
 /**
  * A call on both of the embedded chain's call paths, for tests that hold the fast one (fast-call.ts) to the
- * runTx one: same output, error and gas used. Plus raw runtime code deployed as a contract, for programs
- * that exercise one opcode.
+ * runTx one: same output, error and gas used. Plus chains with raw runtime code deployed as contracts, for
+ * programs that exercise one opcode with words from the calldata.
  */
 import { expect } from 'vitest'
 import { getContractAddress, type Hex } from 'viem'
-import type { Chain } from '../../src/chain/chain.js'
+import { type Chain, createChain } from '../../src/chain/chain.js'
 import { CallEvms } from '../../src/chain/execution/fast-call.js'
 import { execute } from '../../src/chain/execution/run.js'
 import { VmPool } from '../../src/chain/execution/vm-pool.js'
+import { defaultConfig } from '../../src/config.js'
 import type { CallRequest } from '../../src/domain/call-request.js'
 import { signTx } from './sign-tx.js'
 
@@ -22,8 +23,30 @@ export async function onBothPaths(chain: Chain, request: CallRequest, gas = 30_0
   return { fast: fast!.execResult, slow: slow.execResult }
 }
 
-/** Deploys `runtime` (hex, no 0x) from dev account 0 with `nonce` and mines it; its address. */
-export async function deployRuntime(chain: Chain, runtime: string, nonce: number): Promise<Uint8Array> {
+/** Asserts `request` gives the same error, output and gas used on both paths; `what` names the case. */
+export async function expectBothPathsAgree(chain: Chain, request: CallRequest, gas: bigint | undefined, what: string) {
+  const { fast, slow } = await onBothPaths(chain, request, gas)
+  expect(fast.exceptionError?.error, what).toBe(slow.exceptionError?.error)
+  expect(fast.returnValue, what).toEqual(slow.returnValue)
+  expect(fast.executionGasUsed, what).toBe(slow.executionGasUsed)
+}
+
+/** Calldata of 32-byte big-endian words. */
+export function words(...values: bigint[]): Uint8Array {
+  return Uint8Array.from(Buffer.from(values.map((v) => v.toString(16).padStart(64, '0')).join(''), 'hex'))
+}
+
+/** A fresh embedded chain with each runtime (hex, no 0x) deployed from dev account 0: the chain and addresses. */
+export async function chainWithPrograms<Name extends string>(programs: Record<Name, string>) {
+  const chain = await createChain(defaultConfig({ quiet: true }))
+  const contracts = {} as Record<Name, Uint8Array>
+  let nonce = 0
+  for (const [name, runtime] of Object.entries(programs) as [Name, string][])
+    contracts[name] = await deployRuntime(chain, runtime, nonce++)
+  return { chain, contracts }
+}
+
+async function deployRuntime(chain: Chain, runtime: string, nonce: number): Promise<Uint8Array> {
   const length = (runtime.length / 2).toString(16).padStart(4, '0')
   // PUSH2 length, DUP1, PUSH1 12, PUSH1 0, CODECOPY, PUSH1 0, RETURN: the 12 bytes before the runtime
   const init = `0x61${length}80600c6000396000f3${runtime}` as Hex

@@ -1,9 +1,8 @@
 /**
  * What the call path's patches need of @ethereumjs/evm that the package does not export: its Interpreter
  * class (jump-analysis.ts, sync-steps.ts, lean-frames.ts), its opcode handlers (word-opcodes.ts) and its gas
- * helpers (sync-gas.ts), reached
- * through the package's own files. Undefined if a release moves them; the patches then do nothing and calls
- * run as shipped.
+ * helpers (sync-gas.ts), reached through the package's own files. Undefined if a release moves them; the
+ * patches then do nothing and calls run as shipped.
  */
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'

@@ -2,7 +2,7 @@ import { hexToBytes } from '@ethereumjs/util'
 import { encodeDeployData, encodeFunctionData, getContractAddress, type Hex } from 'viem'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { signTx } from '../../../test/support/sign-tx.js'
-import { onBothPaths } from '../../../test/support/call-paths.js'
+import { expectBothPathsAgree, onBothPaths } from '../../../test/support/call-paths.js'
 import { testToken } from '../../../test/support/fixtures.js'
 import { defaultConfig } from '../../config.js'
 import type { CallRequest } from '../../domain/call-request.js'
@@ -49,19 +49,15 @@ test.each([
     'a require revert with a reason (transfer without balance)',
     () => ({ to: token, data: call('transfer', [`0x${'22'.repeat(20)}`, 5n]) }),
   ],
-])('a plain call runs exactly as under runTx: %s', async (_, request) => {
-  const { fast, slow } = await both(request())
-  expect(fast.returnValue).toEqual(slow.returnValue)
-  expect(fast.exceptionError?.error).toEqual(slow.exceptionError?.error)
-  expect(fast.executionGasUsed).toBe(slow.executionGasUsed)
+])('a plain call runs exactly as under runTx: %s', async (name, request) => {
+  await expectBothPathsAgree(chain, request(), undefined, name)
 })
 
 test.each([30_000n, 60_000n, 100_000n])('a call short of gas (%i) fails the same way on both paths', async (gas) => {
-  const { fast, slow } = await both({ to: token, data: call('spawn') }, gas)
+  const request = { to: token, data: call('spawn') }
+  const { fast } = await both(request, gas)
   expect(fast.exceptionError).toBeDefined()
-  expect(fast.exceptionError?.error).toBe(slow.exceptionError?.error)
-  expect(fast.returnValue).toEqual(slow.returnValue)
-  expect(fast.executionGasUsed).toBe(slow.executionGasUsed)
+  await expectBothPathsAgree(chain, request, gas, `spawn with ${gas} gas`)
 })
 
 test('what a call writes is gone for the next call on the same root', async () => {

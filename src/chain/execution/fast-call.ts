@@ -2,10 +2,10 @@
  * The read-only call most eth_calls are: to a contract, no value, no fee fields, no access or authorization
  * list, from an account without code. For it, runTx's work around the interpreter (a transaction object,
  * signature, nonce, fee and balance checks, a receipt and bloom, a checkpoint of a trie-backed state) changes
- * nothing in the answer, so it runs as evm.runCall on a CallState over the root's shared read view, with
- * what a transaction would set up: the intrinsic gas taken off, EIP-2929's warm sender, recipient, coinbase
- * and precompiles, and the call's block context. Anything else returns undefined and takes the runTx path,
- * which keeps geth's errors for the cases it checks.
+ * nothing in the answer, so it runs on the EVM alone (its outermost frame as top-frame.ts enters it) on a
+ * CallState over the root's shared read view, with what a transaction would set up: the intrinsic gas taken
+ * off, EIP-2929's warm sender, recipient, coinbase and precompiles, and the call's block context. Anything
+ * else returns undefined and takes the runTx path, which keeps geth's errors for the cases it checks.
  */
 import type { Common } from '@ethereumjs/common'
 import { createEVM, type EVM, type EVMResult } from '@ethereumjs/evm'
@@ -33,6 +33,8 @@ interface CallEvm {
   evm: EVM
   state: CallState
   fork: string
+  /** Whether the fork prices intrinsic gas as intrinsicGas() does (later forks' calls take runTx's path). */
+  plainIntrinsic: boolean
   topFrame: boolean
 }
 
@@ -72,12 +74,12 @@ export class CallEvms {
     request: CallRequest,
     gasLimit: bigint,
   ): Promise<EVMResult | undefined> {
-    if (REPRICING_EIPS.some((eip) => this.vm.common.isActivatedEIP(eip)) || !eligible(request) || !request.to)
-      return undefined
+    if (!eligible(request) || !request.to) return undefined
     const data = request.data ?? new Uint8Array(0)
     const slot = await this.take()
     const { evm, state } = slot
     try {
+      if (!slot.plainIntrinsic) return undefined
       // the EVM's Common has the transaction params merged (a follower's record Common has not)
       const intrinsic = intrinsicGas(evm.common, data)
       if (gasLimit < intrinsic.minimum) return undefined
@@ -115,7 +117,8 @@ export class CallEvms {
     cacheJumpAnalysis(evm)
     syncSteps(evm)
     leanFrames(evm)
-    return { evm, state, fork: common.hardfork(), topFrame: topFrameFits(common) }
+    const plainIntrinsic = !REPRICING_EIPS.some((eip) => common.isActivatedEIP(eip))
+    return { evm, state, fork: common.hardfork(), plainIntrinsic, topFrame: topFrameFits(common) }
   }
 }
 

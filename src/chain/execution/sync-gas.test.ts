@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { deployRuntime, onBothPaths } from '../../../test/support/call-paths.js'
-import { defaultConfig } from '../../config.js'
-import { type Chain, createChain } from '../chain.js'
+import { afterAll, beforeAll, test } from 'vitest'
+import { chainWithPrograms, expectBothPathsAgree, words } from '../../../test/support/call-paths.js'
 
 /**
  * Programs of one memory opcode each, with the offset (word 0 of the calldata) and the length (word 1) from
@@ -22,31 +20,23 @@ const LENGTHS = [0n, 1n, 32n, 65n, 5_000n, 1n << 22n]
 // a limit just above the intrinsic gas and EIP-7623 floor of 64 bytes of calldata, a small one, the default cap
 const GAS = [22_700n, 60_000n, 30_000_000n]
 
-let chain: Chain
-const contracts: Record<string, Uint8Array> = {}
+let setup: Awaited<ReturnType<typeof chainWithPrograms<keyof typeof PROGRAMS>>>
 
 beforeAll(async () => {
-  chain = await createChain(defaultConfig({ quiet: true }))
-  let nonce = 0
-  for (const [name, runtime] of Object.entries(PROGRAMS)) contracts[name] = await deployRuntime(chain, runtime, nonce++)
+  setup = await chainWithPrograms(PROGRAMS)
 })
 
-afterAll(() => chain.stop())
-
-const word = (n: bigint) => n.toString(16).padStart(64, '0')
+afterAll(() => setup.chain.stop())
 
 test.each(Object.keys(PROGRAMS))(
   '%s charges memory and words as the shipped gas handler does, at every offset, length and gas limit',
   async (name) => {
+    const to = setup.contracts[name as keyof typeof PROGRAMS]
     for (const offset of OFFSETS)
       for (const length of LENGTHS)
         for (const gas of GAS) {
-          const data = Uint8Array.from(Buffer.from(word(offset) + word(length), 'hex'))
-          const { fast, slow } = await onBothPaths(chain, { to: contracts[name], data }, gas)
           const what = `${name} offset ${offset} length ${length} gas ${gas}`
-          expect(fast.exceptionError?.error, what).toBe(slow.exceptionError?.error)
-          expect(fast.executionGasUsed, what).toBe(slow.executionGasUsed)
-          expect(fast.returnValue, what).toEqual(slow.returnValue)
+          await expectBothPathsAgree(setup.chain, { to, data: words(offset, length) }, gas, what)
         }
   },
 )

@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { deployRuntime, onBothPaths } from '../../../test/support/call-paths.js'
-import { defaultConfig } from '../../config.js'
-import { type Chain, createChain } from '../chain.js'
+import { afterAll, beforeAll, test } from 'vitest'
+import { chainWithPrograms, expectBothPathsAgree, words } from '../../../test/support/call-paths.js'
 
 /**
  * Programs over three calldata words a, b, c (PUSH0 CALLDATALOAD is a, PUSH1 32 CALLDATALOAD b, PUSH1 64
@@ -18,28 +16,23 @@ const A = [0n, 1n, 0xffn, (1n << 64n) - 1n, 1n << 64n, (1n << 128n) + 5n, 1n << 
 const B = [0n, 1n, 31n, 32n, 33n, 95n]
 const C = [0n, 1n, 31n, 60n, 95n, 96n, 200n, 1n << 64n]
 
-let chain: Chain
-const contracts: Record<string, Uint8Array> = {}
+let setup: Awaited<ReturnType<typeof chainWithPrograms<keyof typeof PROGRAMS>>>
 
 beforeAll(async () => {
-  chain = await createChain(defaultConfig({ quiet: true }))
-  let nonce = 0
-  for (const [name, runtime] of Object.entries(PROGRAMS)) contracts[name] = await deployRuntime(chain, runtime, nonce++)
+  setup = await chainWithPrograms(PROGRAMS)
 })
 
-afterAll(() => chain.stop())
-
-const word = (n: bigint) => n.toString(16).padStart(64, '0')
+afterAll(() => setup.chain.stop())
 
 test.each(Object.keys(PROGRAMS))('%s: the same output, gas and error on both call paths', async (name) => {
+  const to = setup.contracts[name as keyof typeof PROGRAMS]
   for (const a of A)
     for (const b of B)
-      for (const c of C) {
-        const data = Uint8Array.from(Buffer.from(word(a) + word(b) + word(c), 'hex'))
-        const { fast, slow } = await onBothPaths(chain, { to: contracts[name], data })
-        const what = `${name}: a ${a} b ${b} c ${c}`
-        expect(fast.exceptionError?.error, what).toBe(slow.exceptionError?.error)
-        expect(fast.returnValue, what).toEqual(slow.returnValue)
-        expect(fast.executionGasUsed, what).toBe(slow.executionGasUsed)
-      }
+      for (const c of C)
+        await expectBothPathsAgree(
+          setup.chain,
+          { to, data: words(a, b, c) },
+          undefined,
+          `${name}: a ${a} b ${b} c ${c}`,
+        )
 })
