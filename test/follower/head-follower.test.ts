@@ -184,7 +184,8 @@ describe('HeadFollower', () => {
       new RegExp(`^upstream ${anvil.url} unavailable: (ECONNREFUSED|UND_ERR_SOCKET)`),
     )
 
-    const again = await startAnvil([], port)
+    // another genesis time: started within the same second, the new chain's first blocks would be the old ones
+    const again = await startAnvil(['--timestamp', String(Math.floor(Date.now() / 1000) + 3_600)], port)
     cleanups.push(() => again.close())
     await rpc(again.url, 'anvil_mine', ['0x1'])
     const latest = await rpc(again.url, 'eth_getBlockByNumber', ['latest', false])
