@@ -5,7 +5,7 @@ import { getContractAddress } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterEach, describe, expect, test } from 'vitest'
 import { type Chain, createChain } from './chain.js'
-import { createChainCommon } from './engine.js'
+import { createChainCommon, memoryTrie } from './engine.js'
 import { createGenesis } from './genesis.js'
 import { FlashBuilder } from './flash-builder.js'
 import { signTx } from '../../test/support/sign-tx.js'
@@ -127,6 +127,7 @@ describe('the embedded chain', () => {
       accounts: c.accounts,
       balance: 10_000n * ONE_OKB,
       timestamp: genesisTimestamp,
+      trie: memoryTrie(common),
     })
     expect(bytesToHex(fresh.genesis.hash)).toBe(bytesToHex(c.store.genesis().hash))
     const vm = await createVM({ common, stateManager: fresh.stateManager })

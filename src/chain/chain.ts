@@ -17,7 +17,7 @@ import type { Config } from '../config.js'
 import { deriveDevAccounts } from './accounts.js'
 import { StoreBlockHashes } from './block-hashes.js'
 import { waitForLocation } from './wait-for-location.js'
-import { createChainCommon, stateAt } from './engine.js'
+import { createChainCommon, nodeStore, stateAt } from './engine.js'
 import { type ChainEvents, TypedEmitter } from './events.js'
 import { EmbeddedDevAccounts } from './dev-signer.js'
 import { EmbeddedExecutor } from './execution/executor.js'
@@ -78,7 +78,7 @@ const READ_VIEWS_KEPT = 8
 export class Chain implements Backend, TxSubmitter {
   private readonly readViews = new Map<string, RootReader>()
   private lastRoot = { bytes: new Uint8Array(0), key: '' }
-  private readonly stateCache = new StateCache()
+  private readonly stateCache: StateCache
   readonly events: TypedEmitter<ChainEvents>
   readonly pending: PendingStore
   readonly sequencer: Sequencer
@@ -107,6 +107,7 @@ export class Chain implements Backend, TxSubmitter {
     readonly persistence?: Persistence,
   ) {
     this.events = events
+    this.stateCache = new StateCache(nodeStore(vm))
     this.blockchain = vm.blockchain as StoreBlockHashes
     this.pending = new PendingStore({ canonicalHeight: () => store.height, warn: logger.warn })
     this.sequencer = new Sequencer(
@@ -170,7 +171,7 @@ export class Chain implements Backend, TxSubmitter {
     let view = this.readViews.get(key)
     if (view)
       this.readViews.delete(key) // re-inserted below: most recently used last
-    else view = new RootReader(stateAt(this.vm, root), this.stateCache)
+    else view = new RootReader(this.lastRoot.bytes, stateAt(this.vm, root), this.stateCache)
     this.readViews.set(key, view)
     if (this.readViews.size > READ_VIEWS_KEPT) this.readViews.delete(this.readViews.keys().next().value!)
     return view

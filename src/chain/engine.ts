@@ -4,14 +4,16 @@
  */
 import { paramsBlock } from '@ethereumjs/block'
 import { type Common, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common'
-import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { paramsTx } from '@ethereumjs/tx'
+import { MapDB, ValueEncoding } from '@ethereumjs/util'
 import { paramsVM, type VM } from '@ethereumjs/vm'
 import { paramsEVM } from '@ethereumjs/evm'
 import { opStackChainName } from '../opstack/op-chain.js'
 import { ecrecover, keccak256, kzg } from './crypto.js'
 import { OverlayDB } from './overlay-db.js'
+import type { NodeStore } from './trie-reader.js'
 
 const HARDFORK = Hardfork.Prague
 
@@ -65,12 +67,32 @@ export function createChainCommon({ chainId, gasLimit, baseFee }: EngineOptions)
 }
 
 /**
+ * The state trie of a chain without --data-dir: nodes in a Map, kept as bytes. Named explicitly because
+ * @ethereumjs's default trie stores its own nodes as bytes but records the String encoding in its options,
+ * which every shallow copy inherits: each contract's storage trie (a shallow copy) then wrote its nodes as
+ * hex strings, and every read of a storage node converted one back (a quarter of a cold storage read's CPU).
+ */
+export function memoryTrie(common: Common): MerklePatriciaTrie {
+  return new MerklePatriciaTrie({ useKeyHashing: true, common, db: new MapDB(), valueEncoding: ValueEncoding.Bytes })
+}
+
+const liveTrie = (vm: VM) => (vm.stateManager as unknown as { _trie: MerklePatriciaTrie })._trie
+
+/**
+ * The store under the live trie, which every committed root's nodes are in; read past the trie's checkpoint
+ * layer, whose open checkpoint is the sequencer's block in progress.
+ */
+export function nodeStore(vm: VM): NodeStore {
+  return liveTrie(vm).database().db as NodeStore
+}
+
+/**
  * A read-only state view at `root`, sharing the live trie's node store. Nodes are content-addressed and
  * never pruned, so the view stays valid while the sequencer keeps writing (~0.2 ms to create).
  * Only roots committed at journal depth 0 are readable this way.
  */
 export function stateAt(vm: VM, root: Uint8Array): MerkleStateManager {
-  const trie = (vm.stateManager as unknown as { _trie: MerklePatriciaTrie })._trie.shallowCopy(false)
+  const trie = liveTrie(vm).shallowCopy(false)
   trie.root(root)
   return new MerkleStateManager({ common: vm.common, trie, caches: new Caches() })
 }
@@ -120,7 +142,7 @@ const originOf = (common: Common): Common => throwawayOrigins.get(common) ?? com
  * for execution that must compute state roots without keeping anything (eth_simulateV1).
  */
 export function isolatedStateAt(vm: VM, root: Uint8Array): MerkleStateManager {
-  const live = (vm.stateManager as unknown as { _trie: MerklePatriciaTrie })._trie
+  const live = liveTrie(vm)
   const trie = live.shallowCopy(false, { db: new OverlayDB(live.database().db) } as never)
   trie.root(root)
   return new MerkleStateManager({ common: vm.common, trie, caches: new Caches() })

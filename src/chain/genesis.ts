@@ -26,8 +26,8 @@ export interface GenesisOptions {
   timestamp: bigint
   /** The simulated L1's fee settings L1Block starts with (default DEFAULT_L1_SETTINGS). */
   l1Settings?: L1Settings
-  /** The trie to build genesis state in (a data directory's); default a fresh in-memory one. */
-  trie?: MerklePatriciaTrie
+  /** The trie to build genesis state in: a data directory's, or memoryTrie's. */
+  trie: MerklePatriciaTrie
   /** Records the trie keys' preimages from the first write on (for --dump-state). */
   preimages?: Preimages
   /** --load-state: accounts written over the dev accounts and predeploys. */

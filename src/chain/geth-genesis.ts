@@ -54,11 +54,11 @@ export function gethGenesisCommon(genesis: GenesisFile): Common {
   return common
 }
 
-/** Genesis state (in `trie` if given) and the genesis block, whose hash a geth node of this genesis has too. */
+/** Genesis state (in `trie`) and the genesis block, whose hash a geth node of this genesis has too. */
 export async function createGethGenesis(
   genesis: GenesisFile,
   common: Common,
-  trie?: MerklePatriciaTrie,
+  trie: MerklePatriciaTrie,
   preimages?: Preimages,
 ): Promise<{ stateManager: MerkleStateManager; genesis: BlockRecord }> {
   const stateManager = new MerkleStateManager({ common, caches: new Caches(), trie })

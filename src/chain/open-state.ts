@@ -8,6 +8,7 @@ import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import type { ChainOptions } from './chain.js'
 import type { ChainLogger } from './logger.js'
 import type { DevAccount } from '../domain/types.js'
+import { memoryTrie } from './engine.js'
 import { createGenesis } from './genesis.js'
 import { createGethGenesis, type GenesisFile } from './geth-genesis.js'
 import { importFile } from './import-blocks.js'
@@ -27,7 +28,7 @@ type Making = {
 
 export async function openChainState(options: ChainOptions, { common, geth, accounts, baseFee, logger }: Making) {
   const state = options.loadState ? readStateFile(options.loadState) : undefined
-  const makeGenesis = (trie?: MerklePatriciaTrie, preimages = new Preimages()) =>
+  const makeGenesis = (trie: MerklePatriciaTrie = memoryTrie(common), preimages = new Preimages()) =>
     (geth
       ? createGethGenesis(geth, common, trie, preimages)
       : createGenesis({

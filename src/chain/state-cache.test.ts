@@ -5,7 +5,7 @@ import { signTx } from '../../test/support/sign-tx.js'
 import { testToken } from '../../test/support/fixtures.js'
 import { defaultConfig } from '../config.js'
 import { type Chain, createChain } from './chain.js'
-import { BoundedMap } from './state-cache.js'
+import { BoundedMap } from './bounded-map.js'
 
 let chain: Chain
 let token: Address

@@ -3,53 +3,36 @@
  * and code of its hash, so values keyed by those stay right at every later state root: after a flashblock
  * only the accounts it wrote get a new storage root, and their slots alone miss. Nothing has to be told what
  * a block wrote, and nothing can go stale. Accounts themselves change with the root, so each root's
- * RootReader remembers its own (one trie walk per account per root).
+ * RootReader remembers its own (one trie walk per account per root). Misses are read by trie-reader.ts,
+ * whose decoded nodes are shared by every root the same way.
  */
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { type Account, type Address, bytesToHex, equalsBytes, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
+import {
+  type Account,
+  type Address,
+  bytesToHex,
+  createAccountFromRLP,
+  equalsBytes,
+  KECCAK256_NULL,
+  KECCAK256_RLP,
+} from '@ethereumjs/util'
 import { STATE_CACHE_CODE_BYTES, STATE_CACHE_STORAGE_SLOTS, STATE_VIEW_ACCOUNTS } from '../limits.js'
+import { BoundedMap } from './bounded-map.js'
 import type { StateSource } from './execution/call-state.js'
+import { type NodeStore, TrieReader } from './trie-reader.js'
 
 const EMPTY = new Uint8Array(0)
 
-/** A Map that drops its oldest entries once their total weight passes `capacity`. */
-export class BoundedMap<V> {
-  private readonly map = new Map<string, V>()
-  private total = 0
-
-  constructor(
-    private readonly capacity: number,
-    private readonly weigh: (value: V) => number = () => 1,
-  ) {}
-
-  get size(): number {
-    return this.map.size
-  }
-
-  get(key: string): V | undefined {
-    return this.map.get(key)
-  }
-
-  set(key: string, value: V): void {
-    const old = this.map.get(key)
-    if (old !== undefined) {
-      this.total -= this.weigh(old)
-      this.map.delete(key)
-    }
-    this.map.set(key, value)
-    this.total += this.weigh(value)
-    for (const [k, v] of this.map) {
-      if (this.total <= this.capacity || this.map.size === 1) break
-      this.map.delete(k)
-      this.total -= this.weigh(v)
-    }
-  }
-}
-
-/** Storage and code by content, shared by the read views of every root. */
+/** Storage and code by content, and decoded trie nodes, shared by the read views of every root. */
 export class StateCache {
   readonly storage = new BoundedMap<Uint8Array>(STATE_CACHE_STORAGE_SLOTS)
   readonly code = new BoundedMap<Uint8Array>(STATE_CACHE_CODE_BYTES, (code) => code.length + 64)
+  readonly trie: TrieReader
+
+  /** `nodes`: the chain's trie node store, which every committed root's nodes are in. */
+  constructor(nodes: NodeStore) {
+    this.trie = new TrieReader(nodes)
+  }
 }
 
 /** Reads of one committed root: its accounts remembered, storage and code through the shared cache. */
@@ -57,6 +40,8 @@ export class RootReader implements StateSource {
   private readonly accounts = new BoundedMap<Account | null>(STATE_VIEW_ACCOUNTS)
 
   constructor(
+    private readonly root: Uint8Array,
+    /** The same root through @ethereumjs (proofs, dumps): its reads do not fill this reader's caches. */
     readonly state: MerkleStateManager,
     private readonly cache: StateCache,
   ) {}
@@ -66,7 +51,8 @@ export class RootReader implements StateSource {
     const key = address.toString()
     let account = this.accounts.get(key)
     if (account === undefined) {
-      account = (await this.state.getAccount(address)) ?? null
+      const rlp = await this.cache.trie.get(this.root, address.bytes)
+      account = rlp === null ? null : createAccountFromRLP(rlp)
       this.accounts.set(key, account)
     }
     return account ?? undefined
@@ -90,7 +76,7 @@ export class RootReader implements StateSource {
     const key = bytesToHex(account.storageRoot) + bytesToHex(slot).slice(2)
     let value = this.cache.storage.get(key)
     if (value === undefined) {
-      value = await this.state.getStorage(address, slot)
+      value = await this.cache.trie.storage(account.storageRoot, slot)
       this.cache.storage.set(key, value)
     }
     return value
