@@ -125,8 +125,9 @@ export const UPSTREAM_BATCH_MAX = 100
  */
 export const STATE_CACHE_STORAGE_SLOTS = 200_000
 /**
- * Decoded state trie nodes the read path keeps across roots (trie-reader.ts): the top three levels of a
- * trie of a million accounts are 4 369 nodes. A branch node decoded is about 2 KiB: at most ~16 MiB.
+ * Decoded branch and extension nodes of the state tries the read path keeps across roots (trie-reader.ts):
+ * the top three levels of a trie of a million accounts are 4 369 nodes. A branch node decoded is about
+ * 2 KiB: at most ~16 MiB.
  */
 export const TRIE_DECODED_NODES = 8_192
 /** Bytes of contract code kept the same way (24 KiB contracts: ~1 300 of them). */

@@ -2,9 +2,9 @@
  * One key of a committed trie, read the way a read view needs it. `trie.get` serves writers too: its walk
  * runs through a task queue and keeps the path for an update, and every node it passes is fetched and
  * RLP-decoded again. For a slot nobody read at that root before, that walk was most of an eth_call's CPU.
- * Here a read goes straight down the key's path, and decoded nodes are shared by every root: a node is named
- * by its hash, so once decoded it is right for good, and the nodes every read passes (the top of the account
- * trie, a popular contract's storage trie) stay decoded. Never hand these nodes to a writer: they are shared.
+ * Here a read goes straight down the key's path, and decoded branch and extension nodes are shared by every
+ * root: a node is named by its hash, so once decoded it is right for good, and the nodes every read passes
+ * (the top of the account trie, a popular contract's storage trie) stay decoded. Never hand these nodes to a writer: they are shared.
  */
 import {
   BranchMPTNode,
@@ -12,6 +12,7 @@ import {
   decodeRawMPTNode,
   ExtensionMPTNode,
   isRawMPTNode,
+  LeafMPTNode,
   type MPTNode,
 } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
@@ -74,7 +75,8 @@ export class TrieReader {
       // a node a read view cannot find is not an absent key: a pruned root, or a store that lost data
       if (stored === undefined) throw new Error(`state trie node ${key} is missing from the node store`)
       node = decodeMPTNode(typeof stored === 'string' ? unprefixedHexToBytes(stored) : stored)
-      this.decoded.set(key, node)
+      // a leaf serves one key, which the value caches above keep: keeping it here too only churns the heap
+      if (!(node instanceof LeafMPTNode)) this.decoded.set(key, node)
     }
     return node
   }
