@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { encodeDeployData, encodeFunctionData, type Hex, parseEther } from 'viem'
 import { testToken } from '../test/support/fixtures.js'
-import { devAccount, rpc, sleep } from './lib.js'
+import { devAccount, rpc, sleep, type Target } from './lib.js'
 
 const deployer = devAccount(0)
 const holder = devAccount(1).address
@@ -90,6 +90,14 @@ export function varied(name: string, body: unknown): ((i: number) => string) | u
     const data = `${call.params[0].data}${i.toString(16).padStart(64, '0')}`
     return JSON.stringify({ ...call, params: [{ ...call.params[0], data }, call.params[1]] })
   }
+}
+
+/** A server's own CPU while nobody asks it anything (our chain builds flashblocks and blocks), ms per ms. */
+export async function idleCpuPerMs(target: Target): Promise<number> {
+  const cpu0 = cpuMs(target.pid!)
+  const t0 = performance.now()
+  await sleep(2000)
+  return (cpuMs(target.pid!) - cpu0) / (performance.now() - t0)
 }
 
 /** utime + stime of a process in ms (USER_HZ = 100). */

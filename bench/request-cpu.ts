@@ -11,8 +11,8 @@
 import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import { cases, cpuMs, fixtures, varied } from './read-cases.js'
-import { sleep, startOurs, type Target } from './lib.js'
+import { cases, cpuMs, fixtures, idleCpuPerMs, varied } from './read-cases.js'
+import { startOurs, type Target } from './lib.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -26,13 +26,6 @@ const { values: args } = parseArgs({
 const n = Number(args.n)
 /** CLOCK_MONOTONIC in µs, the clock V8's profiles use. */
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n)
-
-async function idleCpuPerMs(target: Target): Promise<number> {
-  const cpu0 = cpuMs(target.pid!)
-  const t0 = performance.now()
-  await sleep(2000)
-  return (cpuMs(target.pid!) - cpu0) / (performance.now() - t0)
-}
 
 let sent = 0
 
