@@ -51,6 +51,12 @@ export const RPC_GAS_CAP = 50_000_000n
 /** Wall-clock budget of one eth_call / eth_estimateGas (ms); geth's --rpc.evmtimeout is 5 s. */
 export const CALL_TIMEOUT_MS = 5_000
 
+/**
+ * Longest a plain call runs before it lets the event loop turn (ms): a heavy eth_call shares the process with
+ * every other request and with the sequencer's 200 ms flashblocks, which it held up for its whole run.
+ */
+export const CALL_SLICE_MS = 5
+
 /** Default wall-clock budget of one debug_trace* call (ms); the `timeout` tracer option may shorten it. geth: 5 s. */
 export const TRACE_TIMEOUT_MS = 5_000
 

@@ -17,11 +17,12 @@ import { CallState, type StateSource } from './call-state.js'
 import { CallMemo, type CallAnswer } from './call-memo.js'
 import { cacheJumpAnalysis } from './jump-analysis.js'
 import { leanFrames } from './lean-frames.js'
-import { syncSteps } from './sync-steps.js'
+import { syncSteps, withBudget } from './sync-steps.js'
 import { wordOpcodes } from './word-opcodes.js'
 import { blockContext } from './run.js'
 import { runTopFrame, topFrameFits } from './top-frame.js'
 import { throwawayVmCommon } from '../engine.js'
+import { CALL_TIMEOUT_MS } from '../../limits.js'
 
 /** Idle EVMs kept: calls interleave at every state read, and each needs its own journal. */
 const MAX_IDLE = 8
@@ -43,7 +44,11 @@ export class CallEvms {
   private readonly zero = new Address(new Uint8Array(20))
   private readonly memo = new CallMemo()
 
-  constructor(private readonly vm: VM) {}
+  constructor(
+    private readonly vm: VM,
+    /** Each run's own time budget (withBudget); geth's --rpc.evmtimeout. */
+    private readonly timeoutMs = CALL_TIMEOUT_MS,
+  ) {}
 
   /**
    * The call's result, or undefined when the request is not a plain read-only call (the caller then runs it
@@ -91,9 +96,19 @@ export class CallEvms {
       warmFromTheStart(evm, [from, to, header.coinbase])
       const block = blockContext(header, false, this.vm.common)
       const frame = { block, from, to, data, gasLimit: gasLimit - intrinsic.regular }
-      return (
-        (slot.topFrame ? await runTopFrame(evm, frame) : undefined) ??
-        (await evm.runCall({ ...frame, caller: from, origin: from, value: 0n, gasPrice: 0n, skipNonceIncrement: true }))
+      return await withBudget(
+        evm,
+        this.timeoutMs,
+        async () =>
+          (slot.topFrame ? await runTopFrame(evm, frame) : undefined) ??
+          (await evm.runCall({
+            ...frame,
+            caller: from,
+            origin: from,
+            value: 0n,
+            gasPrice: 0n,
+            skipNonceIncrement: true,
+          })),
       )
     } finally {
       // not cleanup(): its EIP-161 sweep of touched accounts writes to a state the next call resets anyway

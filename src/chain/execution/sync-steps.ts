@@ -14,8 +14,14 @@
  * that return a promise, and otherwise does what the shipped loop does (jump analysis at the first jump,
  * a STOP thrown by a handler ends the frame, any other EVM error is the frame's error). EOF code, a start
  * at another pc, the profiler and step listeners take the shipped loop.
+ *
+ * A loop that never waits holds the event loop for the whole call. Under a time budget (`withBudget`) the
+ * loop gives the event loop a turn every CALL_SLICE_MS, so other requests and the sequencer's flashblocks go
+ * on beside a heavy call, and stops the call at its deadline (geth's --rpc.evmtimeout cancels the EVM too).
  */
 import { type EVM, EVMError } from '@ethereumjs/evm'
+import { ExecutionTimeoutError } from '../../errors.js'
+import { CALL_SLICE_MS } from '../../limits.js'
 import { interpreterPrototype } from './evm-internals.js'
 import { syncGasOf } from './sync-gas.js'
 
@@ -51,6 +57,41 @@ type Run = (this: InterpreterLike, code: Uint8Array, opts?: { pc?: number }) => 
 
 const fast = new WeakSet<EVM>()
 
+/** A running call's time: when its slice of the event loop ends, and when the call must stop. */
+interface Budget {
+  sliceEnd: number
+  readonly deadline: number
+  readonly timeoutMs: number
+}
+const budgets = new WeakMap<EVM, Budget>()
+/** Steps between two looks at the clock (a power of two, less one: a mask). */
+const CLOCK_EVERY = 1023
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+/**
+ * Runs `work` on `evm` within `timeoutMs`: the EVM's frames yield the event loop every CALL_SLICE_MS and
+ * throw ExecutionTimeoutError past the deadline.
+ */
+export async function withBudget<T>(evm: EVM, timeoutMs: number, work: () => Promise<T>): Promise<T> {
+  const now = performance.now()
+  budgets.set(evm, { sliceEnd: now + CALL_SLICE_MS, deadline: now + timeoutMs, timeoutMs })
+  try {
+    return await work()
+  } finally {
+    budgets.delete(evm)
+  }
+}
+
+/** Every CLOCK_EVERY + 1 steps: a turn for the event loop when the slice is over; the call's end past its deadline. */
+async function keepTime(budget: Budget): Promise<void> {
+  const now = performance.now()
+  if (now > budget.deadline) throw new ExecutionTimeoutError(budget.timeoutMs)
+  if (now < budget.sliceEnd) return
+  await nextTurn()
+  if (performance.now() > budget.deadline) throw new ExecutionTimeoutError(budget.timeoutMs)
+  budget.sliceEnd = performance.now() + CALL_SLICE_MS
+}
+
 const prototype = interpreterPrototype as { runStep: RunStep; run: Run } | undefined
 const runStep = prototype?.runStep
 const run = prototype?.run
@@ -73,9 +114,13 @@ if (prototype && run) {
       return run.call(this, code, opts)
     const state = this._runState
     state.code = code
+    const budget = budgets.get(this._evm)
+    let steps = 0
     let cached: OpEntry[] | undefined
     let err: EVMError | undefined
     while (state.programCounter < code.length) {
+      // not an EVM error: it ends the whole call, through every frame, not this frame alone
+      if (budget !== undefined && (++steps & CLOCK_EVERY) === 0) await keepTime(budget)
       const pc = state.programCounter
       let entry: OpEntry | undefined
       let op: number

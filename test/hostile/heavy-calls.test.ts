@@ -1,0 +1,52 @@
+/**
+ * One process serves every request and builds the flashblocks. An eth_call that loops until its gas is gone
+ * runs for hundreds of milliseconds; before, it held the event loop for all of it: every other request, and
+ * the sequencer's 200 ms flashblocks, waited.
+ */
+import { getContractAddress, type Hex } from 'viem'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { startService, type RunningService } from '../../src/service.js'
+import { devAccount } from '../support/dev-keys.js'
+import { call, rpc } from '../support/rpc.js'
+import { signTx } from '../support/sign-tx.js'
+import { until } from '../support/wait-for.js'
+
+let service: RunningService
+let loop: Hex
+
+beforeAll(async () => {
+  service = await startService({ port: 0, quiet: true, rateLimit: 0 })
+  // runtime JUMPDEST PUSH1 0 JUMP, returned by PUSH4 it, PUSH1 0, MSTORE, PUSH1 4, PUSH1 28, RETURN
+  const data = Uint8Array.from(Buffer.from('635b6000566000526004601cf3', 'hex'))
+  const nonce = Number(await call(service.url, 'eth_getTransactionCount', [devAccount.address, 'pending']))
+  await service.chain.sendRawTransaction(await signTx(service.chain, 0, { to: null, nonce, gas: 100_000n, data }))
+  loop = getContractAddress({ from: devAccount.address, nonce: BigInt(nonce) })
+  await until(async () => (await call(service.url, 'eth_getCode', [loop, 'latest'])) !== '0x', 'the loop deployed')
+})
+
+afterAll(() => service?.close())
+
+test('a request sent while three looping eth_calls run is answered first, and flashblocks are built meanwhile', async () => {
+  const seen: string[] = []
+  const off = service.chain.on('flashblock', () => seen.push('flashblock'))
+  // different calldata (the loop ignores it): three runs, not one the call memo shares
+  const heavy = ['0x01', '0x02', '0x03'].map((data) =>
+    rpc(service.url, 'eth_call', [{ to: loop, data }, 'latest']).then((reply) => {
+      seen.push('eth_call')
+      return reply
+    }),
+  )
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  const light = rpc(service.url, 'eth_blockNumber').then((reply) => {
+    seen.push('eth_blockNumber')
+    return reply
+  })
+  const [answers, number] = [await Promise.all(heavy), await light]
+  off()
+  for (const reply of answers) expect(reply.error).toEqual({ code: -32000, message: 'out of gas' })
+  expect(number.result).toMatch(/^0x[0-9a-f]+$/)
+  const first = { light: seen.indexOf('eth_blockNumber'), heavy: seen.indexOf('eth_call') }
+  expect(first.light).toBeGreaterThanOrEqual(0)
+  expect(first.light).toBeLessThan(first.heavy)
+  expect(seen.slice(first.light, first.heavy)).toContain('flashblock')
+})
