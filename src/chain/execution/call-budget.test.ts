@@ -5,6 +5,8 @@ import { devAccount } from '../../../test/support/dev-keys.js'
 import { ExecutionTimeoutError } from '../../errors.js'
 import type { Chain } from '../chain.js'
 import { CallEvms } from './fast-call.js'
+import { execute } from './run.js'
+import { VmPool } from './vm-pool.js'
 
 /** JUMPDEST, PUSH1 0, JUMP: runs until its gas is gone. */
 const LOOP = '5b600056'
@@ -43,5 +45,29 @@ test('the event loop turns while a long call runs: timers fire before it ends', 
   const result = await runOn(new CallEvms(chain.vm), contracts.loop)
   clearInterval(timer)
   expect(result?.execResult.exceptionError?.error).toBe('out of gas')
+  expect(fired).toBeGreaterThan(0)
+})
+
+/** runTx's path (a value sent takes it): @ethereumjs's own loop, whose steps the budget counts. */
+const viaRunTx = (vms: VmPool, to: Uint8Array, timeoutMs?: number) => {
+  const header = chain.store.latest().header
+  const env = { vm: chain.vm, vms, stateRoot: header.stateRoot, header }
+  const request = { from: chain.accounts[0].address, to, value: 1n }
+  return execute(env, request, 16_000_000n, undefined, { timeoutMs })
+}
+
+test('on runTx’s path too: a call past its budget stops with the timeout error and the next call runs', async () => {
+  const vms = new VmPool(chain.vm)
+  await expect(viaRunTx(vms, contracts.loop, 50)).rejects.toThrow('execution aborted (timeout = 0.05s)')
+  await expect(viaRunTx(vms, contracts.caller, 50)).rejects.toThrow(ExecutionTimeoutError)
+  expect((await viaRunTx(vms, contracts.stop)).execResult.exceptionError).toBeUndefined()
+})
+
+test('on runTx’s path too: timers fire while a long call runs', async () => {
+  let fired = 0
+  const timer = setInterval(() => fired++, 1)
+  const result = await viaRunTx(new VmPool(chain.vm), contracts.loop)
+  clearInterval(timer)
+  expect(result.execResult.exceptionError?.error).toBe('out of gas')
   expect(fired).toBeGreaterThan(0)
 })

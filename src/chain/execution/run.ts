@@ -21,6 +21,9 @@ import {
 } from '../../domain/call-request.js'
 import { gethPrecheckError } from './revert.js'
 import { applyStateOverrides } from './state-overrides.js'
+import { withBudget } from './sync-steps.js'
+import { CALL_TIMEOUT_MS } from '../../limits.js'
+import { ExecutionTimeoutError } from '../../errors.js'
 
 /**
  * Where an execution runs: the chain's VM (for its common, node store and BLOCKHASH), its pool of warm
@@ -64,8 +67,11 @@ export async function execute(
   }
 }
 
-/** `reportAccessList`: the result carries every address and slot the run touched (eth_createAccessList). */
-type RunOptions = { reportAccessList?: boolean }
+/**
+ * `reportAccessList`: the result carries every address and slot the run touched (eth_createAccessList).
+ * `timeoutMs`: the run's time budget (withBudget), default CALL_TIMEOUT_MS.
+ */
+type RunOptions = { reportAccessList?: boolean; timeoutMs?: number }
 
 async function executeOn(
   vm: VM,
@@ -84,17 +90,19 @@ async function executeOn(
   // an unsigned transaction "from" anyone: the sender is what the caller says it is
   ;(tx as { getSenderAddress: () => Address }).getSenderAddress = () => from
   try {
-    return await runTx(vm, {
-      tx,
-      block,
-      skipNonce: true,
-      skipBalance: !fees,
-      skipBlockGasLimitValidation: true,
-      skipHardForkValidation: true,
-      reportAccessList: options.reportAccessList,
-    })
+    return await withBudget(vm.evm, options.timeoutMs ?? CALL_TIMEOUT_MS, () =>
+      runTx(vm, {
+        tx,
+        block,
+        skipNonce: true,
+        skipBalance: !fees,
+        skipBlockGasLimitValidation: true,
+        skipHardForkValidation: true,
+        reportAccessList: options.reportAccessList,
+      }),
+    )
   } catch (err) {
-    throw gethPrecheckError(err)
+    throw err instanceof ExecutionTimeoutError ? err : gethPrecheckError(err)
   }
 }
 

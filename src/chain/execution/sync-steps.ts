@@ -19,7 +19,7 @@
  * loop gives the event loop a turn every CALL_SLICE_MS, so other requests and the sequencer's flashblocks go
  * on beside a heavy call, and stops the call at its deadline (geth's --rpc.evmtimeout cancels the EVM too).
  */
-import { type EVM, EVMError } from '@ethereumjs/evm'
+import { type EVM, EVMError, type EVMInterface } from '@ethereumjs/evm'
 import { ExecutionTimeoutError } from '../../errors.js'
 import { CALL_SLICE_MS } from '../../limits.js'
 import { interpreterPrototype } from './evm-internals.js'
@@ -62,19 +62,22 @@ interface Budget {
   sliceEnd: number
   readonly deadline: number
   readonly timeoutMs: number
+  /** Steps @ethereumjs's own loop has run under this budget (the await-free loop counts per frame). */
+  steps: number
 }
-const budgets = new WeakMap<EVM, Budget>()
+const budgets = new WeakMap<EVMInterface, Budget>()
 /** Steps between two looks at the clock (a power of two, less one: a mask). */
 const CLOCK_EVERY = 1023
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 /**
  * Runs `work` on `evm` within `timeoutMs`: the EVM's frames yield the event loop every CALL_SLICE_MS and
- * throw ExecutionTimeoutError past the deadline.
+ * throw ExecutionTimeoutError past the deadline. On either loop: the await-free one above, or @ethereumjs's
+ * own (runTx's calls), whose steps this file's runStep counts.
  */
-export async function withBudget<T>(evm: EVM, timeoutMs: number, work: () => Promise<T>): Promise<T> {
+export async function withBudget<T>(evm: EVMInterface, timeoutMs: number, work: () => Promise<T>): Promise<T> {
   const now = performance.now()
-  budgets.set(evm, { sliceEnd: now + CALL_SLICE_MS, deadline: now + timeoutMs, timeoutMs })
+  budgets.set(evm, { sliceEnd: now + CALL_SLICE_MS, deadline: now + timeoutMs, timeoutMs, steps: 0 })
   try {
     return await work()
   } finally {
@@ -157,7 +160,12 @@ if (prototype && run) {
 
 if (prototype && runStep) {
   prototype.runStep = function (entry) {
-    if (!fast.has(this._evm) || this._evm.events.listenerCount('step') > 0) return runStep.call(this, entry)
+    if (!fast.has(this._evm) || this._evm.events.listenerCount('step') > 0) {
+      const budget = budgets.get(this._evm)
+      if (budget !== undefined && (++budget.steps & CLOCK_EVERY) === 0)
+        return keepTime(budget).then(() => runStep.call(this, entry))
+      return runStep.call(this, entry)
+    }
     const op = entry ?? this.lookupOpInfo(this._runState.opCode)
     const info = op.opcodeInfo
     if (info.isInvalid || this._runState.eip7928PostTargetCallOog !== undefined) return runStep.call(this, op)

@@ -8,6 +8,7 @@
 import { bytesToHex } from '@ethereumjs/util'
 import { createVM, type VM } from '@ethereumjs/vm'
 import { stateAt, throwawayVmCommon } from '../engine.js'
+import { ExecutionTimeoutError } from '../../errors.js'
 
 /** State roots with idle VMs kept: latest, pending and a few just replaced. */
 const MAX_ROOTS = 8
@@ -31,11 +32,16 @@ export class VmPool {
         blockchain: this.chainVm.blockchain,
       }))
     await vm.stateManager.checkpoint()
+    let stopped = false
     try {
       return await work(vm)
+    } catch (err) {
+      // a run stopped mid-frame (its time budget) leaves the frames' checkpoints open: the VM is not reused
+      stopped = err instanceof ExecutionTimeoutError
+      throw err
     } finally {
       await vm.stateManager.revert()
-      this.give(key, vm)
+      if (!stopped) this.give(key, vm)
     }
   }
 
