@@ -137,4 +137,18 @@ describe('tracing transactions and blocks', () => {
     expect(pending.map((t) => t.txHash).slice(1)).toEqual([hash])
     await h.chain.sealNow()
   })
+  test('a trace past its timeout stops with the timeout error instead of logging a loop to its end', async () => {
+    // a contract that loops until its gas is gone: JUMPDEST PUSH1 0 JUMP, returned by its init code
+    const deploy = await h.wallet.sendTransaction({ data: '0x635b6000566000526004601cf3', gas: 100_000n, ...h.fees() })
+    await h.mine()
+    const loop = (await h.general.getTransactionReceipt({ hash: deploy })).contractAddress!
+    const spin = await h.wallet.sendTransaction({ to: loop, gas: 3_000_000n, ...h.fees() })
+    await h.mine()
+    // a million steps: logged to the end they take seconds and hold the process all along
+    expect((await h.rpc('general', 'debug_traceTransaction', [spin, { timeout: '50ms' }])).error).toEqual({
+      code: -32002,
+      message: 'execution aborted (timeout = 0.05s)',
+    })
+    expect((await h.rpc('general', 'eth_chainId', [])).result).toBe('0xc4')
+  })
 })

@@ -14,6 +14,7 @@ import { TRACE_TIMEOUT_MS } from '../../../limits.js'
 import { InvalidParamsError } from '../../../errors.js'
 import { commonAt, stateAt, throwawayVmCommon } from '../../engine.js'
 import { withTimeout } from '../call.js'
+import { withBudget } from '../sync-steps.js'
 import { attachCallTracer } from './call-tracer.js'
 import { attachPrestateTracer } from './prestate-tracer.js'
 import { attachStructLogger } from './struct-logger.js'
@@ -42,10 +43,10 @@ function parseDuration(text: string): number {
 /** Traces the transactions at `indexes` of the block (all of them for a block trace). */
 export async function traceTransactions(env: TraceEnv, indexes: number[], options: TraceOptions): Promise<unknown[]> {
   const ms = options.timeout ? parseDuration(options.timeout) : TRACE_TIMEOUT_MS
-  return withTimeout(run(env, new Set(indexes), options), ms)
+  return withTimeout(run(env, new Set(indexes), options, ms), ms)
 }
 
-async function run(env: TraceEnv, wanted: Set<number>, options: TraceOptions): Promise<unknown[]> {
+async function run(env: TraceEnv, wanted: Set<number>, options: TraceOptions, ms: number): Promise<unknown[]> {
   const common = commonAt(env.vm.common, env.header)
   if (env.parentState && options.tracer === 'prestateTracer')
     throw new InvalidParamsError('prestateTracer needs state roots this node cannot compute for this block')
@@ -55,6 +56,18 @@ async function run(env: TraceEnv, wanted: Set<number>, options: TraceOptions): P
     blockchain: env.vm.blockchain,
   })
   const block = createBlock({ header: env.header.toJSON() as never }, { common, skipConsensusFormatValidation: true })
+  // the replay gives the event loop a turn every CALL_SLICE_MS and stops at the time limit, as calls do: a
+  // struct log of a block-sized loop would otherwise hold the process, and grow, long after the caller gave up
+  return withBudget(vm.evm, ms, () => replay(env, vm, block, wanted, options))
+}
+
+async function replay(
+  env: TraceEnv,
+  vm: VM,
+  block: Block,
+  wanted: Set<number>,
+  options: TraceOptions,
+): Promise<unknown[]> {
   const results: unknown[] = []
   let gasUsed = 0n
   const last = Math.max(...wanted)
