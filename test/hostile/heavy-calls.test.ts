@@ -26,13 +26,16 @@ beforeAll(async () => {
 
 afterAll(() => service?.close())
 
-test('a request sent while three looping eth_calls run is answered first, and flashblocks are built meanwhile', async () => {
+/**
+ * Sends `heavy` (method and params each), then eth_blockNumber 50 ms later: what happened in order (the
+ * replies, and flashblocks built), and the heavy replies.
+ */
+async function sendBeside(heavy: [string, unknown[]][]) {
   const seen: string[] = []
   const off = service.chain.on('flashblock', () => seen.push('flashblock'))
-  // different calldata (the loop ignores it): three runs, not one the call memo shares
-  const heavy = ['0x01', '0x02', '0x03'].map((data) =>
-    rpc(service.url, 'eth_call', [{ to: loop, data }, 'latest']).then((reply) => {
-      seen.push('eth_call')
+  const running = heavy.map(([method, params]) =>
+    rpc(service.url, method, params).then((reply) => {
+      seen.push('heavy')
       return reply
     }),
   )
@@ -41,12 +44,31 @@ test('a request sent while three looping eth_calls run is answered first, and fl
     seen.push('eth_blockNumber')
     return reply
   })
-  const [answers, number] = [await Promise.all(heavy), await light]
+  const [answers, number] = [await Promise.all(running), await light]
   off()
-  for (const reply of answers) expect(reply.error).toEqual({ code: -32000, message: 'out of gas' })
   expect(number.result).toMatch(/^0x[0-9a-f]+$/)
-  const first = { light: seen.indexOf('eth_blockNumber'), heavy: seen.indexOf('eth_call') }
+  return { answers, first: { light: seen.indexOf('eth_blockNumber'), heavy: seen.indexOf('heavy') }, seen }
+}
+
+test('a request sent while three looping eth_calls run is answered first, and flashblocks are built meanwhile', async () => {
+  // different calldata (the loop ignores it): three runs, not one the call memo shares
+  const { answers, first, seen } = await sendBeside(
+    ['0x01', '0x02', '0x03'].map((data) => ['eth_call', [{ to: loop, data }, 'latest']]),
+  )
+  for (const reply of answers) expect(reply.error).toEqual({ code: -32000, message: 'out of gas' })
   expect(first.light).toBeGreaterThanOrEqual(0)
   expect(first.light).toBeLessThan(first.heavy)
   expect(seen.slice(first.light, first.heavy)).toContain('flashblock')
+})
+
+test('the same beside a looping call sent with a value (runTx’s path) and inside eth_simulateV1', async () => {
+  const from = devAccount.address
+  const { answers, first } = await sendBeside([
+    ['eth_call', [{ from, to: loop, value: '0x1' }, 'latest']],
+    ['eth_simulateV1', [{ blockStateCalls: [{ calls: [{ from, to: loop, gas: '0xf42400' }] }] }, 'latest']],
+  ])
+  expect(answers[0]!.error).toEqual({ code: -32000, message: 'out of gas' })
+  expect((answers[1]!.result as { calls: { status: string }[] }[])[0]!.calls[0]!.status).toBe('0x0')
+  expect(first.light).toBeGreaterThanOrEqual(0)
+  expect(first.light).toBeLessThan(first.heavy)
 })

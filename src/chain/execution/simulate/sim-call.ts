@@ -10,6 +10,7 @@ import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { SimulatedCall } from '../../../domain/simulate.js'
 import type { LogBody } from '../../../domain/types.js'
 import {
+  ExecutionTimeoutError,
   SimulateBaseFeeTooLowError,
   SimulateInitCodeSizeError,
   SimulateInsufficientFundsError,
@@ -21,6 +22,8 @@ import {
 import { InvalidParamsError } from '../../../errors/rpc-error.js'
 import { gethExecutionError, revertReason } from '../revert.js'
 import { type FilledCall, NONCE_MAX } from './sim-tx.js'
+import { withBudget } from '../sync-steps.js'
+import { CALL_TIMEOUT_MS } from '../../../limits.js'
 import type { IndexedLog, TransferTracer } from './call-logs.js'
 
 const hexAddress = (bytes: Uint8Array) => bytesToHex(bytes)
@@ -104,14 +107,19 @@ export async function runSimulatedCall(
   const restore = await allowContractSender(ctx.vm, new Address(call.from))
   ctx.tracer?.attach(ctx.vm)
   try {
-    result = await runTx(ctx.vm, {
-      tx,
-      block,
-      skipNonce: true,
-      skipBlockGasLimitValidation: true,
-      skipHardForkValidation: true,
-    })
+    // each call's own budget, as eth_call's: the event loop turns during it (the request's deadline is checked
+    // between calls)
+    result = await withBudget(ctx.vm.evm, CALL_TIMEOUT_MS, () =>
+      runTx(ctx.vm, {
+        tx,
+        block,
+        skipNonce: true,
+        skipBlockGasLimitValidation: true,
+        skipHardForkValidation: true,
+      }),
+    )
   } catch (err) {
+    if (err instanceof ExecutionTimeoutError) throw err
     throw new SimulateInvalidTransactionError(String((err as Error).message ?? err).replace(/ \(.*$/s, ''), call.gas)
   } finally {
     events.off('beforeMessage', reveal)
