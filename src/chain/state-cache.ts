@@ -41,7 +41,7 @@ export class RootReader implements StateSource {
 
   constructor(
     private readonly root: Uint8Array,
-    /** The same root through @ethereumjs (proofs, dumps): its reads do not fill this reader's caches. */
+    /** The same root through @ethereumjs (code by hash, proofs): its reads do not fill this reader's account map. */
     readonly state: MerkleStateManager,
     private readonly cache: StateCache,
   ) {}

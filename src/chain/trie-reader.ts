@@ -4,7 +4,8 @@
  * RLP-decoded again. For a slot nobody read at that root before, that walk was most of an eth_call's CPU.
  * Here a read goes straight down the key's path, and decoded branch and extension nodes are shared by every
  * root: a node is named by its hash, so once decoded it is right for good, and the nodes every read passes
- * (the top of the account trie, a popular contract's storage trie) stay decoded. Never hand these nodes to a writer: they are shared.
+ * (the top of the account trie, a popular contract's storage trie) stay decoded. Never hand these nodes to a
+ * writer: they are shared.
  */
 import {
   BranchMPTNode,
