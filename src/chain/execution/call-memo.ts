@@ -19,15 +19,20 @@ export type CallAnswer = {
 /** undefined: not a plain call, the caller runs it with runTx (as decided the first time). */
 type Entry = Promise<CallAnswer | undefined>
 
-const hex = (bytes: Uint8Array | undefined) =>
-  bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex') : ''
+/** Bytes as one character each: the cheapest string a Map can key on (no hex conversion). */
+const chars = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1')
+const ZERO_ADDRESS = chars(new Uint8Array(20))
+/** The fields a key holds; a request with any other field set is not kept. */
+const KEYED: ReadonlySet<string> = new Set(['from', 'to', 'data', 'gas'])
 
 function keyOf(request: CallRequest, gasLimit: bigint): string | undefined {
-  const { from, to, data, gas, ...rest } = request
-  if (!to || (data?.length ?? 0) > CALL_MEMO_MAX_BYTES) return undefined
-  for (const value of Object.values(rest)) if (value !== undefined) return undefined
-  // `gas` is in gasLimit (capped and defaulted); from defaults to the zero address in the run
-  return `${hex(to)}${hex(from)}:${gasLimit}:${hex(data)}`
+  const { from, to, data } = request
+  if (to?.length !== 20 || (from && from.length !== 20) || (data?.length ?? 0) > CALL_MEMO_MAX_BYTES) return undefined
+  for (const field in request)
+    if (!KEYED.has(field) && request[field as keyof CallRequest] !== undefined) return undefined
+  // `gas` is in gasLimit (capped and defaulted); from defaults to the zero address in the run. Fixed widths
+  // and decimal digits before the one separator: no two requests share a key, whatever bytes they hold
+  return `${chars(to)}${from ? chars(from) : ZERO_ADDRESS}${gasLimit}:${data ? chars(data) : ''}`
 }
 
 export class CallMemo {

@@ -1,0 +1,58 @@
+import type { BlockHeader } from '@ethereumjs/block'
+import { expect, test } from 'vitest'
+import type { CallRequest } from '../../domain/call-request.js'
+import { type CallAnswer, CallMemo } from './call-memo.js'
+
+const header = {} as BlockHeader
+const bytes = (text: string) => Uint8Array.from(Buffer.from(text, 'latin1'))
+const to = bytes('t'.repeat(20))
+/** Runs each request through the memo; how many runs it took and what each was answered. */
+async function ask(memo: CallMemo, requests: CallRequest[], gas = 30_000_000n) {
+  let runs = 0
+  const answers: unknown[] = []
+  for (const request of requests) {
+    const answer = await memo.answer(header, request, gas, async () => {
+      runs++
+      return { execResult: { returnValue: Uint8Array.of(runs), executionGasUsed: 0n } } as CallAnswer
+    })
+    answers.push(answer?.execResult.returnValue[0])
+  }
+  return { runs, answers }
+}
+
+test('calls that differ in any byte of sender or calldata get their own answers, bytes spelling digits and separators too', async () => {
+  // joined as to + from + ":" + gas + ":" + data, these two would be one key: the sender's bytes spell the
+  // separator and the gas limit, and the first call's calldata spells the rest of the second's key
+  const crafted = bytes(`:30000000:${'x'.repeat(10)}`)
+  const { runs, answers } = await ask(new CallMemo(), [
+    { to, data: bytes(`${'x'.repeat(10)}:30000000:abc`) },
+    { to, from: crafted, data: bytes('abc') },
+    { to, from: crafted, data: bytes('abd') },
+    { to, from: crafted, data: bytes('abc') },
+  ])
+  expect(runs).toBe(3)
+  expect(answers).toEqual([1, 2, 3, 2])
+})
+
+test('the same call asked again is answered once per gas limit; one with a field outside the key runs every time', async () => {
+  const memo = new CallMemo()
+  expect(
+    (
+      await ask(memo, [
+        { to, data: bytes('a') },
+        { to, data: bytes('a') },
+      ])
+    ).runs,
+  ).toBe(1)
+  expect((await ask(memo, [{ to, data: bytes('a') }], 50_000n)).runs).toBe(1)
+  // an absent sender runs as the zero address: the two are one call
+  expect((await ask(memo, [{ to, from: new Uint8Array(20), data: bytes('a') }])).runs).toBe(0)
+  expect(
+    (
+      await ask(memo, [
+        { to, data: bytes('a'), value: 0n },
+        { to, data: bytes('a'), value: 0n },
+      ])
+    ).runs,
+  ).toBe(2)
+})
