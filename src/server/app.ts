@@ -35,6 +35,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // warnings and faults only (request logs are info): a line per request would drown a terminal at 100 requests/s
     logger: config.quiet ? false : { level: 'warn' },
+    // requests log nothing at that level: the app's logger serves them as it is, instead of a pino child made
+    // for each request (3-4 µs of an eth_chainId's ~35)
+    childLoggerFactory: (logger) => logger,
     bodyLimit: MAX_BODY_BYTES,
     routerOptions: { ignoreTrailingSlash: true },
   })
