@@ -15,7 +15,7 @@ import { parseMessage, responseText, type JsonRpcResponse, type ParsedMessage } 
 import { sendJson } from './http-errors.js'
 import { handleBody, isPromise, requestCount, type Answer, type DispatchOptions } from './jsonrpc.js'
 import { LIVE_PAGE, wantsHtml } from './live.js'
-import { rateLimitHeaders, rateLimitedBody, type RequestLimiter } from './throttle.js'
+import { rateLimitHeaders, rateLimitedBody, type RateVerdict, type RequestLimiter } from './throttle.js'
 
 export interface EndpointDeps {
   config: Config
@@ -38,15 +38,28 @@ function postHandler(endpoint: Endpoint, deps: EndpointDeps) {
   }
 }
 
-async function limitedPost(
+function limitedPost(
   endpoint: Endpoint,
   deps: EndpointDeps,
   limiter: RequestLimiter,
   parsed: ParsedMessage,
   ip: string,
   reply: FastifyReply,
-): Promise<FastifyReply> {
-  const verdict = await limiter.consume(ip, 'body' in parsed ? requestCount(parsed.body) : 1)
+): Answer<FastifyReply> {
+  const verdict = limiter.consume(ip, 'body' in parsed ? requestCount(parsed.body) : 1)
+  // the in-process limiter answers at once, and so may the call: no promise in between then
+  if (isPromise(verdict)) return verdict.then((settled) => judgedPost(endpoint, deps, parsed, ip, reply, settled))
+  return judgedPost(endpoint, deps, parsed, ip, reply, verdict)
+}
+
+function judgedPost(
+  endpoint: Endpoint,
+  deps: EndpointDeps,
+  parsed: ParsedMessage,
+  ip: string,
+  reply: FastifyReply,
+  verdict: RateVerdict,
+): Answer<FastifyReply> {
   reply.headers(rateLimitHeaders(verdict))
   if (!verdict.allowed) {
     deps.dispatch.observer?.rateLimited(endpoint, 'http')

@@ -34,7 +34,7 @@ export interface RateLimiterOptions {
 
 function unlimited(): RateLimiter {
   return {
-    consume: async () => ({ allowed: true, limit: 0, remaining: 0, resetMs: 0 }),
+    consume: () => ({ allowed: true, limit: 0, remaining: 0, resetMs: 0 }),
     close: async () => {},
     metrics: () => ({ redisErrors: 0, failOpenRequests: 0, redisUp: false }),
   }
@@ -42,7 +42,7 @@ function unlimited(): RateLimiter {
 
 function memoryLimiter(perSecond: number, windows: MemoryWindows): RateLimiter {
   return {
-    consume: async (ip, count) => verdictOf(windows.take(ip, count, perSecond), perSecond),
+    consume: (ip, count) => verdictOf(windows.take(ip, count, perSecond), perSecond),
     close: async () => windows.close(),
     metrics: () => ({ redisErrors: 0, failOpenRequests: 0, redisUp: false }),
   }

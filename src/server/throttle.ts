@@ -5,6 +5,7 @@
  */
 import { RateLimitedError } from '../errors.js'
 import { failure, replyId, type JsonRpcFailure } from './envelope.js'
+import type { Answer } from './jsonrpc.js'
 
 export interface RateVerdict {
   allowed: boolean
@@ -17,7 +18,8 @@ export interface RateVerdict {
 }
 
 export interface RequestLimiter {
-  consume(ip: string, count: number): Promise<RateVerdict>
+  /** The in-process windows answer at once; a shared store (Redis) answers with a promise. */
+  consume(ip: string, count: number): Answer<RateVerdict>
   /** Releases connections (Redis) on shutdown. */
   close?(): Promise<void>
 }
