@@ -5,21 +5,29 @@ import { devAccount } from '../../../test/support/dev-keys.js'
 import { ExecutionTimeoutError } from '../../errors.js'
 import type { Chain } from '../chain.js'
 import { CallEvms } from './fast-call.js'
+import { estimateGas } from './estimate.js'
 import { execute } from './run.js'
 import { VmPool } from './vm-pool.js'
 
 /** JUMPDEST, PUSH1 0, JUMP: runs until its gas is gone. */
 const LOOP = '5b600056'
+/** JUMPDEST, GAS, PUSH2 10000, LT, PUSH1 0, JUMPI, STOP: spends all but 10 000 of its gas, then succeeds. */
+const SPENDER = '5b5a6127101060005700'
 /** CALL(gas, loop, 0, 0, 0, 0, 0) and STOP: the loop one frame down. */
 const callInto = (to: Uint8Array) => `600080808080 73${Buffer.from(to).toString('hex')} 5a f1 00`.replaceAll(' ', '')
 
 let chain: Chain
-let contracts: Record<'loop' | 'caller' | 'stop', Uint8Array>
+let contracts: Record<'loop' | 'caller' | 'stop' | 'spender', Uint8Array>
 
 beforeAll(async () => {
   // the loop is dev account 0's first deployment, so the caller can name it before it exists
   const loop = Uint8Array.from(Buffer.from(getContractAddress({ from: devAccount.address, nonce: 0n }).slice(2), 'hex'))
-  ;({ chain, contracts } = await chainWithPrograms({ loop: LOOP, caller: callInto(loop), stop: '00' }))
+  ;({ chain, contracts } = await chainWithPrograms({
+    loop: LOOP,
+    caller: callInto(loop),
+    stop: '00',
+    spender: SPENDER,
+  }))
   expect(contracts.loop).toEqual(loop)
 })
 
@@ -70,4 +78,28 @@ test('on runTx’s path too: timers fire while a long call runs', async () => {
   clearInterval(timer)
   expect(result.execResult.exceptionError?.error).toBe('out of gas')
   expect(fired).toBeGreaterThan(0)
+})
+
+test('an estimate past its time stops searching: no run starts after the caller was told it timed out', async () => {
+  const header = chain.store.latest().header
+  const calls = new CallEvms(chain.vm)
+  const vms = new VmPool(chain.vm)
+  let started = 0
+  const runOnce = calls.runOnce.bind(calls)
+  calls.runOnce = (...args) => {
+    started++
+    return runOnce(...args)
+  }
+  const run = vms.run.bind(vms)
+  vms.run = (...args) => {
+    started++
+    return run(...args)
+  }
+  const env = { vm: chain.vm, vms, stateRoot: header.stateRoot, header, view: chain.readerAt(header.stateRoot), calls }
+  // every run spends nearly its 6M gas, ~15 runs to the answer: the search takes seconds, its budget 800 ms
+  await expect(estimateGas(env, { to: contracts.spender, gas: 6_000_000n }, 800)).rejects.toThrow(ExecutionTimeoutError)
+  expect(started).toBeGreaterThan(1) // the run at the cap finished: the search was under way
+  const atTimeout = started
+  await new Promise((resolve) => setTimeout(resolve, 1500))
+  expect(started).toBeLessThanOrEqual(atTimeout + 1)
 })

@@ -4,7 +4,11 @@
  * bisecting within 1.5 %; we go on to the exact least gas with which the call succeeds (a few more runs).
  */
 import { CALL_TIMEOUT_MS } from '../../limits.js'
-import { GasRequiredExceedsAllowanceError, InsufficientFundsForTransferError } from '../../errors.js'
+import {
+  ExecutionTimeoutError,
+  GasRequiredExceedsAllowanceError,
+  InsufficientFundsForTransferError,
+} from '../../errors.js'
 import { stateAt } from '../engine.js'
 import { Address } from '@ethereumjs/util'
 import { callGasLimit, fastPath, withTimeout } from './call.js'
@@ -15,11 +19,23 @@ import { execute, type ExecutionEnv } from './run.js'
 const TX_GAS = 21_000n
 const CALL_STIPEND = 2_300n
 
-export async function estimateGas(env: ExecutionEnv, request: CallRequest): Promise<bigint> {
-  return withTimeout(search(env, request), CALL_TIMEOUT_MS)
+/**
+ * Every run of the search shares one deadline, `timeoutMs` from now: a run under way when it passes stops,
+ * and no run starts after it, so a search the caller was told had timed out does not go on.
+ */
+export async function estimateGas(
+  env: ExecutionEnv,
+  request: CallRequest,
+  timeoutMs = CALL_TIMEOUT_MS,
+): Promise<bigint> {
+  const runs = { timeoutMs, deadline: performance.now() + timeoutMs }
+  return withTimeout(search(env, request, runs), timeoutMs)
 }
 
-async function search(env: ExecutionEnv, request: CallRequest): Promise<bigint> {
+/** The search's time: what its runs tell withBudget. */
+type Runs = { timeoutMs: number; deadline: number }
+
+async function search(env: ExecutionEnv, request: CallRequest, runs: Runs): Promise<bigint> {
   let hi = callGasLimit(env, request)
   if (paysFees(request) && request.from) {
     // the sender can only buy so much gas: (balance - value) / fee cap
@@ -38,11 +54,11 @@ async function search(env: ExecutionEnv, request: CallRequest): Promise<bigint> 
   if (request.to && (request.data?.length ?? 0) === 0) {
     const code = await (env.readState?.() ?? stateAt(env.vm, env.stateRoot)).getCode(new Address(request.to))
     if (code.length === 0 && (request.authorizationList?.length ?? 0) === 0) {
-      const result = await execute(env, request, TX_GAS)
+      const result = await execute(env, request, TX_GAS, undefined, runs)
       if (!result.execResult.exceptionError) return TX_GAS
     }
   }
-  const atCap = await execute(env, request, hi)
+  const atCap = await execute(env, request, hi, undefined, runs)
   if (atCap.execResult.exceptionError) {
     if (atCap.execResult.exceptionError.error === 'revert') assertSucceeded(atCap)
     throw new GasRequiredExceedsAllowanceError(hi)
@@ -51,26 +67,28 @@ async function search(env: ExecutionEnv, request: CallRequest): Promise<bigint> 
   const refund = atCap.gasRefund ?? 0n
   const optimistic = ((atCap.totalGasSpent + refund + CALL_STIPEND) * 64n) / 63n
   if (optimistic < hi) {
-    if (await succeeds(env, request, optimistic)) hi = optimistic
+    if (await succeeds(env, request, optimistic, runs)) hi = optimistic
     else lo = optimistic
   }
   while (lo + 1n < hi) {
     let mid = (hi + lo) / 2n
     if (mid > lo * 2n) mid = lo * 2n // geth: most estimates are near the low end
-    if (await succeeds(env, request, mid)) hi = mid
+    if (await succeeds(env, request, mid, runs)) hi = mid
     else lo = mid
   }
   return hi
 }
 
 /** Whether the call succeeds with `gas`: on the plain-call path when it can run there (a search runs it ~20 times). */
-async function succeeds(env: ExecutionEnv, request: CallRequest, gas: bigint): Promise<boolean> {
+async function succeeds(env: ExecutionEnv, request: CallRequest, gas: bigint, runs: Runs): Promise<boolean> {
   try {
     const path = fastPath(env)
     const result =
-      (await path?.calls.runOnce(path.view, env.header, request, gas)) ?? (await execute(env, request, gas))
+      (await path?.calls.runOnce(path.view, env.header, request, gas, runs.deadline)) ??
+      (await execute(env, request, gas, undefined, runs))
     return !result.execResult.exceptionError
-  } catch {
+  } catch (err) {
+    if (err instanceof ExecutionTimeoutError) throw err
     return false // too little gas to even start (intrinsic gas)
   }
 }

@@ -63,14 +63,18 @@ export class CallEvms {
     return this.memo.answer(header, request, gasLimit, () => this.execute(source, header, request, gasLimit))
   }
 
-  /** As `run`, without the memo: for a caller trying many gas limits once each (eth_estimateGas's search). */
+  /**
+   * As `run`, without the memo: for a caller trying many gas limits once each (eth_estimateGas's search),
+   * whose runs share its `deadline` (performance.now() time).
+   */
   runOnce(
     source: StateSource,
     header: BlockHeader,
     request: CallRequest,
     gasLimit: bigint,
+    deadline?: number,
   ): Promise<EVMResult | undefined> {
-    return this.execute(source, header, request, gasLimit)
+    return this.execute(source, header, request, gasLimit, deadline)
   }
 
   private async execute(
@@ -78,6 +82,7 @@ export class CallEvms {
     header: BlockHeader,
     request: CallRequest,
     gasLimit: bigint,
+    deadline?: number,
   ): Promise<EVMResult | undefined> {
     if (!eligible(request) || !request.to) return undefined
     const data = request.data ?? new Uint8Array(0)
@@ -109,6 +114,7 @@ export class CallEvms {
             gasPrice: 0n,
             skipNonceIncrement: true,
           })),
+        deadline,
       )
     } finally {
       // not cleanup(): its EIP-161 sweep of touched accounts writes to a state the next call resets anyway

@@ -69,9 +69,10 @@ export async function execute(
 
 /**
  * `reportAccessList`: the result carries every address and slot the run touched (eth_createAccessList).
- * `timeoutMs`: the run's time budget (withBudget), default CALL_TIMEOUT_MS.
+ * `timeoutMs`: the run's time budget (withBudget), default CALL_TIMEOUT_MS; `deadline` (performance.now()
+ * time): one it shares with the other runs of its request instead.
  */
-type RunOptions = { reportAccessList?: boolean; timeoutMs?: number }
+type RunOptions = { reportAccessList?: boolean; timeoutMs?: number; deadline?: number }
 
 async function executeOn(
   vm: VM,
@@ -90,16 +91,20 @@ async function executeOn(
   // an unsigned transaction "from" anyone: the sender is what the caller says it is
   ;(tx as { getSenderAddress: () => Address }).getSenderAddress = () => from
   try {
-    return await withBudget(vm.evm, options.timeoutMs ?? CALL_TIMEOUT_MS, () =>
-      runTx(vm, {
-        tx,
-        block,
-        skipNonce: true,
-        skipBalance: !fees,
-        skipBlockGasLimitValidation: true,
-        skipHardForkValidation: true,
-        reportAccessList: options.reportAccessList,
-      }),
+    return await withBudget(
+      vm.evm,
+      options.timeoutMs ?? CALL_TIMEOUT_MS,
+      () =>
+        runTx(vm, {
+          tx,
+          block,
+          skipNonce: true,
+          skipBalance: !fees,
+          skipBlockGasLimitValidation: true,
+          skipHardForkValidation: true,
+          reportAccessList: options.reportAccessList,
+        }),
+      options.deadline,
     )
   } catch (err) {
     throw err instanceof ExecutionTimeoutError ? err : gethPrecheckError(err)

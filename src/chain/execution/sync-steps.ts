@@ -73,11 +73,18 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 /**
  * Runs `work` on `evm` within `timeoutMs`: the EVM's frames yield the event loop every CALL_SLICE_MS and
  * throw ExecutionTimeoutError past the deadline. On either loop: the await-free one above, or @ethereumjs's
- * own (runTx's calls), whose steps this file's runStep counts.
+ * own (runTx's calls), whose steps this file's runStep counts. `deadline` (performance.now() time): one a
+ * run shares with the others of its request (an estimate's trials), instead of `timeoutMs` from now.
  */
-export async function withBudget<T>(evm: EVMInterface, timeoutMs: number, work: () => Promise<T>): Promise<T> {
+export async function withBudget<T>(
+  evm: EVMInterface,
+  timeoutMs: number,
+  work: () => Promise<T>,
+  deadline?: number,
+): Promise<T> {
   const now = performance.now()
-  budgets.set(evm, { sliceEnd: now + CALL_SLICE_MS, deadline: now + timeoutMs, timeoutMs, steps: 0 })
+  if (deadline !== undefined && now > deadline) throw new ExecutionTimeoutError(timeoutMs)
+  budgets.set(evm, { sliceEnd: now + CALL_SLICE_MS, deadline: deadline ?? now + timeoutMs, timeoutMs, steps: 0 })
   try {
     return await work()
   } finally {
