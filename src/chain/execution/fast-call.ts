@@ -60,24 +60,14 @@ export class CallEvms {
     request: CallRequest,
     gasLimit: bigint,
   ): Promise<CallAnswer | undefined> {
-    return this.memo.answer(header, request, gasLimit, () => this.execute(source, header, request, gasLimit))
+    return this.memo.answer(header, request, gasLimit, () => this.runOnce(source, header, request, gasLimit))
   }
 
   /**
    * As `run`, without the memo: for a caller trying many gas limits once each (eth_estimateGas's search),
    * whose runs share its `deadline` (performance.now() time).
    */
-  runOnce(
-    source: StateSource,
-    header: BlockHeader,
-    request: CallRequest,
-    gasLimit: bigint,
-    deadline?: number,
-  ): Promise<EVMResult | undefined> {
-    return this.execute(source, header, request, gasLimit, deadline)
-  }
-
-  private async execute(
+  async runOnce(
     source: StateSource,
     header: BlockHeader,
     request: CallRequest,

@@ -37,6 +37,8 @@ export interface CallContext {
   /** The block's `blobBaseFee` override: what blob gas costs and BLOBBASEFEE reads, whatever the excess says. */
   blobBaseFee?: bigint
   tracer?: TransferTracer
+  /** The request's deadline (performance.now() time), which every call's run shares. */
+  deadline: number
 }
 
 /** geth's preCheck and buyGas, in its order and with its codes. */
@@ -107,16 +109,19 @@ export async function runSimulatedCall(
   const restore = await allowContractSender(ctx.vm, new Address(call.from))
   ctx.tracer?.attach(ctx.vm)
   try {
-    // each call's own budget, as eth_call's: the event loop turns during it (the request's deadline is checked
-    // between calls)
-    result = await withBudget(ctx.vm.evm, CALL_TIMEOUT_MS, () =>
-      runTx(ctx.vm, {
-        tx,
-        block,
-        skipNonce: true,
-        skipBlockGasLimitValidation: true,
-        skipHardForkValidation: true,
-      }),
+    // under the request's deadline, as eth_call's runs: the event loop turns during the call, which stops there
+    result = await withBudget(
+      ctx.vm.evm,
+      CALL_TIMEOUT_MS,
+      () =>
+        runTx(ctx.vm, {
+          tx,
+          block,
+          skipNonce: true,
+          skipBlockGasLimitValidation: true,
+          skipHardForkValidation: true,
+        }),
+      ctx.deadline,
     )
   } catch (err) {
     if (err instanceof ExecutionTimeoutError) throw err

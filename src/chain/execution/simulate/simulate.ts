@@ -39,10 +39,10 @@ export interface SimulationBase {
 
 /**
  * The simulated blocks, within eth_call's time budget: the caller gets the timeout error when it passes, and
- * the work itself stops at its next call (the EVM cannot be interrupted inside one).
+ * the work stops there too, between calls and inside a call's run (whose budget shares the deadline).
  */
 export function simulate(base: SimulationBase, request: SimulateRequest): Promise<SimulatedBlock[]> {
-  return withTimeout(simulateBlocks(base, request, Date.now() + CALL_TIMEOUT_MS), CALL_TIMEOUT_MS)
+  return withTimeout(simulateBlocks(base, request, performance.now() + CALL_TIMEOUT_MS), CALL_TIMEOUT_MS)
 }
 
 async function simulateBlocks(base: SimulationBase, request: SimulateRequest, deadline: number) {
@@ -115,6 +115,7 @@ async function simulateBlock(
     validation: request.validation,
     blobBaseFee: o.blobBaseFee,
     tracer: request.traceTransfers ? new TransferTracer() : undefined,
+    deadline: budget.deadline,
   }
   const internals = builder as unknown as {
     transactions: unknown[]
@@ -127,7 +128,7 @@ async function simulateBlock(
   const calls: UnplacedCall[] = []
   let logCount = 0
   for (const request of planned.calls) {
-    if (Date.now() > budget.deadline) throw new ExecutionTimeoutError(CALL_TIMEOUT_MS)
+    if (performance.now() > budget.deadline) throw new ExecutionTimeoutError(CALL_TIMEOUT_MS)
     const remaining = context.header.gasLimit - internals.gasUsed
     const nonce =
       request.nonce ?? (await vm.stateManager.getAccount(new Address(request.from ?? new Uint8Array(20))))?.nonce ?? 0n
