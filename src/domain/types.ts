@@ -124,6 +124,11 @@ interface FlashblockDiff {
   readonly withdrawals: readonly never[]
   readonly withdrawalsRoot: Uint8Array
   readonly blobGasUsed?: bigint
+  /**
+   * Lagoon's post-execution (0x7d) transaction as of this flashblock (op-rbuilder's `diff.post_exec_tx`): the
+   * newest one closes the block when it is sealed. Kept as received: this EVM does not run the type.
+   */
+  readonly postExecTx?: Uint8Array
 }
 
 /** A receipt as the feed's metadata carries it (externally tagged by `txType` on the wire). */
@@ -144,6 +149,8 @@ interface FlashblockMetadata {
   readonly newAccountBalances: readonly { readonly address: Uint8Array; readonly balance: bigint }[]
   /** Receipts of this flashblock's new transactions. */
   readonly receipts: readonly FlashblockMetaReceipt[]
+  /** X Layer's EIP-7928 flashblock access list (RLP), as received; a follower re-executes instead. */
+  readonly accessList?: Uint8Array
 }
 
 /** Exactly what the raw feed carries (a follower's decoder produces this from an upstream socket). */
@@ -154,6 +161,8 @@ export interface FlashblockPayload {
   readonly base?: FlashblockBase
   readonly diff: FlashblockDiff
   readonly metadata: FlashblockMetadata
+  /** X Layer: the index its builder plans to reach in this block (0 on index 0, as xlayer-reth sends it). */
+  readonly targetIndex?: number
 }
 
 /** The executed records behind a payload, so local consumers need not re-execute. */

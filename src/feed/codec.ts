@@ -5,7 +5,7 @@
  * `{"OpFlashblockPayload": ...}` wrapper of xlayer-reth's internal pipe.
  */
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib'
-import { isEndOfBlock, type FeedMessage } from './wire.js'
+import type { FeedMessage } from './wire.js'
 
 /** ASCII Record Separator: marks a brotli frame. */
 export const BROTLI_FRAME_PREFIX = 0x1e
@@ -27,9 +27,9 @@ export function encodeBrotliFrame(message: FeedMessage): Buffer {
 export class FeedDecodeError extends Error {}
 
 /**
- * Decodes one frame of any framing we know; throws FeedDecodeError for anything else. Only tests call it
- * today (to read back what the publisher sent); the follower's feed decoder will decode its upstream's
- * flashblocks feed with it, so it stays.
+ * Decodes one frame of any framing we know into a message: a payload (checked field by field by
+ * decodeFlashblock) or, when it has a payload id and neither index nor diff, X Layer's end-of-block
+ * message. Throws FeedDecodeError for anything else.
  */
 export function decodeFrame(frame: string | Uint8Array): FeedMessage {
   const text = typeof frame === 'string' ? frame : frameText(frame)
@@ -39,15 +39,17 @@ export function decodeFrame(frame: string | Uint8Array): FeedMessage {
   } catch {
     throw new FeedDecodeError('feed frame is not JSON')
   }
+  // xlayer-reth's pipe wraps each message in its P2P Message enum, externally tagged
   if (value && typeof value === 'object' && 'OpFlashblockPayload' in value)
     value = (value as { OpFlashblockPayload: unknown }).OpFlashblockPayload
   if (!value || typeof value !== 'object' || typeof (value as { payload_id?: unknown }).payload_id !== 'string') {
     throw new FeedDecodeError('feed message has no payload_id')
   }
-  const message = value as FeedMessage
-  if (!isEndOfBlock(message) && typeof message.index !== 'number')
-    throw new FeedDecodeError('feed message has no numeric index')
-  return message
+  const message = value as Record<string, unknown>
+  if (!('index' in message) && !('diff' in message)) return { payload_id: message.payload_id } as FeedMessage
+  if (typeof message.index !== 'number') throw new FeedDecodeError('feed message has no numeric index')
+  if (!message.diff || typeof message.diff !== 'object') throw new FeedDecodeError('feed message has no diff')
+  return message as unknown as FeedMessage
 }
 
 function frameText(bytes: Uint8Array): string {

@@ -1,70 +1,74 @@
 /**
- * The raw feed's wire message (wire.ts) as domain values (chain/types.ts): the inverse of encode.ts, for a
- * follower reading an upstream feed. Receipts are externally tagged by type (op-alloy's OpReceipt); a tag we
- * do not know keeps the receipt with type 0, since only status, gas and logs are compared.
+ * The raw feed's wire message (wire.ts) as domain values (domain/types.ts): the inverse of encode.ts, for a
+ * follower reading an upstream feed, whichever producer it is (test/fixtures/feed-dialects/README.md): X
+ * Layer's `target_index`, `metadata.block_number` as a number or hex, receipts internally or externally
+ * tagged, `base`, `blob_gas_used`, balances and receipts omitted or null, op-rbuilder's `diff.post_exec_tx`
+ * and X Layer's EIP-7928 `metadata.access_list`. Unknown fields are ignored; a field that is present but
+ * malformed refuses the frame (FeedDecodeError), as serde would.
  */
-import type { FlashblockMetaReceipt, FlashblockPayload } from '../domain/types.js'
-import { parseData, parseQuantity } from '../format/hex.js'
-import type { FlashblockReceipt, FlashblocksPayload } from './wire.js'
-
-const RECEIPT_TYPES: Readonly<Record<string, number>> = { Legacy: 0, Eip2930: 1, Eip1559: 2, Eip7702: 4, Deposit: 0x7e }
+import type { FlashblockBase, FlashblockPayload } from '../domain/types.js'
+import { FeedDecodeError } from './codec.js'
+import { decodeReceipt } from './decode-receipt.js'
+import type { FlashblocksPayload } from './wire.js'
+import { bytes, list, numberOrQuantity, object, optionalMap, quantity } from './wire-read.js'
 
 export function decodeFlashblock(message: FlashblocksPayload): FlashblockPayload {
-  const { base, diff, metadata } = message
+  const wire = object(message, 'message')
+  const diff = object(wire.diff, 'diff')
+  const metadata = object(wire.metadata, 'metadata')
+  const index = wire.index
+  if (typeof index !== 'number' || !Number.isSafeInteger(index) || index < 0)
+    throw new FeedDecodeError('feed field index is not a whole number')
+  const postExec = diff.post_exec_tx
+  const accessList = metadata.access_list
+  const targetIndex = wire.target_index
   return {
-    payloadId: parseData(message.payload_id),
-    index: message.index,
-    ...(base
-      ? {
-          base: {
-            parentBeaconBlockRoot: parseData(base.parent_beacon_block_root),
-            parentHash: parseData(base.parent_hash),
-            feeRecipient: parseData(base.fee_recipient),
-            prevRandao: parseData(base.prev_randao),
-            blockNumber: parseQuantity(base.block_number),
-            gasLimit: parseQuantity(base.gas_limit),
-            timestamp: parseQuantity(base.timestamp),
-            extraData: parseData(base.extra_data),
-            baseFeePerGas: parseQuantity(base.base_fee_per_gas),
-          },
-        }
-      : {}),
+    payloadId: bytes(wire.payload_id, 'payload_id', 8),
+    index,
+    ...(wire.base !== undefined && wire.base !== null ? { base: decodeBase(wire.base) } : {}),
     diff: {
-      stateRoot: parseData(diff.state_root),
-      receiptsRoot: parseData(diff.receipts_root),
-      logsBloom: parseData(diff.logs_bloom),
-      gasUsed: parseQuantity(diff.gas_used),
-      blockHash: parseData(diff.block_hash),
-      transactions: (diff.transactions ?? []).map(parseData),
+      stateRoot: bytes(diff.state_root, 'diff.state_root', 32),
+      receiptsRoot: bytes(diff.receipts_root, 'diff.receipts_root', 32),
+      logsBloom: bytes(diff.logs_bloom, 'diff.logs_bloom', 256),
+      gasUsed: quantity(diff.gas_used, 'diff.gas_used'),
+      blockHash: bytes(diff.block_hash, 'diff.block_hash', 32),
+      transactions: list(diff.transactions, 'diff.transactions').map((t, i) => bytes(t, `diff.transactions[${i}]`)),
+      // OP Stack L2s have no validator withdrawals: the list is empty by rule (Isthmus keeps only the root)
       withdrawals: [],
-      withdrawalsRoot: parseData(diff.withdrawals_root),
-      ...(diff.blob_gas_used !== undefined ? { blobGasUsed: parseQuantity(diff.blob_gas_used) } : {}),
+      withdrawalsRoot: bytes(diff.withdrawals_root, 'diff.withdrawals_root', 32),
+      ...(diff.blob_gas_used !== undefined && diff.blob_gas_used !== null
+        ? { blobGasUsed: quantity(diff.blob_gas_used, 'diff.blob_gas_used') }
+        : {}),
+      ...(postExec !== undefined && postExec !== null ? { postExecTx: bytes(postExec, 'diff.post_exec_tx') } : {}),
     },
     metadata: {
-      // Base's metadata is now {block_number} only: balances and receipts are optional
-      blockNumber: BigInt(metadata.block_number),
-      newAccountBalances: Object.entries(metadata.new_account_balances ?? {}).map(([a, b]) => ({
-        address: parseData(a),
-        balance: parseQuantity(b),
-      })),
-      receipts: Object.entries(metadata.receipts ?? {}).map(([hash, receipt]) => decodeReceipt(hash, receipt)),
+      blockNumber: numberOrQuantity(metadata.block_number, 'metadata.block_number'),
+      newAccountBalances: optionalMap(metadata.new_account_balances, 'metadata.new_account_balances').map(
+        ([address, balance]) => ({
+          address: bytes(address, 'metadata.new_account_balances key', 20),
+          balance: quantity(balance, `metadata.new_account_balances[${address}]`),
+        }),
+      ),
+      receipts: optionalMap(metadata.receipts, 'metadata.receipts').map(([hash, r]) => decodeReceipt(hash, r)),
+      ...(accessList !== undefined && accessList !== null
+        ? { accessList: bytes(accessList, 'metadata.access_list') }
+        : {}),
     },
+    ...(targetIndex !== undefined ? { targetIndex: Number(numberOrQuantity(targetIndex, 'target_index')) } : {}),
   }
 }
 
-function decodeReceipt(hash: string, receipt: FlashblockReceipt): FlashblockMetaReceipt {
-  const [tag, body] = Object.entries(receipt)[0] ?? []
-  if (!body) throw new TypeError(`feed receipt for ${hash} has no body`)
+function decodeBase(value: unknown): FlashblockBase {
+  const base = object(value, 'base')
   return {
-    transactionHash: parseData(hash),
-    txType: RECEIPT_TYPES[tag] ?? 0,
-    status: parseQuantity(body.status) === 1n ? 1 : 0,
-    cumulativeGasUsed: parseQuantity(body.cumulativeGasUsed),
-    logs: body.logs.map((l) => ({
-      address: parseData(l.address),
-      topics: l.topics.map(parseData),
-      data: parseData(l.data),
-    })),
-    ...(body.depositNonce !== undefined ? { depositNonce: parseQuantity(body.depositNonce) } : {}),
+    parentBeaconBlockRoot: bytes(base.parent_beacon_block_root, 'base.parent_beacon_block_root', 32),
+    parentHash: bytes(base.parent_hash, 'base.parent_hash', 32),
+    feeRecipient: bytes(base.fee_recipient, 'base.fee_recipient', 20),
+    prevRandao: bytes(base.prev_randao, 'base.prev_randao', 32),
+    blockNumber: quantity(base.block_number, 'base.block_number'),
+    gasLimit: quantity(base.gas_limit, 'base.gas_limit'),
+    timestamp: quantity(base.timestamp, 'base.timestamp'),
+    extraData: bytes(base.extra_data, 'base.extra_data'),
+    baseFeePerGas: quantity(base.base_fee_per_gas, 'base.base_fee_per_gas'),
   }
 }

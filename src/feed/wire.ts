@@ -1,7 +1,9 @@
 /**
- * The raw flashblocks feed message as rollup-boost, Base and X Layer send it (FlashblocksPayloadV1 with
- * `base` rather than the OP spec's `static`, no `version`/`parent_flash_hash`), plus X Layer's end-of-block
- * message. Keys are snake_case; quantities are hex strings except `index` and `metadata.block_number`.
+ * The raw flashblocks feed message as rollup-boost, Base, op-rbuilder and X Layer send it (FlashblocksPayloadV1
+ * with `base` rather than the OP spec's `static`, no `version`/`parent_flash_hash`), plus X Layer's end-of-block
+ * message. Keys are snake_case; quantities are hex strings except `index` and `metadata.block_number`. These
+ * types are what this service sends; what it accepts is wider (decode.ts): producers differ in the details
+ * (test/fixtures/feed-dialects/README.md).
  */
 import type { Hex } from '../format/hex.js'
 
@@ -31,7 +33,7 @@ interface WireFlashblockDiff {
   blob_gas_used?: Hex
 }
 
-interface FlashblockReceiptBody {
+export interface FlashblockReceiptBody {
   status: Hex
   cumulativeGasUsed: Hex
   logs: { address: Hex; topics: Hex[]; data: Hex }[]
@@ -40,15 +42,20 @@ interface FlashblockReceiptBody {
   depositReceiptVersion?: Hex
 }
 
-/** Receipts are externally tagged by transaction type, as op-alloy serialises OpReceipt. */
+/** The older form: externally tagged by transaction type (X Layer's docs, rollup-boost). */
 export type FlashblockReceipt = Partial<
   Record<'Legacy' | 'Eip2930' | 'Eip1559' | 'Eip7702' | 'Deposit', FlashblockReceiptBody>
 >
 
+/** op-alloy's current form: internally tagged, `type` the EIP-2718 type as a quantity (Base, op-rbuilder). */
+export type TypedFlashblockReceipt = FlashblockReceiptBody & { type: Hex }
+
 interface WireFlashblockMetadata {
   block_number: number
   new_account_balances: Record<Hex, Hex>
-  receipts: Record<Hex, FlashblockReceipt>
+  receipts: Record<Hex, FlashblockReceipt | TypedFlashblockReceipt>
+  /** Base's builder writes the (unused) EIP-7928 field as null. */
+  access_list?: null
 }
 
 export interface FlashblocksPayload {

@@ -170,6 +170,12 @@ function registerFollower(registry: Registry, follower: FollowerBackend): void {
   )
   counter(
     registry,
+    'preconf_follower_feed_malformed_frames_total',
+    'Upstream feed frames dropped as undecodable (the connection stays up)',
+    () => feed.stats.decodeErrors,
+  )
+  counter(
+    registry,
     'preconf_follower_feed_dropped_sequences_total',
     'Feed flashblocks that broke the sequence (gap, skipped index, mid-block join)',
     () => feed.stats.sequenceBreaks,

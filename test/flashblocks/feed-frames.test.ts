@@ -10,7 +10,7 @@ import { startService, type RunningService } from '../../src/service.js'
 import { testToken } from '../support/fixtures.js'
 import { clientsFor, deployTestToken } from '../support/service-clients.js'
 import { BROTLI_FRAME_PREFIX, decodeFrame } from '../../src/feed/codec.js'
-import { isEndOfBlock, type FeedMessage, type FlashblocksPayload } from '../../src/feed/wire.js'
+import { isEndOfBlock, type FeedMessage, type FlashblockReceipt, type FlashblocksPayload } from '../../src/feed/wire.js'
 
 const SCHEMA_ID = 'https://preconf-rpc.local/openrpc.json'
 // The feed's message schemas are OpenRPC components that no method references, and generated/openrpc.json
@@ -181,7 +181,7 @@ describe('the raw flashblocks feed at /ws/flashblocks', () => {
     const receipt = carrying!.metadata.receipts[hash]
     expect(receipt).toBeDefined()
     expect(Object.keys(receipt!)).toEqual(['Eip1559'])
-    expect(receipt!.Eip1559!.status).toBe('0x1')
+    expect((receipt as FlashblockReceipt).Eip1559!.status).toBe('0x1')
     expect(carrying!.metadata.new_account_balances['0x90f79bf6eb2c4f870365e785982e1f101e93b906']).toMatch(
       /^0x[0-9a-f]+$/,
     )

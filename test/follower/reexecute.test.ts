@@ -8,7 +8,7 @@ import type { Flashblock } from '../../src/domain/types.js'
 import { decodeFrame } from '../../src/feed/codec.js'
 import { decodeFlashblock } from '../../src/feed/decode.js'
 import { encodeFlashblock } from '../../src/feed/encode.js'
-import { isEndOfBlock } from '../../src/feed/wire.js'
+import { type FlashblockReceipt, isEndOfBlock } from '../../src/feed/wire.js'
 import { Reexecutor, type ReexecuteResult } from '../../src/follower/reexecute.js'
 import type { UpstreamStateManager } from '../../src/follower/upstream-state.js'
 import { type Harness, startHarness } from '../support/harness.js'
@@ -184,7 +184,7 @@ describe("re-executing the leader's flashblocks on leader-backed state", () => {
     const message = encodeFlashblock(fb)
     const hash = bytesToHex(userTxs(fb.executed)[0].hash)
     message.metadata.receipts[hash] = {
-      Eip1559: { ...message.metadata.receipts[hash].Eip1559!, status: '0x0', logs: [] },
+      Eip1559: { ...(message.metadata.receipts[hash] as FlashblockReceipt).Eip1559!, status: '0x0', logs: [] },
     }
     const result = await follower.apply(decodeFlashblock(message), h.chain.store.height)
     expectSameExecution(result, fb)
