@@ -469,12 +469,14 @@ export type FlashblocksMetadata = {
   block_number: number
   new_account_balances?: Record<string, Uint>
   receipts?: Record<string, FlashblocksReceipt>
+  /** X Layer's EIP-7928 flashblock access list (RLP bytes); Base's builder writes null. This service sends it as null with `--feed-dialect base` and not at all with `xlayer`. */
+  access_list?: Bytes | null
 }
 
 /**
  * Flashblocks payload
  *
- * One message of the raw feed: a flashblock, about every 200 ms. A block starts at index 0 (with `base`) under a new 8-byte `payload_id`; each later index adds one `diff`; a FlashblocksEnd message closes it. `index` and `metadata.block_number` are JSON numbers; X Layer may add `target_index`, the index the builder plans to reach. Frames are JSON text by default, brotli-compressed binary with a 0x1E prefix when the client asks (`/ws/flashblocks?compress=brotli`).
+ * One message of the raw feed: a flashblock, about every 200 ms. A block starts at index 0 (with `base`) under a new 8-byte `payload_id`; each later index adds one `diff`; a FlashblocksEnd message closes it. `index` and `metadata.block_number` are JSON numbers. With `--feed-dialect xlayer` (the default) every payload carries X Layer's `target_index`, the index the builder plans to reach (0 on index 0, as xlayer-reth sends it), and a FlashblocksEnd message closes each block; with `--feed-dialect base` neither is sent. Frames are JSON text by default, brotli-compressed binary when the client asks (`/ws/flashblocks?compress=brotli`): with X Layer's 0x1E prefix, or bare as Base's websocket-proxy sends them.
  */
 export type FlashblocksPayload = {
   payload_id: Bytes8
@@ -488,9 +490,18 @@ export type FlashblocksPayload = {
 /**
  * Flashblocks receipt
  *
- * A receipt in the feed's metadata, externally tagged by transaction type as op-alloy serializes OpReceipt, e.g. `{"Eip1559": {"status": "0x1", "cumulativeGasUsed": "0x5208", "logs": []}}`; deposit receipts add depositNonce and depositReceiptVersion.
+ * A receipt in the feed's metadata. With `--feed-dialect xlayer` (the default) externally tagged by transaction type, as X Layer's feed documentation shows it, e.g. `{"Eip1559": {"status": "0x1", "cumulativeGasUsed": "0x5208", "logs": []}}`; with `--feed-dialect base` tagged by `type` as op-alloy serializes OpReceipt today, e.g. `{"type": "0x2", "status": "0x1", ...}`. op-alloy's deserializer (X Layer's, Base's, op-rbuilder's consumers) reads both.
  */
-export type FlashblocksReceipt = Record<string, {
+export type FlashblocksReceipt = Record<string, FlashblocksReceiptFields> | FlashblocksReceiptFields & ({
+  type: Uint
+})
+
+/**
+ * Flashblocks receipt fields
+ *
+ * A metadata receipt's status, cumulative gas and logs; a deposit's adds depositNonce and depositReceiptVersion.
+ */
+export type FlashblocksReceiptFields = {
   status: Uint
   cumulativeGasUsed: Uint
   logs: Array<{
@@ -500,7 +511,7 @@ export type FlashblocksReceipt = Record<string, {
   }>
   depositNonce?: Uint
   depositReceiptVersion?: Uint
-}>
+}
 
 /**
  * One fork's configuration

@@ -28,6 +28,8 @@ describe('defaults', () => {
       opFees: true,
       l1Settings: DEFAULT_L1_SETTINGS,
       mining: true,
+      feedDialect: 'xlayer',
+      sendSyncTimeoutMs: 6000,
     })
   })
 
@@ -75,6 +77,10 @@ describe('flags', () => {
       '16',
       '--txpool-max-total',
       '500',
+      '--feed-dialect',
+      'base',
+      '--rpc.send-raw-transaction-sync-timeout',
+      '2500ms',
     ])
     expect(config).toEqual({
       host: '0.0.0.0',
@@ -100,6 +106,8 @@ describe('flags', () => {
       opFees: true,
       l1Settings: DEFAULT_L1_SETTINGS,
       mining: true,
+      feedDialect: 'base',
+      sendSyncTimeoutMs: 2500,
     })
   })
 

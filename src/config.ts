@@ -11,11 +11,16 @@ import {
   FLASHBLOCKS_IDLE_TIMEOUT_MS,
   FOLLOWER_CACHE_BLOCKS,
   POOL_MAX_PER_SENDER,
+  SEND_SYNC_MAX_TIMEOUT_MS,
   POOL_MAX_TOTAL,
   RATE_LIMIT_PER_SECOND,
 } from './limits.js'
 
 export type Network = 'mainnet' | 'testnet'
+
+/** `--feed-dialect`: how /ws/flashblocks writes a flashblock (test/fixtures/feed-dialects/README.md). */
+export type FeedDialect = 'xlayer' | 'base'
+const FEED_DIALECTS: readonly FeedDialect[] = ['xlayer', 'base']
 
 export interface Config {
   host: string
@@ -76,6 +81,13 @@ export interface Config {
   importFile?: string
   /** false (`--no-mining`): no blocks are built; transactions wait in the pool. */
   mining: boolean
+  /** `--feed-dialect`: X Layer's (target_index, end-of-block message) or Base's feed messages. */
+  feedDialect: FeedDialect
+  /**
+   * `--rpc.send-raw-transaction-sync-timeout` (op-reth's flag): the longest eth_sendRawTransactionSync waits,
+   * in ms; a requested timeout is clamped to it, and none (or 0) waits this long.
+   */
+  sendSyncTimeoutMs: number
 }
 
 export const CHAIN_IDS: Readonly<Record<Network, number>> = { mainnet: 196, testnet: 1952 }
@@ -113,6 +125,8 @@ export const CONFIG_DEFAULTS: Readonly<Omit<Config, 'chainId'>> = {
   opFees: true,
   l1Settings: DEFAULT_L1_SETTINGS,
   mining: true,
+  feedDialect: 'xlayer',
+  sendSyncTimeoutMs: SEND_SYNC_MAX_TIMEOUT_MS,
 }
 
 /** The defaults with the given settings on top; the chain id follows the network unless given. */
@@ -207,6 +221,12 @@ export function checkConfig(config: Config): Config {
     fail(`--flashblocks-idle-timeout must be a whole number of ms from 10, got ${config.flashblocksIdleTimeoutMs}`)
   if (!isIntegerIn(config.followerCacheBlocks, 1, 100_000))
     fail(`--follower-cache-blocks must be an integer from 1 to 100000, got ${config.followerCacheBlocks}`)
+  if (!FEED_DIALECTS.includes(config.feedDialect))
+    fail(`--feed-dialect must be ${FEED_DIALECTS.join(' or ')}, got "${config.feedDialect}"`)
+  if (!isIntegerIn(config.sendSyncTimeoutMs, 1, 3_600_000))
+    fail(
+      `--rpc.send-raw-transaction-sync-timeout must be from 1 ms to 3600 s (as 6s, 500ms, or seconds), got ${config.sendSyncTimeoutMs} ms`,
+    )
   if (config.importFile !== undefined && config.genesis === undefined)
     fail('--import needs --genesis (the genesis the blocks build on)')
   if (config.genesis !== undefined && config.dataDir !== undefined)

@@ -11,6 +11,7 @@ import {
   checkConfig,
   defaultConfig,
   type Config,
+  type FeedDialect,
   type Network,
 } from './config.js'
 import type { L1Settings } from './opstack/l1-origin.js'
@@ -59,6 +60,10 @@ Flags:
       --no-mining                build no blocks: the head stays the last imported block
       --da-footprint-gas-scalar <n> Jovian DA footprint gas per estimated byte; a block's footprint may not
                                  pass its gas limit (default ${d.l1Settings.daFootprintGasScalar}; 0 means that default)
+      --feed-dialect <name>      how /ws/flashblocks writes flashblocks: xlayer (target_index, an end-of-block
+                                 message) or base (neither; receipts tagged by type) (default ${d.feedDialect})
+      --rpc.send-raw-transaction-sync-timeout <duration> longest eth_sendRawTransactionSync wait; a requested
+                                 timeout is clamped to it (6s, 500ms, or seconds; default ${d.sendSyncTimeoutMs / 1000}s)
       --quiet                    print nothing but errors
 
 Follower mode (serve an upstream node and its flashblocks feed instead of the embedded chain):
@@ -108,6 +113,8 @@ const flags = {
   import: { type: 'string' },
   'no-mining': { type: 'boolean' },
   'da-footprint-gas-scalar': { type: 'string' },
+  'feed-dialect': { type: 'string' },
+  'rpc.send-raw-transaction-sync-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -160,6 +167,13 @@ function okb(text: string): bigint {
   const match = /^(\d+)(?:\.(\d{1,18}))?$/.exec(text)
   if (!match) throw new ConfigError(`--balance expects an amount of OKB such as 10000 or 0.5, got "${text}"`)
   return BigInt(match[1]!) * WEI_PER_OKB + BigInt((match[2] ?? '').padEnd(18, '0'))
+}
+
+/** reth's duration flags (parse_duration_from_secs_or_ms): `6s`, `500ms`, or a number of seconds -> ms. */
+function duration(flag: string, text: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(text)
+  if (!match) throw new ConfigError(`--${flag} expects a duration such as 6s or 500ms, got "${text}"`)
+  return Math.round(Number(match[1]) * (match[2] === 'ms' ? 1 : 1000))
 }
 
 function network(text: string): Network {
@@ -244,6 +258,10 @@ export function parseCommandLine(argv: string[]): CommandLine {
     overrides.flashblocksIdleTimeoutMs = integer('flashblocks-idle-timeout', text('flashblocks-idle-timeout')!)
   if (text('follower-cache-blocks') !== undefined)
     overrides.followerCacheBlocks = integer('follower-cache-blocks', text('follower-cache-blocks')!)
+  if (text('feed-dialect') !== undefined) overrides.feedDialect = text('feed-dialect') as FeedDialect
+  const syncTimeout = text('rpc.send-raw-transaction-sync-timeout')
+  if (syncTimeout !== undefined)
+    overrides.sendSyncTimeoutMs = duration('rpc.send-raw-transaction-sync-timeout', syncTimeout)
   if (values['no-op-fees']) overrides.opFees = false
   const l1: Partial<L1Settings> = {}
   const l1Flags = {

@@ -60,7 +60,7 @@ export const CALL_SLICE_MS = 5
 /** Default wall-clock budget of one debug_trace* call (ms); the `timeout` tracer option may shorten it. geth: 5 s. */
 export const TRACE_TIMEOUT_MS = 5_000
 
-/** Longest eth_sendRawTransactionSync wait (ms), as Base's flashblocks node. */
+/** Default of `--rpc.send-raw-transaction-sync-timeout` (ms): the longest eth_sendRawTransactionSync wait, as Base's flashblocks node. */
 export const SEND_SYNC_MAX_TIMEOUT_MS = 6_000
 
 /** Transactions (pending + queued) one sender may hold in the pool. geth: 16 executable + 64 queued per account. `--txpool-max-per-sender`. */

@@ -86,11 +86,16 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
 
   // WEBSOCKET: the hub and the feed publisher, fed the chain's flashblocks, sealed blocks and pool admissions
   const subscriptions = new SubscriptionHub(ALL_KINDS)
-  const feed = new FeedPublisher()
+  const feed = new FeedPublisher(config.feedDialect === 'xlayer')
   const disconnectEvents = connectChain({
     events: backend.events,
     hub: subscriptions,
     publisher: feed,
+    // the embedded sequencer plans a block's flashblocks from its cadence; a follower relays its upstream's
+    feedStyle: {
+      dialect: config.feedDialect,
+      targetIndex: follower ? undefined : Math.floor(config.blockTimeMs / config.flashblockIntervalMs),
+    },
     pendingBlock: () => backend.pending.current()?.block,
     onError: (err, where) => {
       if (!config.quiet) console.warn(`${where} notification failed: ${(err as Error).stack ?? err}`)
@@ -161,6 +166,7 @@ function connectFollower(config: Config): Promise<FollowerBackend> {
     upstreamFeed: config.upstreamFeed,
     sequencer: config.sequencer,
     idleTimeoutMs: config.flashblocksIdleTimeoutMs,
+    sendSyncTimeoutMs: config.sendSyncTimeoutMs,
     cacheBlocks: config.followerCacheBlocks,
     warn: config.quiet ? undefined : (message) => console.warn(message),
   })

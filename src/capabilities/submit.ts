@@ -10,9 +10,17 @@ export interface PoolContent {
   queued: { sender: Uint8Array; txs: TxRecord[] }[]
 }
 
+export interface SendOptions {
+  /**
+   * EIP-7966 (eth_sendRawTransactionSync): a nonce above the sender's next one is refused with
+   * SendSyncNonceGapError (the expected nonce) instead of waiting in the pool's queue.
+   */
+  rejectNonceGap?: boolean
+}
+
 export interface TxSubmitter {
   /** Admission; resolves to the hash or throws TransactionRejectedError with geth's text. */
-  sendRawTransaction(raw: Uint8Array): Promise<Uint8Array>
+  sendRawTransaction(raw: Uint8Array, options?: SendOptions): Promise<Uint8Array>
   /**
    * The transaction's location as soon as it is preconfirmed (or, with `preconfirmed: false`, canonical);
    * undefined on timeout or when it is dropped. Subscribes before it returns, so nothing published right

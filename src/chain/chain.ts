@@ -10,7 +10,7 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { type VM, createVM } from '@ethereumjs/vm'
 import type { Endpoint } from '../../generated/methods.js'
 import type { Backend } from '../capabilities/backend.js'
-import type { PoolContent, TxSubmitter } from '../capabilities/submit.js'
+import type { PoolContent, SendOptions, TxSubmitter } from '../capabilities/submit.js'
 import { BlockResolver } from '../pending/resolver.js'
 import { PendingStore } from '../pending/store.js'
 import type { Config } from '../config.js'
@@ -195,8 +195,8 @@ export class Chain implements Backend, TxSubmitter {
   }
 
   /** eth_sendRawTransaction: admission; resolves to the hash or throws TransactionRejectedError. */
-  async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
-    const hash = await this.pool.add(raw)
+  async sendRawTransaction(raw: Uint8Array, options: SendOptions = {}): Promise<Uint8Array> {
+    const hash = await this.pool.add(raw, options)
     // journaled before the hash is answered: an accepted hash survives a crash
     await this.persistence?.accepted(hash, raw)
     return hash

@@ -134,14 +134,6 @@ export class ChainIdMismatchError extends templated(
     super(`chainId does not match node's (have=${have}, want=${want})`)
   }
 }
-export class SendSyncTimeoutTooLongError extends templated(
-  InvalidParamsError,
-  'time out too long, timeout: <N> ms, max: 6000 ms',
-) {
-  constructor(ms: number, max: number) {
-    super(`time out too long, timeout: ${ms} ms, max: ${max} ms`)
-  }
-}
 export class TooManyFiltersError extends templated(
   LimitExceededError,
   'too many filters installed: at most 100 per client',

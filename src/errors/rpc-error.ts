@@ -128,6 +128,18 @@ export class SendSyncTimeoutError extends RpcError {
   }
 }
 
+/**
+ * 6 (EIP-7966): eth_sendRawTransactionSync refused a transaction whose nonce leaves a gap; it was not added
+ * to the pool, and `data` carries the nonce the sender's next transaction needs.
+ */
+export class SendSyncNonceGapError extends RpcError {
+  static override readonly code = 6
+  static readonly template = 'the transaction was rejected due to a nonce gap: resubmit with the expected nonce'
+  constructor(expected: bigint) {
+    super(SendSyncNonceGapError.template, { data: `0x${expected.toString(16)}` })
+  }
+}
+
 /** The one mapping from anything thrown to a JSON-RPC error object. */
 export function toJsonRpcError(err: unknown): JsonRpcErrorObject {
   if (err instanceof RpcError) return err.toJSON()

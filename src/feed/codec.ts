@@ -1,6 +1,6 @@
 /**
- * Feed framing. We send plain JSON text frames, or brotli binary frames prefixed with 0x1E when a client
- * asks (xlayer-reth's framing: quality 5, lgwin 22). The decoder is tolerant, as a follower must be of
+ * Feed framing. We send plain JSON text frames, or brotli binary frames when a client asks: prefixed with
+ * 0x1E as xlayer-reth frames them (quality 5, lgwin 22), or bare as Base's websocket-proxy does. The decoder is tolerant, as a follower must be of
  * real feeds: plain JSON, brotli with or without the 0x1E prefix, text or binary frames, and the
  * `{"OpFlashblockPayload": ...}` wrapper of xlayer-reth's internal pipe.
  */
@@ -19,9 +19,10 @@ export function encodeJsonFrame(message: FeedMessage): string {
   return JSON.stringify(message)
 }
 
-export function encodeBrotliFrame(message: FeedMessage): Buffer {
+/** `prefix`: X Layer's 0x1E marker; Base's websocket-proxy sends bare brotli. */
+export function encodeBrotliFrame(message: FeedMessage, prefix = true): Buffer {
   const body = brotliCompressSync(Buffer.from(JSON.stringify(message)), { params: BROTLI_PARAMS })
-  return Buffer.concat([Buffer.of(BROTLI_FRAME_PREFIX), body])
+  return prefix ? Buffer.concat([Buffer.of(BROTLI_FRAME_PREFIX), body]) : body
 }
 
 export class FeedDecodeError extends Error {}

@@ -1,12 +1,23 @@
 /**
  * A chain Flashblock (domain values) as the raw feed's wire message (flashblocks.md Part 1): snake_case,
  * quantities as hex except `index` and `metadata.block_number` (JSON numbers), `base` on index 0 only, only
- * the new transactions (EIP-2718 hex) in `diff`, and receipts externally tagged by transaction type.
+ * the new transactions (EIP-2718 hex) in `diff`, metadata with balances and receipts. `--feed-dialect`
+ * chooses the producer it reads like (test/fixtures/feed-dialects/README.md): `xlayer` adds `target_index` (0
+ * on index 0, as xlayer-reth) and tags receipts externally as X Layer's feed docs show them (`{"Eip1559":
+ * {...}}`); `base` tags them by `type` as op-alloy serialises them and writes Base's `access_list: null`.
+ * The end-of-block message is X Layer's alone (connectChain sends it).
  */
 import type { Flashblock, FlashblockMetaReceipt } from '../domain/types.js'
 import { address, data, quantity } from '../format/hex.js'
 import type { Hex } from '../format/hex.js'
-import type { FlashblockReceipt, FlashblocksEnd, FlashblocksPayload } from './wire.js'
+import type { FeedDialect } from '../config.js'
+import type {
+  FlashblockReceipt,
+  FlashblockReceiptBody,
+  FlashblocksEnd,
+  FlashblocksPayload,
+  TypedFlashblockReceipt,
+} from './wire.js'
 import { depositReceiptFields } from '../opstack/deposit-json.js'
 
 /** op-alloy's OpReceipt variant names, by EIP-2718 type. */
@@ -18,8 +29,16 @@ const RECEIPT_TAGS: Readonly<Record<number, keyof FlashblockReceipt>> = {
   0x7e: 'Deposit',
 }
 
-export function encodeFlashblock(flashblock: Flashblock): FlashblocksPayload {
+/** How the feed writes: the dialect, and the index X Layer's builder would plan to reach in a block. */
+export interface FeedStyle {
+  dialect: FeedDialect
+  /** The sequencer's planned last index (block time / flashblock interval); a relayed flashblock's own wins. */
+  targetIndex?: number
+}
+
+export function encodeFlashblock(flashblock: Flashblock, style: FeedStyle = { dialect: 'xlayer' }): FlashblocksPayload {
   const { base, diff, metadata } = flashblock
+  const receipt = style.dialect === 'xlayer' ? taggedReceipt : typedReceipt
   const message: FlashblocksPayload = {
     payload_id: data(flashblock.payloadId),
     index: flashblock.index,
@@ -39,12 +58,16 @@ export function encodeFlashblock(flashblock: Flashblock): FlashblocksPayload {
       new_account_balances: Object.fromEntries(
         metadata.newAccountBalances.map((a) => [address(a.address), quantity(a.balance)]),
       ),
-      receipts: Object.fromEntries(metadata.receipts.map((r) => [data(r.transactionHash), encodeReceipt(r)])),
+      receipts: Object.fromEntries(metadata.receipts.map((r) => [data(r.transactionHash), receipt(r)])),
+      ...(style.dialect === 'base' ? { access_list: null } : {}),
     },
+    ...(style.dialect === 'xlayer'
+      ? { target_index: flashblock.index === 0 ? 0 : (flashblock.targetIndex ?? style.targetIndex ?? 0) }
+      : {}),
   }
   if (base) {
     // key order as rollup-boost serialises it, so the message reads like a real feed's
-    const { payload_id, index, diff: wireDiff, metadata: wireMetadata } = message
+    const { payload_id, index, diff: wireDiff, metadata: wireMetadata, target_index } = message
     return {
       payload_id,
       index,
@@ -61,25 +84,31 @@ export function encodeFlashblock(flashblock: Flashblock): FlashblocksPayload {
       },
       diff: wireDiff,
       metadata: wireMetadata,
+      ...(target_index !== undefined ? { target_index } : {}),
     }
   }
   return message
 }
 
-function encodeReceipt(receipt: FlashblockMetaReceipt): FlashblockReceipt {
-  const tag = RECEIPT_TAGS[receipt.txType] ?? 'Legacy'
+function receiptBody(receipt: FlashblockMetaReceipt): FlashblockReceiptBody {
   return {
-    [tag]: {
-      status: quantity(receipt.status),
-      cumulativeGasUsed: quantity(receipt.cumulativeGasUsed),
-      logs: receipt.logs.map((log) => ({
-        address: address(log.address),
-        topics: log.topics.map(data),
-        data: data(log.data),
-      })),
-      ...(receipt.depositNonce !== undefined ? depositReceiptFields({ depositNonce: receipt.depositNonce }) : {}),
-    },
+    status: quantity(receipt.status),
+    cumulativeGasUsed: quantity(receipt.cumulativeGasUsed),
+    logs: receipt.logs.map((log) => ({
+      address: address(log.address),
+      topics: log.topics.map(data),
+      data: data(log.data),
+    })),
+    ...(receipt.depositNonce !== undefined ? depositReceiptFields({ depositNonce: receipt.depositNonce }) : {}),
   }
+}
+
+function taggedReceipt(receipt: FlashblockMetaReceipt): FlashblockReceipt {
+  return { [RECEIPT_TAGS[receipt.txType] ?? 'Legacy']: receiptBody(receipt) }
+}
+
+function typedReceipt(receipt: FlashblockMetaReceipt): TypedFlashblockReceipt {
+  return { type: quantity(receipt.txType), ...receiptBody(receipt) }
 }
 
 /** X Layer's end-of-block message: no more flashblocks for this payload. */

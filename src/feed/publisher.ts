@@ -16,6 +16,9 @@ export interface FeedSink {
 export class FeedPublisher {
   private readonly sinks = new Map<FeedSink, FeedFraming>()
 
+  /** `brotliPrefix`: mark brotli frames with 0x1E (X Layer's framing) or not (Base's). */
+  constructor(private readonly brotliPrefix = true) {}
+
   add(sink: FeedSink, framing: FeedFraming): void {
     this.sinks.set(sink, framing)
   }
@@ -38,7 +41,7 @@ export class FeedPublisher {
     // a sink may close (slow consumer) and remove itself while we iterate: iterate a copy
     for (const [sink, framing] of [...this.sinks]) {
       if (framing === 'json') sink.send((json ??= encodeJsonFrame(value)))
-      else sink.send((brotli ??= encodeBrotliFrame(value)))
+      else sink.send((brotli ??= encodeBrotliFrame(value, this.brotliPrefix)))
     }
   }
 }

@@ -17,7 +17,7 @@ import { type ChainEvents, TypedEmitter } from '../chain/events.js'
 import type { BlockRecord, TxRecord } from '../domain/types.js'
 import { FollowerStartError } from '../errors.js'
 import { parseQuantity } from '../format/hex.js'
-import { FLASHBLOCKS_IDLE_TIMEOUT_MS, FOLLOWER_CACHE_BLOCKS } from '../limits.js'
+import { FLASHBLOCKS_IDLE_TIMEOUT_MS, FOLLOWER_CACHE_BLOCKS, SEND_SYNC_MAX_TIMEOUT_MS } from '../limits.js'
 import type { ResolverSources } from '../pending/resolver.js'
 import { PendingStore } from '../pending/store.js'
 import { BlockCache } from './block-cache.js'
@@ -45,6 +45,8 @@ export interface FollowerOptions {
   sequencer?: string
   /** `--flashblocks-idle-timeout` (ms). */
   idleTimeoutMs?: number
+  /** `--rpc.send-raw-transaction-sync-timeout` (ms): how long a forwarded hash is watched for its preconfirmation. */
+  sendSyncTimeoutMs?: number
   /** `--follower-cache-blocks`. */
   cacheBlocks?: number
   /** newHeads over the upstream's WebSocket (default: its HTTP URL with a ws scheme); false polls only. */
@@ -108,6 +110,7 @@ export class FollowerBackend implements Backend {
       pending: { tx: pendingTx },
       events: this.events,
       forwarded: this.forwarded,
+      watchMs: 2 * (options.sendSyncTimeoutMs ?? SEND_SYNC_MAX_TIMEOUT_MS),
     })
     this.executor = new FollowerExecutor({
       upstream,

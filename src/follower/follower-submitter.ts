@@ -5,17 +5,17 @@
  * preconfirmation that arrives while the sequencer's HTTP answer is still on its way (base/base#3826).
  */
 import type { Common } from '@ethereumjs/common'
-import type { PoolContent, TxSubmitter } from '../capabilities/submit.js'
+import type { PoolContent, SendOptions, TxSubmitter } from '../capabilities/submit.js'
 import { keccak256 } from '../chain/crypto.js'
 import type { ChainEvents, TypedEmitter } from '../chain/events.js'
 import { waitForLocation } from '../chain/wait-for-location.js'
 import { decodeTransaction } from '../chain/pool/admission.js'
 import { keyOf } from '../domain/block-record.js'
-import { TxTypeNotSupportedError } from '../errors.js'
+import { SendSyncNonceGapError, TxTypeNotSupportedError } from '../errors.js'
 import type { TxLocation, TxRecord } from '../domain/types.js'
-import { data, parseData } from '../format/hex.js'
-import { SEND_SYNC_MAX_TIMEOUT_MS } from '../limits.js'
+import { data, parseData, parseQuantity } from '../format/hex.js'
 import { DEPOSIT_TX_TYPE } from '../opstack/deposit-tx.js'
+import { isUserTx } from '../opstack/deposit-transaction.js'
 import type { BlockCache } from './block-cache.js'
 import type { ForwardedTxs } from './forwarded.js'
 import type { UpstreamRpc } from './upstream-rpc.js'
@@ -31,6 +31,8 @@ export interface FollowerSubmitterParts {
   pending: Pending
   events: TypedEmitter<ChainEvents>
   forwarded: ForwardedTxs
+  /** How long a forwarded hash is watched (longer than the longest eth_sendRawTransactionSync wait). */
+  watchMs: number
 }
 
 export class FollowerSubmitter implements TxSubmitter {
@@ -47,10 +49,11 @@ export class FollowerSubmitter implements TxSubmitter {
     })
   }
 
-  async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
+  async sendRawTransaction(raw: Uint8Array, options: SendOptions = {}): Promise<Uint8Array> {
     // op-geth's pool refuses deposits (only the engine API, authenticated, brings them in): a follower says
     // so itself rather than forwarding what no sequencer would take from a user
     if (raw[0] === DEPOSIT_TX_TYPE) throw new TxTypeNotSupportedError()
+    if (options.rejectNonceGap) await this.refuseNonceGap(raw)
     const key = keyOf(keccak256(raw))
     this.watch(key)
     let hash: Uint8Array
@@ -78,6 +81,15 @@ export class FollowerSubmitter implements TxSubmitter {
     return waitForLocation(this.parts.events, hash, find, timeoutMs)
   }
 
+  /** EIP-7966: the sequencer's pending nonce (its pool counted) is the one the sender's next transaction needs. */
+  private async refuseNonceGap(raw: Uint8Array): Promise<void> {
+    const record = decodeOrUndefined(raw, this.parts.common)
+    if (!record || !isUserTx(record)) return // the sequencer answers what this node cannot read
+    const pending = await this.parts.sequencer.call<string>('eth_getTransactionCount', [data(record.sender), 'pending'])
+    const expected = parseQuantity(pending)
+    if (record.tx.nonce > expected) throw new SendSyncNonceGapError(expected)
+  }
+
   /** A follower holds no pool: what it forwards is the sequencer's. */
   async poolContent(): Promise<PoolContent> {
     return { pending: [], queued: [] }
@@ -95,7 +107,7 @@ export class FollowerSubmitter implements TxSubmitter {
 
   private watch(key: string): void {
     if (this.watched.has(key)) return
-    const timer = setTimeout(() => this.watched.delete(key), SEND_SYNC_MAX_TIMEOUT_MS * 2)
+    const timer = setTimeout(() => this.watched.delete(key), this.parts.watchMs)
     this.watched.set(key, { timer })
   }
 }

@@ -196,7 +196,9 @@ export class Reexecutor {
     this.last = { hash: payload.diff.blockHash, state }
     this.stats.flashblocks++
     this.stats.transactions += txs.length
-    return { kind: 'applied', flashblock, state, upstreamRequests: snapshot.stats.requests - requestsBefore }
+    // the upstream's planned last index goes on with the flashblock (a follower's relay writes it as X Layer's)
+    const relayed = payload.targetIndex === undefined ? flashblock : { ...flashblock, targetIndex: payload.targetIndex }
+    return { kind: 'applied', flashblock: relayed, state, upstreamRequests: snapshot.stats.requests - requestsBefore }
   }
 
   /** `hash`: the re-executed block hash to compare with the feed's, unless a rebuild makes them differ. */

@@ -6,7 +6,7 @@
 import { bytesToHex } from '@ethereumjs/util'
 import type { ChainEvents } from '../chain/events.js'
 import type { BlockRecord, Flashblock, LogRecord } from '../domain/types.js'
-import { encodeEndOfBlock, encodeFlashblock } from '../feed/encode.js'
+import { encodeEndOfBlock, encodeFlashblock, type FeedStyle } from '../feed/encode.js'
 import type { FeedPublisher } from '../feed/publisher.js'
 import { matchesLog } from '../filters/criteria.js'
 import { formatLog } from '../format/log.js'
@@ -30,6 +30,8 @@ export interface EventWiring {
   events: ChainEventSource
   hub: SubscriptionHub
   publisher: FeedPublisher
+  /** `--feed-dialect` and the planned last index per block: how the feed writes flashblocks. */
+  feedStyle?: FeedStyle
   /** The pending block as of the newest flashblock (the pending store's view); read on each flashblock. */
   pendingBlock(): BlockRecord | undefined
   onError?(err: unknown, where: string): void
@@ -38,6 +40,7 @@ export interface EventWiring {
 /** Connects everything; returns the function that disconnects. */
 export function connectChain(wiring: EventWiring): () => void {
   const { hub, publisher } = wiring
+  const style = wiring.feedStyle ?? { dialect: 'xlayer' }
   const guard = (where: string, run: () => void) => {
     try {
       run()
@@ -50,7 +53,7 @@ export function connectChain(wiring: EventWiring): () => void {
 
   const onFlashblock = (flashblock: Flashblock) => {
     payloadIds.set(flashblock.metadata.blockNumber, flashblock.payloadId)
-    guard('feed', () => publisher.publish(() => encodeFlashblock(flashblock)))
+    guard('feed', () => publisher.publish(() => encodeFlashblock(flashblock, style)))
     const view = flashblockView(flashblock, wiring.pendingBlock())
     if (!view) return
     const pending = new FormattedBlock(view.block)
@@ -65,7 +68,8 @@ export function connectChain(wiring: EventWiring): () => void {
   const onBlock = (block: BlockRecord) => {
     const payloadId = payloadIds.get(block.number)
     for (const number of payloadIds.keys()) if (number <= block.number) payloadIds.delete(number)
-    if (payloadId) guard('feed', () => publisher.publish(encodeEndOfBlock(payloadId)))
+    // X Layer's end-of-block message; Base's feed has none
+    if (payloadId && style.dialect === 'xlayer') guard('feed', () => publisher.publish(encodeEndOfBlock(payloadId)))
     const formatted = new FormattedBlock(block)
     guard('newHeads', () => publishNewHeads(hub.subscriptionsOf(newHeads), formatted))
     guard('logs', () => publishLogs(hub.subscriptionsOf(logs), formatted))

@@ -13,12 +13,13 @@ import {
   InsufficientFundsError,
   NonceTooLowError,
   ReplacementUnderpricedError,
+  SendSyncNonceGapError,
   SenderNotEoaError,
   TxPoolFullError,
 } from '../../errors.js'
 import { POOL_MAX_PER_SENDER, POOL_MAX_TOTAL, POOL_PRICE_BUMP_PERCENT } from '../../limits.js'
 import { keyOf } from '../../domain/block-record.js'
-import type { PoolContent } from '../../capabilities/submit.js'
+import type { PoolContent, SendOptions } from '../../capabilities/submit.js'
 import type { TxRecord as AnyTxRecord, UserTxRecord as TxRecord } from '../../domain/types.js'
 import { isUserTx } from '../../opstack/deposit-transaction.js'
 import { maxDepositGas } from '../../opstack/block-opening.js'
@@ -97,7 +98,7 @@ export class TxPool {
   }
 
   /** Admits a raw transaction; resolves to its hash or throws TransactionRejectedError with geth's text. */
-  async add(raw: Uint8Array): Promise<Uint8Array> {
+  async add(raw: Uint8Array, options: SendOptions = {}): Promise<Uint8Array> {
     const decoded = decodeTransaction(raw, this.common)
     const key = keyOf(decoded.hash)
     if (this.byHash.has(key) || this.get(decoded.hash)) throw new AlreadyKnownError()
@@ -130,6 +131,10 @@ export class TxPool {
     const queue = this.bySender.get(senderKey)
     const stateNonce = maxBig(account?.nonce ?? 0n, queue?.stateNonce ?? 0n)
     if (tx.nonce < stateNonce) throw new NonceTooLowError()
+    if (options.rejectNonceGap) {
+      const expected = nextNonce(queue, stateNonce)
+      if (tx.nonce > expected) throw new SendSyncNonceGapError(expected)
+    }
     const entry = poolEntry(record, this.seq)
     if ((account?.balance ?? 0n) < tx.gasLimit * entry.feeCap + tx.value) {
       throw new InsufficientFundsError()
@@ -157,9 +162,7 @@ export class TxPool {
   async pendingNonce(address: Uint8Array): Promise<bigint> {
     const stateNonce = (await this.head.state.getAccount(new Address(address)))?.nonce ?? 0n
     const queue = this.bySender.get(keyOf(address))
-    let nonce = maxBig(stateNonce, queue?.stateNonce ?? 0n)
-    while (queue?.byNonce.has(nonce)) nonce++
-    return nonce
+    return nextNonce(queue, maxBig(stateNonce, queue?.stateNonce ?? 0n))
   }
 
   /** Executable transactions, best effective tip first, each sender's in nonce order (a snapshot). */
@@ -255,4 +258,11 @@ function outbids(next: PoolEntry, old: PoolEntry): boolean {
 
 function maxBig(a: bigint, b: bigint): bigint {
   return a > b ? a : b
+}
+
+/** The first nonce from `from` on that the sender's queue does not hold: its next executable one. */
+function nextNonce(queue: SenderTxs | undefined, from: bigint): bigint {
+  let nonce = from
+  while (queue?.byNonce.has(nonce)) nonce++
+  return nonce
 }
