@@ -16,6 +16,8 @@ export interface TestFeed {
   readonly url: string
   /** Sends one message to every client connected now. */
   send(message: FeedMessage, framing?: 'json' | 'brotli'): void
+  /** Sends a frame as it is: text for a string, binary for a buffer (another producer's framing, or garbage). */
+  sendFrame(frame: string | Buffer): void
   /** Until at least one client (the follower's feed client) is connected. */
   connected(): Promise<void>
   close(): Promise<void>
@@ -30,14 +32,17 @@ export async function startTestFeed(): Promise<TestFeed> {
   server.on('connection', (client) => {
     for (const frame of backlog.splice(0)) client.send(frame)
   })
+  const sendFrame = (frame: string | Buffer) => {
+    const clients = open()
+    if (clients.length === 0) backlog.push(frame)
+    for (const client of clients) client.send(frame)
+  }
   return {
     url: `ws://127.0.0.1:${port}/`,
     send(message, framing = 'json') {
-      const frame = framing === 'json' ? encodeJsonFrame(message) : encodeBrotliFrame(message)
-      const clients = open()
-      if (clients.length === 0) backlog.push(frame)
-      for (const client of clients) client.send(frame)
+      sendFrame(framing === 'json' ? encodeJsonFrame(message) : encodeBrotliFrame(message))
     },
+    sendFrame,
     connected: () => until(() => server.clients.size > 0, 'the follower to connect to the test feed'),
     close: () =>
       new Promise((resolve) => {
