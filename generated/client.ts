@@ -44,6 +44,10 @@ export interface RpcMethods {
   eth_estimateGas(...params: Methods['eth_estimateGas']['params']): Promise<Methods['eth_estimateGas']['result']>
   /** Returns base fees, gas use and priority fees of recent blocks. */
   eth_feeHistory(...params: Methods['eth_feeHistory']['params']): Promise<Methods['eth_feeHistory']['result']>
+  /** Returns whether this node is receiving flashblocks (X Layer). */
+  eth_flashblocksEnabled(...params: Methods['eth_flashblocksEnabled']['params']): Promise<Methods['eth_flashblocksEnabled']['result']>
+  /** Returns the status of the flashblocks peers (X Layer). */
+  eth_flashblocksPeerStatus(...params: Methods['eth_flashblocksPeerStatus']['params']): Promise<Methods['eth_flashblocksPeerStatus']['result']>
   /** Returns a gas price that gets a legacy transaction included. */
   eth_gasPrice(...params: Methods['eth_gasPrice']['params']): Promise<Methods['eth_gasPrice']['result']>
   /** Returns the balance of an account. */
@@ -174,6 +178,8 @@ const methodNames: readonly MethodName[] = [
   'eth_createAccessList',
   'eth_estimateGas',
   'eth_feeHistory',
+  'eth_flashblocksEnabled',
+  'eth_flashblocksPeerStatus',
   'eth_gasPrice',
   'eth_getBalance',
   'eth_getBlockByHash',

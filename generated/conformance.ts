@@ -373,6 +373,24 @@ export const conformanceCases: readonly ConformanceCase[] = [
     "resultValidator": "eth_feeHistory_result"
   },
   {
+    "id": "eth_flashblocksEnabled: a running sequencer",
+    "method": "eth_flashblocksEnabled",
+    "example": "a running sequencer",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [],
+    "resultValidator": "eth_flashblocksEnabled_result"
+  },
+  {
+    "id": "eth_flashblocksPeerStatus: a sequencer with one feed client",
+    "method": "eth_flashblocksPeerStatus",
+    "example": "a sequencer with one feed client",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [],
+    "resultValidator": "eth_flashblocksPeerStatus_result"
+  },
+  {
     "id": "eth_gasPrice: gas price",
     "method": "eth_gasPrice",
     "example": "gas price",

@@ -488,6 +488,40 @@ export type FlashblocksPayload = {
 }
 
 /**
+ * Flashblocks peer
+ *
+ * One peer as xlayer-reth's PeerInfo: the duration fields are present only in their state (connected or disconnected), `lastBroadcastSecsAgo` only once a frame went to (sequencer) or came from (follower) it.
+ */
+export type FlashblocksPeer = {
+  peerId: string
+  multiaddr?: string
+  isStatic: boolean
+  connectionState: 'connected' | 'disconnected' | 'never_connected'
+  hasStream: boolean
+  connectedDurationSecs?: number
+  disconnectedDurationSecs?: number
+  connectionCount: number
+  lastBroadcastSecsAgo?: number
+}
+
+/**
+ * Flashblocks peer status
+ *
+ * xlayer-reth's PeerStatusSnapshot (crates/builder/src/broadcast/peer_status.rs), camelCase as it serializes it: this node's id, counts, and one entry per flashblocks peer. Here a peer is a WebSocket feed connection: on the embedded chain (the sequencer) each client of `/ws/flashblocks` it broadcasts to; on a follower its upstream feed (`--upstream-feed`), a static peer. `localPeerId` is this node's own feed URL.
+ */
+export type FlashblocksPeerStatus = {
+  localPeerId: string
+  summary: {
+    total: number
+    connected: number
+    disconnected: number
+    neverConnected: number
+    staticPeers: number
+  }
+  peers: FlashblocksPeer[]
+}
+
+/**
  * Flashblocks receipt
  *
  * A receipt in the feed's metadata. With `--feed-dialect xlayer` (the default) externally tagged by transaction type, as X Layer's feed documentation shows it, e.g. `{"Eip1559": {"status": "0x1", "cumulativeGasUsed": "0x5208", "logs": []}}`; with `--feed-dialect base` tagged by `type` as op-alloy serializes OpReceipt today, e.g. `{"type": "0x2", "status": "0x1", ...}`. op-alloy's deserializer (X Layer's, Base's, op-rbuilder's consumers) reads both.

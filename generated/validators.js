@@ -7086,56 +7086,512 @@ validate163.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_gasPrice_result = validate166;
-const schema230 = {"$ref":"openrpc#/components/schemas/Uint"};
+export const eth_flashblocksEnabled_result = validate166;
+const schema230 = {"type":"boolean"};
 
 function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const _errs0 = errors;
-if(errors === _errs0){
-if(typeof data === "string"){
-if(!pattern18.test(data)){
-validate166.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data}];
+if(typeof data !== "boolean"){
+validate166.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema230.type,parentSchema:schema230,data}];
 return false;
-}
-}
-else {
-validate166.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data}];
-return false;
-}
 }
 validate166.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getBalance_param0 = validate167;
-const schema232 = {"$ref":"openrpc#/components/schemas/Address"};
+export const eth_flashblocksPeerStatus_result = validate167;
+const schema231 = {"oneOf":[{"$ref":"openrpc#/components/schemas/FlashblocksPeerStatus"},{"type":"null"}]};
+const schema232 = {"title":"Flashblocks peer status","type":"object","required":["localPeerId","summary","peers"],"properties":{"localPeerId":{"type":"string"},"summary":{"type":"object","required":["total","connected","disconnected","neverConnected","staticPeers"],"properties":{"total":{"type":"integer","minimum":0},"connected":{"type":"integer","minimum":0},"disconnected":{"type":"integer","minimum":0},"neverConnected":{"type":"integer","minimum":0},"staticPeers":{"type":"integer","minimum":0}}},"peers":{"type":"array","items":{"$ref":"#/components/schemas/FlashblocksPeer"}}}};
+const schema233 = {"title":"Flashblocks peer","type":"object","required":["peerId","isStatic","connectionState","hasStream","connectionCount"],"properties":{"peerId":{"type":"string"},"multiaddr":{"type":"string"},"isStatic":{"type":"boolean"},"connectionState":{"type":"string","enum":["connected","disconnected","never_connected"]},"hasStream":{"type":"boolean"},"connectedDurationSecs":{"type":"number","minimum":0},"disconnectedDurationSecs":{"type":"number","minimum":0},"connectionCount":{"type":"integer","minimum":0},"lastBroadcastSecsAgo":{"type":"number","minimum":0}}};
+
+function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.localPeerId === undefined) && (missing0 = "localPeerId")) || ((data.summary === undefined) && (missing0 = "summary"))) || ((data.peers === undefined) && (missing0 = "peers"))){
+validate168.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema232.required,parentSchema:schema232,data}];
+return false;
+}
+else {
+if(data.localPeerId !== undefined){
+let data0 = data.localPeerId;
+const _errs1 = errors;
+if(typeof data0 !== "string"){
+validate168.errors = [{instancePath:instancePath+"/localPeerId",schemaPath:"#/properties/localPeerId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema232.properties.localPeerId.type,parentSchema:schema232.properties.localPeerId,data:data0}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.summary !== undefined){
+let data1 = data.summary;
+const _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+let missing1;
+if((((((data1.total === undefined) && (missing1 = "total")) || ((data1.connected === undefined) && (missing1 = "connected"))) || ((data1.disconnected === undefined) && (missing1 = "disconnected"))) || ((data1.neverConnected === undefined) && (missing1 = "neverConnected"))) || ((data1.staticPeers === undefined) && (missing1 = "staticPeers"))){
+validate168.errors = [{instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema232.properties.summary.required,parentSchema:schema232.properties.summary,data:data1}];
+return false;
+}
+else {
+if(data1.total !== undefined){
+let data2 = data1.total;
+const _errs5 = errors;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+validate168.errors = [{instancePath:instancePath+"/summary/total",schemaPath:"#/properties/summary/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema232.properties.summary.properties.total.type,parentSchema:schema232.properties.summary.properties.total,data:data2}];
+return false;
+}
+if(errors === _errs5){
+if(typeof data2 == "number"){
+if(data2 < 0 || isNaN(data2)){
+validate168.errors = [{instancePath:instancePath+"/summary/total",schemaPath:"#/properties/summary/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema232.properties.summary.properties.total,data:data2}];
+return false;
+}
+}
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.connected !== undefined){
+let data3 = data1.connected;
+const _errs7 = errors;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+validate168.errors = [{instancePath:instancePath+"/summary/connected",schemaPath:"#/properties/summary/properties/connected/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema232.properties.summary.properties.connected.type,parentSchema:schema232.properties.summary.properties.connected,data:data3}];
+return false;
+}
+if(errors === _errs7){
+if(typeof data3 == "number"){
+if(data3 < 0 || isNaN(data3)){
+validate168.errors = [{instancePath:instancePath+"/summary/connected",schemaPath:"#/properties/summary/properties/connected/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema232.properties.summary.properties.connected,data:data3}];
+return false;
+}
+}
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.disconnected !== undefined){
+let data4 = data1.disconnected;
+const _errs9 = errors;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+validate168.errors = [{instancePath:instancePath+"/summary/disconnected",schemaPath:"#/properties/summary/properties/disconnected/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema232.properties.summary.properties.disconnected.type,parentSchema:schema232.properties.summary.properties.disconnected,data:data4}];
+return false;
+}
+if(errors === _errs9){
+if(typeof data4 == "number"){
+if(data4 < 0 || isNaN(data4)){
+validate168.errors = [{instancePath:instancePath+"/summary/disconnected",schemaPath:"#/properties/summary/properties/disconnected/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema232.properties.summary.properties.disconnected,data:data4}];
+return false;
+}
+}
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.neverConnected !== undefined){
+let data5 = data1.neverConnected;
+const _errs11 = errors;
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
+validate168.errors = [{instancePath:instancePath+"/summary/neverConnected",schemaPath:"#/properties/summary/properties/neverConnected/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema232.properties.summary.properties.neverConnected.type,parentSchema:schema232.properties.summary.properties.neverConnected,data:data5}];
+return false;
+}
+if(errors === _errs11){
+if(typeof data5 == "number"){
+if(data5 < 0 || isNaN(data5)){
+validate168.errors = [{instancePath:instancePath+"/summary/neverConnected",schemaPath:"#/properties/summary/properties/neverConnected/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema232.properties.summary.properties.neverConnected,data:data5}];
+return false;
+}
+}
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.staticPeers !== undefined){
+let data6 = data1.staticPeers;
+const _errs13 = errors;
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+validate168.errors = [{instancePath:instancePath+"/summary/staticPeers",schemaPath:"#/properties/summary/properties/staticPeers/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema232.properties.summary.properties.staticPeers.type,parentSchema:schema232.properties.summary.properties.staticPeers,data:data6}];
+return false;
+}
+if(errors === _errs13){
+if(typeof data6 == "number"){
+if(data6 < 0 || isNaN(data6)){
+validate168.errors = [{instancePath:instancePath+"/summary/staticPeers",schemaPath:"#/properties/summary/properties/staticPeers/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema232.properties.summary.properties.staticPeers,data:data6}];
+return false;
+}
+}
+}
+var valid1 = _errs13 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate168.errors = [{instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema232.properties.summary.type,parentSchema:schema232.properties.summary,data:data1}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.peers !== undefined){
+let data7 = data.peers;
+const _errs15 = errors;
+if(errors === _errs15){
+if(Array.isArray(data7)){
+var valid2 = true;
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+const _errs17 = errors;
+const _errs18 = errors;
+if(errors === _errs18){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing2;
+if((((((data8.peerId === undefined) && (missing2 = "peerId")) || ((data8.isStatic === undefined) && (missing2 = "isStatic"))) || ((data8.connectionState === undefined) && (missing2 = "connectionState"))) || ((data8.hasStream === undefined) && (missing2 = "hasStream"))) || ((data8.connectionCount === undefined) && (missing2 = "connectionCount"))){
+validate168.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/components/schemas/FlashblocksPeer/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'",schema:schema233.required,parentSchema:schema233,data:data8}];
+return false;
+}
+else {
+if(data8.peerId !== undefined){
+let data9 = data8.peerId;
+const _errs20 = errors;
+if(typeof data9 !== "string"){
+validate168.errors = [{instancePath:instancePath+"/peers/" + i0+"/peerId",schemaPath:"#/components/schemas/FlashblocksPeer/properties/peerId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema233.properties.peerId.type,parentSchema:schema233.properties.peerId,data:data9}];
+return false;
+}
+var valid4 = _errs20 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data8.multiaddr !== undefined){
+let data10 = data8.multiaddr;
+const _errs22 = errors;
+if(typeof data10 !== "string"){
+validate168.errors = [{instancePath:instancePath+"/peers/" + i0+"/multiaddr",schemaPath:"#/components/schemas/FlashblocksPeer/properties/multiaddr/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema233.properties.multiaddr.type,parentSchema:schema233.properties.multiaddr,data:data10}];
+return false;
+}
+var valid4 = _errs22 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data8.isStatic !== undefined){
+let data11 = data8.isStatic;
+const _errs24 = errors;
+if(typeof data11 !== "boolean"){
+validate168.errors = [{instancePath:instancePath+"/peers/" + i0+"/isStatic",schemaPath:"#/components/schemas/FlashblocksPeer/properties/isStatic/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema233.properties.isStatic.type,parentSchema:schema233.properties.isStatic,data:data11}];
+return false;
+}
+var valid4 = _errs24 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data8.connectionState !== undefined){
+let data12 = data8.connectionState;
+const _errs26 = errors;
+if(typeof data12 !== "string"){
+validate168.errors = [{instancePath:instancePath+"/peers/" + i0+"/connectionState",schemaPath:"#/components/schemas/FlashblocksPeer/properties/connectionState/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema233.properties.connectionState.type,parentSchema:schema233.properties.connectionState,data:data12}];
+return false;
+}
+if(!(((data12 === "connected") || (data12 === "disconnected")) || (data12 === "never_connected"))){
+validate168.errors = [{instancePath:instancePath+"/peers/" + i0+"/connectionState",schemaPath:"#/components/schemas/FlashblocksPeer/properties/connectionState/enum",keyword:"enum",params:{allowedValues: schema233.properties.connectionState.enum},message:"must be equal to one of the allowed values",schema:schema233.properties.connectionState.enum,parentSchema:schema233.properties.connectionState,data:data12}];
+return false;
+}
+var valid4 = _errs26 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data8.hasStream !== undefined){
+let data13 = data8.hasStream;
+const _errs28 = errors;
+if(typeof data13 !== "boolean"){
+validate168.errors = [{instancePath:instancePath+"/peers/" + i0+"/hasStream",schemaPath:"#/components/schemas/FlashblocksPeer/properties/hasStream/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema233.properties.hasStream.type,parentSchema:schema233.properties.hasStream,data:data13}];
+return false;
+}
+var valid4 = _errs28 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data8.connectedDurationSecs !== undefined){
+let data14 = data8.connectedDurationSecs;
+const _errs30 = errors;
+if(errors === _errs30){
+if(typeof data14 == "number"){
+if(data14 < 0 || isNaN(data14)){
+validate168.errors = [{instancePath:instancePath+"/peers/" + i0+"/connectedDurationSecs",schemaPath:"#/components/schemas/FlashblocksPeer/properties/connectedDurationSecs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema233.properties.connectedDurationSecs,data:data14}];
+return false;
+}
+}
+else {
+validate168.errors = [{instancePath:instancePath+"/peers/" + i0+"/connectedDurationSecs",schemaPath:"#/components/schemas/FlashblocksPeer/properties/connectedDurationSecs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema233.properties.connectedDurationSecs.type,parentSchema:schema233.properties.connectedDurationSecs,data:data14}];
+return false;
+}
+}
+var valid4 = _errs30 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data8.disconnectedDurationSecs !== undefined){
+let data15 = data8.disconnectedDurationSecs;
+const _errs32 = errors;
+if(errors === _errs32){
+if(typeof data15 == "number"){
+if(data15 < 0 || isNaN(data15)){
+validate168.errors = [{instancePath:instancePath+"/peers/" + i0+"/disconnectedDurationSecs",schemaPath:"#/components/schemas/FlashblocksPeer/properties/disconnectedDurationSecs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema233.properties.disconnectedDurationSecs,data:data15}];
+return false;
+}
+}
+else {
+validate168.errors = [{instancePath:instancePath+"/peers/" + i0+"/disconnectedDurationSecs",schemaPath:"#/components/schemas/FlashblocksPeer/properties/disconnectedDurationSecs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema233.properties.disconnectedDurationSecs.type,parentSchema:schema233.properties.disconnectedDurationSecs,data:data15}];
+return false;
+}
+}
+var valid4 = _errs32 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data8.connectionCount !== undefined){
+let data16 = data8.connectionCount;
+const _errs34 = errors;
+if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
+validate168.errors = [{instancePath:instancePath+"/peers/" + i0+"/connectionCount",schemaPath:"#/components/schemas/FlashblocksPeer/properties/connectionCount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema233.properties.connectionCount.type,parentSchema:schema233.properties.connectionCount,data:data16}];
+return false;
+}
+if(errors === _errs34){
+if(typeof data16 == "number"){
+if(data16 < 0 || isNaN(data16)){
+validate168.errors = [{instancePath:instancePath+"/peers/" + i0+"/connectionCount",schemaPath:"#/components/schemas/FlashblocksPeer/properties/connectionCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema233.properties.connectionCount,data:data16}];
+return false;
+}
+}
+}
+var valid4 = _errs34 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data8.lastBroadcastSecsAgo !== undefined){
+let data17 = data8.lastBroadcastSecsAgo;
+const _errs36 = errors;
+if(errors === _errs36){
+if(typeof data17 == "number"){
+if(data17 < 0 || isNaN(data17)){
+validate168.errors = [{instancePath:instancePath+"/peers/" + i0+"/lastBroadcastSecsAgo",schemaPath:"#/components/schemas/FlashblocksPeer/properties/lastBroadcastSecsAgo/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema233.properties.lastBroadcastSecsAgo,data:data17}];
+return false;
+}
+}
+else {
+validate168.errors = [{instancePath:instancePath+"/peers/" + i0+"/lastBroadcastSecsAgo",schemaPath:"#/components/schemas/FlashblocksPeer/properties/lastBroadcastSecsAgo/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema233.properties.lastBroadcastSecsAgo.type,parentSchema:schema233.properties.lastBroadcastSecsAgo,data:data17}];
+return false;
+}
+}
+var valid4 = _errs36 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate168.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/components/schemas/FlashblocksPeer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema233.type,parentSchema:schema233,data:data8}];
+return false;
+}
+}
+var valid2 = _errs17 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate168.errors = [{instancePath:instancePath+"/peers",schemaPath:"#/properties/peers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema232.properties.peers.type,parentSchema:schema232.properties.peers,data:data7}];
+return false;
+}
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate168.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema232.type,parentSchema:schema232,data}];
+return false;
+}
+}
+validate168.errors = vErrors;
+return errors === 0;
+}
+
 
 function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
-if(errors === _errs0){
-if(typeof data === "string"){
-if(!pattern16.test(data)){
-validate167.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data}];
-return false;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(!(validate168(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+errors = vErrors.length;
 }
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+const _errs2 = errors;
+if(data !== null){
+const err0 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema231.oneOf[1].type,parentSchema:schema231.oneOf[1],data};
+if(vErrors === null){
+vErrors = [err0];
 }
 else {
-validate167.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data}];
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs2 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+}
+if(!valid0){
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema231.oneOf,parentSchema:schema231,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate167.errors = vErrors;
 return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
 }
 }
 validate167.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getBalance_param1 = validate168;
-const schema234 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+export const eth_gasPrice_result = validate170;
+const schema234 = {"$ref":"openrpc#/components/schemas/Uint"};
 
-function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+if(errors === _errs0){
+if(typeof data === "string"){
+if(!pattern18.test(data)){
+validate170.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data}];
+return false;
+}
+}
+else {
+validate170.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data}];
+return false;
+}
+}
+validate170.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_getBalance_param0 = validate171;
+const schema236 = {"$ref":"openrpc#/components/schemas/Address"};
+
+function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+if(errors === _errs0){
+if(typeof data === "string"){
+if(!pattern16.test(data)){
+validate171.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data}];
+return false;
+}
+}
+else {
+validate171.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data}];
+return false;
+}
+}
+validate171.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_getBalance_param1 = validate172;
+const schema238 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+
+function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -7250,7 +7706,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate169.errors = vErrors;
+validate173.errors = vErrors;
 return false;
 }
 else {
@@ -7264,99 +7720,99 @@ vErrors = null;
 }
 }
 }
-validate169.errors = vErrors;
+validate173.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate169(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
+if(!(validate173(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
 errors = vErrors.length;
 }
-validate168.errors = vErrors;
+validate172.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getBalance_result = validate173;
-const schema239 = {"$ref":"openrpc#/components/schemas/Uint"};
+export const eth_getBalance_result = validate177;
+const schema243 = {"$ref":"openrpc#/components/schemas/Uint"};
 
-function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern18.test(data)){
-validate173.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data}];
+validate177.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data}];
 return false;
 }
 }
 else {
-validate173.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data}];
+validate177.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data}];
 return false;
 }
 }
-validate173.errors = vErrors;
+validate177.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getBlockByHash_param0 = validate174;
-const schema241 = {"$ref":"openrpc#/components/schemas/Hash32"};
+export const eth_getBlockByHash_param0 = validate178;
+const schema245 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
-function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern1.test(data)){
-validate174.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data}];
+validate178.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data}];
 return false;
 }
 }
 else {
-validate174.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data}];
+validate178.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data}];
 return false;
 }
 }
-validate174.errors = vErrors;
+validate178.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getBlockByHash_param1 = validate175;
-const schema243 = {"type":"boolean"};
+export const eth_getBlockByHash_param1 = validate179;
+const schema247 = {"type":"boolean"};
 
-function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate175.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema243.type,parentSchema:schema243,data}];
+validate179.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema247.type,parentSchema:schema247,data}];
 return false;
 }
-validate175.errors = vErrors;
+validate179.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getBlockByHash_result = validate176;
-const schema244 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Block"}]};
-const schema246 = {"title":"Block","type":"object","required":["hash","parentHash","sha3Uncles","miner","stateRoot","transactionsRoot","receiptsRoot","logsBloom","number","gasLimit","gasUsed","timestamp","extraData","transactions"],"properties":{"hash":{"$ref":"#/components/schemas/Hash32"},"parentHash":{"$ref":"#/components/schemas/Hash32"},"sha3Uncles":{"$ref":"#/components/schemas/Hash32"},"miner":{"$ref":"#/components/schemas/Address"},"stateRoot":{"$ref":"#/components/schemas/Hash32"},"transactionsRoot":{"$ref":"#/components/schemas/Hash32"},"receiptsRoot":{"$ref":"#/components/schemas/Hash32"},"logsBloom":{"$ref":"#/components/schemas/Bytes256"},"difficulty":{"$ref":"#/components/schemas/Uint"},"totalDifficulty":{"$ref":"#/components/schemas/Uint"},"number":{"$ref":"#/components/schemas/Uint"},"gasLimit":{"$ref":"#/components/schemas/Uint"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"timestamp":{"$ref":"#/components/schemas/Uint"},"extraData":{"$ref":"#/components/schemas/Bytes"},"mixHash":{"$ref":"#/components/schemas/Hash32"},"nonce":{"$ref":"#/components/schemas/Bytes8"},"baseFeePerGas":{"$ref":"#/components/schemas/Uint"},"withdrawalsRoot":{"$ref":"#/components/schemas/Hash32"},"blobGasUsed":{"$ref":"#/components/schemas/Uint"},"excessBlobGas":{"$ref":"#/components/schemas/Uint"},"parentBeaconBlockRoot":{"$ref":"#/components/schemas/Hash32"},"requestsHash":{"$ref":"#/components/schemas/Hash32"},"size":{"$ref":"#/components/schemas/Uint"},"transactions":{"anyOf":[{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},{"type":"array","items":{"$ref":"#/components/schemas/Transaction"}}]},"uncles":{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},"withdrawals":{"type":"array","items":{"$ref":"#/components/schemas/Withdrawal"}}}};
-const schema254 = {"title":"256 bytes","type":"string","pattern":"^0x[0-9a-fA-F]{512}$","x-error":"256 hex encoded bytes (0x + 512 hex digits)"};
-const schema263 = {"title":"8 bytes","type":"string","pattern":"^0x[0-9a-fA-F]{16}$","x-error":"8 hex encoded bytes (0x + 16 hex digits)"};
+export const eth_getBlockByHash_result = validate180;
+const schema248 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Block"}]};
+const schema250 = {"title":"Block","type":"object","required":["hash","parentHash","sha3Uncles","miner","stateRoot","transactionsRoot","receiptsRoot","logsBloom","number","gasLimit","gasUsed","timestamp","extraData","transactions"],"properties":{"hash":{"$ref":"#/components/schemas/Hash32"},"parentHash":{"$ref":"#/components/schemas/Hash32"},"sha3Uncles":{"$ref":"#/components/schemas/Hash32"},"miner":{"$ref":"#/components/schemas/Address"},"stateRoot":{"$ref":"#/components/schemas/Hash32"},"transactionsRoot":{"$ref":"#/components/schemas/Hash32"},"receiptsRoot":{"$ref":"#/components/schemas/Hash32"},"logsBloom":{"$ref":"#/components/schemas/Bytes256"},"difficulty":{"$ref":"#/components/schemas/Uint"},"totalDifficulty":{"$ref":"#/components/schemas/Uint"},"number":{"$ref":"#/components/schemas/Uint"},"gasLimit":{"$ref":"#/components/schemas/Uint"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"timestamp":{"$ref":"#/components/schemas/Uint"},"extraData":{"$ref":"#/components/schemas/Bytes"},"mixHash":{"$ref":"#/components/schemas/Hash32"},"nonce":{"$ref":"#/components/schemas/Bytes8"},"baseFeePerGas":{"$ref":"#/components/schemas/Uint"},"withdrawalsRoot":{"$ref":"#/components/schemas/Hash32"},"blobGasUsed":{"$ref":"#/components/schemas/Uint"},"excessBlobGas":{"$ref":"#/components/schemas/Uint"},"parentBeaconBlockRoot":{"$ref":"#/components/schemas/Hash32"},"requestsHash":{"$ref":"#/components/schemas/Hash32"},"size":{"$ref":"#/components/schemas/Uint"},"transactions":{"anyOf":[{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},{"type":"array","items":{"$ref":"#/components/schemas/Transaction"}}]},"uncles":{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},"withdrawals":{"type":"array","items":{"$ref":"#/components/schemas/Withdrawal"}}}};
+const schema258 = {"title":"256 bytes","type":"string","pattern":"^0x[0-9a-fA-F]{512}$","x-error":"256 hex encoded bytes (0x + 512 hex digits)"};
+const schema267 = {"title":"8 bytes","type":"string","pattern":"^0x[0-9a-fA-F]{16}$","x-error":"8 hex encoded bytes (0x + 16 hex digits)"};
 const pattern135 = new RegExp("^0x[0-9a-fA-F]{512}$", "u");
 const pattern144 = new RegExp("^0x[0-9a-fA-F]{16}$", "u");
-const schema272 = {"title":"Transaction","type":"object","required":["type","hash","from","nonce","gas","value","input"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"hash":{"$ref":"#/components/schemas/Hash32"},"blockHash":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]},"blockNumber":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"blockTimestamp":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"transactionIndex":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"nonce":{"$ref":"#/components/schemas/Uint"},"gas":{"$ref":"#/components/schemas/Uint"},"value":{"$ref":"#/components/schemas/Uint"},"input":{"$ref":"#/components/schemas/Bytes"},"gasPrice":{"$ref":"#/components/schemas/Uint"},"maxFeePerGas":{"$ref":"#/components/schemas/Uint"},"maxPriorityFeePerGas":{"$ref":"#/components/schemas/Uint"},"chainId":{"$ref":"#/components/schemas/Uint"},"accessList":{"$ref":"#/components/schemas/AccessList"},"authorizationList":{"$ref":"#/components/schemas/AuthorizationList"},"v":{"$ref":"#/components/schemas/Uint"},"r":{"$ref":"#/components/schemas/Uint256"},"s":{"$ref":"#/components/schemas/Uint256"},"yParity":{"$ref":"#/components/schemas/Uint"},"sourceHash":{"$ref":"#/components/schemas/Hash32"},"mint":{"$ref":"#/components/schemas/Uint"},"isSystemTx":{"type":"boolean"},"depositReceiptVersion":{"$ref":"#/components/schemas/Uint"}}};
+const schema276 = {"title":"Transaction","type":"object","required":["type","hash","from","nonce","gas","value","input"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"hash":{"$ref":"#/components/schemas/Hash32"},"blockHash":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]},"blockNumber":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"blockTimestamp":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"transactionIndex":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"nonce":{"$ref":"#/components/schemas/Uint"},"gas":{"$ref":"#/components/schemas/Uint"},"value":{"$ref":"#/components/schemas/Uint"},"input":{"$ref":"#/components/schemas/Bytes"},"gasPrice":{"$ref":"#/components/schemas/Uint"},"maxFeePerGas":{"$ref":"#/components/schemas/Uint"},"maxPriorityFeePerGas":{"$ref":"#/components/schemas/Uint"},"chainId":{"$ref":"#/components/schemas/Uint"},"accessList":{"$ref":"#/components/schemas/AccessList"},"authorizationList":{"$ref":"#/components/schemas/AuthorizationList"},"v":{"$ref":"#/components/schemas/Uint"},"r":{"$ref":"#/components/schemas/Uint256"},"s":{"$ref":"#/components/schemas/Uint256"},"yParity":{"$ref":"#/components/schemas/Uint"},"sourceHash":{"$ref":"#/components/schemas/Hash32"},"mint":{"$ref":"#/components/schemas/Uint"},"isSystemTx":{"type":"boolean"},"depositReceiptVersion":{"$ref":"#/components/schemas/Uint"}}};
 
-function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.input === undefined) && (missing0 = "input"))){
-validate178.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema272.required,parentSchema:schema272,data}];
+validate182.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema276.required,parentSchema:schema276,data}];
 return false;
 }
 else {
@@ -7367,12 +7823,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern18.test(data0)){
-validate178.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data0}];
+validate182.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data0}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data0}];
+validate182.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data0}];
 return false;
 }
 }
@@ -7389,12 +7845,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(!pattern1.test(data1)){
-validate178.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data1}];
+validate182.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data1}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data1}];
+validate182.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data1}];
 return false;
 }
 }
@@ -7464,7 +7920,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema272.properties.blockHash.oneOf,parentSchema:schema272.properties.blockHash,data:data2};
+const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema276.properties.blockHash.oneOf,parentSchema:schema276.properties.blockHash,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7472,7 +7928,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate178.errors = vErrors;
+validate182.errors = vErrors;
 return false;
 }
 else {
@@ -7552,7 +8008,7 @@ passing1 = 1;
 }
 }
 if(!valid6){
-const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema272.properties.blockNumber.oneOf,parentSchema:schema272.properties.blockNumber,data:data3};
+const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema276.properties.blockNumber.oneOf,parentSchema:schema276.properties.blockNumber,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -7560,7 +8016,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
-validate178.errors = vErrors;
+validate182.errors = vErrors;
 return false;
 }
 else {
@@ -7640,7 +8096,7 @@ passing2 = 1;
 }
 }
 if(!valid9){
-const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema272.properties.blockTimestamp.oneOf,parentSchema:schema272.properties.blockTimestamp,data:data4};
+const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema276.properties.blockTimestamp.oneOf,parentSchema:schema276.properties.blockTimestamp,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -7648,7 +8104,7 @@ else {
 vErrors.push(err11);
 }
 errors++;
-validate178.errors = vErrors;
+validate182.errors = vErrors;
 return false;
 }
 else {
@@ -7728,7 +8184,7 @@ passing3 = 1;
 }
 }
 if(!valid12){
-const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema272.properties.transactionIndex.oneOf,parentSchema:schema272.properties.transactionIndex,data:data5};
+const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema276.properties.transactionIndex.oneOf,parentSchema:schema276.properties.transactionIndex,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -7736,7 +8192,7 @@ else {
 vErrors.push(err15);
 }
 errors++;
-validate178.errors = vErrors;
+validate182.errors = vErrors;
 return false;
 }
 else {
@@ -7763,12 +8219,12 @@ const _errs40 = errors;
 if(errors === _errs40){
 if(typeof data6 === "string"){
 if(!pattern16.test(data6)){
-validate178.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data6}];
+validate182.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data6}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data6}];
+validate182.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data6}];
 return false;
 }
 }
@@ -7838,7 +8294,7 @@ passing4 = 1;
 }
 }
 if(!valid16){
-const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema272.properties.to.oneOf,parentSchema:schema272.properties.to,data:data7};
+const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema276.properties.to.oneOf,parentSchema:schema276.properties.to,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -7846,7 +8302,7 @@ else {
 vErrors.push(err19);
 }
 errors++;
-validate178.errors = vErrors;
+validate182.errors = vErrors;
 return false;
 }
 else {
@@ -7873,12 +8329,12 @@ const _errs51 = errors;
 if(errors === _errs51){
 if(typeof data8 === "string"){
 if(!pattern18.test(data8)){
-validate178.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
+validate182.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
+validate182.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
 return false;
 }
 }
@@ -7895,12 +8351,12 @@ const _errs54 = errors;
 if(errors === _errs54){
 if(typeof data9 === "string"){
 if(!pattern18.test(data9)){
-validate178.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
+validate182.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
+validate182.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
 return false;
 }
 }
@@ -7917,12 +8373,12 @@ const _errs57 = errors;
 if(errors === _errs57){
 if(typeof data10 === "string"){
 if(!pattern18.test(data10)){
-validate178.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data10}];
+validate182.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data10}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data10}];
+validate182.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data10}];
 return false;
 }
 }
@@ -7939,12 +8395,12 @@ const _errs60 = errors;
 if(errors === _errs60){
 if(typeof data11 === "string"){
 if(!pattern4.test(data11)){
-validate178.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data11}];
+validate182.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data11}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data11}];
+validate182.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data11}];
 return false;
 }
 }
@@ -7961,12 +8417,12 @@ const _errs63 = errors;
 if(errors === _errs63){
 if(typeof data12 === "string"){
 if(!pattern18.test(data12)){
-validate178.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data12}];
+validate182.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data12}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data12}];
+validate182.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data12}];
 return false;
 }
 }
@@ -7983,12 +8439,12 @@ const _errs66 = errors;
 if(errors === _errs66){
 if(typeof data13 === "string"){
 if(!pattern18.test(data13)){
-validate178.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data13}];
+validate182.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data13}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data13}];
+validate182.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data13}];
 return false;
 }
 }
@@ -8005,12 +8461,12 @@ const _errs69 = errors;
 if(errors === _errs69){
 if(typeof data14 === "string"){
 if(!pattern18.test(data14)){
-validate178.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data14}];
+validate182.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data14}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data14}];
+validate182.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data14}];
 return false;
 }
 }
@@ -8027,12 +8483,12 @@ const _errs72 = errors;
 if(errors === _errs72){
 if(typeof data15 === "string"){
 if(!pattern18.test(data15)){
-validate178.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data15}];
+validate182.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data15}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data15}];
+validate182.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data15}];
 return false;
 }
 }
@@ -8073,12 +8529,12 @@ const _errs77 = errors;
 if(errors === _errs77){
 if(typeof data18 === "string"){
 if(!pattern18.test(data18)){
-validate178.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data18}];
+validate182.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data18}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data18}];
+validate182.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data18}];
 return false;
 }
 }
@@ -8095,12 +8551,12 @@ const _errs80 = errors;
 if(errors === _errs80){
 if(typeof data19 === "string"){
 if(!pattern44.test(data19)){
-validate178.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data19}];
+validate182.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data19}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data19}];
+validate182.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data19}];
 return false;
 }
 }
@@ -8117,12 +8573,12 @@ const _errs83 = errors;
 if(errors === _errs83){
 if(typeof data20 === "string"){
 if(!pattern44.test(data20)){
-validate178.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data20}];
+validate182.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data20}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data20}];
+validate182.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data20}];
 return false;
 }
 }
@@ -8139,12 +8595,12 @@ const _errs86 = errors;
 if(errors === _errs86){
 if(typeof data21 === "string"){
 if(!pattern18.test(data21)){
-validate178.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data21}];
+validate182.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data21}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data21}];
+validate182.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data21}];
 return false;
 }
 }
@@ -8161,12 +8617,12 @@ const _errs89 = errors;
 if(errors === _errs89){
 if(typeof data22 === "string"){
 if(!pattern1.test(data22)){
-validate178.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data22}];
+validate182.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data22}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data22}];
+validate182.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data22}];
 return false;
 }
 }
@@ -8183,12 +8639,12 @@ const _errs92 = errors;
 if(errors === _errs92){
 if(typeof data23 === "string"){
 if(!pattern18.test(data23)){
-validate178.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
+validate182.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
+validate182.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
 return false;
 }
 }
@@ -8202,7 +8658,7 @@ if(data.isSystemTx !== undefined){
 let data24 = data.isSystemTx;
 const _errs94 = errors;
 if(typeof data24 !== "boolean"){
-validate178.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema272.properties.isSystemTx.type,parentSchema:schema272.properties.isSystemTx,data:data24}];
+validate182.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema276.properties.isSystemTx.type,parentSchema:schema276.properties.isSystemTx,data:data24}];
 return false;
 }
 var valid0 = _errs94 === errors;
@@ -8218,12 +8674,12 @@ const _errs97 = errors;
 if(errors === _errs97){
 if(typeof data25 === "string"){
 if(!pattern18.test(data25)){
-validate178.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data25}];
+validate182.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data25}];
 return false;
 }
 }
 else {
-validate178.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data25}];
+validate182.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data25}];
 return false;
 }
 }
@@ -8260,24 +8716,24 @@ var valid0 = true;
 }
 }
 else {
-validate178.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema272.type,parentSchema:schema272,data}];
+validate182.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema276.type,parentSchema:schema276,data}];
 return false;
 }
 }
-validate178.errors = vErrors;
+validate182.errors = vErrors;
 return errors === 0;
 }
 
-const schema302 = {"title":"Withdrawal","type":"object","required":["index","validatorIndex","address","amount"],"properties":{"index":{"$ref":"#/components/schemas/Uint64"},"validatorIndex":{"$ref":"#/components/schemas/Uint64"},"address":{"$ref":"#/components/schemas/Address"},"amount":{"$ref":"#/components/schemas/Uint64"}}};
+const schema306 = {"title":"Withdrawal","type":"object","required":["index","validatorIndex","address","amount"],"properties":{"index":{"$ref":"#/components/schemas/Uint64"},"validatorIndex":{"$ref":"#/components/schemas/Uint64"},"address":{"$ref":"#/components/schemas/Address"},"amount":{"$ref":"#/components/schemas/Uint64"}}};
 
-function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.index === undefined) && (missing0 = "index")) || ((data.validatorIndex === undefined) && (missing0 = "validatorIndex"))) || ((data.address === undefined) && (missing0 = "address"))) || ((data.amount === undefined) && (missing0 = "amount"))){
-validate182.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema302.required,parentSchema:schema302,data}];
+validate186.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema306.required,parentSchema:schema306,data}];
 return false;
 }
 else {
@@ -8288,12 +8744,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern0.test(data0)){
-validate182.errors = [{instancePath:instancePath+"/index",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data:data0}];
+validate186.errors = [{instancePath:instancePath+"/index",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data:data0}];
 return false;
 }
 }
 else {
-validate182.errors = [{instancePath:instancePath+"/index",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data:data0}];
+validate186.errors = [{instancePath:instancePath+"/index",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data:data0}];
 return false;
 }
 }
@@ -8310,12 +8766,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(!pattern0.test(data1)){
-validate182.errors = [{instancePath:instancePath+"/validatorIndex",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data:data1}];
+validate186.errors = [{instancePath:instancePath+"/validatorIndex",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data:data1}];
 return false;
 }
 }
 else {
-validate182.errors = [{instancePath:instancePath+"/validatorIndex",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data:data1}];
+validate186.errors = [{instancePath:instancePath+"/validatorIndex",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data:data1}];
 return false;
 }
 }
@@ -8332,12 +8788,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
 if(!pattern16.test(data2)){
-validate182.errors = [{instancePath:instancePath+"/address",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data2}];
+validate186.errors = [{instancePath:instancePath+"/address",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data2}];
 return false;
 }
 }
 else {
-validate182.errors = [{instancePath:instancePath+"/address",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data2}];
+validate186.errors = [{instancePath:instancePath+"/address",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data2}];
 return false;
 }
 }
@@ -8354,12 +8810,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data3 === "string"){
 if(!pattern0.test(data3)){
-validate182.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data:data3}];
+validate186.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data:data3}];
 return false;
 }
 }
 else {
-validate182.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data:data3}];
+validate186.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data:data3}];
 return false;
 }
 }
@@ -8374,23 +8830,23 @@ var valid0 = true;
 }
 }
 else {
-validate182.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema302.type,parentSchema:schema302,data}];
+validate186.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema306.type,parentSchema:schema306,data}];
 return false;
 }
 }
-validate182.errors = vErrors;
+validate186.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((((((((data.hash === undefined) && (missing0 = "hash")) || ((data.parentHash === undefined) && (missing0 = "parentHash"))) || ((data.sha3Uncles === undefined) && (missing0 = "sha3Uncles"))) || ((data.miner === undefined) && (missing0 = "miner"))) || ((data.stateRoot === undefined) && (missing0 = "stateRoot"))) || ((data.transactionsRoot === undefined) && (missing0 = "transactionsRoot"))) || ((data.receiptsRoot === undefined) && (missing0 = "receiptsRoot"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.number === undefined) && (missing0 = "number"))) || ((data.gasLimit === undefined) && (missing0 = "gasLimit"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))) || ((data.extraData === undefined) && (missing0 = "extraData"))) || ((data.transactions === undefined) && (missing0 = "transactions"))){
-validate177.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema246.required,parentSchema:schema246,data}];
+validate181.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema250.required,parentSchema:schema250,data}];
 return false;
 }
 else {
@@ -8401,12 +8857,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern1.test(data0)){
-validate177.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data0}];
+validate181.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data0}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data0}];
+validate181.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data0}];
 return false;
 }
 }
@@ -8423,12 +8879,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(!pattern1.test(data1)){
-validate177.errors = [{instancePath:instancePath+"/parentHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data1}];
+validate181.errors = [{instancePath:instancePath+"/parentHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data1}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/parentHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data1}];
+validate181.errors = [{instancePath:instancePath+"/parentHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data1}];
 return false;
 }
 }
@@ -8445,12 +8901,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
 if(!pattern1.test(data2)){
-validate177.errors = [{instancePath:instancePath+"/sha3Uncles",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data2}];
+validate181.errors = [{instancePath:instancePath+"/sha3Uncles",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data2}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/sha3Uncles",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data2}];
+validate181.errors = [{instancePath:instancePath+"/sha3Uncles",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data2}];
 return false;
 }
 }
@@ -8467,12 +8923,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data3 === "string"){
 if(!pattern16.test(data3)){
-validate177.errors = [{instancePath:instancePath+"/miner",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data3}];
+validate181.errors = [{instancePath:instancePath+"/miner",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data3}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/miner",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data3}];
+validate181.errors = [{instancePath:instancePath+"/miner",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data3}];
 return false;
 }
 }
@@ -8489,12 +8945,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data4 === "string"){
 if(!pattern1.test(data4)){
-validate177.errors = [{instancePath:instancePath+"/stateRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data4}];
+validate181.errors = [{instancePath:instancePath+"/stateRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data4}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/stateRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data4}];
+validate181.errors = [{instancePath:instancePath+"/stateRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data4}];
 return false;
 }
 }
@@ -8511,12 +8967,12 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data5 === "string"){
 if(!pattern1.test(data5)){
-validate177.errors = [{instancePath:instancePath+"/transactionsRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data5}];
+validate181.errors = [{instancePath:instancePath+"/transactionsRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data5}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/transactionsRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data5}];
+validate181.errors = [{instancePath:instancePath+"/transactionsRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data5}];
 return false;
 }
 }
@@ -8533,12 +8989,12 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data6 === "string"){
 if(!pattern1.test(data6)){
-validate177.errors = [{instancePath:instancePath+"/receiptsRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data6}];
+validate181.errors = [{instancePath:instancePath+"/receiptsRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data6}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/receiptsRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data6}];
+validate181.errors = [{instancePath:instancePath+"/receiptsRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data6}];
 return false;
 }
 }
@@ -8555,12 +9011,12 @@ const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data7 === "string"){
 if(!pattern135.test(data7)){
-validate177.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema254,data:data7}];
+validate181.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema258,data:data7}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema254.type,parentSchema:schema254,data:data7}];
+validate181.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema258.type,parentSchema:schema258,data:data7}];
 return false;
 }
 }
@@ -8577,12 +9033,12 @@ const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data8 === "string"){
 if(!pattern18.test(data8)){
-validate177.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
+validate181.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
+validate181.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
 return false;
 }
 }
@@ -8599,12 +9055,12 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data9 === "string"){
 if(!pattern18.test(data9)){
-validate177.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
+validate181.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
+validate181.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
 return false;
 }
 }
@@ -8621,12 +9077,12 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(typeof data10 === "string"){
 if(!pattern18.test(data10)){
-validate177.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data10}];
+validate181.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data10}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data10}];
+validate181.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data10}];
 return false;
 }
 }
@@ -8643,12 +9099,12 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(typeof data11 === "string"){
 if(!pattern18.test(data11)){
-validate177.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data11}];
+validate181.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data11}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data11}];
+validate181.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data11}];
 return false;
 }
 }
@@ -8665,12 +9121,12 @@ const _errs38 = errors;
 if(errors === _errs38){
 if(typeof data12 === "string"){
 if(!pattern18.test(data12)){
-validate177.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data12}];
+validate181.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data12}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data12}];
+validate181.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data12}];
 return false;
 }
 }
@@ -8687,12 +9143,12 @@ const _errs41 = errors;
 if(errors === _errs41){
 if(typeof data13 === "string"){
 if(!pattern18.test(data13)){
-validate177.errors = [{instancePath:instancePath+"/timestamp",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data13}];
+validate181.errors = [{instancePath:instancePath+"/timestamp",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data13}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/timestamp",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data13}];
+validate181.errors = [{instancePath:instancePath+"/timestamp",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data13}];
 return false;
 }
 }
@@ -8709,12 +9165,12 @@ const _errs44 = errors;
 if(errors === _errs44){
 if(typeof data14 === "string"){
 if(!pattern4.test(data14)){
-validate177.errors = [{instancePath:instancePath+"/extraData",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data14}];
+validate181.errors = [{instancePath:instancePath+"/extraData",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data14}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/extraData",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data14}];
+validate181.errors = [{instancePath:instancePath+"/extraData",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data14}];
 return false;
 }
 }
@@ -8731,12 +9187,12 @@ const _errs47 = errors;
 if(errors === _errs47){
 if(typeof data15 === "string"){
 if(!pattern1.test(data15)){
-validate177.errors = [{instancePath:instancePath+"/mixHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data15}];
+validate181.errors = [{instancePath:instancePath+"/mixHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data15}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/mixHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data15}];
+validate181.errors = [{instancePath:instancePath+"/mixHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data15}];
 return false;
 }
 }
@@ -8753,12 +9209,12 @@ const _errs50 = errors;
 if(errors === _errs50){
 if(typeof data16 === "string"){
 if(!pattern144.test(data16)){
-validate177.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema263,data:data16}];
+validate181.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema267,data:data16}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema263.type,parentSchema:schema263,data:data16}];
+validate181.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.type,parentSchema:schema267,data:data16}];
 return false;
 }
 }
@@ -8775,12 +9231,12 @@ const _errs53 = errors;
 if(errors === _errs53){
 if(typeof data17 === "string"){
 if(!pattern18.test(data17)){
-validate177.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data17}];
+validate181.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data17}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data17}];
+validate181.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data17}];
 return false;
 }
 }
@@ -8797,12 +9253,12 @@ const _errs56 = errors;
 if(errors === _errs56){
 if(typeof data18 === "string"){
 if(!pattern1.test(data18)){
-validate177.errors = [{instancePath:instancePath+"/withdrawalsRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data18}];
+validate181.errors = [{instancePath:instancePath+"/withdrawalsRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data18}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/withdrawalsRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data18}];
+validate181.errors = [{instancePath:instancePath+"/withdrawalsRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data18}];
 return false;
 }
 }
@@ -8819,12 +9275,12 @@ const _errs59 = errors;
 if(errors === _errs59){
 if(typeof data19 === "string"){
 if(!pattern18.test(data19)){
-validate177.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data19}];
+validate181.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data19}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data19}];
+validate181.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data19}];
 return false;
 }
 }
@@ -8841,12 +9297,12 @@ const _errs62 = errors;
 if(errors === _errs62){
 if(typeof data20 === "string"){
 if(!pattern18.test(data20)){
-validate177.errors = [{instancePath:instancePath+"/excessBlobGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data20}];
+validate181.errors = [{instancePath:instancePath+"/excessBlobGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data20}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/excessBlobGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data20}];
+validate181.errors = [{instancePath:instancePath+"/excessBlobGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data20}];
 return false;
 }
 }
@@ -8863,12 +9319,12 @@ const _errs65 = errors;
 if(errors === _errs65){
 if(typeof data21 === "string"){
 if(!pattern1.test(data21)){
-validate177.errors = [{instancePath:instancePath+"/parentBeaconBlockRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data21}];
+validate181.errors = [{instancePath:instancePath+"/parentBeaconBlockRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data21}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/parentBeaconBlockRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data21}];
+validate181.errors = [{instancePath:instancePath+"/parentBeaconBlockRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data21}];
 return false;
 }
 }
@@ -8885,12 +9341,12 @@ const _errs68 = errors;
 if(errors === _errs68){
 if(typeof data22 === "string"){
 if(!pattern1.test(data22)){
-validate177.errors = [{instancePath:instancePath+"/requestsHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data22}];
+validate181.errors = [{instancePath:instancePath+"/requestsHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data22}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/requestsHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data22}];
+validate181.errors = [{instancePath:instancePath+"/requestsHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data22}];
 return false;
 }
 }
@@ -8907,12 +9363,12 @@ const _errs71 = errors;
 if(errors === _errs71){
 if(typeof data23 === "string"){
 if(!pattern18.test(data23)){
-validate177.errors = [{instancePath:instancePath+"/size",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
+validate181.errors = [{instancePath:instancePath+"/size",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/size",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
+validate181.errors = [{instancePath:instancePath+"/size",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
 return false;
 }
 }
@@ -8967,7 +9423,7 @@ break;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema246.properties.transactions.anyOf[0].type,parentSchema:schema246.properties.transactions.anyOf[0],data:data24};
+const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema250.properties.transactions.anyOf[0].type,parentSchema:schema250.properties.transactions.anyOf[0],data:data24};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8987,8 +9443,8 @@ var valid28 = true;
 const len1 = data24.length;
 for(let i1=0; i1<len1; i1++){
 const _errs82 = errors;
-if(!(validate178(data24[i1], {instancePath:instancePath+"/transactions/" + i1,parentData:data24,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
+if(!(validate182(data24[i1], {instancePath:instancePath+"/transactions/" + i1,parentData:data24,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
 errors = vErrors.length;
 }
 var valid28 = _errs82 === errors;
@@ -8998,7 +9454,7 @@ break;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema246.properties.transactions.anyOf[1].type,parentSchema:schema246.properties.transactions.anyOf[1],data:data24};
+const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema250.properties.transactions.anyOf[1].type,parentSchema:schema250.properties.transactions.anyOf[1],data:data24};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9012,7 +9468,7 @@ var _valid0 = _errs80 === errors;
 valid25 = valid25 || _valid0;
 }
 if(!valid25){
-const err4 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema246.properties.transactions.anyOf,parentSchema:schema246.properties.transactions,data:data24};
+const err4 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema250.properties.transactions.anyOf,parentSchema:schema250.properties.transactions,data:data24};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -9020,7 +9476,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate177.errors = vErrors;
+validate181.errors = vErrors;
 return false;
 }
 else {
@@ -9054,12 +9510,12 @@ const _errs86 = errors;
 if(errors === _errs86){
 if(typeof data28 === "string"){
 if(!pattern1.test(data28)){
-validate177.errors = [{instancePath:instancePath+"/uncles/" + i2,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data28}];
+validate181.errors = [{instancePath:instancePath+"/uncles/" + i2,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data28}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/uncles/" + i2,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data28}];
+validate181.errors = [{instancePath:instancePath+"/uncles/" + i2,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data28}];
 return false;
 }
 }
@@ -9070,7 +9526,7 @@ break;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema246.properties.uncles.type,parentSchema:schema246.properties.uncles,data:data27}];
+validate181.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema250.properties.uncles.type,parentSchema:schema250.properties.uncles,data:data27}];
 return false;
 }
 }
@@ -9089,8 +9545,8 @@ var valid31 = true;
 const len3 = data29.length;
 for(let i3=0; i3<len3; i3++){
 const _errs90 = errors;
-if(!(validate182(data29[i3], {instancePath:instancePath+"/withdrawals/" + i3,parentData:data29,parentDataProperty:i3,rootData}))){
-vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
+if(!(validate186(data29[i3], {instancePath:instancePath+"/withdrawals/" + i3,parentData:data29,parentDataProperty:i3,rootData}))){
+vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
 errors = vErrors.length;
 }
 var valid31 = _errs90 === errors;
@@ -9100,7 +9556,7 @@ break;
 }
 }
 else {
-validate177.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema246.properties.withdrawals.type,parentSchema:schema246.properties.withdrawals,data:data29}];
+validate181.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema250.properties.withdrawals.type,parentSchema:schema250.properties.withdrawals,data:data29}];
 return false;
 }
 }
@@ -9138,16 +9594,16 @@ var valid0 = true;
 }
 }
 else {
-validate177.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema246.type,parentSchema:schema246,data}];
+validate181.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema250.type,parentSchema:schema250,data}];
 return false;
 }
 }
-validate177.errors = vErrors;
+validate181.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -9170,8 +9626,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs4 = errors;
-if(!(validate177(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
+if(!(validate181(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
@@ -9186,7 +9642,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema244.oneOf,parentSchema:schema244,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema248.oneOf,parentSchema:schema248,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9194,7 +9650,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate176.errors = vErrors;
+validate180.errors = vErrors;
 return false;
 }
 else {
@@ -9208,14 +9664,14 @@ vErrors = null;
 }
 }
 }
-validate176.errors = vErrors;
+validate180.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getBlockByNumber_param0 = validate185;
-const schema307 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+export const eth_getBlockByNumber_param0 = validate189;
+const schema311 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
-function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -9293,7 +9749,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate186.errors = vErrors;
+validate190.errors = vErrors;
 return false;
 }
 else {
@@ -9307,47 +9763,47 @@ vErrors = null;
 }
 }
 }
-validate186.errors = vErrors;
+validate190.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate186(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
+if(!(validate190(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
 errors = vErrors.length;
 }
-validate185.errors = vErrors;
+validate189.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getBlockByNumber_param1 = validate188;
-const schema311 = {"type":"boolean"};
+export const eth_getBlockByNumber_param1 = validate192;
+const schema315 = {"type":"boolean"};
 
-function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate188.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema311.type,parentSchema:schema311,data}];
+validate192.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema315.type,parentSchema:schema315,data}];
 return false;
 }
-validate188.errors = vErrors;
+validate192.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getBlockByNumber_result = validate189;
-const schema312 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Block"}]};
+export const eth_getBlockByNumber_result = validate193;
+const schema316 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Block"}]};
 
-function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((((((((data.hash === undefined) && (missing0 = "hash")) || ((data.parentHash === undefined) && (missing0 = "parentHash"))) || ((data.sha3Uncles === undefined) && (missing0 = "sha3Uncles"))) || ((data.miner === undefined) && (missing0 = "miner"))) || ((data.stateRoot === undefined) && (missing0 = "stateRoot"))) || ((data.transactionsRoot === undefined) && (missing0 = "transactionsRoot"))) || ((data.receiptsRoot === undefined) && (missing0 = "receiptsRoot"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.number === undefined) && (missing0 = "number"))) || ((data.gasLimit === undefined) && (missing0 = "gasLimit"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))) || ((data.extraData === undefined) && (missing0 = "extraData"))) || ((data.transactions === undefined) && (missing0 = "transactions"))){
-validate190.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema246.required,parentSchema:schema246,data}];
+validate194.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema250.required,parentSchema:schema250,data}];
 return false;
 }
 else {
@@ -9358,12 +9814,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern1.test(data0)){
-validate190.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data0}];
+validate194.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data0}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data0}];
+validate194.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data0}];
 return false;
 }
 }
@@ -9380,12 +9836,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(!pattern1.test(data1)){
-validate190.errors = [{instancePath:instancePath+"/parentHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data1}];
+validate194.errors = [{instancePath:instancePath+"/parentHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data1}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/parentHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data1}];
+validate194.errors = [{instancePath:instancePath+"/parentHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data1}];
 return false;
 }
 }
@@ -9402,12 +9858,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
 if(!pattern1.test(data2)){
-validate190.errors = [{instancePath:instancePath+"/sha3Uncles",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data2}];
+validate194.errors = [{instancePath:instancePath+"/sha3Uncles",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data2}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/sha3Uncles",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data2}];
+validate194.errors = [{instancePath:instancePath+"/sha3Uncles",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data2}];
 return false;
 }
 }
@@ -9424,12 +9880,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data3 === "string"){
 if(!pattern16.test(data3)){
-validate190.errors = [{instancePath:instancePath+"/miner",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data3}];
+validate194.errors = [{instancePath:instancePath+"/miner",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data3}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/miner",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data3}];
+validate194.errors = [{instancePath:instancePath+"/miner",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data3}];
 return false;
 }
 }
@@ -9446,12 +9902,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data4 === "string"){
 if(!pattern1.test(data4)){
-validate190.errors = [{instancePath:instancePath+"/stateRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data4}];
+validate194.errors = [{instancePath:instancePath+"/stateRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data4}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/stateRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data4}];
+validate194.errors = [{instancePath:instancePath+"/stateRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data4}];
 return false;
 }
 }
@@ -9468,12 +9924,12 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data5 === "string"){
 if(!pattern1.test(data5)){
-validate190.errors = [{instancePath:instancePath+"/transactionsRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data5}];
+validate194.errors = [{instancePath:instancePath+"/transactionsRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data5}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/transactionsRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data5}];
+validate194.errors = [{instancePath:instancePath+"/transactionsRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data5}];
 return false;
 }
 }
@@ -9490,12 +9946,12 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data6 === "string"){
 if(!pattern1.test(data6)){
-validate190.errors = [{instancePath:instancePath+"/receiptsRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data6}];
+validate194.errors = [{instancePath:instancePath+"/receiptsRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data6}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/receiptsRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data6}];
+validate194.errors = [{instancePath:instancePath+"/receiptsRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data6}];
 return false;
 }
 }
@@ -9512,12 +9968,12 @@ const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data7 === "string"){
 if(!pattern135.test(data7)){
-validate190.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema254,data:data7}];
+validate194.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema258,data:data7}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema254.type,parentSchema:schema254,data:data7}];
+validate194.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema258.type,parentSchema:schema258,data:data7}];
 return false;
 }
 }
@@ -9534,12 +9990,12 @@ const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data8 === "string"){
 if(!pattern18.test(data8)){
-validate190.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
+validate194.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
+validate194.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
 return false;
 }
 }
@@ -9556,12 +10012,12 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data9 === "string"){
 if(!pattern18.test(data9)){
-validate190.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
+validate194.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
+validate194.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
 return false;
 }
 }
@@ -9578,12 +10034,12 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(typeof data10 === "string"){
 if(!pattern18.test(data10)){
-validate190.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data10}];
+validate194.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data10}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data10}];
+validate194.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data10}];
 return false;
 }
 }
@@ -9600,12 +10056,12 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(typeof data11 === "string"){
 if(!pattern18.test(data11)){
-validate190.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data11}];
+validate194.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data11}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data11}];
+validate194.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data11}];
 return false;
 }
 }
@@ -9622,12 +10078,12 @@ const _errs38 = errors;
 if(errors === _errs38){
 if(typeof data12 === "string"){
 if(!pattern18.test(data12)){
-validate190.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data12}];
+validate194.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data12}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data12}];
+validate194.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data12}];
 return false;
 }
 }
@@ -9644,12 +10100,12 @@ const _errs41 = errors;
 if(errors === _errs41){
 if(typeof data13 === "string"){
 if(!pattern18.test(data13)){
-validate190.errors = [{instancePath:instancePath+"/timestamp",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data13}];
+validate194.errors = [{instancePath:instancePath+"/timestamp",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data13}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/timestamp",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data13}];
+validate194.errors = [{instancePath:instancePath+"/timestamp",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data13}];
 return false;
 }
 }
@@ -9666,12 +10122,12 @@ const _errs44 = errors;
 if(errors === _errs44){
 if(typeof data14 === "string"){
 if(!pattern4.test(data14)){
-validate190.errors = [{instancePath:instancePath+"/extraData",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data14}];
+validate194.errors = [{instancePath:instancePath+"/extraData",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data14}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/extraData",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data14}];
+validate194.errors = [{instancePath:instancePath+"/extraData",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data14}];
 return false;
 }
 }
@@ -9688,12 +10144,12 @@ const _errs47 = errors;
 if(errors === _errs47){
 if(typeof data15 === "string"){
 if(!pattern1.test(data15)){
-validate190.errors = [{instancePath:instancePath+"/mixHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data15}];
+validate194.errors = [{instancePath:instancePath+"/mixHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data15}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/mixHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data15}];
+validate194.errors = [{instancePath:instancePath+"/mixHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data15}];
 return false;
 }
 }
@@ -9710,12 +10166,12 @@ const _errs50 = errors;
 if(errors === _errs50){
 if(typeof data16 === "string"){
 if(!pattern144.test(data16)){
-validate190.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema263,data:data16}];
+validate194.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema267,data:data16}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema263.type,parentSchema:schema263,data:data16}];
+validate194.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.type,parentSchema:schema267,data:data16}];
 return false;
 }
 }
@@ -9732,12 +10188,12 @@ const _errs53 = errors;
 if(errors === _errs53){
 if(typeof data17 === "string"){
 if(!pattern18.test(data17)){
-validate190.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data17}];
+validate194.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data17}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data17}];
+validate194.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data17}];
 return false;
 }
 }
@@ -9754,12 +10210,12 @@ const _errs56 = errors;
 if(errors === _errs56){
 if(typeof data18 === "string"){
 if(!pattern1.test(data18)){
-validate190.errors = [{instancePath:instancePath+"/withdrawalsRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data18}];
+validate194.errors = [{instancePath:instancePath+"/withdrawalsRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data18}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/withdrawalsRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data18}];
+validate194.errors = [{instancePath:instancePath+"/withdrawalsRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data18}];
 return false;
 }
 }
@@ -9776,12 +10232,12 @@ const _errs59 = errors;
 if(errors === _errs59){
 if(typeof data19 === "string"){
 if(!pattern18.test(data19)){
-validate190.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data19}];
+validate194.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data19}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data19}];
+validate194.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data19}];
 return false;
 }
 }
@@ -9798,12 +10254,12 @@ const _errs62 = errors;
 if(errors === _errs62){
 if(typeof data20 === "string"){
 if(!pattern18.test(data20)){
-validate190.errors = [{instancePath:instancePath+"/excessBlobGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data20}];
+validate194.errors = [{instancePath:instancePath+"/excessBlobGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data20}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/excessBlobGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data20}];
+validate194.errors = [{instancePath:instancePath+"/excessBlobGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data20}];
 return false;
 }
 }
@@ -9820,12 +10276,12 @@ const _errs65 = errors;
 if(errors === _errs65){
 if(typeof data21 === "string"){
 if(!pattern1.test(data21)){
-validate190.errors = [{instancePath:instancePath+"/parentBeaconBlockRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data21}];
+validate194.errors = [{instancePath:instancePath+"/parentBeaconBlockRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data21}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/parentBeaconBlockRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data21}];
+validate194.errors = [{instancePath:instancePath+"/parentBeaconBlockRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data21}];
 return false;
 }
 }
@@ -9842,12 +10298,12 @@ const _errs68 = errors;
 if(errors === _errs68){
 if(typeof data22 === "string"){
 if(!pattern1.test(data22)){
-validate190.errors = [{instancePath:instancePath+"/requestsHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data22}];
+validate194.errors = [{instancePath:instancePath+"/requestsHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data22}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/requestsHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data22}];
+validate194.errors = [{instancePath:instancePath+"/requestsHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data22}];
 return false;
 }
 }
@@ -9864,12 +10320,12 @@ const _errs71 = errors;
 if(errors === _errs71){
 if(typeof data23 === "string"){
 if(!pattern18.test(data23)){
-validate190.errors = [{instancePath:instancePath+"/size",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
+validate194.errors = [{instancePath:instancePath+"/size",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/size",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
+validate194.errors = [{instancePath:instancePath+"/size",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
 return false;
 }
 }
@@ -9924,7 +10380,7 @@ break;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema246.properties.transactions.anyOf[0].type,parentSchema:schema246.properties.transactions.anyOf[0],data:data24};
+const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema250.properties.transactions.anyOf[0].type,parentSchema:schema250.properties.transactions.anyOf[0],data:data24};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -9944,8 +10400,8 @@ var valid28 = true;
 const len1 = data24.length;
 for(let i1=0; i1<len1; i1++){
 const _errs82 = errors;
-if(!(validate178(data24[i1], {instancePath:instancePath+"/transactions/" + i1,parentData:data24,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
+if(!(validate182(data24[i1], {instancePath:instancePath+"/transactions/" + i1,parentData:data24,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
 errors = vErrors.length;
 }
 var valid28 = _errs82 === errors;
@@ -9955,7 +10411,7 @@ break;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema246.properties.transactions.anyOf[1].type,parentSchema:schema246.properties.transactions.anyOf[1],data:data24};
+const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema250.properties.transactions.anyOf[1].type,parentSchema:schema250.properties.transactions.anyOf[1],data:data24};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9969,7 +10425,7 @@ var _valid0 = _errs80 === errors;
 valid25 = valid25 || _valid0;
 }
 if(!valid25){
-const err4 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema246.properties.transactions.anyOf,parentSchema:schema246.properties.transactions,data:data24};
+const err4 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema250.properties.transactions.anyOf,parentSchema:schema250.properties.transactions,data:data24};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -9977,7 +10433,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate190.errors = vErrors;
+validate194.errors = vErrors;
 return false;
 }
 else {
@@ -10011,12 +10467,12 @@ const _errs86 = errors;
 if(errors === _errs86){
 if(typeof data28 === "string"){
 if(!pattern1.test(data28)){
-validate190.errors = [{instancePath:instancePath+"/uncles/" + i2,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data28}];
+validate194.errors = [{instancePath:instancePath+"/uncles/" + i2,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data28}];
 return false;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/uncles/" + i2,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data28}];
+validate194.errors = [{instancePath:instancePath+"/uncles/" + i2,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data28}];
 return false;
 }
 }
@@ -10027,7 +10483,7 @@ break;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema246.properties.uncles.type,parentSchema:schema246.properties.uncles,data:data27}];
+validate194.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema250.properties.uncles.type,parentSchema:schema250.properties.uncles,data:data27}];
 return false;
 }
 }
@@ -10046,8 +10502,8 @@ var valid31 = true;
 const len3 = data29.length;
 for(let i3=0; i3<len3; i3++){
 const _errs90 = errors;
-if(!(validate182(data29[i3], {instancePath:instancePath+"/withdrawals/" + i3,parentData:data29,parentDataProperty:i3,rootData}))){
-vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
+if(!(validate186(data29[i3], {instancePath:instancePath+"/withdrawals/" + i3,parentData:data29,parentDataProperty:i3,rootData}))){
+vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
 errors = vErrors.length;
 }
 var valid31 = _errs90 === errors;
@@ -10057,7 +10513,7 @@ break;
 }
 }
 else {
-validate190.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema246.properties.withdrawals.type,parentSchema:schema246.properties.withdrawals,data:data29}];
+validate194.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema250.properties.withdrawals.type,parentSchema:schema250.properties.withdrawals,data:data29}];
 return false;
 }
 }
@@ -10095,16 +10551,16 @@ var valid0 = true;
 }
 }
 else {
-validate190.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema246.type,parentSchema:schema246,data}];
+validate194.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema250.type,parentSchema:schema250,data}];
 return false;
 }
 }
-validate190.errors = vErrors;
+validate194.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -10127,8 +10583,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs4 = errors;
-if(!(validate190(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
+if(!(validate194(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate194.errors : vErrors.concat(validate194.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
@@ -10143,7 +10599,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema312.oneOf,parentSchema:schema312,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema316.oneOf,parentSchema:schema316,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10151,7 +10607,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate189.errors = vErrors;
+validate193.errors = vErrors;
 return false;
 }
 else {
@@ -10165,14 +10621,14 @@ vErrors = null;
 }
 }
 }
-validate189.errors = vErrors;
+validate193.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getBlockReceipts_param0 = validate194;
-const schema341 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+export const eth_getBlockReceipts_param0 = validate198;
+const schema345 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -10287,7 +10743,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate195.errors = vErrors;
+validate199.errors = vErrors;
 return false;
 }
 else {
@@ -10301,35 +10757,35 @@ vErrors = null;
 }
 }
 }
-validate195.errors = vErrors;
+validate199.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+if(!(validate199(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate199.errors : vErrors.concat(validate199.errors);
 errors = vErrors.length;
 }
-validate194.errors = vErrors;
+validate198.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getBlockReceipts_result = validate199;
-const schema346 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"type":"array","items":{"$ref":"openrpc#/components/schemas/Receipt"}}]};
-const schema348 = {"title":"Receipt","type":"object","required":["transactionHash","transactionIndex","blockHash","blockNumber","from","cumulativeGasUsed","gasUsed","logs","logsBloom","type","effectiveGasPrice"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"cumulativeGasUsed":{"$ref":"#/components/schemas/Uint"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"effectiveGasPrice":{"$ref":"#/components/schemas/Uint"},"blobGasUsed":{"$ref":"#/components/schemas/Uint"},"blobGasPrice":{"$ref":"#/components/schemas/Uint"},"contractAddress":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"logs":{"type":"array","items":{"$ref":"#/components/schemas/Log"}},"logsBloom":{"$ref":"#/components/schemas/Bytes256"},"status":{"$ref":"#/components/schemas/Uint"},"root":{"$ref":"#/components/schemas/Hash32"},"depositNonce":{"$ref":"#/components/schemas/Uint"},"depositReceiptVersion":{"$ref":"#/components/schemas/Uint"},"l1Fee":{"$ref":"#/components/schemas/Uint"},"l1GasPrice":{"$ref":"#/components/schemas/Uint"},"l1GasUsed":{"$ref":"#/components/schemas/Uint"},"l1BaseFeeScalar":{"$ref":"#/components/schemas/Uint"},"l1BlobBaseFee":{"$ref":"#/components/schemas/Uint"},"l1BlobBaseFeeScalar":{"$ref":"#/components/schemas/Uint"},"operatorFeeScalar":{"$ref":"#/components/schemas/Uint"},"operatorFeeConstant":{"$ref":"#/components/schemas/Uint"},"daFootprintGasScalar":{"$ref":"#/components/schemas/Uint"}}};
-const schema364 = {"title":"Log","type":"object","required":["address","topics","data"],"properties":{"address":{"$ref":"#/components/schemas/Address"},"topics":{"type":"array","maxItems":4,"items":{"$ref":"#/components/schemas/Hash32"}},"data":{"$ref":"#/components/schemas/Bytes"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockTimestamp":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"logIndex":{"$ref":"#/components/schemas/Uint"},"removed":{"type":"boolean"}}};
+export const eth_getBlockReceipts_result = validate203;
+const schema350 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"type":"array","items":{"$ref":"openrpc#/components/schemas/Receipt"}}]};
+const schema352 = {"title":"Receipt","type":"object","required":["transactionHash","transactionIndex","blockHash","blockNumber","from","cumulativeGasUsed","gasUsed","logs","logsBloom","type","effectiveGasPrice"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"cumulativeGasUsed":{"$ref":"#/components/schemas/Uint"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"effectiveGasPrice":{"$ref":"#/components/schemas/Uint"},"blobGasUsed":{"$ref":"#/components/schemas/Uint"},"blobGasPrice":{"$ref":"#/components/schemas/Uint"},"contractAddress":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"logs":{"type":"array","items":{"$ref":"#/components/schemas/Log"}},"logsBloom":{"$ref":"#/components/schemas/Bytes256"},"status":{"$ref":"#/components/schemas/Uint"},"root":{"$ref":"#/components/schemas/Hash32"},"depositNonce":{"$ref":"#/components/schemas/Uint"},"depositReceiptVersion":{"$ref":"#/components/schemas/Uint"},"l1Fee":{"$ref":"#/components/schemas/Uint"},"l1GasPrice":{"$ref":"#/components/schemas/Uint"},"l1GasUsed":{"$ref":"#/components/schemas/Uint"},"l1BaseFeeScalar":{"$ref":"#/components/schemas/Uint"},"l1BlobBaseFee":{"$ref":"#/components/schemas/Uint"},"l1BlobBaseFeeScalar":{"$ref":"#/components/schemas/Uint"},"operatorFeeScalar":{"$ref":"#/components/schemas/Uint"},"operatorFeeConstant":{"$ref":"#/components/schemas/Uint"},"daFootprintGasScalar":{"$ref":"#/components/schemas/Uint"}}};
+const schema368 = {"title":"Log","type":"object","required":["address","topics","data"],"properties":{"address":{"$ref":"#/components/schemas/Address"},"topics":{"type":"array","maxItems":4,"items":{"$ref":"#/components/schemas/Hash32"}},"data":{"$ref":"#/components/schemas/Bytes"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockTimestamp":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"logIndex":{"$ref":"#/components/schemas/Uint"},"removed":{"type":"boolean"}}};
 
-function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.address === undefined) && (missing0 = "address")) || ((data.topics === undefined) && (missing0 = "topics"))) || ((data.data === undefined) && (missing0 = "data"))){
-validate201.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema364.required,parentSchema:schema364,data}];
+validate205.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema368.required,parentSchema:schema368,data}];
 return false;
 }
 else {
@@ -10340,12 +10796,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern16.test(data0)){
-validate201.errors = [{instancePath:instancePath+"/address",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data0}];
+validate205.errors = [{instancePath:instancePath+"/address",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data0}];
 return false;
 }
 }
 else {
-validate201.errors = [{instancePath:instancePath+"/address",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data0}];
+validate205.errors = [{instancePath:instancePath+"/address",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data0}];
 return false;
 }
 }
@@ -10361,7 +10817,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 4){
-validate201.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema364.properties.topics,data:data1}];
+validate205.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema368.properties.topics,data:data1}];
 return false;
 }
 else {
@@ -10374,12 +10830,12 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
 if(!pattern1.test(data2)){
-validate201.errors = [{instancePath:instancePath+"/topics/" + i0,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data2}];
+validate205.errors = [{instancePath:instancePath+"/topics/" + i0,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data2}];
 return false;
 }
 }
 else {
-validate201.errors = [{instancePath:instancePath+"/topics/" + i0,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data2}];
+validate205.errors = [{instancePath:instancePath+"/topics/" + i0,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data2}];
 return false;
 }
 }
@@ -10391,7 +10847,7 @@ break;
 }
 }
 else {
-validate201.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema364.properties.topics.type,parentSchema:schema364.properties.topics,data:data1}];
+validate205.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema368.properties.topics.type,parentSchema:schema368.properties.topics,data:data1}];
 return false;
 }
 }
@@ -10408,12 +10864,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
 if(!pattern4.test(data3)){
-validate201.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data3}];
+validate205.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data3}];
 return false;
 }
 }
 else {
-validate201.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data3}];
+validate205.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data3}];
 return false;
 }
 }
@@ -10430,12 +10886,12 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data4 === "string"){
 if(!pattern18.test(data4)){
-validate201.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data4}];
+validate205.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data4}];
 return false;
 }
 }
 else {
-validate201.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data4}];
+validate205.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data4}];
 return false;
 }
 }
@@ -10452,12 +10908,12 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data5 === "string"){
 if(!pattern1.test(data5)){
-validate201.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data5}];
+validate205.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data5}];
 return false;
 }
 }
 else {
-validate201.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data5}];
+validate205.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data5}];
 return false;
 }
 }
@@ -10474,12 +10930,12 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data6 === "string"){
 if(!pattern18.test(data6)){
-validate201.errors = [{instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data6}];
+validate205.errors = [{instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data6}];
 return false;
 }
 }
 else {
-validate201.errors = [{instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data6}];
+validate205.errors = [{instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data6}];
 return false;
 }
 }
@@ -10496,12 +10952,12 @@ const _errs22 = errors;
 if(errors === _errs22){
 if(typeof data7 === "string"){
 if(!pattern1.test(data7)){
-validate201.errors = [{instancePath:instancePath+"/transactionHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data7}];
+validate205.errors = [{instancePath:instancePath+"/transactionHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data7}];
 return false;
 }
 }
 else {
-validate201.errors = [{instancePath:instancePath+"/transactionHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data7}];
+validate205.errors = [{instancePath:instancePath+"/transactionHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data7}];
 return false;
 }
 }
@@ -10518,12 +10974,12 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(typeof data8 === "string"){
 if(!pattern18.test(data8)){
-validate201.errors = [{instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
+validate205.errors = [{instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
 return false;
 }
 }
 else {
-validate201.errors = [{instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
+validate205.errors = [{instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
 return false;
 }
 }
@@ -10540,12 +10996,12 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(typeof data9 === "string"){
 if(!pattern18.test(data9)){
-validate201.errors = [{instancePath:instancePath+"/logIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
+validate205.errors = [{instancePath:instancePath+"/logIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
 return false;
 }
 }
 else {
-validate201.errors = [{instancePath:instancePath+"/logIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
+validate205.errors = [{instancePath:instancePath+"/logIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
 return false;
 }
 }
@@ -10559,7 +11015,7 @@ if(data.removed !== undefined){
 let data10 = data.removed;
 const _errs30 = errors;
 if(typeof data10 !== "boolean"){
-validate201.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema364.properties.removed.type,parentSchema:schema364.properties.removed,data:data10}];
+validate205.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema368.properties.removed.type,parentSchema:schema368.properties.removed,data:data10}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -10579,23 +11035,23 @@ var valid0 = true;
 }
 }
 else {
-validate201.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema364.type,parentSchema:schema364,data}];
+validate205.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema368.type,parentSchema:schema368,data}];
 return false;
 }
 }
-validate201.errors = vErrors;
+validate205.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((data.transactionHash === undefined) && (missing0 = "transactionHash")) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.cumulativeGasUsed === undefined) && (missing0 = "cumulativeGasUsed"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.effectiveGasPrice === undefined) && (missing0 = "effectiveGasPrice"))){
-validate200.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema348.required,parentSchema:schema348,data}];
+validate204.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema352.required,parentSchema:schema352,data}];
 return false;
 }
 else {
@@ -10606,12 +11062,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern18.test(data0)){
-validate200.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data0}];
+validate204.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data0}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data0}];
+validate204.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data0}];
 return false;
 }
 }
@@ -10628,12 +11084,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(!pattern1.test(data1)){
-validate200.errors = [{instancePath:instancePath+"/transactionHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data1}];
+validate204.errors = [{instancePath:instancePath+"/transactionHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data1}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/transactionHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data1}];
+validate204.errors = [{instancePath:instancePath+"/transactionHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data1}];
 return false;
 }
 }
@@ -10650,12 +11106,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
 if(!pattern18.test(data2)){
-validate200.errors = [{instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data2}];
+validate204.errors = [{instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data2}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data2}];
+validate204.errors = [{instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data2}];
 return false;
 }
 }
@@ -10672,12 +11128,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data3 === "string"){
 if(!pattern1.test(data3)){
-validate200.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data3}];
+validate204.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data3}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data3}];
+validate204.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data3}];
 return false;
 }
 }
@@ -10694,12 +11150,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data4 === "string"){
 if(!pattern18.test(data4)){
-validate200.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data4}];
+validate204.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data4}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data4}];
+validate204.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data4}];
 return false;
 }
 }
@@ -10716,12 +11172,12 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data5 === "string"){
 if(!pattern16.test(data5)){
-validate200.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data5}];
+validate204.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data5}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data5}];
+validate204.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data5}];
 return false;
 }
 }
@@ -10791,7 +11247,7 @@ passing0 = 1;
 }
 }
 if(!valid7){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema348.properties.to.oneOf,parentSchema:schema348.properties.to,data:data6};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema352.properties.to.oneOf,parentSchema:schema352.properties.to,data:data6};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10799,7 +11255,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate200.errors = vErrors;
+validate204.errors = vErrors;
 return false;
 }
 else {
@@ -10826,12 +11282,12 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(typeof data7 === "string"){
 if(!pattern18.test(data7)){
-validate200.errors = [{instancePath:instancePath+"/cumulativeGasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data7}];
+validate204.errors = [{instancePath:instancePath+"/cumulativeGasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data7}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/cumulativeGasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data7}];
+validate204.errors = [{instancePath:instancePath+"/cumulativeGasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data7}];
 return false;
 }
 }
@@ -10848,12 +11304,12 @@ const _errs31 = errors;
 if(errors === _errs31){
 if(typeof data8 === "string"){
 if(!pattern18.test(data8)){
-validate200.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
+validate204.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
+validate204.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
 return false;
 }
 }
@@ -10870,12 +11326,12 @@ const _errs34 = errors;
 if(errors === _errs34){
 if(typeof data9 === "string"){
 if(!pattern18.test(data9)){
-validate200.errors = [{instancePath:instancePath+"/effectiveGasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
+validate204.errors = [{instancePath:instancePath+"/effectiveGasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/effectiveGasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
+validate204.errors = [{instancePath:instancePath+"/effectiveGasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
 return false;
 }
 }
@@ -10892,12 +11348,12 @@ const _errs37 = errors;
 if(errors === _errs37){
 if(typeof data10 === "string"){
 if(!pattern18.test(data10)){
-validate200.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data10}];
+validate204.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data10}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data10}];
+validate204.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data10}];
 return false;
 }
 }
@@ -10914,12 +11370,12 @@ const _errs40 = errors;
 if(errors === _errs40){
 if(typeof data11 === "string"){
 if(!pattern18.test(data11)){
-validate200.errors = [{instancePath:instancePath+"/blobGasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data11}];
+validate204.errors = [{instancePath:instancePath+"/blobGasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data11}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/blobGasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data11}];
+validate204.errors = [{instancePath:instancePath+"/blobGasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data11}];
 return false;
 }
 }
@@ -10989,7 +11445,7 @@ passing1 = 1;
 }
 }
 if(!valid15){
-const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema348.properties.contractAddress.oneOf,parentSchema:schema348.properties.contractAddress,data:data12};
+const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema352.properties.contractAddress.oneOf,parentSchema:schema352.properties.contractAddress,data:data12};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10997,7 +11453,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
-validate200.errors = vErrors;
+validate204.errors = vErrors;
 return false;
 }
 else {
@@ -11026,8 +11482,8 @@ var valid18 = true;
 const len0 = data13.length;
 for(let i0=0; i0<len0; i0++){
 const _errs52 = errors;
-if(!(validate201(data13[i0], {instancePath:instancePath+"/logs/" + i0,parentData:data13,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
+if(!(validate205(data13[i0], {instancePath:instancePath+"/logs/" + i0,parentData:data13,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
 errors = vErrors.length;
 }
 var valid18 = _errs52 === errors;
@@ -11037,7 +11493,7 @@ break;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema348.properties.logs.type,parentSchema:schema348.properties.logs,data:data13}];
+validate204.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema352.properties.logs.type,parentSchema:schema352.properties.logs,data:data13}];
 return false;
 }
 }
@@ -11054,12 +11510,12 @@ const _errs54 = errors;
 if(errors === _errs54){
 if(typeof data15 === "string"){
 if(!pattern135.test(data15)){
-validate200.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema254,data:data15}];
+validate204.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema258,data:data15}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema254.type,parentSchema:schema254,data:data15}];
+validate204.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema258.type,parentSchema:schema258,data:data15}];
 return false;
 }
 }
@@ -11076,12 +11532,12 @@ const _errs57 = errors;
 if(errors === _errs57){
 if(typeof data16 === "string"){
 if(!pattern18.test(data16)){
-validate200.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data16}];
+validate204.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data16}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data16}];
+validate204.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data16}];
 return false;
 }
 }
@@ -11098,12 +11554,12 @@ const _errs60 = errors;
 if(errors === _errs60){
 if(typeof data17 === "string"){
 if(!pattern1.test(data17)){
-validate200.errors = [{instancePath:instancePath+"/root",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data17}];
+validate204.errors = [{instancePath:instancePath+"/root",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data17}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/root",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data17}];
+validate204.errors = [{instancePath:instancePath+"/root",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data17}];
 return false;
 }
 }
@@ -11120,12 +11576,12 @@ const _errs63 = errors;
 if(errors === _errs63){
 if(typeof data18 === "string"){
 if(!pattern18.test(data18)){
-validate200.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data18}];
+validate204.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data18}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data18}];
+validate204.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data18}];
 return false;
 }
 }
@@ -11142,12 +11598,12 @@ const _errs66 = errors;
 if(errors === _errs66){
 if(typeof data19 === "string"){
 if(!pattern18.test(data19)){
-validate200.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data19}];
+validate204.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data19}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data19}];
+validate204.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data19}];
 return false;
 }
 }
@@ -11164,12 +11620,12 @@ const _errs69 = errors;
 if(errors === _errs69){
 if(typeof data20 === "string"){
 if(!pattern18.test(data20)){
-validate200.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data20}];
+validate204.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data20}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data20}];
+validate204.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data20}];
 return false;
 }
 }
@@ -11186,12 +11642,12 @@ const _errs72 = errors;
 if(errors === _errs72){
 if(typeof data21 === "string"){
 if(!pattern18.test(data21)){
-validate200.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data21}];
+validate204.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data21}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data21}];
+validate204.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data21}];
 return false;
 }
 }
@@ -11208,12 +11664,12 @@ const _errs75 = errors;
 if(errors === _errs75){
 if(typeof data22 === "string"){
 if(!pattern18.test(data22)){
-validate200.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data22}];
+validate204.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data22}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data22}];
+validate204.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data22}];
 return false;
 }
 }
@@ -11230,12 +11686,12 @@ const _errs78 = errors;
 if(errors === _errs78){
 if(typeof data23 === "string"){
 if(!pattern18.test(data23)){
-validate200.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
+validate204.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
+validate204.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
 return false;
 }
 }
@@ -11252,12 +11708,12 @@ const _errs81 = errors;
 if(errors === _errs81){
 if(typeof data24 === "string"){
 if(!pattern18.test(data24)){
-validate200.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data24}];
+validate204.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data24}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data24}];
+validate204.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data24}];
 return false;
 }
 }
@@ -11274,12 +11730,12 @@ const _errs84 = errors;
 if(errors === _errs84){
 if(typeof data25 === "string"){
 if(!pattern18.test(data25)){
-validate200.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data25}];
+validate204.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data25}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data25}];
+validate204.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data25}];
 return false;
 }
 }
@@ -11296,12 +11752,12 @@ const _errs87 = errors;
 if(errors === _errs87){
 if(typeof data26 === "string"){
 if(!pattern18.test(data26)){
-validate200.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data26}];
+validate204.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data26}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data26}];
+validate204.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data26}];
 return false;
 }
 }
@@ -11318,12 +11774,12 @@ const _errs90 = errors;
 if(errors === _errs90){
 if(typeof data27 === "string"){
 if(!pattern18.test(data27)){
-validate200.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data27}];
+validate204.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data27}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data27}];
+validate204.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data27}];
 return false;
 }
 }
@@ -11340,12 +11796,12 @@ const _errs93 = errors;
 if(errors === _errs93){
 if(typeof data28 === "string"){
 if(!pattern18.test(data28)){
-validate200.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data28}];
+validate204.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data28}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data28}];
+validate204.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data28}];
 return false;
 }
 }
@@ -11384,16 +11840,16 @@ var valid0 = true;
 }
 }
 else {
-validate200.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema348.type,parentSchema:schema348,data}];
+validate204.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema352.type,parentSchema:schema352,data}];
 return false;
 }
 }
-validate200.errors = vErrors;
+validate204.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -11422,8 +11878,8 @@ var valid2 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs6 = errors;
-if(!(validate200(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
+if(!(validate204(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate204.errors : vErrors.concat(validate204.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs6 === errors;
@@ -11433,7 +11889,7 @@ break;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema346.oneOf[1].type,parentSchema:schema346.oneOf[1],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema350.oneOf[1].type,parentSchema:schema350.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11455,7 +11911,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema346.oneOf,parentSchema:schema346,data};
+const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema350.oneOf,parentSchema:schema350,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11463,7 +11919,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate199.errors = vErrors;
+validate203.errors = vErrors;
 return false;
 }
 else {
@@ -11477,37 +11933,37 @@ vErrors = null;
 }
 }
 }
-validate199.errors = vErrors;
+validate203.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getBlockTransactionCountByHash_param0 = validate204;
-const schema388 = {"$ref":"openrpc#/components/schemas/Hash32"};
+export const eth_getBlockTransactionCountByHash_param0 = validate208;
+const schema392 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
-function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern1.test(data)){
-validate204.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data}];
+validate208.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data}];
 return false;
 }
 }
 else {
-validate204.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data}];
+validate208.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data}];
 return false;
 }
 }
-validate204.errors = vErrors;
+validate208.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getBlockTransactionCountByHash_result = validate205;
-const schema390 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
+export const eth_getBlockTransactionCountByHash_result = validate209;
+const schema394 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
-function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -11567,7 +12023,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema390.oneOf,parentSchema:schema390,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema394.oneOf,parentSchema:schema394,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11575,7 +12031,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate205.errors = vErrors;
+validate209.errors = vErrors;
 return false;
 }
 else {
@@ -11589,14 +12045,14 @@ vErrors = null;
 }
 }
 }
-validate205.errors = vErrors;
+validate209.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getBlockTransactionCountByNumber_param0 = validate206;
-const schema393 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+export const eth_getBlockTransactionCountByNumber_param0 = validate210;
+const schema397 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
-function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -11674,7 +12130,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate207.errors = vErrors;
+validate211.errors = vErrors;
 return false;
 }
 else {
@@ -11688,26 +12144,26 @@ vErrors = null;
 }
 }
 }
-validate207.errors = vErrors;
+validate211.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate207(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
+if(!(validate211(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
 errors = vErrors.length;
 }
-validate206.errors = vErrors;
+validate210.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getBlockTransactionCountByNumber_result = validate209;
-const schema397 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
+export const eth_getBlockTransactionCountByNumber_result = validate213;
+const schema401 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
-function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -11767,7 +12223,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema397.oneOf,parentSchema:schema397,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema401.oneOf,parentSchema:schema401,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11775,7 +12231,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate209.errors = vErrors;
+validate213.errors = vErrors;
 return false;
 }
 else {
@@ -11789,37 +12245,37 @@ vErrors = null;
 }
 }
 }
-validate209.errors = vErrors;
+validate213.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getCode_param0 = validate210;
-const schema400 = {"$ref":"openrpc#/components/schemas/Address"};
+export const eth_getCode_param0 = validate214;
+const schema404 = {"$ref":"openrpc#/components/schemas/Address"};
 
-function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern16.test(data)){
-validate210.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data}];
+validate214.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data}];
 return false;
 }
 }
 else {
-validate210.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data}];
+validate214.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data}];
 return false;
 }
 }
-validate210.errors = vErrors;
+validate214.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getCode_param1 = validate211;
-const schema402 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+export const eth_getCode_param1 = validate215;
+const schema406 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
-function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -11934,7 +12390,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate212.errors = vErrors;
+validate216.errors = vErrors;
 return false;
 }
 else {
@@ -11948,55 +12404,55 @@ vErrors = null;
 }
 }
 }
-validate212.errors = vErrors;
+validate216.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate212(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate212.errors : vErrors.concat(validate212.errors);
+if(!(validate216(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate216.errors : vErrors.concat(validate216.errors);
 errors = vErrors.length;
 }
-validate211.errors = vErrors;
+validate215.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getCode_result = validate216;
-const schema407 = {"$ref":"openrpc#/components/schemas/Bytes"};
+export const eth_getCode_result = validate220;
+const schema411 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
-function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate216.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data}];
+validate220.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data}];
 return false;
 }
 }
 else {
-validate216.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data}];
+validate220.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data}];
 return false;
 }
 }
-validate216.errors = vErrors;
+validate220.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getCompilers_result = validate217;
-const schema409 = {"type":"array","items":{"type":"string"},"maxItems":0};
+export const eth_getCompilers_result = validate221;
+const schema413 = {"type":"array","items":{"type":"string"},"maxItems":0};
 
-function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(Array.isArray(data)){
 if(data.length > 0){
-validate217.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema409,data}];
+validate221.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema413,data}];
 return false;
 }
 else {
@@ -12006,7 +12462,7 @@ for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate217.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema409.items.type,parentSchema:schema409.items,data:data0}];
+validate221.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema413.items.type,parentSchema:schema413.items,data:data0}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -12017,44 +12473,44 @@ break;
 }
 }
 else {
-validate217.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema409.type,parentSchema:schema409,data}];
+validate221.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema413.type,parentSchema:schema413,data}];
 return false;
 }
 }
-validate217.errors = vErrors;
+validate221.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getFilterChanges_param0 = validate218;
-const schema410 = {"$ref":"openrpc#/components/schemas/FilterId"};
-const schema411 = {"title":"Filter id","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a hex filter id"};
+export const eth_getFilterChanges_param0 = validate222;
+const schema414 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema415 = {"title":"Filter id","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a hex filter id"};
 const pattern254 = new RegExp("^0x[0-9a-fA-F]{1,64}$", "u");
 
-function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern254.test(data)){
-validate218.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema411,data}];
+validate222.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema415,data}];
 return false;
 }
 }
 else {
-validate218.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema411.type,parentSchema:schema411,data}];
+validate222.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema415.type,parentSchema:schema415,data}];
 return false;
 }
 }
-validate218.errors = vErrors;
+validate222.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getFilterChanges_result = validate219;
-const schema412 = {"$ref":"openrpc#/components/schemas/FilterChanges"};
-const schema413 = {"title":"Filter changes","anyOf":[{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},{"type":"array","items":{"$ref":"#/components/schemas/Log"}}]};
+export const eth_getFilterChanges_result = validate223;
+const schema416 = {"$ref":"openrpc#/components/schemas/FilterChanges"};
+const schema417 = {"title":"Filter changes","anyOf":[{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},{"type":"array","items":{"$ref":"#/components/schemas/Log"}}]};
 
-function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -12099,7 +12555,7 @@ break;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema413.anyOf[0].type,parentSchema:schema413.anyOf[0],data};
+const err2 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema417.anyOf[0].type,parentSchema:schema417.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12119,8 +12575,8 @@ var valid3 = true;
 const len1 = data.length;
 for(let i1=0; i1<len1; i1++){
 const _errs8 = errors;
-if(!(validate201(data[i1], {instancePath:instancePath+"/" + i1,parentData:data,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
+if(!(validate205(data[i1], {instancePath:instancePath+"/" + i1,parentData:data,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
 errors = vErrors.length;
 }
 var valid3 = _errs8 === errors;
@@ -12130,7 +12586,7 @@ break;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema413.anyOf[1].type,parentSchema:schema413.anyOf[1],data};
+const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema417.anyOf[1].type,parentSchema:schema417.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12144,7 +12600,7 @@ var _valid0 = _errs6 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema413.anyOf,parentSchema:schema413,data};
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema417.anyOf,parentSchema:schema417,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12152,7 +12608,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate220.errors = vErrors;
+validate224.errors = vErrors;
 return false;
 }
 else {
@@ -12166,56 +12622,56 @@ vErrors = null;
 }
 }
 }
-validate220.errors = vErrors;
+validate224.errors = vErrors;
 return errors === 0;
 }
 
-
-function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(!(validate220(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
-errors = vErrors.length;
-}
-validate219.errors = vErrors;
-return errors === 0;
-}
-
-export const eth_getFilterLogs_param0 = validate223;
-const schema415 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(!(validate224(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
+errors = vErrors.length;
+}
+validate223.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_getFilterLogs_param0 = validate227;
+const schema419 = {"$ref":"openrpc#/components/schemas/FilterId"};
+
+function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern254.test(data)){
-validate223.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema411,data}];
+validate227.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema415,data}];
 return false;
 }
 }
 else {
-validate223.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema411.type,parentSchema:schema411,data}];
+validate227.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema415.type,parentSchema:schema415,data}];
 return false;
 }
 }
-validate223.errors = vErrors;
+validate227.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getFilterLogs_result = validate224;
-const schema417 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
+export const eth_getFilterLogs_result = validate228;
+const schema421 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
 
-function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.address === undefined) && (missing0 = "address")) || ((data.topics === undefined) && (missing0 = "topics"))) || ((data.data === undefined) && (missing0 = "data"))){
-validate225.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema364.required,parentSchema:schema364,data}];
+validate229.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema368.required,parentSchema:schema368,data}];
 return false;
 }
 else {
@@ -12226,12 +12682,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern16.test(data0)){
-validate225.errors = [{instancePath:instancePath+"/address",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data0}];
+validate229.errors = [{instancePath:instancePath+"/address",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data0}];
 return false;
 }
 }
 else {
-validate225.errors = [{instancePath:instancePath+"/address",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data0}];
+validate229.errors = [{instancePath:instancePath+"/address",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data0}];
 return false;
 }
 }
@@ -12247,7 +12703,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 4){
-validate225.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema364.properties.topics,data:data1}];
+validate229.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema368.properties.topics,data:data1}];
 return false;
 }
 else {
@@ -12260,12 +12716,12 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
 if(!pattern1.test(data2)){
-validate225.errors = [{instancePath:instancePath+"/topics/" + i0,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data2}];
+validate229.errors = [{instancePath:instancePath+"/topics/" + i0,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data2}];
 return false;
 }
 }
 else {
-validate225.errors = [{instancePath:instancePath+"/topics/" + i0,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data2}];
+validate229.errors = [{instancePath:instancePath+"/topics/" + i0,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data2}];
 return false;
 }
 }
@@ -12277,7 +12733,7 @@ break;
 }
 }
 else {
-validate225.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema364.properties.topics.type,parentSchema:schema364.properties.topics,data:data1}];
+validate229.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema368.properties.topics.type,parentSchema:schema368.properties.topics,data:data1}];
 return false;
 }
 }
@@ -12294,12 +12750,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
 if(!pattern4.test(data3)){
-validate225.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data3}];
+validate229.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data3}];
 return false;
 }
 }
 else {
-validate225.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data3}];
+validate229.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data3}];
 return false;
 }
 }
@@ -12316,12 +12772,12 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data4 === "string"){
 if(!pattern18.test(data4)){
-validate225.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data4}];
+validate229.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data4}];
 return false;
 }
 }
 else {
-validate225.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data4}];
+validate229.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data4}];
 return false;
 }
 }
@@ -12338,12 +12794,12 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data5 === "string"){
 if(!pattern1.test(data5)){
-validate225.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data5}];
+validate229.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data5}];
 return false;
 }
 }
 else {
-validate225.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data5}];
+validate229.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data5}];
 return false;
 }
 }
@@ -12360,12 +12816,12 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data6 === "string"){
 if(!pattern18.test(data6)){
-validate225.errors = [{instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data6}];
+validate229.errors = [{instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data6}];
 return false;
 }
 }
 else {
-validate225.errors = [{instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data6}];
+validate229.errors = [{instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data6}];
 return false;
 }
 }
@@ -12382,12 +12838,12 @@ const _errs22 = errors;
 if(errors === _errs22){
 if(typeof data7 === "string"){
 if(!pattern1.test(data7)){
-validate225.errors = [{instancePath:instancePath+"/transactionHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data7}];
+validate229.errors = [{instancePath:instancePath+"/transactionHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data7}];
 return false;
 }
 }
 else {
-validate225.errors = [{instancePath:instancePath+"/transactionHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data7}];
+validate229.errors = [{instancePath:instancePath+"/transactionHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data7}];
 return false;
 }
 }
@@ -12404,12 +12860,12 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(typeof data8 === "string"){
 if(!pattern18.test(data8)){
-validate225.errors = [{instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
+validate229.errors = [{instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
 return false;
 }
 }
 else {
-validate225.errors = [{instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
+validate229.errors = [{instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
 return false;
 }
 }
@@ -12426,12 +12882,12 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(typeof data9 === "string"){
 if(!pattern18.test(data9)){
-validate225.errors = [{instancePath:instancePath+"/logIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
+validate229.errors = [{instancePath:instancePath+"/logIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
 return false;
 }
 }
 else {
-validate225.errors = [{instancePath:instancePath+"/logIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
+validate229.errors = [{instancePath:instancePath+"/logIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
 return false;
 }
 }
@@ -12445,7 +12901,7 @@ if(data.removed !== undefined){
 let data10 = data.removed;
 const _errs30 = errors;
 if(typeof data10 !== "boolean"){
-validate225.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema364.properties.removed.type,parentSchema:schema364.properties.removed,data:data10}];
+validate229.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema368.properties.removed.type,parentSchema:schema368.properties.removed,data:data10}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -12465,16 +12921,16 @@ var valid0 = true;
 }
 }
 else {
-validate225.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema364.type,parentSchema:schema364,data}];
+validate229.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema368.type,parentSchema:schema368,data}];
 return false;
 }
 }
-validate225.errors = vErrors;
+validate229.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -12483,8 +12939,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate225(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate225.errors : vErrors.concat(validate225.errors);
+if(!(validate229(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -12494,19 +12950,19 @@ break;
 }
 }
 else {
-validate224.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema417.type,parentSchema:schema417,data}];
+validate228.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema421.type,parentSchema:schema421,data}];
 return false;
 }
 }
-validate224.errors = vErrors;
+validate228.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getLogs_param0 = validate227;
-const schema428 = {"$ref":"openrpc#/components/schemas/Filter"};
-const schema429 = {"title":"Filter","type":"object","additionalProperties":false,"properties":{"fromBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"toBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"address":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"},{"$ref":"#/components/schemas/Addresses"}]},"topics":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/FilterTopics"}]}}};
+export const eth_getLogs_param0 = validate231;
+const schema432 = {"$ref":"openrpc#/components/schemas/Filter"};
+const schema433 = {"title":"Filter","type":"object","additionalProperties":false,"properties":{"fromBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"toBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"address":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"},{"$ref":"#/components/schemas/Addresses"}]},"topics":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/FilterTopics"}]}}};
 
-function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -12520,12 +12976,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern16.test(data0)){
-validate231.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data0}];
+validate235.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data0}];
 return false;
 }
 }
 else {
-validate231.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data0}];
+validate235.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data0}];
 return false;
 }
 }
@@ -12536,18 +12992,18 @@ break;
 }
 }
 else {
-validate231.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema92.type,parentSchema:schema92,data}];
+validate235.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema92.type,parentSchema:schema92,data}];
 return false;
 }
 }
-validate231.errors = vErrors;
+validate235.errors = vErrors;
 return errors === 0;
 }
 
-const schema436 = {"title":"Filter topics","type":"array","items":{"$ref":"#/components/schemas/FilterTopic"}};
-const schema437 = {"title":"Filter topic","oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"},{"type":"array","items":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]}}]};
+const schema440 = {"title":"Filter topics","type":"array","items":{"$ref":"#/components/schemas/FilterTopic"}};
+const schema441 = {"title":"Filter topic","oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"},{"type":"array","items":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]}}]};
 
-function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -12670,7 +13126,7 @@ passing1 = 1;
 }
 }
 if(!valid4){
-const err6 = {instancePath:instancePath+"/" + i0,schemaPath:"#/oneOf/2/items/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema437.oneOf[2].items.oneOf,parentSchema:schema437.oneOf[2].items,data:data0};
+const err6 = {instancePath:instancePath+"/" + i0,schemaPath:"#/oneOf/2/items/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema441.oneOf[2].items.oneOf,parentSchema:schema441.oneOf[2].items,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -12697,7 +13153,7 @@ break;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema437.oneOf[2].type,parentSchema:schema437.oneOf[2],data};
+const err7 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema441.oneOf[2].type,parentSchema:schema441.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -12720,7 +13176,7 @@ passing0 = 2;
 }
 }
 if(!valid0){
-const err8 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema437.oneOf,parentSchema:schema437,data};
+const err8 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema441.oneOf,parentSchema:schema441,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -12728,7 +13184,7 @@ else {
 vErrors.push(err8);
 }
 errors++;
-validate234.errors = vErrors;
+validate238.errors = vErrors;
 return false;
 }
 else {
@@ -12742,12 +13198,12 @@ vErrors = null;
 }
 }
 }
-validate234.errors = vErrors;
+validate238.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -12756,8 +13212,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate234(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
+if(!(validate238(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate238.errors : vErrors.concat(validate238.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -12767,16 +13223,16 @@ break;
 }
 }
 else {
-validate233.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema436.type,parentSchema:schema436,data}];
+validate237.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema440.type,parentSchema:schema440,data}];
 return false;
 }
 }
-validate233.errors = vErrors;
+validate237.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -12784,7 +13240,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "fromBlock") || (key0 === "toBlock")) || (key0 === "blockHash")) || (key0 === "address")) || (key0 === "topics"))){
-validate228.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema429,data}];
+validate232.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema433,data}];
 return false;
 break;
 }
@@ -12821,12 +13277,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!pattern1.test(data2)){
-validate228.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data2}];
+validate232.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data2}];
 return false;
 }
 }
 else {
-validate228.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data2}];
+validate232.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data2}];
 return false;
 }
 }
@@ -12895,8 +13351,8 @@ valid2 = true;
 passing0 = 1;
 }
 const _errs15 = errors;
-if(!(validate231(data3, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
-vErrors = vErrors === null ? validate231.errors : vErrors.concat(validate231.errors);
+if(!(validate235(data3, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+vErrors = vErrors === null ? validate235.errors : vErrors.concat(validate235.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
@@ -12912,7 +13368,7 @@ passing0 = 2;
 }
 }
 if(!valid2){
-const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema429.properties.address.oneOf,parentSchema:schema429.properties.address,data:data3};
+const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema433.properties.address.oneOf,parentSchema:schema433.properties.address,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12920,7 +13376,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate228.errors = vErrors;
+validate232.errors = vErrors;
 return false;
 }
 else {
@@ -12963,8 +13419,8 @@ valid5 = true;
 passing1 = 0;
 }
 const _errs21 = errors;
-if(!(validate233(data4, {instancePath:instancePath+"/topics",parentData:data,parentDataProperty:"topics",rootData}))){
-vErrors = vErrors === null ? validate233.errors : vErrors.concat(validate233.errors);
+if(!(validate237(data4, {instancePath:instancePath+"/topics",parentData:data,parentDataProperty:"topics",rootData}))){
+vErrors = vErrors === null ? validate237.errors : vErrors.concat(validate237.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs21 === errors;
@@ -12979,7 +13435,7 @@ passing1 = 1;
 }
 }
 if(!valid5){
-const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema429.properties.topics.oneOf,parentSchema:schema429.properties.topics,data:data4};
+const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema433.properties.topics.oneOf,parentSchema:schema433.properties.topics,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -12987,7 +13443,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
-validate228.errors = vErrors;
+validate232.errors = vErrors;
 return false;
 }
 else {
@@ -13013,37 +13469,37 @@ var valid0 = true;
 }
 }
 else {
-validate228.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema429.type,parentSchema:schema429,data}];
+validate232.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema433.type,parentSchema:schema433,data}];
 return false;
 }
 }
-validate228.errors = vErrors;
+validate232.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate228(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate228.errors : vErrors.concat(validate228.errors);
+if(!(validate232(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate232.errors : vErrors.concat(validate232.errors);
 errors = vErrors.length;
 }
-validate227.errors = vErrors;
+validate231.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getLogs_result = validate238;
-const schema442 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
+export const eth_getLogs_result = validate242;
+const schema446 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
 
-function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.address === undefined) && (missing0 = "address")) || ((data.topics === undefined) && (missing0 = "topics"))) || ((data.data === undefined) && (missing0 = "data"))){
-validate239.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema364.required,parentSchema:schema364,data}];
+validate243.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema368.required,parentSchema:schema368,data}];
 return false;
 }
 else {
@@ -13054,12 +13510,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern16.test(data0)){
-validate239.errors = [{instancePath:instancePath+"/address",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data0}];
+validate243.errors = [{instancePath:instancePath+"/address",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data0}];
 return false;
 }
 }
 else {
-validate239.errors = [{instancePath:instancePath+"/address",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data0}];
+validate243.errors = [{instancePath:instancePath+"/address",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data0}];
 return false;
 }
 }
@@ -13075,7 +13531,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 4){
-validate239.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema364.properties.topics,data:data1}];
+validate243.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema368.properties.topics,data:data1}];
 return false;
 }
 else {
@@ -13088,12 +13544,12 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
 if(!pattern1.test(data2)){
-validate239.errors = [{instancePath:instancePath+"/topics/" + i0,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data2}];
+validate243.errors = [{instancePath:instancePath+"/topics/" + i0,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data2}];
 return false;
 }
 }
 else {
-validate239.errors = [{instancePath:instancePath+"/topics/" + i0,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data2}];
+validate243.errors = [{instancePath:instancePath+"/topics/" + i0,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data2}];
 return false;
 }
 }
@@ -13105,7 +13561,7 @@ break;
 }
 }
 else {
-validate239.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema364.properties.topics.type,parentSchema:schema364.properties.topics,data:data1}];
+validate243.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema368.properties.topics.type,parentSchema:schema368.properties.topics,data:data1}];
 return false;
 }
 }
@@ -13122,12 +13578,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
 if(!pattern4.test(data3)){
-validate239.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data3}];
+validate243.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data3}];
 return false;
 }
 }
 else {
-validate239.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data3}];
+validate243.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data3}];
 return false;
 }
 }
@@ -13144,12 +13600,12 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data4 === "string"){
 if(!pattern18.test(data4)){
-validate239.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data4}];
+validate243.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data4}];
 return false;
 }
 }
 else {
-validate239.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data4}];
+validate243.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data4}];
 return false;
 }
 }
@@ -13166,12 +13622,12 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data5 === "string"){
 if(!pattern1.test(data5)){
-validate239.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data5}];
+validate243.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data5}];
 return false;
 }
 }
 else {
-validate239.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data5}];
+validate243.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data5}];
 return false;
 }
 }
@@ -13188,12 +13644,12 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data6 === "string"){
 if(!pattern18.test(data6)){
-validate239.errors = [{instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data6}];
+validate243.errors = [{instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data6}];
 return false;
 }
 }
 else {
-validate239.errors = [{instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data6}];
+validate243.errors = [{instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data6}];
 return false;
 }
 }
@@ -13210,12 +13666,12 @@ const _errs22 = errors;
 if(errors === _errs22){
 if(typeof data7 === "string"){
 if(!pattern1.test(data7)){
-validate239.errors = [{instancePath:instancePath+"/transactionHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data7}];
+validate243.errors = [{instancePath:instancePath+"/transactionHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data7}];
 return false;
 }
 }
 else {
-validate239.errors = [{instancePath:instancePath+"/transactionHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data7}];
+validate243.errors = [{instancePath:instancePath+"/transactionHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data7}];
 return false;
 }
 }
@@ -13232,12 +13688,12 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(typeof data8 === "string"){
 if(!pattern18.test(data8)){
-validate239.errors = [{instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
+validate243.errors = [{instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
 return false;
 }
 }
 else {
-validate239.errors = [{instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
+validate243.errors = [{instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
 return false;
 }
 }
@@ -13254,12 +13710,12 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(typeof data9 === "string"){
 if(!pattern18.test(data9)){
-validate239.errors = [{instancePath:instancePath+"/logIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
+validate243.errors = [{instancePath:instancePath+"/logIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
 return false;
 }
 }
 else {
-validate239.errors = [{instancePath:instancePath+"/logIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
+validate243.errors = [{instancePath:instancePath+"/logIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
 return false;
 }
 }
@@ -13273,7 +13729,7 @@ if(data.removed !== undefined){
 let data10 = data.removed;
 const _errs30 = errors;
 if(typeof data10 !== "boolean"){
-validate239.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema364.properties.removed.type,parentSchema:schema364.properties.removed,data:data10}];
+validate243.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema368.properties.removed.type,parentSchema:schema368.properties.removed,data:data10}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -13293,16 +13749,16 @@ var valid0 = true;
 }
 }
 else {
-validate239.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema364.type,parentSchema:schema364,data}];
+validate243.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema368.type,parentSchema:schema368,data}];
 return false;
 }
 }
-validate239.errors = vErrors;
+validate243.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -13311,8 +13767,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate239(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate239.errors : vErrors.concat(validate239.errors);
+if(!(validate243(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate243.errors : vErrors.concat(validate243.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -13322,43 +13778,43 @@ break;
 }
 }
 else {
-validate238.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema442.type,parentSchema:schema442,data}];
+validate242.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema446.type,parentSchema:schema446,data}];
 return false;
 }
 }
-validate238.errors = vErrors;
+validate242.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getProof_param0 = validate241;
-const schema453 = {"$ref":"openrpc#/components/schemas/Address"};
+export const eth_getProof_param0 = validate245;
+const schema457 = {"$ref":"openrpc#/components/schemas/Address"};
 
-function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern16.test(data)){
-validate241.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data}];
+validate245.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data}];
 return false;
 }
 }
 else {
-validate241.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data}];
+validate245.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data}];
 return false;
 }
 }
-validate241.errors = vErrors;
+validate245.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getProof_param1 = validate242;
-const schema455 = {"$ref":"openrpc#/components/schemas/StorageKeys"};
-const schema456 = {"title":"Storage keys","type":"array","items":{"$ref":"#/components/schemas/StorageSlot"}};
-const schema457 = {"title":"Storage slot","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a storage slot (0x + 1 to 64 hex digits)"};
+export const eth_getProof_param1 = validate246;
+const schema459 = {"$ref":"openrpc#/components/schemas/StorageKeys"};
+const schema460 = {"title":"Storage keys","type":"array","items":{"$ref":"#/components/schemas/StorageSlot"}};
+const schema461 = {"title":"Storage slot","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a storage slot (0x + 1 to 64 hex digits)"};
 
-function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -13372,12 +13828,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern254.test(data0)){
-validate243.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema457,data:data0}];
+validate247.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema461,data:data0}];
 return false;
 }
 }
 else {
-validate243.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema457.type,parentSchema:schema457,data:data0}];
+validate247.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema461.type,parentSchema:schema461,data:data0}];
 return false;
 }
 }
@@ -13388,30 +13844,30 @@ break;
 }
 }
 else {
-validate243.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema456.type,parentSchema:schema456,data}];
+validate247.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema460.type,parentSchema:schema460,data}];
 return false;
 }
 }
-validate243.errors = vErrors;
+validate247.errors = vErrors;
 return errors === 0;
 }
 
-
-function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(!(validate243(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate243.errors : vErrors.concat(validate243.errors);
-errors = vErrors.length;
-}
-validate242.errors = vErrors;
-return errors === 0;
-}
-
-export const eth_getProof_param2 = validate245;
-const schema458 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(!(validate247(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
+errors = vErrors.length;
+}
+validate246.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_getProof_param2 = validate249;
+const schema462 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+
+function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -13526,7 +13982,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate246.errors = vErrors;
+validate250.errors = vErrors;
 return false;
 }
 else {
@@ -13540,42 +13996,42 @@ vErrors = null;
 }
 }
 }
-validate246.errors = vErrors;
+validate250.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate246(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate246.errors : vErrors.concat(validate246.errors);
+if(!(validate250(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate250.errors : vErrors.concat(validate250.errors);
 errors = vErrors.length;
 }
-validate245.errors = vErrors;
+validate249.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getProof_result = validate250;
-const schema463 = {"$ref":"openrpc#/components/schemas/AccountProof"};
-const schema464 = {"title":"Account proof","type":"object","required":["address","accountProof","balance","codeHash","nonce","storageHash","storageProof"],"additionalProperties":false,"properties":{"address":{"$ref":"#/components/schemas/Address"},"accountProof":{"type":"array","items":{"$ref":"#/components/schemas/Bytes"}},"balance":{"$ref":"#/components/schemas/Uint256"},"codeHash":{"$ref":"#/components/schemas/Hash32"},"nonce":{"$ref":"#/components/schemas/Uint64"},"storageHash":{"$ref":"#/components/schemas/Hash32"},"storageProof":{"type":"array","items":{"$ref":"#/components/schemas/StorageProof"}}}};
-const schema471 = {"title":"Storage proof","type":"object","required":["key","value","proof"],"additionalProperties":false,"properties":{"key":{"$ref":"#/components/schemas/StorageSlot"},"value":{"$ref":"#/components/schemas/Uint256"},"proof":{"type":"array","items":{"$ref":"#/components/schemas/Bytes"}}}};
+export const eth_getProof_result = validate254;
+const schema467 = {"$ref":"openrpc#/components/schemas/AccountProof"};
+const schema468 = {"title":"Account proof","type":"object","required":["address","accountProof","balance","codeHash","nonce","storageHash","storageProof"],"additionalProperties":false,"properties":{"address":{"$ref":"#/components/schemas/Address"},"accountProof":{"type":"array","items":{"$ref":"#/components/schemas/Bytes"}},"balance":{"$ref":"#/components/schemas/Uint256"},"codeHash":{"$ref":"#/components/schemas/Hash32"},"nonce":{"$ref":"#/components/schemas/Uint64"},"storageHash":{"$ref":"#/components/schemas/Hash32"},"storageProof":{"type":"array","items":{"$ref":"#/components/schemas/StorageProof"}}}};
+const schema475 = {"title":"Storage proof","type":"object","required":["key","value","proof"],"additionalProperties":false,"properties":{"key":{"$ref":"#/components/schemas/StorageSlot"},"value":{"$ref":"#/components/schemas/Uint256"},"proof":{"type":"array","items":{"$ref":"#/components/schemas/Bytes"}}}};
 
-function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.key === undefined) && (missing0 = "key")) || ((data.value === undefined) && (missing0 = "value"))) || ((data.proof === undefined) && (missing0 = "proof"))){
-validate252.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema471.required,parentSchema:schema471,data}];
+validate256.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema475.required,parentSchema:schema475,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "key") || (key0 === "value")) || (key0 === "proof"))){
-validate252.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema471,data}];
+validate256.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema475,data}];
 return false;
 break;
 }
@@ -13588,12 +14044,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
 if(!pattern254.test(data0)){
-validate252.errors = [{instancePath:instancePath+"/key",schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema457,data:data0}];
+validate256.errors = [{instancePath:instancePath+"/key",schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema461,data:data0}];
 return false;
 }
 }
 else {
-validate252.errors = [{instancePath:instancePath+"/key",schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema457.type,parentSchema:schema457,data:data0}];
+validate256.errors = [{instancePath:instancePath+"/key",schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema461.type,parentSchema:schema461,data:data0}];
 return false;
 }
 }
@@ -13610,12 +14066,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
 if(!pattern44.test(data1)){
-validate252.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data1}];
+validate256.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data1}];
 return false;
 }
 }
 else {
-validate252.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data1}];
+validate256.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data1}];
 return false;
 }
 }
@@ -13639,12 +14095,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data3 === "string"){
 if(!pattern4.test(data3)){
-validate252.errors = [{instancePath:instancePath+"/proof/" + i0,schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data3}];
+validate256.errors = [{instancePath:instancePath+"/proof/" + i0,schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data3}];
 return false;
 }
 }
 else {
-validate252.errors = [{instancePath:instancePath+"/proof/" + i0,schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data3}];
+validate256.errors = [{instancePath:instancePath+"/proof/" + i0,schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data3}];
 return false;
 }
 }
@@ -13655,7 +14111,7 @@ break;
 }
 }
 else {
-validate252.errors = [{instancePath:instancePath+"/proof",schemaPath:"#/properties/proof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema471.properties.proof.type,parentSchema:schema471.properties.proof,data:data2}];
+validate256.errors = [{instancePath:instancePath+"/proof",schemaPath:"#/properties/proof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema475.properties.proof.type,parentSchema:schema475.properties.proof,data:data2}];
 return false;
 }
 }
@@ -13670,30 +14126,30 @@ var valid0 = true;
 }
 }
 else {
-validate252.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema471.type,parentSchema:schema471,data}];
+validate256.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema475.type,parentSchema:schema475,data}];
 return false;
 }
 }
-validate252.errors = vErrors;
+validate256.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.address === undefined) && (missing0 = "address")) || ((data.accountProof === undefined) && (missing0 = "accountProof"))) || ((data.balance === undefined) && (missing0 = "balance"))) || ((data.codeHash === undefined) && (missing0 = "codeHash"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.storageHash === undefined) && (missing0 = "storageHash"))) || ((data.storageProof === undefined) && (missing0 = "storageProof"))){
-validate251.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema464.required,parentSchema:schema464,data}];
+validate255.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema468.required,parentSchema:schema468,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "address") || (key0 === "accountProof")) || (key0 === "balance")) || (key0 === "codeHash")) || (key0 === "nonce")) || (key0 === "storageHash")) || (key0 === "storageProof"))){
-validate251.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema464,data}];
+validate255.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema468,data}];
 return false;
 break;
 }
@@ -13706,12 +14162,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
 if(!pattern16.test(data0)){
-validate251.errors = [{instancePath:instancePath+"/address",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data0}];
+validate255.errors = [{instancePath:instancePath+"/address",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data0}];
 return false;
 }
 }
 else {
-validate251.errors = [{instancePath:instancePath+"/address",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data0}];
+validate255.errors = [{instancePath:instancePath+"/address",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data0}];
 return false;
 }
 }
@@ -13735,12 +14191,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
-validate251.errors = [{instancePath:instancePath+"/accountProof/" + i0,schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data2}];
+validate255.errors = [{instancePath:instancePath+"/accountProof/" + i0,schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data2}];
 return false;
 }
 }
 else {
-validate251.errors = [{instancePath:instancePath+"/accountProof/" + i0,schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data2}];
+validate255.errors = [{instancePath:instancePath+"/accountProof/" + i0,schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data2}];
 return false;
 }
 }
@@ -13751,7 +14207,7 @@ break;
 }
 }
 else {
-validate251.errors = [{instancePath:instancePath+"/accountProof",schemaPath:"#/properties/accountProof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema464.properties.accountProof.type,parentSchema:schema464.properties.accountProof,data:data1}];
+validate255.errors = [{instancePath:instancePath+"/accountProof",schemaPath:"#/properties/accountProof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema468.properties.accountProof.type,parentSchema:schema468.properties.accountProof,data:data1}];
 return false;
 }
 }
@@ -13768,12 +14224,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data3 === "string"){
 if(!pattern44.test(data3)){
-validate251.errors = [{instancePath:instancePath+"/balance",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data3}];
+validate255.errors = [{instancePath:instancePath+"/balance",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data3}];
 return false;
 }
 }
 else {
-validate251.errors = [{instancePath:instancePath+"/balance",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data3}];
+validate255.errors = [{instancePath:instancePath+"/balance",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data3}];
 return false;
 }
 }
@@ -13790,12 +14246,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data4 === "string"){
 if(!pattern1.test(data4)){
-validate251.errors = [{instancePath:instancePath+"/codeHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data4}];
+validate255.errors = [{instancePath:instancePath+"/codeHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data4}];
 return false;
 }
 }
 else {
-validate251.errors = [{instancePath:instancePath+"/codeHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data4}];
+validate255.errors = [{instancePath:instancePath+"/codeHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data4}];
 return false;
 }
 }
@@ -13812,12 +14268,12 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data5 === "string"){
 if(!pattern0.test(data5)){
-validate251.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data:data5}];
+validate255.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data:data5}];
 return false;
 }
 }
 else {
-validate251.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data:data5}];
+validate255.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data:data5}];
 return false;
 }
 }
@@ -13834,12 +14290,12 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data6 === "string"){
 if(!pattern1.test(data6)){
-validate251.errors = [{instancePath:instancePath+"/storageHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data6}];
+validate255.errors = [{instancePath:instancePath+"/storageHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data6}];
 return false;
 }
 }
 else {
-validate251.errors = [{instancePath:instancePath+"/storageHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data6}];
+validate255.errors = [{instancePath:instancePath+"/storageHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data6}];
 return false;
 }
 }
@@ -13858,8 +14314,8 @@ var valid8 = true;
 const len1 = data7.length;
 for(let i1=0; i1<len1; i1++){
 const _errs24 = errors;
-if(!(validate252(data7[i1], {instancePath:instancePath+"/storageProof/" + i1,parentData:data7,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate252.errors : vErrors.concat(validate252.errors);
+if(!(validate256(data7[i1], {instancePath:instancePath+"/storageProof/" + i1,parentData:data7,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
 errors = vErrors.length;
 }
 var valid8 = _errs24 === errors;
@@ -13869,7 +14325,7 @@ break;
 }
 }
 else {
-validate251.errors = [{instancePath:instancePath+"/storageProof",schemaPath:"#/properties/storageProof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema464.properties.storageProof.type,parentSchema:schema464.properties.storageProof,data:data7}];
+validate255.errors = [{instancePath:instancePath+"/storageProof",schemaPath:"#/properties/storageProof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema468.properties.storageProof.type,parentSchema:schema468.properties.storageProof,data:data7}];
 return false;
 }
 }
@@ -13888,42 +14344,7 @@ var valid0 = true;
 }
 }
 else {
-validate251.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema464.type,parentSchema:schema464,data}];
-return false;
-}
-}
-validate251.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(!(validate251(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
-errors = vErrors.length;
-}
-validate250.errors = vErrors;
-return errors === 0;
-}
-
-export const eth_getRawTransactionByHash_param0 = validate255;
-const schema475 = {"$ref":"openrpc#/components/schemas/Hash32"};
-
-function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-if(errors === _errs0){
-if(typeof data === "string"){
-if(!pattern1.test(data)){
-validate255.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data}];
-return false;
-}
-}
-else {
-validate255.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data}];
+validate255.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema468.type,parentSchema:schema468,data}];
 return false;
 }
 }
@@ -13931,10 +14352,45 @@ validate255.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getRawTransactionByHash_result = validate256;
-const schema477 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Bytes"}]};
 
-function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(!(validate255(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
+errors = vErrors.length;
+}
+validate254.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_getRawTransactionByHash_param0 = validate259;
+const schema479 = {"$ref":"openrpc#/components/schemas/Hash32"};
+
+function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+if(errors === _errs0){
+if(typeof data === "string"){
+if(!pattern1.test(data)){
+validate259.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data}];
+return false;
+}
+}
+else {
+validate259.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data}];
+return false;
+}
+}
+validate259.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_getRawTransactionByHash_result = validate260;
+const schema481 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Bytes"}]};
+
+function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -13994,7 +14450,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema477.oneOf,parentSchema:schema477,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema481.oneOf,parentSchema:schema481,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -14002,7 +14458,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate256.errors = vErrors;
+validate260.errors = vErrors;
 return false;
 }
 else {
@@ -14016,60 +14472,60 @@ vErrors = null;
 }
 }
 }
-validate256.errors = vErrors;
+validate260.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getStorageAt_param0 = validate257;
-const schema480 = {"$ref":"openrpc#/components/schemas/Address"};
+export const eth_getStorageAt_param0 = validate261;
+const schema484 = {"$ref":"openrpc#/components/schemas/Address"};
 
-function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern16.test(data)){
-validate257.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data}];
+validate261.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data}];
 return false;
 }
 }
 else {
-validate257.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data}];
+validate261.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data}];
 return false;
 }
 }
-validate257.errors = vErrors;
+validate261.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getStorageAt_param1 = validate258;
-const schema482 = {"$ref":"openrpc#/components/schemas/StorageSlot"};
+export const eth_getStorageAt_param1 = validate262;
+const schema486 = {"$ref":"openrpc#/components/schemas/StorageSlot"};
 
-function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern254.test(data)){
-validate258.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema457,data}];
+validate262.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema461,data}];
 return false;
 }
 }
 else {
-validate258.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema457.type,parentSchema:schema457,data}];
+validate262.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema461.type,parentSchema:schema461,data}];
 return false;
 }
 }
-validate258.errors = vErrors;
+validate262.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getStorageAt_param2 = validate259;
-const schema484 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+export const eth_getStorageAt_param2 = validate263;
+const schema488 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
-function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -14184,7 +14640,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate260.errors = vErrors;
+validate264.errors = vErrors;
 return false;
 }
 else {
@@ -14198,50 +14654,50 @@ vErrors = null;
 }
 }
 }
-validate260.errors = vErrors;
+validate264.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate260(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
+if(!(validate264(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate264.errors : vErrors.concat(validate264.errors);
 errors = vErrors.length;
 }
-validate259.errors = vErrors;
+validate263.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getStorageAt_result = validate264;
-const schema489 = {"$ref":"openrpc#/components/schemas/Bytes32"};
+export const eth_getStorageAt_result = validate268;
+const schema493 = {"$ref":"openrpc#/components/schemas/Bytes32"};
 
-function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern1.test(data)){
-validate264.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema144,data}];
+validate268.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema144,data}];
 return false;
 }
 }
 else {
-validate264.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema144.type,parentSchema:schema144,data}];
+validate268.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema144.type,parentSchema:schema144,data}];
 return false;
 }
 }
-validate264.errors = vErrors;
+validate268.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getStorageValues_param0 = validate265;
-const schema491 = {"$ref":"openrpc#/components/schemas/StorageRequests"};
-const schema492 = {"title":"Storage requests","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/StorageKeys"}};
+export const eth_getStorageValues_param0 = validate269;
+const schema495 = {"$ref":"openrpc#/components/schemas/StorageRequests"};
+const schema496 = {"title":"Storage requests","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/StorageKeys"}};
 
-function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -14255,12 +14711,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern254.test(data0)){
-validate267.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema457,data:data0}];
+validate271.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema461,data:data0}];
 return false;
 }
 }
 else {
-validate267.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema457.type,parentSchema:schema457,data:data0}];
+validate271.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema461.type,parentSchema:schema461,data:data0}];
 return false;
 }
 }
@@ -14271,16 +14727,16 @@ break;
 }
 }
 else {
-validate267.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema456.type,parentSchema:schema456,data}];
+validate271.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema460.type,parentSchema:schema460,data}];
 return false;
 }
 }
-validate267.errors = vErrors;
+validate271.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -14289,7 +14745,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern16.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema492.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema496.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -14301,7 +14757,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema492.propertyNames,parentSchema:schema492,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema496.propertyNames,parentSchema:schema496,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -14309,7 +14765,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate266.errors = vErrors;
+validate270.errors = vErrors;
 return false;
 break;
 }
@@ -14317,8 +14773,8 @@ break;
 if(valid0){
 for(const key1 in data){
 const _errs3 = errors;
-if(!(validate267(data[key1], {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key1,rootData}))){
-vErrors = vErrors === null ? validate267.errors : vErrors.concat(validate267.errors);
+if(!(validate271(data[key1], {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key1,rootData}))){
+vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs3 === errors;
@@ -14329,30 +14785,30 @@ break;
 }
 }
 else {
-validate266.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema492.type,parentSchema:schema492,data}];
+validate270.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema496.type,parentSchema:schema496,data}];
 return false;
 }
 }
-validate266.errors = vErrors;
+validate270.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate266(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
+if(!(validate270(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate270.errors : vErrors.concat(validate270.errors);
 errors = vErrors.length;
 }
-validate265.errors = vErrors;
+validate269.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getStorageValues_param1 = validate270;
-const schema495 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+export const eth_getStorageValues_param1 = validate274;
+const schema499 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
-function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -14467,7 +14923,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate271.errors = vErrors;
+validate275.errors = vErrors;
 return false;
 }
 else {
@@ -14481,28 +14937,28 @@ vErrors = null;
 }
 }
 }
-validate271.errors = vErrors;
+validate275.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate271(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
+if(!(validate275(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
 errors = vErrors.length;
 }
-validate270.errors = vErrors;
+validate274.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getStorageValues_result = validate275;
-const schema500 = {"$ref":"openrpc#/components/schemas/StorageValues"};
-const schema501 = {"title":"Storage values","type":"object","propertyNames":{"pattern":"^0x[0-9a-f]{40}$"},"additionalProperties":{"type":"array","items":{"$ref":"#/components/schemas/Bytes32"}}};
+export const eth_getStorageValues_result = validate279;
+const schema504 = {"$ref":"openrpc#/components/schemas/StorageValues"};
+const schema505 = {"title":"Storage values","type":"object","propertyNames":{"pattern":"^0x[0-9a-f]{40}$"},"additionalProperties":{"type":"array","items":{"$ref":"#/components/schemas/Bytes32"}}};
 const pattern304 = new RegExp("^0x[0-9a-f]{40}$", "u");
 
-function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -14511,7 +14967,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern304.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{40}$"},message:"must match pattern \""+"^0x[0-9a-f]{40}$"+"\"",schema:"^0x[0-9a-f]{40}$",parentSchema:schema501.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{40}$"},message:"must match pattern \""+"^0x[0-9a-f]{40}$"+"\"",schema:"^0x[0-9a-f]{40}$",parentSchema:schema505.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -14523,7 +14979,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema501.propertyNames,parentSchema:schema501,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema505.propertyNames,parentSchema:schema505,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -14531,7 +14987,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate276.errors = vErrors;
+validate280.errors = vErrors;
 return false;
 break;
 }
@@ -14551,12 +15007,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
 if(!pattern1.test(data1)){
-validate276.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/components/schemas/Bytes32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema144,data:data1}];
+validate280.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/components/schemas/Bytes32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema144,data:data1}];
 return false;
 }
 }
 else {
-validate276.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/components/schemas/Bytes32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema144.type,parentSchema:schema144,data:data1}];
+validate280.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/components/schemas/Bytes32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema144.type,parentSchema:schema144,data:data1}];
 return false;
 }
 }
@@ -14567,7 +15023,7 @@ break;
 }
 }
 else {
-validate276.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema501.additionalProperties.type,parentSchema:schema501.additionalProperties,data:data0}];
+validate280.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema505.additionalProperties.type,parentSchema:schema505.additionalProperties,data:data0}];
 return false;
 }
 }
@@ -14579,83 +15035,83 @@ break;
 }
 }
 else {
-validate276.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema501.type,parentSchema:schema501,data}];
+validate280.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema505.type,parentSchema:schema505,data}];
 return false;
 }
 }
-validate276.errors = vErrors;
+validate280.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate276(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
+if(!(validate280(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate280.errors : vErrors.concat(validate280.errors);
 errors = vErrors.length;
 }
-validate275.errors = vErrors;
+validate279.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getTransactionByBlockHashAndIndex_param0 = validate278;
-const schema503 = {"$ref":"openrpc#/components/schemas/Hash32"};
+export const eth_getTransactionByBlockHashAndIndex_param0 = validate282;
+const schema507 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
-function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern1.test(data)){
-validate278.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data}];
+validate282.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data}];
 return false;
 }
 }
 else {
-validate278.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data}];
+validate282.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data}];
 return false;
 }
 }
-validate278.errors = vErrors;
+validate282.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getTransactionByBlockHashAndIndex_param1 = validate279;
-const schema505 = {"$ref":"openrpc#/components/schemas/Uint64"};
+export const eth_getTransactionByBlockHashAndIndex_param1 = validate283;
+const schema509 = {"$ref":"openrpc#/components/schemas/Uint64"};
 
-function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern0.test(data)){
-validate279.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data}];
+validate283.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data}];
 return false;
 }
 }
 else {
-validate279.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data}];
+validate283.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data}];
 return false;
 }
 }
-validate279.errors = vErrors;
+validate283.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getTransactionByBlockHashAndIndex_result = validate280;
-const schema507 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
+export const eth_getTransactionByBlockHashAndIndex_result = validate284;
+const schema511 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
 
-function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.input === undefined) && (missing0 = "input"))){
-validate281.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema272.required,parentSchema:schema272,data}];
+validate285.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema276.required,parentSchema:schema276,data}];
 return false;
 }
 else {
@@ -14666,12 +15122,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern18.test(data0)){
-validate281.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data0}];
+validate285.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data0}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data0}];
+validate285.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data0}];
 return false;
 }
 }
@@ -14688,12 +15144,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(!pattern1.test(data1)){
-validate281.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data1}];
+validate285.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data1}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data1}];
+validate285.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data1}];
 return false;
 }
 }
@@ -14763,7 +15219,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema272.properties.blockHash.oneOf,parentSchema:schema272.properties.blockHash,data:data2};
+const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema276.properties.blockHash.oneOf,parentSchema:schema276.properties.blockHash,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -14771,7 +15227,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate281.errors = vErrors;
+validate285.errors = vErrors;
 return false;
 }
 else {
@@ -14851,7 +15307,7 @@ passing1 = 1;
 }
 }
 if(!valid6){
-const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema272.properties.blockNumber.oneOf,parentSchema:schema272.properties.blockNumber,data:data3};
+const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema276.properties.blockNumber.oneOf,parentSchema:schema276.properties.blockNumber,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -14859,7 +15315,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
-validate281.errors = vErrors;
+validate285.errors = vErrors;
 return false;
 }
 else {
@@ -14939,7 +15395,7 @@ passing2 = 1;
 }
 }
 if(!valid9){
-const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema272.properties.blockTimestamp.oneOf,parentSchema:schema272.properties.blockTimestamp,data:data4};
+const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema276.properties.blockTimestamp.oneOf,parentSchema:schema276.properties.blockTimestamp,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -14947,7 +15403,7 @@ else {
 vErrors.push(err11);
 }
 errors++;
-validate281.errors = vErrors;
+validate285.errors = vErrors;
 return false;
 }
 else {
@@ -15027,7 +15483,7 @@ passing3 = 1;
 }
 }
 if(!valid12){
-const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema272.properties.transactionIndex.oneOf,parentSchema:schema272.properties.transactionIndex,data:data5};
+const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema276.properties.transactionIndex.oneOf,parentSchema:schema276.properties.transactionIndex,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -15035,7 +15491,7 @@ else {
 vErrors.push(err15);
 }
 errors++;
-validate281.errors = vErrors;
+validate285.errors = vErrors;
 return false;
 }
 else {
@@ -15062,12 +15518,12 @@ const _errs40 = errors;
 if(errors === _errs40){
 if(typeof data6 === "string"){
 if(!pattern16.test(data6)){
-validate281.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data6}];
+validate285.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data6}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data6}];
+validate285.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data6}];
 return false;
 }
 }
@@ -15137,7 +15593,7 @@ passing4 = 1;
 }
 }
 if(!valid16){
-const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema272.properties.to.oneOf,parentSchema:schema272.properties.to,data:data7};
+const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema276.properties.to.oneOf,parentSchema:schema276.properties.to,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -15145,7 +15601,7 @@ else {
 vErrors.push(err19);
 }
 errors++;
-validate281.errors = vErrors;
+validate285.errors = vErrors;
 return false;
 }
 else {
@@ -15172,12 +15628,12 @@ const _errs51 = errors;
 if(errors === _errs51){
 if(typeof data8 === "string"){
 if(!pattern18.test(data8)){
-validate281.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
+validate285.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
+validate285.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
 return false;
 }
 }
@@ -15194,12 +15650,12 @@ const _errs54 = errors;
 if(errors === _errs54){
 if(typeof data9 === "string"){
 if(!pattern18.test(data9)){
-validate281.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
+validate285.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
+validate285.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
 return false;
 }
 }
@@ -15216,12 +15672,12 @@ const _errs57 = errors;
 if(errors === _errs57){
 if(typeof data10 === "string"){
 if(!pattern18.test(data10)){
-validate281.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data10}];
+validate285.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data10}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data10}];
+validate285.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data10}];
 return false;
 }
 }
@@ -15238,12 +15694,12 @@ const _errs60 = errors;
 if(errors === _errs60){
 if(typeof data11 === "string"){
 if(!pattern4.test(data11)){
-validate281.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data11}];
+validate285.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data11}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data11}];
+validate285.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data11}];
 return false;
 }
 }
@@ -15260,12 +15716,12 @@ const _errs63 = errors;
 if(errors === _errs63){
 if(typeof data12 === "string"){
 if(!pattern18.test(data12)){
-validate281.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data12}];
+validate285.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data12}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data12}];
+validate285.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data12}];
 return false;
 }
 }
@@ -15282,12 +15738,12 @@ const _errs66 = errors;
 if(errors === _errs66){
 if(typeof data13 === "string"){
 if(!pattern18.test(data13)){
-validate281.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data13}];
+validate285.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data13}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data13}];
+validate285.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data13}];
 return false;
 }
 }
@@ -15304,12 +15760,12 @@ const _errs69 = errors;
 if(errors === _errs69){
 if(typeof data14 === "string"){
 if(!pattern18.test(data14)){
-validate281.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data14}];
+validate285.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data14}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data14}];
+validate285.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data14}];
 return false;
 }
 }
@@ -15326,12 +15782,12 @@ const _errs72 = errors;
 if(errors === _errs72){
 if(typeof data15 === "string"){
 if(!pattern18.test(data15)){
-validate281.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data15}];
+validate285.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data15}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data15}];
+validate285.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data15}];
 return false;
 }
 }
@@ -15372,12 +15828,12 @@ const _errs77 = errors;
 if(errors === _errs77){
 if(typeof data18 === "string"){
 if(!pattern18.test(data18)){
-validate281.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data18}];
+validate285.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data18}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data18}];
+validate285.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data18}];
 return false;
 }
 }
@@ -15394,12 +15850,12 @@ const _errs80 = errors;
 if(errors === _errs80){
 if(typeof data19 === "string"){
 if(!pattern44.test(data19)){
-validate281.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data19}];
+validate285.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data19}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data19}];
+validate285.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data19}];
 return false;
 }
 }
@@ -15416,12 +15872,12 @@ const _errs83 = errors;
 if(errors === _errs83){
 if(typeof data20 === "string"){
 if(!pattern44.test(data20)){
-validate281.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data20}];
+validate285.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data20}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data20}];
+validate285.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data20}];
 return false;
 }
 }
@@ -15438,12 +15894,12 @@ const _errs86 = errors;
 if(errors === _errs86){
 if(typeof data21 === "string"){
 if(!pattern18.test(data21)){
-validate281.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data21}];
+validate285.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data21}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data21}];
+validate285.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data21}];
 return false;
 }
 }
@@ -15460,12 +15916,12 @@ const _errs89 = errors;
 if(errors === _errs89){
 if(typeof data22 === "string"){
 if(!pattern1.test(data22)){
-validate281.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data22}];
+validate285.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data22}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data22}];
+validate285.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data22}];
 return false;
 }
 }
@@ -15482,12 +15938,12 @@ const _errs92 = errors;
 if(errors === _errs92){
 if(typeof data23 === "string"){
 if(!pattern18.test(data23)){
-validate281.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
+validate285.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
+validate285.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
 return false;
 }
 }
@@ -15501,7 +15957,7 @@ if(data.isSystemTx !== undefined){
 let data24 = data.isSystemTx;
 const _errs94 = errors;
 if(typeof data24 !== "boolean"){
-validate281.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema272.properties.isSystemTx.type,parentSchema:schema272.properties.isSystemTx,data:data24}];
+validate285.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema276.properties.isSystemTx.type,parentSchema:schema276.properties.isSystemTx,data:data24}];
 return false;
 }
 var valid0 = _errs94 === errors;
@@ -15517,12 +15973,12 @@ const _errs97 = errors;
 if(errors === _errs97){
 if(typeof data25 === "string"){
 if(!pattern18.test(data25)){
-validate281.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data25}];
+validate285.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data25}];
 return false;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data25}];
+validate285.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data25}];
 return false;
 }
 }
@@ -15559,16 +16015,16 @@ var valid0 = true;
 }
 }
 else {
-validate281.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema272.type,parentSchema:schema272,data}];
+validate285.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema276.type,parentSchema:schema276,data}];
 return false;
 }
 }
-validate281.errors = vErrors;
+validate285.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -15591,8 +16047,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs4 = errors;
-if(!(validate281(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate281.errors : vErrors.concat(validate281.errors);
+if(!(validate285(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate285.errors : vErrors.concat(validate285.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
@@ -15607,7 +16063,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema507.oneOf,parentSchema:schema507,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema511.oneOf,parentSchema:schema511,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -15615,7 +16071,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate280.errors = vErrors;
+validate284.errors = vErrors;
 return false;
 }
 else {
@@ -15629,14 +16085,14 @@ vErrors = null;
 }
 }
 }
-validate280.errors = vErrors;
+validate284.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getTransactionByBlockNumberAndIndex_param0 = validate285;
-const schema538 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+export const eth_getTransactionByBlockNumberAndIndex_param0 = validate289;
+const schema542 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
-function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -15714,7 +16170,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate286.errors = vErrors;
+validate290.errors = vErrors;
 return false;
 }
 else {
@@ -15726,963 +16182,6 @@ vErrors.length = _errs0;
 else {
 vErrors = null;
 }
-}
-}
-validate286.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(!(validate286(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
-errors = vErrors.length;
-}
-validate285.errors = vErrors;
-return errors === 0;
-}
-
-export const eth_getTransactionByBlockNumberAndIndex_param1 = validate288;
-const schema542 = {"$ref":"openrpc#/components/schemas/Uint64"};
-
-function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-if(errors === _errs0){
-if(typeof data === "string"){
-if(!pattern0.test(data)){
-validate288.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data}];
-return false;
-}
-}
-else {
-validate288.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data}];
-return false;
-}
-}
-validate288.errors = vErrors;
-return errors === 0;
-}
-
-export const eth_getTransactionByBlockNumberAndIndex_result = validate289;
-const schema544 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
-
-function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.input === undefined) && (missing0 = "input"))){
-validate290.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema272.required,parentSchema:schema272,data}];
-return false;
-}
-else {
-if(data.type !== undefined){
-let data0 = data.type;
-const _errs1 = errors;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(!pattern18.test(data0)){
-validate290.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data0}];
-return false;
-}
-}
-else {
-validate290.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data0}];
-return false;
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.hash !== undefined){
-let data1 = data.hash;
-const _errs4 = errors;
-const _errs5 = errors;
-if(errors === _errs5){
-if(typeof data1 === "string"){
-if(!pattern1.test(data1)){
-validate290.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data1}];
-return false;
-}
-}
-else {
-validate290.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data1}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.blockHash !== undefined){
-let data2 = data.blockHash;
-const _errs7 = errors;
-const _errs8 = errors;
-let valid3 = false;
-let passing0 = null;
-const _errs9 = errors;
-if(data2 !== null){
-const err0 = {instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data2};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-var _valid0 = _errs9 === errors;
-if(_valid0){
-valid3 = true;
-passing0 = 0;
-}
-const _errs12 = errors;
-const _errs13 = errors;
-if(errors === _errs13){
-if(typeof data2 === "string"){
-if(!pattern1.test(data2)){
-const err1 = {instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data2};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data2};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-var _valid0 = _errs12 === errors;
-if(_valid0 && valid3){
-valid3 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid3 = true;
-passing0 = 1;
-}
-}
-if(!valid3){
-const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema272.properties.blockHash.oneOf,parentSchema:schema272.properties.blockHash,data:data2};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-validate290.errors = vErrors;
-return false;
-}
-else {
-errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-vErrors.length = _errs8;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.blockNumber !== undefined){
-let data3 = data.blockNumber;
-const _errs15 = errors;
-const _errs16 = errors;
-let valid6 = false;
-let passing1 = null;
-const _errs17 = errors;
-if(data3 !== null){
-const err4 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data3};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-var _valid1 = _errs17 === errors;
-if(_valid1){
-valid6 = true;
-passing1 = 0;
-}
-const _errs20 = errors;
-const _errs21 = errors;
-if(errors === _errs21){
-if(typeof data3 === "string"){
-if(!pattern18.test(data3)){
-const err5 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data3};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data3};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-var _valid1 = _errs20 === errors;
-if(_valid1 && valid6){
-valid6 = false;
-passing1 = [passing1, 1];
-}
-else {
-if(_valid1){
-valid6 = true;
-passing1 = 1;
-}
-}
-if(!valid6){
-const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema272.properties.blockNumber.oneOf,parentSchema:schema272.properties.blockNumber,data:data3};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-validate290.errors = vErrors;
-return false;
-}
-else {
-errors = _errs16;
-if(vErrors !== null){
-if(_errs16){
-vErrors.length = _errs16;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs15 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.blockTimestamp !== undefined){
-let data4 = data.blockTimestamp;
-const _errs23 = errors;
-const _errs24 = errors;
-let valid9 = false;
-let passing2 = null;
-const _errs25 = errors;
-if(data4 !== null){
-const err8 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data4};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-var _valid2 = _errs25 === errors;
-if(_valid2){
-valid9 = true;
-passing2 = 0;
-}
-const _errs28 = errors;
-const _errs29 = errors;
-if(errors === _errs29){
-if(typeof data4 === "string"){
-if(!pattern18.test(data4)){
-const err9 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data4};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data4};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-var _valid2 = _errs28 === errors;
-if(_valid2 && valid9){
-valid9 = false;
-passing2 = [passing2, 1];
-}
-else {
-if(_valid2){
-valid9 = true;
-passing2 = 1;
-}
-}
-if(!valid9){
-const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema272.properties.blockTimestamp.oneOf,parentSchema:schema272.properties.blockTimestamp,data:data4};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-validate290.errors = vErrors;
-return false;
-}
-else {
-errors = _errs24;
-if(vErrors !== null){
-if(_errs24){
-vErrors.length = _errs24;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs23 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.transactionIndex !== undefined){
-let data5 = data.transactionIndex;
-const _errs31 = errors;
-const _errs32 = errors;
-let valid12 = false;
-let passing3 = null;
-const _errs33 = errors;
-if(data5 !== null){
-const err12 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data5};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-var _valid3 = _errs33 === errors;
-if(_valid3){
-valid12 = true;
-passing3 = 0;
-}
-const _errs36 = errors;
-const _errs37 = errors;
-if(errors === _errs37){
-if(typeof data5 === "string"){
-if(!pattern18.test(data5)){
-const err13 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data5};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data5};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-var _valid3 = _errs36 === errors;
-if(_valid3 && valid12){
-valid12 = false;
-passing3 = [passing3, 1];
-}
-else {
-if(_valid3){
-valid12 = true;
-passing3 = 1;
-}
-}
-if(!valid12){
-const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema272.properties.transactionIndex.oneOf,parentSchema:schema272.properties.transactionIndex,data:data5};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-validate290.errors = vErrors;
-return false;
-}
-else {
-errors = _errs32;
-if(vErrors !== null){
-if(_errs32){
-vErrors.length = _errs32;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs31 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.from !== undefined){
-let data6 = data.from;
-const _errs39 = errors;
-const _errs40 = errors;
-if(errors === _errs40){
-if(typeof data6 === "string"){
-if(!pattern16.test(data6)){
-validate290.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data6}];
-return false;
-}
-}
-else {
-validate290.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data6}];
-return false;
-}
-}
-var valid0 = _errs39 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.to !== undefined){
-let data7 = data.to;
-const _errs42 = errors;
-const _errs43 = errors;
-let valid16 = false;
-let passing4 = null;
-const _errs44 = errors;
-if(data7 !== null){
-const err16 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data7};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-var _valid4 = _errs44 === errors;
-if(_valid4){
-valid16 = true;
-passing4 = 0;
-}
-const _errs47 = errors;
-const _errs48 = errors;
-if(errors === _errs48){
-if(typeof data7 === "string"){
-if(!pattern16.test(data7)){
-const err17 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data7};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data7};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-var _valid4 = _errs47 === errors;
-if(_valid4 && valid16){
-valid16 = false;
-passing4 = [passing4, 1];
-}
-else {
-if(_valid4){
-valid16 = true;
-passing4 = 1;
-}
-}
-if(!valid16){
-const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema272.properties.to.oneOf,parentSchema:schema272.properties.to,data:data7};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-validate290.errors = vErrors;
-return false;
-}
-else {
-errors = _errs43;
-if(vErrors !== null){
-if(_errs43){
-vErrors.length = _errs43;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs42 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.nonce !== undefined){
-let data8 = data.nonce;
-const _errs50 = errors;
-const _errs51 = errors;
-if(errors === _errs51){
-if(typeof data8 === "string"){
-if(!pattern18.test(data8)){
-validate290.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
-return false;
-}
-}
-else {
-validate290.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
-return false;
-}
-}
-var valid0 = _errs50 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.gas !== undefined){
-let data9 = data.gas;
-const _errs53 = errors;
-const _errs54 = errors;
-if(errors === _errs54){
-if(typeof data9 === "string"){
-if(!pattern18.test(data9)){
-validate290.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
-return false;
-}
-}
-else {
-validate290.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
-return false;
-}
-}
-var valid0 = _errs53 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.value !== undefined){
-let data10 = data.value;
-const _errs56 = errors;
-const _errs57 = errors;
-if(errors === _errs57){
-if(typeof data10 === "string"){
-if(!pattern18.test(data10)){
-validate290.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data10}];
-return false;
-}
-}
-else {
-validate290.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data10}];
-return false;
-}
-}
-var valid0 = _errs56 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.input !== undefined){
-let data11 = data.input;
-const _errs59 = errors;
-const _errs60 = errors;
-if(errors === _errs60){
-if(typeof data11 === "string"){
-if(!pattern4.test(data11)){
-validate290.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data11}];
-return false;
-}
-}
-else {
-validate290.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data11}];
-return false;
-}
-}
-var valid0 = _errs59 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.gasPrice !== undefined){
-let data12 = data.gasPrice;
-const _errs62 = errors;
-const _errs63 = errors;
-if(errors === _errs63){
-if(typeof data12 === "string"){
-if(!pattern18.test(data12)){
-validate290.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data12}];
-return false;
-}
-}
-else {
-validate290.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data12}];
-return false;
-}
-}
-var valid0 = _errs62 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.maxFeePerGas !== undefined){
-let data13 = data.maxFeePerGas;
-const _errs65 = errors;
-const _errs66 = errors;
-if(errors === _errs66){
-if(typeof data13 === "string"){
-if(!pattern18.test(data13)){
-validate290.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data13}];
-return false;
-}
-}
-else {
-validate290.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data13}];
-return false;
-}
-}
-var valid0 = _errs65 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.maxPriorityFeePerGas !== undefined){
-let data14 = data.maxPriorityFeePerGas;
-const _errs68 = errors;
-const _errs69 = errors;
-if(errors === _errs69){
-if(typeof data14 === "string"){
-if(!pattern18.test(data14)){
-validate290.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data14}];
-return false;
-}
-}
-else {
-validate290.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data14}];
-return false;
-}
-}
-var valid0 = _errs68 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.chainId !== undefined){
-let data15 = data.chainId;
-const _errs71 = errors;
-const _errs72 = errors;
-if(errors === _errs72){
-if(typeof data15 === "string"){
-if(!pattern18.test(data15)){
-validate290.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data15}];
-return false;
-}
-}
-else {
-validate290.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data15}];
-return false;
-}
-}
-var valid0 = _errs71 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.accessList !== undefined){
-const _errs74 = errors;
-if(!(validate90(data.accessList, {instancePath:instancePath+"/accessList",parentData:data,parentDataProperty:"accessList",rootData}))){
-vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs74 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.authorizationList !== undefined){
-const _errs75 = errors;
-if(!(validate94(data.authorizationList, {instancePath:instancePath+"/authorizationList",parentData:data,parentDataProperty:"authorizationList",rootData}))){
-vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs75 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.v !== undefined){
-let data18 = data.v;
-const _errs76 = errors;
-const _errs77 = errors;
-if(errors === _errs77){
-if(typeof data18 === "string"){
-if(!pattern18.test(data18)){
-validate290.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data18}];
-return false;
-}
-}
-else {
-validate290.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data18}];
-return false;
-}
-}
-var valid0 = _errs76 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.r !== undefined){
-let data19 = data.r;
-const _errs79 = errors;
-const _errs80 = errors;
-if(errors === _errs80){
-if(typeof data19 === "string"){
-if(!pattern44.test(data19)){
-validate290.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data19}];
-return false;
-}
-}
-else {
-validate290.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data19}];
-return false;
-}
-}
-var valid0 = _errs79 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.s !== undefined){
-let data20 = data.s;
-const _errs82 = errors;
-const _errs83 = errors;
-if(errors === _errs83){
-if(typeof data20 === "string"){
-if(!pattern44.test(data20)){
-validate290.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data20}];
-return false;
-}
-}
-else {
-validate290.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data20}];
-return false;
-}
-}
-var valid0 = _errs82 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.yParity !== undefined){
-let data21 = data.yParity;
-const _errs85 = errors;
-const _errs86 = errors;
-if(errors === _errs86){
-if(typeof data21 === "string"){
-if(!pattern18.test(data21)){
-validate290.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data21}];
-return false;
-}
-}
-else {
-validate290.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data21}];
-return false;
-}
-}
-var valid0 = _errs85 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.sourceHash !== undefined){
-let data22 = data.sourceHash;
-const _errs88 = errors;
-const _errs89 = errors;
-if(errors === _errs89){
-if(typeof data22 === "string"){
-if(!pattern1.test(data22)){
-validate290.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data22}];
-return false;
-}
-}
-else {
-validate290.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data22}];
-return false;
-}
-}
-var valid0 = _errs88 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.mint !== undefined){
-let data23 = data.mint;
-const _errs91 = errors;
-const _errs92 = errors;
-if(errors === _errs92){
-if(typeof data23 === "string"){
-if(!pattern18.test(data23)){
-validate290.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
-return false;
-}
-}
-else {
-validate290.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
-return false;
-}
-}
-var valid0 = _errs91 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.isSystemTx !== undefined){
-let data24 = data.isSystemTx;
-const _errs94 = errors;
-if(typeof data24 !== "boolean"){
-validate290.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema272.properties.isSystemTx.type,parentSchema:schema272.properties.isSystemTx,data:data24}];
-return false;
-}
-var valid0 = _errs94 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.depositReceiptVersion !== undefined){
-let data25 = data.depositReceiptVersion;
-const _errs96 = errors;
-const _errs97 = errors;
-if(errors === _errs97){
-if(typeof data25 === "string"){
-if(!pattern18.test(data25)){
-validate290.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data25}];
-return false;
-}
-}
-else {
-validate290.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data25}];
-return false;
-}
-}
-var valid0 = _errs96 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema272.type,parentSchema:schema272,data}];
-return false;
 }
 }
 validate290.errors = vErrors;
@@ -16693,102 +16192,48 @@ return errors === 0;
 function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
-const _errs1 = errors;
-if(data !== null){
-const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
-const _errs4 = errors;
 if(!(validate290(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
 errors = vErrors.length;
-}
-var _valid0 = _errs4 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
-}
-if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema544.oneOf,parentSchema:schema544,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-validate289.errors = vErrors;
-return false;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
 }
 validate289.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getTransactionByHash_param0 = validate294;
-const schema575 = {"$ref":"openrpc#/components/schemas/Hash32"};
+export const eth_getTransactionByBlockNumberAndIndex_param1 = validate292;
+const schema546 = {"$ref":"openrpc#/components/schemas/Uint64"};
 
-function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern1.test(data)){
-validate294.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data}];
+if(!pattern0.test(data)){
+validate292.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data}];
 return false;
 }
 }
 else {
-validate294.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data}];
+validate292.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data}];
 return false;
 }
 }
-validate294.errors = vErrors;
+validate292.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getTransactionByHash_result = validate295;
-const schema577 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
+export const eth_getTransactionByBlockNumberAndIndex_result = validate293;
+const schema548 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
 
-function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.input === undefined) && (missing0 = "input"))){
-validate296.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema272.required,parentSchema:schema272,data}];
+validate294.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema276.required,parentSchema:schema276,data}];
 return false;
 }
 else {
@@ -16799,12 +16244,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern18.test(data0)){
-validate296.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data0}];
+validate294.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data0}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data0}];
+validate294.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data0}];
 return false;
 }
 }
@@ -16821,12 +16266,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(!pattern1.test(data1)){
-validate296.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data1}];
+validate294.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data1}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data1}];
+validate294.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data1}];
 return false;
 }
 }
@@ -16896,7 +16341,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema272.properties.blockHash.oneOf,parentSchema:schema272.properties.blockHash,data:data2};
+const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema276.properties.blockHash.oneOf,parentSchema:schema276.properties.blockHash,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -16904,7 +16349,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate296.errors = vErrors;
+validate294.errors = vErrors;
 return false;
 }
 else {
@@ -16984,7 +16429,7 @@ passing1 = 1;
 }
 }
 if(!valid6){
-const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema272.properties.blockNumber.oneOf,parentSchema:schema272.properties.blockNumber,data:data3};
+const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema276.properties.blockNumber.oneOf,parentSchema:schema276.properties.blockNumber,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -16992,7 +16437,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
-validate296.errors = vErrors;
+validate294.errors = vErrors;
 return false;
 }
 else {
@@ -17072,7 +16517,7 @@ passing2 = 1;
 }
 }
 if(!valid9){
-const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema272.properties.blockTimestamp.oneOf,parentSchema:schema272.properties.blockTimestamp,data:data4};
+const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema276.properties.blockTimestamp.oneOf,parentSchema:schema276.properties.blockTimestamp,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -17080,7 +16525,7 @@ else {
 vErrors.push(err11);
 }
 errors++;
-validate296.errors = vErrors;
+validate294.errors = vErrors;
 return false;
 }
 else {
@@ -17160,7 +16605,7 @@ passing3 = 1;
 }
 }
 if(!valid12){
-const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema272.properties.transactionIndex.oneOf,parentSchema:schema272.properties.transactionIndex,data:data5};
+const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema276.properties.transactionIndex.oneOf,parentSchema:schema276.properties.transactionIndex,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -17168,7 +16613,7 @@ else {
 vErrors.push(err15);
 }
 errors++;
-validate296.errors = vErrors;
+validate294.errors = vErrors;
 return false;
 }
 else {
@@ -17195,12 +16640,12 @@ const _errs40 = errors;
 if(errors === _errs40){
 if(typeof data6 === "string"){
 if(!pattern16.test(data6)){
-validate296.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data6}];
+validate294.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data6}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data6}];
+validate294.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data6}];
 return false;
 }
 }
@@ -17270,7 +16715,7 @@ passing4 = 1;
 }
 }
 if(!valid16){
-const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema272.properties.to.oneOf,parentSchema:schema272.properties.to,data:data7};
+const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema276.properties.to.oneOf,parentSchema:schema276.properties.to,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -17278,7 +16723,7 @@ else {
 vErrors.push(err19);
 }
 errors++;
-validate296.errors = vErrors;
+validate294.errors = vErrors;
 return false;
 }
 else {
@@ -17305,12 +16750,12 @@ const _errs51 = errors;
 if(errors === _errs51){
 if(typeof data8 === "string"){
 if(!pattern18.test(data8)){
-validate296.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
+validate294.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
+validate294.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
 return false;
 }
 }
@@ -17327,12 +16772,12 @@ const _errs54 = errors;
 if(errors === _errs54){
 if(typeof data9 === "string"){
 if(!pattern18.test(data9)){
-validate296.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
+validate294.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
+validate294.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
 return false;
 }
 }
@@ -17349,12 +16794,12 @@ const _errs57 = errors;
 if(errors === _errs57){
 if(typeof data10 === "string"){
 if(!pattern18.test(data10)){
-validate296.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data10}];
+validate294.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data10}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data10}];
+validate294.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data10}];
 return false;
 }
 }
@@ -17371,12 +16816,12 @@ const _errs60 = errors;
 if(errors === _errs60){
 if(typeof data11 === "string"){
 if(!pattern4.test(data11)){
-validate296.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data11}];
+validate294.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data11}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data11}];
+validate294.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data11}];
 return false;
 }
 }
@@ -17393,12 +16838,12 @@ const _errs63 = errors;
 if(errors === _errs63){
 if(typeof data12 === "string"){
 if(!pattern18.test(data12)){
-validate296.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data12}];
+validate294.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data12}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data12}];
+validate294.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data12}];
 return false;
 }
 }
@@ -17415,12 +16860,12 @@ const _errs66 = errors;
 if(errors === _errs66){
 if(typeof data13 === "string"){
 if(!pattern18.test(data13)){
-validate296.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data13}];
+validate294.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data13}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data13}];
+validate294.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data13}];
 return false;
 }
 }
@@ -17437,12 +16882,12 @@ const _errs69 = errors;
 if(errors === _errs69){
 if(typeof data14 === "string"){
 if(!pattern18.test(data14)){
-validate296.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data14}];
+validate294.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data14}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data14}];
+validate294.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data14}];
 return false;
 }
 }
@@ -17459,12 +16904,12 @@ const _errs72 = errors;
 if(errors === _errs72){
 if(typeof data15 === "string"){
 if(!pattern18.test(data15)){
-validate296.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data15}];
+validate294.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data15}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data15}];
+validate294.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data15}];
 return false;
 }
 }
@@ -17505,12 +16950,12 @@ const _errs77 = errors;
 if(errors === _errs77){
 if(typeof data18 === "string"){
 if(!pattern18.test(data18)){
-validate296.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data18}];
+validate294.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data18}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data18}];
+validate294.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data18}];
 return false;
 }
 }
@@ -17527,12 +16972,12 @@ const _errs80 = errors;
 if(errors === _errs80){
 if(typeof data19 === "string"){
 if(!pattern44.test(data19)){
-validate296.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data19}];
+validate294.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data19}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data19}];
+validate294.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data19}];
 return false;
 }
 }
@@ -17549,12 +16994,12 @@ const _errs83 = errors;
 if(errors === _errs83){
 if(typeof data20 === "string"){
 if(!pattern44.test(data20)){
-validate296.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data20}];
+validate294.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data20}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data20}];
+validate294.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data20}];
 return false;
 }
 }
@@ -17571,12 +17016,12 @@ const _errs86 = errors;
 if(errors === _errs86){
 if(typeof data21 === "string"){
 if(!pattern18.test(data21)){
-validate296.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data21}];
+validate294.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data21}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data21}];
+validate294.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data21}];
 return false;
 }
 }
@@ -17593,12 +17038,12 @@ const _errs89 = errors;
 if(errors === _errs89){
 if(typeof data22 === "string"){
 if(!pattern1.test(data22)){
-validate296.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data22}];
+validate294.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data22}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data22}];
+validate294.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data22}];
 return false;
 }
 }
@@ -17615,12 +17060,12 @@ const _errs92 = errors;
 if(errors === _errs92){
 if(typeof data23 === "string"){
 if(!pattern18.test(data23)){
-validate296.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
+validate294.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
+validate294.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
 return false;
 }
 }
@@ -17634,7 +17079,7 @@ if(data.isSystemTx !== undefined){
 let data24 = data.isSystemTx;
 const _errs94 = errors;
 if(typeof data24 !== "boolean"){
-validate296.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema272.properties.isSystemTx.type,parentSchema:schema272.properties.isSystemTx,data:data24}];
+validate294.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema276.properties.isSystemTx.type,parentSchema:schema276.properties.isSystemTx,data:data24}];
 return false;
 }
 var valid0 = _errs94 === errors;
@@ -17650,12 +17095,12 @@ const _errs97 = errors;
 if(errors === _errs97){
 if(typeof data25 === "string"){
 if(!pattern18.test(data25)){
-validate296.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data25}];
+validate294.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data25}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data25}];
+validate294.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data25}];
 return false;
 }
 }
@@ -17692,16 +17137,16 @@ var valid0 = true;
 }
 }
 else {
-validate296.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema272.type,parentSchema:schema272,data}];
+validate294.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema276.type,parentSchema:schema276,data}];
 return false;
 }
 }
-validate296.errors = vErrors;
+validate294.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -17724,8 +17169,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs4 = errors;
-if(!(validate296(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate296.errors : vErrors.concat(validate296.errors);
+if(!(validate294(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate294.errors : vErrors.concat(validate294.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
@@ -17740,7 +17185,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema577.oneOf,parentSchema:schema577,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema548.oneOf,parentSchema:schema548,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17748,7 +17193,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate295.errors = vErrors;
+validate293.errors = vErrors;
 return false;
 }
 else {
@@ -17762,26 +17207,948 @@ vErrors = null;
 }
 }
 }
-validate295.errors = vErrors;
+validate293.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getTransactionCount_param0 = validate300;
-const schema608 = {"$ref":"openrpc#/components/schemas/Address"};
+export const eth_getTransactionByHash_param0 = validate298;
+const schema579 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
-function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern16.test(data)){
-validate300.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data}];
+if(!pattern1.test(data)){
+validate298.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data}];
 return false;
 }
 }
 else {
-validate300.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data}];
+validate298.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data}];
+return false;
+}
+}
+validate298.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_getTransactionByHash_result = validate299;
+const schema581 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
+
+function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.input === undefined) && (missing0 = "input"))){
+validate300.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema276.required,parentSchema:schema276,data}];
+return false;
+}
+else {
+if(data.type !== undefined){
+let data0 = data.type;
+const _errs1 = errors;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern18.test(data0)){
+validate300.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data0}];
+return false;
+}
+}
+else {
+validate300.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data0}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.hash !== undefined){
+let data1 = data.hash;
+const _errs4 = errors;
+const _errs5 = errors;
+if(errors === _errs5){
+if(typeof data1 === "string"){
+if(!pattern1.test(data1)){
+validate300.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data1}];
+return false;
+}
+}
+else {
+validate300.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data1}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.blockHash !== undefined){
+let data2 = data.blockHash;
+const _errs7 = errors;
+const _errs8 = errors;
+let valid3 = false;
+let passing0 = null;
+const _errs9 = errors;
+if(data2 !== null){
+const err0 = {instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data2};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs9 === errors;
+if(_valid0){
+valid3 = true;
+passing0 = 0;
+}
+const _errs12 = errors;
+const _errs13 = errors;
+if(errors === _errs13){
+if(typeof data2 === "string"){
+if(!pattern1.test(data2)){
+const err1 = {instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data2};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data2};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+var _valid0 = _errs12 === errors;
+if(_valid0 && valid3){
+valid3 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid3 = true;
+passing0 = 1;
+}
+}
+if(!valid3){
+const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema276.properties.blockHash.oneOf,parentSchema:schema276.properties.blockHash,data:data2};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate300.errors = vErrors;
+return false;
+}
+else {
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.blockNumber !== undefined){
+let data3 = data.blockNumber;
+const _errs15 = errors;
+const _errs16 = errors;
+let valid6 = false;
+let passing1 = null;
+const _errs17 = errors;
+if(data3 !== null){
+const err4 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data3};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var _valid1 = _errs17 === errors;
+if(_valid1){
+valid6 = true;
+passing1 = 0;
+}
+const _errs20 = errors;
+const _errs21 = errors;
+if(errors === _errs21){
+if(typeof data3 === "string"){
+if(!pattern18.test(data3)){
+const err5 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data3};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data3};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+var _valid1 = _errs20 === errors;
+if(_valid1 && valid6){
+valid6 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid6 = true;
+passing1 = 1;
+}
+}
+if(!valid6){
+const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema276.properties.blockNumber.oneOf,parentSchema:schema276.properties.blockNumber,data:data3};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+validate300.errors = vErrors;
+return false;
+}
+else {
+errors = _errs16;
+if(vErrors !== null){
+if(_errs16){
+vErrors.length = _errs16;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.blockTimestamp !== undefined){
+let data4 = data.blockTimestamp;
+const _errs23 = errors;
+const _errs24 = errors;
+let valid9 = false;
+let passing2 = null;
+const _errs25 = errors;
+if(data4 !== null){
+const err8 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data4};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid2 = _errs25 === errors;
+if(_valid2){
+valid9 = true;
+passing2 = 0;
+}
+const _errs28 = errors;
+const _errs29 = errors;
+if(errors === _errs29){
+if(typeof data4 === "string"){
+if(!pattern18.test(data4)){
+const err9 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data4};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+var _valid2 = _errs28 === errors;
+if(_valid2 && valid9){
+valid9 = false;
+passing2 = [passing2, 1];
+}
+else {
+if(_valid2){
+valid9 = true;
+passing2 = 1;
+}
+}
+if(!valid9){
+const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema276.properties.blockTimestamp.oneOf,parentSchema:schema276.properties.blockTimestamp,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+validate300.errors = vErrors;
+return false;
+}
+else {
+errors = _errs24;
+if(vErrors !== null){
+if(_errs24){
+vErrors.length = _errs24;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs23 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.transactionIndex !== undefined){
+let data5 = data.transactionIndex;
+const _errs31 = errors;
+const _errs32 = errors;
+let valid12 = false;
+let passing3 = null;
+const _errs33 = errors;
+if(data5 !== null){
+const err12 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+var _valid3 = _errs33 === errors;
+if(_valid3){
+valid12 = true;
+passing3 = 0;
+}
+const _errs36 = errors;
+const _errs37 = errors;
+if(errors === _errs37){
+if(typeof data5 === "string"){
+if(!pattern18.test(data5)){
+const err13 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data5};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+var _valid3 = _errs36 === errors;
+if(_valid3 && valid12){
+valid12 = false;
+passing3 = [passing3, 1];
+}
+else {
+if(_valid3){
+valid12 = true;
+passing3 = 1;
+}
+}
+if(!valid12){
+const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema276.properties.transactionIndex.oneOf,parentSchema:schema276.properties.transactionIndex,data:data5};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+validate300.errors = vErrors;
+return false;
+}
+else {
+errors = _errs32;
+if(vErrors !== null){
+if(_errs32){
+vErrors.length = _errs32;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs31 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.from !== undefined){
+let data6 = data.from;
+const _errs39 = errors;
+const _errs40 = errors;
+if(errors === _errs40){
+if(typeof data6 === "string"){
+if(!pattern16.test(data6)){
+validate300.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data6}];
+return false;
+}
+}
+else {
+validate300.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data6}];
+return false;
+}
+}
+var valid0 = _errs39 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to !== undefined){
+let data7 = data.to;
+const _errs42 = errors;
+const _errs43 = errors;
+let valid16 = false;
+let passing4 = null;
+const _errs44 = errors;
+if(data7 !== null){
+const err16 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data:data7};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+var _valid4 = _errs44 === errors;
+if(_valid4){
+valid16 = true;
+passing4 = 0;
+}
+const _errs47 = errors;
+const _errs48 = errors;
+if(errors === _errs48){
+if(typeof data7 === "string"){
+if(!pattern16.test(data7)){
+const err17 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data7};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data7};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+var _valid4 = _errs47 === errors;
+if(_valid4 && valid16){
+valid16 = false;
+passing4 = [passing4, 1];
+}
+else {
+if(_valid4){
+valid16 = true;
+passing4 = 1;
+}
+}
+if(!valid16){
+const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema276.properties.to.oneOf,parentSchema:schema276.properties.to,data:data7};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+validate300.errors = vErrors;
+return false;
+}
+else {
+errors = _errs43;
+if(vErrors !== null){
+if(_errs43){
+vErrors.length = _errs43;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs42 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nonce !== undefined){
+let data8 = data.nonce;
+const _errs50 = errors;
+const _errs51 = errors;
+if(errors === _errs51){
+if(typeof data8 === "string"){
+if(!pattern18.test(data8)){
+validate300.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
+return false;
+}
+}
+else {
+validate300.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
+return false;
+}
+}
+var valid0 = _errs50 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.gas !== undefined){
+let data9 = data.gas;
+const _errs53 = errors;
+const _errs54 = errors;
+if(errors === _errs54){
+if(typeof data9 === "string"){
+if(!pattern18.test(data9)){
+validate300.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
+return false;
+}
+}
+else {
+validate300.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
+return false;
+}
+}
+var valid0 = _errs53 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.value !== undefined){
+let data10 = data.value;
+const _errs56 = errors;
+const _errs57 = errors;
+if(errors === _errs57){
+if(typeof data10 === "string"){
+if(!pattern18.test(data10)){
+validate300.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data10}];
+return false;
+}
+}
+else {
+validate300.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data10}];
+return false;
+}
+}
+var valid0 = _errs56 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.input !== undefined){
+let data11 = data.input;
+const _errs59 = errors;
+const _errs60 = errors;
+if(errors === _errs60){
+if(typeof data11 === "string"){
+if(!pattern4.test(data11)){
+validate300.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data11}];
+return false;
+}
+}
+else {
+validate300.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data11}];
+return false;
+}
+}
+var valid0 = _errs59 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.gasPrice !== undefined){
+let data12 = data.gasPrice;
+const _errs62 = errors;
+const _errs63 = errors;
+if(errors === _errs63){
+if(typeof data12 === "string"){
+if(!pattern18.test(data12)){
+validate300.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data12}];
+return false;
+}
+}
+else {
+validate300.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data12}];
+return false;
+}
+}
+var valid0 = _errs62 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.maxFeePerGas !== undefined){
+let data13 = data.maxFeePerGas;
+const _errs65 = errors;
+const _errs66 = errors;
+if(errors === _errs66){
+if(typeof data13 === "string"){
+if(!pattern18.test(data13)){
+validate300.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data13}];
+return false;
+}
+}
+else {
+validate300.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data13}];
+return false;
+}
+}
+var valid0 = _errs65 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.maxPriorityFeePerGas !== undefined){
+let data14 = data.maxPriorityFeePerGas;
+const _errs68 = errors;
+const _errs69 = errors;
+if(errors === _errs69){
+if(typeof data14 === "string"){
+if(!pattern18.test(data14)){
+validate300.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data14}];
+return false;
+}
+}
+else {
+validate300.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data14}];
+return false;
+}
+}
+var valid0 = _errs68 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.chainId !== undefined){
+let data15 = data.chainId;
+const _errs71 = errors;
+const _errs72 = errors;
+if(errors === _errs72){
+if(typeof data15 === "string"){
+if(!pattern18.test(data15)){
+validate300.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data15}];
+return false;
+}
+}
+else {
+validate300.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data15}];
+return false;
+}
+}
+var valid0 = _errs71 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.accessList !== undefined){
+const _errs74 = errors;
+if(!(validate90(data.accessList, {instancePath:instancePath+"/accessList",parentData:data,parentDataProperty:"accessList",rootData}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs74 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.authorizationList !== undefined){
+const _errs75 = errors;
+if(!(validate94(data.authorizationList, {instancePath:instancePath+"/authorizationList",parentData:data,parentDataProperty:"authorizationList",rootData}))){
+vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs75 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.v !== undefined){
+let data18 = data.v;
+const _errs76 = errors;
+const _errs77 = errors;
+if(errors === _errs77){
+if(typeof data18 === "string"){
+if(!pattern18.test(data18)){
+validate300.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data18}];
+return false;
+}
+}
+else {
+validate300.errors = [{instancePath:instancePath+"/v",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data18}];
+return false;
+}
+}
+var valid0 = _errs76 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.r !== undefined){
+let data19 = data.r;
+const _errs79 = errors;
+const _errs80 = errors;
+if(errors === _errs80){
+if(typeof data19 === "string"){
+if(!pattern44.test(data19)){
+validate300.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data19}];
+return false;
+}
+}
+else {
+validate300.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data19}];
+return false;
+}
+}
+var valid0 = _errs79 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.s !== undefined){
+let data20 = data.s;
+const _errs82 = errors;
+const _errs83 = errors;
+if(errors === _errs83){
+if(typeof data20 === "string"){
+if(!pattern44.test(data20)){
+validate300.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data20}];
+return false;
+}
+}
+else {
+validate300.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data20}];
+return false;
+}
+}
+var valid0 = _errs82 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.yParity !== undefined){
+let data21 = data.yParity;
+const _errs85 = errors;
+const _errs86 = errors;
+if(errors === _errs86){
+if(typeof data21 === "string"){
+if(!pattern18.test(data21)){
+validate300.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data21}];
+return false;
+}
+}
+else {
+validate300.errors = [{instancePath:instancePath+"/yParity",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data21}];
+return false;
+}
+}
+var valid0 = _errs85 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.sourceHash !== undefined){
+let data22 = data.sourceHash;
+const _errs88 = errors;
+const _errs89 = errors;
+if(errors === _errs89){
+if(typeof data22 === "string"){
+if(!pattern1.test(data22)){
+validate300.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data22}];
+return false;
+}
+}
+else {
+validate300.errors = [{instancePath:instancePath+"/sourceHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data22}];
+return false;
+}
+}
+var valid0 = _errs88 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mint !== undefined){
+let data23 = data.mint;
+const _errs91 = errors;
+const _errs92 = errors;
+if(errors === _errs92){
+if(typeof data23 === "string"){
+if(!pattern18.test(data23)){
+validate300.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
+return false;
+}
+}
+else {
+validate300.errors = [{instancePath:instancePath+"/mint",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
+return false;
+}
+}
+var valid0 = _errs91 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.isSystemTx !== undefined){
+let data24 = data.isSystemTx;
+const _errs94 = errors;
+if(typeof data24 !== "boolean"){
+validate300.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema276.properties.isSystemTx.type,parentSchema:schema276.properties.isSystemTx,data:data24}];
+return false;
+}
+var valid0 = _errs94 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.depositReceiptVersion !== undefined){
+let data25 = data.depositReceiptVersion;
+const _errs96 = errors;
+const _errs97 = errors;
+if(errors === _errs97){
+if(typeof data25 === "string"){
+if(!pattern18.test(data25)){
+validate300.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data25}];
+return false;
+}
+}
+else {
+validate300.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data25}];
+return false;
+}
+}
+var valid0 = _errs96 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate300.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema276.type,parentSchema:schema276,data}];
 return false;
 }
 }
@@ -17789,10 +18156,99 @@ validate300.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getTransactionCount_param1 = validate301;
-const schema610 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
-function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(data !== null){
+const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+const _errs4 = errors;
+if(!(validate300(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate300.errors : vErrors.concat(validate300.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs4 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+}
+if(!valid0){
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema581.oneOf,parentSchema:schema581,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate299.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate299.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_getTransactionCount_param0 = validate304;
+const schema612 = {"$ref":"openrpc#/components/schemas/Address"};
+
+function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+if(errors === _errs0){
+if(typeof data === "string"){
+if(!pattern16.test(data)){
+validate304.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data}];
+return false;
+}
+}
+else {
+validate304.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data}];
+return false;
+}
+}
+validate304.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_getTransactionCount_param1 = validate305;
+const schema614 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+
+function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -17907,7 +18363,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate302.errors = vErrors;
+validate306.errors = vErrors;
 return false;
 }
 else {
@@ -17921,79 +18377,79 @@ vErrors = null;
 }
 }
 }
-validate302.errors = vErrors;
+validate306.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate302(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
+if(!(validate306(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate306.errors : vErrors.concat(validate306.errors);
 errors = vErrors.length;
 }
-validate301.errors = vErrors;
+validate305.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getTransactionCount_result = validate306;
-const schema615 = {"$ref":"openrpc#/components/schemas/Uint"};
+export const eth_getTransactionCount_result = validate310;
+const schema619 = {"$ref":"openrpc#/components/schemas/Uint"};
 
-function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern18.test(data)){
-validate306.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data}];
+validate310.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data}];
 return false;
 }
 }
 else {
-validate306.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data}];
+validate310.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data}];
 return false;
 }
 }
-validate306.errors = vErrors;
+validate310.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getTransactionReceipt_param0 = validate307;
-const schema617 = {"$ref":"openrpc#/components/schemas/Hash32"};
+export const eth_getTransactionReceipt_param0 = validate311;
+const schema621 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
-function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern1.test(data)){
-validate307.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data}];
+validate311.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data}];
 return false;
 }
 }
 else {
-validate307.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data}];
+validate311.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data}];
 return false;
 }
 }
-validate307.errors = vErrors;
+validate311.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getTransactionReceipt_result = validate308;
-const schema619 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Receipt"}]};
+export const eth_getTransactionReceipt_result = validate312;
+const schema623 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Receipt"}]};
 
-function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((data.transactionHash === undefined) && (missing0 = "transactionHash")) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.cumulativeGasUsed === undefined) && (missing0 = "cumulativeGasUsed"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.effectiveGasPrice === undefined) && (missing0 = "effectiveGasPrice"))){
-validate309.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema348.required,parentSchema:schema348,data}];
+validate313.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema352.required,parentSchema:schema352,data}];
 return false;
 }
 else {
@@ -18004,12 +18460,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern18.test(data0)){
-validate309.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data0}];
+validate313.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data0}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data0}];
+validate313.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data0}];
 return false;
 }
 }
@@ -18026,12 +18482,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(!pattern1.test(data1)){
-validate309.errors = [{instancePath:instancePath+"/transactionHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data1}];
+validate313.errors = [{instancePath:instancePath+"/transactionHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data1}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/transactionHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data1}];
+validate313.errors = [{instancePath:instancePath+"/transactionHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data1}];
 return false;
 }
 }
@@ -18048,12 +18504,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
 if(!pattern18.test(data2)){
-validate309.errors = [{instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data2}];
+validate313.errors = [{instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data2}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data2}];
+validate313.errors = [{instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data2}];
 return false;
 }
 }
@@ -18070,12 +18526,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data3 === "string"){
 if(!pattern1.test(data3)){
-validate309.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data3}];
+validate313.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data3}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data3}];
+validate313.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data3}];
 return false;
 }
 }
@@ -18092,12 +18548,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data4 === "string"){
 if(!pattern18.test(data4)){
-validate309.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data4}];
+validate313.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data4}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data4}];
+validate313.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data4}];
 return false;
 }
 }
@@ -18114,12 +18570,12 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data5 === "string"){
 if(!pattern16.test(data5)){
-validate309.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data5}];
+validate313.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data5}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data5}];
+validate313.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data5}];
 return false;
 }
 }
@@ -18189,7 +18645,7 @@ passing0 = 1;
 }
 }
 if(!valid7){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema348.properties.to.oneOf,parentSchema:schema348.properties.to,data:data6};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema352.properties.to.oneOf,parentSchema:schema352.properties.to,data:data6};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -18197,7 +18653,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate309.errors = vErrors;
+validate313.errors = vErrors;
 return false;
 }
 else {
@@ -18224,12 +18680,12 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(typeof data7 === "string"){
 if(!pattern18.test(data7)){
-validate309.errors = [{instancePath:instancePath+"/cumulativeGasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data7}];
+validate313.errors = [{instancePath:instancePath+"/cumulativeGasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data7}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/cumulativeGasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data7}];
+validate313.errors = [{instancePath:instancePath+"/cumulativeGasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data7}];
 return false;
 }
 }
@@ -18246,12 +18702,12 @@ const _errs31 = errors;
 if(errors === _errs31){
 if(typeof data8 === "string"){
 if(!pattern18.test(data8)){
-validate309.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
+validate313.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
+validate313.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
 return false;
 }
 }
@@ -18268,12 +18724,12 @@ const _errs34 = errors;
 if(errors === _errs34){
 if(typeof data9 === "string"){
 if(!pattern18.test(data9)){
-validate309.errors = [{instancePath:instancePath+"/effectiveGasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
+validate313.errors = [{instancePath:instancePath+"/effectiveGasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/effectiveGasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
+validate313.errors = [{instancePath:instancePath+"/effectiveGasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
 return false;
 }
 }
@@ -18290,12 +18746,12 @@ const _errs37 = errors;
 if(errors === _errs37){
 if(typeof data10 === "string"){
 if(!pattern18.test(data10)){
-validate309.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data10}];
+validate313.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data10}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data10}];
+validate313.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data10}];
 return false;
 }
 }
@@ -18312,12 +18768,12 @@ const _errs40 = errors;
 if(errors === _errs40){
 if(typeof data11 === "string"){
 if(!pattern18.test(data11)){
-validate309.errors = [{instancePath:instancePath+"/blobGasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data11}];
+validate313.errors = [{instancePath:instancePath+"/blobGasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data11}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/blobGasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data11}];
+validate313.errors = [{instancePath:instancePath+"/blobGasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data11}];
 return false;
 }
 }
@@ -18387,7 +18843,7 @@ passing1 = 1;
 }
 }
 if(!valid15){
-const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema348.properties.contractAddress.oneOf,parentSchema:schema348.properties.contractAddress,data:data12};
+const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema352.properties.contractAddress.oneOf,parentSchema:schema352.properties.contractAddress,data:data12};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -18395,7 +18851,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
-validate309.errors = vErrors;
+validate313.errors = vErrors;
 return false;
 }
 else {
@@ -18424,8 +18880,8 @@ var valid18 = true;
 const len0 = data13.length;
 for(let i0=0; i0<len0; i0++){
 const _errs52 = errors;
-if(!(validate201(data13[i0], {instancePath:instancePath+"/logs/" + i0,parentData:data13,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
+if(!(validate205(data13[i0], {instancePath:instancePath+"/logs/" + i0,parentData:data13,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
 errors = vErrors.length;
 }
 var valid18 = _errs52 === errors;
@@ -18435,7 +18891,7 @@ break;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema348.properties.logs.type,parentSchema:schema348.properties.logs,data:data13}];
+validate313.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema352.properties.logs.type,parentSchema:schema352.properties.logs,data:data13}];
 return false;
 }
 }
@@ -18452,12 +18908,12 @@ const _errs54 = errors;
 if(errors === _errs54){
 if(typeof data15 === "string"){
 if(!pattern135.test(data15)){
-validate309.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema254,data:data15}];
+validate313.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema258,data:data15}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema254.type,parentSchema:schema254,data:data15}];
+validate313.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema258.type,parentSchema:schema258,data:data15}];
 return false;
 }
 }
@@ -18474,12 +18930,12 @@ const _errs57 = errors;
 if(errors === _errs57){
 if(typeof data16 === "string"){
 if(!pattern18.test(data16)){
-validate309.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data16}];
+validate313.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data16}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data16}];
+validate313.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data16}];
 return false;
 }
 }
@@ -18496,12 +18952,12 @@ const _errs60 = errors;
 if(errors === _errs60){
 if(typeof data17 === "string"){
 if(!pattern1.test(data17)){
-validate309.errors = [{instancePath:instancePath+"/root",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data17}];
+validate313.errors = [{instancePath:instancePath+"/root",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data17}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/root",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data17}];
+validate313.errors = [{instancePath:instancePath+"/root",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data17}];
 return false;
 }
 }
@@ -18518,12 +18974,12 @@ const _errs63 = errors;
 if(errors === _errs63){
 if(typeof data18 === "string"){
 if(!pattern18.test(data18)){
-validate309.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data18}];
+validate313.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data18}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data18}];
+validate313.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data18}];
 return false;
 }
 }
@@ -18540,12 +18996,12 @@ const _errs66 = errors;
 if(errors === _errs66){
 if(typeof data19 === "string"){
 if(!pattern18.test(data19)){
-validate309.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data19}];
+validate313.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data19}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data19}];
+validate313.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data19}];
 return false;
 }
 }
@@ -18562,12 +19018,12 @@ const _errs69 = errors;
 if(errors === _errs69){
 if(typeof data20 === "string"){
 if(!pattern18.test(data20)){
-validate309.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data20}];
+validate313.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data20}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data20}];
+validate313.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data20}];
 return false;
 }
 }
@@ -18584,12 +19040,12 @@ const _errs72 = errors;
 if(errors === _errs72){
 if(typeof data21 === "string"){
 if(!pattern18.test(data21)){
-validate309.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data21}];
+validate313.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data21}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data21}];
+validate313.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data21}];
 return false;
 }
 }
@@ -18606,12 +19062,12 @@ const _errs75 = errors;
 if(errors === _errs75){
 if(typeof data22 === "string"){
 if(!pattern18.test(data22)){
-validate309.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data22}];
+validate313.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data22}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data22}];
+validate313.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data22}];
 return false;
 }
 }
@@ -18628,12 +19084,12 @@ const _errs78 = errors;
 if(errors === _errs78){
 if(typeof data23 === "string"){
 if(!pattern18.test(data23)){
-validate309.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
+validate313.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
+validate313.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
 return false;
 }
 }
@@ -18650,12 +19106,12 @@ const _errs81 = errors;
 if(errors === _errs81){
 if(typeof data24 === "string"){
 if(!pattern18.test(data24)){
-validate309.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data24}];
+validate313.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data24}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data24}];
+validate313.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data24}];
 return false;
 }
 }
@@ -18672,12 +19128,12 @@ const _errs84 = errors;
 if(errors === _errs84){
 if(typeof data25 === "string"){
 if(!pattern18.test(data25)){
-validate309.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data25}];
+validate313.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data25}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data25}];
+validate313.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data25}];
 return false;
 }
 }
@@ -18694,12 +19150,12 @@ const _errs87 = errors;
 if(errors === _errs87){
 if(typeof data26 === "string"){
 if(!pattern18.test(data26)){
-validate309.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data26}];
+validate313.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data26}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data26}];
+validate313.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data26}];
 return false;
 }
 }
@@ -18716,12 +19172,12 @@ const _errs90 = errors;
 if(errors === _errs90){
 if(typeof data27 === "string"){
 if(!pattern18.test(data27)){
-validate309.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data27}];
+validate313.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data27}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data27}];
+validate313.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data27}];
 return false;
 }
 }
@@ -18738,12 +19194,12 @@ const _errs93 = errors;
 if(errors === _errs93){
 if(typeof data28 === "string"){
 if(!pattern18.test(data28)){
-validate309.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data28}];
+validate313.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data28}];
 return false;
 }
 }
 else {
-validate309.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data28}];
+validate313.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data28}];
 return false;
 }
 }
@@ -18782,119 +19238,7 @@ var valid0 = true;
 }
 }
 else {
-validate309.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema348.type,parentSchema:schema348,data}];
-return false;
-}
-}
-validate309.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
-const _errs1 = errors;
-if(data !== null){
-const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
-const _errs4 = errors;
-if(!(validate309(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate309.errors : vErrors.concat(validate309.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs4 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
-}
-if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema619.oneOf,parentSchema:schema619,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-validate308.errors = vErrors;
-return false;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate308.errors = vErrors;
-return errors === 0;
-}
-
-export const eth_getUncleByBlockHashAndIndex_param0 = validate312;
-const schema651 = {"$ref":"openrpc#/components/schemas/Hash32"};
-
-function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-if(errors === _errs0){
-if(typeof data === "string"){
-if(!pattern1.test(data)){
-validate312.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data}];
-return false;
-}
-}
-else {
-validate312.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data}];
-return false;
-}
-}
-validate312.errors = vErrors;
-return errors === 0;
-}
-
-export const eth_getUncleByBlockHashAndIndex_param1 = validate313;
-const schema653 = {"$ref":"openrpc#/components/schemas/Uint64"};
-
-function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-if(errors === _errs0){
-if(typeof data === "string"){
-if(!pattern0.test(data)){
-validate313.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data}];
-return false;
-}
-}
-else {
-validate313.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data}];
+validate313.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema352.type,parentSchema:schema352,data}];
 return false;
 }
 }
@@ -18902,195 +19246,8 @@ validate313.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getUncleByBlockHashAndIndex_result = validate314;
-const schema655 = {"$ref":"openrpc#/components/schemas/NotFound"};
 
-function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate314.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data}];
-return false;
-}
-validate314.errors = vErrors;
-return errors === 0;
-}
-
-export const eth_getUncleByBlockNumberAndIndex_param0 = validate315;
-const schema657 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
-
-function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-let passing0 = null;
-const _errs1 = errors;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data === "string"){
-if(!pattern0.test(data)){
-const err0 = {instancePath,schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
-const _errs4 = errors;
-if(typeof data !== "string"){
-const err2 = {instancePath,schemaPath:"#/components/schemas/BlockTag/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema15.type,parentSchema:schema15,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(!(((((data === "earliest") || (data === "finalized")) || (data === "safe")) || (data === "latest")) || (data === "pending"))){
-const err3 = {instancePath,schemaPath:"#/components/schemas/BlockTag/enum",keyword:"enum",params:{allowedValues: schema15.enum},message:"must be equal to one of the allowed values",schema:schema15.enum,parentSchema:schema15,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var _valid0 = _errs4 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
-}
-if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema20.oneOf,parentSchema:schema20,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-validate316.errors = vErrors;
-return false;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate316.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(!(validate316(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate316.errors : vErrors.concat(validate316.errors);
-errors = vErrors.length;
-}
-validate315.errors = vErrors;
-return errors === 0;
-}
-
-export const eth_getUncleByBlockNumberAndIndex_param1 = validate318;
-const schema661 = {"$ref":"openrpc#/components/schemas/Uint64"};
-
-function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-if(errors === _errs0){
-if(typeof data === "string"){
-if(!pattern0.test(data)){
-validate318.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data}];
-return false;
-}
-}
-else {
-validate318.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data}];
-return false;
-}
-}
-validate318.errors = vErrors;
-return errors === 0;
-}
-
-export const eth_getUncleByBlockNumberAndIndex_result = validate319;
-const schema663 = {"$ref":"openrpc#/components/schemas/NotFound"};
-
-function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate319.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data}];
-return false;
-}
-validate319.errors = vErrors;
-return errors === 0;
-}
-
-export const eth_getUncleCountByBlockHash_param0 = validate320;
-const schema665 = {"$ref":"openrpc#/components/schemas/Hash32"};
-
-function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-if(errors === _errs0){
-if(typeof data === "string"){
-if(!pattern1.test(data)){
-validate320.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data}];
-return false;
-}
-}
-else {
-validate320.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data}];
-return false;
-}
-}
-validate320.errors = vErrors;
-return errors === 0;
-}
-
-export const eth_getUncleCountByBlockHash_result = validate321;
-const schema667 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
-
-function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -19113,30 +19270,9 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs4 = errors;
-const _errs5 = errors;
-if(errors === _errs5){
-if(typeof data === "string"){
-if(!pattern18.test(data)){
-const err1 = {instancePath,schemaPath:"openrpc#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"openrpc#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
+if(!(validate313(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate313.errors : vErrors.concat(validate313.errors);
+errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
 if(_valid0 && valid0){
@@ -19150,15 +19286,15 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema667.oneOf,parentSchema:schema667,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema623.oneOf,parentSchema:schema623,data};
 if(vErrors === null){
-vErrors = [err3];
+vErrors = [err1];
 }
 else {
-vErrors.push(err3);
+vErrors.push(err1);
 }
 errors++;
-validate321.errors = vErrors;
+validate312.errors = vErrors;
 return false;
 }
 else {
@@ -19172,14 +19308,74 @@ vErrors = null;
 }
 }
 }
-validate321.errors = vErrors;
+validate312.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getUncleCountByBlockNumber_param0 = validate322;
-const schema670 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+export const eth_getUncleByBlockHashAndIndex_param0 = validate316;
+const schema655 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
-function validate323(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+if(errors === _errs0){
+if(typeof data === "string"){
+if(!pattern1.test(data)){
+validate316.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data}];
+return false;
+}
+}
+else {
+validate316.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data}];
+return false;
+}
+}
+validate316.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_getUncleByBlockHashAndIndex_param1 = validate317;
+const schema657 = {"$ref":"openrpc#/components/schemas/Uint64"};
+
+function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+if(errors === _errs0){
+if(typeof data === "string"){
+if(!pattern0.test(data)){
+validate317.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data}];
+return false;
+}
+}
+else {
+validate317.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data}];
+return false;
+}
+}
+validate317.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_getUncleByBlockHashAndIndex_result = validate318;
+const schema659 = {"$ref":"openrpc#/components/schemas/NotFound"};
+
+function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate318.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data}];
+return false;
+}
+validate318.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_getUncleByBlockNumberAndIndex_param0 = validate319;
+const schema661 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+
+function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -19257,7 +19453,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate323.errors = vErrors;
+validate320.errors = vErrors;
 return false;
 }
 else {
@@ -19271,24 +19467,84 @@ vErrors = null;
 }
 }
 }
-validate323.errors = vErrors;
+validate320.errors = vErrors;
 return errors === 0;
 }
 
 
+function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(!(validate320(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate320.errors : vErrors.concat(validate320.errors);
+errors = vErrors.length;
+}
+validate319.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_getUncleByBlockNumberAndIndex_param1 = validate322;
+const schema665 = {"$ref":"openrpc#/components/schemas/Uint64"};
+
 function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate323(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate323.errors : vErrors.concat(validate323.errors);
-errors = vErrors.length;
+const _errs0 = errors;
+if(errors === _errs0){
+if(typeof data === "string"){
+if(!pattern0.test(data)){
+validate322.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data}];
+return false;
+}
+}
+else {
+validate322.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data}];
+return false;
+}
 }
 validate322.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_getUncleCountByBlockNumber_result = validate325;
-const schema674 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
+export const eth_getUncleByBlockNumberAndIndex_result = validate323;
+const schema667 = {"$ref":"openrpc#/components/schemas/NotFound"};
+
+function validate323(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate323.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data}];
+return false;
+}
+validate323.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_getUncleCountByBlockHash_param0 = validate324;
+const schema669 = {"$ref":"openrpc#/components/schemas/Hash32"};
+
+function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+if(errors === _errs0){
+if(typeof data === "string"){
+if(!pattern1.test(data)){
+validate324.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data}];
+return false;
+}
+}
+else {
+validate324.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data}];
+return false;
+}
+}
+validate324.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_getUncleCountByBlockHash_result = validate325;
+const schema671 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19350,7 +19606,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema674.oneOf,parentSchema:schema674,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema671.oneOf,parentSchema:schema671,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -19376,56 +19632,256 @@ validate325.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_maxPriorityFeePerGas_result = validate326;
-const schema677 = {"$ref":"openrpc#/components/schemas/Uint"};
-
-function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-if(errors === _errs0){
-if(typeof data === "string"){
-if(!pattern18.test(data)){
-validate326.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data}];
-return false;
-}
-}
-else {
-validate326.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data}];
-return false;
-}
-}
-validate326.errors = vErrors;
-return errors === 0;
-}
-
-export const eth_newBlockFilter_result = validate327;
-const schema679 = {"$ref":"openrpc#/components/schemas/FilterId"};
+export const eth_getUncleCountByBlockNumber_param0 = validate326;
+const schema674 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
-if(errors === _errs0){
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+const _errs2 = errors;
+if(errors === _errs2){
 if(typeof data === "string"){
-if(!pattern254.test(data)){
-validate327.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema411,data}];
-return false;
+if(!pattern0.test(data)){
+const err0 = {instancePath,schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
 }
 }
 else {
-validate327.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema411.type,parentSchema:schema411,data}];
+const err1 = {instancePath,schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+const _errs4 = errors;
+if(typeof data !== "string"){
+const err2 = {instancePath,schemaPath:"#/components/schemas/BlockTag/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema15.type,parentSchema:schema15,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!(((((data === "earliest") || (data === "finalized")) || (data === "safe")) || (data === "latest")) || (data === "pending"))){
+const err3 = {instancePath,schemaPath:"#/components/schemas/BlockTag/enum",keyword:"enum",params:{allowedValues: schema15.enum},message:"must be equal to one of the allowed values",schema:schema15.enum,parentSchema:schema15,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+}
+if(!valid0){
+const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema20.oneOf,parentSchema:schema20,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+validate327.errors = vErrors;
 return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
 }
 }
 validate327.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_newFilter_param0 = validate328;
-const schema681 = {"$ref":"openrpc#/components/schemas/Filter"};
+
+function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(!(validate327(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate327.errors : vErrors.concat(validate327.errors);
+errors = vErrors.length;
+}
+validate326.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_getUncleCountByBlockNumber_result = validate329;
+const schema678 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(data !== null){
+const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema98.type,parentSchema:schema98,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+const _errs4 = errors;
+const _errs5 = errors;
+if(errors === _errs5){
+if(typeof data === "string"){
+if(!pattern18.test(data)){
+const err1 = {instancePath,schemaPath:"openrpc#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"openrpc#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+var _valid0 = _errs4 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+}
+if(!valid0){
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema678.oneOf,parentSchema:schema678,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate329.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate329.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_maxPriorityFeePerGas_result = validate330;
+const schema681 = {"$ref":"openrpc#/components/schemas/Uint"};
+
+function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+if(errors === _errs0){
+if(typeof data === "string"){
+if(!pattern18.test(data)){
+validate330.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data}];
+return false;
+}
+}
+else {
+validate330.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data}];
+return false;
+}
+}
+validate330.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_newBlockFilter_result = validate331;
+const schema683 = {"$ref":"openrpc#/components/schemas/FilterId"};
+
+function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+if(errors === _errs0){
+if(typeof data === "string"){
+if(!pattern254.test(data)){
+validate331.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema415,data}];
+return false;
+}
+}
+else {
+validate331.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema415.type,parentSchema:schema415,data}];
+return false;
+}
+}
+validate331.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_newFilter_param0 = validate332;
+const schema685 = {"$ref":"openrpc#/components/schemas/Filter"};
+
+function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -19433,7 +19889,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "fromBlock") || (key0 === "toBlock")) || (key0 === "blockHash")) || (key0 === "address")) || (key0 === "topics"))){
-validate329.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema429,data}];
+validate333.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema433,data}];
 return false;
 break;
 }
@@ -19470,12 +19926,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(!pattern1.test(data2)){
-validate329.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data2}];
+validate333.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data2}];
 return false;
 }
 }
 else {
-validate329.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data2}];
+validate333.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data2}];
 return false;
 }
 }
@@ -19544,8 +20000,8 @@ valid2 = true;
 passing0 = 1;
 }
 const _errs15 = errors;
-if(!(validate231(data3, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
-vErrors = vErrors === null ? validate231.errors : vErrors.concat(validate231.errors);
+if(!(validate235(data3, {instancePath:instancePath+"/address",parentData:data,parentDataProperty:"address",rootData}))){
+vErrors = vErrors === null ? validate235.errors : vErrors.concat(validate235.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
@@ -19561,7 +20017,7 @@ passing0 = 2;
 }
 }
 if(!valid2){
-const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema429.properties.address.oneOf,parentSchema:schema429.properties.address,data:data3};
+const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema433.properties.address.oneOf,parentSchema:schema433.properties.address,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -19569,7 +20025,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate329.errors = vErrors;
+validate333.errors = vErrors;
 return false;
 }
 else {
@@ -19612,8 +20068,8 @@ valid5 = true;
 passing1 = 0;
 }
 const _errs21 = errors;
-if(!(validate233(data4, {instancePath:instancePath+"/topics",parentData:data,parentDataProperty:"topics",rootData}))){
-vErrors = vErrors === null ? validate233.errors : vErrors.concat(validate233.errors);
+if(!(validate237(data4, {instancePath:instancePath+"/topics",parentData:data,parentDataProperty:"topics",rootData}))){
+vErrors = vErrors === null ? validate237.errors : vErrors.concat(validate237.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs21 === errors;
@@ -19628,7 +20084,7 @@ passing1 = 1;
 }
 }
 if(!valid5){
-const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema429.properties.topics.oneOf,parentSchema:schema429.properties.topics,data:data4};
+const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema433.properties.topics.oneOf,parentSchema:schema433.properties.topics,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -19636,7 +20092,7 @@ else {
 vErrors.push(err5);
 }
 errors++;
-validate329.errors = vErrors;
+validate333.errors = vErrors;
 return false;
 }
 else {
@@ -19662,120 +20118,28 @@ var valid0 = true;
 }
 }
 else {
-validate329.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema429.type,parentSchema:schema429,data}];
+validate333.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema433.type,parentSchema:schema433,data}];
 return false;
 }
 }
-validate329.errors = vErrors;
+validate333.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate329(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
+if(!(validate333(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
 errors = vErrors.length;
 }
-validate328.errors = vErrors;
+validate332.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_newFilter_result = validate335;
-const schema687 = {"$ref":"openrpc#/components/schemas/FilterId"};
-
-function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-if(errors === _errs0){
-if(typeof data === "string"){
-if(!pattern254.test(data)){
-validate335.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema411,data}];
-return false;
-}
-}
-else {
-validate335.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema411.type,parentSchema:schema411,data}];
-return false;
-}
-}
-validate335.errors = vErrors;
-return errors === 0;
-}
-
-export const eth_newPendingTransactionFilter_result = validate336;
-const schema689 = {"$ref":"openrpc#/components/schemas/FilterId"};
-
-function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-if(errors === _errs0){
-if(typeof data === "string"){
-if(!pattern254.test(data)){
-validate336.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema411,data}];
-return false;
-}
-}
-else {
-validate336.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema411.type,parentSchema:schema411,data}];
-return false;
-}
-}
-validate336.errors = vErrors;
-return errors === 0;
-}
-
-export const eth_protocolVersion_result = validate337;
-const schema691 = {"$ref":"openrpc#/components/schemas/Uint"};
-
-function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-if(errors === _errs0){
-if(typeof data === "string"){
-if(!pattern18.test(data)){
-validate337.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data}];
-return false;
-}
-}
-else {
-validate337.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data}];
-return false;
-}
-}
-validate337.errors = vErrors;
-return errors === 0;
-}
-
-export const eth_sendRawTransaction_param0 = validate338;
-const schema693 = {"$ref":"openrpc#/components/schemas/Bytes"};
-
-function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-if(errors === _errs0){
-if(typeof data === "string"){
-if(!pattern4.test(data)){
-validate338.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data}];
-return false;
-}
-}
-else {
-validate338.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data}];
-return false;
-}
-}
-validate338.errors = vErrors;
-return errors === 0;
-}
-
-export const eth_sendRawTransaction_result = validate339;
-const schema695 = {"$ref":"openrpc#/components/schemas/Hash32"};
+export const eth_newFilter_result = validate339;
+const schema691 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19783,13 +20147,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern1.test(data)){
-validate339.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data}];
+if(!pattern254.test(data)){
+validate339.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema415,data}];
 return false;
 }
 }
 else {
-validate339.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data}];
+validate339.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema415.type,parentSchema:schema415,data}];
 return false;
 }
 }
@@ -19797,8 +20161,8 @@ validate339.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_sendRawTransactionSync_param0 = validate340;
-const schema697 = {"$ref":"openrpc#/components/schemas/Bytes"};
+export const eth_newPendingTransactionFilter_result = validate340;
+const schema693 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19806,13 +20170,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern4.test(data)){
-validate340.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data}];
+if(!pattern254.test(data)){
+validate340.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema415,data}];
 return false;
 }
 }
 else {
-validate340.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data}];
+validate340.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema415.type,parentSchema:schema415,data}];
 return false;
 }
 }
@@ -19820,10 +20184,102 @@ validate340.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_sendRawTransactionSync_param1 = validate341;
-const schema699 = {"oneOf":[{"type":"integer","minimum":0},{"$ref":"openrpc#/components/schemas/Uint"}],"x-error":"a timeout in milliseconds (a number or hex quantity)"};
+export const eth_protocolVersion_result = validate341;
+const schema695 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+if(errors === _errs0){
+if(typeof data === "string"){
+if(!pattern18.test(data)){
+validate341.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data}];
+return false;
+}
+}
+else {
+validate341.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data}];
+return false;
+}
+}
+validate341.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_sendRawTransaction_param0 = validate342;
+const schema697 = {"$ref":"openrpc#/components/schemas/Bytes"};
+
+function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+if(errors === _errs0){
+if(typeof data === "string"){
+if(!pattern4.test(data)){
+validate342.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data}];
+return false;
+}
+}
+else {
+validate342.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data}];
+return false;
+}
+}
+validate342.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_sendRawTransaction_result = validate343;
+const schema699 = {"$ref":"openrpc#/components/schemas/Hash32"};
+
+function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+if(errors === _errs0){
+if(typeof data === "string"){
+if(!pattern1.test(data)){
+validate343.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data}];
+return false;
+}
+}
+else {
+validate343.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data}];
+return false;
+}
+}
+validate343.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_sendRawTransactionSync_param0 = validate344;
+const schema701 = {"$ref":"openrpc#/components/schemas/Bytes"};
+
+function validate344(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+if(errors === _errs0){
+if(typeof data === "string"){
+if(!pattern4.test(data)){
+validate344.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data}];
+return false;
+}
+}
+else {
+validate344.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data}];
+return false;
+}
+}
+validate344.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_sendRawTransactionSync_param1 = validate345;
+const schema703 = {"oneOf":[{"type":"integer","minimum":0},{"$ref":"openrpc#/components/schemas/Uint"}],"x-error":"a timeout in milliseconds (a number or hex quantity)"};
+
+function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -19831,7 +20287,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema699.oneOf[0].type,parentSchema:schema699.oneOf[0],data};
+const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema703.oneOf[0].type,parentSchema:schema703.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -19843,7 +20299,7 @@ errors++;
 if(errors === _errs1){
 if(typeof data == "number"){
 if(data < 0 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema699.oneOf[0],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema703.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19897,7 +20353,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema699.oneOf,parentSchema:schema699,data};
+const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema703.oneOf,parentSchema:schema703,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -19905,7 +20361,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate341.errors = vErrors;
+validate345.errors = vErrors;
 return false;
 }
 else {
@@ -19919,21 +20375,21 @@ vErrors = null;
 }
 }
 }
-validate341.errors = vErrors;
+validate345.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_sendRawTransactionSync_result = validate342;
-const schema701 = {"$ref":"openrpc#/components/schemas/Receipt"};
+export const eth_sendRawTransactionSync_result = validate346;
+const schema705 = {"$ref":"openrpc#/components/schemas/Receipt"};
 
-function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((data.transactionHash === undefined) && (missing0 = "transactionHash")) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.cumulativeGasUsed === undefined) && (missing0 = "cumulativeGasUsed"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.effectiveGasPrice === undefined) && (missing0 = "effectiveGasPrice"))){
-validate343.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema348.required,parentSchema:schema348,data}];
+validate347.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema352.required,parentSchema:schema352,data}];
 return false;
 }
 else {
@@ -19944,12 +20400,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern18.test(data0)){
-validate343.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data0}];
+validate347.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data0}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data0}];
+validate347.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data0}];
 return false;
 }
 }
@@ -19966,12 +20422,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(!pattern1.test(data1)){
-validate343.errors = [{instancePath:instancePath+"/transactionHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data1}];
+validate347.errors = [{instancePath:instancePath+"/transactionHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data1}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/transactionHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data1}];
+validate347.errors = [{instancePath:instancePath+"/transactionHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data1}];
 return false;
 }
 }
@@ -19988,12 +20444,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
 if(!pattern18.test(data2)){
-validate343.errors = [{instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data2}];
+validate347.errors = [{instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data2}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data2}];
+validate347.errors = [{instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data2}];
 return false;
 }
 }
@@ -20010,12 +20466,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data3 === "string"){
 if(!pattern1.test(data3)){
-validate343.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data3}];
+validate347.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data3}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data3}];
+validate347.errors = [{instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data3}];
 return false;
 }
 }
@@ -20032,12 +20488,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data4 === "string"){
 if(!pattern18.test(data4)){
-validate343.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data4}];
+validate347.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data4}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data4}];
+validate347.errors = [{instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data4}];
 return false;
 }
 }
@@ -20054,12 +20510,12 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data5 === "string"){
 if(!pattern16.test(data5)){
-validate343.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data5}];
+validate347.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data5}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data5}];
+validate347.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data5}];
 return false;
 }
 }
@@ -20129,7 +20585,7 @@ passing0 = 1;
 }
 }
 if(!valid7){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema348.properties.to.oneOf,parentSchema:schema348.properties.to,data:data6};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema352.properties.to.oneOf,parentSchema:schema352.properties.to,data:data6};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -20137,7 +20593,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate343.errors = vErrors;
+validate347.errors = vErrors;
 return false;
 }
 else {
@@ -20164,12 +20620,12 @@ const _errs28 = errors;
 if(errors === _errs28){
 if(typeof data7 === "string"){
 if(!pattern18.test(data7)){
-validate343.errors = [{instancePath:instancePath+"/cumulativeGasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data7}];
+validate347.errors = [{instancePath:instancePath+"/cumulativeGasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data7}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/cumulativeGasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data7}];
+validate347.errors = [{instancePath:instancePath+"/cumulativeGasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data7}];
 return false;
 }
 }
@@ -20186,12 +20642,12 @@ const _errs31 = errors;
 if(errors === _errs31){
 if(typeof data8 === "string"){
 if(!pattern18.test(data8)){
-validate343.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
+validate347.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
+validate347.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
 return false;
 }
 }
@@ -20208,12 +20664,12 @@ const _errs34 = errors;
 if(errors === _errs34){
 if(typeof data9 === "string"){
 if(!pattern18.test(data9)){
-validate343.errors = [{instancePath:instancePath+"/effectiveGasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
+validate347.errors = [{instancePath:instancePath+"/effectiveGasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/effectiveGasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
+validate347.errors = [{instancePath:instancePath+"/effectiveGasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
 return false;
 }
 }
@@ -20230,12 +20686,12 @@ const _errs37 = errors;
 if(errors === _errs37){
 if(typeof data10 === "string"){
 if(!pattern18.test(data10)){
-validate343.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data10}];
+validate347.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data10}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data10}];
+validate347.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data10}];
 return false;
 }
 }
@@ -20252,12 +20708,12 @@ const _errs40 = errors;
 if(errors === _errs40){
 if(typeof data11 === "string"){
 if(!pattern18.test(data11)){
-validate343.errors = [{instancePath:instancePath+"/blobGasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data11}];
+validate347.errors = [{instancePath:instancePath+"/blobGasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data11}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/blobGasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data11}];
+validate347.errors = [{instancePath:instancePath+"/blobGasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data11}];
 return false;
 }
 }
@@ -20327,7 +20783,7 @@ passing1 = 1;
 }
 }
 if(!valid15){
-const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema348.properties.contractAddress.oneOf,parentSchema:schema348.properties.contractAddress,data:data12};
+const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema352.properties.contractAddress.oneOf,parentSchema:schema352.properties.contractAddress,data:data12};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -20335,7 +20791,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
-validate343.errors = vErrors;
+validate347.errors = vErrors;
 return false;
 }
 else {
@@ -20364,8 +20820,8 @@ var valid18 = true;
 const len0 = data13.length;
 for(let i0=0; i0<len0; i0++){
 const _errs52 = errors;
-if(!(validate201(data13[i0], {instancePath:instancePath+"/logs/" + i0,parentData:data13,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
+if(!(validate205(data13[i0], {instancePath:instancePath+"/logs/" + i0,parentData:data13,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
 errors = vErrors.length;
 }
 var valid18 = _errs52 === errors;
@@ -20375,7 +20831,7 @@ break;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema348.properties.logs.type,parentSchema:schema348.properties.logs,data:data13}];
+validate347.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema352.properties.logs.type,parentSchema:schema352.properties.logs,data:data13}];
 return false;
 }
 }
@@ -20392,12 +20848,12 @@ const _errs54 = errors;
 if(errors === _errs54){
 if(typeof data15 === "string"){
 if(!pattern135.test(data15)){
-validate343.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema254,data:data15}];
+validate347.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema258,data:data15}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema254.type,parentSchema:schema254,data:data15}];
+validate347.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema258.type,parentSchema:schema258,data:data15}];
 return false;
 }
 }
@@ -20414,12 +20870,12 @@ const _errs57 = errors;
 if(errors === _errs57){
 if(typeof data16 === "string"){
 if(!pattern18.test(data16)){
-validate343.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data16}];
+validate347.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data16}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data16}];
+validate347.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data16}];
 return false;
 }
 }
@@ -20436,12 +20892,12 @@ const _errs60 = errors;
 if(errors === _errs60){
 if(typeof data17 === "string"){
 if(!pattern1.test(data17)){
-validate343.errors = [{instancePath:instancePath+"/root",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data17}];
+validate347.errors = [{instancePath:instancePath+"/root",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data17}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/root",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data17}];
+validate347.errors = [{instancePath:instancePath+"/root",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data17}];
 return false;
 }
 }
@@ -20458,12 +20914,12 @@ const _errs63 = errors;
 if(errors === _errs63){
 if(typeof data18 === "string"){
 if(!pattern18.test(data18)){
-validate343.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data18}];
+validate347.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data18}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data18}];
+validate347.errors = [{instancePath:instancePath+"/depositNonce",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data18}];
 return false;
 }
 }
@@ -20480,12 +20936,12 @@ const _errs66 = errors;
 if(errors === _errs66){
 if(typeof data19 === "string"){
 if(!pattern18.test(data19)){
-validate343.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data19}];
+validate347.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data19}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data19}];
+validate347.errors = [{instancePath:instancePath+"/depositReceiptVersion",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data19}];
 return false;
 }
 }
@@ -20502,12 +20958,12 @@ const _errs69 = errors;
 if(errors === _errs69){
 if(typeof data20 === "string"){
 if(!pattern18.test(data20)){
-validate343.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data20}];
+validate347.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data20}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data20}];
+validate347.errors = [{instancePath:instancePath+"/l1Fee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data20}];
 return false;
 }
 }
@@ -20524,12 +20980,12 @@ const _errs72 = errors;
 if(errors === _errs72){
 if(typeof data21 === "string"){
 if(!pattern18.test(data21)){
-validate343.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data21}];
+validate347.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data21}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data21}];
+validate347.errors = [{instancePath:instancePath+"/l1GasPrice",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data21}];
 return false;
 }
 }
@@ -20546,12 +21002,12 @@ const _errs75 = errors;
 if(errors === _errs75){
 if(typeof data22 === "string"){
 if(!pattern18.test(data22)){
-validate343.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data22}];
+validate347.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data22}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data22}];
+validate347.errors = [{instancePath:instancePath+"/l1GasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data22}];
 return false;
 }
 }
@@ -20568,12 +21024,12 @@ const _errs78 = errors;
 if(errors === _errs78){
 if(typeof data23 === "string"){
 if(!pattern18.test(data23)){
-validate343.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
+validate347.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
+validate347.errors = [{instancePath:instancePath+"/l1BaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
 return false;
 }
 }
@@ -20590,12 +21046,12 @@ const _errs81 = errors;
 if(errors === _errs81){
 if(typeof data24 === "string"){
 if(!pattern18.test(data24)){
-validate343.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data24}];
+validate347.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data24}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data24}];
+validate347.errors = [{instancePath:instancePath+"/l1BlobBaseFee",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data24}];
 return false;
 }
 }
@@ -20612,12 +21068,12 @@ const _errs84 = errors;
 if(errors === _errs84){
 if(typeof data25 === "string"){
 if(!pattern18.test(data25)){
-validate343.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data25}];
+validate347.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data25}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data25}];
+validate347.errors = [{instancePath:instancePath+"/l1BlobBaseFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data25}];
 return false;
 }
 }
@@ -20634,12 +21090,12 @@ const _errs87 = errors;
 if(errors === _errs87){
 if(typeof data26 === "string"){
 if(!pattern18.test(data26)){
-validate343.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data26}];
+validate347.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data26}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data26}];
+validate347.errors = [{instancePath:instancePath+"/operatorFeeScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data26}];
 return false;
 }
 }
@@ -20656,12 +21112,12 @@ const _errs90 = errors;
 if(errors === _errs90){
 if(typeof data27 === "string"){
 if(!pattern18.test(data27)){
-validate343.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data27}];
+validate347.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data27}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data27}];
+validate347.errors = [{instancePath:instancePath+"/operatorFeeConstant",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data27}];
 return false;
 }
 }
@@ -20678,12 +21134,12 @@ const _errs93 = errors;
 if(errors === _errs93){
 if(typeof data28 === "string"){
 if(!pattern18.test(data28)){
-validate343.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data28}];
+validate347.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data28}];
 return false;
 }
 }
 else {
-validate343.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data28}];
+validate347.errors = [{instancePath:instancePath+"/daFootprintGasScalar",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data28}];
 return false;
 }
 }
@@ -20722,30 +21178,30 @@ var valid0 = true;
 }
 }
 else {
-validate343.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema348.type,parentSchema:schema348,data}];
+validate347.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema352.type,parentSchema:schema352,data}];
 return false;
 }
 }
-validate343.errors = vErrors;
+validate347.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate343(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate343.errors : vErrors.concat(validate343.errors);
+if(!(validate347(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate347.errors : vErrors.concat(validate347.errors);
 errors = vErrors.length;
 }
-validate342.errors = vErrors;
+validate346.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_sendTransaction_param0 = validate346;
-const schema732 = {"$ref":"openrpc#/components/schemas/TransactionRequest"};
+export const eth_sendTransaction_param0 = validate350;
+const schema736 = {"$ref":"openrpc#/components/schemas/TransactionRequest"};
 
-function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -20753,7 +21209,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema104.properties, key0))){
-validate347.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema104,data}];
+validate351.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema104,data}];
 return false;
 break;
 }
@@ -20766,12 +21222,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
 if(!pattern18.test(data0)){
-validate347.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data0}];
+validate351.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data0}];
 return false;
 }
 }
 else {
-validate347.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data0}];
+validate351.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data0}];
 return false;
 }
 }
@@ -20788,12 +21244,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
 if(!pattern16.test(data1)){
-validate347.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data1}];
+validate351.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data1}];
 return false;
 }
 }
 else {
-validate347.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data1}];
+validate351.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data1}];
 return false;
 }
 }
@@ -20871,7 +21327,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate347.errors = vErrors;
+validate351.errors = vErrors;
 return false;
 }
 else {
@@ -20898,12 +21354,12 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data3 === "string"){
 if(!pattern0.test(data3)){
-validate347.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data:data3}];
+validate351.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data:data3}];
 return false;
 }
 }
 else {
-validate347.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data:data3}];
+validate351.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data:data3}];
 return false;
 }
 }
@@ -20920,12 +21376,12 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data4 === "string"){
 if(!pattern44.test(data4)){
-validate347.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data4}];
+validate351.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data4}];
 return false;
 }
 }
 else {
-validate347.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data4}];
+validate351.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data4}];
 return false;
 }
 }
@@ -20942,12 +21398,12 @@ const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data5 === "string"){
 if(!pattern44.test(data5)){
-validate347.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data5}];
+validate351.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data5}];
 return false;
 }
 }
 else {
-validate347.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data5}];
+validate351.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data5}];
 return false;
 }
 }
@@ -20964,12 +21420,12 @@ const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data6 === "string"){
 if(!pattern44.test(data6)){
-validate347.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data6}];
+validate351.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data6}];
 return false;
 }
 }
 else {
-validate347.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data6}];
+validate351.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data6}];
 return false;
 }
 }
@@ -20986,12 +21442,12 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data7 === "string"){
 if(!pattern44.test(data7)){
-validate347.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data7}];
+validate351.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data7}];
 return false;
 }
 }
 else {
-validate347.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data7}];
+validate351.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data7}];
 return false;
 }
 }
@@ -21008,12 +21464,12 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(typeof data8 === "string"){
 if(!pattern4.test(data8)){
-validate347.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data8}];
+validate351.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data8}];
 return false;
 }
 }
 else {
-validate347.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data8}];
+validate351.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data8}];
 return false;
 }
 }
@@ -21030,12 +21486,12 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(typeof data9 === "string"){
 if(!pattern4.test(data9)){
-validate347.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data9}];
+validate351.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data9}];
 return false;
 }
 }
 else {
-validate347.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data9}];
+validate351.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data9}];
 return false;
 }
 }
@@ -21052,12 +21508,12 @@ const _errs38 = errors;
 if(errors === _errs38){
 if(typeof data10 === "string"){
 if(!pattern0.test(data10)){
-validate347.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data:data10}];
+validate351.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data:data10}];
 return false;
 }
 }
 else {
-validate347.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data:data10}];
+validate351.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data:data10}];
 return false;
 }
 }
@@ -21074,12 +21530,12 @@ const _errs41 = errors;
 if(errors === _errs41){
 if(typeof data11 === "string"){
 if(!pattern18.test(data11)){
-validate347.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data11}];
+validate351.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data11}];
 return false;
 }
 }
 else {
-validate347.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data11}];
+validate351.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data11}];
 return false;
 }
 }
@@ -21127,12 +21583,12 @@ const _errs48 = errors;
 if(errors === _errs48){
 if(typeof data15 === "string"){
 if(!pattern1.test(data15)){
-validate347.errors = [{instancePath:instancePath+"/blobVersionedHashes/" + i0,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data15}];
+validate351.errors = [{instancePath:instancePath+"/blobVersionedHashes/" + i0,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data15}];
 return false;
 }
 }
 else {
-validate347.errors = [{instancePath:instancePath+"/blobVersionedHashes/" + i0,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data15}];
+validate351.errors = [{instancePath:instancePath+"/blobVersionedHashes/" + i0,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data15}];
 return false;
 }
 }
@@ -21143,7 +21599,7 @@ break;
 }
 }
 else {
-validate347.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema104.properties.blobVersionedHashes.type,parentSchema:schema104.properties.blobVersionedHashes,data:data14}];
+validate351.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema104.properties.blobVersionedHashes.type,parentSchema:schema104.properties.blobVersionedHashes,data:data14}];
 return false;
 }
 }
@@ -21160,12 +21616,12 @@ const _errs51 = errors;
 if(errors === _errs51){
 if(typeof data16 === "string"){
 if(!pattern44.test(data16)){
-validate347.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data16}];
+validate351.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data16}];
 return false;
 }
 }
 else {
-validate347.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data16}];
+validate351.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data16}];
 return false;
 }
 }
@@ -21192,42 +21648,7 @@ var valid0 = true;
 }
 }
 else {
-validate347.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema104.type,parentSchema:schema104,data}];
-return false;
-}
-}
-validate347.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(!(validate347(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate347.errors : vErrors.concat(validate347.errors);
-errors = vErrors.length;
-}
-validate346.errors = vErrors;
-return errors === 0;
-}
-
-export const eth_sendTransaction_result = validate351;
-const schema749 = {"$ref":"openrpc#/components/schemas/Hash32"};
-
-function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-if(errors === _errs0){
-if(typeof data === "string"){
-if(!pattern1.test(data)){
-validate351.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data}];
-return false;
-}
-}
-else {
-validate351.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data}];
+validate351.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema104.type,parentSchema:schema104,data}];
 return false;
 }
 }
@@ -21235,90 +21656,125 @@ validate351.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_sign_param0 = validate352;
-const schema751 = {"$ref":"openrpc#/components/schemas/Address"};
 
-function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(!(validate351(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate351.errors : vErrors.concat(validate351.errors);
+errors = vErrors.length;
+}
+validate350.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_sendTransaction_result = validate355;
+const schema753 = {"$ref":"openrpc#/components/schemas/Hash32"};
+
+function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+if(errors === _errs0){
+if(typeof data === "string"){
+if(!pattern1.test(data)){
+validate355.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data}];
+return false;
+}
+}
+else {
+validate355.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data}];
+return false;
+}
+}
+validate355.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_sign_param0 = validate356;
+const schema755 = {"$ref":"openrpc#/components/schemas/Address"};
+
+function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern16.test(data)){
-validate352.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data}];
+validate356.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data}];
 return false;
 }
 }
 else {
-validate352.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data}];
+validate356.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data}];
 return false;
 }
 }
-validate352.errors = vErrors;
+validate356.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_sign_param1 = validate353;
-const schema753 = {"$ref":"openrpc#/components/schemas/Bytes"};
+export const eth_sign_param1 = validate357;
+const schema757 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
-function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate353.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data}];
+validate357.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data}];
 return false;
 }
 }
 else {
-validate353.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data}];
+validate357.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data}];
 return false;
 }
 }
-validate353.errors = vErrors;
+validate357.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_sign_result = validate354;
-const schema755 = {"$ref":"openrpc#/components/schemas/Bytes"};
-
-function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-if(errors === _errs0){
-if(typeof data === "string"){
-if(!pattern4.test(data)){
-validate354.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data}];
-return false;
-}
-}
-else {
-validate354.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data}];
-return false;
-}
-}
-validate354.errors = vErrors;
-return errors === 0;
-}
-
-export const eth_simulateV1_param0 = validate355;
-const schema757 = {"$ref":"openrpc#/components/schemas/SimulatePayload"};
-const schema758 = {"title":"Simulation request","type":"object","required":["blockStateCalls"],"additionalProperties":false,"properties":{"blockStateCalls":{"type":"array","items":{"$ref":"#/components/schemas/BlockStateCall"}},"traceTransfers":{"type":"boolean"},"validation":{"type":"boolean"},"returnFullTransactions":{"type":"boolean"}}};
-const schema759 = {"title":"Simulated block","type":"object","additionalProperties":false,"properties":{"blockOverrides":{"$ref":"#/components/schemas/BlockOverrides"},"stateOverrides":{"$ref":"#/components/schemas/StateOverrides"},"calls":{"type":"array","items":{"$ref":"#/components/schemas/CallObject"}}}};
-const schema760 = {"title":"Block overrides","type":"object","additionalProperties":false,"properties":{"number":{"$ref":"#/components/schemas/Uint64"},"time":{"$ref":"#/components/schemas/Uint64"},"gasLimit":{"$ref":"#/components/schemas/Uint64"},"feeRecipient":{"$ref":"#/components/schemas/Address"},"prevRandao":{"$ref":"#/components/schemas/Hash32"},"baseFeePerGas":{"$ref":"#/components/schemas/Uint256"},"blobBaseFee":{"$ref":"#/components/schemas/Uint256"},"beaconRoot":{"$ref":"#/components/schemas/Hash32"},"withdrawals":{"type":"array","items":{"$ref":"#/components/schemas/Withdrawal"}}}};
+export const eth_sign_result = validate358;
+const schema759 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+if(errors === _errs0){
+if(typeof data === "string"){
+if(!pattern4.test(data)){
+validate358.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data}];
+return false;
+}
+}
+else {
+validate358.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data}];
+return false;
+}
+}
+validate358.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_simulateV1_param0 = validate359;
+const schema761 = {"$ref":"openrpc#/components/schemas/SimulatePayload"};
+const schema762 = {"title":"Simulation request","type":"object","required":["blockStateCalls"],"additionalProperties":false,"properties":{"blockStateCalls":{"type":"array","items":{"$ref":"#/components/schemas/BlockStateCall"}},"traceTransfers":{"type":"boolean"},"validation":{"type":"boolean"},"returnFullTransactions":{"type":"boolean"}}};
+const schema763 = {"title":"Simulated block","type":"object","additionalProperties":false,"properties":{"blockOverrides":{"$ref":"#/components/schemas/BlockOverrides"},"stateOverrides":{"$ref":"#/components/schemas/StateOverrides"},"calls":{"type":"array","items":{"$ref":"#/components/schemas/CallObject"}}}};
+const schema764 = {"title":"Block overrides","type":"object","additionalProperties":false,"properties":{"number":{"$ref":"#/components/schemas/Uint64"},"time":{"$ref":"#/components/schemas/Uint64"},"gasLimit":{"$ref":"#/components/schemas/Uint64"},"feeRecipient":{"$ref":"#/components/schemas/Address"},"prevRandao":{"$ref":"#/components/schemas/Hash32"},"baseFeePerGas":{"$ref":"#/components/schemas/Uint256"},"blobBaseFee":{"$ref":"#/components/schemas/Uint256"},"beaconRoot":{"$ref":"#/components/schemas/Hash32"},"withdrawals":{"type":"array","items":{"$ref":"#/components/schemas/Withdrawal"}}}};
+
+function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema760.properties, key0))){
-validate358.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema760,data}];
+if(!(func2.call(schema764.properties, key0))){
+validate362.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema764,data}];
 return false;
 break;
 }
@@ -21331,12 +21787,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
 if(!pattern0.test(data0)){
-validate358.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data:data0}];
+validate362.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data:data0}];
 return false;
 }
 }
 else {
-validate358.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data:data0}];
+validate362.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data:data0}];
 return false;
 }
 }
@@ -21353,12 +21809,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
 if(!pattern0.test(data1)){
-validate358.errors = [{instancePath:instancePath+"/time",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data:data1}];
+validate362.errors = [{instancePath:instancePath+"/time",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data:data1}];
 return false;
 }
 }
 else {
-validate358.errors = [{instancePath:instancePath+"/time",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data:data1}];
+validate362.errors = [{instancePath:instancePath+"/time",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data:data1}];
 return false;
 }
 }
@@ -21375,12 +21831,12 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data2 === "string"){
 if(!pattern0.test(data2)){
-validate358.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data:data2}];
+validate362.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data:data2}];
 return false;
 }
 }
 else {
-validate358.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data:data2}];
+validate362.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data:data2}];
 return false;
 }
 }
@@ -21397,12 +21853,12 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data3 === "string"){
 if(!pattern16.test(data3)){
-validate358.errors = [{instancePath:instancePath+"/feeRecipient",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data3}];
+validate362.errors = [{instancePath:instancePath+"/feeRecipient",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data3}];
 return false;
 }
 }
 else {
-validate358.errors = [{instancePath:instancePath+"/feeRecipient",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data3}];
+validate362.errors = [{instancePath:instancePath+"/feeRecipient",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data3}];
 return false;
 }
 }
@@ -21419,12 +21875,12 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data4 === "string"){
 if(!pattern1.test(data4)){
-validate358.errors = [{instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data4}];
+validate362.errors = [{instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data4}];
 return false;
 }
 }
 else {
-validate358.errors = [{instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data4}];
+validate362.errors = [{instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data4}];
 return false;
 }
 }
@@ -21441,12 +21897,12 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data5 === "string"){
 if(!pattern44.test(data5)){
-validate358.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data5}];
+validate362.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data5}];
 return false;
 }
 }
 else {
-validate358.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data5}];
+validate362.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data5}];
 return false;
 }
 }
@@ -21463,12 +21919,12 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data6 === "string"){
 if(!pattern44.test(data6)){
-validate358.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data6}];
+validate362.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data6}];
 return false;
 }
 }
 else {
-validate358.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data6}];
+validate362.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data6}];
 return false;
 }
 }
@@ -21485,12 +21941,12 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data7 === "string"){
 if(!pattern1.test(data7)){
-validate358.errors = [{instancePath:instancePath+"/beaconRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data7}];
+validate362.errors = [{instancePath:instancePath+"/beaconRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data7}];
 return false;
 }
 }
 else {
-validate358.errors = [{instancePath:instancePath+"/beaconRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data7}];
+validate362.errors = [{instancePath:instancePath+"/beaconRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data7}];
 return false;
 }
 }
@@ -21509,8 +21965,8 @@ var valid9 = true;
 const len0 = data8.length;
 for(let i0=0; i0<len0; i0++){
 const _errs28 = errors;
-if(!(validate182(data8[i0], {instancePath:instancePath+"/withdrawals/" + i0,parentData:data8,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
+if(!(validate186(data8[i0], {instancePath:instancePath+"/withdrawals/" + i0,parentData:data8,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
 errors = vErrors.length;
 }
 var valid9 = _errs28 === errors;
@@ -21520,7 +21976,7 @@ break;
 }
 }
 else {
-validate358.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema760.properties.withdrawals.type,parentSchema:schema760.properties.withdrawals,data:data8}];
+validate362.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema764.properties.withdrawals.type,parentSchema:schema764.properties.withdrawals,data:data8}];
 return false;
 }
 }
@@ -21540,16 +21996,16 @@ var valid0 = true;
 }
 }
 else {
-validate358.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema760.type,parentSchema:schema760,data}];
+validate362.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema764.type,parentSchema:schema764,data}];
 return false;
 }
 }
-validate358.errors = vErrors;
+validate362.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -21578,7 +22034,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate361.errors = vErrors;
+validate365.errors = vErrors;
 return false;
 break;
 }
@@ -21598,16 +22054,16 @@ break;
 }
 }
 else {
-validate361.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema138.type,parentSchema:schema138,data}];
+validate365.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema138.type,parentSchema:schema138,data}];
 return false;
 }
 }
-validate361.errors = vErrors;
+validate365.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate368(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -21615,7 +22071,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema104.properties, key0))){
-validate364.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema104,data}];
+validate368.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema104,data}];
 return false;
 break;
 }
@@ -21628,12 +22084,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
 if(!pattern18.test(data0)){
-validate364.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data0}];
+validate368.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data0}];
 return false;
 }
 }
 else {
-validate364.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data0}];
+validate368.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data0}];
 return false;
 }
 }
@@ -21650,12 +22106,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
 if(!pattern16.test(data1)){
-validate364.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data1}];
+validate368.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data1}];
 return false;
 }
 }
 else {
-validate364.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data1}];
+validate368.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data1}];
 return false;
 }
 }
@@ -21733,7 +22189,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate364.errors = vErrors;
+validate368.errors = vErrors;
 return false;
 }
 else {
@@ -21760,12 +22216,12 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data3 === "string"){
 if(!pattern0.test(data3)){
-validate364.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data:data3}];
+validate368.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data:data3}];
 return false;
 }
 }
 else {
-validate364.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data:data3}];
+validate368.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data:data3}];
 return false;
 }
 }
@@ -21782,12 +22238,12 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data4 === "string"){
 if(!pattern44.test(data4)){
-validate364.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data4}];
+validate368.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data4}];
 return false;
 }
 }
 else {
-validate364.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data4}];
+validate368.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data4}];
 return false;
 }
 }
@@ -21804,12 +22260,12 @@ const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data5 === "string"){
 if(!pattern44.test(data5)){
-validate364.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data5}];
+validate368.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data5}];
 return false;
 }
 }
 else {
-validate364.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data5}];
+validate368.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data5}];
 return false;
 }
 }
@@ -21826,12 +22282,12 @@ const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data6 === "string"){
 if(!pattern44.test(data6)){
-validate364.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data6}];
+validate368.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data6}];
 return false;
 }
 }
 else {
-validate364.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data6}];
+validate368.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data6}];
 return false;
 }
 }
@@ -21848,12 +22304,12 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data7 === "string"){
 if(!pattern44.test(data7)){
-validate364.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data7}];
+validate368.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data7}];
 return false;
 }
 }
 else {
-validate364.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data7}];
+validate368.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data7}];
 return false;
 }
 }
@@ -21870,12 +22326,12 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(typeof data8 === "string"){
 if(!pattern4.test(data8)){
-validate364.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data8}];
+validate368.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data8}];
 return false;
 }
 }
 else {
-validate364.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data8}];
+validate368.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data8}];
 return false;
 }
 }
@@ -21892,12 +22348,12 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(typeof data9 === "string"){
 if(!pattern4.test(data9)){
-validate364.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data9}];
+validate368.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data9}];
 return false;
 }
 }
 else {
-validate364.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data9}];
+validate368.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data9}];
 return false;
 }
 }
@@ -21914,12 +22370,12 @@ const _errs38 = errors;
 if(errors === _errs38){
 if(typeof data10 === "string"){
 if(!pattern0.test(data10)){
-validate364.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data:data10}];
+validate368.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema14,data:data10}];
 return false;
 }
 }
 else {
-validate364.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data:data10}];
+validate368.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema14.type,parentSchema:schema14,data:data10}];
 return false;
 }
 }
@@ -21936,12 +22392,12 @@ const _errs41 = errors;
 if(errors === _errs41){
 if(typeof data11 === "string"){
 if(!pattern18.test(data11)){
-validate364.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data11}];
+validate368.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data11}];
 return false;
 }
 }
 else {
-validate364.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data11}];
+validate368.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data11}];
 return false;
 }
 }
@@ -21989,12 +22445,12 @@ const _errs48 = errors;
 if(errors === _errs48){
 if(typeof data15 === "string"){
 if(!pattern1.test(data15)){
-validate364.errors = [{instancePath:instancePath+"/blobVersionedHashes/" + i0,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data15}];
+validate368.errors = [{instancePath:instancePath+"/blobVersionedHashes/" + i0,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data15}];
 return false;
 }
 }
 else {
-validate364.errors = [{instancePath:instancePath+"/blobVersionedHashes/" + i0,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data15}];
+validate368.errors = [{instancePath:instancePath+"/blobVersionedHashes/" + i0,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data15}];
 return false;
 }
 }
@@ -22005,7 +22461,7 @@ break;
 }
 }
 else {
-validate364.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema104.properties.blobVersionedHashes.type,parentSchema:schema104.properties.blobVersionedHashes,data:data14}];
+validate368.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema104.properties.blobVersionedHashes.type,parentSchema:schema104.properties.blobVersionedHashes,data:data14}];
 return false;
 }
 }
@@ -22022,12 +22478,12 @@ const _errs51 = errors;
 if(errors === _errs51){
 if(typeof data16 === "string"){
 if(!pattern44.test(data16)){
-validate364.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data16}];
+validate368.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema110,data:data16}];
 return false;
 }
 }
 else {
-validate364.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data16}];
+validate368.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.type,parentSchema:schema110,data:data16}];
 return false;
 }
 }
@@ -22054,16 +22510,16 @@ var valid0 = true;
 }
 }
 else {
-validate364.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema104.type,parentSchema:schema104,data}];
+validate368.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema104.type,parentSchema:schema104,data}];
 return false;
 }
 }
-validate364.errors = vErrors;
+validate368.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -22071,7 +22527,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "blockOverrides") || (key0 === "stateOverrides")) || (key0 === "calls"))){
-validate357.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema759,data}];
+validate361.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema763,data}];
 return false;
 break;
 }
@@ -22079,8 +22535,8 @@ break;
 if(_errs1 === errors){
 if(data.blockOverrides !== undefined){
 const _errs2 = errors;
-if(!(validate358(data.blockOverrides, {instancePath:instancePath+"/blockOverrides",parentData:data,parentDataProperty:"blockOverrides",rootData}))){
-vErrors = vErrors === null ? validate358.errors : vErrors.concat(validate358.errors);
+if(!(validate362(data.blockOverrides, {instancePath:instancePath+"/blockOverrides",parentData:data,parentDataProperty:"blockOverrides",rootData}))){
+vErrors = vErrors === null ? validate362.errors : vErrors.concat(validate362.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -22091,8 +22547,8 @@ var valid0 = true;
 if(valid0){
 if(data.stateOverrides !== undefined){
 const _errs3 = errors;
-if(!(validate361(data.stateOverrides, {instancePath:instancePath+"/stateOverrides",parentData:data,parentDataProperty:"stateOverrides",rootData}))){
-vErrors = vErrors === null ? validate361.errors : vErrors.concat(validate361.errors);
+if(!(validate365(data.stateOverrides, {instancePath:instancePath+"/stateOverrides",parentData:data,parentDataProperty:"stateOverrides",rootData}))){
+vErrors = vErrors === null ? validate365.errors : vErrors.concat(validate365.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -22110,8 +22566,8 @@ var valid1 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs6 = errors;
-if(!(validate364(data2[i0], {instancePath:instancePath+"/calls/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate364.errors : vErrors.concat(validate364.errors);
+if(!(validate368(data2[i0], {instancePath:instancePath+"/calls/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate368.errors : vErrors.concat(validate368.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs6 === errors;
@@ -22121,7 +22577,7 @@ break;
 }
 }
 else {
-validate357.errors = [{instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema759.properties.calls.type,parentSchema:schema759.properties.calls,data:data2}];
+validate361.errors = [{instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema763.properties.calls.type,parentSchema:schema763.properties.calls,data:data2}];
 return false;
 }
 }
@@ -22135,30 +22591,30 @@ var valid0 = true;
 }
 }
 else {
-validate357.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema759.type,parentSchema:schema759,data}];
+validate361.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema763.type,parentSchema:schema763,data}];
 return false;
 }
 }
-validate357.errors = vErrors;
+validate361.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.blockStateCalls === undefined) && (missing0 = "blockStateCalls")){
-validate356.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema758.required,parentSchema:schema758,data}];
+validate360.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema762.required,parentSchema:schema762,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "blockStateCalls") || (key0 === "traceTransfers")) || (key0 === "validation")) || (key0 === "returnFullTransactions"))){
-validate356.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema758,data}];
+validate360.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema762,data}];
 return false;
 break;
 }
@@ -22173,8 +22629,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate357(data0[i0], {instancePath:instancePath+"/blockStateCalls/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate357.errors : vErrors.concat(validate357.errors);
+if(!(validate361(data0[i0], {instancePath:instancePath+"/blockStateCalls/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate361.errors : vErrors.concat(validate361.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -22184,7 +22640,7 @@ break;
 }
 }
 else {
-validate356.errors = [{instancePath:instancePath+"/blockStateCalls",schemaPath:"#/properties/blockStateCalls/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema758.properties.blockStateCalls.type,parentSchema:schema758.properties.blockStateCalls,data:data0}];
+validate360.errors = [{instancePath:instancePath+"/blockStateCalls",schemaPath:"#/properties/blockStateCalls/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema762.properties.blockStateCalls.type,parentSchema:schema762.properties.blockStateCalls,data:data0}];
 return false;
 }
 }
@@ -22198,7 +22654,7 @@ if(data.traceTransfers !== undefined){
 let data2 = data.traceTransfers;
 const _errs5 = errors;
 if(typeof data2 !== "boolean"){
-validate356.errors = [{instancePath:instancePath+"/traceTransfers",schemaPath:"#/properties/traceTransfers/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema758.properties.traceTransfers.type,parentSchema:schema758.properties.traceTransfers,data:data2}];
+validate360.errors = [{instancePath:instancePath+"/traceTransfers",schemaPath:"#/properties/traceTransfers/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema762.properties.traceTransfers.type,parentSchema:schema762.properties.traceTransfers,data:data2}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -22211,7 +22667,7 @@ if(data.validation !== undefined){
 let data3 = data.validation;
 const _errs7 = errors;
 if(typeof data3 !== "boolean"){
-validate356.errors = [{instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema758.properties.validation.type,parentSchema:schema758.properties.validation,data:data3}];
+validate360.errors = [{instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema762.properties.validation.type,parentSchema:schema762.properties.validation,data:data3}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -22224,7 +22680,7 @@ if(data.returnFullTransactions !== undefined){
 let data4 = data.returnFullTransactions;
 const _errs9 = errors;
 if(typeof data4 !== "boolean"){
-validate356.errors = [{instancePath:instancePath+"/returnFullTransactions",schemaPath:"#/properties/returnFullTransactions/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema758.properties.returnFullTransactions.type,parentSchema:schema758.properties.returnFullTransactions,data:data4}];
+validate360.errors = [{instancePath:instancePath+"/returnFullTransactions",schemaPath:"#/properties/returnFullTransactions/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema762.properties.returnFullTransactions.type,parentSchema:schema762.properties.returnFullTransactions,data:data4}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -22239,30 +22695,30 @@ var valid0 = true;
 }
 }
 else {
-validate356.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema758.type,parentSchema:schema758,data}];
+validate360.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema762.type,parentSchema:schema762,data}];
 return false;
 }
 }
-validate356.errors = vErrors;
+validate360.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate356(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate356.errors : vErrors.concat(validate356.errors);
+if(!(validate360(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate360.errors : vErrors.concat(validate360.errors);
 errors = vErrors.length;
 }
-validate355.errors = vErrors;
+validate359.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_simulateV1_param1 = validate370;
-const schema786 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+export const eth_simulateV1_param1 = validate374;
+const schema790 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
-function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate375(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -22377,7 +22833,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate371.errors = vErrors;
+validate375.errors = vErrors;
 return false;
 }
 else {
@@ -22391,34 +22847,34 @@ vErrors = null;
 }
 }
 }
-validate371.errors = vErrors;
+validate375.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate370(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate374(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate371(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate371.errors : vErrors.concat(validate371.errors);
+if(!(validate375(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate375.errors : vErrors.concat(validate375.errors);
 errors = vErrors.length;
 }
-validate370.errors = vErrors;
+validate374.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_simulateV1_result = validate375;
-const schema791 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/SimulatedBlock"}};
-const schema792 = {"title":"Simulated block","allOf":[{"$ref":"#/components/schemas/Block"},{"type":"object","required":["calls"],"properties":{"calls":{"type":"array","items":{"$ref":"#/components/schemas/SimulatedCallResult"}}}}]};
+export const eth_simulateV1_result = validate379;
+const schema795 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/SimulatedBlock"}};
+const schema796 = {"title":"Simulated block","allOf":[{"$ref":"#/components/schemas/Block"},{"type":"object","required":["calls"],"properties":{"calls":{"type":"array","items":{"$ref":"#/components/schemas/SimulatedCallResult"}}}}]};
 
-function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((((((((data.hash === undefined) && (missing0 = "hash")) || ((data.parentHash === undefined) && (missing0 = "parentHash"))) || ((data.sha3Uncles === undefined) && (missing0 = "sha3Uncles"))) || ((data.miner === undefined) && (missing0 = "miner"))) || ((data.stateRoot === undefined) && (missing0 = "stateRoot"))) || ((data.transactionsRoot === undefined) && (missing0 = "transactionsRoot"))) || ((data.receiptsRoot === undefined) && (missing0 = "receiptsRoot"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.number === undefined) && (missing0 = "number"))) || ((data.gasLimit === undefined) && (missing0 = "gasLimit"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))) || ((data.extraData === undefined) && (missing0 = "extraData"))) || ((data.transactions === undefined) && (missing0 = "transactions"))){
-validate377.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema246.required,parentSchema:schema246,data}];
+validate381.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema250.required,parentSchema:schema250,data}];
 return false;
 }
 else {
@@ -22429,12 +22885,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern1.test(data0)){
-validate377.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data0}];
+validate381.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data0}];
 return false;
 }
 }
 else {
-validate377.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data0}];
+validate381.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data0}];
 return false;
 }
 }
@@ -22451,12 +22907,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(!pattern1.test(data1)){
-validate377.errors = [{instancePath:instancePath+"/parentHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data1}];
+validate381.errors = [{instancePath:instancePath+"/parentHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data1}];
 return false;
 }
 }
 else {
-validate377.errors = [{instancePath:instancePath+"/parentHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data1}];
+validate381.errors = [{instancePath:instancePath+"/parentHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data1}];
 return false;
 }
 }
@@ -22473,12 +22929,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
 if(!pattern1.test(data2)){
-validate377.errors = [{instancePath:instancePath+"/sha3Uncles",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data2}];
+validate381.errors = [{instancePath:instancePath+"/sha3Uncles",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data2}];
 return false;
 }
 }
 else {
-validate377.errors = [{instancePath:instancePath+"/sha3Uncles",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data2}];
+validate381.errors = [{instancePath:instancePath+"/sha3Uncles",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data2}];
 return false;
 }
 }
@@ -22495,12 +22951,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data3 === "string"){
 if(!pattern16.test(data3)){
-validate377.errors = [{instancePath:instancePath+"/miner",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data3}];
+validate381.errors = [{instancePath:instancePath+"/miner",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data:data3}];
 return false;
 }
 }
 else {
-validate377.errors = [{instancePath:instancePath+"/miner",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data3}];
+validate381.errors = [{instancePath:instancePath+"/miner",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data3}];
 return false;
 }
 }
@@ -22517,12 +22973,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data4 === "string"){
 if(!pattern1.test(data4)){
-validate377.errors = [{instancePath:instancePath+"/stateRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data4}];
+validate381.errors = [{instancePath:instancePath+"/stateRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data4}];
 return false;
 }
 }
 else {
-validate377.errors = [{instancePath:instancePath+"/stateRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data4}];
+validate381.errors = [{instancePath:instancePath+"/stateRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data4}];
 return false;
 }
 }
@@ -22539,12 +22995,12 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data5 === "string"){
 if(!pattern1.test(data5)){
-validate377.errors = [{instancePath:instancePath+"/transactionsRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data5}];
+validate381.errors = [{instancePath:instancePath+"/transactionsRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data5}];
 return false;
 }
 }
 else {
-validate377.errors = [{instancePath:instancePath+"/transactionsRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data5}];
+validate381.errors = [{instancePath:instancePath+"/transactionsRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data5}];
 return false;
 }
 }
@@ -22561,12 +23017,12 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data6 === "string"){
 if(!pattern1.test(data6)){
-validate377.errors = [{instancePath:instancePath+"/receiptsRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data6}];
+validate381.errors = [{instancePath:instancePath+"/receiptsRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data6}];
 return false;
 }
 }
 else {
-validate377.errors = [{instancePath:instancePath+"/receiptsRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data6}];
+validate381.errors = [{instancePath:instancePath+"/receiptsRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data6}];
 return false;
 }
 }
@@ -22583,12 +23039,12 @@ const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data7 === "string"){
 if(!pattern135.test(data7)){
-validate377.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema254,data:data7}];
+validate381.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema258,data:data7}];
 return false;
 }
 }
 else {
-validate377.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema254.type,parentSchema:schema254,data:data7}];
+validate381.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema258.type,parentSchema:schema258,data:data7}];
 return false;
 }
 }
@@ -22605,12 +23061,12 @@ const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data8 === "string"){
 if(!pattern18.test(data8)){
-validate377.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
+validate381.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data8}];
 return false;
 }
 }
 else {
-validate377.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
+validate381.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data8}];
 return false;
 }
 }
@@ -22627,12 +23083,12 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data9 === "string"){
 if(!pattern18.test(data9)){
-validate377.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
+validate381.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data9}];
 return false;
 }
 }
 else {
-validate377.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
+validate381.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data9}];
 return false;
 }
 }
@@ -22649,12 +23105,12 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(typeof data10 === "string"){
 if(!pattern18.test(data10)){
-validate377.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data10}];
+validate381.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data10}];
 return false;
 }
 }
 else {
-validate377.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data10}];
+validate381.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data10}];
 return false;
 }
 }
@@ -22671,12 +23127,12 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(typeof data11 === "string"){
 if(!pattern18.test(data11)){
-validate377.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data11}];
+validate381.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data11}];
 return false;
 }
 }
 else {
-validate377.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data11}];
+validate381.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data11}];
 return false;
 }
 }
@@ -22693,12 +23149,12 @@ const _errs38 = errors;
 if(errors === _errs38){
 if(typeof data12 === "string"){
 if(!pattern18.test(data12)){
-validate377.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data12}];
+validate381.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data12}];
 return false;
 }
 }
 else {
-validate377.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data12}];
+validate381.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data12}];
 return false;
 }
 }
@@ -22715,12 +23171,12 @@ const _errs41 = errors;
 if(errors === _errs41){
 if(typeof data13 === "string"){
 if(!pattern18.test(data13)){
-validate377.errors = [{instancePath:instancePath+"/timestamp",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data13}];
+validate381.errors = [{instancePath:instancePath+"/timestamp",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data13}];
 return false;
 }
 }
 else {
-validate377.errors = [{instancePath:instancePath+"/timestamp",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data13}];
+validate381.errors = [{instancePath:instancePath+"/timestamp",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data13}];
 return false;
 }
 }
@@ -22737,12 +23193,12 @@ const _errs44 = errors;
 if(errors === _errs44){
 if(typeof data14 === "string"){
 if(!pattern4.test(data14)){
-validate377.errors = [{instancePath:instancePath+"/extraData",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data14}];
+validate381.errors = [{instancePath:instancePath+"/extraData",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data14}];
 return false;
 }
 }
 else {
-validate377.errors = [{instancePath:instancePath+"/extraData",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data14}];
+validate381.errors = [{instancePath:instancePath+"/extraData",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data14}];
 return false;
 }
 }
@@ -22759,12 +23215,12 @@ const _errs47 = errors;
 if(errors === _errs47){
 if(typeof data15 === "string"){
 if(!pattern1.test(data15)){
-validate377.errors = [{instancePath:instancePath+"/mixHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data15}];
+validate381.errors = [{instancePath:instancePath+"/mixHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data15}];
 return false;
 }
 }
 else {
-validate377.errors = [{instancePath:instancePath+"/mixHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data15}];
+validate381.errors = [{instancePath:instancePath+"/mixHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data15}];
 return false;
 }
 }
@@ -22781,12 +23237,12 @@ const _errs50 = errors;
 if(errors === _errs50){
 if(typeof data16 === "string"){
 if(!pattern144.test(data16)){
-validate377.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema263,data:data16}];
+validate381.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema267,data:data16}];
 return false;
 }
 }
 else {
-validate377.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema263.type,parentSchema:schema263,data:data16}];
+validate381.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema267.type,parentSchema:schema267,data:data16}];
 return false;
 }
 }
@@ -22803,12 +23259,12 @@ const _errs53 = errors;
 if(errors === _errs53){
 if(typeof data17 === "string"){
 if(!pattern18.test(data17)){
-validate377.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data17}];
+validate381.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data17}];
 return false;
 }
 }
 else {
-validate377.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data17}];
+validate381.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data17}];
 return false;
 }
 }
@@ -22825,12 +23281,12 @@ const _errs56 = errors;
 if(errors === _errs56){
 if(typeof data18 === "string"){
 if(!pattern1.test(data18)){
-validate377.errors = [{instancePath:instancePath+"/withdrawalsRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data18}];
+validate381.errors = [{instancePath:instancePath+"/withdrawalsRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data18}];
 return false;
 }
 }
 else {
-validate377.errors = [{instancePath:instancePath+"/withdrawalsRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data18}];
+validate381.errors = [{instancePath:instancePath+"/withdrawalsRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data18}];
 return false;
 }
 }
@@ -22847,12 +23303,12 @@ const _errs59 = errors;
 if(errors === _errs59){
 if(typeof data19 === "string"){
 if(!pattern18.test(data19)){
-validate377.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data19}];
+validate381.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data19}];
 return false;
 }
 }
 else {
-validate377.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data19}];
+validate381.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data19}];
 return false;
 }
 }
@@ -22869,12 +23325,12 @@ const _errs62 = errors;
 if(errors === _errs62){
 if(typeof data20 === "string"){
 if(!pattern18.test(data20)){
-validate377.errors = [{instancePath:instancePath+"/excessBlobGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data20}];
+validate381.errors = [{instancePath:instancePath+"/excessBlobGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data20}];
 return false;
 }
 }
 else {
-validate377.errors = [{instancePath:instancePath+"/excessBlobGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data20}];
+validate381.errors = [{instancePath:instancePath+"/excessBlobGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data20}];
 return false;
 }
 }
@@ -22891,12 +23347,12 @@ const _errs65 = errors;
 if(errors === _errs65){
 if(typeof data21 === "string"){
 if(!pattern1.test(data21)){
-validate377.errors = [{instancePath:instancePath+"/parentBeaconBlockRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data21}];
+validate381.errors = [{instancePath:instancePath+"/parentBeaconBlockRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data21}];
 return false;
 }
 }
 else {
-validate377.errors = [{instancePath:instancePath+"/parentBeaconBlockRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data21}];
+validate381.errors = [{instancePath:instancePath+"/parentBeaconBlockRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data21}];
 return false;
 }
 }
@@ -22913,12 +23369,12 @@ const _errs68 = errors;
 if(errors === _errs68){
 if(typeof data22 === "string"){
 if(!pattern1.test(data22)){
-validate377.errors = [{instancePath:instancePath+"/requestsHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data22}];
+validate381.errors = [{instancePath:instancePath+"/requestsHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data22}];
 return false;
 }
 }
 else {
-validate377.errors = [{instancePath:instancePath+"/requestsHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data22}];
+validate381.errors = [{instancePath:instancePath+"/requestsHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data22}];
 return false;
 }
 }
@@ -22935,12 +23391,12 @@ const _errs71 = errors;
 if(errors === _errs71){
 if(typeof data23 === "string"){
 if(!pattern18.test(data23)){
-validate377.errors = [{instancePath:instancePath+"/size",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
+validate381.errors = [{instancePath:instancePath+"/size",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data23}];
 return false;
 }
 }
 else {
-validate377.errors = [{instancePath:instancePath+"/size",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
+validate381.errors = [{instancePath:instancePath+"/size",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data23}];
 return false;
 }
 }
@@ -22995,7 +23451,7 @@ break;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema246.properties.transactions.anyOf[0].type,parentSchema:schema246.properties.transactions.anyOf[0],data:data24};
+const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema250.properties.transactions.anyOf[0].type,parentSchema:schema250.properties.transactions.anyOf[0],data:data24};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -23015,8 +23471,8 @@ var valid28 = true;
 const len1 = data24.length;
 for(let i1=0; i1<len1; i1++){
 const _errs82 = errors;
-if(!(validate178(data24[i1], {instancePath:instancePath+"/transactions/" + i1,parentData:data24,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
+if(!(validate182(data24[i1], {instancePath:instancePath+"/transactions/" + i1,parentData:data24,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
 errors = vErrors.length;
 }
 var valid28 = _errs82 === errors;
@@ -23026,7 +23482,7 @@ break;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema246.properties.transactions.anyOf[1].type,parentSchema:schema246.properties.transactions.anyOf[1],data:data24};
+const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema250.properties.transactions.anyOf[1].type,parentSchema:schema250.properties.transactions.anyOf[1],data:data24};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -23040,7 +23496,7 @@ var _valid0 = _errs80 === errors;
 valid25 = valid25 || _valid0;
 }
 if(!valid25){
-const err4 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema246.properties.transactions.anyOf,parentSchema:schema246.properties.transactions,data:data24};
+const err4 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema250.properties.transactions.anyOf,parentSchema:schema250.properties.transactions,data:data24};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -23048,7 +23504,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate377.errors = vErrors;
+validate381.errors = vErrors;
 return false;
 }
 else {
@@ -23082,12 +23538,12 @@ const _errs86 = errors;
 if(errors === _errs86){
 if(typeof data28 === "string"){
 if(!pattern1.test(data28)){
-validate377.errors = [{instancePath:instancePath+"/uncles/" + i2,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data28}];
+validate381.errors = [{instancePath:instancePath+"/uncles/" + i2,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data28}];
 return false;
 }
 }
 else {
-validate377.errors = [{instancePath:instancePath+"/uncles/" + i2,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data28}];
+validate381.errors = [{instancePath:instancePath+"/uncles/" + i2,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data28}];
 return false;
 }
 }
@@ -23098,7 +23554,7 @@ break;
 }
 }
 else {
-validate377.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema246.properties.uncles.type,parentSchema:schema246.properties.uncles,data:data27}];
+validate381.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema250.properties.uncles.type,parentSchema:schema250.properties.uncles,data:data27}];
 return false;
 }
 }
@@ -23117,8 +23573,8 @@ var valid31 = true;
 const len3 = data29.length;
 for(let i3=0; i3<len3; i3++){
 const _errs90 = errors;
-if(!(validate182(data29[i3], {instancePath:instancePath+"/withdrawals/" + i3,parentData:data29,parentDataProperty:i3,rootData}))){
-vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
+if(!(validate186(data29[i3], {instancePath:instancePath+"/withdrawals/" + i3,parentData:data29,parentDataProperty:i3,rootData}))){
+vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
 errors = vErrors.length;
 }
 var valid31 = _errs90 === errors;
@@ -23128,7 +23584,7 @@ break;
 }
 }
 else {
-validate377.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema246.properties.withdrawals.type,parentSchema:schema246.properties.withdrawals,data:data29}];
+validate381.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema250.properties.withdrawals.type,parentSchema:schema250.properties.withdrawals,data:data29}];
 return false;
 }
 }
@@ -23166,31 +23622,31 @@ var valid0 = true;
 }
 }
 else {
-validate377.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema246.type,parentSchema:schema246,data}];
+validate381.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema250.type,parentSchema:schema250,data}];
 return false;
 }
 }
-validate377.errors = vErrors;
+validate381.errors = vErrors;
 return errors === 0;
 }
 
-const schema820 = {"title":"Simulated call result","type":"object","required":["returnData","logs","gasUsed","status"],"additionalProperties":false,"properties":{"returnData":{"$ref":"#/components/schemas/Bytes"},"logs":{"type":"array","items":{"$ref":"#/components/schemas/Log"}},"gasUsed":{"$ref":"#/components/schemas/Uint"},"maxUsedGas":{"$ref":"#/components/schemas/Uint"},"status":{"$ref":"#/components/schemas/Uint"},"error":{"type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"integer"},"message":{"type":"string"},"data":{"$ref":"#/components/schemas/Bytes"}}}}};
+const schema824 = {"title":"Simulated call result","type":"object","required":["returnData","logs","gasUsed","status"],"additionalProperties":false,"properties":{"returnData":{"$ref":"#/components/schemas/Bytes"},"logs":{"type":"array","items":{"$ref":"#/components/schemas/Log"}},"gasUsed":{"$ref":"#/components/schemas/Uint"},"maxUsedGas":{"$ref":"#/components/schemas/Uint"},"status":{"$ref":"#/components/schemas/Uint"},"error":{"type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"integer"},"message":{"type":"string"},"data":{"$ref":"#/components/schemas/Bytes"}}}}};
 
-function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate385(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.returnData === undefined) && (missing0 = "returnData")) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.status === undefined) && (missing0 = "status"))){
-validate381.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema820.required,parentSchema:schema820,data}];
+validate385.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema824.required,parentSchema:schema824,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "returnData") || (key0 === "logs")) || (key0 === "gasUsed")) || (key0 === "maxUsedGas")) || (key0 === "status")) || (key0 === "error"))){
-validate381.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema820,data}];
+validate385.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema824,data}];
 return false;
 break;
 }
@@ -23203,12 +23659,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-validate381.errors = [{instancePath:instancePath+"/returnData",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data0}];
+validate385.errors = [{instancePath:instancePath+"/returnData",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data0}];
 return false;
 }
 }
 else {
-validate381.errors = [{instancePath:instancePath+"/returnData",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data0}];
+validate385.errors = [{instancePath:instancePath+"/returnData",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data0}];
 return false;
 }
 }
@@ -23227,8 +23683,8 @@ var valid2 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
-if(!(validate201(data1[i0], {instancePath:instancePath+"/logs/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
+if(!(validate205(data1[i0], {instancePath:instancePath+"/logs/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs7 === errors;
@@ -23238,7 +23694,7 @@ break;
 }
 }
 else {
-validate381.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema820.properties.logs.type,parentSchema:schema820.properties.logs,data:data1}];
+validate385.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema824.properties.logs.type,parentSchema:schema824.properties.logs,data:data1}];
 return false;
 }
 }
@@ -23255,12 +23711,12 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data3 === "string"){
 if(!pattern18.test(data3)){
-validate381.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data3}];
+validate385.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data3}];
 return false;
 }
 }
 else {
-validate381.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data3}];
+validate385.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data3}];
 return false;
 }
 }
@@ -23277,12 +23733,12 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data4 === "string"){
 if(!pattern18.test(data4)){
-validate381.errors = [{instancePath:instancePath+"/maxUsedGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data4}];
+validate385.errors = [{instancePath:instancePath+"/maxUsedGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data4}];
 return false;
 }
 }
 else {
-validate381.errors = [{instancePath:instancePath+"/maxUsedGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data4}];
+validate385.errors = [{instancePath:instancePath+"/maxUsedGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data4}];
 return false;
 }
 }
@@ -23299,12 +23755,12 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data5 === "string"){
 if(!pattern18.test(data5)){
-validate381.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data5}];
+validate385.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data5}];
 return false;
 }
 }
 else {
-validate381.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data5}];
+validate385.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data5}];
 return false;
 }
 }
@@ -23321,14 +23777,14 @@ if(errors === _errs17){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing1;
 if(((data6.code === undefined) && (missing1 = "code")) || ((data6.message === undefined) && (missing1 = "message"))){
-validate381.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema820.properties.error.required,parentSchema:schema820.properties.error,data:data6}];
+validate385.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema824.properties.error.required,parentSchema:schema824.properties.error,data:data6}];
 return false;
 }
 else {
 const _errs19 = errors;
 for(const key1 in data6){
 if(!(((key1 === "code") || (key1 === "message")) || (key1 === "data"))){
-validate381.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema820.properties.error,data:data6}];
+validate385.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema824.properties.error,data:data6}];
 return false;
 break;
 }
@@ -23338,7 +23794,7 @@ if(data6.code !== undefined){
 let data7 = data6.code;
 const _errs20 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate381.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema820.properties.error.properties.code.type,parentSchema:schema820.properties.error.properties.code,data:data7}];
+validate385.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema824.properties.error.properties.code.type,parentSchema:schema824.properties.error.properties.code,data:data7}];
 return false;
 }
 var valid6 = _errs20 === errors;
@@ -23351,7 +23807,7 @@ if(data6.message !== undefined){
 let data8 = data6.message;
 const _errs22 = errors;
 if(typeof data8 !== "string"){
-validate381.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema820.properties.error.properties.message.type,parentSchema:schema820.properties.error.properties.message,data:data8}];
+validate385.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema824.properties.error.properties.message.type,parentSchema:schema824.properties.error.properties.message,data:data8}];
 return false;
 }
 var valid6 = _errs22 === errors;
@@ -23367,12 +23823,12 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(typeof data9 === "string"){
 if(!pattern4.test(data9)){
-validate381.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data9}];
+validate385.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data:data9}];
 return false;
 }
 }
 else {
-validate381.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data9}];
+validate385.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data9}];
 return false;
 }
 }
@@ -23387,7 +23843,7 @@ var valid6 = true;
 }
 }
 else {
-validate381.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema820.properties.error.type,parentSchema:schema820.properties.error,data:data6}];
+validate385.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema824.properties.error.type,parentSchema:schema824.properties.error,data:data6}];
 return false;
 }
 }
@@ -23405,21 +23861,21 @@ var valid0 = true;
 }
 }
 else {
-validate381.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema820.type,parentSchema:schema820,data}];
+validate385.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema824.type,parentSchema:schema824,data}];
 return false;
 }
 }
-validate381.errors = vErrors;
+validate385.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
-if(!(validate377(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate377.errors : vErrors.concat(validate377.errors);
+if(!(validate381(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate381.errors : vErrors.concat(validate381.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs0 === errors;
@@ -23429,7 +23885,7 @@ if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.calls === undefined) && (missing0 = "calls")){
-validate376.errors = [{instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema792.allOf[1].required,parentSchema:schema792.allOf[1],data}];
+validate380.errors = [{instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema796.allOf[1].required,parentSchema:schema796.allOf[1],data}];
 return false;
 }
 else {
@@ -23442,8 +23898,8 @@ var valid2 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
-if(!(validate381(data0[i0], {instancePath:instancePath+"/calls/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate381.errors : vErrors.concat(validate381.errors);
+if(!(validate385(data0[i0], {instancePath:instancePath+"/calls/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate385.errors : vErrors.concat(validate385.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs5 === errors;
@@ -23453,7 +23909,7 @@ break;
 }
 }
 else {
-validate376.errors = [{instancePath:instancePath+"/calls",schemaPath:"#/allOf/1/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema792.allOf[1].properties.calls.type,parentSchema:schema792.allOf[1].properties.calls,data:data0}];
+validate380.errors = [{instancePath:instancePath+"/calls",schemaPath:"#/allOf/1/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema796.allOf[1].properties.calls.type,parentSchema:schema796.allOf[1].properties.calls,data:data0}];
 return false;
 }
 }
@@ -23461,18 +23917,18 @@ return false;
 }
 }
 else {
-validate376.errors = [{instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema792.allOf[1].type,parentSchema:schema792.allOf[1],data}];
+validate380.errors = [{instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema796.allOf[1].type,parentSchema:schema796.allOf[1],data}];
 return false;
 }
 }
 var valid0 = _errs1 === errors;
 }
-validate376.errors = vErrors;
+validate380.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate375(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -23481,8 +23937,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate376(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate376.errors : vErrors.concat(validate376.errors);
+if(!(validate380(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate380.errors : vErrors.concat(validate380.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -23492,41 +23948,41 @@ break;
 }
 }
 else {
-validate375.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema791.type,parentSchema:schema791,data}];
+validate379.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema795.type,parentSchema:schema795,data}];
 return false;
 }
 }
-validate375.errors = vErrors;
+validate379.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_subscribe_param0 = validate385;
-const schema826 = {"$ref":"openrpc#/components/schemas/SubscriptionKind"};
-const schema827 = {"title":"Subscription kind","type":"string","x-error":"a subscription kind name"};
+export const eth_subscribe_param0 = validate389;
+const schema830 = {"$ref":"openrpc#/components/schemas/SubscriptionKind"};
+const schema831 = {"title":"Subscription kind","type":"string","x-error":"a subscription kind name"};
 
-function validate385(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate385.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionKind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema827.type,parentSchema:schema827,data}];
+validate389.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionKind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema831.type,parentSchema:schema831,data}];
 return false;
 }
-validate385.errors = vErrors;
+validate389.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_subscribe_param1 = validate386;
-const schema828 = {"$ref":"openrpc#/components/schemas/SubscriptionOptions"};
-const schema829 = {"title":"Subscription options","anyOf":[{"type":"boolean"},{"type":"object"}],"x-error":"a boolean or a filter object"};
+export const eth_subscribe_param1 = validate390;
+const schema832 = {"$ref":"openrpc#/components/schemas/SubscriptionOptions"};
+const schema833 = {"title":"Subscription options","anyOf":[{"type":"boolean"},{"type":"object"}],"x-error":"a boolean or a filter object"};
 
-function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
 let valid1 = false;
 const _errs2 = errors;
 if(typeof data !== "boolean"){
-const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema829.anyOf[0].type,parentSchema:schema829.anyOf[0],data};
+const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema833.anyOf[0].type,parentSchema:schema833.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23540,7 +23996,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err1 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema829.anyOf[1].type,parentSchema:schema829.anyOf[1],data};
+const err1 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema833.anyOf[1].type,parentSchema:schema833.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -23553,7 +24009,7 @@ var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err2 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema829.anyOf,parentSchema:schema829,data};
+const err2 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema833.anyOf,parentSchema:schema833,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -23561,7 +24017,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate386.errors = vErrors;
+validate390.errors = vErrors;
 return false;
 }
 else {
@@ -23575,47 +24031,47 @@ vErrors = null;
 }
 }
 }
-validate386.errors = vErrors;
+validate390.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_subscribe_result = validate387;
-const schema830 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
-const schema831 = {"title":"Subscription id","type":"string","pattern":"^0x[0-9a-fA-F]{1,32}$","x-error":"a subscription id (0x + up to 32 hex digits)"};
+export const eth_subscribe_result = validate391;
+const schema834 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
+const schema835 = {"title":"Subscription id","type":"string","pattern":"^0x[0-9a-fA-F]{1,32}$","x-error":"a subscription id (0x + up to 32 hex digits)"};
 const pattern532 = new RegExp("^0x[0-9a-fA-F]{1,32}$", "u");
 
-function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate391(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern532.test(data)){
-validate387.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema831,data}];
+validate391.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema835,data}];
 return false;
 }
 }
 else {
-validate387.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema831.type,parentSchema:schema831,data}];
+validate391.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema835.type,parentSchema:schema835,data}];
 return false;
 }
 }
-validate387.errors = vErrors;
+validate391.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_syncing_result = validate388;
-const schema832 = {"oneOf":[{"type":"boolean","const":false},{"$ref":"openrpc#/components/schemas/SyncStatus"}]};
-const schema833 = {"title":"Sync status","type":"object","required":["startingBlock","currentBlock","highestBlock"],"properties":{"startingBlock":{"$ref":"#/components/schemas/Uint"},"currentBlock":{"$ref":"#/components/schemas/Uint"},"highestBlock":{"$ref":"#/components/schemas/Uint"}}};
+export const eth_syncing_result = validate392;
+const schema836 = {"oneOf":[{"type":"boolean","const":false},{"$ref":"openrpc#/components/schemas/SyncStatus"}]};
+const schema837 = {"title":"Sync status","type":"object","required":["startingBlock","currentBlock","highestBlock"],"properties":{"startingBlock":{"$ref":"#/components/schemas/Uint"},"currentBlock":{"$ref":"#/components/schemas/Uint"},"highestBlock":{"$ref":"#/components/schemas/Uint"}}};
 
-function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate393(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.startingBlock === undefined) && (missing0 = "startingBlock")) || ((data.currentBlock === undefined) && (missing0 = "currentBlock"))) || ((data.highestBlock === undefined) && (missing0 = "highestBlock"))){
-validate389.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema833.required,parentSchema:schema833,data}];
+validate393.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema837.required,parentSchema:schema837,data}];
 return false;
 }
 else {
@@ -23626,12 +24082,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern18.test(data0)){
-validate389.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data0}];
+validate393.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data0}];
 return false;
 }
 }
 else {
-validate389.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data0}];
+validate393.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data0}];
 return false;
 }
 }
@@ -23648,12 +24104,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(!pattern18.test(data1)){
-validate389.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data1}];
+validate393.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data1}];
 return false;
 }
 }
 else {
-validate389.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data1}];
+validate393.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data1}];
 return false;
 }
 }
@@ -23670,12 +24126,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
 if(!pattern18.test(data2)){
-validate389.errors = [{instancePath:instancePath+"/highestBlock",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data2}];
+validate393.errors = [{instancePath:instancePath+"/highestBlock",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data2}];
 return false;
 }
 }
 else {
-validate389.errors = [{instancePath:instancePath+"/highestBlock",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data2}];
+validate393.errors = [{instancePath:instancePath+"/highestBlock",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data2}];
 return false;
 }
 }
@@ -23689,16 +24145,16 @@ var valid0 = true;
 }
 }
 else {
-validate389.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema833.type,parentSchema:schema833,data}];
+validate393.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema837.type,parentSchema:schema837,data}];
 return false;
 }
 }
-validate389.errors = vErrors;
+validate393.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -23706,7 +24162,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(typeof data !== "boolean"){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema832.oneOf[0].type,parentSchema:schema832.oneOf[0],data};
+const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema836.oneOf[0].type,parentSchema:schema836.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23716,7 +24172,7 @@ vErrors.push(err0);
 errors++;
 }
 if(false !== data){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema832.oneOf[0],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema836.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -23731,8 +24187,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs3 = errors;
-if(!(validate389(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate389.errors : vErrors.concat(validate389.errors);
+if(!(validate393(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate393.errors : vErrors.concat(validate393.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
@@ -23747,7 +24203,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema832.oneOf,parentSchema:schema832,data};
+const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema836.oneOf,parentSchema:schema836,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -23755,7 +24211,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate388.errors = vErrors;
+validate392.errors = vErrors;
 return false;
 }
 else {
@@ -23769,124 +24225,124 @@ vErrors = null;
 }
 }
 }
-validate388.errors = vErrors;
+validate392.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_uninstallFilter_param0 = validate391;
-const schema837 = {"$ref":"openrpc#/components/schemas/FilterId"};
+export const eth_uninstallFilter_param0 = validate395;
+const schema841 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
-function validate391(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern254.test(data)){
-validate391.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema411,data}];
+validate395.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema415,data}];
 return false;
 }
 }
 else {
-validate391.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema411.type,parentSchema:schema411,data}];
+validate395.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema415.type,parentSchema:schema415,data}];
 return false;
 }
 }
-validate391.errors = vErrors;
+validate395.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_uninstallFilter_result = validate392;
-const schema839 = {"type":"boolean"};
+export const eth_uninstallFilter_result = validate396;
+const schema843 = {"type":"boolean"};
 
-function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate392.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema839.type,parentSchema:schema839,data}];
+validate396.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema843.type,parentSchema:schema843,data}];
 return false;
 }
-validate392.errors = vErrors;
+validate396.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_unsubscribe_param0 = validate393;
-const schema840 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
+export const eth_unsubscribe_param0 = validate397;
+const schema844 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
 
-function validate393(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate397(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern532.test(data)){
-validate393.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema831,data}];
+validate397.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema835,data}];
 return false;
 }
 }
 else {
-validate393.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema831.type,parentSchema:schema831,data}];
+validate397.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema835.type,parentSchema:schema835,data}];
 return false;
 }
 }
-validate393.errors = vErrors;
+validate397.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_unsubscribe_result = validate394;
-const schema842 = {"type":"boolean"};
+export const eth_unsubscribe_result = validate398;
+const schema846 = {"type":"boolean"};
 
-function validate394(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate394.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema842.type,parentSchema:schema842,data}];
+validate398.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema846.type,parentSchema:schema846,data}];
 return false;
 }
-validate394.errors = vErrors;
+validate398.errors = vErrors;
 return errors === 0;
 }
 
-export const net_listening_result = validate395;
-const schema843 = {"type":"boolean"};
+export const net_listening_result = validate399;
+const schema847 = {"type":"boolean"};
 
-function validate395(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate399(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate395.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema843.type,parentSchema:schema843,data}];
+validate399.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema847.type,parentSchema:schema847,data}];
 return false;
 }
-validate395.errors = vErrors;
+validate399.errors = vErrors;
 return errors === 0;
 }
 
-export const net_version_result = validate396;
-const schema844 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$"};
+export const net_version_result = validate400;
+const schema848 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$"};
 
-function validate396(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate400(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern116.test(data)){
-validate396.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema844,data}];
+validate400.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema848,data}];
 return false;
 }
 }
 else {
-validate396.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema844.type,parentSchema:schema844,data}];
+validate400.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema848.type,parentSchema:schema848,data}];
 return false;
 }
 }
-validate396.errors = vErrors;
+validate400.errors = vErrors;
 return errors === 0;
 }
 
-export const op_supportedCapabilities_result = validate397;
-const schema845 = {"type":"array","items":{"type":"string"}};
+export const op_supportedCapabilities_result = validate401;
+const schema849 = {"type":"array","items":{"type":"string"}};
 
-function validate397(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate401(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -23897,7 +24353,7 @@ for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate397.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema845.items.type,parentSchema:schema845.items,data:data0}];
+validate401.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema849.items.type,parentSchema:schema849.items,data:data0}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -23907,19 +24363,19 @@ break;
 }
 }
 else {
-validate397.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema845.type,parentSchema:schema845,data}];
+validate401.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema849.type,parentSchema:schema849,data}];
 return false;
 }
 }
-validate397.errors = vErrors;
+validate401.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_discover_result = validate398;
-const schema846 = {"$ref":"openrpc#/components/schemas/OpenRpcDocument"};
-const schema847 = {"title":"OpenRPC document","type":"object","required":["openrpc","info","methods"],"properties":{"openrpc":{"type":"string"},"info":{"type":"object","required":["title","version"],"properties":{"title":{"type":"string"},"version":{"type":"string"}}},"servers":{"type":"array","items":{"type":"object"}},"methods":{"type":"array","items":{"type":"object"}},"components":{"type":"object"}}};
+export const rpc_discover_result = validate402;
+const schema850 = {"$ref":"openrpc#/components/schemas/OpenRpcDocument"};
+const schema851 = {"title":"OpenRPC document","type":"object","required":["openrpc","info","methods"],"properties":{"openrpc":{"type":"string"},"info":{"type":"object","required":["title","version"],"properties":{"title":{"type":"string"},"version":{"type":"string"}}},"servers":{"type":"array","items":{"type":"object"}},"methods":{"type":"array","items":{"type":"object"}},"components":{"type":"object"}}};
 
-function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -23927,7 +24383,7 @@ if(errors === _errs0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.openrpc === undefined) && (missing0 = "openrpc")) || ((data.info === undefined) && (missing0 = "info"))) || ((data.methods === undefined) && (missing0 = "methods"))){
-validate398.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema847.required,parentSchema:schema847,data}];
+validate402.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema851.required,parentSchema:schema851,data}];
 return false;
 }
 else {
@@ -23935,7 +24391,7 @@ if(data.openrpc !== undefined){
 let data0 = data.openrpc;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate398.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema847.properties.openrpc.type,parentSchema:schema847.properties.openrpc,data:data0}];
+validate402.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema851.properties.openrpc.type,parentSchema:schema851.properties.openrpc,data:data0}];
 return false;
 }
 var valid1 = _errs2 === errors;
@@ -23951,7 +24407,7 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.title === undefined) && (missing1 = "title")) || ((data1.version === undefined) && (missing1 = "version"))){
-validate398.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema847.properties.info.required,parentSchema:schema847.properties.info,data:data1}];
+validate402.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema851.properties.info.required,parentSchema:schema851.properties.info,data:data1}];
 return false;
 }
 else {
@@ -23959,7 +24415,7 @@ if(data1.title !== undefined){
 let data2 = data1.title;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate398.errors = [{instancePath:instancePath+"/info/title",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema847.properties.info.properties.title.type,parentSchema:schema847.properties.info.properties.title,data:data2}];
+validate402.errors = [{instancePath:instancePath+"/info/title",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema851.properties.info.properties.title.type,parentSchema:schema851.properties.info.properties.title,data:data2}];
 return false;
 }
 var valid2 = _errs6 === errors;
@@ -23972,7 +24428,7 @@ if(data1.version !== undefined){
 let data3 = data1.version;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate398.errors = [{instancePath:instancePath+"/info/version",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema847.properties.info.properties.version.type,parentSchema:schema847.properties.info.properties.version,data:data3}];
+validate402.errors = [{instancePath:instancePath+"/info/version",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema851.properties.info.properties.version.type,parentSchema:schema851.properties.info.properties.version,data:data3}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -23984,7 +24440,7 @@ var valid2 = true;
 }
 }
 else {
-validate398.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema847.properties.info.type,parentSchema:schema847.properties.info,data:data1}];
+validate402.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema851.properties.info.type,parentSchema:schema851.properties.info,data:data1}];
 return false;
 }
 }
@@ -24005,7 +24461,7 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 const _errs12 = errors;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-validate398.errors = [{instancePath:instancePath+"/servers/" + i0,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema847.properties.servers.items.type,parentSchema:schema847.properties.servers.items,data:data5}];
+validate402.errors = [{instancePath:instancePath+"/servers/" + i0,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema851.properties.servers.items.type,parentSchema:schema851.properties.servers.items,data:data5}];
 return false;
 }
 var valid3 = _errs12 === errors;
@@ -24015,7 +24471,7 @@ break;
 }
 }
 else {
-validate398.errors = [{instancePath:instancePath+"/servers",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema847.properties.servers.type,parentSchema:schema847.properties.servers,data:data4}];
+validate402.errors = [{instancePath:instancePath+"/servers",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema851.properties.servers.type,parentSchema:schema851.properties.servers,data:data4}];
 return false;
 }
 }
@@ -24036,7 +24492,7 @@ for(let i1=0; i1<len1; i1++){
 let data7 = data6[i1];
 const _errs16 = errors;
 if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
-validate398.errors = [{instancePath:instancePath+"/methods/" + i1,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema847.properties.methods.items.type,parentSchema:schema847.properties.methods.items,data:data7}];
+validate402.errors = [{instancePath:instancePath+"/methods/" + i1,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema851.properties.methods.items.type,parentSchema:schema851.properties.methods.items,data:data7}];
 return false;
 }
 var valid4 = _errs16 === errors;
@@ -24046,7 +24502,7 @@ break;
 }
 }
 else {
-validate398.errors = [{instancePath:instancePath+"/methods",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema847.properties.methods.type,parentSchema:schema847.properties.methods,data:data6}];
+validate402.errors = [{instancePath:instancePath+"/methods",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema851.properties.methods.type,parentSchema:schema851.properties.methods,data:data6}];
 return false;
 }
 }
@@ -24060,7 +24516,7 @@ if(data.components !== undefined){
 let data8 = data.components;
 const _errs18 = errors;
 if(!(data8 && typeof data8 == "object" && !Array.isArray(data8))){
-validate398.errors = [{instancePath:instancePath+"/components",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/components/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema847.properties.components.type,parentSchema:schema847.properties.components,data:data8}];
+validate402.errors = [{instancePath:instancePath+"/components",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/components/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema851.properties.components.type,parentSchema:schema851.properties.components,data:data8}];
 return false;
 }
 var valid1 = _errs18 === errors;
@@ -24075,21 +24531,21 @@ var valid1 = true;
 }
 }
 else {
-validate398.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema847.type,parentSchema:schema847,data}];
+validate402.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema851.type,parentSchema:schema851,data}];
 return false;
 }
 }
-validate398.errors = vErrors;
+validate402.errors = vErrors;
 return errors === 0;
 }
 
-export const txpool_content_result = validate399;
-const schema848 = {"$ref":"openrpc#/components/schemas/TxPoolContent"};
-const schema849 = {"title":"Transaction pool content","type":"object","required":["pending","queued"],"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactions"},"queued":{"$ref":"#/components/schemas/TxPoolTransactions"}}};
-const schema850 = {"title":"Transaction pool section","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}};
-const schema851 = {"title":"Transactions by nonce","type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"#/components/schemas/Transaction"}};
+export const txpool_content_result = validate403;
+const schema852 = {"$ref":"openrpc#/components/schemas/TxPoolContent"};
+const schema853 = {"title":"Transaction pool content","type":"object","required":["pending","queued"],"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactions"},"queued":{"$ref":"#/components/schemas/TxPoolTransactions"}}};
+const schema854 = {"title":"Transaction pool section","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}};
+const schema855 = {"title":"Transactions by nonce","type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"#/components/schemas/Transaction"}};
 
-function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate406(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -24098,7 +24554,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern116.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema851.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema855.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -24110,7 +24566,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema851.propertyNames,parentSchema:schema851,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema855.propertyNames,parentSchema:schema855,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -24118,7 +24574,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate402.errors = vErrors;
+validate406.errors = vErrors;
 return false;
 break;
 }
@@ -24126,8 +24582,8 @@ break;
 if(valid0){
 for(const key1 in data){
 const _errs3 = errors;
-if(!(validate178(data[key1], {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key1,rootData}))){
-vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
+if(!(validate182(data[key1], {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key1,rootData}))){
+vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs3 === errors;
@@ -24138,16 +24594,16 @@ break;
 }
 }
 else {
-validate402.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema851.type,parentSchema:schema851,data}];
+validate406.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema855.type,parentSchema:schema855,data}];
 return false;
 }
 }
-validate402.errors = vErrors;
+validate406.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate401(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate405(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -24156,7 +24612,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern16.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema850.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema854.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -24168,7 +24624,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema850.propertyNames,parentSchema:schema850,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema854.propertyNames,parentSchema:schema854,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -24176,7 +24632,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate401.errors = vErrors;
+validate405.errors = vErrors;
 return false;
 break;
 }
@@ -24184,8 +24640,8 @@ break;
 if(valid0){
 for(const key1 in data){
 const _errs3 = errors;
-if(!(validate402(data[key1], {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key1,rootData}))){
-vErrors = vErrors === null ? validate402.errors : vErrors.concat(validate402.errors);
+if(!(validate406(data[key1], {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key1,rootData}))){
+vErrors = vErrors === null ? validate406.errors : vErrors.concat(validate406.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs3 === errors;
@@ -24196,30 +24652,30 @@ break;
 }
 }
 else {
-validate401.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema850.type,parentSchema:schema850,data}];
+validate405.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema854.type,parentSchema:schema854,data}];
 return false;
 }
 }
-validate401.errors = vErrors;
+validate405.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate400(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate400.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema849.required,parentSchema:schema849,data}];
+validate404.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema853.required,parentSchema:schema853,data}];
 return false;
 }
 else {
 if(data.pending !== undefined){
 const _errs1 = errors;
-if(!(validate401(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
-vErrors = vErrors === null ? validate401.errors : vErrors.concat(validate401.errors);
+if(!(validate405(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate405.errors : vErrors.concat(validate405.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -24230,8 +24686,8 @@ var valid0 = true;
 if(valid0){
 if(data.queued !== undefined){
 const _errs2 = errors;
-if(!(validate401(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
-vErrors = vErrors === null ? validate401.errors : vErrors.concat(validate401.errors);
+if(!(validate405(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate405.errors : vErrors.concat(validate405.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -24243,68 +24699,68 @@ var valid0 = true;
 }
 }
 else {
-validate400.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema849.type,parentSchema:schema849,data}];
+validate404.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema853.type,parentSchema:schema853,data}];
 return false;
 }
 }
-validate400.errors = vErrors;
+validate404.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate399(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate403(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate400(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate400.errors : vErrors.concat(validate400.errors);
+if(!(validate404(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate404.errors : vErrors.concat(validate404.errors);
 errors = vErrors.length;
 }
-validate399.errors = vErrors;
+validate403.errors = vErrors;
 return errors === 0;
 }
 
-export const txpool_contentFrom_param0 = validate408;
-const schema852 = {"$ref":"openrpc#/components/schemas/Address"};
+export const txpool_contentFrom_param0 = validate412;
+const schema856 = {"$ref":"openrpc#/components/schemas/Address"};
 
-function validate408(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate412(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern16.test(data)){
-validate408.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data}];
+validate412.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema56,data}];
 return false;
 }
 }
 else {
-validate408.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data}];
+validate412.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data}];
 return false;
 }
 }
-validate408.errors = vErrors;
+validate412.errors = vErrors;
 return errors === 0;
 }
 
-export const txpool_contentFrom_result = validate409;
-const schema854 = {"$ref":"openrpc#/components/schemas/TxPoolContentFrom"};
-const schema855 = {"title":"Transaction pool content of one sender","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"},"queued":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}}};
+export const txpool_contentFrom_result = validate413;
+const schema858 = {"$ref":"openrpc#/components/schemas/TxPoolContentFrom"};
+const schema859 = {"title":"Transaction pool content of one sender","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"},"queued":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}}};
 
-function validate410(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate410.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema855.required,parentSchema:schema855,data}];
+validate414.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema859.required,parentSchema:schema859,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate410.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema855,data}];
+validate414.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema859,data}];
 return false;
 break;
 }
@@ -24312,8 +24768,8 @@ break;
 if(_errs1 === errors){
 if(data.pending !== undefined){
 const _errs2 = errors;
-if(!(validate402(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
-vErrors = vErrors === null ? validate402.errors : vErrors.concat(validate402.errors);
+if(!(validate406(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate406.errors : vErrors.concat(validate406.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -24324,8 +24780,8 @@ var valid0 = true;
 if(valid0){
 if(data.queued !== undefined){
 const _errs3 = errors;
-if(!(validate402(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
-vErrors = vErrors === null ? validate402.errors : vErrors.concat(validate402.errors);
+if(!(validate406(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate406.errors : vErrors.concat(validate406.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -24338,45 +24794,45 @@ var valid0 = true;
 }
 }
 else {
-validate410.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema855.type,parentSchema:schema855,data}];
+validate414.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema859.type,parentSchema:schema859,data}];
 return false;
 }
 }
-validate410.errors = vErrors;
+validate414.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate409(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate413(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate410(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate410.errors : vErrors.concat(validate410.errors);
+if(!(validate414(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate414.errors : vErrors.concat(validate414.errors);
 errors = vErrors.length;
 }
-validate409.errors = vErrors;
+validate413.errors = vErrors;
 return errors === 0;
 }
 
-export const txpool_status_result = validate414;
-const schema856 = {"$ref":"openrpc#/components/schemas/TxPoolStatus"};
-const schema857 = {"title":"Transaction pool status","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/Uint"},"queued":{"$ref":"#/components/schemas/Uint"}}};
+export const txpool_status_result = validate418;
+const schema860 = {"$ref":"openrpc#/components/schemas/TxPoolStatus"};
+const schema861 = {"title":"Transaction pool status","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/Uint"},"queued":{"$ref":"#/components/schemas/Uint"}}};
 
-function validate415(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate419(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate415.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema857.required,parentSchema:schema857,data}];
+validate419.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema861.required,parentSchema:schema861,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate415.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema857,data}];
+validate419.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema861,data}];
 return false;
 break;
 }
@@ -24389,12 +24845,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
 if(!pattern18.test(data0)){
-validate415.errors = [{instancePath:instancePath+"/pending",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data0}];
+validate419.errors = [{instancePath:instancePath+"/pending",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data0}];
 return false;
 }
 }
 else {
-validate415.errors = [{instancePath:instancePath+"/pending",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data0}];
+validate419.errors = [{instancePath:instancePath+"/pending",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data0}];
 return false;
 }
 }
@@ -24411,12 +24867,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
 if(!pattern18.test(data1)){
-validate415.errors = [{instancePath:instancePath+"/queued",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data1}];
+validate419.errors = [{instancePath:instancePath+"/queued",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data1}];
 return false;
 }
 }
 else {
-validate415.errors = [{instancePath:instancePath+"/queued",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data1}];
+validate419.errors = [{instancePath:instancePath+"/queued",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data1}];
 return false;
 }
 }
@@ -24430,82 +24886,82 @@ var valid0 = true;
 }
 }
 else {
-validate415.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema857.type,parentSchema:schema857,data}];
+validate419.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema861.type,parentSchema:schema861,data}];
 return false;
 }
 }
-validate415.errors = vErrors;
+validate419.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate418(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate415(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate415.errors : vErrors.concat(validate415.errors);
+if(!(validate419(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate419.errors : vErrors.concat(validate419.errors);
 errors = vErrors.length;
 }
-validate414.errors = vErrors;
+validate418.errors = vErrors;
 return errors === 0;
 }
 
-export const web3_clientVersion_result = validate417;
-const schema860 = {"type":"string"};
+export const web3_clientVersion_result = validate421;
+const schema864 = {"type":"string"};
 
-function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate421(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate417.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema860.type,parentSchema:schema860,data}];
+validate421.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema864.type,parentSchema:schema864,data}];
 return false;
 }
-validate417.errors = vErrors;
+validate421.errors = vErrors;
 return errors === 0;
 }
 
-export const web3_sha3_param0 = validate418;
-const schema861 = {"$ref":"openrpc#/components/schemas/Bytes"};
+export const web3_sha3_param0 = validate422;
+const schema865 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
-function validate418(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate422(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate418.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data}];
+validate422.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema24,data}];
 return false;
 }
 }
 else {
-validate418.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data}];
+validate422.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data}];
 return false;
 }
 }
-validate418.errors = vErrors;
+validate422.errors = vErrors;
 return errors === 0;
 }
 
-export const web3_sha3_result = validate419;
-const schema863 = {"$ref":"openrpc#/components/schemas/Hash32"};
+export const web3_sha3_result = validate423;
+const schema867 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
-function validate419(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern1.test(data)){
-validate419.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data}];
+validate423.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data}];
 return false;
 }
 }
 else {
-validate419.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data}];
+validate423.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data}];
 return false;
 }
 }
-validate419.errors = vErrors;
+validate423.errors = vErrors;
 return errors === 0;
 }

@@ -17,8 +17,9 @@ import { registerMetrics } from './server/metrics.js'
 import { ServiceMetrics } from './metrics/service-metrics.js'
 import type { MetricSources } from './metrics/sources.js'
 import type { RateLimiter } from './server/rate-limit-window.js'
-import { ENDPOINT_PATHS } from './server/endpoints.js'
+import { ENDPOINT_PATHS, FEED_PATH } from './server/endpoints.js'
 import { consoleRateLimitLogger, createRateLimiter } from './server/rate-limit.js'
+import { followerStatus, sequencerStatus } from './feed/peer-status.js'
 import { FeedPublisher } from './feed/publisher.js'
 import { SubscriptionHub } from './subscriptions/hub.js'
 import { connectChain } from './subscriptions/events.js'
@@ -107,6 +108,15 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
     redisUrl: config.redisUrl,
     warn: config.quiet ? undefined : (message) => console.warn(message),
   })
+  // X Layer's status methods; this node's feed URL is its peer id, known once it listens
+  let feedUrl = ''
+  const flashblocksStatus = follower
+    ? followerStatus({
+        feed: follower.feed,
+        applied: () => follower.pendingFeed?.stats.applied ?? 0,
+        localPeerId: () => feedUrl,
+      })
+    : sequencerStatus({ events: backend.events, mining: config.mining, publisher: feed, localPeerId: () => feedUrl })
   const rateLimit = limiter && (() => limiter.metrics())
   const redis = config.redisUrl !== undefined
   const sources: MetricSources = { chain, follower, backend, subscriptions, feed, rateLimit, redis }
@@ -116,7 +126,7 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
     handlers,
     limiter,
     websocket: { hub: subscriptions, publisher: feed },
-    context: handlerContexts(backend, config, filters),
+    context: handlerContexts(backend, config, filters, flashblocksStatus),
     observer: metrics,
   })
   registerMetrics(app, metrics, sources)
@@ -145,6 +155,7 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
   if (config.mining) chain?.start()
   const { port } = app.server.address() as AddressInfo
   const origin = `${urlHost(config.host)}:${port}`
+  feedUrl = `ws://${origin}${FEED_PATH}`
   let closing: Promise<void> | undefined
   const service: ServiceBase = {
     url: `http://${origin}${ENDPOINT_PATHS.general}`,

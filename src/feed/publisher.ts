@@ -13,14 +13,31 @@ export interface FeedSink {
   send(frame: string | Buffer): void
 }
 
+/** A client as eth_flashblocksPeerStatus shows it: who, since when (ms), and when a frame last went to it. */
+export interface FeedClientInfo {
+  readonly peer: string
+  readonly since: number
+  lastSentAt?: number
+}
+
+interface Subscriber extends FeedClientInfo {
+  readonly framing: FeedFraming
+}
+
 export class FeedPublisher {
-  private readonly sinks = new Map<FeedSink, FeedFraming>()
+  private readonly sinks = new Map<FeedSink, Subscriber>()
 
   /** `brotliPrefix`: mark brotli frames with 0x1E (X Layer's framing) or not (Base's). */
   constructor(private readonly brotliPrefix = true) {}
 
-  add(sink: FeedSink, framing: FeedFraming): void {
-    this.sinks.set(sink, framing)
+  /** `peer`: the client's address (ip:port), for eth_flashblocksPeerStatus. */
+  add(sink: FeedSink, framing: FeedFraming, peer = 'unknown'): void {
+    this.sinks.set(sink, { framing, peer, since: Date.now() })
+  }
+
+  /** The clients connected now. */
+  clients(): readonly FeedClientInfo[] {
+    return [...this.sinks.values()]
   }
 
   remove(sink: FeedSink): void {
@@ -38,10 +55,12 @@ export class FeedPublisher {
     const value = typeof message === 'function' ? message() : message
     let json: string | undefined
     let brotli: Buffer | undefined
+    const now = Date.now()
     // a sink may close (slow consumer) and remove itself while we iterate: iterate a copy
-    for (const [sink, framing] of [...this.sinks]) {
-      if (framing === 'json') sink.send((json ??= encodeJsonFrame(value)))
+    for (const [sink, subscriber] of [...this.sinks]) {
+      if (subscriber.framing === 'json') sink.send((json ??= encodeJsonFrame(value)))
       else sink.send((brotli ??= encodeBrotliFrame(value, this.brotliPrefix)))
+      subscriber.lastSentAt = now
     }
   }
 }

@@ -77,6 +77,10 @@ export class FeedClient extends EventEmitter<FeedClientEvents> {
   private idle = false
   private position: SequencePosition | undefined
   private readonly o: Required<Omit<FeedClientOptions, 'warn'>> & Pick<FeedClientOptions, 'warn'>
+  /** When (ms) the current connection opened, or the last one closed; when the last frame came. */
+  connectedAt: number | undefined
+  disconnectedAt: number | undefined
+  lastFrameAt: number | undefined
 
   constructor(options: FeedClientOptions) {
     super()
@@ -93,6 +97,10 @@ export class FeedClient extends EventEmitter<FeedClientEvents> {
   /** True while the feed has been silent past the idle timeout. */
   get isIdle(): boolean {
     return this.idle
+  }
+
+  get url(): string {
+    return this.o.url
   }
 
   get connected(): boolean {
@@ -122,6 +130,8 @@ export class FeedClient extends EventEmitter<FeedClientEvents> {
     let awaitingPong = false
     socket.on('open', () => {
       this.stats.connects++
+      this.connectedAt = Date.now()
+      this.disconnectedAt = undefined
       this.backoffMs = this.o.reconnectMinMs
       this.pingTimer = setInterval(() => {
         if (awaitingPong) {
@@ -141,6 +151,8 @@ export class FeedClient extends EventEmitter<FeedClientEvents> {
       clearInterval(this.pingTimer)
       if (this.socket !== socket) return
       this.socket = undefined
+      if (this.connectedAt !== undefined) this.disconnectedAt = Date.now()
+      this.connectedAt = undefined
       this.emit('close', `${code}${reason.length ? ` ${reason.toString()}` : ''}`)
       if (this.running) this.scheduleReconnect()
     })
@@ -156,6 +168,7 @@ export class FeedClient extends EventEmitter<FeedClientEvents> {
 
   private onFrame(data: RawData, isBinary: boolean): void {
     this.stats.messages++
+    this.lastFrameAt = Date.now()
     this.armIdle()
     if (this.idle) {
       this.idle = false

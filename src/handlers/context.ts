@@ -7,6 +7,7 @@ import type { Common } from '@ethereumjs/common'
 import type { DevAccounts } from '../capabilities/accounts.js'
 import type { Backend } from '../capabilities/backend.js'
 import type { Executor } from '../capabilities/execute.js'
+import type { FlashblocksStatus } from '../capabilities/flashblocks.js'
 import type { BlockReader } from '../capabilities/read.js'
 import type { TxSubmitter } from '../capabilities/submit.js'
 import type { Config } from '../config.js'
@@ -32,10 +33,17 @@ export interface HandlerContext {
   filters: FilterStore
   /** The chain's fork schedule and parameters. */
   common: Common
+  /** Whether flashblocks are being received, and from which peers (X Layer's status methods). */
+  flashblocks: FlashblocksStatus
 }
 
 /** The context factory the transport calls per request, over one backend and one filter registry. */
-export function handlerContexts(backend: Backend, config: Config, filters: FilterStore) {
+export function handlerContexts(
+  backend: Backend,
+  config: Config,
+  filters: FilterStore,
+  flashblocks: FlashblocksStatus,
+) {
   const { submitter: submit, executor: execution, devAccounts: accounts, common } = backend
   const resolvers = { general: backend.resolverFor('general'), flashblocks: backend.resolverFor('flashblocks') }
   // one literal of one shape per request (an object spread here was a measurable part of a cheap request)
@@ -46,6 +54,7 @@ export function handlerContexts(backend: Backend, config: Config, filters: Filte
     execution,
     accounts,
     common,
+    flashblocks,
     endpoint,
     client,
     resolver: resolvers[endpoint],

@@ -57,6 +57,7 @@ import { eth_gasPrice } from './eth/gasPrice.js'
 import { eth_maxPriorityFeePerGas } from './eth/maxPriorityFeePerGas.js'
 import { eth_baseFee, eth_blobBaseFee } from './eth/baseFees.js'
 import { eth_feeHistory } from './eth/feeHistory.js'
+import { eth_flashblocksEnabled, eth_flashblocksPeerStatus } from './eth/flashblocks.js'
 import { eth_call } from './eth/call.js'
 import { eth_createAccessList } from './eth/createAccessList.js'
 import { eth_simulateV1 } from './eth/simulateV1.js'
@@ -121,6 +122,8 @@ export const handlers: Omit<MethodHandlers<HandlerContext>, ConnectionMethod> = 
   // submitting, dev accounts, fees, execution and tracing
   eth_sendRawTransaction,
   eth_sendRawTransactionSync,
+  eth_flashblocksEnabled,
+  eth_flashblocksPeerStatus,
   eth_sendTransaction,
   eth_sign,
   eth_accounts,

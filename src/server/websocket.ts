@@ -76,7 +76,9 @@ export async function installWebSockets(app: FastifyInstance, deps: WebSocketDep
   app.get(FEED_PATH, { websocket: true }, (socket, request) => {
     const query = request.query as Record<string, unknown> | undefined
     const connection = track(socket, 'flashblocks', (c) => deps.publisher.remove(c))
-    deps.publisher.add(connection, query?.compress === 'brotli' ? 'brotli' : 'json')
+    const { remoteAddress, remotePort } = request.socket
+    const peer = remoteAddress?.includes(':') ? `[${remoteAddress}]:${remotePort}` : `${remoteAddress}:${remotePort}`
+    deps.publisher.add(connection, query?.compress === 'brotli' ? 'brotli' : 'json', peer)
     // the feed is one-way: whatever a client sends is ignored
   })
 

@@ -5,6 +5,8 @@
 import type { FastifyInstance } from 'fastify'
 import { createChain } from '../../src/chain/chain.js'
 import { checkConfig, defaultConfig, type Config } from '../../src/config.js'
+import { sequencerStatus } from '../../src/feed/peer-status.js'
+import { FeedPublisher } from '../../src/feed/publisher.js'
 import { handlerContexts, type HandlerContext } from '../../src/handlers/context.js'
 import { connectFilters } from '../../src/filters/service.js'
 import { handlers as allHandlers } from '../../src/handlers/index.js'
@@ -26,7 +28,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<Fasti
     config,
     handlers: options.handlers ?? allHandlers,
     limiter: options.limiter,
-    context: handlerContexts(chain, config, connectFilters(chain.events)),
+    context: handlerContexts(
+      chain,
+      config,
+      connectFilters(chain.events),
+      sequencerStatus({ events: chain.events, mining: false, publisher: new FeedPublisher(), localPeerId: () => '' }),
+    ),
   })
   app.addHook('onClose', () => chain.stop())
   return app

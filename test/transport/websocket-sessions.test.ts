@@ -7,6 +7,7 @@ import { createChain } from '../../src/chain/chain.js'
 import { checkConfig, defaultConfig } from '../../src/config.js'
 import { FeedPublisher } from '../../src/feed/publisher.js'
 import { connectFilters } from '../../src/filters/service.js'
+import { sequencerStatus } from '../../src/feed/peer-status.js'
 import { handlerContexts } from '../../src/handlers/context.js'
 import { handlers } from '../../src/handlers/index.js'
 import { startService, type RunningService } from '../../src/service.js'
@@ -135,12 +136,18 @@ describe('rate limiting over WebSocket', () => {
         return { allowed: used <= 3, limit: 3, remaining: 3 - used, resetMs: 1000 }
       },
     }
+    const publisher = new FeedPublisher()
     const app = await createApp({
       config,
       handlers,
       limiter,
-      websocket: { hub: new SubscriptionHub(ALL_KINDS), publisher: new FeedPublisher() },
-      context: handlerContexts(chain, config, connectFilters(chain.events)),
+      websocket: { hub: new SubscriptionHub(ALL_KINDS), publisher },
+      context: handlerContexts(
+        chain,
+        config,
+        connectFilters(chain.events),
+        sequencerStatus({ events: chain.events, mining: false, publisher, localPeerId: () => '' }),
+      ),
     })
     await app.listen({ host: '127.0.0.1', port: 0 })
     const client = await createWsClient(`ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/`)
