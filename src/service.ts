@@ -92,10 +92,11 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
     events: backend.events,
     hub: subscriptions,
     publisher: feed,
-    // the embedded sequencer plans a block's flashblocks from its cadence; a follower relays its upstream's
+    // the embedded sequencer's last index in a block: one flashblock per interval from the block's start, the
+    // seal at the block time (1 s / 200 ms: indexes 0-4); a follower relays its upstream's
     feedStyle: {
       dialect: config.feedDialect,
-      targetIndex: follower ? undefined : Math.floor(config.blockTimeMs / config.flashblockIntervalMs),
+      targetIndex: follower ? undefined : Math.ceil(config.blockTimeMs / config.flashblockIntervalMs) - 1,
     },
     pendingBlock: () => backend.pending.current()?.block,
     onError: (err, where) => {

@@ -32,7 +32,7 @@ const RECEIPT_TAGS: Readonly<Record<number, keyof FlashblockReceipt>> = {
 /** How the feed writes: the dialect, and the index X Layer's builder would plan to reach in a block. */
 export interface FeedStyle {
   dialect: FeedDialect
-  /** The sequencer's planned last index (block time / flashblock interval); a relayed flashblock's own wins. */
+  /** The sequencer's planned last index in a block; a relayed flashblock's own wins. */
   targetIndex?: number
 }
 

@@ -1,7 +1,8 @@
 /**
  * A follower's connection to an upstream raw flashblocks feed. Frames are decoded tolerantly (codec.ts: JSON
- * text or binary, brotli with or without 0x1E, the OpFlashblockPayload wrapper, end-of-payload) and emitted
- * in arrival order as domain payloads. Liveness as base/base's subscriber: a ping every 500 ms, and a pong
+ * text or binary, brotli with or without 0x1E, the OpFlashblockPayload wrapper, end-of-payload; decode.ts:
+ * every producer's dialect) and emitted in arrival order as domain payloads; a malformed frame is counted
+ * (`decodeErrors`, preconf_follower_feed_malformed_frames_total) and dropped, the connection kept. Liveness as base/base's subscriber: a ping every 500 ms, and a pong
  * still missing at the next tick closes the socket; reconnects back off 1 s doubling to 10 s. Independently,
  * no message for the idle timeout emits 'idle' (the op-reth failure: a frozen pending block served for days
  * with no log and no metric); the next message emits 'resumed'.

@@ -78,8 +78,9 @@ test('by default the feed speaks X Layer: target_index, an end-of-block message,
   const [json, brotli] = [ofTestBlock(frames.json), ofTestBlock(frames.brotli)]
   const messages = json.map((f) => JSON.parse(f.data.toString('utf8')))
   expect(messages.map((m) => m.index)).toEqual([0, 1, undefined])
-  // index 0 plans nothing (xlayer-reth's fallback flashblock); then block time / interval = 4
-  expect(messages.map((m) => m.target_index)).toEqual([0, 4, undefined])
+  // index 0 plans nothing (xlayer-reth's fallback flashblock); then the last index of the block: one flashblock
+  // per quarter hour of the hour, indexes 0-3
+  expect(messages.map((m) => m.target_index)).toEqual([0, 3, undefined])
   expect(isEndOfBlock(messages[2])).toBe(true)
   expect(Object.keys(messages[2])).toEqual(['payload_id'])
   const receipts = Object.values(messages[1].metadata.receipts) as Record<string, unknown>[]

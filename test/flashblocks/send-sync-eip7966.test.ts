@@ -9,7 +9,7 @@ import { type Hex, createWalletClient, http, keccak256 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { parseArgs } from '../../src/flags.js'
-import type { RunningService } from '../../src/service.js'
+import { type RunningService, startService } from '../../src/service.js'
 import type { Chain } from '../../src/chain/chain.js'
 import { BOB, DEV_KEY_2 } from '../support/dev-keys.js'
 import { startFrozenService, viemChain } from '../support/harness.js'
@@ -102,6 +102,21 @@ test('a timeout within the maximum is honoured: viem gets the receipt once the t
     expect(receipt.transactionHash).toBe(keccak256(raw))
   } finally {
     await service.close()
+  }
+})
+
+test("a follower refuses a nonce gap with the sequencer's expected nonce, forwarding nothing", async () => {
+  const leader = await startFrozenService()
+  const follower = await startService({ port: 0, quiet: true, rateLimit: 0, upstream: leader.url })
+  try {
+    await call(leader.url, 'eth_sendRawTransaction', [await sign(0)]) // pooled on the sequencer: next is 1
+    const gapped = await sign(3)
+    const reply = await rpc(follower.flashblocksUrl, 'eth_sendRawTransactionSync', [gapped])
+    expect(reply.error).toMatchObject({ code: 6, data: '0x1' })
+    expect(await call(leader.url, 'eth_getTransactionByHash', [keccak256(gapped)])).toBeNull()
+  } finally {
+    await follower.close()
+    await leader.close()
   }
 })
 
