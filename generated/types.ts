@@ -476,7 +476,7 @@ export type FlashblocksMetadata = {
 /**
  * Flashblocks payload
  *
- * One message of the raw feed: a flashblock, about every 200 ms. A block starts at index 0 (with `base`) under a new 8-byte `payload_id`; each later index adds one `diff`; a FlashblocksEnd message closes it. `index` and `metadata.block_number` are JSON numbers. With `--feed-dialect xlayer` (the default) every payload carries X Layer's `target_index`, the index the builder plans to reach (0 on index 0, as xlayer-reth sends it), and a FlashblocksEnd message closes each block; with `--feed-dialect base` neither is sent. Frames are JSON text by default, brotli-compressed binary when the client asks (`/ws/flashblocks?compress=brotli`): with X Layer's 0x1E prefix, or bare as Base's websocket-proxy sends them.
+ * One message of the raw feed: a flashblock, about every 200 ms. A block starts at index 0 (with `base`) under a new 8-byte `payload_id`; each later index adds one `diff`; a FlashblocksEnd message closes it. `index` and `metadata.block_number` are JSON numbers. With `--feed-dialect xlayer` (the default) every payload carries X Layer's `target_index`, the index the builder plans to reach (0 on index 0, as xlayer-reth sends it), and a FlashblocksEnd message closes each block; with `--feed-dialect base` neither is sent. Frames are JSON text by default, brotli-compressed binary when the client asks (`/ws/flashblocks?compress=brotli`): with X Layer's 0x1E prefix, or bare as Base's websocket-proxy sends them. `?format=xlayer-reth` sends each message as xlayer-reth's sequencer pipe does, inside its P2P envelope `{"OpFlashblockPayload": ...}`, 0x1E + brotli, which an xlayer-reth node's `--xlayer.flashblocks-url` reads.
  */
 export type FlashblocksPayload = {
   payload_id: Bytes8

@@ -20,7 +20,7 @@ export function encodeJsonFrame(message: FeedMessage): string {
 }
 
 /** `prefix`: X Layer's 0x1E marker; Base's websocket-proxy sends bare brotli. */
-export function encodeBrotliFrame(message: FeedMessage, prefix = true): Buffer {
+export function encodeBrotliFrame(message: FeedMessage | { OpFlashblockPayload: FeedMessage }, prefix = true): Buffer {
   const body = brotliCompressSync(Buffer.from(JSON.stringify(message)), { params: BROTLI_PARAMS })
   return prefix ? Buffer.concat([Buffer.of(BROTLI_FRAME_PREFIX), body]) : body
 }

@@ -6,7 +6,12 @@
 import { encodeBrotliFrame, encodeJsonFrame } from './codec.js'
 import type { FeedMessage } from './wire.js'
 
-export type FeedFraming = 'json' | 'brotli'
+/**
+ * How a client gets frames: JSON text; brotli binary; or exactly as xlayer-reth's sequencer pipe carries them
+ * (`?format=xlayer-reth`): each message inside its P2P `{"OpFlashblockPayload": ...}` envelope, 0x1E + brotli,
+ * which an xlayer-reth node's `--xlayer.flashblocks-url` decodes (crates/flashblocks/src/ws/frame.rs).
+ */
+export type FeedFraming = 'json' | 'brotli' | 'xlayer-reth'
 
 /** A feed client: takes a frame; text for JSON, binary for brotli. */
 export interface FeedSink {
@@ -55,11 +60,13 @@ export class FeedPublisher {
     const value = typeof message === 'function' ? message() : message
     let json: string | undefined
     let brotli: Buffer | undefined
+    let enveloped: Buffer | undefined
     const now = Date.now()
     // a sink may close (slow consumer) and remove itself while we iterate: iterate a copy
     for (const [sink, subscriber] of [...this.sinks]) {
       if (subscriber.framing === 'json') sink.send((json ??= encodeJsonFrame(value)))
-      else sink.send((brotli ??= encodeBrotliFrame(value, this.brotliPrefix)))
+      else if (subscriber.framing === 'brotli') sink.send((brotli ??= encodeBrotliFrame(value, this.brotliPrefix)))
+      else sink.send((enveloped ??= encodeBrotliFrame({ OpFlashblockPayload: value })))
       subscriber.lastSentAt = now
     }
   }

@@ -78,7 +78,8 @@ export async function installWebSockets(app: FastifyInstance, deps: WebSocketDep
     const connection = track(socket, 'flashblocks', (c) => deps.publisher.remove(c))
     const { remoteAddress, remotePort } = request.socket
     const peer = remoteAddress?.includes(':') ? `[${remoteAddress}]:${remotePort}` : `${remoteAddress}:${remotePort}`
-    deps.publisher.add(connection, query?.compress === 'brotli' ? 'brotli' : 'json', peer)
+    const framing = query?.format === 'xlayer-reth' ? 'xlayer-reth' : query?.compress === 'brotli' ? 'brotli' : 'json'
+    deps.publisher.add(connection, framing, peer)
     // the feed is one-way: whatever a client sends is ignored
   })
 

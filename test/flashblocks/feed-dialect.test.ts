@@ -114,3 +114,26 @@ test('--feed-dialect accepts xlayer or base only', async () => {
     '--feed-dialect must be xlayer or base, got "geth"',
   )
 })
+
+test("?format=xlayer-reth sends each message as xlayer-reth's sequencer pipe does: the P2P envelope, 0x1E brotli", async () => {
+  service = await startFrozenService({ flashblockIntervalMs: 900_000 })
+  const chain = service.chain as Chain
+  const open = async (query: string) => {
+    const socket = new WebSocket(`${service!.wsUrl}ws/flashblocks${query}`)
+    const frames: Frame[] = []
+    socket.on('message', (data, binary) => frames.push({ data: data as Buffer, binary }))
+    await once(socket, 'open')
+    sockets.push(socket)
+    return frames
+  }
+  const [plain, piped] = [await open(''), await open('?format=xlayer-reth')]
+  await chain.sealNow()
+  await chain.buildNow()
+  await until(() => plain.length === 2 && piped.length === 2, 'the end of a block and the next index 0')
+  for (const frame of piped) expect([frame.binary, frame.data[0]]).toEqual([true, 0x1e])
+  const unwrapped = piped.map((f) => JSON.parse(brotliDecompressSync(f.data.subarray(1)).toString('utf8')))
+  expect(unwrapped.map((m) => Object.keys(m))).toEqual([['OpFlashblockPayload'], ['OpFlashblockPayload']])
+  expect(unwrapped.map((m) => m.OpFlashblockPayload)).toEqual(plain.map((f) => JSON.parse(f.data.toString('utf8'))))
+  // and the follower's decoder reads it
+  expect(piped.map((f) => decodeFrame(f.data))).toEqual(unwrapped.map((m) => m.OpFlashblockPayload))
+})
