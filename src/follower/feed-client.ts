@@ -46,6 +46,11 @@ export interface FeedClientStats {
   duplicates: number
   /** Times the feed went idle. */
   idles: number
+  /**
+   * Flashblocks carrying a Lagoon post-execution (0x7d) transaction (`diff.post_exec_tx`): this EVM does not
+   * run the type, so pending state lacks the refunds it makes until the canonical block.
+   */
+  postExecTxs: number
 }
 
 export interface FeedClientEvents {
@@ -68,6 +73,7 @@ export class FeedClient extends EventEmitter<FeedClientEvents> {
     sequenceBreaks: 0,
     duplicates: 0,
     idles: 0,
+    postExecTxs: 0,
   }
   private socket: WebSocket | undefined
   private running = false
@@ -189,6 +195,8 @@ export class FeedClient extends EventEmitter<FeedClientEvents> {
       this.o.warn?.(`undecodable flashblocks feed frame: ${(err as Error).message}`)
       return
     }
+    if (payload.diff.postExecTx && this.stats.postExecTxs++ === 0)
+      this.o.warn?.('the feed carries post_exec_tx (0x7d) transactions: not executed here, pending lacks their refunds')
     this.track(payload)
     this.emit('payload', payload)
   }

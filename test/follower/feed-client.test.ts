@@ -63,6 +63,12 @@ describe("the feed client on the leader's raw feed", () => {
   })
 })
 
+/** The flashblock's message with a Lagoon post-execution transaction in its diff, as op-alloy's field carries it. */
+const withPostExec = (fb: Flashblock) => {
+  const message = encodeFlashblock(fb)
+  return { ...message, diff: { ...message.diff, post_exec_tx: '0x7d01' } }
+}
+
 describe('the feed client on frames crafted as other feeds send them', () => {
   let server: WebSocketServer
   let leader: RunningService
@@ -88,7 +94,8 @@ describe('the feed client on frames crafted as other feeds send them', () => {
     const frames: [string | Buffer, boolean][] = [
       [Buffer.from(`  \n${json(fb0)}`), true], // JSON in a binary frame, after whitespace
       [encodeBrotliFrame(encodeFlashblock(fb1)), true], // xlayer-reth: 0x1E + brotli
-      [brotliCompressSync(Buffer.from(json(fb2))), true], // Base: raw brotli
+      // Base: raw brotli; op-rbuilder's post_exec_tx on it, counted
+      [brotliCompressSync(Buffer.from(JSON.stringify(withPostExec(fb2)))), true],
       [JSON.stringify({ OpFlashblockPayload: { ...encodeFlashblock(fb3), target_index: 5 } }), false], // xlayer-reth's pipe
       ['{"payload_id": 7}', false], // not a feed message
       [Buffer.from([0x1e, 1, 2, 3]), true], // neither JSON nor brotli
@@ -104,9 +111,10 @@ describe('the feed client on frames crafted as other feeds send them', () => {
     client.on('end', (id) => ends.push(id))
     client.start()
     await until(() => ends.length === 1, 'the end-of-payload message')
-    expect(got).toEqual([fb0, fb1, fb2, { ...fb3, targetIndex: 5 }].map(expected))
+    const fb2Expected = { ...expected(fb2), diff: { ...expected(fb2).diff, postExecTx: Uint8Array.from([0x7d, 1]) } }
+    expect(got).toEqual([expected(fb0), expected(fb1), fb2Expected, expected({ ...fb3, targetIndex: 5 })])
     expect(ends).toEqual([fb0.payloadId])
-    expect(client.stats).toMatchObject({ messages: 7, decodeErrors: 2, sequenceBreaks: 0 })
+    expect(client.stats).toMatchObject({ messages: 7, decodeErrors: 2, sequenceBreaks: 0, postExecTxs: 1 })
   })
 
   test('counts a duplicate and a gap in the sequence, and still hands every payload on in order', async () => {
