@@ -87,6 +87,12 @@ test('Base: null access list, a boolean status, and metadata of block_number alo
   expect(third.diff.blobGasUsed).toBe(0x9an)
 })
 
+test("`base: null` after index 0 (older rollup-boost, as op-alloy's Unichain test block has it) reads as no base", () => {
+  const message = structuredClone(fixture('op-rbuilder').frames[1].message) as Record<string, unknown>
+  message.base = null
+  expect(decodeFlashblock(message as unknown as FlashblocksPayload).base).toBeUndefined()
+})
+
 test('metadata.block_number as a hex quantity decodes like the number', () => {
   const message = structuredClone(fixture('op-rbuilder').frames[0].message) as Record<string, Record<string, unknown>>
   message.metadata.block_number = '0x28d3af4'
