@@ -6,7 +6,7 @@
  * node_modules, installed from the same lockfile). The image's own stage is then read: what it COPYs from a
  * build stage is found where that stage made it, and its ENTRYPOINT runs from there with its WORKDIR and ENV.
  */
-import { execFile } from 'node:child_process'
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { cpSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -80,10 +80,15 @@ export async function buildImageHere(path: string): Promise<ImageHere> {
   const image = stages.at(-1)!
   const root = mkdtempSync(join(tmpdir(), 'preconf-rpc-image-'))
   const roots = new Map<string, string>()
-  for (const stage of stages.slice(0, -1)) {
-    const stageRoot = join(root, stage.name ?? String(roots.size))
-    roots.set(stage.name ?? String(roots.size), stageRoot)
-    await runStage(stage, stageRoot)
+  try {
+    for (const stage of stages.slice(0, -1)) {
+      const stageRoot = join(root, stage.name ?? String(roots.size))
+      roots.set(stage.name ?? String(roots.size), stageRoot)
+      await runStage(stage, stageRoot)
+    }
+  } catch (err) {
+    await rm(root, { recursive: true, force: true })
+    throw err
   }
   const copies = instructionsOf(image, 'COPY').map((copy) => {
     const [source = '', dest = ''] = copy.text.split(/\s+/)
@@ -103,4 +108,12 @@ export async function buildImageHere(path: string): Promise<ImageHere> {
   }
   const workdir = local(instructionsOf(image, 'WORKDIR').at(-1)?.text ?? '/')
   return { stages, image, local, env, workdir, remove: () => rm(root, { recursive: true, force: true }) }
+}
+
+/** The image's ENTRYPOINT with `args` (a pod's `args`, or the image's CMD) under `node`, here. */
+export function runEntrypoint(image: ImageHere, node: string, args: readonly string[]): ChildProcess {
+  const [executable, ...rest] = instructionsOf(image.image, 'ENTRYPOINT').at(-1)?.json ?? []
+  if (executable !== 'node') throw new Error(`ENTRYPOINT runs ${executable}, not node`)
+  const argv = rest.map((arg) => (arg.startsWith('/') ? image.local(arg) : arg))
+  return spawn(node, [...argv, ...args], { cwd: image.workdir, env: image.env, stdio: ['ignore', 'pipe', 'pipe'] })
 }
