@@ -65,16 +65,23 @@ test('nginx listens on its container port, writes under an emptyDir, and logs to
   expect(filled!.error_log).toBe('/dev/stderr')
 })
 
-test("nginx's members are every follower pod, re-resolved through the followers' headless Service", () => {
-  const servers = [...filled!.servers!.matchAll(/^\s*server\s+([^\s:]+):(\d+)\s+([^;]*);/gm)]
-  expect(servers).toHaveLength(1)
-  const [, host, port, parameters] = servers[0]!
-  const target = resolveService(k, host!, Number(port))
-  expect(target.workloads.map((w) => w.object.metadata.name)).toEqual(['preconf-rpc-follower'])
-  // a virtual IP would make "retry on another member" a retry on the same address
-  expect(target.service.spec.clusterIP).toBe('None')
-  expect(host).toBe(`${target.service.metadata.name}.${k.namespace}.svc.cluster.local`)
-  expect(parameters!.split(/\s+/)).toEqual(expect.arrayContaining(['resolve', 'max_fails=1', 'fail_timeout=2s']))
+test("nginx's members are the ready followers, re-resolved through a headless Service, and all of them while none is", () => {
+  const servers = [...filled!.servers!.matchAll(/^\s*server\s+([^\s:]+):(\d+)\s+([^;]*);/gm)].map(
+    ([, host, port, parameters]) => {
+      const target = resolveService(k, host!, Number(port))
+      expect(host).toBe(`${target.service.metadata.name}.${k.namespace}.svc.cluster.local`)
+      expect(target.workloads.map((w) => w.object.metadata.name)).toEqual(['preconf-rpc-follower'])
+      // a virtual IP would make "retry on another member" a retry on the same address
+      expect(target.service.spec.clusterIP).toBe('None')
+      const flags = parameters!.split(/\s+/)
+      expect(flags).toEqual(expect.arrayContaining(['resolve', 'max_fails=1', 'fail_timeout=2s']))
+      return { backup: flags.includes('backup'), notReadyToo: target.service.spec.publishNotReadyAddresses === true }
+    },
+  )
+  expect(servers).toEqual([
+    { backup: false, notReadyToo: false },
+    { backup: true, notReadyToo: true },
+  ])
   // `resolve` needs a shared-memory zone and a resolver in the upstream block
   expect(filled!.servers).toMatch(/^\s*zone \w+ \w+;$/m)
   expect(filled!.servers).toMatch(/^\s*resolver \S+ valid=\w+;$/m)

@@ -78,5 +78,6 @@ export function connections(k: Kustomization): Connection[] {
           found.push({ from: 'prometheus', to, port: target.containerPort, because: 'ServiceMonitor' })
       }
   }
-  return found
+  // nginx's two server lines lead to the same pods
+  return [...new Map(found.map((c) => [`${c.from} ${c.to.object.metadata.name} ${c.port} ${c.because}`, c])).values()]
 }
