@@ -208,7 +208,7 @@ describe.skipIf(!HAVE_REDIS_SERVER)('the image, made and run here', () => {
 
     afterAll(() => sequencer?.stop(), 30_000)
 
-    test('the sequencer answers its probes and /metrics, closes on SIGTERM, and continues its chain from --data-dir', async () => {
+    test('the sequencer answers its probes and /metrics, closes on SIGTERM, and continues its chain from --data-dir with what it preconfirmed', async () => {
       for (const probe of ['startupProbe', 'readinessProbe', 'livenessProbe'])
         expect(await status(new URL(sequencerContainer[probe].httpGet.path, sequencerUrl).href), probe).toBe(200)
       const metrics = await fetch(new URL('/metrics', sequencerUrl))
@@ -218,6 +218,14 @@ describe.skipIf(!HAVE_REDIS_SERVER)('the image, made and run here', () => {
       expect(await call(sequencerUrl, 'eth_accounts')).toEqual([])
 
       await until(async () => BigInt(await call(sequencerUrl, 'eth_blockNumber')) >= 2n, 'two blocks', 60_000)
+      // a transfer preconfirmed (on /flashblocks) right before SIGTERM: mined or not by then, it is in the chain after
+      const hash = await call(sequencerUrl, 'eth_sendRawTransaction', [await signTransferToBob(0)])
+      const flashblocks = new URL('/flashblocks', sequencerUrl).href
+      await until(
+        async () => (await call(flashblocks, 'eth_getTransactionReceipt', [hash])) !== null,
+        'the preconfirmation',
+        60_000,
+      )
       const head = BigInt(await call(sequencerUrl, 'eth_blockNumber'))
       const block = await call(sequencerUrl, 'eth_getBlockByNumber', [`0x${head.toString(16)}`, false])
       expect(await sequencer.stop()).toBe(0)
@@ -226,6 +234,11 @@ describe.skipIf(!HAVE_REDIS_SERVER)('the image, made and run here', () => {
       const again = await call(sequencerUrl, 'eth_getBlockByNumber', [`0x${head.toString(16)}`, false])
       expect(again.hash).toBe(block.hash)
       expect(BigInt(await call(sequencerUrl, 'eth_blockNumber'))).toBeGreaterThanOrEqual(head)
+      await until(
+        async () => (await call(sequencerUrl, 'eth_getTransactionReceipt', [hash]))?.status === '0x1',
+        'the preconfirmed transfer mined after the restart',
+        60_000,
+      )
     }, 180_000)
 
     test('a follower follows the sequencer, answers its probes, and forwards a write that it then preconfirms', async () => {
@@ -241,7 +254,7 @@ describe.skipIf(!HAVE_REDIS_SERVER)('the image, made and run here', () => {
       expect(await status(new URL('/metrics', url).href)).toBe(200)
       expect(await call(url, 'eth_chainId')).toBe(await call(sequencerUrl, 'eth_chainId'))
 
-      const hash = await call(url, 'eth_sendRawTransaction', [await signTransferToBob()])
+      const hash = await call(url, 'eth_sendRawTransaction', [await signTransferToBob(1)])
       const flashblocks = new URL('/flashblocks', url).href
       await until(
         async () => (await call(flashblocks, 'eth_getTransactionReceipt', [hash])) !== null,
