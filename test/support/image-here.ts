@@ -28,7 +28,6 @@ const ALREADY_HERE: { run: RegExp; here: (workdir: string) => void }[] = [
 ]
 
 export interface ImageHere {
-  stages: Stage[]
   /** The last stage: the image. */
   image: Stage
   /** Where a path of the image's file system is here (what it copied from a build stage). */
@@ -107,7 +106,7 @@ export async function buildImageHere(path: string): Promise<ImageHere> {
     env[name] = value
   }
   const workdir = local(instructionsOf(image, 'WORKDIR').at(-1)?.text ?? '/')
-  return { stages, image, local, env, workdir, remove: () => rm(root, { recursive: true, force: true }) }
+  return { image, local, env, workdir, remove: () => rm(root, { recursive: true, force: true }) }
 }
 
 /** The image's ENTRYPOINT with `args` (a pod's `args`, or the image's CMD) under `node`, here. */
