@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { healthcheckCommand, instructionsOf, readContainerfile } from '../support/containerfile.js'
-import { signTransferToBob } from '../support/dev-keys.js'
+import { DEV_KEY_2, signTransferToBob } from '../support/dev-keys.js'
 import { freePort } from '../support/free-port.js'
 import { buildImageHere, type ImageHere, runEntrypoint } from '../support/image-here.js'
 import { resolveService, workload } from '../support/k8s-pods.js'
@@ -163,7 +163,7 @@ describe.skipIf(!HAVE_REDIS_SERVER)('the image, made here', () => {
 
       await until(async () => BigInt(await call(sequencerUrl, 'eth_blockNumber')) >= 2n, 'two blocks', 60_000)
       // a transfer preconfirmed (on /flashblocks) right before SIGTERM: mined or not by then, it is in the chain after
-      const hash = await call(sequencerUrl, 'eth_sendRawTransaction', [await signTransferToBob(0)])
+      const hash = await call(sequencerUrl, 'eth_sendRawTransaction', [await signTransferToBob()])
       const flashblocks = new URL('/flashblocks', sequencerUrl).href
       await until(
         async () => (await call(flashblocks, 'eth_getTransactionReceipt', [hash])) !== null,
@@ -198,7 +198,7 @@ describe.skipIf(!HAVE_REDIS_SERVER)('the image, made here', () => {
       expect(await status(new URL('/metrics', url).href)).toBe(200)
       expect(await call(url, 'eth_chainId')).toBe(await call(sequencerUrl, 'eth_chainId'))
 
-      const hash = await call(url, 'eth_sendRawTransaction', [await signTransferToBob(1)])
+      const hash = await call(url, 'eth_sendRawTransaction', [await signTransferToBob(0, DEV_KEY_2)])
       const flashblocks = new URL('/flashblocks', url).href
       await until(
         async () => (await call(flashblocks, 'eth_getTransactionReceipt', [hash])) !== null,
