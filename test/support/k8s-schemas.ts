@@ -69,6 +69,8 @@ function unknownFields(resources: readonly Resource[]): string[] {
       moduleResolution: ts.ModuleResolutionKind.NodeNext,
       target: ts.ScriptTarget.ES2022,
       skipLibCheck: true,
+      // the models' types only, not every @types package of the repository
+      types: [],
     },
     skipAddingFilesFromTsConfig: true,
   })
