@@ -28,6 +28,7 @@ function renderConfig(prefix: string, listen: string, members: readonly Upstream
     .join('\n')
   return readFileSync(TEMPLATE, 'utf8')
     .replaceAll('{{prefix}}', prefix)
+    .replaceAll('{{error_log}}', join(prefix, 'error.log'))
     .replaceAll('{{listen}}', listen)
     .replaceAll('{{servers}}', servers)
 }

@@ -13,7 +13,7 @@ import { type PrefixedHexString, hexToBytes, setLengthLeft } from '@ethereumjs/u
 import { ConfigError } from '../config.js'
 import { assembleBlock } from '../domain/block-record.js'
 import type { BlockRecord } from '../domain/types.js'
-import { ecrecover, keccak256, kzg } from './crypto.js'
+import { ecrecover, keccak256, kzg } from '../evm/crypto.js'
 
 type GenesisAccount = { balance?: string; nonce?: string | number; code?: string; storage?: Record<string, string> }
 export type GenesisFile = GethGenesis & { alloc: Record<string, GenesisAccount> }

@@ -7,9 +7,9 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { VM } from '@ethereumjs/vm'
-import { keccak256 } from './crypto.js'
-import { stateAt } from './engine.js'
-import { type BlockParams, FlashBuilder } from './flash-builder.js'
+import { keccak256 } from '../evm/crypto.js'
+import { stateAt } from '../evm/engine.js'
+import { type BlockParams, FlashBuilder } from '../evm/flash-builder.js'
 import type { TxPool } from './pool/pool.js'
 import type { CanonicalStore } from './store.js'
 import type { BlockRecord, Flashblock, TxRecord } from '../domain/types.js'

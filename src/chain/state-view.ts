@@ -2,7 +2,7 @@
 import { Address, bytesToBigInt, hexToBytes } from '@ethereumjs/util'
 import { getMerkleStateProof } from '@ethereumjs/statemanager'
 import type { AccountProof, StateView } from '../capabilities/read.js'
-import type { RootReader } from './state-cache.js'
+import type { RootReader } from '../evm/state-cache.js'
 
 const ZERO_HASH = new Uint8Array(32)
 

@@ -6,7 +6,7 @@
  */
 import { keyOf } from '../domain/block-record.js'
 import type { TxLocation } from '../domain/types.js'
-import type { ChainEvents, TypedEmitter } from './events.js'
+import type { ChainEvents, TypedEmitter } from '../evm/events.js'
 
 export function waitForLocation(
   events: TypedEmitter<ChainEvents>,

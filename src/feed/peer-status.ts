@@ -7,7 +7,7 @@
  */
 import type { FlashblocksPeer, FlashblocksPeerStatus } from '../../generated/types.js'
 import type { FlashblocksStatus } from '../capabilities/flashblocks.js'
-import type { TypedEmitter, ChainEvents } from '../chain/events.js'
+import type { ChainEvents, TypedEmitter } from '../evm/events.js'
 import type { FeedClient } from '../follower/feed-client.js'
 import type { FeedPublisher } from './publisher.js'
 

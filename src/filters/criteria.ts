@@ -3,7 +3,7 @@
  * Matching is by lower-case hex keys; the bloom probe is precomputed once per filter so scanning
  * thousands of block headers costs a few byte tests each.
  */
-import { keccak256 } from '../chain/crypto.js'
+import { keccak256 } from '../evm/crypto.js'
 import { address as addressHex, data, parseData, type Hex } from '../format/hex.js'
 import type { LogBody } from '../domain/types.js'
 

@@ -10,8 +10,8 @@
  */
 import { type BlockHeader, type HeaderData, createBlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
-import { adoptCommon, callCommon } from '../chain/engine.js'
-import { openFollowedBlock } from '../chain/open-block.js'
+import { adoptCommon, callCommon } from '../evm/engine.js'
+import { openFollowedBlock } from '../evm/open-block.js'
 import { assembleBlock, keyOf } from '../domain/block-record.js'
 import type { BlockRecord, FlashblockPayload, ReceiptRecord, TxLocation, TxRecord } from '../domain/types.js'
 import { FOLLOWER_PENDING_MAX_AHEAD_BLOCKS } from '../limits.js'

@@ -5,7 +5,7 @@
  */
 import type { Common } from '@ethereumjs/common'
 import { equalsBytes } from '@ethereumjs/util'
-import { keccak256 } from '../chain/crypto.js'
+import { keccak256 } from '../evm/crypto.js'
 import { decodeTransaction } from '../chain/pool/admission.js'
 import type { TxRecord } from '../domain/types.js'
 

@@ -6,8 +6,8 @@
  */
 import type { Common } from '@ethereumjs/common'
 import type { PoolContent, SendOptions, TxSubmitter } from '../capabilities/submit.js'
-import { keccak256 } from '../chain/crypto.js'
-import type { ChainEvents, TypedEmitter } from '../chain/events.js'
+import { keccak256 } from '../evm/crypto.js'
+import type { ChainEvents, TypedEmitter } from '../evm/events.js'
 import { waitForLocation } from '../chain/wait-for-location.js'
 import { decodeTransaction } from '../chain/pool/admission.js'
 import { keyOf } from '../domain/block-record.js'

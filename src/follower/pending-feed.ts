@@ -9,7 +9,7 @@
  * FOLLOWER_PENDING_MAX_AHEAD_BLOCKS is reset. Receipts a frame's metadata carries are served as it arrives
  * (EarlyReceipts), until its re-execution is published or its block dropped.
  */
-import type { ChainEvents, TypedEmitter } from '../chain/events.js'
+import type { ChainEvents, TypedEmitter } from '../evm/events.js'
 import type { BlockRecord, FlashblockPayload, LogRecord, TxRecord } from '../domain/types.js'
 import { FOLLOWER_PARENT_WAIT_MS, FOLLOWER_PENDING_MAX_AHEAD_BLOCKS } from '../limits.js'
 import type { PendingStore } from '../pending/store.js'

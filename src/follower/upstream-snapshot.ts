@@ -7,7 +7,7 @@
  * Needs no eth_getProof; values are immutable, so a failed load is forgotten and retried on next read.
  */
 import { Account, KECCAK256_RLP, bytesToHex, hexToBytes, unpadBytes } from '@ethereumjs/util'
-import { keccak256 } from '../chain/crypto.js'
+import { keccak256 } from '../evm/crypto.js'
 import { keyOf } from '../domain/block-record.js'
 import { UPSTREAM_BATCH_MAX } from '../limits.js'
 import type { UpstreamCall, UpstreamRpc } from './upstream-rpc.js'

@@ -10,7 +10,7 @@ import type { AccountFields, Common, StateManagerInterface } from '@ethereumjs/c
 import { OriginalStorageCache } from '@ethereumjs/statemanager'
 import { Account, type Address, KECCAK256_NULL, equalsBytes, unpadBytes } from '@ethereumjs/util'
 import { keyOf } from '../domain/block-record.js'
-import { keccak256 } from '../chain/crypto.js'
+import { keccak256 } from '../evm/crypto.js'
 import { UpstreamStateError } from '../errors.js'
 import { accountOf, type UpstreamSnapshot } from './upstream-snapshot.js'
 

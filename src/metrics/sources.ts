@@ -5,7 +5,7 @@
  */
 import { Counter, Gauge, type Registry } from 'prom-client'
 import type { Chain } from '../chain/chain.js'
-import type { TypedEmitter, ChainEvents } from '../chain/events.js'
+import type { TypedEmitter, ChainEvents } from '../evm/events.js'
 import type { FollowerBackend } from '../follower/backend.js'
 import type { PendingStore } from '../pending/store.js'
 import type { RateLimiterMetrics } from '../server/rate-limit-window.js'

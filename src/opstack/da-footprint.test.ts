@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { createBlockHeader } from '@ethereumjs/block'
 import { hexToBytes, type Hex } from 'viem'
 import vectors from './l1-fee.vectors.json' with { type: 'json' }
-import { createChainCommon } from '../chain/engine.js'
+import { createChainCommon } from '../evm/engine.js'
 import { daFootprint, daUsageEstimate, gasMetered, nextBaseFee } from './da-footprint.js'
 
 const bytes = (hex: string) => hexToBytes(hex as Hex)

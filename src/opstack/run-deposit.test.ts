@@ -3,7 +3,7 @@ import { createBlock } from '@ethereumjs/block'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { Address, bytesToHex, createAccount, createContractAddress, hexToBytes } from '@ethereumjs/util'
 import { createVM, type VM } from '@ethereumjs/vm'
-import { createChainCommon } from '../chain/engine.js'
+import { createChainCommon } from '../evm/engine.js'
 import type { DepositTx } from './deposit-tx.js'
 import { runDeposit } from './run-deposit.js'
 

@@ -4,7 +4,7 @@
  * pool admission to newPendingTransactions. One FormattedBlock per event, shared by every kind.
  */
 import { bytesToHex } from '@ethereumjs/util'
-import type { ChainEvents } from '../chain/events.js'
+import type { ChainEvents } from '../evm/events.js'
 import type { BlockRecord, Flashblock, LogRecord } from '../domain/types.js'
 import { encodeEndOfBlock, encodeFlashblock, type FeedStyle } from '../feed/encode.js'
 import type { FeedPublisher } from '../feed/publisher.js'

@@ -19,7 +19,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts'
 import WebSocket from 'ws'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { keccak256 } from '../../src/chain/crypto.js'
+import { keccak256 } from '../../src/evm/crypto.js'
 import { preconfRpcChain } from '../../src/client/chains.js'
 import { decodeFrame } from '../../src/feed/codec.js'
 import { decodeFlashblock } from '../../src/feed/decode.js'

@@ -2,7 +2,7 @@ import { Address, bytesToHex, concatBytes, hexToBytes, setLengthLeft } from '@et
 import { encodeDeployData, encodeFunctionData } from 'viem'
 import { serializeTransaction } from 'viem/op-stack'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { keccak256 } from '../../src/chain/crypto.js'
+import { keccak256 } from '../../src/evm/crypto.js'
 import { signTx } from '../support/sign-tx.js'
 import type { Flashblock } from '../../src/domain/types.js'
 import { decodeFrame } from '../../src/feed/codec.js'

@@ -1,7 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { loadKzg } from '../../src/chain/crypto.js'
+import { loadKzg } from '../../src/evm/crypto.js'
 import { type RunningService, startService } from '../../src/service.js'
 import { rpc } from '../support/rpc.js'
 

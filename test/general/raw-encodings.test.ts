@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type Hex, fromRlp, hexToBytes, keccak256 } from 'viem'
-import { orderedTrieRoot } from '../../src/chain/ordered-trie.js'
+import { orderedTrieRoot } from '../../src/evm/ordered-trie.js'
 import { BOB } from '../support/dev-keys.js'
 import { type Harness, startHarness } from '../support/harness.js'
 

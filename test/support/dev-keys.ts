@@ -21,9 +21,12 @@ export const devAccount = privateKeyToAccount(DEV_KEY_0)
 export const BOB: Hex = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
 export const CAROL: Hex = '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc'
 
-/** Dev account 1 sends 1 wei to BOB (EIP-1559, chain 196): the signed bytes, for a test that needs a plain transfer. */
-export function signTransferToBob(nonce = 0): Promise<Hex> {
-  return privateKeyToAccount(DEV_KEY_1).signTransaction({
+/**
+ * Dev account 1 (or the account of `key`) sends 1 wei to BOB (EIP-1559, chain 196): the signed bytes, for a test
+ * that needs a plain transfer.
+ */
+export function signTransferToBob(nonce = 0, key: Hex = DEV_KEY_1): Promise<Hex> {
+  return privateKeyToAccount(key).signTransaction({
     chainId: 196,
     type: 'eip1559',
     to: BOB,

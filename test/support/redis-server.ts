@@ -14,14 +14,18 @@ export const NO_REDIS_MESSAGE =
 export class TestRedis {
   private child: ChildProcess | undefined
 
-  private constructor(readonly port: number) {}
+  /** `args`: more redis-server flags after the defaults (a later flag wins), e.g. a manifest's. */
+  private constructor(
+    readonly port: number,
+    private readonly args: readonly string[],
+  ) {}
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}`
   }
 
-  static async start(): Promise<TestRedis> {
-    const redis = new TestRedis(await freePort())
+  static async start(args: readonly string[] = []): Promise<TestRedis> {
+    const redis = new TestRedis(await freePort(), args)
     await redis.restart()
     return redis
   }
@@ -40,6 +44,7 @@ export class TestRedis {
       'no',
       '--loglevel',
       'notice',
+      ...this.args,
     ]
     const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] })
     this.child = child

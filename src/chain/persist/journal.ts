@@ -5,7 +5,7 @@
  */
 import { RLP } from '@ethereumjs/rlp'
 import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util'
-import type { BlockParams } from '../flash-builder.js'
+import type { BlockParams } from '../../evm/flash-builder.js'
 
 export interface JournalRecord {
   readonly number: bigint

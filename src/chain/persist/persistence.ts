@@ -8,7 +8,7 @@
  * from disk on demand (disk-history.ts).
  */
 import type { BlockRecord, Flashblock } from '../../domain/types.js'
-import type { BlockParams } from '../flash-builder.js'
+import type { BlockParams } from '../../evm/flash-builder.js'
 import { encodeBlock } from './codec.js'
 import { DataDirError, type Level } from './db.js'
 import { type JournalRecord, decodeJournalRecord, encodeJournalRecord, replayable } from './journal.js'

@@ -7,7 +7,7 @@
  */
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
-import { keccak256 } from '../crypto.js'
+import { keccak256 } from '../../evm/crypto.js'
 import type { Level } from './db.js'
 import { preimageKey } from './keys.js'
 import type { LevelOp } from './trie-db.js'

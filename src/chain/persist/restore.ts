@@ -9,7 +9,7 @@ import type { Sequencer } from '../sequencer.js'
 import type { TxPool } from '../pool/pool.js'
 import { decodeTransaction } from '../pool/admission.js'
 import type { Persistence } from './persistence.js'
-import type { ChainEvents, TypedEmitter } from '../events.js'
+import type { ChainEvents, TypedEmitter } from '../../evm/events.js'
 
 export async function restoreInProgress(
   persistence: Persistence,

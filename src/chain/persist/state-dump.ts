@@ -13,7 +13,7 @@ import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import type { BlockRecord } from '../../domain/types.js'
 import type { Preimages } from './preimages.js'
 import type { VM } from '@ethereumjs/vm'
-import { stateAt } from '../engine.js'
+import { stateAt } from '../../evm/engine.js'
 
 interface DumpedAccount {
   nonce: number

@@ -22,8 +22,8 @@ import {
   TxTypeNotSupportedError,
 } from '../../errors.js'
 import { MAX_TX_BYTES } from '../../limits.js'
-import { keccak256 } from '../crypto.js'
-import { adoptCommon, callCommon } from '../engine.js'
+import { keccak256 } from '../../evm/crypto.js'
+import { adoptCommon, callCommon } from '../../evm/engine.js'
 import type { TxRecord, UserTxRecord } from '../../domain/types.js'
 import { DepositTransaction } from '../../opstack/deposit-transaction.js'
 import { DEPOSIT_TX_TYPE } from '../../opstack/deposit-tx.js'

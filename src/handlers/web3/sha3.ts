@@ -1,4 +1,4 @@
-import { keccak256 } from '../../chain/crypto.js'
+import { keccak256 } from '../../evm/crypto.js'
 import { data, parseData } from '../../format/hex.js'
 import type { Handler } from '../context.js'
 

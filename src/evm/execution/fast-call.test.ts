@@ -6,7 +6,7 @@ import { expectBothPathsAgree, onBothPaths } from '../../../test/support/call-pa
 import { testToken } from '../../../test/support/fixtures.js'
 import { defaultConfig } from '../../config.js'
 import type { CallRequest } from '../../domain/call-request.js'
-import { type Chain, createChain } from '../chain.js'
+import { type Chain, createChain } from '../../chain/chain.js'
 import { CallEvms } from './fast-call.js'
 import { estimateGas } from './estimate.js'
 import { VmPool } from './vm-pool.js'

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { signTx } from '../../test/support/sign-tx.js'
 import { testToken } from '../../test/support/fixtures.js'
 import { defaultConfig } from '../config.js'
-import { type Chain, createChain } from './chain.js'
+import { type Chain, createChain } from '../chain/chain.js'
 import { BoundedMap } from './bounded-map.js'
 
 let chain: Chain
