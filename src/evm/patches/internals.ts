@@ -1,49 +1,62 @@
 /**
  * What the call path's patches need of @ethereumjs/evm that the package does not export: its Interpreter
- * class (jump-analysis.ts, sync-steps.ts, lean-frames.ts), its opcode handlers (word-opcodes.ts) and its gas
- * helpers (sync-gas.ts), reached through the package's own files. Undefined if a release moves them; the
- * patches then do nothing and calls run as shipped.
+ * class (sync-steps.ts, lean-frames.ts, jump-analysis.ts), its opcode handlers (word-opcodes.ts) and its gas
+ * helpers (sync-gas.ts), from the package's own ESM build (the files its exported EVM runs) and typed by the
+ * declaration files beside them. Loaded by installEvmPatches: a file that moved or an export that is gone is
+ * an EvmPatchError naming it, never a patch that quietly does nothing.
  */
-import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
+import { EvmPatchError } from './patch-error.js'
+import { packageDir } from './version.js'
 
-const indexPath = createRequire(import.meta.url).resolve('@ethereumjs/evm')
-const esm = (file: string) => pathToFileURL(indexPath.replace(/dist[\\/]cjs[\\/]index\.js$/, `dist/esm/${file}`)).href
-const optional = async <T>(file: string): Promise<Partial<T>> => {
+type InterpreterModule = typeof import('../../../node_modules/@ethereumjs/evm/dist/esm/interpreter.js')
+type FunctionsModule = typeof import('../../../node_modules/@ethereumjs/evm/dist/esm/opcodes/functions.js')
+type GasModule = typeof import('../../../node_modules/@ethereumjs/evm/dist/esm/opcodes/gas.js')
+type UtilModule = typeof import('../../../node_modules/@ethereumjs/evm/dist/esm/opcodes/util.js')
+type Eip2929Module = typeof import('../../../node_modules/@ethereumjs/evm/dist/esm/opcodes/EIP2929.js')
+
+export type InterpreterClass = InterpreterModule['Interpreter']
+export type Interpreter = InstanceType<InterpreterClass>
+export type OpcodeEntry = Parameters<Interpreter['runStep']>[0] & {}
+export type RunState = Parameters<OpcodeEntry['opHandler']>[0]
+
+export interface Internals {
+  Interpreter: InterpreterClass
+  /** The shipped opcode handlers by opcode (an EVM's table holds these unless an opcode is custom). */
+  handlers: FunctionsModule['handlers']
+  /** The shipped dynamic gas handlers by opcode (likewise). */
+  dynamicGasHandlers: GasModule['dynamicGasHandlers']
+  /** Memory expansion's gas, charging the run state's high-water mark as the handlers do. */
+  subMemUsage: UtilModule['subMemUsage']
+  divCeil: UtilModule['divCeil']
+  /** EIP-2929's charge for a storage slot, warming it in the journal. */
+  accessStorageEIP2929: Eip2929Module['accessStorageEIP2929']
+}
+
+/** An export of one of @ethereumjs/evm's ESM files; an EvmPatchError naming it when it is not there. */
+export async function exportOf<M, K extends keyof M & string>(file: string, name: K): Promise<M[K]> {
+  const where = `@ethereumjs/evm/dist/esm/${file}`
+  let module: Partial<M>
   try {
-    return (await import(esm(file))) as Partial<T>
-  } catch {
-    return {}
+    module = (await import(pathToFileURL(`${packageDir('evm')}/dist/esm/${file}`).href)) as Partial<M>
+  } catch (err) {
+    throw new EvmPatchError(`${where} ${name}`, `the file did not load (${(err as Error).message})`)
+  }
+  const value = module[name]
+  if (value === undefined) throw new EvmPatchError(`${where} ${name}`, `the file has no export ${name}`)
+  return value as M[K]
+}
+
+export async function loadInternals(): Promise<Internals> {
+  return {
+    Interpreter: await exportOf<InterpreterModule, 'Interpreter'>('interpreter.js', 'Interpreter'),
+    handlers: await exportOf<FunctionsModule, 'handlers'>('opcodes/functions.js', 'handlers'),
+    dynamicGasHandlers: await exportOf<GasModule, 'dynamicGasHandlers'>('opcodes/gas.js', 'dynamicGasHandlers'),
+    subMemUsage: await exportOf<UtilModule, 'subMemUsage'>('opcodes/util.js', 'subMemUsage'),
+    divCeil: await exportOf<UtilModule, 'divCeil'>('opcodes/util.js', 'divCeil'),
+    accessStorageEIP2929: await exportOf<Eip2929Module, 'accessStorageEIP2929'>(
+      'opcodes/EIP2929.js',
+      'accessStorageEIP2929',
+    ),
   }
 }
-
-export const interpreterPrototype = (
-  await optional<{ Interpreter: { prototype: Record<string, unknown> } }>('interpreter.js')
-).Interpreter?.prototype
-
-type RunState = unknown
-export interface GasInternals {
-  /** The shipped dynamic gas handlers by opcode (an EVM's table holds these unless an opcode is custom). */
-  dynamicGasHandlers: Map<number, unknown>
-  /** Memory expansion's gas, charging the run state's high-water mark as the handlers do. */
-  subMemUsage(runState: RunState, offset: bigint, length: bigint, common: unknown): bigint
-  divCeil(a: bigint, b: bigint): bigint
-  /** EIP-2929's charge for a storage slot, warming it in the journal. */
-  accessStorageEIP2929(runState: RunState, key: Uint8Array, isSstore: boolean, common: unknown): bigint
-}
-
-/** The shipped opcode handlers by opcode (an EVM's table holds these unless an opcode is custom). */
-export const shippedHandlers = (await optional<{ handlers: Map<number, unknown> }>('opcodes/functions.js')).handlers
-
-const gas = await optional<Pick<GasInternals, 'dynamicGasHandlers'>>('opcodes/gas.js')
-const util = await optional<Pick<GasInternals, 'subMemUsage' | 'divCeil'>>('opcodes/util.js')
-const eip2929 = await optional<Pick<GasInternals, 'accessStorageEIP2929'>>('opcodes/EIP2929.js')
-export const gasInternals: GasInternals | undefined =
-  gas.dynamicGasHandlers && util.subMemUsage && util.divCeil && eip2929.accessStorageEIP2929
-    ? {
-        dynamicGasHandlers: gas.dynamicGasHandlers,
-        subMemUsage: util.subMemUsage,
-        divCeil: util.divCeil,
-        accessStorageEIP2929: eip2929.accessStorageEIP2929,
-      }
-    : undefined
