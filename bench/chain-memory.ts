@@ -10,6 +10,7 @@
 import { createFeeMarket1559Tx } from '@ethereumjs/tx'
 import { createChain } from '../src/chain/chain.js'
 import { defaultConfig } from '../src/config.js'
+import { installEvmPatches } from '../src/evm/patches/install.js'
 
 const [blocks = 100, perBlock = 100, empties = 1000] = process.argv.slice(2, 5).map(Number)
 const dataDir = process.argv[5]
@@ -22,6 +23,7 @@ function heapMb(): number {
   return process.memoryUsage().heapUsed / 2 ** 20
 }
 
+await installEvmPatches()
 const chain = await createChain(defaultConfig({ quiet: true, dataDir }))
 const nonces = chain.accounts.map(() => 0n)
 let fresh = 0x10000n // above the precompiles: fresh, empty accounts

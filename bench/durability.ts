@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util'
 import { hexToBytes } from '@ethereumjs/util'
 import { createChain, type Chain } from '../src/chain/chain.js'
 import { defaultConfig } from '../src/config.js'
+import { installEvmPatches } from '../src/evm/patches/install.js'
 import { devAccount, percentiles, sleep } from './lib.js'
 
 const { values: args } = parseArgs({
@@ -48,6 +49,7 @@ function dirBytes(dir: string): number {
   return readdirSync(dir).reduce((sum, f) => sum + statSync(join(dir, f)).size, 0)
 }
 
+await installEvmPatches()
 const open = (dataDir?: string, quick = false) =>
   createChain(
     defaultConfig({

@@ -24,11 +24,13 @@ import { assembleBlock } from '../src/domain/block-record.js'
 import type { BlockRecord } from '../src/domain/types.js'
 import { startService } from '../src/service.js'
 import { rpc, startOurs, startOursBuilt } from './lib.js'
+import { installEvmPatches } from '../src/evm/patches/install.js'
 
 const { values: args } = parseArgs({ options: { blocks: { type: 'string', default: '100000' } } })
 const blocks = Number(args.blocks)
 const dir = mkdtempSync(join(tmpdir(), 'preconf-restart-'))
 const config = defaultConfig({ quiet: true, dataDir: dir })
+await installEvmPatches()
 
 async function build(): Promise<void> {
   const chain = await createChain(config)

@@ -7,6 +7,7 @@ import { paramsBlock } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { getActivePrecompiles } from '@ethereumjs/evm'
 import { hexToBytes } from '@ethereumjs/util'
+import { chainParams } from '../evm/patches/fields.js'
 
 export interface ForkConfig {
   /** Seconds; 0 for a fork active from genesis or scheduled by block number. */
@@ -106,6 +107,6 @@ function configOf(base: Common, genesisHash: Uint8Array, hardfork: string): Fork
 
 /** The beacon deposit contract the chain's config names (geth: zero when it names none). */
 function depositContract(common: Common): `0x${string}` {
-  const config = (common as unknown as { _chainParams: { depositContractAddress?: string } })._chainParams
+  const config = chainParams(common)
   return (config.depositContractAddress ?? '0x0000000000000000000000000000000000000000').toLowerCase() as `0x${string}`
 }

@@ -14,6 +14,7 @@ import { ConfigError } from '../config.js'
 import { assembleBlock } from '../domain/block-record.js'
 import type { BlockRecord } from '../domain/types.js'
 import { ecrecover, keccak256, kzg } from '../evm/crypto.js'
+import { chainParams, rebuildParamsCache } from '../evm/patches/fields.js'
 
 type GenesisAccount = { balance?: string; nonce?: string | number; code?: string; storage?: Record<string, string> }
 export type GenesisFile = GethGenesis & { alloc: Record<string, GenesisAccount> }
@@ -41,15 +42,14 @@ export function gethGenesisCommon(genesis: GenesisFile): Common {
     chain: `geth-genesis-${genesis.config.chainId}`,
     customCrypto: { keccak256, ecrecover, kzg },
   })
-  const custom = (common as unknown as { _chainParams: { customHardforks?: Record<string, { params?: object }> } })
-    ._chainParams.customHardforks
+  const custom = chainParams(common).customHardforks
   const schedule = (genesis.config as { blobSchedule?: Record<string, { target: number; max: number }> }).blobSchedule
   for (const [fork, entry] of Object.entries(schedule ?? {})) {
     if (!/^bpo\d+$/.test(fork) || !custom?.[fork]) continue
     custom[fork].params = { ...custom[fork].params, target: entry.target, max: entry.max }
   }
   // the params cache was built from the unpatched entries
-  ;(common as unknown as { _buildParamsCache(): void })._buildParamsCache?.()
+  rebuildParamsCache(common)
   common.setHardforkBy({ blockNumber: 0n, timestamp: BigInt(genesis.timestamp ?? 0) })
   return common
 }

@@ -14,6 +14,7 @@ import { opStackChainName } from '../opstack/op-chain.js'
 import { ecrecover, keccak256, kzg } from './crypto.js'
 import { OverlayDB } from './overlay-db.js'
 import type { NodeStore } from './trie-reader.js'
+import { liveTrie, replaceCommon } from './patches/fields.js'
 
 const HARDFORK = Hardfork.Prague
 
@@ -76,14 +77,12 @@ export function memoryTrie(common: Common): MerklePatriciaTrie {
   return new MerklePatriciaTrie({ useKeyHashing: true, common, db: new MapDB(), valueEncoding: ValueEncoding.Bytes })
 }
 
-const liveTrie = (vm: VM) => (vm.stateManager as unknown as { _trie: MerklePatriciaTrie })._trie
-
 /**
  * The store under the live trie, which every committed root's nodes are in; read past the trie's checkpoint
  * layer, whose open checkpoint is the sequencer's block in progress.
  */
 export function nodeStore(vm: VM): NodeStore {
-  return liveTrie(vm).database().db as NodeStore
+  return liveTrie(vm.stateManager).database().db as NodeStore
 }
 
 /**
@@ -92,7 +91,7 @@ export function nodeStore(vm: VM): NodeStore {
  * Only roots committed at journal depth 0 are readable this way.
  */
 export function stateAt(vm: VM, root: Uint8Array): MerkleStateManager {
-  const trie = liveTrie(vm).shallowCopy(false)
+  const trie = liveTrie(vm.stateManager).shallowCopy(false)
   trie.root(root)
   return new MerkleStateManager({ common: vm.common, trie, caches: new Caches() })
 }
@@ -142,7 +141,7 @@ const originOf = (common: Common): Common => throwawayOrigins.get(common) ?? com
  * for execution that must compute state roots without keeping anything (eth_simulateV1).
  */
 export function isolatedStateAt(vm: VM, root: Uint8Array): MerkleStateManager {
-  const live = liveTrie(vm)
+  const live = liveTrie(vm.stateManager)
   const trie = live.shallowCopy(false, { db: new OverlayDB(live.database().db) } as never)
   trie.root(root)
   return new MerkleStateManager({ common: vm.common, trie, caches: new Caches() })
@@ -157,7 +156,7 @@ const recordCommons = new WeakMap<Common, Common>()
  * what turns on their hash and sender caches).
  */
 export function adoptCommon<T extends object>(object: T, common: Common): T {
-  ;(object as { common: Common }).common = recordCommon(common)
+  replaceCommon(object, recordCommon(common))
   return Object.freeze(object) as T
 }
 

@@ -11,6 +11,7 @@ import type { Message } from '@ethereumjs/evm'
 import { assembleBlock, keyOf } from '../domain/block-record.js'
 import { effectiveGasPrice } from '../domain/gas-price.js'
 import { adoptCommon, callCommon } from './engine.js'
+import { checkpointDepth } from './patches/fields.js'
 import { flashblockOf } from './flashblock-of.js'
 import { type BlockParams, type FollowedBlock, openFollowedBlock, openLocalBlock } from './open-block.js'
 import { orderedTrieRoot } from './ordered-trie.js'
@@ -104,7 +105,7 @@ export class FlashBuilder {
     let depositsHeld = false
     vm.evm.events?.on('beforeMessage', onMessage)
     await vm.evm.journal.checkpoint()
-    const depth = checkpointDepth(vm)
+    const depth = checkpointDepth(vm.stateManager)
     try {
       for (const record of candidates) {
         const senderKey = keyOf(record.sender)
@@ -139,7 +140,7 @@ export class FlashBuilder {
           // runTx reverted its own checkpoint; state changed under the tx since admission (nonce, balance)
           // @ethereumjs appends "(vm hf=... -> block ... -> tx ...)" to the reason
           const reason = (err as Error).message.split(' (vm hf=')[0]
-          if (checkpointDepth(vm) !== depth) {
+          if (checkpointDepth(vm.stateManager) !== depth) {
             // a JS exception inside the EVM (not a validation error) leaks a checkpoint: this flashblock's
             // state can no longer be trusted, so fail loudly rather than publish a wrong root
             throw new Error(
@@ -272,8 +273,4 @@ export class FlashBuilder {
       logs: r.logs.map((l) => [l.address, [...l.topics], l.data] as [Uint8Array, Uint8Array[], Uint8Array]),
     }
   }
-}
-
-function checkpointDepth(vm: VM): number {
-  return (vm.stateManager as unknown as { _checkpointCount: number })._checkpointCount
 }

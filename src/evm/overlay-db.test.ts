@@ -1,4 +1,6 @@
-import { Account, createAddressFromString, hexToBytes } from '@ethereumjs/util'
+import { MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { MerkleStateManager } from '@ethereumjs/statemanager'
+import { Account, createAddressFromString, hexToBytes, MapDB } from '@ethereumjs/util'
 import { createVM } from '@ethereumjs/vm'
 import { describe, expect, test } from 'vitest'
 import { isolatedStateAt } from './engine.js'
@@ -8,12 +10,11 @@ const SLOT = hexToBytes(`0x${'01'.padStart(64, '0')}`)
 
 describe('an isolated state (what eth_simulateV1 writes to)', () => {
   test('computes new state roots over the chain’s nodes without adding a node to the chain’s store', async () => {
-    const vm = await createVM()
+    const store = new Map<string, Uint8Array>()
+    const trie = new MerklePatriciaTrie({ useKeyHashing: true, db: new MapDB(store) })
+    const vm = await createVM({ stateManager: new MerkleStateManager({ trie }) })
     await vm.stateManager.putAccount(ACCOUNT, new Account(0n, 1n))
     const root = await vm.stateManager.getStateRoot()
-    const store = (
-      vm.stateManager as unknown as { _trie: { database(): { db: { _database: Map<string, unknown> } } } }
-    )._trie.database().db._database
     const nodes = store.size
 
     const isolated = isolatedStateAt(vm, root)

@@ -58,10 +58,11 @@ test('nodes stored as hex (by an older writer) read the same as nodes stored as 
     { length: 50 },
     (_, i) => [bytesOf(i, 20), bytesOf(i + 500, 33)] as [Uint8Array, Uint8Array],
   )
-  const db = new MapDB<string, string>()
+  const stored = new Map<string, string>()
+  const db = new MapDB<string, string>(stored)
   const trie = new MerklePatriciaTrie({ useKeyHashing: true, db, valueEncoding: ValueEncoding.String })
   for (const [k, v] of entries) await trie.put(k, v)
-  expect(typeof [...(db as unknown as { _database: Map<string, unknown> })._database.values()][0]).toBe('string')
+  expect(typeof [...stored.values()][0]).toBe('string')
   await expectSameReads(
     trie,
     new TrieReader(db as unknown as NodeStore),

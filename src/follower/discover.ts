@@ -6,11 +6,11 @@
  * are discarded; only the snapshot's cache keeps what they read. Skipped when the snapshot already knows
  * every sender and recipient (a later flashblock of the same accounts, or a warm block).
  */
-import type { Common } from '@ethereumjs/common'
-import { EVM } from '@ethereumjs/evm'
+import type { EVM } from '@ethereumjs/evm'
 import { Address } from '@ethereumjs/util'
 import type { TxRecord } from '../domain/types.js'
 import type { UpstreamSnapshot } from './upstream-snapshot.js'
+import { discoveryCopy } from '../evm/patches/discovery-evm.js'
 
 export function needsDiscovery(snapshot: UpstreamSnapshot, txs: readonly TxRecord[]): boolean {
   return txs.some(({ tx, sender }) => !snapshot.has(sender) || (tx.to !== undefined && !snapshot.has(tx.to.bytes)))
@@ -22,7 +22,7 @@ export async function discoverReads(evm: EVM, txs: readonly TxRecord[]): Promise
       .filter(({ tx }) => tx.to !== undefined && tx.data.length > 0)
       .map(async ({ tx, sender }) => {
         try {
-          await DiscoveryEVM.from(evm).runCall({
+          await discoveryCopy(evm).runCall({
             caller: new Address(sender),
             origin: new Address(sender),
             to: tx.to,
@@ -35,31 +35,4 @@ export async function discoverReads(evm: EVM, txs: readonly TxRecord[]): Promise
         }
       }),
   )
-}
-
-/** The EVM each discovery copy is made from, by the copy's Common (EVM's constructor reads the tables). */
-const tablesOf = new WeakMap<Common, EVM>()
-
-/**
- * An EVM.shallowCopy that shares its source's opcode tables instead of building them again (EVM's
- * constructor does, ~0.1 ms: 10 ms for a flashblock of 100 calls). The tables are lookups that execution
- * never changes, and a discovery run's results are thrown away in any case.
- */
-class DiscoveryEVM extends EVM {
-  static from(source: EVM): DiscoveryEVM {
-    const common = source.common.copy()
-    tablesOf.set(common, source)
-    const opts = (source as DiscoveryEVM)._optsCached
-    return new DiscoveryEVM({ ...opts, common, stateManager: source.stateManager.shallowCopy() })
-  }
-
-  override getActiveOpcodes() {
-    const source = tablesOf.get(this.common) as DiscoveryEVM | undefined
-    if (!source) return super.getActiveOpcodes()
-    this._opcodes = source._opcodes
-    this._dynamicGasHandlers = source._dynamicGasHandlers
-    this._handlers = source._handlers
-    this._opcodeMap = source._opcodeMap
-    return this._opcodes
-  }
 }

@@ -9,11 +9,11 @@ import { renameSync, writeFileSync } from 'node:fs'
 import { RLP } from '@ethereumjs/rlp'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { Address, bytesToHex, hexToBytes, setLengthLeft } from '@ethereumjs/util'
-import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import type { BlockRecord } from '../../domain/types.js'
 import type { Preimages } from './preimages.js'
 import type { VM } from '@ethereumjs/vm'
 import { stateAt } from '../../evm/engine.js'
+import { liveTrie } from '../../evm/patches/fields.js'
 
 interface DumpedAccount {
   nonce: number
@@ -36,7 +36,7 @@ const hex = (n: bigint) => `0x${n.toString(16)}`
 /** `state` is a read view at `head`'s state root. */
 async function dumpState(state: MerkleStateManager, head: BlockRecord, preimages: Preimages): Promise<StateDump> {
   const preimage = preimages.lookup()
-  const trie = (state as unknown as { _trie: MerklePatriciaTrie })._trie
+  const trie = liveTrie(state)
   const { values } = await trie.getValueMap()
   const accounts: Record<string, DumpedAccount> = {}
   for (const hashed of Object.keys(values).sort()) {

@@ -15,12 +15,11 @@ import type { VM } from '@ethereumjs/vm'
 import { impliedTxType, paysFees, type CallRequest } from '../../domain/call-request.js'
 import { CallState, type StateSource } from './call-state.js'
 import { CallMemo, type CallAnswer } from './call-memo.js'
-import { cacheJumpAnalysis } from './jump-analysis.js'
-import { leanFrames } from './lean-frames.js'
-import { syncSteps, withBudget } from './sync-steps.js'
-import { wordOpcodes } from './word-opcodes.js'
-import { blockContext } from './run.js'
-import { runTopFrame, topFrameFits } from './top-frame.js'
+import { assertEvmPatchesInstalled, patchCallEvm } from '../patches/install.js'
+import { setAlwaysWarm } from '../patches/warm-set.js'
+import { withBudget } from './budget.js'
+import { blockContext } from './block-context.js'
+import { runTopFrame, topFrameFits } from '../patches/top-frame.js'
 import { throwawayVmCommon } from '../engine.js'
 import { CALL_TIMEOUT_MS } from '../../limits.js'
 
@@ -48,7 +47,9 @@ export class CallEvms {
     private readonly vm: VM,
     /** Each run's own time budget (withBudget); geth's --rpc.evmtimeout. */
     private readonly timeoutMs = CALL_TIMEOUT_MS,
-  ) {}
+  ) {
+    assertEvmPatchesInstalled()
+  }
 
   /**
    * The call's result, or undefined when the request is not a plain read-only call (the caller then runs it
@@ -124,25 +125,18 @@ export class CallEvms {
     // from the Common it was made on (engine.ts, throwawayVmCommon)
     const common = throwawayVmCommon(this.vm.common)
     const evm = await createEVM({ common, stateManager: state as never, blockchain: this.vm.blockchain as never })
-    wordOpcodes(evm)
-    cacheJumpAnalysis(evm)
-    syncSteps(evm)
-    leanFrames(evm)
+    patchCallEvm(evm)
     const plainIntrinsic = !REPRICING_EIPS.some((eip) => common.isActivatedEIP(eip))
     return { evm, state, fork: common.hardfork(), plainIntrinsic, topFrame: topFrameFits(common) }
   }
 }
 
-/**
- * EIP-2929's always-warm set of a call: the precompiles and `addresses`. Set as the journal's whole map (the
- * journal was just cleaned) rather than through addAlwaysWarmAddress, which checks and strips a hex string
- * for each of the twenty-odd entries on every call.
- */
+/** EIP-2929's always-warm set of a call: the precompiles and `addresses` (warm-set.ts). */
 function warmFromTheStart(evm: EVM, addresses: Address[]): void {
   const warm = new Map<string, Set<string>>()
   for (const address of evm.precompiles.keys()) warm.set(address, new Set())
   for (const address of addresses) warm.set(bytesToUnprefixedHex(address.bytes), new Set())
-  ;(evm.journal as unknown as { alwaysWarmJournal: Map<string, Set<string>> }).alwaysWarmJournal = warm
+  setAlwaysWarm(evm, warm)
 }
 
 function eligible(request: CallRequest): boolean {

@@ -3,7 +3,7 @@
  * the common ground of eth_call and eth_estimateGas. It never touches the sequencer's VM or journal, so
  * calls run concurrently with block building.
  */
-import { type Block, createBlock, type BlockHeader } from '@ethereumjs/block'
+import type { BlockHeader } from '@ethereumjs/block'
 import { createTx, type TypedTransaction } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
@@ -21,7 +21,8 @@ import {
 } from '../../domain/call-request.js'
 import { gethPrecheckError } from './revert.js'
 import { applyStateOverrides } from './state-overrides.js'
-import { withBudget } from './sync-steps.js'
+import { withBudget } from './budget.js'
+import { blockContext } from './block-context.js'
 import { CALL_TIMEOUT_MS } from '../../limits.js'
 import { ExecutionTimeoutError } from '../../errors.js'
 
@@ -109,19 +110,6 @@ async function executeOn(
   } catch (err) {
     throw err instanceof ExecutionTimeoutError ? err : gethPrecheckError(err)
   }
-}
-
-/** The block a call runs in, built once per header and fee mode. */
-const blockContexts = new WeakMap<BlockHeader, { paying?: Block; free?: Block }>()
-
-export function blockContext(header: BlockHeader, paysFees: boolean, common: VM['common']): Block {
-  let contexts = blockContexts.get(header)
-  if (!contexts) blockContexts.set(header, (contexts = {}))
-  const key = paysFees ? 'paying' : 'free'
-  return (contexts[key] ??= createBlock(
-    { header: { ...header.toJSON(), baseFeePerGas: paysFees ? header.baseFeePerGas : 0n } as never },
-    { common: callCommon(common), skipConsensusFormatValidation: true },
-  ))
 }
 
 function buildTx(request: CallRequest, nonce: bigint, gasLimit: bigint, common: VM['common']): TypedTransaction {

@@ -22,7 +22,7 @@ import {
 import { InvalidParamsError } from '../../../errors/rpc-error.js'
 import { gethExecutionError, revertReason } from '../revert.js'
 import { type FilledCall, NONCE_MAX } from './sim-tx.js'
-import { withBudget } from '../sync-steps.js'
+import { withBudget } from '../budget.js'
 import { CALL_TIMEOUT_MS } from '../../../limits.js'
 import type { IndexedLog, TransferTracer } from './call-logs.js'
 

@@ -24,6 +24,7 @@ import { type IndexedLog, TransferTracer } from './call-logs.js'
 import { applyStateOverrides } from '../state-overrides.js'
 import { type PlannedBlock, planBlocks, simulatedHeader } from './plan.js'
 import { runSimulatedCall } from './sim-call.js'
+import { markCheckpointed, recordTransaction, sealWithRoots } from '../../patches/block-builder.js'
 import { fillCall, simulatedTx } from './sim-tx.js'
 
 export interface SimulationBase {
@@ -105,7 +106,7 @@ async function simulateBlock(
   // the builder's checkpoint opens before the overrides: the state root it takes at the end flushes only the
   // writes of its own checkpoint level, and geth applies overrides before the block's system calls
   await vm.evm.journal.checkpoint()
-  ;(builder as unknown as { checkpointed: boolean }).checkpointed = true
+  markCheckpointed(builder)
   await applyStateOverrides(vm, planned.stateOverrides)
   await builder.initState()
   const context = createBlock({ header: headerData as never }, { common, skipConsensusFormatValidation: true })
@@ -117,19 +118,13 @@ async function simulateBlock(
     tracer: request.traceTransfers ? new TransferTracer() : undefined,
     deadline: budget.deadline,
   }
-  const internals = builder as unknown as {
-    transactions: unknown[]
-    transactionResults: unknown[]
-    gasUsed: bigint
-    blobGasUsed: bigint
-  }
   const txs: TxRecord[] = []
   const receipts: ReceiptRecord[] = []
   const calls: UnplacedCall[] = []
   let logCount = 0
   for (const request of planned.calls) {
     if (performance.now() > budget.deadline) throw new ExecutionTimeoutError(CALL_TIMEOUT_MS)
-    const remaining = context.header.gasLimit - internals.gasUsed
+    const remaining = context.header.gasLimit - builder.gasUsed
     const nonce =
       request.nonce ?? (await vm.stateManager.getAccount(new Address(request.from ?? new Uint8Array(20))))?.nonce ?? 0n
     const wanted = request.gas ?? remaining
@@ -137,18 +132,15 @@ async function simulateBlock(
     const gas = wanted > budget.remaining ? budget.remaining : wanted
     const call = fillCall(request, nonce, gas, common)
     const record = simulatedTx(call, common)
-    const { result, logs, outcome } = await runSimulatedCall(ctx, call, record.tx, internals.gasUsed, logCount)
+    const { result, logs, outcome } = await runSimulatedCall(ctx, call, record.tx, builder.gasUsed, logCount)
     budget.remaining -= result.totalGasSpent
-    internals.transactions.push(record.tx)
-    internals.transactionResults.push(result)
-    internals.gasUsed += result.totalGasSpent
-    internals.blobGasUsed += result.blobGasUsed ?? 0n
+    recordTransaction(builder, record.tx, result)
     const receiptLogs = result.receipt.logs.map(([address, topics, data]) => ({ address, topics, data }))
     receipts.push({
       type: record.tx.type,
       status: outcome.status,
       gasUsed: result.totalGasSpent,
-      cumulativeGasUsed: internals.gasUsed,
+      cumulativeGasUsed: builder.gasUsed,
       effectiveGasPrice: effectiveGasPrice(record.tx, context.header.baseFeePerGas),
       logsBloom: result.bloom.bitvector,
       logs: receiptLogs,
@@ -160,11 +152,10 @@ async function simulateBlock(
   }
   // the roots of the transactions as run (the builder would re-create them from their fields, which
   // @ethereumjs refuses for some that geth simulates, such as the top nonce)
-  Object.assign(builder, {
+  sealWithRoots(builder, {
     transactionsTrie: async () => orderedTrieRoot(txs.map((t) => t.raw)),
     receiptTrie: async () => orderedTrieRoot(receipts.map(encodeReceiptRecord)),
   })
-  internals.transactions.length = 0
   const { block } = await builder.build()
   const record = assembleBlock(block.header, block.hash(), txs, receipts)
   const withdrawals = block.withdrawals ? { withdrawals: block.withdrawals } : {}

@@ -3,29 +3,17 @@
  * KECCAK256 (its digest) and SLOAD (its key and value). @ethereumjs converts through hex strings and pads by
  * spreading arrays into new ones (setLengthLeft): in a Solidity view these were the costliest opcodes after
  * the state reads (per opcode: MSTORE 2.4 µs, KECCAK256 3.4 µs, CALLDATALOAD 0.9 µs against 0.05 µs for a
- * PUSH). These do the same through a DataView's 64-bit words (words.ts). `wordOpcodes` installs them on one EVM (the call
- * path's) in place of a handler that is still the shipped one; every other EVM runs the shipped handlers.
+ * PUSH). These do the same through a DataView's 64-bit words (words.ts). `wordOpcodes` installs them in one
+ * EVM's opcode table (the call path's) in place of a handler that is still the shipped one; every other EVM
+ * runs the shipped handlers.
  */
+import type { Common } from '@ethereumjs/common'
 import type { EVM } from '@ethereumjs/evm'
-import { shippedHandlers } from './evm-internals.js'
+import { hookRuns } from './hook-runs.js'
+import type { Internals, RunState } from './internals.js'
 import { rightPaddedValue, scratchWord, stackValue, wordBytes } from './words.js'
 
-type Stack = { pop(): bigint; popN(n: number): bigint[]; push(value: bigint): void }
-interface RunState {
-  stack: Stack
-  memory: {
-    read(offset: number, size: number, avoidCopy?: boolean): Uint8Array
-    write(o: number, s: number, v: Uint8Array): void
-  }
-  interpreter: {
-    getCallData(): Uint8Array
-    getCallDataSize(): bigint
-    storageLoad(key: Uint8Array): Promise<Uint8Array>
-  }
-}
-type Common = { customCrypto: { keccak256?: (data: Uint8Array) => Uint8Array } }
 type Handler = (runState: RunState, common: Common) => void | Promise<void>
-type OpcodeMap = { opHandler: unknown }[]
 
 const EMPTY = new Uint8Array(0)
 
@@ -33,6 +21,7 @@ const handlers: [number, Handler][] = [
   [
     0x20, // KECCAK256
     (rs, common) => {
+      hookRuns.wordOpcodes++
       const [offset, length] = rs.stack.popN(2) as [bigint, bigint]
       const data = length === 0n ? EMPTY : rs.memory.read(Number(offset), Number(length), true)
       rs.stack.push(stackValue(common.customCrypto.keccak256!(data)))
@@ -41,6 +30,7 @@ const handlers: [number, Handler][] = [
   [
     0x35, // CALLDATALOAD: what lies past the calldata reads as zeros
     (rs) => {
+      hookRuns.wordOpcodes++
       const pos = rs.stack.pop()
       if (pos > rs.interpreter.getCallDataSize()) return rs.stack.push(0n)
       const i = Number(pos)
@@ -50,6 +40,7 @@ const handlers: [number, Handler][] = [
   [
     0x51, // MLOAD
     (rs) => {
+      hookRuns.wordOpcodes++
       const pos = rs.stack.pop()
       rs.stack.push(stackValue(rs.memory.read(Number(pos), 32, true)))
     },
@@ -57,6 +48,7 @@ const handlers: [number, Handler][] = [
   [
     0x52, // MSTORE: write copies the scratch word into memory
     (rs) => {
+      hookRuns.wordOpcodes++
       const [offset, word] = rs.stack.popN(2) as [bigint, bigint]
       rs.memory.write(Number(offset), 32, scratchWord(word))
     },
@@ -64,6 +56,7 @@ const handlers: [number, Handler][] = [
   [
     0x54, // SLOAD
     async (rs) => {
+      hookRuns.wordOpcodes++
       const key = wordBytes(rs.stack.pop())
       const value = await rs.interpreter.storageLoad(key)
       rs.stack.push(value.length > 0 ? stackValue(value) : 0n)
@@ -75,13 +68,12 @@ const handlers: [number, Handler][] = [
  * Installs these handlers on `evm` for each opcode whose handler is the shipped one (KECCAK256 only where the
  * Common brings its keccak, as the chain's does).
  */
-export function wordOpcodes(evm: EVM): void {
-  if (!shippedHandlers) return
-  const map = (evm as unknown as { _opcodeMap: OpcodeMap })._opcodeMap
-  const keccak = (evm.common as unknown as Common).customCrypto?.keccak256
+export function wordOpcodes(evm: EVM, shipped: Internals['handlers']): void {
+  const map = evm['_opcodeMap']
+  const keccak = evm.common.customCrypto?.keccak256
   for (const [opcode, handler] of handlers) {
     const entry = map[opcode]
-    if (!entry || entry.opHandler !== shippedHandlers.get(opcode)) continue
+    if (!entry || entry.opHandler !== shipped.get(opcode)) continue
     if (opcode === 0x20 && !keccak) continue
     map[opcode] = { ...entry, opHandler: handler }
   }

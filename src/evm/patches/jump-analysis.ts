@@ -7,23 +7,24 @@
  * and per code array: the read views hand out the same array for a contract until its root is dropped.
  */
 import type { EVM } from '@ethereumjs/evm'
-import { interpreterPrototype } from './evm-internals.js'
+import { hookRuns } from './hook-runs.js'
+import type { Interpreter, InterpreterClass } from './internals.js'
 
-type Analysis = unknown
-type InterpreterPrototype = { _getValidJumpDestinations(this: InterpreterLike, code: Uint8Array): Analysis }
-type InterpreterLike = { _evm: EVM }
+type Analysis = ReturnType<Interpreter['_getValidJumpDestinations']>
 
 const caches = new WeakMap<EVM, WeakMap<Uint8Array, Analysis>>()
 
-const prototype = interpreterPrototype as InterpreterPrototype | undefined
-const analyse = prototype?._getValidJumpDestinations
-if (prototype && analyse) {
-  prototype._getValidJumpDestinations = function (code) {
-    const cache = caches.get(this._evm)
-    if (!cache) return analyse.call(this, code)
-    let analysis = cache.get(code)
-    if (analysis === undefined) cache.set(code, (analysis = analyse.call(this, code)))
-    return analysis
+/** `Base` with its frames' jump analyses kept for the EVMs `cacheJumpAnalysis` names. */
+export function withJumpCache(Base: InterpreterClass): InterpreterClass {
+  return class extends Base {
+    override _getValidJumpDestinations(code: Uint8Array): Analysis {
+      const cache = caches.get(this._evm)
+      if (!cache) return super._getValidJumpDestinations(code)
+      let analysis = cache.get(code)
+      if (analysis === undefined) cache.set(code, (analysis = super._getValidJumpDestinations(code)))
+      else hookRuns.jumpAnalysis++
+      return analysis
+    }
   }
 }
 

@@ -7,19 +7,15 @@
  * handler in the EVM's table is the shipped one (a custom opcode, or a later fork's own handler, keeps the
  * shipped path). Verkle's charges are not here: sync-steps.ts never runs on those forks.
  */
-import { gasInternals } from './evm-internals.js'
+import type { Common } from '@ethereumjs/common'
+import type { Internals, RunState } from './internals.js'
 import { wordBytes } from './words.js'
 
-type Stack = { peek(n?: number): bigint[] }
-type RunState = { stack: Stack }
-type Common = { param(name: string): bigint; isActivatedEIP(eip: number): boolean }
-export type SyncGas = (runState: RunState, common: Common) => bigint
+type SyncGas = (runState: RunState, common: Common) => bigint
 
 const WORD = 32n
 
-function table(): Map<number, SyncGas> {
-  if (!gasInternals) return new Map()
-  const { subMemUsage, divCeil, accessStorageEIP2929 } = gasInternals
+function table({ subMemUsage, divCeil, accessStorageEIP2929 }: Internals): Map<number, SyncGas> {
   const words = (length: bigint) => divCeil(length, WORD)
   const memory =
     (width: bigint): SyncGas =>
@@ -52,10 +48,11 @@ function table(): Map<number, SyncGas> {
   return new Map(ours)
 }
 
-const byOpcode = table()
-
-/** The synchronous gas function for an opcode whose table entry carries `shipped`, if there is one. */
-export function syncGasOf(opcode: number, shipped: unknown): SyncGas | undefined {
-  const gas = byOpcode.get(opcode)
-  return gas && gasInternals?.dynamicGasHandlers.get(opcode) === shipped ? gas : undefined
+/** For an opcode whose table entry carries the gas handler `shipped`: its synchronous gas, if there is one. */
+export function syncGasTable(internals: Internals): (opcode: number, shipped: unknown) => SyncGas | undefined {
+  const byOpcode = table(internals)
+  return (opcode, shipped) => {
+    const gas = byOpcode.get(opcode)
+    return gas && internals.dynamicGasHandlers.get(opcode) === shipped ? gas : undefined
+  }
 }

@@ -13,16 +13,10 @@ import { type EVM, type EVMResult, Message } from '@ethereumjs/evm'
 import { Account, type Address } from '@ethereumjs/util'
 import type { Block } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
+import { hookRuns } from './hook-runs.js'
 
 /** The forks' depth-0 work runCall does beyond the plain frame: those EVMs keep runCall. */
 const DEPTH0_EIPS = [2780, 6800, 7864, 7928, 8037]
-
-type EvmInternals = {
-  _block?: Block
-  _tx?: { gasPrice: bigint; origin: Address }
-  _loadCode(message: Message): Promise<void>
-  runInterpreter(message: Message, opts?: object): Promise<EVMResult['execResult']>
-}
 
 export interface TopFrame {
   block: Block
@@ -43,10 +37,10 @@ export function topFrameFits(common: Common): boolean {
  */
 export async function runTopFrame(evm: EVM, frame: TopFrame): Promise<EVMResult | undefined> {
   if (evm.getPrecompile(frame.to)) return undefined
-  const internals = evm as unknown as EvmInternals
+  hookRuns.topFrame++
   const state = evm.stateManager
-  internals._block = frame.block
-  internals._tx = { gasPrice: 0n, origin: frame.from }
+  evm['_block'] = frame.block
+  evm['_tx'] = { gasPrice: 0n, origin: frame.from }
   const message = new Message({
     caller: frame.from,
     to: frame.to,
@@ -59,9 +53,9 @@ export async function runTopFrame(evm: EVM, frame: TopFrame): Promise<EVMResult 
   })
   await state.putAccount(frame.from, (await state.getAccount(frame.from)) ?? new Account())
   await state.putAccount(frame.to, (await state.getAccount(frame.to)) ?? new Account())
-  await internals._loadCode(message)
+  await evm['_loadCode'](message)
   const code = message.code as Uint8Array | undefined
   if (!code || code.length === 0)
     return { execResult: { returnValue: new Uint8Array(0), executionGasUsed: 0n, gasRefund: 0n } }
-  return { execResult: await internals.runInterpreter(message) }
+  return { execResult: await evm['runInterpreter'](message) }
 }

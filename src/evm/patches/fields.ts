@@ -1,0 +1,40 @@
+/**
+ * The protected fields of @ethereumjs objects the service reads outside the call path, typed by the packages'
+ * declarations: the live state trie under a MerkleStateManager (engine.ts's node store and read views,
+ * --dump-state), its checkpoint depth (flash-builder.ts checks a transaction left none open), a Common's
+ * chain parameters (a geth genesis's BPO schedule, the deposit contract), and the readonly `common` of a
+ * header or transaction (engine.ts shares one Common among the chain's records). installEvmPatches checks each is
+ * where these read it.
+ */
+import type { Common } from '@ethereumjs/common'
+import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
+import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import type { StateManagerInterface } from '@ethereumjs/common'
+
+/** The trie a MerkleStateManager reads and writes (the live one, checkpoint layer included). */
+export function liveTrie(state: StateManagerInterface): MerklePatriciaTrie {
+  return (state as MerkleStateManager)['_trie']
+}
+
+/** How many checkpoints of a MerkleStateManager are open. */
+export function checkpointDepth(state: StateManagerInterface): number {
+  return (state as MerkleStateManager)['_checkpointCount']
+}
+
+/**
+ * Gives an unfrozen header or transaction another Common: `common` is a readonly field each constructor
+ * fills with its own copy (engine.ts adoptCommon shares one instead).
+ */
+export function replaceCommon(object: object, common: Common): void {
+  ;(object as { common: Common }).common = common
+}
+
+/** The chain configuration a Common was made from (its own copy, which its params cache is built from). */
+export function chainParams(common: Common): Common['_chainParams'] {
+  return common['_chainParams']
+}
+
+/** Rebuilds a Common's params cache after its chain parameters were changed in place. */
+export function rebuildParamsCache(common: Common): void {
+  common['_buildParamsCache']()
+}

@@ -1,0 +1,143 @@
+/**
+ * The one call that installs what the service changes in @ethereumjs: at start-up (startService), and in the
+ * tests' and benches' set-up where they make a chain themselves. It checks the pinned release, loads the
+ * internal files the patches build on, checks every field they read or write, and returns what it hooked;
+ * anything missing stops start-up with an EvmPatchError naming it. docs/design/evm-engine.md describes each.
+ *
+ * Two scopes. The call path's own EVMs (execution/fast-call.ts) get their hooks one EVM at a time
+ * (`patchCallEvm`): a subclass of the shipped Interpreter, their own runInterpreter and opcode table; no
+ * other EVM sees them. One hook is process-wide: the time budget's step count on the shipped runStep
+ * (budget-steps.ts), which runTx's calls need. `{ processWide: false }` leaves every shipped class untouched
+ * (the differential tests' unpatched run, where runTx's side is @ethereumjs as published).
+ */
+import type { EVM } from '@ethereumjs/evm'
+import { countBudgetSteps } from './budget-steps.js'
+import type { HookName } from './hook-runs.js'
+import { type Internals, type InterpreterClass, loadInternals } from './internals.js'
+import { cacheJumpAnalysis } from './jump-analysis.js'
+import { leanFrames } from './lean-frames.js'
+import { EvmPatchError } from './patch-error.js'
+import { probeFields, probeInterpreter } from './probes.js'
+import { callPathInterpreter, syncSteps } from './sync-steps.js'
+import { ETHEREUMJS_VERSION, versionMismatch } from './version.js'
+import { wordOpcodes } from './word-opcodes.js'
+
+interface PatchHook {
+  /** What of @ethereumjs it replaces, wraps, reads or writes. */
+  touches: string
+  /** The call path's own EVMs only, every EVM in the process, or a field read or written where it is used. */
+  scope: 'call path' | 'process' | 'field'
+  /** Its file in src/evm/patches/. */
+  file: string
+  /** Its count in hookRuns, for a hook that runs with the EVM. */
+  counter?: HookName
+}
+
+export interface PatchReport {
+  ethereumjs: string
+  processWide: boolean
+  hooks: PatchHook[]
+}
+
+type Unscoped = Omit<PatchHook, 'scope'>
+const scoped = (scope: PatchHook['scope'], hooks: Unscoped[]): PatchHook[] => hooks.map((h) => ({ ...h, scope }))
+
+const CALL_PATH = scoped('call path', [
+  { touches: 'Interpreter.run (subclass: an await-free loop)', file: 'sync-steps.ts', counter: 'awaitFreeLoop' },
+  { touches: 'Interpreter.runStep (plain opcodes without a promise)', file: 'sync-steps.ts', counter: 'syncSteps' },
+  {
+    touches:
+      'opcodes/gas.js dynamicGasHandlers, opcodes/util.js subMemUsage, divCeil, opcodes/EIP2929.js accessStorageEIP2929',
+    file: 'sync-gas.ts',
+    counter: 'syncGas',
+  },
+  {
+    touches: 'Interpreter._getValidJumpDestinations (subclass: kept per code)',
+    file: 'jump-analysis.ts',
+    counter: 'jumpAnalysis',
+  },
+  { touches: 'EVM.runInterpreter (per EVM: no runState copy)', file: 'lean-frames.ts', counter: 'leanFrames' },
+  {
+    touches: 'EVM._opcodeMap (opcodes/functions.js handlers replaced)',
+    file: 'word-opcodes.ts',
+    counter: 'wordOpcodes',
+  },
+  { touches: 'EVM._block, EVM._tx, EVM._loadCode, EVM.runInterpreter', file: 'top-frame.ts', counter: 'topFrame' },
+  { touches: 'Journal.alwaysWarmJournal', file: 'warm-set.ts', counter: 'warmSet' },
+])
+const PROCESS = scoped('process', [
+  {
+    touches: 'Interpreter.prototype.runStep (steps counted under a budget)',
+    file: 'budget-steps.ts',
+    counter: 'budgetSteps',
+  },
+])
+const FIELDS = scoped('field', [
+  { touches: 'MerkleStateManager._trie, MerkleStateManager._checkpointCount', file: 'fields.ts' },
+  { touches: 'Common._chainParams, Common._buildParamsCache', file: 'fields.ts' },
+  {
+    touches: 'EVM._optsCached, EVM._opcodes, EVM._dynamicGasHandlers, EVM._handlers, EVM._opcodeMap',
+    file: 'discovery-evm.ts',
+  },
+  {
+    touches: 'BlockBuilder.checkpointed, .transactions, .transactionResults, .transactionsTrie, .receiptTrie',
+    file: 'block-builder.ts',
+  },
+])
+
+interface Installed {
+  report: PatchReport
+  internals: Internals
+  CallPathInterpreter: InterpreterClass
+}
+
+let installing: Promise<Installed> | undefined
+let installed: Installed | undefined
+
+/**
+ * Installs the patches once per process and returns what they hook; a later call returns the first call's
+ * report (a test's set-up installs before the service it starts does).
+ */
+export async function installEvmPatches(options: { processWide?: boolean } = {}): Promise<PatchReport> {
+  installing ??= install(options.processWide ?? true).catch((err: unknown) => {
+    installing = undefined
+    throw err
+  })
+  return (await installing).report
+}
+
+async function install(processWide: boolean): Promise<Installed> {
+  const mismatch = versionMismatch()
+  if (mismatch) throw new EvmPatchError('version pin', `${mismatch}, not ${ETHEREUMJS_VERSION}`)
+  const internals = await loadInternals()
+  probeInterpreter(internals.Interpreter)
+  await probeFields()
+  // made before the process-wide hook: the call path's loop calls the shipped runStep as it found it
+  const CallPathInterpreter = callPathInterpreter(internals)
+  if (processWide) countBudgetSteps(internals.Interpreter)
+  const hooks = [...CALL_PATH, ...(processWide ? PROCESS : []), ...FIELDS]
+  installed = { report: { ethereumjs: ETHEREUMJS_VERSION, processWide, hooks }, internals, CallPathInterpreter }
+  return installed
+}
+
+function current(): Installed {
+  if (!installed)
+    throw new Error(
+      'the EVM patches are not installed: call installEvmPatches() (src/evm/patches/install.ts) at start-up, before making a chain',
+    )
+  return installed
+}
+
+/** Throws unless installEvmPatches has run (the call path's EVMs are made with its hooks). */
+export function assertEvmPatchesInstalled(): void {
+  current()
+}
+
+/** Makes `evm` one of the call path's: its opcode table, jump analyses, loop and frames (see each file). */
+export function patchCallEvm(evm: EVM): void {
+  const { internals, CallPathInterpreter } = current()
+  wordOpcodes(evm, internals.handlers)
+  cacheJumpAnalysis(evm)
+  syncSteps(evm)
+  leanFrames(evm, CallPathInterpreter)
+}
