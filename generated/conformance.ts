@@ -107,6 +107,35 @@ export const conformanceCases: readonly ConformanceCase[] = [
     "resultValidator": "debug_traceBlockByNumber_result"
   },
   {
+    "id": "debug_traceCall: callTracer, a plain transfer",
+    "method": "debug_traceCall",
+    "example": "callTracer, a plain transfer",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      {
+        "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+        "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+        "value": "0xde0b6b3a7640000",
+        "gas": "0x5208"
+      },
+      "latest",
+      {
+        "tracer": "callTracer"
+      }
+    ],
+    "resultValidator": "debug_traceCall_result",
+    "expected": {
+      "type": "CALL",
+      "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+      "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+      "value": "0xde0b6b3a7640000",
+      "gas": "0x5208",
+      "gasUsed": "0x5208",
+      "input": "0x"
+    }
+  },
+  {
     "id": "debug_traceTransaction: struct logger, a plain transfer",
     "method": "debug_traceTransaction",
     "example": "struct logger, a plain transfer",

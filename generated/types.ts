@@ -262,6 +262,24 @@ export type Bytes32 = `0x${string}`
 export type Bytes8 = `0x${string}`
 
 /**
+ * Call block overrides
+ *
+ * Header fields one eth_call, eth_estimateGas or debug_traceCall runs under instead of its block's (geth's BlockOverrides): NUMBER, TIMESTAMP, GASLIMIT, COINBASE, PREVRANDAO, BASEFEE and BLOBBASEFEE read them, and the fork is the one of the overridden number and time. As geth, BASEFEE reads zero when the call names no fee (gasPrice or maxFeePerGas), BLOCKHASH reads zero from the block's own number on (debug_traceCall, as geth, also answers the block's own hash when `number` is that block's plus one), `difficulty` changes nothing after the merge, and `beaconRoot` and `withdrawals` are refused (-32000, eth_simulateV1's only).
+ */
+export type CallBlockOverrides = {
+  number?: Uint256
+  difficulty?: Uint256
+  time?: Uint64
+  gasLimit?: Uint64
+  feeRecipient?: Address
+  prevRandao?: Hash32
+  baseFeePerGas?: Uint256
+  blobBaseFee?: Uint256
+  beaconRoot?: Hash32
+  withdrawals?: Withdrawal[]
+}
+
+/**
  * Call frame
  *
  * callTracer's output: one frame per call (CALL, STATICCALL, DELEGATECALL, CALLCODE, CREATE, CREATE2, SELFDESTRUCT) with its nested calls in `calls`; `error` and `revertReason` when it failed.
@@ -744,7 +762,7 @@ export type SimulatedCallResult = {
 /**
  * State overrides
  *
- * Account overrides by address, applied on top of the block's state for one eth_call (geth's StateOverride).
+ * Account overrides by address, applied on top of the block's state for one eth_call, eth_estimateGas or debug_traceCall (geth's StateOverride).
  */
 export type StateOverrides = Record<string, AccountOverride>
 
@@ -870,6 +888,16 @@ export type SyncStatus = {
   currentBlock: Uint
   highestBlock: Uint
 }
+
+/**
+ * Trace call config
+ *
+ * debug_traceCall's options (geth's TraceCallConfig): a trace config, and the state and block overrides the call runs with (as eth_call's third and fourth parameters).
+ */
+export type TraceCallConfig = TraceConfig & ({
+  stateOverrides?: StateOverrides
+  blockOverrides?: CallBlockOverrides
+})
 
 /**
  * Trace config

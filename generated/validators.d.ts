@@ -15,6 +15,10 @@ export declare const debug_traceBlockByHash_result: Validator
 export declare const debug_traceBlockByNumber_param0: Validator
 export declare const debug_traceBlockByNumber_param1: Validator
 export declare const debug_traceBlockByNumber_result: Validator
+export declare const debug_traceCall_param0: Validator
+export declare const debug_traceCall_param1: Validator
+export declare const debug_traceCall_param2: Validator
+export declare const debug_traceCall_result: Validator
 export declare const debug_traceTransaction_param0: Validator
 export declare const debug_traceTransaction_param1: Validator
 export declare const debug_traceTransaction_result: Validator
@@ -26,6 +30,7 @@ export declare const eth_blockNumber_result: Validator
 export declare const eth_call_param0: Validator
 export declare const eth_call_param1: Validator
 export declare const eth_call_param2: Validator
+export declare const eth_call_param3: Validator
 export declare const eth_call_result: Validator
 export declare const eth_capabilities_result: Validator
 export declare const eth_chainId_result: Validator
@@ -35,6 +40,8 @@ export declare const eth_createAccessList_param1: Validator
 export declare const eth_createAccessList_result: Validator
 export declare const eth_estimateGas_param0: Validator
 export declare const eth_estimateGas_param1: Validator
+export declare const eth_estimateGas_param2: Validator
+export declare const eth_estimateGas_param3: Validator
 export declare const eth_estimateGas_result: Validator
 export declare const eth_feeHistory_param0: Validator
 export declare const eth_feeHistory_param1: Validator

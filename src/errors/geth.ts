@@ -121,6 +121,15 @@ export class StateAndStateDiffError extends templated(
     super(`account ${address} has both 'state' and 'stateDiff'`)
   }
 }
+/** A call's block override that only eth_simulateV1 takes (beaconRoot, withdrawals), as geth refuses it. */
+export class BlockOverrideNotSupportedError extends templated(
+  InvalidInputError,
+  'block override "<field>" is not supported for this RPC method',
+) {
+  constructor(field: string) {
+    super(`block override "${field}" is not supported for this RPC method`)
+  }
+}
 export class InvalidTransactionError extends templated(InvalidInputError, 'invalid transaction: <reason>') {
   constructor(reason: string) {
     super(`invalid transaction: ${reason}`)

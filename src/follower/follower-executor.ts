@@ -7,7 +7,16 @@
  */
 import type { Common } from '@ethereumjs/common'
 import { createVM, type VM } from '@ethereumjs/vm'
-import type { AccessListResult, Executor, TraceOptions, TraceTarget } from '../capabilities/execute.js'
+import type {
+  AccessListResult,
+  Executor,
+  TraceCallOptions,
+  TraceOptions,
+  TraceTarget,
+} from '../capabilities/execute.js'
+import type { BlockOverrideSpec } from '../domain/block-overrides.js'
+import { withBlockOverrides } from '../evm/execution/block-overrides.js'
+import { traceCall } from '../evm/execution/trace/trace-call.js'
 import { throwawayVmCommon } from '../evm/engine.js'
 import { createAccessList } from '../evm/execution/access-list.js'
 import { call } from '../evm/execution/call.js'
@@ -43,12 +52,30 @@ export class FollowerExecutor implements Executor {
     this.calls = new CallEvms({ common: parts.common, blockchain: parts.state.blockHashes } as unknown as VM)
   }
 
-  call(block: BlockRecord, request: CallRequest, overrides?: StateOverrideSpec): Promise<Uint8Array> {
+  call(
+    block: BlockRecord,
+    request: CallRequest,
+    overrides?: StateOverrideSpec,
+    blockOverrides?: BlockOverrideSpec,
+  ): Promise<Uint8Array> {
+    // with block overrides, state overrides go to the run's own VM (run.ts), on a fresh copy of the state
+    if (blockOverrides)
+      return call(withBlockOverrides(this.plainEnv(block), blockOverrides, 'call'), request, overrides)
     return call(overrides ? this.env(block, overrides) : this.plainEnv(block), request)
   }
 
-  estimateGas(block: BlockRecord, request: CallRequest): Promise<bigint> {
-    return estimateGas(this.plainEnv(block), request)
+  estimateGas(
+    block: BlockRecord,
+    request: CallRequest,
+    overrides?: StateOverrideSpec,
+    blockOverrides?: BlockOverrideSpec,
+  ): Promise<bigint> {
+    return estimateGas(withBlockOverrides(this.plainEnv(block), blockOverrides, 'call'), request, undefined, overrides)
+  }
+
+  /** Run here on the block's upstream-backed state, as eth_call (the pending block's included). */
+  traceCall(block: BlockRecord, request: CallRequest, options: TraceCallOptions): Promise<unknown> {
+    return traceCall(withBlockOverrides(this.env(block), options.blockOverrides, 'traceCall'), request, options)
   }
 
   createAccessList(block: BlockRecord, request: CallRequest): Promise<AccessListResult> {

@@ -3,7 +3,14 @@
  * the chain's VmPool for calls and estimates.
  */
 import type { VM } from '@ethereumjs/vm'
-import type { AccessListResult, Executor, TraceOptions, TraceTarget } from '../../capabilities/execute.js'
+import type {
+  AccessListResult,
+  Executor,
+  TraceCallOptions,
+  TraceOptions,
+  TraceTarget,
+} from '../../capabilities/execute.js'
+import type { BlockOverrideSpec } from '../../domain/block-overrides.js'
 import type { CallRequest, StateOverrideSpec } from '../../domain/call-request.js'
 import type { SimulatedBlock, SimulateRequest } from '../../domain/simulate.js'
 import type { BlockRecord } from '../../domain/types.js'
@@ -15,6 +22,8 @@ import { call } from './call.js'
 import { estimateGas } from './estimate.js'
 import type { ExecutionEnv } from './run.js'
 import { traceTransactions } from './trace/trace.js'
+import { traceCall } from './trace/trace-call.js'
+import { withBlockOverrides } from './block-overrides.js'
 import type { VmPool } from './vm-pool.js'
 import { CallEvms } from './fast-call.js'
 import type { StateSource } from './call-state.js'
@@ -31,12 +40,26 @@ export class EmbeddedExecutor implements Executor {
     this.calls = new CallEvms(vm)
   }
 
-  call(block: BlockRecord, request: CallRequest, overrides?: StateOverrideSpec): Promise<Uint8Array> {
-    return call(this.env(block), request, overrides)
+  call(
+    block: BlockRecord,
+    request: CallRequest,
+    overrides?: StateOverrideSpec,
+    blockOverrides?: BlockOverrideSpec,
+  ): Promise<Uint8Array> {
+    return call(withBlockOverrides(this.env(block), blockOverrides, 'call'), request, overrides)
   }
 
-  estimateGas(block: BlockRecord, request: CallRequest): Promise<bigint> {
-    return estimateGas(this.env(block), request)
+  estimateGas(
+    block: BlockRecord,
+    request: CallRequest,
+    overrides?: StateOverrideSpec,
+    blockOverrides?: BlockOverrideSpec,
+  ): Promise<bigint> {
+    return estimateGas(withBlockOverrides(this.env(block), blockOverrides, 'call'), request, undefined, overrides)
+  }
+
+  traceCall(block: BlockRecord, request: CallRequest, options: TraceCallOptions): Promise<unknown> {
+    return traceCall(withBlockOverrides(this.env(block), options.blockOverrides, 'traceCall'), request, options)
   }
 
   createAccessList(block: BlockRecord, request: CallRequest): Promise<AccessListResult> {

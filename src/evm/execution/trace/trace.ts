@@ -40,9 +40,14 @@ function parseDuration(text: string): number {
   return total
 }
 
+/** The trace's time limit: its config's `timeout`, else TRACE_TIMEOUT_MS. */
+export function traceTimeoutMs(options: TraceOptions): number {
+  return options.timeout ? parseDuration(options.timeout) : TRACE_TIMEOUT_MS
+}
+
 /** Traces the transactions at `indexes` of the block (all of them for a block trace). */
 export async function traceTransactions(env: TraceEnv, indexes: number[], options: TraceOptions): Promise<unknown[]> {
-  const ms = options.timeout ? parseDuration(options.timeout) : TRACE_TIMEOUT_MS
+  const ms = traceTimeoutMs(options)
   return withTimeout(run(env, new Set(indexes), options, ms), ms)
 }
 
