@@ -272,7 +272,8 @@ export type CallBlockOverrides = {
   time?: Uint64
   gasLimit?: Uint64
   feeRecipient?: Address
-  prevRandao?: Hash32
+  /** A 32-byte hash, or a quantity (viem sends one), left-padded to 32 bytes. */
+  prevRandao?: Hash32 | Uint256
   baseFeePerGas?: Uint256
   blobBaseFee?: Uint256
   beaconRoot?: Hash32

@@ -3961,8 +3961,8 @@ validate90.errors = vErrors;
 return errors === 0;
 }
 
-const schema130 = {"title":"Call block overrides","type":"object","additionalProperties":false,"properties":{"number":{"$ref":"#/components/schemas/Uint256"},"difficulty":{"$ref":"#/components/schemas/Uint256"},"time":{"$ref":"#/components/schemas/Uint64"},"gasLimit":{"$ref":"#/components/schemas/Uint64"},"feeRecipient":{"$ref":"#/components/schemas/Address"},"prevRandao":{"$ref":"#/components/schemas/Hash32"},"baseFeePerGas":{"$ref":"#/components/schemas/Uint256"},"blobBaseFee":{"$ref":"#/components/schemas/Uint256"},"beaconRoot":{"$ref":"#/components/schemas/Hash32"},"withdrawals":{"type":"array","items":{"$ref":"#/components/schemas/Withdrawal"}}}};
-const schema140 = {"title":"Withdrawal","type":"object","required":["index","validatorIndex","address","amount"],"properties":{"index":{"$ref":"#/components/schemas/Uint64"},"validatorIndex":{"$ref":"#/components/schemas/Uint64"},"address":{"$ref":"#/components/schemas/Address"},"amount":{"$ref":"#/components/schemas/Uint64"}}};
+const schema130 = {"title":"Call block overrides","type":"object","additionalProperties":false,"properties":{"number":{"$ref":"#/components/schemas/Uint256"},"difficulty":{"$ref":"#/components/schemas/Uint256"},"time":{"$ref":"#/components/schemas/Uint64"},"gasLimit":{"$ref":"#/components/schemas/Uint64"},"feeRecipient":{"$ref":"#/components/schemas/Address"},"prevRandao":{"anyOf":[{"$ref":"#/components/schemas/Hash32"},{"$ref":"#/components/schemas/Uint256"}]},"baseFeePerGas":{"$ref":"#/components/schemas/Uint256"},"blobBaseFee":{"$ref":"#/components/schemas/Uint256"},"beaconRoot":{"$ref":"#/components/schemas/Hash32"},"withdrawals":{"type":"array","items":{"$ref":"#/components/schemas/Withdrawal"}}}};
+const schema141 = {"title":"Withdrawal","type":"object","required":["index","validatorIndex","address","amount"],"properties":{"index":{"$ref":"#/components/schemas/Uint64"},"validatorIndex":{"$ref":"#/components/schemas/Uint64"},"address":{"$ref":"#/components/schemas/Address"},"amount":{"$ref":"#/components/schemas/Uint64"}}};
 
 function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3971,7 +3971,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.index === undefined) && (missing0 = "index")) || ((data.validatorIndex === undefined) && (missing0 = "validatorIndex"))) || ((data.address === undefined) && (missing0 = "address"))) || ((data.amount === undefined) && (missing0 = "amount"))){
-validate98.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema140.required,parentSchema:schema140,data}];
+validate98.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema141.required,parentSchema:schema141,data}];
 return false;
 }
 else {
@@ -4068,7 +4068,7 @@ var valid0 = true;
 }
 }
 else {
-validate98.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema140.type,parentSchema:schema140,data}];
+validate98.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema141.type,parentSchema:schema141,data}];
 return false;
 }
 }
@@ -4205,16 +4205,86 @@ if(data.prevRandao !== undefined){
 let data5 = data.prevRandao;
 const _errs17 = errors;
 const _errs18 = errors;
-if(errors === _errs18){
+let valid6 = false;
+const _errs19 = errors;
+const _errs20 = errors;
+if(errors === _errs20){
 if(typeof data5 === "string"){
 if(!pattern1.test(data5)){
-validate97.errors = [{instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data5}];
-return false;
+const err0 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data5};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
 }
 }
 else {
-validate97.errors = [{instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data5}];
+const err1 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data5};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var _valid0 = _errs19 === errors;
+valid6 = valid6 || _valid0;
+if(!valid6){
+const _errs22 = errors;
+const _errs23 = errors;
+if(errors === _errs23){
+if(typeof data5 === "string"){
+if(!pattern38.test(data5)){
+const err2 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data5};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data5};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+var _valid0 = _errs22 === errors;
+valid6 = valid6 || _valid0;
+}
+if(!valid6){
+const err4 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/properties/prevRandao/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema130.properties.prevRandao.anyOf,parentSchema:schema130.properties.prevRandao,data:data5};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+validate97.errors = vErrors;
 return false;
+}
+else {
+errors = _errs18;
+if(vErrors !== null){
+if(_errs18){
+vErrors.length = _errs18;
+}
+else {
+vErrors = null;
+}
 }
 }
 var valid0 = _errs17 === errors;
@@ -4225,9 +4295,9 @@ var valid0 = true;
 if(valid0){
 if(data.baseFeePerGas !== undefined){
 let data6 = data.baseFeePerGas;
-const _errs20 = errors;
-const _errs21 = errors;
-if(errors === _errs21){
+const _errs25 = errors;
+const _errs26 = errors;
+if(errors === _errs26){
 if(typeof data6 === "string"){
 if(!pattern38.test(data6)){
 validate97.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data6}];
@@ -4239,7 +4309,7 @@ validate97.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/c
 return false;
 }
 }
-var valid0 = _errs20 === errors;
+var valid0 = _errs25 === errors;
 }
 else {
 var valid0 = true;
@@ -4247,9 +4317,9 @@ var valid0 = true;
 if(valid0){
 if(data.blobBaseFee !== undefined){
 let data7 = data.blobBaseFee;
-const _errs23 = errors;
-const _errs24 = errors;
-if(errors === _errs24){
+const _errs28 = errors;
+const _errs29 = errors;
+if(errors === _errs29){
 if(typeof data7 === "string"){
 if(!pattern38.test(data7)){
 validate97.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data7}];
@@ -4261,7 +4331,7 @@ validate97.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/com
 return false;
 }
 }
-var valid0 = _errs23 === errors;
+var valid0 = _errs28 === errors;
 }
 else {
 var valid0 = true;
@@ -4269,9 +4339,9 @@ var valid0 = true;
 if(valid0){
 if(data.beaconRoot !== undefined){
 let data8 = data.beaconRoot;
-const _errs26 = errors;
-const _errs27 = errors;
-if(errors === _errs27){
+const _errs31 = errors;
+const _errs32 = errors;
+if(errors === _errs32){
 if(typeof data8 === "string"){
 if(!pattern1.test(data8)){
 validate97.errors = [{instancePath:instancePath+"/beaconRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data8}];
@@ -4283,7 +4353,7 @@ validate97.errors = [{instancePath:instancePath+"/beaconRoot",schemaPath:"#/comp
 return false;
 }
 }
-var valid0 = _errs26 === errors;
+var valid0 = _errs31 === errors;
 }
 else {
 var valid0 = true;
@@ -4291,19 +4361,19 @@ var valid0 = true;
 if(valid0){
 if(data.withdrawals !== undefined){
 let data9 = data.withdrawals;
-const _errs29 = errors;
-if(errors === _errs29){
+const _errs34 = errors;
+if(errors === _errs34){
 if(Array.isArray(data9)){
-var valid10 = true;
+var valid12 = true;
 const len0 = data9.length;
 for(let i0=0; i0<len0; i0++){
-const _errs31 = errors;
+const _errs36 = errors;
 if(!(validate98(data9[i0], {instancePath:instancePath+"/withdrawals/" + i0,parentData:data9,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
 errors = vErrors.length;
 }
-var valid10 = _errs31 === errors;
-if(!valid10){
+var valid12 = _errs36 === errors;
+if(!valid12){
 break;
 }
 }
@@ -4313,7 +4383,7 @@ validate97.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/pro
 return false;
 }
 }
-var valid0 = _errs29 === errors;
+var valid0 = _errs34 === errors;
 }
 else {
 var valid0 = true;
@@ -4401,7 +4471,7 @@ return errors === 0;
 }
 
 export const debug_traceCall_result = validate102;
-const schema145 = {"$ref":"openrpc#/components/schemas/TraceResult"};
+const schema146 = {"$ref":"openrpc#/components/schemas/TraceResult"};
 
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4482,7 +4552,7 @@ return errors === 0;
 }
 
 export const debug_traceTransaction_param0 = validate109;
-const schema147 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema148 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4505,7 +4575,7 @@ return errors === 0;
 }
 
 export const debug_traceTransaction_param1 = validate110;
-const schema149 = {"$ref":"openrpc#/components/schemas/TraceConfig"};
+const schema150 = {"$ref":"openrpc#/components/schemas/TraceConfig"};
 
 function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4688,7 +4758,7 @@ return errors === 0;
 }
 
 export const debug_traceTransaction_result = validate113;
-const schema152 = {"$ref":"openrpc#/components/schemas/TraceResult"};
+const schema153 = {"$ref":"openrpc#/components/schemas/TraceResult"};
 
 function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4769,8 +4839,8 @@ return errors === 0;
 }
 
 export const eth_accounts_result = validate120;
-const schema154 = {"$ref":"openrpc#/components/schemas/Addresses"};
-const schema155 = {"title":"Address list","type":"array","items":{"$ref":"#/components/schemas/Address"}};
+const schema155 = {"$ref":"openrpc#/components/schemas/Addresses"};
+const schema156 = {"title":"Address list","type":"array","items":{"$ref":"#/components/schemas/Address"}};
 
 function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4802,7 +4872,7 @@ break;
 }
 }
 else {
-validate121.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema155.type,parentSchema:schema155,data}];
+validate121.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema156.type,parentSchema:schema156,data}];
 return false;
 }
 }
@@ -4823,7 +4893,7 @@ return errors === 0;
 }
 
 export const eth_baseFee_result = validate123;
-const schema157 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema158 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4846,7 +4916,7 @@ return errors === 0;
 }
 
 export const eth_blobBaseFee_result = validate124;
-const schema159 = {"oneOf":[{"$ref":"openrpc#/components/schemas/Uint"},{"$ref":"openrpc#/components/schemas/NotFound"}]};
+const schema160 = {"oneOf":[{"$ref":"openrpc#/components/schemas/Uint"},{"$ref":"openrpc#/components/schemas/NotFound"}]};
 
 function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4908,7 +4978,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema159.oneOf,parentSchema:schema159,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema160.oneOf,parentSchema:schema160,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4935,7 +5005,7 @@ return errors === 0;
 }
 
 export const eth_blockNumber_param0 = validate125;
-const schema162 = {"$ref":"openrpc#/components/schemas/BlockTag"};
+const schema163 = {"$ref":"openrpc#/components/schemas/BlockTag"};
 
 function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4953,7 +5023,7 @@ return errors === 0;
 }
 
 export const eth_blockNumber_result = validate126;
-const schema164 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema165 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4976,7 +5046,7 @@ return errors === 0;
 }
 
 export const eth_call_param0 = validate127;
-const schema166 = {"$ref":"openrpc#/components/schemas/CallObject"};
+const schema167 = {"$ref":"openrpc#/components/schemas/CallObject"};
 
 function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5446,7 +5516,7 @@ return errors === 0;
 }
 
 export const eth_call_param1 = validate132;
-const schema183 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema184 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5594,7 +5664,7 @@ return errors === 0;
 }
 
 export const eth_call_param2 = validate137;
-const schema188 = {"$ref":"openrpc#/components/schemas/StateOverrides"};
+const schema189 = {"$ref":"openrpc#/components/schemas/StateOverrides"};
 
 function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5666,7 +5736,7 @@ return errors === 0;
 }
 
 export const eth_call_param3 = validate141;
-const schema190 = {"$ref":"openrpc#/components/schemas/CallBlockOverrides"};
+const schema191 = {"$ref":"openrpc#/components/schemas/CallBlockOverrides"};
 
 function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5796,16 +5866,86 @@ if(data.prevRandao !== undefined){
 let data5 = data.prevRandao;
 const _errs17 = errors;
 const _errs18 = errors;
-if(errors === _errs18){
+let valid6 = false;
+const _errs19 = errors;
+const _errs20 = errors;
+if(errors === _errs20){
 if(typeof data5 === "string"){
 if(!pattern1.test(data5)){
-validate142.errors = [{instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data5}];
-return false;
+const err0 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data5};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
 }
 }
 else {
-validate142.errors = [{instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data5}];
+const err1 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data5};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var _valid0 = _errs19 === errors;
+valid6 = valid6 || _valid0;
+if(!valid6){
+const _errs22 = errors;
+const _errs23 = errors;
+if(errors === _errs23){
+if(typeof data5 === "string"){
+if(!pattern38.test(data5)){
+const err2 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data5};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data5};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+var _valid0 = _errs22 === errors;
+valid6 = valid6 || _valid0;
+}
+if(!valid6){
+const err4 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/properties/prevRandao/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema130.properties.prevRandao.anyOf,parentSchema:schema130.properties.prevRandao,data:data5};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+validate142.errors = vErrors;
 return false;
+}
+else {
+errors = _errs18;
+if(vErrors !== null){
+if(_errs18){
+vErrors.length = _errs18;
+}
+else {
+vErrors = null;
+}
 }
 }
 var valid0 = _errs17 === errors;
@@ -5816,9 +5956,9 @@ var valid0 = true;
 if(valid0){
 if(data.baseFeePerGas !== undefined){
 let data6 = data.baseFeePerGas;
-const _errs20 = errors;
-const _errs21 = errors;
-if(errors === _errs21){
+const _errs25 = errors;
+const _errs26 = errors;
+if(errors === _errs26){
 if(typeof data6 === "string"){
 if(!pattern38.test(data6)){
 validate142.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data6}];
@@ -5830,7 +5970,7 @@ validate142.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/
 return false;
 }
 }
-var valid0 = _errs20 === errors;
+var valid0 = _errs25 === errors;
 }
 else {
 var valid0 = true;
@@ -5838,9 +5978,9 @@ var valid0 = true;
 if(valid0){
 if(data.blobBaseFee !== undefined){
 let data7 = data.blobBaseFee;
-const _errs23 = errors;
-const _errs24 = errors;
-if(errors === _errs24){
+const _errs28 = errors;
+const _errs29 = errors;
+if(errors === _errs29){
 if(typeof data7 === "string"){
 if(!pattern38.test(data7)){
 validate142.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data7}];
@@ -5852,7 +5992,7 @@ validate142.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/co
 return false;
 }
 }
-var valid0 = _errs23 === errors;
+var valid0 = _errs28 === errors;
 }
 else {
 var valid0 = true;
@@ -5860,9 +6000,9 @@ var valid0 = true;
 if(valid0){
 if(data.beaconRoot !== undefined){
 let data8 = data.beaconRoot;
-const _errs26 = errors;
-const _errs27 = errors;
-if(errors === _errs27){
+const _errs31 = errors;
+const _errs32 = errors;
+if(errors === _errs32){
 if(typeof data8 === "string"){
 if(!pattern1.test(data8)){
 validate142.errors = [{instancePath:instancePath+"/beaconRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data8}];
@@ -5874,7 +6014,7 @@ validate142.errors = [{instancePath:instancePath+"/beaconRoot",schemaPath:"#/com
 return false;
 }
 }
-var valid0 = _errs26 === errors;
+var valid0 = _errs31 === errors;
 }
 else {
 var valid0 = true;
@@ -5882,19 +6022,19 @@ var valid0 = true;
 if(valid0){
 if(data.withdrawals !== undefined){
 let data9 = data.withdrawals;
-const _errs29 = errors;
-if(errors === _errs29){
+const _errs34 = errors;
+if(errors === _errs34){
 if(Array.isArray(data9)){
-var valid10 = true;
+var valid12 = true;
 const len0 = data9.length;
 for(let i0=0; i0<len0; i0++){
-const _errs31 = errors;
+const _errs36 = errors;
 if(!(validate98(data9[i0], {instancePath:instancePath+"/withdrawals/" + i0,parentData:data9,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
 errors = vErrors.length;
 }
-var valid10 = _errs31 === errors;
-if(!valid10){
+var valid12 = _errs36 === errors;
+if(!valid12){
 break;
 }
 }
@@ -5904,7 +6044,7 @@ validate142.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/pr
 return false;
 }
 }
-var valid0 = _errs29 === errors;
+var valid0 = _errs34 === errors;
 }
 else {
 var valid0 = true;
@@ -5942,7 +6082,7 @@ return errors === 0;
 }
 
 export const eth_call_result = validate145;
-const schema201 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema203 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5965,9 +6105,9 @@ return errors === 0;
 }
 
 export const eth_capabilities_result = validate146;
-const schema203 = {"$ref":"openrpc#/components/schemas/Capabilities"};
-const schema204 = {"title":"Routing capabilities","type":"object","required":["head","state","tx","logs","receipts","blocks","stateproofs"],"additionalProperties":false,"properties":{"head":{"type":"object","required":["number","hash"],"additionalProperties":false,"properties":{"number":{"$ref":"#/components/schemas/Uint"},"hash":{"$ref":"#/components/schemas/Hash32"}}},"state":{"$ref":"#/components/schemas/ResourceCapability"},"tx":{"$ref":"#/components/schemas/ResourceCapability"},"logs":{"$ref":"#/components/schemas/ResourceCapability"},"receipts":{"$ref":"#/components/schemas/ResourceCapability"},"blocks":{"$ref":"#/components/schemas/ResourceCapability"},"stateproofs":{"$ref":"#/components/schemas/ResourceCapability"}}};
-const schema207 = {"title":"Resource capability","type":"object","required":["disabled"],"additionalProperties":false,"properties":{"disabled":{"type":"boolean"},"oldestBlock":{"$ref":"#/components/schemas/Uint"},"deleteStrategy":{"type":"object","required":["type","retentionBlocks"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["window"]},"retentionBlocks":{"$ref":"#/components/schemas/Uint"}}}}};
+const schema205 = {"$ref":"openrpc#/components/schemas/Capabilities"};
+const schema206 = {"title":"Routing capabilities","type":"object","required":["head","state","tx","logs","receipts","blocks","stateproofs"],"additionalProperties":false,"properties":{"head":{"type":"object","required":["number","hash"],"additionalProperties":false,"properties":{"number":{"$ref":"#/components/schemas/Uint"},"hash":{"$ref":"#/components/schemas/Hash32"}}},"state":{"$ref":"#/components/schemas/ResourceCapability"},"tx":{"$ref":"#/components/schemas/ResourceCapability"},"logs":{"$ref":"#/components/schemas/ResourceCapability"},"receipts":{"$ref":"#/components/schemas/ResourceCapability"},"blocks":{"$ref":"#/components/schemas/ResourceCapability"},"stateproofs":{"$ref":"#/components/schemas/ResourceCapability"}}};
+const schema209 = {"title":"Resource capability","type":"object","required":["disabled"],"additionalProperties":false,"properties":{"disabled":{"type":"boolean"},"oldestBlock":{"$ref":"#/components/schemas/Uint"},"deleteStrategy":{"type":"object","required":["type","retentionBlocks"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["window"]},"retentionBlocks":{"$ref":"#/components/schemas/Uint"}}}}};
 
 function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5976,14 +6116,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.disabled === undefined) && (missing0 = "disabled")){
-validate148.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema207.required,parentSchema:schema207,data}];
+validate148.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema209.required,parentSchema:schema209,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "disabled") || (key0 === "oldestBlock")) || (key0 === "deleteStrategy"))){
-validate148.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema207,data}];
+validate148.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema209,data}];
 return false;
 break;
 }
@@ -5993,7 +6133,7 @@ if(data.disabled !== undefined){
 let data0 = data.disabled;
 const _errs2 = errors;
 if(typeof data0 !== "boolean"){
-validate148.errors = [{instancePath:instancePath+"/disabled",schemaPath:"#/properties/disabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema207.properties.disabled.type,parentSchema:schema207.properties.disabled,data:data0}];
+validate148.errors = [{instancePath:instancePath+"/disabled",schemaPath:"#/properties/disabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.disabled.type,parentSchema:schema209.properties.disabled,data:data0}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -6031,14 +6171,14 @@ if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if(((data2.type === undefined) && (missing1 = "type")) || ((data2.retentionBlocks === undefined) && (missing1 = "retentionBlocks"))){
-validate148.errors = [{instancePath:instancePath+"/deleteStrategy",schemaPath:"#/properties/deleteStrategy/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema207.properties.deleteStrategy.required,parentSchema:schema207.properties.deleteStrategy,data:data2}];
+validate148.errors = [{instancePath:instancePath+"/deleteStrategy",schemaPath:"#/properties/deleteStrategy/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema209.properties.deleteStrategy.required,parentSchema:schema209.properties.deleteStrategy,data:data2}];
 return false;
 }
 else {
 const _errs9 = errors;
 for(const key1 in data2){
 if(!((key1 === "type") || (key1 === "retentionBlocks"))){
-validate148.errors = [{instancePath:instancePath+"/deleteStrategy",schemaPath:"#/properties/deleteStrategy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema207.properties.deleteStrategy,data:data2}];
+validate148.errors = [{instancePath:instancePath+"/deleteStrategy",schemaPath:"#/properties/deleteStrategy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema209.properties.deleteStrategy,data:data2}];
 return false;
 break;
 }
@@ -6048,11 +6188,11 @@ if(data2.type !== undefined){
 let data3 = data2.type;
 const _errs10 = errors;
 if(typeof data3 !== "string"){
-validate148.errors = [{instancePath:instancePath+"/deleteStrategy/type",schemaPath:"#/properties/deleteStrategy/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema207.properties.deleteStrategy.properties.type.type,parentSchema:schema207.properties.deleteStrategy.properties.type,data:data3}];
+validate148.errors = [{instancePath:instancePath+"/deleteStrategy/type",schemaPath:"#/properties/deleteStrategy/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.deleteStrategy.properties.type.type,parentSchema:schema209.properties.deleteStrategy.properties.type,data:data3}];
 return false;
 }
 if(!(data3 === "window")){
-validate148.errors = [{instancePath:instancePath+"/deleteStrategy/type",schemaPath:"#/properties/deleteStrategy/properties/type/enum",keyword:"enum",params:{allowedValues: schema207.properties.deleteStrategy.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema207.properties.deleteStrategy.properties.type.enum,parentSchema:schema207.properties.deleteStrategy.properties.type,data:data3}];
+validate148.errors = [{instancePath:instancePath+"/deleteStrategy/type",schemaPath:"#/properties/deleteStrategy/properties/type/enum",keyword:"enum",params:{allowedValues: schema209.properties.deleteStrategy.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema209.properties.deleteStrategy.properties.type.enum,parentSchema:schema209.properties.deleteStrategy.properties.type,data:data3}];
 return false;
 }
 var valid2 = _errs10 === errors;
@@ -6087,7 +6227,7 @@ var valid2 = true;
 }
 }
 else {
-validate148.errors = [{instancePath:instancePath+"/deleteStrategy",schemaPath:"#/properties/deleteStrategy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema207.properties.deleteStrategy.type,parentSchema:schema207.properties.deleteStrategy,data:data2}];
+validate148.errors = [{instancePath:instancePath+"/deleteStrategy",schemaPath:"#/properties/deleteStrategy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.properties.deleteStrategy.type,parentSchema:schema209.properties.deleteStrategy,data:data2}];
 return false;
 }
 }
@@ -6102,7 +6242,7 @@ var valid0 = true;
 }
 }
 else {
-validate148.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema207.type,parentSchema:schema207,data}];
+validate148.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data}];
 return false;
 }
 }
@@ -6118,14 +6258,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.head === undefined) && (missing0 = "head")) || ((data.state === undefined) && (missing0 = "state"))) || ((data.tx === undefined) && (missing0 = "tx"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.receipts === undefined) && (missing0 = "receipts"))) || ((data.blocks === undefined) && (missing0 = "blocks"))) || ((data.stateproofs === undefined) && (missing0 = "stateproofs"))){
-validate147.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema204.required,parentSchema:schema204,data}];
+validate147.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema206.required,parentSchema:schema206,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "head") || (key0 === "state")) || (key0 === "tx")) || (key0 === "logs")) || (key0 === "receipts")) || (key0 === "blocks")) || (key0 === "stateproofs"))){
-validate147.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema204,data}];
+validate147.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema206,data}];
 return false;
 break;
 }
@@ -6138,14 +6278,14 @@ if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if(((data0.number === undefined) && (missing1 = "number")) || ((data0.hash === undefined) && (missing1 = "hash"))){
-validate147.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema204.properties.head.required,parentSchema:schema204.properties.head,data:data0}];
+validate147.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema206.properties.head.required,parentSchema:schema206.properties.head,data:data0}];
 return false;
 }
 else {
 const _errs4 = errors;
 for(const key1 in data0){
 if(!((key1 === "number") || (key1 === "hash"))){
-validate147.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema204.properties.head,data:data0}];
+validate147.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema206.properties.head,data:data0}];
 return false;
 break;
 }
@@ -6199,7 +6339,7 @@ var valid1 = true;
 }
 }
 else {
-validate147.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema204.properties.head.type,parentSchema:schema204.properties.head,data:data0}];
+validate147.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.properties.head.type,parentSchema:schema206.properties.head,data:data0}];
 return false;
 }
 }
@@ -6290,7 +6430,7 @@ var valid0 = true;
 }
 }
 else {
-validate147.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema204.type,parentSchema:schema204,data}];
+validate147.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.type,parentSchema:schema206,data}];
 return false;
 }
 }
@@ -6311,7 +6451,7 @@ return errors === 0;
 }
 
 export const eth_chainId_result = validate156;
-const schema210 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema212 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6334,11 +6474,11 @@ return errors === 0;
 }
 
 export const eth_config_result = validate157;
-const schema212 = {"$ref":"openrpc#/components/schemas/EthConfig"};
-const schema213 = {"title":"Fork configuration","type":"object","required":["current","next","last"],"additionalProperties":false,"properties":{"current":{"$ref":"#/components/schemas/ForkConfig"},"next":{"oneOf":[{"$ref":"#/components/schemas/ForkConfig"},{"$ref":"#/components/schemas/NotFound"}]},"last":{"oneOf":[{"$ref":"#/components/schemas/ForkConfig"},{"$ref":"#/components/schemas/NotFound"}]}}};
-const schema214 = {"title":"One fork's configuration","type":"object","required":["activationTime","chainId","forkId","precompiles","systemContracts"],"additionalProperties":false,"properties":{"activationTime":{"type":"integer","minimum":0},"blobSchedule":{"$ref":"#/components/schemas/BlobSchedule"},"chainId":{"$ref":"#/components/schemas/Uint"},"forkId":{"type":"string","pattern":"^0x[0-9a-f]{8}$"},"precompiles":{"type":"object","additionalProperties":{"$ref":"#/components/schemas/Address"}},"systemContracts":{"type":"object","additionalProperties":{"$ref":"#/components/schemas/Address"}}}};
-const schema215 = {"title":"Blob schedule","type":"object","required":["target","max","baseFeeUpdateFraction"],"additionalProperties":false,"properties":{"target":{"type":"integer"},"max":{"type":"integer"},"baseFeeUpdateFraction":{"type":"integer"}}};
-const pattern118 = new RegExp("^0x[0-9a-f]{8}$", "u");
+const schema214 = {"$ref":"openrpc#/components/schemas/EthConfig"};
+const schema215 = {"title":"Fork configuration","type":"object","required":["current","next","last"],"additionalProperties":false,"properties":{"current":{"$ref":"#/components/schemas/ForkConfig"},"next":{"oneOf":[{"$ref":"#/components/schemas/ForkConfig"},{"$ref":"#/components/schemas/NotFound"}]},"last":{"oneOf":[{"$ref":"#/components/schemas/ForkConfig"},{"$ref":"#/components/schemas/NotFound"}]}}};
+const schema216 = {"title":"One fork's configuration","type":"object","required":["activationTime","chainId","forkId","precompiles","systemContracts"],"additionalProperties":false,"properties":{"activationTime":{"type":"integer","minimum":0},"blobSchedule":{"$ref":"#/components/schemas/BlobSchedule"},"chainId":{"$ref":"#/components/schemas/Uint"},"forkId":{"type":"string","pattern":"^0x[0-9a-f]{8}$"},"precompiles":{"type":"object","additionalProperties":{"$ref":"#/components/schemas/Address"}},"systemContracts":{"type":"object","additionalProperties":{"$ref":"#/components/schemas/Address"}}}};
+const schema217 = {"title":"Blob schedule","type":"object","required":["target","max","baseFeeUpdateFraction"],"additionalProperties":false,"properties":{"target":{"type":"integer"},"max":{"type":"integer"},"baseFeeUpdateFraction":{"type":"integer"}}};
+const pattern120 = new RegExp("^0x[0-9a-f]{8}$", "u");
 
 function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6347,14 +6487,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.activationTime === undefined) && (missing0 = "activationTime")) || ((data.chainId === undefined) && (missing0 = "chainId"))) || ((data.forkId === undefined) && (missing0 = "forkId"))) || ((data.precompiles === undefined) && (missing0 = "precompiles"))) || ((data.systemContracts === undefined) && (missing0 = "systemContracts"))){
-validate159.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema214.required,parentSchema:schema214,data}];
+validate159.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema216.required,parentSchema:schema216,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "activationTime") || (key0 === "blobSchedule")) || (key0 === "chainId")) || (key0 === "forkId")) || (key0 === "precompiles")) || (key0 === "systemContracts"))){
-validate159.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema214,data}];
+validate159.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema216,data}];
 return false;
 break;
 }
@@ -6364,13 +6504,13 @@ if(data.activationTime !== undefined){
 let data0 = data.activationTime;
 const _errs2 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate159.errors = [{instancePath:instancePath+"/activationTime",schemaPath:"#/properties/activationTime/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema214.properties.activationTime.type,parentSchema:schema214.properties.activationTime,data:data0}];
+validate159.errors = [{instancePath:instancePath+"/activationTime",schemaPath:"#/properties/activationTime/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema216.properties.activationTime.type,parentSchema:schema216.properties.activationTime,data:data0}];
 return false;
 }
 if(errors === _errs2){
 if(typeof data0 == "number"){
 if(data0 < 0 || isNaN(data0)){
-validate159.errors = [{instancePath:instancePath+"/activationTime",schemaPath:"#/properties/activationTime/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema214.properties.activationTime,data:data0}];
+validate159.errors = [{instancePath:instancePath+"/activationTime",schemaPath:"#/properties/activationTime/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema216.properties.activationTime,data:data0}];
 return false;
 }
 }
@@ -6389,14 +6529,14 @@ if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.target === undefined) && (missing1 = "target")) || ((data1.max === undefined) && (missing1 = "max"))) || ((data1.baseFeeUpdateFraction === undefined) && (missing1 = "baseFeeUpdateFraction"))){
-validate159.errors = [{instancePath:instancePath+"/blobSchedule",schemaPath:"#/components/schemas/BlobSchedule/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema215.required,parentSchema:schema215,data:data1}];
+validate159.errors = [{instancePath:instancePath+"/blobSchedule",schemaPath:"#/components/schemas/BlobSchedule/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema217.required,parentSchema:schema217,data:data1}];
 return false;
 }
 else {
 const _errs7 = errors;
 for(const key1 in data1){
 if(!(((key1 === "target") || (key1 === "max")) || (key1 === "baseFeeUpdateFraction"))){
-validate159.errors = [{instancePath:instancePath+"/blobSchedule",schemaPath:"#/components/schemas/BlobSchedule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema215,data:data1}];
+validate159.errors = [{instancePath:instancePath+"/blobSchedule",schemaPath:"#/components/schemas/BlobSchedule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema217,data:data1}];
 return false;
 break;
 }
@@ -6406,7 +6546,7 @@ if(data1.target !== undefined){
 let data2 = data1.target;
 const _errs8 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate159.errors = [{instancePath:instancePath+"/blobSchedule/target",schemaPath:"#/components/schemas/BlobSchedule/properties/target/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.target.type,parentSchema:schema215.properties.target,data:data2}];
+validate159.errors = [{instancePath:instancePath+"/blobSchedule/target",schemaPath:"#/components/schemas/BlobSchedule/properties/target/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema217.properties.target.type,parentSchema:schema217.properties.target,data:data2}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -6419,7 +6559,7 @@ if(data1.max !== undefined){
 let data3 = data1.max;
 const _errs10 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate159.errors = [{instancePath:instancePath+"/blobSchedule/max",schemaPath:"#/components/schemas/BlobSchedule/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.max.type,parentSchema:schema215.properties.max,data:data3}];
+validate159.errors = [{instancePath:instancePath+"/blobSchedule/max",schemaPath:"#/components/schemas/BlobSchedule/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema217.properties.max.type,parentSchema:schema217.properties.max,data:data3}];
 return false;
 }
 var valid2 = _errs10 === errors;
@@ -6432,7 +6572,7 @@ if(data1.baseFeeUpdateFraction !== undefined){
 let data4 = data1.baseFeeUpdateFraction;
 const _errs12 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate159.errors = [{instancePath:instancePath+"/blobSchedule/baseFeeUpdateFraction",schemaPath:"#/components/schemas/BlobSchedule/properties/baseFeeUpdateFraction/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.baseFeeUpdateFraction.type,parentSchema:schema215.properties.baseFeeUpdateFraction,data:data4}];
+validate159.errors = [{instancePath:instancePath+"/blobSchedule/baseFeeUpdateFraction",schemaPath:"#/components/schemas/BlobSchedule/properties/baseFeeUpdateFraction/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema217.properties.baseFeeUpdateFraction.type,parentSchema:schema217.properties.baseFeeUpdateFraction,data:data4}];
 return false;
 }
 var valid2 = _errs12 === errors;
@@ -6446,7 +6586,7 @@ var valid2 = true;
 }
 }
 else {
-validate159.errors = [{instancePath:instancePath+"/blobSchedule",schemaPath:"#/components/schemas/BlobSchedule/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema215.type,parentSchema:schema215,data:data1}];
+validate159.errors = [{instancePath:instancePath+"/blobSchedule",schemaPath:"#/components/schemas/BlobSchedule/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema217.type,parentSchema:schema217,data:data1}];
 return false;
 }
 }
@@ -6483,13 +6623,13 @@ let data6 = data.forkId;
 const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data6 === "string"){
-if(!pattern118.test(data6)){
-validate159.errors = [{instancePath:instancePath+"/forkId",schemaPath:"#/properties/forkId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{8}$"},message:"must match pattern \""+"^0x[0-9a-f]{8}$"+"\"",schema:"^0x[0-9a-f]{8}$",parentSchema:schema214.properties.forkId,data:data6}];
+if(!pattern120.test(data6)){
+validate159.errors = [{instancePath:instancePath+"/forkId",schemaPath:"#/properties/forkId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{8}$"},message:"must match pattern \""+"^0x[0-9a-f]{8}$"+"\"",schema:"^0x[0-9a-f]{8}$",parentSchema:schema216.properties.forkId,data:data6}];
 return false;
 }
 }
 else {
-validate159.errors = [{instancePath:instancePath+"/forkId",schemaPath:"#/properties/forkId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.forkId.type,parentSchema:schema214.properties.forkId,data:data6}];
+validate159.errors = [{instancePath:instancePath+"/forkId",schemaPath:"#/properties/forkId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema216.properties.forkId.type,parentSchema:schema216.properties.forkId,data:data6}];
 return false;
 }
 }
@@ -6527,7 +6667,7 @@ break;
 }
 }
 else {
-validate159.errors = [{instancePath:instancePath+"/precompiles",schemaPath:"#/properties/precompiles/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.properties.precompiles.type,parentSchema:schema214.properties.precompiles,data:data7}];
+validate159.errors = [{instancePath:instancePath+"/precompiles",schemaPath:"#/properties/precompiles/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema216.properties.precompiles.type,parentSchema:schema216.properties.precompiles,data:data7}];
 return false;
 }
 }
@@ -6565,7 +6705,7 @@ break;
 }
 }
 else {
-validate159.errors = [{instancePath:instancePath+"/systemContracts",schemaPath:"#/properties/systemContracts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.properties.systemContracts.type,parentSchema:schema214.properties.systemContracts,data:data9}];
+validate159.errors = [{instancePath:instancePath+"/systemContracts",schemaPath:"#/properties/systemContracts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema216.properties.systemContracts.type,parentSchema:schema216.properties.systemContracts,data:data9}];
 return false;
 }
 }
@@ -6583,7 +6723,7 @@ var valid0 = true;
 }
 }
 else {
-validate159.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.type,parentSchema:schema214,data}];
+validate159.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema216.type,parentSchema:schema216,data}];
 return false;
 }
 }
@@ -6599,14 +6739,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.current === undefined) && (missing0 = "current")) || ((data.next === undefined) && (missing0 = "next"))) || ((data.last === undefined) && (missing0 = "last"))){
-validate158.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema213.required,parentSchema:schema213,data}];
+validate158.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema215.required,parentSchema:schema215,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "current") || (key0 === "next")) || (key0 === "last"))){
-validate158.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema213,data}];
+validate158.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema215,data}];
 return false;
 break;
 }
@@ -6663,7 +6803,7 @@ passing0 = 1;
 }
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/next",schemaPath:"#/properties/next/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema213.properties.next.oneOf,parentSchema:schema213.properties.next,data:data1};
+const err1 = {instancePath:instancePath+"/next",schemaPath:"#/properties/next/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema215.properties.next.oneOf,parentSchema:schema215.properties.next,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6730,7 +6870,7 @@ passing1 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/last",schemaPath:"#/properties/last/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema213.properties.last.oneOf,parentSchema:schema213.properties.last,data:data2};
+const err3 = {instancePath:instancePath+"/last",schemaPath:"#/properties/last/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema215.properties.last.oneOf,parentSchema:schema215.properties.last,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -6763,7 +6903,7 @@ var valid0 = true;
 }
 }
 else {
-validate158.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema213.type,parentSchema:schema213,data}];
+validate158.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema215.type,parentSchema:schema215,data}];
 return false;
 }
 }
@@ -6784,7 +6924,7 @@ return errors === 0;
 }
 
 export const eth_createAccessList_param0 = validate164;
-const schema221 = {"$ref":"openrpc#/components/schemas/CallObject"};
+const schema223 = {"$ref":"openrpc#/components/schemas/CallObject"};
 
 function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7254,7 +7394,7 @@ return errors === 0;
 }
 
 export const eth_createAccessList_param1 = validate169;
-const schema238 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema240 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7402,8 +7542,8 @@ return errors === 0;
 }
 
 export const eth_createAccessList_result = validate174;
-const schema243 = {"$ref":"openrpc#/components/schemas/AccessListResult"};
-const schema244 = {"title":"Access list result","type":"object","required":["accessList","gasUsed"],"additionalProperties":false,"properties":{"accessList":{"$ref":"#/components/schemas/AccessList"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"error":{"type":"string"}}};
+const schema245 = {"$ref":"openrpc#/components/schemas/AccessListResult"};
+const schema246 = {"title":"Access list result","type":"object","required":["accessList","gasUsed"],"additionalProperties":false,"properties":{"accessList":{"$ref":"#/components/schemas/AccessList"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"error":{"type":"string"}}};
 
 function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7412,14 +7552,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.accessList === undefined) && (missing0 = "accessList")) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))){
-validate175.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema244.required,parentSchema:schema244,data}];
+validate175.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema246.required,parentSchema:schema246,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "accessList") || (key0 === "gasUsed")) || (key0 === "error"))){
-validate175.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema244,data}];
+validate175.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema246,data}];
 return false;
 break;
 }
@@ -7463,7 +7603,7 @@ if(data.error !== undefined){
 let data2 = data.error;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate175.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.error.type,parentSchema:schema244.properties.error,data:data2}];
+validate175.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.error.type,parentSchema:schema246.properties.error,data:data2}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -7477,7 +7617,7 @@ var valid0 = true;
 }
 }
 else {
-validate175.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema244.type,parentSchema:schema244,data}];
+validate175.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema246.type,parentSchema:schema246,data}];
 return false;
 }
 }
@@ -7498,7 +7638,7 @@ return errors === 0;
 }
 
 export const eth_estimateGas_param0 = validate178;
-const schema246 = {"$ref":"openrpc#/components/schemas/CallObject"};
+const schema248 = {"$ref":"openrpc#/components/schemas/CallObject"};
 
 function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7968,7 +8108,7 @@ return errors === 0;
 }
 
 export const eth_estimateGas_param1 = validate183;
-const schema263 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema265 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8116,7 +8256,7 @@ return errors === 0;
 }
 
 export const eth_estimateGas_param2 = validate188;
-const schema268 = {"$ref":"openrpc#/components/schemas/StateOverrides"};
+const schema270 = {"$ref":"openrpc#/components/schemas/StateOverrides"};
 
 function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8188,7 +8328,7 @@ return errors === 0;
 }
 
 export const eth_estimateGas_param3 = validate192;
-const schema270 = {"$ref":"openrpc#/components/schemas/CallBlockOverrides"};
+const schema272 = {"$ref":"openrpc#/components/schemas/CallBlockOverrides"};
 
 function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8318,16 +8458,86 @@ if(data.prevRandao !== undefined){
 let data5 = data.prevRandao;
 const _errs17 = errors;
 const _errs18 = errors;
-if(errors === _errs18){
+let valid6 = false;
+const _errs19 = errors;
+const _errs20 = errors;
+if(errors === _errs20){
 if(typeof data5 === "string"){
 if(!pattern1.test(data5)){
-validate193.errors = [{instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data5}];
-return false;
+const err0 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data5};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
 }
 }
 else {
-validate193.errors = [{instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data5}];
+const err1 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data5};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var _valid0 = _errs19 === errors;
+valid6 = valid6 || _valid0;
+if(!valid6){
+const _errs22 = errors;
+const _errs23 = errors;
+if(errors === _errs23){
+if(typeof data5 === "string"){
+if(!pattern38.test(data5)){
+const err2 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data5};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data5};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+var _valid0 = _errs22 === errors;
+valid6 = valid6 || _valid0;
+}
+if(!valid6){
+const err4 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/properties/prevRandao/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema130.properties.prevRandao.anyOf,parentSchema:schema130.properties.prevRandao,data:data5};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+validate193.errors = vErrors;
 return false;
+}
+else {
+errors = _errs18;
+if(vErrors !== null){
+if(_errs18){
+vErrors.length = _errs18;
+}
+else {
+vErrors = null;
+}
 }
 }
 var valid0 = _errs17 === errors;
@@ -8338,9 +8548,9 @@ var valid0 = true;
 if(valid0){
 if(data.baseFeePerGas !== undefined){
 let data6 = data.baseFeePerGas;
-const _errs20 = errors;
-const _errs21 = errors;
-if(errors === _errs21){
+const _errs25 = errors;
+const _errs26 = errors;
+if(errors === _errs26){
 if(typeof data6 === "string"){
 if(!pattern38.test(data6)){
 validate193.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data6}];
@@ -8352,7 +8562,7 @@ validate193.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/
 return false;
 }
 }
-var valid0 = _errs20 === errors;
+var valid0 = _errs25 === errors;
 }
 else {
 var valid0 = true;
@@ -8360,9 +8570,9 @@ var valid0 = true;
 if(valid0){
 if(data.blobBaseFee !== undefined){
 let data7 = data.blobBaseFee;
-const _errs23 = errors;
-const _errs24 = errors;
-if(errors === _errs24){
+const _errs28 = errors;
+const _errs29 = errors;
+if(errors === _errs29){
 if(typeof data7 === "string"){
 if(!pattern38.test(data7)){
 validate193.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data7}];
@@ -8374,7 +8584,7 @@ validate193.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/co
 return false;
 }
 }
-var valid0 = _errs23 === errors;
+var valid0 = _errs28 === errors;
 }
 else {
 var valid0 = true;
@@ -8382,9 +8592,9 @@ var valid0 = true;
 if(valid0){
 if(data.beaconRoot !== undefined){
 let data8 = data.beaconRoot;
-const _errs26 = errors;
-const _errs27 = errors;
-if(errors === _errs27){
+const _errs31 = errors;
+const _errs32 = errors;
+if(errors === _errs32){
 if(typeof data8 === "string"){
 if(!pattern1.test(data8)){
 validate193.errors = [{instancePath:instancePath+"/beaconRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data8}];
@@ -8396,7 +8606,7 @@ validate193.errors = [{instancePath:instancePath+"/beaconRoot",schemaPath:"#/com
 return false;
 }
 }
-var valid0 = _errs26 === errors;
+var valid0 = _errs31 === errors;
 }
 else {
 var valid0 = true;
@@ -8404,19 +8614,19 @@ var valid0 = true;
 if(valid0){
 if(data.withdrawals !== undefined){
 let data9 = data.withdrawals;
-const _errs29 = errors;
-if(errors === _errs29){
+const _errs34 = errors;
+if(errors === _errs34){
 if(Array.isArray(data9)){
-var valid10 = true;
+var valid12 = true;
 const len0 = data9.length;
 for(let i0=0; i0<len0; i0++){
-const _errs31 = errors;
+const _errs36 = errors;
 if(!(validate98(data9[i0], {instancePath:instancePath+"/withdrawals/" + i0,parentData:data9,parentDataProperty:i0,rootData}))){
 vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
 errors = vErrors.length;
 }
-var valid10 = _errs31 === errors;
-if(!valid10){
+var valid12 = _errs36 === errors;
+if(!valid12){
 break;
 }
 }
@@ -8426,7 +8636,7 @@ validate193.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/pr
 return false;
 }
 }
-var valid0 = _errs29 === errors;
+var valid0 = _errs34 === errors;
 }
 else {
 var valid0 = true;
@@ -8464,7 +8674,7 @@ return errors === 0;
 }
 
 export const eth_estimateGas_result = validate196;
-const schema281 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema284 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8487,9 +8697,9 @@ return errors === 0;
 }
 
 export const eth_feeHistory_param0 = validate197;
-const schema283 = {"$ref":"openrpc#/components/schemas/BlockCount"};
-const schema284 = {"title":"Block count","oneOf":[{"$ref":"#/components/schemas/Uint"},{"type":"integer","minimum":0},{"type":"string","pattern":"^(0|[1-9][0-9]*)$"}],"x-error":"a block count (hex quantity or number)"};
-const pattern166 = new RegExp("^(0|[1-9][0-9]*)$", "u");
+const schema286 = {"$ref":"openrpc#/components/schemas/BlockCount"};
+const schema287 = {"title":"Block count","oneOf":[{"$ref":"#/components/schemas/Uint"},{"type":"integer","minimum":0},{"type":"string","pattern":"^(0|[1-9][0-9]*)$"}],"x-error":"a block count (hex quantity or number)"};
+const pattern169 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
 function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8530,7 +8740,7 @@ passing0 = 0;
 }
 const _errs4 = errors;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err2 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema284.oneOf[1].type,parentSchema:schema284.oneOf[1],data};
+const err2 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema287.oneOf[1].type,parentSchema:schema287.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8542,7 +8752,7 @@ errors++;
 if(errors === _errs4){
 if(typeof data == "number"){
 if(data < 0 || isNaN(data)){
-const err3 = {instancePath,schemaPath:"#/oneOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema284.oneOf[1],data};
+const err3 = {instancePath,schemaPath:"#/oneOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema287.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8566,8 +8776,8 @@ passing0 = 1;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data === "string"){
-if(!pattern166.test(data)){
-const err4 = {instancePath,schemaPath:"#/oneOf/2/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema284.oneOf[2],data};
+if(!pattern169.test(data)){
+const err4 = {instancePath,schemaPath:"#/oneOf/2/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema287.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -8578,7 +8788,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema284.oneOf[2].type,parentSchema:schema284.oneOf[2],data};
+const err5 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema287.oneOf[2].type,parentSchema:schema287.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -8601,7 +8811,7 @@ passing0 = 2;
 }
 }
 if(!valid0){
-const err6 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema284.oneOf,parentSchema:schema284,data};
+const err6 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema287.oneOf,parentSchema:schema287,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -8640,7 +8850,7 @@ return errors === 0;
 }
 
 export const eth_feeHistory_param1 = validate200;
-const schema286 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema289 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8751,8 +8961,8 @@ return errors === 0;
 }
 
 export const eth_feeHistory_param2 = validate203;
-const schema290 = {"$ref":"openrpc#/components/schemas/RewardPercentiles"};
-const schema291 = {"title":"Reward percentiles","type":"array","items":{"type":"number","minimum":0,"maximum":100}};
+const schema293 = {"$ref":"openrpc#/components/schemas/RewardPercentiles"};
+const schema294 = {"title":"Reward percentiles","type":"array","items":{"type":"number","minimum":0,"maximum":100}};
 
 function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8768,18 +8978,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 == "number"){
 if(data0 > 100 || isNaN(data0)){
-validate203.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"openrpc#/components/schemas/RewardPercentiles/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema291.items,data:data0}];
+validate203.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"openrpc#/components/schemas/RewardPercentiles/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema294.items,data:data0}];
 return false;
 }
 else {
 if(data0 < 0 || isNaN(data0)){
-validate203.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"openrpc#/components/schemas/RewardPercentiles/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema291.items,data:data0}];
+validate203.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"openrpc#/components/schemas/RewardPercentiles/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema294.items,data:data0}];
 return false;
 }
 }
 }
 else {
-validate203.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"openrpc#/components/schemas/RewardPercentiles/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema291.items.type,parentSchema:schema291.items,data:data0}];
+validate203.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"openrpc#/components/schemas/RewardPercentiles/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema294.items.type,parentSchema:schema294.items,data:data0}];
 return false;
 }
 }
@@ -8790,7 +9000,7 @@ break;
 }
 }
 else {
-validate203.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/RewardPercentiles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema291.type,parentSchema:schema291,data}];
+validate203.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/RewardPercentiles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema294.type,parentSchema:schema294,data}];
 return false;
 }
 }
@@ -8799,8 +9009,8 @@ return errors === 0;
 }
 
 export const eth_feeHistory_result = validate204;
-const schema292 = {"$ref":"openrpc#/components/schemas/FeeHistory"};
-const schema293 = {"title":"Fee history","type":"object","required":["oldestBlock","baseFeePerGas","gasUsedRatio"],"properties":{"oldestBlock":{"$ref":"#/components/schemas/Uint"},"baseFeePerGas":{"type":"array","items":{"$ref":"#/components/schemas/Uint"}},"gasUsedRatio":{"type":"array","items":{"type":"number","minimum":0}},"baseFeePerBlobGas":{"type":"array","items":{"$ref":"#/components/schemas/Uint"}},"blobGasUsedRatio":{"type":"array","items":{"type":"number","minimum":0}},"reward":{"type":"array","items":{"type":"array","items":{"$ref":"#/components/schemas/Uint"}}}}};
+const schema295 = {"$ref":"openrpc#/components/schemas/FeeHistory"};
+const schema296 = {"title":"Fee history","type":"object","required":["oldestBlock","baseFeePerGas","gasUsedRatio"],"properties":{"oldestBlock":{"$ref":"#/components/schemas/Uint"},"baseFeePerGas":{"type":"array","items":{"$ref":"#/components/schemas/Uint"}},"gasUsedRatio":{"type":"array","items":{"type":"number","minimum":0}},"baseFeePerBlobGas":{"type":"array","items":{"$ref":"#/components/schemas/Uint"}},"blobGasUsedRatio":{"type":"array","items":{"type":"number","minimum":0}},"reward":{"type":"array","items":{"type":"array","items":{"$ref":"#/components/schemas/Uint"}}}}};
 
 function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8809,7 +9019,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.oldestBlock === undefined) && (missing0 = "oldestBlock")) || ((data.baseFeePerGas === undefined) && (missing0 = "baseFeePerGas"))) || ((data.gasUsedRatio === undefined) && (missing0 = "gasUsedRatio"))){
-validate205.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema293.required,parentSchema:schema293,data}];
+validate205.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema296.required,parentSchema:schema296,data}];
 return false;
 }
 else {
@@ -8865,7 +9075,7 @@ break;
 }
 }
 else {
-validate205.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/properties/baseFeePerGas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema293.properties.baseFeePerGas.type,parentSchema:schema293.properties.baseFeePerGas,data:data1}];
+validate205.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/properties/baseFeePerGas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema296.properties.baseFeePerGas.type,parentSchema:schema296.properties.baseFeePerGas,data:data1}];
 return false;
 }
 }
@@ -8888,12 +9098,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate205.errors = [{instancePath:instancePath+"/gasUsedRatio/" + i1,schemaPath:"#/properties/gasUsedRatio/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema293.properties.gasUsedRatio.items,data:data4}];
+validate205.errors = [{instancePath:instancePath+"/gasUsedRatio/" + i1,schemaPath:"#/properties/gasUsedRatio/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema296.properties.gasUsedRatio.items,data:data4}];
 return false;
 }
 }
 else {
-validate205.errors = [{instancePath:instancePath+"/gasUsedRatio/" + i1,schemaPath:"#/properties/gasUsedRatio/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema293.properties.gasUsedRatio.items.type,parentSchema:schema293.properties.gasUsedRatio.items,data:data4}];
+validate205.errors = [{instancePath:instancePath+"/gasUsedRatio/" + i1,schemaPath:"#/properties/gasUsedRatio/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema296.properties.gasUsedRatio.items.type,parentSchema:schema296.properties.gasUsedRatio.items,data:data4}];
 return false;
 }
 }
@@ -8904,7 +9114,7 @@ break;
 }
 }
 else {
-validate205.errors = [{instancePath:instancePath+"/gasUsedRatio",schemaPath:"#/properties/gasUsedRatio/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema293.properties.gasUsedRatio.type,parentSchema:schema293.properties.gasUsedRatio,data:data3}];
+validate205.errors = [{instancePath:instancePath+"/gasUsedRatio",schemaPath:"#/properties/gasUsedRatio/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema296.properties.gasUsedRatio.type,parentSchema:schema296.properties.gasUsedRatio,data:data3}];
 return false;
 }
 }
@@ -8944,7 +9154,7 @@ break;
 }
 }
 else {
-validate205.errors = [{instancePath:instancePath+"/baseFeePerBlobGas",schemaPath:"#/properties/baseFeePerBlobGas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema293.properties.baseFeePerBlobGas.type,parentSchema:schema293.properties.baseFeePerBlobGas,data:data5}];
+validate205.errors = [{instancePath:instancePath+"/baseFeePerBlobGas",schemaPath:"#/properties/baseFeePerBlobGas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema296.properties.baseFeePerBlobGas.type,parentSchema:schema296.properties.baseFeePerBlobGas,data:data5}];
 return false;
 }
 }
@@ -8967,12 +9177,12 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data8 == "number"){
 if(data8 < 0 || isNaN(data8)){
-validate205.errors = [{instancePath:instancePath+"/blobGasUsedRatio/" + i3,schemaPath:"#/properties/blobGasUsedRatio/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema293.properties.blobGasUsedRatio.items,data:data8}];
+validate205.errors = [{instancePath:instancePath+"/blobGasUsedRatio/" + i3,schemaPath:"#/properties/blobGasUsedRatio/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema296.properties.blobGasUsedRatio.items,data:data8}];
 return false;
 }
 }
 else {
-validate205.errors = [{instancePath:instancePath+"/blobGasUsedRatio/" + i3,schemaPath:"#/properties/blobGasUsedRatio/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema293.properties.blobGasUsedRatio.items.type,parentSchema:schema293.properties.blobGasUsedRatio.items,data:data8}];
+validate205.errors = [{instancePath:instancePath+"/blobGasUsedRatio/" + i3,schemaPath:"#/properties/blobGasUsedRatio/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema296.properties.blobGasUsedRatio.items.type,parentSchema:schema296.properties.blobGasUsedRatio.items,data:data8}];
 return false;
 }
 }
@@ -8983,7 +9193,7 @@ break;
 }
 }
 else {
-validate205.errors = [{instancePath:instancePath+"/blobGasUsedRatio",schemaPath:"#/properties/blobGasUsedRatio/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema293.properties.blobGasUsedRatio.type,parentSchema:schema293.properties.blobGasUsedRatio,data:data7}];
+validate205.errors = [{instancePath:instancePath+"/blobGasUsedRatio",schemaPath:"#/properties/blobGasUsedRatio/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema296.properties.blobGasUsedRatio.type,parentSchema:schema296.properties.blobGasUsedRatio,data:data7}];
 return false;
 }
 }
@@ -9030,7 +9240,7 @@ break;
 }
 }
 else {
-validate205.errors = [{instancePath:instancePath+"/reward/" + i4,schemaPath:"#/properties/reward/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema293.properties.reward.items.type,parentSchema:schema293.properties.reward.items,data:data10}];
+validate205.errors = [{instancePath:instancePath+"/reward/" + i4,schemaPath:"#/properties/reward/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema296.properties.reward.items.type,parentSchema:schema296.properties.reward.items,data:data10}];
 return false;
 }
 }
@@ -9041,7 +9251,7 @@ break;
 }
 }
 else {
-validate205.errors = [{instancePath:instancePath+"/reward",schemaPath:"#/properties/reward/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema293.properties.reward.type,parentSchema:schema293.properties.reward,data:data9}];
+validate205.errors = [{instancePath:instancePath+"/reward",schemaPath:"#/properties/reward/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema296.properties.reward.type,parentSchema:schema296.properties.reward,data:data9}];
 return false;
 }
 }
@@ -9058,7 +9268,7 @@ var valid0 = true;
 }
 }
 else {
-validate205.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema293.type,parentSchema:schema293,data}];
+validate205.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema296.type,parentSchema:schema296,data}];
 return false;
 }
 }
@@ -9079,7 +9289,7 @@ return errors === 0;
 }
 
 export const eth_gasPrice_result = validate207;
-const schema298 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema301 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9102,7 +9312,7 @@ return errors === 0;
 }
 
 export const eth_getBalance_param0 = validate208;
-const schema300 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema303 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9125,7 +9335,7 @@ return errors === 0;
 }
 
 export const eth_getBalance_param1 = validate209;
-const schema302 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema305 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9273,7 +9483,7 @@ return errors === 0;
 }
 
 export const eth_getBalance_result = validate214;
-const schema307 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema310 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9296,7 +9506,7 @@ return errors === 0;
 }
 
 export const eth_getBlockByHash_param0 = validate215;
-const schema309 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema312 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9319,13 +9529,13 @@ return errors === 0;
 }
 
 export const eth_getBlockByHash_param1 = validate216;
-const schema311 = {"type":"boolean"};
+const schema314 = {"type":"boolean"};
 
 function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate216.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema311.type,parentSchema:schema311,data}];
+validate216.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema314.type,parentSchema:schema314,data}];
 return false;
 }
 validate216.errors = vErrors;
@@ -9333,13 +9543,13 @@ return errors === 0;
 }
 
 export const eth_getBlockByHash_result = validate217;
-const schema312 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Block"}]};
-const schema314 = {"title":"Block","type":"object","required":["hash","parentHash","sha3Uncles","miner","stateRoot","transactionsRoot","receiptsRoot","logsBloom","number","gasLimit","gasUsed","timestamp","extraData","transactions"],"properties":{"hash":{"$ref":"#/components/schemas/Hash32"},"parentHash":{"$ref":"#/components/schemas/Hash32"},"sha3Uncles":{"$ref":"#/components/schemas/Hash32"},"miner":{"$ref":"#/components/schemas/Address"},"stateRoot":{"$ref":"#/components/schemas/Hash32"},"transactionsRoot":{"$ref":"#/components/schemas/Hash32"},"receiptsRoot":{"$ref":"#/components/schemas/Hash32"},"logsBloom":{"$ref":"#/components/schemas/Bytes256"},"difficulty":{"$ref":"#/components/schemas/Uint"},"totalDifficulty":{"$ref":"#/components/schemas/Uint"},"number":{"$ref":"#/components/schemas/Uint"},"gasLimit":{"$ref":"#/components/schemas/Uint"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"timestamp":{"$ref":"#/components/schemas/Uint"},"extraData":{"$ref":"#/components/schemas/Bytes"},"mixHash":{"$ref":"#/components/schemas/Hash32"},"nonce":{"$ref":"#/components/schemas/Bytes8"},"baseFeePerGas":{"$ref":"#/components/schemas/Uint"},"withdrawalsRoot":{"$ref":"#/components/schemas/Hash32"},"blobGasUsed":{"$ref":"#/components/schemas/Uint"},"excessBlobGas":{"$ref":"#/components/schemas/Uint"},"parentBeaconBlockRoot":{"$ref":"#/components/schemas/Hash32"},"requestsHash":{"$ref":"#/components/schemas/Hash32"},"size":{"$ref":"#/components/schemas/Uint"},"transactions":{"anyOf":[{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},{"type":"array","items":{"$ref":"#/components/schemas/Transaction"}}]},"uncles":{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},"withdrawals":{"type":"array","items":{"$ref":"#/components/schemas/Withdrawal"}}}};
-const schema322 = {"title":"256 bytes","type":"string","pattern":"^0x[0-9a-fA-F]{512}$","x-error":"256 hex encoded bytes (0x + 512 hex digits)"};
-const schema331 = {"title":"8 bytes","type":"string","pattern":"^0x[0-9a-fA-F]{16}$","x-error":"8 hex encoded bytes (0x + 16 hex digits)"};
-const pattern185 = new RegExp("^0x[0-9a-fA-F]{512}$", "u");
-const pattern194 = new RegExp("^0x[0-9a-fA-F]{16}$", "u");
-const schema340 = {"title":"Transaction","type":"object","required":["type","hash","from","nonce","gas","value","input"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"hash":{"$ref":"#/components/schemas/Hash32"},"blockHash":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]},"blockNumber":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"blockTimestamp":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"transactionIndex":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"nonce":{"$ref":"#/components/schemas/Uint"},"gas":{"$ref":"#/components/schemas/Uint"},"value":{"$ref":"#/components/schemas/Uint"},"input":{"$ref":"#/components/schemas/Bytes"},"gasPrice":{"$ref":"#/components/schemas/Uint"},"maxFeePerGas":{"$ref":"#/components/schemas/Uint"},"maxPriorityFeePerGas":{"$ref":"#/components/schemas/Uint"},"chainId":{"$ref":"#/components/schemas/Uint"},"accessList":{"$ref":"#/components/schemas/AccessList"},"authorizationList":{"$ref":"#/components/schemas/AuthorizationList"},"v":{"$ref":"#/components/schemas/Uint"},"r":{"$ref":"#/components/schemas/Uint256"},"s":{"$ref":"#/components/schemas/Uint256"},"yParity":{"$ref":"#/components/schemas/Uint"},"sourceHash":{"$ref":"#/components/schemas/Hash32"},"mint":{"$ref":"#/components/schemas/Uint"},"isSystemTx":{"type":"boolean"},"depositReceiptVersion":{"$ref":"#/components/schemas/Uint"}}};
+const schema315 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Block"}]};
+const schema317 = {"title":"Block","type":"object","required":["hash","parentHash","sha3Uncles","miner","stateRoot","transactionsRoot","receiptsRoot","logsBloom","number","gasLimit","gasUsed","timestamp","extraData","transactions"],"properties":{"hash":{"$ref":"#/components/schemas/Hash32"},"parentHash":{"$ref":"#/components/schemas/Hash32"},"sha3Uncles":{"$ref":"#/components/schemas/Hash32"},"miner":{"$ref":"#/components/schemas/Address"},"stateRoot":{"$ref":"#/components/schemas/Hash32"},"transactionsRoot":{"$ref":"#/components/schemas/Hash32"},"receiptsRoot":{"$ref":"#/components/schemas/Hash32"},"logsBloom":{"$ref":"#/components/schemas/Bytes256"},"difficulty":{"$ref":"#/components/schemas/Uint"},"totalDifficulty":{"$ref":"#/components/schemas/Uint"},"number":{"$ref":"#/components/schemas/Uint"},"gasLimit":{"$ref":"#/components/schemas/Uint"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"timestamp":{"$ref":"#/components/schemas/Uint"},"extraData":{"$ref":"#/components/schemas/Bytes"},"mixHash":{"$ref":"#/components/schemas/Hash32"},"nonce":{"$ref":"#/components/schemas/Bytes8"},"baseFeePerGas":{"$ref":"#/components/schemas/Uint"},"withdrawalsRoot":{"$ref":"#/components/schemas/Hash32"},"blobGasUsed":{"$ref":"#/components/schemas/Uint"},"excessBlobGas":{"$ref":"#/components/schemas/Uint"},"parentBeaconBlockRoot":{"$ref":"#/components/schemas/Hash32"},"requestsHash":{"$ref":"#/components/schemas/Hash32"},"size":{"$ref":"#/components/schemas/Uint"},"transactions":{"anyOf":[{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},{"type":"array","items":{"$ref":"#/components/schemas/Transaction"}}]},"uncles":{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},"withdrawals":{"type":"array","items":{"$ref":"#/components/schemas/Withdrawal"}}}};
+const schema325 = {"title":"256 bytes","type":"string","pattern":"^0x[0-9a-fA-F]{512}$","x-error":"256 hex encoded bytes (0x + 512 hex digits)"};
+const schema334 = {"title":"8 bytes","type":"string","pattern":"^0x[0-9a-fA-F]{16}$","x-error":"8 hex encoded bytes (0x + 16 hex digits)"};
+const pattern188 = new RegExp("^0x[0-9a-fA-F]{512}$", "u");
+const pattern197 = new RegExp("^0x[0-9a-fA-F]{16}$", "u");
+const schema343 = {"title":"Transaction","type":"object","required":["type","hash","from","nonce","gas","value","input"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"hash":{"$ref":"#/components/schemas/Hash32"},"blockHash":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]},"blockNumber":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"blockTimestamp":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"transactionIndex":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"nonce":{"$ref":"#/components/schemas/Uint"},"gas":{"$ref":"#/components/schemas/Uint"},"value":{"$ref":"#/components/schemas/Uint"},"input":{"$ref":"#/components/schemas/Bytes"},"gasPrice":{"$ref":"#/components/schemas/Uint"},"maxFeePerGas":{"$ref":"#/components/schemas/Uint"},"maxPriorityFeePerGas":{"$ref":"#/components/schemas/Uint"},"chainId":{"$ref":"#/components/schemas/Uint"},"accessList":{"$ref":"#/components/schemas/AccessList"},"authorizationList":{"$ref":"#/components/schemas/AuthorizationList"},"v":{"$ref":"#/components/schemas/Uint"},"r":{"$ref":"#/components/schemas/Uint256"},"s":{"$ref":"#/components/schemas/Uint256"},"yParity":{"$ref":"#/components/schemas/Uint"},"sourceHash":{"$ref":"#/components/schemas/Hash32"},"mint":{"$ref":"#/components/schemas/Uint"},"isSystemTx":{"type":"boolean"},"depositReceiptVersion":{"$ref":"#/components/schemas/Uint"}}};
 
 function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9348,7 +9558,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.input === undefined) && (missing0 = "input"))){
-validate219.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema340.required,parentSchema:schema340,data}];
+validate219.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema343.required,parentSchema:schema343,data}];
 return false;
 }
 else {
@@ -9456,7 +9666,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema340.properties.blockHash.oneOf,parentSchema:schema340.properties.blockHash,data:data2};
+const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema343.properties.blockHash.oneOf,parentSchema:schema343.properties.blockHash,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9544,7 +9754,7 @@ passing1 = 1;
 }
 }
 if(!valid6){
-const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema340.properties.blockNumber.oneOf,parentSchema:schema340.properties.blockNumber,data:data3};
+const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema343.properties.blockNumber.oneOf,parentSchema:schema343.properties.blockNumber,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -9632,7 +9842,7 @@ passing2 = 1;
 }
 }
 if(!valid9){
-const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema340.properties.blockTimestamp.oneOf,parentSchema:schema340.properties.blockTimestamp,data:data4};
+const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema343.properties.blockTimestamp.oneOf,parentSchema:schema343.properties.blockTimestamp,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -9720,7 +9930,7 @@ passing3 = 1;
 }
 }
 if(!valid12){
-const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema340.properties.transactionIndex.oneOf,parentSchema:schema340.properties.transactionIndex,data:data5};
+const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema343.properties.transactionIndex.oneOf,parentSchema:schema343.properties.transactionIndex,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -9830,7 +10040,7 @@ passing4 = 1;
 }
 }
 if(!valid16){
-const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema340.properties.to.oneOf,parentSchema:schema340.properties.to,data:data7};
+const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema343.properties.to.oneOf,parentSchema:schema343.properties.to,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -10194,7 +10404,7 @@ if(data.isSystemTx !== undefined){
 let data24 = data.isSystemTx;
 const _errs94 = errors;
 if(typeof data24 !== "boolean"){
-validate219.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema340.properties.isSystemTx.type,parentSchema:schema340.properties.isSystemTx,data:data24}];
+validate219.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema343.properties.isSystemTx.type,parentSchema:schema343.properties.isSystemTx,data:data24}];
 return false;
 }
 var valid0 = _errs94 === errors;
@@ -10252,7 +10462,7 @@ var valid0 = true;
 }
 }
 else {
-validate219.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema340.type,parentSchema:schema340,data}];
+validate219.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema343.type,parentSchema:schema343,data}];
 return false;
 }
 }
@@ -10268,7 +10478,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((((((((data.hash === undefined) && (missing0 = "hash")) || ((data.parentHash === undefined) && (missing0 = "parentHash"))) || ((data.sha3Uncles === undefined) && (missing0 = "sha3Uncles"))) || ((data.miner === undefined) && (missing0 = "miner"))) || ((data.stateRoot === undefined) && (missing0 = "stateRoot"))) || ((data.transactionsRoot === undefined) && (missing0 = "transactionsRoot"))) || ((data.receiptsRoot === undefined) && (missing0 = "receiptsRoot"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.number === undefined) && (missing0 = "number"))) || ((data.gasLimit === undefined) && (missing0 = "gasLimit"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))) || ((data.extraData === undefined) && (missing0 = "extraData"))) || ((data.transactions === undefined) && (missing0 = "transactions"))){
-validate218.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema314.required,parentSchema:schema314,data}];
+validate218.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema317.required,parentSchema:schema317,data}];
 return false;
 }
 else {
@@ -10432,13 +10642,13 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data7 === "string"){
-if(!pattern185.test(data7)){
-validate218.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema322,data:data7}];
+if(!pattern188.test(data7)){
+validate218.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema325,data:data7}];
 return false;
 }
 }
 else {
-validate218.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema322.type,parentSchema:schema322,data:data7}];
+validate218.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.type,parentSchema:schema325,data:data7}];
 return false;
 }
 }
@@ -10630,13 +10840,13 @@ const _errs49 = errors;
 const _errs50 = errors;
 if(errors === _errs50){
 if(typeof data16 === "string"){
-if(!pattern194.test(data16)){
-validate218.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema331,data:data16}];
+if(!pattern197.test(data16)){
+validate218.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema334,data:data16}];
 return false;
 }
 }
 else {
-validate218.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema331.type,parentSchema:schema331,data:data16}];
+validate218.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema334.type,parentSchema:schema334,data:data16}];
 return false;
 }
 }
@@ -10845,7 +11055,7 @@ break;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema314.properties.transactions.anyOf[0].type,parentSchema:schema314.properties.transactions.anyOf[0],data:data24};
+const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema317.properties.transactions.anyOf[0].type,parentSchema:schema317.properties.transactions.anyOf[0],data:data24};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10876,7 +11086,7 @@ break;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema314.properties.transactions.anyOf[1].type,parentSchema:schema314.properties.transactions.anyOf[1],data:data24};
+const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema317.properties.transactions.anyOf[1].type,parentSchema:schema317.properties.transactions.anyOf[1],data:data24};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10890,7 +11100,7 @@ var _valid0 = _errs80 === errors;
 valid25 = valid25 || _valid0;
 }
 if(!valid25){
-const err4 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema314.properties.transactions.anyOf,parentSchema:schema314.properties.transactions,data:data24};
+const err4 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema317.properties.transactions.anyOf,parentSchema:schema317.properties.transactions,data:data24};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10948,7 +11158,7 @@ break;
 }
 }
 else {
-validate218.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema314.properties.uncles.type,parentSchema:schema314.properties.uncles,data:data27}];
+validate218.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema317.properties.uncles.type,parentSchema:schema317.properties.uncles,data:data27}];
 return false;
 }
 }
@@ -10978,7 +11188,7 @@ break;
 }
 }
 else {
-validate218.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema314.properties.withdrawals.type,parentSchema:schema314.properties.withdrawals,data:data29}];
+validate218.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema317.properties.withdrawals.type,parentSchema:schema317.properties.withdrawals,data:data29}];
 return false;
 }
 }
@@ -11016,7 +11226,7 @@ var valid0 = true;
 }
 }
 else {
-validate218.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema314.type,parentSchema:schema314,data}];
+validate218.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema317.type,parentSchema:schema317,data}];
 return false;
 }
 }
@@ -11064,7 +11274,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema312.oneOf,parentSchema:schema312,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema315.oneOf,parentSchema:schema315,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11091,7 +11301,7 @@ return errors === 0;
 }
 
 export const eth_getBlockByNumber_param0 = validate225;
-const schema370 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema373 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11202,13 +11412,13 @@ return errors === 0;
 }
 
 export const eth_getBlockByNumber_param1 = validate228;
-const schema374 = {"type":"boolean"};
+const schema377 = {"type":"boolean"};
 
 function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate228.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema374.type,parentSchema:schema374,data}];
+validate228.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema377.type,parentSchema:schema377,data}];
 return false;
 }
 validate228.errors = vErrors;
@@ -11216,7 +11426,7 @@ return errors === 0;
 }
 
 export const eth_getBlockByNumber_result = validate229;
-const schema375 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Block"}]};
+const schema378 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Block"}]};
 
 function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11225,7 +11435,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((((((((data.hash === undefined) && (missing0 = "hash")) || ((data.parentHash === undefined) && (missing0 = "parentHash"))) || ((data.sha3Uncles === undefined) && (missing0 = "sha3Uncles"))) || ((data.miner === undefined) && (missing0 = "miner"))) || ((data.stateRoot === undefined) && (missing0 = "stateRoot"))) || ((data.transactionsRoot === undefined) && (missing0 = "transactionsRoot"))) || ((data.receiptsRoot === undefined) && (missing0 = "receiptsRoot"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.number === undefined) && (missing0 = "number"))) || ((data.gasLimit === undefined) && (missing0 = "gasLimit"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))) || ((data.extraData === undefined) && (missing0 = "extraData"))) || ((data.transactions === undefined) && (missing0 = "transactions"))){
-validate230.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema314.required,parentSchema:schema314,data}];
+validate230.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema317.required,parentSchema:schema317,data}];
 return false;
 }
 else {
@@ -11389,13 +11599,13 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data7 === "string"){
-if(!pattern185.test(data7)){
-validate230.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema322,data:data7}];
+if(!pattern188.test(data7)){
+validate230.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema325,data:data7}];
 return false;
 }
 }
 else {
-validate230.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema322.type,parentSchema:schema322,data:data7}];
+validate230.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.type,parentSchema:schema325,data:data7}];
 return false;
 }
 }
@@ -11587,13 +11797,13 @@ const _errs49 = errors;
 const _errs50 = errors;
 if(errors === _errs50){
 if(typeof data16 === "string"){
-if(!pattern194.test(data16)){
-validate230.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema331,data:data16}];
+if(!pattern197.test(data16)){
+validate230.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema334,data:data16}];
 return false;
 }
 }
 else {
-validate230.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema331.type,parentSchema:schema331,data:data16}];
+validate230.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema334.type,parentSchema:schema334,data:data16}];
 return false;
 }
 }
@@ -11802,7 +12012,7 @@ break;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema314.properties.transactions.anyOf[0].type,parentSchema:schema314.properties.transactions.anyOf[0],data:data24};
+const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema317.properties.transactions.anyOf[0].type,parentSchema:schema317.properties.transactions.anyOf[0],data:data24};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11833,7 +12043,7 @@ break;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema314.properties.transactions.anyOf[1].type,parentSchema:schema314.properties.transactions.anyOf[1],data:data24};
+const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema317.properties.transactions.anyOf[1].type,parentSchema:schema317.properties.transactions.anyOf[1],data:data24};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11847,7 +12057,7 @@ var _valid0 = _errs80 === errors;
 valid25 = valid25 || _valid0;
 }
 if(!valid25){
-const err4 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema314.properties.transactions.anyOf,parentSchema:schema314.properties.transactions,data:data24};
+const err4 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema317.properties.transactions.anyOf,parentSchema:schema317.properties.transactions,data:data24};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11905,7 +12115,7 @@ break;
 }
 }
 else {
-validate230.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema314.properties.uncles.type,parentSchema:schema314.properties.uncles,data:data27}];
+validate230.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema317.properties.uncles.type,parentSchema:schema317.properties.uncles,data:data27}];
 return false;
 }
 }
@@ -11935,7 +12145,7 @@ break;
 }
 }
 else {
-validate230.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema314.properties.withdrawals.type,parentSchema:schema314.properties.withdrawals,data:data29}];
+validate230.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema317.properties.withdrawals.type,parentSchema:schema317.properties.withdrawals,data:data29}];
 return false;
 }
 }
@@ -11973,7 +12183,7 @@ var valid0 = true;
 }
 }
 else {
-validate230.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema314.type,parentSchema:schema314,data}];
+validate230.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema317.type,parentSchema:schema317,data}];
 return false;
 }
 }
@@ -12021,7 +12231,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema375.oneOf,parentSchema:schema375,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema378.oneOf,parentSchema:schema378,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12048,7 +12258,7 @@ return errors === 0;
 }
 
 export const eth_getBlockReceipts_param0 = validate234;
-const schema404 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema407 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12196,9 +12406,9 @@ return errors === 0;
 }
 
 export const eth_getBlockReceipts_result = validate239;
-const schema409 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"type":"array","items":{"$ref":"openrpc#/components/schemas/Receipt"}}]};
-const schema411 = {"title":"Receipt","type":"object","required":["transactionHash","transactionIndex","blockHash","blockNumber","from","cumulativeGasUsed","gasUsed","logs","logsBloom","type","effectiveGasPrice"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"cumulativeGasUsed":{"$ref":"#/components/schemas/Uint"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"effectiveGasPrice":{"$ref":"#/components/schemas/Uint"},"blobGasUsed":{"$ref":"#/components/schemas/Uint"},"blobGasPrice":{"$ref":"#/components/schemas/Uint"},"contractAddress":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"logs":{"type":"array","items":{"$ref":"#/components/schemas/Log"}},"logsBloom":{"$ref":"#/components/schemas/Bytes256"},"status":{"$ref":"#/components/schemas/Uint"},"root":{"$ref":"#/components/schemas/Hash32"},"depositNonce":{"$ref":"#/components/schemas/Uint"},"depositReceiptVersion":{"$ref":"#/components/schemas/Uint"},"l1Fee":{"$ref":"#/components/schemas/Uint"},"l1GasPrice":{"$ref":"#/components/schemas/Uint"},"l1GasUsed":{"$ref":"#/components/schemas/Uint"},"l1BaseFeeScalar":{"$ref":"#/components/schemas/Uint"},"l1BlobBaseFee":{"$ref":"#/components/schemas/Uint"},"l1BlobBaseFeeScalar":{"$ref":"#/components/schemas/Uint"},"operatorFeeScalar":{"$ref":"#/components/schemas/Uint"},"operatorFeeConstant":{"$ref":"#/components/schemas/Uint"},"daFootprintGasScalar":{"$ref":"#/components/schemas/Uint"}}};
-const schema427 = {"title":"Log","type":"object","required":["address","topics","data"],"properties":{"address":{"$ref":"#/components/schemas/Address"},"topics":{"type":"array","maxItems":4,"items":{"$ref":"#/components/schemas/Hash32"}},"data":{"$ref":"#/components/schemas/Bytes"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockTimestamp":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"logIndex":{"$ref":"#/components/schemas/Uint"},"removed":{"type":"boolean"}}};
+const schema412 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"type":"array","items":{"$ref":"openrpc#/components/schemas/Receipt"}}]};
+const schema414 = {"title":"Receipt","type":"object","required":["transactionHash","transactionIndex","blockHash","blockNumber","from","cumulativeGasUsed","gasUsed","logs","logsBloom","type","effectiveGasPrice"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"cumulativeGasUsed":{"$ref":"#/components/schemas/Uint"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"effectiveGasPrice":{"$ref":"#/components/schemas/Uint"},"blobGasUsed":{"$ref":"#/components/schemas/Uint"},"blobGasPrice":{"$ref":"#/components/schemas/Uint"},"contractAddress":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"logs":{"type":"array","items":{"$ref":"#/components/schemas/Log"}},"logsBloom":{"$ref":"#/components/schemas/Bytes256"},"status":{"$ref":"#/components/schemas/Uint"},"root":{"$ref":"#/components/schemas/Hash32"},"depositNonce":{"$ref":"#/components/schemas/Uint"},"depositReceiptVersion":{"$ref":"#/components/schemas/Uint"},"l1Fee":{"$ref":"#/components/schemas/Uint"},"l1GasPrice":{"$ref":"#/components/schemas/Uint"},"l1GasUsed":{"$ref":"#/components/schemas/Uint"},"l1BaseFeeScalar":{"$ref":"#/components/schemas/Uint"},"l1BlobBaseFee":{"$ref":"#/components/schemas/Uint"},"l1BlobBaseFeeScalar":{"$ref":"#/components/schemas/Uint"},"operatorFeeScalar":{"$ref":"#/components/schemas/Uint"},"operatorFeeConstant":{"$ref":"#/components/schemas/Uint"},"daFootprintGasScalar":{"$ref":"#/components/schemas/Uint"}}};
+const schema430 = {"title":"Log","type":"object","required":["address","topics","data"],"properties":{"address":{"$ref":"#/components/schemas/Address"},"topics":{"type":"array","maxItems":4,"items":{"$ref":"#/components/schemas/Hash32"}},"data":{"$ref":"#/components/schemas/Bytes"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockTimestamp":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"logIndex":{"$ref":"#/components/schemas/Uint"},"removed":{"type":"boolean"}}};
 
 function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12207,7 +12417,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.address === undefined) && (missing0 = "address")) || ((data.topics === undefined) && (missing0 = "topics"))) || ((data.data === undefined) && (missing0 = "data"))){
-validate241.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema427.required,parentSchema:schema427,data}];
+validate241.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema430.required,parentSchema:schema430,data}];
 return false;
 }
 else {
@@ -12239,7 +12449,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 4){
-validate241.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema427.properties.topics,data:data1}];
+validate241.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema430.properties.topics,data:data1}];
 return false;
 }
 else {
@@ -12269,7 +12479,7 @@ break;
 }
 }
 else {
-validate241.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema427.properties.topics.type,parentSchema:schema427.properties.topics,data:data1}];
+validate241.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema430.properties.topics.type,parentSchema:schema430.properties.topics,data:data1}];
 return false;
 }
 }
@@ -12437,7 +12647,7 @@ if(data.removed !== undefined){
 let data10 = data.removed;
 const _errs30 = errors;
 if(typeof data10 !== "boolean"){
-validate241.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema427.properties.removed.type,parentSchema:schema427.properties.removed,data:data10}];
+validate241.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema430.properties.removed.type,parentSchema:schema430.properties.removed,data:data10}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -12457,7 +12667,7 @@ var valid0 = true;
 }
 }
 else {
-validate241.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema427.type,parentSchema:schema427,data}];
+validate241.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema430.type,parentSchema:schema430,data}];
 return false;
 }
 }
@@ -12473,7 +12683,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((data.transactionHash === undefined) && (missing0 = "transactionHash")) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.cumulativeGasUsed === undefined) && (missing0 = "cumulativeGasUsed"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.effectiveGasPrice === undefined) && (missing0 = "effectiveGasPrice"))){
-validate240.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema411.required,parentSchema:schema411,data}];
+validate240.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema414.required,parentSchema:schema414,data}];
 return false;
 }
 else {
@@ -12669,7 +12879,7 @@ passing0 = 1;
 }
 }
 if(!valid7){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema411.properties.to.oneOf,parentSchema:schema411.properties.to,data:data6};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema414.properties.to.oneOf,parentSchema:schema414.properties.to,data:data6};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12867,7 +13077,7 @@ passing1 = 1;
 }
 }
 if(!valid15){
-const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema411.properties.contractAddress.oneOf,parentSchema:schema411.properties.contractAddress,data:data12};
+const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema414.properties.contractAddress.oneOf,parentSchema:schema414.properties.contractAddress,data:data12};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -12915,7 +13125,7 @@ break;
 }
 }
 else {
-validate240.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema411.properties.logs.type,parentSchema:schema411.properties.logs,data:data13}];
+validate240.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema414.properties.logs.type,parentSchema:schema414.properties.logs,data:data13}];
 return false;
 }
 }
@@ -12931,13 +13141,13 @@ const _errs53 = errors;
 const _errs54 = errors;
 if(errors === _errs54){
 if(typeof data15 === "string"){
-if(!pattern185.test(data15)){
-validate240.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema322,data:data15}];
+if(!pattern188.test(data15)){
+validate240.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema325,data:data15}];
 return false;
 }
 }
 else {
-validate240.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema322.type,parentSchema:schema322,data:data15}];
+validate240.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.type,parentSchema:schema325,data:data15}];
 return false;
 }
 }
@@ -13262,7 +13472,7 @@ var valid0 = true;
 }
 }
 else {
-validate240.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema411.type,parentSchema:schema411,data}];
+validate240.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema414.type,parentSchema:schema414,data}];
 return false;
 }
 }
@@ -13311,7 +13521,7 @@ break;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema409.oneOf[1].type,parentSchema:schema409.oneOf[1],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema412.oneOf[1].type,parentSchema:schema412.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13333,7 +13543,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema409.oneOf,parentSchema:schema409,data};
+const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema412.oneOf,parentSchema:schema412,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -13360,7 +13570,7 @@ return errors === 0;
 }
 
 export const eth_getBlockTransactionCountByHash_param0 = validate244;
-const schema451 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema454 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13383,7 +13593,7 @@ return errors === 0;
 }
 
 export const eth_getBlockTransactionCountByHash_result = validate245;
-const schema453 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
+const schema456 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13445,7 +13655,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema453.oneOf,parentSchema:schema453,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema456.oneOf,parentSchema:schema456,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13472,7 +13682,7 @@ return errors === 0;
 }
 
 export const eth_getBlockTransactionCountByNumber_param0 = validate246;
-const schema456 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema459 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13583,7 +13793,7 @@ return errors === 0;
 }
 
 export const eth_getBlockTransactionCountByNumber_result = validate249;
-const schema460 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
+const schema463 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13645,7 +13855,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema460.oneOf,parentSchema:schema460,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema463.oneOf,parentSchema:schema463,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13672,7 +13882,7 @@ return errors === 0;
 }
 
 export const eth_getCode_param0 = validate250;
-const schema463 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema466 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13695,7 +13905,7 @@ return errors === 0;
 }
 
 export const eth_getCode_param1 = validate251;
-const schema465 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema468 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13843,7 +14053,7 @@ return errors === 0;
 }
 
 export const eth_getCode_result = validate256;
-const schema470 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema473 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13866,7 +14076,7 @@ return errors === 0;
 }
 
 export const eth_getCompilers_result = validate257;
-const schema472 = {"type":"array","items":{"type":"string"},"maxItems":0};
+const schema475 = {"type":"array","items":{"type":"string"},"maxItems":0};
 
 function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13874,7 +14084,7 @@ let errors = 0;
 if(errors === 0){
 if(Array.isArray(data)){
 if(data.length > 0){
-validate257.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema472,data}];
+validate257.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema475,data}];
 return false;
 }
 else {
@@ -13884,7 +14094,7 @@ for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate257.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema472.items.type,parentSchema:schema472.items,data:data0}];
+validate257.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema475.items.type,parentSchema:schema475.items,data:data0}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -13895,7 +14105,7 @@ break;
 }
 }
 else {
-validate257.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema472.type,parentSchema:schema472,data}];
+validate257.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema475.type,parentSchema:schema475,data}];
 return false;
 }
 }
@@ -13904,9 +14114,9 @@ return errors === 0;
 }
 
 export const eth_getFilterChanges_param0 = validate258;
-const schema473 = {"$ref":"openrpc#/components/schemas/FilterId"};
-const schema474 = {"title":"Filter id","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a hex filter id"};
-const pattern300 = new RegExp("^0x[0-9a-fA-F]{1,64}$", "u");
+const schema476 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema477 = {"title":"Filter id","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a hex filter id"};
+const pattern303 = new RegExp("^0x[0-9a-fA-F]{1,64}$", "u");
 
 function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13914,13 +14124,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern300.test(data)){
-validate258.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema474,data}];
+if(!pattern303.test(data)){
+validate258.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema477,data}];
 return false;
 }
 }
 else {
-validate258.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema474.type,parentSchema:schema474,data}];
+validate258.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema477.type,parentSchema:schema477,data}];
 return false;
 }
 }
@@ -13929,8 +14139,8 @@ return errors === 0;
 }
 
 export const eth_getFilterChanges_result = validate259;
-const schema475 = {"$ref":"openrpc#/components/schemas/FilterChanges"};
-const schema476 = {"title":"Filter changes","anyOf":[{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},{"type":"array","items":{"$ref":"#/components/schemas/Log"}}]};
+const schema478 = {"$ref":"openrpc#/components/schemas/FilterChanges"};
+const schema479 = {"title":"Filter changes","anyOf":[{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},{"type":"array","items":{"$ref":"#/components/schemas/Log"}}]};
 
 function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13977,7 +14187,7 @@ break;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema476.anyOf[0].type,parentSchema:schema476.anyOf[0],data};
+const err2 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema479.anyOf[0].type,parentSchema:schema479.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -14008,7 +14218,7 @@ break;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema476.anyOf[1].type,parentSchema:schema476.anyOf[1],data};
+const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema479.anyOf[1].type,parentSchema:schema479.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -14022,7 +14232,7 @@ var _valid0 = _errs6 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema476.anyOf,parentSchema:schema476,data};
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema479.anyOf,parentSchema:schema479,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -14061,7 +14271,7 @@ return errors === 0;
 }
 
 export const eth_getFilterLogs_param0 = validate263;
-const schema478 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema481 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14069,13 +14279,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern300.test(data)){
-validate263.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema474,data}];
+if(!pattern303.test(data)){
+validate263.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema477,data}];
 return false;
 }
 }
 else {
-validate263.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema474.type,parentSchema:schema474,data}];
+validate263.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema477.type,parentSchema:schema477,data}];
 return false;
 }
 }
@@ -14084,7 +14294,7 @@ return errors === 0;
 }
 
 export const eth_getFilterLogs_result = validate264;
-const schema480 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
+const schema483 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
 
 function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14093,7 +14303,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.address === undefined) && (missing0 = "address")) || ((data.topics === undefined) && (missing0 = "topics"))) || ((data.data === undefined) && (missing0 = "data"))){
-validate265.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema427.required,parentSchema:schema427,data}];
+validate265.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema430.required,parentSchema:schema430,data}];
 return false;
 }
 else {
@@ -14125,7 +14335,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 4){
-validate265.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema427.properties.topics,data:data1}];
+validate265.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema430.properties.topics,data:data1}];
 return false;
 }
 else {
@@ -14155,7 +14365,7 @@ break;
 }
 }
 else {
-validate265.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema427.properties.topics.type,parentSchema:schema427.properties.topics,data:data1}];
+validate265.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema430.properties.topics.type,parentSchema:schema430.properties.topics,data:data1}];
 return false;
 }
 }
@@ -14323,7 +14533,7 @@ if(data.removed !== undefined){
 let data10 = data.removed;
 const _errs30 = errors;
 if(typeof data10 !== "boolean"){
-validate265.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema427.properties.removed.type,parentSchema:schema427.properties.removed,data:data10}];
+validate265.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema430.properties.removed.type,parentSchema:schema430.properties.removed,data:data10}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -14343,7 +14553,7 @@ var valid0 = true;
 }
 }
 else {
-validate265.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema427.type,parentSchema:schema427,data}];
+validate265.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema430.type,parentSchema:schema430,data}];
 return false;
 }
 }
@@ -14372,7 +14582,7 @@ break;
 }
 }
 else {
-validate264.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema480.type,parentSchema:schema480,data}];
+validate264.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema483.type,parentSchema:schema483,data}];
 return false;
 }
 }
@@ -14381,8 +14591,8 @@ return errors === 0;
 }
 
 export const eth_getLogs_param0 = validate267;
-const schema491 = {"$ref":"openrpc#/components/schemas/Filter"};
-const schema492 = {"title":"Filter","type":"object","additionalProperties":false,"properties":{"fromBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"toBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"address":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"},{"$ref":"#/components/schemas/Addresses"}]},"topics":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/FilterTopics"}]}}};
+const schema494 = {"$ref":"openrpc#/components/schemas/Filter"};
+const schema495 = {"title":"Filter","type":"object","additionalProperties":false,"properties":{"fromBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"toBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"address":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"},{"$ref":"#/components/schemas/Addresses"}]},"topics":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/FilterTopics"}]}}};
 
 function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14414,7 +14624,7 @@ break;
 }
 }
 else {
-validate271.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema155.type,parentSchema:schema155,data}];
+validate271.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema156.type,parentSchema:schema156,data}];
 return false;
 }
 }
@@ -14422,8 +14632,8 @@ validate271.errors = vErrors;
 return errors === 0;
 }
 
-const schema499 = {"title":"Filter topics","type":"array","items":{"$ref":"#/components/schemas/FilterTopic"}};
-const schema500 = {"title":"Filter topic","oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"},{"type":"array","items":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]}}]};
+const schema502 = {"title":"Filter topics","type":"array","items":{"$ref":"#/components/schemas/FilterTopic"}};
+const schema503 = {"title":"Filter topic","oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"},{"type":"array","items":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]}}]};
 
 function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14548,7 +14758,7 @@ passing1 = 1;
 }
 }
 if(!valid4){
-const err6 = {instancePath:instancePath+"/" + i0,schemaPath:"#/oneOf/2/items/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema500.oneOf[2].items.oneOf,parentSchema:schema500.oneOf[2].items,data:data0};
+const err6 = {instancePath:instancePath+"/" + i0,schemaPath:"#/oneOf/2/items/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema503.oneOf[2].items.oneOf,parentSchema:schema503.oneOf[2].items,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -14575,7 +14785,7 @@ break;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema500.oneOf[2].type,parentSchema:schema500.oneOf[2],data};
+const err7 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema503.oneOf[2].type,parentSchema:schema503.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -14598,7 +14808,7 @@ passing0 = 2;
 }
 }
 if(!valid0){
-const err8 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema500.oneOf,parentSchema:schema500,data};
+const err8 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema503.oneOf,parentSchema:schema503,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -14645,7 +14855,7 @@ break;
 }
 }
 else {
-validate273.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema499.type,parentSchema:schema499,data}];
+validate273.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema502.type,parentSchema:schema502,data}];
 return false;
 }
 }
@@ -14662,7 +14872,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "fromBlock") || (key0 === "toBlock")) || (key0 === "blockHash")) || (key0 === "address")) || (key0 === "topics"))){
-validate268.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema492,data}];
+validate268.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema495,data}];
 return false;
 break;
 }
@@ -14790,7 +15000,7 @@ passing0 = 2;
 }
 }
 if(!valid2){
-const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema492.properties.address.oneOf,parentSchema:schema492.properties.address,data:data3};
+const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema495.properties.address.oneOf,parentSchema:schema495.properties.address,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -14857,7 +15067,7 @@ passing1 = 1;
 }
 }
 if(!valid5){
-const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema492.properties.topics.oneOf,parentSchema:schema492.properties.topics,data:data4};
+const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema495.properties.topics.oneOf,parentSchema:schema495.properties.topics,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -14891,7 +15101,7 @@ var valid0 = true;
 }
 }
 else {
-validate268.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema492.type,parentSchema:schema492,data}];
+validate268.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema495.type,parentSchema:schema495,data}];
 return false;
 }
 }
@@ -14912,7 +15122,7 @@ return errors === 0;
 }
 
 export const eth_getLogs_result = validate278;
-const schema505 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
+const schema508 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
 
 function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14921,7 +15131,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.address === undefined) && (missing0 = "address")) || ((data.topics === undefined) && (missing0 = "topics"))) || ((data.data === undefined) && (missing0 = "data"))){
-validate279.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema427.required,parentSchema:schema427,data}];
+validate279.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema430.required,parentSchema:schema430,data}];
 return false;
 }
 else {
@@ -14953,7 +15163,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 4){
-validate279.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema427.properties.topics,data:data1}];
+validate279.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema430.properties.topics,data:data1}];
 return false;
 }
 else {
@@ -14983,7 +15193,7 @@ break;
 }
 }
 else {
-validate279.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema427.properties.topics.type,parentSchema:schema427.properties.topics,data:data1}];
+validate279.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema430.properties.topics.type,parentSchema:schema430.properties.topics,data:data1}];
 return false;
 }
 }
@@ -15151,7 +15361,7 @@ if(data.removed !== undefined){
 let data10 = data.removed;
 const _errs30 = errors;
 if(typeof data10 !== "boolean"){
-validate279.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema427.properties.removed.type,parentSchema:schema427.properties.removed,data:data10}];
+validate279.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema430.properties.removed.type,parentSchema:schema430.properties.removed,data:data10}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -15171,7 +15381,7 @@ var valid0 = true;
 }
 }
 else {
-validate279.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema427.type,parentSchema:schema427,data}];
+validate279.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema430.type,parentSchema:schema430,data}];
 return false;
 }
 }
@@ -15200,7 +15410,7 @@ break;
 }
 }
 else {
-validate278.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema505.type,parentSchema:schema505,data}];
+validate278.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema508.type,parentSchema:schema508,data}];
 return false;
 }
 }
@@ -15209,7 +15419,7 @@ return errors === 0;
 }
 
 export const eth_getProof_param0 = validate281;
-const schema516 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema519 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15232,9 +15442,9 @@ return errors === 0;
 }
 
 export const eth_getProof_param1 = validate282;
-const schema518 = {"$ref":"openrpc#/components/schemas/StorageKeys"};
-const schema519 = {"title":"Storage keys","type":"array","items":{"$ref":"#/components/schemas/StorageSlot"}};
-const schema520 = {"title":"Storage slot","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a storage slot (0x + 1 to 64 hex digits)"};
+const schema521 = {"$ref":"openrpc#/components/schemas/StorageKeys"};
+const schema522 = {"title":"Storage keys","type":"array","items":{"$ref":"#/components/schemas/StorageSlot"}};
+const schema523 = {"title":"Storage slot","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a storage slot (0x + 1 to 64 hex digits)"};
 
 function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15249,13 +15459,13 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern300.test(data0)){
-validate283.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema520,data:data0}];
+if(!pattern303.test(data0)){
+validate283.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema523,data:data0}];
 return false;
 }
 }
 else {
-validate283.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema520.type,parentSchema:schema520,data:data0}];
+validate283.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema523.type,parentSchema:schema523,data:data0}];
 return false;
 }
 }
@@ -15266,7 +15476,7 @@ break;
 }
 }
 else {
-validate283.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema519.type,parentSchema:schema519,data}];
+validate283.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema522.type,parentSchema:schema522,data}];
 return false;
 }
 }
@@ -15287,7 +15497,7 @@ return errors === 0;
 }
 
 export const eth_getProof_param2 = validate285;
-const schema521 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema524 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15435,9 +15645,9 @@ return errors === 0;
 }
 
 export const eth_getProof_result = validate290;
-const schema526 = {"$ref":"openrpc#/components/schemas/AccountProof"};
-const schema527 = {"title":"Account proof","type":"object","required":["address","accountProof","balance","codeHash","nonce","storageHash","storageProof"],"additionalProperties":false,"properties":{"address":{"$ref":"#/components/schemas/Address"},"accountProof":{"type":"array","items":{"$ref":"#/components/schemas/Bytes"}},"balance":{"$ref":"#/components/schemas/Uint256"},"codeHash":{"$ref":"#/components/schemas/Hash32"},"nonce":{"$ref":"#/components/schemas/Uint64"},"storageHash":{"$ref":"#/components/schemas/Hash32"},"storageProof":{"type":"array","items":{"$ref":"#/components/schemas/StorageProof"}}}};
-const schema534 = {"title":"Storage proof","type":"object","required":["key","value","proof"],"additionalProperties":false,"properties":{"key":{"$ref":"#/components/schemas/StorageSlot"},"value":{"$ref":"#/components/schemas/Uint256"},"proof":{"type":"array","items":{"$ref":"#/components/schemas/Bytes"}}}};
+const schema529 = {"$ref":"openrpc#/components/schemas/AccountProof"};
+const schema530 = {"title":"Account proof","type":"object","required":["address","accountProof","balance","codeHash","nonce","storageHash","storageProof"],"additionalProperties":false,"properties":{"address":{"$ref":"#/components/schemas/Address"},"accountProof":{"type":"array","items":{"$ref":"#/components/schemas/Bytes"}},"balance":{"$ref":"#/components/schemas/Uint256"},"codeHash":{"$ref":"#/components/schemas/Hash32"},"nonce":{"$ref":"#/components/schemas/Uint64"},"storageHash":{"$ref":"#/components/schemas/Hash32"},"storageProof":{"type":"array","items":{"$ref":"#/components/schemas/StorageProof"}}}};
+const schema537 = {"title":"Storage proof","type":"object","required":["key","value","proof"],"additionalProperties":false,"properties":{"key":{"$ref":"#/components/schemas/StorageSlot"},"value":{"$ref":"#/components/schemas/Uint256"},"proof":{"type":"array","items":{"$ref":"#/components/schemas/Bytes"}}}};
 
 function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15446,14 +15656,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.key === undefined) && (missing0 = "key")) || ((data.value === undefined) && (missing0 = "value"))) || ((data.proof === undefined) && (missing0 = "proof"))){
-validate292.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema534.required,parentSchema:schema534,data}];
+validate292.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema537.required,parentSchema:schema537,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "key") || (key0 === "value")) || (key0 === "proof"))){
-validate292.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema534,data}];
+validate292.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema537,data}];
 return false;
 break;
 }
@@ -15465,13 +15675,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern300.test(data0)){
-validate292.errors = [{instancePath:instancePath+"/key",schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema520,data:data0}];
+if(!pattern303.test(data0)){
+validate292.errors = [{instancePath:instancePath+"/key",schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema523,data:data0}];
 return false;
 }
 }
 else {
-validate292.errors = [{instancePath:instancePath+"/key",schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema520.type,parentSchema:schema520,data:data0}];
+validate292.errors = [{instancePath:instancePath+"/key",schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema523.type,parentSchema:schema523,data:data0}];
 return false;
 }
 }
@@ -15533,7 +15743,7 @@ break;
 }
 }
 else {
-validate292.errors = [{instancePath:instancePath+"/proof",schemaPath:"#/properties/proof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema534.properties.proof.type,parentSchema:schema534.properties.proof,data:data2}];
+validate292.errors = [{instancePath:instancePath+"/proof",schemaPath:"#/properties/proof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema537.properties.proof.type,parentSchema:schema537.properties.proof,data:data2}];
 return false;
 }
 }
@@ -15548,7 +15758,7 @@ var valid0 = true;
 }
 }
 else {
-validate292.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema534.type,parentSchema:schema534,data}];
+validate292.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema537.type,parentSchema:schema537,data}];
 return false;
 }
 }
@@ -15564,14 +15774,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.address === undefined) && (missing0 = "address")) || ((data.accountProof === undefined) && (missing0 = "accountProof"))) || ((data.balance === undefined) && (missing0 = "balance"))) || ((data.codeHash === undefined) && (missing0 = "codeHash"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.storageHash === undefined) && (missing0 = "storageHash"))) || ((data.storageProof === undefined) && (missing0 = "storageProof"))){
-validate291.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema527.required,parentSchema:schema527,data}];
+validate291.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema530.required,parentSchema:schema530,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "address") || (key0 === "accountProof")) || (key0 === "balance")) || (key0 === "codeHash")) || (key0 === "nonce")) || (key0 === "storageHash")) || (key0 === "storageProof"))){
-validate291.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema527,data}];
+validate291.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema530,data}];
 return false;
 break;
 }
@@ -15629,7 +15839,7 @@ break;
 }
 }
 else {
-validate291.errors = [{instancePath:instancePath+"/accountProof",schemaPath:"#/properties/accountProof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema527.properties.accountProof.type,parentSchema:schema527.properties.accountProof,data:data1}];
+validate291.errors = [{instancePath:instancePath+"/accountProof",schemaPath:"#/properties/accountProof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema530.properties.accountProof.type,parentSchema:schema530.properties.accountProof,data:data1}];
 return false;
 }
 }
@@ -15747,7 +15957,7 @@ break;
 }
 }
 else {
-validate291.errors = [{instancePath:instancePath+"/storageProof",schemaPath:"#/properties/storageProof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema527.properties.storageProof.type,parentSchema:schema527.properties.storageProof,data:data7}];
+validate291.errors = [{instancePath:instancePath+"/storageProof",schemaPath:"#/properties/storageProof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema530.properties.storageProof.type,parentSchema:schema530.properties.storageProof,data:data7}];
 return false;
 }
 }
@@ -15766,7 +15976,7 @@ var valid0 = true;
 }
 }
 else {
-validate291.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema527.type,parentSchema:schema527,data}];
+validate291.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema530.type,parentSchema:schema530,data}];
 return false;
 }
 }
@@ -15787,7 +15997,7 @@ return errors === 0;
 }
 
 export const eth_getRawTransactionByHash_param0 = validate295;
-const schema538 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema541 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15810,7 +16020,7 @@ return errors === 0;
 }
 
 export const eth_getRawTransactionByHash_result = validate296;
-const schema540 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Bytes"}]};
+const schema543 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Bytes"}]};
 
 function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15872,7 +16082,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema540.oneOf,parentSchema:schema540,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema543.oneOf,parentSchema:schema543,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -15899,7 +16109,7 @@ return errors === 0;
 }
 
 export const eth_getStorageAt_param0 = validate297;
-const schema543 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema546 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15922,7 +16132,7 @@ return errors === 0;
 }
 
 export const eth_getStorageAt_param1 = validate298;
-const schema545 = {"$ref":"openrpc#/components/schemas/StorageSlot"};
+const schema548 = {"$ref":"openrpc#/components/schemas/StorageSlot"};
 
 function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15930,13 +16140,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern300.test(data)){
-validate298.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema520,data}];
+if(!pattern303.test(data)){
+validate298.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema523,data}];
 return false;
 }
 }
 else {
-validate298.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema520.type,parentSchema:schema520,data}];
+validate298.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema523.type,parentSchema:schema523,data}];
 return false;
 }
 }
@@ -15945,7 +16155,7 @@ return errors === 0;
 }
 
 export const eth_getStorageAt_param2 = validate299;
-const schema547 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema550 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16093,7 +16303,7 @@ return errors === 0;
 }
 
 export const eth_getStorageAt_result = validate304;
-const schema552 = {"$ref":"openrpc#/components/schemas/Bytes32"};
+const schema555 = {"$ref":"openrpc#/components/schemas/Bytes32"};
 
 function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16116,8 +16326,8 @@ return errors === 0;
 }
 
 export const eth_getStorageValues_param0 = validate305;
-const schema554 = {"$ref":"openrpc#/components/schemas/StorageRequests"};
-const schema555 = {"title":"Storage requests","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/StorageKeys"}};
+const schema557 = {"$ref":"openrpc#/components/schemas/StorageRequests"};
+const schema558 = {"title":"Storage requests","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/StorageKeys"}};
 
 function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16132,13 +16342,13 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern300.test(data0)){
-validate307.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema520,data:data0}];
+if(!pattern303.test(data0)){
+validate307.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema523,data:data0}];
 return false;
 }
 }
 else {
-validate307.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema520.type,parentSchema:schema520,data:data0}];
+validate307.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema523.type,parentSchema:schema523,data:data0}];
 return false;
 }
 }
@@ -16149,7 +16359,7 @@ break;
 }
 }
 else {
-validate307.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema519.type,parentSchema:schema519,data}];
+validate307.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema522.type,parentSchema:schema522,data}];
 return false;
 }
 }
@@ -16167,7 +16377,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern16.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema555.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema558.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -16179,7 +16389,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema555.propertyNames,parentSchema:schema555,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema558.propertyNames,parentSchema:schema558,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16207,7 +16417,7 @@ break;
 }
 }
 else {
-validate306.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema555.type,parentSchema:schema555,data}];
+validate306.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema558.type,parentSchema:schema558,data}];
 return false;
 }
 }
@@ -16228,7 +16438,7 @@ return errors === 0;
 }
 
 export const eth_getStorageValues_param1 = validate310;
-const schema558 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema561 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16376,9 +16586,9 @@ return errors === 0;
 }
 
 export const eth_getStorageValues_result = validate315;
-const schema563 = {"$ref":"openrpc#/components/schemas/StorageValues"};
-const schema564 = {"title":"Storage values","type":"object","propertyNames":{"pattern":"^0x[0-9a-f]{40}$"},"additionalProperties":{"type":"array","items":{"$ref":"#/components/schemas/Bytes32"}}};
-const pattern350 = new RegExp("^0x[0-9a-f]{40}$", "u");
+const schema566 = {"$ref":"openrpc#/components/schemas/StorageValues"};
+const schema567 = {"title":"Storage values","type":"object","propertyNames":{"pattern":"^0x[0-9a-f]{40}$"},"additionalProperties":{"type":"array","items":{"$ref":"#/components/schemas/Bytes32"}}};
+const pattern353 = new RegExp("^0x[0-9a-f]{40}$", "u");
 
 function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16388,8 +16598,8 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
-if(!pattern350.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{40}$"},message:"must match pattern \""+"^0x[0-9a-f]{40}$"+"\"",schema:"^0x[0-9a-f]{40}$",parentSchema:schema564.propertyNames,data:key0,propertyName:key0};
+if(!pattern353.test(key0)){
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{40}$"},message:"must match pattern \""+"^0x[0-9a-f]{40}$"+"\"",schema:"^0x[0-9a-f]{40}$",parentSchema:schema567.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -16401,7 +16611,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema564.propertyNames,parentSchema:schema564,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema567.propertyNames,parentSchema:schema567,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16445,7 +16655,7 @@ break;
 }
 }
 else {
-validate316.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema564.additionalProperties.type,parentSchema:schema564.additionalProperties,data:data0}];
+validate316.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema567.additionalProperties.type,parentSchema:schema567.additionalProperties,data:data0}];
 return false;
 }
 }
@@ -16457,7 +16667,7 @@ break;
 }
 }
 else {
-validate316.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema564.type,parentSchema:schema564,data}];
+validate316.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema567.type,parentSchema:schema567,data}];
 return false;
 }
 }
@@ -16478,7 +16688,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockHashAndIndex_param0 = validate318;
-const schema566 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema569 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16501,7 +16711,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockHashAndIndex_param1 = validate319;
-const schema568 = {"$ref":"openrpc#/components/schemas/Uint64"};
+const schema571 = {"$ref":"openrpc#/components/schemas/Uint64"};
 
 function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16524,7 +16734,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockHashAndIndex_result = validate320;
-const schema570 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
+const schema573 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
 
 function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16533,7 +16743,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.input === undefined) && (missing0 = "input"))){
-validate321.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema340.required,parentSchema:schema340,data}];
+validate321.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema343.required,parentSchema:schema343,data}];
 return false;
 }
 else {
@@ -16641,7 +16851,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema340.properties.blockHash.oneOf,parentSchema:schema340.properties.blockHash,data:data2};
+const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema343.properties.blockHash.oneOf,parentSchema:schema343.properties.blockHash,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -16729,7 +16939,7 @@ passing1 = 1;
 }
 }
 if(!valid6){
-const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema340.properties.blockNumber.oneOf,parentSchema:schema340.properties.blockNumber,data:data3};
+const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema343.properties.blockNumber.oneOf,parentSchema:schema343.properties.blockNumber,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -16817,7 +17027,7 @@ passing2 = 1;
 }
 }
 if(!valid9){
-const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema340.properties.blockTimestamp.oneOf,parentSchema:schema340.properties.blockTimestamp,data:data4};
+const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema343.properties.blockTimestamp.oneOf,parentSchema:schema343.properties.blockTimestamp,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -16905,7 +17115,7 @@ passing3 = 1;
 }
 }
 if(!valid12){
-const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema340.properties.transactionIndex.oneOf,parentSchema:schema340.properties.transactionIndex,data:data5};
+const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema343.properties.transactionIndex.oneOf,parentSchema:schema343.properties.transactionIndex,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -17015,7 +17225,7 @@ passing4 = 1;
 }
 }
 if(!valid16){
-const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema340.properties.to.oneOf,parentSchema:schema340.properties.to,data:data7};
+const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema343.properties.to.oneOf,parentSchema:schema343.properties.to,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -17379,7 +17589,7 @@ if(data.isSystemTx !== undefined){
 let data24 = data.isSystemTx;
 const _errs94 = errors;
 if(typeof data24 !== "boolean"){
-validate321.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema340.properties.isSystemTx.type,parentSchema:schema340.properties.isSystemTx,data:data24}];
+validate321.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema343.properties.isSystemTx.type,parentSchema:schema343.properties.isSystemTx,data:data24}];
 return false;
 }
 var valid0 = _errs94 === errors;
@@ -17437,7 +17647,7 @@ var valid0 = true;
 }
 }
 else {
-validate321.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema340.type,parentSchema:schema340,data}];
+validate321.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema343.type,parentSchema:schema343,data}];
 return false;
 }
 }
@@ -17485,7 +17695,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema570.oneOf,parentSchema:schema570,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema573.oneOf,parentSchema:schema573,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17512,7 +17722,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockNumberAndIndex_param0 = validate325;
-const schema601 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema604 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17623,7 +17833,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockNumberAndIndex_param1 = validate328;
-const schema605 = {"$ref":"openrpc#/components/schemas/Uint64"};
+const schema608 = {"$ref":"openrpc#/components/schemas/Uint64"};
 
 function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17646,7 +17856,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockNumberAndIndex_result = validate329;
-const schema607 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
+const schema610 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
 
 function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17655,7 +17865,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.input === undefined) && (missing0 = "input"))){
-validate330.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema340.required,parentSchema:schema340,data}];
+validate330.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema343.required,parentSchema:schema343,data}];
 return false;
 }
 else {
@@ -17763,7 +17973,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema340.properties.blockHash.oneOf,parentSchema:schema340.properties.blockHash,data:data2};
+const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema343.properties.blockHash.oneOf,parentSchema:schema343.properties.blockHash,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -17851,7 +18061,7 @@ passing1 = 1;
 }
 }
 if(!valid6){
-const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema340.properties.blockNumber.oneOf,parentSchema:schema340.properties.blockNumber,data:data3};
+const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema343.properties.blockNumber.oneOf,parentSchema:schema343.properties.blockNumber,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -17939,7 +18149,7 @@ passing2 = 1;
 }
 }
 if(!valid9){
-const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema340.properties.blockTimestamp.oneOf,parentSchema:schema340.properties.blockTimestamp,data:data4};
+const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema343.properties.blockTimestamp.oneOf,parentSchema:schema343.properties.blockTimestamp,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -18027,7 +18237,7 @@ passing3 = 1;
 }
 }
 if(!valid12){
-const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema340.properties.transactionIndex.oneOf,parentSchema:schema340.properties.transactionIndex,data:data5};
+const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema343.properties.transactionIndex.oneOf,parentSchema:schema343.properties.transactionIndex,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -18137,7 +18347,7 @@ passing4 = 1;
 }
 }
 if(!valid16){
-const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema340.properties.to.oneOf,parentSchema:schema340.properties.to,data:data7};
+const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema343.properties.to.oneOf,parentSchema:schema343.properties.to,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -18501,7 +18711,7 @@ if(data.isSystemTx !== undefined){
 let data24 = data.isSystemTx;
 const _errs94 = errors;
 if(typeof data24 !== "boolean"){
-validate330.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema340.properties.isSystemTx.type,parentSchema:schema340.properties.isSystemTx,data:data24}];
+validate330.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema343.properties.isSystemTx.type,parentSchema:schema343.properties.isSystemTx,data:data24}];
 return false;
 }
 var valid0 = _errs94 === errors;
@@ -18559,7 +18769,7 @@ var valid0 = true;
 }
 }
 else {
-validate330.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema340.type,parentSchema:schema340,data}];
+validate330.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema343.type,parentSchema:schema343,data}];
 return false;
 }
 }
@@ -18607,7 +18817,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema607.oneOf,parentSchema:schema607,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema610.oneOf,parentSchema:schema610,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -18634,7 +18844,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByHash_param0 = validate334;
-const schema638 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema641 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18657,7 +18867,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByHash_result = validate335;
-const schema640 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
+const schema643 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
 
 function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18666,7 +18876,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.input === undefined) && (missing0 = "input"))){
-validate336.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema340.required,parentSchema:schema340,data}];
+validate336.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema343.required,parentSchema:schema343,data}];
 return false;
 }
 else {
@@ -18774,7 +18984,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema340.properties.blockHash.oneOf,parentSchema:schema340.properties.blockHash,data:data2};
+const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema343.properties.blockHash.oneOf,parentSchema:schema343.properties.blockHash,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -18862,7 +19072,7 @@ passing1 = 1;
 }
 }
 if(!valid6){
-const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema340.properties.blockNumber.oneOf,parentSchema:schema340.properties.blockNumber,data:data3};
+const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema343.properties.blockNumber.oneOf,parentSchema:schema343.properties.blockNumber,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -18950,7 +19160,7 @@ passing2 = 1;
 }
 }
 if(!valid9){
-const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema340.properties.blockTimestamp.oneOf,parentSchema:schema340.properties.blockTimestamp,data:data4};
+const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema343.properties.blockTimestamp.oneOf,parentSchema:schema343.properties.blockTimestamp,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -19038,7 +19248,7 @@ passing3 = 1;
 }
 }
 if(!valid12){
-const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema340.properties.transactionIndex.oneOf,parentSchema:schema340.properties.transactionIndex,data:data5};
+const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema343.properties.transactionIndex.oneOf,parentSchema:schema343.properties.transactionIndex,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -19148,7 +19358,7 @@ passing4 = 1;
 }
 }
 if(!valid16){
-const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema340.properties.to.oneOf,parentSchema:schema340.properties.to,data:data7};
+const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema343.properties.to.oneOf,parentSchema:schema343.properties.to,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -19512,7 +19722,7 @@ if(data.isSystemTx !== undefined){
 let data24 = data.isSystemTx;
 const _errs94 = errors;
 if(typeof data24 !== "boolean"){
-validate336.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema340.properties.isSystemTx.type,parentSchema:schema340.properties.isSystemTx,data:data24}];
+validate336.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema343.properties.isSystemTx.type,parentSchema:schema343.properties.isSystemTx,data:data24}];
 return false;
 }
 var valid0 = _errs94 === errors;
@@ -19570,7 +19780,7 @@ var valid0 = true;
 }
 }
 else {
-validate336.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema340.type,parentSchema:schema340,data}];
+validate336.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema343.type,parentSchema:schema343,data}];
 return false;
 }
 }
@@ -19618,7 +19828,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema640.oneOf,parentSchema:schema640,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema643.oneOf,parentSchema:schema643,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19645,7 +19855,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionCount_param0 = validate340;
-const schema671 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema674 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19668,7 +19878,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionCount_param1 = validate341;
-const schema673 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema676 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19816,7 +20026,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionCount_result = validate346;
-const schema678 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema681 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19839,7 +20049,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionReceipt_param0 = validate347;
-const schema680 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema683 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19862,7 +20072,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionReceipt_result = validate348;
-const schema682 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Receipt"}]};
+const schema685 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Receipt"}]};
 
 function validate349(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19871,7 +20081,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((data.transactionHash === undefined) && (missing0 = "transactionHash")) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.cumulativeGasUsed === undefined) && (missing0 = "cumulativeGasUsed"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.effectiveGasPrice === undefined) && (missing0 = "effectiveGasPrice"))){
-validate349.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema411.required,parentSchema:schema411,data}];
+validate349.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema414.required,parentSchema:schema414,data}];
 return false;
 }
 else {
@@ -20067,7 +20277,7 @@ passing0 = 1;
 }
 }
 if(!valid7){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema411.properties.to.oneOf,parentSchema:schema411.properties.to,data:data6};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema414.properties.to.oneOf,parentSchema:schema414.properties.to,data:data6};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -20265,7 +20475,7 @@ passing1 = 1;
 }
 }
 if(!valid15){
-const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema411.properties.contractAddress.oneOf,parentSchema:schema411.properties.contractAddress,data:data12};
+const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema414.properties.contractAddress.oneOf,parentSchema:schema414.properties.contractAddress,data:data12};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -20313,7 +20523,7 @@ break;
 }
 }
 else {
-validate349.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema411.properties.logs.type,parentSchema:schema411.properties.logs,data:data13}];
+validate349.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema414.properties.logs.type,parentSchema:schema414.properties.logs,data:data13}];
 return false;
 }
 }
@@ -20329,13 +20539,13 @@ const _errs53 = errors;
 const _errs54 = errors;
 if(errors === _errs54){
 if(typeof data15 === "string"){
-if(!pattern185.test(data15)){
-validate349.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema322,data:data15}];
+if(!pattern188.test(data15)){
+validate349.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema325,data:data15}];
 return false;
 }
 }
 else {
-validate349.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema322.type,parentSchema:schema322,data:data15}];
+validate349.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.type,parentSchema:schema325,data:data15}];
 return false;
 }
 }
@@ -20660,7 +20870,7 @@ var valid0 = true;
 }
 }
 else {
-validate349.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema411.type,parentSchema:schema411,data}];
+validate349.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema414.type,parentSchema:schema414,data}];
 return false;
 }
 }
@@ -20708,7 +20918,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema682.oneOf,parentSchema:schema682,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema685.oneOf,parentSchema:schema685,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -20735,7 +20945,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockHashAndIndex_param0 = validate352;
-const schema714 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema717 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20758,7 +20968,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockHashAndIndex_param1 = validate353;
-const schema716 = {"$ref":"openrpc#/components/schemas/Uint64"};
+const schema719 = {"$ref":"openrpc#/components/schemas/Uint64"};
 
 function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20781,7 +20991,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockHashAndIndex_result = validate354;
-const schema718 = {"$ref":"openrpc#/components/schemas/NotFound"};
+const schema721 = {"$ref":"openrpc#/components/schemas/NotFound"};
 
 function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20795,7 +21005,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockNumberAndIndex_param0 = validate355;
-const schema720 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema723 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20906,7 +21116,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockNumberAndIndex_param1 = validate358;
-const schema724 = {"$ref":"openrpc#/components/schemas/Uint64"};
+const schema727 = {"$ref":"openrpc#/components/schemas/Uint64"};
 
 function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20929,7 +21139,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockNumberAndIndex_result = validate359;
-const schema726 = {"$ref":"openrpc#/components/schemas/NotFound"};
+const schema729 = {"$ref":"openrpc#/components/schemas/NotFound"};
 
 function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20943,7 +21153,7 @@ return errors === 0;
 }
 
 export const eth_getUncleCountByBlockHash_param0 = validate360;
-const schema728 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema731 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20966,7 +21176,7 @@ return errors === 0;
 }
 
 export const eth_getUncleCountByBlockHash_result = validate361;
-const schema730 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
+const schema733 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21028,7 +21238,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema730.oneOf,parentSchema:schema730,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema733.oneOf,parentSchema:schema733,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -21055,7 +21265,7 @@ return errors === 0;
 }
 
 export const eth_getUncleCountByBlockNumber_param0 = validate362;
-const schema733 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema736 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21166,7 +21376,7 @@ return errors === 0;
 }
 
 export const eth_getUncleCountByBlockNumber_result = validate365;
-const schema737 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
+const schema740 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21228,7 +21438,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema737.oneOf,parentSchema:schema737,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema740.oneOf,parentSchema:schema740,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -21255,7 +21465,7 @@ return errors === 0;
 }
 
 export const eth_maxPriorityFeePerGas_result = validate366;
-const schema740 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema743 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21278,7 +21488,7 @@ return errors === 0;
 }
 
 export const eth_newBlockFilter_result = validate367;
-const schema742 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema745 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21286,13 +21496,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern300.test(data)){
-validate367.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema474,data}];
+if(!pattern303.test(data)){
+validate367.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema477,data}];
 return false;
 }
 }
 else {
-validate367.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema474.type,parentSchema:schema474,data}];
+validate367.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema477.type,parentSchema:schema477,data}];
 return false;
 }
 }
@@ -21301,7 +21511,7 @@ return errors === 0;
 }
 
 export const eth_newFilter_param0 = validate368;
-const schema744 = {"$ref":"openrpc#/components/schemas/Filter"};
+const schema747 = {"$ref":"openrpc#/components/schemas/Filter"};
 
 function validate369(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21311,7 +21521,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "fromBlock") || (key0 === "toBlock")) || (key0 === "blockHash")) || (key0 === "address")) || (key0 === "topics"))){
-validate369.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema492,data}];
+validate369.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema495,data}];
 return false;
 break;
 }
@@ -21439,7 +21649,7 @@ passing0 = 2;
 }
 }
 if(!valid2){
-const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema492.properties.address.oneOf,parentSchema:schema492.properties.address,data:data3};
+const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema495.properties.address.oneOf,parentSchema:schema495.properties.address,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -21506,7 +21716,7 @@ passing1 = 1;
 }
 }
 if(!valid5){
-const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema492.properties.topics.oneOf,parentSchema:schema492.properties.topics,data:data4};
+const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema495.properties.topics.oneOf,parentSchema:schema495.properties.topics,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -21540,7 +21750,7 @@ var valid0 = true;
 }
 }
 else {
-validate369.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema492.type,parentSchema:schema492,data}];
+validate369.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema495.type,parentSchema:schema495,data}];
 return false;
 }
 }
@@ -21561,7 +21771,7 @@ return errors === 0;
 }
 
 export const eth_newFilter_result = validate375;
-const schema750 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema753 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate375(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21569,13 +21779,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern300.test(data)){
-validate375.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema474,data}];
+if(!pattern303.test(data)){
+validate375.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema477,data}];
 return false;
 }
 }
 else {
-validate375.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema474.type,parentSchema:schema474,data}];
+validate375.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema477.type,parentSchema:schema477,data}];
 return false;
 }
 }
@@ -21584,7 +21794,7 @@ return errors === 0;
 }
 
 export const eth_newPendingTransactionFilter_result = validate376;
-const schema752 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema755 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21592,13 +21802,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern300.test(data)){
-validate376.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema474,data}];
+if(!pattern303.test(data)){
+validate376.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema477,data}];
 return false;
 }
 }
 else {
-validate376.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema474.type,parentSchema:schema474,data}];
+validate376.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema477.type,parentSchema:schema477,data}];
 return false;
 }
 }
@@ -21607,7 +21817,7 @@ return errors === 0;
 }
 
 export const eth_protocolVersion_result = validate377;
-const schema754 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema757 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21630,7 +21840,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransaction_param0 = validate378;
-const schema756 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema759 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21653,7 +21863,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransaction_result = validate379;
-const schema758 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema761 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21676,7 +21886,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransactionSync_param0 = validate380;
-const schema760 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema763 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21699,7 +21909,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransactionSync_param1 = validate381;
-const schema762 = {"oneOf":[{"type":"integer","minimum":0},{"$ref":"openrpc#/components/schemas/Uint"}],"x-error":"a timeout in milliseconds (a number or hex quantity)"};
+const schema765 = {"oneOf":[{"type":"integer","minimum":0},{"$ref":"openrpc#/components/schemas/Uint"}],"x-error":"a timeout in milliseconds (a number or hex quantity)"};
 
 function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21709,7 +21919,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema762.oneOf[0].type,parentSchema:schema762.oneOf[0],data};
+const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema765.oneOf[0].type,parentSchema:schema765.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21721,7 +21931,7 @@ errors++;
 if(errors === _errs1){
 if(typeof data == "number"){
 if(data < 0 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema762.oneOf[0],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema765.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21775,7 +21985,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema762.oneOf,parentSchema:schema762,data};
+const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema765.oneOf,parentSchema:schema765,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -21802,7 +22012,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransactionSync_result = validate382;
-const schema764 = {"$ref":"openrpc#/components/schemas/Receipt"};
+const schema767 = {"$ref":"openrpc#/components/schemas/Receipt"};
 
 function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21811,7 +22021,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((data.transactionHash === undefined) && (missing0 = "transactionHash")) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.cumulativeGasUsed === undefined) && (missing0 = "cumulativeGasUsed"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.effectiveGasPrice === undefined) && (missing0 = "effectiveGasPrice"))){
-validate383.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema411.required,parentSchema:schema411,data}];
+validate383.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema414.required,parentSchema:schema414,data}];
 return false;
 }
 else {
@@ -22007,7 +22217,7 @@ passing0 = 1;
 }
 }
 if(!valid7){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema411.properties.to.oneOf,parentSchema:schema411.properties.to,data:data6};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema414.properties.to.oneOf,parentSchema:schema414.properties.to,data:data6};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -22205,7 +22415,7 @@ passing1 = 1;
 }
 }
 if(!valid15){
-const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema411.properties.contractAddress.oneOf,parentSchema:schema411.properties.contractAddress,data:data12};
+const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema414.properties.contractAddress.oneOf,parentSchema:schema414.properties.contractAddress,data:data12};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -22253,7 +22463,7 @@ break;
 }
 }
 else {
-validate383.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema411.properties.logs.type,parentSchema:schema411.properties.logs,data:data13}];
+validate383.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema414.properties.logs.type,parentSchema:schema414.properties.logs,data:data13}];
 return false;
 }
 }
@@ -22269,13 +22479,13 @@ const _errs53 = errors;
 const _errs54 = errors;
 if(errors === _errs54){
 if(typeof data15 === "string"){
-if(!pattern185.test(data15)){
-validate383.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema322,data:data15}];
+if(!pattern188.test(data15)){
+validate383.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema325,data:data15}];
 return false;
 }
 }
 else {
-validate383.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema322.type,parentSchema:schema322,data:data15}];
+validate383.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.type,parentSchema:schema325,data:data15}];
 return false;
 }
 }
@@ -22600,7 +22810,7 @@ var valid0 = true;
 }
 }
 else {
-validate383.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema411.type,parentSchema:schema411,data}];
+validate383.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema414.type,parentSchema:schema414,data}];
 return false;
 }
 }
@@ -22621,7 +22831,7 @@ return errors === 0;
 }
 
 export const eth_sendTransaction_param0 = validate386;
-const schema795 = {"$ref":"openrpc#/components/schemas/TransactionRequest"};
+const schema798 = {"$ref":"openrpc#/components/schemas/TransactionRequest"};
 
 function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -23091,7 +23301,7 @@ return errors === 0;
 }
 
 export const eth_sendTransaction_result = validate391;
-const schema812 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema815 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate391(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -23114,7 +23324,7 @@ return errors === 0;
 }
 
 export const eth_sign_param0 = validate392;
-const schema814 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema817 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -23137,7 +23347,7 @@ return errors === 0;
 }
 
 export const eth_sign_param1 = validate393;
-const schema816 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema819 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate393(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -23160,7 +23370,7 @@ return errors === 0;
 }
 
 export const eth_sign_result = validate394;
-const schema818 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema821 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate394(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -23183,10 +23393,10 @@ return errors === 0;
 }
 
 export const eth_simulateV1_param0 = validate395;
-const schema820 = {"$ref":"openrpc#/components/schemas/SimulatePayload"};
-const schema821 = {"title":"Simulation request","type":"object","required":["blockStateCalls"],"additionalProperties":false,"properties":{"blockStateCalls":{"type":"array","items":{"$ref":"#/components/schemas/BlockStateCall"}},"traceTransfers":{"type":"boolean"},"validation":{"type":"boolean"},"returnFullTransactions":{"type":"boolean"}}};
-const schema822 = {"title":"Simulated block","type":"object","additionalProperties":false,"properties":{"blockOverrides":{"$ref":"#/components/schemas/BlockOverrides"},"stateOverrides":{"$ref":"#/components/schemas/StateOverrides"},"calls":{"type":"array","items":{"$ref":"#/components/schemas/CallObject"}}}};
-const schema823 = {"title":"Block overrides","type":"object","additionalProperties":false,"properties":{"number":{"$ref":"#/components/schemas/Uint64"},"time":{"$ref":"#/components/schemas/Uint64"},"gasLimit":{"$ref":"#/components/schemas/Uint64"},"feeRecipient":{"$ref":"#/components/schemas/Address"},"prevRandao":{"$ref":"#/components/schemas/Hash32"},"baseFeePerGas":{"$ref":"#/components/schemas/Uint256"},"blobBaseFee":{"$ref":"#/components/schemas/Uint256"},"beaconRoot":{"$ref":"#/components/schemas/Hash32"},"withdrawals":{"type":"array","items":{"$ref":"#/components/schemas/Withdrawal"}}}};
+const schema823 = {"$ref":"openrpc#/components/schemas/SimulatePayload"};
+const schema824 = {"title":"Simulation request","type":"object","required":["blockStateCalls"],"additionalProperties":false,"properties":{"blockStateCalls":{"type":"array","items":{"$ref":"#/components/schemas/BlockStateCall"}},"traceTransfers":{"type":"boolean"},"validation":{"type":"boolean"},"returnFullTransactions":{"type":"boolean"}}};
+const schema825 = {"title":"Simulated block","type":"object","additionalProperties":false,"properties":{"blockOverrides":{"$ref":"#/components/schemas/BlockOverrides"},"stateOverrides":{"$ref":"#/components/schemas/StateOverrides"},"calls":{"type":"array","items":{"$ref":"#/components/schemas/CallObject"}}}};
+const schema826 = {"title":"Block overrides","type":"object","additionalProperties":false,"properties":{"number":{"$ref":"#/components/schemas/Uint64"},"time":{"$ref":"#/components/schemas/Uint64"},"gasLimit":{"$ref":"#/components/schemas/Uint64"},"feeRecipient":{"$ref":"#/components/schemas/Address"},"prevRandao":{"$ref":"#/components/schemas/Hash32"},"baseFeePerGas":{"$ref":"#/components/schemas/Uint256"},"blobBaseFee":{"$ref":"#/components/schemas/Uint256"},"beaconRoot":{"$ref":"#/components/schemas/Hash32"},"withdrawals":{"type":"array","items":{"$ref":"#/components/schemas/Withdrawal"}}}};
 
 function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -23195,8 +23405,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema823.properties, key0))){
-validate398.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema823,data}];
+if(!(func2.call(schema826.properties, key0))){
+validate398.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema826,data}];
 return false;
 break;
 }
@@ -23398,7 +23608,7 @@ break;
 }
 }
 else {
-validate398.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema823.properties.withdrawals.type,parentSchema:schema823.properties.withdrawals,data:data8}];
+validate398.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema826.properties.withdrawals.type,parentSchema:schema826.properties.withdrawals,data:data8}];
 return false;
 }
 }
@@ -23418,7 +23628,7 @@ var valid0 = true;
 }
 }
 else {
-validate398.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema823.type,parentSchema:schema823,data}];
+validate398.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema826.type,parentSchema:schema826,data}];
 return false;
 }
 }
@@ -23891,7 +24101,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "blockOverrides") || (key0 === "stateOverrides")) || (key0 === "calls"))){
-validate397.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema822,data}];
+validate397.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema825,data}];
 return false;
 break;
 }
@@ -23941,7 +24151,7 @@ break;
 }
 }
 else {
-validate397.errors = [{instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema822.properties.calls.type,parentSchema:schema822.properties.calls,data:data2}];
+validate397.errors = [{instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema825.properties.calls.type,parentSchema:schema825.properties.calls,data:data2}];
 return false;
 }
 }
@@ -23955,7 +24165,7 @@ var valid0 = true;
 }
 }
 else {
-validate397.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema822.type,parentSchema:schema822,data}];
+validate397.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema825.type,parentSchema:schema825,data}];
 return false;
 }
 }
@@ -23971,14 +24181,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.blockStateCalls === undefined) && (missing0 = "blockStateCalls")){
-validate396.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema821.required,parentSchema:schema821,data}];
+validate396.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema824.required,parentSchema:schema824,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "blockStateCalls") || (key0 === "traceTransfers")) || (key0 === "validation")) || (key0 === "returnFullTransactions"))){
-validate396.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema821,data}];
+validate396.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema824,data}];
 return false;
 break;
 }
@@ -24004,7 +24214,7 @@ break;
 }
 }
 else {
-validate396.errors = [{instancePath:instancePath+"/blockStateCalls",schemaPath:"#/properties/blockStateCalls/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema821.properties.blockStateCalls.type,parentSchema:schema821.properties.blockStateCalls,data:data0}];
+validate396.errors = [{instancePath:instancePath+"/blockStateCalls",schemaPath:"#/properties/blockStateCalls/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema824.properties.blockStateCalls.type,parentSchema:schema824.properties.blockStateCalls,data:data0}];
 return false;
 }
 }
@@ -24018,7 +24228,7 @@ if(data.traceTransfers !== undefined){
 let data2 = data.traceTransfers;
 const _errs5 = errors;
 if(typeof data2 !== "boolean"){
-validate396.errors = [{instancePath:instancePath+"/traceTransfers",schemaPath:"#/properties/traceTransfers/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema821.properties.traceTransfers.type,parentSchema:schema821.properties.traceTransfers,data:data2}];
+validate396.errors = [{instancePath:instancePath+"/traceTransfers",schemaPath:"#/properties/traceTransfers/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema824.properties.traceTransfers.type,parentSchema:schema824.properties.traceTransfers,data:data2}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -24031,7 +24241,7 @@ if(data.validation !== undefined){
 let data3 = data.validation;
 const _errs7 = errors;
 if(typeof data3 !== "boolean"){
-validate396.errors = [{instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema821.properties.validation.type,parentSchema:schema821.properties.validation,data:data3}];
+validate396.errors = [{instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema824.properties.validation.type,parentSchema:schema824.properties.validation,data:data3}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -24044,7 +24254,7 @@ if(data.returnFullTransactions !== undefined){
 let data4 = data.returnFullTransactions;
 const _errs9 = errors;
 if(typeof data4 !== "boolean"){
-validate396.errors = [{instancePath:instancePath+"/returnFullTransactions",schemaPath:"#/properties/returnFullTransactions/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema821.properties.returnFullTransactions.type,parentSchema:schema821.properties.returnFullTransactions,data:data4}];
+validate396.errors = [{instancePath:instancePath+"/returnFullTransactions",schemaPath:"#/properties/returnFullTransactions/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema824.properties.returnFullTransactions.type,parentSchema:schema824.properties.returnFullTransactions,data:data4}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -24059,7 +24269,7 @@ var valid0 = true;
 }
 }
 else {
-validate396.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema821.type,parentSchema:schema821,data}];
+validate396.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema824.type,parentSchema:schema824,data}];
 return false;
 }
 }
@@ -24080,7 +24290,7 @@ return errors === 0;
 }
 
 export const eth_simulateV1_param1 = validate408;
-const schema848 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema851 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate409(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -24228,8 +24438,8 @@ return errors === 0;
 }
 
 export const eth_simulateV1_result = validate413;
-const schema853 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/SimulatedBlock"}};
-const schema854 = {"title":"Simulated block","allOf":[{"$ref":"#/components/schemas/Block"},{"type":"object","required":["calls"],"properties":{"calls":{"type":"array","items":{"$ref":"#/components/schemas/SimulatedCallResult"}}}}]};
+const schema856 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/SimulatedBlock"}};
+const schema857 = {"title":"Simulated block","allOf":[{"$ref":"#/components/schemas/Block"},{"type":"object","required":["calls"],"properties":{"calls":{"type":"array","items":{"$ref":"#/components/schemas/SimulatedCallResult"}}}}]};
 
 function validate415(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -24238,7 +24448,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((((((((data.hash === undefined) && (missing0 = "hash")) || ((data.parentHash === undefined) && (missing0 = "parentHash"))) || ((data.sha3Uncles === undefined) && (missing0 = "sha3Uncles"))) || ((data.miner === undefined) && (missing0 = "miner"))) || ((data.stateRoot === undefined) && (missing0 = "stateRoot"))) || ((data.transactionsRoot === undefined) && (missing0 = "transactionsRoot"))) || ((data.receiptsRoot === undefined) && (missing0 = "receiptsRoot"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.number === undefined) && (missing0 = "number"))) || ((data.gasLimit === undefined) && (missing0 = "gasLimit"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))) || ((data.extraData === undefined) && (missing0 = "extraData"))) || ((data.transactions === undefined) && (missing0 = "transactions"))){
-validate415.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema314.required,parentSchema:schema314,data}];
+validate415.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema317.required,parentSchema:schema317,data}];
 return false;
 }
 else {
@@ -24402,13 +24612,13 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data7 === "string"){
-if(!pattern185.test(data7)){
-validate415.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema322,data:data7}];
+if(!pattern188.test(data7)){
+validate415.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema325,data:data7}];
 return false;
 }
 }
 else {
-validate415.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema322.type,parentSchema:schema322,data:data7}];
+validate415.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.type,parentSchema:schema325,data:data7}];
 return false;
 }
 }
@@ -24600,13 +24810,13 @@ const _errs49 = errors;
 const _errs50 = errors;
 if(errors === _errs50){
 if(typeof data16 === "string"){
-if(!pattern194.test(data16)){
-validate415.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema331,data:data16}];
+if(!pattern197.test(data16)){
+validate415.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema334,data:data16}];
 return false;
 }
 }
 else {
-validate415.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema331.type,parentSchema:schema331,data:data16}];
+validate415.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema334.type,parentSchema:schema334,data:data16}];
 return false;
 }
 }
@@ -24815,7 +25025,7 @@ break;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema314.properties.transactions.anyOf[0].type,parentSchema:schema314.properties.transactions.anyOf[0],data:data24};
+const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema317.properties.transactions.anyOf[0].type,parentSchema:schema317.properties.transactions.anyOf[0],data:data24};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -24846,7 +25056,7 @@ break;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema314.properties.transactions.anyOf[1].type,parentSchema:schema314.properties.transactions.anyOf[1],data:data24};
+const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema317.properties.transactions.anyOf[1].type,parentSchema:schema317.properties.transactions.anyOf[1],data:data24};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -24860,7 +25070,7 @@ var _valid0 = _errs80 === errors;
 valid25 = valid25 || _valid0;
 }
 if(!valid25){
-const err4 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema314.properties.transactions.anyOf,parentSchema:schema314.properties.transactions,data:data24};
+const err4 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema317.properties.transactions.anyOf,parentSchema:schema317.properties.transactions,data:data24};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -24918,7 +25128,7 @@ break;
 }
 }
 else {
-validate415.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema314.properties.uncles.type,parentSchema:schema314.properties.uncles,data:data27}];
+validate415.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema317.properties.uncles.type,parentSchema:schema317.properties.uncles,data:data27}];
 return false;
 }
 }
@@ -24948,7 +25158,7 @@ break;
 }
 }
 else {
-validate415.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema314.properties.withdrawals.type,parentSchema:schema314.properties.withdrawals,data:data29}];
+validate415.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema317.properties.withdrawals.type,parentSchema:schema317.properties.withdrawals,data:data29}];
 return false;
 }
 }
@@ -24986,7 +25196,7 @@ var valid0 = true;
 }
 }
 else {
-validate415.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema314.type,parentSchema:schema314,data}];
+validate415.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema317.type,parentSchema:schema317,data}];
 return false;
 }
 }
@@ -24994,7 +25204,7 @@ validate415.errors = vErrors;
 return errors === 0;
 }
 
-const schema882 = {"title":"Simulated call result","type":"object","required":["returnData","logs","gasUsed","status"],"additionalProperties":false,"properties":{"returnData":{"$ref":"#/components/schemas/Bytes"},"logs":{"type":"array","items":{"$ref":"#/components/schemas/Log"}},"gasUsed":{"$ref":"#/components/schemas/Uint"},"maxUsedGas":{"$ref":"#/components/schemas/Uint"},"status":{"$ref":"#/components/schemas/Uint"},"error":{"type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"integer"},"message":{"type":"string"},"data":{"$ref":"#/components/schemas/Bytes"}}}}};
+const schema885 = {"title":"Simulated call result","type":"object","required":["returnData","logs","gasUsed","status"],"additionalProperties":false,"properties":{"returnData":{"$ref":"#/components/schemas/Bytes"},"logs":{"type":"array","items":{"$ref":"#/components/schemas/Log"}},"gasUsed":{"$ref":"#/components/schemas/Uint"},"maxUsedGas":{"$ref":"#/components/schemas/Uint"},"status":{"$ref":"#/components/schemas/Uint"},"error":{"type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"integer"},"message":{"type":"string"},"data":{"$ref":"#/components/schemas/Bytes"}}}}};
 
 function validate419(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -25003,14 +25213,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.returnData === undefined) && (missing0 = "returnData")) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.status === undefined) && (missing0 = "status"))){
-validate419.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema882.required,parentSchema:schema882,data}];
+validate419.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema885.required,parentSchema:schema885,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "returnData") || (key0 === "logs")) || (key0 === "gasUsed")) || (key0 === "maxUsedGas")) || (key0 === "status")) || (key0 === "error"))){
-validate419.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema882,data}];
+validate419.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema885,data}];
 return false;
 break;
 }
@@ -25058,7 +25268,7 @@ break;
 }
 }
 else {
-validate419.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema882.properties.logs.type,parentSchema:schema882.properties.logs,data:data1}];
+validate419.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema885.properties.logs.type,parentSchema:schema885.properties.logs,data:data1}];
 return false;
 }
 }
@@ -25141,14 +25351,14 @@ if(errors === _errs17){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing1;
 if(((data6.code === undefined) && (missing1 = "code")) || ((data6.message === undefined) && (missing1 = "message"))){
-validate419.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema882.properties.error.required,parentSchema:schema882.properties.error,data:data6}];
+validate419.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema885.properties.error.required,parentSchema:schema885.properties.error,data:data6}];
 return false;
 }
 else {
 const _errs19 = errors;
 for(const key1 in data6){
 if(!(((key1 === "code") || (key1 === "message")) || (key1 === "data"))){
-validate419.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema882.properties.error,data:data6}];
+validate419.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema885.properties.error,data:data6}];
 return false;
 break;
 }
@@ -25158,7 +25368,7 @@ if(data6.code !== undefined){
 let data7 = data6.code;
 const _errs20 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate419.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema882.properties.error.properties.code.type,parentSchema:schema882.properties.error.properties.code,data:data7}];
+validate419.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema885.properties.error.properties.code.type,parentSchema:schema885.properties.error.properties.code,data:data7}];
 return false;
 }
 var valid6 = _errs20 === errors;
@@ -25171,7 +25381,7 @@ if(data6.message !== undefined){
 let data8 = data6.message;
 const _errs22 = errors;
 if(typeof data8 !== "string"){
-validate419.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema882.properties.error.properties.message.type,parentSchema:schema882.properties.error.properties.message,data:data8}];
+validate419.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema885.properties.error.properties.message.type,parentSchema:schema885.properties.error.properties.message,data:data8}];
 return false;
 }
 var valid6 = _errs22 === errors;
@@ -25207,7 +25417,7 @@ var valid6 = true;
 }
 }
 else {
-validate419.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema882.properties.error.type,parentSchema:schema882.properties.error,data:data6}];
+validate419.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema885.properties.error.type,parentSchema:schema885.properties.error,data:data6}];
 return false;
 }
 }
@@ -25225,7 +25435,7 @@ var valid0 = true;
 }
 }
 else {
-validate419.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema882.type,parentSchema:schema882,data}];
+validate419.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema885.type,parentSchema:schema885,data}];
 return false;
 }
 }
@@ -25249,7 +25459,7 @@ if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.calls === undefined) && (missing0 = "calls")){
-validate414.errors = [{instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema854.allOf[1].required,parentSchema:schema854.allOf[1],data}];
+validate414.errors = [{instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema857.allOf[1].required,parentSchema:schema857.allOf[1],data}];
 return false;
 }
 else {
@@ -25273,7 +25483,7 @@ break;
 }
 }
 else {
-validate414.errors = [{instancePath:instancePath+"/calls",schemaPath:"#/allOf/1/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema854.allOf[1].properties.calls.type,parentSchema:schema854.allOf[1].properties.calls,data:data0}];
+validate414.errors = [{instancePath:instancePath+"/calls",schemaPath:"#/allOf/1/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema857.allOf[1].properties.calls.type,parentSchema:schema857.allOf[1].properties.calls,data:data0}];
 return false;
 }
 }
@@ -25281,7 +25491,7 @@ return false;
 }
 }
 else {
-validate414.errors = [{instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema854.allOf[1].type,parentSchema:schema854.allOf[1],data}];
+validate414.errors = [{instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema857.allOf[1].type,parentSchema:schema857.allOf[1],data}];
 return false;
 }
 }
@@ -25312,7 +25522,7 @@ break;
 }
 }
 else {
-validate413.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema853.type,parentSchema:schema853,data}];
+validate413.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema856.type,parentSchema:schema856,data}];
 return false;
 }
 }
@@ -25321,14 +25531,14 @@ return errors === 0;
 }
 
 export const eth_subscribe_param0 = validate423;
-const schema888 = {"$ref":"openrpc#/components/schemas/SubscriptionKind"};
-const schema889 = {"title":"Subscription kind","type":"string","x-error":"a subscription kind name"};
+const schema891 = {"$ref":"openrpc#/components/schemas/SubscriptionKind"};
+const schema892 = {"title":"Subscription kind","type":"string","x-error":"a subscription kind name"};
 
 function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate423.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionKind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema889.type,parentSchema:schema889,data}];
+validate423.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionKind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema892.type,parentSchema:schema892,data}];
 return false;
 }
 validate423.errors = vErrors;
@@ -25336,8 +25546,8 @@ return errors === 0;
 }
 
 export const eth_subscribe_param1 = validate424;
-const schema890 = {"$ref":"openrpc#/components/schemas/SubscriptionOptions"};
-const schema891 = {"title":"Subscription options","anyOf":[{"type":"boolean"},{"type":"object"}],"x-error":"a boolean or a filter object"};
+const schema893 = {"$ref":"openrpc#/components/schemas/SubscriptionOptions"};
+const schema894 = {"title":"Subscription options","anyOf":[{"type":"boolean"},{"type":"object"}],"x-error":"a boolean or a filter object"};
 
 function validate424(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -25346,7 +25556,7 @@ const _errs1 = errors;
 let valid1 = false;
 const _errs2 = errors;
 if(typeof data !== "boolean"){
-const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema891.anyOf[0].type,parentSchema:schema891.anyOf[0],data};
+const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema894.anyOf[0].type,parentSchema:schema894.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -25360,7 +25570,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err1 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema891.anyOf[1].type,parentSchema:schema891.anyOf[1],data};
+const err1 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema894.anyOf[1].type,parentSchema:schema894.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -25373,7 +25583,7 @@ var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err2 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema891.anyOf,parentSchema:schema891,data};
+const err2 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema894.anyOf,parentSchema:schema894,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -25400,9 +25610,9 @@ return errors === 0;
 }
 
 export const eth_subscribe_result = validate425;
-const schema892 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
-const schema893 = {"title":"Subscription id","type":"string","pattern":"^0x[0-9a-fA-F]{1,32}$","x-error":"a subscription id (0x + up to 32 hex digits)"};
-const pattern577 = new RegExp("^0x[0-9a-fA-F]{1,32}$", "u");
+const schema895 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
+const schema896 = {"title":"Subscription id","type":"string","pattern":"^0x[0-9a-fA-F]{1,32}$","x-error":"a subscription id (0x + up to 32 hex digits)"};
+const pattern580 = new RegExp("^0x[0-9a-fA-F]{1,32}$", "u");
 
 function validate425(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -25410,13 +25620,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern577.test(data)){
-validate425.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema893,data}];
+if(!pattern580.test(data)){
+validate425.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema896,data}];
 return false;
 }
 }
 else {
-validate425.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema893.type,parentSchema:schema893,data}];
+validate425.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema896.type,parentSchema:schema896,data}];
 return false;
 }
 }
@@ -25425,8 +25635,8 @@ return errors === 0;
 }
 
 export const eth_syncing_result = validate426;
-const schema894 = {"oneOf":[{"type":"boolean","const":false},{"$ref":"openrpc#/components/schemas/SyncStatus"}]};
-const schema895 = {"title":"Sync status","type":"object","required":["startingBlock","currentBlock","highestBlock"],"properties":{"startingBlock":{"$ref":"#/components/schemas/Uint"},"currentBlock":{"$ref":"#/components/schemas/Uint"},"highestBlock":{"$ref":"#/components/schemas/Uint"}}};
+const schema897 = {"oneOf":[{"type":"boolean","const":false},{"$ref":"openrpc#/components/schemas/SyncStatus"}]};
+const schema898 = {"title":"Sync status","type":"object","required":["startingBlock","currentBlock","highestBlock"],"properties":{"startingBlock":{"$ref":"#/components/schemas/Uint"},"currentBlock":{"$ref":"#/components/schemas/Uint"},"highestBlock":{"$ref":"#/components/schemas/Uint"}}};
 
 function validate427(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -25435,7 +25645,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.startingBlock === undefined) && (missing0 = "startingBlock")) || ((data.currentBlock === undefined) && (missing0 = "currentBlock"))) || ((data.highestBlock === undefined) && (missing0 = "highestBlock"))){
-validate427.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema895.required,parentSchema:schema895,data}];
+validate427.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema898.required,parentSchema:schema898,data}];
 return false;
 }
 else {
@@ -25509,7 +25719,7 @@ var valid0 = true;
 }
 }
 else {
-validate427.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema895.type,parentSchema:schema895,data}];
+validate427.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema898.type,parentSchema:schema898,data}];
 return false;
 }
 }
@@ -25526,7 +25736,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(typeof data !== "boolean"){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema894.oneOf[0].type,parentSchema:schema894.oneOf[0],data};
+const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema897.oneOf[0].type,parentSchema:schema897.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -25536,7 +25746,7 @@ vErrors.push(err0);
 errors++;
 }
 if(false !== data){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema894.oneOf[0],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema897.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -25567,7 +25777,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema894.oneOf,parentSchema:schema894,data};
+const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema897.oneOf,parentSchema:schema897,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -25594,7 +25804,7 @@ return errors === 0;
 }
 
 export const eth_uninstallFilter_param0 = validate429;
-const schema899 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema902 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate429(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -25602,13 +25812,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern300.test(data)){
-validate429.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema474,data}];
+if(!pattern303.test(data)){
+validate429.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema477,data}];
 return false;
 }
 }
 else {
-validate429.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema474.type,parentSchema:schema474,data}];
+validate429.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema477.type,parentSchema:schema477,data}];
 return false;
 }
 }
@@ -25617,13 +25827,13 @@ return errors === 0;
 }
 
 export const eth_uninstallFilter_result = validate430;
-const schema901 = {"type":"boolean"};
+const schema904 = {"type":"boolean"};
 
 function validate430(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate430.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema901.type,parentSchema:schema901,data}];
+validate430.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema904.type,parentSchema:schema904,data}];
 return false;
 }
 validate430.errors = vErrors;
@@ -25631,7 +25841,7 @@ return errors === 0;
 }
 
 export const eth_unsubscribe_param0 = validate431;
-const schema902 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
+const schema905 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
 
 function validate431(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -25639,13 +25849,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern577.test(data)){
-validate431.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema893,data}];
+if(!pattern580.test(data)){
+validate431.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema896,data}];
 return false;
 }
 }
 else {
-validate431.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema893.type,parentSchema:schema893,data}];
+validate431.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema896.type,parentSchema:schema896,data}];
 return false;
 }
 }
@@ -25654,13 +25864,13 @@ return errors === 0;
 }
 
 export const eth_unsubscribe_result = validate432;
-const schema904 = {"type":"boolean"};
+const schema907 = {"type":"boolean"};
 
 function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate432.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema904.type,parentSchema:schema904,data}];
+validate432.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema907.type,parentSchema:schema907,data}];
 return false;
 }
 validate432.errors = vErrors;
@@ -25668,13 +25878,13 @@ return errors === 0;
 }
 
 export const net_listening_result = validate433;
-const schema905 = {"type":"boolean"};
+const schema908 = {"type":"boolean"};
 
 function validate433(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate433.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema905.type,parentSchema:schema905,data}];
+validate433.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema908.type,parentSchema:schema908,data}];
 return false;
 }
 validate433.errors = vErrors;
@@ -25682,20 +25892,20 @@ return errors === 0;
 }
 
 export const net_version_result = validate434;
-const schema906 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$"};
+const schema909 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$"};
 
 function validate434(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
-if(!pattern166.test(data)){
-validate434.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema906,data}];
+if(!pattern169.test(data)){
+validate434.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema909,data}];
 return false;
 }
 }
 else {
-validate434.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema906.type,parentSchema:schema906,data}];
+validate434.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema909.type,parentSchema:schema909,data}];
 return false;
 }
 }
@@ -25704,7 +25914,7 @@ return errors === 0;
 }
 
 export const op_supportedCapabilities_result = validate435;
-const schema907 = {"type":"array","items":{"type":"string"}};
+const schema910 = {"type":"array","items":{"type":"string"}};
 
 function validate435(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -25717,7 +25927,7 @@ for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate435.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema907.items.type,parentSchema:schema907.items,data:data0}];
+validate435.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema910.items.type,parentSchema:schema910.items,data:data0}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -25727,7 +25937,7 @@ break;
 }
 }
 else {
-validate435.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema907.type,parentSchema:schema907,data}];
+validate435.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema910.type,parentSchema:schema910,data}];
 return false;
 }
 }
@@ -25736,8 +25946,8 @@ return errors === 0;
 }
 
 export const rpc_discover_result = validate436;
-const schema908 = {"$ref":"openrpc#/components/schemas/OpenRpcDocument"};
-const schema909 = {"title":"OpenRPC document","type":"object","required":["openrpc","info","methods"],"properties":{"openrpc":{"type":"string"},"info":{"type":"object","required":["title","version"],"properties":{"title":{"type":"string"},"version":{"type":"string"}}},"servers":{"type":"array","items":{"type":"object"}},"methods":{"type":"array","items":{"type":"object"}},"components":{"type":"object"}}};
+const schema911 = {"$ref":"openrpc#/components/schemas/OpenRpcDocument"};
+const schema912 = {"title":"OpenRPC document","type":"object","required":["openrpc","info","methods"],"properties":{"openrpc":{"type":"string"},"info":{"type":"object","required":["title","version"],"properties":{"title":{"type":"string"},"version":{"type":"string"}}},"servers":{"type":"array","items":{"type":"object"}},"methods":{"type":"array","items":{"type":"object"}},"components":{"type":"object"}}};
 
 function validate436(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -25747,7 +25957,7 @@ if(errors === _errs0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.openrpc === undefined) && (missing0 = "openrpc")) || ((data.info === undefined) && (missing0 = "info"))) || ((data.methods === undefined) && (missing0 = "methods"))){
-validate436.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema909.required,parentSchema:schema909,data}];
+validate436.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema912.required,parentSchema:schema912,data}];
 return false;
 }
 else {
@@ -25755,7 +25965,7 @@ if(data.openrpc !== undefined){
 let data0 = data.openrpc;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate436.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema909.properties.openrpc.type,parentSchema:schema909.properties.openrpc,data:data0}];
+validate436.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema912.properties.openrpc.type,parentSchema:schema912.properties.openrpc,data:data0}];
 return false;
 }
 var valid1 = _errs2 === errors;
@@ -25771,7 +25981,7 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.title === undefined) && (missing1 = "title")) || ((data1.version === undefined) && (missing1 = "version"))){
-validate436.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema909.properties.info.required,parentSchema:schema909.properties.info,data:data1}];
+validate436.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema912.properties.info.required,parentSchema:schema912.properties.info,data:data1}];
 return false;
 }
 else {
@@ -25779,7 +25989,7 @@ if(data1.title !== undefined){
 let data2 = data1.title;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate436.errors = [{instancePath:instancePath+"/info/title",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema909.properties.info.properties.title.type,parentSchema:schema909.properties.info.properties.title,data:data2}];
+validate436.errors = [{instancePath:instancePath+"/info/title",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema912.properties.info.properties.title.type,parentSchema:schema912.properties.info.properties.title,data:data2}];
 return false;
 }
 var valid2 = _errs6 === errors;
@@ -25792,7 +26002,7 @@ if(data1.version !== undefined){
 let data3 = data1.version;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate436.errors = [{instancePath:instancePath+"/info/version",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema909.properties.info.properties.version.type,parentSchema:schema909.properties.info.properties.version,data:data3}];
+validate436.errors = [{instancePath:instancePath+"/info/version",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema912.properties.info.properties.version.type,parentSchema:schema912.properties.info.properties.version,data:data3}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -25804,7 +26014,7 @@ var valid2 = true;
 }
 }
 else {
-validate436.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema909.properties.info.type,parentSchema:schema909.properties.info,data:data1}];
+validate436.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema912.properties.info.type,parentSchema:schema912.properties.info,data:data1}];
 return false;
 }
 }
@@ -25825,7 +26035,7 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 const _errs12 = errors;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-validate436.errors = [{instancePath:instancePath+"/servers/" + i0,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema909.properties.servers.items.type,parentSchema:schema909.properties.servers.items,data:data5}];
+validate436.errors = [{instancePath:instancePath+"/servers/" + i0,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema912.properties.servers.items.type,parentSchema:schema912.properties.servers.items,data:data5}];
 return false;
 }
 var valid3 = _errs12 === errors;
@@ -25835,7 +26045,7 @@ break;
 }
 }
 else {
-validate436.errors = [{instancePath:instancePath+"/servers",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema909.properties.servers.type,parentSchema:schema909.properties.servers,data:data4}];
+validate436.errors = [{instancePath:instancePath+"/servers",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema912.properties.servers.type,parentSchema:schema912.properties.servers,data:data4}];
 return false;
 }
 }
@@ -25856,7 +26066,7 @@ for(let i1=0; i1<len1; i1++){
 let data7 = data6[i1];
 const _errs16 = errors;
 if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
-validate436.errors = [{instancePath:instancePath+"/methods/" + i1,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema909.properties.methods.items.type,parentSchema:schema909.properties.methods.items,data:data7}];
+validate436.errors = [{instancePath:instancePath+"/methods/" + i1,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema912.properties.methods.items.type,parentSchema:schema912.properties.methods.items,data:data7}];
 return false;
 }
 var valid4 = _errs16 === errors;
@@ -25866,7 +26076,7 @@ break;
 }
 }
 else {
-validate436.errors = [{instancePath:instancePath+"/methods",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema909.properties.methods.type,parentSchema:schema909.properties.methods,data:data6}];
+validate436.errors = [{instancePath:instancePath+"/methods",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema912.properties.methods.type,parentSchema:schema912.properties.methods,data:data6}];
 return false;
 }
 }
@@ -25880,7 +26090,7 @@ if(data.components !== undefined){
 let data8 = data.components;
 const _errs18 = errors;
 if(!(data8 && typeof data8 == "object" && !Array.isArray(data8))){
-validate436.errors = [{instancePath:instancePath+"/components",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/components/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema909.properties.components.type,parentSchema:schema909.properties.components,data:data8}];
+validate436.errors = [{instancePath:instancePath+"/components",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/components/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema912.properties.components.type,parentSchema:schema912.properties.components,data:data8}];
 return false;
 }
 var valid1 = _errs18 === errors;
@@ -25895,7 +26105,7 @@ var valid1 = true;
 }
 }
 else {
-validate436.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema909.type,parentSchema:schema909,data}];
+validate436.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema912.type,parentSchema:schema912,data}];
 return false;
 }
 }
@@ -25904,10 +26114,10 @@ return errors === 0;
 }
 
 export const txpool_content_result = validate437;
-const schema910 = {"$ref":"openrpc#/components/schemas/TxPoolContent"};
-const schema911 = {"title":"Transaction pool content","type":"object","required":["pending","queued"],"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactions"},"queued":{"$ref":"#/components/schemas/TxPoolTransactions"}}};
-const schema912 = {"title":"Transaction pool section","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}};
-const schema913 = {"title":"Transactions by nonce","type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"#/components/schemas/Transaction"}};
+const schema913 = {"$ref":"openrpc#/components/schemas/TxPoolContent"};
+const schema914 = {"title":"Transaction pool content","type":"object","required":["pending","queued"],"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactions"},"queued":{"$ref":"#/components/schemas/TxPoolTransactions"}}};
+const schema915 = {"title":"Transaction pool section","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}};
+const schema916 = {"title":"Transactions by nonce","type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"#/components/schemas/Transaction"}};
 
 function validate440(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -25917,8 +26127,8 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
-if(!pattern166.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema913.propertyNames,data:key0,propertyName:key0};
+if(!pattern169.test(key0)){
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema916.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -25930,7 +26140,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema913.propertyNames,parentSchema:schema913,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema916.propertyNames,parentSchema:schema916,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -25958,7 +26168,7 @@ break;
 }
 }
 else {
-validate440.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema913.type,parentSchema:schema913,data}];
+validate440.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema916.type,parentSchema:schema916,data}];
 return false;
 }
 }
@@ -25976,7 +26186,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern16.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema912.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema915.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -25988,7 +26198,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema912.propertyNames,parentSchema:schema912,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema915.propertyNames,parentSchema:schema915,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -26016,7 +26226,7 @@ break;
 }
 }
 else {
-validate439.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema912.type,parentSchema:schema912,data}];
+validate439.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema915.type,parentSchema:schema915,data}];
 return false;
 }
 }
@@ -26032,7 +26242,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate438.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema911.required,parentSchema:schema911,data}];
+validate438.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema914.required,parentSchema:schema914,data}];
 return false;
 }
 else {
@@ -26063,7 +26273,7 @@ var valid0 = true;
 }
 }
 else {
-validate438.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema911.type,parentSchema:schema911,data}];
+validate438.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema914.type,parentSchema:schema914,data}];
 return false;
 }
 }
@@ -26084,7 +26294,7 @@ return errors === 0;
 }
 
 export const txpool_contentFrom_param0 = validate446;
-const schema914 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema917 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate446(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -26107,8 +26317,8 @@ return errors === 0;
 }
 
 export const txpool_contentFrom_result = validate447;
-const schema916 = {"$ref":"openrpc#/components/schemas/TxPoolContentFrom"};
-const schema917 = {"title":"Transaction pool content of one sender","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"},"queued":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}}};
+const schema919 = {"$ref":"openrpc#/components/schemas/TxPoolContentFrom"};
+const schema920 = {"title":"Transaction pool content of one sender","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"},"queued":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}}};
 
 function validate448(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -26117,14 +26327,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate448.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema917.required,parentSchema:schema917,data}];
+validate448.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema920.required,parentSchema:schema920,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate448.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema917,data}];
+validate448.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema920,data}];
 return false;
 break;
 }
@@ -26158,7 +26368,7 @@ var valid0 = true;
 }
 }
 else {
-validate448.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema917.type,parentSchema:schema917,data}];
+validate448.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema920.type,parentSchema:schema920,data}];
 return false;
 }
 }
@@ -26179,8 +26389,8 @@ return errors === 0;
 }
 
 export const txpool_status_result = validate452;
-const schema918 = {"$ref":"openrpc#/components/schemas/TxPoolStatus"};
-const schema919 = {"title":"Transaction pool status","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/Uint"},"queued":{"$ref":"#/components/schemas/Uint"}}};
+const schema921 = {"$ref":"openrpc#/components/schemas/TxPoolStatus"};
+const schema922 = {"title":"Transaction pool status","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/Uint"},"queued":{"$ref":"#/components/schemas/Uint"}}};
 
 function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -26189,14 +26399,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate453.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema919.required,parentSchema:schema919,data}];
+validate453.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema922.required,parentSchema:schema922,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate453.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema919,data}];
+validate453.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema922,data}];
 return false;
 break;
 }
@@ -26250,7 +26460,7 @@ var valid0 = true;
 }
 }
 else {
-validate453.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema919.type,parentSchema:schema919,data}];
+validate453.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema922.type,parentSchema:schema922,data}];
 return false;
 }
 }
@@ -26271,13 +26481,13 @@ return errors === 0;
 }
 
 export const web3_clientVersion_result = validate455;
-const schema922 = {"type":"string"};
+const schema925 = {"type":"string"};
 
 function validate455(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate455.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema922.type,parentSchema:schema922,data}];
+validate455.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema925.type,parentSchema:schema925,data}];
 return false;
 }
 validate455.errors = vErrors;
@@ -26285,7 +26495,7 @@ return errors === 0;
 }
 
 export const web3_sha3_param0 = validate456;
-const schema923 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema926 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate456(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -26308,7 +26518,7 @@ return errors === 0;
 }
 
 export const web3_sha3_result = validate457;
-const schema925 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema928 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate457(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;

@@ -3,7 +3,7 @@
  * CallBlockOverrides: eth_call's and eth_estimateGas's fourth parameter, debug_traceCall's `blockOverrides`)
  * read into the domain form. A call refuses the fields only a simulated block has, with geth's error.
  */
-import { createWithdrawal } from '@ethereumjs/util'
+import { bigIntToBytes, createWithdrawal, setLengthLeft } from '@ethereumjs/util'
 import type { BlockOverrideSpec } from '../domain/block-overrides.js'
 import { BlockOverrideNotSupportedError } from '../errors.js'
 import { parseData, parseQuantity } from '../format/hex.js'
@@ -19,7 +19,8 @@ export function parseBlockOverrides(o: BlockOverrides | CallBlockOverrides): Blo
     time: q(o.time),
     gasLimit: q(o.gasLimit),
     feeRecipient: b(o.feeRecipient),
-    prevRandao: b(o.prevRandao),
+    // a 32-byte hash, or a quantity as viem sends it
+    prevRandao: o.prevRandao === undefined ? undefined : setLengthLeft(bigIntToBytes(BigInt(o.prevRandao)), 32),
     baseFeePerGas: q(o.baseFeePerGas),
     blobBaseFee: q(o.blobBaseFee),
     beaconRoot: b(o.beaconRoot),

@@ -48,8 +48,9 @@ async function search(env: ExecutionEnv, request: CallRequest, runs: Runs): Prom
         override(request.from)?.balance ??
         (await (env.readState?.() ?? stateAt(env.vm, env.stateRoot)).getAccount(new Address(request.from)))?.balance ??
         0n
+      // geth: a value the balance does not exceed (a zero balance, even sending nothing) cannot be paid for
+      if ((request.value ?? 0n) >= balance) throw new InsufficientFundsForTransferError()
       const available = balance - (request.value ?? 0n)
-      if (available < 0n) throw new InsufficientFundsForTransferError()
       const allowance = available / feeCap
       if (allowance < hi) hi = allowance
     }
