@@ -304,12 +304,13 @@ export type CallFrame = {
 /**
  * Call frame log
  *
- * A log emitted inside a call frame (callTracer with withLog); `position` is the index among the frame's subcalls it came before.
+ * A log emitted inside a call frame (callTracer with withLog): `index` is its log index in the block (in the call, for debug_traceCall), `position` the index among the frame's subcalls it came before. The logs of a failed frame, and of the frames under it, are dropped, as geth.
  */
 export type CallLog = {
   address: Address
   topics: Hash32[]
   data: Bytes
+  index?: Uint
   position?: Uint
 }
 
@@ -816,7 +817,7 @@ export type StorageValues = Record<string, Bytes32[]>
 /**
  * Struct log
  *
- * One executed opcode as geth's struct logger reports it: program counter, opcode name, gas left before it, its cost, call depth; stack entries are hex quantities, memory 32-byte hex words without 0x, storage the slots touched so far in this frame.
+ * One executed opcode as geth's struct logger reports it: program counter, opcode name, gas left before it, its cost, call depth; stack entries are hex quantities, memory 32-byte hex words, storage the 32-byte slots and values touched so far in this frame (0x-prefixed as geth 1.14 and later, anvil and execution-apis).
  */
 export type StructLog = {
   pc: number
@@ -835,7 +836,7 @@ export type StructLog = {
 /**
  * Struct logger result
  *
- * The default tracer's output: gas used by the transaction, whether it failed, its return data (hex without 0x) and one StructLog per executed opcode.
+ * The default tracer's output: gas used by the transaction, whether it failed, its return data (0x-prefixed, as geth 1.14 and later) and one StructLog per executed opcode.
  */
 export type StructLogResult = {
   gas: number

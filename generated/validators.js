@@ -1372,7 +1372,7 @@ const schema58 = {"title":"Hex quantity","type":"string","pattern":"^0x(0|[1-9a-
 const pattern16 = new RegExp("^0x[0-9a-fA-F]{40}$", "u");
 const pattern18 = new RegExp("^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$", "u");
 const wrapper0 = {validate: validate45};
-const schema63 = {"title":"Call frame log","type":"object","required":["address","topics","data"],"properties":{"address":{"$ref":"#/components/schemas/Address"},"topics":{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},"data":{"$ref":"#/components/schemas/Bytes"},"position":{"$ref":"#/components/schemas/Uint"}}};
+const schema63 = {"title":"Call frame log","type":"object","required":["address","topics","data"],"properties":{"address":{"$ref":"#/components/schemas/Address"},"topics":{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},"data":{"$ref":"#/components/schemas/Bytes"},"index":{"$ref":"#/components/schemas/Uint"},"position":{"$ref":"#/components/schemas/Uint"}}};
 
 function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1469,19 +1469,19 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.position !== undefined){
-let data4 = data.position;
+if(data.index !== undefined){
+let data4 = data.index;
 const _errs12 = errors;
 const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data4 === "string"){
 if(!pattern18.test(data4)){
-validate46.errors = [{instancePath:instancePath+"/position",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data4}];
+validate46.errors = [{instancePath:instancePath+"/index",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data4}];
 return false;
 }
 }
 else {
-validate46.errors = [{instancePath:instancePath+"/position",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data4}];
+validate46.errors = [{instancePath:instancePath+"/index",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data4}];
 return false;
 }
 }
@@ -1489,6 +1489,29 @@ var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.position !== undefined){
+let data5 = data.position;
+const _errs15 = errors;
+const _errs16 = errors;
+if(errors === _errs16){
+if(typeof data5 === "string"){
+if(!pattern18.test(data5)){
+validate46.errors = [{instancePath:instancePath+"/position",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema58,data:data5}];
+return false;
+}
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/position",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.type,parentSchema:schema58,data:data5}];
+return false;
+}
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -1790,9 +1813,9 @@ validate45.errors = vErrors;
 return errors === 0;
 }
 
-const schema68 = {"title":"Prestate diff result","type":"object","required":["pre","post"],"additionalProperties":false,"properties":{"pre":{"$ref":"#/components/schemas/PrestateResult"},"post":{"$ref":"#/components/schemas/PrestateResult"}}};
-const schema69 = {"title":"Prestate result","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/PrestateAccount"}};
-const schema70 = {"title":"Prestate account","type":"object","properties":{"balance":{"$ref":"#/components/schemas/Uint"},"nonce":{"type":"integer","minimum":0},"code":{"$ref":"#/components/schemas/Bytes"},"codeHash":{"$ref":"#/components/schemas/Hash32"},"storage":{"type":"object","additionalProperties":{"$ref":"#/components/schemas/Hash32"}}}};
+const schema69 = {"title":"Prestate diff result","type":"object","required":["pre","post"],"additionalProperties":false,"properties":{"pre":{"$ref":"#/components/schemas/PrestateResult"},"post":{"$ref":"#/components/schemas/PrestateResult"}}};
+const schema70 = {"title":"Prestate result","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/PrestateAccount"}};
+const schema71 = {"title":"Prestate account","type":"object","properties":{"balance":{"$ref":"#/components/schemas/Uint"},"nonce":{"type":"integer","minimum":0},"code":{"$ref":"#/components/schemas/Bytes"},"codeHash":{"$ref":"#/components/schemas/Hash32"},"storage":{"type":"object","additionalProperties":{"$ref":"#/components/schemas/Hash32"}}}};
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1825,13 +1848,13 @@ if(data.nonce !== undefined){
 let data1 = data.nonce;
 const _errs4 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate51.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema70.properties.nonce.type,parentSchema:schema70.properties.nonce,data:data1}];
+validate51.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema71.properties.nonce.type,parentSchema:schema71.properties.nonce,data:data1}];
 return false;
 }
 if(errors === _errs4){
 if(typeof data1 == "number"){
 if(data1 < 0 || isNaN(data1)){
-validate51.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema70.properties.nonce,data:data1}];
+validate51.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema71.properties.nonce,data:data1}];
 return false;
 }
 }
@@ -1914,7 +1937,7 @@ break;
 }
 }
 else {
-validate51.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema70.properties.storage.type,parentSchema:schema70.properties.storage,data:data4}];
+validate51.errors = [{instancePath:instancePath+"/storage",schemaPath:"#/properties/storage/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.properties.storage.type,parentSchema:schema71.properties.storage,data:data4}];
 return false;
 }
 }
@@ -1929,7 +1952,7 @@ var valid0 = true;
 }
 }
 else {
-validate51.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema70.type,parentSchema:schema70,data}];
+validate51.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.type,parentSchema:schema71,data}];
 return false;
 }
 }
@@ -1947,7 +1970,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern16.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema69.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema70.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1959,7 +1982,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema69.propertyNames,parentSchema:schema69,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema70.propertyNames,parentSchema:schema70,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1987,7 +2010,7 @@ break;
 }
 }
 else {
-validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.type,parentSchema:schema69,data}];
+validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema70.type,parentSchema:schema70,data}];
 return false;
 }
 }
@@ -2003,14 +2026,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pre === undefined) && (missing0 = "pre")) || ((data.post === undefined) && (missing0 = "post"))){
-validate49.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema68.required,parentSchema:schema68,data}];
+validate49.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema69.required,parentSchema:schema69,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pre") || (key0 === "post"))){
-validate49.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema68,data}];
+validate49.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema69,data}];
 return false;
 break;
 }
@@ -2044,7 +2067,7 @@ var valid0 = true;
 }
 }
 else {
-validate49.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.type,parentSchema:schema68,data}];
+validate49.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.type,parentSchema:schema69,data}];
 return false;
 }
 }
@@ -2232,7 +2255,7 @@ return errors === 0;
 }
 
 export const debug_traceBlockByNumber_param0 = validate60;
-const schema75 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema76 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2343,7 +2366,7 @@ return errors === 0;
 }
 
 export const debug_traceBlockByNumber_param1 = validate63;
-const schema79 = {"$ref":"openrpc#/components/schemas/TraceConfig"};
+const schema80 = {"$ref":"openrpc#/components/schemas/TraceConfig"};
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2526,7 +2549,7 @@ return errors === 0;
 }
 
 export const debug_traceBlockByNumber_result = validate66;
-const schema82 = {"$ref":"openrpc#/components/schemas/BlockTraceResult"};
+const schema83 = {"$ref":"openrpc#/components/schemas/BlockTraceResult"};
 
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2569,14 +2592,14 @@ return errors === 0;
 }
 
 export const debug_traceCall_param0 = validate70;
-const schema84 = {"$ref":"openrpc#/components/schemas/CallObject"};
-const schema85 = {"title":"Call object","type":"object","additionalProperties":false,"properties":{"type":{"$ref":"#/components/schemas/Uint"},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"gas":{"$ref":"#/components/schemas/Uint64"},"gasPrice":{"$ref":"#/components/schemas/Uint256"},"maxFeePerGas":{"$ref":"#/components/schemas/Uint256"},"maxPriorityFeePerGas":{"$ref":"#/components/schemas/Uint256"},"value":{"$ref":"#/components/schemas/Uint256"},"input":{"$ref":"#/components/schemas/Bytes"},"data":{"$ref":"#/components/schemas/Bytes"},"nonce":{"$ref":"#/components/schemas/Uint64"},"chainId":{"$ref":"#/components/schemas/Uint"},"accessList":{"$ref":"#/components/schemas/AccessList"},"authorizationList":{"$ref":"#/components/schemas/AuthorizationList"},"blobVersionedHashes":{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},"maxFeePerBlobGas":{"$ref":"#/components/schemas/Uint256"}}};
-const schema88 = {"title":"Not found","type":"null"};
-const schema91 = {"title":"256-bit hex quantity","type":"string","pattern":"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$","x-error":"a 256-bit hex quantity without leading zeros"};
+const schema85 = {"$ref":"openrpc#/components/schemas/CallObject"};
+const schema86 = {"title":"Call object","type":"object","additionalProperties":false,"properties":{"type":{"$ref":"#/components/schemas/Uint"},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"gas":{"$ref":"#/components/schemas/Uint64"},"gasPrice":{"$ref":"#/components/schemas/Uint256"},"maxFeePerGas":{"$ref":"#/components/schemas/Uint256"},"maxPriorityFeePerGas":{"$ref":"#/components/schemas/Uint256"},"value":{"$ref":"#/components/schemas/Uint256"},"input":{"$ref":"#/components/schemas/Bytes"},"data":{"$ref":"#/components/schemas/Bytes"},"nonce":{"$ref":"#/components/schemas/Uint64"},"chainId":{"$ref":"#/components/schemas/Uint"},"accessList":{"$ref":"#/components/schemas/AccessList"},"authorizationList":{"$ref":"#/components/schemas/AuthorizationList"},"blobVersionedHashes":{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},"maxFeePerBlobGas":{"$ref":"#/components/schemas/Uint256"}}};
+const schema89 = {"title":"Not found","type":"null"};
+const schema92 = {"title":"256-bit hex quantity","type":"string","pattern":"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$","x-error":"a 256-bit hex quantity without leading zeros"};
 const func2 = Object.prototype.hasOwnProperty;
-const pattern38 = new RegExp("^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$", "u");
-const schema99 = {"title":"Access list","type":"array","items":{"$ref":"#/components/schemas/AccessListEntry"}};
-const schema100 = {"title":"Access list entry","type":"object","required":["address","storageKeys"],"additionalProperties":false,"properties":{"address":{"$ref":"#/components/schemas/Address"},"storageKeys":{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}}}};
+const pattern39 = new RegExp("^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$", "u");
+const schema100 = {"title":"Access list","type":"array","items":{"$ref":"#/components/schemas/AccessListEntry"}};
+const schema101 = {"title":"Access list entry","type":"object","required":["address","storageKeys"],"additionalProperties":false,"properties":{"address":{"$ref":"#/components/schemas/Address"},"storageKeys":{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}}}};
 
 function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2585,14 +2608,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.address === undefined) && (missing0 = "address")) || ((data.storageKeys === undefined) && (missing0 = "storageKeys"))){
-validate73.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema100.required,parentSchema:schema100,data}];
+validate73.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema101.required,parentSchema:schema101,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "address") || (key0 === "storageKeys"))){
-validate73.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema100,data}];
+validate73.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema101,data}];
 return false;
 break;
 }
@@ -2650,7 +2673,7 @@ break;
 }
 }
 else {
-validate73.errors = [{instancePath:instancePath+"/storageKeys",schemaPath:"#/properties/storageKeys/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema100.properties.storageKeys.type,parentSchema:schema100.properties.storageKeys,data:data1}];
+validate73.errors = [{instancePath:instancePath+"/storageKeys",schemaPath:"#/properties/storageKeys/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema101.properties.storageKeys.type,parentSchema:schema101.properties.storageKeys,data:data1}];
 return false;
 }
 }
@@ -2664,7 +2687,7 @@ var valid0 = true;
 }
 }
 else {
-validate73.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema100.type,parentSchema:schema100,data}];
+validate73.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema101.type,parentSchema:schema101,data}];
 return false;
 }
 }
@@ -2693,7 +2716,7 @@ break;
 }
 }
 else {
-validate72.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema99.type,parentSchema:schema99,data}];
+validate72.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema100.type,parentSchema:schema100,data}];
 return false;
 }
 }
@@ -2701,8 +2724,8 @@ validate72.errors = vErrors;
 return errors === 0;
 }
 
-const schema103 = {"title":"Authorization list","type":"array","items":{"$ref":"#/components/schemas/Authorization"}};
-const schema104 = {"title":"Authorization","type":"object","required":["chainId","address","nonce","yParity","r","s"],"additionalProperties":false,"properties":{"chainId":{"$ref":"#/components/schemas/Uint256"},"address":{"$ref":"#/components/schemas/Address"},"nonce":{"$ref":"#/components/schemas/Uint64"},"yParity":{"$ref":"#/components/schemas/Uint"},"r":{"$ref":"#/components/schemas/Uint256"},"s":{"$ref":"#/components/schemas/Uint256"}}};
+const schema104 = {"title":"Authorization list","type":"array","items":{"$ref":"#/components/schemas/Authorization"}};
+const schema105 = {"title":"Authorization","type":"object","required":["chainId","address","nonce","yParity","r","s"],"additionalProperties":false,"properties":{"chainId":{"$ref":"#/components/schemas/Uint256"},"address":{"$ref":"#/components/schemas/Address"},"nonce":{"$ref":"#/components/schemas/Uint64"},"yParity":{"$ref":"#/components/schemas/Uint"},"r":{"$ref":"#/components/schemas/Uint256"},"s":{"$ref":"#/components/schemas/Uint256"}}};
 
 function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2711,14 +2734,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.chainId === undefined) && (missing0 = "chainId")) || ((data.address === undefined) && (missing0 = "address"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.yParity === undefined) && (missing0 = "yParity"))) || ((data.r === undefined) && (missing0 = "r"))) || ((data.s === undefined) && (missing0 = "s"))){
-validate77.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema104.required,parentSchema:schema104,data}];
+validate77.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema105.required,parentSchema:schema105,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "chainId") || (key0 === "address")) || (key0 === "nonce")) || (key0 === "yParity")) || (key0 === "r")) || (key0 === "s"))){
-validate77.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema104,data}];
+validate77.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema105,data}];
 return false;
 break;
 }
@@ -2730,13 +2753,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern38.test(data0)){
-validate77.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data0}];
+if(!pattern39.test(data0)){
+validate77.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data0}];
 return false;
 }
 }
 else {
-validate77.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data0}];
+validate77.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data0}];
 return false;
 }
 }
@@ -2818,13 +2841,13 @@ const _errs14 = errors;
 const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data4 === "string"){
-if(!pattern38.test(data4)){
-validate77.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data4}];
+if(!pattern39.test(data4)){
+validate77.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data4}];
 return false;
 }
 }
 else {
-validate77.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data4}];
+validate77.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data4}];
 return false;
 }
 }
@@ -2840,13 +2863,13 @@ const _errs17 = errors;
 const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data5 === "string"){
-if(!pattern38.test(data5)){
-validate77.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data5}];
+if(!pattern39.test(data5)){
+validate77.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data5}];
 return false;
 }
 }
 else {
-validate77.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data5}];
+validate77.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data5}];
 return false;
 }
 }
@@ -2864,7 +2887,7 @@ var valid0 = true;
 }
 }
 else {
-validate77.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema104.type,parentSchema:schema104,data}];
+validate77.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema105.type,parentSchema:schema105,data}];
 return false;
 }
 }
@@ -2893,7 +2916,7 @@ break;
 }
 }
 else {
-validate76.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema103.type,parentSchema:schema103,data}];
+validate76.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema104.type,parentSchema:schema104,data}];
 return false;
 }
 }
@@ -2909,8 +2932,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema85.properties, key0))){
-validate71.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema85,data}];
+if(!(func2.call(schema86.properties, key0))){
+validate71.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema86,data}];
 return false;
 break;
 }
@@ -2968,7 +2991,7 @@ let valid3 = false;
 let passing0 = null;
 const _errs10 = errors;
 if(data2 !== null){
-const err0 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data2};
+const err0 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data2};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3020,7 +3043,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema85.properties.to.oneOf,parentSchema:schema85.properties.to,data:data2};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema86.properties.to.oneOf,parentSchema:schema86.properties.to,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3076,13 +3099,13 @@ const _errs19 = errors;
 const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data4 === "string"){
-if(!pattern38.test(data4)){
-validate71.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data4}];
+if(!pattern39.test(data4)){
+validate71.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data4}];
 return false;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data4}];
+validate71.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data4}];
 return false;
 }
 }
@@ -3098,13 +3121,13 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data5 === "string"){
-if(!pattern38.test(data5)){
-validate71.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data5}];
+if(!pattern39.test(data5)){
+validate71.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data5}];
 return false;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data5}];
+validate71.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data5}];
 return false;
 }
 }
@@ -3120,13 +3143,13 @@ const _errs25 = errors;
 const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data6 === "string"){
-if(!pattern38.test(data6)){
-validate71.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data6}];
+if(!pattern39.test(data6)){
+validate71.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data6}];
 return false;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data6}];
+validate71.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data6}];
 return false;
 }
 }
@@ -3142,13 +3165,13 @@ const _errs28 = errors;
 const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data7 === "string"){
-if(!pattern38.test(data7)){
-validate71.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data7}];
+if(!pattern39.test(data7)){
+validate71.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data7}];
 return false;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data7}];
+validate71.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data7}];
 return false;
 }
 }
@@ -3300,7 +3323,7 @@ break;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema85.properties.blobVersionedHashes.type,parentSchema:schema85.properties.blobVersionedHashes,data:data14}];
+validate71.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema86.properties.blobVersionedHashes.type,parentSchema:schema86.properties.blobVersionedHashes,data:data14}];
 return false;
 }
 }
@@ -3316,13 +3339,13 @@ const _errs50 = errors;
 const _errs51 = errors;
 if(errors === _errs51){
 if(typeof data16 === "string"){
-if(!pattern38.test(data16)){
-validate71.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data16}];
+if(!pattern39.test(data16)){
+validate71.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data16}];
 return false;
 }
 }
 else {
-validate71.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data16}];
+validate71.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data16}];
 return false;
 }
 }
@@ -3349,7 +3372,7 @@ var valid0 = true;
 }
 }
 else {
-validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.type,parentSchema:schema85,data}];
+validate71.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema86.type,parentSchema:schema86,data}];
 return false;
 }
 }
@@ -3370,7 +3393,7 @@ return errors === 0;
 }
 
 export const debug_traceCall_param1 = validate81;
-const schema113 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema114 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3518,8 +3541,8 @@ return errors === 0;
 }
 
 export const debug_traceCall_param2 = validate86;
-const schema118 = {"$ref":"openrpc#/components/schemas/TraceCallConfig"};
-const schema119 = {"title":"Trace call config","allOf":[{"$ref":"#/components/schemas/TraceConfig"},{"type":"object","properties":{"stateOverrides":{"$ref":"#/components/schemas/StateOverrides"},"blockOverrides":{"$ref":"#/components/schemas/CallBlockOverrides"}}}]};
+const schema119 = {"$ref":"openrpc#/components/schemas/TraceCallConfig"};
+const schema120 = {"title":"Trace call config","allOf":[{"$ref":"#/components/schemas/TraceConfig"},{"type":"object","properties":{"stateOverrides":{"$ref":"#/components/schemas/StateOverrides"},"blockOverrides":{"$ref":"#/components/schemas/CallBlockOverrides"}}}]};
 
 function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3689,10 +3712,10 @@ validate88.errors = vErrors;
 return errors === 0;
 }
 
-const schema122 = {"title":"State overrides","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/AccountOverride"},"x-error":"an object of account overrides keyed by 20-byte address"};
-const schema123 = {"title":"Account override","type":"object","additionalProperties":false,"properties":{"balance":{"$ref":"#/components/schemas/Uint256"},"nonce":{"$ref":"#/components/schemas/Uint64"},"code":{"$ref":"#/components/schemas/Bytes"},"state":{"$ref":"#/components/schemas/StorageOverride"},"stateDiff":{"$ref":"#/components/schemas/StorageOverride"},"movePrecompileToAddress":{"$ref":"#/components/schemas/Address"}}};
-const schema127 = {"title":"Storage override","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{64}$"},"additionalProperties":{"$ref":"#/components/schemas/Bytes32"},"x-error":"an object of 32-byte words keyed by 32-byte slots (0x + 64 hex digits each)"};
-const schema128 = {"title":"32 bytes","type":"string","pattern":"^0x[0-9a-fA-F]{64}$","x-error":"32 hex encoded bytes (0x + 64 hex digits)"};
+const schema123 = {"title":"State overrides","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/AccountOverride"},"x-error":"an object of account overrides keyed by 20-byte address"};
+const schema124 = {"title":"Account override","type":"object","additionalProperties":false,"properties":{"balance":{"$ref":"#/components/schemas/Uint256"},"nonce":{"$ref":"#/components/schemas/Uint64"},"code":{"$ref":"#/components/schemas/Bytes"},"state":{"$ref":"#/components/schemas/StorageOverride"},"stateDiff":{"$ref":"#/components/schemas/StorageOverride"},"movePrecompileToAddress":{"$ref":"#/components/schemas/Address"}}};
+const schema128 = {"title":"Storage override","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{64}$"},"additionalProperties":{"$ref":"#/components/schemas/Bytes32"},"x-error":"an object of 32-byte words keyed by 32-byte slots (0x + 64 hex digits each)"};
+const schema129 = {"title":"32 bytes","type":"string","pattern":"^0x[0-9a-fA-F]{64}$","x-error":"32 hex encoded bytes (0x + 64 hex digits)"};
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3703,7 +3726,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern1.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema127.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema128.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3715,7 +3738,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema127.propertyNames,parentSchema:schema127,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema128.propertyNames,parentSchema:schema128,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3736,12 +3759,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data0 === "string"){
 if(!pattern1.test(data0)){
-validate92.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/Bytes32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema128,data:data0}];
+validate92.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/Bytes32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema129,data:data0}];
 return false;
 }
 }
 else {
-validate92.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/Bytes32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema128.type,parentSchema:schema128,data:data0}];
+validate92.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/Bytes32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.type,parentSchema:schema129,data:data0}];
 return false;
 }
 }
@@ -3753,7 +3776,7 @@ break;
 }
 }
 else {
-validate92.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema127.type,parentSchema:schema127,data}];
+validate92.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema128.type,parentSchema:schema128,data}];
 return false;
 }
 }
@@ -3770,7 +3793,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "balance") || (key0 === "nonce")) || (key0 === "code")) || (key0 === "state")) || (key0 === "stateDiff")) || (key0 === "movePrecompileToAddress"))){
-validate91.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema123,data}];
+validate91.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema124,data}];
 return false;
 break;
 }
@@ -3782,13 +3805,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern38.test(data0)){
-validate91.errors = [{instancePath:instancePath+"/balance",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data0}];
+if(!pattern39.test(data0)){
+validate91.errors = [{instancePath:instancePath+"/balance",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data0}];
 return false;
 }
 }
 else {
-validate91.errors = [{instancePath:instancePath+"/balance",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data0}];
+validate91.errors = [{instancePath:instancePath+"/balance",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data0}];
 return false;
 }
 }
@@ -3895,7 +3918,7 @@ var valid0 = true;
 }
 }
 else {
-validate91.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema123.type,parentSchema:schema123,data}];
+validate91.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema124.type,parentSchema:schema124,data}];
 return false;
 }
 }
@@ -3913,7 +3936,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern16.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema122.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema123.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3925,7 +3948,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema122.propertyNames,parentSchema:schema122,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema123.propertyNames,parentSchema:schema123,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3953,7 +3976,7 @@ break;
 }
 }
 else {
-validate90.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema122.type,parentSchema:schema122,data}];
+validate90.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema123.type,parentSchema:schema123,data}];
 return false;
 }
 }
@@ -3961,8 +3984,8 @@ validate90.errors = vErrors;
 return errors === 0;
 }
 
-const schema130 = {"title":"Call block overrides","type":"object","additionalProperties":false,"properties":{"number":{"$ref":"#/components/schemas/Uint256"},"difficulty":{"$ref":"#/components/schemas/Uint256"},"time":{"$ref":"#/components/schemas/Uint64"},"gasLimit":{"$ref":"#/components/schemas/Uint64"},"feeRecipient":{"$ref":"#/components/schemas/Address"},"prevRandao":{"anyOf":[{"$ref":"#/components/schemas/Hash32"},{"$ref":"#/components/schemas/Uint256"}]},"baseFeePerGas":{"$ref":"#/components/schemas/Uint256"},"blobBaseFee":{"$ref":"#/components/schemas/Uint256"},"beaconRoot":{"$ref":"#/components/schemas/Hash32"},"withdrawals":{"type":"array","items":{"$ref":"#/components/schemas/Withdrawal"}}}};
-const schema141 = {"title":"Withdrawal","type":"object","required":["index","validatorIndex","address","amount"],"properties":{"index":{"$ref":"#/components/schemas/Uint64"},"validatorIndex":{"$ref":"#/components/schemas/Uint64"},"address":{"$ref":"#/components/schemas/Address"},"amount":{"$ref":"#/components/schemas/Uint64"}}};
+const schema131 = {"title":"Call block overrides","type":"object","additionalProperties":false,"properties":{"number":{"$ref":"#/components/schemas/Uint256"},"difficulty":{"$ref":"#/components/schemas/Uint256"},"time":{"$ref":"#/components/schemas/Uint64"},"gasLimit":{"$ref":"#/components/schemas/Uint64"},"feeRecipient":{"$ref":"#/components/schemas/Address"},"prevRandao":{"anyOf":[{"$ref":"#/components/schemas/Hash32"},{"$ref":"#/components/schemas/Uint256"}]},"baseFeePerGas":{"$ref":"#/components/schemas/Uint256"},"blobBaseFee":{"$ref":"#/components/schemas/Uint256"},"beaconRoot":{"$ref":"#/components/schemas/Hash32"},"withdrawals":{"type":"array","items":{"$ref":"#/components/schemas/Withdrawal"}}}};
+const schema142 = {"title":"Withdrawal","type":"object","required":["index","validatorIndex","address","amount"],"properties":{"index":{"$ref":"#/components/schemas/Uint64"},"validatorIndex":{"$ref":"#/components/schemas/Uint64"},"address":{"$ref":"#/components/schemas/Address"},"amount":{"$ref":"#/components/schemas/Uint64"}}};
 
 function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3971,7 +3994,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.index === undefined) && (missing0 = "index")) || ((data.validatorIndex === undefined) && (missing0 = "validatorIndex"))) || ((data.address === undefined) && (missing0 = "address"))) || ((data.amount === undefined) && (missing0 = "amount"))){
-validate98.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema141.required,parentSchema:schema141,data}];
+validate98.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema142.required,parentSchema:schema142,data}];
 return false;
 }
 else {
@@ -4068,7 +4091,7 @@ var valid0 = true;
 }
 }
 else {
-validate98.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema141.type,parentSchema:schema141,data}];
+validate98.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema142.type,parentSchema:schema142,data}];
 return false;
 }
 }
@@ -4084,8 +4107,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema130.properties, key0))){
-validate97.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema130,data}];
+if(!(func2.call(schema131.properties, key0))){
+validate97.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema131,data}];
 return false;
 break;
 }
@@ -4097,13 +4120,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern38.test(data0)){
-validate97.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data0}];
+if(!pattern39.test(data0)){
+validate97.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data0}];
 return false;
 }
 }
 else {
-validate97.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data0}];
+validate97.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data0}];
 return false;
 }
 }
@@ -4119,13 +4142,13 @@ const _errs5 = errors;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
-if(!pattern38.test(data1)){
-validate97.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data1}];
+if(!pattern39.test(data1)){
+validate97.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data1}];
 return false;
 }
 }
 else {
-validate97.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data1}];
+validate97.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data1}];
 return false;
 }
 }
@@ -4239,8 +4262,8 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data5 === "string"){
-if(!pattern38.test(data5)){
-const err2 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data5};
+if(!pattern39.test(data5)){
+const err2 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data5};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4251,7 +4274,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data5};
+const err3 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data5};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4265,7 +4288,7 @@ var _valid0 = _errs22 === errors;
 valid6 = valid6 || _valid0;
 }
 if(!valid6){
-const err4 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/properties/prevRandao/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema130.properties.prevRandao.anyOf,parentSchema:schema130.properties.prevRandao,data:data5};
+const err4 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/properties/prevRandao/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema131.properties.prevRandao.anyOf,parentSchema:schema131.properties.prevRandao,data:data5};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4299,13 +4322,13 @@ const _errs25 = errors;
 const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data6 === "string"){
-if(!pattern38.test(data6)){
-validate97.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data6}];
+if(!pattern39.test(data6)){
+validate97.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data6}];
 return false;
 }
 }
 else {
-validate97.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data6}];
+validate97.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data6}];
 return false;
 }
 }
@@ -4321,13 +4344,13 @@ const _errs28 = errors;
 const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data7 === "string"){
-if(!pattern38.test(data7)){
-validate97.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data7}];
+if(!pattern39.test(data7)){
+validate97.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data7}];
 return false;
 }
 }
 else {
-validate97.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data7}];
+validate97.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data7}];
 return false;
 }
 }
@@ -4379,7 +4402,7 @@ break;
 }
 }
 else {
-validate97.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema130.properties.withdrawals.type,parentSchema:schema130.properties.withdrawals,data:data9}];
+validate97.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema131.properties.withdrawals.type,parentSchema:schema131.properties.withdrawals,data:data9}];
 return false;
 }
 }
@@ -4400,7 +4423,7 @@ var valid0 = true;
 }
 }
 else {
-validate97.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema130.type,parentSchema:schema130,data}];
+validate97.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema131.type,parentSchema:schema131,data}];
 return false;
 }
 }
@@ -4448,7 +4471,7 @@ var valid1 = true;
 }
 }
 else {
-validate87.errors = [{instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema119.allOf[1].type,parentSchema:schema119.allOf[1],data}];
+validate87.errors = [{instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema120.allOf[1].type,parentSchema:schema120.allOf[1],data}];
 return false;
 }
 }
@@ -4471,7 +4494,7 @@ return errors === 0;
 }
 
 export const debug_traceCall_result = validate102;
-const schema146 = {"$ref":"openrpc#/components/schemas/TraceResult"};
+const schema147 = {"$ref":"openrpc#/components/schemas/TraceResult"};
 
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4552,7 +4575,7 @@ return errors === 0;
 }
 
 export const debug_traceTransaction_param0 = validate109;
-const schema148 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema149 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4575,7 +4598,7 @@ return errors === 0;
 }
 
 export const debug_traceTransaction_param1 = validate110;
-const schema150 = {"$ref":"openrpc#/components/schemas/TraceConfig"};
+const schema151 = {"$ref":"openrpc#/components/schemas/TraceConfig"};
 
 function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4758,7 +4781,7 @@ return errors === 0;
 }
 
 export const debug_traceTransaction_result = validate113;
-const schema153 = {"$ref":"openrpc#/components/schemas/TraceResult"};
+const schema154 = {"$ref":"openrpc#/components/schemas/TraceResult"};
 
 function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4839,8 +4862,8 @@ return errors === 0;
 }
 
 export const eth_accounts_result = validate120;
-const schema155 = {"$ref":"openrpc#/components/schemas/Addresses"};
-const schema156 = {"title":"Address list","type":"array","items":{"$ref":"#/components/schemas/Address"}};
+const schema156 = {"$ref":"openrpc#/components/schemas/Addresses"};
+const schema157 = {"title":"Address list","type":"array","items":{"$ref":"#/components/schemas/Address"}};
 
 function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4872,7 +4895,7 @@ break;
 }
 }
 else {
-validate121.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema156.type,parentSchema:schema156,data}];
+validate121.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema157.type,parentSchema:schema157,data}];
 return false;
 }
 }
@@ -4893,7 +4916,7 @@ return errors === 0;
 }
 
 export const eth_baseFee_result = validate123;
-const schema158 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema159 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4916,7 +4939,7 @@ return errors === 0;
 }
 
 export const eth_blobBaseFee_result = validate124;
-const schema160 = {"oneOf":[{"$ref":"openrpc#/components/schemas/Uint"},{"$ref":"openrpc#/components/schemas/NotFound"}]};
+const schema161 = {"oneOf":[{"$ref":"openrpc#/components/schemas/Uint"},{"$ref":"openrpc#/components/schemas/NotFound"}]};
 
 function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4957,7 +4980,7 @@ passing0 = 0;
 }
 const _errs4 = errors;
 if(data !== null){
-const err2 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data};
+const err2 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4978,7 +5001,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema160.oneOf,parentSchema:schema160,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema161.oneOf,parentSchema:schema161,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5005,7 +5028,7 @@ return errors === 0;
 }
 
 export const eth_blockNumber_param0 = validate125;
-const schema163 = {"$ref":"openrpc#/components/schemas/BlockTag"};
+const schema164 = {"$ref":"openrpc#/components/schemas/BlockTag"};
 
 function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5023,7 +5046,7 @@ return errors === 0;
 }
 
 export const eth_blockNumber_result = validate126;
-const schema165 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema166 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5046,7 +5069,7 @@ return errors === 0;
 }
 
 export const eth_call_param0 = validate127;
-const schema167 = {"$ref":"openrpc#/components/schemas/CallObject"};
+const schema168 = {"$ref":"openrpc#/components/schemas/CallObject"};
 
 function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5055,8 +5078,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema85.properties, key0))){
-validate128.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema85,data}];
+if(!(func2.call(schema86.properties, key0))){
+validate128.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema86,data}];
 return false;
 break;
 }
@@ -5114,7 +5137,7 @@ let valid3 = false;
 let passing0 = null;
 const _errs10 = errors;
 if(data2 !== null){
-const err0 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data2};
+const err0 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data2};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5166,7 +5189,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema85.properties.to.oneOf,parentSchema:schema85.properties.to,data:data2};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema86.properties.to.oneOf,parentSchema:schema86.properties.to,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5222,13 +5245,13 @@ const _errs19 = errors;
 const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data4 === "string"){
-if(!pattern38.test(data4)){
-validate128.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data4}];
+if(!pattern39.test(data4)){
+validate128.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data4}];
 return false;
 }
 }
 else {
-validate128.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data4}];
+validate128.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data4}];
 return false;
 }
 }
@@ -5244,13 +5267,13 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data5 === "string"){
-if(!pattern38.test(data5)){
-validate128.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data5}];
+if(!pattern39.test(data5)){
+validate128.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data5}];
 return false;
 }
 }
 else {
-validate128.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data5}];
+validate128.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data5}];
 return false;
 }
 }
@@ -5266,13 +5289,13 @@ const _errs25 = errors;
 const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data6 === "string"){
-if(!pattern38.test(data6)){
-validate128.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data6}];
+if(!pattern39.test(data6)){
+validate128.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data6}];
 return false;
 }
 }
 else {
-validate128.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data6}];
+validate128.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data6}];
 return false;
 }
 }
@@ -5288,13 +5311,13 @@ const _errs28 = errors;
 const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data7 === "string"){
-if(!pattern38.test(data7)){
-validate128.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data7}];
+if(!pattern39.test(data7)){
+validate128.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data7}];
 return false;
 }
 }
 else {
-validate128.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data7}];
+validate128.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data7}];
 return false;
 }
 }
@@ -5446,7 +5469,7 @@ break;
 }
 }
 else {
-validate128.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema85.properties.blobVersionedHashes.type,parentSchema:schema85.properties.blobVersionedHashes,data:data14}];
+validate128.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema86.properties.blobVersionedHashes.type,parentSchema:schema86.properties.blobVersionedHashes,data:data14}];
 return false;
 }
 }
@@ -5462,13 +5485,13 @@ const _errs50 = errors;
 const _errs51 = errors;
 if(errors === _errs51){
 if(typeof data16 === "string"){
-if(!pattern38.test(data16)){
-validate128.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data16}];
+if(!pattern39.test(data16)){
+validate128.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data16}];
 return false;
 }
 }
 else {
-validate128.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data16}];
+validate128.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data16}];
 return false;
 }
 }
@@ -5495,7 +5518,7 @@ var valid0 = true;
 }
 }
 else {
-validate128.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.type,parentSchema:schema85,data}];
+validate128.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema86.type,parentSchema:schema86,data}];
 return false;
 }
 }
@@ -5516,7 +5539,7 @@ return errors === 0;
 }
 
 export const eth_call_param1 = validate132;
-const schema184 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema185 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5664,7 +5687,7 @@ return errors === 0;
 }
 
 export const eth_call_param2 = validate137;
-const schema189 = {"$ref":"openrpc#/components/schemas/StateOverrides"};
+const schema190 = {"$ref":"openrpc#/components/schemas/StateOverrides"};
 
 function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5675,7 +5698,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern16.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema122.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema123.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5687,7 +5710,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema122.propertyNames,parentSchema:schema122,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema123.propertyNames,parentSchema:schema123,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5715,7 +5738,7 @@ break;
 }
 }
 else {
-validate138.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema122.type,parentSchema:schema122,data}];
+validate138.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema123.type,parentSchema:schema123,data}];
 return false;
 }
 }
@@ -5736,7 +5759,7 @@ return errors === 0;
 }
 
 export const eth_call_param3 = validate141;
-const schema191 = {"$ref":"openrpc#/components/schemas/CallBlockOverrides"};
+const schema192 = {"$ref":"openrpc#/components/schemas/CallBlockOverrides"};
 
 function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5745,8 +5768,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema130.properties, key0))){
-validate142.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema130,data}];
+if(!(func2.call(schema131.properties, key0))){
+validate142.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema131,data}];
 return false;
 break;
 }
@@ -5758,13 +5781,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern38.test(data0)){
-validate142.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data0}];
+if(!pattern39.test(data0)){
+validate142.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data0}];
 return false;
 }
 }
 else {
-validate142.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data0}];
+validate142.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data0}];
 return false;
 }
 }
@@ -5780,13 +5803,13 @@ const _errs5 = errors;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
-if(!pattern38.test(data1)){
-validate142.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data1}];
+if(!pattern39.test(data1)){
+validate142.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data1}];
 return false;
 }
 }
 else {
-validate142.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data1}];
+validate142.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data1}];
 return false;
 }
 }
@@ -5900,8 +5923,8 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data5 === "string"){
-if(!pattern38.test(data5)){
-const err2 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data5};
+if(!pattern39.test(data5)){
+const err2 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data5};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5912,7 +5935,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data5};
+const err3 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data5};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5926,7 +5949,7 @@ var _valid0 = _errs22 === errors;
 valid6 = valid6 || _valid0;
 }
 if(!valid6){
-const err4 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/properties/prevRandao/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema130.properties.prevRandao.anyOf,parentSchema:schema130.properties.prevRandao,data:data5};
+const err4 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/properties/prevRandao/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema131.properties.prevRandao.anyOf,parentSchema:schema131.properties.prevRandao,data:data5};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -5960,13 +5983,13 @@ const _errs25 = errors;
 const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data6 === "string"){
-if(!pattern38.test(data6)){
-validate142.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data6}];
+if(!pattern39.test(data6)){
+validate142.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data6}];
 return false;
 }
 }
 else {
-validate142.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data6}];
+validate142.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data6}];
 return false;
 }
 }
@@ -5982,13 +6005,13 @@ const _errs28 = errors;
 const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data7 === "string"){
-if(!pattern38.test(data7)){
-validate142.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data7}];
+if(!pattern39.test(data7)){
+validate142.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data7}];
 return false;
 }
 }
 else {
-validate142.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data7}];
+validate142.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data7}];
 return false;
 }
 }
@@ -6040,7 +6063,7 @@ break;
 }
 }
 else {
-validate142.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema130.properties.withdrawals.type,parentSchema:schema130.properties.withdrawals,data:data9}];
+validate142.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema131.properties.withdrawals.type,parentSchema:schema131.properties.withdrawals,data:data9}];
 return false;
 }
 }
@@ -6061,7 +6084,7 @@ var valid0 = true;
 }
 }
 else {
-validate142.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema130.type,parentSchema:schema130,data}];
+validate142.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema131.type,parentSchema:schema131,data}];
 return false;
 }
 }
@@ -6082,7 +6105,7 @@ return errors === 0;
 }
 
 export const eth_call_result = validate145;
-const schema203 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema204 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6105,9 +6128,9 @@ return errors === 0;
 }
 
 export const eth_capabilities_result = validate146;
-const schema205 = {"$ref":"openrpc#/components/schemas/Capabilities"};
-const schema206 = {"title":"Routing capabilities","type":"object","required":["head","state","tx","logs","receipts","blocks","stateproofs"],"additionalProperties":false,"properties":{"head":{"type":"object","required":["number","hash"],"additionalProperties":false,"properties":{"number":{"$ref":"#/components/schemas/Uint"},"hash":{"$ref":"#/components/schemas/Hash32"}}},"state":{"$ref":"#/components/schemas/ResourceCapability"},"tx":{"$ref":"#/components/schemas/ResourceCapability"},"logs":{"$ref":"#/components/schemas/ResourceCapability"},"receipts":{"$ref":"#/components/schemas/ResourceCapability"},"blocks":{"$ref":"#/components/schemas/ResourceCapability"},"stateproofs":{"$ref":"#/components/schemas/ResourceCapability"}}};
-const schema209 = {"title":"Resource capability","type":"object","required":["disabled"],"additionalProperties":false,"properties":{"disabled":{"type":"boolean"},"oldestBlock":{"$ref":"#/components/schemas/Uint"},"deleteStrategy":{"type":"object","required":["type","retentionBlocks"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["window"]},"retentionBlocks":{"$ref":"#/components/schemas/Uint"}}}}};
+const schema206 = {"$ref":"openrpc#/components/schemas/Capabilities"};
+const schema207 = {"title":"Routing capabilities","type":"object","required":["head","state","tx","logs","receipts","blocks","stateproofs"],"additionalProperties":false,"properties":{"head":{"type":"object","required":["number","hash"],"additionalProperties":false,"properties":{"number":{"$ref":"#/components/schemas/Uint"},"hash":{"$ref":"#/components/schemas/Hash32"}}},"state":{"$ref":"#/components/schemas/ResourceCapability"},"tx":{"$ref":"#/components/schemas/ResourceCapability"},"logs":{"$ref":"#/components/schemas/ResourceCapability"},"receipts":{"$ref":"#/components/schemas/ResourceCapability"},"blocks":{"$ref":"#/components/schemas/ResourceCapability"},"stateproofs":{"$ref":"#/components/schemas/ResourceCapability"}}};
+const schema210 = {"title":"Resource capability","type":"object","required":["disabled"],"additionalProperties":false,"properties":{"disabled":{"type":"boolean"},"oldestBlock":{"$ref":"#/components/schemas/Uint"},"deleteStrategy":{"type":"object","required":["type","retentionBlocks"],"additionalProperties":false,"properties":{"type":{"type":"string","enum":["window"]},"retentionBlocks":{"$ref":"#/components/schemas/Uint"}}}}};
 
 function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6116,14 +6139,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.disabled === undefined) && (missing0 = "disabled")){
-validate148.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema209.required,parentSchema:schema209,data}];
+validate148.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema210.required,parentSchema:schema210,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "disabled") || (key0 === "oldestBlock")) || (key0 === "deleteStrategy"))){
-validate148.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema209,data}];
+validate148.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema210,data}];
 return false;
 break;
 }
@@ -6133,7 +6156,7 @@ if(data.disabled !== undefined){
 let data0 = data.disabled;
 const _errs2 = errors;
 if(typeof data0 !== "boolean"){
-validate148.errors = [{instancePath:instancePath+"/disabled",schemaPath:"#/properties/disabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema209.properties.disabled.type,parentSchema:schema209.properties.disabled,data:data0}];
+validate148.errors = [{instancePath:instancePath+"/disabled",schemaPath:"#/properties/disabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema210.properties.disabled.type,parentSchema:schema210.properties.disabled,data:data0}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -6171,14 +6194,14 @@ if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if(((data2.type === undefined) && (missing1 = "type")) || ((data2.retentionBlocks === undefined) && (missing1 = "retentionBlocks"))){
-validate148.errors = [{instancePath:instancePath+"/deleteStrategy",schemaPath:"#/properties/deleteStrategy/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema209.properties.deleteStrategy.required,parentSchema:schema209.properties.deleteStrategy,data:data2}];
+validate148.errors = [{instancePath:instancePath+"/deleteStrategy",schemaPath:"#/properties/deleteStrategy/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema210.properties.deleteStrategy.required,parentSchema:schema210.properties.deleteStrategy,data:data2}];
 return false;
 }
 else {
 const _errs9 = errors;
 for(const key1 in data2){
 if(!((key1 === "type") || (key1 === "retentionBlocks"))){
-validate148.errors = [{instancePath:instancePath+"/deleteStrategy",schemaPath:"#/properties/deleteStrategy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema209.properties.deleteStrategy,data:data2}];
+validate148.errors = [{instancePath:instancePath+"/deleteStrategy",schemaPath:"#/properties/deleteStrategy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema210.properties.deleteStrategy,data:data2}];
 return false;
 break;
 }
@@ -6188,11 +6211,11 @@ if(data2.type !== undefined){
 let data3 = data2.type;
 const _errs10 = errors;
 if(typeof data3 !== "string"){
-validate148.errors = [{instancePath:instancePath+"/deleteStrategy/type",schemaPath:"#/properties/deleteStrategy/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema209.properties.deleteStrategy.properties.type.type,parentSchema:schema209.properties.deleteStrategy.properties.type,data:data3}];
+validate148.errors = [{instancePath:instancePath+"/deleteStrategy/type",schemaPath:"#/properties/deleteStrategy/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema210.properties.deleteStrategy.properties.type.type,parentSchema:schema210.properties.deleteStrategy.properties.type,data:data3}];
 return false;
 }
 if(!(data3 === "window")){
-validate148.errors = [{instancePath:instancePath+"/deleteStrategy/type",schemaPath:"#/properties/deleteStrategy/properties/type/enum",keyword:"enum",params:{allowedValues: schema209.properties.deleteStrategy.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema209.properties.deleteStrategy.properties.type.enum,parentSchema:schema209.properties.deleteStrategy.properties.type,data:data3}];
+validate148.errors = [{instancePath:instancePath+"/deleteStrategy/type",schemaPath:"#/properties/deleteStrategy/properties/type/enum",keyword:"enum",params:{allowedValues: schema210.properties.deleteStrategy.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema210.properties.deleteStrategy.properties.type.enum,parentSchema:schema210.properties.deleteStrategy.properties.type,data:data3}];
 return false;
 }
 var valid2 = _errs10 === errors;
@@ -6227,7 +6250,7 @@ var valid2 = true;
 }
 }
 else {
-validate148.errors = [{instancePath:instancePath+"/deleteStrategy",schemaPath:"#/properties/deleteStrategy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.properties.deleteStrategy.type,parentSchema:schema209.properties.deleteStrategy,data:data2}];
+validate148.errors = [{instancePath:instancePath+"/deleteStrategy",schemaPath:"#/properties/deleteStrategy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema210.properties.deleteStrategy.type,parentSchema:schema210.properties.deleteStrategy,data:data2}];
 return false;
 }
 }
@@ -6242,7 +6265,7 @@ var valid0 = true;
 }
 }
 else {
-validate148.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema209.type,parentSchema:schema209,data}];
+validate148.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema210.type,parentSchema:schema210,data}];
 return false;
 }
 }
@@ -6258,14 +6281,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.head === undefined) && (missing0 = "head")) || ((data.state === undefined) && (missing0 = "state"))) || ((data.tx === undefined) && (missing0 = "tx"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.receipts === undefined) && (missing0 = "receipts"))) || ((data.blocks === undefined) && (missing0 = "blocks"))) || ((data.stateproofs === undefined) && (missing0 = "stateproofs"))){
-validate147.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema206.required,parentSchema:schema206,data}];
+validate147.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema207.required,parentSchema:schema207,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "head") || (key0 === "state")) || (key0 === "tx")) || (key0 === "logs")) || (key0 === "receipts")) || (key0 === "blocks")) || (key0 === "stateproofs"))){
-validate147.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema206,data}];
+validate147.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema207,data}];
 return false;
 break;
 }
@@ -6278,14 +6301,14 @@ if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if(((data0.number === undefined) && (missing1 = "number")) || ((data0.hash === undefined) && (missing1 = "hash"))){
-validate147.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema206.properties.head.required,parentSchema:schema206.properties.head,data:data0}];
+validate147.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema207.properties.head.required,parentSchema:schema207.properties.head,data:data0}];
 return false;
 }
 else {
 const _errs4 = errors;
 for(const key1 in data0){
 if(!((key1 === "number") || (key1 === "hash"))){
-validate147.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema206.properties.head,data:data0}];
+validate147.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema207.properties.head,data:data0}];
 return false;
 break;
 }
@@ -6339,7 +6362,7 @@ var valid1 = true;
 }
 }
 else {
-validate147.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.properties.head.type,parentSchema:schema206.properties.head,data:data0}];
+validate147.errors = [{instancePath:instancePath+"/head",schemaPath:"#/properties/head/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema207.properties.head.type,parentSchema:schema207.properties.head,data:data0}];
 return false;
 }
 }
@@ -6430,7 +6453,7 @@ var valid0 = true;
 }
 }
 else {
-validate147.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.type,parentSchema:schema206,data}];
+validate147.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema207.type,parentSchema:schema207,data}];
 return false;
 }
 }
@@ -6451,7 +6474,7 @@ return errors === 0;
 }
 
 export const eth_chainId_result = validate156;
-const schema212 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema213 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6474,11 +6497,11 @@ return errors === 0;
 }
 
 export const eth_config_result = validate157;
-const schema214 = {"$ref":"openrpc#/components/schemas/EthConfig"};
-const schema215 = {"title":"Fork configuration","type":"object","required":["current","next","last"],"additionalProperties":false,"properties":{"current":{"$ref":"#/components/schemas/ForkConfig"},"next":{"oneOf":[{"$ref":"#/components/schemas/ForkConfig"},{"$ref":"#/components/schemas/NotFound"}]},"last":{"oneOf":[{"$ref":"#/components/schemas/ForkConfig"},{"$ref":"#/components/schemas/NotFound"}]}}};
-const schema216 = {"title":"One fork's configuration","type":"object","required":["activationTime","chainId","forkId","precompiles","systemContracts"],"additionalProperties":false,"properties":{"activationTime":{"type":"integer","minimum":0},"blobSchedule":{"$ref":"#/components/schemas/BlobSchedule"},"chainId":{"$ref":"#/components/schemas/Uint"},"forkId":{"type":"string","pattern":"^0x[0-9a-f]{8}$"},"precompiles":{"type":"object","additionalProperties":{"$ref":"#/components/schemas/Address"}},"systemContracts":{"type":"object","additionalProperties":{"$ref":"#/components/schemas/Address"}}}};
-const schema217 = {"title":"Blob schedule","type":"object","required":["target","max","baseFeeUpdateFraction"],"additionalProperties":false,"properties":{"target":{"type":"integer"},"max":{"type":"integer"},"baseFeeUpdateFraction":{"type":"integer"}}};
-const pattern120 = new RegExp("^0x[0-9a-f]{8}$", "u");
+const schema215 = {"$ref":"openrpc#/components/schemas/EthConfig"};
+const schema216 = {"title":"Fork configuration","type":"object","required":["current","next","last"],"additionalProperties":false,"properties":{"current":{"$ref":"#/components/schemas/ForkConfig"},"next":{"oneOf":[{"$ref":"#/components/schemas/ForkConfig"},{"$ref":"#/components/schemas/NotFound"}]},"last":{"oneOf":[{"$ref":"#/components/schemas/ForkConfig"},{"$ref":"#/components/schemas/NotFound"}]}}};
+const schema217 = {"title":"One fork's configuration","type":"object","required":["activationTime","chainId","forkId","precompiles","systemContracts"],"additionalProperties":false,"properties":{"activationTime":{"type":"integer","minimum":0},"blobSchedule":{"$ref":"#/components/schemas/BlobSchedule"},"chainId":{"$ref":"#/components/schemas/Uint"},"forkId":{"type":"string","pattern":"^0x[0-9a-f]{8}$"},"precompiles":{"type":"object","additionalProperties":{"$ref":"#/components/schemas/Address"}},"systemContracts":{"type":"object","additionalProperties":{"$ref":"#/components/schemas/Address"}}}};
+const schema218 = {"title":"Blob schedule","type":"object","required":["target","max","baseFeeUpdateFraction"],"additionalProperties":false,"properties":{"target":{"type":"integer"},"max":{"type":"integer"},"baseFeeUpdateFraction":{"type":"integer"}}};
+const pattern121 = new RegExp("^0x[0-9a-f]{8}$", "u");
 
 function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6487,14 +6510,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.activationTime === undefined) && (missing0 = "activationTime")) || ((data.chainId === undefined) && (missing0 = "chainId"))) || ((data.forkId === undefined) && (missing0 = "forkId"))) || ((data.precompiles === undefined) && (missing0 = "precompiles"))) || ((data.systemContracts === undefined) && (missing0 = "systemContracts"))){
-validate159.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema216.required,parentSchema:schema216,data}];
+validate159.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema217.required,parentSchema:schema217,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "activationTime") || (key0 === "blobSchedule")) || (key0 === "chainId")) || (key0 === "forkId")) || (key0 === "precompiles")) || (key0 === "systemContracts"))){
-validate159.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema216,data}];
+validate159.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema217,data}];
 return false;
 break;
 }
@@ -6504,13 +6527,13 @@ if(data.activationTime !== undefined){
 let data0 = data.activationTime;
 const _errs2 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate159.errors = [{instancePath:instancePath+"/activationTime",schemaPath:"#/properties/activationTime/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema216.properties.activationTime.type,parentSchema:schema216.properties.activationTime,data:data0}];
+validate159.errors = [{instancePath:instancePath+"/activationTime",schemaPath:"#/properties/activationTime/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema217.properties.activationTime.type,parentSchema:schema217.properties.activationTime,data:data0}];
 return false;
 }
 if(errors === _errs2){
 if(typeof data0 == "number"){
 if(data0 < 0 || isNaN(data0)){
-validate159.errors = [{instancePath:instancePath+"/activationTime",schemaPath:"#/properties/activationTime/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema216.properties.activationTime,data:data0}];
+validate159.errors = [{instancePath:instancePath+"/activationTime",schemaPath:"#/properties/activationTime/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema217.properties.activationTime,data:data0}];
 return false;
 }
 }
@@ -6529,14 +6552,14 @@ if(errors === _errs5){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.target === undefined) && (missing1 = "target")) || ((data1.max === undefined) && (missing1 = "max"))) || ((data1.baseFeeUpdateFraction === undefined) && (missing1 = "baseFeeUpdateFraction"))){
-validate159.errors = [{instancePath:instancePath+"/blobSchedule",schemaPath:"#/components/schemas/BlobSchedule/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema217.required,parentSchema:schema217,data:data1}];
+validate159.errors = [{instancePath:instancePath+"/blobSchedule",schemaPath:"#/components/schemas/BlobSchedule/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema218.required,parentSchema:schema218,data:data1}];
 return false;
 }
 else {
 const _errs7 = errors;
 for(const key1 in data1){
 if(!(((key1 === "target") || (key1 === "max")) || (key1 === "baseFeeUpdateFraction"))){
-validate159.errors = [{instancePath:instancePath+"/blobSchedule",schemaPath:"#/components/schemas/BlobSchedule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema217,data:data1}];
+validate159.errors = [{instancePath:instancePath+"/blobSchedule",schemaPath:"#/components/schemas/BlobSchedule/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema218,data:data1}];
 return false;
 break;
 }
@@ -6546,7 +6569,7 @@ if(data1.target !== undefined){
 let data2 = data1.target;
 const _errs8 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate159.errors = [{instancePath:instancePath+"/blobSchedule/target",schemaPath:"#/components/schemas/BlobSchedule/properties/target/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema217.properties.target.type,parentSchema:schema217.properties.target,data:data2}];
+validate159.errors = [{instancePath:instancePath+"/blobSchedule/target",schemaPath:"#/components/schemas/BlobSchedule/properties/target/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.target.type,parentSchema:schema218.properties.target,data:data2}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -6559,7 +6582,7 @@ if(data1.max !== undefined){
 let data3 = data1.max;
 const _errs10 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate159.errors = [{instancePath:instancePath+"/blobSchedule/max",schemaPath:"#/components/schemas/BlobSchedule/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema217.properties.max.type,parentSchema:schema217.properties.max,data:data3}];
+validate159.errors = [{instancePath:instancePath+"/blobSchedule/max",schemaPath:"#/components/schemas/BlobSchedule/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.max.type,parentSchema:schema218.properties.max,data:data3}];
 return false;
 }
 var valid2 = _errs10 === errors;
@@ -6572,7 +6595,7 @@ if(data1.baseFeeUpdateFraction !== undefined){
 let data4 = data1.baseFeeUpdateFraction;
 const _errs12 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate159.errors = [{instancePath:instancePath+"/blobSchedule/baseFeeUpdateFraction",schemaPath:"#/components/schemas/BlobSchedule/properties/baseFeeUpdateFraction/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema217.properties.baseFeeUpdateFraction.type,parentSchema:schema217.properties.baseFeeUpdateFraction,data:data4}];
+validate159.errors = [{instancePath:instancePath+"/blobSchedule/baseFeeUpdateFraction",schemaPath:"#/components/schemas/BlobSchedule/properties/baseFeeUpdateFraction/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.baseFeeUpdateFraction.type,parentSchema:schema218.properties.baseFeeUpdateFraction,data:data4}];
 return false;
 }
 var valid2 = _errs12 === errors;
@@ -6586,7 +6609,7 @@ var valid2 = true;
 }
 }
 else {
-validate159.errors = [{instancePath:instancePath+"/blobSchedule",schemaPath:"#/components/schemas/BlobSchedule/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema217.type,parentSchema:schema217,data:data1}];
+validate159.errors = [{instancePath:instancePath+"/blobSchedule",schemaPath:"#/components/schemas/BlobSchedule/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema218.type,parentSchema:schema218,data:data1}];
 return false;
 }
 }
@@ -6623,13 +6646,13 @@ let data6 = data.forkId;
 const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data6 === "string"){
-if(!pattern120.test(data6)){
-validate159.errors = [{instancePath:instancePath+"/forkId",schemaPath:"#/properties/forkId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{8}$"},message:"must match pattern \""+"^0x[0-9a-f]{8}$"+"\"",schema:"^0x[0-9a-f]{8}$",parentSchema:schema216.properties.forkId,data:data6}];
+if(!pattern121.test(data6)){
+validate159.errors = [{instancePath:instancePath+"/forkId",schemaPath:"#/properties/forkId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{8}$"},message:"must match pattern \""+"^0x[0-9a-f]{8}$"+"\"",schema:"^0x[0-9a-f]{8}$",parentSchema:schema217.properties.forkId,data:data6}];
 return false;
 }
 }
 else {
-validate159.errors = [{instancePath:instancePath+"/forkId",schemaPath:"#/properties/forkId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema216.properties.forkId.type,parentSchema:schema216.properties.forkId,data:data6}];
+validate159.errors = [{instancePath:instancePath+"/forkId",schemaPath:"#/properties/forkId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema217.properties.forkId.type,parentSchema:schema217.properties.forkId,data:data6}];
 return false;
 }
 }
@@ -6667,7 +6690,7 @@ break;
 }
 }
 else {
-validate159.errors = [{instancePath:instancePath+"/precompiles",schemaPath:"#/properties/precompiles/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema216.properties.precompiles.type,parentSchema:schema216.properties.precompiles,data:data7}];
+validate159.errors = [{instancePath:instancePath+"/precompiles",schemaPath:"#/properties/precompiles/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema217.properties.precompiles.type,parentSchema:schema217.properties.precompiles,data:data7}];
 return false;
 }
 }
@@ -6705,7 +6728,7 @@ break;
 }
 }
 else {
-validate159.errors = [{instancePath:instancePath+"/systemContracts",schemaPath:"#/properties/systemContracts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema216.properties.systemContracts.type,parentSchema:schema216.properties.systemContracts,data:data9}];
+validate159.errors = [{instancePath:instancePath+"/systemContracts",schemaPath:"#/properties/systemContracts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema217.properties.systemContracts.type,parentSchema:schema217.properties.systemContracts,data:data9}];
 return false;
 }
 }
@@ -6723,7 +6746,7 @@ var valid0 = true;
 }
 }
 else {
-validate159.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema216.type,parentSchema:schema216,data}];
+validate159.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema217.type,parentSchema:schema217,data}];
 return false;
 }
 }
@@ -6739,14 +6762,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.current === undefined) && (missing0 = "current")) || ((data.next === undefined) && (missing0 = "next"))) || ((data.last === undefined) && (missing0 = "last"))){
-validate158.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema215.required,parentSchema:schema215,data}];
+validate158.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema216.required,parentSchema:schema216,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "current") || (key0 === "next")) || (key0 === "last"))){
-validate158.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema215,data}];
+validate158.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema216,data}];
 return false;
 break;
 }
@@ -6782,7 +6805,7 @@ passing0 = 0;
 }
 const _errs6 = errors;
 if(data1 !== null){
-const err0 = {instancePath:instancePath+"/next",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data1};
+const err0 = {instancePath:instancePath+"/next",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data1};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6803,7 +6826,7 @@ passing0 = 1;
 }
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/next",schemaPath:"#/properties/next/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema215.properties.next.oneOf,parentSchema:schema215.properties.next,data:data1};
+const err1 = {instancePath:instancePath+"/next",schemaPath:"#/properties/next/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema216.properties.next.oneOf,parentSchema:schema216.properties.next,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6849,7 +6872,7 @@ passing1 = 0;
 }
 const _errs12 = errors;
 if(data2 !== null){
-const err2 = {instancePath:instancePath+"/last",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data2};
+const err2 = {instancePath:instancePath+"/last",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data2};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -6870,7 +6893,7 @@ passing1 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/last",schemaPath:"#/properties/last/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema215.properties.last.oneOf,parentSchema:schema215.properties.last,data:data2};
+const err3 = {instancePath:instancePath+"/last",schemaPath:"#/properties/last/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema216.properties.last.oneOf,parentSchema:schema216.properties.last,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -6903,7 +6926,7 @@ var valid0 = true;
 }
 }
 else {
-validate158.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema215.type,parentSchema:schema215,data}];
+validate158.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema216.type,parentSchema:schema216,data}];
 return false;
 }
 }
@@ -6924,7 +6947,7 @@ return errors === 0;
 }
 
 export const eth_createAccessList_param0 = validate164;
-const schema223 = {"$ref":"openrpc#/components/schemas/CallObject"};
+const schema224 = {"$ref":"openrpc#/components/schemas/CallObject"};
 
 function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6933,8 +6956,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema85.properties, key0))){
-validate165.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema85,data}];
+if(!(func2.call(schema86.properties, key0))){
+validate165.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema86,data}];
 return false;
 break;
 }
@@ -6992,7 +7015,7 @@ let valid3 = false;
 let passing0 = null;
 const _errs10 = errors;
 if(data2 !== null){
-const err0 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data2};
+const err0 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data2};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7044,7 +7067,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema85.properties.to.oneOf,parentSchema:schema85.properties.to,data:data2};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema86.properties.to.oneOf,parentSchema:schema86.properties.to,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7100,13 +7123,13 @@ const _errs19 = errors;
 const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data4 === "string"){
-if(!pattern38.test(data4)){
-validate165.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data4}];
+if(!pattern39.test(data4)){
+validate165.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data4}];
 return false;
 }
 }
 else {
-validate165.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data4}];
+validate165.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data4}];
 return false;
 }
 }
@@ -7122,13 +7145,13 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data5 === "string"){
-if(!pattern38.test(data5)){
-validate165.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data5}];
+if(!pattern39.test(data5)){
+validate165.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data5}];
 return false;
 }
 }
 else {
-validate165.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data5}];
+validate165.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data5}];
 return false;
 }
 }
@@ -7144,13 +7167,13 @@ const _errs25 = errors;
 const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data6 === "string"){
-if(!pattern38.test(data6)){
-validate165.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data6}];
+if(!pattern39.test(data6)){
+validate165.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data6}];
 return false;
 }
 }
 else {
-validate165.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data6}];
+validate165.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data6}];
 return false;
 }
 }
@@ -7166,13 +7189,13 @@ const _errs28 = errors;
 const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data7 === "string"){
-if(!pattern38.test(data7)){
-validate165.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data7}];
+if(!pattern39.test(data7)){
+validate165.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data7}];
 return false;
 }
 }
 else {
-validate165.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data7}];
+validate165.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data7}];
 return false;
 }
 }
@@ -7324,7 +7347,7 @@ break;
 }
 }
 else {
-validate165.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema85.properties.blobVersionedHashes.type,parentSchema:schema85.properties.blobVersionedHashes,data:data14}];
+validate165.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema86.properties.blobVersionedHashes.type,parentSchema:schema86.properties.blobVersionedHashes,data:data14}];
 return false;
 }
 }
@@ -7340,13 +7363,13 @@ const _errs50 = errors;
 const _errs51 = errors;
 if(errors === _errs51){
 if(typeof data16 === "string"){
-if(!pattern38.test(data16)){
-validate165.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data16}];
+if(!pattern39.test(data16)){
+validate165.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data16}];
 return false;
 }
 }
 else {
-validate165.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data16}];
+validate165.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data16}];
 return false;
 }
 }
@@ -7373,7 +7396,7 @@ var valid0 = true;
 }
 }
 else {
-validate165.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.type,parentSchema:schema85,data}];
+validate165.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema86.type,parentSchema:schema86,data}];
 return false;
 }
 }
@@ -7394,7 +7417,7 @@ return errors === 0;
 }
 
 export const eth_createAccessList_param1 = validate169;
-const schema240 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema241 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7542,8 +7565,8 @@ return errors === 0;
 }
 
 export const eth_createAccessList_result = validate174;
-const schema245 = {"$ref":"openrpc#/components/schemas/AccessListResult"};
-const schema246 = {"title":"Access list result","type":"object","required":["accessList","gasUsed"],"additionalProperties":false,"properties":{"accessList":{"$ref":"#/components/schemas/AccessList"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"error":{"type":"string"}}};
+const schema246 = {"$ref":"openrpc#/components/schemas/AccessListResult"};
+const schema247 = {"title":"Access list result","type":"object","required":["accessList","gasUsed"],"additionalProperties":false,"properties":{"accessList":{"$ref":"#/components/schemas/AccessList"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"error":{"type":"string"}}};
 
 function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7552,14 +7575,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.accessList === undefined) && (missing0 = "accessList")) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))){
-validate175.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema246.required,parentSchema:schema246,data}];
+validate175.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema247.required,parentSchema:schema247,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "accessList") || (key0 === "gasUsed")) || (key0 === "error"))){
-validate175.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema246,data}];
+validate175.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema247,data}];
 return false;
 break;
 }
@@ -7603,7 +7626,7 @@ if(data.error !== undefined){
 let data2 = data.error;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate175.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.error.type,parentSchema:schema246.properties.error,data:data2}];
+validate175.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema247.properties.error.type,parentSchema:schema247.properties.error,data:data2}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -7617,7 +7640,7 @@ var valid0 = true;
 }
 }
 else {
-validate175.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema246.type,parentSchema:schema246,data}];
+validate175.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema247.type,parentSchema:schema247,data}];
 return false;
 }
 }
@@ -7638,7 +7661,7 @@ return errors === 0;
 }
 
 export const eth_estimateGas_param0 = validate178;
-const schema248 = {"$ref":"openrpc#/components/schemas/CallObject"};
+const schema249 = {"$ref":"openrpc#/components/schemas/CallObject"};
 
 function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7647,8 +7670,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema85.properties, key0))){
-validate179.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema85,data}];
+if(!(func2.call(schema86.properties, key0))){
+validate179.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema86,data}];
 return false;
 break;
 }
@@ -7706,7 +7729,7 @@ let valid3 = false;
 let passing0 = null;
 const _errs10 = errors;
 if(data2 !== null){
-const err0 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data2};
+const err0 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data2};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7758,7 +7781,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema85.properties.to.oneOf,parentSchema:schema85.properties.to,data:data2};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema86.properties.to.oneOf,parentSchema:schema86.properties.to,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7814,13 +7837,13 @@ const _errs19 = errors;
 const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data4 === "string"){
-if(!pattern38.test(data4)){
-validate179.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data4}];
+if(!pattern39.test(data4)){
+validate179.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data4}];
 return false;
 }
 }
 else {
-validate179.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data4}];
+validate179.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data4}];
 return false;
 }
 }
@@ -7836,13 +7859,13 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data5 === "string"){
-if(!pattern38.test(data5)){
-validate179.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data5}];
+if(!pattern39.test(data5)){
+validate179.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data5}];
 return false;
 }
 }
 else {
-validate179.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data5}];
+validate179.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data5}];
 return false;
 }
 }
@@ -7858,13 +7881,13 @@ const _errs25 = errors;
 const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data6 === "string"){
-if(!pattern38.test(data6)){
-validate179.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data6}];
+if(!pattern39.test(data6)){
+validate179.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data6}];
 return false;
 }
 }
 else {
-validate179.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data6}];
+validate179.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data6}];
 return false;
 }
 }
@@ -7880,13 +7903,13 @@ const _errs28 = errors;
 const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data7 === "string"){
-if(!pattern38.test(data7)){
-validate179.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data7}];
+if(!pattern39.test(data7)){
+validate179.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data7}];
 return false;
 }
 }
 else {
-validate179.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data7}];
+validate179.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data7}];
 return false;
 }
 }
@@ -8038,7 +8061,7 @@ break;
 }
 }
 else {
-validate179.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema85.properties.blobVersionedHashes.type,parentSchema:schema85.properties.blobVersionedHashes,data:data14}];
+validate179.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema86.properties.blobVersionedHashes.type,parentSchema:schema86.properties.blobVersionedHashes,data:data14}];
 return false;
 }
 }
@@ -8054,13 +8077,13 @@ const _errs50 = errors;
 const _errs51 = errors;
 if(errors === _errs51){
 if(typeof data16 === "string"){
-if(!pattern38.test(data16)){
-validate179.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data16}];
+if(!pattern39.test(data16)){
+validate179.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data16}];
 return false;
 }
 }
 else {
-validate179.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data16}];
+validate179.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data16}];
 return false;
 }
 }
@@ -8087,7 +8110,7 @@ var valid0 = true;
 }
 }
 else {
-validate179.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.type,parentSchema:schema85,data}];
+validate179.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema86.type,parentSchema:schema86,data}];
 return false;
 }
 }
@@ -8108,7 +8131,7 @@ return errors === 0;
 }
 
 export const eth_estimateGas_param1 = validate183;
-const schema265 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema266 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8256,7 +8279,7 @@ return errors === 0;
 }
 
 export const eth_estimateGas_param2 = validate188;
-const schema270 = {"$ref":"openrpc#/components/schemas/StateOverrides"};
+const schema271 = {"$ref":"openrpc#/components/schemas/StateOverrides"};
 
 function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8267,7 +8290,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern16.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema122.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema123.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8279,7 +8302,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema122.propertyNames,parentSchema:schema122,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema123.propertyNames,parentSchema:schema123,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8307,7 +8330,7 @@ break;
 }
 }
 else {
-validate189.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema122.type,parentSchema:schema122,data}];
+validate189.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema123.type,parentSchema:schema123,data}];
 return false;
 }
 }
@@ -8328,7 +8351,7 @@ return errors === 0;
 }
 
 export const eth_estimateGas_param3 = validate192;
-const schema272 = {"$ref":"openrpc#/components/schemas/CallBlockOverrides"};
+const schema273 = {"$ref":"openrpc#/components/schemas/CallBlockOverrides"};
 
 function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8337,8 +8360,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema130.properties, key0))){
-validate193.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema130,data}];
+if(!(func2.call(schema131.properties, key0))){
+validate193.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema131,data}];
 return false;
 break;
 }
@@ -8350,13 +8373,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern38.test(data0)){
-validate193.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data0}];
+if(!pattern39.test(data0)){
+validate193.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data0}];
 return false;
 }
 }
 else {
-validate193.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data0}];
+validate193.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data0}];
 return false;
 }
 }
@@ -8372,13 +8395,13 @@ const _errs5 = errors;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
-if(!pattern38.test(data1)){
-validate193.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data1}];
+if(!pattern39.test(data1)){
+validate193.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data1}];
 return false;
 }
 }
 else {
-validate193.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data1}];
+validate193.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data1}];
 return false;
 }
 }
@@ -8492,8 +8515,8 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data5 === "string"){
-if(!pattern38.test(data5)){
-const err2 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data5};
+if(!pattern39.test(data5)){
+const err2 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data5};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8504,7 +8527,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data5};
+const err3 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data5};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8518,7 +8541,7 @@ var _valid0 = _errs22 === errors;
 valid6 = valid6 || _valid0;
 }
 if(!valid6){
-const err4 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/properties/prevRandao/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema130.properties.prevRandao.anyOf,parentSchema:schema130.properties.prevRandao,data:data5};
+const err4 = {instancePath:instancePath+"/prevRandao",schemaPath:"#/properties/prevRandao/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema131.properties.prevRandao.anyOf,parentSchema:schema131.properties.prevRandao,data:data5};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -8552,13 +8575,13 @@ const _errs25 = errors;
 const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data6 === "string"){
-if(!pattern38.test(data6)){
-validate193.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data6}];
+if(!pattern39.test(data6)){
+validate193.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data6}];
 return false;
 }
 }
 else {
-validate193.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data6}];
+validate193.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data6}];
 return false;
 }
 }
@@ -8574,13 +8597,13 @@ const _errs28 = errors;
 const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data7 === "string"){
-if(!pattern38.test(data7)){
-validate193.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data7}];
+if(!pattern39.test(data7)){
+validate193.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data7}];
 return false;
 }
 }
 else {
-validate193.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data7}];
+validate193.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data7}];
 return false;
 }
 }
@@ -8632,7 +8655,7 @@ break;
 }
 }
 else {
-validate193.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema130.properties.withdrawals.type,parentSchema:schema130.properties.withdrawals,data:data9}];
+validate193.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema131.properties.withdrawals.type,parentSchema:schema131.properties.withdrawals,data:data9}];
 return false;
 }
 }
@@ -8653,7 +8676,7 @@ var valid0 = true;
 }
 }
 else {
-validate193.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema130.type,parentSchema:schema130,data}];
+validate193.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema131.type,parentSchema:schema131,data}];
 return false;
 }
 }
@@ -8674,7 +8697,7 @@ return errors === 0;
 }
 
 export const eth_estimateGas_result = validate196;
-const schema284 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema285 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8697,9 +8720,9 @@ return errors === 0;
 }
 
 export const eth_feeHistory_param0 = validate197;
-const schema286 = {"$ref":"openrpc#/components/schemas/BlockCount"};
-const schema287 = {"title":"Block count","oneOf":[{"$ref":"#/components/schemas/Uint"},{"type":"integer","minimum":0},{"type":"string","pattern":"^(0|[1-9][0-9]*)$"}],"x-error":"a block count (hex quantity or number)"};
-const pattern169 = new RegExp("^(0|[1-9][0-9]*)$", "u");
+const schema287 = {"$ref":"openrpc#/components/schemas/BlockCount"};
+const schema288 = {"title":"Block count","oneOf":[{"$ref":"#/components/schemas/Uint"},{"type":"integer","minimum":0},{"type":"string","pattern":"^(0|[1-9][0-9]*)$"}],"x-error":"a block count (hex quantity or number)"};
+const pattern170 = new RegExp("^(0|[1-9][0-9]*)$", "u");
 
 function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8740,7 +8763,7 @@ passing0 = 0;
 }
 const _errs4 = errors;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err2 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema287.oneOf[1].type,parentSchema:schema287.oneOf[1],data};
+const err2 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema288.oneOf[1].type,parentSchema:schema288.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8752,7 +8775,7 @@ errors++;
 if(errors === _errs4){
 if(typeof data == "number"){
 if(data < 0 || isNaN(data)){
-const err3 = {instancePath,schemaPath:"#/oneOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema287.oneOf[1],data};
+const err3 = {instancePath,schemaPath:"#/oneOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema288.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8776,8 +8799,8 @@ passing0 = 1;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data === "string"){
-if(!pattern169.test(data)){
-const err4 = {instancePath,schemaPath:"#/oneOf/2/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema287.oneOf[2],data};
+if(!pattern170.test(data)){
+const err4 = {instancePath,schemaPath:"#/oneOf/2/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema288.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -8788,7 +8811,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema287.oneOf[2].type,parentSchema:schema287.oneOf[2],data};
+const err5 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema288.oneOf[2].type,parentSchema:schema288.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -8811,7 +8834,7 @@ passing0 = 2;
 }
 }
 if(!valid0){
-const err6 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema287.oneOf,parentSchema:schema287,data};
+const err6 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema288.oneOf,parentSchema:schema288,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -8850,7 +8873,7 @@ return errors === 0;
 }
 
 export const eth_feeHistory_param1 = validate200;
-const schema289 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema290 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8961,8 +8984,8 @@ return errors === 0;
 }
 
 export const eth_feeHistory_param2 = validate203;
-const schema293 = {"$ref":"openrpc#/components/schemas/RewardPercentiles"};
-const schema294 = {"title":"Reward percentiles","type":"array","items":{"type":"number","minimum":0,"maximum":100}};
+const schema294 = {"$ref":"openrpc#/components/schemas/RewardPercentiles"};
+const schema295 = {"title":"Reward percentiles","type":"array","items":{"type":"number","minimum":0,"maximum":100}};
 
 function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8978,18 +9001,18 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 == "number"){
 if(data0 > 100 || isNaN(data0)){
-validate203.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"openrpc#/components/schemas/RewardPercentiles/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema294.items,data:data0}];
+validate203.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"openrpc#/components/schemas/RewardPercentiles/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema295.items,data:data0}];
 return false;
 }
 else {
 if(data0 < 0 || isNaN(data0)){
-validate203.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"openrpc#/components/schemas/RewardPercentiles/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema294.items,data:data0}];
+validate203.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"openrpc#/components/schemas/RewardPercentiles/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema295.items,data:data0}];
 return false;
 }
 }
 }
 else {
-validate203.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"openrpc#/components/schemas/RewardPercentiles/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema294.items.type,parentSchema:schema294.items,data:data0}];
+validate203.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"openrpc#/components/schemas/RewardPercentiles/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema295.items.type,parentSchema:schema295.items,data:data0}];
 return false;
 }
 }
@@ -9000,7 +9023,7 @@ break;
 }
 }
 else {
-validate203.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/RewardPercentiles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema294.type,parentSchema:schema294,data}];
+validate203.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/RewardPercentiles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema295.type,parentSchema:schema295,data}];
 return false;
 }
 }
@@ -9009,8 +9032,8 @@ return errors === 0;
 }
 
 export const eth_feeHistory_result = validate204;
-const schema295 = {"$ref":"openrpc#/components/schemas/FeeHistory"};
-const schema296 = {"title":"Fee history","type":"object","required":["oldestBlock","baseFeePerGas","gasUsedRatio"],"properties":{"oldestBlock":{"$ref":"#/components/schemas/Uint"},"baseFeePerGas":{"type":"array","items":{"$ref":"#/components/schemas/Uint"}},"gasUsedRatio":{"type":"array","items":{"type":"number","minimum":0}},"baseFeePerBlobGas":{"type":"array","items":{"$ref":"#/components/schemas/Uint"}},"blobGasUsedRatio":{"type":"array","items":{"type":"number","minimum":0}},"reward":{"type":"array","items":{"type":"array","items":{"$ref":"#/components/schemas/Uint"}}}}};
+const schema296 = {"$ref":"openrpc#/components/schemas/FeeHistory"};
+const schema297 = {"title":"Fee history","type":"object","required":["oldestBlock","baseFeePerGas","gasUsedRatio"],"properties":{"oldestBlock":{"$ref":"#/components/schemas/Uint"},"baseFeePerGas":{"type":"array","items":{"$ref":"#/components/schemas/Uint"}},"gasUsedRatio":{"type":"array","items":{"type":"number","minimum":0}},"baseFeePerBlobGas":{"type":"array","items":{"$ref":"#/components/schemas/Uint"}},"blobGasUsedRatio":{"type":"array","items":{"type":"number","minimum":0}},"reward":{"type":"array","items":{"type":"array","items":{"$ref":"#/components/schemas/Uint"}}}}};
 
 function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9019,7 +9042,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.oldestBlock === undefined) && (missing0 = "oldestBlock")) || ((data.baseFeePerGas === undefined) && (missing0 = "baseFeePerGas"))) || ((data.gasUsedRatio === undefined) && (missing0 = "gasUsedRatio"))){
-validate205.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema296.required,parentSchema:schema296,data}];
+validate205.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema297.required,parentSchema:schema297,data}];
 return false;
 }
 else {
@@ -9075,7 +9098,7 @@ break;
 }
 }
 else {
-validate205.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/properties/baseFeePerGas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema296.properties.baseFeePerGas.type,parentSchema:schema296.properties.baseFeePerGas,data:data1}];
+validate205.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/properties/baseFeePerGas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema297.properties.baseFeePerGas.type,parentSchema:schema297.properties.baseFeePerGas,data:data1}];
 return false;
 }
 }
@@ -9098,12 +9121,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate205.errors = [{instancePath:instancePath+"/gasUsedRatio/" + i1,schemaPath:"#/properties/gasUsedRatio/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema296.properties.gasUsedRatio.items,data:data4}];
+validate205.errors = [{instancePath:instancePath+"/gasUsedRatio/" + i1,schemaPath:"#/properties/gasUsedRatio/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema297.properties.gasUsedRatio.items,data:data4}];
 return false;
 }
 }
 else {
-validate205.errors = [{instancePath:instancePath+"/gasUsedRatio/" + i1,schemaPath:"#/properties/gasUsedRatio/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema296.properties.gasUsedRatio.items.type,parentSchema:schema296.properties.gasUsedRatio.items,data:data4}];
+validate205.errors = [{instancePath:instancePath+"/gasUsedRatio/" + i1,schemaPath:"#/properties/gasUsedRatio/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema297.properties.gasUsedRatio.items.type,parentSchema:schema297.properties.gasUsedRatio.items,data:data4}];
 return false;
 }
 }
@@ -9114,7 +9137,7 @@ break;
 }
 }
 else {
-validate205.errors = [{instancePath:instancePath+"/gasUsedRatio",schemaPath:"#/properties/gasUsedRatio/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema296.properties.gasUsedRatio.type,parentSchema:schema296.properties.gasUsedRatio,data:data3}];
+validate205.errors = [{instancePath:instancePath+"/gasUsedRatio",schemaPath:"#/properties/gasUsedRatio/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema297.properties.gasUsedRatio.type,parentSchema:schema297.properties.gasUsedRatio,data:data3}];
 return false;
 }
 }
@@ -9154,7 +9177,7 @@ break;
 }
 }
 else {
-validate205.errors = [{instancePath:instancePath+"/baseFeePerBlobGas",schemaPath:"#/properties/baseFeePerBlobGas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema296.properties.baseFeePerBlobGas.type,parentSchema:schema296.properties.baseFeePerBlobGas,data:data5}];
+validate205.errors = [{instancePath:instancePath+"/baseFeePerBlobGas",schemaPath:"#/properties/baseFeePerBlobGas/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema297.properties.baseFeePerBlobGas.type,parentSchema:schema297.properties.baseFeePerBlobGas,data:data5}];
 return false;
 }
 }
@@ -9177,12 +9200,12 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data8 == "number"){
 if(data8 < 0 || isNaN(data8)){
-validate205.errors = [{instancePath:instancePath+"/blobGasUsedRatio/" + i3,schemaPath:"#/properties/blobGasUsedRatio/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema296.properties.blobGasUsedRatio.items,data:data8}];
+validate205.errors = [{instancePath:instancePath+"/blobGasUsedRatio/" + i3,schemaPath:"#/properties/blobGasUsedRatio/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema297.properties.blobGasUsedRatio.items,data:data8}];
 return false;
 }
 }
 else {
-validate205.errors = [{instancePath:instancePath+"/blobGasUsedRatio/" + i3,schemaPath:"#/properties/blobGasUsedRatio/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema296.properties.blobGasUsedRatio.items.type,parentSchema:schema296.properties.blobGasUsedRatio.items,data:data8}];
+validate205.errors = [{instancePath:instancePath+"/blobGasUsedRatio/" + i3,schemaPath:"#/properties/blobGasUsedRatio/items/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema297.properties.blobGasUsedRatio.items.type,parentSchema:schema297.properties.blobGasUsedRatio.items,data:data8}];
 return false;
 }
 }
@@ -9193,7 +9216,7 @@ break;
 }
 }
 else {
-validate205.errors = [{instancePath:instancePath+"/blobGasUsedRatio",schemaPath:"#/properties/blobGasUsedRatio/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema296.properties.blobGasUsedRatio.type,parentSchema:schema296.properties.blobGasUsedRatio,data:data7}];
+validate205.errors = [{instancePath:instancePath+"/blobGasUsedRatio",schemaPath:"#/properties/blobGasUsedRatio/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema297.properties.blobGasUsedRatio.type,parentSchema:schema297.properties.blobGasUsedRatio,data:data7}];
 return false;
 }
 }
@@ -9240,7 +9263,7 @@ break;
 }
 }
 else {
-validate205.errors = [{instancePath:instancePath+"/reward/" + i4,schemaPath:"#/properties/reward/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema296.properties.reward.items.type,parentSchema:schema296.properties.reward.items,data:data10}];
+validate205.errors = [{instancePath:instancePath+"/reward/" + i4,schemaPath:"#/properties/reward/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema297.properties.reward.items.type,parentSchema:schema297.properties.reward.items,data:data10}];
 return false;
 }
 }
@@ -9251,7 +9274,7 @@ break;
 }
 }
 else {
-validate205.errors = [{instancePath:instancePath+"/reward",schemaPath:"#/properties/reward/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema296.properties.reward.type,parentSchema:schema296.properties.reward,data:data9}];
+validate205.errors = [{instancePath:instancePath+"/reward",schemaPath:"#/properties/reward/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema297.properties.reward.type,parentSchema:schema297.properties.reward,data:data9}];
 return false;
 }
 }
@@ -9268,7 +9291,7 @@ var valid0 = true;
 }
 }
 else {
-validate205.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema296.type,parentSchema:schema296,data}];
+validate205.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema297.type,parentSchema:schema297,data}];
 return false;
 }
 }
@@ -9289,7 +9312,7 @@ return errors === 0;
 }
 
 export const eth_gasPrice_result = validate207;
-const schema301 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema302 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9312,7 +9335,7 @@ return errors === 0;
 }
 
 export const eth_getBalance_param0 = validate208;
-const schema303 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema304 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9335,7 +9358,7 @@ return errors === 0;
 }
 
 export const eth_getBalance_param1 = validate209;
-const schema305 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema306 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9483,7 +9506,7 @@ return errors === 0;
 }
 
 export const eth_getBalance_result = validate214;
-const schema310 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema311 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9506,7 +9529,7 @@ return errors === 0;
 }
 
 export const eth_getBlockByHash_param0 = validate215;
-const schema312 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema313 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9529,13 +9552,13 @@ return errors === 0;
 }
 
 export const eth_getBlockByHash_param1 = validate216;
-const schema314 = {"type":"boolean"};
+const schema315 = {"type":"boolean"};
 
 function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate216.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema314.type,parentSchema:schema314,data}];
+validate216.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema315.type,parentSchema:schema315,data}];
 return false;
 }
 validate216.errors = vErrors;
@@ -9543,13 +9566,13 @@ return errors === 0;
 }
 
 export const eth_getBlockByHash_result = validate217;
-const schema315 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Block"}]};
-const schema317 = {"title":"Block","type":"object","required":["hash","parentHash","sha3Uncles","miner","stateRoot","transactionsRoot","receiptsRoot","logsBloom","number","gasLimit","gasUsed","timestamp","extraData","transactions"],"properties":{"hash":{"$ref":"#/components/schemas/Hash32"},"parentHash":{"$ref":"#/components/schemas/Hash32"},"sha3Uncles":{"$ref":"#/components/schemas/Hash32"},"miner":{"$ref":"#/components/schemas/Address"},"stateRoot":{"$ref":"#/components/schemas/Hash32"},"transactionsRoot":{"$ref":"#/components/schemas/Hash32"},"receiptsRoot":{"$ref":"#/components/schemas/Hash32"},"logsBloom":{"$ref":"#/components/schemas/Bytes256"},"difficulty":{"$ref":"#/components/schemas/Uint"},"totalDifficulty":{"$ref":"#/components/schemas/Uint"},"number":{"$ref":"#/components/schemas/Uint"},"gasLimit":{"$ref":"#/components/schemas/Uint"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"timestamp":{"$ref":"#/components/schemas/Uint"},"extraData":{"$ref":"#/components/schemas/Bytes"},"mixHash":{"$ref":"#/components/schemas/Hash32"},"nonce":{"$ref":"#/components/schemas/Bytes8"},"baseFeePerGas":{"$ref":"#/components/schemas/Uint"},"withdrawalsRoot":{"$ref":"#/components/schemas/Hash32"},"blobGasUsed":{"$ref":"#/components/schemas/Uint"},"excessBlobGas":{"$ref":"#/components/schemas/Uint"},"parentBeaconBlockRoot":{"$ref":"#/components/schemas/Hash32"},"requestsHash":{"$ref":"#/components/schemas/Hash32"},"size":{"$ref":"#/components/schemas/Uint"},"transactions":{"anyOf":[{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},{"type":"array","items":{"$ref":"#/components/schemas/Transaction"}}]},"uncles":{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},"withdrawals":{"type":"array","items":{"$ref":"#/components/schemas/Withdrawal"}}}};
-const schema325 = {"title":"256 bytes","type":"string","pattern":"^0x[0-9a-fA-F]{512}$","x-error":"256 hex encoded bytes (0x + 512 hex digits)"};
-const schema334 = {"title":"8 bytes","type":"string","pattern":"^0x[0-9a-fA-F]{16}$","x-error":"8 hex encoded bytes (0x + 16 hex digits)"};
-const pattern188 = new RegExp("^0x[0-9a-fA-F]{512}$", "u");
-const pattern197 = new RegExp("^0x[0-9a-fA-F]{16}$", "u");
-const schema343 = {"title":"Transaction","type":"object","required":["type","hash","from","nonce","gas","value","input"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"hash":{"$ref":"#/components/schemas/Hash32"},"blockHash":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]},"blockNumber":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"blockTimestamp":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"transactionIndex":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"nonce":{"$ref":"#/components/schemas/Uint"},"gas":{"$ref":"#/components/schemas/Uint"},"value":{"$ref":"#/components/schemas/Uint"},"input":{"$ref":"#/components/schemas/Bytes"},"gasPrice":{"$ref":"#/components/schemas/Uint"},"maxFeePerGas":{"$ref":"#/components/schemas/Uint"},"maxPriorityFeePerGas":{"$ref":"#/components/schemas/Uint"},"chainId":{"$ref":"#/components/schemas/Uint"},"accessList":{"$ref":"#/components/schemas/AccessList"},"authorizationList":{"$ref":"#/components/schemas/AuthorizationList"},"v":{"$ref":"#/components/schemas/Uint"},"r":{"$ref":"#/components/schemas/Uint256"},"s":{"$ref":"#/components/schemas/Uint256"},"yParity":{"$ref":"#/components/schemas/Uint"},"sourceHash":{"$ref":"#/components/schemas/Hash32"},"mint":{"$ref":"#/components/schemas/Uint"},"isSystemTx":{"type":"boolean"},"depositReceiptVersion":{"$ref":"#/components/schemas/Uint"}}};
+const schema316 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Block"}]};
+const schema318 = {"title":"Block","type":"object","required":["hash","parentHash","sha3Uncles","miner","stateRoot","transactionsRoot","receiptsRoot","logsBloom","number","gasLimit","gasUsed","timestamp","extraData","transactions"],"properties":{"hash":{"$ref":"#/components/schemas/Hash32"},"parentHash":{"$ref":"#/components/schemas/Hash32"},"sha3Uncles":{"$ref":"#/components/schemas/Hash32"},"miner":{"$ref":"#/components/schemas/Address"},"stateRoot":{"$ref":"#/components/schemas/Hash32"},"transactionsRoot":{"$ref":"#/components/schemas/Hash32"},"receiptsRoot":{"$ref":"#/components/schemas/Hash32"},"logsBloom":{"$ref":"#/components/schemas/Bytes256"},"difficulty":{"$ref":"#/components/schemas/Uint"},"totalDifficulty":{"$ref":"#/components/schemas/Uint"},"number":{"$ref":"#/components/schemas/Uint"},"gasLimit":{"$ref":"#/components/schemas/Uint"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"timestamp":{"$ref":"#/components/schemas/Uint"},"extraData":{"$ref":"#/components/schemas/Bytes"},"mixHash":{"$ref":"#/components/schemas/Hash32"},"nonce":{"$ref":"#/components/schemas/Bytes8"},"baseFeePerGas":{"$ref":"#/components/schemas/Uint"},"withdrawalsRoot":{"$ref":"#/components/schemas/Hash32"},"blobGasUsed":{"$ref":"#/components/schemas/Uint"},"excessBlobGas":{"$ref":"#/components/schemas/Uint"},"parentBeaconBlockRoot":{"$ref":"#/components/schemas/Hash32"},"requestsHash":{"$ref":"#/components/schemas/Hash32"},"size":{"$ref":"#/components/schemas/Uint"},"transactions":{"anyOf":[{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},{"type":"array","items":{"$ref":"#/components/schemas/Transaction"}}]},"uncles":{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},"withdrawals":{"type":"array","items":{"$ref":"#/components/schemas/Withdrawal"}}}};
+const schema326 = {"title":"256 bytes","type":"string","pattern":"^0x[0-9a-fA-F]{512}$","x-error":"256 hex encoded bytes (0x + 512 hex digits)"};
+const schema335 = {"title":"8 bytes","type":"string","pattern":"^0x[0-9a-fA-F]{16}$","x-error":"8 hex encoded bytes (0x + 16 hex digits)"};
+const pattern189 = new RegExp("^0x[0-9a-fA-F]{512}$", "u");
+const pattern198 = new RegExp("^0x[0-9a-fA-F]{16}$", "u");
+const schema344 = {"title":"Transaction","type":"object","required":["type","hash","from","nonce","gas","value","input"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"hash":{"$ref":"#/components/schemas/Hash32"},"blockHash":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]},"blockNumber":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"blockTimestamp":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"transactionIndex":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Uint"}]},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"nonce":{"$ref":"#/components/schemas/Uint"},"gas":{"$ref":"#/components/schemas/Uint"},"value":{"$ref":"#/components/schemas/Uint"},"input":{"$ref":"#/components/schemas/Bytes"},"gasPrice":{"$ref":"#/components/schemas/Uint"},"maxFeePerGas":{"$ref":"#/components/schemas/Uint"},"maxPriorityFeePerGas":{"$ref":"#/components/schemas/Uint"},"chainId":{"$ref":"#/components/schemas/Uint"},"accessList":{"$ref":"#/components/schemas/AccessList"},"authorizationList":{"$ref":"#/components/schemas/AuthorizationList"},"v":{"$ref":"#/components/schemas/Uint"},"r":{"$ref":"#/components/schemas/Uint256"},"s":{"$ref":"#/components/schemas/Uint256"},"yParity":{"$ref":"#/components/schemas/Uint"},"sourceHash":{"$ref":"#/components/schemas/Hash32"},"mint":{"$ref":"#/components/schemas/Uint"},"isSystemTx":{"type":"boolean"},"depositReceiptVersion":{"$ref":"#/components/schemas/Uint"}}};
 
 function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9558,7 +9581,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.input === undefined) && (missing0 = "input"))){
-validate219.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema343.required,parentSchema:schema343,data}];
+validate219.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema344.required,parentSchema:schema344,data}];
 return false;
 }
 else {
@@ -9614,7 +9637,7 @@ let valid3 = false;
 let passing0 = null;
 const _errs9 = errors;
 if(data2 !== null){
-const err0 = {instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data2};
+const err0 = {instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data2};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9666,7 +9689,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema343.properties.blockHash.oneOf,parentSchema:schema343.properties.blockHash,data:data2};
+const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema344.properties.blockHash.oneOf,parentSchema:schema344.properties.blockHash,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9702,7 +9725,7 @@ let valid6 = false;
 let passing1 = null;
 const _errs17 = errors;
 if(data3 !== null){
-const err4 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data3};
+const err4 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data3};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -9754,7 +9777,7 @@ passing1 = 1;
 }
 }
 if(!valid6){
-const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema343.properties.blockNumber.oneOf,parentSchema:schema343.properties.blockNumber,data:data3};
+const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema344.properties.blockNumber.oneOf,parentSchema:schema344.properties.blockNumber,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -9790,7 +9813,7 @@ let valid9 = false;
 let passing2 = null;
 const _errs25 = errors;
 if(data4 !== null){
-const err8 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data4};
+const err8 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -9842,7 +9865,7 @@ passing2 = 1;
 }
 }
 if(!valid9){
-const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema343.properties.blockTimestamp.oneOf,parentSchema:schema343.properties.blockTimestamp,data:data4};
+const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema344.properties.blockTimestamp.oneOf,parentSchema:schema344.properties.blockTimestamp,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -9878,7 +9901,7 @@ let valid12 = false;
 let passing3 = null;
 const _errs33 = errors;
 if(data5 !== null){
-const err12 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data5};
+const err12 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -9930,7 +9953,7 @@ passing3 = 1;
 }
 }
 if(!valid12){
-const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema343.properties.transactionIndex.oneOf,parentSchema:schema343.properties.transactionIndex,data:data5};
+const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema344.properties.transactionIndex.oneOf,parentSchema:schema344.properties.transactionIndex,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -9988,7 +10011,7 @@ let valid16 = false;
 let passing4 = null;
 const _errs44 = errors;
 if(data7 !== null){
-const err16 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data7};
+const err16 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data7};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -10040,7 +10063,7 @@ passing4 = 1;
 }
 }
 if(!valid16){
-const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema343.properties.to.oneOf,parentSchema:schema343.properties.to,data:data7};
+const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema344.properties.to.oneOf,parentSchema:schema344.properties.to,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -10296,13 +10319,13 @@ const _errs79 = errors;
 const _errs80 = errors;
 if(errors === _errs80){
 if(typeof data19 === "string"){
-if(!pattern38.test(data19)){
-validate219.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data19}];
+if(!pattern39.test(data19)){
+validate219.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data19}];
 return false;
 }
 }
 else {
-validate219.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data19}];
+validate219.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data19}];
 return false;
 }
 }
@@ -10318,13 +10341,13 @@ const _errs82 = errors;
 const _errs83 = errors;
 if(errors === _errs83){
 if(typeof data20 === "string"){
-if(!pattern38.test(data20)){
-validate219.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data20}];
+if(!pattern39.test(data20)){
+validate219.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data20}];
 return false;
 }
 }
 else {
-validate219.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data20}];
+validate219.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data20}];
 return false;
 }
 }
@@ -10404,7 +10427,7 @@ if(data.isSystemTx !== undefined){
 let data24 = data.isSystemTx;
 const _errs94 = errors;
 if(typeof data24 !== "boolean"){
-validate219.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema343.properties.isSystemTx.type,parentSchema:schema343.properties.isSystemTx,data:data24}];
+validate219.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema344.properties.isSystemTx.type,parentSchema:schema344.properties.isSystemTx,data:data24}];
 return false;
 }
 var valid0 = _errs94 === errors;
@@ -10462,7 +10485,7 @@ var valid0 = true;
 }
 }
 else {
-validate219.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema343.type,parentSchema:schema343,data}];
+validate219.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema344.type,parentSchema:schema344,data}];
 return false;
 }
 }
@@ -10478,7 +10501,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((((((((data.hash === undefined) && (missing0 = "hash")) || ((data.parentHash === undefined) && (missing0 = "parentHash"))) || ((data.sha3Uncles === undefined) && (missing0 = "sha3Uncles"))) || ((data.miner === undefined) && (missing0 = "miner"))) || ((data.stateRoot === undefined) && (missing0 = "stateRoot"))) || ((data.transactionsRoot === undefined) && (missing0 = "transactionsRoot"))) || ((data.receiptsRoot === undefined) && (missing0 = "receiptsRoot"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.number === undefined) && (missing0 = "number"))) || ((data.gasLimit === undefined) && (missing0 = "gasLimit"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))) || ((data.extraData === undefined) && (missing0 = "extraData"))) || ((data.transactions === undefined) && (missing0 = "transactions"))){
-validate218.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema317.required,parentSchema:schema317,data}];
+validate218.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema318.required,parentSchema:schema318,data}];
 return false;
 }
 else {
@@ -10642,13 +10665,13 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data7 === "string"){
-if(!pattern188.test(data7)){
-validate218.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema325,data:data7}];
+if(!pattern189.test(data7)){
+validate218.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema326,data:data7}];
 return false;
 }
 }
 else {
-validate218.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.type,parentSchema:schema325,data:data7}];
+validate218.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema326.type,parentSchema:schema326,data:data7}];
 return false;
 }
 }
@@ -10840,13 +10863,13 @@ const _errs49 = errors;
 const _errs50 = errors;
 if(errors === _errs50){
 if(typeof data16 === "string"){
-if(!pattern197.test(data16)){
-validate218.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema334,data:data16}];
+if(!pattern198.test(data16)){
+validate218.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema335,data:data16}];
 return false;
 }
 }
 else {
-validate218.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema334.type,parentSchema:schema334,data:data16}];
+validate218.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema335.type,parentSchema:schema335,data:data16}];
 return false;
 }
 }
@@ -11055,7 +11078,7 @@ break;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema317.properties.transactions.anyOf[0].type,parentSchema:schema317.properties.transactions.anyOf[0],data:data24};
+const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema318.properties.transactions.anyOf[0].type,parentSchema:schema318.properties.transactions.anyOf[0],data:data24};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11086,7 +11109,7 @@ break;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema317.properties.transactions.anyOf[1].type,parentSchema:schema317.properties.transactions.anyOf[1],data:data24};
+const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema318.properties.transactions.anyOf[1].type,parentSchema:schema318.properties.transactions.anyOf[1],data:data24};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11100,7 +11123,7 @@ var _valid0 = _errs80 === errors;
 valid25 = valid25 || _valid0;
 }
 if(!valid25){
-const err4 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema317.properties.transactions.anyOf,parentSchema:schema317.properties.transactions,data:data24};
+const err4 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema318.properties.transactions.anyOf,parentSchema:schema318.properties.transactions,data:data24};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11158,7 +11181,7 @@ break;
 }
 }
 else {
-validate218.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema317.properties.uncles.type,parentSchema:schema317.properties.uncles,data:data27}];
+validate218.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema318.properties.uncles.type,parentSchema:schema318.properties.uncles,data:data27}];
 return false;
 }
 }
@@ -11188,7 +11211,7 @@ break;
 }
 }
 else {
-validate218.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema317.properties.withdrawals.type,parentSchema:schema317.properties.withdrawals,data:data29}];
+validate218.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema318.properties.withdrawals.type,parentSchema:schema318.properties.withdrawals,data:data29}];
 return false;
 }
 }
@@ -11226,7 +11249,7 @@ var valid0 = true;
 }
 }
 else {
-validate218.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema317.type,parentSchema:schema317,data}];
+validate218.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema318.type,parentSchema:schema318,data}];
 return false;
 }
 }
@@ -11243,7 +11266,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(data !== null){
-const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data};
+const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11274,7 +11297,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema315.oneOf,parentSchema:schema315,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema316.oneOf,parentSchema:schema316,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11301,7 +11324,7 @@ return errors === 0;
 }
 
 export const eth_getBlockByNumber_param0 = validate225;
-const schema373 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema374 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11412,13 +11435,13 @@ return errors === 0;
 }
 
 export const eth_getBlockByNumber_param1 = validate228;
-const schema377 = {"type":"boolean"};
+const schema378 = {"type":"boolean"};
 
 function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate228.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema377.type,parentSchema:schema377,data}];
+validate228.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema378.type,parentSchema:schema378,data}];
 return false;
 }
 validate228.errors = vErrors;
@@ -11426,7 +11449,7 @@ return errors === 0;
 }
 
 export const eth_getBlockByNumber_result = validate229;
-const schema378 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Block"}]};
+const schema379 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Block"}]};
 
 function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -11435,7 +11458,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((((((((data.hash === undefined) && (missing0 = "hash")) || ((data.parentHash === undefined) && (missing0 = "parentHash"))) || ((data.sha3Uncles === undefined) && (missing0 = "sha3Uncles"))) || ((data.miner === undefined) && (missing0 = "miner"))) || ((data.stateRoot === undefined) && (missing0 = "stateRoot"))) || ((data.transactionsRoot === undefined) && (missing0 = "transactionsRoot"))) || ((data.receiptsRoot === undefined) && (missing0 = "receiptsRoot"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.number === undefined) && (missing0 = "number"))) || ((data.gasLimit === undefined) && (missing0 = "gasLimit"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))) || ((data.extraData === undefined) && (missing0 = "extraData"))) || ((data.transactions === undefined) && (missing0 = "transactions"))){
-validate230.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema317.required,parentSchema:schema317,data}];
+validate230.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema318.required,parentSchema:schema318,data}];
 return false;
 }
 else {
@@ -11599,13 +11622,13 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data7 === "string"){
-if(!pattern188.test(data7)){
-validate230.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema325,data:data7}];
+if(!pattern189.test(data7)){
+validate230.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema326,data:data7}];
 return false;
 }
 }
 else {
-validate230.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.type,parentSchema:schema325,data:data7}];
+validate230.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema326.type,parentSchema:schema326,data:data7}];
 return false;
 }
 }
@@ -11797,13 +11820,13 @@ const _errs49 = errors;
 const _errs50 = errors;
 if(errors === _errs50){
 if(typeof data16 === "string"){
-if(!pattern197.test(data16)){
-validate230.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema334,data:data16}];
+if(!pattern198.test(data16)){
+validate230.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema335,data:data16}];
 return false;
 }
 }
 else {
-validate230.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema334.type,parentSchema:schema334,data:data16}];
+validate230.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema335.type,parentSchema:schema335,data:data16}];
 return false;
 }
 }
@@ -12012,7 +12035,7 @@ break;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema317.properties.transactions.anyOf[0].type,parentSchema:schema317.properties.transactions.anyOf[0],data:data24};
+const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema318.properties.transactions.anyOf[0].type,parentSchema:schema318.properties.transactions.anyOf[0],data:data24};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12043,7 +12066,7 @@ break;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema317.properties.transactions.anyOf[1].type,parentSchema:schema317.properties.transactions.anyOf[1],data:data24};
+const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema318.properties.transactions.anyOf[1].type,parentSchema:schema318.properties.transactions.anyOf[1],data:data24};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12057,7 +12080,7 @@ var _valid0 = _errs80 === errors;
 valid25 = valid25 || _valid0;
 }
 if(!valid25){
-const err4 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema317.properties.transactions.anyOf,parentSchema:schema317.properties.transactions,data:data24};
+const err4 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema318.properties.transactions.anyOf,parentSchema:schema318.properties.transactions,data:data24};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12115,7 +12138,7 @@ break;
 }
 }
 else {
-validate230.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema317.properties.uncles.type,parentSchema:schema317.properties.uncles,data:data27}];
+validate230.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema318.properties.uncles.type,parentSchema:schema318.properties.uncles,data:data27}];
 return false;
 }
 }
@@ -12145,7 +12168,7 @@ break;
 }
 }
 else {
-validate230.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema317.properties.withdrawals.type,parentSchema:schema317.properties.withdrawals,data:data29}];
+validate230.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema318.properties.withdrawals.type,parentSchema:schema318.properties.withdrawals,data:data29}];
 return false;
 }
 }
@@ -12183,7 +12206,7 @@ var valid0 = true;
 }
 }
 else {
-validate230.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema317.type,parentSchema:schema317,data}];
+validate230.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema318.type,parentSchema:schema318,data}];
 return false;
 }
 }
@@ -12200,7 +12223,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(data !== null){
-const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data};
+const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12231,7 +12254,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema378.oneOf,parentSchema:schema378,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema379.oneOf,parentSchema:schema379,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12258,7 +12281,7 @@ return errors === 0;
 }
 
 export const eth_getBlockReceipts_param0 = validate234;
-const schema407 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema408 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12406,9 +12429,9 @@ return errors === 0;
 }
 
 export const eth_getBlockReceipts_result = validate239;
-const schema412 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"type":"array","items":{"$ref":"openrpc#/components/schemas/Receipt"}}]};
-const schema414 = {"title":"Receipt","type":"object","required":["transactionHash","transactionIndex","blockHash","blockNumber","from","cumulativeGasUsed","gasUsed","logs","logsBloom","type","effectiveGasPrice"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"cumulativeGasUsed":{"$ref":"#/components/schemas/Uint"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"effectiveGasPrice":{"$ref":"#/components/schemas/Uint"},"blobGasUsed":{"$ref":"#/components/schemas/Uint"},"blobGasPrice":{"$ref":"#/components/schemas/Uint"},"contractAddress":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"logs":{"type":"array","items":{"$ref":"#/components/schemas/Log"}},"logsBloom":{"$ref":"#/components/schemas/Bytes256"},"status":{"$ref":"#/components/schemas/Uint"},"root":{"$ref":"#/components/schemas/Hash32"},"depositNonce":{"$ref":"#/components/schemas/Uint"},"depositReceiptVersion":{"$ref":"#/components/schemas/Uint"},"l1Fee":{"$ref":"#/components/schemas/Uint"},"l1GasPrice":{"$ref":"#/components/schemas/Uint"},"l1GasUsed":{"$ref":"#/components/schemas/Uint"},"l1BaseFeeScalar":{"$ref":"#/components/schemas/Uint"},"l1BlobBaseFee":{"$ref":"#/components/schemas/Uint"},"l1BlobBaseFeeScalar":{"$ref":"#/components/schemas/Uint"},"operatorFeeScalar":{"$ref":"#/components/schemas/Uint"},"operatorFeeConstant":{"$ref":"#/components/schemas/Uint"},"daFootprintGasScalar":{"$ref":"#/components/schemas/Uint"}}};
-const schema430 = {"title":"Log","type":"object","required":["address","topics","data"],"properties":{"address":{"$ref":"#/components/schemas/Address"},"topics":{"type":"array","maxItems":4,"items":{"$ref":"#/components/schemas/Hash32"}},"data":{"$ref":"#/components/schemas/Bytes"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockTimestamp":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"logIndex":{"$ref":"#/components/schemas/Uint"},"removed":{"type":"boolean"}}};
+const schema413 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"type":"array","items":{"$ref":"openrpc#/components/schemas/Receipt"}}]};
+const schema415 = {"title":"Receipt","type":"object","required":["transactionHash","transactionIndex","blockHash","blockNumber","from","cumulativeGasUsed","gasUsed","logs","logsBloom","type","effectiveGasPrice"],"properties":{"type":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"from":{"$ref":"#/components/schemas/Address"},"to":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"cumulativeGasUsed":{"$ref":"#/components/schemas/Uint"},"gasUsed":{"$ref":"#/components/schemas/Uint"},"effectiveGasPrice":{"$ref":"#/components/schemas/Uint"},"blobGasUsed":{"$ref":"#/components/schemas/Uint"},"blobGasPrice":{"$ref":"#/components/schemas/Uint"},"contractAddress":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"}]},"logs":{"type":"array","items":{"$ref":"#/components/schemas/Log"}},"logsBloom":{"$ref":"#/components/schemas/Bytes256"},"status":{"$ref":"#/components/schemas/Uint"},"root":{"$ref":"#/components/schemas/Hash32"},"depositNonce":{"$ref":"#/components/schemas/Uint"},"depositReceiptVersion":{"$ref":"#/components/schemas/Uint"},"l1Fee":{"$ref":"#/components/schemas/Uint"},"l1GasPrice":{"$ref":"#/components/schemas/Uint"},"l1GasUsed":{"$ref":"#/components/schemas/Uint"},"l1BaseFeeScalar":{"$ref":"#/components/schemas/Uint"},"l1BlobBaseFee":{"$ref":"#/components/schemas/Uint"},"l1BlobBaseFeeScalar":{"$ref":"#/components/schemas/Uint"},"operatorFeeScalar":{"$ref":"#/components/schemas/Uint"},"operatorFeeConstant":{"$ref":"#/components/schemas/Uint"},"daFootprintGasScalar":{"$ref":"#/components/schemas/Uint"}}};
+const schema431 = {"title":"Log","type":"object","required":["address","topics","data"],"properties":{"address":{"$ref":"#/components/schemas/Address"},"topics":{"type":"array","maxItems":4,"items":{"$ref":"#/components/schemas/Hash32"}},"data":{"$ref":"#/components/schemas/Bytes"},"blockNumber":{"$ref":"#/components/schemas/Uint"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"blockTimestamp":{"$ref":"#/components/schemas/Uint"},"transactionHash":{"$ref":"#/components/schemas/Hash32"},"transactionIndex":{"$ref":"#/components/schemas/Uint"},"logIndex":{"$ref":"#/components/schemas/Uint"},"removed":{"type":"boolean"}}};
 
 function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -12417,7 +12440,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.address === undefined) && (missing0 = "address")) || ((data.topics === undefined) && (missing0 = "topics"))) || ((data.data === undefined) && (missing0 = "data"))){
-validate241.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema430.required,parentSchema:schema430,data}];
+validate241.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema431.required,parentSchema:schema431,data}];
 return false;
 }
 else {
@@ -12449,7 +12472,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 4){
-validate241.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema430.properties.topics,data:data1}];
+validate241.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema431.properties.topics,data:data1}];
 return false;
 }
 else {
@@ -12479,7 +12502,7 @@ break;
 }
 }
 else {
-validate241.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema430.properties.topics.type,parentSchema:schema430.properties.topics,data:data1}];
+validate241.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema431.properties.topics.type,parentSchema:schema431.properties.topics,data:data1}];
 return false;
 }
 }
@@ -12647,7 +12670,7 @@ if(data.removed !== undefined){
 let data10 = data.removed;
 const _errs30 = errors;
 if(typeof data10 !== "boolean"){
-validate241.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema430.properties.removed.type,parentSchema:schema430.properties.removed,data:data10}];
+validate241.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema431.properties.removed.type,parentSchema:schema431.properties.removed,data:data10}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -12667,7 +12690,7 @@ var valid0 = true;
 }
 }
 else {
-validate241.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema430.type,parentSchema:schema430,data}];
+validate241.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema431.type,parentSchema:schema431,data}];
 return false;
 }
 }
@@ -12683,7 +12706,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((data.transactionHash === undefined) && (missing0 = "transactionHash")) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.cumulativeGasUsed === undefined) && (missing0 = "cumulativeGasUsed"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.effectiveGasPrice === undefined) && (missing0 = "effectiveGasPrice"))){
-validate240.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema414.required,parentSchema:schema414,data}];
+validate240.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema415.required,parentSchema:schema415,data}];
 return false;
 }
 else {
@@ -12827,7 +12850,7 @@ let valid7 = false;
 let passing0 = null;
 const _errs21 = errors;
 if(data6 !== null){
-const err0 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data6};
+const err0 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data6};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12879,7 +12902,7 @@ passing0 = 1;
 }
 }
 if(!valid7){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema414.properties.to.oneOf,parentSchema:schema414.properties.to,data:data6};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema415.properties.to.oneOf,parentSchema:schema415.properties.to,data:data6};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13025,7 +13048,7 @@ let valid15 = false;
 let passing1 = null;
 const _errs44 = errors;
 if(data12 !== null){
-const err4 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data12};
+const err4 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data12};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -13077,7 +13100,7 @@ passing1 = 1;
 }
 }
 if(!valid15){
-const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema414.properties.contractAddress.oneOf,parentSchema:schema414.properties.contractAddress,data:data12};
+const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema415.properties.contractAddress.oneOf,parentSchema:schema415.properties.contractAddress,data:data12};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -13125,7 +13148,7 @@ break;
 }
 }
 else {
-validate240.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema414.properties.logs.type,parentSchema:schema414.properties.logs,data:data13}];
+validate240.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema415.properties.logs.type,parentSchema:schema415.properties.logs,data:data13}];
 return false;
 }
 }
@@ -13141,13 +13164,13 @@ const _errs53 = errors;
 const _errs54 = errors;
 if(errors === _errs54){
 if(typeof data15 === "string"){
-if(!pattern188.test(data15)){
-validate240.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema325,data:data15}];
+if(!pattern189.test(data15)){
+validate240.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema326,data:data15}];
 return false;
 }
 }
 else {
-validate240.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.type,parentSchema:schema325,data:data15}];
+validate240.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema326.type,parentSchema:schema326,data:data15}];
 return false;
 }
 }
@@ -13472,7 +13495,7 @@ var valid0 = true;
 }
 }
 else {
-validate240.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema414.type,parentSchema:schema414,data}];
+validate240.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema415.type,parentSchema:schema415,data}];
 return false;
 }
 }
@@ -13489,7 +13512,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(data !== null){
-const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data};
+const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13521,7 +13544,7 @@ break;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema412.oneOf[1].type,parentSchema:schema412.oneOf[1],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema413.oneOf[1].type,parentSchema:schema413.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13543,7 +13566,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema412.oneOf,parentSchema:schema412,data};
+const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema413.oneOf,parentSchema:schema413,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -13570,7 +13593,7 @@ return errors === 0;
 }
 
 export const eth_getBlockTransactionCountByHash_param0 = validate244;
-const schema454 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema455 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13593,7 +13616,7 @@ return errors === 0;
 }
 
 export const eth_getBlockTransactionCountByHash_result = validate245;
-const schema456 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
+const schema457 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13603,7 +13626,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(data !== null){
-const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data};
+const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13655,7 +13678,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema456.oneOf,parentSchema:schema456,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema457.oneOf,parentSchema:schema457,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13682,7 +13705,7 @@ return errors === 0;
 }
 
 export const eth_getBlockTransactionCountByNumber_param0 = validate246;
-const schema459 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema460 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13793,7 +13816,7 @@ return errors === 0;
 }
 
 export const eth_getBlockTransactionCountByNumber_result = validate249;
-const schema463 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
+const schema464 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13803,7 +13826,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(data !== null){
-const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data};
+const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13855,7 +13878,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema463.oneOf,parentSchema:schema463,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema464.oneOf,parentSchema:schema464,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13882,7 +13905,7 @@ return errors === 0;
 }
 
 export const eth_getCode_param0 = validate250;
-const schema466 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema467 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -13905,7 +13928,7 @@ return errors === 0;
 }
 
 export const eth_getCode_param1 = validate251;
-const schema468 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema469 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14053,7 +14076,7 @@ return errors === 0;
 }
 
 export const eth_getCode_result = validate256;
-const schema473 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema474 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14076,7 +14099,7 @@ return errors === 0;
 }
 
 export const eth_getCompilers_result = validate257;
-const schema475 = {"type":"array","items":{"type":"string"},"maxItems":0};
+const schema476 = {"type":"array","items":{"type":"string"},"maxItems":0};
 
 function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14084,7 +14107,7 @@ let errors = 0;
 if(errors === 0){
 if(Array.isArray(data)){
 if(data.length > 0){
-validate257.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema475,data}];
+validate257.errors = [{instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema476,data}];
 return false;
 }
 else {
@@ -14094,7 +14117,7 @@ for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate257.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema475.items.type,parentSchema:schema475.items,data:data0}];
+validate257.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema476.items.type,parentSchema:schema476.items,data:data0}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -14105,7 +14128,7 @@ break;
 }
 }
 else {
-validate257.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema475.type,parentSchema:schema475,data}];
+validate257.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema476.type,parentSchema:schema476,data}];
 return false;
 }
 }
@@ -14114,9 +14137,9 @@ return errors === 0;
 }
 
 export const eth_getFilterChanges_param0 = validate258;
-const schema476 = {"$ref":"openrpc#/components/schemas/FilterId"};
-const schema477 = {"title":"Filter id","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a hex filter id"};
-const pattern303 = new RegExp("^0x[0-9a-fA-F]{1,64}$", "u");
+const schema477 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema478 = {"title":"Filter id","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a hex filter id"};
+const pattern304 = new RegExp("^0x[0-9a-fA-F]{1,64}$", "u");
 
 function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14124,13 +14147,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern303.test(data)){
-validate258.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema477,data}];
+if(!pattern304.test(data)){
+validate258.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema478,data}];
 return false;
 }
 }
 else {
-validate258.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema477.type,parentSchema:schema477,data}];
+validate258.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema478.type,parentSchema:schema478,data}];
 return false;
 }
 }
@@ -14139,8 +14162,8 @@ return errors === 0;
 }
 
 export const eth_getFilterChanges_result = validate259;
-const schema478 = {"$ref":"openrpc#/components/schemas/FilterChanges"};
-const schema479 = {"title":"Filter changes","anyOf":[{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},{"type":"array","items":{"$ref":"#/components/schemas/Log"}}]};
+const schema479 = {"$ref":"openrpc#/components/schemas/FilterChanges"};
+const schema480 = {"title":"Filter changes","anyOf":[{"type":"array","items":{"$ref":"#/components/schemas/Hash32"}},{"type":"array","items":{"$ref":"#/components/schemas/Log"}}]};
 
 function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14187,7 +14210,7 @@ break;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema479.anyOf[0].type,parentSchema:schema479.anyOf[0],data};
+const err2 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema480.anyOf[0].type,parentSchema:schema480.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -14218,7 +14241,7 @@ break;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema479.anyOf[1].type,parentSchema:schema479.anyOf[1],data};
+const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema480.anyOf[1].type,parentSchema:schema480.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -14232,7 +14255,7 @@ var _valid0 = _errs6 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema479.anyOf,parentSchema:schema479,data};
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema480.anyOf,parentSchema:schema480,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -14271,7 +14294,7 @@ return errors === 0;
 }
 
 export const eth_getFilterLogs_param0 = validate263;
-const schema481 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema482 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14279,13 +14302,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern303.test(data)){
-validate263.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema477,data}];
+if(!pattern304.test(data)){
+validate263.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema478,data}];
 return false;
 }
 }
 else {
-validate263.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema477.type,parentSchema:schema477,data}];
+validate263.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema478.type,parentSchema:schema478,data}];
 return false;
 }
 }
@@ -14294,7 +14317,7 @@ return errors === 0;
 }
 
 export const eth_getFilterLogs_result = validate264;
-const schema483 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
+const schema484 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
 
 function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14303,7 +14326,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.address === undefined) && (missing0 = "address")) || ((data.topics === undefined) && (missing0 = "topics"))) || ((data.data === undefined) && (missing0 = "data"))){
-validate265.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema430.required,parentSchema:schema430,data}];
+validate265.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema431.required,parentSchema:schema431,data}];
 return false;
 }
 else {
@@ -14335,7 +14358,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 4){
-validate265.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema430.properties.topics,data:data1}];
+validate265.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema431.properties.topics,data:data1}];
 return false;
 }
 else {
@@ -14365,7 +14388,7 @@ break;
 }
 }
 else {
-validate265.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema430.properties.topics.type,parentSchema:schema430.properties.topics,data:data1}];
+validate265.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema431.properties.topics.type,parentSchema:schema431.properties.topics,data:data1}];
 return false;
 }
 }
@@ -14533,7 +14556,7 @@ if(data.removed !== undefined){
 let data10 = data.removed;
 const _errs30 = errors;
 if(typeof data10 !== "boolean"){
-validate265.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema430.properties.removed.type,parentSchema:schema430.properties.removed,data:data10}];
+validate265.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema431.properties.removed.type,parentSchema:schema431.properties.removed,data:data10}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -14553,7 +14576,7 @@ var valid0 = true;
 }
 }
 else {
-validate265.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema430.type,parentSchema:schema430,data}];
+validate265.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema431.type,parentSchema:schema431,data}];
 return false;
 }
 }
@@ -14582,7 +14605,7 @@ break;
 }
 }
 else {
-validate264.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema483.type,parentSchema:schema483,data}];
+validate264.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema484.type,parentSchema:schema484,data}];
 return false;
 }
 }
@@ -14591,8 +14614,8 @@ return errors === 0;
 }
 
 export const eth_getLogs_param0 = validate267;
-const schema494 = {"$ref":"openrpc#/components/schemas/Filter"};
-const schema495 = {"title":"Filter","type":"object","additionalProperties":false,"properties":{"fromBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"toBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"address":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"},{"$ref":"#/components/schemas/Addresses"}]},"topics":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/FilterTopics"}]}}};
+const schema495 = {"$ref":"openrpc#/components/schemas/Filter"};
+const schema496 = {"title":"Filter","type":"object","additionalProperties":false,"properties":{"fromBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"toBlock":{"$ref":"#/components/schemas/BlockNumberOrTag"},"blockHash":{"$ref":"#/components/schemas/Hash32"},"address":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Address"},{"$ref":"#/components/schemas/Addresses"}]},"topics":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/FilterTopics"}]}}};
 
 function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14624,7 +14647,7 @@ break;
 }
 }
 else {
-validate271.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema156.type,parentSchema:schema156,data}];
+validate271.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema157.type,parentSchema:schema157,data}];
 return false;
 }
 }
@@ -14632,8 +14655,8 @@ validate271.errors = vErrors;
 return errors === 0;
 }
 
-const schema502 = {"title":"Filter topics","type":"array","items":{"$ref":"#/components/schemas/FilterTopic"}};
-const schema503 = {"title":"Filter topic","oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"},{"type":"array","items":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]}}]};
+const schema503 = {"title":"Filter topics","type":"array","items":{"$ref":"#/components/schemas/FilterTopic"}};
+const schema504 = {"title":"Filter topic","oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"},{"type":"array","items":{"oneOf":[{"$ref":"#/components/schemas/NotFound"},{"$ref":"#/components/schemas/Hash32"}]}}]};
 
 function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -14643,7 +14666,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(data !== null){
-const err0 = {instancePath,schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data};
+const err0 = {instancePath,schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -14706,7 +14729,7 @@ let valid4 = false;
 let passing1 = null;
 const _errs11 = errors;
 if(data0 !== null){
-const err3 = {instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data0};
+const err3 = {instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -14758,7 +14781,7 @@ passing1 = 1;
 }
 }
 if(!valid4){
-const err6 = {instancePath:instancePath+"/" + i0,schemaPath:"#/oneOf/2/items/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema503.oneOf[2].items.oneOf,parentSchema:schema503.oneOf[2].items,data:data0};
+const err6 = {instancePath:instancePath+"/" + i0,schemaPath:"#/oneOf/2/items/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema504.oneOf[2].items.oneOf,parentSchema:schema504.oneOf[2].items,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -14785,7 +14808,7 @@ break;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema503.oneOf[2].type,parentSchema:schema503.oneOf[2],data};
+const err7 = {instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema504.oneOf[2].type,parentSchema:schema504.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -14808,7 +14831,7 @@ passing0 = 2;
 }
 }
 if(!valid0){
-const err8 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema503.oneOf,parentSchema:schema503,data};
+const err8 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema504.oneOf,parentSchema:schema504,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -14855,7 +14878,7 @@ break;
 }
 }
 else {
-validate273.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema502.type,parentSchema:schema502,data}];
+validate273.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema503.type,parentSchema:schema503,data}];
 return false;
 }
 }
@@ -14872,7 +14895,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "fromBlock") || (key0 === "toBlock")) || (key0 === "blockHash")) || (key0 === "address")) || (key0 === "topics"))){
-validate268.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema495,data}];
+validate268.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema496,data}];
 return false;
 break;
 }
@@ -14932,7 +14955,7 @@ let valid2 = false;
 let passing0 = null;
 const _errs9 = errors;
 if(data3 !== null){
-const err0 = {instancePath:instancePath+"/address",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data3};
+const err0 = {instancePath:instancePath+"/address",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data3};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -15000,7 +15023,7 @@ passing0 = 2;
 }
 }
 if(!valid2){
-const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema495.properties.address.oneOf,parentSchema:schema495.properties.address,data:data3};
+const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema496.properties.address.oneOf,parentSchema:schema496.properties.address,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -15036,7 +15059,7 @@ let valid5 = false;
 let passing1 = null;
 const _errs18 = errors;
 if(data4 !== null){
-const err4 = {instancePath:instancePath+"/topics",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data4};
+const err4 = {instancePath:instancePath+"/topics",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data4};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -15067,7 +15090,7 @@ passing1 = 1;
 }
 }
 if(!valid5){
-const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema495.properties.topics.oneOf,parentSchema:schema495.properties.topics,data:data4};
+const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema496.properties.topics.oneOf,parentSchema:schema496.properties.topics,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -15101,7 +15124,7 @@ var valid0 = true;
 }
 }
 else {
-validate268.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema495.type,parentSchema:schema495,data}];
+validate268.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema496.type,parentSchema:schema496,data}];
 return false;
 }
 }
@@ -15122,7 +15145,7 @@ return errors === 0;
 }
 
 export const eth_getLogs_result = validate278;
-const schema508 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
+const schema509 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/Log"}};
 
 function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15131,7 +15154,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.address === undefined) && (missing0 = "address")) || ((data.topics === undefined) && (missing0 = "topics"))) || ((data.data === undefined) && (missing0 = "data"))){
-validate279.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema430.required,parentSchema:schema430,data}];
+validate279.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema431.required,parentSchema:schema431,data}];
 return false;
 }
 else {
@@ -15163,7 +15186,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 4){
-validate279.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema430.properties.topics,data:data1}];
+validate279.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/maxItems",keyword:"maxItems",params:{limit: 4},message:"must NOT have more than 4 items",schema:4,parentSchema:schema431.properties.topics,data:data1}];
 return false;
 }
 else {
@@ -15193,7 +15216,7 @@ break;
 }
 }
 else {
-validate279.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema430.properties.topics.type,parentSchema:schema430.properties.topics,data:data1}];
+validate279.errors = [{instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema431.properties.topics.type,parentSchema:schema431.properties.topics,data:data1}];
 return false;
 }
 }
@@ -15361,7 +15384,7 @@ if(data.removed !== undefined){
 let data10 = data.removed;
 const _errs30 = errors;
 if(typeof data10 !== "boolean"){
-validate279.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema430.properties.removed.type,parentSchema:schema430.properties.removed,data:data10}];
+validate279.errors = [{instancePath:instancePath+"/removed",schemaPath:"#/properties/removed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema431.properties.removed.type,parentSchema:schema431.properties.removed,data:data10}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -15381,7 +15404,7 @@ var valid0 = true;
 }
 }
 else {
-validate279.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema430.type,parentSchema:schema430,data}];
+validate279.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema431.type,parentSchema:schema431,data}];
 return false;
 }
 }
@@ -15410,7 +15433,7 @@ break;
 }
 }
 else {
-validate278.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema508.type,parentSchema:schema508,data}];
+validate278.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema509.type,parentSchema:schema509,data}];
 return false;
 }
 }
@@ -15419,7 +15442,7 @@ return errors === 0;
 }
 
 export const eth_getProof_param0 = validate281;
-const schema519 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema520 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15442,9 +15465,9 @@ return errors === 0;
 }
 
 export const eth_getProof_param1 = validate282;
-const schema521 = {"$ref":"openrpc#/components/schemas/StorageKeys"};
-const schema522 = {"title":"Storage keys","type":"array","items":{"$ref":"#/components/schemas/StorageSlot"}};
-const schema523 = {"title":"Storage slot","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a storage slot (0x + 1 to 64 hex digits)"};
+const schema522 = {"$ref":"openrpc#/components/schemas/StorageKeys"};
+const schema523 = {"title":"Storage keys","type":"array","items":{"$ref":"#/components/schemas/StorageSlot"}};
+const schema524 = {"title":"Storage slot","type":"string","pattern":"^0x[0-9a-fA-F]{1,64}$","x-error":"a storage slot (0x + 1 to 64 hex digits)"};
 
 function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15459,13 +15482,13 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern303.test(data0)){
-validate283.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema523,data:data0}];
+if(!pattern304.test(data0)){
+validate283.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema524,data:data0}];
 return false;
 }
 }
 else {
-validate283.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema523.type,parentSchema:schema523,data:data0}];
+validate283.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema524.type,parentSchema:schema524,data:data0}];
 return false;
 }
 }
@@ -15476,7 +15499,7 @@ break;
 }
 }
 else {
-validate283.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema522.type,parentSchema:schema522,data}];
+validate283.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema523.type,parentSchema:schema523,data}];
 return false;
 }
 }
@@ -15497,7 +15520,7 @@ return errors === 0;
 }
 
 export const eth_getProof_param2 = validate285;
-const schema524 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema525 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15645,9 +15668,9 @@ return errors === 0;
 }
 
 export const eth_getProof_result = validate290;
-const schema529 = {"$ref":"openrpc#/components/schemas/AccountProof"};
-const schema530 = {"title":"Account proof","type":"object","required":["address","accountProof","balance","codeHash","nonce","storageHash","storageProof"],"additionalProperties":false,"properties":{"address":{"$ref":"#/components/schemas/Address"},"accountProof":{"type":"array","items":{"$ref":"#/components/schemas/Bytes"}},"balance":{"$ref":"#/components/schemas/Uint256"},"codeHash":{"$ref":"#/components/schemas/Hash32"},"nonce":{"$ref":"#/components/schemas/Uint64"},"storageHash":{"$ref":"#/components/schemas/Hash32"},"storageProof":{"type":"array","items":{"$ref":"#/components/schemas/StorageProof"}}}};
-const schema537 = {"title":"Storage proof","type":"object","required":["key","value","proof"],"additionalProperties":false,"properties":{"key":{"$ref":"#/components/schemas/StorageSlot"},"value":{"$ref":"#/components/schemas/Uint256"},"proof":{"type":"array","items":{"$ref":"#/components/schemas/Bytes"}}}};
+const schema530 = {"$ref":"openrpc#/components/schemas/AccountProof"};
+const schema531 = {"title":"Account proof","type":"object","required":["address","accountProof","balance","codeHash","nonce","storageHash","storageProof"],"additionalProperties":false,"properties":{"address":{"$ref":"#/components/schemas/Address"},"accountProof":{"type":"array","items":{"$ref":"#/components/schemas/Bytes"}},"balance":{"$ref":"#/components/schemas/Uint256"},"codeHash":{"$ref":"#/components/schemas/Hash32"},"nonce":{"$ref":"#/components/schemas/Uint64"},"storageHash":{"$ref":"#/components/schemas/Hash32"},"storageProof":{"type":"array","items":{"$ref":"#/components/schemas/StorageProof"}}}};
+const schema538 = {"title":"Storage proof","type":"object","required":["key","value","proof"],"additionalProperties":false,"properties":{"key":{"$ref":"#/components/schemas/StorageSlot"},"value":{"$ref":"#/components/schemas/Uint256"},"proof":{"type":"array","items":{"$ref":"#/components/schemas/Bytes"}}}};
 
 function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -15656,14 +15679,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.key === undefined) && (missing0 = "key")) || ((data.value === undefined) && (missing0 = "value"))) || ((data.proof === undefined) && (missing0 = "proof"))){
-validate292.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema537.required,parentSchema:schema537,data}];
+validate292.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema538.required,parentSchema:schema538,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "key") || (key0 === "value")) || (key0 === "proof"))){
-validate292.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema537,data}];
+validate292.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema538,data}];
 return false;
 break;
 }
@@ -15675,13 +15698,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(!pattern303.test(data0)){
-validate292.errors = [{instancePath:instancePath+"/key",schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema523,data:data0}];
+if(!pattern304.test(data0)){
+validate292.errors = [{instancePath:instancePath+"/key",schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema524,data:data0}];
 return false;
 }
 }
 else {
-validate292.errors = [{instancePath:instancePath+"/key",schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema523.type,parentSchema:schema523,data:data0}];
+validate292.errors = [{instancePath:instancePath+"/key",schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema524.type,parentSchema:schema524,data:data0}];
 return false;
 }
 }
@@ -15697,13 +15720,13 @@ const _errs5 = errors;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
-if(!pattern38.test(data1)){
-validate292.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data1}];
+if(!pattern39.test(data1)){
+validate292.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data1}];
 return false;
 }
 }
 else {
-validate292.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data1}];
+validate292.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data1}];
 return false;
 }
 }
@@ -15743,7 +15766,7 @@ break;
 }
 }
 else {
-validate292.errors = [{instancePath:instancePath+"/proof",schemaPath:"#/properties/proof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema537.properties.proof.type,parentSchema:schema537.properties.proof,data:data2}];
+validate292.errors = [{instancePath:instancePath+"/proof",schemaPath:"#/properties/proof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema538.properties.proof.type,parentSchema:schema538.properties.proof,data:data2}];
 return false;
 }
 }
@@ -15758,7 +15781,7 @@ var valid0 = true;
 }
 }
 else {
-validate292.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema537.type,parentSchema:schema537,data}];
+validate292.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema538.type,parentSchema:schema538,data}];
 return false;
 }
 }
@@ -15774,14 +15797,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.address === undefined) && (missing0 = "address")) || ((data.accountProof === undefined) && (missing0 = "accountProof"))) || ((data.balance === undefined) && (missing0 = "balance"))) || ((data.codeHash === undefined) && (missing0 = "codeHash"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.storageHash === undefined) && (missing0 = "storageHash"))) || ((data.storageProof === undefined) && (missing0 = "storageProof"))){
-validate291.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema530.required,parentSchema:schema530,data}];
+validate291.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema531.required,parentSchema:schema531,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "address") || (key0 === "accountProof")) || (key0 === "balance")) || (key0 === "codeHash")) || (key0 === "nonce")) || (key0 === "storageHash")) || (key0 === "storageProof"))){
-validate291.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema530,data}];
+validate291.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema531,data}];
 return false;
 break;
 }
@@ -15839,7 +15862,7 @@ break;
 }
 }
 else {
-validate291.errors = [{instancePath:instancePath+"/accountProof",schemaPath:"#/properties/accountProof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema530.properties.accountProof.type,parentSchema:schema530.properties.accountProof,data:data1}];
+validate291.errors = [{instancePath:instancePath+"/accountProof",schemaPath:"#/properties/accountProof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema531.properties.accountProof.type,parentSchema:schema531.properties.accountProof,data:data1}];
 return false;
 }
 }
@@ -15855,13 +15878,13 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data3 === "string"){
-if(!pattern38.test(data3)){
-validate291.errors = [{instancePath:instancePath+"/balance",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data3}];
+if(!pattern39.test(data3)){
+validate291.errors = [{instancePath:instancePath+"/balance",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data3}];
 return false;
 }
 }
 else {
-validate291.errors = [{instancePath:instancePath+"/balance",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data3}];
+validate291.errors = [{instancePath:instancePath+"/balance",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data3}];
 return false;
 }
 }
@@ -15957,7 +15980,7 @@ break;
 }
 }
 else {
-validate291.errors = [{instancePath:instancePath+"/storageProof",schemaPath:"#/properties/storageProof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema530.properties.storageProof.type,parentSchema:schema530.properties.storageProof,data:data7}];
+validate291.errors = [{instancePath:instancePath+"/storageProof",schemaPath:"#/properties/storageProof/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema531.properties.storageProof.type,parentSchema:schema531.properties.storageProof,data:data7}];
 return false;
 }
 }
@@ -15976,7 +15999,7 @@ var valid0 = true;
 }
 }
 else {
-validate291.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema530.type,parentSchema:schema530,data}];
+validate291.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema531.type,parentSchema:schema531,data}];
 return false;
 }
 }
@@ -15997,7 +16020,7 @@ return errors === 0;
 }
 
 export const eth_getRawTransactionByHash_param0 = validate295;
-const schema541 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema542 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16020,7 +16043,7 @@ return errors === 0;
 }
 
 export const eth_getRawTransactionByHash_result = validate296;
-const schema543 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Bytes"}]};
+const schema544 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Bytes"}]};
 
 function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16030,7 +16053,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(data !== null){
-const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data};
+const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -16082,7 +16105,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema543.oneOf,parentSchema:schema543,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema544.oneOf,parentSchema:schema544,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -16109,7 +16132,7 @@ return errors === 0;
 }
 
 export const eth_getStorageAt_param0 = validate297;
-const schema546 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema547 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16132,7 +16155,7 @@ return errors === 0;
 }
 
 export const eth_getStorageAt_param1 = validate298;
-const schema548 = {"$ref":"openrpc#/components/schemas/StorageSlot"};
+const schema549 = {"$ref":"openrpc#/components/schemas/StorageSlot"};
 
 function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16140,13 +16163,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern303.test(data)){
-validate298.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema523,data}];
+if(!pattern304.test(data)){
+validate298.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema524,data}];
 return false;
 }
 }
 else {
-validate298.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema523.type,parentSchema:schema523,data}];
+validate298.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema524.type,parentSchema:schema524,data}];
 return false;
 }
 }
@@ -16155,7 +16178,7 @@ return errors === 0;
 }
 
 export const eth_getStorageAt_param2 = validate299;
-const schema550 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema551 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16303,7 +16326,7 @@ return errors === 0;
 }
 
 export const eth_getStorageAt_result = validate304;
-const schema555 = {"$ref":"openrpc#/components/schemas/Bytes32"};
+const schema556 = {"$ref":"openrpc#/components/schemas/Bytes32"};
 
 function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16312,12 +16335,12 @@ const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern1.test(data)){
-validate304.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema128,data}];
+validate304.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema129,data}];
 return false;
 }
 }
 else {
-validate304.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema128.type,parentSchema:schema128,data}];
+validate304.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.type,parentSchema:schema129,data}];
 return false;
 }
 }
@@ -16326,8 +16349,8 @@ return errors === 0;
 }
 
 export const eth_getStorageValues_param0 = validate305;
-const schema557 = {"$ref":"openrpc#/components/schemas/StorageRequests"};
-const schema558 = {"title":"Storage requests","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/StorageKeys"}};
+const schema558 = {"$ref":"openrpc#/components/schemas/StorageRequests"};
+const schema559 = {"title":"Storage requests","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/StorageKeys"}};
 
 function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16342,13 +16365,13 @@ const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern303.test(data0)){
-validate307.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema523,data:data0}];
+if(!pattern304.test(data0)){
+validate307.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema524,data:data0}];
 return false;
 }
 }
 else {
-validate307.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema523.type,parentSchema:schema523,data:data0}];
+validate307.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/StorageSlot/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema524.type,parentSchema:schema524,data:data0}];
 return false;
 }
 }
@@ -16359,7 +16382,7 @@ break;
 }
 }
 else {
-validate307.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema522.type,parentSchema:schema522,data}];
+validate307.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema523.type,parentSchema:schema523,data}];
 return false;
 }
 }
@@ -16377,7 +16400,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern16.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema558.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema559.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -16389,7 +16412,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema558.propertyNames,parentSchema:schema558,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema559.propertyNames,parentSchema:schema559,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16417,7 +16440,7 @@ break;
 }
 }
 else {
-validate306.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema558.type,parentSchema:schema558,data}];
+validate306.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema559.type,parentSchema:schema559,data}];
 return false;
 }
 }
@@ -16438,7 +16461,7 @@ return errors === 0;
 }
 
 export const eth_getStorageValues_param1 = validate310;
-const schema561 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema562 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16586,9 +16609,9 @@ return errors === 0;
 }
 
 export const eth_getStorageValues_result = validate315;
-const schema566 = {"$ref":"openrpc#/components/schemas/StorageValues"};
-const schema567 = {"title":"Storage values","type":"object","propertyNames":{"pattern":"^0x[0-9a-f]{40}$"},"additionalProperties":{"type":"array","items":{"$ref":"#/components/schemas/Bytes32"}}};
-const pattern353 = new RegExp("^0x[0-9a-f]{40}$", "u");
+const schema567 = {"$ref":"openrpc#/components/schemas/StorageValues"};
+const schema568 = {"title":"Storage values","type":"object","propertyNames":{"pattern":"^0x[0-9a-f]{40}$"},"additionalProperties":{"type":"array","items":{"$ref":"#/components/schemas/Bytes32"}}};
+const pattern354 = new RegExp("^0x[0-9a-f]{40}$", "u");
 
 function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16598,8 +16621,8 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
-if(!pattern353.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{40}$"},message:"must match pattern \""+"^0x[0-9a-f]{40}$"+"\"",schema:"^0x[0-9a-f]{40}$",parentSchema:schema567.propertyNames,data:key0,propertyName:key0};
+if(!pattern354.test(key0)){
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{40}$"},message:"must match pattern \""+"^0x[0-9a-f]{40}$"+"\"",schema:"^0x[0-9a-f]{40}$",parentSchema:schema568.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -16611,7 +16634,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema567.propertyNames,parentSchema:schema567,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema568.propertyNames,parentSchema:schema568,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16639,12 +16662,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
 if(!pattern1.test(data1)){
-validate316.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/components/schemas/Bytes32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema128,data:data1}];
+validate316.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/components/schemas/Bytes32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema129,data:data1}];
 return false;
 }
 }
 else {
-validate316.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/components/schemas/Bytes32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema128.type,parentSchema:schema128,data:data1}];
+validate316.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/components/schemas/Bytes32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.type,parentSchema:schema129,data:data1}];
 return false;
 }
 }
@@ -16655,7 +16678,7 @@ break;
 }
 }
 else {
-validate316.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema567.additionalProperties.type,parentSchema:schema567.additionalProperties,data:data0}];
+validate316.errors = [{instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema568.additionalProperties.type,parentSchema:schema568.additionalProperties,data:data0}];
 return false;
 }
 }
@@ -16667,7 +16690,7 @@ break;
 }
 }
 else {
-validate316.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema567.type,parentSchema:schema567,data}];
+validate316.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema568.type,parentSchema:schema568,data}];
 return false;
 }
 }
@@ -16688,7 +16711,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockHashAndIndex_param0 = validate318;
-const schema569 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema570 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16711,7 +16734,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockHashAndIndex_param1 = validate319;
-const schema571 = {"$ref":"openrpc#/components/schemas/Uint64"};
+const schema572 = {"$ref":"openrpc#/components/schemas/Uint64"};
 
 function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16734,7 +16757,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockHashAndIndex_result = validate320;
-const schema573 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
+const schema574 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
 
 function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -16743,7 +16766,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.input === undefined) && (missing0 = "input"))){
-validate321.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema343.required,parentSchema:schema343,data}];
+validate321.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema344.required,parentSchema:schema344,data}];
 return false;
 }
 else {
@@ -16799,7 +16822,7 @@ let valid3 = false;
 let passing0 = null;
 const _errs9 = errors;
 if(data2 !== null){
-const err0 = {instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data2};
+const err0 = {instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data2};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -16851,7 +16874,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema343.properties.blockHash.oneOf,parentSchema:schema343.properties.blockHash,data:data2};
+const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema344.properties.blockHash.oneOf,parentSchema:schema344.properties.blockHash,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -16887,7 +16910,7 @@ let valid6 = false;
 let passing1 = null;
 const _errs17 = errors;
 if(data3 !== null){
-const err4 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data3};
+const err4 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data3};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -16939,7 +16962,7 @@ passing1 = 1;
 }
 }
 if(!valid6){
-const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema343.properties.blockNumber.oneOf,parentSchema:schema343.properties.blockNumber,data:data3};
+const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema344.properties.blockNumber.oneOf,parentSchema:schema344.properties.blockNumber,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -16975,7 +16998,7 @@ let valid9 = false;
 let passing2 = null;
 const _errs25 = errors;
 if(data4 !== null){
-const err8 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data4};
+const err8 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -17027,7 +17050,7 @@ passing2 = 1;
 }
 }
 if(!valid9){
-const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema343.properties.blockTimestamp.oneOf,parentSchema:schema343.properties.blockTimestamp,data:data4};
+const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema344.properties.blockTimestamp.oneOf,parentSchema:schema344.properties.blockTimestamp,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -17063,7 +17086,7 @@ let valid12 = false;
 let passing3 = null;
 const _errs33 = errors;
 if(data5 !== null){
-const err12 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data5};
+const err12 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -17115,7 +17138,7 @@ passing3 = 1;
 }
 }
 if(!valid12){
-const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema343.properties.transactionIndex.oneOf,parentSchema:schema343.properties.transactionIndex,data:data5};
+const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema344.properties.transactionIndex.oneOf,parentSchema:schema344.properties.transactionIndex,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -17173,7 +17196,7 @@ let valid16 = false;
 let passing4 = null;
 const _errs44 = errors;
 if(data7 !== null){
-const err16 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data7};
+const err16 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data7};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -17225,7 +17248,7 @@ passing4 = 1;
 }
 }
 if(!valid16){
-const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema343.properties.to.oneOf,parentSchema:schema343.properties.to,data:data7};
+const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema344.properties.to.oneOf,parentSchema:schema344.properties.to,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -17481,13 +17504,13 @@ const _errs79 = errors;
 const _errs80 = errors;
 if(errors === _errs80){
 if(typeof data19 === "string"){
-if(!pattern38.test(data19)){
-validate321.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data19}];
+if(!pattern39.test(data19)){
+validate321.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data19}];
 return false;
 }
 }
 else {
-validate321.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data19}];
+validate321.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data19}];
 return false;
 }
 }
@@ -17503,13 +17526,13 @@ const _errs82 = errors;
 const _errs83 = errors;
 if(errors === _errs83){
 if(typeof data20 === "string"){
-if(!pattern38.test(data20)){
-validate321.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data20}];
+if(!pattern39.test(data20)){
+validate321.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data20}];
 return false;
 }
 }
 else {
-validate321.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data20}];
+validate321.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data20}];
 return false;
 }
 }
@@ -17589,7 +17612,7 @@ if(data.isSystemTx !== undefined){
 let data24 = data.isSystemTx;
 const _errs94 = errors;
 if(typeof data24 !== "boolean"){
-validate321.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema343.properties.isSystemTx.type,parentSchema:schema343.properties.isSystemTx,data:data24}];
+validate321.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema344.properties.isSystemTx.type,parentSchema:schema344.properties.isSystemTx,data:data24}];
 return false;
 }
 var valid0 = _errs94 === errors;
@@ -17647,7 +17670,7 @@ var valid0 = true;
 }
 }
 else {
-validate321.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema343.type,parentSchema:schema343,data}];
+validate321.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema344.type,parentSchema:schema344,data}];
 return false;
 }
 }
@@ -17664,7 +17687,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(data !== null){
-const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data};
+const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -17695,7 +17718,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema573.oneOf,parentSchema:schema573,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema574.oneOf,parentSchema:schema574,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17722,7 +17745,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockNumberAndIndex_param0 = validate325;
-const schema604 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema605 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17833,7 +17856,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockNumberAndIndex_param1 = validate328;
-const schema608 = {"$ref":"openrpc#/components/schemas/Uint64"};
+const schema609 = {"$ref":"openrpc#/components/schemas/Uint64"};
 
 function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17856,7 +17879,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByBlockNumberAndIndex_result = validate329;
-const schema610 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
+const schema611 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
 
 function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -17865,7 +17888,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.input === undefined) && (missing0 = "input"))){
-validate330.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema343.required,parentSchema:schema343,data}];
+validate330.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema344.required,parentSchema:schema344,data}];
 return false;
 }
 else {
@@ -17921,7 +17944,7 @@ let valid3 = false;
 let passing0 = null;
 const _errs9 = errors;
 if(data2 !== null){
-const err0 = {instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data2};
+const err0 = {instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data2};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -17973,7 +17996,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema343.properties.blockHash.oneOf,parentSchema:schema343.properties.blockHash,data:data2};
+const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema344.properties.blockHash.oneOf,parentSchema:schema344.properties.blockHash,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -18009,7 +18032,7 @@ let valid6 = false;
 let passing1 = null;
 const _errs17 = errors;
 if(data3 !== null){
-const err4 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data3};
+const err4 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data3};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -18061,7 +18084,7 @@ passing1 = 1;
 }
 }
 if(!valid6){
-const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema343.properties.blockNumber.oneOf,parentSchema:schema343.properties.blockNumber,data:data3};
+const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema344.properties.blockNumber.oneOf,parentSchema:schema344.properties.blockNumber,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -18097,7 +18120,7 @@ let valid9 = false;
 let passing2 = null;
 const _errs25 = errors;
 if(data4 !== null){
-const err8 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data4};
+const err8 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -18149,7 +18172,7 @@ passing2 = 1;
 }
 }
 if(!valid9){
-const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema343.properties.blockTimestamp.oneOf,parentSchema:schema343.properties.blockTimestamp,data:data4};
+const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema344.properties.blockTimestamp.oneOf,parentSchema:schema344.properties.blockTimestamp,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -18185,7 +18208,7 @@ let valid12 = false;
 let passing3 = null;
 const _errs33 = errors;
 if(data5 !== null){
-const err12 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data5};
+const err12 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -18237,7 +18260,7 @@ passing3 = 1;
 }
 }
 if(!valid12){
-const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema343.properties.transactionIndex.oneOf,parentSchema:schema343.properties.transactionIndex,data:data5};
+const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema344.properties.transactionIndex.oneOf,parentSchema:schema344.properties.transactionIndex,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -18295,7 +18318,7 @@ let valid16 = false;
 let passing4 = null;
 const _errs44 = errors;
 if(data7 !== null){
-const err16 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data7};
+const err16 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data7};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -18347,7 +18370,7 @@ passing4 = 1;
 }
 }
 if(!valid16){
-const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema343.properties.to.oneOf,parentSchema:schema343.properties.to,data:data7};
+const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema344.properties.to.oneOf,parentSchema:schema344.properties.to,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -18603,13 +18626,13 @@ const _errs79 = errors;
 const _errs80 = errors;
 if(errors === _errs80){
 if(typeof data19 === "string"){
-if(!pattern38.test(data19)){
-validate330.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data19}];
+if(!pattern39.test(data19)){
+validate330.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data19}];
 return false;
 }
 }
 else {
-validate330.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data19}];
+validate330.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data19}];
 return false;
 }
 }
@@ -18625,13 +18648,13 @@ const _errs82 = errors;
 const _errs83 = errors;
 if(errors === _errs83){
 if(typeof data20 === "string"){
-if(!pattern38.test(data20)){
-validate330.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data20}];
+if(!pattern39.test(data20)){
+validate330.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data20}];
 return false;
 }
 }
 else {
-validate330.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data20}];
+validate330.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data20}];
 return false;
 }
 }
@@ -18711,7 +18734,7 @@ if(data.isSystemTx !== undefined){
 let data24 = data.isSystemTx;
 const _errs94 = errors;
 if(typeof data24 !== "boolean"){
-validate330.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema343.properties.isSystemTx.type,parentSchema:schema343.properties.isSystemTx,data:data24}];
+validate330.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema344.properties.isSystemTx.type,parentSchema:schema344.properties.isSystemTx,data:data24}];
 return false;
 }
 var valid0 = _errs94 === errors;
@@ -18769,7 +18792,7 @@ var valid0 = true;
 }
 }
 else {
-validate330.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema343.type,parentSchema:schema343,data}];
+validate330.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema344.type,parentSchema:schema344,data}];
 return false;
 }
 }
@@ -18786,7 +18809,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(data !== null){
-const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data};
+const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -18817,7 +18840,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema610.oneOf,parentSchema:schema610,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema611.oneOf,parentSchema:schema611,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -18844,7 +18867,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByHash_param0 = validate334;
-const schema641 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema642 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18867,7 +18890,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionByHash_result = validate335;
-const schema643 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
+const schema644 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Transaction"}]};
 
 function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -18876,7 +18899,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.input === undefined) && (missing0 = "input"))){
-validate336.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema343.required,parentSchema:schema343,data}];
+validate336.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema344.required,parentSchema:schema344,data}];
 return false;
 }
 else {
@@ -18932,7 +18955,7 @@ let valid3 = false;
 let passing0 = null;
 const _errs9 = errors;
 if(data2 !== null){
-const err0 = {instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data2};
+const err0 = {instancePath:instancePath+"/blockHash",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data2};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -18984,7 +19007,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema343.properties.blockHash.oneOf,parentSchema:schema343.properties.blockHash,data:data2};
+const err3 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema344.properties.blockHash.oneOf,parentSchema:schema344.properties.blockHash,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -19020,7 +19043,7 @@ let valid6 = false;
 let passing1 = null;
 const _errs17 = errors;
 if(data3 !== null){
-const err4 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data3};
+const err4 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data3};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -19072,7 +19095,7 @@ passing1 = 1;
 }
 }
 if(!valid6){
-const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema343.properties.blockNumber.oneOf,parentSchema:schema343.properties.blockNumber,data:data3};
+const err7 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema344.properties.blockNumber.oneOf,parentSchema:schema344.properties.blockNumber,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -19108,7 +19131,7 @@ let valid9 = false;
 let passing2 = null;
 const _errs25 = errors;
 if(data4 !== null){
-const err8 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data4};
+const err8 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -19160,7 +19183,7 @@ passing2 = 1;
 }
 }
 if(!valid9){
-const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema343.properties.blockTimestamp.oneOf,parentSchema:schema343.properties.blockTimestamp,data:data4};
+const err11 = {instancePath:instancePath+"/blockTimestamp",schemaPath:"#/properties/blockTimestamp/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema344.properties.blockTimestamp.oneOf,parentSchema:schema344.properties.blockTimestamp,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -19196,7 +19219,7 @@ let valid12 = false;
 let passing3 = null;
 const _errs33 = errors;
 if(data5 !== null){
-const err12 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data5};
+const err12 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -19248,7 +19271,7 @@ passing3 = 1;
 }
 }
 if(!valid12){
-const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema343.properties.transactionIndex.oneOf,parentSchema:schema343.properties.transactionIndex,data:data5};
+const err15 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema344.properties.transactionIndex.oneOf,parentSchema:schema344.properties.transactionIndex,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -19306,7 +19329,7 @@ let valid16 = false;
 let passing4 = null;
 const _errs44 = errors;
 if(data7 !== null){
-const err16 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data7};
+const err16 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data7};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -19358,7 +19381,7 @@ passing4 = 1;
 }
 }
 if(!valid16){
-const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema343.properties.to.oneOf,parentSchema:schema343.properties.to,data:data7};
+const err19 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema344.properties.to.oneOf,parentSchema:schema344.properties.to,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -19614,13 +19637,13 @@ const _errs79 = errors;
 const _errs80 = errors;
 if(errors === _errs80){
 if(typeof data19 === "string"){
-if(!pattern38.test(data19)){
-validate336.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data19}];
+if(!pattern39.test(data19)){
+validate336.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data19}];
 return false;
 }
 }
 else {
-validate336.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data19}];
+validate336.errors = [{instancePath:instancePath+"/r",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data19}];
 return false;
 }
 }
@@ -19636,13 +19659,13 @@ const _errs82 = errors;
 const _errs83 = errors;
 if(errors === _errs83){
 if(typeof data20 === "string"){
-if(!pattern38.test(data20)){
-validate336.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data20}];
+if(!pattern39.test(data20)){
+validate336.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data20}];
 return false;
 }
 }
 else {
-validate336.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data20}];
+validate336.errors = [{instancePath:instancePath+"/s",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data20}];
 return false;
 }
 }
@@ -19722,7 +19745,7 @@ if(data.isSystemTx !== undefined){
 let data24 = data.isSystemTx;
 const _errs94 = errors;
 if(typeof data24 !== "boolean"){
-validate336.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema343.properties.isSystemTx.type,parentSchema:schema343.properties.isSystemTx,data:data24}];
+validate336.errors = [{instancePath:instancePath+"/isSystemTx",schemaPath:"#/properties/isSystemTx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema344.properties.isSystemTx.type,parentSchema:schema344.properties.isSystemTx,data:data24}];
 return false;
 }
 var valid0 = _errs94 === errors;
@@ -19780,7 +19803,7 @@ var valid0 = true;
 }
 }
 else {
-validate336.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema343.type,parentSchema:schema343,data}];
+validate336.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema344.type,parentSchema:schema344,data}];
 return false;
 }
 }
@@ -19797,7 +19820,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(data !== null){
-const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data};
+const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -19828,7 +19851,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema643.oneOf,parentSchema:schema643,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema644.oneOf,parentSchema:schema644,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19855,7 +19878,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionCount_param0 = validate340;
-const schema674 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema675 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -19878,7 +19901,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionCount_param1 = validate341;
-const schema676 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema677 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20026,7 +20049,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionCount_result = validate346;
-const schema681 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema682 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20049,7 +20072,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionReceipt_param0 = validate347;
-const schema683 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema684 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20072,7 +20095,7 @@ return errors === 0;
 }
 
 export const eth_getTransactionReceipt_result = validate348;
-const schema685 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Receipt"}]};
+const schema686 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Receipt"}]};
 
 function validate349(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20081,7 +20104,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((data.transactionHash === undefined) && (missing0 = "transactionHash")) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.cumulativeGasUsed === undefined) && (missing0 = "cumulativeGasUsed"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.effectiveGasPrice === undefined) && (missing0 = "effectiveGasPrice"))){
-validate349.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema414.required,parentSchema:schema414,data}];
+validate349.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema415.required,parentSchema:schema415,data}];
 return false;
 }
 else {
@@ -20225,7 +20248,7 @@ let valid7 = false;
 let passing0 = null;
 const _errs21 = errors;
 if(data6 !== null){
-const err0 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data6};
+const err0 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data6};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -20277,7 +20300,7 @@ passing0 = 1;
 }
 }
 if(!valid7){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema414.properties.to.oneOf,parentSchema:schema414.properties.to,data:data6};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema415.properties.to.oneOf,parentSchema:schema415.properties.to,data:data6};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -20423,7 +20446,7 @@ let valid15 = false;
 let passing1 = null;
 const _errs44 = errors;
 if(data12 !== null){
-const err4 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data12};
+const err4 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data12};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -20475,7 +20498,7 @@ passing1 = 1;
 }
 }
 if(!valid15){
-const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema414.properties.contractAddress.oneOf,parentSchema:schema414.properties.contractAddress,data:data12};
+const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema415.properties.contractAddress.oneOf,parentSchema:schema415.properties.contractAddress,data:data12};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -20523,7 +20546,7 @@ break;
 }
 }
 else {
-validate349.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema414.properties.logs.type,parentSchema:schema414.properties.logs,data:data13}];
+validate349.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema415.properties.logs.type,parentSchema:schema415.properties.logs,data:data13}];
 return false;
 }
 }
@@ -20539,13 +20562,13 @@ const _errs53 = errors;
 const _errs54 = errors;
 if(errors === _errs54){
 if(typeof data15 === "string"){
-if(!pattern188.test(data15)){
-validate349.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema325,data:data15}];
+if(!pattern189.test(data15)){
+validate349.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema326,data:data15}];
 return false;
 }
 }
 else {
-validate349.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.type,parentSchema:schema325,data:data15}];
+validate349.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema326.type,parentSchema:schema326,data:data15}];
 return false;
 }
 }
@@ -20870,7 +20893,7 @@ var valid0 = true;
 }
 }
 else {
-validate349.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema414.type,parentSchema:schema414,data}];
+validate349.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema415.type,parentSchema:schema415,data}];
 return false;
 }
 }
@@ -20887,7 +20910,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(data !== null){
-const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data};
+const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -20918,7 +20941,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema685.oneOf,parentSchema:schema685,data};
+const err1 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema686.oneOf,parentSchema:schema686,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -20945,7 +20968,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockHashAndIndex_param0 = validate352;
-const schema717 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema718 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20968,7 +20991,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockHashAndIndex_param1 = validate353;
-const schema719 = {"$ref":"openrpc#/components/schemas/Uint64"};
+const schema720 = {"$ref":"openrpc#/components/schemas/Uint64"};
 
 function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -20991,13 +21014,13 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockHashAndIndex_result = validate354;
-const schema721 = {"$ref":"openrpc#/components/schemas/NotFound"};
+const schema722 = {"$ref":"openrpc#/components/schemas/NotFound"};
 
 function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate354.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data}];
+validate354.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data}];
 return false;
 }
 validate354.errors = vErrors;
@@ -21005,7 +21028,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockNumberAndIndex_param0 = validate355;
-const schema723 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema724 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21116,7 +21139,7 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockNumberAndIndex_param1 = validate358;
-const schema727 = {"$ref":"openrpc#/components/schemas/Uint64"};
+const schema728 = {"$ref":"openrpc#/components/schemas/Uint64"};
 
 function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21139,13 +21162,13 @@ return errors === 0;
 }
 
 export const eth_getUncleByBlockNumberAndIndex_result = validate359;
-const schema729 = {"$ref":"openrpc#/components/schemas/NotFound"};
+const schema730 = {"$ref":"openrpc#/components/schemas/NotFound"};
 
 function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate359.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data}];
+validate359.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data}];
 return false;
 }
 validate359.errors = vErrors;
@@ -21153,7 +21176,7 @@ return errors === 0;
 }
 
 export const eth_getUncleCountByBlockHash_param0 = validate360;
-const schema731 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema732 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21176,7 +21199,7 @@ return errors === 0;
 }
 
 export const eth_getUncleCountByBlockHash_result = validate361;
-const schema733 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
+const schema734 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21186,7 +21209,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(data !== null){
-const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data};
+const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21238,7 +21261,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema733.oneOf,parentSchema:schema733,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema734.oneOf,parentSchema:schema734,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -21265,7 +21288,7 @@ return errors === 0;
 }
 
 export const eth_getUncleCountByBlockNumber_param0 = validate362;
-const schema736 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
+const schema737 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTag"};
 
 function validate363(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21376,7 +21399,7 @@ return errors === 0;
 }
 
 export const eth_getUncleCountByBlockNumber_result = validate365;
-const schema740 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
+const schema741 = {"oneOf":[{"$ref":"openrpc#/components/schemas/NotFound"},{"$ref":"openrpc#/components/schemas/Uint"}]};
 
 function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21386,7 +21409,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(data !== null){
-const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data};
+const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21438,7 +21461,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema740.oneOf,parentSchema:schema740,data};
+const err3 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema741.oneOf,parentSchema:schema741,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -21465,7 +21488,7 @@ return errors === 0;
 }
 
 export const eth_maxPriorityFeePerGas_result = validate366;
-const schema743 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema744 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21488,7 +21511,7 @@ return errors === 0;
 }
 
 export const eth_newBlockFilter_result = validate367;
-const schema745 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema746 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21496,13 +21519,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern303.test(data)){
-validate367.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema477,data}];
+if(!pattern304.test(data)){
+validate367.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema478,data}];
 return false;
 }
 }
 else {
-validate367.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema477.type,parentSchema:schema477,data}];
+validate367.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema478.type,parentSchema:schema478,data}];
 return false;
 }
 }
@@ -21511,7 +21534,7 @@ return errors === 0;
 }
 
 export const eth_newFilter_param0 = validate368;
-const schema747 = {"$ref":"openrpc#/components/schemas/Filter"};
+const schema748 = {"$ref":"openrpc#/components/schemas/Filter"};
 
 function validate369(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21521,7 +21544,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "fromBlock") || (key0 === "toBlock")) || (key0 === "blockHash")) || (key0 === "address")) || (key0 === "topics"))){
-validate369.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema495,data}];
+validate369.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema496,data}];
 return false;
 break;
 }
@@ -21581,7 +21604,7 @@ let valid2 = false;
 let passing0 = null;
 const _errs9 = errors;
 if(data3 !== null){
-const err0 = {instancePath:instancePath+"/address",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data3};
+const err0 = {instancePath:instancePath+"/address",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data3};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21649,7 +21672,7 @@ passing0 = 2;
 }
 }
 if(!valid2){
-const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema495.properties.address.oneOf,parentSchema:schema495.properties.address,data:data3};
+const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema496.properties.address.oneOf,parentSchema:schema496.properties.address,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -21685,7 +21708,7 @@ let valid5 = false;
 let passing1 = null;
 const _errs18 = errors;
 if(data4 !== null){
-const err4 = {instancePath:instancePath+"/topics",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data4};
+const err4 = {instancePath:instancePath+"/topics",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data4};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -21716,7 +21739,7 @@ passing1 = 1;
 }
 }
 if(!valid5){
-const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema495.properties.topics.oneOf,parentSchema:schema495.properties.topics,data:data4};
+const err5 = {instancePath:instancePath+"/topics",schemaPath:"#/properties/topics/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema496.properties.topics.oneOf,parentSchema:schema496.properties.topics,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -21750,7 +21773,7 @@ var valid0 = true;
 }
 }
 else {
-validate369.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema495.type,parentSchema:schema495,data}];
+validate369.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema496.type,parentSchema:schema496,data}];
 return false;
 }
 }
@@ -21771,7 +21794,7 @@ return errors === 0;
 }
 
 export const eth_newFilter_result = validate375;
-const schema753 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema754 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate375(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21779,13 +21802,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern303.test(data)){
-validate375.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema477,data}];
+if(!pattern304.test(data)){
+validate375.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema478,data}];
 return false;
 }
 }
 else {
-validate375.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema477.type,parentSchema:schema477,data}];
+validate375.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema478.type,parentSchema:schema478,data}];
 return false;
 }
 }
@@ -21794,7 +21817,7 @@ return errors === 0;
 }
 
 export const eth_newPendingTransactionFilter_result = validate376;
-const schema755 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema756 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate376(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21802,13 +21825,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern303.test(data)){
-validate376.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema477,data}];
+if(!pattern304.test(data)){
+validate376.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema478,data}];
 return false;
 }
 }
 else {
-validate376.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema477.type,parentSchema:schema477,data}];
+validate376.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema478.type,parentSchema:schema478,data}];
 return false;
 }
 }
@@ -21817,7 +21840,7 @@ return errors === 0;
 }
 
 export const eth_protocolVersion_result = validate377;
-const schema757 = {"$ref":"openrpc#/components/schemas/Uint"};
+const schema758 = {"$ref":"openrpc#/components/schemas/Uint"};
 
 function validate377(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21840,7 +21863,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransaction_param0 = validate378;
-const schema759 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema760 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate378(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21863,7 +21886,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransaction_result = validate379;
-const schema761 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema762 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate379(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21886,7 +21909,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransactionSync_param0 = validate380;
-const schema763 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema764 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21909,7 +21932,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransactionSync_param1 = validate381;
-const schema765 = {"oneOf":[{"type":"integer","minimum":0},{"$ref":"openrpc#/components/schemas/Uint"}],"x-error":"a timeout in milliseconds (a number or hex quantity)"};
+const schema766 = {"oneOf":[{"type":"integer","minimum":0},{"$ref":"openrpc#/components/schemas/Uint"}],"x-error":"a timeout in milliseconds (a number or hex quantity)"};
 
 function validate381(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -21919,7 +21942,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema765.oneOf[0].type,parentSchema:schema765.oneOf[0],data};
+const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema766.oneOf[0].type,parentSchema:schema766.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21931,7 +21954,7 @@ errors++;
 if(errors === _errs1){
 if(typeof data == "number"){
 if(data < 0 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema765.oneOf[0],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema766.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21985,7 +22008,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema765.oneOf,parentSchema:schema765,data};
+const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema766.oneOf,parentSchema:schema766,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -22012,7 +22035,7 @@ return errors === 0;
 }
 
 export const eth_sendRawTransactionSync_result = validate382;
-const schema767 = {"$ref":"openrpc#/components/schemas/Receipt"};
+const schema768 = {"$ref":"openrpc#/components/schemas/Receipt"};
 
 function validate383(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -22021,7 +22044,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((data.transactionHash === undefined) && (missing0 = "transactionHash")) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.cumulativeGasUsed === undefined) && (missing0 = "cumulativeGasUsed"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.type === undefined) && (missing0 = "type"))) || ((data.effectiveGasPrice === undefined) && (missing0 = "effectiveGasPrice"))){
-validate383.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema414.required,parentSchema:schema414,data}];
+validate383.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema415.required,parentSchema:schema415,data}];
 return false;
 }
 else {
@@ -22165,7 +22188,7 @@ let valid7 = false;
 let passing0 = null;
 const _errs21 = errors;
 if(data6 !== null){
-const err0 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data6};
+const err0 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data6};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22217,7 +22240,7 @@ passing0 = 1;
 }
 }
 if(!valid7){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema414.properties.to.oneOf,parentSchema:schema414.properties.to,data:data6};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema415.properties.to.oneOf,parentSchema:schema415.properties.to,data:data6};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -22363,7 +22386,7 @@ let valid15 = false;
 let passing1 = null;
 const _errs44 = errors;
 if(data12 !== null){
-const err4 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data12};
+const err4 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data12};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -22415,7 +22438,7 @@ passing1 = 1;
 }
 }
 if(!valid15){
-const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema414.properties.contractAddress.oneOf,parentSchema:schema414.properties.contractAddress,data:data12};
+const err7 = {instancePath:instancePath+"/contractAddress",schemaPath:"#/properties/contractAddress/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema415.properties.contractAddress.oneOf,parentSchema:schema415.properties.contractAddress,data:data12};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -22463,7 +22486,7 @@ break;
 }
 }
 else {
-validate383.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema414.properties.logs.type,parentSchema:schema414.properties.logs,data:data13}];
+validate383.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema415.properties.logs.type,parentSchema:schema415.properties.logs,data:data13}];
 return false;
 }
 }
@@ -22479,13 +22502,13 @@ const _errs53 = errors;
 const _errs54 = errors;
 if(errors === _errs54){
 if(typeof data15 === "string"){
-if(!pattern188.test(data15)){
-validate383.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema325,data:data15}];
+if(!pattern189.test(data15)){
+validate383.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema326,data:data15}];
 return false;
 }
 }
 else {
-validate383.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.type,parentSchema:schema325,data:data15}];
+validate383.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema326.type,parentSchema:schema326,data:data15}];
 return false;
 }
 }
@@ -22810,7 +22833,7 @@ var valid0 = true;
 }
 }
 else {
-validate383.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema414.type,parentSchema:schema414,data}];
+validate383.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema415.type,parentSchema:schema415,data}];
 return false;
 }
 }
@@ -22831,7 +22854,7 @@ return errors === 0;
 }
 
 export const eth_sendTransaction_param0 = validate386;
-const schema798 = {"$ref":"openrpc#/components/schemas/TransactionRequest"};
+const schema799 = {"$ref":"openrpc#/components/schemas/TransactionRequest"};
 
 function validate387(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -22840,8 +22863,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema85.properties, key0))){
-validate387.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema85,data}];
+if(!(func2.call(schema86.properties, key0))){
+validate387.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema86,data}];
 return false;
 break;
 }
@@ -22899,7 +22922,7 @@ let valid3 = false;
 let passing0 = null;
 const _errs10 = errors;
 if(data2 !== null){
-const err0 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data2};
+const err0 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data2};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22951,7 +22974,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema85.properties.to.oneOf,parentSchema:schema85.properties.to,data:data2};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema86.properties.to.oneOf,parentSchema:schema86.properties.to,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -23007,13 +23030,13 @@ const _errs19 = errors;
 const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data4 === "string"){
-if(!pattern38.test(data4)){
-validate387.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data4}];
+if(!pattern39.test(data4)){
+validate387.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data4}];
 return false;
 }
 }
 else {
-validate387.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data4}];
+validate387.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data4}];
 return false;
 }
 }
@@ -23029,13 +23052,13 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data5 === "string"){
-if(!pattern38.test(data5)){
-validate387.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data5}];
+if(!pattern39.test(data5)){
+validate387.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data5}];
 return false;
 }
 }
 else {
-validate387.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data5}];
+validate387.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data5}];
 return false;
 }
 }
@@ -23051,13 +23074,13 @@ const _errs25 = errors;
 const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data6 === "string"){
-if(!pattern38.test(data6)){
-validate387.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data6}];
+if(!pattern39.test(data6)){
+validate387.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data6}];
 return false;
 }
 }
 else {
-validate387.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data6}];
+validate387.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data6}];
 return false;
 }
 }
@@ -23073,13 +23096,13 @@ const _errs28 = errors;
 const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data7 === "string"){
-if(!pattern38.test(data7)){
-validate387.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data7}];
+if(!pattern39.test(data7)){
+validate387.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data7}];
 return false;
 }
 }
 else {
-validate387.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data7}];
+validate387.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data7}];
 return false;
 }
 }
@@ -23231,7 +23254,7 @@ break;
 }
 }
 else {
-validate387.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema85.properties.blobVersionedHashes.type,parentSchema:schema85.properties.blobVersionedHashes,data:data14}];
+validate387.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema86.properties.blobVersionedHashes.type,parentSchema:schema86.properties.blobVersionedHashes,data:data14}];
 return false;
 }
 }
@@ -23247,13 +23270,13 @@ const _errs50 = errors;
 const _errs51 = errors;
 if(errors === _errs51){
 if(typeof data16 === "string"){
-if(!pattern38.test(data16)){
-validate387.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data16}];
+if(!pattern39.test(data16)){
+validate387.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data16}];
 return false;
 }
 }
 else {
-validate387.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data16}];
+validate387.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data16}];
 return false;
 }
 }
@@ -23280,7 +23303,7 @@ var valid0 = true;
 }
 }
 else {
-validate387.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.type,parentSchema:schema85,data}];
+validate387.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema86.type,parentSchema:schema86,data}];
 return false;
 }
 }
@@ -23301,7 +23324,7 @@ return errors === 0;
 }
 
 export const eth_sendTransaction_result = validate391;
-const schema815 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema816 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate391(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -23324,7 +23347,7 @@ return errors === 0;
 }
 
 export const eth_sign_param0 = validate392;
-const schema817 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema818 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -23347,7 +23370,7 @@ return errors === 0;
 }
 
 export const eth_sign_param1 = validate393;
-const schema819 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema820 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate393(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -23370,7 +23393,7 @@ return errors === 0;
 }
 
 export const eth_sign_result = validate394;
-const schema821 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema822 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate394(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -23393,10 +23416,10 @@ return errors === 0;
 }
 
 export const eth_simulateV1_param0 = validate395;
-const schema823 = {"$ref":"openrpc#/components/schemas/SimulatePayload"};
-const schema824 = {"title":"Simulation request","type":"object","required":["blockStateCalls"],"additionalProperties":false,"properties":{"blockStateCalls":{"type":"array","items":{"$ref":"#/components/schemas/BlockStateCall"}},"traceTransfers":{"type":"boolean"},"validation":{"type":"boolean"},"returnFullTransactions":{"type":"boolean"}}};
-const schema825 = {"title":"Simulated block","type":"object","additionalProperties":false,"properties":{"blockOverrides":{"$ref":"#/components/schemas/BlockOverrides"},"stateOverrides":{"$ref":"#/components/schemas/StateOverrides"},"calls":{"type":"array","items":{"$ref":"#/components/schemas/CallObject"}}}};
-const schema826 = {"title":"Block overrides","type":"object","additionalProperties":false,"properties":{"number":{"$ref":"#/components/schemas/Uint64"},"time":{"$ref":"#/components/schemas/Uint64"},"gasLimit":{"$ref":"#/components/schemas/Uint64"},"feeRecipient":{"$ref":"#/components/schemas/Address"},"prevRandao":{"$ref":"#/components/schemas/Hash32"},"baseFeePerGas":{"$ref":"#/components/schemas/Uint256"},"blobBaseFee":{"$ref":"#/components/schemas/Uint256"},"beaconRoot":{"$ref":"#/components/schemas/Hash32"},"withdrawals":{"type":"array","items":{"$ref":"#/components/schemas/Withdrawal"}}}};
+const schema824 = {"$ref":"openrpc#/components/schemas/SimulatePayload"};
+const schema825 = {"title":"Simulation request","type":"object","required":["blockStateCalls"],"additionalProperties":false,"properties":{"blockStateCalls":{"type":"array","items":{"$ref":"#/components/schemas/BlockStateCall"}},"traceTransfers":{"type":"boolean"},"validation":{"type":"boolean"},"returnFullTransactions":{"type":"boolean"}}};
+const schema826 = {"title":"Simulated block","type":"object","additionalProperties":false,"properties":{"blockOverrides":{"$ref":"#/components/schemas/BlockOverrides"},"stateOverrides":{"$ref":"#/components/schemas/StateOverrides"},"calls":{"type":"array","items":{"$ref":"#/components/schemas/CallObject"}}}};
+const schema827 = {"title":"Block overrides","type":"object","additionalProperties":false,"properties":{"number":{"$ref":"#/components/schemas/Uint64"},"time":{"$ref":"#/components/schemas/Uint64"},"gasLimit":{"$ref":"#/components/schemas/Uint64"},"feeRecipient":{"$ref":"#/components/schemas/Address"},"prevRandao":{"$ref":"#/components/schemas/Hash32"},"baseFeePerGas":{"$ref":"#/components/schemas/Uint256"},"blobBaseFee":{"$ref":"#/components/schemas/Uint256"},"beaconRoot":{"$ref":"#/components/schemas/Hash32"},"withdrawals":{"type":"array","items":{"$ref":"#/components/schemas/Withdrawal"}}}};
 
 function validate398(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -23405,8 +23428,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema826.properties, key0))){
-validate398.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema826,data}];
+if(!(func2.call(schema827.properties, key0))){
+validate398.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema827,data}];
 return false;
 break;
 }
@@ -23528,13 +23551,13 @@ const _errs17 = errors;
 const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data5 === "string"){
-if(!pattern38.test(data5)){
-validate398.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data5}];
+if(!pattern39.test(data5)){
+validate398.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data5}];
 return false;
 }
 }
 else {
-validate398.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data5}];
+validate398.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data5}];
 return false;
 }
 }
@@ -23550,13 +23573,13 @@ const _errs20 = errors;
 const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data6 === "string"){
-if(!pattern38.test(data6)){
-validate398.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data6}];
+if(!pattern39.test(data6)){
+validate398.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data6}];
 return false;
 }
 }
 else {
-validate398.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data6}];
+validate398.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data6}];
 return false;
 }
 }
@@ -23608,7 +23631,7 @@ break;
 }
 }
 else {
-validate398.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema826.properties.withdrawals.type,parentSchema:schema826.properties.withdrawals,data:data8}];
+validate398.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema827.properties.withdrawals.type,parentSchema:schema827.properties.withdrawals,data:data8}];
 return false;
 }
 }
@@ -23628,7 +23651,7 @@ var valid0 = true;
 }
 }
 else {
-validate398.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema826.type,parentSchema:schema826,data}];
+validate398.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema827.type,parentSchema:schema827,data}];
 return false;
 }
 }
@@ -23644,8 +23667,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema85.properties, key0))){
-validate402.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema85,data}];
+if(!(func2.call(schema86.properties, key0))){
+validate402.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema86,data}];
 return false;
 break;
 }
@@ -23703,7 +23726,7 @@ let valid3 = false;
 let passing0 = null;
 const _errs10 = errors;
 if(data2 !== null){
-const err0 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema88.type,parentSchema:schema88,data:data2};
+const err0 = {instancePath:instancePath+"/to",schemaPath:"#/components/schemas/NotFound/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema89.type,parentSchema:schema89,data:data2};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23755,7 +23778,7 @@ passing0 = 1;
 }
 }
 if(!valid3){
-const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema85.properties.to.oneOf,parentSchema:schema85.properties.to,data:data2};
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema86.properties.to.oneOf,parentSchema:schema86.properties.to,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -23811,13 +23834,13 @@ const _errs19 = errors;
 const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data4 === "string"){
-if(!pattern38.test(data4)){
-validate402.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data4}];
+if(!pattern39.test(data4)){
+validate402.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data4}];
 return false;
 }
 }
 else {
-validate402.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data4}];
+validate402.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data4}];
 return false;
 }
 }
@@ -23833,13 +23856,13 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data5 === "string"){
-if(!pattern38.test(data5)){
-validate402.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data5}];
+if(!pattern39.test(data5)){
+validate402.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data5}];
 return false;
 }
 }
 else {
-validate402.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data5}];
+validate402.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data5}];
 return false;
 }
 }
@@ -23855,13 +23878,13 @@ const _errs25 = errors;
 const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data6 === "string"){
-if(!pattern38.test(data6)){
-validate402.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data6}];
+if(!pattern39.test(data6)){
+validate402.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data6}];
 return false;
 }
 }
 else {
-validate402.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data6}];
+validate402.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data6}];
 return false;
 }
 }
@@ -23877,13 +23900,13 @@ const _errs28 = errors;
 const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data7 === "string"){
-if(!pattern38.test(data7)){
-validate402.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data7}];
+if(!pattern39.test(data7)){
+validate402.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data7}];
 return false;
 }
 }
 else {
-validate402.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data7}];
+validate402.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data7}];
 return false;
 }
 }
@@ -24035,7 +24058,7 @@ break;
 }
 }
 else {
-validate402.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema85.properties.blobVersionedHashes.type,parentSchema:schema85.properties.blobVersionedHashes,data:data14}];
+validate402.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema86.properties.blobVersionedHashes.type,parentSchema:schema86.properties.blobVersionedHashes,data:data14}];
 return false;
 }
 }
@@ -24051,13 +24074,13 @@ const _errs50 = errors;
 const _errs51 = errors;
 if(errors === _errs51){
 if(typeof data16 === "string"){
-if(!pattern38.test(data16)){
-validate402.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema91,data:data16}];
+if(!pattern39.test(data16)){
+validate402.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema92,data:data16}];
 return false;
 }
 }
 else {
-validate402.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema91.type,parentSchema:schema91,data:data16}];
+validate402.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data16}];
 return false;
 }
 }
@@ -24084,7 +24107,7 @@ var valid0 = true;
 }
 }
 else {
-validate402.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.type,parentSchema:schema85,data}];
+validate402.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema86.type,parentSchema:schema86,data}];
 return false;
 }
 }
@@ -24101,7 +24124,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "blockOverrides") || (key0 === "stateOverrides")) || (key0 === "calls"))){
-validate397.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema825,data}];
+validate397.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema826,data}];
 return false;
 break;
 }
@@ -24151,7 +24174,7 @@ break;
 }
 }
 else {
-validate397.errors = [{instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema825.properties.calls.type,parentSchema:schema825.properties.calls,data:data2}];
+validate397.errors = [{instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema826.properties.calls.type,parentSchema:schema826.properties.calls,data:data2}];
 return false;
 }
 }
@@ -24165,7 +24188,7 @@ var valid0 = true;
 }
 }
 else {
-validate397.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema825.type,parentSchema:schema825,data}];
+validate397.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema826.type,parentSchema:schema826,data}];
 return false;
 }
 }
@@ -24181,14 +24204,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.blockStateCalls === undefined) && (missing0 = "blockStateCalls")){
-validate396.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema824.required,parentSchema:schema824,data}];
+validate396.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema825.required,parentSchema:schema825,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "blockStateCalls") || (key0 === "traceTransfers")) || (key0 === "validation")) || (key0 === "returnFullTransactions"))){
-validate396.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema824,data}];
+validate396.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema825,data}];
 return false;
 break;
 }
@@ -24214,7 +24237,7 @@ break;
 }
 }
 else {
-validate396.errors = [{instancePath:instancePath+"/blockStateCalls",schemaPath:"#/properties/blockStateCalls/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema824.properties.blockStateCalls.type,parentSchema:schema824.properties.blockStateCalls,data:data0}];
+validate396.errors = [{instancePath:instancePath+"/blockStateCalls",schemaPath:"#/properties/blockStateCalls/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema825.properties.blockStateCalls.type,parentSchema:schema825.properties.blockStateCalls,data:data0}];
 return false;
 }
 }
@@ -24228,7 +24251,7 @@ if(data.traceTransfers !== undefined){
 let data2 = data.traceTransfers;
 const _errs5 = errors;
 if(typeof data2 !== "boolean"){
-validate396.errors = [{instancePath:instancePath+"/traceTransfers",schemaPath:"#/properties/traceTransfers/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema824.properties.traceTransfers.type,parentSchema:schema824.properties.traceTransfers,data:data2}];
+validate396.errors = [{instancePath:instancePath+"/traceTransfers",schemaPath:"#/properties/traceTransfers/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema825.properties.traceTransfers.type,parentSchema:schema825.properties.traceTransfers,data:data2}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -24241,7 +24264,7 @@ if(data.validation !== undefined){
 let data3 = data.validation;
 const _errs7 = errors;
 if(typeof data3 !== "boolean"){
-validate396.errors = [{instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema824.properties.validation.type,parentSchema:schema824.properties.validation,data:data3}];
+validate396.errors = [{instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema825.properties.validation.type,parentSchema:schema825.properties.validation,data:data3}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -24254,7 +24277,7 @@ if(data.returnFullTransactions !== undefined){
 let data4 = data.returnFullTransactions;
 const _errs9 = errors;
 if(typeof data4 !== "boolean"){
-validate396.errors = [{instancePath:instancePath+"/returnFullTransactions",schemaPath:"#/properties/returnFullTransactions/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema824.properties.returnFullTransactions.type,parentSchema:schema824.properties.returnFullTransactions,data:data4}];
+validate396.errors = [{instancePath:instancePath+"/returnFullTransactions",schemaPath:"#/properties/returnFullTransactions/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema825.properties.returnFullTransactions.type,parentSchema:schema825.properties.returnFullTransactions,data:data4}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -24269,7 +24292,7 @@ var valid0 = true;
 }
 }
 else {
-validate396.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema824.type,parentSchema:schema824,data}];
+validate396.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema825.type,parentSchema:schema825,data}];
 return false;
 }
 }
@@ -24290,7 +24313,7 @@ return errors === 0;
 }
 
 export const eth_simulateV1_param1 = validate408;
-const schema851 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+const schema852 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
 function validate409(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -24438,8 +24461,8 @@ return errors === 0;
 }
 
 export const eth_simulateV1_result = validate413;
-const schema856 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/SimulatedBlock"}};
-const schema857 = {"title":"Simulated block","allOf":[{"$ref":"#/components/schemas/Block"},{"type":"object","required":["calls"],"properties":{"calls":{"type":"array","items":{"$ref":"#/components/schemas/SimulatedCallResult"}}}}]};
+const schema857 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/SimulatedBlock"}};
+const schema858 = {"title":"Simulated block","allOf":[{"$ref":"#/components/schemas/Block"},{"type":"object","required":["calls"],"properties":{"calls":{"type":"array","items":{"$ref":"#/components/schemas/SimulatedCallResult"}}}}]};
 
 function validate415(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -24448,7 +24471,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((((((((data.hash === undefined) && (missing0 = "hash")) || ((data.parentHash === undefined) && (missing0 = "parentHash"))) || ((data.sha3Uncles === undefined) && (missing0 = "sha3Uncles"))) || ((data.miner === undefined) && (missing0 = "miner"))) || ((data.stateRoot === undefined) && (missing0 = "stateRoot"))) || ((data.transactionsRoot === undefined) && (missing0 = "transactionsRoot"))) || ((data.receiptsRoot === undefined) && (missing0 = "receiptsRoot"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.number === undefined) && (missing0 = "number"))) || ((data.gasLimit === undefined) && (missing0 = "gasLimit"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))) || ((data.extraData === undefined) && (missing0 = "extraData"))) || ((data.transactions === undefined) && (missing0 = "transactions"))){
-validate415.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema317.required,parentSchema:schema317,data}];
+validate415.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema318.required,parentSchema:schema318,data}];
 return false;
 }
 else {
@@ -24612,13 +24635,13 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data7 === "string"){
-if(!pattern188.test(data7)){
-validate415.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema325,data:data7}];
+if(!pattern189.test(data7)){
+validate415.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema326,data:data7}];
 return false;
 }
 }
 else {
-validate415.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.type,parentSchema:schema325,data:data7}];
+validate415.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema326.type,parentSchema:schema326,data:data7}];
 return false;
 }
 }
@@ -24810,13 +24833,13 @@ const _errs49 = errors;
 const _errs50 = errors;
 if(errors === _errs50){
 if(typeof data16 === "string"){
-if(!pattern197.test(data16)){
-validate415.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema334,data:data16}];
+if(!pattern198.test(data16)){
+validate415.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema335,data:data16}];
 return false;
 }
 }
 else {
-validate415.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema334.type,parentSchema:schema334,data:data16}];
+validate415.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema335.type,parentSchema:schema335,data:data16}];
 return false;
 }
 }
@@ -25025,7 +25048,7 @@ break;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema317.properties.transactions.anyOf[0].type,parentSchema:schema317.properties.transactions.anyOf[0],data:data24};
+const err2 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema318.properties.transactions.anyOf[0].type,parentSchema:schema318.properties.transactions.anyOf[0],data:data24};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -25056,7 +25079,7 @@ break;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema317.properties.transactions.anyOf[1].type,parentSchema:schema317.properties.transactions.anyOf[1],data:data24};
+const err3 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema318.properties.transactions.anyOf[1].type,parentSchema:schema318.properties.transactions.anyOf[1],data:data24};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -25070,7 +25093,7 @@ var _valid0 = _errs80 === errors;
 valid25 = valid25 || _valid0;
 }
 if(!valid25){
-const err4 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema317.properties.transactions.anyOf,parentSchema:schema317.properties.transactions,data:data24};
+const err4 = {instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema318.properties.transactions.anyOf,parentSchema:schema318.properties.transactions,data:data24};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -25128,7 +25151,7 @@ break;
 }
 }
 else {
-validate415.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema317.properties.uncles.type,parentSchema:schema317.properties.uncles,data:data27}];
+validate415.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema318.properties.uncles.type,parentSchema:schema318.properties.uncles,data:data27}];
 return false;
 }
 }
@@ -25158,7 +25181,7 @@ break;
 }
 }
 else {
-validate415.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema317.properties.withdrawals.type,parentSchema:schema317.properties.withdrawals,data:data29}];
+validate415.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema318.properties.withdrawals.type,parentSchema:schema318.properties.withdrawals,data:data29}];
 return false;
 }
 }
@@ -25196,7 +25219,7 @@ var valid0 = true;
 }
 }
 else {
-validate415.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema317.type,parentSchema:schema317,data}];
+validate415.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema318.type,parentSchema:schema318,data}];
 return false;
 }
 }
@@ -25204,7 +25227,7 @@ validate415.errors = vErrors;
 return errors === 0;
 }
 
-const schema885 = {"title":"Simulated call result","type":"object","required":["returnData","logs","gasUsed","status"],"additionalProperties":false,"properties":{"returnData":{"$ref":"#/components/schemas/Bytes"},"logs":{"type":"array","items":{"$ref":"#/components/schemas/Log"}},"gasUsed":{"$ref":"#/components/schemas/Uint"},"maxUsedGas":{"$ref":"#/components/schemas/Uint"},"status":{"$ref":"#/components/schemas/Uint"},"error":{"type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"integer"},"message":{"type":"string"},"data":{"$ref":"#/components/schemas/Bytes"}}}}};
+const schema886 = {"title":"Simulated call result","type":"object","required":["returnData","logs","gasUsed","status"],"additionalProperties":false,"properties":{"returnData":{"$ref":"#/components/schemas/Bytes"},"logs":{"type":"array","items":{"$ref":"#/components/schemas/Log"}},"gasUsed":{"$ref":"#/components/schemas/Uint"},"maxUsedGas":{"$ref":"#/components/schemas/Uint"},"status":{"$ref":"#/components/schemas/Uint"},"error":{"type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"integer"},"message":{"type":"string"},"data":{"$ref":"#/components/schemas/Bytes"}}}}};
 
 function validate419(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -25213,14 +25236,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.returnData === undefined) && (missing0 = "returnData")) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.status === undefined) && (missing0 = "status"))){
-validate419.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema885.required,parentSchema:schema885,data}];
+validate419.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema886.required,parentSchema:schema886,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "returnData") || (key0 === "logs")) || (key0 === "gasUsed")) || (key0 === "maxUsedGas")) || (key0 === "status")) || (key0 === "error"))){
-validate419.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema885,data}];
+validate419.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema886,data}];
 return false;
 break;
 }
@@ -25268,7 +25291,7 @@ break;
 }
 }
 else {
-validate419.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema885.properties.logs.type,parentSchema:schema885.properties.logs,data:data1}];
+validate419.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema886.properties.logs.type,parentSchema:schema886.properties.logs,data:data1}];
 return false;
 }
 }
@@ -25351,14 +25374,14 @@ if(errors === _errs17){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing1;
 if(((data6.code === undefined) && (missing1 = "code")) || ((data6.message === undefined) && (missing1 = "message"))){
-validate419.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema885.properties.error.required,parentSchema:schema885.properties.error,data:data6}];
+validate419.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema886.properties.error.required,parentSchema:schema886.properties.error,data:data6}];
 return false;
 }
 else {
 const _errs19 = errors;
 for(const key1 in data6){
 if(!(((key1 === "code") || (key1 === "message")) || (key1 === "data"))){
-validate419.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema885.properties.error,data:data6}];
+validate419.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema886.properties.error,data:data6}];
 return false;
 break;
 }
@@ -25368,7 +25391,7 @@ if(data6.code !== undefined){
 let data7 = data6.code;
 const _errs20 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate419.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema885.properties.error.properties.code.type,parentSchema:schema885.properties.error.properties.code,data:data7}];
+validate419.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema886.properties.error.properties.code.type,parentSchema:schema886.properties.error.properties.code,data:data7}];
 return false;
 }
 var valid6 = _errs20 === errors;
@@ -25381,7 +25404,7 @@ if(data6.message !== undefined){
 let data8 = data6.message;
 const _errs22 = errors;
 if(typeof data8 !== "string"){
-validate419.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema885.properties.error.properties.message.type,parentSchema:schema885.properties.error.properties.message,data:data8}];
+validate419.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema886.properties.error.properties.message.type,parentSchema:schema886.properties.error.properties.message,data:data8}];
 return false;
 }
 var valid6 = _errs22 === errors;
@@ -25417,7 +25440,7 @@ var valid6 = true;
 }
 }
 else {
-validate419.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema885.properties.error.type,parentSchema:schema885.properties.error,data:data6}];
+validate419.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema886.properties.error.type,parentSchema:schema886.properties.error,data:data6}];
 return false;
 }
 }
@@ -25435,7 +25458,7 @@ var valid0 = true;
 }
 }
 else {
-validate419.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema885.type,parentSchema:schema885,data}];
+validate419.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema886.type,parentSchema:schema886,data}];
 return false;
 }
 }
@@ -25459,7 +25482,7 @@ if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.calls === undefined) && (missing0 = "calls")){
-validate414.errors = [{instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema857.allOf[1].required,parentSchema:schema857.allOf[1],data}];
+validate414.errors = [{instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema858.allOf[1].required,parentSchema:schema858.allOf[1],data}];
 return false;
 }
 else {
@@ -25483,7 +25506,7 @@ break;
 }
 }
 else {
-validate414.errors = [{instancePath:instancePath+"/calls",schemaPath:"#/allOf/1/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema857.allOf[1].properties.calls.type,parentSchema:schema857.allOf[1].properties.calls,data:data0}];
+validate414.errors = [{instancePath:instancePath+"/calls",schemaPath:"#/allOf/1/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema858.allOf[1].properties.calls.type,parentSchema:schema858.allOf[1].properties.calls,data:data0}];
 return false;
 }
 }
@@ -25491,7 +25514,7 @@ return false;
 }
 }
 else {
-validate414.errors = [{instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema857.allOf[1].type,parentSchema:schema857.allOf[1],data}];
+validate414.errors = [{instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema858.allOf[1].type,parentSchema:schema858.allOf[1],data}];
 return false;
 }
 }
@@ -25522,7 +25545,7 @@ break;
 }
 }
 else {
-validate413.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema856.type,parentSchema:schema856,data}];
+validate413.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema857.type,parentSchema:schema857,data}];
 return false;
 }
 }
@@ -25531,14 +25554,14 @@ return errors === 0;
 }
 
 export const eth_subscribe_param0 = validate423;
-const schema891 = {"$ref":"openrpc#/components/schemas/SubscriptionKind"};
-const schema892 = {"title":"Subscription kind","type":"string","x-error":"a subscription kind name"};
+const schema892 = {"$ref":"openrpc#/components/schemas/SubscriptionKind"};
+const schema893 = {"title":"Subscription kind","type":"string","x-error":"a subscription kind name"};
 
 function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate423.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionKind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema892.type,parentSchema:schema892,data}];
+validate423.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionKind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema893.type,parentSchema:schema893,data}];
 return false;
 }
 validate423.errors = vErrors;
@@ -25546,8 +25569,8 @@ return errors === 0;
 }
 
 export const eth_subscribe_param1 = validate424;
-const schema893 = {"$ref":"openrpc#/components/schemas/SubscriptionOptions"};
-const schema894 = {"title":"Subscription options","anyOf":[{"type":"boolean"},{"type":"object"}],"x-error":"a boolean or a filter object"};
+const schema894 = {"$ref":"openrpc#/components/schemas/SubscriptionOptions"};
+const schema895 = {"title":"Subscription options","anyOf":[{"type":"boolean"},{"type":"object"}],"x-error":"a boolean or a filter object"};
 
 function validate424(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -25556,7 +25579,7 @@ const _errs1 = errors;
 let valid1 = false;
 const _errs2 = errors;
 if(typeof data !== "boolean"){
-const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema894.anyOf[0].type,parentSchema:schema894.anyOf[0],data};
+const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema895.anyOf[0].type,parentSchema:schema895.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -25570,7 +25593,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err1 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema894.anyOf[1].type,parentSchema:schema894.anyOf[1],data};
+const err1 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema895.anyOf[1].type,parentSchema:schema895.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -25583,7 +25606,7 @@ var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err2 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema894.anyOf,parentSchema:schema894,data};
+const err2 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema895.anyOf,parentSchema:schema895,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -25610,9 +25633,9 @@ return errors === 0;
 }
 
 export const eth_subscribe_result = validate425;
-const schema895 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
-const schema896 = {"title":"Subscription id","type":"string","pattern":"^0x[0-9a-fA-F]{1,32}$","x-error":"a subscription id (0x + up to 32 hex digits)"};
-const pattern580 = new RegExp("^0x[0-9a-fA-F]{1,32}$", "u");
+const schema896 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
+const schema897 = {"title":"Subscription id","type":"string","pattern":"^0x[0-9a-fA-F]{1,32}$","x-error":"a subscription id (0x + up to 32 hex digits)"};
+const pattern581 = new RegExp("^0x[0-9a-fA-F]{1,32}$", "u");
 
 function validate425(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -25620,13 +25643,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern580.test(data)){
-validate425.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema896,data}];
+if(!pattern581.test(data)){
+validate425.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema897,data}];
 return false;
 }
 }
 else {
-validate425.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema896.type,parentSchema:schema896,data}];
+validate425.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema897.type,parentSchema:schema897,data}];
 return false;
 }
 }
@@ -25635,8 +25658,8 @@ return errors === 0;
 }
 
 export const eth_syncing_result = validate426;
-const schema897 = {"oneOf":[{"type":"boolean","const":false},{"$ref":"openrpc#/components/schemas/SyncStatus"}]};
-const schema898 = {"title":"Sync status","type":"object","required":["startingBlock","currentBlock","highestBlock"],"properties":{"startingBlock":{"$ref":"#/components/schemas/Uint"},"currentBlock":{"$ref":"#/components/schemas/Uint"},"highestBlock":{"$ref":"#/components/schemas/Uint"}}};
+const schema898 = {"oneOf":[{"type":"boolean","const":false},{"$ref":"openrpc#/components/schemas/SyncStatus"}]};
+const schema899 = {"title":"Sync status","type":"object","required":["startingBlock","currentBlock","highestBlock"],"properties":{"startingBlock":{"$ref":"#/components/schemas/Uint"},"currentBlock":{"$ref":"#/components/schemas/Uint"},"highestBlock":{"$ref":"#/components/schemas/Uint"}}};
 
 function validate427(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -25645,7 +25668,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.startingBlock === undefined) && (missing0 = "startingBlock")) || ((data.currentBlock === undefined) && (missing0 = "currentBlock"))) || ((data.highestBlock === undefined) && (missing0 = "highestBlock"))){
-validate427.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema898.required,parentSchema:schema898,data}];
+validate427.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema899.required,parentSchema:schema899,data}];
 return false;
 }
 else {
@@ -25719,7 +25742,7 @@ var valid0 = true;
 }
 }
 else {
-validate427.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema898.type,parentSchema:schema898,data}];
+validate427.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema899.type,parentSchema:schema899,data}];
 return false;
 }
 }
@@ -25736,7 +25759,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(typeof data !== "boolean"){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema897.oneOf[0].type,parentSchema:schema897.oneOf[0],data};
+const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema898.oneOf[0].type,parentSchema:schema898.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -25746,7 +25769,7 @@ vErrors.push(err0);
 errors++;
 }
 if(false !== data){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema897.oneOf[0],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema898.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -25777,7 +25800,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema897.oneOf,parentSchema:schema897,data};
+const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema898.oneOf,parentSchema:schema898,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -25804,7 +25827,7 @@ return errors === 0;
 }
 
 export const eth_uninstallFilter_param0 = validate429;
-const schema902 = {"$ref":"openrpc#/components/schemas/FilterId"};
+const schema903 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
 function validate429(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -25812,13 +25835,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern303.test(data)){
-validate429.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema477,data}];
+if(!pattern304.test(data)){
+validate429.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema478,data}];
 return false;
 }
 }
 else {
-validate429.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema477.type,parentSchema:schema477,data}];
+validate429.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema478.type,parentSchema:schema478,data}];
 return false;
 }
 }
@@ -25827,13 +25850,13 @@ return errors === 0;
 }
 
 export const eth_uninstallFilter_result = validate430;
-const schema904 = {"type":"boolean"};
+const schema905 = {"type":"boolean"};
 
 function validate430(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate430.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema904.type,parentSchema:schema904,data}];
+validate430.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema905.type,parentSchema:schema905,data}];
 return false;
 }
 validate430.errors = vErrors;
@@ -25841,7 +25864,7 @@ return errors === 0;
 }
 
 export const eth_unsubscribe_param0 = validate431;
-const schema905 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
+const schema906 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
 
 function validate431(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -25849,13 +25872,13 @@ let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern580.test(data)){
-validate431.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema896,data}];
+if(!pattern581.test(data)){
+validate431.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema897,data}];
 return false;
 }
 }
 else {
-validate431.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema896.type,parentSchema:schema896,data}];
+validate431.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema897.type,parentSchema:schema897,data}];
 return false;
 }
 }
@@ -25864,13 +25887,13 @@ return errors === 0;
 }
 
 export const eth_unsubscribe_result = validate432;
-const schema907 = {"type":"boolean"};
+const schema908 = {"type":"boolean"};
 
 function validate432(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate432.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema907.type,parentSchema:schema907,data}];
+validate432.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema908.type,parentSchema:schema908,data}];
 return false;
 }
 validate432.errors = vErrors;
@@ -25878,13 +25901,13 @@ return errors === 0;
 }
 
 export const net_listening_result = validate433;
-const schema908 = {"type":"boolean"};
+const schema909 = {"type":"boolean"};
 
 function validate433(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate433.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema908.type,parentSchema:schema908,data}];
+validate433.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema909.type,parentSchema:schema909,data}];
 return false;
 }
 validate433.errors = vErrors;
@@ -25892,20 +25915,20 @@ return errors === 0;
 }
 
 export const net_version_result = validate434;
-const schema909 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$"};
+const schema910 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$"};
 
 function validate434(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
-if(!pattern169.test(data)){
-validate434.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema909,data}];
+if(!pattern170.test(data)){
+validate434.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema910,data}];
 return false;
 }
 }
 else {
-validate434.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema909.type,parentSchema:schema909,data}];
+validate434.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema910.type,parentSchema:schema910,data}];
 return false;
 }
 }
@@ -25914,7 +25937,7 @@ return errors === 0;
 }
 
 export const op_supportedCapabilities_result = validate435;
-const schema910 = {"type":"array","items":{"type":"string"}};
+const schema911 = {"type":"array","items":{"type":"string"}};
 
 function validate435(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -25927,7 +25950,7 @@ for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate435.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema910.items.type,parentSchema:schema910.items,data:data0}];
+validate435.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema911.items.type,parentSchema:schema911.items,data:data0}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -25937,7 +25960,7 @@ break;
 }
 }
 else {
-validate435.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema910.type,parentSchema:schema910,data}];
+validate435.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema911.type,parentSchema:schema911,data}];
 return false;
 }
 }
@@ -25946,8 +25969,8 @@ return errors === 0;
 }
 
 export const rpc_discover_result = validate436;
-const schema911 = {"$ref":"openrpc#/components/schemas/OpenRpcDocument"};
-const schema912 = {"title":"OpenRPC document","type":"object","required":["openrpc","info","methods"],"properties":{"openrpc":{"type":"string"},"info":{"type":"object","required":["title","version"],"properties":{"title":{"type":"string"},"version":{"type":"string"}}},"servers":{"type":"array","items":{"type":"object"}},"methods":{"type":"array","items":{"type":"object"}},"components":{"type":"object"}}};
+const schema912 = {"$ref":"openrpc#/components/schemas/OpenRpcDocument"};
+const schema913 = {"title":"OpenRPC document","type":"object","required":["openrpc","info","methods"],"properties":{"openrpc":{"type":"string"},"info":{"type":"object","required":["title","version"],"properties":{"title":{"type":"string"},"version":{"type":"string"}}},"servers":{"type":"array","items":{"type":"object"}},"methods":{"type":"array","items":{"type":"object"}},"components":{"type":"object"}}};
 
 function validate436(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -25957,7 +25980,7 @@ if(errors === _errs0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.openrpc === undefined) && (missing0 = "openrpc")) || ((data.info === undefined) && (missing0 = "info"))) || ((data.methods === undefined) && (missing0 = "methods"))){
-validate436.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema912.required,parentSchema:schema912,data}];
+validate436.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema913.required,parentSchema:schema913,data}];
 return false;
 }
 else {
@@ -25965,7 +25988,7 @@ if(data.openrpc !== undefined){
 let data0 = data.openrpc;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate436.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema912.properties.openrpc.type,parentSchema:schema912.properties.openrpc,data:data0}];
+validate436.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema913.properties.openrpc.type,parentSchema:schema913.properties.openrpc,data:data0}];
 return false;
 }
 var valid1 = _errs2 === errors;
@@ -25981,7 +26004,7 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.title === undefined) && (missing1 = "title")) || ((data1.version === undefined) && (missing1 = "version"))){
-validate436.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema912.properties.info.required,parentSchema:schema912.properties.info,data:data1}];
+validate436.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema913.properties.info.required,parentSchema:schema913.properties.info,data:data1}];
 return false;
 }
 else {
@@ -25989,7 +26012,7 @@ if(data1.title !== undefined){
 let data2 = data1.title;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate436.errors = [{instancePath:instancePath+"/info/title",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema912.properties.info.properties.title.type,parentSchema:schema912.properties.info.properties.title,data:data2}];
+validate436.errors = [{instancePath:instancePath+"/info/title",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema913.properties.info.properties.title.type,parentSchema:schema913.properties.info.properties.title,data:data2}];
 return false;
 }
 var valid2 = _errs6 === errors;
@@ -26002,7 +26025,7 @@ if(data1.version !== undefined){
 let data3 = data1.version;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate436.errors = [{instancePath:instancePath+"/info/version",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema912.properties.info.properties.version.type,parentSchema:schema912.properties.info.properties.version,data:data3}];
+validate436.errors = [{instancePath:instancePath+"/info/version",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema913.properties.info.properties.version.type,parentSchema:schema913.properties.info.properties.version,data:data3}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -26014,7 +26037,7 @@ var valid2 = true;
 }
 }
 else {
-validate436.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema912.properties.info.type,parentSchema:schema912.properties.info,data:data1}];
+validate436.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema913.properties.info.type,parentSchema:schema913.properties.info,data:data1}];
 return false;
 }
 }
@@ -26035,7 +26058,7 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 const _errs12 = errors;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-validate436.errors = [{instancePath:instancePath+"/servers/" + i0,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema912.properties.servers.items.type,parentSchema:schema912.properties.servers.items,data:data5}];
+validate436.errors = [{instancePath:instancePath+"/servers/" + i0,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema913.properties.servers.items.type,parentSchema:schema913.properties.servers.items,data:data5}];
 return false;
 }
 var valid3 = _errs12 === errors;
@@ -26045,7 +26068,7 @@ break;
 }
 }
 else {
-validate436.errors = [{instancePath:instancePath+"/servers",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema912.properties.servers.type,parentSchema:schema912.properties.servers,data:data4}];
+validate436.errors = [{instancePath:instancePath+"/servers",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema913.properties.servers.type,parentSchema:schema913.properties.servers,data:data4}];
 return false;
 }
 }
@@ -26066,7 +26089,7 @@ for(let i1=0; i1<len1; i1++){
 let data7 = data6[i1];
 const _errs16 = errors;
 if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
-validate436.errors = [{instancePath:instancePath+"/methods/" + i1,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema912.properties.methods.items.type,parentSchema:schema912.properties.methods.items,data:data7}];
+validate436.errors = [{instancePath:instancePath+"/methods/" + i1,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema913.properties.methods.items.type,parentSchema:schema913.properties.methods.items,data:data7}];
 return false;
 }
 var valid4 = _errs16 === errors;
@@ -26076,7 +26099,7 @@ break;
 }
 }
 else {
-validate436.errors = [{instancePath:instancePath+"/methods",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema912.properties.methods.type,parentSchema:schema912.properties.methods,data:data6}];
+validate436.errors = [{instancePath:instancePath+"/methods",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema913.properties.methods.type,parentSchema:schema913.properties.methods,data:data6}];
 return false;
 }
 }
@@ -26090,7 +26113,7 @@ if(data.components !== undefined){
 let data8 = data.components;
 const _errs18 = errors;
 if(!(data8 && typeof data8 == "object" && !Array.isArray(data8))){
-validate436.errors = [{instancePath:instancePath+"/components",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/components/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema912.properties.components.type,parentSchema:schema912.properties.components,data:data8}];
+validate436.errors = [{instancePath:instancePath+"/components",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/components/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema913.properties.components.type,parentSchema:schema913.properties.components,data:data8}];
 return false;
 }
 var valid1 = _errs18 === errors;
@@ -26105,7 +26128,7 @@ var valid1 = true;
 }
 }
 else {
-validate436.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema912.type,parentSchema:schema912,data}];
+validate436.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema913.type,parentSchema:schema913,data}];
 return false;
 }
 }
@@ -26114,10 +26137,10 @@ return errors === 0;
 }
 
 export const txpool_content_result = validate437;
-const schema913 = {"$ref":"openrpc#/components/schemas/TxPoolContent"};
-const schema914 = {"title":"Transaction pool content","type":"object","required":["pending","queued"],"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactions"},"queued":{"$ref":"#/components/schemas/TxPoolTransactions"}}};
-const schema915 = {"title":"Transaction pool section","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}};
-const schema916 = {"title":"Transactions by nonce","type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"#/components/schemas/Transaction"}};
+const schema914 = {"$ref":"openrpc#/components/schemas/TxPoolContent"};
+const schema915 = {"title":"Transaction pool content","type":"object","required":["pending","queued"],"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactions"},"queued":{"$ref":"#/components/schemas/TxPoolTransactions"}}};
+const schema916 = {"title":"Transaction pool section","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}};
+const schema917 = {"title":"Transactions by nonce","type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"#/components/schemas/Transaction"}};
 
 function validate440(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -26127,8 +26150,8 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
-if(!pattern169.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema916.propertyNames,data:key0,propertyName:key0};
+if(!pattern170.test(key0)){
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema917.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -26140,7 +26163,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema916.propertyNames,parentSchema:schema916,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema917.propertyNames,parentSchema:schema917,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -26168,7 +26191,7 @@ break;
 }
 }
 else {
-validate440.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema916.type,parentSchema:schema916,data}];
+validate440.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema917.type,parentSchema:schema917,data}];
 return false;
 }
 }
@@ -26186,7 +26209,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern16.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema915.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema916.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -26198,7 +26221,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema915.propertyNames,parentSchema:schema915,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema916.propertyNames,parentSchema:schema916,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -26226,7 +26249,7 @@ break;
 }
 }
 else {
-validate439.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema915.type,parentSchema:schema915,data}];
+validate439.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema916.type,parentSchema:schema916,data}];
 return false;
 }
 }
@@ -26242,7 +26265,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate438.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema914.required,parentSchema:schema914,data}];
+validate438.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema915.required,parentSchema:schema915,data}];
 return false;
 }
 else {
@@ -26273,7 +26296,7 @@ var valid0 = true;
 }
 }
 else {
-validate438.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema914.type,parentSchema:schema914,data}];
+validate438.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema915.type,parentSchema:schema915,data}];
 return false;
 }
 }
@@ -26294,7 +26317,7 @@ return errors === 0;
 }
 
 export const txpool_contentFrom_param0 = validate446;
-const schema917 = {"$ref":"openrpc#/components/schemas/Address"};
+const schema918 = {"$ref":"openrpc#/components/schemas/Address"};
 
 function validate446(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -26317,8 +26340,8 @@ return errors === 0;
 }
 
 export const txpool_contentFrom_result = validate447;
-const schema919 = {"$ref":"openrpc#/components/schemas/TxPoolContentFrom"};
-const schema920 = {"title":"Transaction pool content of one sender","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"},"queued":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}}};
+const schema920 = {"$ref":"openrpc#/components/schemas/TxPoolContentFrom"};
+const schema921 = {"title":"Transaction pool content of one sender","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"},"queued":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}}};
 
 function validate448(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -26327,14 +26350,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate448.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema920.required,parentSchema:schema920,data}];
+validate448.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema921.required,parentSchema:schema921,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate448.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema920,data}];
+validate448.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema921,data}];
 return false;
 break;
 }
@@ -26368,7 +26391,7 @@ var valid0 = true;
 }
 }
 else {
-validate448.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema920.type,parentSchema:schema920,data}];
+validate448.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema921.type,parentSchema:schema921,data}];
 return false;
 }
 }
@@ -26389,8 +26412,8 @@ return errors === 0;
 }
 
 export const txpool_status_result = validate452;
-const schema921 = {"$ref":"openrpc#/components/schemas/TxPoolStatus"};
-const schema922 = {"title":"Transaction pool status","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/Uint"},"queued":{"$ref":"#/components/schemas/Uint"}}};
+const schema922 = {"$ref":"openrpc#/components/schemas/TxPoolStatus"};
+const schema923 = {"title":"Transaction pool status","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/Uint"},"queued":{"$ref":"#/components/schemas/Uint"}}};
 
 function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -26399,14 +26422,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate453.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema922.required,parentSchema:schema922,data}];
+validate453.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema923.required,parentSchema:schema923,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate453.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema922,data}];
+validate453.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema923,data}];
 return false;
 break;
 }
@@ -26460,7 +26483,7 @@ var valid0 = true;
 }
 }
 else {
-validate453.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema922.type,parentSchema:schema922,data}];
+validate453.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema923.type,parentSchema:schema923,data}];
 return false;
 }
 }
@@ -26481,13 +26504,13 @@ return errors === 0;
 }
 
 export const web3_clientVersion_result = validate455;
-const schema925 = {"type":"string"};
+const schema926 = {"type":"string"};
 
 function validate455(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate455.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema925.type,parentSchema:schema925,data}];
+validate455.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema926.type,parentSchema:schema926,data}];
 return false;
 }
 validate455.errors = vErrors;
@@ -26495,7 +26518,7 @@ return errors === 0;
 }
 
 export const web3_sha3_param0 = validate456;
-const schema926 = {"$ref":"openrpc#/components/schemas/Bytes"};
+const schema927 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
 function validate456(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -26518,7 +26541,7 @@ return errors === 0;
 }
 
 export const web3_sha3_result = validate457;
-const schema928 = {"$ref":"openrpc#/components/schemas/Hash32"};
+const schema929 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
 function validate457(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;

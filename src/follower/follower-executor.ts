@@ -99,6 +99,7 @@ export class FollowerExecutor implements Executor {
           parentState: state.canonicalState(parent.number, parent.header.stateRoot),
           header: block.header,
           txs: block.txs.map((t) => t.tx),
+          firstLogIndexes: block.receipts.map((r) => r.firstLogIndex),
         },
         indexes,
         options,

@@ -55,7 +55,7 @@ describe('tracing a call', () => {
     const { result } = await trace(call)
     const logs = result as StructLogs
     expect(logs.failed).toBe(false)
-    expect(BigInt(`0x${logs.returnValue}`)).toBe(1n)
+    expect(BigInt(logs.returnValue)).toBe(1n)
     expect(logs.structLogs.some((l) => l.op === 'SSTORE')).toBe(true)
     expect(logs.structLogs.at(-1)!.op).toBe('RETURN')
     // the call ran with the whole block gas limit: its gas used is what it needs, which an estimate finds

@@ -79,6 +79,7 @@ export class EmbeddedExecutor implements Executor {
       parentStateRoot: parent.header.stateRoot,
       header: block.header,
       txs: block.txs.map((t) => t.tx),
+      firstLogIndexes: block.receipts.map((r) => r.firstLogIndex),
     }
     return traceTransactions(env, indexes, options)
   }

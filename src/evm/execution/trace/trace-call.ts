@@ -45,7 +45,7 @@ async function run(env: ExecutionEnv, request: CallRequest, options: TraceCallOp
   return {
     gas: Number(result.totalGasSpent),
     failed: result.execResult.exceptionError !== undefined,
-    returnValue: bytesToHex(result.execResult.returnValue).slice(2),
+    returnValue: bytesToHex(result.execResult.returnValue),
     structLogs: logger.logs,
   }
 }

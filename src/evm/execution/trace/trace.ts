@@ -24,6 +24,8 @@ export interface TraceEnv {
   parentStateRoot: Uint8Array
   header: BlockHeader
   txs: readonly ChainTransaction[]
+  /** The block's logs before each transaction's (callTracer's log `index`). */
+  firstLogIndexes?: readonly number[]
   /** The parent's state where it is not in vm's trie (a follower's upstream-backed state); no prestateTracer then. */
   parentState?: StateManagerInterface
 }
@@ -87,7 +89,7 @@ async function replay(
       const tracer = attachCallTracer(evm as never, tx, options.tracerConfig ?? {})
       const r = await execute(vm, tx, block, gasUsed).finally(() => tracer.detach())
       gasUsed += r.totalGasSpent
-      results.push(tracer.result(r.totalGasSpent))
+      results.push(tracer.result(r.totalGasSpent, env.firstLogIndexes?.[i]))
     } else if (options.tracer === 'prestateTracer') {
       const preRoot = await vm.stateManager.getStateRoot()
       const tracer = attachPrestateTracer(
@@ -115,7 +117,7 @@ async function replay(
       results.push({
         gas: Number(r.totalGasSpent),
         failed: error !== undefined,
-        returnValue: bytesToHex(r.execResult.returnValue).slice(2),
+        returnValue: bytesToHex(r.execResult.returnValue),
         structLogs: logger.logs,
       })
     }
