@@ -107,7 +107,7 @@ export interface Methods {
    *
    * Served on: general, flashblocks.
    */
-  eth_createAccessList: { params: [transaction: CallObject, block?: BlockNumberOrTagOrHash]; result: AccessListResult }
+  eth_createAccessList: { params: [transaction: CallObject, block?: BlockNumberOrTagOrHash, stateOverrides?: StateOverrides]; result: AccessListResult }
   /**
    * Estimates the gas a transaction needs.
    *
@@ -625,13 +625,13 @@ export const methodTable: Readonly<Record<MethodName, MethodSpec>> = Object.free
   eth_createAccessList: defineMethod({
     name: 'eth_createAccessList',
     target: 'eth_createAccessList',
-    paramNames: ['transaction', 'block'],
+    paramNames: ['transaction', 'block', 'stateOverrides'],
     requiredParams: 1,
     endpoints: ['general', 'flashblocks'],
     pending: false,
     extension: true,
     websocketOnly: false,
-    paramValidators: [validators.eth_createAccessList_param0, validators.eth_createAccessList_param1],
+    paramValidators: [validators.eth_createAccessList_param0, validators.eth_createAccessList_param1, validators.eth_createAccessList_param2],
     resultValidator: validators.eth_createAccessList_result,
   }),
   eth_estimateGas: defineMethod({

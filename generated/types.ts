@@ -764,7 +764,7 @@ export type SimulatedCallResult = {
 /**
  * State overrides
  *
- * Account overrides by address, applied on top of the block's state for one eth_call, eth_estimateGas or debug_traceCall (geth's StateOverride).
+ * Account overrides by address, applied on top of the block's state for one eth_call, eth_estimateGas, eth_createAccessList or debug_traceCall (geth's StateOverride).
  */
 export type StateOverrides = Record<string, AccountOverride>
 

@@ -37,6 +37,7 @@ export declare const eth_chainId_result: Validator
 export declare const eth_config_result: Validator
 export declare const eth_createAccessList_param0: Validator
 export declare const eth_createAccessList_param1: Validator
+export declare const eth_createAccessList_param2: Validator
 export declare const eth_createAccessList_result: Validator
 export declare const eth_estimateGas_param0: Validator
 export declare const eth_estimateGas_param1: Validator

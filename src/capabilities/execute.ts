@@ -53,7 +53,7 @@ export interface Executor {
     overrides?: StateOverrideSpec,
     blockOverrides?: BlockOverrideSpec,
   ): Promise<bigint>
-  createAccessList(block: BlockRecord, request: CallRequest): Promise<AccessListResult>
+  createAccessList(block: BlockRecord, request: CallRequest, overrides?: StateOverrideSpec): Promise<AccessListResult>
   /** eth_simulateV1: blocks built on the block's state from the request's calls and overrides; nothing is kept. */
   simulate(block: BlockRecord, request: SimulateRequest): Promise<SimulatedBlock[]>
   /** Traces of the transactions at `indexes` of the target block, in that order. */

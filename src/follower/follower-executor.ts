@@ -78,8 +78,8 @@ export class FollowerExecutor implements Executor {
     return traceCall(withBlockOverrides(this.env(block), options.blockOverrides, 'traceCall'), request, options)
   }
 
-  createAccessList(block: BlockRecord, request: CallRequest): Promise<AccessListResult> {
-    return createAccessList(this.env(block), request)
+  createAccessList(block: BlockRecord, request: CallRequest, overrides?: StateOverrideSpec): Promise<AccessListResult> {
+    return createAccessList(this.env(block, overrides), request)
   }
 
   /** On upstream-backed state, which has no trie: the simulated blocks' state roots are not computed. */

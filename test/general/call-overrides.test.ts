@@ -153,6 +153,21 @@ describe('block and state overrides on calls and estimates', () => {
     expect(BigInt(at.result as string)).toBeGreaterThan(21_000n)
   })
 
+  test('eth_createAccessList searches the overridden state, as geth’s third parameter', async () => {
+    // SLOAD of slot 7, MSTORE, RETURN 32 bytes: code given to an account that has none
+    const code = '0x60075460005260206000f3'
+    const { result } = await h.rpc('general', 'eth_createAccessList', [
+      { from: h.alice.address, to: CAROL },
+      'latest',
+      { [CAROL]: { code, stateDiff: { [pad('0x7', { size: 32 })]: pad('0x2a', { size: 32 }) } } },
+    ])
+    expect(result).toMatchObject({
+      accessList: [{ address: CAROL.toLowerCase(), storageKeys: [pad('0x7', { size: 32 })] }],
+    })
+    const plain = await h.rpc('general', 'eth_createAccessList', [{ from: h.alice.address, to: CAROL }, 'latest'])
+    expect(plain.result).toMatchObject({ accessList: [], gasUsed: toHex(21_000) })
+  })
+
   test('bad overrides are refused naming the field; a simulated block’s fields as geth refuses them', async () => {
     const call = { to: contract, data: ENV }
     expect((await h.rpc('general', 'eth_call', [call, 'latest', {}, { number: 'zz' }])).error).toEqual({

@@ -62,8 +62,8 @@ export class EmbeddedExecutor implements Executor {
     return traceCall(withBlockOverrides(this.env(block), options.blockOverrides, 'traceCall'), request, options)
   }
 
-  createAccessList(block: BlockRecord, request: CallRequest): Promise<AccessListResult> {
-    return createAccessList(this.env(block), request)
+  createAccessList(block: BlockRecord, request: CallRequest, overrides?: StateOverrideSpec): Promise<AccessListResult> {
+    return createAccessList(this.env(block), request, overrides)
   }
 
   simulate(block: BlockRecord, request: SimulateRequest): Promise<SimulatedBlock[]> {
