@@ -5,7 +5,8 @@ import { blockEnv } from '../support/fixtures.js'
 import { type Harness, startHarness } from '../support/harness.js'
 
 const COINBASE: Hex = '0x1111111111111111111111111111111111111111'
-const RANDAO = 2n ** 255n + 0xabcn
+// small: viem sends prevRandao as a quantity (0xabc), geth takes a 32-byte hash; both are accepted
+const RANDAO = 0xabcn
 const ENV = encodeFunctionData({ abi: blockEnv.abi, functionName: 'env' })
 const hashOf = (n: bigint) => encodeFunctionData({ abi: blockEnv.abi, functionName: 'hashOf', args: [n] })
 const notBefore = (n: bigint) => encodeFunctionData({ abi: blockEnv.abi, functionName: 'notBefore', args: [n] })

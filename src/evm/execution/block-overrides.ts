@@ -49,7 +49,8 @@ function overriddenHeader(real: BlockHeader, o: BlockOverrideSpec, common: Execu
       gasLimit: hex(o.gasLimit, fields.gasLimit),
       coinbase: o.feeRecipient ? bytesToHex(o.feeRecipient) : fields.coinbase,
       mixHash: o.prevRandao ? bytesToHex(o.prevRandao) : fields.mixHash,
-      baseFeePerGas: hex(o.baseFeePerGas, fields.baseFeePerGas),
+      // a block before London has no base fee to override (BASEFEE is not an opcode there)
+      baseFeePerGas: fields.baseFeePerGas === undefined ? undefined : hex(o.baseFeePerGas, fields.baseFeePerGas),
       // after the merge DIFFICULTY reads prevRandao and a header must have none: geth's no-op
       difficulty: real.difficulty === 0n ? fields.difficulty : hex(o.difficulty, fields.difficulty),
     } as never,
