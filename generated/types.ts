@@ -899,6 +899,8 @@ export type SyncStatus = {
 export type TraceCallConfig = TraceConfig & ({
   stateOverrides?: StateOverrides
   blockOverrides?: CallBlockOverrides
+  /** Run on the state before the block's transaction at this index (its parent's state with the ones before it replayed) instead of the state after the block, as geth. */
+  txIndex?: Uint
 })
 
 /**

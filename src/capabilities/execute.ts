@@ -22,6 +22,8 @@ export type TraceOptions = {
 export type TraceCallOptions = TraceOptions & {
   stateOverrides?: StateOverrideSpec
   blockOverrides?: BlockOverrideSpec
+  /** Run on the state before the block's transaction at this index instead of after the block (geth's). */
+  txIndex?: number
 }
 
 /** A block to replay and the block before it, whose state the replay starts from. */
@@ -58,6 +60,9 @@ export interface Executor {
   simulate(block: BlockRecord, request: SimulateRequest): Promise<SimulatedBlock[]>
   /** Traces of the transactions at `indexes` of the target block, in that order. */
   trace(target: TraceTarget, indexes: number[], options: TraceOptions): Promise<unknown[]>
-  /** debug_traceCall: the request run as eth_call runs it on the block's state, traced. */
-  traceCall(block: BlockRecord, request: CallRequest, options: TraceCallOptions): Promise<unknown>
+  /**
+   * debug_traceCall: the request run as eth_call runs it on the block's state, traced; with `txIndex`, on
+   * the state before that transaction, replayed from `parent`'s.
+   */
+  traceCall(block: BlockRecord, request: CallRequest, options: TraceCallOptions, parent?: BlockRecord): Promise<unknown>
 }

@@ -23,7 +23,7 @@ import { call } from '../evm/execution/call.js'
 import { estimateGas } from '../evm/execution/estimate.js'
 import type { ExecutionEnv } from '../evm/execution/run.js'
 import { applyStateOverrides } from '../evm/execution/state-overrides.js'
-import { traceTransactions } from '../evm/execution/trace/trace.js'
+import { stateBefore, type TraceEnv, traceTimeoutMs, traceTransactions } from '../evm/execution/trace/trace.js'
 import type { VmPool } from '../evm/execution/vm-pool.js'
 import { CallEvms } from '../evm/execution/fast-call.js'
 import type { CallRequest, StateOverrideSpec } from '../domain/call-request.js'
@@ -73,9 +73,36 @@ export class FollowerExecutor implements Executor {
     return estimateGas(withBlockOverrides(this.plainEnv(block), blockOverrides, 'call'), request, undefined, overrides)
   }
 
-  /** Run here on the block's upstream-backed state, as eth_call (the pending block's included). */
-  traceCall(block: BlockRecord, request: CallRequest, options: TraceCallOptions): Promise<unknown> {
-    return traceCall(withBlockOverrides(this.env(block), options.blockOverrides, 'traceCall'), request, options)
+  /**
+   * Run here on the block's upstream-backed state, as eth_call (the pending block's included); with
+   * `txIndex`, on its parent's with the transactions before that one replayed.
+   */
+  traceCall(
+    block: BlockRecord,
+    request: CallRequest,
+    options: TraceCallOptions,
+    parent?: BlockRecord,
+  ): Promise<unknown> {
+    const env = withBlockOverrides(this.env(block), options.blockOverrides, 'traceCall')
+    const index = options.txIndex
+    const state =
+      index === undefined || !parent
+        ? undefined
+        : () => stateBefore(this.traceEnv(block, parent), index, traceTimeoutMs(options))
+    return traceCall(env, request, options, state)
+  }
+
+  /** A replay of the block on its parent's upstream-backed state (a fresh one each time). */
+  private traceEnv(block: BlockRecord, parent: BlockRecord): TraceEnv {
+    const { common, state } = this.parts
+    return {
+      vm: { common, blockchain: state.blockHashes } as unknown as VM,
+      parentStateRoot: parent.header.stateRoot,
+      parentState: state.canonicalState(parent.number, parent.header.stateRoot),
+      header: block.header,
+      txs: block.txs.map((t) => t.tx),
+      firstLogIndexes: block.receipts.map((r) => r.firstLogIndex),
+    }
   }
 
   createAccessList(block: BlockRecord, request: CallRequest, overrides?: StateOverrideSpec): Promise<AccessListResult> {
@@ -90,21 +117,7 @@ export class FollowerExecutor implements Executor {
   }
 
   async trace({ block, parent }: TraceTarget, indexes: number[], options: TraceOptions): Promise<unknown[]> {
-    if (this.isPending(block)) {
-      const { common, state } = this.parts
-      return traceTransactions(
-        {
-          vm: { common, blockchain: state.blockHashes } as unknown as VM,
-          parentStateRoot: parent.header.stateRoot,
-          parentState: state.canonicalState(parent.number, parent.header.stateRoot),
-          header: block.header,
-          txs: block.txs.map((t) => t.tx),
-          firstLogIndexes: block.receipts.map((r) => r.firstLogIndex),
-        },
-        indexes,
-        options,
-      )
-    }
+    if (this.isPending(block)) return traceTransactions(this.traceEnv(block, parent), indexes, options)
     return Promise.all(
       indexes.map((i) => this.parts.upstream.call('debug_traceTransaction', [data(block.txs[i].hash), options])),
     )

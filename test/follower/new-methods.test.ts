@@ -112,8 +112,13 @@ describe('a follower serves the rpc-compat methods as its leader', { timeout: 60
     // NUMBER, MSTORE, RETURN: the block number the call sees
     const number = { to: BOB, input: '0x' }
     const numberCode = { [BOB]: { code: '0x4360005260206000f3' } }
+    const placed = (await answer(leader.url, 'eth_getTransactionReceipt', [txs[1]])) as {
+      blockNumber: Hex
+      transactionIndex: Hex
+    }
     const calls: [string, unknown[]][] = [
       ['debug_traceCall', [call, 'latest']],
+      ['debug_traceCall', [call, placed.blockNumber, { tracer: 'prestateTracer', txIndex: placed.transactionIndex }]],
       ['debug_traceCall', [call, 'latest', { tracer: 'callTracer', tracerConfig: { withLog: true } }]],
       [
         'debug_traceCall',
@@ -130,6 +135,6 @@ describe('a follower serves the rpc-compat methods as its leader', { timeout: 60
       expect(expected, method).not.toHaveProperty('code')
       expect(await answer(follower.url, method, params), `${method} ${JSON.stringify(params)}`).toEqual(expected)
     }
-    expect(BigInt((await answer(follower.url, 'eth_call', calls[4]![1])) as Hex)).toBe(1000n)
+    expect(BigInt((await answer(follower.url, 'eth_call', calls[5]![1])) as Hex)).toBe(1000n)
   })
 })

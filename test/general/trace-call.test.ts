@@ -167,6 +167,35 @@ describe('tracing a call', () => {
     expect((await trace(call, missing)).error).toEqual({ code: -32000, message: `block ${missing} not found` })
   })
 
+  test('txIndex: the state before that transaction of the block, as geth; its errors', async () => {
+    const increment = () =>
+      h.wallet.writeContract({ address, abi: testToken.abi, functionName: 'increment', gas: 100_000n, ...h.fees() })
+    const first = await increment()
+    const second = await increment()
+    const block = await h.general.getBlock({ blockNumber: (await h.mine()).number })
+    const before = BigInt(
+      (await h.general.call({ to: address, data: token('counter'), blockNumber: block.number - 1n })).data!,
+    )
+    const index = async (hash: Hex) => (await h.general.getTransactionReceipt({ hash })).transactionIndex
+    const counterAt = async (txIndex?: number) => {
+      const options = { tracer: 'callTracer', ...(txIndex === undefined ? {} : { txIndex: toHex(txIndex) }) }
+      const { result } = await trace({ to: address, data: token('counter') }, toHex(block.number), options)
+      return BigInt((result as CallFrame).output!)
+    }
+    expect(await counterAt(await index(first))).toBe(before)
+    expect(await counterAt(await index(second))).toBe(before + 1n)
+    expect(await counterAt()).toBe(before + 2n)
+    const count = block.transactions.length
+    expect((await trace({ to: address }, toHex(block.number), { txIndex: toHex(count) })).error).toEqual({
+      code: -32000,
+      message: `transaction index ${count} out of range for block ${block.hash}`,
+    })
+    expect((await trace({ to: address }, '0x0', { txIndex: '0x0' })).error).toEqual({
+      code: -32000,
+      message: 'no transaction in genesis',
+    })
+  })
+
   test('bad parameters: -32602 naming the field; geth’s errors for an override it refuses', async () => {
     const call = { to: address, data: token('counter') }
     expect((await trace(call, 'latest', { tracer: 'fourByteTracer' })).error).toEqual({

@@ -21,7 +21,7 @@ import { createAccessList } from './access-list.js'
 import { call } from './call.js'
 import { estimateGas } from './estimate.js'
 import type { ExecutionEnv } from './run.js'
-import { traceTransactions } from './trace/trace.js'
+import { stateBefore, type TraceEnv, traceTimeoutMs, traceTransactions } from './trace/trace.js'
 import { traceCall } from './trace/trace-call.js'
 import { withBlockOverrides } from './block-overrides.js'
 import type { VmPool } from './vm-pool.js'
@@ -58,8 +58,19 @@ export class EmbeddedExecutor implements Executor {
     return estimateGas(withBlockOverrides(this.env(block), blockOverrides, 'call'), request, undefined, overrides)
   }
 
-  traceCall(block: BlockRecord, request: CallRequest, options: TraceCallOptions): Promise<unknown> {
-    return traceCall(withBlockOverrides(this.env(block), options.blockOverrides, 'traceCall'), request, options)
+  traceCall(
+    block: BlockRecord,
+    request: CallRequest,
+    options: TraceCallOptions,
+    parent?: BlockRecord,
+  ): Promise<unknown> {
+    const env = withBlockOverrides(this.env(block), options.blockOverrides, 'traceCall')
+    const index = options.txIndex
+    const state =
+      index === undefined || !parent
+        ? undefined
+        : () => stateBefore(this.traceEnv(block, parent), index, traceTimeoutMs(options))
+    return traceCall(env, request, options, state)
   }
 
   createAccessList(block: BlockRecord, request: CallRequest, overrides?: StateOverrideSpec): Promise<AccessListResult> {
@@ -74,14 +85,17 @@ export class EmbeddedExecutor implements Executor {
   }
 
   trace({ block, parent }: TraceTarget, indexes: number[], options: TraceOptions): Promise<unknown[]> {
-    const env = {
+    return traceTransactions(this.traceEnv(block, parent), indexes, options)
+  }
+
+  private traceEnv(block: BlockRecord, parent: BlockRecord): TraceEnv {
+    return {
       vm: this.vm,
       parentStateRoot: parent.header.stateRoot,
       header: block.header,
       txs: block.txs.map((t) => t.tx),
       firstLogIndexes: block.receipts.map((r) => r.firstLogIndex),
     }
-    return traceTransactions(env, indexes, options)
   }
 
   private env(block: BlockRecord): ExecutionEnv {

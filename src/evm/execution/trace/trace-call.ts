@@ -18,13 +18,27 @@ import { attachPrestateTracer } from './prestate-tracer.js'
 import { attachStructLogger } from './struct-logger.js'
 import { traceTimeoutMs } from './trace.js'
 
-export function traceCall(env: ExecutionEnv, request: CallRequest, options: TraceCallOptions): Promise<unknown> {
+/** A fresh copy of the state the call runs on, when it is not the env's block's (a `txIndex`'s). */
+type StateSource = () => Promise<StateManagerInterface>
+
+export function traceCall(
+  env: ExecutionEnv,
+  request: CallRequest,
+  options: TraceCallOptions,
+  state?: StateSource,
+): Promise<unknown> {
   const ms = traceTimeoutMs(options)
-  return withTimeout(run(env, request, options, ms), ms)
+  return withTimeout(run(env, request, options, ms, state), ms)
 }
 
-async function run(env: ExecutionEnv, request: CallRequest, options: TraceCallOptions, ms: number): Promise<unknown> {
-  const vm = await callVm(env, options.stateOverrides)
+async function run(
+  env: ExecutionEnv,
+  request: CallRequest,
+  options: TraceCallOptions,
+  ms: number,
+  state: StateSource | undefined,
+): Promise<unknown> {
+  const vm = await callVm(env, options.stateOverrides, state)
   const evm = vm.evm as never
   const execute = () => executeOn(vm, env, request, callGasLimit(env, request), { timeoutMs: ms })
   if (options.tracer === 'callTracer') {
@@ -37,7 +51,7 @@ async function run(env: ExecutionEnv, request: CallRequest, options: TraceCallOp
     if (request.to) tracer.touch(bytesToHex(request.to))
     const result = await execute().finally(() => tracer.detach())
     if (result.createdAddress) tracer.touch(result.createdAddress.toString())
-    const before = (await callVm(env, options.stateOverrides)).stateManager
+    const before = (await callVm(env, options.stateOverrides, state)).stateManager
     return tracer.result(before, vm.stateManager, options.tracerConfig?.diffMode ?? false)
   }
   const logger = attachStructLogger(evm, options)
@@ -55,8 +69,12 @@ async function run(env: ExecutionEnv, request: CallRequest, options: TraceCallOp
  * copy, or the chain's trie with writes kept in an overlay), with the state overrides applied and BLOCKHASH
  * answering as the overridden header says.
  */
-async function callVm(env: ExecutionEnv, overrides: StateOverrideSpec | undefined): Promise<VM> {
-  const stateManager: StateManagerInterface = env.readState?.() ?? isolatedStateAt(env.vm, env.stateRoot)
+async function callVm(
+  env: ExecutionEnv,
+  overrides: StateOverrideSpec | undefined,
+  state: StateSource | undefined,
+): Promise<VM> {
+  const stateManager = state ? await state() : (env.readState?.() ?? isolatedStateAt(env.vm, env.stateRoot))
   const vm = await createVM({
     common: throwawayVmCommon(commonAt(env.vm.common, env.header)),
     stateManager,
