@@ -20,6 +20,8 @@ export interface RpcMethods {
   debug_traceBlockByHash(...params: Methods['debug_traceBlockByHash']['params']): Promise<Methods['debug_traceBlockByHash']['result']>
   /** Traces every transaction of a block, by number or tag. */
   debug_traceBlockByNumber(...params: Methods['debug_traceBlockByNumber']['params']): Promise<Methods['debug_traceBlockByNumber']['result']>
+  /** Traces a call on a block's state without creating a transaction. */
+  debug_traceCall(...params: Methods['debug_traceCall']['params']): Promise<Methods['debug_traceCall']['result']>
   /** Traces the execution of a transaction. */
   debug_traceTransaction(...params: Methods['debug_traceTransaction']['params']): Promise<Methods['debug_traceTransaction']['result']>
   /** Returns the accounts the node can sign for. */
@@ -166,6 +168,7 @@ const methodNames: readonly MethodName[] = [
   'debug_getRawTransaction',
   'debug_traceBlockByHash',
   'debug_traceBlockByNumber',
+  'debug_traceCall',
   'debug_traceTransaction',
   'eth_accounts',
   'eth_baseFee',

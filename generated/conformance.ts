@@ -107,6 +107,125 @@ export const conformanceCases: readonly ConformanceCase[] = [
     "resultValidator": "debug_traceBlockByNumber_result"
   },
   {
+    "id": "debug_traceCall: callTracer, a plain transfer",
+    "method": "debug_traceCall",
+    "example": "callTracer, a plain transfer",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      {
+        "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+        "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+        "value": "0xde0b6b3a7640000",
+        "gas": "0x5208"
+      },
+      "latest",
+      {
+        "tracer": "callTracer"
+      }
+    ],
+    "resultValidator": "debug_traceCall_result",
+    "expected": {
+      "type": "CALL",
+      "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+      "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+      "value": "0xde0b6b3a7640000",
+      "gas": "0x0",
+      "gasUsed": "0x5208",
+      "input": "0x"
+    }
+  },
+  {
+    "id": "debug_traceCall: struct logger, code and block number overridden",
+    "method": "debug_traceCall",
+    "example": "struct logger, code and block number overridden",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      {
+        "to": "0x0000000000000000000000000000000000000abc",
+        "gas": "0x10000"
+      },
+      "latest",
+      {
+        "stateOverrides": {
+          "0x0000000000000000000000000000000000000abc": {
+            "code": "0x4360005260206000f3"
+          }
+        },
+        "blockOverrides": {
+          "number": "0x100"
+        }
+      }
+    ],
+    "resultValidator": "debug_traceCall_result",
+    "expected": {
+      "gas": 21017,
+      "failed": false,
+      "returnValue": "0x0000000000000000000000000000000000000000000000000000000000000100",
+      "structLogs": [
+        {
+          "pc": 0,
+          "op": "NUMBER",
+          "gas": 44536,
+          "gasCost": 2,
+          "depth": 1,
+          "stack": []
+        },
+        {
+          "pc": 1,
+          "op": "PUSH1",
+          "gas": 44534,
+          "gasCost": 3,
+          "depth": 1,
+          "stack": [
+            "0x100"
+          ]
+        },
+        {
+          "pc": 3,
+          "op": "MSTORE",
+          "gas": 44531,
+          "gasCost": 6,
+          "depth": 1,
+          "stack": [
+            "0x100",
+            "0x0"
+          ]
+        },
+        {
+          "pc": 4,
+          "op": "PUSH1",
+          "gas": 44525,
+          "gasCost": 3,
+          "depth": 1,
+          "stack": []
+        },
+        {
+          "pc": 6,
+          "op": "PUSH1",
+          "gas": 44522,
+          "gasCost": 3,
+          "depth": 1,
+          "stack": [
+            "0x20"
+          ]
+        },
+        {
+          "pc": 8,
+          "op": "RETURN",
+          "gas": 44519,
+          "gasCost": 0,
+          "depth": 1,
+          "stack": [
+            "0x20",
+            "0x0"
+          ]
+        }
+      ]
+    }
+  },
+  {
     "id": "debug_traceTransaction: struct logger, a plain transfer",
     "method": "debug_traceTransaction",
     "example": "struct logger, a plain transfer",

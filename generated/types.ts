@@ -262,6 +262,25 @@ export type Bytes32 = `0x${string}`
 export type Bytes8 = `0x${string}`
 
 /**
+ * Call block overrides
+ *
+ * Header fields one eth_call, eth_estimateGas or debug_traceCall runs under instead of its block's (geth's BlockOverrides): NUMBER, TIMESTAMP, GASLIMIT, COINBASE, PREVRANDAO, BASEFEE and BLOBBASEFEE read them, and the fork is the one of the overridden number and time. As geth, BASEFEE reads zero when the call names no fee (gasPrice or maxFeePerGas), BLOCKHASH reads zero from the block's own number on (debug_traceCall, as geth, also answers the block's own hash when `number` is that block's plus one), `difficulty` changes nothing after the merge, and `beaconRoot` and `withdrawals` are refused (-32000, eth_simulateV1's only).
+ */
+export type CallBlockOverrides = {
+  number?: Uint256
+  difficulty?: Uint256
+  time?: Uint64
+  gasLimit?: Uint64
+  feeRecipient?: Address
+  /** A 32-byte hash, or a quantity (viem sends one), left-padded to 32 bytes. */
+  prevRandao?: Hash32 | Uint256
+  baseFeePerGas?: Uint256
+  blobBaseFee?: Uint256
+  beaconRoot?: Hash32
+  withdrawals?: Withdrawal[]
+}
+
+/**
  * Call frame
  *
  * callTracer's output: one frame per call (CALL, STATICCALL, DELEGATECALL, CALLCODE, CREATE, CREATE2, SELFDESTRUCT) with its nested calls in `calls`; `error` and `revertReason` when it failed.
@@ -285,12 +304,13 @@ export type CallFrame = {
 /**
  * Call frame log
  *
- * A log emitted inside a call frame (callTracer with withLog); `position` is the index among the frame's subcalls it came before.
+ * A log emitted inside a call frame (callTracer with withLog): `index` is its log index in the block (in the call, for debug_traceCall), `position` the index among the frame's subcalls it came before. The logs of a failed frame, and of the frames under it, are dropped, as geth.
  */
 export type CallLog = {
   address: Address
   topics: Hash32[]
   data: Bytes
+  index?: Uint
   position?: Uint
 }
 
@@ -789,7 +809,7 @@ export type SimulatedCallResult = {
 /**
  * State overrides
  *
- * Account overrides by address, applied on top of the block's state for one eth_call (geth's StateOverride).
+ * Account overrides by address, applied on top of the block's state for one eth_call, eth_estimateGas, eth_createAccessList or debug_traceCall (geth's StateOverride).
  */
 export type StateOverrides = Record<string, AccountOverride>
 
@@ -842,7 +862,7 @@ export type StorageValues = Record<string, Bytes32[]>
 /**
  * Struct log
  *
- * One executed opcode as geth's struct logger reports it: program counter, opcode name, gas left before it, its cost, call depth; stack entries are hex quantities, memory 32-byte hex words without 0x, storage the slots touched so far in this frame.
+ * One executed opcode as geth's struct logger reports it: program counter, opcode name, gas left before it, its cost, call depth; stack entries are hex quantities, memory 32-byte hex words, storage the 32-byte slots and values touched so far in this frame (0x-prefixed as geth 1.14 and later, anvil and execution-apis).
  */
 export type StructLog = {
   pc: number
@@ -861,7 +881,7 @@ export type StructLog = {
 /**
  * Struct logger result
  *
- * The default tracer's output: gas used by the transaction, whether it failed, its return data (hex without 0x) and one StructLog per executed opcode.
+ * The default tracer's output: gas used by the transaction, whether it failed, its return data (0x-prefixed, as geth 1.14 and later) and one StructLog per executed opcode.
  */
 export type StructLogResult = {
   gas: number
@@ -915,6 +935,18 @@ export type SyncStatus = {
   currentBlock: Uint
   highestBlock: Uint
 }
+
+/**
+ * Trace call config
+ *
+ * debug_traceCall's options (geth's TraceCallConfig): a trace config, and the state and block overrides the call runs with (as eth_call's third and fourth parameters).
+ */
+export type TraceCallConfig = TraceConfig & ({
+  stateOverrides?: StateOverrides
+  blockOverrides?: CallBlockOverrides
+  /** Run on the state before the block's transaction at this index (its parent's state with the ones before it replayed) instead of the state after the block, as geth. */
+  txIndex?: Uint
+})
 
 /**
  * Trace config

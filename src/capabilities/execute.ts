@@ -2,6 +2,7 @@
  * Executing without committing: eth_call, eth_estimateGas and debug_trace*. The embedded chain runs its
  * EVM on a block's state; a follower may run its own EVM over remote state or ask its upstream node.
  */
+import type { BlockOverrideSpec } from '../domain/block-overrides.js'
 import type { CallRequest, StateOverrideSpec } from '../domain/call-request.js'
 import type { SimulatedBlock, SimulateRequest } from '../domain/simulate.js'
 import type { BlockRecord } from '../domain/types.js'
@@ -15,6 +16,14 @@ export type TraceOptions = {
   enableMemory?: boolean
   enableReturnData?: boolean
   timeout?: string
+}
+
+/** debug_traceCall's options: a trace config, and the call's state and block overrides. */
+export type TraceCallOptions = TraceOptions & {
+  stateOverrides?: StateOverrideSpec
+  blockOverrides?: BlockOverrideSpec
+  /** Run on the state before the block's transaction at this index instead of after the block (geth's). */
+  txIndex?: number
 }
 
 /** A block to replay and the block before it, whose state the replay starts from. */
@@ -33,12 +42,27 @@ export interface AccessListResult {
 
 export interface Executor {
   /** The call's output on the block's state; a revert throws geth's code 3 with the revert data. */
-  call(block: BlockRecord, request: CallRequest, overrides?: StateOverrideSpec): Promise<Uint8Array>
+  call(
+    block: BlockRecord,
+    request: CallRequest,
+    overrides?: StateOverrideSpec,
+    blockOverrides?: BlockOverrideSpec,
+  ): Promise<Uint8Array>
   /** The least gas with which the request succeeds on the block's state. */
-  estimateGas(block: BlockRecord, request: CallRequest): Promise<bigint>
-  createAccessList(block: BlockRecord, request: CallRequest): Promise<AccessListResult>
+  estimateGas(
+    block: BlockRecord,
+    request: CallRequest,
+    overrides?: StateOverrideSpec,
+    blockOverrides?: BlockOverrideSpec,
+  ): Promise<bigint>
+  createAccessList(block: BlockRecord, request: CallRequest, overrides?: StateOverrideSpec): Promise<AccessListResult>
   /** eth_simulateV1: blocks built on the block's state from the request's calls and overrides; nothing is kept. */
   simulate(block: BlockRecord, request: SimulateRequest): Promise<SimulatedBlock[]>
   /** Traces of the transactions at `indexes` of the target block, in that order. */
   trace(target: TraceTarget, indexes: number[], options: TraceOptions): Promise<unknown[]>
+  /**
+   * debug_traceCall: the request run as eth_call runs it on the block's state, traced; with `txIndex`, on
+   * the state before that transaction, replayed from `parent`'s.
+   */
+  traceCall(block: BlockRecord, request: CallRequest, options: TraceCallOptions, parent?: BlockRecord): Promise<unknown>
 }

@@ -3,24 +3,12 @@
  * calls) and what each simulated block and call came to. The wire shapes are the generated SimulatePayload
  * and SimulatedBlock; the handler converts at the boundary.
  */
-import type { Withdrawal } from '@ethereumjs/util'
+import type { BlockOverrideSpec } from './block-overrides.js'
 import type { CallRequest, StateOverrideSpec } from './call-request.js'
 import type { BlockRecord, LogRecord } from './types.js'
 
-/** A simulated block's header fields given by the caller (geth's BlockOverrides); the rest are derived. */
-interface BlockOverrideSpec {
-  number?: bigint
-  time?: bigint
-  gasLimit?: bigint
-  feeRecipient?: Uint8Array
-  prevRandao?: Uint8Array
-  baseFeePerGas?: bigint
-  blobBaseFee?: bigint
-  beaconRoot?: Uint8Array
-  withdrawals?: Withdrawal[]
-}
-
 export interface SimulateBlockSpec {
+  /** The simulated block's header fields given by the caller; the rest are derived. */
   blockOverrides: BlockOverrideSpec
   stateOverrides?: StateOverrideSpec
   calls: CallRequest[]

@@ -121,6 +121,25 @@ export class StateAndStateDiffError extends templated(
     super(`account ${address} has both 'state' and 'stateDiff'`)
   }
 }
+/** debug_traceCall's `txIndex` past the block's transactions, as geth's StateAtTransaction. */
+export class TraceTxIndexOutOfRangeError extends templated(
+  InvalidInputError,
+  'transaction index <N> out of range for block <hash>',
+) {
+  constructor(index: number, hash: string) {
+    super(`transaction index ${index} out of range for block ${hash}`)
+  }
+}
+export class NoTransactionInGenesisError extends fixed(InvalidInputError, 'no transaction in genesis') {}
+/** A call's block override that only eth_simulateV1 takes (beaconRoot, withdrawals), as geth refuses it. */
+export class BlockOverrideNotSupportedError extends templated(
+  InvalidInputError,
+  'block override "<field>" is not supported for this RPC method',
+) {
+  constructor(field: string) {
+    super(`block override "${field}" is not supported for this RPC method`)
+  }
+}
 export class InvalidTransactionError extends templated(InvalidInputError, 'invalid transaction: <reason>') {
   constructor(reason: string) {
     super(`invalid transaction: ${reason}`)

@@ -7,14 +7,23 @@
  */
 import type { Common } from '@ethereumjs/common'
 import { createVM, type VM } from '@ethereumjs/vm'
-import type { AccessListResult, Executor, TraceOptions, TraceTarget } from '../capabilities/execute.js'
+import type {
+  AccessListResult,
+  Executor,
+  TraceCallOptions,
+  TraceOptions,
+  TraceTarget,
+} from '../capabilities/execute.js'
+import type { BlockOverrideSpec } from '../domain/block-overrides.js'
+import { withBlockOverrides } from '../evm/execution/block-overrides.js'
+import { traceCall } from '../evm/execution/trace/trace-call.js'
 import { throwawayVmCommon } from '../evm/engine.js'
 import { createAccessList } from '../evm/execution/access-list.js'
 import { call } from '../evm/execution/call.js'
 import { estimateGas } from '../evm/execution/estimate.js'
 import type { ExecutionEnv } from '../evm/execution/run.js'
 import { applyStateOverrides } from '../evm/execution/state-overrides.js'
-import { traceTransactions } from '../evm/execution/trace/trace.js'
+import { stateBefore, type TraceEnv, traceTimeoutMs, traceTransactions } from '../evm/execution/trace/trace.js'
 import type { VmPool } from '../evm/execution/vm-pool.js'
 import { CallEvms } from '../evm/execution/fast-call.js'
 import type { CallRequest, StateOverrideSpec } from '../domain/call-request.js'
@@ -43,16 +52,61 @@ export class FollowerExecutor implements Executor {
     this.calls = new CallEvms({ common: parts.common, blockchain: parts.state.blockHashes } as unknown as VM)
   }
 
-  call(block: BlockRecord, request: CallRequest, overrides?: StateOverrideSpec): Promise<Uint8Array> {
+  call(
+    block: BlockRecord,
+    request: CallRequest,
+    overrides?: StateOverrideSpec,
+    blockOverrides?: BlockOverrideSpec,
+  ): Promise<Uint8Array> {
+    // with block overrides, state overrides go to the run's own VM (run.ts), on a fresh copy of the state
+    if (blockOverrides)
+      return call(withBlockOverrides(this.plainEnv(block), blockOverrides, 'call'), request, overrides)
     return call(overrides ? this.env(block, overrides) : this.plainEnv(block), request)
   }
 
-  estimateGas(block: BlockRecord, request: CallRequest): Promise<bigint> {
-    return estimateGas(this.plainEnv(block), request)
+  estimateGas(
+    block: BlockRecord,
+    request: CallRequest,
+    overrides?: StateOverrideSpec,
+    blockOverrides?: BlockOverrideSpec,
+  ): Promise<bigint> {
+    return estimateGas(withBlockOverrides(this.plainEnv(block), blockOverrides, 'call'), request, undefined, overrides)
   }
 
-  createAccessList(block: BlockRecord, request: CallRequest): Promise<AccessListResult> {
-    return createAccessList(this.env(block), request)
+  /**
+   * Run here on the block's upstream-backed state, as eth_call (the pending block's included); with
+   * `txIndex`, on its parent's with the transactions before that one replayed.
+   */
+  traceCall(
+    block: BlockRecord,
+    request: CallRequest,
+    options: TraceCallOptions,
+    parent?: BlockRecord,
+  ): Promise<unknown> {
+    const env = withBlockOverrides(this.env(block), options.blockOverrides, 'traceCall')
+    const index = options.txIndex
+    const state =
+      index === undefined || !parent
+        ? undefined
+        : () => stateBefore(this.traceEnv(block, parent), index, traceTimeoutMs(options))
+    return traceCall(env, request, options, state)
+  }
+
+  /** A replay of the block on its parent's upstream-backed state (a fresh one each time). */
+  private traceEnv(block: BlockRecord, parent: BlockRecord): TraceEnv {
+    const { common, state } = this.parts
+    return {
+      vm: { common, blockchain: state.blockHashes } as unknown as VM,
+      parentStateRoot: parent.header.stateRoot,
+      parentState: state.canonicalState(parent.number, parent.header.stateRoot),
+      header: block.header,
+      txs: block.txs.map((t) => t.tx),
+      firstLogIndexes: block.receipts.map((r) => r.firstLogIndex),
+    }
+  }
+
+  createAccessList(block: BlockRecord, request: CallRequest, overrides?: StateOverrideSpec): Promise<AccessListResult> {
+    return createAccessList(this.env(block, overrides), request)
   }
 
   /** On upstream-backed state, which has no trie: the simulated blocks' state roots are not computed. */
@@ -63,20 +117,7 @@ export class FollowerExecutor implements Executor {
   }
 
   async trace({ block, parent }: TraceTarget, indexes: number[], options: TraceOptions): Promise<unknown[]> {
-    if (this.isPending(block)) {
-      const { common, state } = this.parts
-      return traceTransactions(
-        {
-          vm: { common, blockchain: state.blockHashes } as unknown as VM,
-          parentStateRoot: parent.header.stateRoot,
-          parentState: state.canonicalState(parent.number, parent.header.stateRoot),
-          header: block.header,
-          txs: block.txs.map((t) => t.tx),
-        },
-        indexes,
-        options,
-      )
-    }
+    if (this.isPending(block)) return traceTransactions(this.traceEnv(block, parent), indexes, options)
     return Promise.all(
       indexes.map((i) => this.parts.upstream.call('debug_traceTransaction', [data(block.txs[i].hash), options])),
     )

@@ -63,6 +63,7 @@ import { eth_createAccessList } from './eth/createAccessList.js'
 import { eth_simulateV1 } from './eth/simulateV1.js'
 import { eth_estimateGas } from './eth/estimateGas.js'
 import { debug_traceTransaction } from './debug/traceTransaction.js'
+import { debug_traceCall } from './debug/traceCall.js'
 import { debug_traceBlockByHash, debug_traceBlockByNumber } from './debug/traceBlock.js'
 import { debug_getRawBlock, debug_getRawHeader, debug_getRawReceipts, debug_getRawTransaction } from './debug/raw.js'
 import { net_listening } from './net/listening.js'
@@ -137,6 +138,7 @@ export const handlers: Omit<MethodHandlers<HandlerContext>, ConnectionMethod> = 
   eth_estimateGas,
   eth_createAccessList,
   debug_traceTransaction,
+  debug_traceCall,
   debug_traceBlockByNumber,
   debug_traceBlockByHash,
   debug_getRawBlock,

@@ -3,12 +3,11 @@
  * that come before any block is built: at least one block, at most 256, at most 5 000 calls in one block
  * and 10 000 in all.
  */
-import { createWithdrawal } from '@ethereumjs/util'
 import type { SimulateRequest } from '../domain/simulate.js'
 import { SimulateClientLimitError, SimulateEmptyInputError } from '../errors.js'
-import { parseData, parseQuantity } from '../format/hex.js'
 import { MAX_SIMULATE_BLOCKS, MAX_SIMULATE_CALLS, MAX_SIMULATE_CALLS_PER_BLOCK } from '../limits.js'
-import type { BlockOverrides, SimulatePayload } from '../../generated/types.js'
+import type { SimulatePayload } from '../../generated/types.js'
+import { parseBlockOverrides } from './block-overrides.js'
 import { parseCallRequest } from './call-request.js'
 import { parseStateOverrides } from './state-overrides.js'
 
@@ -33,24 +32,5 @@ export function parseSimulateRequest(payload: SimulatePayload): SimulateRequest 
     })),
     traceTransfers: payload.traceTransfers ?? false,
     validation: payload.validation ?? false,
-  }
-}
-
-const q = (hex: string | undefined) => (hex === undefined ? undefined : parseQuantity(hex))
-const b = (hex: string | undefined) => (hex === undefined ? undefined : parseData(hex))
-
-function parseBlockOverrides(o: BlockOverrides): SimulateRequest['blocks'][number]['blockOverrides'] {
-  return {
-    number: q(o.number),
-    time: q(o.time),
-    gasLimit: q(o.gasLimit),
-    feeRecipient: b(o.feeRecipient),
-    prevRandao: b(o.prevRandao),
-    baseFeePerGas: q(o.baseFeePerGas),
-    blobBaseFee: q(o.blobBaseFee),
-    beaconRoot: b(o.beaconRoot),
-    withdrawals: o.withdrawals?.map((w) =>
-      createWithdrawal({ index: w.index, validatorIndex: w.validatorIndex, address: w.address, amount: w.amount }),
-    ),
   }
 }

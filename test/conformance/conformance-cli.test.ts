@@ -24,7 +24,7 @@ describe('npm run conformance', () => {
     ])
     expect(stdout).toMatch(/^method\s+passed\s+failed\s+skipped$/m)
     expect(stdout).toMatch(/^eth_getBalance\s+2\s+0\s+0$/m)
-    expect(stdout).toMatch(/\d+ passed, 0 failed, \d+ skipped \(\d+ examples, 69 methods\)/)
+    expect(stdout).toMatch(/\d+ passed, 0 failed, \d+ skipped \(\d+ examples, 70 methods\)/)
     expect(code).toBe(0)
   })
 

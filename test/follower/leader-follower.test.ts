@@ -161,6 +161,15 @@ describe('a leader and two followers on loopback', { timeout: 60_000 }, () => {
       ['eth_getCode', [token, 'pending']],
       ['eth_call', [{ to: token, data: balanceOf(BOB) }, 'pending']],
       ['eth_estimateGas', [{ from: one.address, to: token, data: transfer(DAVE, 1n) }, 'pending']],
+      ['eth_call', [{ to: token, data: balanceOf(BOB) }, 'pending', {}, { number: '0x3e8' }]],
+      [
+        'debug_traceCall',
+        [
+          { from: one.address, to: token, data: transfer(DAVE, 1n) },
+          'pending',
+          { tracer: 'prestateTracer', tracerConfig: { diffMode: true } },
+        ],
+      ],
     ]
     for (const [method, params] of pendingReads)
       expect(await result(followers[0].flashblocksUrl, method, params)).toEqual(

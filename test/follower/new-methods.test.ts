@@ -98,4 +98,43 @@ describe('a follower serves the rpc-compat methods as its leader', { timeout: 60
     const got = (await answer(follower.url, 'eth_simulateV1', [payload, 'latest'])) as Simulated
     expect(outcome(got)).toEqual(outcome(expected))
   })
+  test('debug_traceCall and call overrides run on the follower’s own EVM to the leader’s answers', async () => {
+    const receipt = (await answer(leader.url, 'eth_getTransactionReceipt', [txs[0]])) as { contractAddress: Hex }
+    const token = receipt.contractAddress
+    const holder = (await answer(leader.url, 'eth_getTransactionByHash', [txs[0]])) as { from: Hex }
+    const call = {
+      from: holder.from,
+      to: token,
+      input: encodeFunctionData({ abi: testToken.abi, functionName: 'increment' }),
+    }
+    const counter = `0x${'0'.repeat(63)}1`
+    const stateOverrides = { [token]: { stateDiff: { [counter]: `0x${'0'.repeat(62)}29` } } }
+    // NUMBER, MSTORE, RETURN: the block number the call sees
+    const number = { to: BOB, input: '0x' }
+    const numberCode = { [BOB]: { code: '0x4360005260206000f3' } }
+    const placed = (await answer(leader.url, 'eth_getTransactionReceipt', [txs[1]])) as {
+      blockNumber: Hex
+      transactionIndex: Hex
+    }
+    const calls: [string, unknown[]][] = [
+      ['debug_traceCall', [call, 'latest']],
+      ['debug_traceCall', [call, placed.blockNumber, { tracer: 'prestateTracer', txIndex: placed.transactionIndex }]],
+      ['debug_traceCall', [call, 'latest', { tracer: 'callTracer', tracerConfig: { withLog: true } }]],
+      [
+        'debug_traceCall',
+        [call, 'latest', { tracer: 'prestateTracer', tracerConfig: { diffMode: true }, stateOverrides }],
+      ],
+      ['debug_traceCall', [call, '0x2', { tracer: 'prestateTracer', blockOverrides: { number: '0x3e8' } }]],
+      ['eth_call', [number, 'latest', numberCode, { number: '0x3e8', time: '0x1' }]],
+      ['eth_call', [call, 'latest', stateOverrides, { feeRecipient: BOB }]],
+      ['eth_estimateGas', [call, 'latest', stateOverrides]],
+      ['eth_estimateGas', [call, 'latest', {}, { number: '0x3e8' }]],
+    ]
+    for (const [method, params] of calls) {
+      const expected = await answer(leader.url, method, params)
+      expect(expected, method).not.toHaveProperty('code')
+      expect(await answer(follower.url, method, params), `${method} ${JSON.stringify(params)}`).toEqual(expected)
+    }
+    expect(BigInt((await answer(follower.url, 'eth_call', calls[5]![1])) as Hex)).toBe(1000n)
+  })
 })

@@ -6,7 +6,7 @@
  */
 import { hexToBytes } from '@ethereumjs/util'
 import type { AccessListResult } from '../../capabilities/execute.js'
-import type { CallRequest } from '../../domain/call-request.js'
+import type { CallRequest, StateOverrideSpec } from '../../domain/call-request.js'
 import { CALL_TIMEOUT_MS } from '../../limits.js'
 import { callGasLimit, withTimeout } from './call.js'
 import { gethExecutionError } from './revert.js'
@@ -17,15 +17,24 @@ type AccessList = NonNullable<CallRequest['accessList']>
 /** Rounds before giving up on a list that keeps changing (each adds what the last list's gas let it reach). */
 const MAX_ROUNDS = 16
 
-export function createAccessList(env: ExecutionEnv, request: CallRequest): Promise<AccessListResult> {
-  return withTimeout(search(env, request), CALL_TIMEOUT_MS)
+/** `overrides`: geth's third parameter, applied to the state of every run. */
+export function createAccessList(
+  env: ExecutionEnv,
+  request: CallRequest,
+  overrides?: StateOverrideSpec,
+): Promise<AccessListResult> {
+  return withTimeout(search(env, request, overrides), CALL_TIMEOUT_MS)
 }
 
-async function search(env: ExecutionEnv, request: CallRequest): Promise<AccessListResult> {
+async function search(
+  env: ExecutionEnv,
+  request: CallRequest,
+  overrides: StateOverrideSpec | undefined,
+): Promise<AccessListResult> {
   const gasLimit = callGasLimit(env, request)
   let list: AccessList = request.accessList ?? []
   for (let round = 1; ; round++) {
-    const result = await execute(env, { ...request, accessList: list }, gasLimit, undefined, { reportAccessList: true })
+    const result = await execute(env, { ...request, accessList: list }, gasLimit, overrides, { reportAccessList: true })
     const found: AccessList = (result.accessList ?? []).map((entry) => ({
       address: hexToBytes(entry.address as `0x${string}`),
       storageKeys: entry.storageKeys.map((key) => hexToBytes(key as `0x${string}`)),

@@ -6,6 +6,7 @@
 import { type Block, createBlock, type BlockHeader } from '@ethereumjs/block'
 import type { VM } from '@ethereumjs/vm'
 import { callCommon } from '../engine.js'
+import { blobBaseFeeOf } from './block-overrides.js'
 
 const blockContexts = new WeakMap<BlockHeader, { paying?: Block; free?: Block }>()
 
@@ -13,8 +14,12 @@ export function blockContext(header: BlockHeader, paysFees: boolean, common: VM[
   let contexts = blockContexts.get(header)
   if (!contexts) blockContexts.set(header, (contexts = {}))
   const key = paysFees ? 'paying' : 'free'
-  return (contexts[key] ??= createBlock(
+  const blobBaseFee = blobBaseFeeOf(header)
+  const block = (contexts[key] ??= createBlock(
     { header: { ...header.toJSON(), baseFeePerGas: paysFees ? header.baseFeePerGas : 0n } as never },
-    { common: callCommon(common), skipConsensusFormatValidation: true },
+    { common: callCommon(common), skipConsensusFormatValidation: true, freeze: blobBaseFee === undefined },
   ))
+  // a call's blobBaseFee override: no header field holds it, BLOBBASEFEE and blob fees read this method
+  if (blobBaseFee !== undefined) block.header.getBlobGasPrice = () => blobBaseFee
+  return block
 }

@@ -40,6 +40,8 @@ export async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
  */
 export function fastPath(env: ExecutionEnv): { calls: CallEvms; view: StateSource } | undefined {
   const { calls, view } = env
+  // a moved block number needs its own BLOCKHASH view, which the plain-call EVMs do not take
+  if (env.overridden?.blockHashes) return undefined
   return calls && view && commonAt(env.vm.common, env.header) === env.vm.common ? { calls, view } : undefined
 }
 
@@ -50,7 +52,10 @@ export async function call(
 ): Promise<Uint8Array> {
   const gasLimit = callGasLimit(env, request)
   const path = overrides ? undefined : fastPath(env)
-  const fast = path?.calls.run(path.view, env.header, request, gasLimit)
+  // an overridden header is this request's own: its answer is not memoised
+  const fast = env.overridden
+    ? path?.calls.runOnce(path.view, env.header, request, gasLimit)
+    : path?.calls.run(path.view, env.header, request, gasLimit)
   const result = await withTimeout(
     fast?.then((r) => r ?? execute(env, request, gasLimit)) ?? execute(env, request, gasLimit, overrides),
     CALL_TIMEOUT_MS,

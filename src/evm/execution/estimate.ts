@@ -10,10 +10,10 @@ import {
   InsufficientFundsForTransferError,
 } from '../../errors.js'
 import { stateAt } from '../engine.js'
-import { Address } from '@ethereumjs/util'
+import { Address, bytesToHex } from '@ethereumjs/util'
 import { callGasLimit, fastPath, withTimeout } from './call.js'
 import { assertSucceeded } from './revert.js'
-import { paysFees, type CallRequest } from '../../domain/call-request.js'
+import { paysFees, type CallRequest, type StateOverrideSpec } from '../../domain/call-request.js'
 import { execute, type ExecutionEnv } from './run.js'
 
 const TX_GAS = 21_000n
@@ -21,44 +21,51 @@ const CALL_STIPEND = 2_300n
 
 /**
  * Every run of the search shares one deadline, `timeoutMs` from now: a run under way when it passes stops,
- * and no run starts after it, so a search the caller was told had timed out does not go on.
+ * and no run starts after it, so a search the caller was told had timed out does not go on. State overrides
+ * apply to every run and to what the search reads first (the sender's balance, the recipient's code).
  */
 export async function estimateGas(
   env: ExecutionEnv,
   request: CallRequest,
   timeoutMs = CALL_TIMEOUT_MS,
+  overrides?: StateOverrideSpec,
 ): Promise<bigint> {
-  const runs = { timeoutMs, deadline: performance.now() + timeoutMs }
+  const runs = { timeoutMs, deadline: performance.now() + timeoutMs, overrides }
   return withTimeout(search(env, request, runs), timeoutMs)
 }
 
-/** The search's time: what its runs tell withBudget. */
-type Runs = { timeoutMs: number; deadline: number }
+/** The search's time (what its runs tell withBudget) and the state overrides each run applies. */
+type Runs = { timeoutMs: number; deadline: number; overrides?: StateOverrideSpec }
 
 async function search(env: ExecutionEnv, request: CallRequest, runs: Runs): Promise<bigint> {
+  const override = (address: Uint8Array) => runs.overrides?.get(bytesToHex(address))
   let hi = callGasLimit(env, request)
   if (paysFees(request) && request.from) {
     // the sender can only buy so much gas: (balance - value) / fee cap
     const feeCap = request.maxFeePerGas ?? request.gasPrice ?? 0n
     if (feeCap > 0n) {
       const balance =
+        override(request.from)?.balance ??
         (await (env.readState?.() ?? stateAt(env.vm, env.stateRoot)).getAccount(new Address(request.from)))?.balance ??
         0n
+      // geth: a value the balance does not exceed (a zero balance, even sending nothing) cannot be paid for
+      if ((request.value ?? 0n) >= balance) throw new InsufficientFundsForTransferError()
       const available = balance - (request.value ?? 0n)
-      if (available < 0n) throw new InsufficientFundsForTransferError()
       const allowance = available / feeCap
       if (allowance < hi) hi = allowance
     }
   }
   // a plain value transfer to an account without code costs exactly 21000
   if (request.to && (request.data?.length ?? 0) === 0) {
-    const code = await (env.readState?.() ?? stateAt(env.vm, env.stateRoot)).getCode(new Address(request.to))
+    const code =
+      override(request.to)?.code ??
+      (await (env.readState?.() ?? stateAt(env.vm, env.stateRoot)).getCode(new Address(request.to)))
     if (code.length === 0 && (request.authorizationList?.length ?? 0) === 0) {
-      const result = await execute(env, request, TX_GAS, undefined, runs)
+      const result = await execute(env, request, TX_GAS, runs.overrides, runs)
       if (!result.execResult.exceptionError) return TX_GAS
     }
   }
-  const atCap = await execute(env, request, hi, undefined, runs)
+  const atCap = await execute(env, request, hi, runs.overrides, runs)
   if (atCap.execResult.exceptionError) {
     if (atCap.execResult.exceptionError.error === 'revert') assertSucceeded(atCap)
     throw new GasRequiredExceedsAllowanceError(hi)
@@ -82,10 +89,10 @@ async function search(env: ExecutionEnv, request: CallRequest, runs: Runs): Prom
 /** Whether the call succeeds with `gas`: on the plain-call path when it can run there (a search runs it ~20 times). */
 async function succeeds(env: ExecutionEnv, request: CallRequest, gas: bigint, runs: Runs): Promise<boolean> {
   try {
-    const path = fastPath(env)
+    const path = runs.overrides ? undefined : fastPath(env)
     const result =
       (await path?.calls.runOnce(path.view, env.header, request, gas, runs.deadline)) ??
-      (await execute(env, request, gas, undefined, runs))
+      (await execute(env, request, gas, runs.overrides, runs))
     return !result.execResult.exceptionError
   } catch (err) {
     if (err instanceof ExecutionTimeoutError) throw err

@@ -3,7 +3,14 @@
  * the chain's VmPool for calls and estimates.
  */
 import type { VM } from '@ethereumjs/vm'
-import type { AccessListResult, Executor, TraceOptions, TraceTarget } from '../../capabilities/execute.js'
+import type {
+  AccessListResult,
+  Executor,
+  TraceCallOptions,
+  TraceOptions,
+  TraceTarget,
+} from '../../capabilities/execute.js'
+import type { BlockOverrideSpec } from '../../domain/block-overrides.js'
 import type { CallRequest, StateOverrideSpec } from '../../domain/call-request.js'
 import type { SimulatedBlock, SimulateRequest } from '../../domain/simulate.js'
 import type { BlockRecord } from '../../domain/types.js'
@@ -14,7 +21,9 @@ import { createAccessList } from './access-list.js'
 import { call } from './call.js'
 import { estimateGas } from './estimate.js'
 import type { ExecutionEnv } from './run.js'
-import { traceTransactions } from './trace/trace.js'
+import { stateBefore, type TraceEnv, traceTimeoutMs, traceTransactions } from './trace/trace.js'
+import { traceCall } from './trace/trace-call.js'
+import { withBlockOverrides } from './block-overrides.js'
 import type { VmPool } from './vm-pool.js'
 import { CallEvms } from './fast-call.js'
 import type { StateSource } from './call-state.js'
@@ -31,16 +40,41 @@ export class EmbeddedExecutor implements Executor {
     this.calls = new CallEvms(vm)
   }
 
-  call(block: BlockRecord, request: CallRequest, overrides?: StateOverrideSpec): Promise<Uint8Array> {
-    return call(this.env(block), request, overrides)
+  call(
+    block: BlockRecord,
+    request: CallRequest,
+    overrides?: StateOverrideSpec,
+    blockOverrides?: BlockOverrideSpec,
+  ): Promise<Uint8Array> {
+    return call(withBlockOverrides(this.env(block), blockOverrides, 'call'), request, overrides)
   }
 
-  estimateGas(block: BlockRecord, request: CallRequest): Promise<bigint> {
-    return estimateGas(this.env(block), request)
+  estimateGas(
+    block: BlockRecord,
+    request: CallRequest,
+    overrides?: StateOverrideSpec,
+    blockOverrides?: BlockOverrideSpec,
+  ): Promise<bigint> {
+    return estimateGas(withBlockOverrides(this.env(block), blockOverrides, 'call'), request, undefined, overrides)
   }
 
-  createAccessList(block: BlockRecord, request: CallRequest): Promise<AccessListResult> {
-    return createAccessList(this.env(block), request)
+  traceCall(
+    block: BlockRecord,
+    request: CallRequest,
+    options: TraceCallOptions,
+    parent?: BlockRecord,
+  ): Promise<unknown> {
+    const env = withBlockOverrides(this.env(block), options.blockOverrides, 'traceCall')
+    const index = options.txIndex
+    const state =
+      index === undefined || !parent
+        ? undefined
+        : () => stateBefore(this.traceEnv(block, parent), index, traceTimeoutMs(options))
+    return traceCall(env, request, options, state)
+  }
+
+  createAccessList(block: BlockRecord, request: CallRequest, overrides?: StateOverrideSpec): Promise<AccessListResult> {
+    return createAccessList(this.env(block), request, overrides)
   }
 
   simulate(block: BlockRecord, request: SimulateRequest): Promise<SimulatedBlock[]> {
@@ -51,13 +85,17 @@ export class EmbeddedExecutor implements Executor {
   }
 
   trace({ block, parent }: TraceTarget, indexes: number[], options: TraceOptions): Promise<unknown[]> {
-    const env = {
+    return traceTransactions(this.traceEnv(block, parent), indexes, options)
+  }
+
+  private traceEnv(block: BlockRecord, parent: BlockRecord): TraceEnv {
+    return {
       vm: this.vm,
       parentStateRoot: parent.header.stateRoot,
       header: block.header,
       txs: block.txs.map((t) => t.tx),
+      firstLogIndexes: block.receipts.map((r) => r.firstLogIndex),
     }
-    return traceTransactions(env, indexes, options)
   }
 
   private env(block: BlockRecord): ExecutionEnv {

@@ -8,6 +8,7 @@ import { createTx, type TypedTransaction } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { StateManagerInterface } from '@ethereumjs/common'
+import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import { callCommon, commonAt, stateAt, throwawayVmCommon } from '../engine.js'
 import type { VmPool } from './vm-pool.js'
 import type { CallEvms } from './fast-call.js'
@@ -40,6 +41,11 @@ export interface ExecutionEnv {
   calls?: CallEvms
   /** Reads of the state when it is not the trie at stateRoot (a follower's upstream-backed state). */
   readState?: () => StateManagerInterface
+  /**
+   * Set when a call's block overrides made `header` (block-overrides.ts): a header of one request, whose
+   * answers are not memoised; `blockHashes` is BLOCKHASH's view when the number moved.
+   */
+  overridden?: { blockHashes?: EVMMockBlockchainInterface }
 }
 
 /**
@@ -54,13 +60,16 @@ export async function execute(
   options: RunOptions = {},
 ): Promise<RunTxResult> {
   const common = commonAt(env.vm.common, env.header)
-  if (!overrides) return env.vms.run(env.stateRoot, (vm) => executeOn(vm, env, request, gasLimit, options), common)
-  // overrides rewrite accounts (and may move precompiles): a VM of its own, never returned to the pool, its
-  // writes reverted all the same
-  const stateManager = stateAt(env.vm, env.stateRoot)
+  const blockHashes = env.overridden?.blockHashes
+  if (!overrides && !blockHashes)
+    return env.vms.run(env.stateRoot, (vm) => executeOn(vm, env, request, gasLimit, options), common)
+  // overrides rewrite accounts (and may move precompiles), a moved block number BLOCKHASH: a VM of its own,
+  // never returned to the pool, its writes reverted all the same
+  const stateManager = env.readState?.() ?? stateAt(env.vm, env.stateRoot)
   await stateManager.checkpoint()
   try {
-    const vm = await createVM({ common: throwawayVmCommon(common), stateManager, blockchain: env.vm.blockchain })
+    const blockchain = (blockHashes ?? env.vm.blockchain) as VM['blockchain']
+    const vm = await createVM({ common: throwawayVmCommon(common), stateManager, blockchain })
     await applyStateOverrides(vm, overrides)
     return await executeOn(vm, env, request, gasLimit, options)
   } finally {
@@ -73,9 +82,9 @@ export async function execute(
  * `timeoutMs`: the run's time budget (withBudget), default CALL_TIMEOUT_MS; `deadline` (performance.now()
  * time): one it shares with the other runs of its request instead.
  */
-type RunOptions = { reportAccessList?: boolean; timeoutMs?: number; deadline?: number }
+export type RunOptions = { reportAccessList?: boolean; timeoutMs?: number; deadline?: number }
 
-async function executeOn(
+export async function executeOn(
   vm: VM,
   env: ExecutionEnv,
   request: CallRequest,

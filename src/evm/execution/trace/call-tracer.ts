@@ -7,7 +7,7 @@ import { bigIntToHex, bytesToHex } from '@ethereumjs/util'
 import { revertReason } from '../revert.js'
 import { CALL_OPS } from './struct-logger.js'
 
-type CallLog = { address: string; topics: string[]; data: string; position: string }
+type CallLog = { address: string; topics: string[]; data: string; index?: string; position: string }
 export type CallFrame = {
   type: string
   from: string
@@ -44,6 +44,7 @@ export function attachCallTracer(
         address: step.address.toString(),
         topics,
         data: bytesToHex(step.memory.subarray(offset, offset + size)),
+        index: '0x0', // numbered when the transaction is done (indexLogs)
         position: bigIntToHex(BigInt(frame.calls?.length ?? 0)),
       })
     }
@@ -80,7 +81,6 @@ export function attachCallTracer(
       frame.error = error.error === 'revert' ? 'execution reverted' : error.error
       const reason = error.error === 'revert' ? revertReason(output) : undefined
       if (reason !== undefined) frame.revertReason = reason
-      delete frame.logs // geth drops the logs of a failed frame
     }
     resolve?.()
   }
@@ -88,9 +88,12 @@ export function attachCallTracer(
   evm.events!.on('beforeMessage', onBeforeMessage)
   evm.events!.on('afterMessage', onAfterMessage)
   return {
-    result(txGasUsed: bigint): CallFrame {
-      // geth: the top frame's gas is what the call got after intrinsic gas, its gasUsed the receipt's
+    /** `firstLogIndex`: the block's logs before this transaction's (geth's log index is the block's). */
+    result(txGasUsed: bigint, firstLogIndex = 0): CallFrame {
+      // the top frame's gas is what the call got after intrinsic gas (as anvil; geth reports the gas limit),
+      // its gasUsed the receipt's
       root!.gasUsed = bigIntToHex(txGasUsed)
+      if (options.withLog) indexLogs(root!, false, { next: firstLogIndex })
       return root!
     },
     detach() {
@@ -98,5 +101,22 @@ export function attachCallTracer(
       evm.events!.off('beforeMessage', onBeforeMessage)
       evm.events!.off('afterMessage', onAfterMessage)
     },
+  }
+}
+
+/**
+ * geth's clearFailedLogs and log indexes: a failed frame's logs and those of every frame under it are
+ * dropped (reverted with it), and the kept ones numbered in the order they were emitted, a frame's logs
+ * before the subcall at their `position`.
+ */
+function indexLogs(frame: CallFrame, parentFailed: boolean, counter: { next: number }): void {
+  const failed = parentFailed || frame.error !== undefined
+  if (failed) delete frame.logs
+  const logs = frame.logs ?? []
+  const calls = frame.calls ?? []
+  let l = 0
+  for (let c = 0; c <= calls.length; c++) {
+    for (; l < logs.length && Number(logs[l].position) <= c; l++) logs[l].index = bigIntToHex(BigInt(counter.next++))
+    if (c < calls.length) indexLogs(calls[c], failed, counter)
   }
 }

@@ -4,8 +4,11 @@
  * EVM's events, and read from the state roots before and after the transaction.
  */
 import type { EVM, InterpreterStep, Message } from '@ethereumjs/evm'
-import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import type { StateManagerInterface } from '@ethereumjs/common'
 import { Address, bigIntToBytes, bigIntToHex, bytesToHex, setLengthLeft } from '@ethereumjs/util'
+
+/** Where the state before and after is read: two state roots of a block's replay, or two copies of a call's state. */
+type StateReader = Pick<StateManagerInterface, 'getAccount' | 'getCode' | 'getStorage'>
 
 type Account = { balance?: string; nonce?: number; code?: string; storage?: Record<string, string> }
 
@@ -34,12 +37,8 @@ export function attachPrestateTracer(evm: EVM, sender: Address, coinbase: Addres
   evm.events!.on('beforeMessage', onBeforeMessage)
   return {
     touch,
-    async result(pre: MerkleStateManager, post: MerkleStateManager, diffMode: boolean) {
-      const read = async (
-        state: MerkleStateManager,
-        address: string,
-        slots: Set<string>,
-      ): Promise<Account | undefined> => {
+    async result(pre: StateReader, post: StateReader, diffMode: boolean) {
+      const read = async (state: StateReader, address: string, slots: Set<string>): Promise<Account | undefined> => {
         const addr = new Address(setLengthLeft(bigIntToBytes(BigInt(address)), 20))
         const account = await state.getAccount(addr)
         if (!account) return undefined

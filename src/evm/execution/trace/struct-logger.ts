@@ -4,7 +4,7 @@
  * the callee, and storage is tracked here because InterpreterStep.storage is not populated in 10.1.3.
  */
 import type { EVM, InterpreterStep, Message } from '@ethereumjs/evm'
-import { bigIntToBytes, bigIntToHex, bytesToUnprefixedHex, setLengthLeft } from '@ethereumjs/util'
+import { bigIntToBytes, bigIntToHex, bytesToHex, setLengthLeft } from '@ethereumjs/util'
 
 type StructLog = {
   pc: number
@@ -27,9 +27,12 @@ export type StructLoggerOptions = {
   enableReturnData?: boolean
 }
 
+/** Where @ethereumjs names an opcode otherwise than geth (and revm): 0x44 is DIFFICULTY after the merge too. */
+const GETH_NAMES: Record<string, string> = { PREVRANDAO: 'DIFFICULTY' }
+
 export const CALL_OPS = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL', 'CREATE', 'CREATE2'])
 
-const word = (value: bigint) => bytesToUnprefixedHex(setLengthLeft(bigIntToBytes(value), 32))
+const word = (value: bigint) => bytesToHex(setLengthLeft(bigIntToBytes(value), 32))
 
 export function attachStructLogger(evm: EVM, options: StructLoggerOptions) {
   const logs: StructLog[] = []
@@ -37,7 +40,7 @@ export function attachStructLogger(evm: EVM, options: StructLoggerOptions) {
   const onStep = async (step: InterpreterStep, resolve?: () => void) => {
     const log: StructLog = {
       pc: step.pc,
-      op: step.opcode.name,
+      op: GETH_NAMES[step.opcode.name] ?? step.opcode.name,
       gas: Number(step.gasLeft),
       gasCost: Number(step.opcode.dynamicFee ?? BigInt(step.opcode.fee)),
       depth: step.depth + 1,
@@ -45,8 +48,7 @@ export function attachStructLogger(evm: EVM, options: StructLoggerOptions) {
     if (!options.disableStack) log.stack = step.stack.map((v) => bigIntToHex(v))
     if (options.enableMemory) {
       const memory: string[] = []
-      for (let i = 0; i < step.memory.length; i += 32)
-        memory.push(bytesToUnprefixedHex(step.memory.subarray(i, i + 32)))
+      for (let i = 0; i < step.memory.length; i += 32) memory.push(bytesToHex(step.memory.subarray(i, i + 32)))
       log.memory = memory
     }
     if (step.gasRefund > 0n) log.refund = Number(step.gasRefund)
@@ -57,7 +59,7 @@ export function attachStructLogger(evm: EVM, options: StructLoggerOptions) {
       if (step.opcode.name === 'SSTORE') storage[word(slot)] = word(step.stack[step.stack.length - 2])
       else {
         const value = await step.stateManager.getStorage(step.address, setLengthLeft(bigIntToBytes(slot), 32))
-        storage[word(slot)] = bytesToUnprefixedHex(setLengthLeft(value, 32))
+        storage[word(slot)] = bytesToHex(setLengthLeft(value, 32))
       }
       storageByAddress.set(address, storage)
       log.storage = { ...storage }

@@ -24,6 +24,8 @@ export interface TraceEnv {
   parentStateRoot: Uint8Array
   header: BlockHeader
   txs: readonly ChainTransaction[]
+  /** The block's logs before each transaction's (callTracer's log `index`). */
+  firstLogIndexes?: readonly number[]
   /** The parent's state where it is not in vm's trie (a follower's upstream-backed state); no prestateTracer then. */
   parentState?: StateManagerInterface
 }
@@ -40,22 +42,46 @@ function parseDuration(text: string): number {
   return total
 }
 
+/** The trace's time limit: its config's `timeout`, else TRACE_TIMEOUT_MS. */
+export function traceTimeoutMs(options: TraceOptions): number {
+  return options.timeout ? parseDuration(options.timeout) : TRACE_TIMEOUT_MS
+}
+
 /** Traces the transactions at `indexes` of the block (all of them for a block trace). */
 export async function traceTransactions(env: TraceEnv, indexes: number[], options: TraceOptions): Promise<unknown[]> {
-  const ms = options.timeout ? parseDuration(options.timeout) : TRACE_TIMEOUT_MS
+  const ms = traceTimeoutMs(options)
   return withTimeout(run(env, new Set(indexes), options, ms), ms)
 }
 
-async function run(env: TraceEnv, wanted: Set<number>, options: TraceOptions, ms: number): Promise<unknown[]> {
+/**
+ * debug_traceCall's `txIndex`: the state before the block's transaction at `index` (its parent's, with the
+ * transactions before it replayed), as geth's StateAtTransaction; the replay stops at `ms`, as a trace's.
+ */
+export async function stateBefore(env: TraceEnv, index: number, ms: number): Promise<StateManagerInterface> {
+  const { vm, block } = await replayVm(env)
+  await withBudget(vm.evm, ms, async () => {
+    let gasUsed = 0n
+    for (let i = 0; i < index; i++) gasUsed += (await execute(vm, env.txs[i], block, gasUsed)).totalGasSpent
+  })
+  return vm.stateManager
+}
+
+/** A throw-away VM on the parent's state under the block's fork, and the block as runTx takes it. */
+async function replayVm(env: TraceEnv): Promise<{ vm: VM; block: Block }> {
   const common = commonAt(env.vm.common, env.header)
-  if (env.parentState && options.tracer === 'prestateTracer')
-    throw new InvalidParamsError('prestateTracer needs state roots this node cannot compute for this block')
   const vm = await createVM({
     common: throwawayVmCommon(common),
     stateManager: env.parentState ?? stateAt(env.vm, env.parentStateRoot),
     blockchain: env.vm.blockchain,
   })
   const block = createBlock({ header: env.header.toJSON() as never }, { common, skipConsensusFormatValidation: true })
+  return { vm, block }
+}
+
+async function run(env: TraceEnv, wanted: Set<number>, options: TraceOptions, ms: number): Promise<unknown[]> {
+  if (env.parentState && options.tracer === 'prestateTracer')
+    throw new InvalidParamsError('prestateTracer needs state roots this node cannot compute for this block')
+  const { vm, block } = await replayVm(env)
   // the replay gives the event loop a turn every CALL_SLICE_MS and stops at the time limit, as calls do: a
   // struct log of a block-sized loop would otherwise hold the process, and grow, long after the caller gave up
   return withBudget(vm.evm, ms, () => replay(env, vm, block, wanted, options))
@@ -82,7 +108,7 @@ async function replay(
       const tracer = attachCallTracer(evm as never, tx, options.tracerConfig ?? {})
       const r = await execute(vm, tx, block, gasUsed).finally(() => tracer.detach())
       gasUsed += r.totalGasSpent
-      results.push(tracer.result(r.totalGasSpent))
+      results.push(tracer.result(r.totalGasSpent, env.firstLogIndexes?.[i]))
     } else if (options.tracer === 'prestateTracer') {
       const preRoot = await vm.stateManager.getStateRoot()
       const tracer = attachPrestateTracer(
@@ -110,7 +136,7 @@ async function replay(
       results.push({
         gas: Number(r.totalGasSpent),
         failed: error !== undefined,
-        returnValue: bytesToHex(r.execResult.returnValue).slice(2),
+        returnValue: bytesToHex(r.execResult.returnValue),
         structLogs: logger.logs,
       })
     }

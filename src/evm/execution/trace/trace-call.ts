@@ -1,0 +1,85 @@
+/**
+ * debug_traceCall: the request run as eth_call's runTx path runs it (run.ts: the unsigned transaction, the
+ * call's block context, geth's prechecks) on a throw-away VM over the block's state with the state overrides
+ * applied, the header already overridden (block-overrides.ts), and the config's tracer attached, as geth's
+ * TraceCall. The prestateTracer reads the state before the call from a second copy with the same overrides.
+ */
+import type { StateManagerInterface } from '@ethereumjs/common'
+import { Address, bytesToHex } from '@ethereumjs/util'
+import { createVM, type VM } from '@ethereumjs/vm'
+import type { TraceCallOptions } from '../../../capabilities/execute.js'
+import type { CallRequest, StateOverrideSpec } from '../../../domain/call-request.js'
+import { commonAt, isolatedStateAt, throwawayVmCommon } from '../../engine.js'
+import { callGasLimit, withTimeout } from '../call.js'
+import { type ExecutionEnv, executeOn } from '../run.js'
+import { applyStateOverrides } from '../state-overrides.js'
+import { attachCallTracer } from './call-tracer.js'
+import { attachPrestateTracer } from './prestate-tracer.js'
+import { attachStructLogger } from './struct-logger.js'
+import { traceTimeoutMs } from './trace.js'
+
+/** A fresh copy of the state the call runs on, when it is not the env's block's (a `txIndex`'s). */
+type StateSource = () => Promise<StateManagerInterface>
+
+export function traceCall(
+  env: ExecutionEnv,
+  request: CallRequest,
+  options: TraceCallOptions,
+  state?: StateSource,
+): Promise<unknown> {
+  const ms = traceTimeoutMs(options)
+  return withTimeout(run(env, request, options, ms, state), ms)
+}
+
+async function run(
+  env: ExecutionEnv,
+  request: CallRequest,
+  options: TraceCallOptions,
+  ms: number,
+  state: StateSource | undefined,
+): Promise<unknown> {
+  const vm = await callVm(env, options.stateOverrides, state)
+  const evm = vm.evm as never
+  const execute = () => executeOn(vm, env, request, callGasLimit(env, request), { timeoutMs: ms })
+  if (options.tracer === 'callTracer') {
+    const tracer = attachCallTracer(evm, request, options.tracerConfig ?? {})
+    const result = await execute().finally(() => tracer.detach())
+    return tracer.result(result.totalGasSpent)
+  }
+  if (options.tracer === 'prestateTracer') {
+    const tracer = attachPrestateTracer(evm, new Address(request.from ?? new Uint8Array(20)), env.header.coinbase)
+    if (request.to) tracer.touch(bytesToHex(request.to))
+    const result = await execute().finally(() => tracer.detach())
+    if (result.createdAddress) tracer.touch(result.createdAddress.toString())
+    const before = (await callVm(env, options.stateOverrides, state)).stateManager
+    return tracer.result(before, vm.stateManager, options.tracerConfig?.diffMode ?? false)
+  }
+  const logger = attachStructLogger(evm, options)
+  const result = await execute().finally(() => logger.detach())
+  return {
+    gas: Number(result.totalGasSpent),
+    failed: result.execResult.exceptionError !== undefined,
+    returnValue: bytesToHex(result.execResult.returnValue),
+    structLogs: logger.logs,
+  }
+}
+
+/**
+ * A VM of the call's fork over a copy of the block's state nothing else sees (a follower's upstream-backed
+ * copy, or the chain's trie with writes kept in an overlay), with the state overrides applied and BLOCKHASH
+ * answering as the overridden header says.
+ */
+async function callVm(
+  env: ExecutionEnv,
+  overrides: StateOverrideSpec | undefined,
+  state: StateSource | undefined,
+): Promise<VM> {
+  const stateManager = state ? await state() : (env.readState?.() ?? isolatedStateAt(env.vm, env.stateRoot))
+  const vm = await createVM({
+    common: throwawayVmCommon(commonAt(env.vm.common, env.header)),
+    stateManager,
+    blockchain: (env.overridden?.blockHashes ?? env.vm.blockchain) as VM['blockchain'],
+  })
+  await applyStateOverrides(vm, overrides)
+  return vm
+}
