@@ -61,6 +61,10 @@ Flags:
                                  pass its gas limit (default ${d.l1Settings.daFootprintGasScalar}; 0 means that default)
       --quiet                    print nothing but errors
 
+Fork mode (the embedded chain starts on another node's state, as anvil --fork-url):
+      --fork-url <url>           HTTP JSON-RPC of the node to fork; its chain id, blocks and state up to the fork block
+      --fork-block-number <n>    the block to fork at (default: the node's latest)
+
 Follower mode (serve an upstream node and its flashblocks feed instead of the embedded chain):
       --upstream <url>           HTTP JSON-RPC of the upstream node; chain id and blocks come from it
       --upstream-feed <url>      its raw flashblocks feed (ws://.../ws/flashblocks); without it pending = latest
@@ -108,6 +112,8 @@ const flags = {
   import: { type: 'string' },
   'no-mining': { type: 'boolean' },
   'da-footprint-gas-scalar': { type: 'string' },
+  'fork-url': { type: 'string' },
+  'fork-block-number': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -230,6 +236,9 @@ export function parseCommandLine(argv: string[]): CommandLine {
   if (text('genesis') !== undefined) overrides.genesis = text('genesis')!
   if (text('import') !== undefined) overrides.importFile = text('import')!
   if (values['no-mining']) overrides.mining = false
+  if (text('fork-url') !== undefined) overrides.forkUrl = text('fork-url')!
+  if (text('fork-block-number') !== undefined)
+    overrides.forkBlockNumber = BigInt(integer('fork-block-number', text('fork-block-number')!))
   if (text('upstream') !== undefined) {
     const chainFlag = CHAIN_FLAGS.find((flag) => values[flag] !== undefined)
     if (chainFlag)

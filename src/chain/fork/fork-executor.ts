@@ -1,0 +1,46 @@
+/**
+ * A forked chain's Executor: calls, estimates, simulations and traces on a local block run on the chain's
+ * own EVM (the local trie reading through to the upstream, fork-state.ts); on the fork block or an earlier
+ * one they run on that block's upstream state, as a follower runs them (its traces of an upstream block
+ * are the upstream's answer).
+ */
+import type { AccessListResult, Executor, TraceOptions, TraceTarget } from '../../capabilities/execute.js'
+import type { CallRequest, StateOverrideSpec } from '../../domain/call-request.js'
+import type { SimulatedBlock, SimulateRequest } from '../../domain/simulate.js'
+import type { BlockRecord } from '../../domain/types.js'
+
+export class ForkExecutor implements Executor {
+  constructor(
+    private readonly local: Executor,
+    private readonly upstream: Executor,
+    /** The fork block with its local state root (the store's first): what local block N+1 starts from. */
+    private readonly base: BlockRecord,
+  ) {}
+
+  private on(block: BlockRecord): Executor {
+    return block.number > this.base.number ? this.local : this.upstream
+  }
+
+  call(block: BlockRecord, request: CallRequest, overrides?: StateOverrideSpec): Promise<Uint8Array> {
+    return this.on(block).call(block, request, overrides)
+  }
+
+  estimateGas(block: BlockRecord, request: CallRequest): Promise<bigint> {
+    return this.on(block).estimateGas(block, request)
+  }
+
+  createAccessList(block: BlockRecord, request: CallRequest): Promise<AccessListResult> {
+    return this.on(block).createAccessList(block, request)
+  }
+
+  simulate(block: BlockRecord, request: SimulateRequest): Promise<SimulatedBlock[]> {
+    return this.on(block).simulate(block, request)
+  }
+
+  trace(target: TraceTarget, indexes: number[], options: TraceOptions): Promise<unknown[]> {
+    const { block, parent } = target
+    // readers show the upstream's fork block, whose root is not in the local trie
+    const start = parent.number === this.base.number ? this.base : parent
+    return this.on(block).trace({ block, parent: start }, indexes, options)
+  }
+}
