@@ -6,7 +6,13 @@
 import type { Hex } from 'viem'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type RunningService, startService } from '../../src/service.js'
-import { balanceOfBob, deployOnUpstream, readsAt, signTokenTransfer, type Upstreamed } from '../support/fork-scenario.js'
+import {
+  balanceOfBob,
+  deployOnUpstream,
+  readsAt,
+  signTokenTransfer,
+  type Upstreamed,
+} from '../support/fork-scenario.js'
 import { call } from '../support/rpc.js'
 
 let upstream: RunningService

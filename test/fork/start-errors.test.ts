@@ -47,7 +47,9 @@ describe('fork mode refuses to start', () => {
   })
 
   test('with --data-dir (a fork lives in memory)', async () => {
-    await expect(start({ forkUrl: anvil.url, dataDir: '/tmp/nowhere' })).rejects.toThrow(/does not combine with --data-dir/)
+    await expect(start({ forkUrl: anvil.url, dataDir: '/tmp/nowhere' })).rejects.toThrow(
+      /does not combine with --data-dir/,
+    )
   })
 
   test('from the command line: one line on stderr, exit 1, no stack trace', async () => {

@@ -26,7 +26,7 @@ async function send(url: string, fields: { to?: Hex; data: Hex; gas: bigint }): 
 }
 
 /** The receipt once `url` has the transaction in a block (anvil mines at once; this service within a block). */
-export async function mined(url: string, hash: Hex) {
+async function mined(url: string, hash: Hex) {
   await until(async () => (await call(url, 'eth_getTransactionReceipt', [hash])) !== null, `${hash} to be mined`)
   return call(url, 'eth_getTransactionReceipt', [hash])
 }
@@ -45,7 +45,7 @@ export async function deployOnUpstream(url: string): Promise<Upstreamed> {
   return { token, transfer }
 }
 
-export const transferToBob = (amount: bigint): Hex =>
+const transferToBob = (amount: bigint): Hex =>
   encodeFunctionData({ abi: testToken.abi, functionName: 'transfer', args: [BOB, amount] })
 
 export const balanceOfBob = (): Hex =>
@@ -88,5 +88,3 @@ export async function readsAt(url: string, at: Hex, { token, transfer }: Upstrea
     logs: receipt.logs.map((log: Record<string, unknown>) => pick(log, ['address', 'topics', 'data', 'logIndex'])),
   }
 }
-
-export { deployer }

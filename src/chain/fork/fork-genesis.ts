@@ -31,7 +31,10 @@ export async function createForkGenesis(
 ): Promise<{ stateManager: ForkStateManager; genesis: BlockRecord }> {
   const { common } = options
   const base = fork.block
-  const stateManager = new ForkStateManager(fork.state.snapshotFor(fork.number), common, memoryTrie(common))
+  const snapshot = fork.state.snapshotFor(fork.number)
+  const stateManager = new ForkStateManager(snapshot, common, memoryTrie(common))
+  // one batch for every account read below, not a round trip each
+  await snapshot.prefetch([...options.accounts.map((a) => a.address), L1_BLOCK])
   for (const { address } of options.accounts) {
     const at = new Address(address)
     const account = (await stateManager.getAccount(at)) ?? new Account()
