@@ -10,6 +10,7 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { type VM, createVM } from '@ethereumjs/vm'
 import type { Endpoint } from '../../generated/methods.js'
 import type { Backend } from '../capabilities/backend.js'
+import { InvalidParamsError } from '../errors.js'
 import type { Executor } from '../capabilities/execute.js'
 import type { BlockReader } from '../capabilities/read.js'
 import type { PoolContent, TxSubmitter } from '../capabilities/submit.js'
@@ -35,10 +36,9 @@ import { restoreInProgress } from './persist/restore.js'
 import { gethGenesisCommon, readGethGenesis } from './geth-genesis.js'
 import { type ChainLogger, consoleLogger, silent } from './logger.js'
 import { openChainState } from './open-state.js'
-import { ForkExecutor } from './fork/fork-executor.js'
-import { ForkReader } from './fork/fork-reader.js'
+import { ForkMode } from './fork/fork-mode.js'
 import { ForkRootReader } from './fork/fork-state.js'
-import { reachFork, UpstreamFork } from './fork/upstream-fork.js'
+import { type ForkTarget, reachFork, UpstreamFork } from './fork/upstream-fork.js'
 import type { Preimages } from './persist/preimages.js'
 import { nextBaseFee } from '../opstack/da-footprint.js'
 import { writeStateFile } from './persist/state-dump.js'
@@ -108,7 +108,7 @@ export class Chain implements Backend, TxSubmitter {
         preimages: Preimages
         pruner?: Pruner
         /** Fork mode: the upstream answering for the fork block and below (src/chain/fork/). */
-        fork?: UpstreamFork
+        fork?: ForkMode
       },
     events: TypedEmitter<ChainEvents>,
     logger: ChainLogger,
@@ -138,7 +138,7 @@ export class Chain implements Backend, TxSubmitter {
     )
     const { fork } = options
     const local = new EmbeddedExecutor(vm, vms, (root) => this.readerAt(root))
-    this.executor = fork ? new ForkExecutor(local, fork.executor, store.genesis()) : local
+    this.executor = fork ? fork.executor(local, () => store.genesis()) : local
     this.devAccounts = new EmbeddedDevAccounts(common, accounts)
     const sources = {
       store,
@@ -148,7 +148,7 @@ export class Chain implements Backend, TxSubmitter {
     }
     const reader = (endpoint: Endpoint) => {
       const resolver = new BlockResolver(endpoint, sources)
-      return fork ? new ForkReader(resolver, fork) : resolver
+      return fork ? fork.reader(resolver) : resolver
     }
     this.resolvers = { general: reader('general'), flashblocks: reader('flashblocks') }
   }
@@ -189,6 +189,15 @@ export class Chain implements Backend, TxSubmitter {
     this.readViews.set(key, view)
     if (this.readViews.size > READ_VIEWS_KEPT) this.readViews.delete(this.readViews.keys().next().value!)
     return view
+  }
+
+  /**
+   * anvil_reset's `forking: {jsonRpcUrl, blockNumber}` on a chain started with --fork-url: the chain starts
+   * again on that node's state (src/chain/fork/fork-mode.ts); the open block and the pool go first.
+   */
+  refork(target: Partial<ForkTarget>): Promise<BlockRecord> {
+    if (!this.options.fork) throw new InvalidParamsError('forking needs a chain started with --fork-url')
+    return this.options.fork.refork(this, target, () => this.readViews.clear())
   }
 
   /** Starts the flashblock/block timers. */
@@ -274,7 +283,7 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
   const head = store.latest()
   // the chain's VM, pool and calls run under the head's fork
   if (geth) common.setHardforkBy({ blockNumber: head.number, timestamp: head.header.timestamp })
-  const blockchain = new StoreBlockHashes(store, fork?.state.blockHashes)
+  const blockchain = new StoreBlockHashes(store, fork?.blockHashes)
   const vm = await createVM({ common, stateManager, blockchain })
   const events = new TypedEmitter<ChainEvents>((event, err) =>
     logger.warn(`a ${event} listener failed: ${(err as Error).stack ?? err}`),
@@ -310,7 +319,7 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
       dumpState: options.dumpState,
       preimages,
       pruner,
-      fork,
+      fork: fork && new ForkMode(fork, { common, accounts, balance: options.balance, l1Settings }),
     },
     events,
     logger,

@@ -66,7 +66,7 @@ class MemoryHistory implements BlockHistory {
 }
 
 export class CanonicalStore {
-  private readonly first: BlockRecord
+  private first: BlockRecord
 
   /**
    * `history` already holds genesis (and, after a restart, every block up to its head). A forked chain's
@@ -74,10 +74,17 @@ export class CanonicalStore {
    */
   constructor(
     genesis: BlockRecord,
-    private readonly history: BlockHistory = new MemoryHistory(genesis.number),
+    private history: BlockHistory = new MemoryHistory(genesis.number),
   ) {
     this.first = genesis
     if (history.height < genesis.number) history.add(genesis)
+  }
+
+  /** anvil_reset's re-fork (src/chain/fork/fork-mode.ts): the chain starts again at `genesis`, in memory. */
+  restartAt(genesis: BlockRecord): void {
+    this.first = genesis
+    this.history = new MemoryHistory(genesis.number)
+    this.history.add(genesis)
   }
 
   /** Appends the next block; numbers are dense from genesis. */

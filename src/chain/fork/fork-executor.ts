@@ -14,11 +14,11 @@ export class ForkExecutor implements Executor {
     private readonly local: Executor,
     private readonly upstream: Executor,
     /** The fork block with its local state root (the store's first): what local block N+1 starts from. */
-    private readonly base: BlockRecord,
+    private readonly base: () => BlockRecord,
   ) {}
 
   private on(block: BlockRecord): Executor {
-    return block.number > this.base.number ? this.local : this.upstream
+    return block.number > this.base().number ? this.local : this.upstream
   }
 
   call(block: BlockRecord, request: CallRequest, overrides?: StateOverrideSpec): Promise<Uint8Array> {
@@ -40,7 +40,8 @@ export class ForkExecutor implements Executor {
   trace(target: TraceTarget, indexes: number[], options: TraceOptions): Promise<unknown[]> {
     const { block, parent } = target
     // readers show the upstream's fork block, whose root is not in the local trie
-    const start = parent.number === this.base.number ? this.base : parent
+    const base = this.base()
+    const start = parent.number === base.number ? base : parent
     return this.on(block).trace({ block, parent: start }, indexes, options)
   }
 }

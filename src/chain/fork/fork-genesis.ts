@@ -30,11 +30,23 @@ export async function createForkGenesis(
   options: ForkGenesisOptions,
 ): Promise<{ stateManager: ForkStateManager; genesis: BlockRecord }> {
   const { common } = options
+  const stateManager = new ForkStateManager(fork.state.snapshotFor(fork.number), common, memoryTrie(common))
+  return { stateManager, genesis: await forkGenesis(fork, stateManager, options) }
+}
+
+/**
+ * Writes the local start over `stateManager` (whose trie is empty and whose upstream is `fork`'s block)
+ * and returns the store's first block. anvil_reset's re-fork runs it again on the chain's own manager.
+ */
+export async function forkGenesis(
+  fork: UpstreamFork,
+  stateManager: ForkStateManager,
+  options: ForkGenesisOptions,
+): Promise<BlockRecord> {
+  const { common } = options
   const base = fork.block
-  const snapshot = fork.state.snapshotFor(fork.number)
-  const stateManager = new ForkStateManager(snapshot, common, memoryTrie(common))
   // one batch for every account read below, not a round trip each
-  await snapshot.prefetch([...options.accounts.map((a) => a.address), L1_BLOCK])
+  await stateManager.upstream.prefetch([...options.accounts.map((a) => a.address), L1_BLOCK])
   for (const { address } of options.accounts) {
     const at = new Address(address)
     const account = (await stateManager.getAccount(at)) ?? new Account()
@@ -50,5 +62,5 @@ export async function createForkGenesis(
     createBlockHeader({ ...base.header.toJSON(), stateRoot }, { common, freeze: false }),
     common,
   )
-  return { stateManager, genesis: assembleBlock(header, base.hash, base.txs, base.receipts) }
+  return assembleBlock(header, base.hash, base.txs, base.receipts)
 }

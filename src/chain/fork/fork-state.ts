@@ -15,7 +15,7 @@
 import type { Common } from '@ethereumjs/common'
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
-import { type Account, type Address, concatBytes, utf8ToBytes } from '@ethereumjs/util'
+import { type Account, type Address, concatBytes, KECCAK256_RLP, utf8ToBytes } from '@ethereumjs/util'
 import { keccak256 } from '../../evm/crypto.js'
 import { RootReader } from '../../evm/state-cache.js'
 import { type UpstreamSnapshot, accountOf } from '../../follower/upstream-snapshot.js'
@@ -29,11 +29,18 @@ const tombstoneOf = (slot: Uint8Array) => keccak256(concatBytes(TOMBSTONE, slot)
 
 export class ForkStateManager extends MerkleStateManager {
   constructor(
-    readonly upstream: UpstreamSnapshot,
+    /** The upstream's state at the fork block (replaced by a re-fork, with the local trie emptied). */
+    public upstream: UpstreamSnapshot,
     common: Common,
     trie: MerklePatriciaTrie,
   ) {
     super({ common, trie, caches: new Caches() })
+  }
+
+  /** anvil_reset's re-fork: nothing local any more, everything reads through to `upstream`. */
+  async restartOn(upstream: UpstreamSnapshot): Promise<void> {
+    await this.setStateRoot(KECCAK256_RLP)
+    this.upstream = upstream
   }
 
   /** The same fork over another trie (a read view at a root, an isolated simulation): see stateOver in engine.ts. */

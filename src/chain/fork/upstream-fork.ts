@@ -5,6 +5,8 @@
  * transactions (UpstreamHistory), state and calls at their number (FollowerState, FollowerExecutor).
  */
 import type { Common } from '@ethereumjs/common'
+import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
+import type { Executor } from '../../capabilities/execute.js'
 import { ForkStartError, UpstreamError } from '../../errors.js'
 import { BlockCache } from '../../follower/block-cache.js'
 import { FollowerExecutor } from '../../follower/follower-executor.js'
@@ -48,39 +50,105 @@ export async function reachFork(target: ForkTarget): Promise<ForkPoint> {
   return { upstream, chainId, number }
 }
 
-/** The follower's upstream-backed parts, for everything at or below the fork block. */
+/**
+ * The follower's upstream-backed parts, for everything at or below the fork block. One object for the
+ * chain's life: anvil_reset's re-fork points it at another block (or node) and every holder sees the move.
+ */
 export class UpstreamFork {
-  readonly history: UpstreamHistory
-  readonly state: FollowerState
-  readonly executor: FollowerExecutor
+  private parts: Loaded
+  readonly executor: Executor
+  /** BLOCKHASH of the fork block and below, from whichever upstream the fork is on now. */
+  readonly blockHashes: EVMMockBlockchainInterface
 
   private constructor(
-    readonly point: ForkPoint,
     readonly common: Common,
-    /** The fork block as the upstream has it. */
-    readonly block: BlockRecord,
-    history: UpstreamHistory,
+    loaded: Loaded,
   ) {
-    const { upstream } = point
-    this.history = history
-    // an empty cache: every block the follower's parts look up is below the local chain, hence upstream
-    this.state = new FollowerState(upstream, common, new BlockCache(1))
-    this.executor = new FollowerExecutor({ upstream, common, state: this.state, pendingBlock: () => undefined })
+    this.parts = loaded
+    this.executor = new ForkTimeExecutor(() => this.parts.executor)
+    this.blockHashes = {
+      getBlock: (n: number) => this.parts.state.blockHashes.getBlock(n),
+      putBlock: async () => {},
+      shallowCopy: () => this.blockHashes,
+    }
   }
 
   static async open(point: ForkPoint, common: Common): Promise<UpstreamFork> {
-    const history = new UpstreamHistory(point.upstream, common)
-    let block: BlockRecord | undefined
-    try {
-      block = await history.block(point.number)
-    } catch (err) {
-      throw new ForkStartError(`--fork-url: block ${point.number} cannot be read: ${(err as Error).message}`)
-    }
-    if (!block) throw new ForkStartError(`--fork-url ${point.upstream.url} has no block ${point.number}`)
-    return new UpstreamFork(point, common, block, history)
+    return new UpstreamFork(common, await load(point, common))
+  }
+
+  /** Moves to another upstream block: the parts are replaced once the new fork block has been read. */
+  async repoint(point: ForkPoint): Promise<void> {
+    this.parts = await load(point, this.common)
   }
 
   get number(): bigint {
-    return this.point.number
+    return this.parts.point.number
+  }
+
+  get url(): string {
+    return this.parts.point.upstream.url
+  }
+
+  /** The fork block as the upstream has it. */
+  get block(): BlockRecord {
+    return this.parts.block
+  }
+
+  get history(): UpstreamHistory {
+    return this.parts.history
+  }
+
+  get state(): FollowerState {
+    return this.parts.state
+  }
+}
+
+interface Loaded {
+  point: ForkPoint
+  block: BlockRecord
+  history: UpstreamHistory
+  state: FollowerState
+  executor: FollowerExecutor
+}
+
+async function load(point: ForkPoint, common: Common): Promise<Loaded> {
+  const { upstream } = point
+  const history = new UpstreamHistory(upstream, common)
+  let block: BlockRecord | undefined
+  try {
+    block = await history.block(point.number)
+  } catch (err) {
+    throw new ForkStartError(`--fork-url: block ${point.number} cannot be read: ${(err as Error).message}`)
+  }
+  if (!block) throw new ForkStartError(`--fork-url ${upstream.url} has no block ${point.number}`)
+  // an empty cache: every block the follower's parts look up is below the local chain, hence upstream
+  const state = new FollowerState(upstream, common, new BlockCache(1))
+  const executor = new FollowerExecutor({ upstream, common, state, pendingBlock: () => undefined })
+  return { point, block, history, state, executor }
+}
+
+/** The executor of whichever upstream block the fork is on at the time of the call. */
+class ForkTimeExecutor implements Executor {
+  constructor(private readonly current: () => Executor) {}
+
+  call(...args: Parameters<Executor['call']>) {
+    return this.current().call(...args)
+  }
+
+  estimateGas(...args: Parameters<Executor['estimateGas']>) {
+    return this.current().estimateGas(...args)
+  }
+
+  createAccessList(...args: Parameters<Executor['createAccessList']>) {
+    return this.current().createAccessList(...args)
+  }
+
+  simulate(...args: Parameters<Executor['simulate']>) {
+    return this.current().simulate(...args)
+  }
+
+  trace(...args: Parameters<Executor['trace']>) {
+    return this.current().trace(...args)
   }
 }
