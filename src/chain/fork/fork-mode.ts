@@ -41,7 +41,8 @@ export class ForkMode {
   }
 
   executor(local: Executor, base: () => BlockRecord): Executor {
-    return new ForkExecutor(local, this.upstream.executor, base)
+    const snapshot = () => this.upstream.state.snapshotFor(this.upstream.number)
+    return new ForkExecutor(local, this.upstream.executor, base, snapshot)
   }
 
   /**
