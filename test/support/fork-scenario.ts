@@ -86,5 +86,8 @@ export async function readsAt(url: string, at: Hex, { token, transfer }: Upstrea
     tx: pick(tx, ['hash', 'blockHash', 'blockNumber', 'from', 'to', 'input', 'nonce', 'r', 's']),
     receipt: pick(receipt, ['transactionHash', 'blockHash', 'status', 'gasUsed', 'logsBloom', 'contractAddress']),
     logs: receipt.logs.map((log: Record<string, unknown>) => pick(log, ['address', 'topics', 'data', 'logIndex'])),
+    getLogs: (await call(url, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: at, address: token }])).map(
+      (log: Record<string, unknown>) => pick(log, ['blockHash', 'transactionHash', 'topics', 'data', 'logIndex']),
+    ),
   }
 }

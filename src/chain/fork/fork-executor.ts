@@ -18,8 +18,8 @@ export class ForkExecutor implements Executor {
     private readonly upstream: Executor,
     /** The fork block with its local state root (the store's first): what local block N+1 starts from. */
     private readonly base: () => BlockRecord,
-    /** The upstream's state at the fork block, where local state reads through. */
-    private readonly snapshot: () => UpstreamSnapshot,
+    /** The upstream's state a block reads: its own at or below the fork block, the fork block's above. */
+    private readonly snapshot: (number: bigint) => UpstreamSnapshot,
   ) {}
 
   private on(block: BlockRecord): Executor {
@@ -27,23 +27,21 @@ export class ForkExecutor implements Executor {
   }
 
   async call(block: BlockRecord, request: CallRequest, overrides?: StateOverrideSpec): Promise<Uint8Array> {
-    const on = this.on(block)
-    if (on === this.local) await this.prefetch(request)
-    return on.call(block, request, overrides)
+    await this.prefetch(block, request)
+    return this.on(block).call(block, request, overrides)
   }
 
   async estimateGas(block: BlockRecord, request: CallRequest): Promise<bigint> {
-    const on = this.on(block)
-    if (on === this.local) await this.prefetch(request)
-    return on.estimateGas(block, request)
+    await this.prefetch(block, request)
+    return this.on(block).estimateGas(block, request)
   }
 
   /**
    * The EVM reads the sender, then the callee and its code, then storage: one upstream round trip each when
    * none was read before. Asking for both accounts at once saves the first (bench/fork.ts counts them).
    */
-  private async prefetch({ from, to }: CallRequest): Promise<void> {
-    const snapshot = this.snapshot()
+  private async prefetch(block: BlockRecord, { from, to }: CallRequest): Promise<void> {
+    const snapshot = this.snapshot(block.number)
     const unread = [from ?? ZERO_ADDRESS, to].filter((a): a is Uint8Array => a !== undefined && !snapshot.has(a))
     if (unread.length > 1) await snapshot.prefetch(unread)
   }

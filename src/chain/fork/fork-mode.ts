@@ -41,7 +41,8 @@ export class ForkMode {
   }
 
   executor(local: Executor, base: () => BlockRecord): Executor {
-    const snapshot = () => this.upstream.state.snapshotFor(this.upstream.number)
+    const { upstream } = this
+    const snapshot = (n: bigint) => upstream.state.snapshotFor(n < upstream.number ? n : upstream.number)
     return new ForkExecutor(local, this.upstream.executor, base, snapshot)
   }
 
