@@ -195,7 +195,7 @@ export class Chain implements Backend, TxSubmitter {
    * anvil_reset's `forking: {jsonRpcUrl, blockNumber}` on a chain started with --fork-url: the chain starts
    * again on that node's state (src/chain/fork/fork-mode.ts); the open block and the pool go first.
    */
-  refork(target: Partial<ForkTarget>): Promise<BlockRecord> {
+  async refork(target: Partial<ForkTarget>): Promise<BlockRecord> {
     if (!this.options.fork) throw new InvalidParamsError('forking needs a chain started with --fork-url')
     return this.options.fork.refork(this, target, () => this.readViews.clear())
   }

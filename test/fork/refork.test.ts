@@ -56,6 +56,17 @@ test('a re-fork moves the chain to a later upstream block and drops what was bui
   expect((await call(fork.url, 'eth_getBlockByNumber', ['latest', false])).parentHash).toBe(parent.hash)
 })
 
+test('a re-fork is refused on a chain that is not a fork', async () => {
+  const plain = await startService({ port: 0, quiet: true, mining: false })
+  try {
+    await expect(plain.chain.refork({ url: anvil.url })).rejects.toThrow(
+      new InvalidParamsError('forking needs a chain started with --fork-url'),
+    )
+  } finally {
+    await plain.close()
+  }
+})
+
 test('a re-fork is refused onto another chain id, or with a block open', async () => {
   await expect(fork.chain.refork({ url: other.url })).rejects.toThrow(InvalidParamsError)
   await fork.chain.buildNow()
