@@ -7,6 +7,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { ConfigError } from '../../src/config.js'
 import { ForkStartError } from '../../src/errors.js'
+import { parseArgs } from '../../src/flags.js'
 import { startService } from '../../src/service.js'
 import { runCli } from '../support/cli-process.js'
 import { freePort } from '../support/free-port.js'
@@ -49,6 +50,20 @@ describe('fork mode refuses to start', () => {
   test('with --data-dir (a fork lives in memory)', async () => {
     await expect(start({ forkUrl: anvil.url, dataDir: '/tmp/nowhere' })).rejects.toThrow(
       /does not combine with --data-dir/,
+    )
+  })
+
+  test('with flags it cannot combine with, or a block number without a node', () => {
+    expect(parseArgs(['--fork-url', anvil.url, '--fork-block-number', '12'])).toMatchObject({
+      forkUrl: anvil.url,
+      forkBlockNumber: 12n,
+    })
+    expect(() => parseArgs(['--fork-block-number', '3'])).toThrow('--fork-block-number needs --fork-url')
+    expect(() => parseArgs(['--fork-url', anvil.url, '--upstream', anvil.url])).toThrow(
+      '--fork-url does not combine with --upstream (follower mode)',
+    )
+    expect(() => parseArgs(['--fork-url', anvil.url, '--genesis', 'g.json'])).toThrow(
+      '--fork-url does not combine with --genesis',
     )
   })
 
