@@ -3,11 +3,13 @@
  * blocks, transactions, state and calls at the fork block as anvil does; dev accounts are funded on top;
  * a token transfer on the fork preconfirms in a flashblock before its block seals and never reaches anvil.
  */
-import type { Hex } from 'viem'
+import { encodeDeployData, encodeFunctionData, type Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type RunningService, startService } from '../../src/service.js'
 import { type RunningAnvil, startAnvil } from '../support/anvil.js'
-import { CAROL } from '../support/dev-keys.js'
+import { CAROL, DEV_KEY_1 } from '../support/dev-keys.js'
+import { testToken } from '../support/fixtures.js'
 import {
   balanceOfBob,
   deployOnUpstream,
@@ -79,5 +81,32 @@ describe('a fork of anvil', () => {
     expect(await call(anvil.url, 'eth_call', [{ to: token, data: balanceOfBob() }, 'latest'])).toBe(before)
     expect(await call(anvil.url, 'eth_getTransactionByHash', [hash])).toBeNull()
     expect(await call(anvil.url, 'eth_blockNumber')).toBe(forkBlock)
+  })
+
+  test('a slot written to zero on the fork reads zero, and a contract deployed on the fork has its own storage', async () => {
+    const { token } = upstreamed
+    const bob = privateKeyToAccount(DEV_KEY_1)
+    const chainId = 31337
+    const held = BigInt(await call(fork.flashblocksUrl, 'eth_call', [{ to: token, data: balanceOfBob() }, 'pending']))
+    expect(held).toBeGreaterThan(0n)
+    const nonce = Number(await call(fork.url, 'eth_getTransactionCount', [bob.address, 'pending']))
+    const fees = { maxFeePerGas: 100_000_000_000n, maxPriorityFeePerGas: 1n }
+    const all = encodeFunctionData({ abi: testToken.abi, functionName: 'transfer', args: [CAROL, held] })
+    const deploy = encodeDeployData({ abi: testToken.abi, bytecode: testToken.bytecode, args: [42n] })
+    const sent = await Promise.all([
+      bob.signTransaction({ chainId, nonce, to: token, data: all, gas: 100_000n, ...fees }),
+      bob.signTransaction({ chainId, nonce: nonce + 1, data: deploy, gas: 3_000_000n, ...fees }),
+    ])
+    const [, created] = await Promise.all(sent.map((raw) => call(fork.url, 'eth_sendRawTransaction', [raw])))
+    await fork.chain.mine()
+    // BOB's slot is zero here, though the upstream still holds his tokens
+    expect(BigInt(await call(fork.url, 'eth_call', [{ to: token, data: balanceOfBob() }, 'latest']))).toBe(0n)
+    expect(BigInt(await call(anvil.url, 'eth_call', [{ to: token, data: balanceOfBob() }, 'latest']))).toBeGreaterThan(
+      0n,
+    )
+    const local = (await call(fork.url, 'eth_getTransactionReceipt', [created])).contractAddress
+    const ofBob = encodeFunctionData({ abi: testToken.abi, functionName: 'balanceOf', args: [bob.address] })
+    expect(BigInt(await call(fork.url, 'eth_call', [{ to: local, data: ofBob }, 'latest']))).toBe(42n)
+    expect(await call(anvil.url, 'eth_getCode', [local, 'latest'])).toBe('0x')
   })
 })
