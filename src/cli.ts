@@ -9,7 +9,7 @@ import { HELP, parseCommandLine } from './flags.js'
 import { banner } from './banner.js'
 import { DataDirError } from './chain/persist/db.js'
 import { StateFileError } from './chain/persist/state-load.js'
-import { FollowerStartError } from './errors.js'
+import { FollowerStartError, ForkStartError } from './errors.js'
 import { EvmPatchError } from './evm/patches/patch-error.js'
 import { SHUTDOWN_EXIT_MS } from './limits.js'
 import { startService, type RunningFollower, type RunningService } from './service.js'
@@ -62,7 +62,7 @@ async function main(argv: string[]): Promise<void> {
       ? await startService({ ...config, upstream })
       : await startService({ ...config, upstream: undefined })
   } catch (err) {
-    if (err instanceof FollowerStartError || err instanceof EvmPatchError) {
+    if (err instanceof FollowerStartError || err instanceof ForkStartError || err instanceof EvmPatchError) {
       process.stderr.write(`preconf-rpc: ${err.message}\n`)
       process.exit(1)
     }

@@ -88,6 +88,10 @@ export interface Config {
    * in ms; a requested timeout is clamped to it, and none (or 0) waits this long.
    */
   sendSyncTimeoutMs: number
+  /** `--fork-url`: the embedded chain starts on this node's state and chain id (src/chain/fork/). */
+  forkUrl?: string
+  /** `--fork-block-number`: the upstream block to fork at (default: its latest). */
+  forkBlockNumber?: bigint
 }
 
 export const CHAIN_IDS: Readonly<Record<Network, number>> = { mainnet: 196, testnet: 1952 }
@@ -209,6 +213,7 @@ export function checkConfig(config: Config): Config {
     ['--upstream', config.upstream, /^https?:\/\/\S+$/],
     ['--sequencer', config.sequencer, /^https?:\/\/\S+$/],
     ['--upstream-feed', config.upstreamFeed, /^wss?:\/\/\S+$/],
+    ['--fork-url', config.forkUrl, /^https?:\/\/\S+$/],
   ] as const) {
     if (url !== undefined && !scheme.test(url))
       fail(
@@ -231,8 +236,31 @@ export function checkConfig(config: Config): Config {
     fail('--import needs --genesis (the genesis the blocks build on)')
   if (config.genesis !== undefined && config.dataDir !== undefined)
     fail('--genesis does not combine with --data-dir (the chain is rebuilt from its files at every start)')
+  checkFork(config)
   for (const proxy of config.trustedProxies) {
     if (!isCidr(proxy)) fail(`--trusted-proxies: "${proxy}" is not an IP address or CIDR range such as 10.0.0.0/8`)
   }
   return config
+}
+
+/** Fork mode starts the embedded chain from an upstream's state, so what makes a chain elsewhere conflicts. */
+function checkFork(config: Config): void {
+  if (config.forkBlockNumber !== undefined && config.forkUrl === undefined)
+    fail('--fork-block-number needs --fork-url (the node to fork)')
+  if (config.forkBlockNumber !== undefined && config.forkBlockNumber < 0n)
+    fail(`--fork-block-number must be a block number, got ${config.forkBlockNumber}`)
+  if (config.forkUrl === undefined) return
+  const conflicts: [string, unknown][] = [
+    ['--upstream (follower mode)', config.upstream],
+    ['--genesis', config.genesis],
+    ['--load-state', config.loadState],
+    ['--dump-state', config.dumpState],
+  ]
+  for (const [flag, value] of conflicts)
+    if (value !== undefined)
+      fail(`--fork-url does not combine with ${flag}: the chain starts from the upstream's state`)
+  if (config.dataDir !== undefined)
+    fail(
+      '--fork-url does not combine with --data-dir: a forked chain lives in memory (its state is read from the upstream)',
+    )
 }

@@ -66,6 +66,10 @@ Flags:
                                  timeout is clamped to it (6s, 500ms, or seconds; default ${d.sendSyncTimeoutMs / 1000}s)
       --quiet                    print nothing but errors
 
+Fork mode (the embedded chain starts on another node's state, as anvil --fork-url):
+      --fork-url <url>           HTTP JSON-RPC of the node to fork; its chain id, blocks and state up to the fork block
+      --fork-block-number <n>    the block to fork at (default: the node's latest)
+
 Follower mode (serve an upstream node and its flashblocks feed instead of the embedded chain):
       --upstream <url>           HTTP JSON-RPC of the upstream node; chain id and blocks come from it
       --upstream-feed <url>      its raw flashblocks feed (ws://.../ws/flashblocks); without it pending = latest
@@ -115,6 +119,8 @@ const flags = {
   'da-footprint-gas-scalar': { type: 'string' },
   'feed-dialect': { type: 'string' },
   'rpc.send-raw-transaction-sync-timeout': { type: 'string' },
+  'fork-url': { type: 'string' },
+  'fork-block-number': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -244,6 +250,9 @@ export function parseCommandLine(argv: string[]): CommandLine {
   if (text('genesis') !== undefined) overrides.genesis = text('genesis')!
   if (text('import') !== undefined) overrides.importFile = text('import')!
   if (values['no-mining']) overrides.mining = false
+  if (text('fork-url') !== undefined) overrides.forkUrl = text('fork-url')!
+  if (text('fork-block-number') !== undefined)
+    overrides.forkBlockNumber = BigInt(integer('fork-block-number', text('fork-block-number')!))
   if (text('upstream') !== undefined) {
     const chainFlag = CHAIN_FLAGS.find((flag) => values[flag] !== undefined)
     if (chainFlag)

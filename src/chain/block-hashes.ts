@@ -7,9 +7,14 @@ import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import type { CanonicalStore } from './store.js'
 
 export class StoreBlockHashes implements EVMMockBlockchainInterface {
-  constructor(private readonly store: CanonicalStore) {}
+  /** `older`: where blocks below the store's first come from (a fork's upstream). */
+  constructor(
+    private readonly store: CanonicalStore,
+    private readonly older?: EVMMockBlockchainInterface,
+  ) {}
 
   async getBlock(blockId: number): Promise<{ hash(): Uint8Array }> {
+    if (this.older && BigInt(blockId) < this.store.genesis().number) return this.older.getBlock(blockId)
     const block = this.store.byNumber(BigInt(blockId))
     const hash = block ? block.hash : new Uint8Array(32)
     return { hash: () => hash }

@@ -10,6 +10,9 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { type VM, createVM } from '@ethereumjs/vm'
 import type { Endpoint } from '../../generated/methods.js'
 import type { Backend } from '../capabilities/backend.js'
+import { InvalidParamsError } from '../errors.js'
+import type { Executor } from '../capabilities/execute.js'
+import type { BlockReader } from '../capabilities/read.js'
 import type { PoolContent, SendOptions, TxSubmitter } from '../capabilities/submit.js'
 import { BlockResolver } from '../pending/resolver.js'
 import { PendingStore } from '../pending/store.js'
@@ -33,6 +36,9 @@ import { restoreInProgress } from './persist/restore.js'
 import { gethGenesisCommon, readGethGenesis } from './geth-genesis.js'
 import { type ChainLogger, consoleLogger, silent } from './logger.js'
 import { openChainState } from './open-state.js'
+import { ForkMode } from './fork/fork-mode.js'
+import { ForkRootReader } from './fork/fork-state.js'
+import { type ForkTarget, reachFork, UpstreamFork } from './fork/upstream-fork.js'
 import type { Preimages } from './persist/preimages.js'
 import { nextBaseFee } from '../opstack/da-footprint.js'
 import { writeStateFile } from './persist/state-dump.js'
@@ -62,7 +68,7 @@ export type ChainOptions = Pick<
   | 'loadState'
   | 'history'
 > &
-  Partial<Pick<Config, 'opFees' | 'l1Settings' | 'genesis' | 'importFile'>> & {
+  Partial<Pick<Config, 'opFees' | 'l1Settings' | 'genesis' | 'importFile' | 'forkUrl' | 'forkBlockNumber'>> & {
     logger?: ChainLogger
     /** Default GENESIS_BASE_FEE. */
     baseFee?: bigint
@@ -84,9 +90,9 @@ export class Chain implements Backend, TxSubmitter {
   readonly sequencer: Sequencer
   /** BLOCKHASH source for any EVM built on this chain's state (pass as `blockchain`). */
   readonly blockchain: StoreBlockHashes
-  private readonly resolvers: Record<Endpoint, BlockResolver>
+  private readonly resolvers: Record<Endpoint, BlockReader>
   readonly submitter: TxSubmitter = this
-  readonly executor: EmbeddedExecutor
+  readonly executor: Executor
   readonly devAccounts: EmbeddedDevAccounts
 
   constructor(
@@ -101,6 +107,8 @@ export class Chain implements Backend, TxSubmitter {
         opStack: boolean
         preimages: Preimages
         pruner?: Pruner
+        /** Fork mode: the upstream answering for the fork block and below (src/chain/fork/). */
+        fork?: ForkMode
       },
     events: TypedEmitter<ChainEvents>,
     logger: ChainLogger,
@@ -128,7 +136,9 @@ export class Chain implements Backend, TxSubmitter {
       },
       { ...options, coinbase: FEE_RECIPIENT, log: logger.info, warn: logger.warn },
     )
-    this.executor = new EmbeddedExecutor(vm, vms, (root) => this.readerAt(root))
+    const { fork } = options
+    const local = new EmbeddedExecutor(vm, vms, (root) => this.readerAt(root))
+    this.executor = fork ? fork.executor(local, () => store.genesis()) : local
     this.devAccounts = new EmbeddedDevAccounts(common, accounts)
     const sources = {
       store,
@@ -136,10 +146,11 @@ export class Chain implements Backend, TxSubmitter {
       pool,
       stateAt: (root: Uint8Array) => merkleStateView(this.readerAt(root)),
     }
-    this.resolvers = {
-      general: new BlockResolver('general', sources),
-      flashblocks: new BlockResolver('flashblocks', sources),
+    const reader = (endpoint: Endpoint) => {
+      const resolver = new BlockResolver(endpoint, sources)
+      return fork ? fork.reader(resolver) : resolver
     }
+    this.resolvers = { general: reader('general'), flashblocks: reader('flashblocks') }
   }
 
   get chainId(): bigint {
@@ -150,7 +161,7 @@ export class Chain implements Backend, TxSubmitter {
     return this.events.on(event, listener)
   }
 
-  resolverFor(endpoint: Endpoint): BlockResolver {
+  resolverFor(endpoint: Endpoint): BlockReader {
     return this.resolvers[endpoint]
   }
 
@@ -171,10 +182,22 @@ export class Chain implements Backend, TxSubmitter {
     let view = this.readViews.get(key)
     if (view)
       this.readViews.delete(key) // re-inserted below: most recently used last
-    else view = new RootReader(this.lastRoot.bytes, stateAt(this.vm, root), this.stateCache)
+    else {
+      const Reader = this.options.fork ? ForkRootReader : RootReader
+      view = new Reader(this.lastRoot.bytes, stateAt(this.vm, root), this.stateCache)
+    }
     this.readViews.set(key, view)
     if (this.readViews.size > READ_VIEWS_KEPT) this.readViews.delete(this.readViews.keys().next().value!)
     return view
+  }
+
+  /**
+   * anvil_reset's `forking: {jsonRpcUrl, blockNumber}` on a chain started with --fork-url: the chain starts
+   * again on that node's state (src/chain/fork/fork-mode.ts); the open block and the pool go first.
+   */
+  async refork(target: Partial<ForkTarget>): Promise<BlockRecord> {
+    if (!this.options.fork) throw new InvalidParamsError('forking needs a chain started with --fork-url')
+    return this.options.fork.refork(this, target, () => this.readViews.clear())
   }
 
   /** Starts the flashblock/block timers. */
@@ -245,14 +268,23 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
   // --genesis: a plain Ethereum chain of a geth genesis (OP Stack rules only if the genesis says `optimism`)
   const geth = options.genesis !== undefined ? readGethGenesis(options.genesis) : undefined
   const opStack = geth === undefined || 'optimism' in geth.config
-  const common = geth ? gethGenesisCommon(geth) : createChainCommon({ chainId, gasLimit, baseFee })
+  // --fork-url: the upstream's chain id, checked before anything is built (a dead upstream fails here)
+  const point =
+    options.forkUrl !== undefined
+      ? await reachFork({ url: options.forkUrl, blockNumber: options.forkBlockNumber })
+      : undefined
+  const common = geth
+    ? gethGenesisCommon(geth)
+    : createChainCommon({ chainId: point ? Number(point.chainId) : chainId, gasLimit, baseFee })
+  const fork = point && (await UpstreamFork.open(point, common))
   const accounts = deriveDevAccounts(options.mnemonic, options.accounts)
-  const opened = await openChainState(options, { common, geth, accounts, baseFee, logger })
+  const opened = await openChainState(options, { common, geth, accounts, baseFee, logger, fork })
   const { stateManager, store, preimages, durable, pruner } = opened
   const head = store.latest()
   // the chain's VM, pool and calls run under the head's fork
   if (geth) common.setHardforkBy({ blockNumber: head.number, timestamp: head.header.timestamp })
-  const vm = await createVM({ common, stateManager, blockchain: new StoreBlockHashes(store) })
+  const blockchain = new StoreBlockHashes(store, fork?.blockHashes)
+  const vm = await createVM({ common, stateManager, blockchain })
   const events = new TypedEmitter<ChainEvents>((event, err) =>
     logger.warn(`a ${event} listener failed: ${(err as Error).stack ?? err}`),
   )
@@ -287,6 +319,7 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
       dumpState: options.dumpState,
       preimages,
       pruner,
+      fork: fork && new ForkMode(fork, { common, accounts, balance: options.balance, l1Settings }),
     },
     events,
     logger,

@@ -1,7 +1,7 @@
 /**
  * Where a chain's state and blocks come from at start: a fresh genesis (the dev genesis, a geth
- * genesis.json with --genesis, either under a --load-state file's accounts) or a --data-dir's chain, and then
- * any --import blocks on top.
+ * genesis.json with --genesis, either under a --load-state file's accounts), a --data-dir's chain, or an
+ * upstream's state at a fork block (--fork-url); and then any --import blocks on top.
  */
 import type { Common } from '@ethereumjs/common'
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
@@ -9,6 +9,8 @@ import type { ChainOptions } from './chain.js'
 import type { ChainLogger } from './logger.js'
 import type { DevAccount } from '../domain/types.js'
 import { memoryTrie } from '../evm/engine.js'
+import { createForkGenesis } from './fork/fork-genesis.js'
+import type { UpstreamFork } from './fork/upstream-fork.js'
 import { createGenesis } from './genesis.js'
 import { createGethGenesis, type GenesisFile } from './geth-genesis.js'
 import { importFile } from './import-blocks.js'
@@ -24,9 +26,23 @@ type Making = {
   accounts: readonly DevAccount[]
   baseFee: bigint
   logger: ChainLogger
+  /** --fork-url's upstream: the chain starts on its state at the fork block, in memory (checkConfig refuses the rest) */
+  fork?: UpstreamFork
 }
 
-export async function openChainState(options: ChainOptions, { common, geth, accounts, baseFee, logger }: Making) {
+export async function openChainState(options: ChainOptions, making: Making) {
+  const { common, geth, accounts, baseFee, logger, fork } = making
+  if (fork) {
+    const { balance, l1Settings } = options
+    const { stateManager, genesis } = await createForkGenesis(fork, { common, accounts, balance, l1Settings })
+    return {
+      stateManager,
+      store: new CanonicalStore(genesis),
+      preimages: new Preimages(),
+      durable: undefined,
+      pruner: undefined,
+    }
+  }
   const state = options.loadState ? readStateFile(options.loadState) : undefined
   const makeGenesis = (trie: MerklePatriciaTrie = memoryTrie(common), preimages = new Preimages()) =>
     (geth

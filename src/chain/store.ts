@@ -28,14 +28,16 @@ export interface BlockHistory {
   position(txHash: Uint8Array): TxPosition | undefined
 }
 
-/** The whole history in memory: the chain without --data-dir. */
+/** The whole history in memory: the chain without --data-dir (from block `base`: a fork's starts at its fork block). */
 class MemoryHistory implements BlockHistory {
   private readonly blocks: BlockRecord[] = []
   private readonly byHash = new Map<string, bigint>()
   private readonly txIndex = new Map<string, TxPosition>()
 
+  constructor(private readonly base = 0n) {}
+
   get height(): bigint {
-    return BigInt(this.blocks.length - 1)
+    return this.base + BigInt(this.blocks.length - 1)
   }
 
   latest(): BlockRecord {
@@ -50,7 +52,8 @@ class MemoryHistory implements BlockHistory {
   }
 
   byNumber(number: bigint): BlockRecord | undefined {
-    return number >= 0n && number < BigInt(this.blocks.length) ? this.blocks[Number(number)] : undefined
+    const at = number - this.base
+    return at >= 0n && at < BigInt(this.blocks.length) ? this.blocks[Number(at)] : undefined
   }
 
   numberOf(hash: Uint8Array): bigint | undefined {
@@ -63,16 +66,25 @@ class MemoryHistory implements BlockHistory {
 }
 
 export class CanonicalStore {
-  private readonly first: BlockRecord
+  private first: BlockRecord
 
-  /** `history` already holds genesis (and, after a restart, every block up to its head). */
+  /**
+   * `history` already holds genesis (and, after a restart, every block up to its head). A forked chain's
+   * first block is its fork block (src/chain/fork/): the blocks below it are the upstream's.
+   */
   constructor(
     genesis: BlockRecord,
-    private readonly history: BlockHistory = new MemoryHistory(),
+    private history: BlockHistory = new MemoryHistory(genesis.number),
   ) {
-    if (genesis.number !== 0n) throw new Error('the canonical store starts at genesis')
     this.first = genesis
-    if (history.height < 0n) history.add(genesis)
+    if (history.height < genesis.number) history.add(genesis)
+  }
+
+  /** anvil_reset's re-fork (src/chain/fork/fork-mode.ts): the chain starts again at `genesis`, in memory. */
+  restartAt(genesis: BlockRecord): void {
+    this.first = genesis
+    this.history = new MemoryHistory(genesis.number)
+    this.history.add(genesis)
   }
 
   /** Appends the next block; numbers are dense from genesis. */
@@ -96,8 +108,8 @@ export class CanonicalStore {
   }
 
   byNumber(number: bigint): BlockRecord | undefined {
-    if (number < 0n || number > this.height) return undefined
-    return number === 0n ? this.first : this.history.byNumber(number)
+    if (number < this.first.number || number > this.height) return undefined
+    return number === this.first.number ? this.first : this.history.byNumber(number)
   }
 
   blockByHash(hash: Uint8Array): BlockRecord | undefined {
@@ -116,6 +128,7 @@ export class CanonicalStore {
   /** Blocks from..to inclusive, clamped to the chain (for log queries). */
   *range(from: bigint, to: bigint): Iterable<BlockRecord> {
     const last = to < this.height ? to : this.height
-    for (let n = from < 0n ? 0n : from; n <= last; n++) yield this.byNumber(n)!
+    const first = this.first.number
+    for (let n = from < first ? first : from; n <= last; n++) yield this.byNumber(n)!
   }
 }

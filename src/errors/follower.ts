@@ -41,3 +41,8 @@ export class ReexecutionError extends Error {
 export class FollowerStartError extends Error {
   override readonly name = 'FollowerStartError'
 }
+
+/** Fork mode cannot start: --fork-url does not answer, or --fork-block-number is past its head (exit 1, as above). */
+export class ForkStartError extends Error {
+  override readonly name = 'ForkStartError'
+}

@@ -93,7 +93,16 @@ export function nodeStore(vm: VM): NodeStore {
 export function stateAt(vm: VM, root: Uint8Array): MerkleStateManager {
   const trie = liveTrie(vm.stateManager).shallowCopy(false)
   trie.root(root)
-  return new MerkleStateManager({ common: vm.common, trie, caches: new Caches() })
+  return stateOver(vm, trie)
+}
+
+/**
+ * A state manager of the chain's kind over `trie`: a forked chain's (src/chain/fork/) reads what its trie
+ * lacks from the upstream, so every view of its roots must be one too.
+ */
+function stateOver(vm: VM, trie: MerklePatriciaTrie): MerkleStateManager {
+  const live = vm.stateManager as { overTrie?(trie: MerklePatriciaTrie): MerkleStateManager }
+  return live.overTrie?.(trie) ?? new MerkleStateManager({ common: vm.common, trie, caches: new Caches() })
 }
 
 /**
@@ -144,7 +153,7 @@ export function isolatedStateAt(vm: VM, root: Uint8Array): MerkleStateManager {
   const live = liveTrie(vm.stateManager)
   const trie = live.shallowCopy(false, { db: new OverlayDB(live.database().db) } as never)
   trie.root(root)
-  return new MerkleStateManager({ common: vm.common, trie, caches: new Caches() })
+  return stateOver(vm, trie)
 }
 
 const recordCommons = new WeakMap<Common, Common>()
