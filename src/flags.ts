@@ -57,6 +57,10 @@ Flags:
                                  Ethereum rules, no OP Stack deposits or fees) instead of the dev genesis
       --import <file>            execute these RLP blocks (as \`geth import\`) on top of --genesis at start
       --no-mining                build no blocks: the head stays the last imported block
+      --no-dev-methods           turn the dev-node methods off (anvil_*, evm_*, hardhat_*: state edits,
+                                 snapshots, time travel, impersonation; default: on when --host is loopback)
+      --dev-methods              serve the dev-node methods on a non-loopback --host too (anyone who reaches
+                                 the port can then change the chain's state without a key)
       --da-footprint-gas-scalar <n> Jovian DA footprint gas per estimated byte; a block's footprint may not
                                  pass its gas limit (default ${d.l1Settings.daFootprintGasScalar}; 0 means that default)
       --quiet                    print nothing but errors
@@ -107,6 +111,8 @@ const flags = {
   genesis: { type: 'string' },
   import: { type: 'string' },
   'no-mining': { type: 'boolean' },
+  'no-dev-methods': { type: 'boolean' },
+  'dev-methods': { type: 'boolean' },
   'da-footprint-gas-scalar': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
@@ -230,6 +236,10 @@ export function parseCommandLine(argv: string[]): CommandLine {
   if (text('genesis') !== undefined) overrides.genesis = text('genesis')!
   if (text('import') !== undefined) overrides.importFile = text('import')!
   if (values['no-mining']) overrides.mining = false
+  if (values['dev-methods'] && values['no-dev-methods'])
+    throw new ConfigError('--dev-methods and --no-dev-methods contradict each other; give one')
+  if (values['dev-methods']) overrides.devMethods = true
+  if (values['no-dev-methods']) overrides.devMethods = false
   if (text('upstream') !== undefined) {
     const chainFlag = CHAIN_FLAGS.find((flag) => values[flag] !== undefined)
     if (chainFlag)

@@ -180,3 +180,9 @@ export const MAX_SIMULATE_CALLS = 10_000
 
 /** Seconds between simulated blocks whose timestamp is not given (geth's timestampIncrement). */
 export const SIMULATE_TIMESTAMP_STEP = 12n
+
+/**
+ * Most blocks one anvil_mine / hardhat_mine / evm_mine call builds: each is a real block (an L1-info deposit,
+ * a flashblock, a seal), about a millisecond apiece, and the chain waits for them; anvil sets no limit.
+ */
+export const DEV_MINE_MAX_BLOCKS = 100_000n

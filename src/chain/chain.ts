@@ -27,16 +27,19 @@ import { Sequencer } from './sequencer.js'
 import { merkleStateView } from './state-view.js'
 import { RootReader, StateCache } from '../evm/state-cache.js'
 import type { CanonicalStore } from './store.js'
-import type { BlockRecord, DevAccount, Flashblock, TxLocation } from '../domain/types.js'
+import type { BlockRecord, DevAccount, Flashblock, TxLocation, UserTxRecord } from '../domain/types.js'
 import type { Persistence } from './persist/persistence.js'
 import { restoreInProgress } from './persist/restore.js'
 import { gethGenesisCommon, readGethGenesis } from './geth-genesis.js'
-import { type ChainLogger, consoleLogger, silent } from './logger.js'
+import { type ChainLogger, consoleLogger, silent, SwitchableLogger } from './logger.js'
 import { openChainState } from './open-state.js'
 import type { Preimages } from './persist/preimages.js'
 import { nextBaseFee } from '../opstack/da-footprint.js'
 import { writeStateFile } from './persist/state-dump.js'
 import type { Pruner } from './persist/prune.js'
+import { EmbeddedDevNode } from './dev/dev-node.js'
+import { NextBlock } from './dev/next-block.js'
+import { RootAliases } from './dev/root-aliases.js'
 
 /** OP Stack's sequencer fee vault: where priority fees go. */
 const FEE_RECIPIENT = hexToBytes('0x4200000000000000000000000000000000000011')
@@ -88,6 +91,12 @@ export class Chain implements Backend, TxSubmitter {
   readonly submitter: TxSubmitter = this
   readonly executor: EmbeddedExecutor
   readonly devAccounts: EmbeddedDevAccounts
+  /** The dev node's edits of state roots (anvil_setBalance and kin): reads of a root go to its edit. */
+  readonly roots = new RootAliases()
+  /** The dev node's say over the next block: clock, gas limit, base fee, coinbase. */
+  readonly nextBlock = new NextBlock()
+  readonly logger: SwitchableLogger
+  readonly devNode: EmbeddedDevNode
 
   constructor(
     readonly common: Common,
@@ -107,6 +116,7 @@ export class Chain implements Backend, TxSubmitter {
     readonly persistence?: Persistence,
   ) {
     this.events = events
+    const log = (this.logger = new SwitchableLogger(logger))
     this.stateCache = new StateCache(nodeStore(vm))
     this.blockchain = vm.blockchain as StoreBlockHashes
     this.pending = new PendingStore({ canonicalHeight: () => store.height, warn: logger.warn })
@@ -126,9 +136,20 @@ export class Chain implements Backend, TxSubmitter {
         },
         journal: persistence,
       },
-      { ...options, coinbase: FEE_RECIPIENT, log: logger.info, warn: logger.warn },
+      {
+        ...options,
+        coinbase: FEE_RECIPIENT,
+        log: (m) => log.info(m),
+        warn: (m) => log.warn(m),
+        nextBlock: (parent) => this.nextBlock.take(parent),
+      },
     )
-    this.executor = new EmbeddedExecutor(vm, vms, (root) => this.readerAt(root))
+    this.executor = new EmbeddedExecutor(
+      vm,
+      vms,
+      (root) => this.readerAt(root),
+      (root) => this.roots.resolve(root),
+    )
     this.devAccounts = new EmbeddedDevAccounts(common, accounts)
     const sources = {
       store,
@@ -140,6 +161,7 @@ export class Chain implements Backend, TxSubmitter {
       general: new BlockResolver('general', sources),
       flashblocks: new BlockResolver('flashblocks', sources),
     }
+    this.devNode = new EmbeddedDevNode(this)
   }
 
   get chainId(): bigint {
@@ -164,6 +186,7 @@ export class Chain implements Backend, TxSubmitter {
 
   /** The reads of a committed root through the cross-root state cache (state-cache.ts): what RPC reads use. */
   readerAt(root: Uint8Array): RootReader {
+    root = this.roots.resolve(root)
     this.options.pruner?.check(root)
     // reads come in runs on one root: the last root's hex key is kept (hex of 32 bytes costs more than a compare)
     if (!equalsBytes(root, this.lastRoot.bytes)) this.lastRoot = { bytes: root.slice(), key: bytesToHex(root) }
@@ -187,7 +210,8 @@ export class Chain implements Backend, TxSubmitter {
     await this.sequencer.stop()
     const { dumpState: file, preimages, pruner } = this.options
     try {
-      if (file) await writeStateFile(file, this.vm, this.store.latest(), preimages)
+      const head = this.store.latest()
+      if (file) await writeStateFile(file, this.vm, head, preimages, this.roots.resolve(head.header.stateRoot))
     } finally {
       await pruner?.idle()
       await this.persistence?.close()
@@ -199,6 +223,13 @@ export class Chain implements Backend, TxSubmitter {
     const hash = await this.pool.add(raw)
     // journaled before the hash is answered: an accepted hash survives a crash
     await this.persistence?.accepted(hash, raw)
+    return hash
+  }
+
+  /** Admits a transaction decoded here (the dev node's impersonated ones), journaled as sendRawTransaction's. */
+  async admit(record: UserTxRecord): Promise<Uint8Array> {
+    const hash = await this.pool.admit(record)
+    await this.persistence?.accepted(hash, record.raw)
     return hash
   }
 
