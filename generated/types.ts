@@ -526,11 +526,12 @@ export type ForkConfig = {
 /**
  * Forking
  *
- * The network to fork and the block to fork at (Hardhat's names).
+ * The network to fork and the block to fork at (Hardhat's names); null fields count as absent.
  */
 export type Forking = {
-  jsonRpcUrl?: string
-  blockNumber?: DevQuantity
+  jsonRpcUrl?: string | null
+  /** null as absent (viem's reset sends it so). */
+  blockNumber?: DevQuantity | null
 }
 
 /**

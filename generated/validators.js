@@ -1017,7 +1017,7 @@ return errors === 0;
 export const anvil_reset_param0 = validate33;
 const schema47 = {"$ref":"openrpc#/components/schemas/ResetOptions"};
 const schema48 = {"title":"Reset options","anyOf":[{"type":"object","additionalProperties":false,"properties":{"forking":{"anyOf":[{"$ref":"#/components/schemas/Forking"},{"type":"null"}]}}},{"type":"null"}],"x-error":"an object {forking} or null"};
-const schema49 = {"title":"Forking","type":"object","additionalProperties":false,"properties":{"jsonRpcUrl":{"type":"string"},"blockNumber":{"$ref":"#/components/schemas/DevQuantity"}}};
+const schema49 = {"title":"Forking","type":"object","additionalProperties":false,"properties":{"jsonRpcUrl":{"type":["string","null"]},"blockNumber":{"anyOf":[{"$ref":"#/components/schemas/DevQuantity"},{"type":"null"}]}}};
 
 function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1036,8 +1036,8 @@ if(_errs1 === errors){
 if(data.jsonRpcUrl !== undefined){
 let data0 = data.jsonRpcUrl;
 const _errs2 = errors;
-if(typeof data0 !== "string"){
-validate35.errors = [{instancePath:instancePath+"/jsonRpcUrl",schemaPath:"#/properties/jsonRpcUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.jsonRpcUrl.type,parentSchema:schema49.properties.jsonRpcUrl,data:data0}];
+if((typeof data0 !== "string") && (data0 !== null)){
+validate35.errors = [{instancePath:instancePath+"/jsonRpcUrl",schemaPath:"#/properties/jsonRpcUrl/type",keyword:"type",params:{type: schema49.properties.jsonRpcUrl.type},message:"must be string,null",schema:schema49.properties.jsonRpcUrl.type,parentSchema:schema49.properties.jsonRpcUrl,data:data0}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -1049,10 +1049,13 @@ if(valid0){
 if(data.blockNumber !== undefined){
 let data1 = data.blockNumber;
 const _errs4 = errors;
+const _errs5 = errors;
+let valid1 = false;
 const _errs6 = errors;
-let valid2 = false;
-const _errs7 = errors;
-if(errors === _errs7){
+const _errs8 = errors;
+let valid3 = false;
+const _errs9 = errors;
+if(errors === _errs9){
 if(typeof data1 === "string"){
 if(!pattern8.test(data1)){
 const err0 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/DevQuantity/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema35.anyOf[0],data:data1};
@@ -1076,10 +1079,10 @@ vErrors.push(err1);
 errors++;
 }
 }
-var _valid0 = _errs7 === errors;
-valid2 = valid2 || _valid0;
-if(!valid2){
-const _errs9 = errors;
+var _valid1 = _errs9 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs11 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
 const err2 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/DevQuantity/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.anyOf[1].type,parentSchema:schema35.anyOf[1],data:data1};
 if(vErrors === null){
@@ -1090,7 +1093,7 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(errors === _errs9){
+if(errors === _errs11){
 if(typeof data1 == "number"){
 if(data1 < 0 || isNaN(data1)){
 const err3 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/DevQuantity/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35.anyOf[1],data:data1};
@@ -1104,10 +1107,10 @@ errors++;
 }
 }
 }
-var _valid0 = _errs9 === errors;
-valid2 = valid2 || _valid0;
+var _valid1 = _errs11 === errors;
+valid3 = valid3 || _valid1;
 }
-if(!valid2){
+if(!valid3){
 const err4 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/components/schemas/DevQuantity/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema35.anyOf,parentSchema:schema35,data:data1};
 if(vErrors === null){
 vErrors = [err4];
@@ -1116,14 +1119,52 @@ else {
 vErrors.push(err4);
 }
 errors++;
+}
+else {
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
+}
+}
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs13 = errors;
+if(data1 !== null){
+const err5 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema49.properties.blockNumber.anyOf[1].type,parentSchema:schema49.properties.blockNumber.anyOf[1],data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid0 = _errs13 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err6 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema49.properties.blockNumber.anyOf,parentSchema:schema49.properties.blockNumber,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
 validate35.errors = vErrors;
 return false;
 }
 else {
-errors = _errs6;
+errors = _errs5;
 if(vErrors !== null){
-if(_errs6){
-vErrors.length = _errs6;
+if(_errs5){
+vErrors.length = _errs5;
 }
 else {
 vErrors = null;

@@ -65,6 +65,7 @@ export interface DevNode {
   snapshot(): Promise<bigint>
   /** false for an unknown id; the snapshot and every later one are used up. */
   revert(id: bigint): Promise<boolean>
+  /** Without `forking`: the chain as it started; with it: refused until fork mode exists. */
   reset(forking?: ForkingRequest): Promise<void>
   /** anvil_dumpState: the state file (state-dump.ts's JSON), gzipped. */
   dumpState(): Promise<Uint8Array>

@@ -202,8 +202,10 @@ export class EmbeddedDevNode implements DevNode {
   }
 
   async reset(forking?: ForkingRequest): Promise<void> {
-    if (forking?.jsonRpcUrl !== undefined || forking?.blockNumber !== undefined)
-      throw new InvalidParamsError('anvil_reset: forking is not supported yet (this node has no fork mode)')
+    // anvil's answers on a node that was not forked; fork mode (--fork-url) will take `forking` here
+    if (forking && forking.jsonRpcUrl === undefined)
+      throw new InvalidParamsError('Forking not enabled and RPC URL not provided to start forking')
+    if (forking) throw new InvalidParamsError('anvil_reset: forking is not supported yet (this node has no fork mode)')
     this.requireRewindable('anvil_reset')
     const initial = this.initial!
     await this.chain.sequencer.locked(async () => {

@@ -7,16 +7,14 @@ import { nextBaseFee, suggestedTip } from '../fee-params.js'
 
 export const anvil_reset: Handler<'anvil_reset'> = async ([options], ctx) => {
   const forking = options?.forking
-  await devNode(ctx).reset(
-    forking
-      ? {
-          ...(forking.jsonRpcUrl !== undefined ? { jsonRpcUrl: forking.jsonRpcUrl } : {}),
-          ...(forking.blockNumber !== undefined
-            ? { blockNumber: optionalQuantity(forking.blockNumber, 0, 'options.forking.blockNumber', U64_MAX) }
-            : {}),
-        }
-      : undefined,
-  )
+  if (forking) {
+    const jsonRpcUrl = forking.jsonRpcUrl ?? undefined
+    const blockNumber = optionalQuantity(forking.blockNumber, 0, 'options.forking.blockNumber', U64_MAX)
+    await devNode(ctx).reset({
+      ...(jsonRpcUrl !== undefined ? { jsonRpcUrl } : {}),
+      ...(blockNumber !== undefined ? { blockNumber } : {}),
+    })
+  } else await devNode(ctx).reset()
   return null
 }
 

@@ -1,11 +1,10 @@
 /** evm_mine and the mining mode: evm_setAutomine, evm_setIntervalMining, evm_setBlockGasLimit (anvil's evm_* names). */
 import type { MineOptions } from '../../../generated/types.js'
 import { InvalidParamsError } from '../../errors.js'
+import { DEV_MAX_BLOCK_INTERVAL_SECONDS } from '../../limits.js'
 import type { Handler } from '../context.js'
 import { devNode, devQuantity, optionalQuantity, U64_MAX } from '../dev-node.js'
 
-/** A block time the sequencer takes (config.ts allows up to an hour). */
-const MAX_INTERVAL_SECONDS = 3600n
 
 function mineOptions(options: MineOptions | undefined): { timestamp?: bigint; blocks: bigint } {
   if (options === undefined || options === null) return { blocks: 1n }
@@ -28,8 +27,10 @@ export const evm_setAutomine: Handler<'evm_setAutomine'> = async ([enabled], ctx
 
 export const evm_setIntervalMining: Handler<'evm_setIntervalMining'> = async ([seconds], ctx) => {
   const interval = devQuantity(seconds, 0, 'seconds', U64_MAX)
-  if (interval > MAX_INTERVAL_SECONDS)
-    throw new InvalidParamsError(`invalid argument 0 (seconds): at most ${MAX_INTERVAL_SECONDS} s between blocks`)
+  if (interval > DEV_MAX_BLOCK_INTERVAL_SECONDS)
+    throw new InvalidParamsError(
+      `invalid argument 0 (seconds): at most ${DEV_MAX_BLOCK_INTERVAL_SECONDS} s between blocks`,
+    )
   await devNode(ctx).setIntervalMining(interval)
   return null
 }
