@@ -34,10 +34,8 @@ async function outcome<T>(run: () => Promise<T>): Promise<T | { error: number | 
   try {
     return await run()
   } catch (err) {
-    const coded = (err as BaseError).walk?.((e) => typeof (e as { code?: unknown }).code === 'number') as
-      | { code: number }
-      | undefined
-    return { error: coded?.code }
+    const coded = (err as BaseError).walk?.((e) => typeof (e as { code?: unknown }).code === 'number') as unknown
+    return { error: (coded as { code?: number } | null)?.code }
   }
 }
 

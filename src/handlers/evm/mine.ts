@@ -5,7 +5,6 @@ import { DEV_MAX_BLOCK_INTERVAL_SECONDS } from '../../limits.js'
 import type { Handler } from '../context.js'
 import { devNode, devQuantity, optionalQuantity, U64_MAX } from '../dev-node.js'
 
-
 function mineOptions(options: MineOptions | undefined): { timestamp?: bigint; blocks: bigint } {
   if (options === undefined || options === null) return { blocks: 1n }
   if (typeof options !== 'object') return { timestamp: devQuantity(options, 0, 'options', U64_MAX), blocks: 1n }
