@@ -279,8 +279,10 @@ export class EmbeddedDevNode implements DevNode {
       const head = chain.store.latest()
       const root = chain.roots.resolve(head.header.stateRoot)
       await (chain.vm.stateManager as MerkleStateManager).setStateRoot(root)
+      // admission checks against the block that opens next
       const baseFee = chain.nextBlock.baseFee ?? nextBaseFee(head.header)
-      chain.pool.setHead({ state: stateAt(chain.vm, root), baseFee, gasLimit: head.header.gasLimit })
+      const gasLimit = chain.nextBlock.gasLimit ?? head.header.gasLimit
+      chain.pool.setHead({ state: stateAt(chain.vm, root), baseFee, gasLimit })
       this.steps = []
     })
   }

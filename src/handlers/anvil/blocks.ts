@@ -21,7 +21,8 @@ export const anvil_removeBlockTimestampInterval: Handler<'anvil_removeBlockTimes
   devNode(ctx).removeBlockTimestampInterval()
 
 export const anvil_setNextBlockBaseFeePerGas: Handler<'anvil_setNextBlockBaseFeePerGas'> = async ([baseFee], ctx) => {
-  await devNode(ctx).setNextBlockBaseFee(devQuantity(baseFee, 0, 'baseFee'))
+  // a base fee is a 64-bit number on anvil too (it saturates; here it is refused)
+  await devNode(ctx).setNextBlockBaseFee(devQuantity(baseFee, 0, 'baseFee', U64_MAX))
   return null
 }
 
