@@ -1360,7 +1360,7 @@ export const conformanceCases: readonly ConformanceCase[] = [
     "endpoint": "general",
     "websocket": false,
     "params": [
-      "0x7b226163636f756e7473223a7b7d7d"
+      "0x7b22626c6f636b223a6e756c6c2c226163636f756e7473223a7b7d2c22626573745f626c6f636b5f6e756d626572223a6e756c6c2c22626c6f636b73223a5b5d2c227472616e73616374696f6e73223a5b5d7d"
     ],
     "resultValidator": "anvil_loadState_result",
     "expected": true
@@ -1460,7 +1460,7 @@ export const conformanceCases: readonly ConformanceCase[] = [
     "endpoint": "general",
     "websocket": false,
     "params": [
-      "0x1"
+      1
     ],
     "resultValidator": "anvil_setBlockTimestampInterval_result",
     "expected": null
