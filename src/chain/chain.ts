@@ -27,7 +27,7 @@ import { Sequencer } from './sequencer.js'
 import { merkleStateView } from './state-view.js'
 import { RootReader, StateCache } from '../evm/state-cache.js'
 import type { CanonicalStore } from './store.js'
-import type { BlockRecord, DevAccount, Flashblock, TxLocation, UserTxRecord } from '../domain/types.js'
+import type { BlockRecord, DevAccount, Flashblock, TxLocation } from '../domain/types.js'
 import type { Persistence } from './persist/persistence.js'
 import { restoreInProgress } from './persist/restore.js'
 import { gethGenesisCommon, readGethGenesis } from './geth-genesis.js'
@@ -91,9 +91,8 @@ export class Chain implements Backend, TxSubmitter {
   readonly submitter: TxSubmitter = this
   readonly executor: EmbeddedExecutor
   readonly devAccounts: EmbeddedDevAccounts
-  /** The dev node's edits of state roots (anvil_setBalance and kin): reads of a root go to its edit. */
+  /** The dev node's (src/chain/dev/): edited roots, the next block's clock and settings. */
   readonly roots = new RootAliases()
-  /** The dev node's say over the next block: clock, gas limit, base fee, coinbase. */
   readonly nextBlock = new NextBlock()
   readonly logger: SwitchableLogger
   readonly devNode: EmbeddedDevNode
@@ -144,12 +143,8 @@ export class Chain implements Backend, TxSubmitter {
         nextBlock: (parent) => this.nextBlock.take(parent),
       },
     )
-    this.executor = new EmbeddedExecutor(
-      vm,
-      vms,
-      (root) => this.readerAt(root),
-      (root) => this.roots.resolve(root),
-    )
+    const rootOf = (root: Uint8Array) => this.roots.resolve(root)
+    this.executor = new EmbeddedExecutor(vm, vms, (root) => this.readerAt(root), rootOf)
     this.devAccounts = new EmbeddedDevAccounts(common, accounts)
     const sources = {
       store,
@@ -223,13 +218,6 @@ export class Chain implements Backend, TxSubmitter {
     const hash = await this.pool.add(raw)
     // journaled before the hash is answered: an accepted hash survives a crash
     await this.persistence?.accepted(hash, raw)
-    return hash
-  }
-
-  /** Admits a transaction decoded here (the dev node's impersonated ones), journaled as sendRawTransaction's. */
-  async admit(record: UserTxRecord): Promise<Uint8Array> {
-    const hash = await this.pool.admit(record)
-    await this.persistence?.accepted(hash, record.raw)
     return hash
   }
 

@@ -7,22 +7,17 @@
 import { randomBytes } from 'node:crypto'
 import { gunzipSync, gzipSync } from 'node:zlib'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { Address, createAccount } from '@ethereumjs/util'
 import type { FilledRequest } from '../../capabilities/accounts.js'
 import type { DevNode, ForkingRequest, SnapshotMark } from '../../capabilities/dev-node.js'
 import { InvalidParamsError, UnsupportedDevMethodError } from '../../errors.js'
 import { DEV_MINE_MAX_BLOCKS } from '../../limits.js'
-import { stateAt } from '../../evm/engine.js'
-import { isUserTx } from '../../opstack/deposit-transaction.js'
-import { heldDeposits } from '../../opstack/block-opening.js'
-import { nextBaseFee } from '../../opstack/da-footprint.js'
 import type { Chain } from '../chain.js'
 import type { ReplayStep } from '../sequencer.js'
 import { applyState, parseStateFile, StateFileError } from '../persist/state-load.js'
 import { stateDumpOf } from '../persist/state-dump.js'
 import { Impersonation, impersonatedTx } from './impersonation.js'
-import { rewind, type Snapshot, takeSnapshot } from './rewind.js'
-import { applyEdit, type StateEdit } from './state-edits.js'
+import { discardUntouchedBlock, rewind, type Snapshot, takeSnapshot } from './rewind.js'
+import { accountEdit, applyEdit, codeEdit, type StateEdit, storageEdit } from './state-edits.js'
 
 export class EmbeddedDevNode implements DevNode {
   private readonly impersonation = new Impersonation()
@@ -46,37 +41,22 @@ export class EmbeddedDevNode implements DevNode {
   }
 
   setBalance(address: Uint8Array, balance: bigint): Promise<void> {
-    return this.edit(async (state) => {
-      const at = new Address(address)
-      const account = (await state.getAccount(at)) ?? createAccount({})
-      account.balance = balance
-      await state.putAccount(at, account)
-    })
+    return this.edit(accountEdit(address, (account) => (account.balance = balance)))
   }
 
   setNonce(address: Uint8Array, nonce: bigint): Promise<void> {
-    return this.edit(async (state) => {
-      const at = new Address(address)
-      const account = (await state.getAccount(at)) ?? createAccount({})
-      account.nonce = nonce
-      await state.putAccount(at, account)
-    }, address)
+    return this.edit(
+      accountEdit(address, (account) => (account.nonce = nonce)),
+      address,
+    )
   }
 
   setCode(address: Uint8Array, code: Uint8Array): Promise<void> {
-    return this.edit(async (state) => {
-      const at = new Address(address)
-      if (!(await state.getAccount(at))) await state.putAccount(at, createAccount({}))
-      await state.putCode(at, code)
-    })
+    return this.edit(codeEdit(address, code))
   }
 
   setStorageAt(address: Uint8Array, slot: Uint8Array, value: Uint8Array): Promise<void> {
-    return this.edit(async (state) => {
-      const at = new Address(address)
-      if (!(await state.getAccount(at))) await state.putAccount(at, createAccount({}))
-      await state.putStorage(at, slot, value)
-    })
+    return this.edit(storageEdit(address, slot, value))
   }
 
   impersonate(address: Uint8Array): void {
@@ -99,8 +79,12 @@ export class EmbeddedDevNode implements DevNode {
     return this.impersonation.list()
   }
 
-  sendImpersonated(request: FilledRequest & { from: Uint8Array }): Promise<Uint8Array> {
-    return this.chain.admit(impersonatedTx(request, this.chain.common))
+  async sendImpersonated(request: FilledRequest & { from: Uint8Array }): Promise<Uint8Array> {
+    const record = impersonatedTx(request, this.chain.common)
+    const hash = await this.chain.pool.admit(record)
+    // journaled before the hash is answered, as eth_sendRawTransaction's (--data-dir)
+    await this.chain.persistence?.accepted(hash, record.raw)
+    return hash
   }
 
   async mine(blocks: bigint, interval?: bigint): Promise<void> {
@@ -261,29 +245,10 @@ export class EmbeddedDevNode implements DevNode {
     this.chain.nextBlock.clock.resetTo(this.chain.store.latest().header.timestamp)
   }
 
-  /**
-   * A setting for the next block (time, gas limit, base fee, coinbase) reaches the block already open
-   * when nothing but deposits is in it: that block is dropped and opens again with the new settings.
-   * One holding user transactions keeps its own: they were preconfirmed in it. Not with a data
-   * directory, whose journal already holds the open block.
-   */
+  /** A setting for the next block reaches the open block while nothing but deposits is in it (rewind.ts). */
   private reopenIfUntouched(): Promise<void> {
-    const { chain } = this
-    return chain.sequencer.locked(async () => {
-      const open = chain.pending.current()
-      if (chain.sequencer.openBlock === undefined || !chain.store.rewindable) return
-      if (open?.block.txs.some((tx) => isUserTx(tx))) return
-      chain.sequencer.discardOpen()
-      chain.pending.clear()
-      chain.pool.returnDeposits(heldDeposits(open?.block.txs ?? []))
-      const head = chain.store.latest()
-      const root = chain.roots.resolve(head.header.stateRoot)
-      await (chain.vm.stateManager as MerkleStateManager).setStateRoot(root)
-      // admission checks against the block that opens next
-      const baseFee = chain.nextBlock.baseFee ?? nextBaseFee(head.header)
-      const gasLimit = chain.nextBlock.gasLimit ?? head.header.gasLimit
-      chain.pool.setHead({ state: stateAt(chain.vm, root), baseFee, gasLimit })
-      this.steps = []
+    return this.chain.sequencer.locked(async () => {
+      if (await discardUntouchedBlock(this.chain)) this.steps = []
     })
   }
 

@@ -5,7 +5,7 @@
  * on). Neither block gets a new header: their roots are aliased to the edited ones (root-aliases.ts).
  */
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { equalsBytes } from '@ethereumjs/util'
+import { type Account, Address, createAccount, equalsBytes } from '@ethereumjs/util'
 import type { VM } from '@ethereumjs/vm'
 import { stateAt } from '../../evm/engine.js'
 import type { EmbeddedExecutor } from '../../evm/execution/executor.js'
@@ -61,4 +61,30 @@ async function editAt(state: MerkleStateManager, root: Uint8Array, edit: StateEd
     throw err
   }
   return state.getStateRoot()
+}
+
+/** The account at `address` (created when absent) changed by `change`. */
+export function accountEdit(address: Uint8Array, change: (account: Account) => void): StateEdit {
+  return async (state) => {
+    const at = new Address(address)
+    const account = (await state.getAccount(at)) ?? createAccount({})
+    change(account)
+    await state.putAccount(at, account)
+  }
+}
+
+export function codeEdit(address: Uint8Array, code: Uint8Array): StateEdit {
+  return async (state) => {
+    const at = new Address(address)
+    if (!(await state.getAccount(at))) await state.putAccount(at, createAccount({}))
+    await state.putCode(at, code)
+  }
+}
+
+export function storageEdit(address: Uint8Array, slot: Uint8Array, value: Uint8Array): StateEdit {
+  return async (state) => {
+    const at = new Address(address)
+    if (!(await state.getAccount(at))) await state.putAccount(at, createAccount({}))
+    await state.putStorage(at, slot, value)
+  }
 }
