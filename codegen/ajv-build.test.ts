@@ -13,6 +13,7 @@ const method: MethodModel = {
   pending: false,
   extension: false,
   websocketOnly: false,
+  devNode: false,
   examples: [],
 }
 

@@ -20,7 +20,7 @@ import { draft07Keywords, walkSchema } from './schema-walk.js'
 import { typeNameProblem } from './type-names.js'
 
 const errorRefPrefix = '#/components/errors/'
-const booleanFlags = ['x-pending', 'x-extension', 'x-websocket-only']
+const booleanFlags = ['x-pending', 'x-extension', 'x-websocket-only', 'x-dev-node']
 
 /** Problems inside one schema: $refs that resolve nowhere, keywords draft-07 does not know. */
 function schemaProblems(
@@ -190,7 +190,9 @@ function exampleProblems(
     example.params.forEach((value: unknown, j) => {
       if (!isSchema(value) || !('value' in value)) problems.push(`${where}.params[${j}]: missing value`)
     })
-    if (!isSchema(example.result) || !('value' in example.result))
+    // an example of a refusal names its error code instead of a result (x-error-code)
+    const refusal = typeof example['x-error-code'] === 'number'
+    if (!refusal && (!isSchema(example.result) || !('value' in example.result)))
       problems.push(`${where}.result: missing result value`)
     const endpoint = example['x-endpoint']
     if (endpoint !== undefined && !(endpointsOf(method) as unknown[]).includes(endpoint))

@@ -20,9 +20,12 @@ describe('conformance cases from the document', () => {
     expect('expected' in latestBalance).toBe(false)
   })
 
-  test('sends run after every read, so reads see the node as it was found', () => {
+  test('sends run after every read, so reads see the node as it was found; dev-node methods after them, resets last', () => {
     const firstSend = cases.findIndex((c) => c.method.startsWith('eth_send'))
-    expect(cases.slice(firstSend).every((c) => c.method.startsWith('eth_send'))).toBe(true)
+    const firstDev = cases.findIndex((c) => /^(anvil|evm|hardhat)_/.test(c.method))
+    expect(firstDev).toBeGreaterThan(firstSend)
+    expect(cases.slice(firstSend, firstDev).every((c) => c.method.startsWith('eth_send'))).toBe(true)
+    expect(cases.slice(-2).map((c) => c.method)).toEqual(['anvil_reset', 'hardhat_reset'])
   })
 
   test('an example on a server-side id gets the setup call that creates one', () => {

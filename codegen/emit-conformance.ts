@@ -19,12 +19,17 @@ interface CaseModel {
   params: unknown[]
   resultValidator: string
   expected?: unknown
+  expectedError?: number
   setup?: { method: string; params: unknown[] }
 }
 
-/** Sends change the chain (nonces, the pool): they run after every read, so reads see a node as it was found. */
-function changesChain(method: string): boolean {
-  return method.startsWith('eth_send')
+/**
+ * The order cases run in: reads see a node as it was found, then sends change it (nonces, the pool), then
+ * the dev-node methods change its state and clock (resets last), so no send meets an edited chain.
+ */
+function phase(method: MethodModel): number {
+  if (method.devNode) return /_reset$/.test(method.name) ? 3 : 2
+  return method.name.startsWith('eth_send') ? 1 : 0
 }
 
 function toCase(method: MethodModel, example: ExampleModel, byName: Map<string, MethodModel>): CaseModel {
@@ -39,6 +44,7 @@ function toCase(method: MethodModel, example: ExampleModel, byName: Map<string, 
     resultValidator: `${identifierOf(method.aliasOf ?? method.name)}_result`,
   }
   if (example.reproducible && example.result) model.expected = example.result.value
+  if (example.errorCode !== undefined) model.expectedError = example.errorCode
   if (example.setup) {
     const setup = byName.get(example.setup)!
     model.setup = { method: setup.name, params: (setup.examples[0]?.params ?? []).map((param) => param.value) }
@@ -49,7 +55,8 @@ function toCase(method: MethodModel, example: ExampleModel, byName: Map<string, 
 export function conformanceCases(loaded: LoadedDocument): CaseModel[] {
   const byName = new Map(loaded.methods.map((method) => [method.name, method]))
   const cases = loaded.methods.flatMap((method) => method.examples.map((example) => toCase(method, example, byName)))
-  return [...cases.filter((c) => !changesChain(c.method)), ...cases.filter((c) => changesChain(c.method))]
+  const phaseOf = (c: CaseModel) => phase(byName.get(c.method)!)
+  return [0, 1, 2, 3].flatMap((n) => cases.filter((c) => phaseOf(c) === n))
 }
 
 export function emitConformance(project: Project, loaded: LoadedDocument, source: string): GeneratedFile[] {

@@ -130,6 +130,7 @@ function methodSection(
     ),
     method.extension ? '<span class="ext">extension</span>' : '',
     method.websocketOnly ? '<span>WebSocket only</span>' : '',
+    method.devNode ? '<span>dev node</span>' : '',
     method.aliasOf
       ? `<span>alias of <a href="#method-${escapeHtml(method.aliasOf)}">${escapeHtml(method.aliasOf)}</a></span>`
       : '',

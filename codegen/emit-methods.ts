@@ -93,6 +93,7 @@ function definition(method: MethodModel, build: ValidatorBuild): string {
     `pending: ${method.pending}`,
     `extension: ${method.extension}`,
     `websocketOnly: ${method.websocketOnly}`,
+    `devNode: ${method.devNode}`,
     `paramValidators: [${validators.params.map((v) => `validators.${v}`).join(', ')}]`,
     `resultValidator: validators.${validators.result}`,
   ]

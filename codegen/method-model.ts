@@ -20,6 +20,7 @@ function examplesOf(value: unknown): ExampleModel[] {
     if (example['x-endpoint'] === 'flashblocks' || example['x-endpoint'] === 'general')
       model.endpoint = example['x-endpoint']
     if (typeof example['x-setup'] === 'string') model.setup = example['x-setup']
+    if (typeof example['x-error-code'] === 'number') model.errorCode = example['x-error-code']
     if (isSchema(example.result)) model.result = { name: text(example.result.name), value: example.result.value }
     return model
   })
@@ -42,6 +43,7 @@ export function toMethodModel(method: { name: string } & Record<string, unknown>
     pending: method['x-pending'] === true,
     extension: method['x-extension'] === true,
     websocketOnly: method['x-websocket-only'] === true,
+    devNode: method['x-dev-node'] === true,
     examples: examplesOf(method.examples),
   }
   if (typeof method['x-alias-of'] === 'string') model.aliasOf = method['x-alias-of']

@@ -18,6 +18,8 @@ interface ParamModel {
 }
 
 export interface ExampleModel {
+  /** `x-error-code`: the example shows a refusal with this code instead of a result. */
+  errorCode?: number
   name: string
   params: { name: string; value: unknown }[]
   result?: { name: string; value: unknown }
@@ -41,6 +43,8 @@ export interface MethodModel {
   pending: boolean
   extension: boolean
   websocketOnly: boolean
+  /** `x-dev-node`: a dev-node method (state edits, snapshots, time travel): served only where the service turns them on. */
+  devNode: boolean
   /** Set on an alias: the method it dispatches to. */
   aliasOf?: string
   examples: ExampleModel[]

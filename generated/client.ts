@@ -8,6 +8,92 @@ export type { Subscription } from '../src/client/ws-client.js'
 
 /** One typed function per method: `client.eth_getBalance(address, block)`. */
 export interface RpcMethods {
+  /** Impersonates every address, or stops doing so. */
+  anvil_autoImpersonateAccount(...params: Methods['anvil_autoImpersonateAccount']['params']): Promise<Methods['anvil_autoImpersonateAccount']['result']>
+  /** Empties the pool. */
+  anvil_dropAllTransactions(...params: Methods['anvil_dropAllTransactions']['params']): Promise<Methods['anvil_dropAllTransactions']['result']>
+  /** Removes a transaction from the pool. */
+  anvil_dropTransaction(...params: Methods['anvil_dropTransaction']['params']): Promise<Methods['anvil_dropTransaction']['result']>
+  /** Returns the whole state as a gzipped state file. */
+  anvil_dumpState(...params: Methods['anvil_dumpState']['params']): Promise<Methods['anvil_dumpState']['result']>
+  /** Returns whether blocks are built on their own. */
+  anvil_getAutomine(...params: Methods['anvil_getAutomine']['params']): Promise<Methods['anvil_getAutomine']['result']>
+  /** Lets eth_sendTransaction send from an address without its key. */
+  anvil_impersonateAccount(...params: Methods['anvil_impersonateAccount']['params']): Promise<Methods['anvil_impersonateAccount']['result']>
+  /**
+   * Moves the clock forward.
+   *
+   * Alias of evm_increaseTime.
+   */
+  anvil_increaseTime(...params: Methods['anvil_increaseTime']['params']): Promise<Methods['anvil_increaseTime']['result']>
+  /** Writes a state file over the current state. */
+  anvil_loadState(...params: Methods['anvil_loadState']['params']): Promise<Methods['anvil_loadState']['result']>
+  /** Returns the node's metadata. */
+  anvil_metadata(...params: Methods['anvil_metadata']['params']): Promise<Methods['anvil_metadata']['result']>
+  /** Builds and seals blocks now. */
+  anvil_mine(...params: Methods['anvil_mine']['params']): Promise<Methods['anvil_mine']['result']>
+  /** Returns the node's configuration. */
+  anvil_nodeInfo(...params: Methods['anvil_nodeInfo']['params']): Promise<Methods['anvil_nodeInfo']['result']>
+  /** Stops spacing blocks by a fixed interval. */
+  anvil_removeBlockTimestampInterval(...params: Methods['anvil_removeBlockTimestampInterval']['params']): Promise<Methods['anvil_removeBlockTimestampInterval']['result']>
+  /** Resets the chain to how it started. */
+  anvil_reset(...params: Methods['anvil_reset']['params']): Promise<Methods['anvil_reset']['result']>
+  /**
+   * Reverts the chain to a snapshot.
+   *
+   * Alias of evm_revert.
+   */
+  anvil_revert(...params: Methods['anvil_revert']['params']): Promise<Methods['anvil_revert']['result']>
+  /**
+   * Turns building blocks on their own on or off.
+   *
+   * Alias of evm_setAutomine.
+   */
+  anvil_setAutomine(...params: Methods['anvil_setAutomine']['params']): Promise<Methods['anvil_setAutomine']['result']>
+  /** Sets an account's balance. */
+  anvil_setBalance(...params: Methods['anvil_setBalance']['params']): Promise<Methods['anvil_setBalance']['result']>
+  /**
+   * Sets the gas limit of the following blocks.
+   *
+   * Alias of evm_setBlockGasLimit.
+   */
+  anvil_setBlockGasLimit(...params: Methods['anvil_setBlockGasLimit']['params']): Promise<Methods['anvil_setBlockGasLimit']['result']>
+  /** Spaces the following blocks evenly in time. */
+  anvil_setBlockTimestampInterval(...params: Methods['anvil_setBlockTimestampInterval']['params']): Promise<Methods['anvil_setBlockTimestampInterval']['result']>
+  /** Sets the code at an address. */
+  anvil_setCode(...params: Methods['anvil_setCode']['params']): Promise<Methods['anvil_setCode']['result']>
+  /** Sets the fee recipient of the following blocks. */
+  anvil_setCoinbase(...params: Methods['anvil_setCoinbase']['params']): Promise<Methods['anvil_setCoinbase']['result']>
+  /**
+   * Builds a block every so many seconds.
+   *
+   * Alias of evm_setIntervalMining.
+   */
+  anvil_setIntervalMining(...params: Methods['anvil_setIntervalMining']['params']): Promise<Methods['anvil_setIntervalMining']['result']>
+  /** Turns the node's log lines on or off. */
+  anvil_setLoggingEnabled(...params: Methods['anvil_setLoggingEnabled']['params']): Promise<Methods['anvil_setLoggingEnabled']['result']>
+  /** Sets the minimum gas price (only before EIP-1559). */
+  anvil_setMinGasPrice(...params: Methods['anvil_setMinGasPrice']['params']): Promise<Methods['anvil_setMinGasPrice']['result']>
+  /** Sets the base fee of the next block. */
+  anvil_setNextBlockBaseFeePerGas(...params: Methods['anvil_setNextBlockBaseFeePerGas']['params']): Promise<Methods['anvil_setNextBlockBaseFeePerGas']['result']>
+  /**
+   * Sets the timestamp of the next block.
+   *
+   * Alias of evm_setNextBlockTimestamp.
+   */
+  anvil_setNextBlockTimestamp(...params: Methods['anvil_setNextBlockTimestamp']['params']): Promise<Methods['anvil_setNextBlockTimestamp']['result']>
+  /** Sets an account's nonce. */
+  anvil_setNonce(...params: Methods['anvil_setNonce']['params']): Promise<Methods['anvil_setNonce']['result']>
+  /** Writes one storage slot of an account. */
+  anvil_setStorageAt(...params: Methods['anvil_setStorageAt']['params']): Promise<Methods['anvil_setStorageAt']['result']>
+  /**
+   * Snapshots the whole chain.
+   *
+   * Alias of evm_snapshot.
+   */
+  anvil_snapshot(...params: Methods['anvil_snapshot']['params']): Promise<Methods['anvil_snapshot']['result']>
+  /** Stops impersonating an address. */
+  anvil_stopImpersonatingAccount(...params: Methods['anvil_stopImpersonatingAccount']['params']): Promise<Methods['anvil_stopImpersonatingAccount']['result']>
   /** Returns a block in RLP encoding. */
   debug_getRawBlock(...params: Methods['debug_getRawBlock']['params']): Promise<Methods['debug_getRawBlock']['result']>
   /** Returns a block header in RLP encoding. */
@@ -134,6 +220,112 @@ export interface RpcMethods {
   eth_uninstallFilter(...params: Methods['eth_uninstallFilter']['params']): Promise<Methods['eth_uninstallFilter']['result']>
   /** Cancels a subscription (WebSocket only). */
   eth_unsubscribe(...params: Methods['eth_unsubscribe']['params']): Promise<Methods['eth_unsubscribe']['result']>
+  /** Moves the clock forward. */
+  evm_increaseTime(...params: Methods['evm_increaseTime']['params']): Promise<Methods['evm_increaseTime']['result']>
+  /** Seals a block now. */
+  evm_mine(...params: Methods['evm_mine']['params']): Promise<Methods['evm_mine']['result']>
+  /** Reverts the chain to a snapshot. */
+  evm_revert(...params: Methods['evm_revert']['params']): Promise<Methods['evm_revert']['result']>
+  /** Turns building blocks on their own on or off. */
+  evm_setAutomine(...params: Methods['evm_setAutomine']['params']): Promise<Methods['evm_setAutomine']['result']>
+  /** Sets the gas limit of the following blocks. */
+  evm_setBlockGasLimit(...params: Methods['evm_setBlockGasLimit']['params']): Promise<Methods['evm_setBlockGasLimit']['result']>
+  /** Builds a block every so many seconds. */
+  evm_setIntervalMining(...params: Methods['evm_setIntervalMining']['params']): Promise<Methods['evm_setIntervalMining']['result']>
+  /** Sets the timestamp of the next block. */
+  evm_setNextBlockTimestamp(...params: Methods['evm_setNextBlockTimestamp']['params']): Promise<Methods['evm_setNextBlockTimestamp']['result']>
+  /** Snapshots the whole chain. */
+  evm_snapshot(...params: Methods['evm_snapshot']['params']): Promise<Methods['evm_snapshot']['result']>
+  /**
+   * Removes a transaction from the pool.
+   *
+   * Alias of anvil_dropTransaction.
+   */
+  hardhat_dropTransaction(...params: Methods['hardhat_dropTransaction']['params']): Promise<Methods['hardhat_dropTransaction']['result']>
+  /**
+   * Returns whether blocks are built on their own.
+   *
+   * Alias of anvil_getAutomine.
+   */
+  hardhat_getAutomine(...params: Methods['hardhat_getAutomine']['params']): Promise<Methods['hardhat_getAutomine']['result']>
+  /**
+   * Lets eth_sendTransaction send from an address without its key.
+   *
+   * Alias of anvil_impersonateAccount.
+   */
+  hardhat_impersonateAccount(...params: Methods['hardhat_impersonateAccount']['params']): Promise<Methods['hardhat_impersonateAccount']['result']>
+  /**
+   * Returns the node's metadata.
+   *
+   * Alias of anvil_metadata.
+   */
+  hardhat_metadata(...params: Methods['hardhat_metadata']['params']): Promise<Methods['hardhat_metadata']['result']>
+  /**
+   * Builds and seals blocks now.
+   *
+   * Alias of anvil_mine.
+   */
+  hardhat_mine(...params: Methods['hardhat_mine']['params']): Promise<Methods['hardhat_mine']['result']>
+  /**
+   * Resets the chain to how it started.
+   *
+   * Alias of anvil_reset.
+   */
+  hardhat_reset(...params: Methods['hardhat_reset']['params']): Promise<Methods['hardhat_reset']['result']>
+  /**
+   * Sets an account's balance.
+   *
+   * Alias of anvil_setBalance.
+   */
+  hardhat_setBalance(...params: Methods['hardhat_setBalance']['params']): Promise<Methods['hardhat_setBalance']['result']>
+  /**
+   * Sets the code at an address.
+   *
+   * Alias of anvil_setCode.
+   */
+  hardhat_setCode(...params: Methods['hardhat_setCode']['params']): Promise<Methods['hardhat_setCode']['result']>
+  /**
+   * Sets the fee recipient of the following blocks.
+   *
+   * Alias of anvil_setCoinbase.
+   */
+  hardhat_setCoinbase(...params: Methods['hardhat_setCoinbase']['params']): Promise<Methods['hardhat_setCoinbase']['result']>
+  /**
+   * Turns the node's log lines on or off.
+   *
+   * Alias of anvil_setLoggingEnabled.
+   */
+  hardhat_setLoggingEnabled(...params: Methods['hardhat_setLoggingEnabled']['params']): Promise<Methods['hardhat_setLoggingEnabled']['result']>
+  /**
+   * Sets the minimum gas price (only before EIP-1559).
+   *
+   * Alias of anvil_setMinGasPrice.
+   */
+  hardhat_setMinGasPrice(...params: Methods['hardhat_setMinGasPrice']['params']): Promise<Methods['hardhat_setMinGasPrice']['result']>
+  /**
+   * Sets the base fee of the next block.
+   *
+   * Alias of anvil_setNextBlockBaseFeePerGas.
+   */
+  hardhat_setNextBlockBaseFeePerGas(...params: Methods['hardhat_setNextBlockBaseFeePerGas']['params']): Promise<Methods['hardhat_setNextBlockBaseFeePerGas']['result']>
+  /**
+   * Sets an account's nonce.
+   *
+   * Alias of anvil_setNonce.
+   */
+  hardhat_setNonce(...params: Methods['hardhat_setNonce']['params']): Promise<Methods['hardhat_setNonce']['result']>
+  /**
+   * Writes one storage slot of an account.
+   *
+   * Alias of anvil_setStorageAt.
+   */
+  hardhat_setStorageAt(...params: Methods['hardhat_setStorageAt']['params']): Promise<Methods['hardhat_setStorageAt']['result']>
+  /**
+   * Stops impersonating an address.
+   *
+   * Alias of anvil_stopImpersonatingAccount.
+   */
+  hardhat_stopImpersonatingAccount(...params: Methods['hardhat_stopImpersonatingAccount']['params']): Promise<Methods['hardhat_stopImpersonatingAccount']['result']>
   /** Returns whether the node is listening for connections. */
   net_listening(...params: Methods['net_listening']['params']): Promise<Methods['net_listening']['result']>
   /** Returns the network id. */
@@ -146,6 +338,8 @@ export interface RpcMethods {
   txpool_content(...params: Methods['txpool_content']['params']): Promise<Methods['txpool_content']['result']>
   /** Returns one sender's transactions waiting in the pool. */
   txpool_contentFrom(...params: Methods['txpool_contentFrom']['params']): Promise<Methods['txpool_contentFrom']['result']>
+  /** Summarises the transactions waiting in the pool. */
+  txpool_inspect(...params: Methods['txpool_inspect']['params']): Promise<Methods['txpool_inspect']['result']>
   /** Returns how many transactions wait in the pool. */
   txpool_status(...params: Methods['txpool_status']['params']): Promise<Methods['txpool_status']['result']>
   /** Returns the client version. */
@@ -162,6 +356,35 @@ export type RpcClient = RpcMethods & JsonRpcClient<Methods>
 export type WsRpcClient = RpcClient & WsConnection
 
 const methodNames: readonly MethodName[] = [
+  'anvil_autoImpersonateAccount',
+  'anvil_dropAllTransactions',
+  'anvil_dropTransaction',
+  'anvil_dumpState',
+  'anvil_getAutomine',
+  'anvil_impersonateAccount',
+  'anvil_increaseTime',
+  'anvil_loadState',
+  'anvil_metadata',
+  'anvil_mine',
+  'anvil_nodeInfo',
+  'anvil_removeBlockTimestampInterval',
+  'anvil_reset',
+  'anvil_revert',
+  'anvil_setAutomine',
+  'anvil_setBalance',
+  'anvil_setBlockGasLimit',
+  'anvil_setBlockTimestampInterval',
+  'anvil_setCode',
+  'anvil_setCoinbase',
+  'anvil_setIntervalMining',
+  'anvil_setLoggingEnabled',
+  'anvil_setMinGasPrice',
+  'anvil_setNextBlockBaseFeePerGas',
+  'anvil_setNextBlockTimestamp',
+  'anvil_setNonce',
+  'anvil_setStorageAt',
+  'anvil_snapshot',
+  'anvil_stopImpersonatingAccount',
   'debug_getRawBlock',
   'debug_getRawHeader',
   'debug_getRawReceipts',
@@ -223,12 +446,36 @@ const methodNames: readonly MethodName[] = [
   'eth_syncing',
   'eth_uninstallFilter',
   'eth_unsubscribe',
+  'evm_increaseTime',
+  'evm_mine',
+  'evm_revert',
+  'evm_setAutomine',
+  'evm_setBlockGasLimit',
+  'evm_setIntervalMining',
+  'evm_setNextBlockTimestamp',
+  'evm_snapshot',
+  'hardhat_dropTransaction',
+  'hardhat_getAutomine',
+  'hardhat_impersonateAccount',
+  'hardhat_metadata',
+  'hardhat_mine',
+  'hardhat_reset',
+  'hardhat_setBalance',
+  'hardhat_setCode',
+  'hardhat_setCoinbase',
+  'hardhat_setLoggingEnabled',
+  'hardhat_setMinGasPrice',
+  'hardhat_setNextBlockBaseFeePerGas',
+  'hardhat_setNonce',
+  'hardhat_setStorageAt',
+  'hardhat_stopImpersonatingAccount',
   'net_listening',
   'net_version',
   'op_supportedCapabilities',
   'rpc.discover',
   'txpool_content',
   'txpool_contentFrom',
+  'txpool_inspect',
   'txpool_status',
   'web3_clientVersion',
   'web3_sha3',

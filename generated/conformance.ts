@@ -1414,5 +1414,613 @@ export const conformanceCases: readonly ConformanceCase[] = [
       }
     ],
     "resultValidator": "eth_sendTransaction_result"
+  },
+  {
+    "id": "anvil_autoImpersonateAccount: off",
+    "method": "anvil_autoImpersonateAccount",
+    "example": "off",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      false
+    ],
+    "resultValidator": "anvil_autoImpersonateAccount_result",
+    "expected": null
+  },
+  {
+    "id": "anvil_dropAllTransactions: empty",
+    "method": "anvil_dropAllTransactions",
+    "example": "empty",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [],
+    "resultValidator": "anvil_dropAllTransactions_result",
+    "expected": null
+  },
+  {
+    "id": "anvil_dropTransaction: not in the pool",
+    "method": "anvil_dropTransaction",
+    "example": "not in the pool",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x0000000000000000000000000000000000000000000000000000000000000001"
+    ],
+    "resultValidator": "anvil_dropTransaction_result",
+    "expected": null
+  },
+  {
+    "id": "anvil_dumpState: the dev chain",
+    "method": "anvil_dumpState",
+    "example": "the dev chain",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [],
+    "resultValidator": "anvil_dumpState_result"
+  },
+  {
+    "id": "anvil_getAutomine: running",
+    "method": "anvil_getAutomine",
+    "example": "running",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [],
+    "resultValidator": "anvil_getAutomine_result"
+  },
+  {
+    "id": "anvil_impersonateAccount: impersonate 0x…dEaD",
+    "method": "anvil_impersonateAccount",
+    "example": "impersonate 0x…dEaD",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x000000000000000000000000000000000000dEaD"
+    ],
+    "resultValidator": "anvil_impersonateAccount_result",
+    "expected": null
+  },
+  {
+    "id": "anvil_increaseTime: no change",
+    "method": "anvil_increaseTime",
+    "example": "no change",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      0
+    ],
+    "resultValidator": "evm_increaseTime_result"
+  },
+  {
+    "id": "anvil_loadState: no accounts",
+    "method": "anvil_loadState",
+    "example": "no accounts",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x7b22626c6f636b223a6e756c6c2c226163636f756e7473223a7b7d2c22626573745f626c6f636b5f6e756d626572223a6e756c6c2c22626c6f636b73223a5b5d2c227472616e73616374696f6e73223a5b5d7d"
+    ],
+    "resultValidator": "anvil_loadState_result",
+    "expected": true
+  },
+  {
+    "id": "anvil_metadata: a fresh chain",
+    "method": "anvil_metadata",
+    "example": "a fresh chain",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [],
+    "resultValidator": "anvil_metadata_result"
+  },
+  {
+    "id": "anvil_mine: one block",
+    "method": "anvil_mine",
+    "example": "one block",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x1"
+    ],
+    "resultValidator": "anvil_mine_result",
+    "expected": null
+  },
+  {
+    "id": "anvil_nodeInfo: a fresh chain",
+    "method": "anvil_nodeInfo",
+    "example": "a fresh chain",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [],
+    "resultValidator": "anvil_nodeInfo_result"
+  },
+  {
+    "id": "anvil_removeBlockTimestampInterval: after one was set",
+    "method": "anvil_removeBlockTimestampInterval",
+    "example": "after one was set",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [],
+    "resultValidator": "anvil_removeBlockTimestampInterval_result"
+  },
+  {
+    "id": "anvil_revert: an unknown id",
+    "method": "anvil_revert",
+    "example": "an unknown id",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x63"
+    ],
+    "resultValidator": "evm_revert_result",
+    "expected": false
+  },
+  {
+    "id": "anvil_setAutomine: on",
+    "method": "anvil_setAutomine",
+    "example": "on",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      true
+    ],
+    "resultValidator": "evm_setAutomine_result",
+    "expected": null
+  },
+  {
+    "id": "anvil_setBalance: one OKB to 0x…dEaD",
+    "method": "anvil_setBalance",
+    "example": "one OKB to 0x…dEaD",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x000000000000000000000000000000000000dEaD",
+      "0xde0b6b3a7640000"
+    ],
+    "resultValidator": "anvil_setBalance_result",
+    "expected": null
+  },
+  {
+    "id": "anvil_setBlockGasLimit: 30 million",
+    "method": "anvil_setBlockGasLimit",
+    "example": "30 million",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x1c9c380"
+    ],
+    "resultValidator": "evm_setBlockGasLimit_result",
+    "expected": true
+  },
+  {
+    "id": "anvil_setBlockTimestampInterval: one second",
+    "method": "anvil_setBlockTimestampInterval",
+    "example": "one second",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      1
+    ],
+    "resultValidator": "anvil_setBlockTimestampInterval_result",
+    "expected": null
+  },
+  {
+    "id": "anvil_setCode: STOP at 0x…dEaD",
+    "method": "anvil_setCode",
+    "example": "STOP at 0x…dEaD",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x000000000000000000000000000000000000dEaD",
+      "0x00"
+    ],
+    "resultValidator": "anvil_setCode_result",
+    "expected": null
+  },
+  {
+    "id": "anvil_setCoinbase: the sequencer fee vault",
+    "method": "anvil_setCoinbase",
+    "example": "the sequencer fee vault",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x4200000000000000000000000000000000000011"
+    ],
+    "resultValidator": "anvil_setCoinbase_result",
+    "expected": null
+  },
+  {
+    "id": "anvil_setIntervalMining: one second",
+    "method": "anvil_setIntervalMining",
+    "example": "one second",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      1
+    ],
+    "resultValidator": "evm_setIntervalMining_result",
+    "expected": null
+  },
+  {
+    "id": "anvil_setLoggingEnabled: on",
+    "method": "anvil_setLoggingEnabled",
+    "example": "on",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      true
+    ],
+    "resultValidator": "anvil_setLoggingEnabled_result",
+    "expected": null
+  },
+  {
+    "id": "anvil_setMinGasPrice: refused (EIP-1559)",
+    "method": "anvil_setMinGasPrice",
+    "example": "refused (EIP-1559)",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x1"
+    ],
+    "resultValidator": "anvil_setMinGasPrice_result",
+    "expectedError": -32602
+  },
+  {
+    "id": "anvil_setNextBlockBaseFeePerGas: 1 wei",
+    "method": "anvil_setNextBlockBaseFeePerGas",
+    "example": "1 wei",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x1"
+    ],
+    "resultValidator": "anvil_setNextBlockBaseFeePerGas_result",
+    "expected": null
+  },
+  {
+    "id": "anvil_setNextBlockTimestamp: far ahead",
+    "method": "anvil_setNextBlockTimestamp",
+    "example": "far ahead",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      4102444800
+    ],
+    "resultValidator": "evm_setNextBlockTimestamp_result"
+  },
+  {
+    "id": "anvil_setNonce: nonce 5 for 0x…dEaD",
+    "method": "anvil_setNonce",
+    "example": "nonce 5 for 0x…dEaD",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x000000000000000000000000000000000000dEaD",
+      "0x5"
+    ],
+    "resultValidator": "anvil_setNonce_result",
+    "expected": null
+  },
+  {
+    "id": "anvil_setStorageAt: slot 0 of 0x…dEaD",
+    "method": "anvil_setStorageAt",
+    "example": "slot 0 of 0x…dEaD",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x000000000000000000000000000000000000dEaD",
+      "0x0",
+      "0x0000000000000000000000000000000000000000000000000000000000000001"
+    ],
+    "resultValidator": "anvil_setStorageAt_result",
+    "expected": true
+  },
+  {
+    "id": "anvil_snapshot: the first snapshot",
+    "method": "anvil_snapshot",
+    "example": "the first snapshot",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [],
+    "resultValidator": "evm_snapshot_result"
+  },
+  {
+    "id": "anvil_stopImpersonatingAccount: stop impersonating 0x…dEaD",
+    "method": "anvil_stopImpersonatingAccount",
+    "example": "stop impersonating 0x…dEaD",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x000000000000000000000000000000000000dEaD"
+    ],
+    "resultValidator": "anvil_stopImpersonatingAccount_result",
+    "expected": null
+  },
+  {
+    "id": "evm_increaseTime: no change",
+    "method": "evm_increaseTime",
+    "example": "no change",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      0
+    ],
+    "resultValidator": "evm_increaseTime_result"
+  },
+  {
+    "id": "evm_mine: one block",
+    "method": "evm_mine",
+    "example": "one block",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [],
+    "resultValidator": "evm_mine_result",
+    "expected": "0x0"
+  },
+  {
+    "id": "evm_revert: an unknown id",
+    "method": "evm_revert",
+    "example": "an unknown id",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x63"
+    ],
+    "resultValidator": "evm_revert_result",
+    "expected": false
+  },
+  {
+    "id": "evm_setAutomine: on",
+    "method": "evm_setAutomine",
+    "example": "on",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      true
+    ],
+    "resultValidator": "evm_setAutomine_result",
+    "expected": null
+  },
+  {
+    "id": "evm_setBlockGasLimit: 30 million",
+    "method": "evm_setBlockGasLimit",
+    "example": "30 million",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x1c9c380"
+    ],
+    "resultValidator": "evm_setBlockGasLimit_result",
+    "expected": true
+  },
+  {
+    "id": "evm_setIntervalMining: one second",
+    "method": "evm_setIntervalMining",
+    "example": "one second",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      1
+    ],
+    "resultValidator": "evm_setIntervalMining_result",
+    "expected": null
+  },
+  {
+    "id": "evm_setNextBlockTimestamp: far ahead",
+    "method": "evm_setNextBlockTimestamp",
+    "example": "far ahead",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      4102444800
+    ],
+    "resultValidator": "evm_setNextBlockTimestamp_result"
+  },
+  {
+    "id": "evm_snapshot: the first snapshot",
+    "method": "evm_snapshot",
+    "example": "the first snapshot",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [],
+    "resultValidator": "evm_snapshot_result"
+  },
+  {
+    "id": "hardhat_dropTransaction: not in the pool",
+    "method": "hardhat_dropTransaction",
+    "example": "not in the pool",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x0000000000000000000000000000000000000000000000000000000000000001"
+    ],
+    "resultValidator": "anvil_dropTransaction_result",
+    "expected": null
+  },
+  {
+    "id": "hardhat_getAutomine: running",
+    "method": "hardhat_getAutomine",
+    "example": "running",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [],
+    "resultValidator": "anvil_getAutomine_result"
+  },
+  {
+    "id": "hardhat_impersonateAccount: impersonate 0x…dEaD",
+    "method": "hardhat_impersonateAccount",
+    "example": "impersonate 0x…dEaD",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x000000000000000000000000000000000000dEaD"
+    ],
+    "resultValidator": "anvil_impersonateAccount_result",
+    "expected": null
+  },
+  {
+    "id": "hardhat_metadata: a fresh chain",
+    "method": "hardhat_metadata",
+    "example": "a fresh chain",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [],
+    "resultValidator": "anvil_metadata_result"
+  },
+  {
+    "id": "hardhat_mine: one block",
+    "method": "hardhat_mine",
+    "example": "one block",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x1"
+    ],
+    "resultValidator": "anvil_mine_result",
+    "expected": null
+  },
+  {
+    "id": "hardhat_setBalance: one OKB to 0x…dEaD",
+    "method": "hardhat_setBalance",
+    "example": "one OKB to 0x…dEaD",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x000000000000000000000000000000000000dEaD",
+      "0xde0b6b3a7640000"
+    ],
+    "resultValidator": "anvil_setBalance_result",
+    "expected": null
+  },
+  {
+    "id": "hardhat_setCode: STOP at 0x…dEaD",
+    "method": "hardhat_setCode",
+    "example": "STOP at 0x…dEaD",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x000000000000000000000000000000000000dEaD",
+      "0x00"
+    ],
+    "resultValidator": "anvil_setCode_result",
+    "expected": null
+  },
+  {
+    "id": "hardhat_setCoinbase: the sequencer fee vault",
+    "method": "hardhat_setCoinbase",
+    "example": "the sequencer fee vault",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x4200000000000000000000000000000000000011"
+    ],
+    "resultValidator": "anvil_setCoinbase_result",
+    "expected": null
+  },
+  {
+    "id": "hardhat_setLoggingEnabled: on",
+    "method": "hardhat_setLoggingEnabled",
+    "example": "on",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      true
+    ],
+    "resultValidator": "anvil_setLoggingEnabled_result",
+    "expected": null
+  },
+  {
+    "id": "hardhat_setMinGasPrice: refused (EIP-1559)",
+    "method": "hardhat_setMinGasPrice",
+    "example": "refused (EIP-1559)",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x1"
+    ],
+    "resultValidator": "anvil_setMinGasPrice_result",
+    "expectedError": -32602
+  },
+  {
+    "id": "hardhat_setNextBlockBaseFeePerGas: 1 wei",
+    "method": "hardhat_setNextBlockBaseFeePerGas",
+    "example": "1 wei",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x1"
+    ],
+    "resultValidator": "anvil_setNextBlockBaseFeePerGas_result",
+    "expected": null
+  },
+  {
+    "id": "hardhat_setNonce: nonce 5 for 0x…dEaD",
+    "method": "hardhat_setNonce",
+    "example": "nonce 5 for 0x…dEaD",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x000000000000000000000000000000000000dEaD",
+      "0x5"
+    ],
+    "resultValidator": "anvil_setNonce_result",
+    "expected": null
+  },
+  {
+    "id": "hardhat_setStorageAt: slot 0 of 0x…dEaD",
+    "method": "hardhat_setStorageAt",
+    "example": "slot 0 of 0x…dEaD",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x000000000000000000000000000000000000dEaD",
+      "0x0",
+      "0x0000000000000000000000000000000000000000000000000000000000000001"
+    ],
+    "resultValidator": "anvil_setStorageAt_result",
+    "expected": true
+  },
+  {
+    "id": "hardhat_stopImpersonatingAccount: stop impersonating 0x…dEaD",
+    "method": "hardhat_stopImpersonatingAccount",
+    "example": "stop impersonating 0x…dEaD",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x000000000000000000000000000000000000dEaD"
+    ],
+    "resultValidator": "anvil_stopImpersonatingAccount_result",
+    "expected": null
+  },
+  {
+    "id": "txpool_inspect: empty pool",
+    "method": "txpool_inspect",
+    "example": "empty pool",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [],
+    "resultValidator": "txpool_inspect_result",
+    "expected": {
+      "pending": {},
+      "queued": {}
+    }
+  },
+  {
+    "id": "anvil_reset: to genesis",
+    "method": "anvil_reset",
+    "example": "to genesis",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [],
+    "resultValidator": "anvil_reset_result",
+    "expected": null
+  },
+  {
+    "id": "hardhat_reset: to genesis",
+    "method": "hardhat_reset",
+    "example": "to genesis",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [],
+    "resultValidator": "anvil_reset_result",
+    "expected": null
   }
 ]

@@ -357,6 +357,13 @@ export type Capabilities = {
 }
 
 /**
+ * Dev-node quantity
+ *
+ * A non-negative integer as anvil and Hardhat take it: a hex string (leading zeros allowed, up to 64 hex digits) or a JSON number (Hardhat suites send `evm_increaseTime` 3600 as a number).
+ */
+export type DevQuantity = `0x${string}` | number
+
+/**
  * Fork configuration
  *
  * EIP-7910: the rules in force now (`current`), at the next scheduled fork (`next`) and at the last one scheduled (`last`); `next` and `last` are null when no fork is scheduled.
@@ -582,6 +589,17 @@ export type ForkConfig = {
 }
 
 /**
+ * Forking
+ *
+ * The network to fork and the block to fork at (Hardhat's names); null fields count as absent.
+ */
+export type Forking = {
+  jsonRpcUrl?: string | null
+  /** null as absent (viem's reset sends it so). */
+  blockNumber?: DevQuantity | null
+}
+
+/**
  * 32-byte hash
  *
  * A 32-byte hash (keccak-256 of a block, transaction or topic), hex encoded.
@@ -645,6 +663,57 @@ export type Log = {
 export type LogSubscriptionFilter = {
   address?: NotFound | Address | Addresses
   topics?: NotFound | FilterTopics
+}
+
+/**
+ * evm_mine options
+ *
+ * The first block's timestamp, or `{timestamp, blocks}` (anvil's MineOptions); null as absent.
+ */
+export type MineOptions = DevQuantity | {
+  timestamp?: DevQuantity
+  blocks?: DevQuantity
+} | null
+
+/**
+ * Node information
+ *
+ * anvil_nodeInfo's answer, in anvil's field names.
+ */
+export type NodeInfo = {
+  currentBlockNumber: Uint
+  currentBlockTimestamp: number
+  currentBlockHash: Hash32
+  hardFork: string
+  transactionOrder: string
+  environment: {
+    baseFee: Uint
+    chainId: number
+    gasLimit: Uint
+    gasPrice: Uint
+  }
+  forkConfig: {
+    forkUrl?: string | null
+    forkBlockNumber?: number | null
+    forkRetryBackoff?: number | null
+  }
+  network?: string
+}
+
+/**
+ * Node metadata
+ *
+ * anvil_metadata's answer (Hardhat's hardhat_metadata fields plus anvil's snapshots), in anvil's field names.
+ */
+export type NodeMetadata = {
+  clientVersion: string
+  chainId: number
+  instanceId: Hash32
+  latestBlockNumber: number
+  latestBlockHash: Hash32
+  forkedNetwork?: null
+  /** By snapshot id (hex), the block number and hash it was taken at. */
+  snapshots: Record<string, [number, Hash32]>
 }
 
 /**
@@ -745,6 +814,15 @@ export type Receipt = {
   /** OP Stack (Jovian). blobGasUsed is then the transaction's DA footprint. */
   daFootprintGasScalar?: Uint
 }
+
+/**
+ * Reset options
+ *
+ * Hardhat's hardhat_reset options (anvil's anvil_reset takes the same): `forking` names a network to fork at a block; absent or null resets to the chain as it started.
+ */
+export type ResetOptions = {
+  forking?: Forking | null
+} | null
 
 /**
  * Resource capability
@@ -1049,6 +1127,16 @@ export type TxPoolContentFrom = {
 }
 
 /**
+ * Transaction pool summary
+ *
+ * geth's txpool_inspect: by sender and decimal nonce, one line per pooled transaction, `<to>: <value> wei + <gas> gas × <gas price> wei` (`contract creation` for `to` when it creates).
+ */
+export type TxPoolInspect = {
+  pending: TxPoolSummaries
+  queued: TxPoolSummaries
+}
+
+/**
  * Transaction pool status
  *
  * How many transactions can run now (`pending`) and how many wait for a missing nonce (`queued`).
@@ -1057,6 +1145,13 @@ export type TxPoolStatus = {
   pending: Uint
   queued: Uint
 }
+
+/**
+ * Transaction pool summaries
+ *
+ * Summary lines by sender address, then by nonce as a decimal string.
+ */
+export type TxPoolSummaries = Record<string, Record<string, string>>
 
 /**
  * Transaction pool section

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { ConfigError, DEFAULT_MNEMONIC, defaultConfig } from './config.js'
+import { ConfigError, DEFAULT_MNEMONIC, defaultConfig, devMethodsServed } from './config.js'
 import { HELP, parseArgs, parseCommandLine } from './flags.js'
 import { DEFAULT_L1_SETTINGS } from './opstack/l1-origin.js'
 
@@ -179,6 +179,8 @@ describe('flags', () => {
       '--genesis',
       '--import',
       '--no-mining',
+      '--no-dev-methods',
+      '--dev-methods',
     ]) {
       expect(HELP).toContain(flag)
     }
@@ -190,6 +192,25 @@ describe('a geth chain', () => {
     const config = parseArgs(['--genesis', 'g.json', '--import', 'chain.rlp', '--no-mining'])
     expect(config).toMatchObject({ genesis: 'g.json', importFile: 'chain.rlp', mining: false })
     expect(() => parseArgs(['--import', 'chain.rlp'])).toThrow('--import needs --genesis')
+  })
+})
+
+describe('the dev-node methods', () => {
+  test('are on for a loopback --host, off for any other unless --dev-methods, and never in follower mode', () => {
+    expect(devMethodsServed(parseArgs([]))).toBe(true)
+    expect(devMethodsServed(parseArgs(['--host', '::1']))).toBe(true)
+    expect(devMethodsServed(parseArgs(['--no-dev-methods']))).toBe(false)
+    expect(devMethodsServed(parseArgs(['--host', '0.0.0.0']))).toBe(false)
+    expect(devMethodsServed(parseArgs(['--host', '0.0.0.0', '--dev-methods']))).toBe(true)
+    expect(devMethodsServed(parseArgs(['--upstream', 'http://127.0.0.1:8545']))).toBe(false)
+    expect(devMethodsServed(parseArgs(['--upstream', 'http://127.0.0.1:8545', '--no-dev-methods']))).toBe(false)
+  })
+
+  test('--dev-methods is refused in follower mode and beside --no-dev-methods', () => {
+    expect(() => parseArgs(['--upstream', 'http://127.0.0.1:8545', '--dev-methods'])).toThrow(
+      '--dev-methods does not apply in follower mode',
+    )
+    expect(() => parseArgs(['--dev-methods', '--no-dev-methods'])).toThrow('contradict')
   })
 })
 

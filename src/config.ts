@@ -92,6 +92,11 @@ export interface Config {
   forkUrl?: string
   /** `--fork-block-number`: the upstream block to fork at (default: its latest). */
   forkBlockNumber?: bigint
+  /**
+   * The dev-node methods (anvil_*, evm_*, hardhat_*): true `--dev-methods`, false `--no-dev-methods`,
+   * absent = on when the service binds a loopback address only (see devMethodsServed).
+   */
+  devMethods?: boolean
 }
 
 export const CHAIN_IDS: Readonly<Record<Network, number>> = { mainnet: 196, testnet: 1952 }
@@ -165,6 +170,21 @@ function isCidr(text: string): boolean {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128)
 }
 
+/** True for an address only this machine reaches: 127.0.0.0/8, ::1, localhost. */
+function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '')
+  return bare === 'localhost' || bare === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bare)
+}
+
+/**
+ * Whether the dev-node methods are served: they change state without a signature, so never in follower
+ * mode, and on a non-loopback --host only when --dev-methods asks for them.
+ */
+export function devMethodsServed(config: Pick<Config, 'devMethods' | 'upstream' | 'host'>): boolean {
+  if (config.upstream !== undefined) return false
+  return config.devMethods ?? isLoopback(config.host)
+}
+
 /** Throws a ConfigError naming the flag of the first unusable setting. */
 export function checkConfig(config: Config): Config {
   if (!isIntegerIn(config.port, 0, 65_535)) fail(`--port must be an integer from 0 to 65535, got ${config.port}`)
@@ -232,6 +252,8 @@ export function checkConfig(config: Config): Config {
     fail(
       `--rpc.send-raw-transaction-sync-timeout must be from 1 ms to 3600 s (as 6s, 500ms, or seconds), got ${config.sendSyncTimeoutMs} ms`,
     )
+  if (config.devMethods === true && config.upstream !== undefined)
+    fail('--dev-methods does not apply in follower mode (--upstream): a follower never changes state unsigned')
   if (config.importFile !== undefined && config.genesis === undefined)
     fail('--import needs --genesis (the genesis the blocks build on)')
   if (config.genesis !== undefined && config.dataDir !== undefined)

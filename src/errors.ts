@@ -5,6 +5,7 @@
  * error of openrpc/errors.yaml is the class of the same name + `Error`, whose static `template` is the
  * document's message (errors.test.ts holds the two together).
  */
+export * from './errors/dev-node.js'
 export * from './errors/follower.js'
 export * from './errors/geth.js'
 export * from './errors/rpc-error.js'

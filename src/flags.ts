@@ -58,6 +58,10 @@ Flags:
                                  Ethereum rules, no OP Stack deposits or fees) instead of the dev genesis
       --import <file>            execute these RLP blocks (as \`geth import\`) on top of --genesis at start
       --no-mining                build no blocks: the head stays the last imported block
+      --no-dev-methods           turn the dev-node methods off (anvil_*, evm_*, hardhat_*: state edits,
+                                 snapshots, time travel, impersonation; default: on when --host is loopback)
+      --dev-methods              serve the dev-node methods on a non-loopback --host too (anyone who reaches
+                                 the port can then change the chain's state without a key)
       --da-footprint-gas-scalar <n> Jovian DA footprint gas per estimated byte; a block's footprint may not
                                  pass its gas limit (default ${d.l1Settings.daFootprintGasScalar}; 0 means that default)
       --feed-dialect <name>      how /ws/flashblocks writes flashblocks: xlayer (target_index, an end-of-block
@@ -116,6 +120,8 @@ const flags = {
   genesis: { type: 'string' },
   import: { type: 'string' },
   'no-mining': { type: 'boolean' },
+  'no-dev-methods': { type: 'boolean' },
+  'dev-methods': { type: 'boolean' },
   'da-footprint-gas-scalar': { type: 'string' },
   'feed-dialect': { type: 'string' },
   'rpc.send-raw-transaction-sync-timeout': { type: 'string' },
@@ -253,6 +259,10 @@ export function parseCommandLine(argv: string[]): CommandLine {
   if (text('fork-url') !== undefined) overrides.forkUrl = text('fork-url')!
   if (text('fork-block-number') !== undefined)
     overrides.forkBlockNumber = BigInt(integer('fork-block-number', text('fork-block-number')!))
+  if (values['dev-methods'] && values['no-dev-methods'])
+    throw new ConfigError('--dev-methods and --no-dev-methods contradict each other; give one')
+  if (values['dev-methods']) overrides.devMethods = true
+  if (values['no-dev-methods']) overrides.devMethods = false
   if (text('upstream') !== undefined) {
     const chainFlag = CHAIN_FLAGS.find((flag) => values[flag] !== undefined)
     if (chainFlag)

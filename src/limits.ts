@@ -180,3 +180,16 @@ export const MAX_SIMULATE_CALLS = 10_000
 
 /** Seconds between simulated blocks whose timestamp is not given (geth's timestampIncrement). */
 export const SIMULATE_TIMESTAMP_STEP = 12n
+
+/**
+ * Most blocks one anvil_mine / hardhat_mine / evm_mine call builds: each is a real block (an L1-info deposit,
+ * a flashblock, a seal), about a millisecond apiece, and the chain waits for them; anvil sets no limit.
+ */
+export const DEV_MINE_MAX_BLOCKS = 100_000n
+
+/**
+ * Longest block time evm_setIntervalMining sets (s): the sequencer's timer must stay under setTimeout's
+ * 2^31 - 1 ms (about 24.8 days). anvil takes any 64-bit number; Hardhat's same-named method takes ms, so
+ * viem's hardhat mode sends 1000 times the seconds, still far inside this.
+ */
+export const DEV_MAX_BLOCK_INTERVAL_SECONDS = 2_000_000n

@@ -124,8 +124,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     let upstreamFeed = options.upstreamFeed
     if (!upstream) {
       const port = await freePort()
-      // internal: only followers call it, so no rate limit; its pool's admissions reach the shared pending filters
-      const flags = ['--rate-limit', '0', '--redis-url', redisUrl]
+      // internal: only followers call it, so no rate limit; its pool's admissions reach the shared pending filters.
+      // A public cluster's source of truth: no unsigned state changes (dev-node methods off)
+      const flags = ['--rate-limit', '0', '--redis-url', redisUrl, '--no-dev-methods']
       leader = new Supervised('leader', port, () => startMember(dir, 'leader', port, flags), log, false)
       started.push(leader)
       await waitFor('the leader', leader.child, () => isReady(leader!.origin))

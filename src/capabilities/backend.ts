@@ -5,6 +5,7 @@
 import type { Common } from '@ethereumjs/common'
 import type { Endpoint } from '../../generated/methods.js'
 import type { DevAccounts } from './accounts.js'
+import type { DevNode } from './dev-node.js'
 import type { Executor } from './execute.js'
 import type { BlockReader } from './read.js'
 import type { TxSubmitter } from './submit.js'
@@ -16,4 +17,6 @@ export interface Backend {
   readonly devAccounts: DevAccounts
   /** The chain's rules (fork schedule, parameters): what eth_config reports. */
   readonly common: Common
+  /** The dev node's controls; only the embedded chain has them. */
+  readonly devNode?: DevNode
 }

@@ -34,7 +34,7 @@ import type { BlockRecord, DevAccount, Flashblock, TxLocation } from '../domain/
 import type { Persistence } from './persist/persistence.js'
 import { restoreInProgress } from './persist/restore.js'
 import { gethGenesisCommon, readGethGenesis } from './geth-genesis.js'
-import { type ChainLogger, consoleLogger, silent } from './logger.js'
+import { type ChainLogger, consoleLogger, silent, SwitchableLogger } from './logger.js'
 import { openChainState } from './open-state.js'
 import { ForkMode } from './fork/fork-mode.js'
 import { ForkRootReader } from './fork/fork-state.js'
@@ -43,6 +43,9 @@ import type { Preimages } from './persist/preimages.js'
 import { nextBaseFee } from '../opstack/da-footprint.js'
 import { writeStateFile } from './persist/state-dump.js'
 import type { Pruner } from './persist/prune.js'
+import { EmbeddedDevNode } from './dev/dev-node.js'
+import { NextBlock } from './dev/next-block.js'
+import { RootAliases } from './dev/root-aliases.js'
 
 /** OP Stack's sequencer fee vault: where priority fees go. */
 const FEE_RECIPIENT = hexToBytes('0x4200000000000000000000000000000000000011')
@@ -93,7 +96,14 @@ export class Chain implements Backend, TxSubmitter {
   private readonly resolvers: Record<Endpoint, BlockReader>
   readonly submitter: TxSubmitter = this
   readonly executor: Executor
+  /** The executor on the chain's own EVM (under the fork's, in fork mode): the dev node drops its answers. */
+  readonly localExecutor: EmbeddedExecutor
   readonly devAccounts: EmbeddedDevAccounts
+  /** The dev node's (src/chain/dev/): edited roots, the next block's clock and settings. */
+  readonly roots = new RootAliases()
+  readonly nextBlock = new NextBlock()
+  readonly logger: SwitchableLogger
+  readonly devNode: EmbeddedDevNode
 
   constructor(
     readonly common: Common,
@@ -115,6 +125,7 @@ export class Chain implements Backend, TxSubmitter {
     readonly persistence?: Persistence,
   ) {
     this.events = events
+    const log = (this.logger = new SwitchableLogger(logger))
     this.stateCache = new StateCache(nodeStore(vm))
     this.blockchain = vm.blockchain as StoreBlockHashes
     this.pending = new PendingStore({ canonicalHeight: () => store.height, warn: logger.warn })
@@ -134,10 +145,18 @@ export class Chain implements Backend, TxSubmitter {
         },
         journal: persistence,
       },
-      { ...options, coinbase: FEE_RECIPIENT, log: logger.info, warn: logger.warn },
+      {
+        ...options,
+        coinbase: FEE_RECIPIENT,
+        log: (m) => log.info(m),
+        warn: (m) => log.warn(m),
+        nextBlock: (parent) => this.nextBlock.take(parent),
+      },
     )
     const { fork } = options
-    const local = new EmbeddedExecutor(vm, vms, (root) => this.readerAt(root))
+    const rootOf = (root: Uint8Array) => this.roots.resolve(root)
+    const local = new EmbeddedExecutor(vm, vms, (root) => this.readerAt(root), rootOf)
+    this.localExecutor = local
     this.executor = fork ? fork.executor(local, () => store.genesis()) : local
     this.devAccounts = new EmbeddedDevAccounts(common, accounts)
     const sources = {
@@ -151,6 +170,7 @@ export class Chain implements Backend, TxSubmitter {
       return fork ? fork.reader(resolver) : resolver
     }
     this.resolvers = { general: reader('general'), flashblocks: reader('flashblocks') }
+    this.devNode = new EmbeddedDevNode(this)
   }
 
   get chainId(): bigint {
@@ -175,6 +195,7 @@ export class Chain implements Backend, TxSubmitter {
 
   /** The reads of a committed root through the cross-root state cache (state-cache.ts): what RPC reads use. */
   readerAt(root: Uint8Array): RootReader {
+    root = this.roots.resolve(root)
     this.options.pruner?.check(root)
     // reads come in runs on one root: the last root's hex key is kept (hex of 32 bytes costs more than a compare)
     if (!equalsBytes(root, this.lastRoot.bytes)) this.lastRoot = { bytes: root.slice(), key: bytesToHex(root) }
@@ -210,7 +231,8 @@ export class Chain implements Backend, TxSubmitter {
     await this.sequencer.stop()
     const { dumpState: file, preimages, pruner } = this.options
     try {
-      if (file) await writeStateFile(file, this.vm, this.store.latest(), preimages)
+      const head = this.store.latest()
+      if (file) await writeStateFile(file, this.vm, head, preimages, this.roots.resolve(head.header.stateRoot))
     } finally {
       await pruner?.idle()
       await this.persistence?.close()

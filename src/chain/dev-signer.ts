@@ -17,7 +17,7 @@ export class EmbeddedDevAccounts implements DevAccounts {
   }
 }
 
-function toTxData(r: FilledRequest): TypedTxData {
+export function toTxData(r: FilledRequest): TypedTxData {
   return {
     type: r.type,
     chainId: r.chainId,

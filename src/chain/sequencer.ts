@@ -30,7 +30,20 @@ export interface SequencerOptions {
   l1Settings?: L1Settings
   log: (message: string) => void
   warn: (message: string) => void
+  /** The dev node's say over the next block (its clock, coinbase, gas limit, base fee); default: wall clock. */
+  nextBlock?: (parent: BlockRecord) => NextBlockSettings
 }
+
+/** What the dev node sets for a block about to open; anything absent follows the parent and the wall clock. */
+export interface NextBlockSettings {
+  timestamp?: bigint
+  coinbase?: Uint8Array
+  gasLimit?: bigint
+  baseFee?: bigint
+}
+
+/** One step of rebuilding an open block: a flashblock of exactly these transactions, or a state edit. */
+export type ReplayStep = readonly TxRecord[] | (() => Promise<void>)
 
 export interface SequencerHooks {
   /** Synchronous: the pending store applies it and listeners hear of it before anything else runs. */
@@ -73,6 +86,39 @@ export class Sequencer {
   /** Number of the block in progress, if one is open. */
   get openBlock(): bigint | undefined {
     return this.open?.number
+  }
+
+  /** The parameters the open block was opened with (a dev snapshot keeps them to rebuild it). */
+  get openBlockParams(): BlockParams | undefined {
+    return this.open && this.openParams
+  }
+
+  /** The block time, changed by evm_setIntervalMining; the next block is due that long after the open one started. */
+  setBlockTime(ms: number): void {
+    this.options.blockTimeMs = ms
+  }
+
+  /** Runs `work` between flashblocks: nothing is built or sealed meanwhile (the dev node's edits and rewinds). */
+  locked<T>(work: () => Promise<T>): Promise<T> {
+    return this.exclusive(work)
+  }
+
+  /**
+   * Inside `locked`: forgets the open block without sealing it. The caller puts the state back where the
+   * block started and tells the pending store.
+   */
+  discardOpen(): void {
+    this.open = undefined
+    this.openParams = undefined
+  }
+
+  /** Inside `locked`: opens the block with `params` and rebuilds it step by step, publishing each flashblock. */
+  async replay(params: BlockParams, steps: readonly ReplayStep[]): Promise<void> {
+    this.openBlockWith(params)
+    for (const step of steps) {
+      if (typeof step === 'function') await step()
+      else await this.flash(performance.now(), undefined, step)
+    }
   }
 
   start(): void {
@@ -221,13 +267,16 @@ export class Sequencer {
 
   private startBlock(): FlashBuilder {
     const parent = this.store.latest()
-    const now = BigInt(Math.floor(Date.now() / 1000))
+    const settings = this.options.nextBlock?.(parent) ?? {}
+    const now = settings.timestamp ?? BigInt(Math.floor(Date.now() / 1000))
     const minimum = parent.header.timestamp + 1n
     return this.openBlockWith({
       timestamp: now > minimum ? now : minimum,
-      coinbase: this.options.coinbase,
+      coinbase: settings.coinbase ?? this.options.coinbase,
       prevRandao: keccak256(parent.hash),
       payloadId: new Uint8Array(randomBytes(8)),
+      ...(settings.gasLimit !== undefined ? { gasLimit: settings.gasLimit } : {}),
+      ...(settings.baseFee !== undefined ? { baseFee: settings.baseFee } : {}),
     })
   }
 

@@ -26,6 +26,8 @@ export interface BlockHistory {
   byNumber(number: bigint): BlockRecord | undefined
   numberOf(hash: Uint8Array): bigint | undefined
   position(txHash: Uint8Array): TxPosition | undefined
+  /** Forgets the blocks above `height` (the dev node's evm_revert, anvil_reset); absent: history only grows. */
+  truncate?(height: bigint): void
 }
 
 /** The whole history in memory: the chain without --data-dir (from block `base`: a fork's starts at its fork block). */
@@ -62,6 +64,14 @@ class MemoryHistory implements BlockHistory {
 
   position(txHash: Uint8Array): TxPosition | undefined {
     return this.txIndex.get(keyOf(txHash))
+  }
+
+  truncate(height: bigint): void {
+    while (BigInt(this.blocks.length - 1) > height) {
+      const block = this.blocks.pop()!
+      this.byHash.delete(keyOf(block.hash))
+      for (const tx of block.txs) this.txIndex.delete(keyOf(tx.hash))
+    }
   }
 }
 
@@ -123,6 +133,17 @@ export class CanonicalStore {
     const block = at && this.byNumber(at.number)
     if (!at || !block) return undefined
     return { block, index: at.index, tx: block.txs[at.index], receipt: block.receipts[at.index], pending: false }
+  }
+
+  /** Whether the history can go back (in memory; a data directory's only grows). */
+  get rewindable(): boolean {
+    return this.history.truncate !== undefined
+  }
+
+  /** Forgets the blocks above `height` (genesis stays); only where `rewindable`. */
+  truncate(height: bigint): void {
+    if (!this.history.truncate) throw new Error('this chain history cannot be rewound')
+    this.history.truncate(height < 0n ? 0n : height)
   }
 
   /** Blocks from..to inclusive, clamped to the chain (for log queries). */

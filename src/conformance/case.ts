@@ -18,6 +18,8 @@ export interface ConformanceCase<Method extends string = string> {
   readonly resultValidator: string
   /** Present when any fresh node of the chain answers exactly this (`x-reproducible`); otherwise the result is checked against the schema only. */
   readonly expected?: unknown
+  /** Present when the example shows a refusal (`x-error-code`): the call must fail with this code. */
+  readonly expectedError?: number
   /** Runs first on the same connection; its result replaces params[0] (a filter or subscription id). */
   readonly setup?: { readonly method: Method; readonly params: readonly unknown[] }
 }

@@ -113,6 +113,7 @@ export class ConformanceSession {
     try {
       result = await withTimeout(client.call(c.method, params), c.method)
     } catch (err) {
+      if (err instanceof RpcResponseError && err.code === c.expectedError) return { status: 'passed' }
       if (
         err instanceof RpcResponseError &&
         err.code !== METHOD_NOT_FOUND &&
@@ -123,6 +124,8 @@ export class ConformanceSession {
       }
       return { status: 'failed', reason: errorText(err) }
     }
+    if (c.expectedError !== undefined)
+      return { status: 'failed', reason: `expected error ${c.expectedError}, got ${shown(result)}` }
     const problem = judgeResult(c, result)
     return problem ? { status: 'failed', reason: problem } : { status: 'passed' }
   }

@@ -10,6 +10,8 @@
  *   id its setup method creates, as in our conformance suite.
  * The traces of a transaction or block by hash are skipped: their examples name a run's objects a fresh
  * node does not have (the conformance suite skips those examples on a not-found answer for the same reason).
+ * The dev-node methods (`x-dev-node`) are left out: the tool runs examples in document order, and they would
+ * rewrite the node's state and clock under the examples after them (the conformance suite runs them last).
  */
 import { isDeepStrictEqual, parseArgs } from 'node:util'
 import testCoverageModule from '@open-rpc/test-coverage'
@@ -25,7 +27,13 @@ type Rule = RuleModule.default
 
 type Document = Parameters<typeof testCoverage>[0]['openrpcDocument']
 type Example = { params: { value: unknown }[]; 'x-setup'?: string; 'x-endpoint'?: string }
-type Method = { name: string; examples?: Example[]; 'x-websocket-only'?: boolean; 'x-endpoints'?: string[] }
+type Method = {
+  name: string
+  examples?: Example[]
+  'x-websocket-only'?: boolean
+  'x-endpoints'?: string[]
+  'x-dev-node'?: boolean
+}
 type Reply = { result?: unknown; error?: { code: number; message: string; data?: unknown } }
 
 /** Methods whose every example names a transaction or block of the run it was captured on. */
@@ -74,7 +82,8 @@ function dereference(document: object): unknown {
 async function documentOf(url: string): Promise<{ document: Document; methods: Method[] }> {
   const reply = await post(url, 'rpc.discover', [])
   if (reply.error) throw new Error(`${url} rpc.discover: ${reply.error.message}`)
-  const raw = reply.result as { methods: Method[] }
+  const served = reply.result as { methods: Method[] }
+  const raw = { ...served, methods: served.methods.filter((method) => !method['x-dev-node']) }
   const dereferenced = dereference(raw) as { methods: Record<string, unknown>[] }
   const methods = dereferenced.methods.map((method) => ({
     ...method,

@@ -14,6 +14,9 @@ export interface BlockParams {
   payloadId: Uint8Array
   /** Charge OP Stack fees beyond gas, with parameters read from L1Block at the block's start. */
   opFees?: boolean
+  /** The dev node's overrides (evm_setBlockGasLimit, anvil_setNextBlockBaseFeePerGas); default: from the parent. */
+  gasLimit?: bigint
+  baseFee?: bigint
 }
 
 /** A block a follower re-executes: its header fields come from the feed's `base`, not from a local parent. */
@@ -67,11 +70,12 @@ export function openLocalBlock(parent: BlockRecord, params: BlockParams | undefi
   if (!params) throw new Error('FlashBuilder: block params are required for a locally built block')
   const ph = parent.header
   const number = ph.number + 1n
-  const baseFee = nextBaseFee(ph)
+  const baseFee = params.baseFee ?? nextBaseFee(ph)
+  const gasLimit = params.gasLimit ?? ph.gasLimit
   const headerData: HeaderData = {
     parentHash: parent.hash,
     number,
-    gasLimit: ph.gasLimit,
+    gasLimit,
     timestamp: params.timestamp,
     coinbase: params.coinbase,
     mixHash: params.prevRandao,
@@ -90,14 +94,14 @@ export function openLocalBlock(parent: BlockRecord, params: BlockParams | undefi
     feeRecipient: params.coinbase,
     prevRandao: params.prevRandao,
     blockNumber: number,
-    gasLimit: ph.gasLimit,
+    gasLimit,
     timestamp: params.timestamp,
     extraData: execBlock.header.extraData,
     baseFeePerGas: baseFee,
   }
   return {
     number,
-    gasLimit: ph.gasLimit,
+    gasLimit,
     baseFee,
     payloadId: params.payloadId,
     base,

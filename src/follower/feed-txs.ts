@@ -6,15 +6,15 @@
 import type { Common } from '@ethereumjs/common'
 import { equalsBytes } from '@ethereumjs/util'
 import { keccak256 } from '../evm/crypto.js'
-import { decodeTransaction } from '../chain/pool/admission.js'
+import { decodeChainTx } from '../chain/dev/impersonation.js'
 import type { TxRecord } from '../domain/types.js'
 
 /** Records already decoded here, by transaction hash (the forwarded transactions). */
 export type KnownTxs = (hash: Uint8Array) => TxRecord | undefined
 
-/** Throws what decodeTransaction throws. */
+/** Throws what decodeTransaction throws; a dev node's impersonated transaction decodes by its marker signature. */
 export function decodeFeedTx(raw: Uint8Array, common: Common, known: KnownTxs | undefined): TxRecord {
   // a transaction's hash is the keccak of its encoding, for every type (deposits too)
   const record = known?.(keccak256(raw))
-  return record && equalsBytes(record.raw, raw) ? record : decodeTransaction(raw, common)
+  return record && equalsBytes(record.raw, raw) ? record : decodeChainTx(raw, common)
 }

@@ -5,12 +5,13 @@
  */
 import type { Common } from '@ethereumjs/common'
 import type { DevAccounts } from '../capabilities/accounts.js'
+import type { DevNode } from '../capabilities/dev-node.js'
 import type { Backend } from '../capabilities/backend.js'
 import type { Executor } from '../capabilities/execute.js'
 import type { FlashblocksStatus } from '../capabilities/flashblocks.js'
 import type { BlockReader } from '../capabilities/read.js'
 import type { TxSubmitter } from '../capabilities/submit.js'
-import type { Config } from '../config.js'
+import { devMethodsServed, type Config } from '../config.js'
 import type { FilterStore } from '../filters/store.js'
 import type { Endpoint, MethodHandlers } from '../../generated/methods.js'
 
@@ -35,6 +36,8 @@ export interface HandlerContext {
   common: Common
   /** Whether flashblocks are being received, and from which peers (X Layer's status methods). */
   flashblocks: FlashblocksStatus
+  /** The dev node's controls; undefined where dev methods are off (the dispatcher answers -32601 before). */
+  dev: DevNode | undefined
 }
 
 /** The context factory the transport calls per request, over one backend and one filter registry. */
@@ -45,6 +48,7 @@ export function handlerContexts(
   flashblocks: FlashblocksStatus,
 ) {
   const { submitter: submit, executor: execution, devAccounts: accounts, common } = backend
+  const dev = devMethodsServed(config) ? backend.devNode : undefined
   const resolvers = { general: backend.resolverFor('general'), flashblocks: backend.resolverFor('flashblocks') }
   // one literal of one shape per request (an object spread here was a measurable part of a cheap request)
   return (endpoint: Endpoint, client: ClientInfo): HandlerContext => ({
@@ -55,6 +59,7 @@ export function handlerContexts(
     accounts,
     common,
     flashblocks,
+    dev,
     endpoint,
     client,
     resolver: resolvers[endpoint],

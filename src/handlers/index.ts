@@ -73,6 +73,35 @@ import { rpc_discover } from './rpc/discover.js'
 import { txpool_content, txpool_contentFrom, txpool_status } from './txpool/content.js'
 import { web3_clientVersion } from './web3/clientVersion.js'
 import { web3_sha3 } from './web3/sha3.js'
+// the dev node's (served only where dev methods are on; the hardhat_* and anvil_ spellings of evm_* are aliases)
+import {
+  anvil_dumpState,
+  anvil_loadState,
+  anvil_setBalance,
+  anvil_setCode,
+  anvil_setNonce,
+  anvil_setStorageAt,
+} from './anvil/state.js'
+import {
+  anvil_autoImpersonateAccount,
+  anvil_impersonateAccount,
+  anvil_stopImpersonatingAccount,
+} from './anvil/impersonation.js'
+import {
+  anvil_getAutomine,
+  anvil_mine,
+  anvil_removeBlockTimestampInterval,
+  anvil_setBlockTimestampInterval,
+  anvil_setCoinbase,
+  anvil_setMinGasPrice,
+  anvil_setNextBlockBaseFeePerGas,
+} from './anvil/blocks.js'
+import { anvil_dropAllTransactions, anvil_dropTransaction } from './anvil/pool.js'
+import { anvil_metadata, anvil_nodeInfo, anvil_reset, anvil_setLoggingEnabled } from './anvil/node.js'
+import { evm_mine, evm_setAutomine, evm_setBlockGasLimit, evm_setIntervalMining } from './evm/mine.js'
+import { evm_increaseTime, evm_setNextBlockTimestamp } from './evm/time.js'
+import { evm_revert, evm_snapshot } from './evm/snapshot.js'
+import { txpool_inspect } from './txpool/inspect.js'
 
 export type ConnectionMethod = 'eth_subscribe' | 'eth_unsubscribe'
 
@@ -147,4 +176,36 @@ export const handlers: Omit<MethodHandlers<HandlerContext>, ConnectionMethod> = 
   debug_getRawTransaction,
   op_supportedCapabilities,
   'rpc.discover': rpc_discover,
+  // the dev node's
+  anvil_setBalance,
+  anvil_setCode,
+  anvil_setNonce,
+  anvil_setStorageAt,
+  anvil_dumpState,
+  anvil_loadState,
+  anvil_impersonateAccount,
+  anvil_stopImpersonatingAccount,
+  anvil_autoImpersonateAccount,
+  anvil_mine,
+  anvil_getAutomine,
+  anvil_setBlockTimestampInterval,
+  anvil_removeBlockTimestampInterval,
+  anvil_setNextBlockBaseFeePerGas,
+  anvil_setMinGasPrice,
+  anvil_setCoinbase,
+  anvil_dropTransaction,
+  anvil_dropAllTransactions,
+  anvil_reset,
+  anvil_nodeInfo,
+  anvil_metadata,
+  anvil_setLoggingEnabled,
+  evm_mine,
+  evm_snapshot,
+  evm_revert,
+  evm_increaseTime,
+  evm_setNextBlockTimestamp,
+  evm_setAutomine,
+  evm_setIntervalMining,
+  evm_setBlockGasLimit,
+  txpool_inspect,
 }

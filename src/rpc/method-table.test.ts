@@ -21,6 +21,7 @@ const table: Record<string, MethodSpec> = Object.fromEntries(
       pending: method.pending,
       extension: method.extension,
       websocketOnly: method.websocketOnly,
+      devNode: method.devNode,
       paramValidators: validators.params.map(compiled),
       resultValidator: compiled(validators.result),
     })
@@ -35,6 +36,7 @@ describe('a method spec built from its definition', () => {
     expect(Object.keys(table.eth_getBalance!).sort()).toEqual([
       'checkParams',
       'checkResult',
+      'devNode',
       'endpoints',
       'extension',
       'name',

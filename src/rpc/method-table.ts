@@ -22,6 +22,8 @@ export interface MethodSpec<Name extends string = string, Target extends string 
   readonly extension: boolean
   /** eth_subscribe/eth_unsubscribe: over HTTP the transport answers with an error. */
   readonly websocketOnly: boolean
+  /** A dev-node method (x-dev-node): -32601 unless the service serves them (src/config.ts devMethodsServed). */
+  readonly devNode: boolean
   /** undefined when the params are valid, else the -32602 message, e.g. `invalid argument 0 (address): ...`. */
   checkParams(params: readonly unknown[]): string | undefined
   /** true when a result matches the result schema (tests and conformance; not on the hot path). */

@@ -3,7 +3,7 @@
  * handlers (JSON-RPC bodies only, never fastify's or a stack), the client IP rule, and both endpoints.
  */
 import Fastify, { type FastifyInstance } from 'fastify'
-import type { Config } from '../config.js'
+import { devMethodsServed, type Config } from '../config.js'
 import type { ClientInfo, HandlerContext } from '../handlers/context.js'
 import { MAX_BODY_BYTES } from '../limits.js'
 import type { Endpoint } from '../../generated/methods.js'
@@ -57,6 +57,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       handlers: options.handlers,
       onInternalError: (err, method) => app.log.error({ err, method }, 'handler failed'),
       observer: options.observer,
+      devMethods: devMethodsServed(config),
     },
   }
   // WebSocket upgrades share the endpoints' GET routes, so @fastify/websocket is registered before them. It

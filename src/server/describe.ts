@@ -2,7 +2,7 @@
  * The answer to `GET` on an endpoint: a short JSON description, so someone who opens the URL in a browser
  * learns what it is and how to talk to it instead of seeing an error.
  */
-import type { Config } from '../config.js'
+import { devMethodsServed, type Config } from '../config.js'
 import { methodTable, type Endpoint } from '../../generated/methods.js'
 import { SERVICE_NAME, SERVICE_VERSION } from '../version.js'
 import { ENDPOINT_PATHS, FEED_PATH } from './endpoints.js'
@@ -13,13 +13,16 @@ const SUMMARIES: Readonly<Record<Endpoint, string>> = {
     'Preconfirmation endpoint: `pending` reads the newest flashblock (a 200 ms increment of the block being built).',
 }
 
-const methodCounts = new Map<Endpoint, number>()
+const methodCounts = new Map<string, number>()
 
-function methodCount(endpoint: Endpoint): number {
-  let count = methodCounts.get(endpoint)
+function methodCount(endpoint: Endpoint, devMethods: boolean): number {
+  const key = `${endpoint}:${devMethods}`
+  let count = methodCounts.get(key)
   if (count === undefined) {
-    count = Object.values(methodTable).filter((spec) => spec.endpoints.includes(endpoint)).length
-    methodCounts.set(endpoint, count)
+    count = Object.values(methodTable).filter(
+      (spec) => spec.endpoints.includes(endpoint) && (devMethods || !spec.devNode),
+    ).length
+    methodCounts.set(key, count)
   }
   return count
 }
@@ -44,7 +47,7 @@ export function describeEndpoint(endpoint: Endpoint, config: Config): EndpointDe
     description: SUMMARIES[endpoint],
     network: config.network,
     chainId: config.chainId,
-    methods: methodCount(endpoint),
+    methods: methodCount(endpoint, devMethodsServed(config)),
     usage: `POST JSON-RPC 2.0 requests (Content-Type: application/json) to ${ENDPOINT_PATHS[endpoint]}; rpc.discover returns this endpoint's OpenRPC document`,
     links: { general: ENDPOINT_PATHS.general, flashblocks: ENDPOINT_PATHS.flashblocks, feed: FEED_PATH },
   }

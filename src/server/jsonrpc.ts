@@ -40,6 +40,8 @@ export interface DispatchOptions<Ctx> {
   onInternalError?: (err: unknown, method: string) => void
   /** Told of every call answered and every rate-limited reply (the Prometheus metrics). */
   observer?: CallObserver
+  /** Serve the dev-node methods (x-dev-node); otherwise they are -32601 like any unknown method. */
+  devMethods?: boolean
 }
 
 export type Transport = 'http' | 'ws'
@@ -146,7 +148,8 @@ function handleMessage<Ctx>(
     observe(opts, endpoint, 'invalid', 'error', started)
     return read.notification ? undefined : failure(read.id, read.error.toJSON())
   }
-  const spec = lookupMethod(endpoint, read.method)
+  const found = lookupMethod(endpoint, read.method)
+  const spec = found?.devNode && !opts.devMethods ? undefined : found
   let result: unknown
   try {
     result = dispatch(spec, read, ctx, opts)

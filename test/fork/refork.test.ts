@@ -73,3 +73,32 @@ test('a re-fork is refused onto another chain id, or with a block open', async (
   await expect(fork.chain.refork({})).rejects.toThrow(/discard it first/)
   await fork.chain.sealNow()
 })
+
+test('anvil_reset with forking re-forks through JSON-RPC, with a block open and transactions pooled', async () => {
+  await call(fork.url, 'eth_sendRawTransaction', [await signTokenTransfer(fork.url, upstreamed.token, 5n)])
+  await fork.chain.buildNow()
+  const pooled = await call(fork.url, 'eth_sendRawTransaction', [
+    await signTokenTransfer(fork.url, upstreamed.token, 6n),
+  ])
+  const later = await deployOnUpstream(anvil.url)
+  const head: Hex = await call(anvil.url, 'eth_blockNumber')
+
+  expect(await call(fork.url, 'anvil_reset', [{ forking: { jsonRpcUrl: anvil.url, blockNumber: head } }])).toBeNull()
+
+  expect(await call(fork.url, 'eth_blockNumber')).toBe(head)
+  expect(await call(fork.flashblocksUrl, 'eth_getTransactionByHash', [pooled])).toBeNull()
+  expect(await readsAt(fork.url, head, later)).toEqual(await readsAt(anvil.url, head, later))
+  const block = await fork.chain.sealNow()
+  expect(block.number).toBe(BigInt(head) + 1n)
+})
+
+test('anvil_reset with forking is refused with -32602 on a chain started without --fork-url', async () => {
+  const plain = await startService({ port: 0, quiet: true, mining: false })
+  try {
+    await expect(call(plain.url, 'anvil_reset', [{ forking: { jsonRpcUrl: anvil.url } }])).rejects.toThrow(
+      /anvil_reset: -32602 .*--fork-url/,
+    )
+  } finally {
+    await plain.close()
+  }
+})

@@ -7,7 +7,7 @@ import type { Common } from '@ethereumjs/common'
 import type { TxRecord } from '../../domain/types.js'
 import type { Sequencer } from '../sequencer.js'
 import type { TxPool } from '../pool/pool.js'
-import { decodeTransaction } from '../pool/admission.js'
+import { decodeChainTx, decodeImpersonated } from '../dev/impersonation.js'
 import type { Persistence } from './persistence.js'
 import type { ChainEvents, TypedEmitter } from '../../evm/events.js'
 
@@ -28,7 +28,7 @@ export async function restoreInProgress(
   await persistence.dropStaleJournal(head)
   const journal = await persistence.journal(head)
   if (journal.length > 0) {
-    const groups: TxRecord[][] = journal.map((r) => r.transactions.map((raw) => decodeTransaction(raw, deps.common)))
+    const groups: TxRecord[][] = journal.map((r) => r.transactions.map((raw) => decodeChainTx(raw, deps.common)))
     const lost = await deps.sequencer.resume(journal[0].params, groups)
     for (const tx of lost) deps.warn(`journaled transaction ${hex(tx.hash)} did not execute again after restart`)
     deps.info(`block ${head + 1n} rebuilt from the journal: ${journal.length} flashblocks, ${groups.flat().length} txs`)
@@ -37,7 +37,9 @@ export async function restoreInProgress(
   let resubmitted = 0
   for (const { hash, raw } of pooled) {
     try {
-      await deps.pool.add(raw)
+      // an impersonated transaction comes back as impersonated: its bytes carry no key's signature
+      const impersonated = decodeImpersonated(raw, deps.common)
+      await (impersonated ? deps.pool.admit(impersonated) : deps.pool.add(raw))
       resubmitted++
     } catch {
       // mined, replaced or no longer valid: nothing left to keep

@@ -79,12 +79,23 @@ async function dumpState(state: MerkleStateManager, head: BlockRecord, preimages
   }
 }
 
+/** The state at `root` (the head's, or the dev node's edit of it) as a state file, with `head`'s block environment. */
+export function stateDumpOf(vm: VM, root: Uint8Array, head: BlockRecord, preimages: Preimages): Promise<StateDump> {
+  return dumpState(stateAt(vm, root), head, preimages)
+}
+
 /**
- * The state at `head` into `file`: written next to it and renamed over it, so a crash mid-write never
- * leaves half a file.
+ * The state at `head` (at `root` when the dev node edited it) into `file`: written next to it and renamed
+ * over it, so a crash mid-write never leaves half a file.
  */
-export async function writeStateFile(file: string, vm: VM, head: BlockRecord, preimages: Preimages): Promise<void> {
-  const dump = await dumpState(stateAt(vm, head.header.stateRoot), head, preimages)
+export async function writeStateFile(
+  file: string,
+  vm: VM,
+  head: BlockRecord,
+  preimages: Preimages,
+  root = head.header.stateRoot,
+): Promise<void> {
+  const dump = await stateDumpOf(vm, root, head, preimages)
   const temporary = `${file}.partial`
   writeFileSync(temporary, `${JSON.stringify(dump, null, 2)}\n`)
   renameSync(temporary, file)

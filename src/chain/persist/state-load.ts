@@ -24,15 +24,25 @@ export interface LoadedAccount {
 const HEX = /^0x[0-9a-fA-F]*$/
 
 export function readStateFile(file: string): LoadedAccount[] {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (err) {
+    throw new StateFileError(`--load-state ${file}: cannot be read (${(err as NodeJS.ErrnoException).code})`)
+  }
+  return parseStateFile(text, `--load-state ${file}`)
+}
+
+/** A state file's text as accounts; `label` opens every error message (the flag and file, or the method). */
+export function parseStateFile(text: string, label: string): LoadedAccount[] {
   const fail = (why: string): never => {
-    throw new StateFileError(`--load-state ${file}: ${why}`)
+    throw new StateFileError(`${label}: ${why}`)
   }
   let parsed: unknown
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'))
+    parsed = JSON.parse(text)
   } catch (err) {
-    const { code, message } = err as NodeJS.ErrnoException
-    return fail(code ? `cannot be read (${code})` : `is not JSON (${message})`)
+    return fail(`is not JSON (${(err as Error).message})`)
   }
   const accounts = (parsed as { accounts?: unknown } | null)?.accounts
   if (typeof accounts !== 'object' || accounts === null || Array.isArray(accounts))

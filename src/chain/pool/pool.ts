@@ -72,6 +72,25 @@ export class TxPool {
     this.head = head
   }
 
+  /** The dev node edited the head state: the same limits over the edited state. */
+  rebase(state: StateReader): void {
+    this.head = { ...this.head, state }
+  }
+
+  /** Every pooled transaction and waiting deposit, in arrival order (a dev snapshot keeps them). */
+  entries(): { txs: TxRecord[]; deposits: AnyTxRecord[] } {
+    const txs = [...this.byHash.values()].sort((a, b) => a.seq - b.seq).map((e) => e.record)
+    return { txs, deposits: [...this.deposits] }
+  }
+
+  /** Drops everything (anvil_dropAllTransactions, a revert); waiters hear `reason` as for any drop. */
+  clear(reason: string): void {
+    for (const entry of [...this.byHash.values()]) this.drop(entry.record.hash, reason)
+    for (const deposit of this.deposits) this.options.onDropped?.(deposit, reason)
+    this.deposits = []
+    this.bySender.clear()
+  }
+
   get baseFee(): bigint {
     return this.head.baseFee
   }
@@ -98,8 +117,15 @@ export class TxPool {
   }
 
   /** Admits a raw transaction; resolves to its hash or throws TransactionRejectedError with geth's text. */
-  async add(raw: Uint8Array, options: SendOptions = {}): Promise<Uint8Array> {
-    const decoded = decodeTransaction(raw, this.common)
+  add(raw: Uint8Array, options: SendOptions = {}): Promise<Uint8Array> {
+    return this.admit(decodeTransaction(raw, this.common), options)
+  }
+
+  /**
+   * Admits a decoded transaction: add's path after decoding, where the dev node's impersonated
+   * transactions and the transactions a snapshot held enter too.
+   */
+  async admit(decoded: AnyTxRecord, options: SendOptions = {}): Promise<Uint8Array> {
     const key = keyOf(decoded.hash)
     if (this.byHash.has(key) || this.get(decoded.hash)) throw new AlreadyKnownError()
     if (!isUserTx(decoded)) {

@@ -29,15 +29,22 @@ import { CallEvms } from './fast-call.js'
 import type { StateSource } from './call-state.js'
 
 export class EmbeddedExecutor implements Executor {
-  private readonly calls: CallEvms
+  private calls: CallEvms
 
   /** `view` gives the chain's shared read view of a state root (Chain.stateAt). */
   constructor(
     private readonly vm: VM,
     private readonly vms: VmPool,
     private readonly view?: (root: Uint8Array) => StateSource,
+    /** The state a block's root names now (the dev node's edits redirect a root); default: the root itself. */
+    private readonly rootOf: (root: Uint8Array) => Uint8Array = (root) => root,
   ) {
     this.calls = new CallEvms(vm)
+  }
+
+  /** The dev node edited state under a block: answers kept per block are stale. */
+  forgetCalls(): void {
+    this.calls = new CallEvms(this.vm)
   }
 
   call(
@@ -79,7 +86,7 @@ export class EmbeddedExecutor implements Executor {
 
   simulate(block: BlockRecord, request: SimulateRequest): Promise<SimulatedBlock[]> {
     // the block's state with its own node store over the chain's: nothing a simulation writes is kept
-    const state = isolatedStateAt(this.vm, block.header.stateRoot)
+    const state = isolatedStateAt(this.vm, this.rootOf(block.header.stateRoot))
     const blockHashes = this.vm.blockchain as never
     return simulate({ common: this.vm.common, base: block, state, blockHashes }, request)
   }
@@ -91,7 +98,7 @@ export class EmbeddedExecutor implements Executor {
   private traceEnv(block: BlockRecord, parent: BlockRecord): TraceEnv {
     return {
       vm: this.vm,
-      parentStateRoot: parent.header.stateRoot,
+      parentStateRoot: this.rootOf(parent.header.stateRoot),
       header: block.header,
       txs: block.txs.map((t) => t.tx),
       firstLogIndexes: block.receipts.map((r) => r.firstLogIndex),
@@ -99,7 +106,7 @@ export class EmbeddedExecutor implements Executor {
   }
 
   private env(block: BlockRecord): ExecutionEnv {
-    const { stateRoot } = block.header
+    const stateRoot = this.rootOf(block.header.stateRoot)
     return {
       vm: this.vm,
       vms: this.vms,

@@ -1,4 +1,4 @@
-import { bytesToHex } from '@ethereumjs/util'
+import { bytesToHex, equalsBytes } from '@ethereumjs/util'
 import type { FilledRequest } from '../../capabilities/accounts.js'
 import { impliedTxType, type CallRequest } from '../../domain/call-request.js'
 import { ChainIdMismatchError } from '../../errors.js'
@@ -18,6 +18,8 @@ import type { Handler, HandlerContext } from '../context.js'
  */
 export const eth_sendTransaction: Handler<'eth_sendTransaction'> = async ([wire], ctx) => {
   const request = parseCallRequest(wire)
+  const from = request.from
+  if (from && ctx.dev?.isImpersonated(from) && !hasKey(ctx, from)) return sendImpersonated(ctx, request, from)
   const account = unlockedAccount(
     ctx,
     request.from ? bytesToHex(request.from) : '0x0000000000000000000000000000000000000000',
@@ -28,6 +30,21 @@ export const eth_sendTransaction: Handler<'eth_sendTransaction'> = async ([wire]
   }
   const filled = await fillDefaults(ctx, { ...request, from: account.address, chainId })
   return data(await ctx.submit.sendRawTransaction(ctx.accounts.signTransaction(account, filled)))
+}
+
+/** A dev account's key signs even when its address is impersonated: its transactions stay signed for real. */
+function hasKey(ctx: HandlerContext, from: Uint8Array): boolean {
+  return ctx.config.devAccounts && ctx.accounts.all.some((account) => equalsBytes(account.address, from))
+}
+
+/** The dev node's impersonated sender (anvil_impersonateAccount): filled the same way, admitted without a key. */
+async function sendImpersonated(ctx: HandlerContext, request: CallRequest, from: Uint8Array) {
+  const chainId = BigInt(ctx.config.chainId)
+  if (request.chainId !== undefined && request.chainId !== chainId) {
+    throw new ChainIdMismatchError(request.chainId, chainId)
+  }
+  const filled = await fillDefaults(ctx, { ...request, from, chainId })
+  return data(await ctx.dev!.sendImpersonated({ ...filled, from }))
 }
 
 async function fillDefaults(

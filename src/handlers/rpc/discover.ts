@@ -1,24 +1,32 @@
 /**
- * rpc.discover: each endpoint answers with its own bundled OpenRPC document (only the methods it serves),
- * read once from generated/ and kept, since it never changes while the service runs.
+ * rpc.discover: each endpoint answers with its own bundled OpenRPC document (only the methods it serves;
+ * the dev-node methods only where they are on), read once from generated/ and kept, since it never
+ * changes while the service runs.
  */
 import { readFileSync } from 'node:fs'
-import type { Endpoint, Methods } from '../../../generated/methods.js'
+import { devMethodsServed } from '../../config.js'
+import { type Endpoint, type Methods, methodTable } from '../../../generated/methods.js'
 import type { Handler } from '../context.js'
 
 type Document = Methods['rpc.discover']['result']
 
-const documents = new Map<Endpoint, Document>()
+const documents = new Map<string, Document>()
 
-function documentOf(endpoint: Endpoint): Document {
-  let document = documents.get(endpoint)
+function documentOf(endpoint: Endpoint, devMethods: boolean): Document {
+  const key = `${endpoint}:${devMethods}`
+  let document = documents.get(key)
   if (document === undefined) {
     document = JSON.parse(
       readFileSync(new URL(`../../../generated/openrpc.${endpoint}.json`, import.meta.url), 'utf8'),
     ) as Document
-    documents.set(endpoint, document)
+    if (!devMethods) {
+      const served = (method: { name: string }) => !methodTable[method.name as keyof typeof methodTable]?.devNode
+      document = { ...document, methods: (document.methods as { name: string }[]).filter(served) }
+    }
+    documents.set(key, document)
   }
   return document
 }
 
-export const rpc_discover: Handler<'rpc.discover'> = (_params, ctx) => documentOf(ctx.endpoint)
+export const rpc_discover: Handler<'rpc.discover'> = (_params, ctx) =>
+  documentOf(ctx.endpoint, devMethodsServed(ctx.config))
