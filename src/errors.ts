@@ -6,6 +6,7 @@
  * document's message (errors.test.ts holds the two together).
  */
 export * from './errors/follower.js'
+export * from './errors/gasless.js'
 export * from './errors/geth.js'
 export * from './errors/rpc-error.js'
 export * from './errors/shared-state.js'

@@ -180,3 +180,12 @@ export const MAX_SIMULATE_CALLS = 10_000
 
 /** Seconds between simulated blocks whose timestamp is not given (geth's timestampIncrement). */
 export const SIMULATE_TIMESTAMP_STEP = 12n
+
+/**
+ * Gas the gasless transactions of one block may use (xlayer-reth's `--builder.gasless-block-gas-limit`,
+ * crates/builder/src/args/op.rs, default 60 000 000; 0 = no budget). `--gasless-block-gas-limit`.
+ */
+export const GASLESS_BLOCK_GAS_LIMIT = 60_000_000n
+
+/** The gasless whitelist's cap on a rule's gas limit (GaslessWhitelist.initialize sets maxGasLimit = 2^24). */
+export const GASLESS_MAX_GAS_LIMIT = 16_777_216n

@@ -9,7 +9,7 @@ import type { ChainOptions } from './chain.js'
 import type { ChainLogger } from './logger.js'
 import type { DevAccount } from '../domain/types.js'
 import { memoryTrie } from '../evm/engine.js'
-import { createGenesis } from './genesis.js'
+import { createGenesis, type GenesisOptions } from './genesis.js'
 import { createGethGenesis, type GenesisFile } from './geth-genesis.js'
 import { importFile } from './import-blocks.js'
 import { openDurableChain } from './persist/open.js'
@@ -23,10 +23,12 @@ type Making = {
   geth: GenesisFile | undefined
   accounts: readonly DevAccount[]
   baseFee: bigint
+  /** The dev genesis' extraData and gasless whitelist. */
+  genesis?: Pick<GenesisOptions, 'extraData' | 'gasless'>
   logger: ChainLogger
 }
 
-export async function openChainState(options: ChainOptions, { common, geth, accounts, baseFee, logger }: Making) {
+export async function openChainState(options: ChainOptions, { common, geth, accounts, baseFee, genesis: dev, logger }: Making) {
   const state = options.loadState ? readStateFile(options.loadState) : undefined
   const makeGenesis = (trie: MerklePatriciaTrie = memoryTrie(common), preimages = new Preimages()) =>
     (geth
@@ -42,6 +44,7 @@ export async function openChainState(options: ChainOptions, { common, geth, acco
           trie,
           preimages,
           state,
+          ...dev,
         })
     ).then((made) => ({ ...made, preimages }))
   const { dataDir, loadState } = options

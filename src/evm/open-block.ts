@@ -5,7 +5,7 @@
 import { type Block, createBlock, type HeaderData } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import type { BlockRecord, FlashblockBase } from '../domain/types.js'
-import { nextBaseFee } from '../opstack/da-footprint.js'
+import { nextBaseFee } from '../opstack/base-fee.js'
 
 export interface BlockParams {
   timestamp: bigint
@@ -14,6 +14,10 @@ export interface BlockParams {
   payloadId: Uint8Array
   /** Charge OP Stack fees beyond gas, with parameters read from L1Block at the block's start. */
   opFees?: boolean
+  /** The header's extraData (an OP block's EIP-1559 parameters, eip1559-params.ts); absent = empty. */
+  extraData?: Uint8Array
+  /** Zero-priced whitelisted transactions run gasless, within this much gas a block (0: no budget); absent = none do. */
+  gaslessBudget?: bigint
 }
 
 /** A block a follower re-executes: its header fields come from the feed's `base`, not from a local parent. */
@@ -22,6 +26,8 @@ export interface FollowedBlock {
   payloadId: Uint8Array
   /** The followed chain charges OP Stack fees (read from its L1Block). */
   opFees?: boolean
+  /** The followed chain runs X Layer's gasless transactions (their budget is the sequencer's business). */
+  gasless?: boolean
 }
 
 export interface OpenedBlock {
@@ -34,9 +40,11 @@ export interface OpenedBlock {
   /** The block context transactions execute in (header without roots). */
   readonly execBlock: Block
   readonly opFees: boolean
+  /** undefined: no gasless transactions; 0n: gasless without a budget. */
+  readonly gaslessBudget: bigint | undefined
 }
 
-export function openFollowedBlock({ base, payloadId, opFees }: FollowedBlock, common: Common): OpenedBlock {
+export function openFollowedBlock({ base, payloadId, opFees, gasless }: FollowedBlock, common: Common): OpenedBlock {
   const headerData: HeaderData = {
     parentHash: base.parentHash,
     number: base.blockNumber,
@@ -60,6 +68,7 @@ export function openFollowedBlock({ base, payloadId, opFees }: FollowedBlock, co
     headerData,
     execBlock: createBlock({ header: headerData }, { common }),
     opFees: opFees ?? false,
+    gaslessBudget: gasless ? 0n : undefined,
   }
 }
 
@@ -76,6 +85,7 @@ export function openLocalBlock(parent: BlockRecord, params: BlockParams | undefi
     coinbase: params.coinbase,
     mixHash: params.prevRandao,
     baseFeePerGas: baseFee,
+    extraData: params.extraData,
     // OP chains carry no blobs: excessBlobGas stays 0 and blobGasUsed holds the DA footprint (Jovian)
     excessBlobGas: 0n,
     blobGasUsed: 0n,
@@ -104,5 +114,6 @@ export function openLocalBlock(parent: BlockRecord, params: BlockParams | undefi
     headerData,
     execBlock,
     opFees: params.opFees ?? false,
+    gaslessBudget: params.gaslessBudget,
   }
 }

@@ -4,7 +4,7 @@ import { type Chain, createChain } from '../chain/chain.js'
 import { testToken } from '../../test/support/fixtures.js'
 import { signTx } from '../../test/support/sign-tx.js'
 import { feeHistory } from './fee-history.js'
-import { nextBaseFee } from '../opstack/da-footprint.js'
+import { nextBaseFee } from '../opstack/base-fee.js'
 import { DEFAULT_TIP, suggestTip } from './tip-oracle.js'
 import { defaultConfig } from '../config.js'
 

@@ -1,7 +1,7 @@
 import { JsonRpcProvider, Network } from 'ethers'
 import { toHex } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { nextBaseFee as nextBlockBaseFee } from '../../src/opstack/da-footprint.js'
+import { nextBaseFee as nextBlockBaseFee } from '../../src/opstack/base-fee.js'
 import { BOB } from '../support/dev-keys.js'
 import { type Harness, startHarness } from '../support/harness.js'
 

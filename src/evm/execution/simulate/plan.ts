@@ -7,7 +7,7 @@
 import type { BlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { Address } from '@ethereumjs/util'
-import { nextBaseFee } from '../../../opstack/da-footprint.js'
+import { nextBaseFee } from '../../../opstack/base-fee.js'
 import type { SimulateBlockSpec } from '../../../domain/simulate.js'
 import {
   SimulateBlockNumberOrderError,
