@@ -61,7 +61,9 @@ export class FlashBuilder {
   /** OP Stack fees and the Jovian DA footprint; undefined when the chain charges gas only. */
   private readonly op: OpBlockFees | undefined
   /** Gasless transactions: undefined = none; else the block's budget (0n: none) and what they used of it. */
-  private readonly gasless: { budget: bigint; used: bigint; exhausted: boolean; block?: Block } | undefined
+  private readonly gasless:
+    | { budget: bigint; used: bigint; exhausted: boolean; followed: boolean; block?: Block }
+    | undefined
 
   constructor(vm: VM, parent: BlockRecord, params: BlockParams)
   constructor(vm: VM, followed: FollowedBlock)
@@ -80,7 +82,9 @@ export class FlashBuilder {
     this.execBlock = opened.execBlock
     this.op = opened.opFees ? new OpBlockFees(opened.gasLimit) : undefined
     this.gasless =
-      opened.gaslessBudget === undefined ? undefined : { budget: opened.gaslessBudget, used: 0n, exhausted: false }
+      opened.gaslessBudget === undefined
+        ? undefined
+        : { budget: opened.gaslessBudget, used: 0n, exhausted: false, followed: 'base' in parent }
     this.bloom = new Bloom(undefined, vm.common)
   }
 
@@ -134,7 +138,7 @@ export class FlashBuilder {
           continue
         }
         const gasless = this.gasless && isZeroPriced(record) ? await this.gaslessVerdict(record) : undefined
-        if (gasless && gasless !== 'run') {
+        if (gasless && gasless !== 'run' && gasless !== 'plain') {
           blockedSenders.add(senderKey)
           skipped.push({ tx: record, ...gasless })
           continue
@@ -241,11 +245,13 @@ export class FlashBuilder {
    * xlayer-reth's builder stops simulating zero-priced candidates once it is, crates/builder/src/flashblocks/
    * context.rs).
    */
-  private async gaslessVerdict(record: UserTxRecord): Promise<'run' | Omit<Skipped, 'tx'>> {
+  private async gaslessVerdict(record: UserTxRecord): Promise<'run' | 'plain' | Omit<Skipped, 'tx'>> {
     const state = this.gasless!
     if (state.exhausted) return { reason: GASLESS_BUDGET_SPENT, drop: false }
     const allowance = await queryAllowance(this.vm, this.execBlock, record.tx)
     if (coveredBy(allowance, record.tx)) return 'run'
+    // a followed block's zero-priced transaction off the whitelist runs as any other (a base fee of 0 lets it)
+    if (state.followed) return 'plain'
     return { reason: 'zero-priced transaction not covered by the gasless whitelist', drop: true }
   }
 

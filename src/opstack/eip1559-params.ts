@@ -54,8 +54,23 @@ export function decodeExtraData(data: Uint8Array): Eip1559Params | string {
   return params
 }
 
-/** What a follower requires of a block's extraData: the Jovian form once Jovian is active, else Holocene's. */
-export function extraDataProblem(data: Uint8Array, jovian: boolean): string | undefined {
+/**
+ * What a follower requires of a followed block's extraData, or undefined when it passes: on an X Layer chain
+ * (`jovian` known from its schedule) Jovian's form once Jovian is active, else Holocene's; on another chain an
+ * extraData that names version 0 or 1 must decode. An empty one is a producer without Holocene (anvil, a
+ * plain chain): its next base fee falls back to the chain's own parameters.
+ */
+export function followedExtraDataProblem(data: Uint8Array, jovian: boolean | undefined): string | undefined {
+  if (data.length === 0) return undefined
+  if (jovian === undefined) {
+    if (data[0]! > 1) return undefined
+    const decoded = decodeExtraData(data)
+    return typeof decoded === 'string' ? decoded : undefined
+  }
+  return extraDataProblem(data, jovian)
+}
+
+function extraDataProblem(data: Uint8Array, jovian: boolean): string | undefined {
   const decoded = decodeExtraData(data)
   if (typeof decoded === 'string') return decoded
   if (jovian && decoded.minBaseFee === undefined) return 'extraData is Holocene (version 0) in a Jovian block'
