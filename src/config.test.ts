@@ -38,16 +38,20 @@ describe('defaults', () => {
     })
   })
 
-  test('testnet has chain id 1952 and X Layer testnet\'s gas limit', () => {
+  test("testnet has chain id 1952 and X Layer testnet's gas limit", () => {
     expect(parseArgs(['--network', 'testnet']).chainId).toBe(1952)
     expect(defaultConfig({ network: 'testnet' }).chainId).toBe(1952)
     expect(defaultConfig({ network: 'testnet' }).gasLimit).toBe(30_000_000n)
   })
 
   test('EIP-1559 parameters and gasless settings out of range are refused naming the flag', () => {
-    expect(() => parseArgs(['--eip1559-denominator', '0'])).toThrow('--eip1559-denominator must be a whole number from 1')
+    expect(() => parseArgs(['--eip1559-denominator', '0'])).toThrow(
+      '--eip1559-denominator must be a whole number from 1',
+    )
     expect(() => parseArgs(['--eip1559-elasticity', '4294967296'])).toThrow('--eip1559-elasticity must be')
-    expect(() => parseArgs(['--min-base-fee', String(2n ** 64n)])).toThrow('--min-base-fee must be a whole number below 2^64')
+    expect(() => parseArgs(['--min-base-fee', String(2n ** 64n)])).toThrow(
+      '--min-base-fee must be a whole number below 2^64',
+    )
     expect(() => parseArgs(['--gasless-targets', '0x12'])).toThrow('--gasless-targets expects address[:gas]')
     expect(() => parseArgs(['--gasless-targets', `0x${'11'.repeat(20)}:20000000`])).toThrow(
       '--gasless-targets: a gas limit must be from 1 to 16777216',

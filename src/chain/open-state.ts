@@ -28,7 +28,10 @@ type Making = {
   logger: ChainLogger
 }
 
-export async function openChainState(options: ChainOptions, { common, geth, accounts, baseFee, genesis: dev, logger }: Making) {
+export async function openChainState(
+  options: ChainOptions,
+  { common, geth, accounts, baseFee, genesis: dev, logger }: Making,
+) {
   const state = options.loadState ? readStateFile(options.loadState) : undefined
   const makeGenesis = (trie: MerklePatriciaTrie = memoryTrie(common), preimages = new Preimages()) =>
     (geth

@@ -11,7 +11,7 @@ import { decodeExtraData } from './eip1559-params.js'
 import { isOpStackChain } from './op-chain.js'
 
 /** alloy's calc_next_block_base_fee: the EIP-1559 step for one block. */
-export function eip1559Step(
+function eip1559Step(
   gasUsed: bigint,
   gasLimit: bigint,
   baseFee: bigint,

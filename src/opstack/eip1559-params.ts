@@ -46,7 +46,8 @@ export function decodeExtraData(data: Uint8Array): Eip1559Params | string {
     return `extraData of version 0 must be ${HOLOCENE_LENGTH} bytes, got ${data.length}`
   if (version === 1 && data.length !== JOVIAN_LENGTH)
     return `extraData of version 1 must be ${JOVIAN_LENGTH} bytes, got ${data.length}`
-  if (version !== 0 && version !== 1) return `extraData version ${version ?? '(empty)'} is neither 0 (Holocene) nor 1 (Jovian)`
+  if (version !== 0 && version !== 1)
+    return `extraData version ${version ?? '(empty)'} is neither 0 (Holocene) nor 1 (Jovian)`
   const params: Eip1559Params = { denominator: readUint(data, 1, 4), elasticity: readUint(data, 5, 4) }
   if (params.denominator === 0n) return 'extraData carries a zero EIP-1559 denominator'
   if (params.elasticity === 0n) return 'extraData carries a zero EIP-1559 elasticity'

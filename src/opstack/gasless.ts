@@ -47,7 +47,7 @@ export function isZeroPriced(record: TxRecord): boolean {
 }
 
 /** The calldata of getGaslessAllowance(to, input). */
-export function allowanceCalldata(to: Uint8Array, input: Uint8Array): Uint8Array {
+function allowanceCalldata(to: Uint8Array, input: Uint8Array): Uint8Array {
   const words = Math.ceil(input.length / 32)
   const out = new Uint8Array(4 + 32 * 3 + words * 32)
   out.set(SELECTOR, 0)

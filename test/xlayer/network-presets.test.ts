@@ -53,9 +53,8 @@ describe.each(['mainnet', 'testnet'] as const)('--network %s', (network) => {
 })
 
 test('the gasless whitelist predeploy answers with the layout and rules of xlayer-reth', async () => {
-  service = await startFrozenService(
-    parseArgs(['--gasless-targets', '0x00000000000000000000000000000000000000aa:50000']),
-  )
+  const { gaslessTargets } = parseArgs(['--gasless-targets', '0x00000000000000000000000000000000000000aa:50000'])
+  service = await startFrozenService({ gaslessTargets })
   const client = createPublicClient({ transport: http(service.url) }) as PublicClient
   const read = (functionName: string, args: unknown[] = []) =>
     client.readContract({ address: WHITELIST, abi: predeployAbis.GaslessWhitelist, functionName, args })
