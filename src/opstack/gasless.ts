@@ -6,7 +6,7 @@
  * that is not two words with a canonical `true` is "no". The whitelist's address follows the chain id.
  */
 import { Address, bytesToHex, hexToBytes } from '@ethereumjs/util'
-import type { Block } from '@ethereumjs/block'
+import { type Block, createBlock } from '@ethereumjs/block'
 import type { VM } from '@ethereumjs/vm'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import type { TxRecord } from '../domain/types.js'
@@ -111,3 +111,18 @@ export function coveredBy(allowance: GaslessAllowance, tx: TypedTransaction): bo
 }
 
 export const gaslessContractHex = (chainId: bigint) => bytesToHex(gaslessContract(chainId))
+
+/**
+ * The block context a replayed transaction runs in (debug_trace*): the block itself, or for a gasless one the
+ * block under a base fee of 0, as it ran (okx/optimism 3349a7c rust/op-reth/crates/rpc/src/eth/gasless.rs
+ * makes re-execution gasless-aware for the same reason: otherwise it fails `max fee per gas less than block
+ * base fee`).
+ */
+export async function replayContext(vm: VM, block: Block, tx: TypedTransaction): Promise<Block> {
+  if (feeCap(tx) !== 0n || (block.header.baseFeePerGas ?? 0n) === 0n) return block
+  if (!coveredBy(await queryAllowance(vm, block, tx), tx)) return block
+  return createBlock(
+    { header: { ...block.header.toJSON(), baseFeePerGas: 0n } as never },
+    { common: vm.common, skipConsensusFormatValidation: true },
+  )
+}

@@ -123,6 +123,10 @@ describe('gasless transactions', () => {
     // the receipt reports the L1 fee computed for its bytes, as op-reth's receipt builder (rpc/src/eth/
     // receipt.rs) does for every transaction; the handler did not charge it
     expect((receipt as unknown as { l1Fee: bigint }).l1Fee).toBeGreaterThan(0n)
+    // debug_traceTransaction replays it gasless too (xlayer-reth's e2e test_gasless_debug_trace_transaction)
+    const trace = await rpc(service.url, 'debug_traceTransaction', [hash, { tracer: 'callTracer' }])
+    expect(trace.error).toBeUndefined()
+    expect(trace.result).toMatchObject({ from: sender.address.toLowerCase(), to: TOKEN.toLowerCase() })
     expect(
       await general.readContract({
         address: TOKEN,
