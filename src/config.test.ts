@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { ConfigError, DEFAULT_MNEMONIC, defaultConfig, devMethodsServed } from './config.js'
 import { HELP, parseArgs, parseCommandLine } from './flags.js'
 import { DEFAULT_L1_SETTINGS } from './opstack/l1-origin.js'
+import { hexToBytes } from '@ethereumjs/util'
 
 describe('defaults', () => {
   test('serve mainnet on 127.0.0.1:8545 with 1 s blocks and 200 ms flashblocks', () => {
@@ -12,7 +13,13 @@ describe('defaults', () => {
       chainId: 196,
       blockTimeMs: 1000,
       flashblockIntervalMs: 200,
-      gasLimit: 30_000_000n,
+      // X Layer mainnet's genesis gas limit and chain-config EIP-1559 parameters (okx/xlayer-reth b85080e)
+      gasLimit: 50_000_000n,
+      eip1559Denominator: 100_000_000n,
+      eip1559Elasticity: 1n,
+      minBaseFee: 0n,
+      gaslessBlockGasLimit: 60_000_000n,
+      gaslessTargets: [],
       mnemonic: DEFAULT_MNEMONIC,
       accounts: 10,
       balance: 10_000n * 10n ** 18n,
@@ -33,9 +40,27 @@ describe('defaults', () => {
     })
   })
 
-  test('testnet has chain id 1952', () => {
+  test("testnet has chain id 1952 and X Layer testnet's gas limit", () => {
     expect(parseArgs(['--network', 'testnet']).chainId).toBe(1952)
     expect(defaultConfig({ network: 'testnet' }).chainId).toBe(1952)
+    expect(defaultConfig({ network: 'testnet' }).gasLimit).toBe(30_000_000n)
+  })
+
+  test('EIP-1559 parameters and gasless settings out of range are refused naming the flag', () => {
+    expect(() => parseArgs(['--eip1559-denominator', '0'])).toThrow(
+      '--eip1559-denominator must be a whole number from 1',
+    )
+    expect(() => parseArgs(['--eip1559-elasticity', '4294967296'])).toThrow('--eip1559-elasticity must be')
+    expect(() => parseArgs(['--min-base-fee', String(2n ** 64n)])).toThrow(
+      '--min-base-fee must be a whole number below 2^64',
+    )
+    expect(() => parseArgs(['--gasless-targets', '0x12'])).toThrow('--gasless-targets expects address[:gas]')
+    expect(() => parseArgs(['--gasless-targets', `0x${'11'.repeat(20)}:20000000`])).toThrow(
+      '--gasless-targets: a gas limit must be from 1 to 16777216',
+    )
+    expect(() => parseArgs(['--upstream', 'http://10.0.0.5:8545', '--min-base-fee', '1'])).toThrow(
+      /--min-base-fee does not apply in follower mode/,
+    )
   })
 
   test('an override of undefined keeps the default', () => {
@@ -81,6 +106,16 @@ describe('flags', () => {
       'base',
       '--rpc.send-raw-transaction-sync-timeout',
       '2500ms',
+      '--eip1559-denominator',
+      '250',
+      '--eip1559-elasticity',
+      '6',
+      '--min-base-fee',
+      '0x3b9aca00',
+      '--gasless-block-gas-limit',
+      '1000000',
+      '--gasless-targets',
+      '0x00000000000000000000000000000000000000aa, 0x00000000000000000000000000000000000000bb:50000',
     ])
     expect(config).toEqual({
       host: '0.0.0.0',
@@ -90,6 +125,14 @@ describe('flags', () => {
       blockTimeMs: 2000,
       flashblockIntervalMs: 250,
       gasLimit: 60_000_000n,
+      eip1559Denominator: 250n,
+      eip1559Elasticity: 6n,
+      minBaseFee: 1_000_000_000n,
+      gaslessBlockGasLimit: 1_000_000n,
+      gaslessTargets: [
+        { address: hexToBytes('0x00000000000000000000000000000000000000aa'), gasLimit: 16_777_216n },
+        { address: hexToBytes('0x00000000000000000000000000000000000000bb'), gasLimit: 50_000n },
+      ],
       mnemonic: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
       accounts: 3,
       balance: 1_500_000_000_000_000_000n,

@@ -7,16 +7,26 @@ import { isIP } from 'node:net'
 import { validateMnemonic } from '@scure/bip39'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { DEFAULT_L1_SETTINGS, type L1Settings } from './opstack/l1-origin.js'
+import { NETWORKS, type Network } from './opstack/networks.js'
 import {
   FLASHBLOCKS_IDLE_TIMEOUT_MS,
   FOLLOWER_CACHE_BLOCKS,
+  GASLESS_BLOCK_GAS_LIMIT,
+  GASLESS_MAX_GAS_LIMIT,
   POOL_MAX_PER_SENDER,
   SEND_SYNC_MAX_TIMEOUT_MS,
   POOL_MAX_TOTAL,
   RATE_LIMIT_PER_SECOND,
 } from './limits.js'
 
-export type Network = 'mainnet' | 'testnet'
+export type { Network }
+
+/** A target of the gasless whitelist (xlayer-reth's `fullyGaslessTargets`): every call to it may be gasless. */
+export interface GaslessTarget {
+  address: Uint8Array
+  /** The most gas a gasless call to it may ask for (the whitelist's per-rule gasLimit). */
+  gasLimit: bigint
+}
 
 /** `--feed-dialect`: how /ws/flashblocks writes a flashblock (test/fixtures/feed-dialects/README.md). */
 export type FeedDialect = 'xlayer' | 'base'
@@ -32,7 +42,17 @@ export interface Config {
   blockTimeMs: number
   /** A flashblock (preconfirmation increment) is published this often (ms). */
   flashblockIntervalMs: number
+  /** Block gas limit; follows the network (X Layer's genesis gas limit) unless given. */
   gasLimit: bigint
+  /** EIP-1559 parameters every block's extraData carries (Holocene/Jovian); follow the network unless given. */
+  eip1559Denominator: bigint
+  eip1559Elasticity: bigint
+  /** Jovian's floor of the next base fee, carried in extraData (`--min-base-fee`). */
+  minBaseFee: bigint
+  /** Gas the gasless (zero-priced, whitelisted) transactions of one block may use; 0 = no budget. */
+  gaslessBlockGasLimit: bigint
+  /** `--gasless-targets`: call targets the embedded chain's gasless whitelist starts with. */
+  gaslessTargets: GaslessTarget[]
   /** BIP-39 phrase the dev accounts derive from (m/44'/60'/0'/0/i, as anvil and hardhat). */
   mnemonic: string
   accounts: number
@@ -99,7 +119,10 @@ export interface Config {
   devMethods?: boolean
 }
 
-export const CHAIN_IDS: Readonly<Record<Network, number>> = { mainnet: 196, testnet: 1952 }
+export const CHAIN_IDS: Readonly<Record<Network, number>> = {
+  mainnet: NETWORKS.mainnet.chainId,
+  testnet: NETWORKS.testnet.chainId,
+}
 
 /** anvil's and hardhat's default phrase, so wallets and scripts that know those accounts work unchanged. */
 export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk'
@@ -111,14 +134,19 @@ export class ConfigError extends Error {
   override name = 'ConfigError'
 }
 
-/** Every default but the chain id, which follows the network. */
-export const CONFIG_DEFAULTS: Readonly<Omit<Config, 'chainId'>> = {
+/** The settings whose defaults follow the network (X Layer's chain parameters, src/opstack/networks.ts). */
+type NetworkSettings = 'chainId' | 'gasLimit' | 'eip1559Denominator' | 'eip1559Elasticity'
+
+/** Every default but those that follow the network. */
+export const CONFIG_DEFAULTS: Readonly<Omit<Config, NetworkSettings>> = {
   host: '127.0.0.1',
   port: 8545,
   network: 'mainnet',
   blockTimeMs: 1000,
   flashblockIntervalMs: 200,
-  gasLimit: 30_000_000n,
+  minBaseFee: 0n,
+  gaslessBlockGasLimit: GASLESS_BLOCK_GAS_LIMIT,
+  gaslessTargets: [],
   mnemonic: DEFAULT_MNEMONIC,
   accounts: 10,
   balance: 10_000n * WEI_PER_OKB,
@@ -138,7 +166,18 @@ export const CONFIG_DEFAULTS: Readonly<Omit<Config, 'chainId'>> = {
   sendSyncTimeoutMs: SEND_SYNC_MAX_TIMEOUT_MS,
 }
 
-/** The defaults with the given settings on top; the chain id follows the network unless given. */
+/** The defaults of a network: its chain id, gas limit and EIP-1559 parameters. */
+export function networkDefaults(network: Network): Pick<Config, NetworkSettings> {
+  const preset = NETWORKS[network] ?? NETWORKS.mainnet
+  return {
+    chainId: preset.chainId,
+    gasLimit: preset.gasLimit,
+    eip1559Denominator: preset.eip1559Denominator,
+    eip1559Elasticity: preset.eip1559Elasticity,
+  }
+}
+
+/** The defaults with the given settings on top; the chain id and chain parameters follow the network unless given. */
 export function defaultConfig(overrides: Partial<Config> = {}): Config {
   const given = Object.fromEntries(
     Object.entries(overrides).filter(([, value]) => value !== undefined),
@@ -146,9 +185,10 @@ export function defaultConfig(overrides: Partial<Config> = {}): Config {
   const network = given.network ?? CONFIG_DEFAULTS.network
   return {
     ...CONFIG_DEFAULTS,
-    chainId: CHAIN_IDS[network] ?? CHAIN_IDS.mainnet,
+    ...networkDefaults(network),
     ...given,
     trustedProxies: [...(given.trustedProxies ?? [])],
+    gaslessTargets: [...(given.gaslessTargets ?? [])],
     l1Settings: { ...CONFIG_DEFAULTS.l1Settings, ...given.l1Settings },
   }
 }
@@ -215,6 +255,18 @@ export function checkConfig(config: Config): Config {
   }
   if (config.gasLimit < 21_000n || config.gasLimit > 2n ** 63n - 1n)
     fail(`--gas-limit must be from 21000 to 2^63-1, got ${config.gasLimit}`)
+  for (const [flag, value] of [
+    ['eip1559-denominator', config.eip1559Denominator],
+    ['eip1559-elasticity', config.eip1559Elasticity],
+  ] as const)
+    if (value < 1n || value >= 1n << 32n) fail(`--${flag} must be a whole number from 1 to 2^32-1, got ${value}`)
+  within('min-base-fee', config.minBaseFee, 64)
+  within('gasless-block-gas-limit', config.gaslessBlockGasLimit, 64)
+  for (const target of config.gaslessTargets) {
+    if (target.address.length !== 20) fail('--gasless-targets: an address is 20 bytes (0x and 40 hex digits)')
+    if (target.gasLimit < 1n || target.gasLimit > GASLESS_MAX_GAS_LIMIT)
+      fail(`--gasless-targets: a gas limit must be from 1 to ${GASLESS_MAX_GAS_LIMIT}, got ${target.gasLimit}`)
+  }
   if (!validateMnemonic(config.mnemonic.trim().normalize('NFKD'), wordlist))
     fail('--mnemonic is not a valid BIP-39 English phrase')
   if (!isIntegerIn(config.accounts, 0, 10_000))

@@ -7,6 +7,7 @@
  */
 export * from './errors/dev-node.js'
 export * from './errors/follower.js'
+export * from './errors/gasless.js'
 export * from './errors/geth.js'
 export * from './errors/rpc-error.js'
 export * from './errors/shared-state.js'

@@ -3,6 +3,7 @@
  * errors rewritten as one sentence naming the flag, and --help written from the same defaults.
  */
 import { parseArgs as parseFlags } from 'node:util'
+import { hexToBytes } from '@ethereumjs/util'
 import {
   CHAIN_IDS,
   CONFIG_DEFAULTS,
@@ -12,11 +13,16 @@ import {
   defaultConfig,
   type Config,
   type FeedDialect,
+  type GaslessTarget,
   type Network,
+  networkDefaults,
 } from './config.js'
+import { GASLESS_MAX_GAS_LIMIT } from './limits.js'
 import type { L1Settings } from './opstack/l1-origin.js'
 
 const d = CONFIG_DEFAULTS
+const mainnet = networkDefaults('mainnet')
+const testnet = networkDefaults('testnet')
 
 export const HELP = `Usage: npx preconf-rpc [flags]     (in a clone: npm start -- [flags])
 
@@ -25,10 +31,19 @@ Serves the preconf-rpc JSON-RPC endpoints (/ and /flashblocks) over an embedded 
 Flags:
   -p, --port <n>                 TCP port (default ${d.port}; 0 picks a free one)
       --host <address>           interface to listen on (default ${d.host})
-      --network <name>           mainnet (chain id ${CHAIN_IDS.mainnet}) or testnet (chain id ${CHAIN_IDS.testnet}) (default ${d.network})
+      --network <name>           mainnet (chain id ${CHAIN_IDS.mainnet}) or testnet (chain id ${CHAIN_IDS.testnet}) (default ${d.network});
+                                 brings X Layer's gas limit, genesis base fee and EIP-1559 parameters
       --block-time <seconds>     seal a block this often (default ${d.blockTimeMs / 1000})
       --flashblock-interval <ms> publish a preconfirmation increment this often (default ${d.flashblockIntervalMs})
-      --gas-limit <gas>          block gas limit (default ${d.gasLimit})
+      --gas-limit <gas>          block gas limit (default ${mainnet.gasLimit} on mainnet, ${testnet.gasLimit} on testnet)
+      --eip1559-denominator <n>  base fee change denominator every block's extraData carries (default ${mainnet.eip1559Denominator})
+      --eip1559-elasticity <n>   gas limit / gas target, carried in extraData (default ${mainnet.eip1559Elasticity})
+      --min-base-fee <wei>       Jovian: the next base fee never goes below this (default ${d.minBaseFee})
+      --gasless-block-gas-limit <gas> gas the gasless (zero-priced, whitelisted) transactions of one block may
+                                 use; 0 = no budget (default ${d.gaslessBlockGasLimit}, as xlayer-reth)
+      --gasless-targets <list>   address[:gas],... calls to these are gasless for any sender: the gasless
+                                 whitelist predeploy starts with them (gas: the most one call may ask for,
+                                 default ${GASLESS_MAX_GAS_LIMIT})
       --mnemonic <phrase>        BIP-39 phrase of the dev accounts (default: "${d.mnemonic}")
       --accounts <n>             number of dev accounts (default ${d.accounts})
       --balance <OKB>            genesis balance of each dev account, in OKB (default ${d.balance / WEI_PER_OKB})
@@ -90,6 +105,11 @@ const flags = {
   'block-time': { type: 'string' },
   'flashblock-interval': { type: 'string' },
   'gas-limit': { type: 'string' },
+  'eip1559-denominator': { type: 'string' },
+  'eip1559-elasticity': { type: 'string' },
+  'min-base-fee': { type: 'string' },
+  'gasless-block-gas-limit': { type: 'string' },
+  'gasless-targets': { type: 'string' },
   mnemonic: { type: 'string' },
   accounts: { type: 'string' },
   balance: { type: 'string' },
@@ -136,6 +156,11 @@ const CHAIN_FLAGS = [
   'block-time',
   'flashblock-interval',
   'gas-limit',
+  'eip1559-denominator',
+  'eip1559-elasticity',
+  'min-base-fee',
+  'gasless-block-gas-limit',
+  'gasless-targets',
   'mnemonic',
   'accounts',
   'balance',
@@ -188,6 +213,19 @@ function duration(flag: string, text: string): number {
   return Math.round(Number(match[1]) * (match[2] === 'ms' ? 1 : 1000))
 }
 
+/** `0xabc…[:gas],…` -> whitelist targets (gas defaults to the whitelist's cap). */
+function gaslessTargets(text: string): GaslessTarget[] {
+  return text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
+    .map((item) => {
+      const match = /^(0x[0-9a-fA-F]{40})(?::(\d+|0x[0-9a-fA-F]+))?$/.exec(item)
+      if (!match) throw new ConfigError(`--gasless-targets expects address[:gas],..., got "${item}"`)
+      return { address: hexToBytes(match[1] as `0x${string}`), gasLimit: BigInt(match[2] ?? GASLESS_MAX_GAS_LIMIT) }
+    })
+}
+
 function network(text: string): Network {
   if (!(text in CHAIN_IDS)) throw new ConfigError(`--network must be mainnet or testnet, got "${text}"`)
   return text as Network
@@ -227,6 +265,17 @@ export function parseCommandLine(argv: string[]): CommandLine {
   if (text('flashblock-interval') !== undefined)
     overrides.flashblockIntervalMs = integer('flashblock-interval', text('flashblock-interval')!)
   if (text('gas-limit') !== undefined) overrides.gasLimit = gas(text('gas-limit')!)
+  const bigFlags = {
+    'eip1559-denominator': 'eip1559Denominator',
+    'eip1559-elasticity': 'eip1559Elasticity',
+    'min-base-fee': 'minBaseFee',
+    'gasless-block-gas-limit': 'gaslessBlockGasLimit',
+  } as const
+  for (const [flag, field] of Object.entries(bigFlags)) {
+    const value = text(flag as keyof typeof flags)
+    if (value !== undefined) overrides[field] = wholeNumber(flag, value)
+  }
+  if (text('gasless-targets') !== undefined) overrides.gaslessTargets = gaslessTargets(text('gasless-targets')!)
   if (text('mnemonic') !== undefined) overrides.mnemonic = text('mnemonic')!.trim().replace(/\s+/g, ' ')
   if (text('accounts') !== undefined) overrides.accounts = integer('accounts', text('accounts')!)
   if (text('balance') !== undefined) overrides.balance = okb(text('balance')!)

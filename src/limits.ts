@@ -193,3 +193,12 @@ export const DEV_MINE_MAX_BLOCKS = 100_000n
  * viem's hardhat mode sends 1000 times the seconds, still far inside this.
  */
 export const DEV_MAX_BLOCK_INTERVAL_SECONDS = 2_000_000n
+
+/**
+ * Gas the gasless transactions of one block may use (xlayer-reth's `--builder.gasless-block-gas-limit`,
+ * crates/builder/src/args/op.rs, default 60 000 000; 0 = no budget). `--gasless-block-gas-limit`.
+ */
+export const GASLESS_BLOCK_GAS_LIMIT = 60_000_000n
+
+/** The gasless whitelist's cap on a rule's gas limit (GaslessWhitelist.initialize sets maxGasLimit = 2^24). */
+export const GASLESS_MAX_GAS_LIMIT = 16_777_216n

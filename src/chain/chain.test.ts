@@ -11,6 +11,7 @@ import { FlashBuilder } from '../evm/flash-builder.js'
 import { signTx } from '../../test/support/sign-tx.js'
 import type { BlockRecord, Flashblock } from '../domain/types.js'
 import { defaultConfig } from '../config.js'
+import { NETWORKS } from '../opstack/networks.js'
 
 const ONE_OKB = 10n ** 18n
 let chain: Chain | undefined
@@ -119,11 +120,14 @@ describe('the embedded chain', () => {
 
     // a fresh VM from the same genesis, replaying the block's transactions with the builder a follower uses
     // (@ethereumjs's runBlock knows no OP Stack deposits or fees)
-    const common = createChainCommon({ chainId: 196, gasLimit: 30_000_000n, baseFee: 1_000_000_000n })
+    const { gasLimit, genesisBaseFee: baseFee, genesisExtraData: extraData } = NETWORKS.mainnet
+    const common = createChainCommon({ chainId: 196, gasLimit, baseFee })
     const fresh = await createGenesis({
       common,
-      gasLimit: 30_000_000n,
-      baseFee: 1_000_000_000n,
+      gasLimit,
+      baseFee,
+      extraData,
+      gasless: { chainId: 196n, targets: [] },
       accounts: c.accounts,
       balance: 10_000n * ONE_OKB,
       timestamp: genesisTimestamp,
@@ -162,19 +166,26 @@ describe('the embedded chain', () => {
   })
 
   test('seals empty blocks with strictly increasing timestamps and a falling base fee', async () => {
-    chain = await createChain(defaultConfig({ quiet: true }))
+    // Ethereum's EIP-1559 parameters in extraData (X Layer's 1e8 denominator barely moves the base fee)
+    chain = await createChain({
+      ...defaultConfig({ quiet: true, eip1559Denominator: 8n, eip1559Elasticity: 2n }),
+      baseFee: 1_000_000_000n,
+    })
     const a = await chain.sealNow()
     const b = await chain.sealNow()
     // nothing but the L1-info deposit: far under the gas target
     expect(a.txs).toHaveLength(1)
     expect(b.number).toBe(2n)
     expect(b.header.timestamp).toBeGreaterThan(a.header.timestamp)
-    expect(a.header.baseFeePerGas).toBe(875_000_000n)
+    // block 1 follows the genesis' extraData (X Layer's: denominator 250, elasticity 6): 1 gwei - 1 gwei/250
+    expect(a.header.baseFeePerGas).toBe(996_000_000n)
     expect(b.header.baseFeePerGas).toBeLessThan(a.header.baseFeePerGas!)
   })
 
   test('raises the base fee after a block that used more than half its gas', async () => {
-    chain = await createChain(defaultConfig({ quiet: true }))
+    chain = await createChain(
+      defaultConfig({ quiet: true, gasLimit: 30_000_000n, eip1559Denominator: 8n, eip1559Elasticity: 2n }),
+    )
     // init code that loops until it runs out of gas: a failed creation that uses its whole gas limit
     await chain.sendRawTransaction(
       await signTx(chain, 0, { nonce: 0, to: null, gas: 16_000_000n, data: hexToBytes('0x5b600056') }),

@@ -26,11 +26,11 @@ import { EmbeddedDevAccounts } from './dev-signer.js'
 import { EmbeddedExecutor } from '../evm/execution/executor.js'
 import { VmPool } from '../evm/execution/vm-pool.js'
 import { TxPool } from './pool/pool.js'
-import { Sequencer } from './sequencer.js'
+import { Sequencer, type SequencerOptions } from './sequencer.js'
 import { merkleStateView } from './state-view.js'
 import { RootReader, StateCache } from '../evm/state-cache.js'
 import type { CanonicalStore } from './store.js'
-import type { BlockRecord, DevAccount, Flashblock, TxLocation } from '../domain/types.js'
+import type { BlockRecord, DevAccount, Flashblock, TxLocation, UserTxRecord } from '../domain/types.js'
 import type { Persistence } from './persist/persistence.js'
 import { restoreInProgress } from './persist/restore.js'
 import { gethGenesisCommon, readGethGenesis } from './geth-genesis.js'
@@ -40,7 +40,17 @@ import { ForkMode } from './fork/fork-mode.js'
 import { ForkRootReader } from './fork/fork-state.js'
 import { type ForkTarget, reachFork, UpstreamFork } from './fork/upstream-fork.js'
 import type { Preimages } from './persist/preimages.js'
-import { nextBaseFee } from '../opstack/da-footprint.js'
+import { nextBaseFee } from '../opstack/base-fee.js'
+import { encodeExtraData } from '../opstack/eip1559-params.js'
+import { NETWORKS, type NetworkPreset, presetOfChain } from '../opstack/networks.js'
+import { GASLESS_BLOCK_GAS_LIMIT } from '../limits.js'
+import {
+  allowanceRequest,
+  decodeAllowance,
+  type GaslessAllowance,
+  gaslessContractHex,
+  NO_ALLOWANCE,
+} from '../opstack/gasless.js'
 import { writeStateFile } from './persist/state-dump.js'
 import type { Pruner } from './persist/prune.js'
 import { EmbeddedDevNode } from './dev/dev-node.js'
@@ -49,7 +59,6 @@ import { RootAliases } from './dev/root-aliases.js'
 
 /** OP Stack's sequencer fee vault: where priority fees go. */
 const FEE_RECIPIENT = hexToBytes('0x4200000000000000000000000000000000000011')
-const GENESIS_BASE_FEE = 1_000_000_000n
 
 /**
  * The chain's part of the service Config, complete (defaultConfig in src/config.ts holds the defaults),
@@ -71,9 +80,25 @@ export type ChainOptions = Pick<
   | 'loadState'
   | 'history'
 > &
-  Partial<Pick<Config, 'opFees' | 'l1Settings' | 'genesis' | 'importFile' | 'forkUrl' | 'forkBlockNumber'>> & {
+  Partial<
+    Pick<
+      Config,
+      | 'opFees'
+      | 'l1Settings'
+      | 'genesis'
+      | 'importFile'
+      | 'network'
+      | 'eip1559Denominator'
+      | 'eip1559Elasticity'
+      | 'minBaseFee'
+      | 'gaslessBlockGasLimit'
+      | 'gaslessTargets'
+      | 'forkUrl'
+      | 'forkBlockNumber'
+    >
+  > & {
     logger?: ChainLogger
-    /** Default GENESIS_BASE_FEE. */
+    /** The genesis base fee; default the network's (X Layer's genesis base fee). */
     baseFee?: bigint
     /** Genesis time in seconds (default: now). */
     genesisTimestamp?: bigint
@@ -113,7 +138,8 @@ export class Chain implements Backend, TxSubmitter {
     readonly store: CanonicalStore,
     vms: VmPool,
     readonly options: Required<Pick<ChainOptions, 'blockTimeMs' | 'flashblockIntervalMs'>> &
-      Pick<ChainOptions, 'opFees' | 'l1Settings' | 'dumpState'> & {
+      Pick<ChainOptions, 'opFees' | 'l1Settings' | 'dumpState'> &
+      Pick<SequencerOptions, 'extraData' | 'gaslessBudget'> & {
         opStack: boolean
         preimages: Preimages
         pruner?: Pruner
@@ -271,6 +297,19 @@ export class Chain implements Backend, TxSubmitter {
     return this.sequencer.buildNow()
   }
 
+  /** What the gasless whitelist says of a zero-priced transaction at the newest flashblock's state (the pool's gate). */
+  async gaslessAllowance(record: UserTxRecord): Promise<GaslessAllowance> {
+    const request = allowanceRequest(this.common.chainId(), record.tx)
+    if (!request) return NO_ALLOWANCE
+    const block = await this.resolvers.flashblocks.pendingBlock()
+    try {
+      return decodeAllowance(await this.executor.call(block, request))
+    } catch {
+      // a whitelist that reverts or is missing answers "no", as the builder's system call does
+      return NO_ALLOWANCE
+    }
+  }
+
   /** Seals the block in progress now (an empty one if none is open). */
   sealNow(): Promise<BlockRecord> {
     return this.sequencer.sealNow()
@@ -283,10 +322,24 @@ export class Chain implements Backend, TxSubmitter {
   }
 }
 
+/** The extraData of the dev chain's blocks: the configured EIP-1559 parameters, in Jovian's form once Jovian is on. */
+function blockExtraData(options: ChainOptions, preset: NetworkPreset): (timestamp: bigint) => Uint8Array {
+  const params = {
+    denominator: options.eip1559Denominator ?? preset.eip1559Denominator,
+    elasticity: options.eip1559Elasticity ?? preset.eip1559Elasticity,
+    minBaseFee: options.minBaseFee ?? 0n,
+  }
+  const jovian = encodeExtraData(params, true)
+  const holocene = encodeExtraData(params, false)
+  return (timestamp) => (timestamp >= preset.jovianTime ? jovian : holocene)
+}
+
 export async function createChain(options: ChainOptions): Promise<Chain> {
   const logger = options.quiet ? silent : (options.logger ?? consoleLogger)
   const { chainId, gasLimit } = options
-  const baseFee = options.baseFee ?? GENESIS_BASE_FEE
+  // X Layer's parameters: the chain id's network, else the one named (a dev chain id keeps the network's rules)
+  const preset = presetOfChain(BigInt(chainId)) ?? NETWORKS[options.network ?? 'mainnet']
+  const baseFee = options.baseFee ?? preset.genesisBaseFee
   // --genesis: a plain Ethereum chain of a geth genesis (OP Stack rules only if the genesis says `optimism`)
   const geth = options.genesis !== undefined ? readGethGenesis(options.genesis) : undefined
   const opStack = geth === undefined || 'optimism' in geth.config
@@ -300,7 +353,16 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
     : createChainCommon({ chainId: point ? Number(point.chainId) : chainId, gasLimit, baseFee })
   const fork = point && (await UpstreamFork.open(point, common))
   const accounts = deriveDevAccounts(options.mnemonic, options.accounts)
-  const opened = await openChainState(options, { common, geth, accounts, baseFee, logger, fork })
+  const gaslessTargets = options.gaslessTargets ?? []
+  const opened = await openChainState(options, {
+    common,
+    geth,
+    accounts,
+    baseFee,
+    genesis: { extraData: preset.genesisExtraData, gasless: { chainId: BigInt(chainId), targets: gaslessTargets } },
+    logger,
+    fork,
+  })
   const { stateManager, store, preimages, durable, pruner } = opened
   const head = store.latest()
   // the chain's VM, pool and calls run under the head's fork
@@ -322,6 +384,10 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
       maxTotal: options.txpoolMaxTotal,
       onAccepted: (tx) => events.emit('pendingTransaction', tx),
       onDropped: (tx, reason) => events.emit('droppedTransaction', tx, reason),
+      gasless:
+        opStack && !geth
+          ? { allowance: (record) => chain.gaslessAllowance(record), whitelist: gaslessContractHex(BigInt(chainId)) }
+          : undefined,
     },
   )
   const { blockTimeMs, flashblockIntervalMs, opFees, l1Settings } = options
@@ -338,6 +404,8 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
       opFees: opStack && opFees,
       l1Settings,
       opStack,
+      extraData: opStack && !geth ? blockExtraData(options, preset) : undefined,
+      gaslessBudget: opStack && !geth ? (options.gaslessBlockGasLimit ?? GASLESS_BLOCK_GAS_LIMIT) : undefined,
       dumpState: options.dumpState,
       preimages,
       pruner,

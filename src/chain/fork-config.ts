@@ -58,18 +58,43 @@ const SYSTEM_CONTRACTS: [eip: number, name: string, address: string][] = [
   [7002, 'WITHDRAWAL_REQUEST_PREDEPLOY_ADDRESS', '0x00000961ef480eb55e80d19ad83579a64c007002'],
 ]
 
-/** The forks in force at `timestamp` on the chain of `common` (whose genesis hash is given), and after. */
-export function forkConfigs(common: Common, genesisHash: Uint8Array, number: bigint, timestamp: bigint): ForkConfigs {
+/** A fork @ethereumjs does not know (an OP Stack one): its time, under the EVM rules of the Ethereum fork then. */
+export interface ExtraFork {
+  name: string
+  time: bigint
+}
+
+/**
+ * The forks in force at `timestamp` on the chain of `common` (whose genesis hash is given), and after. `extra`:
+ * the chain's OP Stack forks, which count as forks of the schedule (reth's eth_config iterates every hardfork
+ * of the chain spec, OP ones included): the current fork activated at the latest of them all.
+ */
+export function forkConfigs(
+  common: Common,
+  genesisHash: Uint8Array,
+  number: bigint,
+  timestamp: bigint,
+  extra: readonly ExtraFork[] = [],
+): ForkConfigs {
   const current = common.getHardforkBy({ blockNumber: number, timestamp })
-  const scheduled = common
-    .hardforks()
-    .filter((h) => h.timestamp !== undefined && h.timestamp !== null && BigInt(h.timestamp) > timestamp)
-    .map((h) => h.name)
-  const of = (name: string) => configOf(common, genesisHash, name)
+  const timed = (h: { timestamp?: number | string | null }) => (h.timestamp == null ? undefined : BigInt(h.timestamp))
+  const scheduled: { name: string; time: bigint }[] = [
+    ...common.hardforks().flatMap((h) => {
+      const time = timed(h)
+      return time !== undefined && time > timestamp ? [{ name: h.name, time }] : []
+    }),
+    ...extra.filter((f) => f.time > timestamp).map((f) => ({ name: current, time: f.time })),
+  ].sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0))
+  const of = (name: string, time?: bigint) => {
+    const config = configOf(common, genesisHash, name)
+    return time === undefined ? config : { ...config, activationTime: time }
+  }
+  const extraSince = extra.reduce((latest, f) => (f.time <= timestamp && f.time > latest ? f.time : latest), 0n)
+  const now = of(current)
   return {
-    current: of(current),
-    next: scheduled.length > 0 ? of(scheduled[0]!) : undefined,
-    last: scheduled.length > 0 ? of(scheduled.at(-1)!) : undefined,
+    current: extraSince > now.activationTime ? { ...now, activationTime: extraSince } : now,
+    next: scheduled.length > 0 ? of(scheduled[0]!.name, scheduled[0]!.time) : undefined,
+    last: scheduled.length > 0 ? of(scheduled.at(-1)!.name, scheduled.at(-1)!.time) : undefined,
   }
 }
 

@@ -11,7 +11,7 @@ import { bytesToHex } from '@ethereumjs/util'
 import { assembleBlock } from '../domain/block-record.js'
 import { adoptCommon } from '../evm/engine.js'
 import { type L1Settings, nextL1Info } from '../opstack/l1-origin.js'
-import { installPredeploys, predeployAlloc } from '../opstack/predeploys.js'
+import { type GaslessGenesis, installPredeploys, predeployAlloc } from '../opstack/predeploys.js'
 import type { BlockRecord, DevAccount } from '../domain/types.js'
 import type { Preimages } from './persist/preimages.js'
 import { applyState, type LoadedAccount } from './persist/state-load.js'
@@ -26,6 +26,10 @@ export interface GenesisOptions {
   timestamp: bigint
   /** The simulated L1's fee settings L1Block starts with (default DEFAULT_L1_SETTINGS). */
   l1Settings?: L1Settings
+  /** The genesis header's extraData (X Layer's: Holocene's EIP-1559 parameters). */
+  extraData?: Uint8Array
+  /** The gasless whitelist predeploy and its first targets. */
+  gasless?: GaslessGenesis
   /** The trie to build genesis state in: a data directory's, or memoryTrie's. */
   trie: MerklePatriciaTrie
   /** Records the trie keys' preimages from the first write on (for --dump-state). */
@@ -49,6 +53,7 @@ export async function createGenesis(
     predeployAlloc(
       nextL1Info(options.timestamp, undefined, options.l1Settings),
       options.accounts[0]?.address ?? new Uint8Array(20),
+      options.gasless,
     ),
   )
   if (options.state) await applyState(stateManager, options.state)
@@ -58,6 +63,7 @@ export async function createGenesis(
         number: 0n,
         gasLimit: options.gasLimit,
         baseFeePerGas: options.baseFee,
+        extraData: options.extraData,
         timestamp: options.timestamp,
         stateRoot: await stateManager.getStateRoot(),
         difficulty: 0n,

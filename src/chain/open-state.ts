@@ -11,7 +11,7 @@ import type { DevAccount } from '../domain/types.js'
 import { memoryTrie } from '../evm/engine.js'
 import { createForkGenesis } from './fork/fork-genesis.js'
 import type { UpstreamFork } from './fork/upstream-fork.js'
-import { createGenesis } from './genesis.js'
+import { createGenesis, type GenesisOptions } from './genesis.js'
 import { createGethGenesis, type GenesisFile } from './geth-genesis.js'
 import { importFile } from './import-blocks.js'
 import { openDurableChain } from './persist/open.js'
@@ -25,13 +25,15 @@ type Making = {
   geth: GenesisFile | undefined
   accounts: readonly DevAccount[]
   baseFee: bigint
+  /** The dev genesis' extraData and gasless whitelist. */
+  genesis?: Pick<GenesisOptions, 'extraData' | 'gasless'>
   logger: ChainLogger
   /** --fork-url's upstream: the chain starts on its state at the fork block, in memory (checkConfig refuses the rest) */
   fork?: UpstreamFork
 }
 
 export async function openChainState(options: ChainOptions, making: Making) {
-  const { common, geth, accounts, baseFee, logger, fork } = making
+  const { common, geth, accounts, baseFee, genesis: dev, logger, fork } = making
   if (fork) {
     const { balance, l1Settings } = options
     const { stateManager, genesis } = await createForkGenesis(fork, { common, accounts, balance, l1Settings })
@@ -58,6 +60,7 @@ export async function openChainState(options: ChainOptions, making: Making) {
           trie,
           preimages,
           state,
+          ...dev,
         })
     ).then((made) => ({ ...made, preimages }))
   const { dataDir, loadState } = options

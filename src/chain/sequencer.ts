@@ -16,7 +16,7 @@ import type { BlockRecord, Flashblock, TxRecord } from '../domain/types.js'
 import { CadenceStats } from './cadence-stats.js'
 import { heldDeposits, l1InfoRecord, withOpeningDeposits } from '../opstack/block-opening.js'
 import type { L1Settings } from '../opstack/l1-origin.js'
-import { nextBaseFee } from '../opstack/da-footprint.js'
+import { nextBaseFee } from '../opstack/base-fee.js'
 
 export interface SequencerOptions {
   blockTimeMs: number
@@ -28,6 +28,10 @@ export interface SequencerOptions {
   opStack?: boolean
   /** The simulated L1's fee settings the L1-info deposits carry (default DEFAULT_L1_SETTINGS). */
   l1Settings?: L1Settings
+  /** The extraData of a block opening at this time (OP Stack: its EIP-1559 parameters); absent = empty. */
+  extraData?: (timestamp: bigint) => Uint8Array
+  /** Gas the gasless transactions of one block may use (0: no budget); absent = no gasless transactions. */
+  gaslessBudget?: bigint
   log: (message: string) => void
   warn: (message: string) => void
   /** The dev node's say over the next block (its clock, coinbase, gas limit, base fee); default: wall clock. */
@@ -280,8 +284,13 @@ export class Sequencer {
     })
   }
 
-  private openBlockWith(params: Omit<BlockParams, 'opFees'>): FlashBuilder {
-    this.openParams = { ...params, opFees: this.options.opFees }
+  private openBlockWith(params: Omit<BlockParams, 'opFees' | 'extraData' | 'gaslessBudget'>): FlashBuilder {
+    this.openParams = {
+      ...params,
+      opFees: this.options.opFees,
+      extraData: this.options.extraData?.(params.timestamp),
+      gaslessBudget: this.options.gaslessBudget,
+    }
     this.open = new FlashBuilder(this.vm, this.store.latest(), this.openParams)
     return this.open
   }

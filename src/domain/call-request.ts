@@ -61,11 +61,11 @@ export function impliedTxType(request: CallRequest): number | undefined {
   return undefined
 }
 
-/** Whether the request names any fee: without one a call pays nothing (geth's NoBaseFee). */
+/** Whether the request names a non-zero fee: without one a call pays nothing (geth's NoBaseFee). */
 export function paysFees(request: CallRequest): boolean {
-  return (
-    request.gasPrice !== undefined || request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined
-  )
+  // geth's preCheck skips the base fee check of a call whose fee caps are all zero (so does a gasless call
+  // on X Layer, whose fee caps are zero by definition)
+  return (request.gasPrice ?? 0n) > 0n || (request.maxFeePerGas ?? 0n) > 0n || (request.maxPriorityFeePerGas ?? 0n) > 0n
 }
 
 /** An EIP-7702 authorization list in the hex form @ethereumjs/tx's constructors take. */

@@ -5,7 +5,7 @@
 import { type Block, createBlock, type HeaderData } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import type { BlockRecord, FlashblockBase } from '../domain/types.js'
-import { nextBaseFee } from '../opstack/da-footprint.js'
+import { nextBaseFee } from '../opstack/base-fee.js'
 
 export interface BlockParams {
   timestamp: bigint
@@ -17,6 +17,10 @@ export interface BlockParams {
   /** The dev node's overrides (evm_setBlockGasLimit, anvil_setNextBlockBaseFeePerGas); default: from the parent. */
   gasLimit?: bigint
   baseFee?: bigint
+  /** The header's extraData (an OP block's EIP-1559 parameters, eip1559-params.ts); absent = empty. */
+  extraData?: Uint8Array
+  /** Zero-priced whitelisted transactions run gasless, within this much gas a block (0: no budget); absent = none do. */
+  gaslessBudget?: bigint
 }
 
 /** A block a follower re-executes: its header fields come from the feed's `base`, not from a local parent. */
@@ -25,6 +29,8 @@ export interface FollowedBlock {
   payloadId: Uint8Array
   /** The followed chain charges OP Stack fees (read from its L1Block). */
   opFees?: boolean
+  /** The followed chain runs X Layer's gasless transactions (their budget is the sequencer's business). */
+  gasless?: boolean
 }
 
 export interface OpenedBlock {
@@ -37,9 +43,11 @@ export interface OpenedBlock {
   /** The block context transactions execute in (header without roots). */
   readonly execBlock: Block
   readonly opFees: boolean
+  /** undefined: no gasless transactions; 0n: gasless without a budget. */
+  readonly gaslessBudget: bigint | undefined
 }
 
-export function openFollowedBlock({ base, payloadId, opFees }: FollowedBlock, common: Common): OpenedBlock {
+export function openFollowedBlock({ base, payloadId, opFees, gasless }: FollowedBlock, common: Common): OpenedBlock {
   const headerData: HeaderData = {
     parentHash: base.parentHash,
     number: base.blockNumber,
@@ -63,6 +71,7 @@ export function openFollowedBlock({ base, payloadId, opFees }: FollowedBlock, co
     headerData,
     execBlock: createBlock({ header: headerData }, { common }),
     opFees: opFees ?? false,
+    gaslessBudget: gasless ? 0n : undefined,
   }
 }
 
@@ -80,6 +89,7 @@ export function openLocalBlock(parent: BlockRecord, params: BlockParams | undefi
     coinbase: params.coinbase,
     mixHash: params.prevRandao,
     baseFeePerGas: baseFee,
+    extraData: params.extraData,
     // OP chains carry no blobs: excessBlobGas stays 0 and blobGasUsed holds the DA footprint (Jovian)
     excessBlobGas: 0n,
     blobGasUsed: 0n,
@@ -108,5 +118,6 @@ export function openLocalBlock(parent: BlockRecord, params: BlockParams | undefi
     headerData,
     execBlock,
     opFees: params.opFees ?? false,
+    gaslessBudget: params.gaslessBudget,
   }
 }

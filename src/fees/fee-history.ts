@@ -6,7 +6,7 @@
  */
 import type { BlockRecord } from '../domain/types.js'
 import { compare, effectiveTips } from './tip-oracle.js'
-import { nextBaseFee } from '../opstack/da-footprint.js'
+import { nextBaseFee } from '../opstack/base-fee.js'
 
 export interface FeeHistory {
   oldestBlock: bigint

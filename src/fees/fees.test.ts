@@ -4,7 +4,7 @@ import { type Chain, createChain } from '../chain/chain.js'
 import { testToken } from '../../test/support/fixtures.js'
 import { signTx } from '../../test/support/sign-tx.js'
 import { feeHistory } from './fee-history.js'
-import { nextBaseFee } from '../opstack/da-footprint.js'
+import { nextBaseFee } from '../opstack/base-fee.js'
 import { DEFAULT_TIP, suggestTip } from './tip-oracle.js'
 import { defaultConfig } from '../config.js'
 
@@ -67,7 +67,7 @@ describe('fee history', () => {
       nextBaseFee(block.header),
     ])
     expect(history.gasUsedRatio[0]).toBe(0)
-    expect(history.gasUsedRatio[1]).toBeCloseTo(Number(block.header.gasUsed) / 30_000_000, 12)
+    expect(history.gasUsedRatio[1]).toBeCloseTo(Number(block.header.gasUsed) / Number(block.header.gasLimit), 12)
     expect(history.reward![0]).toEqual([0n, 0n, 0n, 0n])
     // the L1-info deposit (tip 0) comes first; the deployment holds most of the gas, so the median of gas is
     // its tip, not the median transaction's

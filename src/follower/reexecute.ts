@@ -14,6 +14,8 @@ import { createVM } from '@ethereumjs/vm'
 import { keyOf } from '../domain/block-record.js'
 import { throwawayVmCommon } from '../evm/engine.js'
 import { FlashBuilder } from '../evm/flash-builder.js'
+import { followedExtraDataProblem } from '../opstack/eip1559-params.js'
+import { presetOfChain } from '../opstack/networks.js'
 import type { Flashblock, FlashblockExecution, FlashblockPayload, TxRecord } from '../domain/types.js'
 import { ReexecutionError } from '../errors.js'
 import { parseData } from '../format/hex.js'
@@ -141,6 +143,9 @@ export class Reexecutor {
 
   private async start(payload: FlashblockPayload, canonicalHeight: bigint): Promise<Open> {
     const base = payload.base!
+    const preset = presetOfChain(this.options.common.chainId())
+    const problem = followedExtraDataProblem(base.extraData, preset && base.timestamp >= preset.jovianTime)
+    if (problem) throw new ReexecutionError(`block ${base.blockNumber}: ${problem}`)
     const parentNumber = base.blockNumber - 1n
     let state: UpstreamStateManager
     if (parentNumber <= canonicalHeight) {
@@ -159,7 +164,9 @@ export class Reexecutor {
       stateManager: state,
       blockchain: this.blockHashes,
     })
-    const builder = new FlashBuilder(vm, { base, payloadId: payload.payloadId, opFees: this.options.opFees ?? true })
+    const opFees = this.options.opFees ?? true
+    // the sequencer's gasless budget is its own business: every transaction it included runs
+    const builder = new FlashBuilder(vm, { base, payloadId: payload.payloadId, opFees, gasless: opFees })
     return {
       position: { payloadId: payload.payloadId, number: base.blockNumber, index: -1 },
       builder,

@@ -6,7 +6,7 @@
 import type { BlockRecord } from '../domain/types.js'
 import { ORACLE_BLOCKS, suggestTip } from '../fees/tip-oracle.js'
 import type { HandlerContext } from './context.js'
-import { nextBaseFee as nextBlockBaseFee } from '../opstack/da-footprint.js'
+import { nextBaseFee as nextBlockBaseFee } from '../opstack/base-fee.js'
 
 export async function nextBaseFee(ctx: HandlerContext): Promise<bigint> {
   return nextBlockBaseFee((await ctx.resolver.latest()).header)

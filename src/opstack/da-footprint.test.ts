@@ -3,7 +3,8 @@ import { createBlockHeader } from '@ethereumjs/block'
 import { hexToBytes, type Hex } from 'viem'
 import vectors from './l1-fee.vectors.json' with { type: 'json' }
 import { createChainCommon } from '../evm/engine.js'
-import { daFootprint, daUsageEstimate, gasMetered, nextBaseFee } from './da-footprint.js'
+import { nextBaseFee } from './base-fee.js'
+import { daFootprint, daUsageEstimate, gasMetered } from './da-footprint.js'
 
 const bytes = (hex: string) => hexToBytes(hex as Hex)
 const common = createChainCommon({ chainId: 196, gasLimit: 30_000_000n, baseFee: 1_000_000_000n })

@@ -2,7 +2,7 @@
  * Jovian's DA footprint block limit (specs/protocol/jovian/exec-engine.md): each non-deposit transaction's
  * estimated compressed size (Fjord's estimate, whole bytes) times L1Block's daFootprintGasScalar. A block's
  * footprint is stored in its header's `blobGasUsed` (OP chains carry no blobs; `excessBlobGas` stays 0), may
- * not exceed its gas limit, and the next base fee is computed from max(gasUsed, blobGasUsed).
+ * not exceed its gas limit, and the next base fee is computed from max(gasUsed, blobGasUsed) (base-fee.ts).
  */
 import type { BlockHeader } from '@ethereumjs/block'
 import { flzCompressLength } from './fastlz.js'
@@ -33,23 +33,4 @@ export function gasMetered(header: Pick<BlockHeader, 'gasUsed' | 'blobGasUsed' |
   if (!isOpStackChain(header.common)) return header.gasUsed
   const footprint = header.blobGasUsed ?? 0n
   return footprint > header.gasUsed ? footprint : header.gasUsed
-}
-
-/**
- * The base fee of the block after `parent`: EIP-1559 (the chain's elasticity and change denominator) on
- * Jovian's gasMetered, so a block full of DA raises the next base fee like a block full of gas.
- */
-export function nextBaseFee(parent: BlockHeader): bigint {
-  const metered = gasMetered(parent)
-  if (metered === parent.gasUsed) return parent.calcNextBaseFee()
-  const baseFee = parent.baseFeePerGas ?? 0n
-  const target = parent.gasLimit / parent.common.param('elasticityMultiplier')
-  const denominator = parent.common.param('baseFeeMaxChangeDenominator')
-  if (metered === target) return baseFee
-  if (metered > target) {
-    const delta = (baseFee * (metered - target)) / target / denominator
-    return baseFee + (delta > 1n ? delta : 1n)
-  }
-  const delta = (baseFee * (target - metered)) / target / denominator
-  return baseFee > delta ? baseFee - delta : 0n
 }

@@ -10,13 +10,15 @@ describe('eth_config and eth_capabilities', () => {
   })
   afterAll(() => h?.close())
 
-  test('eth_config reports Prague from genesis on chain 196 with its fork hash, nothing scheduled', async () => {
+  test("eth_config reports Prague rules since X Layer mainnet's Jovian on chain 196 with its fork hash, nothing scheduled", async () => {
     const reply = await h.rpc('general', 'eth_config', [])
     const config = reply.result as { current: Record<string, unknown>; next: unknown; last: unknown }
     expect(config.next).toBeNull()
     expect(config.last).toBeNull()
     expect(config.current).toMatchObject({
-      activationTime: 0,
+      // Jovian (okx/xlayer-reth b85080e crates/chainspec/src/lib.rs XLAYER_MAINNET_JOVIAN_TIMESTAMP), before this
+      // chain's genesis, so the fork hash is genesis' own
+      activationTime: 1_764_691_201,
       chainId: '0xc4',
       blobSchedule: { target: 6, max: 9, baseFeeUpdateFraction: 5007716 },
     })

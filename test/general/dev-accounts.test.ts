@@ -3,7 +3,7 @@ import { type Hex, createWalletClient, http, parseEther, toHex, verifyMessage } 
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startService, type RunningService } from '../../src/service.js'
-import { nextBaseFee } from '../../src/opstack/da-footprint.js'
+import { nextBaseFee } from '../../src/opstack/base-fee.js'
 import { BOB, CAROL, DEV_KEY_2 } from '../support/dev-keys.js'
 import { type Harness, startHarness, viemChain } from '../support/harness.js'
 import { rpc } from '../support/rpc.js'

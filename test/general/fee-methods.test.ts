@@ -1,7 +1,7 @@
 import { JsonRpcProvider, Network } from 'ethers'
 import { toHex } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { nextBaseFee as nextBlockBaseFee } from '../../src/opstack/da-footprint.js'
+import { nextBaseFee as nextBlockBaseFee } from '../../src/opstack/base-fee.js'
 import { BOB } from '../support/dev-keys.js'
 import { type Harness, startHarness } from '../support/harness.js'
 
@@ -61,7 +61,7 @@ describe('fee methods', () => {
         .concat(toHex(nextBaseFee())),
       // every block holds its L1-info deposit; the newest also three 21 000-gas transfers
       gasUsedRatio: [latest.number - 2n, latest.number - 1n, latest.number].map(
-        (n) => Number(h.chain.store.byNumber(n)!.header.gasUsed) / 30_000_000,
+        (n) => Number(h.chain.store.byNumber(n)!.header.gasUsed) / Number(h.service.config.gasLimit),
       ),
       baseFeePerBlobGas: ['0x1', '0x1', '0x1', '0x1'],
       blobGasUsedRatio: [0, 0, 0],
@@ -105,7 +105,7 @@ describe('fee methods', () => {
       gasUsed: string
     }
     expect(BigInt(pending.gasUsed)).toBeGreaterThan(21_000n) // the L1-info deposit and the transfer
-    expect(result.gasUsedRatio).toEqual([Number(BigInt(pending.gasUsed)) / 30_000_000])
+    expect(result.gasUsedRatio).toEqual([Number(BigInt(pending.gasUsed)) / Number(h.service.config.gasLimit)])
     const general = (await h.rpc('general', 'eth_feeHistory', ['0x1', 'pending', [50]])) as {
       result: { oldestBlock: string }
     }

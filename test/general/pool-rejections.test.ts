@@ -102,7 +102,8 @@ describe('pool rejections as viem errors', () => {
   })
 
   test("gas over the block limit reaches viem as InvalidInputRpcError with geth's `exceeds block gas limit`", async () => {
-    const cause = await rejection(h.wallet.sendTransaction({ to: BOB, value: 1n, gas: 30_000_001n, ...fees }))
+    const gas = h.service.config.gasLimit + 1n
+    const cause = await rejection(h.wallet.sendTransaction({ to: BOB, value: 1n, gas, ...fees }))
     expect(cause).toBeInstanceOf(InvalidInputRpcError)
     expect(cause.details).toBe('exceeds block gas limit')
   })

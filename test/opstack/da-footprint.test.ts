@@ -19,7 +19,13 @@ import { signTx } from '../support/sign-tx.js'
 const SCALAR = 1000n
 let service: RunningService
 beforeAll(async () => {
-  service = await startFrozenService({ l1Settings: { ...DEFAULT_L1_SETTINGS, daFootprintGasScalar: SCALAR } })
+  // Ethereum's EIP-1559 parameters in every block's extraData, so the footprint visibly moves the base fee
+  service = await startFrozenService({
+    gasLimit: 30_000_000n,
+    eip1559Denominator: 8n,
+    eip1559Elasticity: 2n,
+    l1Settings: { ...DEFAULT_L1_SETTINGS, daFootprintGasScalar: SCALAR },
+  })
 })
 afterAll(async () => service?.close())
 

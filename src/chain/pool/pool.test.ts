@@ -47,7 +47,7 @@ describe('pool admission', () => {
   })
 
   test('rejects a transaction with more gas than a block holds', async () => {
-    const raw = await signTx(chain, 1, { nonce: 0, gas: 30_000_001n })
+    const raw = await signTx(chain, 1, { nonce: 0, gas: defaultConfig().gasLimit + 1n })
     expect((await rejection(chain.sendRawTransaction(raw))).message).toBe('exceeds block gas limit')
   })
 

@@ -16,7 +16,10 @@ import {
   SendSyncNonceGapError,
   SenderNotEoaError,
   TxPoolFullError,
+  GaslessGasLimitExceededError,
+  GaslessNotWhitelistedError,
 } from '../../errors.js'
+import { type GaslessAllowance, isZeroPriced } from '../../opstack/gasless.js'
 import { POOL_MAX_PER_SENDER, POOL_MAX_TOTAL, POOL_PRICE_BUMP_PERCENT } from '../../limits.js'
 import { keyOf } from '../../domain/block-record.js'
 import type { PoolContent, SendOptions } from '../../capabilities/submit.js'
@@ -39,6 +42,11 @@ export interface PoolOptions {
   maxPerSender?: number
   onAccepted?: (record: AnyTxRecord) => void
   onDropped?: (record: AnyTxRecord, reason: string) => void
+  /**
+   * X Layer's gasless admission gate: asks the whitelist about a zero-priced transaction at the head state;
+   * absent = zero-priced transactions meet the base fee check like any other.
+   */
+  gasless?: { allowance: (record: TxRecord) => Promise<GaslessAllowance>; whitelist: string }
 }
 
 /** One sender's transactions by nonce, and its nonce in the head state as last seen. */
@@ -136,7 +144,16 @@ export class TxPool {
       return decoded.hash
     }
     const record = decoded
-    checkStateless(record, this.head)
+    const gasless = this.options.gasless && isZeroPriced(record) ? this.options.gasless : undefined
+    // a gasless transaction meets no base fee (op-revm runs it under base fee 0)
+    checkStateless(record, gasless ? { ...this.head, baseFee: 0n } : this.head)
+    if (gasless) {
+      // okx/optimism 3349a7c rust/op-reth/crates/txpool/src/validator.rs, apply_xlayer_gasless_check
+      const allowance = await gasless.allowance(record)
+      if (!allowance.allowed) throw new GaslessNotWhitelistedError(gasless.whitelist)
+      if (record.tx.gasLimit > allowance.gasLimit)
+        throw new GaslessGasLimitExceededError(record.tx.gasLimit, allowance.gasLimit)
+    }
     const address = new Address(record.sender)
     // read the sender at one head: if a flashblock lands while we read, read again at the new head, or a
     // stale nonce would let in a used nonce and anchor a new sender queue below the chain's nonce

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 
 const solc = createRequire(import.meta.url)('solc')
 const here = new URL('.', import.meta.url)
-const FILES = ['L1Block.sol', 'GasPriceOracle.sol', 'FeeVault.sol']
+const FILES = ['L1Block.sol', 'GasPriceOracle.sol', 'FeeVault.sol', 'GaslessWhitelist.sol']
 
 export function compile() {
   const input = {

@@ -7,7 +7,8 @@
 import type { BlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { Address } from '@ethereumjs/util'
-import { nextBaseFee } from '../../../opstack/da-footprint.js'
+import { nextBaseFee } from '../../../opstack/base-fee.js'
+import { isOpStackChain } from '../../../opstack/op-chain.js'
 import type { SimulateBlockSpec } from '../../../domain/simulate.js'
 import {
   SimulateBlockNumberOrderError,
@@ -64,7 +65,8 @@ export function simulatedHeader(
     coinbase: o.feeRecipient ? new Address(o.feeRecipient) : parent.header.coinbase,
     difficulty: common.gteHardfork('paris') ? 0n : parent.header.difficulty,
     mixHash: o.prevRandao ?? ZERO32,
-    extraData: new Uint8Array(),
+    // an OP block carries its EIP-1559 parameters; the next simulated block's base fee follows them
+    extraData: isOpStackChain(common) ? parent.header.extraData : new Uint8Array(),
     ...(common.isActivatedEIP(1559) ? { baseFeePerGas: o.baseFeePerGas ?? validatedBaseFee } : {}),
     ...(common.isActivatedEIP(4844)
       ? {

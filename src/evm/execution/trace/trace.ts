@@ -9,6 +9,7 @@ import { Address, bytesToHex } from '@ethereumjs/util'
 import { createVM, runTx, type VM } from '@ethereumjs/vm'
 import { type ChainTransaction, isDeposit } from '../../../opstack/deposit-transaction.js'
 import { runDeposit } from '../../../opstack/run-deposit.js'
+import { replayContext } from '../../../opstack/gasless.js'
 import type { TraceOptions } from '../../../capabilities/execute.js'
 import { TRACE_TIMEOUT_MS } from '../../../limits.js'
 import { InvalidParamsError } from '../../../errors.js'
@@ -146,7 +147,10 @@ async function replay(
 
 /** runTx, or the OP Stack's deposit rules for a deposit, in the shape the tracers read. */
 async function execute(vm: VM, tx: ChainTransaction, block: Block, gasUsed: bigint) {
-  if (!isDeposit(tx)) return runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true })
+  if (!isDeposit(tx)) {
+    const context = await replayContext(vm, block, tx)
+    return runTx(vm, { tx, block: context, blockGasUsed: gasUsed, skipHardForkValidation: true })
+  }
   const r = await runDeposit(vm, tx.deposit, block)
   return {
     totalGasSpent: r.gasUsed,
