@@ -4,7 +4,7 @@
  * shared trie DB, so the root is readable through `stateAt`), state root, ordered tx/receipt roots, header
  * and hash. Sealing adds nothing: the sealed block is the last flashblock's header and transactions.
  */
-import { type BlockHeader, type HeaderData, createBlock, createBlockHeader, type Block } from '@ethereumjs/block'
+import { type BlockHeader, type HeaderData, createBlockHeader, type Block } from '@ethereumjs/block'
 import { Address, createContractAddress } from '@ethereumjs/util'
 import { Bloom, encodeReceipt, runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import type { Message } from '@ethereumjs/evm'
@@ -22,7 +22,8 @@ import { type DepositTransaction, isUserTx } from '../opstack/deposit-transactio
 import { DEPOSIT_TX_TYPE } from '../opstack/deposit-tx.js'
 import { encodeDepositReceipt } from '../opstack/deposit-receipt.js'
 import { type DepositResult, runDeposit } from '../opstack/run-deposit.js'
-import { coveredBy, isZeroPriced, queryAllowance } from '../opstack/gasless.js'
+import { isZeroPriced } from '../opstack/gasless.js'
+import { GASLESS_BUDGET_SPENT, GaslessRunner } from './gasless-runner.js'
 
 /** Why a candidate did not make it into this flashblock. `drop`: remove it from the pool. */
 export interface Skipped {
@@ -39,8 +40,6 @@ export interface FlashOptions {
 }
 
 export type { BlockParams, FollowedBlock }
-
-const GASLESS_BUDGET_SPENT = "the block's gasless gas budget is spent"
 
 export class FlashBuilder {
   readonly number: bigint
@@ -62,9 +61,7 @@ export class FlashBuilder {
   /** OP Stack fees and the Jovian DA footprint; undefined when the chain charges gas only. */
   private readonly op: OpBlockFees | undefined
   /** Gasless transactions: undefined = none; else the block's budget (0n: none) and what they used of it. */
-  private readonly gasless:
-    | { budget: bigint; used: bigint; exhausted: boolean; followed: boolean; block?: Block }
-    | undefined
+  private readonly gasless: GaslessRunner | undefined
 
   constructor(vm: VM, parent: BlockRecord, params: BlockParams)
   constructor(vm: VM, followed: FollowedBlock)
@@ -85,7 +82,7 @@ export class FlashBuilder {
     this.gasless =
       opened.gaslessBudget === undefined
         ? undefined
-        : { budget: opened.gaslessBudget, used: 0n, exhausted: false, followed: 'base' in parent }
+        : new GaslessRunner(vm, opened.execBlock, opened.headerData, opened.gaslessBudget, 'base' in parent)
     this.bloom = new Bloom(undefined, vm.common)
   }
 
@@ -138,7 +135,7 @@ export class FlashBuilder {
           touch(record.tx.to)
           continue
         }
-        const gasless = this.gasless && isZeroPriced(record) ? await this.gaslessVerdict(record) : undefined
+        const gasless = this.gasless && isZeroPriced(record) ? await this.gasless.verdict(record) : undefined
         if (gasless && gasless !== 'run' && gasless !== 'plain') {
           blockedSenders.add(senderKey)
           skipped.push({ tx: record, ...gasless })
@@ -154,7 +151,7 @@ export class FlashBuilder {
         try {
           result =
             gasless === 'run'
-              ? await this.runGasless(record)
+              ? await this.gasless!.run(record, this.gasUsed)
               : await runTx(vm, { tx: record.tx, block: this.execBlock, blockGasUsed: this.gasUsed })
         } catch (err) {
           // runTx reverted its own checkpoint; state changed under the tx since admission (nonce, balance)
@@ -238,49 +235,6 @@ export class FlashBuilder {
       executed: { header, txs: newTxs, receipts: newReceipts },
     })
     return { flashblock, skipped }
-  }
-
-  /**
-   * Whether a zero-priced transaction runs gasless now ('run'), or why not: off the whitelist (dropped, as
-   * xlayer-reth's pool refuses it), or the block's gasless budget is spent (it waits for the next block;
-   * xlayer-reth's builder stops simulating zero-priced candidates once it is, crates/builder/src/flashblocks/
-   * context.rs).
-   */
-  private async gaslessVerdict(record: UserTxRecord): Promise<'run' | 'plain' | Omit<Skipped, 'tx'>> {
-    const state = this.gasless!
-    if (state.exhausted) return { reason: GASLESS_BUDGET_SPENT, drop: false }
-    const allowance = await queryAllowance(this.vm, this.execBlock, record.tx)
-    if (coveredBy(allowance, record.tx)) return 'run'
-    // a followed block's zero-priced transaction off the whitelist runs as any other (a base fee of 0 lets it)
-    if (state.followed) return 'plain'
-    return { reason: 'zero-priced transaction not covered by the gasless whitelist', drop: true }
-  }
-
-  /**
-   * Runs a gasless transaction as op-revm does (okx/optimism 3349a7c rust/op-revm/src/handler.rs): under a
-   * base fee of 0 (BASEFEE reads 0), paying no gas, no L1 or operator fee, rewarding no one. Past the block's
-   * gasless budget it is undone and waits for the next block.
-   */
-  private async runGasless(record: UserTxRecord): Promise<RunTxResult> {
-    const state = this.gasless!
-    state.block ??= createBlock({ header: { ...this.headerData, baseFeePerGas: 0n } }, { common: this.vm.common })
-    const journal = this.vm.evm.journal
-    await journal.checkpoint()
-    let result: RunTxResult
-    try {
-      result = await runTx(this.vm, { tx: record.tx, block: state.block, blockGasUsed: this.gasUsed })
-    } catch (err) {
-      await journal.revert()
-      throw err
-    }
-    if (state.budget > 0n && state.used + result.totalGasSpent > state.budget) {
-      await journal.revert()
-      state.exhausted = true
-      throw new Error(GASLESS_BUDGET_SPENT)
-    }
-    await journal.commit()
-    state.used += result.totalGasSpent
-    return result
   }
 
   /** The block as of the last flashblock. Throws if no flashblock was built. */
