@@ -158,10 +158,10 @@ for (const mode of ['anvil', 'hardhat'] as const) {
     let anvil: RunningAnvil
 
     beforeAll(async () => {
-      ;[service, anvil] = await Promise.all([
-        startService({ port: 0, quiet: true, rateLimit: 0, mining: false }),
-        startAnvil(),
-      ])
+      service = await startService({ port: 0, quiet: true, rateLimit: 0, mining: false })
+      // anvil gets our genesis gas limit (X Layer's preset, not anvil's 30M), so blocks compare equal
+      const { gasLimit } = service.chain.store.latest().header
+      anvil = await startAnvil(['--gas-limit', String(gasLimit)])
     })
     afterAll(async () => {
       anvil?.close()
