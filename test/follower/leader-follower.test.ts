@@ -237,16 +237,18 @@ describe('a leader and two followers on loopback', { timeout: 60_000 }, () => {
     provider.pollingInterval = 50
     const signer = new Wallet(DEV_KEY_2, provider)
     const tx = await signer.sendTransaction({ to: BOB, value: 12345n })
-    // ethers counts confirmations from eth_blockNumber (canonical): wait() ends once the leader seals
-    const waiting = tx.wait()
     await until(
       async () => (await result(followers[1].flashblocksUrl, 'eth_getTransactionReceipt', [tx.hash])) !== null,
       'the follower to preconfirm the ethers send',
     )
-    // preconfirmed on the follower; the leader's general endpoint sees it once sealed
+    // wait() takes a receipt it finds at once (one confirmation asked): the preconfirmed one, before any seal.
+    // Called before the preconfirmation, it would wait for its block poller to see a new head after its
+    // first eth_blockNumber; this leader seals once, so that wait could begin after the seal and never end.
+    const receipt = await tx.wait()
+    expect(receipt?.status).toBe(1)
     expect(await result(leader.url, 'eth_getTransactionReceipt', [tx.hash])).toBeNull()
+    expect(BigInt(receipt!.blockNumber)).toBe(BigInt(await result(leader.url, 'eth_blockNumber')) + 1n)
     await leader.chain.sealNow()
-    expect((await waiting)?.status).toBe(1)
     await caughtUp()
     expect((await result(followers[0].url, 'eth_getTransactionReceipt', [tx.hash])).blockHash).toBe(
       (await result(leader.url, 'eth_getTransactionReceipt', [tx.hash])).blockHash,
