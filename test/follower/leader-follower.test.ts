@@ -14,6 +14,7 @@ import {
   encodeFunctionData,
   http,
   parseEther,
+  publicActions,
   type Hex,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -81,9 +82,12 @@ beforeAll(async () => {
   for (let attempt = 1; ; attempt++) {
     await leader.chain.sealNow()
     try {
+      // preconfirming the block the leader now holds open: a follower that dropped its index 0 (its upstream
+      // head later than FOLLOWER_PARENT_WAIT_MS) may still show an older pending, and would preconfirm nothing
+      // in this block, which the leader keeps open for the whole test
       await until(
-        () => followers.every((f) => f.follower.pending.current() !== undefined),
-        'the followers to preconfirm',
+        () => followers.every((f) => f.follower.pending.current()?.block.number === leader.chain.sequencer.openBlock),
+        'the followers to preconfirm the open block',
         5_000,
       )
       break
@@ -116,10 +120,19 @@ describe('a leader and two followers on loopback', { timeout: 60_000 }, () => {
   test('a deployment, token transfers, a transfer and a mined revert sent through a follower are preconfirmed by it before the leader seals', async () => {
     const [one, two] = [DEV_KEY_1, DEV_KEY_2].map((k) => privateKeyToAccount(k))
     const transport = http(followers[0].flashblocksUrl)
-    const wallet = (account: typeof one) => createWalletClient({ chain: chain(), account, transport })
+    const wallet = (account: typeof one) => {
+      const client = createWalletClient({ chain: chain(), account, transport }).extend(publicActions)
+      // sent, then its receipt polled on the follower's /flashblocks (the chain's 200 ms preconfirmation
+      // time): eth_sendRawTransactionSync would bound the wait by its 6 s maximum, a machine-speed deadline
+      // (that method through a follower is early-receipts.test.ts's and faults.test.ts's)
+      return {
+        sendAndWait: async (tx: Parameters<typeof client.sendTransaction>[0]) =>
+          client.waitForTransactionReceipt({ hash: await client.sendTransaction(tx) }),
+      }
+    }
     // gas given for calls into the token: the leader's own estimate on `pending` for a contract deployed in the
     // same pending block is too low (see the report); the follower's equals it (compared below)
-    const deploy = await wallet(one).sendTransactionSync({
+    const deploy = await wallet(one).sendAndWait({
       data: encodeDeployData({ abi: testToken.abi, bytecode: testToken.bytecode, args: [10n ** 24n] }),
       gas: 3_000_000n,
     })
@@ -129,10 +142,10 @@ describe('a leader and two followers on loopback', { timeout: 60_000 }, () => {
       encodeFunctionData({ abi: testToken.abi, functionName: 'transfer', args: [to, amount] })
     const receipts = [
       deploy,
-      await wallet(one).sendTransactionSync({ to: token, data: transfer(BOB, 1000n), gas: 100_000n }),
-      await wallet(one).sendTransactionSync({ to: token, data: transfer(CAROL, 7n), gas: 100_000n }),
-      await wallet(two).sendTransactionSync({ to: DAVE, value: parseEther('1.5') }),
-      await wallet(one).sendTransactionSync({ to: token, data: transfer(BOB, 10n ** 30n), gas: 100_000n }),
+      await wallet(one).sendAndWait({ to: token, data: transfer(BOB, 1000n), gas: 100_000n }),
+      await wallet(one).sendAndWait({ to: token, data: transfer(CAROL, 7n), gas: 100_000n }),
+      await wallet(two).sendAndWait({ to: DAVE, value: parseEther('1.5') }),
+      await wallet(one).sendAndWait({ to: token, data: transfer(BOB, 10n ** 30n), gas: 100_000n }),
     ]
     expect(receipts.map((r) => r.status)).toEqual(['success', 'success', 'success', 'success', 'reverted'])
     expect(receipts[1].logs).toHaveLength(1)
