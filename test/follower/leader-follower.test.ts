@@ -82,11 +82,15 @@ beforeAll(async () => {
   for (let attempt = 1; ; attempt++) {
     await leader.chain.sealNow()
     try {
-      // preconfirming the block the leader now holds open: a follower that dropped its index 0 (its upstream
-      // head later than FOLLOWER_PARENT_WAIT_MS) may still show an older pending, and would preconfirm nothing
-      // in this block, which the leader keeps open for the whole test
+      // preconfirming the block the leader now holds open: a follower whose feed opened after that block's
+      // index 0 (seen: a loaded machine, every frame then out of sequence) or that dropped it (its upstream
+      // head later than FOLLOWER_PARENT_WAIT_MS) preconfirms nothing in it, and the leader keeps it open for
+      // the whole test; pending alone is not proof (it may be an older block's)
       await until(
-        () => followers.every((f) => f.follower.pending.current()?.block.number === leader.chain.sequencer.openBlock),
+        () => {
+          const open = leader.chain.sequencer.openBlock // undefined until the next tick opens the block
+          return open !== undefined && followers.every((f) => f.follower.pending.current()?.block.number === open)
+        },
         'the followers to preconfirm the open block',
         5_000,
       )
