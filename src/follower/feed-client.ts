@@ -2,8 +2,9 @@
  * A follower's connection to an upstream raw flashblocks feed. Frames are decoded tolerantly (codec.ts: JSON
  * text or binary, brotli with or without 0x1E, the OpFlashblockPayload wrapper, end-of-payload; decode.ts:
  * every producer's dialect) and emitted in arrival order as domain payloads; a malformed frame is counted
- * (`decodeErrors`, preconf_follower_feed_malformed_frames_total) and dropped, the connection kept. Liveness as base/base's subscriber: a ping every 500 ms, and a pong
- * still missing at the next tick closes the socket; reconnects back off 1 s doubling to 10 s. Independently,
+ * (`decodeErrors`, preconf_follower_feed_malformed_frames_total) and dropped, the connection kept. Liveness as
+ * base/base's subscriber: a ping every 500 ms, and a pong still missing at the next tick (once this process
+ * has read what its sockets hold) closes the socket; reconnects back off 1 s doubling to 10 s. Independently,
  * no message for the idle timeout emits 'idle' (the op-reth failure: a frozen pending block served for days
  * with no log and no metric); the next message emits 'resumed'.
  */
@@ -140,14 +141,21 @@ export class FeedClient extends EventEmitter<FeedClientEvents> {
       this.connectedAt = Date.now()
       this.disconnectedAt = undefined
       this.backoffMs = this.o.reconnectMinMs
-      this.pingTimer = setInterval(() => {
-        if (awaitingPong) {
-          this.stats.pongTimeouts++
-          socket.terminate()
-          return
-        }
+      const ping = () => {
         awaitingPong = true
         socket.ping()
+      }
+      this.pingTimer = setInterval(() => {
+        if (!awaitingPong) return ping()
+        // judged after this process has read its sockets (the check phase follows the poll phase): when our
+        // own event loop stalled (GC, a heavy re-execution), the tick comes late and runs before the read of
+        // a pong that arrived in time; it waits in the socket buffer, not missing
+        setImmediate(() => {
+          if (this.socket !== socket) return
+          if (!awaitingPong) return ping()
+          this.stats.pongTimeouts++
+          socket.terminate()
+        })
       }, this.o.pingIntervalMs)
       this.emit('open')
     })

@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type Cluster, startCluster } from '../../scripts/cluster/cluster.js'
-import { callVia, SKIP_CLUSTER } from '../support/cluster.js'
+import { callVia } from '../support/cluster.js'
+import { SKIP_CLUSTER } from '../support/system-tools.js'
 import { freePort } from '../support/free-port.js'
 import { type LeaderProcess, startLeaderProcess } from '../support/leader-process.js'
 import { freeze, until } from '../support/wait-for.js'

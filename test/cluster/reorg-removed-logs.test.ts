@@ -10,9 +10,8 @@ import { RedisFilterStore } from '../../src/filters/redis-store.js'
 import { FilterRegistry } from '../../src/filters/registry.js'
 import type { FilterStore } from '../../src/filters/store.js'
 import { until } from '../support/wait-for.js'
-import { HAVE_REDIS_SERVER, NO_REDIS_MESSAGE, TestRedis } from '../support/redis-server.js'
-
-if (!HAVE_REDIS_SERVER) console.warn(NO_REDIS_MESSAGE)
+import { TestRedis } from '../support/redis-server.js'
+import { HAVE_REDIS_SERVER } from '../support/system-tools.js'
 
 const TOKEN = new Uint8Array(20).fill(0xaa)
 const OTHER = new Uint8Array(20).fill(0xbb)

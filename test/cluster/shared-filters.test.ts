@@ -13,11 +13,10 @@ import { FILTER_IDLE_TIMEOUT_MS, MAX_FILTERS_PER_CLIENT } from '../../src/limits
 import { type RunningFollower, type RunningService, startService } from '../../src/service.js'
 import { BOB, DEV_KEY_1 } from '../support/dev-keys.js'
 import { testToken } from '../support/fixtures.js'
-import { HAVE_REDIS_SERVER, NO_REDIS_MESSAGE, TestRedis } from '../support/redis-server.js'
+import { TestRedis } from '../support/redis-server.js'
+import { HAVE_REDIS_SERVER } from '../support/system-tools.js'
 import { call, post, request, rpc } from '../support/rpc.js'
 import { until } from '../support/wait-for.js'
-
-if (!HAVE_REDIS_SERVER) console.warn(NO_REDIS_MESSAGE)
 
 describe.skipIf(!HAVE_REDIS_SERVER)('filters shared by two replicas through Redis', { timeout: 60_000 }, () => {
   let redis: TestRedis

@@ -19,12 +19,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type Cluster, startCluster } from '../../scripts/cluster/cluster.js'
 import { preconfRpcChain } from '../../src/client/chains.js'
 import { RATE_LIMIT_PER_SECOND } from '../../src/limits.js'
-import { callVia, SKIP_CLUSTER } from '../support/cluster.js'
+import { callVia } from '../support/cluster.js'
+import { SKIP_CLUSTER } from '../support/system-tools.js'
 import { BOB, DEV_KEY_0, DEV_KEY_1, DEV_KEY_2 } from '../support/dev-keys.js'
 import { testToken } from '../support/fixtures.js'
 import { freePort } from '../support/free-port.js'
 import { post, request } from '../support/rpc.js'
 import { until } from '../support/wait-for.js'
+import { Redis } from 'ioredis'
 
 describe.skipIf(SKIP_CLUSTER)('two followers behind nginx', { timeout: 120_000 }, () => {
   let cluster: Cluster
@@ -37,6 +39,16 @@ describe.skipIf(SKIP_CLUSTER)('two followers behind nginx', { timeout: 120_000 }
     entry = cluster.origin
   }, 300_000)
   afterAll(() => cluster?.stop())
+
+  /** Until this machine's rate-limit window is over: its counter's key in the shared Redis has expired. */
+  const freshWindow = async () => {
+    const redis = new Redis(cluster.redisUrl, { lazyConnect: true })
+    try {
+      await until(async () => (await redis.keys('preconf-rpc:ratelimit:*')).length === 0, 'a fresh rate-limit window')
+    } finally {
+      redis.disconnect()
+    }
+  }
 
   test('a client sees a transaction preconfirmed on /flashblocks and on the raw feed, through nginx', async () => {
     const frames: string[] = []
@@ -102,7 +114,7 @@ describe.skipIf(SKIP_CLUSTER)('two followers behind nginx', { timeout: 120_000 }
     // this machine is one client to nginx; a run that straddles two 1 s windows, or that one replica answered
     // alone, is repeated
     for (let attempt = 1; ; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 1100)) // a fresh window
+      await freshWindow()
       const started = Date.now()
       const body = Array.from({ length: 25 }, (_, i) => request('eth_chainId', [], i))
       const replies = await Promise.all(Array.from({ length: 8 }, () => post(entry, body)))
@@ -119,7 +131,7 @@ describe.skipIf(SKIP_CLUSTER)('two followers behind nginx', { timeout: 120_000 }
   })
 
   test('a filter created through the balancer and polled through it reports every log exactly once', async () => {
-    await new Promise((resolve) => setTimeout(resolve, 1100)) // the previous test spent this second's budget
+    await freshWindow() // the previous test spent its window's budget
     const account = privateKeyToAccount(DEV_KEY_1)
     const wallet = createWalletClient({ chain: chain(), account, transport: http(`${entry}/flashblocks`) })
     const deployed = await wallet.sendTransactionSync({
@@ -198,9 +210,13 @@ describe.skipIf(SKIP_CLUSTER)('two followers behind nginx', { timeout: 120_000 }
     }
     const readers = [reader(), reader()]
     const hash = await wallet.sendTransaction({ to: BOB, value: 777n })
+    // the moment, for a failure's replay: how far the readers had come
+    console.log(`SIGKILL to follower 0 (pid ${victim.pid}) after ${reads} reads, ${failures.length} failed`)
     process.kill(victim.pid, 'SIGKILL')
     const killedPid = victim.pid
-    await new Promise((resolve) => setTimeout(resolve, 3000))
+    const atKill = reads
+    // reads go on while the member is down (nginx finds it dead, retries on the other) and after
+    await until(() => reads >= atKill + 50, 'fifty reads after the kill', 60_000)
     const publicClient = createPublicClient({ chain: chain(), transport: http(entry), pollingInterval: 100 })
     expect((await publicClient.waitForTransactionReceipt({ hash })).status).toBe('success')
     await until(() => victim.pid !== killedPid && victim.ready, 'the killed follower to be restarted and ready', 90_000)

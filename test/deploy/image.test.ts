@@ -21,7 +21,8 @@ import { buildImageHere, type ImageHere, runEntrypoint } from '../support/image-
 import { resolveService, workload } from '../support/k8s-pods.js'
 import { loadKustomization } from '../support/kustomize.js'
 import { nodeBinary } from '../support/packed-package.js'
-import { HAVE_REDIS_SERVER, NO_REDIS_MESSAGE, TestRedis } from '../support/redis-server.js'
+import { TestRedis } from '../support/redis-server.js'
+import { HAVE_REDIS_SERVER } from '../support/system-tools.js'
 import { call } from '../support/rpc.js'
 import { REPO_ROOT } from '../support/run-script.js'
 import { until } from '../support/wait-for.js'
@@ -37,8 +38,6 @@ const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as
 }
 /** The image's Node major where .ci/run installed it, else this one. */
 const NODE = nodeBinary(22) ?? process.execPath
-
-if (!HAVE_REDIS_SERVER) console.warn(NO_REDIS_MESSAGE)
 
 describe.skipIf(!HAVE_REDIS_SERVER)('the image, made here', () => {
   let image: ImageHere

@@ -3,17 +3,11 @@
  * chromium through playwright-core), every method of the document rendered with its endpoints, pending
  * meaning, examples and errors. A screenshot is kept in test-results/docs.png.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
+import { CHROMIUM, HAVE_CHROMIUM } from '../support/system-tools.js'
 import { type Browser, chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startService, type RunningService } from '../../src/service.js'
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const HAVE_CHROMIUM = existsSync(CHROMIUM)
-if (!HAVE_CHROMIUM)
-  console.warn(
-    `${CHROMIUM} not found: the browser test of /docs is skipped (apt-get install chromium, as .ci/run does)`,
-  )
 
 const openrpc = JSON.parse(readFileSync(new URL('../../generated/openrpc.json', import.meta.url), 'utf8')) as {
   methods: { name: string; 'x-endpoints': string[] }[]

@@ -13,8 +13,25 @@ import { afterAll, expect, test } from 'vitest'
 import { BOB, DEV_KEYS } from '../support/dev-keys.js'
 import { type LeaderProcess, startLeaderProcess } from '../support/leader-process.js'
 import { type RpcReply, rpc } from '../support/rpc.js'
+import { until } from '../support/wait-for.js'
 
 const CYCLES = 22
+
+/**
+ * When each cycle's SIGKILL comes (ms after the leader started), from a seed: CRASH_SEED=<n> replays a run's
+ * moments, which the test prints. mulberry32: a small generator with a 32-bit seed.
+ */
+const seed = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 32)) >>> 0
+const killMoments = (() => {
+  let a = seed
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = Math.imul(a ^ (a >>> 15), 1 | a)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
+  }
+  return Array.from({ length: CYCLES }, () => Math.round(150 + next() * 700))
+})()
 const dir = mkdtempSync(join(tmpdir(), 'preconf-crash-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const args = ['--data-dir', dir, '--block-time', '0.2', '--flashblock-interval', '50']
@@ -108,11 +125,12 @@ async function watchSealed(leader: LeaderProcess, dead: () => boolean) {
 }
 
 test(`${CYCLES} kill -9s under load lose no sealed block, no preconfirmation and no accepted transaction`, async () => {
+  console.log(`kill moments (ms after each start): ${killMoments.join(' ')}; CRASH_SEED=${seed} replays them`)
   for (let cycle = 0; cycle < CYCLES; cycle++) {
     const leader = await startLeaderProcess(args)
     let dead = false
     const work = [...senders.map((s) => sendUntilKilled(leader, s, () => dead)), watchSealed(leader, () => dead)]
-    await new Promise((r) => setTimeout(r, 150 + Math.random() * 700))
+    await new Promise((r) => setTimeout(r, killMoments[cycle]))
     dead = true
     await leader.close() // SIGKILL
     await Promise.all(work)
@@ -133,19 +151,15 @@ test(`${CYCLES} kill -9s under load lose no sealed block, no preconfirmation and
     }
     const canonical = new Map<Hex, Seen>()
     for (const hash of accepted) {
-      for (let attempt = 0; ; attempt++) {
+      await until(async () => {
         const r = (await call(last.url, 'eth_getTransactionReceipt', [hash])).result as {
           blockNumber: string
           transactionIndex: string
           status: string
         } | null
-        if (r) {
-          canonical.set(hash, { number: r.blockNumber, index: r.transactionIndex, status: r.status })
-          break
-        }
-        if (attempt > 200) throw new Error(`accepted transaction ${hash} was never mined`)
-        await new Promise((r) => setTimeout(r, 25))
-      }
+        if (r) canonical.set(hash, { number: r.blockNumber, index: r.transactionIndex, status: r.status })
+        return r !== null
+      }, `accepted transaction ${hash} to be mined`)
     }
     for (const [hash, seen] of preconfirmed) expect({ hash, ...canonical.get(hash) }).toEqual({ hash, ...seen })
     for (const [number, hash] of sealed) {

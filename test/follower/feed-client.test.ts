@@ -1,6 +1,7 @@
 import { brotliCompressSync } from 'node:zlib'
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { type WebSocket, WebSocketServer } from 'ws'
+import { Worker } from 'node:worker_threads'
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
+import WebSocketClient, { type WebSocket, WebSocketServer } from 'ws'
 import type { Flashblock, FlashblockPayload } from '../../src/domain/types.js'
 import { encodeBrotliFrame } from '../../src/feed/codec.js'
 import { decodeFlashblock } from '../../src/feed/decode.js'
@@ -137,4 +138,55 @@ describe('the feed client on frames crafted as other feeds send them', () => {
     // b again: duplicate; d after b: a skipped index; c after the break: a join in mid-block
     expect(client.stats).toMatchObject({ duplicates: 1, sequenceBreaks: 2 })
   })
+})
+
+test('a pong that came while the follower’s own event loop was stalled keeps the connection', async () => {
+  // the upstream in a worker thread (its own event loop, as another process): it answers the ping when this
+  // thread says, so the pong is known to arrive during the stall below, not before or after it
+  const [go, ponged] = [0, 1]
+  const flags = new Int32Array(new SharedArrayBuffer(12))
+  const upstream = new Worker(
+    `const { workerData: flags, parentPort } = require('node:worker_threads')
+     const { WebSocketServer } = require('ws')
+     const server = new WebSocketServer({ host: '127.0.0.1', port: 0, autoPong: false })
+     server.on('listening', () => parentPort.postMessage(server.address().port))
+     server.on('connection', (ws) => ws.on('ping', () => {
+       Atomics.wait(flags, ${go}, 0)
+       ws.pong()
+       Atomics.store(flags, ${ponged}, 1)
+       Atomics.notify(flags, ${ponged})
+     }))`,
+    { eval: true, workerData: flags },
+  )
+  const realPing = WebSocketClient.prototype.ping
+  let pings = 0
+  const ping = vi.spyOn(WebSocketClient.prototype, 'ping').mockImplementation(function (this: WebSocketClient) {
+    realPing.call(this)
+    if (++pings > 1) {
+      Atomics.store(flags, go, 1) // every later ping is answered at once
+      return
+    }
+    // after this turn's read of the sockets (no pong yet): stalled until the pong is sent, then for two more
+    // intervals, so the next tick is overdue when the loop turns again and runs before the pong is read
+    setImmediate(() => {
+      Atomics.store(flags, go, 1)
+      Atomics.notify(flags, go)
+      Atomics.wait(flags, ponged, 0, 10_000)
+      Atomics.wait(flags, 2, 0, 2 * 50)
+    })
+  })
+  const client = new FeedClient({
+    url: `ws://127.0.0.1:${(await nextEvent<[number]>(upstream, 'message'))[0]}`,
+    pingIntervalMs: 50,
+  })
+  try {
+    client.start()
+    await until(() => pings >= 3, 'two pings after the stall')
+    expect(Atomics.load(flags, ponged)).toBe(1)
+    expect(client.stats).toMatchObject({ connects: 1, pongTimeouts: 0 })
+  } finally {
+    client.stop()
+    ping.mockRestore()
+    await upstream.terminate()
+  }
 })

@@ -27,19 +27,40 @@ beforeAll(async () => {
 afterAll(() => service?.close())
 
 /**
- * Sends `heavy` (method and params each), then eth_blockNumber 50 ms later: what happened in order (the
- * replies, and flashblocks built), and the heavy replies.
+ * How a loop at the 50M gas cap ends: by its gas, or, on a machine too busy to run it in 5 s, by the call
+ * budget (geth's answer too). Which one is the machine's speed; what is under test is that the light request
+ * is answered while it runs. That a sliced run ends with the right result is call-budget.test.ts's, with a
+ * budget it never reaches.
+ */
+const LOOP_ENDS = [
+  { code: -32000, message: 'out of gas' },
+  { code: -32002, message: 'execution aborted (timeout = 5s)' },
+]
+
+/**
+ * Sends `heavy` (method and params each), then eth_blockNumber once the server has them all: what happened
+ * in order (the replies, and flashblocks built), and the heavy replies.
  */
 async function sendBeside(heavy: [string, unknown[]][]) {
   const seen: string[] = []
   const off = service.chain.on('flashblock', () => seen.push('flashblock'))
+  const server = service.app.server
+  let arrived = 0
+  const allArrived = new Promise<void>((resolve) => {
+    const onRequest = () => {
+      if (++arrived < heavy.length) return
+      server.off('request', onRequest)
+      resolve()
+    }
+    server.on('request', onRequest)
+  })
   const running = heavy.map(([method, params]) =>
     rpc(service.url, method, params).then((reply) => {
       seen.push('heavy')
       return reply
     }),
   )
-  await new Promise((resolve) => setTimeout(resolve, 50))
+  await allArrived
   const light = rpc(service.url, 'eth_blockNumber').then((reply) => {
     seen.push('eth_blockNumber')
     return reply
@@ -55,7 +76,7 @@ test('a request sent while three looping eth_calls run is answered first, and fl
   const { answers, first, seen } = await sendBeside(
     ['0x01', '0x02', '0x03'].map((data) => ['eth_call', [{ to: loop, data }, 'latest']]),
   )
-  for (const reply of answers) expect(reply.error).toEqual({ code: -32000, message: 'out of gas' })
+  for (const reply of answers) expect(LOOP_ENDS).toContainEqual(reply.error)
   expect(first.light).toBeGreaterThanOrEqual(0)
   expect(first.light).toBeLessThan(first.heavy)
   expect(seen.slice(first.light, first.heavy)).toContain('flashblock')
@@ -67,8 +88,11 @@ test('the same beside a looping call sent with a value (runTx’s path) and insi
     ['eth_call', [{ from, to: loop, value: '0x1' }, 'latest']],
     ['eth_simulateV1', [{ blockStateCalls: [{ calls: [{ from, to: loop, gas: '0xf42400' }] }] }, 'latest']],
   ])
-  expect(answers[0]!.error).toEqual({ code: -32000, message: 'out of gas' })
-  expect((answers[1]!.result as { calls: { status: string }[] }[])[0]!.calls[0]!.status).toBe('0x0')
+  expect(LOOP_ENDS).toContainEqual(answers[0]!.error)
+  const simulated = answers[1]!
+  // the simulation's loop ends as a failed call (status 0), or the request as the budget's error
+  if (simulated.error) expect(LOOP_ENDS).toContainEqual(simulated.error)
+  else expect((simulated.result as { calls: { status: string }[] }[])[0]!.calls[0]!.status).toBe('0x0')
   expect(first.light).toBeGreaterThanOrEqual(0)
   expect(first.light).toBeLessThan(first.heavy)
 })

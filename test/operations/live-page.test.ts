@@ -5,8 +5,9 @@
  * flashblock (block number, index, the transactions it added), each sealed block, and the latency of the
  * transactions it saw admitted. A screenshot is kept in test-results/live.png.
  */
-import { existsSync, mkdirSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { bytesToHex } from '@ethereumjs/util'
+import { CHROMIUM, HAVE_CHROMIUM } from '../support/system-tools.js'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startService, type RunningService } from '../../src/service.js'
@@ -17,12 +18,6 @@ import { until } from '../support/wait-for.js'
 
 /** The page redraws within a frame of each event; a starved machine may need far longer, which proves nothing bad. */
 const PATIENT = { timeout: 15_000 }
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const HAVE_CHROMIUM = existsSync(CHROMIUM)
-if (!HAVE_CHROMIUM)
-  console.warn(
-    `${CHROMIUM} not found: the browser test of /live is skipped (apt-get install chromium, as .ci/run does)`,
-  )
 
 describe('the live page', () => {
   let service: RunningService

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { createRateLimiter, type RateLimiter, type RateLimiterOptions } from '../../src/server/rate-limit.js'
-import { HAVE_REDIS_SERVER, NO_REDIS_MESSAGE, TestRedis } from '../support/redis-server.js'
+import { TestRedis } from '../support/redis-server.js'
+import { HAVE_REDIS_SERVER } from '../support/system-tools.js'
 import { rateLimitHeaders } from '../../src/server/throttle.js'
-
-if (!HAVE_REDIS_SERVER) console.warn(NO_REDIS_MESSAGE)
 
 /** What the limiter logged, in order. */
 class RecordingLogger {

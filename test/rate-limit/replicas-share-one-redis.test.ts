@@ -4,9 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import WebSocket from 'ws'
 import { startService, type RunningService } from '../../src/service.js'
 import { post as postTo, request, type Posted } from '../support/rpc.js'
-import { HAVE_REDIS_SERVER, NO_REDIS_MESSAGE, TestRedis } from '../support/redis-server.js'
-
-if (!HAVE_REDIS_SERVER) console.warn(NO_REDIS_MESSAGE)
+import { TestRedis } from '../support/redis-server.js'
+import { HAVE_REDIS_SERVER } from '../support/system-tools.js'
 
 const call = (id: number) => request('eth_chainId', [], id)
 const batch = (n: number, firstId = 1) => Array.from({ length: n }, (_, i) => call(firstId + i))

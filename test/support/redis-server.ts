@@ -2,14 +2,8 @@
  * For tests: a throw-away redis-server on a free loopback port (no persistence), which a test can kill and
  * start again on the same port to cause a real outage and a real recovery.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { freePort } from './free-port.js'
-
-/** True when a redis-server binary is on PATH (.ci/run installs it with apt). */
-export const HAVE_REDIS_SERVER = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0
-
-export const NO_REDIS_MESSAGE =
-  'redis-server is not installed: skipping the shared (Redis) rate limit tests. Install it with `apt-get install redis-server`.'
 
 export class TestRedis {
   private child: ChildProcess | undefined

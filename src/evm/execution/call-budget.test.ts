@@ -1,7 +1,8 @@
 import { getContractAddress } from 'viem'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
 import { chainWithPrograms } from '../../../test/support/call-paths.js'
 import { devAccount } from '../../../test/support/dev-keys.js'
+import { steppedClock } from '../../../test/support/stepped-clock.js'
 import { ExecutionTimeoutError } from '../../errors.js'
 import type { Chain } from '../../chain/chain.js'
 import { CallEvms } from './fast-call.js'
@@ -33,12 +34,24 @@ beforeAll(async () => {
 
 afterAll(() => chain.stop())
 
-const runOn = (evms: CallEvms, to: Uint8Array) => {
+/**
+ * The budgets under test run out by the clock the test moves (10 ms per look, a look every 1024 steps: a
+ * 50 ms budget lasts ~5000 steps, the loop runs millions), never by how fast the machine is. The tests of
+ * timers firing keep the real clock, with a budget they never reach (they are about the event loop).
+ */
+let clock: ReturnType<typeof steppedClock> | undefined
+afterEach(() => clock?.restore())
+const NEVER_MS = 3_600_000
+
+const runOn = (evms: CallEvms, to: Uint8Array, gas = 16_000_000n) => {
   const header = chain.store.latest().header
-  return evms.run(chain.readerAt(header.stateRoot), header, { to }, 16_000_000n)
+  return evms.run(chain.readerAt(header.stateRoot), header, { to }, gas)
 }
+/** A loop of this much gas runs ~500 000 steps: hundreds of 5 ms slices on any machine we run on. */
+const LONG_CALL_GAS = 2_000_000n
 
 test('a call past its time budget stops with geth’s timeout error, one frame down too, and its EVM takes the next call', async () => {
+  clock = steppedClock(10)
   const evms = new CallEvms(chain.vm, 50)
   // run to its end, the loop would answer "out of gas"; stopped, it rejects
   await expect(runOn(evms, contracts.loop)).rejects.toThrow(ExecutionTimeoutError)
@@ -50,21 +63,22 @@ test('a call past its time budget stops with geth’s timeout error, one frame d
 test('the event loop turns while a long call runs: timers fire before it ends', async () => {
   let fired = 0
   const timer = setInterval(() => fired++, 1)
-  const result = await runOn(new CallEvms(chain.vm), contracts.loop)
+  const result = await runOn(new CallEvms(chain.vm, NEVER_MS), contracts.loop, LONG_CALL_GAS)
   clearInterval(timer)
   expect(result?.execResult.exceptionError?.error).toBe('out of gas')
   expect(fired).toBeGreaterThan(0)
 })
 
 /** runTx's path (a value sent takes it): @ethereumjs's own loop, whose steps the budget counts. */
-const viaRunTx = (vms: VmPool, to: Uint8Array, timeoutMs?: number) => {
+const viaRunTx = (vms: VmPool, to: Uint8Array, timeoutMs?: number, gas = 16_000_000n) => {
   const header = chain.store.latest().header
   const env = { vm: chain.vm, vms, stateRoot: header.stateRoot, header }
   const request = { from: chain.accounts[0].address, to, value: 1n }
-  return execute(env, request, 16_000_000n, undefined, { timeoutMs })
+  return execute(env, request, gas, undefined, { timeoutMs })
 }
 
 test('on runTx’s path too: a call past its budget stops with the timeout error and the next call runs', async () => {
+  clock = steppedClock(10)
   const vms = new VmPool(chain.vm)
   await expect(viaRunTx(vms, contracts.loop, 50)).rejects.toThrow('execution aborted (timeout = 0.05s)')
   await expect(viaRunTx(vms, contracts.caller, 50)).rejects.toThrow(ExecutionTimeoutError)
@@ -74,32 +88,47 @@ test('on runTx’s path too: a call past its budget stops with the timeout error
 test('on runTx’s path too: timers fire while a long call runs', async () => {
   let fired = 0
   const timer = setInterval(() => fired++, 1)
-  const result = await viaRunTx(new VmPool(chain.vm), contracts.loop)
+  const result = await viaRunTx(new VmPool(chain.vm), contracts.loop, NEVER_MS, LONG_CALL_GAS)
   clearInterval(timer)
   expect(result.execResult.exceptionError?.error).toBe('out of gas')
   expect(fired).toBeGreaterThan(0)
 })
 
-test('an estimate past its time stops searching: no run starts after the caller was told it timed out', async () => {
+/**
+ * An estimate over the spender (every run spends nearly its 1M gas, ~20 runs to the answer) with its runs
+ * counted, under a clock that stands still (its budget never runs out by itself): `onRun(n, run)` sees the
+ * n-th run start and the promise of its result.
+ */
+function countedEstimate(onRun: (n: number, run: Promise<unknown>) => void) {
+  clock = steppedClock(0)
   const header = chain.store.latest().header
   const calls = new CallEvms(chain.vm)
   const vms = new VmPool(chain.vm)
-  let started = 0
+  const runs = { started: 0 }
+  const counted = <T>(run: () => Promise<T>) => {
+    const result = run()
+    onRun(++runs.started, result)
+    return result
+  }
   const runOnce = calls.runOnce.bind(calls)
-  calls.runOnce = (...args) => {
-    started++
-    return runOnce(...args)
-  }
+  calls.runOnce = (...args) => counted(() => runOnce(...args))
   const run = vms.run.bind(vms)
-  vms.run = (...args) => {
-    started++
-    return run(...args)
-  }
+  vms.run = (...args) => counted(() => run(...args))
   const env = { vm: chain.vm, vms, stateRoot: header.stateRoot, header, view: chain.readerAt(header.stateRoot), calls }
-  // every run spends nearly its 6M gas, ~15 runs to the answer: the search takes seconds, its budget 800 ms
-  await expect(estimateGas(env, { to: contracts.spender, gas: 6_000_000n }, 800)).rejects.toThrow(ExecutionTimeoutError)
-  expect(started).toBeGreaterThan(1) // the run at the cap finished: the search was under way
-  const atTimeout = started
-  await new Promise((resolve) => setTimeout(resolve, 1500))
-  expect(started).toBeLessThanOrEqual(atTimeout + 1)
+  const estimate = estimateGas(env, { to: contracts.spender, gas: 1_000_000n }, 800)
+  return { estimate, runs }
+}
+
+test('an estimate whose time passes during a run stops that run and the search: a timeout, not an answer', async () => {
+  // the third run is under way (past its start) when the clock passes the estimate's 800 ms
+  const { estimate, runs } = countedEstimate((n) => n === 3 && clock?.jump(1_000))
+  await expect(estimate).rejects.toThrow(ExecutionTimeoutError)
+  expect(runs.started).toBe(3)
+})
+
+test('an estimate whose time passes between two runs starts no run after it', async () => {
+  const { estimate, runs } = countedEstimate((n, run) => n === 2 && void run.then(() => clock?.jump(1_000)))
+  await expect(estimate).rejects.toThrow(ExecutionTimeoutError)
+  // the third was asked for, and refused before it ran a step
+  expect(runs.started).toBe(3)
 })
