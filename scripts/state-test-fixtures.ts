@@ -75,7 +75,9 @@ for (const group of groups) {
   const json = Buffer.from(JSON.stringify(out))
   writeFileSync(
     new URL(`${group}.json.br`, FIXTURE_DIR),
-    brotliCompressSync(json, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: json.length } }),
+    brotliCompressSync(json, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: json.length },
+    }),
   )
 }
 process.stdout.write(`ethereum/tests ${resolved}: ${tests} tests, ${cases} cases at ${FORK}\n`)

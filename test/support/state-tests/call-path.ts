@@ -11,7 +11,7 @@ import type { EVMResult } from '@ethereumjs/evm'
 import type { RunTxResult } from '@ethereumjs/vm'
 import { nodeStore, stateAt, throwawayVmCommon } from '../../../src/evm/engine.js'
 import { CallEvms } from '../../../src/evm/execution/fast-call.js'
-import { execute } from '../../../src/evm/execution/run.js'
+import { type ExecutionEnv, execute } from '../../../src/evm/execution/run.js'
 import { VmPool } from '../../../src/evm/execution/vm-pool.js'
 import { RootReader, StateCache } from '../../../src/evm/state-cache.js'
 import type { CallRequest, StateOverrideSpec } from '../../../src/domain/call-request.js'
@@ -80,29 +80,36 @@ export function overridesOf(pre: Record<string, PreAccount>): StateOverrideSpec 
   return out
 }
 
-export async function runCallPaths(c: Case, call: { request: CallRequest; gas: bigint }): Promise<CallPaths> {
-  const { state, root } = await preState(c.test.pre)
-  const vm = await createVM({ common: throwawayVmCommon(state.common), stateManager: state, blockchain: testBlockHashes })
-  const header = blockOf(c.test, vm.common).header
-  const view = new RootReader(root, stateAt(vm, root), new StateCache(nodeStore(vm)))
-  const fast = await new CallEvms(vm).runOnce(view, header, call.request, call.gas)
-  const env = { vm, vms: new VmPool(vm), stateRoot: root, header }
-  const runTx = await execute(env, call.request, call.gas)
-  const empty = await preState({})
-  const emptyVm = await createVM({
+/** Far above any case's run: a busy machine must not turn a case into a timeout. */
+const BUDGET_MS = 60_000
+
+/** Where a case's calls run: the chain's ExecutionEnv over the pre-state, or over an empty state (`empty`). */
+export async function callEnv(c: Case, empty = false): Promise<ExecutionEnv> {
+  const { state, root } = await preState(empty ? {} : c.test.pre)
+  const vm = await createVM({
     common: throwawayVmCommon(state.common),
-    stateManager: empty.state,
+    stateManager: state,
     blockchain: testBlockHashes,
   })
-  const emptyEnv = { vm: emptyVm, vms: new VmPool(emptyVm), stateRoot: empty.root, header }
-  const overridden = await execute(emptyEnv, call.request, call.gas, overridesOf(c.test.pre))
+  const header = blockOf(c.test, vm.common).header
+  const view = new RootReader(root, stateAt(vm, root), new StateCache(nodeStore(vm)))
+  return { vm, vms: new VmPool(vm), stateRoot: root, header, view, calls: new CallEvms(vm, BUDGET_MS) }
+}
+
+export async function runCallPaths(c: Case, call: { request: CallRequest; gas: bigint }): Promise<CallPaths> {
+  const env = await callEnv(c)
+  const fast = await env.calls!.runOnce(env.view!, env.header, call.request, call.gas)
+  const runTx = await execute(env, call.request, call.gas, undefined, { timeoutMs: BUDGET_MS })
+  const overrides = overridesOf(c.test.pre)
+  const overridden = await execute(await callEnv(c, true), call.request, call.gas, overrides, { timeoutMs: BUDGET_MS })
   return { fast: fast && outcome(fast), runTx: outcome(runTx), overridden: outcome(overridden) }
 }
 
 /** How `other` differs from the reference, or undefined when it does not. */
 export function callDifference(reference: CallOutcome, other: CallOutcome): string | undefined {
   if (other.error !== reference.error) return `error ${other.error ?? 'none'}, runTx's ${reference.error ?? 'none'}`
-  if (other.returnData !== reference.returnData) return `return data ${other.returnData}, runTx's ${reference.returnData}`
+  if (other.returnData !== reference.returnData)
+    return `return data ${other.returnData}, runTx's ${reference.returnData}`
   if (other.gas !== reference.gas) return `gas used ${other.gas}, runTx's ${reference.gas}`
   if (other.logs !== reference.logs) return `logs hash ${other.logs}, runTx's ${reference.logs}`
   return undefined

@@ -11,7 +11,7 @@ const EXCLUDED: { match: RegExp; reason: string }[] = [
   },
   {
     match: /^VMTests\/(loopExp|loopMul|performanceTester)$/,
-    reason: "vmPerformance: loops of EXP and MUL meant to time an EVM, seconds each",
+    reason: 'vmPerformance: loops of EXP and MUL meant to time an EVM, seconds each',
   },
   {
     match: /^stAttackTest\/(ContractCreationSpam|CrashingTransaction)$/,

@@ -10,7 +10,7 @@ interface Expected {
   reason: string
 }
 
-export const EXPECTED: Record<string, Expected> = {}
+const EXPECTED: Record<string, Expected> = {}
 
 export function expectedFailure(c: Case, path: PathName): string | undefined {
   for (const key of [c.id, `${c.group}/${c.name}`, c.group]) {

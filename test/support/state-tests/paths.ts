@@ -14,23 +14,24 @@ import { matchesFixture, runTxCase } from './run-tx.js'
 
 export const PATHS = {
   runTx: "runTx on the pre-state gives the fixture's post-state root and logs hash",
-  call: 'an eth_call of the transaction gives the same status, return data, gas used and logs on the fast path, on runTx\'s and with the pre-state as overrides',
+  call: "an eth_call of the transaction gives the same status, return data, gas used and logs on the fast path, on runTx's and with the pre-state as overrides",
   reexec: "the follower's re-execution on upstream-backed state gives the fixture's post-state root and logs hash",
 } as const
 
 export type PathName = keyof typeof PATHS
 
-export type Verdict =
+type Verdict = (
   | { kind: 'passed' }
   | { kind: 'skipped' }
   | { kind: 'expected'; why: string; reason: string }
   | { kind: 'failed'; why: string }
+) & { fastPath?: boolean }
 
 /**
  * A run's time budget per execution: far above any case's (they run in milliseconds), it turns a heavy
  * loop into a classified timeout instead of a stuck suite.
  */
-const BUDGET_MS = 20_000
+const BUDGET_MS = 60_000
 const budget = <T>(evm: EVM, work: () => Promise<T>) => withBudget(evm, BUDGET_MS, work)
 
 function verdict(c: Case, path: PathName, why: string | undefined): Verdict {
@@ -47,23 +48,23 @@ async function caught(work: () => Promise<string | undefined>): Promise<string |
   }
 }
 
-export async function runPath(c: Case, path: PathName, upstream?: PreStateUpstream): Promise<Verdict> {
+async function runPath(c: Case, path: PathName, upstream?: PreStateUpstream): Promise<Verdict> {
   switch (path) {
     case 'runTx':
       return verdict(c, path, await caught(async () => matchesFixture(c, await runTxCase(c, budget))))
     case 'call': {
       const call = c.expected.expectException ? undefined : callRequestOf(c)
       if (!call) return { kind: 'skipped' }
-      return verdict(
-        c,
-        path,
-        await caught(async () => {
-          const { fast, runTx, overridden } = await runCallPaths(c, call)
-          const slow = callDifference(runTx, overridden)
-          if (slow) return `with the pre-state as overrides: ${slow}`
-          return fast && callDifference(runTx, fast) && `fast path: ${callDifference(runTx, fast)}`
-        }),
-      )
+      let fastPath = false
+      const why = await caught(async () => {
+        const { fast, runTx, overridden } = await runCallPaths(c, call)
+        fastPath = fast !== undefined
+        const slow = callDifference(runTx, overridden)
+        if (slow) return `with the pre-state as overrides: ${slow}`
+        const differs = fast && callDifference(runTx, fast)
+        return differs ? `fast path: ${differs}` : undefined
+      })
+      return { ...verdict(c, path, why), fastPath }
     }
     case 'reexec':
       return verdict(c, path, await caught(async () => matchesFixture(c, await reexecuteCase(c, upstream!))))
@@ -73,16 +74,19 @@ export async function runPath(c: Case, path: PathName, upstream?: PreStateUpstre
 export interface PathFigures {
   passed: number
   total: number
+  /** Cases the fast call path ran (it declines creations, values and access lists: runTx's path runs them). */
+  fastPath: number
   expected: { id: string; why: string; reason: string }[]
   failed: { id: string; why: string }[]
 }
 
 export async function runGroupPath(cases: Case[], path: PathName, upstream?: PreStateUpstream): Promise<PathFigures> {
-  const figures: PathFigures = { passed: 0, total: 0, expected: [], failed: [] }
+  const figures: PathFigures = { passed: 0, total: 0, fastPath: 0, expected: [], failed: [] }
   for (const c of cases) {
     const v = await runPath(c, path, upstream)
     if (v.kind === 'skipped') continue
     figures.total++
+    if (v.fastPath) figures.fastPath++
     if (v.kind === 'passed') figures.passed++
     else if (v.kind === 'expected') figures.expected.push({ id: c.id, why: v.why, reason: v.reason })
     else figures.failed.push({ id: c.id, why: v.why })

@@ -9,7 +9,14 @@ import type { Common } from '@ethereumjs/common'
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import { MerkleStateManager } from '@ethereumjs/statemanager'
 import { createTx, type TypedTransaction } from '@ethereumjs/tx'
-import { Account, bigIntToUnpaddedBytes, createAddressFromString, hexToBytes, setLengthLeft, utf8ToBytes } from '@ethereumjs/util'
+import {
+  Account,
+  bigIntToUnpaddedBytes,
+  createAddressFromString,
+  hexToBytes,
+  setLengthLeft,
+  utf8ToBytes,
+} from '@ethereumjs/util'
 import { createChainCommon, memoryTrie } from '../../../src/evm/engine.js'
 import { keccak256 } from '../../../src/evm/crypto.js'
 import type { Case, PreAccount, StateTest } from './fixtures.js'
@@ -25,7 +32,7 @@ export function stateTestCommon(): Common {
 const big = (hex: string | undefined) => (hex === undefined || hex === '0x' ? 0n : BigInt(hex))
 
 /** BLOCKHASH as geth's state tests answer it: keccak256 of the block number's decimal digits. */
-export function testBlockHash(n: bigint): Uint8Array {
+function testBlockHash(n: bigint): Uint8Array {
   return keccak256(utf8ToBytes(n.toString()))
 }
 
@@ -100,6 +107,10 @@ export async function putPreAccount(state: MerkleStateManager, address: string, 
   if (account.code !== '0x' && account.code !== '') await state.putCode(addr, hexToBytes(account.code as `0x${string}`))
   for (const [slot, value] of Object.entries(account.storage)) {
     if (big(value) === 0n) continue
-    await state.putStorage(addr, setLengthLeft(hexToBytes(slot as `0x${string}`), 32), bigIntToUnpaddedBytes(big(value)))
+    await state.putStorage(
+      addr,
+      setLengthLeft(hexToBytes(slot as `0x${string}`), 32),
+      bigIntToUnpaddedBytes(big(value)),
+    )
   }
 }

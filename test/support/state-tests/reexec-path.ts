@@ -67,8 +67,7 @@ export async function reexecuteCase(c: Case, upstream: PreStateUpstream): Promis
   })
   const payload = payloadOf(c, raw)
   const result = await reexecutor.apply(payload, payload.base!.blockNumber - 1n)
-  if (result.kind !== 'applied')
-    return { root: bytesToHex(pre.root), logs: logsHash([]), invalid: result.reason }
+  if (result.kind !== 'applied') return { root: bytesToHex(pre.root), logs: logsHash([]), invalid: result.reason }
   const receipt = result.flashblock.executed.receipts[0]
   return {
     root: await rebuiltRoot(c.test.pre, result.state),

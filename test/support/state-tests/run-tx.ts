@@ -30,7 +30,11 @@ export type Budget = <T>(evm: EVM, work: () => Promise<T>) => Promise<T>
 
 export async function runTxCase(c: Case, budget: Budget = (_evm, work) => work()): Promise<TxOutcome> {
   const { state, root } = await preState(c.test.pre)
-  const vm = await createVM({ common: throwawayVmCommon(state.common), stateManager: state, blockchain: testBlockHashes })
+  const vm = await createVM({
+    common: throwawayVmCommon(state.common),
+    stateManager: state,
+    blockchain: testBlockHashes,
+  })
   let invalid: string | undefined
   let logs = logsHash([])
   try {
@@ -49,7 +53,8 @@ export async function runTxCase(c: Case, budget: Budget = (_evm, work) => work()
 /** Whether the outcome is the fixture's: its root and logs, or refused where the fixture expects so. */
 export function matchesFixture(c: Case, outcome: TxOutcome): string | undefined {
   if (outcome.invalid && !c.expected.expectException) return `refused: ${outcome.invalid}`
-  if (!outcome.invalid && c.expected.expectException) return `accepted, the fixture expects ${c.expected.expectException}`
+  if (!outcome.invalid && c.expected.expectException)
+    return `accepted, the fixture expects ${c.expected.expectException}`
   if (outcome.root !== c.expected.hash) return `post-state root ${outcome.root}, the fixture's ${c.expected.hash}`
   if (outcome.logs !== c.expected.logs) return `logs hash ${outcome.logs}, the fixture's ${c.expected.logs}`
   return undefined
