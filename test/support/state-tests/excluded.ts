@@ -23,6 +23,18 @@ const EXCLUDED: { match: RegExp; reason: string }[] = [
       'an opcode in each of ~35 places, one of them a loop to the gas limit: a second or more per test; ' +
       'stBadOpcode/badOpcodes and the opcNN tests keep every opcode in',
   },
+  {
+    match:
+      /_ABCB_RECURSIVE\d?$|RecursiveBomb|1024|Depth102[34]|LoopCallsDepthThenRevert|LoopCallsThenRevert|LoopDelegateCallsDepthThenRevert|ABAcalls/,
+    reason:
+      'calls recursing to the depth limit (1024 frames) or looping on calls until the gas runs out: a second or ' +
+      'more of CPU per case and path; stCallCodes, stStaticCall and stSystemOperationsTest keep their shallow calls',
+  },
+  {
+    match:
+      /static_Call50000|static_Return50000|FirstByte_loop$|recursiveCreateReturnValue$|Create2Recursive$|JUMPDEST_Attack/,
+    reason: 'tens of thousands of calls, creations or jumps in a loop by design: seconds of CPU per case',
+  },
 ]
 
 export function excludedReason(key: string): string | undefined {

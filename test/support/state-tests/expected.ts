@@ -10,7 +10,15 @@ interface Expected {
   reason: string
 }
 
-const EXPECTED: Record<string, Expected> = {}
+const EXPECTED: Record<string, Expected> = {
+  'stExtCodeHash/dynamicAccountOverwriteEmpty_Paris': {
+    paths: ['reexec'],
+    reason:
+      "upstream-backed state cannot see an account's storage root (JSON-RPC reads balance, nonce, code and slots), " +
+      'so a CREATE2 onto an account with storage but no code or nonce is not seen to collide (EIP-7610); ' +
+      'runTx and the eth_call paths, on a trie, see it',
+  },
+}
 
 export function expectedFailure(c: Case, path: PathName): string | undefined {
   for (const key of [c.id, `${c.group}/${c.name}`, c.group]) {

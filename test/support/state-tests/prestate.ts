@@ -65,8 +65,27 @@ export function blockOf(test: StateTest, c = stateTestCommon()): Block {
   )
 }
 
+/** Signed once per case and Common: signing (noble's secp256k1) is a tenth of a case's CPU. */
+const signed = new WeakMap<Case, Map<Common, TypedTransaction | Error>>()
+
 /** The case's transaction, signed with the fixture's key; throws where the fields make no valid transaction. */
-export function txOf({ test, expected }: Case, c = stateTestCommon()): TypedTransaction {
+export function txOf(testCase: Case, c = stateTestCommon()): TypedTransaction {
+  let byCommon = signed.get(testCase)
+  if (!byCommon) signed.set(testCase, (byCommon = new Map()))
+  let tx = byCommon.get(c)
+  if (!tx) {
+    try {
+      tx = buildTx(testCase, c)
+    } catch (err) {
+      tx = err as Error
+    }
+    byCommon.set(c, tx)
+  }
+  if (tx instanceof Error) throw tx
+  return tx
+}
+
+function buildTx({ test, expected }: Case, c: Common): TypedTransaction {
   const t = test.transaction
   const { data, gas, value } = expected.indexes
   const accessList = t.accessLists?.[data]

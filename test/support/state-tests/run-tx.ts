@@ -38,7 +38,7 @@ export async function runTxCase(c: Case, budget: Budget = (_evm, work) => work()
   let invalid: string | undefined
   let logs = logsHash([])
   try {
-    const tx = txOf(c, vm.common)
+    const tx = txOf(c)
     const block = blockOf(c.test, vm.common)
     const result = await budget(vm.evm as EVM, () => runTx(vm, { tx, block }))
     logs = logsHash(result.receipt.logs)
