@@ -3,7 +3,7 @@
  * genesis (PoS, no miner reward), fast crypto, and read-only state views at any committed state root.
  */
 import { paramsBlock } from '@ethereumjs/block'
-import { type Common, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common'
+import { type Common, Mainnet, createCustomCommon } from '@ethereumjs/common'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { paramsTx } from '@ethereumjs/tx'
@@ -16,9 +16,11 @@ import { OverlayDB } from './overlay-db.js'
 import type { NodeStore } from './trie-reader.js'
 import { liveTrie, replaceCommon } from './patches/fields.js'
 
-const HARDFORK = Hardfork.Prague
-
-export type EngineOptions = { chainId: number; gasLimit: bigint; baseFee: bigint }
+/**
+ * `lastFork`: the newest fork scheduled (default Prague, the chain's); the state-test harness runs fixtures
+ * filled for an earlier one under that fork's rules.
+ */
+export type EngineOptions = { chainId: number; gasLimit: bigint; baseFee: bigint; lastFork?: 'cancun' | 'prague' }
 
 const BLOCK_FORKS = [
   'chainstart',
@@ -38,10 +40,11 @@ const BLOCK_FORKS = [
 ]
 const TIME_FORKS = ['shanghai', 'cancun', 'prague']
 
-export function createChainCommon({ chainId, gasLimit, baseFee }: EngineOptions): Common {
+export function createChainCommon({ chainId, gasLimit, baseFee, lastFork = 'prague' }: EngineOptions): Common {
+  const timeForks = TIME_FORKS.slice(0, TIME_FORKS.indexOf(lastFork) + 1)
   const hardforks = [
     ...BLOCK_FORKS.map((name) => ({ name, block: 0 })),
-    ...TIME_FORKS.map((name) => ({ name, block: null, timestamp: 0 })),
+    ...timeForks.map((name) => ({ name, block: null, timestamp: 0 })),
   ]
   return createCustomCommon(
     {
@@ -63,7 +66,7 @@ export function createChainCommon({ chainId, gasLimit, baseFee }: EngineOptions)
       depositContractAddress: '0x0000000000000000000000000000000000000000',
     },
     Mainnet,
-    { hardfork: HARDFORK, customCrypto: { keccak256, ecrecover, kzg } },
+    { hardfork: lastFork, customCrypto: { keccak256, ecrecover, kzg } },
   )
 }
 

@@ -178,6 +178,18 @@ export class UpstreamStateManager implements StateManagerInterface {
     return new UpstreamStateManager(this.snapshot, this.common, { root: this.root, overlay })
   }
 
+  /**
+   * The accounts written here and the storage slots written under each (keys as keyOf gives them): with
+   * the upstream's, the whole of what this state changed (the state tests rebuild a post-state root so).
+   */
+  written(): Map<string, string[]> {
+    const o = this.overlay
+    const out = new Map<string, string[]>()
+    for (const key of [...o.accounts.keys(), ...o.code.keys(), ...o.cleared.keys()]) out.set(key, [])
+    for (const [key, slots] of o.storage) out.set(key, [...slots.keys()])
+    return out
+  }
+
   private set<K, V>(map: Map<K, V>, key: K, value: V): void {
     const frame = this.journal.at(-1)
     if (frame) {

@@ -1,7 +1,10 @@
 /**
- * State overrides (eth_call's, eth_estimateGas's, each eth_simulateV1 block's) as geth applies them: accounts
- * in address order, a precompile given `movePrecompileToAddress` answers at its new address in this VM, and an
- * overridden precompile's own address runs the code it is given (or none).
+ * State overrides (eth_call's, eth_estimateGas's, each eth_simulateV1 block's): accounts in address order, a
+ * precompile given `movePrecompileToAddress` answers at its new address in this VM, and a precompile's own
+ * address runs the code an override gives it (geth; the execution-apis eth_simulateV1 cases override ecrecover
+ * so). An override of a precompile's balance, nonce or storage, or of its code with none, leaves the
+ * precompile answering, as reth and anvil do: state tests and state dumps list the precompiles' accounts
+ * (balance 1, empty code), and geth, which drops any precompile named in an override, then runs empty code.
  */
 import type { StateManagerInterface } from '@ethereumjs/common'
 import {
@@ -42,7 +45,7 @@ export async function applyStateOverrides(vm: VM, overrides: StateOverrideSpec |
       precompiles.set(bytesToUnprefixedHex(account.movePrecompileTo), precompile)
       movedTo.add(destination)
     }
-    if (precompile) precompiles.delete(key)
+    if (precompile && (account.movePrecompileTo || (account.code?.length ?? 0) > 0)) precompiles.delete(key)
     if (account.state && account.stateDiff) throw new StateAndStateDiffError(address)
   }
   await applyAccountFields(vm.stateManager, overrides)

@@ -1,0 +1,42 @@
+/**
+ * ethereum/tests' GeneralStateTests subset (test/evm-state/fixtures) through every execution path, one test
+ * per path per group: runTx against the fixture's post-state, the eth_call paths against runTx's, and the
+ * follower's re-execution on upstream-backed state (served over HTTP) against the fixture's post-state. A
+ * failure fails the test unless test/support/state-tests/expected.ts classifies it; the message names each.
+ * Every case runs three paths (~0.1 s of CPU a case): the suite takes every EVERY-th case of each group
+ * (STATE_TESTS_EVERY, default 4, so about 2 minutes of CPU); `npm run test:state` runs them all.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { fixtureGroups, loadGroup } from '../support/state-tests/fixtures.js'
+import { PATHS, type PathName, runGroupPath } from '../support/state-tests/paths.js'
+import { PreStateUpstream } from '../support/state-tests/pre-state-upstream.js'
+
+let upstream: PreStateUpstream
+beforeAll(async () => {
+  upstream = await PreStateUpstream.start()
+})
+afterAll(() => upstream?.close())
+
+const groups = fixtureGroups()
+const EVERY = Number(process.env.STATE_TESTS_EVERY ?? 4)
+const sample = (group: string) => loadGroup(group).filter((_, i) => i % EVERY === 0)
+
+test('the subset holds at least 1 500 tests of VMTests and the st* groups', () => {
+  const tests = new Set(groups.flatMap((g) => loadGroup(g).map((c) => `${c.group}/${c.name}`)))
+  expect(tests.size).toBeGreaterThanOrEqual(1500)
+  expect(groups).toContain('VMTests')
+})
+
+for (const path of Object.keys(PATHS) as PathName[]) {
+  describe(PATHS[path], () => {
+    test.each(groups)(
+      'for every case of %s',
+      async (group) => {
+        const figures = await runGroupPath(sample(group), path, upstream)
+        expect(figures.failed.map((f) => `${f.id}: ${f.why}`).join('\n')).toBe('')
+        expect(figures.passed + figures.expected.length).toBe(figures.total)
+      },
+      300_000,
+    )
+  })
+}
