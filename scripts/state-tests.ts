@@ -33,6 +33,9 @@ if (values.unpatched) {
   process.stdout.write(JSON.stringify({ total, failing }))
   process.exit(0)
 }
+// the patched paths run as the service runs: the patches installed as at its start-up
+const { installEvmPatches } = await import('../src/evm/patches/install.js')
+await installEvmPatches()
 const { PATHS, runGroupPath } = await import('../test/support/state-tests/paths.js')
 const { PreStateUpstream } = await import('../test/support/state-tests/pre-state-upstream.js')
 type PathName = keyof typeof PATHS

@@ -4,7 +4,7 @@
  * (a case the path does not take: an invalid transaction is no eth_call).
  */
 import type { EVM } from '@ethereumjs/evm'
-import { withBudget } from '../../../src/evm/execution/sync-steps.js'
+import { withBudget } from '../../../src/evm/execution/budget.js'
 import { callDifference, callRequestOf, runCallPaths } from './call-path.js'
 import { expectedFailure } from './expected.js'
 import type { Case } from './fixtures.js'
