@@ -73,7 +73,10 @@ describe('chain events to the feed', () => {
     expect(payloads.map((m) => m.index)).toEqual([0, 1, 2])
     expect(feed.at(-1)).toEqual({ payload_id: payloads[0]!.payload_id })
     expect(new Set(payloads.map((m) => m.payload_id)).size).toBe(1)
-    expect(payloads[0]!.base).toMatchObject({ block_number: '0x1', gas_limit: '0x1c9c380' })
+    expect(payloads[0]!.base).toMatchObject({
+      block_number: '0x1',
+      gas_limit: `0x${sealed.header.gasLimit.toString(16)}`,
+    })
     expect(payloads.slice(1).every((m) => m.base === undefined)).toBe(true)
     expect(payloads.map((m) => m.diff.transactions.length)).toEqual([1, 2, 1]) // index 0: the L1-info deposit
     const rebuilt = payloads.flatMap((m) => m.diff.transactions)
