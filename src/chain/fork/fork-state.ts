@@ -17,6 +17,7 @@ import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { type Account, type Address, concatBytes, KECCAK256_RLP, utf8ToBytes } from '@ethereumjs/util'
 import { keccak256 } from '../../evm/crypto.js'
+import { codeCache, liveTrie } from '../../evm/patches/fields.js'
 import { RootReader } from '../../evm/state-cache.js'
 import { type UpstreamSnapshot, accountOf } from '../../follower/upstream-snapshot.js'
 
@@ -50,7 +51,7 @@ export class ForkStateManager extends MerkleStateManager {
 
   override shallowCopy(downlevelCaches = true): ForkStateManager {
     const copy = super.shallowCopy(downlevelCaches)
-    return new ForkStateManager(this.upstream, copy.common, (copy as unknown as { _trie: MerklePatriciaTrie })._trie)
+    return new ForkStateManager(this.upstream, copy.common, liveTrie(copy))
   }
 
   override async getAccount(address: Address): Promise<Account | undefined> {
@@ -69,7 +70,7 @@ export class ForkStateManager extends MerkleStateManager {
     const upstream = (await this.upstream.account(address.bytes))?.code
     if (!upstream?.length) return code
     // super cached the empty code it found, which a flush would write as the account's code: replace it
-    this._caches?.code?.put(address, upstream)
+    codeCache(this)?.put(address, upstream)
     return upstream
   }
 

@@ -16,6 +16,17 @@ export function liveTrie(state: StateManagerInterface): MerklePatriciaTrie {
   return (state as MerkleStateManager)['_trie']
 }
 
+/** A MerkleStateManager's code cache, if it keeps one (fork mode replaces an empty code it cached). */
+export function codeCache(
+  state: MerkleStateManager,
+): MerkleStateManager['_caches'] extends infer C
+  ? C extends { code?: infer K }
+    ? K | undefined
+    : undefined
+  : undefined {
+  return state['_caches']?.code
+}
+
 /** How many checkpoints of a MerkleStateManager are open. */
 export function checkpointDepth(state: StateManagerInterface): number {
   return (state as MerkleStateManager)['_checkpointCount']
