@@ -54,13 +54,13 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(HELP)
     return
   }
-  const { config } = command
+  const { config, settings } = command
   let service: RunningService | RunningFollower
   try {
-    const { upstream } = config
+    const { upstream } = settings
     service = upstream
-      ? await startService({ ...config, upstream })
-      : await startService({ ...config, upstream: undefined })
+      ? await startService({ ...settings, upstream })
+      : await startService({ ...settings, upstream: undefined })
   } catch (err) {
     if (err instanceof FollowerStartError || err instanceof ForkStartError || err instanceof EvmPatchError) {
       process.stderr.write(`preconf-rpc: ${err.message}\n`)

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { createChain, type Chain } from './chain/chain.js'
 import { installEvmPatches } from './evm/patches/install.js'
-import { checkConfig, defaultConfig, type Config } from './config.js'
+import { checkConfig, type Config } from './config.js'
 import { handlerContexts } from './handlers/context.js'
 import { handlers } from './handlers/index.js'
 import { connectFilters } from './filters/service.js'
@@ -68,7 +68,7 @@ function urlHost(host: string): string {
 export function startService(overrides: Partial<Config> & { upstream: string }): Promise<RunningFollower>
 export function startService(overrides?: Partial<Config> & { upstream?: undefined }): Promise<RunningService>
 export async function startService(overrides: Partial<Config> = {}): Promise<RunningService | RunningFollower> {
-  const checked = checkConfig(defaultConfig(overrides))
+  const checked = checkConfig(overrides)
   // what the EVM floor changes in @ethereumjs, before any EVM is made; a hook that cannot be installed stops here
   await installEvmPatches()
   const follower = checked.upstream ? await connectFollower(checked) : undefined

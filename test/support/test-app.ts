@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { createChain } from '../../src/chain/chain.js'
-import { checkConfig, defaultConfig, type Config } from '../../src/config.js'
+import { checkConfig, type Config } from '../../src/config.js'
 import { sequencerStatus } from '../../src/feed/peer-status.js'
 import { FeedPublisher } from '../../src/feed/publisher.js'
 import { handlerContexts, type HandlerContext } from '../../src/handlers/context.js'
@@ -21,7 +21,7 @@ export interface TestAppOptions {
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<FastifyInstance> {
-  const config = checkConfig(defaultConfig({ quiet: true, ...options.config }))
+  const config = checkConfig({ quiet: true, ...options.config })
   // the sequencer is never started: the static methods need no blocks, and nothing ticks in the background
   const chain = await createChain({ ...config, accounts: 1 })
   const app = await createApp({

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import WebSocket from 'ws'
 import { createHttpClient, createWsClient, RpcResponseError, type WsRpcClient } from '../../generated/client.js'
 import { createChain } from '../../src/chain/chain.js'
-import { checkConfig, defaultConfig } from '../../src/config.js'
+import { checkConfig } from '../../src/config.js'
 import { FeedPublisher } from '../../src/feed/publisher.js'
 import { connectFilters } from '../../src/filters/service.js'
 import { sequencerStatus } from '../../src/feed/peer-status.js'
@@ -125,7 +125,7 @@ describe('a consumer that stops reading', () => {
 
 describe('rate limiting over WebSocket', () => {
   test('each message costs its batch size, and a message over budget gets -32005 while the socket stays open', async () => {
-    const config = checkConfig(defaultConfig({ quiet: true, port: 0 }))
+    const config = checkConfig({ quiet: true, port: 0 })
     const chain = await createChain({ ...config, accounts: 1 })
     // a fixed budget of 3 requests, counted as the transport reports them
     const consumed: number[] = []
