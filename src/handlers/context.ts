@@ -21,9 +21,12 @@ export interface ClientInfo {
   ip: string
 }
 
+/** The settings handlers read, and only those: the chain id they answer and sign with, and two switches. */
+export type HandlerSettings = Readonly<Pick<Config, 'chainId' | 'devAccounts' | 'sendSyncTimeoutMs'>>
+
 export interface HandlerContext {
   endpoint: Endpoint
-  config: Config
+  config: HandlerSettings
   client: ClientInfo
   /** Blocks, transactions, receipts and state as this endpoint means them (`pending` differs per endpoint). */
   resolver: BlockReader
@@ -36,7 +39,7 @@ export interface HandlerContext {
   common: Common
   /** Whether flashblocks are being received, and from which peers (X Layer's status methods). */
   flashblocks: FlashblocksStatus
-  /** The dev node's controls; undefined where dev methods are off (the dispatcher answers -32601 before). */
+  /** The dev node's controls; undefined where dev methods are off (the dispatcher answers -32601 before, rpc.discover leaves them out). */
   dev: DevNode | undefined
 }
 
@@ -49,10 +52,12 @@ export function handlerContexts(
 ) {
   const { submitter: submit, executor: execution, devAccounts: accounts, common } = backend
   const dev = devMethodsServed(config) ? backend.devNode : undefined
+  const { chainId, devAccounts, sendSyncTimeoutMs } = config
+  const settings: HandlerSettings = { chainId, devAccounts, sendSyncTimeoutMs }
   const resolvers = { general: backend.resolverFor('general'), flashblocks: backend.resolverFor('flashblocks') }
   // one literal of one shape per request (an object spread here was a measurable part of a cheap request)
   return (endpoint: Endpoint, client: ClientInfo): HandlerContext => ({
-    config,
+    config: settings,
     filters,
     submit,
     execution,

@@ -4,7 +4,6 @@
  * changes while the service runs.
  */
 import { readFileSync } from 'node:fs'
-import { devMethodsServed } from '../../config.js'
 import { type Endpoint, type Methods, methodTable } from '../../../generated/methods.js'
 import type { Handler } from '../context.js'
 
@@ -28,5 +27,4 @@ function documentOf(endpoint: Endpoint, devMethods: boolean): Document {
   return document
 }
 
-export const rpc_discover: Handler<'rpc.discover'> = (_params, ctx) =>
-  documentOf(ctx.endpoint, devMethodsServed(ctx.config))
+export const rpc_discover: Handler<'rpc.discover'> = (_params, ctx) => documentOf(ctx.endpoint, ctx.dev !== undefined)
