@@ -20,6 +20,8 @@ const arrivals = [] // ms of each flashblock's arrival
 const admitted = new Map() // tx hash -> ms of its newPendingTransactions notice
 const latencies = [] // { at, ms }
 const recent = []
+/** The newest sealed block the page knows of (eth_blockNumber at open, then newHeads). */
+let head
 const open = { feed: false, rpc: false }
 
 function setStatus() {
@@ -54,6 +56,8 @@ function onFlashblock(message) {
     building = { number, slots: [], gasUsed: 0n, hash: '' }
     built.set(number, building)
   }
+  // a block started again at a height the page showed sealed (not a late flashblock of it: those have index > 0)
+  if (message.index === 0 && head !== undefined && number <= head) onReorg(number)
   building.slots[message.index] = message.diff.transactions.length
   building.gasUsed = BigInt(message.diff.gas_used)
   for (const hash of Object.keys(message.metadata.receipts ?? {})) {
@@ -73,14 +77,17 @@ function renderBuilding(newest) {
   $('pending-txs').textContent = String(total)
   $('pending-gas').textContent = building.gasUsed.toLocaleString('en')
   const peak = Math.max(1, ...building.slots.map((n) => n ?? 0))
-  const slots = building.slots.map((count, index) => {
+  // Array.from, not map: a page opened mid-block never saw the block's first flashblocks, and map skips
+  // those holes (they would reach replaceChildren as `undefined`, drawn as text)
+  const slots = Array.from(building.slots, (count, index) => {
     const slot = document.createElement('div')
-    slot.className = index === newest ? 'slot newest' : 'slot'
+    slot.className = `slot${index === newest ? ' newest' : ''}${count === undefined ? ' missed' : ''}`
     slot.dataset.index = String(index)
-    slot.dataset.count = String(count ?? 0)
+    if (count !== undefined) slot.dataset.count = String(count)
+    else slot.title = 'published before this page opened'
     const label = document.createElement('span')
     label.className = 'count'
-    label.textContent = String(count ?? 0)
+    label.textContent = count === undefined ? '–' : String(count)
     const bar = document.createElement('div')
     bar.className = 'bar'
     bar.style.height = `${((count ?? 0) / peak) * 80}%`
@@ -106,6 +113,9 @@ const subscriptions = new Map() // subscription id -> handler
 async function onRpcOpen(socket) {
   $('chain').textContent = `chain id ${Number(await call(socket, 'eth_chainId', []))}`
   subscriptions.set(await call(socket, 'eth_subscribe', ['newHeads']), onHead)
+  // the head the page opens on: newHeads tells only of the blocks sealed after it
+  const latest = Number(await call(socket, 'eth_blockNumber', []))
+  if (head === undefined || latest > head) showHead(latest)
   subscriptions.set(await call(socket, 'eth_subscribe', ['newPendingTransactions']), (hash) =>
     admitted.set(hash, performance.now()),
   )
@@ -119,12 +129,30 @@ function onRpcMessage(message) {
     subscriptions.get(message.params.subscription)?.(message.params.result)
 }
 
-function onHead(head) {
-  const number = Number(head.number)
+function showHead(number) {
+  head = number
   $('head').textContent = String(number)
+}
+
+/**
+ * Block `number` started or sealed again while the page showed it sealed: the chain went back (evm_revert,
+ * anvil_reset, a follower's upstream reorg) and builds on `number - 1`; what the page showed above it is gone.
+ */
+function onReorg(number) {
+  showHead(number - 1)
+  const kept = recent.filter((block) => block.number < number)
+  recent.splice(0, recent.length, ...kept)
+  renderRecent()
+}
+
+function onHead(header) {
+  const number = Number(header.number)
+  // a block sealed again at a height the page showed: what it showed from there on is gone
+  if (recent.length && number <= recent[0].number) onReorg(number)
+  showHead(number)
   const flashblocks = built.get(number)
   for (const key of built.keys()) if (key <= number) built.delete(key)
-  recent.unshift({ number, hash: head.hash, gasUsed: BigInt(head.gasUsed), slots: flashblocks?.slots ?? [] })
+  recent.unshift({ number, hash: header.hash, gasUsed: BigInt(header.gasUsed), slots: flashblocks?.slots ?? [] })
   recent.length = Math.min(recent.length, RECENT_BLOCKS)
   renderRecent()
 }
