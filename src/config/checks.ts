@@ -35,6 +35,9 @@ function isCidr(text: string): boolean {
  */
 export function checkConfig(settings: Partial<Config>): Config {
   checkHistory(settings)
+  // a network no one knows is named as such, even beside --upstream
+  if (settings.network !== undefined && !(settings.network in CHAIN_IDS))
+    fail(`--network must be mainnet or testnet, got "${settings.network}"`)
   if (settings.upstream !== undefined) refuseChainSettings(settings)
   const config = defaultConfig(settings)
   checkServing(config)
@@ -65,7 +68,7 @@ function refuseChainSettings(settings: Partial<Config>): void {
 
 function checkHistory({ history, dataDir }: Partial<Config>): void {
   if (history === undefined) return
-  if (!isIntegerIn(history, 1, Number.MAX_SAFE_INTEGER)) fail('--history expects at least 1 block')
+  if (!Number.isInteger(history) || history < 1) fail('--history expects at least 1 block')
   if (dataDir === undefined) fail('--history prunes a --data-dir; give one')
 }
 
@@ -103,7 +106,6 @@ function checkL1(l1: Config['l1Settings']): void {
 
 /** The embedded chain: its network, cadence, block parameters, accounts and pool. */
 function checkChain(config: Config): void {
-  if (!(config.network in CHAIN_IDS)) fail(`--network must be mainnet or testnet, got "${config.network}"`)
   if (!isIntegerIn(config.chainId, 1, Number.MAX_SAFE_INTEGER))
     fail(`chain id must be a positive integer, got ${config.chainId}`)
   if (!isIntegerIn(config.blockTimeMs, 10, 3_600_000))
