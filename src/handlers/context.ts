@@ -22,7 +22,7 @@ export interface ClientInfo {
 }
 
 /** The settings handlers read, and only those: the chain id they answer and sign with, and two switches. */
-export type HandlerSettings = Readonly<Pick<Config, 'chainId' | 'devAccounts' | 'sendSyncTimeoutMs'>>
+type HandlerSettings = Readonly<Pick<Config, 'chainId' | 'devAccounts' | 'sendSyncTimeoutMs'>>
 
 export interface HandlerContext {
   endpoint: Endpoint
