@@ -1,6 +1,7 @@
 /**
- * The service's defaults, the only ones: the chain factory, the CLI and --help read them here. A setting
- * not given takes its default; the chain id and chain parameters follow the network unless given.
+ * The service's defaults, the only ones: checkConfig fills them in (through defaultConfig) and --help quotes
+ * them. A setting not given takes its default; the chain id and chain parameters follow the network unless
+ * given; whether the dev methods are served follows the host unless given.
  */
 import { DEFAULT_L1_SETTINGS } from '../opstack/l1-origin.js'
 import { NETWORKS } from '../opstack/networks.js'
