@@ -161,6 +161,16 @@ describe('flags', () => {
     })
   })
 
+  test('the settings handed to startService are only what the flags gave', () => {
+    const upstream = 'http://10.0.0.5:8545'
+    expect(parseCommandLine(['--upstream', upstream, '--no-dev-accounts', '--l1-fee-scalar', '7']).settings).toEqual({
+      upstream,
+      devAccounts: false,
+      l1Settings: { ...DEFAULT_L1_SETTINGS, baseFeeScalar: 7n },
+    })
+    expect(parseCommandLine([]).settings).toEqual({})
+  })
+
   test('-p is short for --port and --port=N works', () => {
     expect(parseArgs(['-p', '1234']).port).toBe(1234)
     expect(parseArgs(['--port=4321']).port).toBe(4321)
