@@ -180,36 +180,37 @@ describe('flags', () => {
     expect(parseArgs(['--block-time', '0.5', '--flashblock-interval', '100']).blockTimeMs).toBe(500)
   })
 
-  test('--help is recognised and the text lists every flag', () => {
+  test('--help is recognised and the text lists every flag; each name is parsed as it always was', () => {
     expect(parseCommandLine(['--help']).help).toBe(true)
     expect(parseCommandLine(['-h']).help).toBe(true)
-    for (const flag of [
-      '--port',
-      '--host',
-      '--network',
-      '--block-time',
-      '--flashblock-interval',
-      '--gas-limit',
-      '--mnemonic',
-      '--accounts',
-      '--balance',
-      '--no-dev-accounts',
-      '--rate-limit',
-      '--redis-url',
-      '--trusted-proxies',
-      '--rate-limit-fail-closed',
-      '--quiet',
-      '--help',
-      '--txpool-max-per-sender',
-      '--txpool-max-total',
-      '--genesis',
-      '--import',
-      '--no-mining',
-      '--no-dev-methods',
-      '--dev-methods',
-    ]) {
-      expect(HELP).toContain(flag)
+    // every flag users and scripts may rely on, by its exact name (a flag renamed or dropped fails here)
+    const values = (
+      '--port --host --network --block-time --flashblock-interval --gas-limit --eip1559-denominator ' +
+      '--eip1559-elasticity --min-base-fee --gasless-block-gas-limit --gasless-targets --mnemonic --accounts ' +
+      '--balance --txpool-max-per-sender --txpool-max-total --rate-limit --redis-url --trusted-proxies --data-dir ' +
+      '--dump-state --load-state --history --l1-base-fee --l1-blob-base-fee --l1-fee-scalar --l1-blob-fee-scalar ' +
+      '--operator-fee-scalar --operator-fee-constant --da-footprint-gas-scalar --genesis --import --feed-dialect ' +
+      '--rpc.send-raw-transaction-sync-timeout --fork-url --fork-block-number --upstream --upstream-feed ' +
+      '--sequencer --flashblocks-idle-timeout --follower-cache-blocks'
+    ).split(' ')
+    const switches =
+      '--no-dev-accounts --rate-limit-fail-closed --quiet --no-op-fees --no-mining --no-dev-methods --dev-methods --help'.split(
+        ' ',
+      )
+    for (const flag of [...values, ...switches]) expect(HELP).toContain(`${flag} `)
+    const refusal = (argv: string[]) => {
+      try {
+        parseCommandLine(argv)
+        return ''
+      } catch (err) {
+        return (err as Error).message
+      }
     }
+    for (const flag of values) {
+      expect(refusal([flag])).toBe(`${flag} needs a value`)
+      expect(refusal([flag, 'x'])).not.toMatch(/unknown flag/)
+    }
+    for (const flag of switches) expect(refusal([`${flag}=x`])).toBe(`${flag} does not take a value`)
   })
 })
 

@@ -32,7 +32,7 @@ const OPTIONS: NonNullable<ParseArgsConfig['options']> = Object.fromEntries(
 /** Rewrites node's parser errors as one short sentence naming the flag. */
 function readableParseError(err: unknown): ConfigError {
   const { code, message } = err as { code?: string; message: string }
-  const flag = /'(?:-\w, )?(-{1,2}[\w-]+)/.exec(message)?.[1]
+  const flag = /'(?:-\w, )?(-{1,2}[\w.-]+)/.exec(message)?.[1]
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return new ConfigError(`unknown flag ${flag ?? message}`)
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
     return flag && /argument missing|ambiguous/.test(message)
