@@ -18,9 +18,9 @@ afterEach(() => killLeftovers(children))
 test.each(['SIGTERM', 'SIGINT'] as const)(
   '%s answers the request in flight, closes WebSockets with 1001 and exits 0 within 5 s',
   async (signal) => {
-    // a flashblock every second: the send below waits up to a second for its preconfirmation
+    // a flashblock every 2 s: the send below waits up to 2 s for its preconfirmation
     const { child, output, exited } = runCli(
-      ['--port', '0', '--block-time', '2', '--flashblock-interval', '1000'],
+      ['--port', '0', '--block-time', '4', '--flashblock-interval', '2000'],
       children,
     )
     const [, url] = await waitForOutput(output, /POST (http:\/\/127\.0\.0\.1:\d+\/)\n/, exited)
@@ -30,14 +30,21 @@ test.each(['SIGTERM', 'SIGINT'] as const)(
     const socket = new WebSocket(`ws://${base.host}/flashblocks`)
     await once(socket, 'open')
     const closed = once(socket, 'close') as Promise<[number, Buffer]>
-    const messages: { id?: number; result?: unknown; params?: { result: unknown } }[] = []
+    const messages: { id?: number; result?: unknown; params?: { subscription: unknown; result: unknown } }[] = []
     socket.on('message', (raw) => messages.push(JSON.parse(raw.toString())))
-    socket.send(JSON.stringify(request('eth_subscribe', ['newPendingTransactions'])))
-    await until(() => messages.some((m) => m.id === 1), 'the subscription')
+    socket.send(JSON.stringify(request('eth_subscribe', ['newPendingTransactions'], 1)))
+    socket.send(JSON.stringify(request('eth_subscribe', ['newFlashblocks'], 2)))
+    await until(() => messages.some((m) => m.id === 2), 'the subscriptions')
+    const subscriptionOf = (id: number) => messages.find((m) => m.id === id)?.result
+    const noticesOf = (id: number) => messages.filter((m) => m.params?.subscription === subscriptionOf(id)).length
 
+    // sent just after a flashblock, the send's preconfirmation is a whole interval away when the signal lands
+    // (sent at a random moment, the next flashblock could answer it before the CLI has read the signal)
     const raw = await signTransferToBob()
+    const flashblocksSeen = noticesOf(2)
+    await until(() => noticesOf(2) > flashblocksSeen, 'a flashblock')
     const inFlight = post(new URL('/flashblocks', base).href, request('eth_sendRawTransactionSync', [raw]))
-    await until(() => messages.some((m) => m.params !== undefined), 'the admission notice')
+    await until(() => noticesOf(1) > 0, 'the admission notice')
 
     const signalledAt = Date.now()
     child.kill(signal)
