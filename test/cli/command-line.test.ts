@@ -10,7 +10,8 @@ const children: ChildProcessWithoutNullStreams[] = []
 afterEach(() => killLeftovers(children))
 const cli = (args: string[]) => runCli(args, children)
 
-describe('the command line', () => {
+// each test starts one or two CLI processes (tsx compiles the service at start): slow on a loaded machine, not stuck
+describe('the command line', { timeout: 90_000 }, () => {
   test('--help prints every flag and exits 0', async () => {
     const { output, exited } = cli(['--help'])
     expect(await exited).toBe(0)
