@@ -14,6 +14,7 @@ import {
   encodeFunctionData,
   http,
   parseEther,
+  publicActions,
   type Hex,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -81,9 +82,16 @@ beforeAll(async () => {
   for (let attempt = 1; ; attempt++) {
     await leader.chain.sealNow()
     try {
+      // preconfirming the block the leader now holds open: a follower whose feed opened after that block's
+      // index 0 (seen: a loaded machine, every frame then out of sequence) or that dropped it (its upstream
+      // head later than FOLLOWER_PARENT_WAIT_MS) preconfirms nothing in it, and the leader keeps it open for
+      // the whole test; pending alone is not proof (it may be an older block's)
       await until(
-        () => followers.every((f) => f.follower.pending.current() !== undefined),
-        'the followers to preconfirm',
+        () => {
+          const open = leader.chain.sequencer.openBlock // undefined until the next tick opens the block
+          return open !== undefined && followers.every((f) => f.follower.pending.current()?.block.number === open)
+        },
+        'the followers to preconfirm the open block',
         5_000,
       )
       break
@@ -116,10 +124,28 @@ describe('a leader and two followers on loopback', { timeout: 60_000 }, () => {
   test('a deployment, token transfers, a transfer and a mined revert sent through a follower are preconfirmed by it before the leader seals', async () => {
     const [one, two] = [DEV_KEY_1, DEV_KEY_2].map((k) => privateKeyToAccount(k))
     const transport = http(followers[0].flashblocksUrl)
-    const wallet = (account: typeof one) => createWalletClient({ chain: chain(), account, transport })
+    const wallet = (account: typeof one) => {
+      const client = createWalletClient({ chain: chain(), account, transport }).extend(publicActions)
+      // sent, then its receipt polled on the follower's /flashblocks until the preconfirmation shows it:
+      // eth_sendRawTransactionSync would bound the wait by its 6 s maximum, a machine-speed deadline (that
+      // method through a follower is early-receipts.test.ts's and faults.test.ts's). Not viem's
+      // waitForTransactionReceipt: after a first miss it looks again only when eth_blockNumber moves (the
+      // canonical height on /flashblocks, see the README), and this leader seals only when the test says.
+      return {
+        sendAndWait: async (tx: Parameters<typeof client.sendTransaction>[0]) => {
+          const hash = await client.sendTransaction(tx)
+          let receipt: Awaited<ReturnType<typeof client.getTransactionReceipt>> | undefined
+          await until(async () => {
+            receipt = await client.getTransactionReceipt({ hash }).catch(() => undefined)
+            return receipt !== undefined
+          }, `the follower to preconfirm ${hash}`)
+          return receipt!
+        },
+      }
+    }
     // gas given for calls into the token: the leader's own estimate on `pending` for a contract deployed in the
     // same pending block is too low (see the report); the follower's equals it (compared below)
-    const deploy = await wallet(one).sendTransactionSync({
+    const deploy = await wallet(one).sendAndWait({
       data: encodeDeployData({ abi: testToken.abi, bytecode: testToken.bytecode, args: [10n ** 24n] }),
       gas: 3_000_000n,
     })
@@ -129,10 +155,10 @@ describe('a leader and two followers on loopback', { timeout: 60_000 }, () => {
       encodeFunctionData({ abi: testToken.abi, functionName: 'transfer', args: [to, amount] })
     const receipts = [
       deploy,
-      await wallet(one).sendTransactionSync({ to: token, data: transfer(BOB, 1000n), gas: 100_000n }),
-      await wallet(one).sendTransactionSync({ to: token, data: transfer(CAROL, 7n), gas: 100_000n }),
-      await wallet(two).sendTransactionSync({ to: DAVE, value: parseEther('1.5') }),
-      await wallet(one).sendTransactionSync({ to: token, data: transfer(BOB, 10n ** 30n), gas: 100_000n }),
+      await wallet(one).sendAndWait({ to: token, data: transfer(BOB, 1000n), gas: 100_000n }),
+      await wallet(one).sendAndWait({ to: token, data: transfer(CAROL, 7n), gas: 100_000n }),
+      await wallet(two).sendAndWait({ to: DAVE, value: parseEther('1.5') }),
+      await wallet(one).sendAndWait({ to: token, data: transfer(BOB, 10n ** 30n), gas: 100_000n }),
     ]
     expect(receipts.map((r) => r.status)).toEqual(['success', 'success', 'success', 'success', 'reverted'])
     expect(receipts[1].logs).toHaveLength(1)
@@ -246,16 +272,18 @@ describe('a leader and two followers on loopback', { timeout: 60_000 }, () => {
     provider.pollingInterval = 50
     const signer = new Wallet(DEV_KEY_2, provider)
     const tx = await signer.sendTransaction({ to: BOB, value: 12345n })
-    // ethers counts confirmations from eth_blockNumber (canonical): wait() ends once the leader seals
-    const waiting = tx.wait()
     await until(
       async () => (await result(followers[1].flashblocksUrl, 'eth_getTransactionReceipt', [tx.hash])) !== null,
       'the follower to preconfirm the ethers send',
     )
-    // preconfirmed on the follower; the leader's general endpoint sees it once sealed
+    // wait() takes a receipt it finds at once (one confirmation asked): the preconfirmed one, before any seal.
+    // Called before the preconfirmation, it would wait for its block poller to see a new head after its
+    // first eth_blockNumber; this leader seals once, so that wait could begin after the seal and never end.
+    const receipt = await tx.wait()
+    expect(receipt?.status).toBe(1)
     expect(await result(leader.url, 'eth_getTransactionReceipt', [tx.hash])).toBeNull()
+    expect(BigInt(receipt!.blockNumber)).toBe(BigInt(await result(leader.url, 'eth_blockNumber')) + 1n)
     await leader.chain.sealNow()
-    expect((await waiting)?.status).toBe(1)
     await caughtUp()
     expect((await result(followers[0].url, 'eth_getTransactionReceipt', [tx.hash])).blockHash).toBe(
       (await result(leader.url, 'eth_getTransactionReceipt', [tx.hash])).blockHash,
