@@ -53,6 +53,29 @@ const caughtUp = () =>
     return heights.every((h) => h === height)
   }, 'the followers to reach the leader head')
 
+/**
+ * Until both followers preconfirm the block the leader holds open, sealing (at most 4 times) so they get a new
+ * block's index 0. A follower whose feed opened after the open block's index 0 (at start; after a reconnect, as
+ * a pong late on a loaded machine causes: this one process hosts the leader and both followers, every frame
+ * then out of sequence) or that dropped it (its upstream head later than FOLLOWER_PARENT_WAIT_MS) preconfirms
+ * nothing in it, and the leader keeps it open until the test seals; pending alone is not proof (it may be an
+ * older block's).
+ */
+async function followersPreconfirmOpenBlock(): Promise<void> {
+  const joined = () => {
+    const open = leader.chain.sequencer.openBlock // undefined until the next tick opens the block
+    return open !== undefined && followers.every((f) => f.follower.pending.current()?.block.number === open)
+  }
+  for (let attempt = 1; !joined(); attempt++) {
+    await leader.chain.sealNow()
+    try {
+      await until(joined, 'the followers to preconfirm the open block', 5_000)
+    } catch (err) {
+      if (attempt === 4) throw err
+    }
+  }
+}
+
 beforeAll(async () => {
   // flashblocks every 200 ms, blocks only when the test seals one
   leader = await startService({
@@ -77,28 +100,7 @@ beforeAll(async () => {
   relay = new WebSocket(`${followers[0].wsUrl}ws/flashblocks`)
   relay.on('message', (data, isBinary) => relayed.push(decodeFrame(isBinary ? (data as Buffer) : data.toString())))
   await new Promise((resolve) => relay.once('open', resolve))
-  // the followers joined the leader's open block in the middle: they preconfirm from the next block's index 0
-  // (a follower that misses an index 0, its upstream head too slow to show the parent, waits for the next block)
-  for (let attempt = 1; ; attempt++) {
-    await leader.chain.sealNow()
-    try {
-      // preconfirming the block the leader now holds open: a follower whose feed opened after that block's
-      // index 0 (seen: a loaded machine, every frame then out of sequence) or that dropped it (its upstream
-      // head later than FOLLOWER_PARENT_WAIT_MS) preconfirms nothing in it, and the leader keeps it open for
-      // the whole test; pending alone is not proof (it may be an older block's)
-      await until(
-        () => {
-          const open = leader.chain.sequencer.openBlock // undefined until the next tick opens the block
-          return open !== undefined && followers.every((f) => f.follower.pending.current()?.block.number === open)
-        },
-        'the followers to preconfirm the open block',
-        5_000,
-      )
-      break
-    } catch (err) {
-      if (attempt === 4) throw err
-    }
-  }
+  await followersPreconfirmOpenBlock()
 }, 60_000)
 
 afterAll(async () => {
@@ -262,6 +264,7 @@ describe('a leader and two followers on loopback', { timeout: 60_000 }, () => {
   })
 
   test('viem reads and ethers sends work against a follower unchanged', async () => {
+    await followersPreconfirmOpenBlock()
     const viemOf = (s: { flashblocksUrl: string }) =>
       createPublicClient({ chain: chain(), transport: http(s.flashblocksUrl) })
     expect(await viemOf(followers[1]).getBalance({ address: DAVE })).toBe(
