@@ -4,6 +4,9 @@ import { type Chain, createChain } from './chain.js'
 import { signTx } from '../../test/support/sign-tx.js'
 import type { BlockRecord, Flashblock } from '../domain/types.js'
 import { defaultConfig } from '../config.js'
+import { until } from '../../test/support/wait-for.js'
+import { FlashBuilder } from '../evm/flash-builder.js'
+import { decodeTransaction } from './pool/admission.js'
 
 let chain: Chain | undefined
 afterEach(async () => {
@@ -11,31 +14,22 @@ afterEach(async () => {
   chain = undefined
 })
 
-function nextBlocks(c: Chain, count: number): Promise<BlockRecord[]> {
-  const blocks: BlockRecord[] = []
-  return new Promise((resolve) => {
-    const off = c.on('block', (b) => {
-      blocks.push(b)
-      if (blocks.length === count) {
-        off()
-        resolve(blocks)
-      }
-    })
-  })
-}
-
 describe('the sequencer on its timers', () => {
   test('publishes flashblocks 0, 1, 2... per block and seals each block as its last flashblock', async () => {
     chain = await createChain(defaultConfig({ quiet: true, blockTimeMs: 300, flashblockIntervalMs: 100 }))
     const c = chain
     const flashblocks: Flashblock[] = []
     c.on('flashblock', (fb) => flashblocks.push(fb))
+    // every block from the first on: a busy machine may seal one while the test signs or waits
+    const blocks: BlockRecord[] = []
+    c.on('block', (b) => blocks.push(b))
     c.start()
-    const [first] = await nextBlocks(c, 1)
+    await until(() => blocks.length > 0, 'the first block')
     const hash = await c.sendRawTransaction(await signTx(c, 0, { nonce: 0, value: 1n }))
     const preconfirmed = await c.waitForReceipt(hash, 5_000)
     expect(preconfirmed?.pending).toBe(true)
-    const blocks = [first, ...(await nextBlocks(c, 2))]
+    const seen = blocks.length
+    await until(() => blocks.length >= seen + 2, 'two more blocks')
     await c.stop()
 
     for (const block of blocks) {
@@ -53,8 +47,30 @@ describe('the sequencer on its timers', () => {
     const canonical = (await c.resolverFor('flashblocks').tx(hash))!
     expect(canonical.pending).toBe(false)
     expect(canonical.receipt).toEqual(preconfirmed!.receipt)
-    expect(blocks.map((b) => b.number)).toEqual([blocks[0].number, blocks[0].number + 1n, blocks[0].number + 2n])
+    expect(blocks.map((b) => b.number)).toEqual(blocks.map((_, i) => blocks[0].number + BigInt(i)))
     expect(c.sequencer.stats.summary().flashblocks).toBe(flashblocks.length)
+  })
+
+  test('builds a pool transaction even when every flashblock starts past its execution deadline', async () => {
+    // a 1 ms interval: any flashblock takes longer than that, so every tick after the first starts late by
+    // more than the share of the interval it may spend starting transactions (a machine too busy for the
+    // chain's cadence, which a block that stays open keeps from ever re-anchoring)
+    chain = await createChain(defaultConfig({ quiet: true, blockTimeMs: 3_600_000, flashblockIntervalMs: 1 }))
+    const c = chain
+    const built: Flashblock[] = []
+    c.on('flashblock', (fb) => built.push(fb))
+    c.start()
+    await until(() => built.length > 0, 'the first flashblock')
+    const hash = bytesToHex(await c.sendRawTransaction(await signTx(c, 0, { nonce: 0, value: 1n })))
+    const sentAt = built.length
+    const includes = (fb: Flashblock) => fb.executed.txs.some((t) => bytesToHex(t.hash) === hash)
+    // counted in flashblocks, not in time: the next one after admission takes it
+    await until(() => built.length >= sentAt + 20 || built.some(includes), 'the transaction or 20 flashblocks')
+    await c.stop()
+    // the next flashblock, or the one after if one was being built while the pool admitted it
+    expect([0, 1]).toContain(built.slice(sentAt).findIndex(includes))
+    expect(c.pool.size).toBe(0)
+    expect(c.sequencer.openBlock).toBe(built[0].metadata.blockNumber)
   })
 
   test('times out waiting for a receipt of a transaction that never executes', async () => {
@@ -63,5 +79,27 @@ describe('the sequencer on its timers', () => {
     expect(await chain.waitForReceipt(hash, 50)).toBeUndefined()
     // still waiting for nonces 0-4, not dropped
     expect(chain.pool.size).toBe(1)
+  })
+})
+
+describe("the flash builder's execution deadline", () => {
+  test('a flashblock that starts past its deadline still starts one user transaction, and no second', async () => {
+    chain = await createChain(defaultConfig({ quiet: true }))
+    const c = chain
+    const builder = new FlashBuilder(c.vm, c.store.latest(), {
+      timestamp: c.store.latest().header.timestamp + 1n,
+      coinbase: new Uint8Array(20),
+      prevRandao: new Uint8Array(32),
+      payloadId: new Uint8Array(8),
+    })
+    const txs = await Promise.all(
+      [0, 1].map(async (from) => decodeTransaction(await signTx(c, from, { nonce: 0, value: 1n }), c.common)),
+    )
+    // deadline 0: long past when the flashblock begins
+    const { flashblock, skipped } = await builder.flash(txs, { deadline: 0 })
+    expect(flashblock.executed.txs.map((t) => bytesToHex(t.hash))).toEqual([bytesToHex(txs[0].hash)])
+    expect(skipped).toEqual([])
+    const next = await builder.flash(txs.slice(1), { deadline: 0 })
+    expect(next.flashblock.executed.txs.map((t) => bytesToHex(t.hash))).toEqual([bytesToHex(txs[1].hash)])
   })
 })

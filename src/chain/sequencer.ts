@@ -3,7 +3,8 @@
  * block in progress and publishes flashblock index 0, 1, 2, ...; every block time it seals that block
  * (empty ones too) and starts the next under a new payload id. Ticks run on a self-rescheduling timer
  * aimed at absolute due times: a slow flashblock is published late, never dropped, and the schedule
- * re-anchors instead of bursting to catch up. Manual buildNow/sealNow share the same lock as the timer.
+ * re-anchors (at a block start or within a block) instead of bursting to catch up. Manual buildNow/sealNow
+ * share the same lock as the timer.
  */
 import { randomBytes } from 'node:crypto'
 import type { VM } from '@ethereumjs/vm'
@@ -199,8 +200,12 @@ export class Sequencer {
         await this.flash(start, start + interval * EXECUTION_BUDGET)
         next = start + interval
       } else {
-        await this.flash(due, due + interval * EXECUTION_BUDGET)
-        next = due + interval
+        // within a block too: a tick late by a whole interval re-anchors, or a machine that stays slower than
+        // the cadence would start every flashblock of a long block past its execution deadline
+        const now = performance.now()
+        const start = now - due > interval ? now : due
+        await this.flash(start, start + interval * EXECUTION_BUDGET)
+        next = start + interval
       }
     } finally {
       // reschedule even after a failure: the cadence must not die with one bad flashblock

@@ -1,7 +1,10 @@
 /**
  * viem chain definitions for X Layer with preconfirmations. `experimental_preconfirmationTime` makes viem
  * clients read `pending` by default (balances, nonces, calls, receipts: the newest flashblock) and poll
- * receipts every 200 ms instead of once per block, as viem's own Base definitions do.
+ * every 200 ms, as viem's own Base definitions do. viem's waitForTransactionReceipt polls eth_blockNumber,
+ * though, which on /flashblocks is the canonical height: a receipt it missed at its first look it finds at
+ * the next sealed block. For the preconfirmed receipt use sendTransactionSync (eth_sendRawTransactionSync)
+ * or poll getTransactionReceipt.
  */
 import { type Chain, defineChain } from 'viem'
 import { xLayer, xLayerTestnet } from 'viem/chains'

@@ -14,6 +14,7 @@ import {
   encodeFunctionData,
   http,
   parseEther,
+  publicActions,
   type Hex,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -52,6 +53,29 @@ const caughtUp = () =>
     return heights.every((h) => h === height)
   }, 'the followers to reach the leader head')
 
+/**
+ * Until both followers preconfirm the block the leader holds open, sealing (at most 4 times) so they get a new
+ * block's index 0. A follower whose feed opened after the open block's index 0 (at start; after a reconnect, as
+ * a pong late on a loaded machine causes: this one process hosts the leader and both followers, every frame
+ * then out of sequence) or that dropped it (its upstream head later than FOLLOWER_PARENT_WAIT_MS) preconfirms
+ * nothing in it, and the leader keeps it open until the test seals; pending alone is not proof (it may be an
+ * older block's).
+ */
+async function followersPreconfirmOpenBlock(): Promise<void> {
+  const joined = () => {
+    const open = leader.chain.sequencer.openBlock // undefined until the next tick opens the block
+    return open !== undefined && followers.every((f) => f.follower.pending.current()?.block.number === open)
+  }
+  for (let attempt = 1; !joined(); attempt++) {
+    await leader.chain.sealNow()
+    try {
+      await until(joined, 'the followers to preconfirm the open block', 5_000)
+    } catch (err) {
+      if (attempt === 4) throw err
+    }
+  }
+}
+
 beforeAll(async () => {
   // flashblocks every 200 ms, blocks only when the test seals one
   leader = await startService({
@@ -76,21 +100,7 @@ beforeAll(async () => {
   relay = new WebSocket(`${followers[0].wsUrl}ws/flashblocks`)
   relay.on('message', (data, isBinary) => relayed.push(decodeFrame(isBinary ? (data as Buffer) : data.toString())))
   await new Promise((resolve) => relay.once('open', resolve))
-  // the followers joined the leader's open block in the middle: they preconfirm from the next block's index 0
-  // (a follower that misses an index 0, its upstream head too slow to show the parent, waits for the next block)
-  for (let attempt = 1; ; attempt++) {
-    await leader.chain.sealNow()
-    try {
-      await until(
-        () => followers.every((f) => f.follower.pending.current() !== undefined),
-        'the followers to preconfirm',
-        5_000,
-      )
-      break
-    } catch (err) {
-      if (attempt === 4) throw err
-    }
-  }
+  await followersPreconfirmOpenBlock()
 }, 60_000)
 
 afterAll(async () => {
@@ -116,10 +126,28 @@ describe('a leader and two followers on loopback', { timeout: 60_000 }, () => {
   test('a deployment, token transfers, a transfer and a mined revert sent through a follower are preconfirmed by it before the leader seals', async () => {
     const [one, two] = [DEV_KEY_1, DEV_KEY_2].map((k) => privateKeyToAccount(k))
     const transport = http(followers[0].flashblocksUrl)
-    const wallet = (account: typeof one) => createWalletClient({ chain: chain(), account, transport })
+    const wallet = (account: typeof one) => {
+      const client = createWalletClient({ chain: chain(), account, transport }).extend(publicActions)
+      // sent, then its receipt polled on the follower's /flashblocks until the preconfirmation shows it:
+      // eth_sendRawTransactionSync would bound the wait by its 6 s maximum, a machine-speed deadline (that
+      // method through a follower is early-receipts.test.ts's and faults.test.ts's). Not viem's
+      // waitForTransactionReceipt: after a first miss it looks again only when eth_blockNumber moves (the
+      // canonical height on /flashblocks, see the README), and this leader seals only when the test says.
+      return {
+        sendAndWait: async (tx: Parameters<typeof client.sendTransaction>[0]) => {
+          const hash = await client.sendTransaction(tx)
+          let receipt: Awaited<ReturnType<typeof client.getTransactionReceipt>> | undefined
+          await until(async () => {
+            receipt = await client.getTransactionReceipt({ hash }).catch(() => undefined)
+            return receipt !== undefined
+          }, `the follower to preconfirm ${hash}`)
+          return receipt!
+        },
+      }
+    }
     // gas given for calls into the token: the leader's own estimate on `pending` for a contract deployed in the
     // same pending block is too low (see the report); the follower's equals it (compared below)
-    const deploy = await wallet(one).sendTransactionSync({
+    const deploy = await wallet(one).sendAndWait({
       data: encodeDeployData({ abi: testToken.abi, bytecode: testToken.bytecode, args: [10n ** 24n] }),
       gas: 3_000_000n,
     })
@@ -129,10 +157,10 @@ describe('a leader and two followers on loopback', { timeout: 60_000 }, () => {
       encodeFunctionData({ abi: testToken.abi, functionName: 'transfer', args: [to, amount] })
     const receipts = [
       deploy,
-      await wallet(one).sendTransactionSync({ to: token, data: transfer(BOB, 1000n), gas: 100_000n }),
-      await wallet(one).sendTransactionSync({ to: token, data: transfer(CAROL, 7n), gas: 100_000n }),
-      await wallet(two).sendTransactionSync({ to: DAVE, value: parseEther('1.5') }),
-      await wallet(one).sendTransactionSync({ to: token, data: transfer(BOB, 10n ** 30n), gas: 100_000n }),
+      await wallet(one).sendAndWait({ to: token, data: transfer(BOB, 1000n), gas: 100_000n }),
+      await wallet(one).sendAndWait({ to: token, data: transfer(CAROL, 7n), gas: 100_000n }),
+      await wallet(two).sendAndWait({ to: DAVE, value: parseEther('1.5') }),
+      await wallet(one).sendAndWait({ to: token, data: transfer(BOB, 10n ** 30n), gas: 100_000n }),
     ]
     expect(receipts.map((r) => r.status)).toEqual(['success', 'success', 'success', 'success', 'reverted'])
     expect(receipts[1].logs).toHaveLength(1)
@@ -236,6 +264,7 @@ describe('a leader and two followers on loopback', { timeout: 60_000 }, () => {
   })
 
   test('viem reads and ethers sends work against a follower unchanged', async () => {
+    await followersPreconfirmOpenBlock()
     const viemOf = (s: { flashblocksUrl: string }) =>
       createPublicClient({ chain: chain(), transport: http(s.flashblocksUrl) })
     expect(await viemOf(followers[1]).getBalance({ address: DAVE })).toBe(
@@ -246,16 +275,18 @@ describe('a leader and two followers on loopback', { timeout: 60_000 }, () => {
     provider.pollingInterval = 50
     const signer = new Wallet(DEV_KEY_2, provider)
     const tx = await signer.sendTransaction({ to: BOB, value: 12345n })
-    // ethers counts confirmations from eth_blockNumber (canonical): wait() ends once the leader seals
-    const waiting = tx.wait()
     await until(
       async () => (await result(followers[1].flashblocksUrl, 'eth_getTransactionReceipt', [tx.hash])) !== null,
       'the follower to preconfirm the ethers send',
     )
-    // preconfirmed on the follower; the leader's general endpoint sees it once sealed
+    // wait() takes a receipt it finds at once (one confirmation asked): the preconfirmed one, before any seal.
+    // Called before the preconfirmation, it would wait for its block poller to see a new head after its
+    // first eth_blockNumber; this leader seals once, so that wait could begin after the seal and never end.
+    const receipt = await tx.wait()
+    expect(receipt?.status).toBe(1)
     expect(await result(leader.url, 'eth_getTransactionReceipt', [tx.hash])).toBeNull()
+    expect(BigInt(receipt!.blockNumber)).toBe(BigInt(await result(leader.url, 'eth_blockNumber')) + 1n)
     await leader.chain.sealNow()
-    expect((await waiting)?.status).toBe(1)
     await caughtUp()
     expect((await result(followers[0].url, 'eth_getTransactionReceipt', [tx.hash])).blockHash).toBe(
       (await result(leader.url, 'eth_getTransactionReceipt', [tx.hash])).blockHash,

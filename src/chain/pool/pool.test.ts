@@ -8,6 +8,7 @@ import { signTx } from '../../../test/support/sign-tx.js'
 import { TxPool } from './pool.js'
 import { defaultConfig } from '../../config.js'
 import { userTxs } from '../../../test/support/user-txs.js'
+import { L1_INFO_DEPOSIT_GAS } from '../../opstack/l1-info.js'
 
 const GWEI = 10n ** 9n
 let chain: Chain
@@ -49,6 +50,24 @@ describe('pool admission', () => {
   test('rejects a transaction with more gas than a block holds', async () => {
     const raw = await signTx(chain, 1, { nonce: 0, gas: defaultConfig().gasLimit + 1n })
     expect((await rejection(chain.sendRawTransaction(raw))).message).toBe('exceeds block gas limit')
+  })
+
+  test('rejects a transaction with more gas than a block leaves after its L1-info deposit, as it could never be built', async () => {
+    const own = await createChain(defaultConfig({ quiet: true }))
+    try {
+      const gasLimit = own.store.latest().header.gasLimit
+      // fits the gas limit, but every OP block opens with the L1-info deposit: kept, it would wait for ever
+      // and hold back the sender's later nonces
+      const raw = await signTx(own, 1, { nonce: 0, gas: gasLimit })
+      expect((await rejection(own.sendRawTransaction(raw))).message).toBe('exceeds block gas limit')
+      const most = await own.sendRawTransaction(await signTx(own, 1, { nonce: 0, gas: gasLimit - L1_INFO_DEPOSIT_GAS }))
+      const next = await own.sendRawTransaction(await signTx(own, 1, { nonce: 1 }))
+      const built = await own.buildNow()
+      expect(built.executed.txs.map((t) => bytesToHex(t.hash)).slice(1)).toEqual([most, next].map((h) => bytesToHex(h)))
+      expect(own.pool.size).toBe(0)
+    } finally {
+      await own.stop()
+    }
   })
 
   test('rejects a fee cap below the base fee', async () => {

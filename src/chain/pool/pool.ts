@@ -47,6 +47,12 @@ export interface PoolOptions {
    * absent = zero-priced transactions meet the base fee check like any other.
    */
   gasless?: { allowance: (record: TxRecord) => Promise<GaslessAllowance>; whitelist: string }
+  /**
+   * Gas every block spends before its first user transaction (an OP block's L1-info deposit). A user
+   * transaction asking for more than the rest is refused, as one over the gas limit is: no block could ever
+   * build it, and kept it would also hold back every later nonce of its sender. Absent: none (a plain chain).
+   */
+  openingGas?: bigint
 }
 
 /** One sender's transactions by nonce, and its nonce in the head state as last seen. */
@@ -146,7 +152,8 @@ export class TxPool {
     const record = decoded
     const gasless = this.options.gasless && isZeroPriced(record) ? this.options.gasless : undefined
     // a gasless transaction meets no base fee (op-revm runs it under base fee 0)
-    checkStateless(record, gasless ? { ...this.head, baseFee: 0n } : this.head)
+    const limits = { ...this.head, gasLimit: this.head.gasLimit - (this.options.openingGas ?? 0n) }
+    checkStateless(record, gasless ? { ...limits, baseFee: 0n } : limits)
     if (gasless) {
       // okx/optimism 3349a7c rust/op-reth/crates/txpool/src/validator.rs, apply_xlayer_gasless_check
       const allowance = await gasless.allowance(record)
