@@ -76,7 +76,12 @@ process.stdout.write(
     `${reference.failing.length ? `; fails ${reference.failing.join(', ')}` : ''}\n`,
 )
 for (const [path, f] of totals) {
-  const fast = path === 'call' ? ` (the fast path ran ${f.fastPath})` : ''
+  const fast =
+    path === 'call'
+      ? ` (the fast path ran ${f.fastPath})`
+      : path === 'reexec'
+        ? ` (${upstream.asked('eth_getProof')} eth_getProof calls, for EIP-7610's creation check)`
+        : ''
   process.stdout.write(`\n${path}: ${PATHS[path]}\n  passed ${f.passed} / ${f.total}${fast}\n`)
   const byReason = new Map<string, string[]>()
   for (const e of f.expected) byReason.set(e.reason, [...(byReason.get(e.reason) ?? []), e.id])

@@ -6,6 +6,7 @@
  * (the upstream has not got it); of a canonical block it is the upstream's to answer (forwarded per hash).
  */
 import type { Common } from '@ethereumjs/common'
+import type { EVM } from '@ethereumjs/evm'
 import { createVM, type VM } from '@ethereumjs/vm'
 import type {
   AccessListResult,
@@ -35,6 +36,7 @@ import { data } from '../format/hex.js'
 import type { FollowerState } from './follower-state.js'
 import type { UpstreamRpc } from './upstream-rpc.js'
 import type { UpstreamStateManager } from './upstream-state.js'
+import { answerCreationCollisions } from './create-collision.js'
 
 export interface FollowerExecutorParts {
   upstream: UpstreamRpc
@@ -137,6 +139,7 @@ export class FollowerExecutor implements Executor {
           stateManager: fresh(),
           blockchain: state.blockHashes,
         })
+        answerCreationCollisions(vm.evm as EVM)
         await applyStateOverrides(vm, overrides)
         return work(vm)
       },

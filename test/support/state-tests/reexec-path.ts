@@ -57,7 +57,7 @@ export async function reexecuteCase(c: Case, upstream: PreStateUpstream): Promis
   } catch (err) {
     return { root: bytesToHex(pre.root), logs: logsHash([]), invalid: (err as Error).message }
   }
-  upstream.serve(c.test.pre)
+  upstream.serve(c.test.pre, pre.state)
   const reexecutor = new Reexecutor({
     common: stateTestCommon(),
     upstream: new UpstreamClient(upstream.url),
