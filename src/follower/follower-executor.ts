@@ -24,7 +24,7 @@ import { call } from '../evm/execution/call.js'
 import { estimateGas } from '../evm/execution/estimate.js'
 import type { ExecutionEnv } from '../evm/execution/run.js'
 import { applyStateOverrides } from '../evm/execution/state-overrides.js'
-import { stateBefore, type TraceEnv, traceTimeoutMs, traceTransactions } from '../evm/execution/trace/trace.js'
+import { type TraceEnv, traceTransactions } from '../evm/execution/trace/trace.js'
 import type { VmPool } from '../evm/execution/vm-pool.js'
 import { CallEvms } from '../evm/execution/fast-call.js'
 import type { CallRequest, StateOverrideSpec } from '../domain/call-request.js'
@@ -85,13 +85,7 @@ export class FollowerExecutor implements Executor {
     options: TraceCallOptions,
     parent?: BlockRecord,
   ): Promise<unknown> {
-    const env = withBlockOverrides(this.env(block), options.blockOverrides, 'traceCall')
-    const index = options.txIndex
-    const state =
-      index === undefined || !parent
-        ? undefined
-        : () => stateBefore(this.traceEnv(block, parent), index, traceTimeoutMs(options))
-    return traceCall(env, request, options, state)
+    return traceCall(this.env(block), request, options, parent && (() => this.traceEnv(block, parent)))
   }
 
   /** A replay of the block on its parent's upstream-backed state (a fresh one each time). */
