@@ -47,6 +47,9 @@ export class PreStateUpstream {
         })
       })
     })
+    // a heavy case can leave the client's pooled connection idle past Node's 5 s default; the server closing
+    // it as the client reuses it is an ECONNRESET that is the harness's, not the follower's
+    server.keepAliveTimeout = 600_000
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     const { port } = server.address() as AddressInfo
     upstream = new PreStateUpstream(server, `http://127.0.0.1:${port}`)
