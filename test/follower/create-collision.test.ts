@@ -53,7 +53,7 @@ function caseOf(name: string, target: PreAccount | undefined, to = ''): Case {
   }
   // the feed's root and logs: not compared here (the trie's outcome is what the re-execution is held to)
   const expected = { indexes: { data: 0, gas: 0, value: 0 }, hash: `0x${'00'.repeat(32)}`, logs: '0x' }
-  return { group: 'collision', name, test, expected, id: `collision/${name}` }
+  return { group: 'collision', fork: 'Prague', name, test, expected, id: `collision/${name}` }
 }
 
 let upstream: PreStateUpstream
