@@ -1,12 +1,13 @@
 /**
- * `npm run test:state [-- --group G] [--path runTx|call|reexec] [--verbose]`: every state-test case of
- * test/evm-state/fixtures through each path, and per path the figure passed / total, the expected failures by
- * reason and any unexplained failure by name. Exits 1 on an unexplained failure. The vitest suite
+ * `npm run test:state [-- --group G] [--fork Cancun|Prague] [--path runTx|call|reexec] [--verbose]`: every
+ * state-test case of test/evm-state/fixtures (the Cancun and the Prague set, or `--fork`'s) through each
+ * path, and per path the figure passed / total, the expected failures by reason and any unexplained failure
+ * by name. Exits 1 on an unexplained failure. The vitest suite
  * (test/evm-state/) runs the same; this prints the figures the README's conformance section quotes.
  */
 import { execFileSync } from 'node:child_process'
 import { parseArgs } from 'node:util'
-import { fixtureGroups, loadGroup } from '../test/support/state-tests/fixtures.js'
+import { type Fork, fixtureGroups, loadGroup } from '../test/support/state-tests/fixtures.js'
 
 const { values } = parseArgs({
   options: {
@@ -14,14 +15,16 @@ const { values } = parseArgs({
     path: { type: 'string' },
     verbose: { type: 'boolean', default: false },
     unpatched: { type: 'boolean', default: false },
+    fork: { type: 'string' },
   },
 })
+const groupsRun = () => (values.group ? [values.group] : fixtureGroups(values.fork as Fork | undefined))
 if (values.unpatched) {
   // runTx with none of our patches loaded (this process imports no module that installs one): the reference
   const { matchesFixture, runTxCase } = await import('../test/support/state-tests/run-tx.js')
   const failing: string[] = []
   let total = 0
-  for (const group of values.group ? [values.group] : fixtureGroups())
+  for (const group of groupsRun())
     for (const c of loadGroup(group)) {
       total++
       const why = await runTxCase(c).then(
@@ -41,7 +44,7 @@ const { PreStateUpstream } = await import('../test/support/state-tests/pre-state
 type PathName = keyof typeof PATHS
 type PathFigures = Awaited<ReturnType<typeof runGroupPath>>
 const paths = (values.path ? [values.path] : Object.keys(PATHS)) as PathName[]
-const groups = values.group ? [values.group] : fixtureGroups()
+const groups = groupsRun()
 const upstream = await PreStateUpstream.start()
 const totals = new Map<PathName, PathFigures>(
   paths.map((p) => [p, { passed: 0, total: 0, fastPath: 0, expected: [], failed: [] }]),
@@ -65,7 +68,7 @@ try {
   await upstream.close()
 }
 const cpu = process.cpuUsage(started)
-const group = values.group ? ['--group', values.group] : []
+const group = [...(values.group ? ['--group', values.group] : []), ...(values.fork ? ['--fork', values.fork] : [])]
 const reference = JSON.parse(
   execFileSync(process.execPath, [...process.execArgv, process.argv[1], '--unpatched', ...group], {
     maxBuffer: 1 << 24,
@@ -76,7 +79,12 @@ process.stdout.write(
     `${reference.failing.length ? `; fails ${reference.failing.join(', ')}` : ''}\n`,
 )
 for (const [path, f] of totals) {
-  const fast = path === 'call' ? ` (the fast path ran ${f.fastPath})` : ''
+  const fast =
+    path === 'call'
+      ? ` (the fast path ran ${f.fastPath})`
+      : path === 'reexec'
+        ? ` (${upstream.asked('eth_getProof')} eth_getProof calls, for EIP-7610's creation check)`
+        : ''
   process.stdout.write(`\n${path}: ${PATHS[path]}\n  passed ${f.passed} / ${f.total}${fast}\n`)
   const byReason = new Map<string, string[]>()
   for (const e of f.expected) byReason.set(e.reason, [...(byReason.get(e.reason) ?? []), e.id])

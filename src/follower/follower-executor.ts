@@ -6,6 +6,7 @@
  * (the upstream has not got it); of a canonical block it is the upstream's to answer (forwarded per hash).
  */
 import type { Common } from '@ethereumjs/common'
+import type { EVM } from '@ethereumjs/evm'
 import { createVM, type VM } from '@ethereumjs/vm'
 import type {
   AccessListResult,
@@ -23,7 +24,7 @@ import { call } from '../evm/execution/call.js'
 import { estimateGas } from '../evm/execution/estimate.js'
 import type { ExecutionEnv } from '../evm/execution/run.js'
 import { applyStateOverrides } from '../evm/execution/state-overrides.js'
-import { stateBefore, type TraceEnv, traceTimeoutMs, traceTransactions } from '../evm/execution/trace/trace.js'
+import { type TraceEnv, traceTransactions } from '../evm/execution/trace/trace.js'
 import type { VmPool } from '../evm/execution/vm-pool.js'
 import { CallEvms } from '../evm/execution/fast-call.js'
 import type { CallRequest, StateOverrideSpec } from '../domain/call-request.js'
@@ -35,6 +36,7 @@ import { data } from '../format/hex.js'
 import type { FollowerState } from './follower-state.js'
 import type { UpstreamRpc } from './upstream-rpc.js'
 import type { UpstreamStateManager } from './upstream-state.js'
+import { answerCreationCollisions } from './create-collision.js'
 
 export interface FollowerExecutorParts {
   upstream: UpstreamRpc
@@ -83,13 +85,7 @@ export class FollowerExecutor implements Executor {
     options: TraceCallOptions,
     parent?: BlockRecord,
   ): Promise<unknown> {
-    const env = withBlockOverrides(this.env(block), options.blockOverrides, 'traceCall')
-    const index = options.txIndex
-    const state =
-      index === undefined || !parent
-        ? undefined
-        : () => stateBefore(this.traceEnv(block, parent), index, traceTimeoutMs(options))
-    return traceCall(env, request, options, state)
+    return traceCall(this.env(block), request, options, parent && (() => this.traceEnv(block, parent)))
   }
 
   /** A replay of the block on its parent's upstream-backed state (a fresh one each time). */
@@ -137,6 +133,7 @@ export class FollowerExecutor implements Executor {
           stateManager: fresh(),
           blockchain: state.blockHashes,
         })
+        answerCreationCollisions(vm.evm as EVM)
         await applyStateOverrides(vm, overrides)
         return work(vm)
       },

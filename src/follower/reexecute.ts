@@ -23,6 +23,7 @@ import { classifyFlashblock, type SequencePosition } from '../pending/sequence.j
 import { discoverReads, needsDiscovery } from './discover.js'
 import { decodeFeedTx, type KnownTxs } from './feed-txs.js'
 import { compareReceipts } from './receipt-check.js'
+import { answerCreationCollisions } from './create-collision.js'
 import { opStackReads } from '../opstack/op-fees.js'
 import type { UpstreamRpc } from './upstream-rpc.js'
 import { UpstreamSnapshot } from './upstream-snapshot.js'
@@ -164,6 +165,7 @@ export class Reexecutor {
       stateManager: state,
       blockchain: this.blockHashes,
     })
+    answerCreationCollisions(vm.evm as EVM)
     const opFees = this.options.opFees ?? true
     // the sequencer's gasless budget is its own business: every transaction it included runs
     const builder = new FlashBuilder(vm, { base, payloadId: payload.payloadId, opFees, gasless: opFees })

@@ -4,7 +4,8 @@
  * eth_getCode per account, eth_getStorageAt per slot, all at the block number), and `prefetch` loads what
  * a flashblock's transactions will touch before the first one runs, so a flashblock costs a few round
  * trips rather than one per read (RPCStateManager's 120 sequential requests, evm-engine.md section 6).
- * Needs no eth_getProof; values are immutable, so a failed load is forgotten and retried on next read.
+ * Values are immutable, so a failed load is forgotten and retried on next read. eth_getProof is asked only
+ * for an account's storage root, which only the EIP-7610 creation check needs (`storageRoot`).
  */
 import { Account, KECCAK256_RLP, bytesToHex, hexToBytes, unpadBytes } from '@ethereumjs/util'
 import { keccak256 } from '../evm/crypto.js'
@@ -34,6 +35,9 @@ export class UpstreamSnapshot {
   private readonly tag: string
   private readonly accounts = new Map<string, Promise<UpstreamAccount | undefined>>()
   private readonly slots = new Map<string, Promise<Uint8Array>>()
+  private readonly storageRoots = new Map<string, Promise<Uint8Array>>()
+  /** The storage roots loaded so far, readable without waiting (getAccount answers them). */
+  private readonly knownRoots = new Map<string, Uint8Array>()
   private queue: Load[] = []
 
   constructor(
@@ -81,6 +85,34 @@ export class UpstreamSnapshot {
       )
     }
     return loading
+  }
+
+  /**
+   * The account's storage root (eth_getProof's storageHash, no slots): the one fact about storage the
+   * value reads cannot give. An account that does not exist (geth answers a zero hash) has the empty root.
+   */
+  storageRoot(address: Uint8Array): Promise<Uint8Array> {
+    const key = keyOf(address)
+    let loading = this.storageRoots.get(key)
+    if (!loading) {
+      loading = this.load(
+        key,
+        this.storageRoots,
+        [{ method: 'eth_getProof', params: [bytesToHex(address), [], this.tag] }],
+        ([proof]) => {
+          const hash = hexToBytes((proof as { storageHash: `0x${string}` }).storageHash)
+          const root = hash.length !== 32 || hash.every((b) => b === 0) ? KECCAK256_RLP : hash
+          this.knownRoots.set(key, root)
+          return root
+        },
+      )
+    }
+    return loading
+  }
+
+  /** The storage root if `storageRoot` loaded it already. */
+  knownStorageRoot(address: Uint8Array): Uint8Array | undefined {
+    return this.knownRoots.get(keyOf(address))
   }
 
   /** Loads these accounts and slots in as few batches as the batch limit allows; ignores failures (reads retry). */
@@ -167,7 +199,10 @@ function toAccount(balance: bigint, nonce: bigint, code: Uint8Array): UpstreamAc
   return { nonce, balance, code, codeHash: keccak256(code) }
 }
 
-/** A fresh, mutable @ethereumjs Account (the EVM mutates what it gets). Storage roots are not known upstream. */
-export function accountOf(upstream: UpstreamAccount): Account {
-  return new Account(upstream.nonce, upstream.balance, KECCAK256_RLP, upstream.codeHash)
+/**
+ * A fresh, mutable @ethereumjs Account (the EVM mutates what it gets). The storage root is the empty one
+ * unless the caller learned it (UpstreamSnapshot.storageRoot): only the EIP-7610 creation check reads it.
+ */
+export function accountOf(upstream: UpstreamAccount, storageRoot = KECCAK256_RLP): Account {
+  return new Account(upstream.nonce, upstream.balance, storageRoot, upstream.codeHash)
 }

@@ -4,11 +4,13 @@
  * flashblock's transactions on its parent block. Checkpoints journal every overlay write and `commit` keeps
  * a nested frame's undo log for the outer frame (RPCStateManager 10.1.3 commits only its account cache, so a
  * reverted storage write survives: evm-engine.md section 6). Roots cannot be computed without the whole
- * trie: `root` is whatever the caller knows (the upstream block's, then the feed's per flashblock).
+ * trie: `root` is whatever the caller knows (the upstream block's, then the feed's per flashblock). Storage
+ * roots neither: an account shows the empty one unless `prepareCreation` learned the upstream's, which only
+ * EIP-7610's creation check reads (create-collision.ts).
  */
 import type { AccountFields, Common, StateManagerInterface } from '@ethereumjs/common'
 import { OriginalStorageCache } from '@ethereumjs/statemanager'
-import { Account, type Address, KECCAK256_NULL, equalsBytes, unpadBytes } from '@ethereumjs/util'
+import { Account, type Address, KECCAK256_NULL, KECCAK256_RLP, equalsBytes, unpadBytes } from '@ethereumjs/util'
 import { keyOf } from '../domain/block-record.js'
 import { keccak256 } from '../evm/crypto.js'
 import { UpstreamStateError } from '../errors.js'
@@ -16,12 +18,12 @@ import { accountOf, type UpstreamSnapshot } from './upstream-snapshot.js'
 
 /**
  * An account as written here: its fields, not its RLP (the EVM writes an account several times a
- * transaction; encoding and decoding each write cost more than the transfer itself).
+ * transaction; encoding and decoding each write cost more than the transfer itself). No storage root: the
+ * one read shows is this state's knowledge (storageRootOf), not what the EVM last wrote back.
  */
 interface AccountFieldsWritten {
   readonly nonce: bigint
   readonly balance: bigint
-  readonly storageRoot: Uint8Array
   readonly codeHash: Uint8Array
 }
 
@@ -42,6 +44,8 @@ export class UpstreamStateManager implements StateManagerInterface {
   root: Uint8Array | undefined
   private readonly overlay: Overlay
   private readonly journal: (() => void)[][] = []
+  /** A creation's storage root did not load: no read answers from now on (the collision check would be a guess). */
+  private fault: Error | undefined
 
   constructor(
     readonly snapshot: UpstreamSnapshot,
@@ -59,18 +63,44 @@ export class UpstreamStateManager implements StateManagerInterface {
   }
 
   async getAccount(address: Address): Promise<Account | undefined> {
-    const local = this.overlay.accounts.get(keyOf(address.bytes))
+    if (this.fault) throw this.fault
+    const key = keyOf(address.bytes)
+    const local = this.overlay.accounts.get(key)
+    const storageRoot = this.storageRootOf(address.bytes, key)
     // a fresh Account each read: the EVM mutates what it gets
     if (local !== undefined)
-      return local === null ? undefined : new Account(local.nonce, local.balance, local.storageRoot, local.codeHash)
+      return local === null ? undefined : new Account(local.nonce, local.balance, storageRoot, local.codeHash)
     const upstream = await this.snapshot.account(address.bytes)
-    return upstream && accountOf(upstream)
+    if (upstream) return accountOf(upstream, storageRoot)
+    // no nonce, balance or code, but storage: an account all the same (EIP-7610's case)
+    return storageRoot === KECCAK256_RLP ? undefined : new Account(0n, 0n, storageRoot, KECCAK256_NULL)
   }
 
   async putAccount(address: Address, account?: Account): Promise<void> {
     if (account === undefined) return this.deleteAccount(address)
-    const { nonce, balance, storageRoot, codeHash } = account
-    this.set(this.overlay.accounts, keyOf(address.bytes), { nonce, balance, storageRoot, codeHash })
+    const { nonce, balance, codeHash } = account
+    this.set(this.overlay.accounts, keyOf(address.bytes), { nonce, balance, codeHash })
+  }
+
+  /**
+   * Before a creation at `address`: whether it collides can turn on its storage alone (EIP-7610: no nonce,
+   * no code, but slots), which value reads cannot see, so the upstream's storage root is loaded then and
+   * only then, and getAccount shows it from now on. Not asked where nonce or code decide, or where this
+   * state cleared the storage. Rejects as any upstream read does.
+   */
+  async prepareCreation(address: Address): Promise<void> {
+    const key = keyOf(address.bytes)
+    if (this.overlay.cleared.has(key) || this.snapshot.knownStorageRoot(address.bytes)) return
+    const account = await this.getAccount(address)
+    if (account && (account.nonce > 0n || !equalsBytes(account.codeHash, KECCAK256_NULL))) return
+    await this.snapshot.storageRoot(address.bytes)
+  }
+
+  /** Where prepareCreation (or finding its target) failed: every account read rejects with the reason. */
+  failCreation(err: Error): void {
+    this.fault = new UpstreamStateError(
+      `the storage root a creation's collision check needs did not load: ${err.message}`,
+    )
   }
 
   async deleteAccount(address: Address): Promise<void> {
@@ -86,7 +116,6 @@ export class UpstreamStateManager implements StateManagerInterface {
     if (fields.nonce !== undefined) account.nonce = fields.nonce
     if (fields.balance !== undefined) account.balance = fields.balance
     if (fields.codeHash !== undefined) account.codeHash = fields.codeHash
-    if (fields.storageRoot !== undefined) account.storageRoot = fields.storageRoot
     await this.putAccount(address, account)
   }
 
@@ -188,6 +217,12 @@ export class UpstreamStateManager implements StateManagerInterface {
     for (const key of [...o.accounts.keys(), ...o.code.keys(), ...o.cleared.keys()]) out.set(key, [])
     for (const [key, slots] of o.storage) out.set(key, [...slots.keys()])
     return out
+  }
+
+  /** The upstream's storage root where learned and not cleared here; else the empty root. */
+  private storageRootOf(address: Uint8Array, key: string): Uint8Array {
+    if (this.overlay.cleared.has(key)) return KECCAK256_RLP
+    return this.snapshot.knownStorageRoot(address) ?? KECCAK256_RLP
   }
 
   private set<K, V>(map: Map<K, V>, key: K, value: V): void {

@@ -1,5 +1,6 @@
 /**
- * ethereum/tests' GeneralStateTests subset (test/evm-state/fixtures) through every execution path, one test
+ * The GeneralStateTests subsets (test/evm-state/fixtures: ethereum/tests' fill at Cancun, execution-spec-tests'
+ * fill of the same tests at Prague in fixtures/prague) through every execution path, one test
  * per path per group: runTx against the fixture's post-state, the eth_call paths against runTx's, and the
  * follower's re-execution on upstream-backed state (served over HTTP) against the fixture's post-state. A
  * failure fails the test unless test/support/state-tests/expected.ts classifies it; the message names each.
@@ -7,7 +8,7 @@
  * (STATE_TESTS_EVERY, default 4, so about 2 minutes of CPU); `npm run test:state` runs them all.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { fixtureGroups, loadGroup } from '../support/state-tests/fixtures.js'
+import { FORKS, fixtureGroups, loadGroup } from '../support/state-tests/fixtures.js'
 import { PATHS, type PathName, runGroupPath } from '../support/state-tests/paths.js'
 import { PreStateUpstream } from '../support/state-tests/pre-state-upstream.js'
 
@@ -21,10 +22,11 @@ const groups = fixtureGroups()
 const EVERY = Number(process.env.STATE_TESTS_EVERY ?? 4)
 const sample = (group: string) => loadGroup(group).filter((_, i) => i % EVERY === 0)
 
-test('the subset holds at least 1 500 tests of VMTests and the st* groups', () => {
-  const tests = new Set(groups.flatMap((g) => loadGroup(g).map((c) => `${c.group}/${c.name}`)))
+test.each(FORKS)('the %s set holds at least 1 500 tests of VMTests and the st* groups', (fork) => {
+  const ofFork = fixtureGroups(fork)
+  const tests = new Set(ofFork.flatMap((g) => loadGroup(g).map((c) => `${c.group}/${c.name}`)))
   expect(tests.size).toBeGreaterThanOrEqual(1500)
-  expect(groups).toContain('VMTests')
+  expect(ofFork.some((g) => g.endsWith('VMTests'))).toBe(true)
 })
 
 for (const path of Object.keys(PATHS) as PathName[]) {

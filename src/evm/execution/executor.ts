@@ -21,7 +21,7 @@ import { createAccessList } from './access-list.js'
 import { call } from './call.js'
 import { estimateGas } from './estimate.js'
 import type { ExecutionEnv } from './run.js'
-import { stateBefore, type TraceEnv, traceTimeoutMs, traceTransactions } from './trace/trace.js'
+import { type TraceEnv, traceTransactions } from './trace/trace.js'
 import { traceCall } from './trace/trace-call.js'
 import { withBlockOverrides } from './block-overrides.js'
 import type { VmPool } from './vm-pool.js'
@@ -71,13 +71,7 @@ export class EmbeddedExecutor implements Executor {
     options: TraceCallOptions,
     parent?: BlockRecord,
   ): Promise<unknown> {
-    const env = withBlockOverrides(this.env(block), options.blockOverrides, 'traceCall')
-    const index = options.txIndex
-    const state =
-      index === undefined || !parent
-        ? undefined
-        : () => stateBefore(this.traceEnv(block, parent), index, traceTimeoutMs(options))
-    return traceCall(env, request, options, state)
+    return traceCall(this.env(block), request, options, parent && (() => this.traceEnv(block, parent)))
   }
 
   createAccessList(block: BlockRecord, request: CallRequest, overrides?: StateOverrideSpec): Promise<AccessListResult> {

@@ -8,7 +8,7 @@
  */
 import type { Common } from '@ethereumjs/common'
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import type { CodeCache, MerkleStateManager } from '@ethereumjs/statemanager'
 import type { StateManagerInterface } from '@ethereumjs/common'
 
 /** The trie a MerkleStateManager reads and writes (the live one, checkpoint layer included). */
@@ -17,13 +17,7 @@ export function liveTrie(state: StateManagerInterface): MerklePatriciaTrie {
 }
 
 /** A MerkleStateManager's code cache, if it keeps one (fork mode replaces an empty code it cached). */
-export function codeCache(
-  state: MerkleStateManager,
-): MerkleStateManager['_caches'] extends infer C
-  ? C extends { code?: infer K }
-    ? K | undefined
-    : undefined
-  : undefined {
+export function codeCache(state: MerkleStateManager): CodeCache | undefined {
   return state['_caches']?.code
 }
 

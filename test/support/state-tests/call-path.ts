@@ -16,7 +16,7 @@ import { VmPool } from '../../../src/evm/execution/vm-pool.js'
 import { RootReader, StateCache } from '../../../src/evm/state-cache.js'
 import type { CallRequest, StateOverrideSpec } from '../../../src/domain/call-request.js'
 import type { Case, PreAccount } from './fixtures.js'
-import { blockOf, preState, testBlockHashes, txOf } from './prestate.js'
+import { blockOf, preState, stateTestCommon, testBlockHashes, txOf } from './prestate.js'
 import { logsHash } from './run-tx.js'
 
 /** What an eth_call answers, and the gas and logs eth_simulateV1 would report of it. */
@@ -85,7 +85,7 @@ const BUDGET_MS = 60_000
 
 /** Where a case's calls run: the chain's ExecutionEnv over the pre-state, or over an empty state (`empty`). */
 export async function callEnv(c: Case, empty = false): Promise<ExecutionEnv> {
-  const { state, root } = await preState(empty ? {} : c.test.pre)
+  const { state, root } = await preState(empty ? {} : c.test.pre, stateTestCommon(c.fork))
   const vm = await createVM({
     common: throwawayVmCommon(state.common),
     stateManager: state,

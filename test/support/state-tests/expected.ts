@@ -10,22 +10,8 @@ interface Expected {
   reason: string
 }
 
-/** The cases that create onto an account with storage but no code or nonce (EIP-7610 collisions). */
-const STORAGE_COLLISION: Expected = {
-  paths: ['reexec'],
-  reason:
-    "upstream-backed state cannot see an account's storage root (JSON-RPC reads balance, nonce, code and slots), " +
-    'so a creation onto an account with storage but no code or nonce is not seen to collide (EIP-7610); ' +
-    'runTx and the eth_call paths, on a trie, see it. Rare on a live chain (EIP-7610 counts 28 on Ethereum mainnet)',
-}
-
-const EXPECTED: Record<string, Expected> = {
-  'stExtCodeHash/dynamicAccountOverwriteEmpty_Paris': STORAGE_COLLISION,
-  'stCreate2/create2collisionStorageParis': STORAGE_COLLISION,
-  'stCreate2/RevertInCreateInInitCreate2Paris': STORAGE_COLLISION,
-  'stSStoreTest/InitCollisionParis': STORAGE_COLLISION,
-  'stRevertTest/RevertInCreateInInit_Paris': STORAGE_COLLISION,
-}
+/** None: every path passes every case (EIP-7610's storage collisions included since the follower asks eth_getProof). */
+const EXPECTED: Record<string, Expected> = {}
 
 export function expectedFailure(c: Case, path: PathName): string | undefined {
   for (const key of [c.id, `${c.group}/${c.name}`, c.group]) {

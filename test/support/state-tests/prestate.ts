@@ -1,6 +1,6 @@
 /**
  * What every path of a state-test case starts from: the Common (the chain's factory, src/evm/engine.ts,
- * scheduling forks up to the fixtures' Cancun, chain id 1 as the fixtures sign and read CHAINID), the block
+ * scheduling forks up to the case's fork, chain id 1 as the fixtures sign and read CHAINID), the block
  * the transaction runs in, the signed transaction, and the pre-state in a trie. Imports no patch: the
  * unpatched reference run (run-tx.ts in a process of its own) builds on it too.
  */
@@ -19,13 +19,17 @@ import {
 } from '@ethereumjs/util'
 import { createChainCommon, memoryTrie } from '../../../src/evm/engine.js'
 import { keccak256 } from '../../../src/evm/crypto.js'
-import type { Case, PreAccount, StateTest } from './fixtures.js'
+import type { Case, Fork, PreAccount, StateTest } from './fixtures.js'
 
-let common: Common | undefined
+const commons = new Map<Fork, Common>()
 
-/** Mainnet rules through Cancun: the chain's Common is mainnet's EVM; OP Stack fees are the builder's, off here. */
-export function stateTestCommon(): Common {
-  common ??= createChainCommon({ chainId: 1, gasLimit: 30_000_000n, baseFee: 0n, lastFork: 'cancun' })
+/** Mainnet rules through `fork`: the chain's Common is mainnet's EVM; OP Stack fees are the builder's, off here. */
+export function stateTestCommon(fork: Fork = 'Cancun'): Common {
+  let common = commons.get(fork)
+  if (!common) {
+    const lastFork = fork === 'Cancun' ? 'cancun' : 'prague'
+    commons.set(fork, (common = createChainCommon({ chainId: 1, gasLimit: 30_000_000n, baseFee: 0n, lastFork })))
+  }
   return common
 }
 
@@ -69,7 +73,7 @@ export function blockOf(test: StateTest, c = stateTestCommon()): Block {
 const signed = new WeakMap<Case, Map<Common, TypedTransaction | Error>>()
 
 /** The case's transaction, signed with the fixture's key; throws where the fields make no valid transaction. */
-export function txOf(testCase: Case, c = stateTestCommon()): TypedTransaction {
+export function txOf(testCase: Case, c = stateTestCommon(testCase.fork)): TypedTransaction {
   let byCommon = signed.get(testCase)
   if (!byCommon) signed.set(testCase, (byCommon = new Map()))
   let tx = byCommon.get(c)

@@ -12,7 +12,7 @@ import { UpstreamClient } from '../../../src/follower/upstream-client.js'
 import { Reexecutor } from '../../../src/follower/reexecute.js'
 import type { UpstreamStateManager } from '../../../src/follower/upstream-state.js'
 import type { FlashblockPayload } from '../../../src/domain/types.js'
-import type { Case, PreAccount } from './fixtures.js'
+import type { Case } from './fixtures.js'
 import type { PreStateUpstream } from './pre-state-upstream.js'
 import { blockOf, preState, putPreAccount, stateTestCommon, testBlockHashes, txOf } from './prestate.js'
 import { logsHash, type TxOutcome } from './run-tx.js'
@@ -20,7 +20,7 @@ import { logsHash, type TxOutcome } from './run-tx.js'
 const ZERO32 = new Uint8Array(32)
 
 function payloadOf(c: Case, raw: Uint8Array): FlashblockPayload {
-  const { header } = blockOf(c.test)
+  const { header } = blockOf(c.test, stateTestCommon(c.fork))
   return {
     payloadId: Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 1),
     index: 0,
@@ -50,16 +50,16 @@ function payloadOf(c: Case, raw: Uint8Array): FlashblockPayload {
 }
 
 export async function reexecuteCase(c: Case, upstream: PreStateUpstream): Promise<TxOutcome> {
-  const pre = await preState(c.test.pre)
+  const pre = await preState(c.test.pre, stateTestCommon(c.fork))
   let raw: Uint8Array
   try {
     raw = txOf(c).serialize()
   } catch (err) {
     return { root: bytesToHex(pre.root), logs: logsHash([]), invalid: (err as Error).message }
   }
-  upstream.serve(c.test.pre)
+  upstream.serve(c.test.pre, pre.state)
   const reexecutor = new Reexecutor({
-    common: stateTestCommon(),
+    common: stateTestCommon(c.fork),
     upstream: new UpstreamClient(upstream.url),
     blockHashes: testBlockHashes,
     // mainnet rules: no L1 data or operator fee
@@ -70,15 +70,16 @@ export async function reexecuteCase(c: Case, upstream: PreStateUpstream): Promis
   if (result.kind !== 'applied') return { root: bytesToHex(pre.root), logs: logsHash([]), invalid: result.reason }
   const receipt = result.flashblock.executed.receipts[0]
   return {
-    root: await rebuiltRoot(c.test.pre, result.state),
+    root: await rebuiltRoot(c, result.state),
     logs: logsHash(receipt.logs.map((l) => [l.address, [...l.topics], l.data])),
   }
 }
 
 /** The root of the pre-state with the accounts `state` wrote as it has them now. */
-async function rebuiltRoot(pre: Record<string, PreAccount>, state: UpstreamStateManager): Promise<string> {
+async function rebuiltRoot(c: Case, state: UpstreamStateManager): Promise<string> {
+  const pre = c.test.pre
   const written = state.written()
-  const common = stateTestCommon()
+  const common = stateTestCommon(c.fork)
   const out = new MerkleStateManager({ common, trie: memoryTrie(common) })
   const preByKey = new Map(Object.entries(pre).map(([a, account]) => [a.toLowerCase(), account]))
   for (const key of new Set([...preByKey.keys(), ...written.keys()])) {

@@ -11,7 +11,7 @@ import { throwawayVmCommon } from '../../../src/evm/engine.js'
 import { keccak256 } from '../../../src/evm/crypto.js'
 import { ExecutionTimeoutError } from '../../../src/errors.js'
 import type { Case } from './fixtures.js'
-import { blockOf, preState, testBlockHashes, txOf } from './prestate.js'
+import { blockOf, preState, stateTestCommon, testBlockHashes, txOf } from './prestate.js'
 
 export interface TxOutcome {
   root: string
@@ -29,7 +29,7 @@ export function logsHash(logs: readonly unknown[]): string {
 export type Budget = <T>(evm: EVM, work: () => Promise<T>) => Promise<T>
 
 export async function runTxCase(c: Case, budget: Budget = (_evm, work) => work()): Promise<TxOutcome> {
-  const { state, root } = await preState(c.test.pre)
+  const { state, root } = await preState(c.test.pre, stateTestCommon(c.fork))
   const vm = await createVM({
     common: throwawayVmCommon(state.common),
     stateManager: state,

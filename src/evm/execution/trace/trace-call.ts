@@ -16,19 +16,29 @@ import { applyStateOverrides } from '../state-overrides.js'
 import { attachCallTracer } from './call-tracer.js'
 import { attachPrestateTracer } from './prestate-tracer.js'
 import { attachStructLogger } from './struct-logger.js'
-import { traceTimeoutMs } from './trace.js'
+import { stateBefore, type TraceEnv, traceTimeoutMs } from './trace.js'
+import { withBlockOverrides } from '../block-overrides.js'
 
 /** A fresh copy of the state the call runs on, when it is not the env's block's (a `txIndex`'s). */
 type StateSource = () => Promise<StateManagerInterface>
 
+/**
+ * debug_traceCall on `env`'s block, for both backends: the config's block overrides applied to the header;
+ * with `txIndex`, on the state the block's transactions before that one leave, replayed on `replay()` (the
+ * block on its parent's state).
+ */
 export function traceCall(
   env: ExecutionEnv,
   request: CallRequest,
   options: TraceCallOptions,
-  state?: StateSource,
+  replay?: () => TraceEnv,
 ): Promise<unknown> {
   const ms = traceTimeoutMs(options)
-  return withTimeout(run(env, request, options, ms, state), ms)
+  const index = options.txIndex
+  const state: StateSource | undefined =
+    index === undefined || !replay ? undefined : () => stateBefore(replay(), index, ms)
+  const overridden = withBlockOverrides(env, options.blockOverrides, 'traceCall')
+  return withTimeout(run(overridden, request, options, ms, state), ms)
 }
 
 async function run(
