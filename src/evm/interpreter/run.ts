@@ -1,0 +1,109 @@
+/**
+ * The interpreter's loop and the outermost frame of a read-only call. The loop runs a frame's opcodes
+ * through the dispatch table (table.ts) without a promise per step: it awaits only what a handler returns
+ * (a state read the host had not cached, a child call) and, under a time budget, the clock every
+ * CLOCK_EVERY + 1 steps as the patched loop does (execution/budget.ts).
+ */
+import type { Block } from '@ethereumjs/block'
+import { type EVM, EVMError, type EVMResult } from '@ethereumjs/evm'
+import type { Address } from '@ethereumjs/util'
+import { bytesToUnprefixedHex } from '@ethereumjs/util'
+import type { StateSource } from '../execution/call-state.js'
+import { budgetOf, CLOCK_EVERY, keepTime } from '../execution/budget.js'
+import { analyse } from './analysis.js'
+import { FAILED, Frame, MAX_GAS, OUT_OF_GAS, RETURNED, REVERTED, RUNNING, STACK_LIMIT } from './frame.js'
+import { Fallback, Host } from './host.js'
+import { buildTable } from './table.js'
+
+const { handlers, fees, needs, grows } = buildTable(execute)
+
+async function execute(f: Frame): Promise<void> {
+  const code = f.code
+  const length = code.length
+  const host = f.host
+  const budget = host.budget
+  while (f.status === RUNNING) {
+    const pc = f.pc
+    if (pc >= length) {
+      f.status = RETURNED
+      break
+    }
+    const op = code[pc]!
+    const fee = fees[op]!
+    if (f.gas < fee) {
+      f.fail(OUT_OF_GAS)
+      break
+    }
+    f.gas -= fee
+    const sp = f.sp
+    if (sp < needs[op]!) {
+      f.fail('stack underflow')
+      break
+    }
+    if (sp + grows[op]! > STACK_LIMIT) {
+      f.fail('stack overflow')
+      break
+    }
+    f.pc = pc + 1
+    const pending = handlers[op]!(f)
+    if (pending !== undefined) await pending
+    if (budget !== undefined && (++host.steps & CLOCK_EVERY) === 0) await keepTime(budget)
+  }
+}
+
+export interface InterpretedCall {
+  block: Block
+  from: Address
+  to: Address
+  data: Uint8Array
+  gasLimit: bigint
+}
+
+/**
+ * The call's outermost frame on the interpreter, over `source` (which it never writes), with EIP-2929's
+ * warm set of a transaction (the precompiles, sender, recipient and coinbase). Throws Fallback when the call
+ * needs what the interpreter does not run; the caller then runs the whole call on the reference path.
+ */
+export async function interpret(evm: EVM, source: StateSource, call: InterpretedCall): Promise<EVMResult> {
+  if (call.gasLimit > BigInt(MAX_GAS)) throw new Fallback('gas limit above the interpreter cap')
+  const host = new Host(evm, source, call.block, call.from.bytes, budgetOf(evm))
+  for (const address of evm.precompiles.keys()) host.warmAddresses.set(address, true)
+  const to = bytesToUnprefixedHex(call.to.bytes)
+  for (const address of [call.from, call.to, call.block.header.coinbase])
+    host.warmAddresses.set(bytesToUnprefixedHex(address.bytes), true)
+  const code = await host.code(to)
+  if (code.length >= 3 && code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00)
+    throw new Fallback('EIP-7702 delegation')
+  const gasLimit = Number(call.gasLimit)
+  if (code.length === 0)
+    return { execResult: { returnValue: new Uint8Array(0), executionGasUsed: 0n, gasRefund: 0n } }
+  const frame = new Frame(host, code, analyse(code), to, call.to.bytes, call.from.bytes, call.data, false, 0, gasLimit)
+  try {
+    await execute(frame)
+  } finally {
+    frame.release()
+  }
+  const { status } = frame
+  const used = BigInt(gasLimit - frame.gas)
+  if (status === RETURNED)
+    return {
+      execResult: {
+        returnValue: frame.out,
+        executionGasUsed: used,
+        gasRefund: BigInt(host.refund),
+        logs: host.logs,
+        gas: BigInt(frame.gas),
+      },
+    }
+  const error = status === FAILED ? frame.error! : EVMError.errorMessages.REVERT
+  return {
+    execResult: {
+      returnValue: status === REVERTED ? frame.out : new Uint8Array(0),
+      executionGasUsed: status === FAILED ? BigInt(gasLimit) : used,
+      gasRefund: 0n,
+      logs: [],
+      exceptionError: new EVMError(error as never),
+      gas: BigInt(frame.gas),
+    },
+  }
+}
