@@ -1,10 +1,12 @@
 /**
- * Arithmetic, comparison and bitwise opcodes on limb words in place (word.ts): the top of the stack is at
- * (sp - 1) * 8; a binary opcode writes its result over its second operand. Gas and stack depth are checked
+ * Arithmetic, comparison and bitwise opcodes on limb words in place (word.ts, divide.ts): the top of the stack
+ * is at (sp - 1) * 8; a binary opcode writes its result over its second operand. Only SDIV and SMOD go
+ * through BigInt. Gas and stack depth are checked
  * by the loop (run.ts) before a handler runs, except EXP's per-byte charge.
  */
 import { type Frame, SCRATCH } from './frame.js'
 import * as w from './word.js'
+import { addmod, divmod, mulmod } from './divide.js'
 
 type Handler = (f: Frame) => void
 const EXP_BYTE_GAS = 50
@@ -45,23 +47,17 @@ function divide(f: Frame, keep: 'quotient' | 'remainder'): void {
     if (keep === 'remainder') w.setSmall(s, r, rem)
     return
   }
-  if (w.cmp(s, t, r) < 0) {
-    if (keep === 'quotient') w.setSmall(s, r, 0)
-    else s.copyWithin(r, t, t + 8)
-    return
-  }
-  const a = w.toBigInt(s, t)
-  const b = w.toBigInt(s, r)
-  w.fromBigInt(s, r, keep === 'quotient' ? a / b : a % b)
+  if (keep === 'quotient') divmod(s, t, r, r, -1)
+  else divmod(s, t, r, -1, r)
 }
 
-function modular(op: (a: bigint, b: bigint) => bigint): Handler {
+function modular(op: typeof mulmod): Handler {
   return (f) => {
     const t = (f.sp - 1) * 8
     const s = f.stack
-    const n = w.toBigInt(s, t - 16)
-    w.fromBigInt(s, t - 16, n === 0n ? 0n : op(w.toBigInt(s, t), w.toBigInt(s, t - 8)) % n)
     f.sp -= 2
+    if (w.isZero(s, t - 16)) return
+    op(s, t, t - 8, t - 16, t - 16)
   }
 }
 
@@ -112,8 +108,8 @@ export const arithmetic: [number, Handler][] = [
   [0x05, viaBigInt((a, b) => (b === 0n ? 0n : signed(a) / signed(b)))],
   [0x06, (f) => divide(f, 'remainder')],
   [0x07, viaBigInt((a, b) => (b === 0n ? 0n : signed(a) % signed(b)))],
-  [0x08, modular((a, b) => a + b)],
-  [0x09, modular((a, b) => a * b)],
+  [0x08, modular(addmod)],
+  [0x09, modular(mulmod)],
   [0x0a, exp],
   [
     0x0b,

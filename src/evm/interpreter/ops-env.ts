@@ -3,6 +3,7 @@
  * and LOG. Static gas and stack depth are checked by the loop (run.ts); the handlers here whose gas depends
  * on their operands (memory, copies, hashing, logs) charge all of it themselves.
  */
+import { bytesToHex } from '@ethereumjs/util'
 import { keccak256 } from '../crypto.js'
 import { copyIn, type Frame } from './frame.js'
 import * as w from './word.js'
@@ -11,6 +12,7 @@ type Handler = (f: Frame) => void
 const INVALID_JUMP = 'invalid JUMP'
 const STATIC_STATE_CHANGE = 'static state change'
 const OUT_OF_GAS = 'out of gas'
+const STACK_UNDERFLOW = 'stack underflow'
 
 /** Pushes a number below 2^53. */
 function pushSmall(f: Frame, v: number): void {
@@ -43,8 +45,13 @@ function copy(f: Frame, src: Uint8Array, checkBounds: boolean): void {
 }
 
 function jump(f: Frame, dest: number): void {
-  if (dest === -1 || dest >= f.code.length || f.jumps[dest] !== 1) return f.fail(INVALID_JUMP)
+  if (dest === -1 || dest >= f.code.length || f.jumps[dest] !== 1) return f.fail(invalidJump(f))
   f.pc = dest
+}
+
+/** @ethereumjs's message for a bad jump, which names the code's hash, the address and the JUMP's pc. */
+function invalidJump(f: Frame): string {
+  return `${INVALID_JUMP} at ${bytesToHex(keccak256(f.code))}/0x${f.address}:${f.pc - 1}`
 }
 
 function log(topics: number): Handler {
@@ -53,6 +60,7 @@ function log(topics: number): Handler {
     const offset = num(f, 0)
     const length = num(f, 1)
     if (!f.expand(offset, length) || !f.use(375 + 375 * topics + 8 * length)) return
+    if (f.sp < 2 + topics) return f.fail(STACK_UNDERFLOW)
     const list: Uint8Array[] = []
     for (let i = 0; i < topics; i++) {
       const topic = new Uint8Array(32)
@@ -125,6 +133,7 @@ export const environment: [number, Handler][] = [
     (f) => {
       const offset = num(f, 0)
       if (!f.expand(offset, 32) || !f.use(3)) return
+      if (f.sp < 2) return f.fail(STACK_UNDERFLOW)
       w.toBytes32(f.stack, at(f, 1), f.mem, offset)
       f.sp -= 2
     },
@@ -134,6 +143,7 @@ export const environment: [number, Handler][] = [
     (f) => {
       const offset = num(f, 0)
       if (!f.expand(offset, 1) || !f.use(3)) return
+      if (f.sp < 2) return f.fail(STACK_UNDERFLOW)
       f.mem[offset] = f.stack[at(f, 1)]!
       f.sp -= 2
     },
@@ -201,8 +211,7 @@ function push(n: number): Handler {
 
 function dup(n: number): Handler {
   return (f) => {
-    const from = (f.sp - n) * 8
-    f.stack.copyWithin(f.sp * 8, from, from + 8)
+    w.copy(f.stack, (f.sp - n) * 8, f.sp * 8)
     f.sp++
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The dispatch table of Cancun and Prague (their opcode sets and prices are the same): per opcode its
  * handler, its static gas (0 for the opcodes whose handler charges all of theirs), how many stack items it
- * needs and how many it adds at most. The loop (run.ts) checks those three before the handler runs, in the
+ * needs before it is priced and how many it adds at most. The loop (run.ts) checks those three before the handler runs, in the
  * order @ethereumjs's runStep meets them: static gas, then the stack. Opcodes without an entry are invalid.
  */
 import type { Frame } from './frame.js'
@@ -49,8 +49,9 @@ const SHAPES: [number, number, number, number][] = [
   [0x49, 3, 1, 0],
   [0x50, 2, 1, 0],
   [0x51, 0, 1, 0],
-  [0x52, 0, 2, 0],
-  [0x53, 0, 2, 0],
+  // MSTORE, MSTORE8 and LOG price their memory from the top items alone: the rest is checked after the gas
+  [0x52, 0, 1, 0],
+  [0x53, 0, 1, 0],
   [0x54, 0, 1, 0],
   [0x55, 0, 2, 0],
   [0x56, 8, 1, 0],
@@ -66,7 +67,7 @@ const SHAPES: [number, number, number, number][] = [
   ...Array.from({ length: 32 }, (_, i): [number, number, number, number] => [0x60 + i, 3, 0, 1]),
   ...Array.from({ length: 16 }, (_, i): [number, number, number, number] => [0x80 + i, 3, i + 1, 1]),
   ...Array.from({ length: 16 }, (_, i): [number, number, number, number] => [0x90 + i, 3, i + 2, 0]),
-  ...Array.from({ length: 5 }, (_, i): [number, number, number, number] => [0xa0 + i, 0, i + 2, 0]),
+  ...Array.from({ length: 5 }, (_, i): [number, number, number, number] => [0xa0 + i, 0, 2, 0]),
   [0xf1, 0, 7, 0],
   [0xf2, 0, 7, 0],
   [0xf3, 0, 2, 0],

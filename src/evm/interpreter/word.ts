@@ -1,7 +1,7 @@
 /**
  * 256-bit words as eight 32-bit limbs in a Uint32Array, least significant limb first, operated on in place:
  * a word is an offset into the array (the interpreter's stack). No BigInt is made on the hot opcodes; the
- * rare ones (signed division, ADDMOD/MULMOD, division by a divisor above 32 bits) convert to BigInt and back.
+ * rare ones (signed division) convert to BigInt and back; unsigned division is divide.ts's.
  * Products go through 16-bit halves, so no intermediate passes 2^53.
  */
 const L = 8
@@ -18,8 +18,24 @@ export function isZero(s: Uint32Array, a: number): boolean {
 
 export function setSmall(s: Uint32Array, a: number, v: number): void {
   s[a] = v >>> 0
-  s[a + 1] = Math.floor(v / TWO32) >>> 0
-  s.fill(0, a + 2, a + L)
+  s[a + 1] = v < TWO32 ? 0 : Math.floor(v / TWO32) >>> 0
+  s[a + 2] = 0
+  s[a + 3] = 0
+  s[a + 4] = 0
+  s[a + 5] = 0
+  s[a + 6] = 0
+  s[a + 7] = 0
+}
+
+export function copy(s: Uint32Array, from: number, to: number): void {
+  s[to] = s[from]!
+  s[to + 1] = s[from + 1]!
+  s[to + 2] = s[from + 2]!
+  s[to + 3] = s[from + 3]!
+  s[to + 4] = s[from + 4]!
+  s[to + 5] = s[from + 5]!
+  s[to + 6] = s[from + 6]!
+  s[to + 7] = s[from + 7]!
 }
 
 /** The word as a number when below 2^32, else -1 (callers treat it as out of any range). */
@@ -178,7 +194,7 @@ export function fromBigInt(s: Uint32Array, a: number, v: bigint): void {
 
 /** Loads `len` (≤ 32) big-endian bytes of `src` from `off` into the word, right-aligned, zero above. */
 export function fromBytes(s: Uint32Array, a: number, src: Uint8Array, off: number, len: number): void {
-  s.fill(0, a, a + L)
+  setSmall(s, a, 0)
   for (let k = 0; k < len; k++) {
     const pos = len - 1 - k
     s[a + (pos >>> 2)] |= src[off + k]! << ((pos & 3) * 8)
