@@ -1,8 +1,8 @@
 /**
  * The interpreter's loop and the outermost frame of a read-only call. The loop runs a frame's opcodes
- * through the dispatch table (table.ts) without a promise per step: it awaits only what a handler returns
- * (a state read the host had not cached, a child call) and, under a time budget, the clock every
- * CLOCK_EVERY + 1 steps as the patched loop does (execution/budget.ts).
+ * through the dispatch table (table.ts) in a synchronous function, up to CLOCK_EVERY + 1 at a time; the async
+ * loop around it awaits only what a handler returns (a state read the host had not cached, a child call) and,
+ * under a time budget, the clock between two runs of steps, as the patched loop does (execution/budget.ts).
  */
 import type { Block } from '@ethereumjs/block'
 import { type EVM, EVMError, type EVMResult } from '@ethereumjs/evm'
@@ -14,40 +14,76 @@ import { analyse } from './analysis.js'
 import { FAILED, Frame, MAX_GAS, OUT_OF_GAS, RETURNED, REVERTED, RUNNING, STACK_LIMIT } from './frame.js'
 import { Fallback, Host } from './host.js'
 import { buildTable } from './table.js'
+import { setSmall } from './word.js'
 
 const { handlers, fees, needs, grows } = buildTable(execute)
 
-async function execute(f: Frame): Promise<void> {
+/** Steps between two looks at the clock under a budget (and between two returns to `execute`). */
+const STEPS = CLOCK_EVERY + 1
+const JUMPDEST = 0x5b
+const PUSH1 = 0x60
+const PUSH2 = 0x61
+const POP = 0x50
+
+/**
+ * Up to STEPS opcodes of `f`, synchronously: stops early at the frame's end or at the first handler that
+ * returns a promise (which it hands back for `execute` to await).
+ */
+function steps(f: Frame): Promise<void> | undefined {
   const code = f.code
   const length = code.length
-  const host = f.host
-  const budget = host.budget
-  while (f.status === RUNNING) {
+  for (let n = 0; n < STEPS && f.status === RUNNING; n++) {
     const pc = f.pc
     if (pc >= length) {
       f.status = RETURNED
-      break
+      return undefined
     }
     const op = code[pc]!
     const fee = fees[op]!
     if (f.gas < fee) {
       f.fail(OUT_OF_GAS)
-      break
+      return undefined
     }
     f.gas -= fee
     const sp = f.sp
     if (sp < needs[op]!) {
       f.fail('stack underflow')
-      break
+      return undefined
     }
     if (sp + grows[op]! > STACK_LIMIT) {
       f.fail('stack overflow')
-      break
+      return undefined
+    }
+    // the commonest opcodes of compiled code, here rather than through a call (the table has them too)
+    if (op === JUMPDEST) {
+      f.pc = pc + 1
+      continue
+    }
+    if (op === PUSH1 || op === PUSH2) {
+      const value = op === PUSH1 ? (code[pc + 1] ?? 0) : ((code[pc + 1] ?? 0) << 8) | (code[pc + 2] ?? 0)
+      setSmall(f.stack, sp * 8, value)
+      f.sp = sp + 1
+      f.pc = pc + op - 0x5e
+      continue
+    }
+    if (op === POP) {
+      f.sp = sp - 1
+      f.pc = pc + 1
+      continue
     }
     f.pc = pc + 1
     const pending = handlers[op]!(f)
+    if (pending !== undefined) return pending
+  }
+  return undefined
+}
+
+async function execute(f: Frame): Promise<void> {
+  const budget = f.host.budget
+  while (f.status === RUNNING) {
+    const pending = steps(f)
     if (pending !== undefined) await pending
-    if (budget !== undefined && (++host.steps & CLOCK_EVERY) === 0) await keepTime(budget)
+    else if (budget !== undefined && f.status === RUNNING) await keepTime(budget)
   }
 }
 
