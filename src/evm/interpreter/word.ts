@@ -1,7 +1,7 @@
 /**
  * 256-bit words as eight 32-bit limbs in a Uint32Array, least significant limb first, operated on in place:
  * a word is an offset into the array (the interpreter's stack). No BigInt is made on the hot opcodes; the
- * rare ones (signed division) convert to BigInt and back; unsigned division is divide.ts's.
+ * rare ones (division by more than 32 bits, ADDMOD, MULMOD, signed division) convert to BigInt and back.
  * Products go through 16-bit halves, so no intermediate passes 2^53.
  */
 const L = 8
