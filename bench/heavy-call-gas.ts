@@ -7,7 +7,7 @@
  * run. Each call runs `--runs` times with a different gas limit (no memo answers it); the median wall time over
  * HTTP gives gas/s, the gas being what anvil's eth_simulateV1 reports for the call.
  *
- *   npx tsx bench/heavy-call-gas.ts [--runs 3] [--only NAME]
+ *   npx tsx bench/heavy-call-gas.ts [--runs 3] [--gas 10000000] [--only NAME]
  */
 import { readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
@@ -19,9 +19,16 @@ import { testToken } from '../test/support/fixtures.js'
 import type { StateTest } from '../test/support/state-tests/fixtures.js'
 import { devAccount, rpc, sleep, startAnvil, startOurs, type Target } from './lib.js'
 
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' }, only: { type: 'string' } } })
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    gas: { type: 'string', default: '10000000' },
+    only: { type: 'string' },
+  },
+})
 const RUNS = Number(args.runs)
-const GAS_CAP = 50_000_000
+/** The calls' gas (the loops run until it is gone): low enough that ours answers within its 5 s call timeout. */
+const GAS_CAP = Number(args.gas)
 const deployer = devAccount(0)
 const heavyCalls = heavy.HeavyCalls as unknown as { abi: Abi; bytecode: Hex }
 const tests = JSON.parse(
@@ -43,31 +50,49 @@ async function send(url: string, nonce: number, to: Hex | null, data: Hex): Prom
   while (!(await rpc(url, 'eth_getTransactionReceipt', [hash]))) await sleep(50)
 }
 
-/** The state tests' pre-states and the two contracts on `url`; the calls to time. */
-async function setUp(url: string): Promise<CallCase[]> {
-  const cases: CallCase[] = []
-  for (const [name, test] of Object.entries(tests)) {
-    for (const [address, account] of Object.entries(test.pre)) {
-      await rpc(url, 'anvil_setCode', [address, account.code])
-      await rpc(url, 'anvil_setBalance', [address, account.balance])
-      await rpc(url, 'anvil_setNonce', [address, account.nonce])
-      for (const [slot, value] of Object.entries(account.storage))
-        await rpc(url, 'anvil_setStorageAt', [address, `0x${BigInt(slot).toString(16).padStart(64, '0')}`, `0x${BigInt(value).toString(16).padStart(64, '0')}`])
-    }
-    for (const post of test.post) {
-      // sent without value (shiftCombinations carries 1 wei): calls with value take runTx's path on ours
-      const { data, gas } = post.indexes
-      const label = test.post.length > 1 ? `${name} d${data}` : name
-      const limit = Math.min(Number(BigInt(test.transaction.gasLimit[gas]!)), GAS_CAP)
-      cases.push({ name: label, request: { from: SENDER, to: test.transaction.to, data: test.transaction.data[data]!, gas: limit } })
-    }
+/** Writes `test`'s pre-state on `url` (the tests share addresses: each is written just before its calls run). */
+async function writePreState(url: string, test: StateTest): Promise<void> {
+  const word = (v: string) => `0x${BigInt(v).toString(16).padStart(64, '0')}`
+  for (const [address, account] of Object.entries(test.pre)) {
+    await rpc(url, 'anvil_setCode', [address, account.code])
+    await rpc(url, 'anvil_setBalance', [address, account.balance])
+    await rpc(url, 'anvil_setNonce', [address, account.nonce])
+    for (const [slot, value] of Object.entries(account.storage))
+      await rpc(url, 'anvil_setStorageAt', [address, word(slot), word(value)])
   }
+}
+
+/** `test`'s transactions as calls, without their value (shiftCombinations carries 1 wei: calls with value take runTx's path on ours). */
+function stateTestCalls(name: string, test: StateTest): CallCase[] {
+  return test.post.map((post) => {
+    const { data, gas } = post.indexes
+    const label = test.post.length > 1 ? `${name} d${data}` : name
+    const limit = Math.min(Number(BigInt(test.transaction.gasLimit[gas]!)), GAS_CAP)
+    return {
+      name: label,
+      request: { from: SENDER, to: test.transaction.to, data: test.transaction.data[data]!, gas: limit },
+    }
+  })
+}
+
+/** The token, the aggregator and its pools on `url`; the two calls to time. */
+async function deployContracts(url: string): Promise<CallCase[]> {
   const nonce = Number(await rpc(url, 'eth_getTransactionCount', [deployer.address, 'pending']))
   const at = (n: number) => getContractAddress({ from: deployer.address, nonce: BigInt(n) })
-  await send(url, nonce, null, encodeDeployData({ abi: testToken.abi, bytecode: testToken.bytecode, args: [10n ** 24n] }))
+  await send(
+    url,
+    nonce,
+    null,
+    encodeDeployData({ abi: testToken.abi, bytecode: testToken.bytecode, args: [10n ** 24n] }),
+  )
   await send(url, nonce + 1, null, heavyCalls.bytecode)
   const [token, calls] = [at(nonce), at(nonce + 1)]
-  await send(url, nonce + 2, calls, encodeFunctionData({ abi: heavyCalls.abi, functionName: 'addPools', args: [8n, 7n] }))
+  await send(
+    url,
+    nonce + 2,
+    calls,
+    encodeFunctionData({ abi: heavyCalls.abi, functionName: 'addPools', args: [8n, 7n] }),
+  )
   const holders = Array.from({ length: 100 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}` as Hex)
   const balanceOf = (h: Hex) => encodeFunctionData({ abi: testToken.abi, functionName: 'balanceOf', args: [h] })
   const aggregate = encodeFunctionData({
@@ -76,9 +101,10 @@ async function setUp(url: string): Promise<CallCase[]> {
     args: [holders.map((h) => ({ target: token, callData: balanceOf(h) }))],
   })
   const quote = encodeFunctionData({ abi: heavyCalls.abi, functionName: 'quote', args: [10n ** 20n, 20n] })
-  cases.push({ name: 'aggregate of 100 balanceOf', request: { to: calls, data: aggregate, gas: GAS_CAP } })
-  cases.push({ name: 'quote, 8 pools × 20 rounds', request: { to: calls, data: quote, gas: GAS_CAP } })
-  return cases.filter((c) => !args.only || c.name.includes(args.only))
+  return [
+    { name: 'aggregate of 100 balanceOf', request: { to: calls, data: aggregate, gas: GAS_CAP } },
+    { name: 'quote, 8 pools × 20 rounds', request: { to: calls, data: quote, gas: GAS_CAP } },
+  ]
 }
 
 const hexGas = (gas: number) => `0x${gas.toString(16)}`
@@ -93,7 +119,7 @@ async function time(url: string, c: CallCase): Promise<{ ms: number } | { error:
       await rpc(url, 'eth_call', [request, 'latest'])
     } catch (err) {
       const message = (err as Error).message
-      if (!message.includes('revert') && !message.includes('out of gas')) return { error: message.slice(0, 60) }
+      if (!/revert|out ?of ?gas/i.test(message)) return { error: message.slice(0, 60) }
     }
     times.push(performance.now() - t0)
   }
@@ -116,22 +142,37 @@ process.env.PRECONF_EVM_INTERPRETER = '0'
 const reference = { ...(await startOurs()), label: 'ours, @ethereumjs (patched)' }
 const anvil = await startAnvil('1')
 const targets: Target[] = [interpreter, reference, anvil]
+/** One table row: the call on every target, its gas from anvil. */
+async function row(c: CallCase, on: Map<Target, CallCase>): Promise<void> {
+  const gas = await gasOf(anvil.url, on.get(anvil)!)
+  const results = []
+  for (const target of targets) results.push(await time(target.url, on.get(target)!))
+  const cells = results.map((r) => ('error' in r ? r.error : `${r.ms.toFixed(1)} (${(gas / r.ms / 1000).toFixed(1)})`))
+  const [ours, , peer] = results
+  const ratio = ours && peer && 'ms' in ours && 'ms' in peer ? `${(ours.ms / peer.ms).toFixed(1)}×` : ''
+  console.log(`| ${c.name} | ${gas} | ${cells.join(' | ')} | ${ratio} |`)
+}
+
+const wanted = (c: CallCase) => !args.only || c.name.includes(args.only)
 try {
-  const cases = new Map<Target, CallCase[]>()
-  for (const target of targets) cases.set(target, await setUp(target.url))
   const [a, b] = loadavg()
-  console.log(`heavy eth_calls, median of ${RUNS} over HTTP; load average ${a!.toFixed(1)} / ${b!.toFixed(1)} (1 / 5 min)`)
-  console.log('| call | gas | ours, interpreter: ms (Mgas/s) | ours, @ethereumjs: ms (Mgas/s) | anvil: ms (Mgas/s) | interpreter / anvil time |')
+  console.log(
+    `heavy eth_calls, gas capped at ${GAS_CAP}, median of ${RUNS} over HTTP; load average ${a!.toFixed(1)} / ${b!.toFixed(1)} (1 / 5 min)`,
+  )
+  console.log(
+    '| call | gas | ours, interpreter: ms (Mgas/s) | ours, @ethereumjs: ms (Mgas/s) | anvil: ms (Mgas/s) | interpreter / anvil time |',
+  )
   console.log('|---|---|---|---|---|---|')
-  for (const [i, c] of cases.get(interpreter)!.entries()) {
-    const gas = await gasOf(anvil.url, cases.get(anvil)![i]!)
-    const results = []
-    for (const target of targets) results.push(await time(target.url, cases.get(target)![i]!))
-    const cells = results.map((r) => ('error' in r ? r.error : `${r.ms.toFixed(1)} (${(gas / r.ms / 1000).toFixed(1)})`))
-    const [ours, , peer] = results
-    const ratio = ours && peer && 'ms' in ours && 'ms' in peer ? `${(ours.ms / peer.ms).toFixed(1)}×` : ''
-    console.log(`| ${c.name} | ${gas} | ${cells.join(' | ')} | ${ratio} |`)
+  for (const [name, test] of Object.entries(tests)) {
+    const calls = stateTestCalls(name, test).filter(wanted)
+    if (calls.length === 0) continue
+    for (const target of targets) await writePreState(target.url, test)
+    for (const c of calls) await row(c, new Map(targets.map((t) => [t, c])))
   }
+  const deployed = new Map<Target, CallCase[]>()
+  for (const target of targets) deployed.set(target, await deployContracts(target.url))
+  for (const [i, c] of deployed.get(anvil)!.entries())
+    if (wanted(c)) await row(c, new Map(targets.map((t) => [t, deployed.get(t)![i]!])))
 } finally {
   for (const target of targets) await target.stop()
 }

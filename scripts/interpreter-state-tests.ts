@@ -22,7 +22,10 @@ const started = process.cpuUsage()
 for (const group of values.group ? [values.group] : fixtureGroups()) {
   let groupAgreed = 0
   for (const c of loadGroup(group)) {
-    const verdict = await interpreterCase(c).catch((err: Error) => ({ kind: 'differs' as const, why: `threw ${err.message}` }))
+    const verdict = await interpreterCase(c).catch((err: Error) => ({
+      kind: 'differs' as const,
+      why: `threw ${err.message}`,
+    }))
     if (verdict.kind === 'agreed') groupAgreed++
     else if (verdict.kind === 'differs') differs.push(`${c.id}: ${verdict.why}`)
     else notRun.set(verdict.reason, (notRun.get(verdict.reason) ?? 0) + 1)

@@ -110,7 +110,12 @@ export function registerSources(registry: Registry, sources: MetricSources): () 
 
 /** The call path's interpreter (src/evm/interpreter/): calls it answered, calls it handed back by reason. */
 function registerInterpreter(registry: Registry): void {
-  counter(registry, 'preconf_evm_interpreter_calls_total', 'eth_calls the EVM interpreter answered', () => interpreterStats.answered)
+  counter(
+    registry,
+    'preconf_evm_interpreter_calls_total',
+    'eth_calls the EVM interpreter answered',
+    () => interpreterStats.answered,
+  )
   new Counter({
     name: 'preconf_evm_interpreter_fallbacks_total',
     help: 'eth_calls the EVM interpreter handed to the @ethereumjs path, by reason (an opcode or a case it does not run)',

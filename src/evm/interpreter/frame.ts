@@ -6,9 +6,6 @@
 import type { Host } from './host.js'
 
 export const STACK_LIMIT = 1024
-/** Words past the stack's limit that opcodes use as scratch (EXP's accumulator and base). */
-const SCRATCH_WORDS = 2
-export const SCRATCH = STACK_LIMIT * 8
 /** The most gas a call the interpreter takes may carry: memory costs then stay exact in doubles. */
 export const MAX_GAS = 1e10
 /** Memory beyond this many words costs more than MAX_GAS (3w + w²/512). */
@@ -53,7 +50,7 @@ export class Frame {
     readonly depth: number,
     public gas: number,
   ) {
-    this.stack = stacks.pop() ?? new Uint32Array((STACK_LIMIT + SCRATCH_WORDS) * 8)
+    this.stack = stacks.pop() ?? new Uint32Array(STACK_LIMIT * 8)
   }
 
   /** Gives the stack back (after the frame's result is read). */
@@ -108,7 +105,7 @@ export class Frame {
   }
 }
 
-export function memoryCost(words: number): number {
+function memoryCost(words: number): number {
   return words * 3 + Math.floor((words * words) / 512)
 }
 

@@ -116,6 +116,6 @@ export class Host {
   }
 }
 
-export function addressOf(key: string): Address {
+function addressOf(key: string): Address {
   return new Address(hexToBytes(`0x${key}`))
 }

@@ -61,7 +61,12 @@ async function threeWays(request: CallRequest, gas = 30_000_000n) {
   const reference = await new CallEvms(chain.vm, undefined, false).runOnce(reader, header, request, gas)
   const env = { vm: chain.vm, vms: new VmPool(chain.vm), stateRoot: header.stateRoot, header }
   const runTx = await execute(env, request, gas)
-  return { interpreted: interpreted!.execResult, reference: reference!.execResult, runTx: runTx.execResult, ranInterpreter }
+  return {
+    interpreted: interpreted!.execResult,
+    reference: reference!.execResult,
+    runTx: runTx.execResult,
+    ranInterpreter,
+  }
 }
 
 function expectSame(a: Awaited<ReturnType<typeof threeWays>>['runTx'], b: typeof a, what: string) {
@@ -72,18 +77,29 @@ function expectSame(a: Awaited<ReturnType<typeof threeWays>>['runTx'], b: typeof
 }
 
 const aggregate = (n: number) =>
-  heavyCall('aggregate', [holders.slice(0, n).map((h) => ({ target: hex(token), callData: hex(tokenCall('balanceOf', [h])) }))])
+  heavyCall('aggregate', [
+    holders.slice(0, n).map((h) => ({ target: hex(token), callData: hex(tokenCall('balanceOf', [h])) })),
+  ])
 
 test.each([
   ['balanceOf', () => ({ to: token, data: tokenCall('balanceOf', [holders[7]]) })],
-  ['a transfer with its log and SSTOREs', () => ({ from: chain.accounts[0].address, to: token, data: tokenCall('transfer', [holders[3], 5n]) })],
+  [
+    'a transfer with its log and SSTOREs',
+    () => ({ from: chain.accounts[0].address, to: token, data: tokenCall('transfer', [holders[3], 5n]) }),
+  ],
   ['a counter increment', () => ({ to: token, data: tokenCall('increment') })],
   ['a custom-error revert', () => ({ from: chain.accounts[1].address, to: token, data: tokenCall('onlyZero') })],
   ['an empty revert', () => ({ to: token, data: tokenCall('failEmpty') })],
   ['a require revert with a reason', () => ({ to: token, data: tokenCall('transfer', [holders[2], 5n]) })],
   ['an aggregate of 100 balanceOf (Multicall3 style)', () => ({ to: calls, data: aggregate(100) })],
-  ['a quote along 8 pools, 20 rounds of 512-bit mulDiv', () => ({ to: calls, data: heavyCall('quote', [10n ** 20n, 20n]) })],
-  ['a call to an account without code', () => ({ to: hexToBytes(`0x${'33'.repeat(20)}`), data: tokenCall('increment') })],
+  [
+    'a quote along 8 pools, 20 rounds of 512-bit mulDiv',
+    () => ({ to: calls, data: heavyCall('quote', [10n ** 20n, 20n]) }),
+  ],
+  [
+    'a call to an account without code',
+    () => ({ to: hexToBytes(`0x${'33'.repeat(20)}`), data: tokenCall('increment') }),
+  ],
 ])('the interpreter runs %s exactly as the reference and runTx do', async (name, request) => {
   const { interpreted, reference, runTx, ranInterpreter } = await threeWays(request())
   expect(ranInterpreter, name).toBe(true)

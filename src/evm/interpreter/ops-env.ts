@@ -39,14 +39,17 @@ function copy(f: Frame, src: Uint8Array, checkBounds: boolean): void {
   const from = num(f, 1)
   const length = num(f, 2)
   f.sp -= 3
-  if (checkBounds && from + length > src.length) return f.fail(OUT_OF_GAS)
+  if (checkBounds && from + length > src.length) {
+    f.fail(OUT_OF_GAS)
+    return
+  }
   if (!f.expand(to, length) || !f.use(3 + 3 * Math.ceil(length / 32))) return
   if (length > 0) copyIn(f, src, from, to, length)
 }
 
 function jump(f: Frame, dest: number): void {
-  if (dest === -1 || dest >= f.code.length || f.jumps[dest] !== 1) return f.fail(invalidJump(f))
-  f.pc = dest
+  if (dest === -1 || dest >= f.code.length || f.jumps[dest] !== 1) f.fail(invalidJump(f))
+  else f.pc = dest
 }
 
 /** @ethereumjs's message for a bad jump, which names the code's hash, the address and the JUMP's pc. */

@@ -105,15 +105,11 @@ function after2<T, U>(value: T | Promise<T>, then: (v: T) => U): U | Promise<U> 
   return value instanceof Promise ? value.then(then) : then(value)
 }
 
-const balance = (f: Frame, t: number, account: Account | null) =>
-  w.fromBigInt(f.stack, t, account?.balance ?? 0n)
+const balance = (f: Frame, t: number, account: Account | null) => w.fromBigInt(f.stack, t, account?.balance ?? 0n)
 
 export const stateOps: [number, Handler][] = [
   [0x31, accountOp((f, t, _key, account) => balance(f, t, account))],
-  [
-    0x3b,
-    accountOp((f, t, key) => after(codeOf(f, key), (code) => w.setSmall(f.stack, t, code.length))),
-  ],
+  [0x3b, accountOp((f, t, key) => after(codeOf(f, key), (code) => w.setSmall(f.stack, t, code.length)))],
   [
     0x3c,
     (f) => {
@@ -151,9 +147,7 @@ export const stateOps: [number, Handler][] = [
       const number = f.host.block.header.number
       const diff = number - wanted
       if (diff > 256n || diff <= 0n) return w.setSmall(f.stack, t, 0)
-      return f.host.evm.blockchain
-        .getBlock(Number(wanted))
-        .then((block) => w.fromBytes32(f.stack, t, block.hash(), 0))
+      return f.host.evm.blockchain.getBlock(Number(wanted)).then((block) => w.fromBytes32(f.stack, t, block.hash(), 0))
     },
   ],
   [

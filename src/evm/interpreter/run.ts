@@ -111,8 +111,7 @@ export async function interpret(evm: EVM, source: StateSource, call: Interpreted
   if (code.length >= 3 && code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00)
     throw new Fallback('EIP-7702 delegation')
   const gasLimit = Number(call.gasLimit)
-  if (code.length === 0)
-    return { execResult: { returnValue: new Uint8Array(0), executionGasUsed: 0n, gasRefund: 0n } }
+  if (code.length === 0) return { execResult: { returnValue: new Uint8Array(0), executionGasUsed: 0n, gasRefund: 0n } }
   const frame = new Frame(host, code, analyse(code), to, call.to.bytes, call.from.bytes, call.data, false, 0, gasLimit)
   try {
     await execute(frame)

@@ -11,7 +11,7 @@ import { callOps } from './ops-call.js'
 import { environment } from './ops-env.js'
 import { stateOps } from './ops-state.js'
 
-export type Handler = (f: Frame) => void | Promise<void>
+type Handler = (f: Frame) => void | Promise<void>
 
 export interface Table {
   handlers: Handler[]

@@ -77,4 +77,3 @@ test('words go to and from big-endian bytes, padded with zeros past the source',
   expect(w.saturated(s, 8)).toBe(2 ** 53)
   expect(w.small(s, 8)).toBe(-1)
 })
-
