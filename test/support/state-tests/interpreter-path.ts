@@ -12,6 +12,7 @@ import { callDifference, callEnv, callRequestOf, outcome } from './call-path.js'
 import type { Case } from './fixtures.js'
 
 const BUDGET_MS = 60_000
+export const NO_CALL = 'no eth_call (an invalid transaction or a creation)'
 
 export type InterpreterVerdict =
   | { kind: 'agreed' }
@@ -27,7 +28,7 @@ function fallbacks(): number {
 
 export async function interpreterCase(c: Case): Promise<InterpreterVerdict> {
   const call = c.expected.expectException ? undefined : callRequestOf(c)
-  if (!call?.request.to) return { kind: 'not run', reason: 'no eth_call (an invalid transaction or a creation)' }
+  if (!call?.request.to) return { kind: 'not run', reason: NO_CALL }
   const request = { from: call.request.from, to: call.request.to, data: call.request.data }
   const env = await callEnv(c)
   const answered = interpreterStats.answered
