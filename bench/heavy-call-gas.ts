@@ -4,8 +4,9 @@
  * pre-state written with the anvil_set* methods, the transaction sent as an eth_call without its value) and two calls users send
  * (test/fixtures/HeavyCalls.sol: an aggregate of 100 ERC-20 balanceOf, a quote through 8 pools × 20 rounds of
  * 512-bit mulDiv), on ours with the interpreter (PRECONF_EVM_INTERPRETER=1), ours without it and anvil, in one
- * run. Each call runs `--runs` times with a different gas limit (no memo answers it); the median wall time over
- * HTTP gives gas/s, the gas being what anvil's eth_simulateV1 reports for the call.
+ * run. Each call runs `--runs` times with a different gas limit (no memo answers it): the median wall time over
+ * HTTP, and the server's CPU per call from /proc (10 ms ticks; the figure to trust on a busy machine), which
+ * gives gas/s, the gas being what anvil's eth_simulateV1 reports for the call.
  *
  *   npx tsx bench/heavy-call-gas.ts [--runs 3] [--gas 10000000] [--only NAME]
  */
@@ -18,6 +19,7 @@ import heavy from '../test/fixtures/HeavyCalls.json' with { type: 'json' }
 import { testToken } from '../test/support/fixtures.js'
 import type { StateTest } from '../test/support/state-tests/fixtures.js'
 import { devAccount, rpc, sleep, startAnvil, startOurs, type Target } from './lib.js'
+import { cpuMs } from './read-cases.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -109,9 +111,11 @@ async function deployContracts(url: string): Promise<CallCase[]> {
 
 const hexGas = (gas: number) => `0x${gas.toString(16)}`
 
-/** Median wall ms of the call over HTTP, or the error it answered. */
-async function time(url: string, c: CallCase): Promise<{ ms: number } | { error: string }> {
+/** Median wall ms of the call over HTTP and the server's mean CPU ms per call, or the error it answered. */
+async function time(target: Target, c: CallCase): Promise<{ ms: number; cpu: number } | { error: string }> {
+  const { url } = target
   const times: number[] = []
+  const cpu0 = cpuMs(target.pid!)
   for (let i = 0; i < RUNS; i++) {
     const request = { ...c.request, gas: hexGas(c.request.gas - i) }
     const t0 = performance.now()
@@ -123,8 +127,9 @@ async function time(url: string, c: CallCase): Promise<{ ms: number } | { error:
     }
     times.push(performance.now() - t0)
   }
+  const cpu = (cpuMs(target.pid!) - cpu0) / RUNS
   times.sort((a, b) => a - b)
-  return { ms: times[Math.floor(times.length / 2)]! }
+  return { ms: times[Math.floor(times.length / 2)]!, cpu }
 }
 
 /** The call's gas used (eth_simulateV1 on anvil, which reports it whether the call succeeds or not). */
@@ -146,10 +151,16 @@ const targets: Target[] = [interpreter, reference, anvil]
 async function row(c: CallCase, on: Map<Target, CallCase>): Promise<void> {
   const gas = await gasOf(anvil.url, on.get(anvil)!)
   const results = []
-  for (const target of targets) results.push(await time(target.url, on.get(target)!))
-  const cells = results.map((r) => ('error' in r ? r.error : `${r.ms.toFixed(1)} (${(gas / r.ms / 1000).toFixed(1)})`))
+  for (const target of targets) results.push(await time(target, on.get(target)!))
+  const rate = (ms: number) => (ms > 0 ? (gas / ms / 1000).toFixed(1) : '-')
+  const cells = results.map((r) =>
+    'error' in r ? r.error : `${r.ms.toFixed(0)} / ${r.cpu.toFixed(0)} (${rate(r.cpu)})`,
+  )
   const [ours, , peer] = results
-  const ratio = ours && peer && 'ms' in ours && 'ms' in peer ? `${(ours.ms / peer.ms).toFixed(1)}×` : ''
+  const ratio =
+    ours && peer && 'ms' in ours && 'ms' in peer
+      ? `${(ours.ms / peer.ms).toFixed(1)}× / ${peer.cpu > 0 ? `${(ours.cpu / peer.cpu).toFixed(1)}×` : '-'}`
+      : ''
   console.log(`| ${c.name} | ${gas} | ${cells.join(' | ')} | ${ratio} |`)
 }
 

@@ -18,8 +18,9 @@ export const FAILED = 3
 export type Status = typeof RUNNING | typeof RETURNED | typeof REVERTED | typeof FAILED
 
 const EMPTY = new Uint8Array(0)
-/** Stacks are reused: a frame takes one at entry and gives it back at its end. */
+/** Stacks are reused: a frame takes one at entry and gives it back at its end (32 KB each; a few are kept). */
 const stacks: Uint32Array[] = []
+const KEPT_STACKS = 16
 
 export const OUT_OF_GAS = 'out of gas'
 
@@ -55,7 +56,7 @@ export class Frame {
 
   /** Gives the stack back (after the frame's result is read). */
   release(): void {
-    stacks.push(this.stack)
+    if (stacks.length < KEPT_STACKS) stacks.push(this.stack)
   }
 
   fail(error: string): void {
