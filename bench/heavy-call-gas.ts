@@ -171,7 +171,7 @@ try {
     `heavy eth_calls, gas capped at ${GAS_CAP}, median of ${RUNS} over HTTP; load average ${a!.toFixed(1)} / ${b!.toFixed(1)} (1 / 5 min)`,
   )
   console.log(
-    '| call | gas | ours, interpreter: ms (Mgas/s) | ours, @ethereumjs: ms (Mgas/s) | anvil: ms (Mgas/s) | interpreter / anvil time |',
+    '| call | gas | ours, interpreter: wall / server CPU ms (Mgas/s of CPU) | ours, @ethereumjs: same | anvil: same | interpreter / anvil: wall / CPU |',
   )
   console.log('|---|---|---|---|---|---|')
   for (const [name, test] of Object.entries(tests)) {
