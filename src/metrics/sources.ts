@@ -6,6 +6,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client'
 import type { Chain } from '../chain/chain.js'
 import type { TypedEmitter, ChainEvents } from '../evm/events.js'
+import { interpreterStats } from '../evm/interpreter/stats.js'
 import type { FollowerBackend } from '../follower/backend.js'
 import type { PendingStore } from '../pending/store.js'
 import type { RateLimiterMetrics } from '../server/rate-limit-window.js'
@@ -101,9 +102,30 @@ export function registerSources(registry: Registry, sources: MetricSources): () 
     )
     gauge(registry, 'preconf_redis_up', '1 while the rate limiter reaches Redis', () => (limiter().redisUp ? 1 : 0))
   }
+  registerInterpreter(registry)
   if (chain) registerChain(registry, chain)
   if (follower) registerFollower(registry, follower)
   return () => backend.events.off('flashblock', onFlashblock)
+}
+
+/** The call path's interpreter (src/evm/interpreter/): calls it answered, calls it handed back by reason. */
+function registerInterpreter(registry: Registry): void {
+  counter(
+    registry,
+    'preconf_evm_interpreter_calls_total',
+    'eth_calls the EVM interpreter answered',
+    () => interpreterStats.answered,
+  )
+  new Counter({
+    name: 'preconf_evm_interpreter_fallbacks_total',
+    help: 'eth_calls the EVM interpreter handed to the @ethereumjs path, by reason (an opcode or a case it does not run)',
+    labelNames: ['reason'],
+    registers: [registry],
+    collect() {
+      this.reset()
+      for (const [reason, count] of interpreterStats.fallbacks) this.inc({ reason }, count)
+    },
+  })
 }
 
 function registerChain(registry: Registry, chain: Chain): void {

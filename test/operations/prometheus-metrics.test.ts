@@ -51,6 +51,8 @@ describe('GET /metrics on the embedded chain', () => {
       preconf_subscriptions: 'GAUGE',
       preconf_feed_clients: 'GAUGE',
       preconf_sequencer_tick_jitter_seconds: 'GAUGE',
+      preconf_evm_interpreter_calls_total: 'COUNTER',
+      preconf_evm_interpreter_fallbacks_total: 'COUNTER',
     })
   })
 

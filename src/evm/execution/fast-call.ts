@@ -22,6 +22,7 @@ import { blockContext } from './block-context.js'
 import { runTopFrame, topFrameFits } from '../patches/top-frame.js'
 import { throwawayVmCommon } from '../engine.js'
 import { CALL_TIMEOUT_MS } from '../../limits.js'
+import { interpretCall, interpreterByDefault, interpreterFits } from '../interpreter/call.js'
 
 /** Idle EVMs kept: calls interleave at every state read, and each needs its own journal. */
 const MAX_IDLE = 8
@@ -36,6 +37,8 @@ interface CallEvm {
   /** Whether the fork prices intrinsic gas as intrinsicGas() does (later forks' calls take runTx's path). */
   plainIntrinsic: boolean
   topFrame: boolean
+  /** Whether the interpreter (src/evm/interpreter/) has the fork's opcodes and prices. */
+  interpreter: boolean
 }
 
 export class CallEvms {
@@ -47,6 +50,8 @@ export class CallEvms {
     private readonly vm: VM,
     /** Each run's own time budget (withBudget); geth's --rpc.evmtimeout. */
     private readonly timeoutMs = CALL_TIMEOUT_MS,
+    /** Run calls on the interpreter first (false: the patched @ethereumjs loop alone, the reference). */
+    private readonly interpreter = interpreterByDefault(),
   ) {
     assertEvmPatchesInstalled()
   }
@@ -96,6 +101,7 @@ export class CallEvms {
         evm,
         this.timeoutMs,
         async () =>
+          (this.interpreter && slot.interpreter ? await interpretCall(evm, source, frame) : undefined) ??
           (slot.topFrame ? await runTopFrame(evm, frame) : undefined) ??
           (await evm.runCall({
             ...frame,
@@ -127,7 +133,9 @@ export class CallEvms {
     const evm = await createEVM({ common, stateManager: state as never, blockchain: this.vm.blockchain as never })
     patchCallEvm(evm)
     const plainIntrinsic = !REPRICING_EIPS.some((eip) => common.isActivatedEIP(eip))
-    return { evm, state, fork: common.hardfork(), plainIntrinsic, topFrame: topFrameFits(common) }
+    const topFrame = topFrameFits(common)
+    const interpreter = topFrame && interpreterFits(common)
+    return { evm, state, fork: common.hardfork(), plainIntrinsic, topFrame, interpreter }
   }
 }
 

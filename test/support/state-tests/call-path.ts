@@ -34,7 +34,7 @@ export interface CallPaths {
   overridden: CallOutcome
 }
 
-function outcome(result: EVMResult | RunTxResult): CallOutcome {
+export function outcome(result: EVMResult | RunTxResult): CallOutcome {
   const r = result.execResult
   return {
     error: r.exceptionError?.error,

@@ -1,0 +1,189 @@
+/**
+ * Gas per second of heavy eth_calls: ethereum/tests' heavy state tests (bench/fixtures/heavy-state-tests.json.br:
+ * vmPerformance's loopExp and loopMul, stEIP1153's 15_tstoreCannotBeDosd, stShift's shiftCombinations; their
+ * pre-state written with the anvil_set* methods, the transaction sent as an eth_call without its value) and two calls users send
+ * (test/fixtures/HeavyCalls.sol: an aggregate of 100 ERC-20 balanceOf, a quote through 8 pools × 20 rounds of
+ * 512-bit mulDiv), on ours with the interpreter (PRECONF_EVM_INTERPRETER=1), ours without it and anvil, in one
+ * run. Each call runs `--runs` times with a different gas limit (no memo answers it): the median wall time over
+ * HTTP, and the server's CPU per call from /proc (10 ms ticks; the figure to trust on a busy machine), which
+ * gives gas/s, the gas being what anvil's eth_simulateV1 reports for the call.
+ *
+ *   npx tsx bench/heavy-call-gas.ts [--runs 3] [--gas 10000000] [--only NAME]
+ */
+import { readFileSync } from 'node:fs'
+import { loadavg } from 'node:os'
+import { parseArgs } from 'node:util'
+import { brotliDecompressSync } from 'node:zlib'
+import { encodeDeployData, encodeFunctionData, getContractAddress, type Abi, type Hex } from 'viem'
+import heavy from '../test/fixtures/HeavyCalls.json' with { type: 'json' }
+import { testToken } from '../test/support/fixtures.js'
+import type { StateTest } from '../test/support/state-tests/fixtures.js'
+import { devAccount, rpc, sleep, startAnvil, startOurs, type Target } from './lib.js'
+import { cpuMs } from './read-cases.js'
+
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    gas: { type: 'string', default: '10000000' },
+    only: { type: 'string' },
+  },
+})
+const RUNS = Number(args.runs)
+/** The calls' gas (the loops run until it is gone): low enough that ours answers within its 5 s call timeout. */
+const GAS_CAP = Number(args.gas)
+const deployer = devAccount(0)
+const heavyCalls = heavy.HeavyCalls as unknown as { abi: Abi; bytecode: Hex }
+const tests = JSON.parse(
+  brotliDecompressSync(readFileSync(new URL('fixtures/heavy-state-tests.json.br', import.meta.url))).toString(),
+) as Record<string, StateTest>
+/** The state tests' sender (ethereum/tests' usual key). */
+const SENDER = '0xa94f5374fce5edbc8e2a8697c15331677e6ebf0b'
+
+interface CallCase {
+  name: string
+  request: { from?: string; to: string; data: string; gas: number }
+}
+
+async function send(url: string, nonce: number, to: Hex | null, data: Hex): Promise<void> {
+  const gasPrice = BigInt(await rpc(url, 'eth_gasPrice'))
+  const chainId = Number(await rpc(url, 'eth_chainId'))
+  const raw = await deployer.signTransaction({ chainId, nonce, to, data, gas: 6_000_000n, gasPrice: gasPrice * 2n })
+  const hash = await rpc(url, 'eth_sendRawTransaction', [raw])
+  while (!(await rpc(url, 'eth_getTransactionReceipt', [hash]))) await sleep(50)
+}
+
+/** Writes `test`'s pre-state on `url` (the tests share addresses: each is written just before its calls run). */
+async function writePreState(url: string, test: StateTest): Promise<void> {
+  const word = (v: string) => `0x${BigInt(v).toString(16).padStart(64, '0')}`
+  for (const [address, account] of Object.entries(test.pre)) {
+    await rpc(url, 'anvil_setCode', [address, account.code])
+    await rpc(url, 'anvil_setBalance', [address, account.balance])
+    await rpc(url, 'anvil_setNonce', [address, account.nonce])
+    for (const [slot, value] of Object.entries(account.storage))
+      await rpc(url, 'anvil_setStorageAt', [address, word(slot), word(value)])
+  }
+}
+
+/** `test`'s transactions as calls, without their value (shiftCombinations carries 1 wei: calls with value take runTx's path on ours). */
+function stateTestCalls(name: string, test: StateTest): CallCase[] {
+  return test.post.map((post) => {
+    const { data, gas } = post.indexes
+    const label = test.post.length > 1 ? `${name} d${data}` : name
+    const limit = Math.min(Number(BigInt(test.transaction.gasLimit[gas]!)), GAS_CAP)
+    return {
+      name: label,
+      request: { from: SENDER, to: test.transaction.to, data: test.transaction.data[data]!, gas: limit },
+    }
+  })
+}
+
+/** The token, the aggregator and its pools on `url`; the two calls to time. */
+async function deployContracts(url: string): Promise<CallCase[]> {
+  const nonce = Number(await rpc(url, 'eth_getTransactionCount', [deployer.address, 'pending']))
+  const at = (n: number) => getContractAddress({ from: deployer.address, nonce: BigInt(n) })
+  await send(
+    url,
+    nonce,
+    null,
+    encodeDeployData({ abi: testToken.abi, bytecode: testToken.bytecode, args: [10n ** 24n] }),
+  )
+  await send(url, nonce + 1, null, heavyCalls.bytecode)
+  const [token, calls] = [at(nonce), at(nonce + 1)]
+  await send(
+    url,
+    nonce + 2,
+    calls,
+    encodeFunctionData({ abi: heavyCalls.abi, functionName: 'addPools', args: [8n, 7n] }),
+  )
+  const holders = Array.from({ length: 100 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}` as Hex)
+  const balanceOf = (h: Hex) => encodeFunctionData({ abi: testToken.abi, functionName: 'balanceOf', args: [h] })
+  const aggregate = encodeFunctionData({
+    abi: heavyCalls.abi,
+    functionName: 'aggregate',
+    args: [holders.map((h) => ({ target: token, callData: balanceOf(h) }))],
+  })
+  const quote = encodeFunctionData({ abi: heavyCalls.abi, functionName: 'quote', args: [10n ** 20n, 20n] })
+  return [
+    { name: 'aggregate of 100 balanceOf', request: { to: calls, data: aggregate, gas: GAS_CAP } },
+    { name: 'quote, 8 pools × 20 rounds', request: { to: calls, data: quote, gas: GAS_CAP } },
+  ]
+}
+
+const hexGas = (gas: number) => `0x${gas.toString(16)}`
+
+/** Median wall ms of the call over HTTP and the server's mean CPU ms per call, or the error it answered. */
+async function time(target: Target, c: CallCase): Promise<{ ms: number; cpu: number } | { error: string }> {
+  const { url } = target
+  const times: number[] = []
+  const cpu0 = cpuMs(target.pid!)
+  for (let i = 0; i < RUNS; i++) {
+    const request = { ...c.request, gas: hexGas(c.request.gas - i) }
+    const t0 = performance.now()
+    try {
+      await rpc(url, 'eth_call', [request, 'latest'])
+    } catch (err) {
+      const message = (err as Error).message
+      if (!/revert|out ?of ?gas/i.test(message)) return { error: message.slice(0, 60) }
+    }
+    times.push(performance.now() - t0)
+  }
+  const cpu = (cpuMs(target.pid!) - cpu0) / RUNS
+  times.sort((a, b) => a - b)
+  return { ms: times[Math.floor(times.length / 2)]!, cpu }
+}
+
+/** The call's gas used (eth_simulateV1 on anvil, which reports it whether the call succeeds or not). */
+async function gasOf(url: string, c: CallCase): Promise<number> {
+  const call = { ...c.request, gas: hexGas(c.request.gas) }
+  const [block] = (await rpc(url, 'eth_simulateV1', [{ blockStateCalls: [{ calls: [call] }] }, 'latest'])) as {
+    calls: { gasUsed: string }[]
+  }[]
+  return Number(block!.calls[0]!.gasUsed)
+}
+
+process.env.PRECONF_EVM_INTERPRETER = '1'
+const interpreter = { ...(await startOurs()), label: 'ours, interpreter' }
+process.env.PRECONF_EVM_INTERPRETER = '0'
+const reference = { ...(await startOurs()), label: 'ours, @ethereumjs (patched)' }
+const anvil = await startAnvil('1')
+const targets: Target[] = [interpreter, reference, anvil]
+/** One table row: the call on every target, its gas from anvil. */
+async function row(c: CallCase, on: Map<Target, CallCase>): Promise<void> {
+  const gas = await gasOf(anvil.url, on.get(anvil)!)
+  const results = []
+  for (const target of targets) results.push(await time(target, on.get(target)!))
+  const rate = (ms: number) => (ms > 0 ? (gas / ms / 1000).toFixed(1) : '-')
+  const cells = results.map((r) =>
+    'error' in r ? r.error : `${r.ms.toFixed(0)} / ${r.cpu.toFixed(0)} (${rate(r.cpu)})`,
+  )
+  const [ours, , peer] = results
+  const ratio =
+    ours && peer && 'ms' in ours && 'ms' in peer
+      ? `${(ours.ms / peer.ms).toFixed(1)}× / ${peer.cpu > 0 ? `${(ours.cpu / peer.cpu).toFixed(1)}×` : '-'}`
+      : ''
+  console.log(`| ${c.name} | ${gas} | ${cells.join(' | ')} | ${ratio} |`)
+}
+
+const wanted = (c: CallCase) => !args.only || c.name.includes(args.only)
+try {
+  const [a, b] = loadavg()
+  console.log(
+    `heavy eth_calls, gas capped at ${GAS_CAP}, median of ${RUNS} over HTTP; load average ${a!.toFixed(1)} / ${b!.toFixed(1)} (1 / 5 min)`,
+  )
+  console.log(
+    '| call | gas | ours, interpreter: wall / server CPU ms (Mgas/s of CPU) | ours, @ethereumjs: same | anvil: same | interpreter / anvil: wall / CPU |',
+  )
+  console.log('|---|---|---|---|---|---|')
+  for (const [name, test] of Object.entries(tests)) {
+    const calls = stateTestCalls(name, test).filter(wanted)
+    if (calls.length === 0) continue
+    for (const target of targets) await writePreState(target.url, test)
+    for (const c of calls) await row(c, new Map(targets.map((t) => [t, c])))
+  }
+  const deployed = new Map<Target, CallCase[]>()
+  for (const target of targets) deployed.set(target, await deployContracts(target.url))
+  for (const [i, c] of deployed.get(anvil)!.entries())
+    if (wanted(c)) await row(c, new Map(targets.map((t) => [t, deployed.get(t)![i]!])))
+} finally {
+  for (const target of targets) await target.stop()
+}

@@ -1,0 +1,144 @@
+/**
+ * The interpreter's loop and the outermost frame of a read-only call. The loop runs a frame's opcodes
+ * through the dispatch table (table.ts) in a synchronous function, up to CLOCK_EVERY + 1 at a time; the async
+ * loop around it awaits only what a handler returns (a state read the host had not cached, a child call) and,
+ * under a time budget, the clock between two runs of steps, as the patched loop does (execution/budget.ts).
+ */
+import type { Block } from '@ethereumjs/block'
+import { type EVM, EVMError, type EVMResult } from '@ethereumjs/evm'
+import type { Address } from '@ethereumjs/util'
+import { bytesToUnprefixedHex } from '@ethereumjs/util'
+import type { StateSource } from '../execution/call-state.js'
+import { budgetOf, CLOCK_EVERY, keepTime } from '../execution/budget.js'
+import { analyse } from './analysis.js'
+import { FAILED, Frame, MAX_GAS, OUT_OF_GAS, RETURNED, REVERTED, RUNNING, STACK_LIMIT } from './frame.js'
+import { Fallback, Host } from './host.js'
+import { buildTable } from './table.js'
+import { setSmall } from './word.js'
+
+const { handlers, fees, needs, grows } = buildTable(execute)
+
+/** Steps between two looks at the clock under a budget (and between two returns to `execute`). */
+const STEPS = CLOCK_EVERY + 1
+const JUMPDEST = 0x5b
+const PUSH1 = 0x60
+const PUSH2 = 0x61
+const POP = 0x50
+
+/**
+ * Up to STEPS opcodes of `f`, synchronously: stops early at the frame's end or at the first handler that
+ * returns a promise (which it hands back for `execute` to await).
+ */
+function steps(f: Frame): Promise<void> | undefined {
+  const code = f.code
+  const length = code.length
+  for (let n = 0; n < STEPS && f.status === RUNNING; n++) {
+    const pc = f.pc
+    if (pc >= length) {
+      f.status = RETURNED
+      return undefined
+    }
+    const op = code[pc]!
+    const fee = fees[op]!
+    if (f.gas < fee) {
+      f.fail(OUT_OF_GAS)
+      return undefined
+    }
+    f.gas -= fee
+    const sp = f.sp
+    if (sp < needs[op]!) {
+      f.fail('stack underflow')
+      return undefined
+    }
+    if (sp + grows[op]! > STACK_LIMIT) {
+      f.fail('stack overflow')
+      return undefined
+    }
+    // the commonest opcodes of compiled code, here rather than through a call (the table has them too)
+    if (op === JUMPDEST) {
+      f.pc = pc + 1
+      continue
+    }
+    if (op === PUSH1 || op === PUSH2) {
+      const value = op === PUSH1 ? (code[pc + 1] ?? 0) : ((code[pc + 1] ?? 0) << 8) | (code[pc + 2] ?? 0)
+      setSmall(f.stack, sp * 8, value)
+      f.sp = sp + 1
+      f.pc = pc + op - 0x5e
+      continue
+    }
+    if (op === POP) {
+      f.sp = sp - 1
+      f.pc = pc + 1
+      continue
+    }
+    f.pc = pc + 1
+    const pending = handlers[op]!(f)
+    if (pending !== undefined) return pending
+  }
+  return undefined
+}
+
+async function execute(f: Frame): Promise<void> {
+  const budget = f.host.budget
+  while (f.status === RUNNING) {
+    const pending = steps(f)
+    if (pending !== undefined) await pending
+    else if (budget !== undefined && f.status === RUNNING) await keepTime(budget)
+  }
+}
+
+export interface InterpretedCall {
+  block: Block
+  from: Address
+  to: Address
+  data: Uint8Array
+  gasLimit: bigint
+}
+
+/**
+ * The call's outermost frame on the interpreter, over `source` (which it never writes), with EIP-2929's
+ * warm set of a transaction (the precompiles, sender, recipient and coinbase). Throws Fallback when the call
+ * needs what the interpreter does not run; the caller then runs the whole call on the reference path.
+ */
+export async function interpret(evm: EVM, source: StateSource, call: InterpretedCall): Promise<EVMResult> {
+  if (call.gasLimit > BigInt(MAX_GAS)) throw new Fallback('gas limit above the interpreter cap')
+  const host = new Host(evm, source, call.block, call.from.bytes, budgetOf(evm))
+  for (const address of evm.precompiles.keys()) host.warmAddresses.set(address, true)
+  const to = bytesToUnprefixedHex(call.to.bytes)
+  for (const address of [call.from, call.to, call.block.header.coinbase])
+    host.warmAddresses.set(bytesToUnprefixedHex(address.bytes), true)
+  const code = await host.code(to)
+  if (code.length >= 3 && code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00)
+    throw new Fallback('EIP-7702 delegation')
+  const gasLimit = Number(call.gasLimit)
+  if (code.length === 0) return { execResult: { returnValue: new Uint8Array(0), executionGasUsed: 0n, gasRefund: 0n } }
+  const frame = new Frame(host, code, analyse(code), to, call.to.bytes, call.from.bytes, call.data, false, 0, gasLimit)
+  try {
+    await execute(frame)
+  } finally {
+    frame.release()
+  }
+  const { status } = frame
+  const used = BigInt(gasLimit - frame.gas)
+  if (status === RETURNED)
+    return {
+      execResult: {
+        returnValue: frame.out,
+        executionGasUsed: used,
+        gasRefund: BigInt(host.refund),
+        logs: host.logs,
+        gas: BigInt(frame.gas),
+      },
+    }
+  const error = status === FAILED ? frame.error! : EVMError.errorMessages.REVERT
+  return {
+    execResult: {
+      returnValue: status === REVERTED ? frame.out : new Uint8Array(0),
+      executionGasUsed: status === FAILED ? BigInt(gasLimit) : used,
+      gasRefund: 0n,
+      logs: [],
+      exceptionError: new EVMError(error as never),
+      gas: BigInt(frame.gas),
+    },
+  }
+}
