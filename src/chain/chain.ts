@@ -41,7 +41,6 @@ import { ForkRootReader } from './fork/fork-state.js'
 import { type ForkTarget, reachFork, UpstreamFork } from './fork/upstream-fork.js'
 import type { Preimages } from './persist/preimages.js'
 import { nextBaseFee } from '../opstack/base-fee.js'
-import { L1_INFO_DEPOSIT_GAS } from '../opstack/l1-info.js'
 import { encodeExtraData } from '../opstack/eip1559-params.js'
 import { NETWORKS, type NetworkPreset, presetOfChain } from '../opstack/networks.js'
 import { GASLESS_BLOCK_GAS_LIMIT } from '../limits.js'
@@ -389,7 +388,6 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
         opStack && !geth
           ? { allowance: (record) => chain.gaslessAllowance(record), whitelist: gaslessContractHex(BigInt(chainId)) }
           : undefined,
-      openingGas: opStack ? L1_INFO_DEPOSIT_GAS : undefined,
     },
   )
   const { blockTimeMs, flashblockIntervalMs, opFees, l1Settings } = options

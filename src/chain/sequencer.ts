@@ -73,6 +73,11 @@ export class Sequencer {
   private timer: NodeJS.Timeout | undefined
   private running = false
   private blockDue = 0
+  /**
+   * The most gas a block's L1-info deposit has used (it varies a little with the values it stores): the pool
+   * refuses a transaction the rest of a block cannot hold.
+   */
+  private openingGas: bigint | undefined
 
   constructor(
     private readonly vm: VM,
@@ -224,18 +229,17 @@ export class Sequencer {
     const builder = this.open ?? this.startBlock()
     // index 0 opens with the L1-info deposit and the deposits sent since the last block (OP Stack)
     // a block resumed from the journal brings its own transactions, its L1-info deposit included
+    const l1Info =
+      !candidates && builder.index === 0 && this.options.opStack !== false
+        ? l1InfoRecord(this.store.latest(), builder.base.timestamp, this.options.l1Settings)
+        : undefined
     const next =
       candidates ??
-      (builder.index === 0 && this.options.opStack !== false
-        ? withOpeningDeposits(
-            [
-              l1InfoRecord(this.store.latest(), builder.base.timestamp, this.options.l1Settings),
-              ...this.pool.takeDeposits(),
-            ],
-            this.pool.ready(),
-          )
-        : this.pool.ready())
+      (l1Info ? withOpeningDeposits([l1Info, ...this.pool.takeDeposits()], this.pool.ready()) : this.pool.ready())
     const { flashblock, skipped } = await builder.flash(next, { deadline })
+    const opening = l1Info ? flashblock.executed.txs.indexOf(l1Info) : -1
+    const openingGas = opening >= 0 ? flashblock.executed.receipts[opening].gasUsed : 0n
+    if (openingGas > (this.openingGas ?? 0n)) this.openingGas = openingGas
     this.pool.returnDeposits(heldDeposits(skipped.map((s) => s.tx)))
     for (const s of skipped) {
       if (!s.drop) continue
@@ -246,6 +250,7 @@ export class Sequencer {
       state: stateAt(this.vm, flashblock.diff.stateRoot),
       baseFee: builder.baseFee,
       gasLimit: builder.gasLimit,
+      openingGas: this.openingGas,
     })
     const publishedAt = performance.now()
     const published: Flashblock = { ...flashblock, timing: { dueAt, publishedAt, buildMs: publishedAt - t0 } }
@@ -267,6 +272,7 @@ export class Sequencer {
       state: stateAt(this.vm, block.header.stateRoot),
       baseFee: nextBaseFee(block.header),
       gasLimit: block.header.gasLimit,
+      openingGas: this.openingGas,
     })
     this.options.log(
       `block ${block.number} sealed: ${block.txs.length} txs, ${block.header.gasUsed} gas, ${builder.index} flashblocks`,

@@ -8,7 +8,6 @@ import { signTx } from '../../../test/support/sign-tx.js'
 import { TxPool } from './pool.js'
 import { defaultConfig } from '../../config.js'
 import { userTxs } from '../../../test/support/user-txs.js'
-import { L1_INFO_DEPOSIT_GAS } from '../../opstack/l1-info.js'
 
 const GWEI = 10n ** 9n
 let chain: Chain
@@ -56,14 +55,17 @@ describe('pool admission', () => {
     const own = await createChain(defaultConfig({ quiet: true }))
     try {
       const gasLimit = own.store.latest().header.gasLimit
-      // fits the gas limit, but every OP block opens with the L1-info deposit: kept, it would wait for ever
-      // and hold back the sender's later nonces
-      const raw = await signTx(own, 1, { nonce: 0, gas: gasLimit })
+      const opened = await own.buildNow() // index 0: the L1-info deposit alone
+      const openingGas = opened.executed.receipts[0].gasUsed
+      // fits the gas limit, but not beside the L1-info deposit every OP block opens with: kept, it would wait
+      // for ever and hold back the sender's later nonces
+      const raw = await signTx(own, 1, { nonce: 0, gas: gasLimit - openingGas + 1n })
       expect((await rejection(own.sendRawTransaction(raw))).message).toBe('exceeds block gas limit')
-      const most = await own.sendRawTransaction(await signTx(own, 1, { nonce: 0, gas: gasLimit - L1_INFO_DEPOSIT_GAS }))
+      const most = await own.sendRawTransaction(await signTx(own, 1, { nonce: 0, gas: gasLimit - openingGas }))
       const next = await own.sendRawTransaction(await signTx(own, 1, { nonce: 1 }))
+      await own.sealNow()
       const built = await own.buildNow()
-      expect(built.executed.txs.map((t) => bytesToHex(t.hash)).slice(1)).toEqual([most, next].map((h) => bytesToHex(h)))
+      expect(built.executed.txs.slice(1).map((t) => bytesToHex(t.hash))).toEqual([most, next].map((h) => bytesToHex(h)))
       expect(own.pool.size).toBe(0)
     } finally {
       await own.stop()

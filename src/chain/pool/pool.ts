@@ -35,6 +35,12 @@ type StateReader = Pick<MerkleStateManager, 'getAccount' | 'getCode'>
 /** The state and block limits new transactions are checked against. */
 export interface PoolHead extends BlockLimits {
   state: StateReader
+  /**
+   * Gas a block's opening takes (the most an OP block's L1-info deposit has used; absent: none seen yet, or
+   * a plain chain). A user transaction asking for more than the gas limit leaves is refused, as one over the
+   * limit is: no block could ever build it, and kept it would also hold back every later nonce of its sender.
+   */
+  openingGas?: bigint
 }
 
 export interface PoolOptions {
@@ -47,12 +53,6 @@ export interface PoolOptions {
    * absent = zero-priced transactions meet the base fee check like any other.
    */
   gasless?: { allowance: (record: TxRecord) => Promise<GaslessAllowance>; whitelist: string }
-  /**
-   * Gas every block spends before its first user transaction (an OP block's L1-info deposit). A user
-   * transaction asking for more than the rest is refused, as one over the gas limit is: no block could ever
-   * build it, and kept it would also hold back every later nonce of its sender. Absent: none (a plain chain).
-   */
-  openingGas?: bigint
 }
 
 /** One sender's transactions by nonce, and its nonce in the head state as last seen. */
@@ -152,7 +152,7 @@ export class TxPool {
     const record = decoded
     const gasless = this.options.gasless && isZeroPriced(record) ? this.options.gasless : undefined
     // a gasless transaction meets no base fee (op-revm runs it under base fee 0)
-    const limits = { ...this.head, gasLimit: this.head.gasLimit - (this.options.openingGas ?? 0n) }
+    const limits = { ...this.head, gasLimit: this.head.gasLimit - (this.head.openingGas ?? 0n) }
     checkStateless(record, gasless ? { ...limits, baseFee: 0n } : limits)
     if (gasless) {
       // okx/optimism 3349a7c rust/op-reth/crates/txpool/src/validator.rs, apply_xlayer_gasless_check
