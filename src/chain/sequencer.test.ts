@@ -4,6 +4,8 @@ import { type Chain, createChain } from './chain.js'
 import { signTx } from '../../test/support/sign-tx.js'
 import type { BlockRecord, Flashblock } from '../domain/types.js'
 import { defaultConfig } from '../config.js'
+import { lateTimers } from '../../test/support/stepped-clock.js'
+import { until } from '../../test/support/wait-for.js'
 
 let chain: Chain | undefined
 afterEach(async () => {
@@ -11,31 +13,21 @@ afterEach(async () => {
   chain = undefined
 })
 
-function nextBlocks(c: Chain, count: number): Promise<BlockRecord[]> {
-  const blocks: BlockRecord[] = []
-  return new Promise((resolve) => {
-    const off = c.on('block', (b) => {
-      blocks.push(b)
-      if (blocks.length === count) {
-        off()
-        resolve(blocks)
-      }
-    })
-  })
-}
-
 describe('the sequencer on its timers', () => {
   test('publishes flashblocks 0, 1, 2... per block and seals each block as its last flashblock', async () => {
     chain = await createChain(defaultConfig({ quiet: true, blockTimeMs: 300, flashblockIntervalMs: 100 }))
     const c = chain
     const flashblocks: Flashblock[] = []
+    const blocks: BlockRecord[] = []
     c.on('flashblock', (fb) => flashblocks.push(fb))
+    c.on('block', (b) => blocks.push(b))
     c.start()
-    const [first] = await nextBlocks(c, 1)
+    await until(() => blocks.length > 0, 'the first block')
     const hash = await c.sendRawTransaction(await signTx(c, 0, { nonce: 0, value: 1n }))
-    const preconfirmed = await c.waitForReceipt(hash, 5_000)
+    const preconfirmed = await c.waitForReceipt(hash, 15_000)
     expect(preconfirmed?.pending).toBe(true)
-    const blocks = [first, ...(await nextBlocks(c, 2))]
+    expect(await c.waitForReceipt(hash, 15_000, { preconfirmed: false })).toBeDefined()
+    await until(() => blocks.length >= 3, 'three blocks')
     await c.stop()
 
     for (const block of blocks) {
@@ -53,8 +45,25 @@ describe('the sequencer on its timers', () => {
     const canonical = (await c.resolverFor('flashblocks').tx(hash))!
     expect(canonical.pending).toBe(false)
     expect(canonical.receipt).toEqual(preconfirmed!.receipt)
-    expect(blocks.map((b) => b.number)).toEqual([blocks[0].number, blocks[0].number + 1n, blocks[0].number + 2n])
+    expect(blocks.map((b) => b.number)).toEqual(blocks.map((_, i) => blocks[0].number + BigInt(i)))
     expect(c.sequencer.stats.summary().flashblocks).toBe(flashblocks.length)
+  })
+
+  test('a sequencer whose timers all fire late still builds the pool’s transactions into its flashblocks', async () => {
+    // 80 ms late on a 100 ms interval: past the share of it a flashblock may spend starting transactions
+    const clock = lateTimers(80)
+    try {
+      // one long block: every flashblock after the first is a tick of the interval's timer
+      chain = await createChain(defaultConfig({ quiet: true, blockTimeMs: 600_000, flashblockIntervalMs: 100 }))
+      const c = chain
+      c.start()
+      await new Promise((resolve) => c.on('flashblock', resolve))
+      const hash = await c.sendRawTransaction(await signTx(c, 0, { nonce: 0, value: 1n }))
+      const preconfirmed = await c.waitForReceipt(hash, 15_000, { preconfirmed: true })
+      expect(preconfirmed?.pending).toBe(true)
+    } finally {
+      clock.restore()
+    }
   })
 
   test('times out waiting for a receipt of a transaction that never executes', async () => {

@@ -33,7 +33,11 @@ export interface Skipped {
 }
 
 export interface FlashOptions {
-  /** performance.now() after which no further transaction is started (the rest wait for the next flashblock). */
+  /**
+   * performance.now() after which no further transaction is started (the rest wait for the next flashblock).
+   * The first user transaction starts whatever the time: a machine too busy to start the build before its
+   * deadline must still make progress, or every flashblock is empty and the pool waits forever.
+   */
   deadline?: number
   /** A follower's state cannot compute roots: it takes this flashblock's from the feed. */
   stateRoot?: Uint8Array
@@ -111,6 +115,7 @@ export class FlashBuilder {
     }
     const first = this.txs.length
     let depositsHeld = false
+    let startedOne = false
     vm.evm.events?.on('beforeMessage', onMessage)
     await vm.evm.journal.checkpoint()
     const depth = checkpointDepth(vm.stateManager)
@@ -121,7 +126,8 @@ export class FlashBuilder {
         if (!deposit && blockedSenders.has(senderKey)) continue
         // deposits are forced inclusions: no deadline stops them, and one that does not fit holds back
         // the deposits after it (they keep their L1 order) for the next block
-        if (!deposit && options.deadline !== undefined && performance.now() > options.deadline) break
+        if (!deposit && startedOne && options.deadline !== undefined && performance.now() > options.deadline) break
+        startedOne ||= !deposit
         if (record.tx.gasLimit > this.gasLimit - this.gasUsed || (deposit && depositsHeld)) {
           blockedSenders.add(senderKey)
           depositsHeld ||= deposit
