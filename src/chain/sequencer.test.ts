@@ -7,6 +7,7 @@ import { defaultConfig } from '../config.js'
 import { until } from '../../test/support/wait-for.js'
 import { FlashBuilder } from '../evm/flash-builder.js'
 import { decodeTransaction } from './pool/admission.js'
+import { lateTimers } from '../../test/support/stepped-clock.js'
 
 let chain: Chain | undefined
 afterEach(async () => {
@@ -19,17 +20,16 @@ describe('the sequencer on its timers', () => {
     chain = await createChain(defaultConfig({ quiet: true, blockTimeMs: 300, flashblockIntervalMs: 100 }))
     const c = chain
     const flashblocks: Flashblock[] = []
-    c.on('flashblock', (fb) => flashblocks.push(fb))
-    // every block from the first on: a busy machine may seal one while the test signs or waits
     const blocks: BlockRecord[] = []
+    c.on('flashblock', (fb) => flashblocks.push(fb))
     c.on('block', (b) => blocks.push(b))
     c.start()
     await until(() => blocks.length > 0, 'the first block')
     const hash = await c.sendRawTransaction(await signTx(c, 0, { nonce: 0, value: 1n }))
-    const preconfirmed = await c.waitForReceipt(hash, 5_000)
+    const preconfirmed = await c.waitForReceipt(hash, 15_000)
     expect(preconfirmed?.pending).toBe(true)
-    const seen = blocks.length
-    await until(() => blocks.length >= seen + 2, 'two more blocks')
+    expect(await c.waitForReceipt(hash, 15_000, { preconfirmed: false })).toBeDefined()
+    await until(() => blocks.length >= 3, 'three blocks')
     await c.stop()
 
     for (const block of blocks) {
@@ -71,6 +71,23 @@ describe('the sequencer on its timers', () => {
     expect([0, 1]).toContain(built.slice(sentAt).findIndex(includes))
     expect(c.pool.size).toBe(0)
     expect(c.sequencer.openBlock).toBe(built[0].metadata.blockNumber)
+  })
+
+  test('a sequencer whose timers all fire late still builds the pool’s transactions into its flashblocks', async () => {
+    // 80 ms late on a 100 ms interval: past the share of it a flashblock may spend starting transactions
+    const clock = lateTimers(80)
+    try {
+      // one long block: every flashblock after the first is a tick of the interval's timer
+      chain = await createChain(defaultConfig({ quiet: true, blockTimeMs: 600_000, flashblockIntervalMs: 100 }))
+      const c = chain
+      c.start()
+      await new Promise((resolve) => c.on('flashblock', resolve))
+      const hash = await c.sendRawTransaction(await signTx(c, 0, { nonce: 0, value: 1n }))
+      const preconfirmed = await c.waitForReceipt(hash, 15_000, { preconfirmed: true })
+      expect(preconfirmed?.pending).toBe(true)
+    } finally {
+      clock.restore()
+    }
   })
 
   test('times out waiting for a receipt of a transaction that never executes', async () => {

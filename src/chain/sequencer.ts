@@ -65,6 +65,15 @@ export interface SequencerHooks {
 /** Share of the interval a flashblock may spend starting transactions; the rest is commitment work. */
 const EXECUTION_BUDGET = 0.6
 
+/**
+ * Until when a flashblock due at `due` may start transactions: its share of the interval, counted from when
+ * its build starts if that is later. A timer that fires late (a busy event loop, a busy machine) shortens the
+ * cadence's slack, not the build: counted from `due`, every late tick had no time left and built nothing.
+ */
+function executionDeadline(due: number, interval: number): number {
+  return Math.max(due, performance.now()) + interval * EXECUTION_BUDGET
+}
+
 export class Sequencer {
   readonly stats = new CadenceStats()
   private open: FlashBuilder | undefined
@@ -202,14 +211,14 @@ export class Sequencer {
         const now = performance.now()
         const start = now - due > interval ? now : due // late by a whole interval: re-anchor the cadence
         this.blockDue = start + this.options.blockTimeMs
-        await this.flash(start, start + interval * EXECUTION_BUDGET)
+        await this.flash(start, executionDeadline(start, interval))
         next = start + interval
       } else {
         // within a block too: a tick late by a whole interval re-anchors, or a machine that stays slower than
         // the cadence would start every flashblock of a long block past its execution deadline
         const now = performance.now()
         const start = now - due > interval ? now : due
-        await this.flash(start, start + interval * EXECUTION_BUDGET)
+        await this.flash(start, executionDeadline(start, interval))
         next = start + interval
       }
     } finally {

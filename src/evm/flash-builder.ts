@@ -152,7 +152,7 @@ export class FlashBuilder {
           skipped.push({ tx: record, ...refusal })
           continue
         }
-        started = true
+        started ||= !deposit
         let result: RunTxResult
         try {
           result =

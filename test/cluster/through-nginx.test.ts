@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type Cluster, startCluster } from '../../scripts/cluster/cluster.js'
 import { preconfRpcChain } from '../../src/client/chains.js'
 import { RATE_LIMIT_PER_SECOND } from '../../src/limits.js'
-import { callVia } from '../support/cluster.js'
+import { callVia, untilEveryMember, untilEveryMemberHasReceipt } from '../support/cluster.js'
 import { SKIP_CLUSTER } from '../support/system-tools.js'
 import { BOB, DEV_KEY_0, DEV_KEY_1, DEV_KEY_2 } from '../support/dev-keys.js'
 import { testToken } from '../support/fixtures.js'
@@ -81,15 +81,18 @@ describe.skipIf(SKIP_CLUSTER)('two followers behind nginx', { timeout: 120_000 }
     const deploying = await new ContractFactory(testToken.abi as never, testToken.bytecode, deployer).deploy(500n)
     const contract = (await deploying.waitForDeployment()) as Contract
     const token = await contract.getAddress()
+    // the next member nginx picks must know the contract and the deployer's nonce too (ethers asks it both)
+    await untilEveryMember(cluster, '', 'eth_getCode', [token, 'latest'], (code) => code !== '0x', 'the token')
     // the transfer is sent and awaited on /flashblocks: its receipt is the preconfirmed one
     const transfer = (await new Contract(token, testToken.abi as never, new Wallet(DEV_KEY_0, flash)).getFunction(
       'transfer',
     )(BOB, 7n)) as TransactionResponse
     const receipt = await transfer.wait()
     expect(receipt!.status).toBe(1)
+    await untilEveryMemberHasReceipt(cluster, transfer.hash, '/flashblocks')
     const onFlash = new Contract(token, testToken.abi as never, flash)
     expect(await onFlash.getFunction('balanceOf')(BOB, { blockTag: 'pending' })).toBe(7n)
-    await until(async () => (await general.getTransactionReceipt(transfer.hash)) !== null, 'the transfer sealed')
+    await untilEveryMemberHasReceipt(cluster, transfer.hash, '')
     expect(await contract.getFunction('balanceOf')(deployer.address)).toBe(493n)
     general.destroy()
     flash.destroy()
@@ -103,6 +106,7 @@ describe.skipIf(SKIP_CLUSTER)('two followers behind nginx', { timeout: 120_000 }
     const hash = await wallet.sendTransaction({ to, value: 1234n })
     const receipt = await publicClient.waitForTransactionReceipt({ hash })
     expect(receipt.status).toBe('success')
+    await untilEveryMemberHasReceipt(cluster, hash, '')
     const before = await publicClient.getBalance({ address: to, blockNumber: receipt.blockNumber - 1n })
     expect(await publicClient.getBalance({ address: to, blockNumber: receipt.blockNumber })).toBe(before + 1234n)
     const members = new Set<string>()
@@ -160,13 +164,13 @@ describe.skipIf(SKIP_CLUSTER)('two followers behind nginx', { timeout: 120_000 }
         gas: 100_000n,
       })
       sent.push(receipt.transactionHash)
+      // the next send asks a member for the pending nonce: it must have this one
+      await untilEveryMemberHasReceipt(cluster, receipt.transactionHash, '/flashblocks')
       await poll()
     }
     const last = await publicClient.waitForTransactionReceipt({ hash: sent.at(-1)! })
-    await until(
-      async () => BigInt((await callVia(entry, 'eth_blockNumber')).json.result) >= last.blockNumber,
-      'the head',
-    )
+    const head = (n: unknown) => BigInt(n as string) >= last.blockNumber
+    await untilEveryMember(cluster, '', 'eth_blockNumber', [], head, `block ${last.blockNumber}`)
     for (let i = 0; i < 4; i++) await poll()
     const expected = (
       await callVia(entry, 'eth_getLogs', [{ address: token, fromBlock: `0x${(from + 1n).toString(16)}` }])

@@ -9,6 +9,7 @@ import { createHttpClient } from '../../generated/client.js'
 import { startService, type RunningService } from '../../src/service.js'
 import { testToken } from '../support/fixtures.js'
 import { clientsFor, deployTestToken } from '../support/service-clients.js'
+import { until } from '../support/wait-for.js'
 import { BROTLI_FRAME_PREFIX, decodeFrame } from '../../src/feed/codec.js'
 import { isEndOfBlock, type FeedMessage, type FlashblockReceipt, type FlashblocksPayload } from '../../src/feed/wire.js'
 
@@ -81,7 +82,10 @@ function rebuild(messages: FeedMessage[]): RebuiltBlock[] {
 }
 
 describe('the raw flashblocks feed at /ws/flashblocks', () => {
-  test('rebuilds every sealed block exactly: same transactions in order, same hash and roots', async () => {
+  // thirteen transactions sent one by one, a block sealed, every frame checked: a minute on a busy machine
+  test('rebuilds every sealed block exactly: same transactions in order, same hash and roots', {
+    timeout: 120_000,
+  }, async () => {
     const json = await feedClient()
     const brotli = await feedClient('?compress=brotli')
     const { wallet, publicHttp } = clientsFor(service)
@@ -109,11 +113,9 @@ describe('the raw flashblocks feed at /ws/flashblocks', () => {
     // wait until the block holding the last transaction has been closed on the feed
     const http = createHttpClient(service.url)
     const target = lastReceipt.blockNumber
-    let blocks: RebuiltBlock[] = []
-    while (!blocks.some((b) => b.number === target)) {
-      await new Promise((resolve) => setTimeout(resolve, 50))
-      blocks = rebuild(json.frames.map((f) => decodeFrame(f.data.toString('utf8'))))
-    }
+    const rebuilt = () => rebuild(json.frames.map((f) => decodeFrame(f.data.toString('utf8'))))
+    await until(() => rebuilt().some((b) => b.number === target), `block ${target} closed on the feed`)
+    const blocks = rebuilt()
     json.socket.close()
     brotli.socket.close()
 

@@ -117,9 +117,11 @@ describe('anvil as the upstream', () => {
     const socket = new WebSocket(follower.wsUrl)
     await new Promise((resolve) => socket.once('open', resolve))
     const logs: { transactionHash: string; removed: boolean }[] = []
+    let subscription: string | undefined
     socket.on('message', (data) => {
       const message = JSON.parse(data.toString())
       if (message.method === 'eth_subscription') logs.push(message.params.result)
+      if (message.id === 1) subscription = message.result
     })
     socket.send(
       JSON.stringify({
@@ -129,8 +131,7 @@ describe('anvil as the upstream', () => {
         params: ['logs', { address: token, topics: [TRANSFER_TOPIC] }],
       }),
     )
-    await until(() => socket.readyState === WebSocket.OPEN, 'the subscription')
-    await new Promise((r) => setTimeout(r, 200))
+    await until(() => subscription !== undefined, 'the subscription')
     const snapshot = await call(anvil.url, 'evm_snapshot')
     const transfer = await call(anvil.url, 'eth_sendTransaction', [
       {

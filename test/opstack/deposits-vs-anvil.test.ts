@@ -11,6 +11,7 @@ import type { RunningService } from '../../src/service.js'
 import type { Chain } from '../../src/chain/chain.js'
 import { type RunningAnvil, startAnvil } from '../support/anvil.js'
 import { rpc } from '../support/rpc.js'
+import { until } from '../support/wait-for.js'
 import { startFrozenService } from '../support/harness.js'
 
 let anvil: RunningAnvil
@@ -61,12 +62,12 @@ async function call<T>(url: string, method: string, params: unknown[]): Promise<
 
 /** anvil mines a sent transaction in the background: wait for its receipt. */
 async function receiptOf(url: string, hash: Hex): Promise<Record<string, unknown>> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const receipt = await call<Record<string, unknown> | null>(url, 'eth_getTransactionReceipt', [hash])
-    if (receipt) return receipt
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error(`no receipt for ${hash} at ${url}`)
+  let receipt: Record<string, unknown> | null = null
+  await until(
+    async () => (receipt = await call(url, 'eth_getTransactionReceipt', [hash])) !== null,
+    `the receipt of ${hash} at ${url}`,
+  )
+  return receipt!
 }
 
 async function outcome(url: string, receipts: Record<string, unknown>[]) {

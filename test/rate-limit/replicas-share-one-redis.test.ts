@@ -6,6 +6,7 @@ import { startService, type RunningService } from '../../src/service.js'
 import { post as postTo, request, type Posted } from '../support/rpc.js'
 import { TestRedis } from '../support/redis-server.js'
 import { HAVE_REDIS_SERVER } from '../support/system-tools.js'
+import { until } from '../support/wait-for.js'
 
 const call = (id: number) => request('eth_chainId', [], id)
 const batch = (n: number, firstId = 1) => Array.from({ length: n }, (_, i) => call(firstId + i))
@@ -49,12 +50,10 @@ describe.skipIf(!HAVE_REDIS_SERVER)('two service replicas sharing one Redis', ()
     // each replica's first counted request (as its own client) shows up in Redis once its limiter is connected
     for (const [i, replica] of replicas.entries()) {
       const probe = `192.0.2.${i + 1}`
-      const deadline = Date.now() + 15_000
-      while ((await inspector.exists(`preconf-rpc:ratelimit:${probe}`)) === 0) {
-        if (Date.now() > deadline) throw new Error(`replica ${i} never counted a request in Redis`)
+      await until(async () => {
         await post(replica, call(1), probe)
-        await new Promise((resolve) => setTimeout(resolve, 50))
-      }
+        return (await inspector.exists(`preconf-rpc:ratelimit:${probe}`)) === 1
+      }, `replica ${i} to count a request in Redis`)
     }
   })
 
@@ -145,8 +144,7 @@ describe.skipIf(!HAVE_REDIS_SERVER)('two service replicas sharing one Redis', ()
       socket.on('message', (data) => seen.push(JSON.parse(data.toString())))
       socket.send(JSON.stringify(call(1)))
       socket.send(JSON.stringify(call(2)))
-      const deadline = Date.now() + 10_000
-      while (seen.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+      await until(() => seen.length >= 2, 'the replies to both messages')
       const open = socket.readyState === WebSocket.OPEN
       socket.close()
       return { seen, open }

@@ -21,3 +21,30 @@ export function steppedClock(stepMs: number) {
     restore: () => spy.mockRestore(),
   }
 }
+
+/**
+ * performance.now() as a busy machine shows it to timers: every setTimeout callback runs `lateMs` after it
+ * was due, whatever the machine's load (the clock moves on by `lateMs` just before each callback). For code
+ * that plans by performance.now() and setTimeout (the sequencer); restore() puts both back.
+ */
+export function lateTimers(lateMs: number) {
+  let offset = 0
+  const realNow = performance.now.bind(performance)
+  const realSetTimeout = globalThis.setTimeout
+  const now = vi.spyOn(performance, 'now').mockImplementation(() => realNow() + offset)
+  const timers = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((
+    callback: (...args: unknown[]) => void,
+    ms?: number,
+    ...args: unknown[]
+  ) =>
+    realSetTimeout(() => {
+      offset += lateMs
+      callback(...args)
+    }, ms)) as typeof setTimeout)
+  return {
+    restore() {
+      timers.mockRestore()
+      now.mockRestore()
+    },
+  }
+}

@@ -1,9 +1,18 @@
-/** Resolves when `emitter` emits `event` (with its arguments), or rejects after `timeoutMs` saying what it waited for. */
-import type { EventEmitter } from 'node:events'
+/**
+ * Resolves when `emitter` (a node EventEmitter, or the chain's TypedEmitter) emits `event` (with its
+ * arguments), or rejects after `timeoutMs` saying what it waited for.
+ */
 import { readFileSync } from 'node:fs'
 
+// biome-ignore lint/suspicious/noExplicitAny: either emitter's listeners, whatever their arguments
+type Listener = (...args: any[]) => void
+interface Emitter {
+  on(event: string, listener: Listener): unknown
+  off(event: string, listener: Listener): unknown
+}
+
 export function nextEvent<T extends unknown[] = unknown[]>(
-  emitter: EventEmitter,
+  emitter: Emitter,
   event: string,
   timeoutMs = 15_000,
 ): Promise<T> {
@@ -13,10 +22,11 @@ export function nextEvent<T extends unknown[] = unknown[]>(
       reject(new Error(`no '${event}' within ${timeoutMs} ms`))
     }, timeoutMs)
     const on = (...args: unknown[]) => {
+      emitter.off(event, on)
       clearTimeout(timer)
       resolve(args as T)
     }
-    emitter.once(event, on)
+    emitter.on(event, on)
   })
 }
 
