@@ -24,7 +24,7 @@ import type { FlashblocksPayload } from '../src/feed/wire.js'
 import { Reexecutor } from '../src/follower/reexecute.js'
 import { decodeTransaction } from '../src/chain/pool/admission.js'
 import type { TxRecord } from '../src/domain/types.js'
-import { isDeposit } from '../src/opstack/deposit-transaction.js'
+import { isDeposit } from '../src/domain/deposit-transaction.js'
 import { UpstreamSnapshot } from '../src/follower/upstream-snapshot.js'
 import { startService } from '../src/service.js'
 // the lead swaps this for src/follower's HTTP client

@@ -9,7 +9,7 @@
 import type { BlockHeader } from '@ethereumjs/block'
 import type { Withdrawal } from '@ethereumjs/util'
 import type { TypedTransaction } from '@ethereumjs/tx'
-import type { ChainTransaction } from '../opstack/deposit-transaction.js'
+import type { ChainTransaction } from './deposit-transaction.js'
 import type { OpReceiptFees } from '../opstack/op-fees.js'
 
 /** A transaction decoded once at admission: its hash, recovered sender and the bytes it arrived as. */

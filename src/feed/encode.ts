@@ -18,7 +18,7 @@ import type {
   FlashblocksPayload,
   TypedFlashblockReceipt,
 } from './wire.js'
-import { depositReceiptFields } from '../opstack/deposit-json.js'
+import { depositReceiptFields } from '../format/deposit.js'
 
 /** op-alloy's OpReceipt variant names, by EIP-2718 type. */
 const RECEIPT_TAGS: Readonly<Record<number, keyof FlashblockReceipt>> = {

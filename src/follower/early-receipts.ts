@@ -10,7 +10,7 @@
  */
 import { type BlockHeader, type HeaderData, createBlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
-import { adoptCommon, callCommon } from '../evm/engine.js'
+import { adoptCommon, callCommon } from '../evm/chain-common.js'
 import { openFollowedBlock } from '../evm/open-block.js'
 import { assembleBlock, keyOf } from '../domain/block-record.js'
 import type { BlockRecord, FlashblockPayload, ReceiptRecord, TxLocation, TxRecord } from '../domain/types.js'

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import type { ServiceMetrics } from '../metrics/service-metrics.js'
-import type { MetricSources } from '../metrics/sources.js'
+import type { MetricSources } from '../metrics/scraped-metrics.js'
 
 export function collectMetrics(sources: MetricSources) {
   const { chain, follower } = sources

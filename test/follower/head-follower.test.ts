@@ -5,7 +5,7 @@
  * CanonicalUpdates and the cache, which must always equal the upstream's chain.
  */
 import { afterEach, describe, expect, test } from 'vitest'
-import { createChainCommon } from '../../src/evm/engine.js'
+import { createChainCommon } from '../../src/evm/chain-common.js'
 import type { BlockRecord } from '../../src/domain/types.js'
 import { data } from '../../src/format/hex.js'
 import { BlockCache } from '../../src/follower/block-cache.js'

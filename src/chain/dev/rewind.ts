@@ -9,12 +9,12 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { stateAt } from '../../evm/engine.js'
+import { stateAt } from '../../evm/chain-common.js'
 import type { BlockParams } from '../../evm/flash-builder.js'
 import type { TxRecord, UserTxRecord } from '../../domain/types.js'
 import { nextBaseFee } from '../../opstack/base-fee.js'
 import { heldDeposits } from '../../opstack/block-opening.js'
-import { isUserTx } from '../../opstack/deposit-transaction.js'
+import { isUserTx } from '../../domain/deposit-transaction.js'
 import type { Chain } from '../chain.js'
 import type { ReplayStep } from '../sequencer.js'
 

@@ -5,7 +5,7 @@
  */
 import { type Block, createBlock, type BlockHeader } from '@ethereumjs/block'
 import type { VM } from '@ethereumjs/vm'
-import { callCommon } from '../engine.js'
+import { callCommon } from '../chain-common.js'
 import { blobBaseFeeOf } from './block-overrides.js'
 
 const blockContexts = new WeakMap<BlockHeader, { paying?: Block; free?: Block }>()

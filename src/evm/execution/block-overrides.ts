@@ -10,7 +10,7 @@ import { type BlockHeader, createBlockHeader } from '@ethereumjs/block'
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import { bytesToHex } from '@ethereumjs/util'
 import type { BlockOverrideSpec } from '../../domain/block-overrides.js'
-import { callCommon } from '../engine.js'
+import { callCommon } from '../chain-common.js'
 import type { ExecutionEnv } from './run.js'
 
 /** BLOCKBASEFEE of an overridden header: no header field holds it (the header derives it from excessBlobGas). */

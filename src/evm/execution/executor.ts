@@ -14,7 +14,7 @@ import type { BlockOverrideSpec } from '../../domain/block-overrides.js'
 import type { CallRequest, StateOverrideSpec } from '../../domain/call-request.js'
 import type { SimulatedBlock, SimulateRequest } from '../../domain/simulate.js'
 import type { BlockRecord } from '../../domain/types.js'
-import { isolatedStateAt } from '../engine.js'
+import { isolatedStateAt } from '../chain-common.js'
 
 import { simulate } from './simulate/simulate.js'
 import { createAccessList } from './access-list.js'

@@ -20,7 +20,7 @@ import { setAlwaysWarm } from '../patches/warm-set.js'
 import { withBudget } from './budget.js'
 import { blockContext } from './block-context.js'
 import { runTopFrame, topFrameFits } from '../patches/top-frame.js'
-import { throwawayVmCommon } from '../engine.js'
+import { throwawayVmCommon } from '../chain-common.js'
 import { CALL_TIMEOUT_MS } from '../../limits.js'
 
 /** Idle EVMs kept: calls interleave at every state read, and each needs its own journal. */

@@ -7,7 +7,7 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import { createVM, type VM } from '@ethereumjs/vm'
-import { stateAt, throwawayVmCommon } from '../engine.js'
+import { stateAt, throwawayVmCommon } from '../chain-common.js'
 import { ExecutionTimeoutError } from '../../errors.js'
 
 /** State roots with idle VMs kept: latest, pending and a few just replaced. */

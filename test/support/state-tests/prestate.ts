@@ -17,7 +17,7 @@ import {
   setLengthLeft,
   utf8ToBytes,
 } from '@ethereumjs/util'
-import { createChainCommon, memoryTrie } from '../../../src/evm/engine.js'
+import { createChainCommon, memoryTrie } from '../../../src/evm/chain-common.js'
 import { keccak256 } from '../../../src/evm/crypto.js'
 import type { Case, PreAccount, StateTest } from './fixtures.js'
 

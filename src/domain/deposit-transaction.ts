@@ -6,8 +6,8 @@
  */
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
-import type { TxRecord, UserTxRecord } from '../domain/types.js'
-import { DEPOSIT_TX_TYPE, type DepositTx, decodeDeposit, depositHash, encodeDeposit } from './deposit-tx.js'
+import type { TxRecord, UserTxRecord } from './types.js'
+import { DEPOSIT_TX_TYPE, type DepositTx, decodeDeposit, depositHash, encodeDeposit } from './deposit-encoding.js'
 
 export class DepositTransaction {
   readonly type = DEPOSIT_TX_TYPE

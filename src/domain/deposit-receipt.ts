@@ -5,8 +5,8 @@
  */
 import { RLP } from '@ethereumjs/rlp'
 import { bigIntToUnpaddedBytes } from '@ethereumjs/util'
-import { DEPOSIT_RECEIPT_VERSION } from './deposit-json.js'
-import { DEPOSIT_TX_TYPE } from './deposit-tx.js'
+import { DEPOSIT_RECEIPT_VERSION } from '../format/deposit.js'
+import { DEPOSIT_TX_TYPE } from './deposit-encoding.js'
 
 export interface DepositReceiptFields {
   status: 0 | 1
