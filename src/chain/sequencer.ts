@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto'
 import type { VM } from '@ethereumjs/vm'
 import { keccak256 } from '../evm/crypto.js'
-import { stateAt } from '../evm/chain-common.js'
+import { stateAt } from '../evm/state-views.js'
 import { type BlockParams, FlashBuilder } from '../evm/flash-builder.js'
 import type { TxPool } from './pool/pool.js'
 import type { CanonicalStore } from './store.js'

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { stateAt } from '../../evm/chain-common.js'
+import { stateAt } from '../../evm/state-views.js'
 import type { BlockParams } from '../../evm/flash-builder.js'
 import type { TxRecord, UserTxRecord } from '../../domain/types.js'
 import { nextBaseFee } from '../../opstack/base-fee.js'

@@ -122,7 +122,7 @@ export class CallEvms {
     for (let slot = this.idle.pop(); slot; slot = this.idle.pop()) if (slot.fork === fork) return slot
     const state = new CallState()
     // its own Common: a burst beyond MAX_IDLE makes EVMs that are dropped after, and an EVM stays reachable
-    // from the Common it was made on (engine.ts, throwawayVmCommon)
+    // from the Common it was made on (chain-common.ts, throwawayVmCommon)
     const common = throwawayVmCommon(this.vm.common)
     const evm = await createEVM({ common, stateManager: state as never, blockchain: this.vm.blockchain as never })
     patchCallEvm(evm)

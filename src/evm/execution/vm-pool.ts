@@ -7,7 +7,8 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import { createVM, type VM } from '@ethereumjs/vm'
-import { stateAt, throwawayVmCommon } from '../chain-common.js'
+import { throwawayVmCommon } from '../chain-common.js'
+import { stateAt } from '../state-views.js'
 import { ExecutionTimeoutError } from '../../errors.js'
 
 /** State roots with idle VMs kept: latest, pending and a few just replaced. */
