@@ -5,7 +5,7 @@
  */
 import { parseQuantity, quantity, type Hex } from './hex.js'
 import { operatorFee } from '../opstack/operator-fee.js'
-import type { OpReceiptFees } from '../opstack/op-fees.js'
+import type { OpReceiptFees } from '../domain/op-fee-params.js'
 
 export function opReceiptFields(fees: OpReceiptFees): Record<string, Hex> {
   return {
