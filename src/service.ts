@@ -4,7 +4,8 @@
  */
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
-import { createChain, type Chain } from './chain/chain.js'
+import type { Chain } from './chain/chain.js'
+import { createChain } from './chain/create-chain.js'
 import { installEvmPatches } from './evm/patches/install.js'
 import { checkConfig, defaultConfig, type Config } from './config.js'
 import { handlerContexts } from './handlers/context.js'

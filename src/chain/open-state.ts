@@ -5,7 +5,7 @@
  */
 import type { Common } from '@ethereumjs/common'
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import type { ChainOptions } from './chain.js'
+import type { ChainOptions } from './chain-options.js'
 import type { ChainLogger } from './logger.js'
 import type { DevAccount } from '../domain/types.js'
 import { memoryTrie } from '../evm/state-views.js'

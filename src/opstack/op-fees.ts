@@ -10,7 +10,7 @@ import { BASE_FEE_VAULT, L1_BLOCK, L1_FEE_VAULT, L1_INFO_DEPOSITOR, OPERATOR_FEE
 import type { L1Cost } from './l1-fee.js'
 import { operatorFee } from './operator-fee.js'
 import { uint256Bytes } from './source-hash.js'
-import type { BlockFeeParams, L1FeeParams, OperatorFeeParams, OpReceiptFees } from '../domain/op-fee-params.js'
+import type { BlockFeeParams, OpReceiptFees } from '../domain/op-fee-params.js'
 import type { UserTxRecord } from '../domain/types.js'
 
 const bits = (word: bigint, offset: bigint, width: bigint) => (word >> offset) & ((1n << width) - 1n)
