@@ -6,9 +6,7 @@
  */
 import { address, data, quantity, type Hex } from './hex.js'
 import type { DepositTx } from '../domain/deposit-encoding.js'
-
-/** Since Canyon every deposit receipt carries this version. */
-export const DEPOSIT_RECEIPT_VERSION = 1n
+import { DEPOSIT_RECEIPT_VERSION } from '../domain/deposit-receipt.js'
 
 export interface DepositPosition {
   blockHash: Uint8Array
