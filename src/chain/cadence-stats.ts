@@ -3,18 +3,9 @@
  * against its due time (timer jitter), how long each flashblock took to build, and how many were
  * published after their interval had already passed. Keeps the last SAMPLES of each.
  */
+import type { CadenceSummary, Percentiles } from '../capabilities/backend-status.js'
+
 const SAMPLES = 10_000
-
-export interface CadenceSummary {
-  ticks: number
-  flashblocks: number
-  /** Flashblocks published more than one interval after they were due. */
-  late: number
-  tickJitterMs: Percentiles
-  buildMs: Percentiles
-}
-
-type Percentiles = { p50: number; p90: number; p99: number; max: number }
 
 export class CadenceStats {
   private readonly jitter: number[] = []

@@ -10,6 +10,7 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import type { VM } from '@ethereumjs/vm'
 import type { Endpoint } from '../../generated/methods.js'
 import type { Backend } from '../capabilities/backend.js'
+import type { BackendStatus, Readiness } from '../capabilities/backend-status.js'
 import { InvalidParamsError } from '../errors.js'
 import type { Executor } from '../capabilities/execute.js'
 import type { BlockReader } from '../capabilities/read.js'
@@ -27,6 +28,7 @@ import { EmbeddedExecutor } from '../evm/execution/executor.js'
 import type { VmPool } from '../evm/execution/vm-pool.js'
 import type { TxPool } from './pool/pool.js'
 import { Sequencer, type SequencerOptions } from './sequencer.js'
+import { SealingReadiness } from './readiness.js'
 import { merkleStateView } from './state-view.js'
 import { RootReader, StateCache } from '../evm/state-cache.js'
 import type { CanonicalStore } from './store.js'
@@ -93,6 +95,7 @@ export class Chain implements Backend, TxSubmitter {
   readonly nextBlock = new NextBlock()
   readonly logger: SwitchableLogger
   readonly devNode: EmbeddedDevNode
+  private readonly sealing: SealingReadiness
 
   readonly common: Common
   readonly vm: VM
@@ -159,6 +162,7 @@ export class Chain implements Backend, TxSubmitter {
     }
     this.resolvers = { general: reader('general'), flashblocks: reader('flashblocks') }
     this.devNode = new EmbeddedDevNode(this)
+    this.sealing = new SealingReadiness(events, options.blockTimeMs, () => store.height)
   }
 
   get chainId(): bigint {
@@ -207,6 +211,17 @@ export class Chain implements Backend, TxSubmitter {
   async refork(target: Partial<ForkTarget>): Promise<BlockRecord> {
     if (!this.options.fork) throw new InvalidParamsError('forking needs a chain started with --fork-url')
     return this.options.fork.refork(this, target, () => this.readViews.clear())
+  }
+
+  status(): BackendStatus {
+    return {
+      head: this.store.height,
+      embedded: { poolSize: this.pool.size, cadence: this.sequencer.stats.summary() },
+    }
+  }
+
+  readiness(): Readiness {
+    return this.sealing.now()
   }
 
   /** Starts the flashblock/block timers. */

@@ -7,6 +7,7 @@
  * receipts in one request), and walks back by parent hash when a block does not extend the cache.
  * An unreachable upstream never stops the loop: it is reported in health() and retried every tick.
  */
+import type { FollowerHealth } from '../capabilities/backend-status.js'
 import type { Common } from '@ethereumjs/common'
 import { equalsBytes } from '@ethereumjs/util'
 import type { Block, Receipt } from '../../generated/types.js'
@@ -30,22 +31,6 @@ export interface CanonicalUpdate {
   readonly removed: readonly BlockRecord[]
   /** Blocks that became canonical, ascending; after a reorg, the new branch from the fork point. */
   readonly added: readonly BlockRecord[]
-}
-
-export interface FollowerHealth {
-  /** The last request to the upstream succeeded. */
-  readonly reachable: boolean
-  /** A newHeads subscription is live. */
-  readonly subscribed: boolean
-  readonly head?: bigint
-  /** When the cached head last changed (ms since the epoch). */
-  readonly lastHeadAt?: number
-  /** When the upstream last answered (ms since the epoch). */
-  readonly lastContactAt?: number
-  /** Wall clock minus the head block's timestamp (ms). */
-  readonly lagMs?: number
-  /** Why the last sync failed, if it did. */
-  readonly lastError?: string
 }
 
 export interface HeadFollowerOptions {

@@ -7,6 +7,7 @@
  * (upstream-backed state cannot compute them); receipts, gas, bloom and hash come from re-execution, which
  * wins over the feed's metadata receipts: a difference is counted and logged.
  */
+import type { ReexecutionStats } from '../capabilities/backend-status.js'
 import type { Common } from '@ethereumjs/common'
 import type { EVM, EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import { bytesToHex, equalsBytes } from '@ethereumjs/util'
@@ -40,17 +41,6 @@ export interface ReexecutorOptions {
   opFees?: boolean
   /** Transactions decoded here already (forwarded ones): not decoded again. */
   known?: KnownTxs
-}
-
-export interface ReexecutionStats {
-  flashblocks: number
-  transactions: number
-  /** Feed metadata receipts that re-execution contradicted. */
-  receiptMismatches: number
-  /** Flashblocks whose re-executed header hash differs from the feed's block_hash. */
-  hashMismatches: number
-  /** Blocks dropped because re-execution failed (a transaction the sequencer included did not run here). */
-  failures: number
 }
 
 export type ReexecuteResult =
