@@ -1,11 +1,10 @@
 /**
  * Cadence figures of the sequencer for the benchmark and for operators: how late each tick fired
  * against its due time (timer jitter), how long each flashblock took to build, and how many were
- * published after their interval had already passed. Keeps the last SAMPLES of each.
+ * published after their interval had already passed. Keeps the last CADENCE_SAMPLES of each.
  */
 import type { CadenceSummary, Percentiles } from '../capabilities/backend-status.js'
-
-const SAMPLES = 10_000
+import { CADENCE_SAMPLES } from '../limits.js'
 
 export class CadenceStats {
   private readonly jitter: number[] = []
@@ -38,7 +37,7 @@ export class CadenceStats {
 }
 
 function push(samples: number[], value: number): void {
-  if (samples.length >= SAMPLES) samples.shift()
+  if (samples.length >= CADENCE_SAMPLES) samples.shift()
   samples.push(value)
 }
 

@@ -45,6 +45,7 @@ import type { Pruner } from './persist/prune.js'
 import { EmbeddedDevNode } from './dev/dev-node.js'
 import { NextBlock } from './dev/next-block.js'
 import { RootAliases } from './dev/root-aliases.js'
+import { READ_VIEWS_KEPT } from '../limits.js'
 
 /** The settings the chain and its sequencer run by (createChain derives them from ChainOptions). */
 export type ChainSettings = Required<Pick<ChainOptions, 'blockTimeMs' | 'flashblockIntervalMs'>> &
@@ -71,9 +72,6 @@ export interface ChainParts {
   /** --data-dir's journal and block files; absent for a chain in memory. */
   persistence?: Persistence
 }
-
-/** State roots whose read views (and their caches) are kept: latest, pending and a few before them. */
-const READ_VIEWS_KEPT = 8
 
 export class Chain implements Backend, TxSubmitter {
   private readonly readViews = new Map<string, RootReader>()
@@ -226,6 +224,7 @@ export class Chain implements Backend, TxSubmitter {
 
   /** Starts the flashblock/block timers. */
   start(): void {
+    this.sealing.started()
     this.sequencer.start()
   }
 

@@ -1,6 +1,6 @@
 /**
- * GET /ready for the embedded chain: ready while it seals blocks, that is while the last one (or the start,
- * before the first) is at most READY_MAX_HEAD_LAG_BLOCKS block times old.
+ * GET /ready for the embedded chain: ready while it seals blocks, that is while the last one (or the start of
+ * its timers, before the first) is at most READY_MAX_HEAD_LAG_BLOCKS block times old.
  */
 import type { Readiness } from '../capabilities/backend-status.js'
 import type { ChainEvents, TypedEmitter } from '../evm/events.js'
@@ -17,6 +17,11 @@ export class SealingReadiness {
     events.on('block', () => {
       this.lastSealedAt = Date.now()
     })
+  }
+
+  /** The timers start: the first block is due one block time from now. */
+  started(): void {
+    this.lastSealedAt = Date.now()
   }
 
   now(): Readiness {
