@@ -30,13 +30,14 @@ import { FollowerState } from './follower-state.js'
 import { FollowerSubmitter } from './follower-submitter.js'
 import { ForwardedTxs } from './forwarded.js'
 import { blockFromUpstream } from './from-upstream.js'
-import { HeadFollower, wsUrlOf } from './head-follower.js'
+import { HeadFollower } from './head-follower.js'
 import { UpstreamHistory } from './history.js'
 import { PendingFeed } from './pending-feed.js'
 import { followerReadiness } from './readiness.js'
 import { Reexecutor } from './reexecute.js'
 import { UpstreamClient } from './upstream-client.js'
 import type { UpstreamRpc } from './upstream-rpc.js'
+import { wsUrlOf } from '../client/ws-url.js'
 
 export interface FollowerOptions {
   /** HTTP JSON-RPC of the upstream node (`--upstream`). */

@@ -46,11 +46,6 @@ export interface HeadFollowerOptions {
   known?: KnownTxs
 }
 
-/** ws:// for http://, wss:// for https:// (same host, port and path). */
-export function wsUrlOf(httpUrl: string): string {
-  return httpUrl.replace(/^http(s?):/i, 'ws$1:')
-}
-
 export class HeadFollower {
   private readonly listeners = new Set<(update: CanonicalUpdate) => void>()
   private readonly socket?: NewHeadsSocket
