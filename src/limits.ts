@@ -271,3 +271,9 @@ export const PRUNE_EVERY_BLOCKS = 256
 
 /** --history: deletes per LevelDB batch while a prune pass sweeps. */
 export const PRUNE_SWEEP_BATCH = 10_000
+
+/**
+ * Share of the flashblock interval the sequencer spends starting transactions; the rest is commitment work
+ * (roots, receipts, publishing).
+ */
+export const FLASHBLOCK_EXECUTION_SHARE = 0.6

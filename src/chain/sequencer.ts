@@ -17,6 +17,7 @@ import { CadenceStats } from './cadence-stats.js'
 import { heldDeposits, l1InfoRecord, withOpeningDeposits } from '../opstack/block-opening.js'
 import type { L1Settings } from '../opstack/l1-origin.js'
 import { nextBaseFee } from '../opstack/base-fee.js'
+import { FLASHBLOCK_EXECUTION_SHARE } from '../limits.js'
 
 export interface SequencerOptions {
   blockTimeMs: number
@@ -60,9 +61,6 @@ export interface SequencerHooks {
     sealed(block: BlockRecord): Promise<void>
   }
 }
-
-/** Share of the interval a flashblock may spend starting transactions; the rest is commitment work. */
-const EXECUTION_BUDGET = 0.6
 
 export class Sequencer {
   readonly stats = new CadenceStats()
@@ -196,10 +194,10 @@ export class Sequencer {
         const now = performance.now()
         const start = now - due > interval ? now : due // late by a whole interval: re-anchor the cadence
         this.blockDue = start + this.options.blockTimeMs
-        await this.flash(start, start + interval * EXECUTION_BUDGET)
+        await this.flash(start, start + interval * FLASHBLOCK_EXECUTION_SHARE)
         next = start + interval
       } else {
-        await this.flash(due, due + interval * EXECUTION_BUDGET)
+        await this.flash(due, due + interval * FLASHBLOCK_EXECUTION_SHARE)
         next = due + interval
       }
     } finally {
