@@ -74,6 +74,13 @@ export interface ChainParts {
 }
 
 export class Chain implements Backend, TxSubmitter {
+  readonly common: Common
+  readonly vm: VM
+  readonly accounts: readonly DevAccount[]
+  readonly pool: TxPool
+  readonly store: CanonicalStore
+  readonly options: ChainSettings
+  readonly persistence?: Persistence
   private readonly readViews = new Map<string, RootReader>()
   private lastRoot = { bytes: new Uint8Array(0), key: '' }
   private readonly stateCache: StateCache
@@ -94,14 +101,6 @@ export class Chain implements Backend, TxSubmitter {
   readonly logger: SwitchableLogger
   readonly devNode: EmbeddedDevNode
   private readonly sealing: SealingReadiness
-
-  readonly common: Common
-  readonly vm: VM
-  readonly accounts: readonly DevAccount[]
-  readonly pool: TxPool
-  readonly store: CanonicalStore
-  readonly options: ChainSettings
-  readonly persistence?: Persistence
 
   constructor(parts: ChainParts) {
     const { common, vm, pool, store, vms, events, logger, options } = parts
