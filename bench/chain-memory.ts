@@ -8,7 +8,7 @@
  *   node --expose-gc --import tsx bench/chain-memory.ts [blocks=100] [txsPerBlock=100] [emptyBlocks=1000] [dataDir]
  */
 import { createFeeMarket1559Tx } from '@ethereumjs/tx'
-import { createChain } from '../src/chain/chain.js'
+import { createChain } from '../src/chain/create-chain.js'
 import { defaultConfig } from '../src/config.js'
 import { installEvmPatches } from '../src/evm/patches/install.js'
 

@@ -9,6 +9,13 @@
  * FILE` writes a V8 CPU profile of the warm applies alone (no startup, no leader building), or of the cold
  * ones with --profile-phase cold, for DevTools or speedscope.
  *   npx tsx bench/follower-apply.ts [--runs 20] [--profile apply.cpuprofile [--profile-phase cold]]
+ *
+ * Internals on purpose: the leader is a public startService, but what is measured is one step inside a
+ * follower, which no public surface isolates (through the service a flashblock's re-execution is interleaved
+ * with the feed, the head follower and the pending store). So the bench drives that step's own parts: the
+ * feed codec and decoder (src/feed/) to turn the leader's flashblock into the follower's input, the pool's
+ * decodeTransaction for the pre-decoded runs, and the Reexecutor over an UpstreamSnapshot of an UpstreamClient
+ * (src/follower/), the objects FollowerBackend wires in the same way.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { Session } from 'node:inspector/promises'
@@ -24,7 +31,7 @@ import type { FlashblocksPayload } from '../src/feed/wire.js'
 import { Reexecutor } from '../src/follower/reexecute.js'
 import { decodeTransaction } from '../src/chain/pool/admission.js'
 import type { TxRecord } from '../src/domain/types.js'
-import { isDeposit } from '../src/opstack/deposit-transaction.js'
+import { isDeposit } from '../src/domain/deposit-transaction.js'
 import { UpstreamSnapshot } from '../src/follower/upstream-snapshot.js'
 import { startService } from '../src/service.js'
 // the lead swaps this for src/follower's HTTP client

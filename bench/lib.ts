@@ -8,9 +8,13 @@ import { mnemonicToAccount } from 'viem/accounts'
 
 export const MNEMONIC = 'test test test test test test test test test test test junk'
 
-import { call as rpc } from '../test/support/rpc.js'
+import { createHttpClient } from '../src/client/index.js'
 
-export { rpc }
+/** One JSON-RPC call through the package's own client (`preconf-rpc/client`): the result, or a throw naming the error. */
+// biome-ignore lint/suspicious/noExplicitAny: a bench names the result type it reads, as the tests' call() lets it
+export async function rpc<T = any>(url: string, method: string, params: unknown[] = []): Promise<T> {
+  return (await createHttpClient(url).call(method, params)) as T
+}
 
 export function percentiles(values: number[]) {
   const s = [...values].sort((a, b) => a - b)

@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util'
 import { startCluster } from './cluster/cluster.js'
 import { HAVE_NGINX, NGINX } from './cluster/nginx.js'
+import { wsUrlOf } from '../src/client/ws-url.js'
 
 const USAGE = 'usage: npm run cluster -- --followers N --port P [--upstream URL --upstream-feed URL]'
 
@@ -43,7 +44,7 @@ say(`redis     ${cluster.redisUrl}`)
 if (cluster.leader) say(`leader    ${cluster.leader.origin}/ pid ${cluster.leader.pid}`)
 for (const f of cluster.followers) say(`${f.name.padEnd(9)} ${f.origin}/ pid ${f.pid}`)
 say(`nginx     ${cluster.origin}/ pid ${cluster.nginxPid}`)
-const ws = cluster.origin.replace('http:', 'ws:')
+const ws = wsUrlOf(cluster.origin)
 say(`entry     ${cluster.origin}/  ${cluster.origin}/flashblocks  ${ws}/  ${ws}/flashblocks  ${ws}/ws/flashblocks`)
 say(`logs      ${cluster.dir}`)
 say('ready')

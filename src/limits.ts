@@ -202,3 +202,78 @@ export const GASLESS_BLOCK_GAS_LIMIT = 60_000_000n
 
 /** The gasless whitelist's cap on a rule's gas limit (GaslessWhitelist.initialize sets maxGasLimit = 2^24). */
 export const GASLESS_MAX_GAS_LIMIT = 16_777_216n
+
+/** eth_createAccessList's rounds before giving up on a list that keeps changing (each adds what the last list's gas let it reach). */
+export const ACCESS_LIST_MAX_ROUNDS = 16
+
+/** The tip the oracle suggests for a block without samples (wei): geth's default, and anvil's answer on an idle chain. */
+export const ORACLE_DEFAULT_TIP = 1_000_000_000n
+
+/** Blocks back from the newest the tip oracle samples (geth's gas price oracle: 20). */
+export const ORACLE_BLOCKS = 20
+
+/** The cheapest tips the oracle takes from each block (geth: 3). */
+export const ORACLE_SAMPLES_PER_BLOCK = 3
+
+/** The percentile of the samples the oracle suggests (geth: 60). */
+export const ORACLE_PERCENTILE = 60
+
+/** The highest tip the oracle suggests (wei; geth: 500 gwei). */
+export const ORACLE_MAX_TIP = 500_000_000_000n
+
+/** Tips under this are not samples (wei; geth: 2). */
+export const ORACLE_IGNORE_UNDER = 2n
+
+/** Interval of the WebSocket keep-alive sweep: a socket that misses one pong is terminated at the next sweep. */
+export const WS_PING_INTERVAL_MS = 30_000
+
+/** The shared rate limiter's Redis: a request must not wait on a hung Redis longer than this (ms); past it the request is served as in an outage. */
+export const REDIS_COMMAND_TIMEOUT_MS = 500
+
+/** Longest pause between the rate limiter's reconnection attempts to Redis (ms): how soon a recovered Redis is noticed. */
+export const REDIS_MAX_RECONNECT_DELAY_MS = 1000
+
+/** How often the in-memory rate limiter drops expired windows, so a scan over many source IPs does not grow the map forever. */
+export const RATE_LIMIT_SWEEP_INTERVAL_MS = 10_000
+
+/**
+ * Blocks older than a follower's cache kept after an upstream read (up to twice as many before the oldest
+ * go): a client paging through history asks for the same block twice.
+ */
+export const FOLLOWER_HISTORY_BLOCKS_KEPT = 32
+
+/** Idle EVMs of the plain-call path kept (evm/execution/fast-call.ts): calls interleave at every state read, and each needs its own journal. */
+export const CALL_EVMS_MAX_IDLE = 8
+
+/** The VM pool's state roots with idle VMs kept (evm/execution/vm-pool.ts): latest, pending and a few just replaced. */
+export const VM_POOL_MAX_ROOTS = 8
+
+/** Idle VMs kept per root: enough for the calls that overlap in practice. */
+export const VM_POOL_MAX_IDLE_PER_ROOT = 4
+
+/** The embedded chain's state roots whose read views (and their caches) are kept: latest, pending and a few before them. */
+export const READ_VIEWS_KEPT = 8
+
+/** The sequencer's cadence figures (tick jitter, build time) kept for their percentiles: the last this many. */
+export const CADENCE_SAMPLES = 10_000
+
+/** --data-dir: decoded blocks kept in memory; 64 covers a minute of 1 s blocks without holding a burst of full ones. */
+export const DISK_RECENT_BLOCKS_CACHED = 64
+
+/** --data-dir: preimages remembered as already on disk, so the slots every block touches are not written again. */
+export const PREIMAGES_KNOWN_ON_DISK = 100_000
+
+/** --data-dir: trie nodes kept decoded in memory in front of LevelDB (an LRU; a node is ~100-500 bytes). */
+export const TRIE_NODE_CACHE_ENTRIES = 50_000
+
+/** --history: blocks between two prune passes (fewer when --history is smaller). */
+export const PRUNE_EVERY_BLOCKS = 256
+
+/** --history: deletes per LevelDB batch while a prune pass sweeps. */
+export const PRUNE_SWEEP_BATCH = 10_000
+
+/**
+ * Share of the flashblock interval the sequencer spends starting transactions; the rest is commitment work
+ * (roots, receipts, publishing).
+ */
+export const FLASHBLOCK_EXECUTION_SHARE = 0.6

@@ -4,7 +4,8 @@
  */
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
-import { createChain, type Chain } from './chain/chain.js'
+import type { Chain } from './chain/chain.js'
+import { createChain } from './chain/create-chain.js'
 import { installEvmPatches } from './evm/patches/install.js'
 import { checkConfig, type Config } from './config.js'
 import { handlerContexts } from './handlers/context.js'
@@ -13,10 +14,10 @@ import { connectFilters } from './filters/service.js'
 import { createApp } from './server/app.js'
 import { registerDocs } from './server/docs.js'
 import { registerLivePage } from './server/live.js'
-import { chainReadiness, followerReadiness, registerHealth } from './server/health.js'
-import { registerMetrics } from './server/metrics.js'
+import { registerHealth } from './server/health.js'
+import { registerMetrics } from './metrics/routes.js'
 import { ServiceMetrics } from './metrics/service-metrics.js'
-import type { MetricSources } from './metrics/sources.js'
+import type { MetricSources } from './metrics/scraped-metrics.js'
 import type { RateLimiter } from './server/rate-limit-window.js'
 import { ENDPOINT_PATHS, FEED_PATH } from './server/endpoints.js'
 import { consoleRateLimitLogger, createRateLimiter } from './server/rate-limit.js'
@@ -123,7 +124,7 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
     : sequencerStatus({ events: backend.events, mining: config.mining, publisher: feed, localPeerId: () => feedUrl })
   const rateLimit = limiter && (() => limiter.metrics())
   const redis = config.redisUrl !== undefined
-  const sources: MetricSources = { chain, follower, backend, subscriptions, feed, rateLimit, redis }
+  const sources: MetricSources = { backend, subscriptions, feed, rateLimit, redis }
   const metrics = new ServiceMetrics(sources)
   const app = await createApp({
     config,
@@ -136,7 +137,7 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
   registerMetrics(app, metrics, sources)
   registerDocs(app)
   registerLivePage(app)
-  registerHealth(app, follower ? followerReadiness(follower) : chainReadiness(chain!, config.blockTimeMs))
+  registerHealth(app, () => backend.readiness())
   const release = async () => {
     // stop accepting and drain first, with the chain still running: an in-flight
     // eth_sendRawTransactionSync is waiting for the flashblock that preconfirms it

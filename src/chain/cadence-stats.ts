@@ -1,20 +1,10 @@
 /**
  * Cadence figures of the sequencer for the benchmark and for operators: how late each tick fired
  * against its due time (timer jitter), how long each flashblock took to build, and how many were
- * published after their interval had already passed. Keeps the last SAMPLES of each.
+ * published after their interval had already passed. Keeps the last CADENCE_SAMPLES of each.
  */
-const SAMPLES = 10_000
-
-export interface CadenceSummary {
-  ticks: number
-  flashblocks: number
-  /** Flashblocks published more than one interval after they were due. */
-  late: number
-  tickJitterMs: Percentiles
-  buildMs: Percentiles
-}
-
-type Percentiles = { p50: number; p90: number; p99: number; max: number }
+import type { CadenceSummary, Percentiles } from '../capabilities/backend-status.js'
+import { CADENCE_SAMPLES } from '../limits.js'
 
 export class CadenceStats {
   private readonly jitter: number[] = []
@@ -47,7 +37,7 @@ export class CadenceStats {
 }
 
 function push(samples: number[], value: number): void {
-  if (samples.length >= SAMPLES) samples.shift()
+  if (samples.length >= CADENCE_SAMPLES) samples.shift()
   samples.push(value)
 }
 

@@ -5,111 +5,82 @@
  * store lets go of it (no moment in which a preconfirmed transaction cannot be found).
  */
 import type { Common } from '@ethereumjs/common'
-import { bytesToHex, equalsBytes, hexToBytes } from '@ethereumjs/util'
+import { bytesToHex, equalsBytes } from '@ethereumjs/util'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { type VM, createVM } from '@ethereumjs/vm'
+import type { VM } from '@ethereumjs/vm'
 import type { Endpoint } from '../../generated/methods.js'
 import type { Backend } from '../capabilities/backend.js'
+import type { BackendStatus, Readiness } from '../capabilities/backend-status.js'
 import { InvalidParamsError } from '../errors.js'
 import type { Executor } from '../capabilities/execute.js'
 import type { BlockReader } from '../capabilities/read.js'
 import type { PoolContent, SendOptions, TxSubmitter } from '../capabilities/submit.js'
+import { SEQUENCER_FEE_VAULT } from '../opstack/addresses.js'
 import { BlockResolver } from '../pending/resolver.js'
 import { PendingStore } from '../pending/store.js'
-import type { Config } from '../config.js'
-import { deriveDevAccounts } from './accounts.js'
-import { StoreBlockHashes } from './block-hashes.js'
+import type { ChainOptions } from './chain-options.js'
+import type { StoreBlockHashes } from './block-hashes.js'
 import { waitForLocation } from './wait-for-location.js'
-import { createChainCommon, nodeStore, stateAt } from '../evm/engine.js'
-import { type ChainEvents, TypedEmitter } from '../evm/events.js'
+import { nodeStore, stateAt } from '../evm/state-views.js'
+import type { ChainEvents, TypedEmitter } from '../evm/events.js'
 import { EmbeddedDevAccounts } from './dev-signer.js'
 import { EmbeddedExecutor } from '../evm/execution/executor.js'
-import { VmPool } from '../evm/execution/vm-pool.js'
-import { TxPool } from './pool/pool.js'
+import type { VmPool } from '../evm/execution/vm-pool.js'
+import type { TxPool } from './pool/pool.js'
 import { Sequencer, type SequencerOptions } from './sequencer.js'
+import { SealingReadiness } from './readiness.js'
 import { merkleStateView } from './state-view.js'
 import { RootReader, StateCache } from '../evm/state-cache.js'
 import type { CanonicalStore } from './store.js'
 import type { BlockRecord, DevAccount, Flashblock, TxLocation, UserTxRecord } from '../domain/types.js'
 import type { Persistence } from './persist/persistence.js'
-import { restoreInProgress } from './persist/restore.js'
-import { gethGenesisCommon, readGethGenesis } from './geth-genesis.js'
-import { type ChainLogger, consoleLogger, silent, SwitchableLogger } from './logger.js'
-import { openChainState } from './open-state.js'
-import { ForkMode } from './fork/fork-mode.js'
+import { type ChainLogger, SwitchableLogger } from './logger.js'
+import type { ForkMode } from './fork/fork-mode.js'
 import { ForkRootReader } from './fork/fork-state.js'
-import { type ForkTarget, reachFork, UpstreamFork } from './fork/upstream-fork.js'
+import type { ForkTarget } from './fork/upstream-fork.js'
 import type { Preimages } from './persist/preimages.js'
-import { nextBaseFee } from '../opstack/base-fee.js'
-import { encodeExtraData } from '../opstack/eip1559-params.js'
-import { NETWORKS, type NetworkPreset, presetOfChain } from '../opstack/networks.js'
-import { GASLESS_BLOCK_GAS_LIMIT } from '../limits.js'
-import {
-  allowanceRequest,
-  decodeAllowance,
-  type GaslessAllowance,
-  gaslessContractHex,
-  NO_ALLOWANCE,
-} from '../opstack/gasless.js'
+import { allowanceRequest, decodeAllowance, type GaslessAllowance, NO_ALLOWANCE } from '../opstack/gasless.js'
 import { writeStateFile } from './persist/state-dump.js'
 import type { Pruner } from './persist/prune.js'
 import { EmbeddedDevNode } from './dev/dev-node.js'
 import { NextBlock } from './dev/next-block.js'
 import { RootAliases } from './dev/root-aliases.js'
+import { READ_VIEWS_KEPT } from '../limits.js'
 
-/** OP Stack's sequencer fee vault: where priority fees go. */
-const FEE_RECIPIENT = hexToBytes('0x4200000000000000000000000000000000000011')
-
-/**
- * The chain's part of the service Config, complete (defaultConfig in src/config.ts holds the defaults),
- * plus what only tests choose: a logger, the genesis base fee and the genesis time.
- */
-export type ChainOptions = Pick<
-  Config,
-  | 'chainId'
-  | 'gasLimit'
-  | 'blockTimeMs'
-  | 'flashblockIntervalMs'
-  | 'mnemonic'
-  | 'accounts'
-  | 'balance'
-  | 'txpoolMaxPerSender'
-  | 'txpoolMaxTotal'
-  | 'quiet'
-  | 'dumpState'
-  | 'loadState'
-  | 'history'
-> &
-  Partial<
-    Pick<
-      Config,
-      | 'opFees'
-      | 'l1Settings'
-      | 'genesis'
-      | 'importFile'
-      | 'network'
-      | 'eip1559Denominator'
-      | 'eip1559Elasticity'
-      | 'minBaseFee'
-      | 'gaslessBlockGasLimit'
-      | 'gaslessTargets'
-      | 'forkUrl'
-      | 'forkBlockNumber'
-    >
-  > & {
-    logger?: ChainLogger
-    /** The genesis base fee; default the network's (X Layer's genesis base fee). */
-    baseFee?: bigint
-    /** Genesis time in seconds (default: now). */
-    genesisTimestamp?: bigint
-    /** --data-dir: keep the chain in this directory (src/chain/persist/); absent = in memory only. */
-    dataDir?: string
+/** The settings the chain and its sequencer run by (createChain derives them from ChainOptions). */
+export type ChainSettings = Required<Pick<ChainOptions, 'blockTimeMs' | 'flashblockIntervalMs'>> &
+  Pick<ChainOptions, 'opFees' | 'l1Settings' | 'dumpState'> &
+  Pick<SequencerOptions, 'extraData' | 'gaslessBudget'> & {
+    opStack: boolean
+    preimages: Preimages
+    pruner?: Pruner
+    /** Fork mode: the upstream answering for the fork block and below (src/chain/fork/). */
+    fork?: ForkMode
   }
 
-/** State roots whose read views (and their caches) are kept: latest, pending and a few before them. */
-const READ_VIEWS_KEPT = 8
+/** What the chain is built from (createChain, src/chain/create-chain.ts, makes each). */
+export interface ChainParts {
+  common: Common
+  vm: VM
+  accounts: readonly DevAccount[]
+  pool: TxPool
+  store: CanonicalStore
+  vms: VmPool
+  options: ChainSettings
+  events: TypedEmitter<ChainEvents>
+  logger: ChainLogger
+  /** --data-dir's journal and block files; absent for a chain in memory. */
+  persistence?: Persistence
+}
 
 export class Chain implements Backend, TxSubmitter {
+  readonly common: Common
+  readonly vm: VM
+  readonly accounts: readonly DevAccount[]
+  readonly pool: TxPool
+  readonly store: CanonicalStore
+  readonly options: ChainSettings
+  readonly persistence?: Persistence
   private readonly readViews = new Map<string, RootReader>()
   private lastRoot = { bytes: new Uint8Array(0), key: '' }
   private readonly stateCache: StateCache
@@ -129,27 +100,17 @@ export class Chain implements Backend, TxSubmitter {
   readonly nextBlock = new NextBlock()
   readonly logger: SwitchableLogger
   readonly devNode: EmbeddedDevNode
+  private readonly sealing: SealingReadiness
 
-  constructor(
-    readonly common: Common,
-    readonly vm: VM,
-    readonly accounts: readonly DevAccount[],
-    readonly pool: TxPool,
-    readonly store: CanonicalStore,
-    vms: VmPool,
-    readonly options: Required<Pick<ChainOptions, 'blockTimeMs' | 'flashblockIntervalMs'>> &
-      Pick<ChainOptions, 'opFees' | 'l1Settings' | 'dumpState'> &
-      Pick<SequencerOptions, 'extraData' | 'gaslessBudget'> & {
-        opStack: boolean
-        preimages: Preimages
-        pruner?: Pruner
-        /** Fork mode: the upstream answering for the fork block and below (src/chain/fork/). */
-        fork?: ForkMode
-      },
-    events: TypedEmitter<ChainEvents>,
-    logger: ChainLogger,
-    readonly persistence?: Persistence,
-  ) {
+  constructor(parts: ChainParts) {
+    const { common, vm, pool, store, vms, events, logger, options } = parts
+    this.common = common
+    this.vm = vm
+    this.accounts = parts.accounts
+    this.pool = pool
+    this.store = store
+    this.options = options
+    this.persistence = parts.persistence
     this.events = events
     const log = (this.logger = new SwitchableLogger(logger))
     this.stateCache = new StateCache(nodeStore(vm))
@@ -169,11 +130,12 @@ export class Chain implements Backend, TxSubmitter {
           this.pending.onCanonical(block)
           events.emit('block', block)
         },
-        journal: persistence,
+        journal: parts.persistence,
       },
       {
         ...options,
-        coinbase: FEE_RECIPIENT,
+        // OP Stack's sequencer fee vault: where priority fees go
+        coinbase: SEQUENCER_FEE_VAULT,
         log: (m) => log.info(m),
         warn: (m) => log.warn(m),
         nextBlock: (parent) => this.nextBlock.take(parent),
@@ -184,7 +146,7 @@ export class Chain implements Backend, TxSubmitter {
     const local = new EmbeddedExecutor(vm, vms, (root) => this.readerAt(root), rootOf)
     this.localExecutor = local
     this.executor = fork ? fork.executor(local, () => store.genesis()) : local
-    this.devAccounts = new EmbeddedDevAccounts(common, accounts)
+    this.devAccounts = new EmbeddedDevAccounts(common, parts.accounts)
     const sources = {
       store,
       pending: this.pending,
@@ -197,6 +159,7 @@ export class Chain implements Backend, TxSubmitter {
     }
     this.resolvers = { general: reader('general'), flashblocks: reader('flashblocks') }
     this.devNode = new EmbeddedDevNode(this)
+    this.sealing = new SealingReadiness(events, options.blockTimeMs, () => store.height)
   }
 
   get chainId(): bigint {
@@ -247,8 +210,20 @@ export class Chain implements Backend, TxSubmitter {
     return this.options.fork.refork(this, target, () => this.readViews.clear())
   }
 
+  status(): BackendStatus {
+    return {
+      head: this.store.height,
+      embedded: { poolSize: this.pool.size, cadence: this.sequencer.stats.summary() },
+    }
+  }
+
+  readiness(): Readiness {
+    return this.sealing.now()
+  }
+
   /** Starts the flashblock/block timers. */
   start(): void {
+    this.sealing.started()
     this.sequencer.start()
   }
 
@@ -320,105 +295,4 @@ export class Chain implements Backend, TxSubmitter {
     await this.buildNow()
     return this.sealNow()
   }
-}
-
-/** The extraData of the dev chain's blocks: the configured EIP-1559 parameters, in Jovian's form once Jovian is on. */
-function blockExtraData(options: ChainOptions, preset: NetworkPreset): (timestamp: bigint) => Uint8Array {
-  const params = {
-    denominator: options.eip1559Denominator ?? preset.eip1559Denominator,
-    elasticity: options.eip1559Elasticity ?? preset.eip1559Elasticity,
-    minBaseFee: options.minBaseFee ?? 0n,
-  }
-  const jovian = encodeExtraData(params, true)
-  const holocene = encodeExtraData(params, false)
-  return (timestamp) => (timestamp >= preset.jovianTime ? jovian : holocene)
-}
-
-export async function createChain(options: ChainOptions): Promise<Chain> {
-  const logger = options.quiet ? silent : (options.logger ?? consoleLogger)
-  const { chainId, gasLimit } = options
-  // X Layer's parameters: the chain id's network, else the one named (a dev chain id keeps the network's rules)
-  const preset = presetOfChain(BigInt(chainId)) ?? NETWORKS[options.network ?? 'mainnet']
-  const baseFee = options.baseFee ?? preset.genesisBaseFee
-  // --genesis: a plain Ethereum chain of a geth genesis (OP Stack rules only if the genesis says `optimism`)
-  const geth = options.genesis !== undefined ? readGethGenesis(options.genesis) : undefined
-  const opStack = geth === undefined || 'optimism' in geth.config
-  // --fork-url: the upstream's chain id, checked before anything is built (a dead upstream fails here)
-  const point =
-    options.forkUrl !== undefined
-      ? await reachFork({ url: options.forkUrl, blockNumber: options.forkBlockNumber })
-      : undefined
-  const common = geth
-    ? gethGenesisCommon(geth)
-    : createChainCommon({ chainId: point ? Number(point.chainId) : chainId, gasLimit, baseFee })
-  const fork = point && (await UpstreamFork.open(point, common))
-  const accounts = deriveDevAccounts(options.mnemonic, options.accounts)
-  const gaslessTargets = options.gaslessTargets ?? []
-  const opened = await openChainState(options, {
-    common,
-    geth,
-    accounts,
-    baseFee,
-    genesis: { extraData: preset.genesisExtraData, gasless: { chainId: BigInt(chainId), targets: gaslessTargets } },
-    logger,
-    fork,
-  })
-  const { stateManager, store, preimages, durable, pruner } = opened
-  const head = store.latest()
-  // the chain's VM, pool and calls run under the head's fork
-  if (geth) common.setHardforkBy({ blockNumber: head.number, timestamp: head.header.timestamp })
-  const blockchain = new StoreBlockHashes(store, fork?.blockHashes)
-  const vm = await createVM({ common, stateManager, blockchain })
-  const events = new TypedEmitter<ChainEvents>((event, err) =>
-    logger.warn(`a ${event} listener failed: ${(err as Error).stack ?? err}`),
-  )
-  const pool = new TxPool(
-    common,
-    {
-      state: stateAt(vm, head.header.stateRoot),
-      baseFee: head.header.baseFeePerGas !== undefined ? nextBaseFee(head.header) : 0n,
-      gasLimit: head.header.gasLimit,
-    },
-    {
-      maxPerSender: options.txpoolMaxPerSender,
-      maxTotal: options.txpoolMaxTotal,
-      onAccepted: (tx) => events.emit('pendingTransaction', tx),
-      onDropped: (tx, reason) => events.emit('droppedTransaction', tx, reason),
-      gasless:
-        opStack && !geth
-          ? { allowance: (record) => chain.gaslessAllowance(record), whitelist: gaslessContractHex(BigInt(chainId)) }
-          : undefined,
-    },
-  )
-  const { blockTimeMs, flashblockIntervalMs, opFees, l1Settings } = options
-  const chain = new Chain(
-    common,
-    vm,
-    accounts,
-    pool,
-    store,
-    new VmPool(vm),
-    {
-      blockTimeMs,
-      flashblockIntervalMs,
-      opFees: opStack && opFees,
-      l1Settings,
-      opStack,
-      extraData: opStack && !geth ? blockExtraData(options, preset) : undefined,
-      gaslessBudget: opStack && !geth ? (options.gaslessBlockGasLimit ?? GASLESS_BLOCK_GAS_LIMIT) : undefined,
-      dumpState: options.dumpState,
-      preimages,
-      pruner,
-      fork: fork && new ForkMode(fork, { common, accounts, balance: options.balance, l1Settings }),
-    },
-    events,
-    logger,
-    durable?.persistence,
-  )
-  if (durable) {
-    const { sequencer } = chain
-    if (pruner) events.on('block', (block) => pruner.sealed(block.number))
-    await restoreInProgress(durable.persistence, store.height, { common, sequencer, pool, events, ...logger })
-  }
-  return chain
 }

@@ -3,7 +3,7 @@ import { createCommonFromGethGenesis } from '@ethereumjs/common'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { expect, test } from 'vitest'
 import { forkConfigs } from './fork-config.js'
-import { createChainCommon } from '../evm/engine.js'
+import { createChainCommon } from '../evm/chain-common.js'
 
 const fixtures = new URL('../../test/fixtures/rpc-compat/', import.meta.url)
 /** The execution-apis test chain's genesis block hash and head (block 0x36, past the last fork at 540 s). */

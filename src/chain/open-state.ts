@@ -5,10 +5,10 @@
  */
 import type { Common } from '@ethereumjs/common'
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import type { ChainOptions } from './chain.js'
+import type { ChainOptions } from './chain-options.js'
 import type { ChainLogger } from './logger.js'
 import type { DevAccount } from '../domain/types.js'
-import { memoryTrie } from '../evm/engine.js'
+import { memoryTrie } from '../evm/state-views.js'
 import { createForkGenesis } from './fork/fork-genesis.js'
 import type { UpstreamFork } from './fork/upstream-fork.js'
 import { createGenesis, type GenesisOptions } from './genesis.js'

@@ -1,6 +1,7 @@
 import { bytesToHex } from '@ethereumjs/util'
 import { afterEach, describe, expect, test } from 'vitest'
-import { type Chain, createChain } from './chain.js'
+import type { Chain } from './chain.js'
+import { createChain } from './create-chain.js'
 import { signTx } from '../../test/support/sign-tx.js'
 import type { BlockRecord, Flashblock } from '../domain/types.js'
 import { defaultConfig } from '../config.js'

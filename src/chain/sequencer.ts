@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto'
 import type { VM } from '@ethereumjs/vm'
 import { keccak256 } from '../evm/crypto.js'
-import { stateAt } from '../evm/engine.js'
+import { stateAt } from '../evm/state-views.js'
 import { type BlockParams, FlashBuilder } from '../evm/flash-builder.js'
 import type { TxPool } from './pool/pool.js'
 import type { CanonicalStore } from './store.js'
@@ -18,6 +18,7 @@ import { CadenceStats } from './cadence-stats.js'
 import { heldDeposits, l1InfoRecord, withOpeningDeposits } from '../opstack/block-opening.js'
 import type { L1Settings } from '../opstack/l1-origin.js'
 import { nextBaseFee } from '../opstack/base-fee.js'
+import { FLASHBLOCK_EXECUTION_SHARE } from '../limits.js'
 
 export interface SequencerOptions {
   blockTimeMs: number
@@ -62,16 +63,13 @@ export interface SequencerHooks {
   }
 }
 
-/** Share of the interval a flashblock may spend starting transactions; the rest is commitment work. */
-const EXECUTION_BUDGET = 0.6
-
 /**
  * Until when a flashblock due at `due` may start transactions: its share of the interval, counted from when
  * its build starts if that is later. A timer that fires late (a busy event loop, a busy machine) shortens the
  * cadence's slack, not the build: counted from `due`, every late tick had no time left and built nothing.
  */
 function executionDeadline(due: number, interval: number): number {
-  return Math.max(due, performance.now()) + interval * EXECUTION_BUDGET
+  return Math.max(due, performance.now()) + interval * FLASHBLOCK_EXECUTION_SHARE
 }
 
 export class Sequencer {

@@ -8,6 +8,7 @@
  */
 import { type Chain, defineChain } from 'viem'
 import { xLayer, xLayerTestnet } from 'viem/chains'
+import { wsUrlOf } from './ws-url.js'
 
 /** One flashblock: how soon a sent transaction's receipt can be read on a /flashblocks endpoint (ms). */
 export const PRECONFIRMATION_TIME_MS = 200
@@ -37,7 +38,7 @@ export function preconfRpcChain(baseUrl = 'http://127.0.0.1:8545', network: 'mai
   return defineChain({
     ...base,
     name: `preconf-rpc (${network})`,
-    rpcUrls: { default: { http: [`${root}/flashblocks`], webSocket: [`${root.replace(/^http/, 'ws')}/flashblocks`] } },
+    rpcUrls: { default: { http: [`${root}/flashblocks`], webSocket: [`${wsUrlOf(root)}/flashblocks`] } },
     contracts: undefined,
     testnet: true,
   })

@@ -18,6 +18,7 @@ import type { Endpoint } from '../rpc/method-table.js'
 import type { Validator } from '../validation/check-params.js'
 import { describeValidationErrors } from '../validation/describe-error.js'
 import type { ConformanceCase } from './case.js'
+import { wsUrlOf } from '../client/ws-url.js'
 
 export type Urls = { general?: string; flashblocks?: string }
 
@@ -84,7 +85,7 @@ export class ConformanceSession {
     }
     let socket = this.sockets.get(c.endpoint)
     if (!socket) {
-      socket = createWsClient(url.replace(/^http/, 'ws'))
+      socket = createWsClient(wsUrlOf(url))
       socket.catch(() => this.sockets.delete(c.endpoint))
       this.sockets.set(c.endpoint, socket)
     }

@@ -19,6 +19,7 @@ import ExamplesRuleModule from '@open-rpc/test-coverage/build/rules/examples-rul
 import type { Call } from '@open-rpc/test-coverage/build/coverage.js'
 import type RuleModule from '@open-rpc/test-coverage/build/rules/rule.js'
 import { createWsClient, RpcResponseError, type WsRpcClient } from '../../generated/client.js'
+import { wsUrlOf } from '../client/ws-url.js'
 
 // the package is CommonJS compiled from ES modules: imported from ESM, its default export sits one level down
 const testCoverage = testCoverageModule.default
@@ -101,7 +102,7 @@ function transportFor(websocketOnly: Set<string>) {
   const sockets = new Map<string, Promise<WsRpcClient>>()
   const socket = (url: string) => {
     let client = sockets.get(url)
-    if (!client) sockets.set(url, (client = createWsClient(url.replace(/^http/, 'ws'))))
+    if (!client) sockets.set(url, (client = createWsClient(wsUrlOf(url))))
     return client
   }
   const send = async (url: string, method: string, params: unknown[]): Promise<Reply> => {

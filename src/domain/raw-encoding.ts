@@ -4,7 +4,7 @@
  */
 import { RLP } from '@ethereumjs/rlp'
 import { encodeReceipt } from '@ethereumjs/vm'
-import { encodeDepositReceipt } from '../opstack/deposit-receipt.js'
+import { encodeDepositReceipt } from './deposit-receipt.js'
 import type { BlockRecord, ReceiptRecord } from './types.js'
 
 /** The receipt's consensus bytes (legacy receipts are a bare RLP list, typed ones `type || rlp(...)`). */

@@ -9,8 +9,8 @@
 import type { BlockHeader } from '@ethereumjs/block'
 import type { Withdrawal } from '@ethereumjs/util'
 import type { TypedTransaction } from '@ethereumjs/tx'
-import type { ChainTransaction } from '../opstack/deposit-transaction.js'
-import type { OpReceiptFees } from '../opstack/op-fees.js'
+import type { ChainTransaction } from './deposit-transaction.js'
+import type { OpReceiptFees } from './op-fee-params.js'
 
 /** A transaction decoded once at admission: its hash, recovered sender and the bytes it arrived as. */
 export interface TxRecord {

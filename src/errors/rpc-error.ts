@@ -51,7 +51,7 @@ export class NotificationsUnsupportedError extends RpcError {
   static override readonly code = -32601
   static readonly template = 'notifications not supported'
   constructor() {
-    super('notifications not supported')
+    super(NotificationsUnsupportedError.template)
   }
 }
 
@@ -124,7 +124,7 @@ export class SendSyncTimeoutError extends RpcError {
   static override readonly code = 4
   static readonly template = "the transaction was added to the mempool but wasn't processed within <N> ms"
   constructor(hash: string, timeoutMs: number) {
-    super(`the transaction was added to the mempool but wasn't processed within ${timeoutMs} ms`, { data: hash })
+    super(SendSyncTimeoutError.template.replace('<N>', String(timeoutMs)), { data: hash })
   }
 }
 

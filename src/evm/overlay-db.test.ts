@@ -3,7 +3,7 @@ import { MerkleStateManager } from '@ethereumjs/statemanager'
 import { Account, createAddressFromString, hexToBytes, MapDB } from '@ethereumjs/util'
 import { createVM } from '@ethereumjs/vm'
 import { describe, expect, test } from 'vitest'
-import { isolatedStateAt } from './engine.js'
+import { isolatedStateAt } from './state-views.js'
 
 const ACCOUNT = createAddressFromString('0x00000000000000000000000000000000000c0ffe')
 const SLOT = hexToBytes(`0x${'01'.padStart(64, '0')}`)

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { signTx } from '../../test/support/sign-tx.js'
 import { testToken } from '../../test/support/fixtures.js'
 import { defaultConfig } from '../config.js'
-import { type Chain, createChain } from '../chain/chain.js'
+import type { Chain } from '../chain/chain.js'
+import { createChain } from '../chain/create-chain.js'
 import { BoundedMap } from './bounded-map.js'
 
 let chain: Chain

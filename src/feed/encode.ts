@@ -7,7 +7,7 @@
  * {...}}`); `base` tags them by `type` as op-alloy serialises them and writes Base's `access_list: null`.
  * The end-of-block message is X Layer's alone (connectChain sends it).
  */
-import type { Flashblock, FlashblockMetaReceipt } from '../domain/types.js'
+import type { Flashblock, FlashblockBase, FlashblockMetaReceipt, FlashblockPayload } from '../domain/types.js'
 import { address, data, quantity } from '../format/hex.js'
 import type { Hex } from '../format/hex.js'
 import type { FeedDialect } from '../config.js'
@@ -18,7 +18,7 @@ import type {
   FlashblocksPayload,
   TypedFlashblockReceipt,
 } from './wire.js'
-import { depositReceiptFields } from '../opstack/deposit-json.js'
+import { depositReceiptFields } from '../format/deposit.js'
 
 /** op-alloy's OpReceipt variant names, by EIP-2718 type. */
 const RECEIPT_TAGS: Readonly<Record<number, keyof FlashblockReceipt>> = {
@@ -42,17 +42,7 @@ export function encodeFlashblock(flashblock: Flashblock, style: FeedStyle = { di
   const message: FlashblocksPayload = {
     payload_id: data(flashblock.payloadId),
     index: flashblock.index,
-    diff: {
-      state_root: data(diff.stateRoot),
-      receipts_root: data(diff.receiptsRoot),
-      logs_bloom: data(diff.logsBloom),
-      gas_used: quantity(diff.gasUsed),
-      block_hash: data(diff.blockHash),
-      transactions: diff.transactions.map(data),
-      withdrawals: [],
-      withdrawals_root: data(diff.withdrawalsRoot),
-      ...(diff.blobGasUsed !== undefined ? { blob_gas_used: quantity(diff.blobGasUsed) } : {}),
-    },
+    diff: encodeDiff(diff),
     metadata: {
       block_number: Number(metadata.blockNumber),
       new_account_balances: Object.fromEntries(
@@ -71,23 +61,43 @@ export function encodeFlashblock(flashblock: Flashblock, style: FeedStyle = { di
     return {
       payload_id,
       index,
-      base: {
-        parent_beacon_block_root: data(base.parentBeaconBlockRoot),
-        parent_hash: data(base.parentHash),
-        fee_recipient: address(base.feeRecipient),
-        prev_randao: data(base.prevRandao),
-        block_number: quantity(base.blockNumber),
-        gas_limit: quantity(base.gasLimit),
-        timestamp: quantity(base.timestamp),
-        extra_data: data(base.extraData),
-        base_fee_per_gas: quantity(base.baseFeePerGas),
-      },
+      base: encodeBase(base),
       diff: wireDiff,
       metadata: wireMetadata,
       ...(target_index !== undefined ? { target_index } : {}),
     }
   }
   return message
+}
+
+/** The block's fixed fields, sent with index 0 only. */
+export function encodeBase(base: FlashblockBase): FlashblocksPayload['base'] {
+  return {
+    parent_beacon_block_root: data(base.parentBeaconBlockRoot),
+    parent_hash: data(base.parentHash),
+    fee_recipient: address(base.feeRecipient),
+    prev_randao: data(base.prevRandao),
+    block_number: quantity(base.blockNumber),
+    gas_limit: quantity(base.gasLimit),
+    timestamp: quantity(base.timestamp),
+    extra_data: data(base.extraData),
+    base_fee_per_gas: quantity(base.baseFeePerGas),
+  }
+}
+
+/** What the flashblock adds: the block's running roots and totals, and its new transactions. */
+export function encodeDiff(diff: FlashblockPayload['diff']): FlashblocksPayload['diff'] {
+  return {
+    state_root: data(diff.stateRoot),
+    receipts_root: data(diff.receiptsRoot),
+    logs_bloom: data(diff.logsBloom),
+    gas_used: quantity(diff.gasUsed),
+    block_hash: data(diff.blockHash),
+    transactions: diff.transactions.map(data),
+    withdrawals: [],
+    withdrawals_root: data(diff.withdrawalsRoot),
+    ...(diff.blobGasUsed !== undefined ? { blob_gas_used: quantity(diff.blobGasUsed) } : {}),
+  }
 }
 
 function receiptBody(receipt: FlashblockMetaReceipt): FlashblockReceiptBody {
@@ -107,7 +117,8 @@ function taggedReceipt(receipt: FlashblockMetaReceipt): FlashblockReceipt {
   return { [RECEIPT_TAGS[receipt.txType] ?? 'Legacy']: receiptBody(receipt) }
 }
 
-function typedReceipt(receipt: FlashblockMetaReceipt): TypedFlashblockReceipt {
+/** op-alloy's OpReceipt: tagged by `type`, camelCase; a deposit's nonce and receipt version. */
+export function typedReceipt(receipt: FlashblockMetaReceipt): TypedFlashblockReceipt {
   return { type: quantity(receipt.txType), ...receiptBody(receipt) }
 }
 

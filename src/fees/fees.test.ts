@@ -1,11 +1,13 @@
 import { hexToBytes } from '@ethereumjs/util'
 import { afterEach, describe, expect, test } from 'vitest'
-import { type Chain, createChain } from '../chain/chain.js'
+import type { Chain } from '../chain/chain.js'
+import { createChain } from '../chain/create-chain.js'
 import { testToken } from '../../test/support/fixtures.js'
 import { signTx } from '../../test/support/sign-tx.js'
 import { feeHistory } from './fee-history.js'
 import { nextBaseFee } from '../opstack/base-fee.js'
-import { DEFAULT_TIP, suggestTip } from './tip-oracle.js'
+import { ORACLE_DEFAULT_TIP } from '../limits.js'
+import { suggestTip } from './tip-oracle.js'
 import { defaultConfig } from '../config.js'
 
 const GWEI = 10n ** 9n
@@ -23,7 +25,7 @@ describe('the fee oracle', () => {
   test('suggests the 1 gwei default tip on an idle chain', async () => {
     chain = await createChain(defaultConfig({ quiet: true }))
     await chain.mine()
-    expect(suggestTip(chain.store.latest(), byNumber(chain))).toBe(DEFAULT_TIP)
+    expect(suggestTip(chain.store.latest(), byNumber(chain))).toBe(ORACLE_DEFAULT_TIP)
   })
 
   test('suggests the 60th percentile of the cheapest three tips of recent blocks', async () => {

@@ -7,13 +7,14 @@
  */
 import { keyOf } from '../domain/block-record.js'
 import type { BlockRecord } from '../domain/types.js'
-
-export const DEFAULT_TIP = 1_000_000_000n
-export const ORACLE_BLOCKS = 20
-const ORACLE_SAMPLES_PER_BLOCK = 3
-const ORACLE_PERCENTILE = 60
-const ORACLE_MAX_TIP = 500_000_000_000n
-const ORACLE_IGNORE_UNDER = 2n
+import {
+  ORACLE_DEFAULT_TIP,
+  ORACLE_BLOCKS,
+  ORACLE_SAMPLES_PER_BLOCK,
+  ORACLE_PERCENTILE,
+  ORACLE_MAX_TIP,
+  ORACLE_IGNORE_UNDER,
+} from '../limits.js'
 
 /** What a transaction of the block paid above the base fee (receipt's effective price minus base fee); a deposit 0. */
 export function effectiveTips(block: BlockRecord): bigint[] {
@@ -41,9 +42,9 @@ export function suggestTip(newest: BlockRecord, byNumber: (n: bigint) => BlockRe
     const block = n === newest.number ? newest : byNumber(n)
     if (!block) break
     const tips = blockSamples(block)
-    samples.push(...(tips.length > 0 ? tips : [DEFAULT_TIP]))
+    samples.push(...(tips.length > 0 ? tips : [ORACLE_DEFAULT_TIP]))
   }
-  if (samples.length === 0) return DEFAULT_TIP
+  if (samples.length === 0) return ORACLE_DEFAULT_TIP
   samples.sort(compare)
   const tip = samples[Math.floor(((samples.length - 1) * ORACLE_PERCENTILE) / 100)]!
   return tip > ORACLE_MAX_TIP ? ORACLE_MAX_TIP : tip

@@ -12,7 +12,8 @@ import type { Endpoint } from '../../generated/methods.js'
 import type { Block, Receipt } from '../../generated/types.js'
 import type { DevAccounts } from '../capabilities/accounts.js'
 import type { Backend } from '../capabilities/backend.js'
-import { createChainCommon } from '../evm/engine.js'
+import type { BackendStatus, Readiness } from '../capabilities/backend-status.js'
+import { createChainCommon } from '../evm/chain-common.js'
 import { type ChainEvents, TypedEmitter } from '../evm/events.js'
 import type { BlockRecord, TxRecord } from '../domain/types.js'
 import { FollowerStartError } from '../errors.js'
@@ -29,12 +30,14 @@ import { FollowerState } from './follower-state.js'
 import { FollowerSubmitter } from './follower-submitter.js'
 import { ForwardedTxs } from './forwarded.js'
 import { blockFromUpstream } from './from-upstream.js'
-import { HeadFollower, wsUrlOf } from './head-follower.js'
+import { HeadFollower } from './head-follower.js'
 import { UpstreamHistory } from './history.js'
 import { PendingFeed } from './pending-feed.js'
+import { followerReadiness } from './readiness.js'
 import { Reexecutor } from './reexecute.js'
 import { UpstreamClient } from './upstream-client.js'
 import type { UpstreamRpc } from './upstream-rpc.js'
+import { wsUrlOf } from '../client/ws-url.js'
 
 export interface FollowerOptions {
   /** HTTP JSON-RPC of the upstream node (`--upstream`). */
@@ -237,17 +240,22 @@ export class FollowerBackend implements Backend {
     await this.head.stop()
   }
 
-  /** What /metrics shows of a follower. */
-  metrics() {
-    const health = this.head.health()
+  status(): BackendStatus {
     return {
-      upstream: { ...health, head: health.head === undefined ? null : Number(health.head) },
-      cacheBlocks: this.cache.size,
-      forwarded: this.forwarded.size,
-      feed: this.feed ? { connected: this.feed.connected, idle: this.feed.isIdle, ...this.feed.stats } : null,
-      pending: this.pendingFeed?.stats ?? null,
-      reexecution: this.reexecutor.stats,
-      earlyReceipts: this.early.stats,
+      head: this.cache.height,
+      follower: {
+        upstream: this.head.health(),
+        cacheBlocks: this.cache.size,
+        forwarded: this.forwarded.size,
+        feed: this.feed && { connected: this.feed.connected, idle: this.feed.isIdle, ...this.feed.stats },
+        pending: this.pendingFeed?.stats,
+        reexecution: this.reexecutor.stats,
+        earlyReceipts: this.early.stats,
+      },
     }
+  }
+
+  readiness(): Readiness {
+    return followerReadiness(this.head, this.cache, this.feed)
   }
 }

@@ -3,7 +3,7 @@ import { createTx } from '@ethereumjs/tx'
 import { hexToBytes } from '@ethereumjs/util'
 import { describe, expect, test } from 'vitest'
 import { assembleBlock } from '../domain/block-record.js'
-import { createChainCommon } from '../evm/engine.js'
+import { createChainCommon } from '../evm/chain-common.js'
 import type { BlockRecord, TxRecord } from '../domain/types.js'
 import { BlockCache } from './block-cache.js'
 

@@ -8,9 +8,10 @@
  * over the feed) or its block is dropped (gap, failed re-execution, idle feed, reorg, canonical block):
  * a client never keeps seeing a receipt pending no longer holds.
  */
+import type { EarlyReceiptsStats } from '../capabilities/backend-status.js'
 import { type BlockHeader, type HeaderData, createBlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
-import { adoptCommon, callCommon } from '../evm/engine.js'
+import { adoptCommon, callCommon } from '../evm/chain-common.js'
 import { openFollowedBlock } from '../evm/open-block.js'
 import { assembleBlock, keyOf } from '../domain/block-record.js'
 import type { BlockRecord, FlashblockPayload, ReceiptRecord, TxLocation, TxRecord } from '../domain/types.js'
@@ -18,15 +19,6 @@ import { FOLLOWER_PENDING_MAX_AHEAD_BLOCKS } from '../limits.js'
 import { classifyFlashblock, type SequencePosition } from '../pending/sequence.js'
 import { receiptsFromFeed } from './feed-receipt.js'
 import { decodeFeedTx, type KnownTxs } from './feed-txs.js'
-
-export interface EarlyReceiptsStats {
-  /** Receipts taken from feed frames ahead of re-execution. */
-  received: number
-  /** Lookups (eth_getTransactionReceipt, eth_getTransactionByHash...) answered from them. */
-  served: number
-  /** Provisional receipts withdrawn because their block was dropped before re-execution published them. */
-  withdrawn: number
-}
 
 /** The block the frames are building, as the feed tells it. */
 interface Building {

@@ -8,6 +8,7 @@
  * no message for the idle timeout emits 'idle' (the op-reth failure: a frozen pending block served for days
  * with no log and no metric); the next message emits 'resumed'.
  */
+import type { FeedClientStats } from '../capabilities/backend-status.js'
 import { EventEmitter } from 'node:events'
 import WebSocket, { type RawData } from 'ws'
 import type { FlashblockPayload } from '../domain/types.js'
@@ -31,27 +32,6 @@ export interface FeedClientOptions {
   reconnectMinMs?: number
   reconnectMaxMs?: number
   warn?: (message: string) => void
-}
-
-export interface FeedClientStats {
-  /** Connections opened (the first included). */
-  connects: number
-  /** Reconnect attempts scheduled after a connection failed, closed or missed a pong. */
-  reconnects: number
-  /** Of those, because a pong was missing. */
-  pongTimeouts: number
-  messages: number
-  decodeErrors: number
-  /** Flashblocks that broke the sequence (a gap, a skipped index, a join in mid-block). */
-  sequenceBreaks: number
-  duplicates: number
-  /** Times the feed went idle. */
-  idles: number
-  /**
-   * Flashblocks carrying a Lagoon post-execution (0x7d) transaction (`diff.post_exec_tx`): this EVM does not
-   * run the type, so pending state lacks the refunds it makes until the canonical block.
-   */
-  postExecTxs: number
 }
 
 export interface FeedClientEvents {

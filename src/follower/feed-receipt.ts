@@ -11,7 +11,7 @@ import { Bloom } from '@ethereumjs/vm'
 import { keyOf } from '../domain/block-record.js'
 import { effectiveGasPrice } from '../domain/gas-price.js'
 import type { FlashblockMetaReceipt, ReceiptRecord, TxRecord } from '../domain/types.js'
-import { isUserTx } from '../opstack/deposit-transaction.js'
+import { isUserTx } from '../domain/deposit-transaction.js'
 
 /** Where the block stands before the frame's first transaction. */
 export interface ReceiptCursor {

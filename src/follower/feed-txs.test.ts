@@ -1,7 +1,7 @@
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { describe, expect, test } from 'vitest'
 import { signTransferToBob } from '../../test/support/dev-keys.js'
-import { createChainCommon } from '../evm/engine.js'
+import { createChainCommon } from '../evm/chain-common.js'
 import { decodeTransaction } from '../chain/pool/admission.js'
 import { keyOf } from '../domain/block-record.js'
 import type { TxRecord, UserTxRecord } from '../domain/types.js'

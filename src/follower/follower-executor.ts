@@ -18,7 +18,7 @@ import type {
 import type { BlockOverrideSpec } from '../domain/block-overrides.js'
 import { withBlockOverrides } from '../evm/execution/block-overrides.js'
 import { traceCall } from '../evm/execution/trace/trace-call.js'
-import { throwawayVmCommon } from '../evm/engine.js'
+import { throwawayVmCommon } from '../evm/chain-common.js'
 import { createAccessList } from '../evm/execution/access-list.js'
 import { call } from '../evm/execution/call.js'
 import { estimateGas } from '../evm/execution/estimate.js'

@@ -8,7 +8,7 @@ import { keyOf } from '../domain/block-record.js'
 import type { TxRecord } from '../domain/types.js'
 import { FOLLOWER_FORWARDED_TTL_MS } from '../limits.js'
 import type { PoolSource } from '../pending/resolver.js'
-import { isDeposit } from '../opstack/deposit-transaction.js'
+import { isDeposit } from '../domain/deposit-transaction.js'
 
 interface Entry {
   readonly record: TxRecord

@@ -13,14 +13,14 @@ import { bigIntToUnpaddedBytes, equalsBytes } from '@ethereumjs/util'
 import { encodeReceipt } from '@ethereumjs/vm'
 import type { Block, Log, Receipt, Transaction } from '../../generated/types.js'
 import { assembleBlock } from '../domain/block-record.js'
-import { adoptCommon, callCommon } from '../evm/engine.js'
+import { adoptCommon, callCommon } from '../evm/chain-common.js'
 import { orderedTrieRoot } from '../evm/ordered-trie.js'
 import type { BlockRecord, LogBody, ReceiptRecord, TxRecord } from '../domain/types.js'
 import { decodeFeedTx, type KnownTxs } from './feed-txs.js'
 import { parseData, parseQuantity } from '../format/hex.js'
-import { type DepositTx, DEPOSIT_TX_TYPE, encodeDeposit } from '../opstack/deposit-tx.js'
-import { encodeDepositReceipt } from '../opstack/deposit-receipt.js'
-import { opReceiptFromJson } from '../opstack/receipt-fields.js'
+import { type DepositTx, DEPOSIT_TX_TYPE, encodeDeposit } from '../domain/deposit-encoding.js'
+import { encodeDepositReceipt } from '../domain/deposit-receipt.js'
+import { opReceiptFromJson } from '../format/op-receipt.js'
 
 /** The upstream's block or receipts do not reproduce its own hashes and roots. */
 export class UnverifiableBlockError extends Error {

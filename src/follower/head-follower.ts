@@ -7,6 +7,7 @@
  * receipts in one request), and walks back by parent hash when a block does not extend the cache.
  * An unreachable upstream never stops the loop: it is reported in health() and retried every tick.
  */
+import type { FollowerHealth } from '../capabilities/backend-status.js'
 import type { Common } from '@ethereumjs/common'
 import { equalsBytes } from '@ethereumjs/util'
 import type { Block, Receipt } from '../../generated/types.js'
@@ -32,22 +33,6 @@ export interface CanonicalUpdate {
   readonly added: readonly BlockRecord[]
 }
 
-export interface FollowerHealth {
-  /** The last request to the upstream succeeded. */
-  readonly reachable: boolean
-  /** A newHeads subscription is live. */
-  readonly subscribed: boolean
-  readonly head?: bigint
-  /** When the cached head last changed (ms since the epoch). */
-  readonly lastHeadAt?: number
-  /** When the upstream last answered (ms since the epoch). */
-  readonly lastContactAt?: number
-  /** Wall clock minus the head block's timestamp (ms). */
-  readonly lagMs?: number
-  /** Why the last sync failed, if it did. */
-  readonly lastError?: string
-}
-
 export interface HeadFollowerOptions {
   rpc: UpstreamRpc
   /** The upstream chain's Common (chain id) for decoding its transactions. */
@@ -59,11 +44,6 @@ export interface HeadFollowerOptions {
   onError?: (err: unknown) => void
   /** Transactions decoded here already (re-executed, forwarded): not decoded again from a canonical block. */
   known?: KnownTxs
-}
-
-/** ws:// for http://, wss:// for https:// (same host, port and path). */
-export function wsUrlOf(httpUrl: string): string {
-  return httpUrl.replace(/^http(s?):/i, 'ws$1:')
 }
 
 export class HeadFollower {

@@ -10,8 +10,7 @@ import type { BlockRecord } from '../domain/types.js'
 import { data, parseData, quantity } from '../format/hex.js'
 import { blockFromUpstream } from './from-upstream.js'
 import type { UpstreamRpc } from './upstream-rpc.js'
-
-const HISTORY_BLOCKS_KEPT = 32
+import { FOLLOWER_HISTORY_BLOCKS_KEPT } from '../limits.js'
 
 export class UpstreamHistory {
   private readonly kept = new Map<string, BlockRecord>()
@@ -35,7 +34,7 @@ export class UpstreamHistory {
     const block = blockFromUpstream(json as Block, receipts as Receipt[], this.common)
     this.kept.set(`n${block.number}`, block)
     this.kept.set(keyOf(block.hash), block)
-    while (this.kept.size > 2 * HISTORY_BLOCKS_KEPT) this.kept.delete(this.kept.keys().next().value!)
+    while (this.kept.size > 2 * FOLLOWER_HISTORY_BLOCKS_KEPT) this.kept.delete(this.kept.keys().next().value!)
     return block
   }
 

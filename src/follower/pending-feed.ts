@@ -9,6 +9,7 @@
  * FOLLOWER_PENDING_MAX_AHEAD_BLOCKS is reset. Receipts a frame's metadata carries are served as it arrives
  * (EarlyReceipts), until its re-execution is published or its block dropped.
  */
+import type { PendingFeedStats } from '../capabilities/backend-status.js'
 import type { ChainEvents, TypedEmitter } from '../evm/events.js'
 import type { BlockRecord, FlashblockPayload, LogRecord, TxRecord } from '../domain/types.js'
 import { FOLLOWER_PARENT_WAIT_MS, FOLLOWER_PENDING_MAX_AHEAD_BLOCKS } from '../limits.js'
@@ -20,25 +21,6 @@ import type { FollowerState } from './follower-state.js'
 import type { CanonicalUpdate, HeadFollower } from './head-follower.js'
 import { logsNotIn, PendingSpan, sameTransactions } from './pending-span.js'
 import type { ReexecuteResult, Reexecutor } from './reexecute.js'
-
-export interface PendingFeedStats {
-  /** Flashblocks re-executed and applied to pending. */
-  applied: number
-  /** Blocks the re-executor dropped (gap, mid-block join, a transaction that did not run). */
-  dropped: number
-  /** Times pending was dropped because the feed went silent. */
-  idleDrops: number
-  /** Canonical blocks whose transactions equal the flashblocks' (pending for N confirmed). */
-  matched: number
-  /** Canonical blocks whose transactions differ from their flashblocks', and upstream reorgs under pending. */
-  reorgs: number
-  /** Times later pending blocks were rebuilt from their flashblocks on a new canonical parent. */
-  rebuilds: number
-  /** Times the pending span ran deeper than FOLLOWER_PENDING_MAX_AHEAD_BLOCKS above the head and was reset. */
-  depthResets: number
-  /** Payloads for a block too far ahead of the upstream's head. */
-  tooFarAhead: number
-}
 
 export interface PendingFeedParts {
   feed: FeedClient

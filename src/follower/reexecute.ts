@@ -7,12 +7,13 @@
  * (upstream-backed state cannot compute them); receipts, gas, bloom and hash come from re-execution, which
  * wins over the feed's metadata receipts: a difference is counted and logged.
  */
+import type { ReexecutionStats } from '../capabilities/backend-status.js'
 import type { Common } from '@ethereumjs/common'
 import type { EVM, EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import { bytesToHex, equalsBytes } from '@ethereumjs/util'
 import { createVM } from '@ethereumjs/vm'
 import { keyOf } from '../domain/block-record.js'
-import { throwawayVmCommon } from '../evm/engine.js'
+import { throwawayVmCommon } from '../evm/chain-common.js'
 import { FlashBuilder } from '../evm/flash-builder.js'
 import { followedExtraDataProblem } from '../opstack/eip1559-params.js'
 import { presetOfChain } from '../opstack/networks.js'
@@ -41,17 +42,6 @@ export interface ReexecutorOptions {
   opFees?: boolean
   /** Transactions decoded here already (forwarded ones): not decoded again. */
   known?: KnownTxs
-}
-
-export interface ReexecutionStats {
-  flashblocks: number
-  transactions: number
-  /** Feed metadata receipts that re-execution contradicted. */
-  receiptMismatches: number
-  /** Flashblocks whose re-executed header hash differs from the feed's block_hash. */
-  hashMismatches: number
-  /** Blocks dropped because re-execution failed (a transaction the sequencer included did not run here). */
-  failures: number
 }
 
 export type ReexecuteResult =

@@ -8,8 +8,8 @@ import type { BlockRecord } from '../domain/types.js'
 import { FORMATTED_RECEIPT_BLOCKS } from '../limits.js'
 import { type RpcLog, formatLog } from './log.js'
 import { address, data, quantity, type Hex } from './hex.js'
-import { depositReceiptFields } from '../opstack/deposit-json.js'
-import { opReceiptFields } from '../opstack/receipt-fields.js'
+import { depositReceiptFields } from './deposit.js'
+import { opReceiptFields } from './op-receipt.js'
 
 export type RpcReceipt = {
   blockHash: Hex

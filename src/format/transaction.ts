@@ -6,8 +6,8 @@ import { Capability } from '@ethereumjs/tx'
 import type { Transaction } from '../../generated/types.js'
 import { effectiveGasPrice } from '../domain/gas-price.js'
 import { address, data, quantity } from './hex.js'
-import { type ChainTransaction, isDeposit } from '../opstack/deposit-transaction.js'
-import { formatDepositTransaction } from '../opstack/deposit-json.js'
+import { type ChainTransaction, isDeposit } from '../domain/deposit-transaction.js'
+import { formatDepositTransaction } from './deposit.js'
 
 /** Where a transaction sits; absent for a transaction still in the pool. A deposit's nonce comes from its receipt. */
 export type TxPosition = {

@@ -4,7 +4,8 @@
  * the oracle's suggested tip.
  */
 import type { BlockRecord } from '../domain/types.js'
-import { ORACLE_BLOCKS, suggestTip } from '../fees/tip-oracle.js'
+import { suggestTip } from '../fees/tip-oracle.js'
+import { ORACLE_BLOCKS } from '../limits.js'
 import type { HandlerContext } from './context.js'
 import { nextBaseFee as nextBlockBaseFee } from '../opstack/base-fee.js'
 

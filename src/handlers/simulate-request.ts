@@ -8,8 +8,8 @@ import { SimulateClientLimitError, SimulateEmptyInputError } from '../errors.js'
 import { MAX_SIMULATE_BLOCKS, MAX_SIMULATE_CALLS, MAX_SIMULATE_CALLS_PER_BLOCK } from '../limits.js'
 import type { SimulatePayload } from '../../generated/types.js'
 import { parseBlockOverrides } from './block-overrides.js'
-import { parseCallRequest } from './call-request.js'
-import { parseStateOverrides } from './state-overrides.js'
+import { parseCallRequest } from './parse-call-request.js'
+import { parseStateOverrides } from './parse-state-overrides.js'
 
 export function parseSimulateRequest(payload: SimulatePayload): SimulateRequest {
   const blocks = payload.blockStateCalls

@@ -8,7 +8,7 @@ import { Counter, Registry } from 'prom-client'
 import type { Endpoint } from '../../generated/methods.js'
 import type { CallObserver, CallOutcome, Transport } from '../server/jsonrpc.js'
 import { CallStats } from './call-stats.js'
-import { registerSources, type MetricSources } from './sources.js'
+import { registerSources, type MetricSources } from './scraped-metrics.js'
 
 /** Request latency buckets (seconds): a cached read answers in well under a millisecond, a sync send waits a flashblock. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]

@@ -7,7 +7,7 @@
 import { equalsBytes } from '@ethereumjs/util'
 import type { BlockRecord, TxRecord } from '../domain/types.js'
 import { L1_INFO_DEPOSITOR } from './addresses.js'
-import { DepositTransaction, isDeposit } from './deposit-transaction.js'
+import { DepositTransaction, isDeposit } from '../domain/deposit-transaction.js'
 import { decodeL1InfoCalldata, L1_INFO_DEPOSIT_GAS, l1InfoDeposit } from './l1-info.js'
 import { type L1Info, type L1Settings, DEFAULT_L1_SETTINGS, nextL1Info } from './l1-origin.js'
 

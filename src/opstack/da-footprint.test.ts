@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { createBlockHeader } from '@ethereumjs/block'
 import { hexToBytes, type Hex } from 'viem'
 import vectors from './l1-fee.vectors.json' with { type: 'json' }
-import { createChainCommon } from '../evm/engine.js'
+import { createChainCommon } from '../evm/chain-common.js'
 import { nextBaseFee } from './base-fee.js'
 import { daFootprint, daUsageEstimate, gasMetered } from './da-footprint.js'
 

@@ -11,7 +11,7 @@ import type { VM } from '@ethereumjs/vm'
 import type { TypedTransaction } from '@ethereumjs/tx'
 import type { TxRecord } from '../domain/types.js'
 import type { CallRequest } from '../domain/call-request.js'
-import { isUserTx } from './deposit-transaction.js'
+import { isUserTx } from '../domain/deposit-transaction.js'
 
 /** X Layer mainnet (196) and testnet (1952): the whitelist predeploy. */
 const XLAYER_GASLESS_CONTRACT = hexToBytes('0x19787404b0c70021b4752028f7e3a92313885B27')

@@ -10,8 +10,8 @@ import {
   oracleL1FeeUpperBound,
   oracleL1Fee,
   oracleL1GasUsed,
-  type L1FeeParams,
 } from './l1-fee.js'
+import type { L1FeeParams } from '../domain/op-fee-params.js'
 import { isthmusOperatorFee, jovianOperatorFee, operatorFee } from './operator-fee.js'
 
 // Vectors: bluealloy/revm op-revm tests (commit in l1-fee.vectors.json), which take their fees from OP mainnet

@@ -3,6 +3,7 @@
  * (specs/protocol/ecotone/exec-engine.md, fjord/exec-engine.md). X Layer runs Fjord and later, so `l1Fee`
  * is Fjord's; Ecotone's is kept for the predeploy's pre-Fjord path and the tests' vectors.
  */
+import type { L1FeeParams } from '../domain/op-fee-params.js'
 import { flzCompressLength } from './fastlz.js'
 
 /** Fjord's linear regression from FastLZ size to batch-compressed size, scaled by 1e6. */
@@ -13,13 +14,6 @@ const FJORD_MIN_TX_SIZE_SCALED = 100n * 1_000_000n
 /** Bytes the GasPriceOracle adds to an unsigned transaction for its signature. */
 const UNSIGNED_TX_SIGNATURE_BYTES = 68
 const GAS_PRICE_ORACLE_DECIMALS = 6n
-
-export interface L1FeeParams {
-  l1BaseFee: bigint
-  blobBaseFee: bigint
-  baseFeeScalar: bigint
-  blobBaseFeeScalar: bigint
-}
 
 /** The receipt's view of one transaction's L1 fee. */
 export interface L1Cost {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { hexToBytes, toHex, type Hex } from 'viem'
-import { depositHash, encodeDeposit } from './deposit-tx.js'
+import { depositHash, encodeDeposit } from '../domain/deposit-encoding.js'
 import { decodeL1InfoCalldata, encodeL1InfoCalldata, l1InfoDeposit, l1InfoSelector } from './l1-info.js'
 import { DEFAULT_L1_SETTINGS, L1_BLOCK_TIME, l1OriginAt, nextL1Info } from './l1-origin.js'
 

@@ -7,7 +7,7 @@
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { InvalidParamsError } from '../errors.js'
 import { L1_BLOCK, L1_INFO_DEPOSITOR } from './addresses.js'
-import type { DepositTx } from './deposit-tx.js'
+import type { DepositTx } from '../domain/deposit-encoding.js'
 import type { L1Info } from './l1-origin.js'
 import { l1InfoSourceHash } from './source-hash.js'
 

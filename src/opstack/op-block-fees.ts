@@ -12,7 +12,8 @@ import type { StateManagerInterface } from '@ethereumjs/common'
 import type { UserTxRecord } from '../domain/types.js'
 import { daBytes } from './da-footprint.js'
 import { fjordL1Cost, type L1Cost } from './l1-fee.js'
-import { type BlockFeeParams, chargeOpFees, type OpReceiptFees, opFeeShortfall, readBlockFeeParams } from './op-fees.js'
+import { chargeOpFees, opFeeShortfall, readBlockFeeParams } from './op-fees.js'
+import type { BlockFeeParams, OpReceiptFees } from '../domain/op-fee-params.js'
 
 /** Why a transaction may not run now; `drop`: it never will. */
 export interface OpRefusal {

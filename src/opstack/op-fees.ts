@@ -7,23 +7,11 @@
 import { Address, bytesToBigInt, createAccount } from '@ethereumjs/util'
 import type { StateManagerInterface } from '@ethereumjs/common'
 import { BASE_FEE_VAULT, L1_BLOCK, L1_FEE_VAULT, L1_INFO_DEPOSITOR, OPERATOR_FEE_VAULT } from './addresses.js'
-import type { L1Cost, L1FeeParams } from './l1-fee.js'
-import { operatorFee, type OperatorFeeParams } from './operator-fee.js'
+import type { L1Cost } from './l1-fee.js'
+import { operatorFee } from './operator-fee.js'
 import { uint256Bytes } from './source-hash.js'
+import type { BlockFeeParams, OpReceiptFees } from '../domain/op-fee-params.js'
 import type { UserTxRecord } from '../domain/types.js'
-
-export interface BlockFeeParams extends L1FeeParams, OperatorFeeParams {
-  daFootprintGasScalar: bigint
-}
-
-/** The receipt's OP fields of one user transaction (op-geth names them l1Fee, l1GasPrice, ...). */
-export interface OpReceiptFees extends BlockFeeParams {
-  l1Fee: bigint
-  l1GasUsed: bigint
-  operatorFee: bigint
-  /** Jovian: the transaction's DA footprint, shown as the receipt's blobGasUsed. */
-  daFootprint: bigint
-}
 
 const bits = (word: bigint, offset: bigint, width: bigint) => (word >> offset) & ((1n << width) - 1n)
 

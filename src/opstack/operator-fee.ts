@@ -2,11 +2,7 @@
  * The operator fee (Isthmus, changed by Jovian): charged on top of gas to every non-deposit transaction and
  * paid to the operator fee vault; both L1 attributes zero means no fee.
  */
-
-export interface OperatorFeeParams {
-  operatorFeeScalar: bigint
-  operatorFeeConstant: bigint
-}
+import type { OperatorFeeParams } from '../domain/op-fee-params.js'
 
 export type OperatorFeeRule = 'isthmus' | 'jovian'
 

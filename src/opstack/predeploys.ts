@@ -18,7 +18,7 @@ import {
 } from './addresses.js'
 import type { L1Info } from './l1-origin.js'
 import { uint256Bytes } from './source-hash.js'
-import { keccak256 } from '../evm/crypto.js'
+import { keccak_256 as keccak256 } from '@noble/hashes/sha3.js'
 import { gaslessContract } from './gasless.js'
 import type { GaslessTarget } from '../config.js'
 import { GASLESS_MAX_GAS_LIMIT } from '../limits.js'

@@ -3,8 +3,8 @@ import { createBlock } from '@ethereumjs/block'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { Address, bytesToHex, createAccount, createContractAddress, hexToBytes } from '@ethereumjs/util'
 import { createVM, type VM } from '@ethereumjs/vm'
-import { createChainCommon } from '../evm/engine.js'
-import type { DepositTx } from './deposit-tx.js'
+import { createChainCommon } from '../evm/chain-common.js'
+import type { DepositTx } from '../domain/deposit-encoding.js'
 import { runDeposit } from './run-deposit.js'
 
 const FROM = hexToBytes('0x977f82a600a1414e583f7f13623f1ac5d58b1c0b')

@@ -9,7 +9,7 @@
 import type { Block } from '@ethereumjs/block'
 import { Address, bytesToUnprefixedHex, createAccount, createContractAddress, hexToBytes } from '@ethereumjs/util'
 import { Bloom, type VM } from '@ethereumjs/vm'
-import type { DepositTx } from './deposit-tx.js'
+import type { DepositTx } from '../domain/deposit-encoding.js'
 
 interface DepositLog {
   readonly address: Uint8Array

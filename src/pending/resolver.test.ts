@@ -1,6 +1,7 @@
 import { bytesToHex } from '@ethereumjs/util'
 import { afterEach, describe, expect, test } from 'vitest'
-import { type Chain, createChain } from '../chain/chain.js'
+import type { Chain } from '../chain/chain.js'
+import { createChain } from '../chain/create-chain.js'
 import { signTx } from '../../test/support/sign-tx.js'
 import { defaultConfig } from '../config.js'
 

@@ -20,7 +20,7 @@ import { installWebSockets, type WebSocketServices } from './websocket.js'
 export interface AppOptions {
   config: Config
   handlers: ServedHandlers<HandlerContext>
-  /** The handlers' context for one request on one endpoint (service.ts gives it the chain and resolver). */
+  /** The handlers' context for one request on one endpoint (service.ts builds it from the backend's capabilities: handlers/context.ts). */
   context: (endpoint: Endpoint, client: ClientInfo) => HandlerContext
   /** Absent or undefined: no rate limiting. */
   limiter?: RequestLimiter
@@ -36,7 +36,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // warnings and faults only (request logs are info): a line per request would drown a terminal at 100 requests/s
     logger: config.quiet ? false : { level: 'warn' },
     // requests log nothing at that level: the app's logger serves them as it is, instead of a pino child made
-    // for each request (3-4 µs of an eth_chainId's ~35)
+    // for each request (a tenth of an eth_chainId's CPU when measured: bench/README.md has the figures)
     childLoggerFactory: (logger) => logger,
     bodyLimit: MAX_BODY_BYTES,
     routerOptions: { ignoreTrailingSlash: true },

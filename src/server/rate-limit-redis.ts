@@ -10,6 +10,7 @@
 import { Redis } from 'ioredis'
 import { verdictOf, type RateLimiter, type RateLimiterMetrics, type RateLimitLogger } from './rate-limit-window.js'
 import type { RateVerdict } from './throttle.js'
+import { REDIS_COMMAND_TIMEOUT_MS, REDIS_MAX_RECONNECT_DELAY_MS } from '../limits.js'
 
 export interface RedisLimiterOptions {
   url: string
@@ -44,11 +45,6 @@ end
 return {1, used + points, ttl}
 `
 
-/** A request must not wait on a hung Redis longer than this (ms); past it the request is served as in an outage. */
-const COMMAND_TIMEOUT_MS = 500
-/** Longest pause between reconnection attempts (ms): how soon a recovered Redis is noticed. */
-const MAX_RECONNECT_DELAY_MS = 1000
-
 /** The URL as logs may show it: without a password. */
 function redactedUrl(url: string): string {
   try {
@@ -65,8 +61,8 @@ export function createRedisLimiter(limit: number, options: RedisLimiterOptions):
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 1000,
-    commandTimeout: COMMAND_TIMEOUT_MS,
-    retryStrategy: (attempt) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    retryStrategy: (attempt) => Math.min(attempt * 100, REDIS_MAX_RECONNECT_DELAY_MS),
   })
   const where = { redis: redactedUrl(options.url) }
   // 'starting' is the first connect: a request that races it is served like an outage but logs nothing

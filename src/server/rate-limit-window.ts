@@ -3,6 +3,7 @@
  * verdict, the limiter's public shape, and the in-process window store.
  */
 import type { RateVerdict, RequestLimiter } from './throttle.js'
+import { RATE_LIMIT_SWEEP_INTERVAL_MS } from '../limits.js'
 
 export interface RateLimiterMetrics {
   /** Redis failures seen: failed commands and failed (re)connection attempts. */
@@ -41,9 +42,6 @@ export function verdictOf(state: WindowState, limit: number): RateVerdict {
   }
 }
 
-/** How often expired windows are dropped from memory, so a scan over many source IPs does not grow the map forever. */
-const SWEEP_INTERVAL_MS = 10_000
-
 /** Fixed windows in this process's memory. */
 export class MemoryWindows {
   private readonly windows = new Map<string, { used: number; endsAt: number }>()
@@ -53,7 +51,7 @@ export class MemoryWindows {
     private readonly windowMs: number,
     private readonly now: () => number = Date.now,
   ) {
-    this.sweeper = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS)
+    this.sweeper = setInterval(() => this.sweep(), RATE_LIMIT_SWEEP_INTERVAL_MS)
     this.sweeper.unref()
   }
 

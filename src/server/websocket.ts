@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { RawData, WebSocket } from 'ws'
 import { RpcError, toJsonRpcError } from '../errors.js'
 import type { ClientInfo, HandlerContext } from '../handlers/context.js'
-import { MAX_BODY_BYTES, SHUTDOWN_GRACE_MS, WS_MAX_BUFFERED_BYTES } from '../limits.js'
+import { MAX_BODY_BYTES, SHUTDOWN_GRACE_MS, WS_MAX_BUFFERED_BYTES, WS_PING_INTERVAL_MS } from '../limits.js'
 import type { Endpoint, Methods } from '../../generated/methods.js'
 import type { FeedPublisher } from '../feed/publisher.js'
 import type { SubscriptionHub } from '../subscriptions/hub.js'
@@ -17,9 +17,6 @@ import { failure, parseMessage, responseText } from './envelope.js'
 import { handleBody, requestCount, type DispatchOptions, type ServedHandlers } from './jsonrpc.js'
 import { rateLimitedBody, type RequestLimiter } from './throttle.js'
 import { WsConnection } from './ws-connection.js'
-
-/** Interval of the keep-alive sweep: a socket that misses one pong is terminated at the next sweep. */
-const WS_PING_INTERVAL_MS = 30_000
 
 /** What service.ts hands the app for WebSocket: the hub and the feed publisher it wires to the chain. */
 export interface WebSocketServices {

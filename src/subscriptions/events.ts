@@ -19,7 +19,7 @@ import { newHeads, publishNewHeads } from './kinds/new-heads.js'
 import { newPendingTransactions, publishPendingTransaction } from './kinds/new-pending-transactions.js'
 import { pendingLogs, publishPendingLogs } from './kinds/pending-logs.js'
 import { publishXLayerFlashblock, xlayerFlashblocks } from './kinds/xlayer-flashblocks.js'
-import type { FlashblockView } from './sources.js'
+import type { FlashblockView } from './flashblock-view.js'
 
 /** The part of the chain's emitter used here. */
 interface ChainEventSource {

@@ -6,7 +6,7 @@ import { formatBlock, formatHeader } from '../format/block.js'
 import { formatLog, type RpcLog } from '../format/log.js'
 import { formatReceipt, type RpcReceipt } from '../format/receipt.js'
 import { formatTransaction, type RpcTransaction } from '../format/transaction.js'
-import type { BlockRecord } from './sources.js'
+import type { BlockRecord } from './flashblock-view.js'
 
 export class FormattedBlock {
   private headerJson?: string

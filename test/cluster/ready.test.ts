@@ -4,7 +4,7 @@
  * SIGSTOP makes it 503 with a reason, SIGCONT makes it ready again).
  */
 import { afterAll, describe, expect, test } from 'vitest'
-import type { Readiness } from '../../src/server/health.js'
+import type { Readiness } from '../../src/capabilities/backend-status.js'
 import { startService } from '../../src/service.js'
 import { READY_MAX_HEAD_LAG_BLOCKS } from '../../src/limits.js'
 import { startLeaderProcess } from '../support/leader-process.js'

@@ -27,6 +27,7 @@ import { freePort } from '../support/free-port.js'
 import { post, request } from '../support/rpc.js'
 import { until } from '../support/wait-for.js'
 import { Redis } from 'ioredis'
+import { wsUrlOf } from '../../src/client/ws-url.js'
 
 describe.skipIf(SKIP_CLUSTER)('two followers behind nginx', { timeout: 120_000 }, () => {
   let cluster: Cluster
@@ -52,7 +53,7 @@ describe.skipIf(SKIP_CLUSTER)('two followers behind nginx', { timeout: 120_000 }
 
   test('a client sees a transaction preconfirmed on /flashblocks and on the raw feed, through nginx', async () => {
     const frames: string[] = []
-    const feed = new WebSocket(`${entry.replace('http', 'ws')}/ws/flashblocks`)
+    const feed = new WebSocket(`${wsUrlOf(entry)}/ws/flashblocks`)
     feed.on('message', (data) => frames.push(data.toString()))
     await new Promise((resolve, reject) => feed.once('open', resolve).once('error', reject))
     const wallet = createWalletClient({

@@ -6,28 +6,17 @@
  * flashblocks), so whether a receipt comes is the test's decision, never the clock's.
  */
 import { type Hex, createWalletClient, http, keccak256 } from 'viem'
-import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { parseArgs } from '../../src/flags.js'
 import { type RunningService, startService } from '../../src/service.js'
 import type { Chain } from '../../src/chain/chain.js'
-import { BOB, DEV_KEY_2 } from '../support/dev-keys.js'
+import { DEV_KEY_2, signTransferToBob } from '../support/dev-keys.js'
 import { startFrozenService, viemChain } from '../support/harness.js'
 import { call, rpc } from '../support/rpc.js'
 import { until } from '../support/wait-for.js'
 
-const alice = privateKeyToAccount(DEV_KEY_2)
-const sign = (nonce: number) =>
-  alice.signTransaction({
-    chainId: 196,
-    type: 'eip1559',
-    to: BOB,
-    value: 1n,
-    gas: 21_000n,
-    nonce,
-    maxFeePerGas: 10n ** 10n,
-    maxPriorityFeePerGas: 10n ** 9n,
-  })
+/** Dev account 2's 1-wei transfer to BOB at `nonce`. */
+const sign = (nonce: number) => signTransferToBob(nonce, DEV_KEY_2)
 
 /** The JSON-RPC error under viem's wrapping (viem keeps the node's code and data on a cause). */
 function rpcError(err: unknown): { code?: number; data?: unknown; message?: string } {

@@ -93,7 +93,7 @@ test("the follower's pending receipts, logs, balances, nonces and call traces eq
     async () => (await call(follower.url, 'eth_getTransactionReceipt', [second[2]]))?.blockHash !== undefined,
     'the mined block on the follower',
   )
-  expect(follower.follower.metrics().pending).toMatchObject({ matched: 1, reorgs: 0 })
+  expect(follower.follower.status().follower!.pending).toMatchObject({ matched: 1, reorgs: 0 })
   expect(receiptFacts(await call(follower.url, 'eth_getTransactionReceipt', [second[2]]))).toEqual(mined.receipts[6])
 }, 90_000)
 

@@ -125,7 +125,7 @@ describe('a follower serves the receipts a frame carries before re-executing it'
 
     // re-execution has published neither: it waits on the frozen upstream
     for (const hash of hashes) expect(follower.follower.pending.tx(hexToBytes(hash))).toBeUndefined()
-    expect(follower.follower.metrics().reexecution.failures).toBe(0)
+    expect(follower.follower.status().follower!.reexecution.failures).toBe(0)
     expect(early).toMatchObject({
       transactionHash: hashes[1],
       status: '0x1',
@@ -148,10 +148,10 @@ describe('a follower serves the receipts a frame carries before re-executing it'
     ])
     // `/` shows canonical receipts only
     expect(await receiptOn(follower.url, hashes[1])).toBeNull()
-    const servedEarly = follower.follower.metrics().earlyReceipts.served
+    const servedEarly = follower.follower.status().follower!.earlyReceipts.served
     expect(servedEarly).toBeGreaterThanOrEqual(5)
     expect((await scrape(follower.url)).value('preconf_follower_early_receipts_served_total')).toBe(
-      follower.follower.metrics().earlyReceipts.served,
+      follower.follower.status().follower!.earlyReceipts.served,
     )
 
     const before = { deploy: created, send: early }
@@ -160,7 +160,7 @@ describe('a follower serves the receipts a frame carries before re-executing it'
       () => hashes.every((h) => follower.follower.pending.tx(hexToBytes(h)) !== undefined),
       'the frames re-executed',
     )
-    const served = follower.follower.metrics().earlyReceipts.served
+    const served = follower.follower.status().follower!.earlyReceipts.served
     for (const [name, hash] of [
       ['deploy', hashes[0]],
       ['send', hashes[1]],
@@ -176,8 +176,8 @@ describe('a follower serves the receipts a frame carries before re-executing it'
       expect(after).toEqual(await receiptOn(`${leader.url}flashblocks`, hash))
     }
     // answered by re-execution now, not from the feed
-    expect(follower.follower.metrics().earlyReceipts.served).toBe(served)
-    expect(follower.follower.metrics().reexecution.receiptMismatches).toBe(0)
+    expect(follower.follower.status().follower!.earlyReceipts.served).toBe(served)
+    expect(follower.follower.status().follower!.reexecution.receiptMismatches).toBe(0)
   }, 60_000)
 })
 
@@ -190,7 +190,7 @@ describe('a provisional receipt goes with its dropped block', () => {
     await until(async () => (await receiptOn(preconf, hash)) !== null, 'the receipt early')
     // the upstream calls time out (5 s each: the prefetch, then the EVM's own reads) and the block is dropped
     await until(async () => (await receiptOn(preconf, hash)) === null, 'the receipt withdrawn', 45_000)
-    const metrics = follower.follower.metrics()
+    const metrics = follower.follower.status().follower!
     expect(metrics.reexecution.failures).toBeGreaterThanOrEqual(1)
     expect(metrics.pending?.idleDrops).toBe(0)
     expect(metrics.earlyReceipts.withdrawn).toBeGreaterThanOrEqual(1)
@@ -220,7 +220,7 @@ describe('a provisional receipt goes with its dropped block', () => {
     await call(leader.url, 'eth_sendRawTransaction', [send])
     await until(async () => (await receiptOn(preconf, hash)) !== null, 'the receipt early')
     await until(async () => (await receiptOn(preconf, hash)) === null, 'the receipt withdrawn')
-    const metrics = follower.follower.metrics()
+    const metrics = follower.follower.status().follower!
     expect(metrics.pending?.idleDrops).toBeGreaterThanOrEqual(1)
     // re-execution still waits on the upstream (it gives up after 5 s): the idle feed withdrew the receipt
     expect(metrics.reexecution.failures).toBe(0)

@@ -49,7 +49,7 @@ describe('a follower whose feed goes silent with the connection open', () => {
     const frozenAt = Date.now()
     await until(() => follower.follower.pending.current() === undefined, 'pending to be dropped')
     expect(follower.follower.feed!.isIdle).toBe(true)
-    expect(follower.follower.metrics().feed?.idles).toBeGreaterThanOrEqual(1)
+    expect(follower.follower.status().follower!.feed?.idles).toBeGreaterThanOrEqual(1)
     // what a client sees: pending is latest, answered from the follower's own cache while the leader is frozen
     const pending = await rpc(follower.flashblocksUrl, 'eth_getBlockByNumber', ['pending', false])
     const latest = await rpc(follower.flashblocksUrl, 'eth_getBlockByNumber', ['latest', false])
@@ -92,11 +92,11 @@ describe('a follower whose upstream goes down and comes back', () => {
     expect(Date.now() - started).toBeLessThan(5_000)
     // the cached head still answers
     expect((await rpc(follower.url, 'eth_blockNumber')).result).toMatch(/^0x/)
-    await until(() => follower.follower.metrics().upstream.reachable === false, 'the follower to notice')
+    await until(() => follower.follower.status().follower!.upstream.reachable === false, 'the follower to notice')
 
     await proxy.up()
     await until(
-      () => follower.follower.metrics().upstream.reachable === true,
+      () => follower.follower.status().follower!.upstream.reachable === true,
       'the follower to reach the upstream again',
     )
     const balance = await rpc(follower.url, 'eth_getBalance', [BOB, 'latest'])
@@ -157,7 +157,7 @@ describe('a follower whose feed repeats and skips flashblocks', () => {
     // index 1 once (the duplicate ignored), nothing from the gap on
     expect(ofTarget).toEqual([0, 1])
     expect(seen.find(([n]) => n === target! + 1n)?.[1]).toBe(0)
-    const { feed } = follower.follower.metrics()
+    const { feed } = follower.follower.status().follower!
     expect(feed?.duplicates).toBe(1)
     expect(feed?.sequenceBreaks).toBeGreaterThanOrEqual(1)
   }, 60_000)

@@ -30,7 +30,7 @@ test('a duplicate changes nothing, a gap drops pending to latest until the next 
   ])
   const preconf = follower.flashblocksUrl
   const preconfirmed = async (hash: Hex) => (await call(preconf, 'eth_getTransactionReceipt', [hash])) !== null
-  const metrics = () => follower.follower.metrics()
+  const metrics = () => follower.follower.status().follower!
   const dropped = () => metrics().pending?.dropped ?? 0
 
   const txs: Hex[] = []

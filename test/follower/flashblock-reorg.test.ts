@@ -92,7 +92,7 @@ test('a canonical block without a preconfirmed transaction: its logs come back r
   await until(() => canonicalLogs.seen.length > 0, "C's log")
   expect(canonicalLogs.seen.map((l) => [l.transactionHash, l.removed])).toEqual([[c, false]])
   expect((await call(follower.url, 'eth_getFilterChanges', [filter])).map((l: Log) => l.transactionHash)).toEqual([c])
-  expect(follower.follower.metrics().pending).toMatchObject({ reorgs: 1, rebuilds: 1 })
+  expect(follower.follower.status().follower!.pending).toMatchObject({ reorgs: 1, rebuilds: 1 })
 
   // anvil mines D on top: the receipt the follower rebuilt is anvil's
   const rebuilt = await call(preconf, 'eth_getTransactionReceipt', [dHash])
@@ -106,7 +106,7 @@ test('a canonical block without a preconfirmed transaction: its logs come back r
     async () => (await call(follower.url, 'eth_getTransactionReceipt', [dHash])) !== null,
     'D canonical on the follower',
   )
-  expect(follower.follower.metrics().pending).toMatchObject({ matched: 1, reorgs: 1, rebuilds: 1 })
+  expect(follower.follower.status().follower!.pending).toMatchObject({ matched: 1, reorgs: 1, rebuilds: 1 })
   expect(pendingLogs.seen.filter((l) => l.topics[0] !== TRANSFER_TOPIC)).toEqual([])
   pendingLogs.close()
   canonicalLogs.close()

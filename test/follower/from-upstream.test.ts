@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { blockSize } from '../../src/domain/block-record.js'
-import { createChainCommon } from '../../src/evm/engine.js'
+import { createChainCommon } from '../../src/evm/chain-common.js'
 import { blockFromUpstream, UnverifiableBlockError } from '../../src/follower/from-upstream.js'
 import { formatBlockRecord } from '../../src/format/block.js'
 import { formatReceipt } from '../../src/format/receipt.js'

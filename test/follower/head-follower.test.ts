@@ -5,16 +5,12 @@
  * CanonicalUpdates and the cache, which must always equal the upstream's chain.
  */
 import { afterEach, describe, expect, test } from 'vitest'
-import { createChainCommon } from '../../src/evm/engine.js'
+import { createChainCommon } from '../../src/evm/chain-common.js'
 import type { BlockRecord } from '../../src/domain/types.js'
 import { data } from '../../src/format/hex.js'
 import { BlockCache } from '../../src/follower/block-cache.js'
-import {
-  type CanonicalUpdate,
-  HeadFollower,
-  type HeadFollowerOptions,
-  wsUrlOf,
-} from '../../src/follower/head-follower.js'
+import { type CanonicalUpdate, HeadFollower, type HeadFollowerOptions } from '../../src/follower/head-follower.js'
+import { wsUrlOf } from '../../src/client/ws-url.js'
 import { UpstreamClient } from '../../src/follower/upstream-client.js'
 import { startService } from '../../src/service.js'
 import { startAnvil } from '../support/anvil.js'

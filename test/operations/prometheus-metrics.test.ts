@@ -162,7 +162,7 @@ describe('GET /metrics on a follower', () => {
       expect(metrics.has(name), name).toBe(true)
     expect(metrics.value('preconf_follower_feed_connected')).toBe(1)
     expect(metrics.value('preconf_follower_upstream_reachable')).toBe(1)
-    const { feed } = follower.follower.metrics()
+    const { feed } = follower.follower.status().follower!
     expect(metrics.value('preconf_follower_feed_reconnects_total')).toBe(feed!.reconnects)
     expect(metrics.value('preconf_follower_feed_dropped_sequences_total')).toBe(feed!.sequenceBreaks)
     // the follower's head is the leader's, or behind it by the blocks sealed since its last poll

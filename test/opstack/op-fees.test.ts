@@ -5,7 +5,8 @@
  */
 import { afterEach, expect, test } from 'vitest'
 import { Address, bytesToHex } from '@ethereumjs/util'
-import { type Chain, createChain } from '../../src/chain/chain.js'
+import type { Chain } from '../../src/chain/chain.js'
+import { createChain } from '../../src/chain/create-chain.js'
 import { signTx } from '../support/sign-tx.js'
 import { defaultConfig } from '../../src/config.js'
 import { formatReceipt } from '../../src/format/receipt.js'

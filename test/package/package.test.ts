@@ -23,6 +23,7 @@ import { REPO_ROOT } from '../support/run-script.js'
 import { createWsClient } from '../../src/client/index.js'
 import { BOB, DEV_KEY_0 } from '../support/dev-keys.js'
 import { rpc as rawCall } from '../support/rpc.js'
+import { wsUrlOf } from '../../src/client/ws-url.js'
 
 const run = promisify(execFile)
 const devDependencies = (
@@ -168,7 +169,7 @@ describe.each(SUPPORTED_NODE_MAJORS)('under Node %i', (major) => {
           nativeCurrency: { name: 'OKB', symbol: 'OKB', decimals: 18 },
           rpcUrls: { default: { http: [flashblocks] } },
         })
-        const socket = await createWsClient(flashblocks.replace(/^http/, 'ws'))
+        const socket = await createWsClient(wsUrlOf(flashblocks))
         const flashblockSub = await socket.subscribe('newFlashblocks')
 
         const wallet = createWalletClient({ account: privateKeyToAccount(DEV_KEY_0), chain, transport: http() })

@@ -8,7 +8,8 @@ import { isEndOfBlock } from '../../src/feed/wire.js'
 import { startService, type RunningService } from '../../src/service.js'
 import { devAccount } from '../support/dev-keys.js'
 import { testToken } from '../support/fixtures.js'
-import { clientsFor, deployTestToken, wsUrlOf } from '../support/service-clients.js'
+import { clientsFor, deployTestToken } from '../support/service-clients.js'
+import { wsUrlOf } from '../../src/client/ws-url.js'
 
 let service: RunningService
 let client: WsRpcClient

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { createHttpClient, createWsClient, RpcResponseError, type WsRpcClient } from '../../generated/client.js'
 import { MAX_SUBSCRIBE_ADDRESSES, MAX_SUBSCRIPTIONS_PER_CONNECTION } from '../../src/limits.js'
 import { startService, type RunningService } from '../../src/service.js'
-import { wsUrlOf } from '../support/service-clients.js'
+import { wsUrlOf } from '../../src/client/ws-url.js'
 
 let service: RunningService
 let general: WsRpcClient

@@ -5,7 +5,8 @@
  */
 import { expect } from 'vitest'
 import { getContractAddress, type Hex } from 'viem'
-import { type Chain, createChain } from '../../src/chain/chain.js'
+import type { Chain } from '../../src/chain/chain.js'
+import { createChain } from '../../src/chain/create-chain.js'
 import { CallEvms } from '../../src/evm/execution/fast-call.js'
 import { execute } from '../../src/evm/execution/run.js'
 import { VmPool } from '../../src/evm/execution/vm-pool.js'

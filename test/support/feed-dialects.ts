@@ -1,11 +1,13 @@
 /**
  * Writers of each producer's feed dialect (test/fixtures/feed-dialects/README.md): a decoded flashblock as
- * X Layer's builder, op-rbuilder or Base's builder would put it on the wire, message and framing. The
+ * X Layer's builder, op-rbuilder or Base's builder would put it on the wire, message and framing. The parts
+ * every dialect writes alike (base, diff, a typed receipt) are src/feed/encode.ts's. The
  * fixtures pin them (src/feed/dialects.test.ts checks that a writer reproduces its fixture's frames), and the
  * follower's dialect test re-encodes a real leader's flashblocks with them.
  */
 import { brotliCompressSync, constants } from 'node:zlib'
-import type { FlashblockMetaReceipt, FlashblockPayload } from '../../src/domain/types.js'
+import type { FlashblockPayload } from '../../src/domain/types.js'
+import { encodeBase, encodeDiff, typedReceipt } from '../../src/feed/encode.js'
 import { address, data, quantity } from '../../src/format/hex.js'
 
 export type Dialect = 'xlayer-reth' | 'op-rbuilder' | 'base'
@@ -19,8 +21,12 @@ export function writeMessage(dialect: Dialect, payload: FlashblockPayload): Json
   const common = {
     payload_id: data(payload.payloadId),
     index: payload.index,
-    ...(payload.base ? { base: writeBase(payload.base) } : {}),
-    diff: writeDiff(payload),
+    ...(payload.base ? { base: encodeBase(payload.base) } : {}),
+    diff: {
+      ...encodeDiff(payload.diff),
+      // Lagoon's post-execution transaction (0x7d), which only X Layer's builder writes and this service never does
+      ...(payload.diff.postExecTx ? { post_exec_tx: data(payload.diff.postExecTx) } : {}),
+    },
   }
   const balances = () =>
     Object.fromEntries(metadata.newAccountBalances.map((a) => [address(a.address), quantity(a.balance)]))
@@ -61,46 +67,4 @@ export function writeFrame(dialect: Dialect, message: Json): string | Buffer {
   if (dialect !== 'xlayer-reth') return json
   const params = { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_LGWIN]: 22 }
   return Buffer.concat([Buffer.of(0x1e), brotliCompressSync(Buffer.from(json), { params })])
-}
-
-function writeBase(base: NonNullable<FlashblockPayload['base']>): Json {
-  return {
-    parent_beacon_block_root: data(base.parentBeaconBlockRoot),
-    parent_hash: data(base.parentHash),
-    fee_recipient: address(base.feeRecipient),
-    prev_randao: data(base.prevRandao),
-    block_number: quantity(base.blockNumber),
-    gas_limit: quantity(base.gasLimit),
-    timestamp: quantity(base.timestamp),
-    extra_data: data(base.extraData),
-    base_fee_per_gas: quantity(base.baseFeePerGas),
-  }
-}
-
-function writeDiff({ diff }: FlashblockPayload): Json {
-  return {
-    state_root: data(diff.stateRoot),
-    receipts_root: data(diff.receiptsRoot),
-    logs_bloom: data(diff.logsBloom),
-    gas_used: quantity(diff.gasUsed),
-    block_hash: data(diff.blockHash),
-    transactions: diff.transactions.map(data),
-    withdrawals: [],
-    withdrawals_root: data(diff.withdrawalsRoot),
-    ...(diff.blobGasUsed !== undefined ? { blob_gas_used: quantity(diff.blobGasUsed) } : {}),
-    ...(diff.postExecTx ? { post_exec_tx: data(diff.postExecTx) } : {}),
-  }
-}
-
-/** op-alloy's OpReceipt: tagged by `type`, camelCase; a deposit's nonce and receipt version (Canyon: 1). */
-function typedReceipt(r: FlashblockMetaReceipt): Json {
-  return {
-    type: quantity(r.txType),
-    status: quantity(r.status),
-    cumulativeGasUsed: quantity(r.cumulativeGasUsed),
-    logs: r.logs.map((l) => ({ address: address(l.address), topics: l.topics.map(data), data: data(l.data) })),
-    ...(r.depositNonce !== undefined
-      ? { depositNonce: quantity(r.depositNonce), depositReceiptVersion: quantity(1) }
-      : {}),
-  }
 }

@@ -8,14 +8,11 @@ import { preconfRpcChain } from '../../src/client/chains.js'
 import type { RunningService } from '../../src/service.js'
 import { devAccount } from './dev-keys.js'
 import { testToken } from './fixtures.js'
+import { wsUrlOf } from '../../src/client/ws-url.js'
 
 /** The viem chain `preconf-rpc/client` gives a user of this service (it reads `pending` by default). */
 function chainOf(service: RunningService): Chain {
   return preconfRpcChain(service.url, service.config.network)
-}
-
-export function wsUrlOf(httpUrl: string): string {
-  return httpUrl.replace(/^http/, 'ws')
 }
 
 export function clientsFor(service: RunningService, endpointUrl = service.url) {

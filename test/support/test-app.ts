@@ -3,7 +3,7 @@
  * `app.inject` exercises the exact request path with a chosen handler map or limiter.
  */
 import type { FastifyInstance } from 'fastify'
-import { createChain } from '../../src/chain/chain.js'
+import { createChain } from '../../src/chain/create-chain.js'
 import { checkConfig, type Config } from '../../src/config.js'
 import { sequencerStatus } from '../../src/feed/peer-status.js'
 import { FeedPublisher } from '../../src/feed/publisher.js'

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import WebSocket from 'ws'
 import { createHttpClient, createWsClient, RpcResponseError, type WsRpcClient } from '../../generated/client.js'
-import { createChain } from '../../src/chain/chain.js'
+import { createChain } from '../../src/chain/create-chain.js'
 import { checkConfig } from '../../src/config.js'
 import { FeedPublisher } from '../../src/feed/publisher.js'
 import { connectFilters } from '../../src/filters/service.js'
@@ -16,6 +16,7 @@ import { ALL_KINDS } from '../../src/subscriptions/kinds/index.js'
 import { createApp } from '../../src/server/app.js'
 import type { RequestLimiter } from '../../src/server/throttle.js'
 import { SLOW_CONSUMER_CLOSE_CODE } from '../../src/server/ws-connection.js'
+import { wsUrlOf } from '../../src/client/ws-url.js'
 
 let service: RunningService
 let ws: WsRpcClient
@@ -61,7 +62,7 @@ describe('JSON-RPC over WebSocket', () => {
   })
 
   test('serves the flashblocks endpoint on /flashblocks, including its own methods', async () => {
-    const fb = await createWsClient(service.flashblocksUrl.replace('http', 'ws'))
+    const fb = await createWsClient(wsUrlOf(service.flashblocksUrl))
     try {
       expect(await fb.request('op_supportedCapabilities', [])).toEqual(['flashblocksv1'])
     } finally {

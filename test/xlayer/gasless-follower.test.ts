@@ -92,6 +92,6 @@ test('a follower preconfirms a gasless transfer with the leader receipt, hash an
   expect(pending.stateRoot).toBe(leaderPending.stateRoot)
   expect(pending.hash).toBe(leaderPending.hash)
   expect(await call(follower.flashblocksUrl, 'eth_getBalance', [sender.address, 'pending'])).toBe('0x0')
-  const { reexecution } = follower.follower.metrics()
+  const { reexecution } = follower.follower.status().follower!
   expect(reexecution).toMatchObject({ receiptMismatches: 0, hashMismatches: 0 })
 }, 60_000)

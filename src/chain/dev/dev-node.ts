@@ -11,7 +11,7 @@ import type { FilledRequest } from '../../capabilities/accounts.js'
 import type { DevNode, ForkingRequest, SnapshotMark } from '../../capabilities/dev-node.js'
 import { InvalidParamsError, UnsupportedDevMethodError } from '../../errors.js'
 import { DEV_MINE_MAX_BLOCKS } from '../../limits.js'
-import type { Chain } from '../chain.js'
+import type { DevChain } from './dev-chain.js'
 import type { ReplayStep } from '../sequencer.js'
 import { applyState, parseStateFile, StateFileError } from '../persist/state-load.js'
 import { stateDumpOf } from '../persist/state-dump.js'
@@ -29,7 +29,7 @@ export class EmbeddedDevNode implements DevNode {
   private initial: Snapshot | undefined
   instanceId = new Uint8Array(randomBytes(32))
 
-  constructor(private readonly chain: Chain) {
+  constructor(private readonly chain: DevChain) {
     chain.events.on('flashblock', (fb) => {
       if (fb.index === 0) this.steps = []
       this.steps.push(fb.executed.txs)
@@ -284,7 +284,7 @@ export class EmbeddedDevNode implements DevNode {
 }
 
 /** An edit made inside the open block, made again where a rebuild reaches it. */
-async function replayEdit(chain: Chain, edit: StateEdit): Promise<void> {
+async function replayEdit(chain: DevChain, edit: StateEdit): Promise<void> {
   const state = chain.vm.stateManager as MerkleStateManager
   await state.checkpoint()
   await edit(state)

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { keccak256 } from '../../evm/crypto.js'
-import { createChainCommon } from '../../evm/engine.js'
+import { createChainCommon } from '../../evm/chain-common.js'
 import { decodeTransaction } from '../pool/admission.js'
 import { decodeChainTx, decodeImpersonated, impersonatedTx } from './impersonation.js'
 import { EmbeddedDevAccounts } from '../dev-signer.js'

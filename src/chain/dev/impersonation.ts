@@ -14,7 +14,7 @@ import { Address, bigIntToBytes, bytesToBigInt, setLengthLeft } from '@ethereumj
 import type { FilledRequest } from '../../capabilities/accounts.js'
 import { keyOf } from '../../domain/block-record.js'
 import type { TxRecord, UserTxRecord } from '../../domain/types.js'
-import { adoptCommon, callCommon } from '../../evm/engine.js'
+import { adoptCommon, callCommon } from '../../evm/chain-common.js'
 import { toTxData } from '../dev-signer.js'
 import { decodeTransaction } from '../pool/admission.js'
 

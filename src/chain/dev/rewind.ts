@@ -9,13 +9,13 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { stateAt } from '../../evm/engine.js'
+import { stateAt } from '../../evm/state-views.js'
 import type { BlockParams } from '../../evm/flash-builder.js'
 import type { TxRecord, UserTxRecord } from '../../domain/types.js'
 import { nextBaseFee } from '../../opstack/base-fee.js'
 import { heldDeposits } from '../../opstack/block-opening.js'
-import { isUserTx } from '../../opstack/deposit-transaction.js'
-import type { Chain } from '../chain.js'
+import { isUserTx } from '../../domain/deposit-transaction.js'
+import type { DevChain } from './dev-chain.js'
 import type { ReplayStep } from '../sequencer.js'
 
 export interface Snapshot {
@@ -27,7 +27,7 @@ export interface Snapshot {
 }
 
 /** The chain as it stands; call inside the sequencer's lock. `steps`: how the open block was built so far. */
-export function takeSnapshot(chain: Chain, steps: readonly ReplayStep[]): Snapshot {
+export function takeSnapshot(chain: DevChain, steps: readonly ReplayStep[]): Snapshot {
   const head = chain.store.latest()
   const params = chain.sequencer.openBlockParams
   return {
@@ -40,7 +40,7 @@ export function takeSnapshot(chain: Chain, steps: readonly ReplayStep[]): Snapsh
 }
 
 /** Puts the chain back to `snapshot`; call inside the sequencer's lock, only on a rewindable store. */
-export async function rewind(chain: Chain, snapshot: Snapshot, reason: string): Promise<void> {
+export async function rewind(chain: DevChain, snapshot: Snapshot, reason: string): Promise<void> {
   const { sequencer, store, pending, pool, roots, vm } = chain
   sequencer.discardOpen()
   pool.clear(reason)
@@ -71,7 +71,7 @@ export async function rewind(chain: Chain, snapshot: Snapshot, reason: string): 
  * preconfirmed in it. Not on a data directory, whose journal already holds the open block. Call inside
  * the sequencer's lock; true when a block was dropped.
  */
-export async function discardUntouchedBlock(chain: Chain): Promise<boolean> {
+export async function discardUntouchedBlock(chain: DevChain): Promise<boolean> {
   const { sequencer, pending, pool, store, roots, nextBlock, vm } = chain
   const open = pending.current()
   if (sequencer.openBlock === undefined || !store.rewindable) return false

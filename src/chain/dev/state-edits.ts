@@ -7,7 +7,7 @@
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { type Account, Address, createAccount, equalsBytes } from '@ethereumjs/util'
 import type { VM } from '@ethereumjs/vm'
-import { stateAt } from '../../evm/engine.js'
+import { stateAt } from '../../evm/state-views.js'
 import type { EmbeddedExecutor } from '../../evm/execution/executor.js'
 import type { PendingStore } from '../../pending/store.js'
 import type { TxPool } from '../pool/pool.js'

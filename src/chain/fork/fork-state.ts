@@ -44,7 +44,7 @@ export class ForkStateManager extends MerkleStateManager {
     this.upstream = upstream
   }
 
-  /** The same fork over another trie (a read view at a root, an isolated simulation): see stateOver in engine.ts. */
+  /** The same fork over another trie (a read view at a root, an isolated simulation): see stateOver in evm/state-views.ts. */
   overTrie(trie: MerklePatriciaTrie): ForkStateManager {
     return new ForkStateManager(this.upstream, this.common, trie)
   }

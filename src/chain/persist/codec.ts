@@ -10,7 +10,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToUtf8, utf8ToBytes } from '@ethereumjs/util'
 import { assembleBlock } from '../../domain/block-record.js'
 import type { BlockRecord, ReceiptRecord } from '../../domain/types.js'
-import { adoptCommon } from '../../evm/engine.js'
+import { adoptCommon } from '../../evm/chain-common.js'
 import { decodeTransaction } from '../pool/admission.js'
 
 type Nested = Uint8Array | Nested[]

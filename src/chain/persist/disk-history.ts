@@ -11,9 +11,7 @@ import type { BlockHistory, TxPosition } from '../store.js'
 import { decodeBlock } from './codec.js'
 import type { Level } from './db.js'
 import { blockKey, decodePosition, hashKey, range, txKey } from './keys.js'
-
-/** Decoded blocks kept in memory; 64 covers a minute of 1 s blocks without holding a burst of full ones. */
-const RECENT_BLOCKS_CACHED = 64
+import { DISK_RECENT_BLOCKS_CACHED } from '../../limits.js'
 
 export class DiskHistory implements BlockHistory {
   private readonly recent = new Map<bigint, BlockRecord>()
@@ -73,6 +71,6 @@ export class DiskHistory implements BlockHistory {
   private remember(block: BlockRecord): void {
     this.recent.delete(block.number)
     this.recent.set(block.number, block)
-    if (this.recent.size > RECENT_BLOCKS_CACHED) this.recent.delete(this.recent.keys().next().value!)
+    if (this.recent.size > DISK_RECENT_BLOCKS_CACHED) this.recent.delete(this.recent.keys().next().value!)
   }
 }

@@ -18,9 +18,7 @@ import { Pruner } from './prune.js'
 import type { CanonicalStore } from '../store.js'
 import { StateFileError } from './state-load.js'
 import { LevelTrieDB } from './trie-db.js'
-
-/** Trie nodes kept decoded in memory in front of LevelDB (an LRU; a node is ~100-500 bytes). */
-const TRIE_NODE_CACHE = 50_000
+import { TRIE_NODE_CACHE_ENTRIES } from '../../limits.js'
 
 export interface DurableStart {
   persistence: Persistence
@@ -51,7 +49,7 @@ export async function openDurableChain(
     common,
     db: trieDb,
     valueEncoding: ValueEncoding.Bytes,
-    cacheSize: TRIE_NODE_CACHE,
+    cacheSize: TRIE_NODE_CACHE_ENTRIES,
   })
   const pruner = (history: number, store: CanonicalStore, warn: (message: string) => void) =>
     new Pruner(db, trieDb, trie, history, (n) => store.byNumber(n)?.header.stateRoot, warn)

@@ -11,9 +11,7 @@ import { keccak256 } from '../../evm/crypto.js'
 import type { Level } from './db.js'
 import { preimageKey } from './keys.js'
 import type { LevelOp } from './trie-db.js'
-
-/** Preimages remembered as already on disk, so the slots every block touches are not written again. */
-const KNOWN_ON_DISK = 100_000
+import { PREIMAGES_KNOWN_ON_DISK } from '../../limits.js'
 
 export class Preimages {
   /** Written since the last drain (all of them without a data directory), by preimage. */
@@ -49,7 +47,7 @@ export class Preimages {
   drain(): LevelOp[] {
     if (!this.db) return []
     const ops: LevelOp[] = []
-    if (this.known.size + this.fresh.size > KNOWN_ON_DISK) this.known.clear()
+    if (this.known.size + this.fresh.size > PREIMAGES_KNOWN_ON_DISK) this.known.clear()
     for (const [key, preimage] of this.fresh) {
       ops.push({ type: 'put', key: preimageKey(keccak256(preimage)), value: preimage })
       this.known.add(key)

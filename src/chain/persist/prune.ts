@@ -1,12 +1,12 @@
 /**
  * --history N: state older than N blocks is removed from the data directory by mark and sweep, one pass
- * every PRUNE_EVERY blocks (at most N), in the background. Mark: every node reachable from the state
+ * every PRUNE_EVERY_BLOCKS blocks (at most N), in the background. Mark: every node reachable from the state
  * roots of the last N blocks and from the live trie's root (the block in progress), storage tries
  * included. Sweep: every node key in a LevelDB snapshot taken before the mark that is not marked, not
  * written since the pass began (a new flashblock may write a node with an old hash again) and not
  * waiting to be written, is deleted. Code (keys longer than a node hash) is kept. A read of a pruned
  * block's state finds its root gone (Chain.readerAt -> MissingTrieNodeError); a block between N and
- * N + PRUNE_EVERY deep may still be readable until the next pass.
+ * N + PRUNE_EVERY_BLOCKS deep may still be readable until the next pass.
  */
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { LeafMPTNode } from '@ethereumjs/mpt'
@@ -15,11 +15,7 @@ import { MissingTrieNodeError } from '../../errors.js'
 import type { Level } from './db.js'
 import { range } from './keys.js'
 import type { LevelTrieDB } from './trie-db.js'
-
-/** Blocks between two prune passes (fewer when --history is smaller). */
-const PRUNE_EVERY = 256
-/** Deletes per LevelDB batch while sweeping. */
-const SWEEP_BATCH = 10_000
+import { PRUNE_EVERY_BLOCKS, PRUNE_SWEEP_BATCH } from '../../limits.js'
 
 export class Pruner {
   private lastPass = 0n
@@ -37,7 +33,7 @@ export class Pruner {
 
   /** After each sealed block: starts a pass when one is due and none is running. */
   sealed(head: bigint): void {
-    const every = BigInt(Math.min(PRUNE_EVERY, this.history))
+    const every = BigInt(Math.min(PRUNE_EVERY_BLOCKS, this.history))
     if (this.running || head - this.lastPass < every || head < BigInt(this.history)) return
     this.lastPass = head
     this.running = this.pass(head)
@@ -75,7 +71,7 @@ export class Pruner {
         if (key.length !== 33) continue // code, by prefixed hash: kept
         if (marked.has(bytesToHex(key.subarray(1)))) continue
         deletes.push({ type: 'del', key })
-        if (deletes.length >= SWEEP_BATCH) deletes = await this.sweep(deletes, tracked)
+        if (deletes.length >= PRUNE_SWEEP_BATCH) deletes = await this.sweep(deletes, tracked)
       }
       await this.sweep(deletes, tracked)
     } finally {

@@ -12,7 +12,7 @@ import { Address, bytesToHex, hexToBytes, setLengthLeft } from '@ethereumjs/util
 import type { BlockRecord } from '../../domain/types.js'
 import type { Preimages } from './preimages.js'
 import type { VM } from '@ethereumjs/vm'
-import { stateAt } from '../../evm/engine.js'
+import { stateAt } from '../../evm/state-views.js'
 import { liveTrie } from '../../evm/patches/fields.js'
 
 interface DumpedAccount {

@@ -23,10 +23,10 @@ import {
 } from '../../errors.js'
 import { MAX_TX_BYTES } from '../../limits.js'
 import { keccak256 } from '../../evm/crypto.js'
-import { adoptCommon, callCommon } from '../../evm/engine.js'
+import { adoptCommon, callCommon } from '../../evm/chain-common.js'
 import type { TxRecord, UserTxRecord } from '../../domain/types.js'
-import { DepositTransaction } from '../../opstack/deposit-transaction.js'
-import { DEPOSIT_TX_TYPE } from '../../opstack/deposit-tx.js'
+import { DepositTransaction } from '../../domain/deposit-transaction.js'
+import { DEPOSIT_TX_TYPE } from '../../domain/deposit-encoding.js'
 
 /** Transaction types this chain executes: legacy, EIP-2930, EIP-1559, EIP-7702 (no blob transactions). */
 const SUPPORTED_TYPES = new Set([0, 1, 2, 4])

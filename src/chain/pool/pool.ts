@@ -24,7 +24,7 @@ import { POOL_MAX_PER_SENDER, POOL_MAX_TOTAL, POOL_PRICE_BUMP_PERCENT } from '..
 import { keyOf } from '../../domain/block-record.js'
 import type { PoolContent, SendOptions } from '../../capabilities/submit.js'
 import type { TxRecord as AnyTxRecord, UserTxRecord as TxRecord } from '../../domain/types.js'
-import { isUserTx } from '../../opstack/deposit-transaction.js'
+import { isUserTx } from '../../domain/deposit-transaction.js'
 import { maxDepositGas } from '../../opstack/block-opening.js'
 import { type BlockLimits, checkStateless, decodeTransaction } from './admission.js'
 import { type PoolEntry, poolEntry } from './entry.js'

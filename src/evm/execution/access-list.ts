@@ -7,15 +7,12 @@
 import { hexToBytes } from '@ethereumjs/util'
 import type { AccessListResult } from '../../capabilities/execute.js'
 import type { CallRequest, StateOverrideSpec } from '../../domain/call-request.js'
-import { CALL_TIMEOUT_MS } from '../../limits.js'
+import { CALL_TIMEOUT_MS, ACCESS_LIST_MAX_ROUNDS } from '../../limits.js'
 import { callGasLimit, withTimeout } from './call.js'
 import { gethExecutionError } from './revert.js'
 import { execute, type ExecutionEnv } from './run.js'
 
 type AccessList = NonNullable<CallRequest['accessList']>
-
-/** Rounds before giving up on a list that keeps changing (each adds what the last list's gas let it reach). */
-const MAX_ROUNDS = 16
 
 /** `overrides`: geth's third parameter, applied to the state of every run. */
 export function createAccessList(
@@ -39,7 +36,7 @@ async function search(
       address: hexToBytes(entry.address as `0x${string}`),
       storageKeys: entry.storageKeys.map((key) => hexToBytes(key as `0x${string}`)),
     }))
-    if (same(found, list) || round === MAX_ROUNDS) {
+    if (same(found, list) || round === ACCESS_LIST_MAX_ROUNDS) {
       const error = result.execResult.exceptionError
       return { accessList: found, gasUsed: result.totalGasSpent, error: error && gethExecutionError(error.error) }
     }

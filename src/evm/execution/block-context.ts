@@ -5,8 +5,14 @@
  */
 import { type Block, createBlock, type BlockHeader } from '@ethereumjs/block'
 import type { VM } from '@ethereumjs/vm'
-import { callCommon } from '../engine.js'
-import { blobBaseFeeOf } from './block-overrides.js'
+import { callCommon } from '../chain-common.js'
+
+/** BLOBBASEFEE of an overridden header (block-overrides.ts): no header field holds it (it derives from excessBlobGas). */
+const blobBaseFees = new WeakMap<BlockHeader, bigint>()
+
+export function overrideBlobBaseFee(header: BlockHeader, fee: bigint): void {
+  blobBaseFees.set(header, fee)
+}
 
 const blockContexts = new WeakMap<BlockHeader, { paying?: Block; free?: Block }>()
 
@@ -14,7 +20,7 @@ export function blockContext(header: BlockHeader, paysFees: boolean, common: VM[
   let contexts = blockContexts.get(header)
   if (!contexts) blockContexts.set(header, (contexts = {}))
   const key = paysFees ? 'paying' : 'free'
-  const blobBaseFee = blobBaseFeeOf(header)
+  const blobBaseFee = blobBaseFees.get(header)
   const block = (contexts[key] ??= createBlock(
     { header: { ...header.toJSON(), baseFeePerGas: paysFees ? header.baseFeePerGas : 0n } as never },
     { common: callCommon(common), skipConsensusFormatValidation: true, freeze: blobBaseFee === undefined },

@@ -10,16 +10,9 @@ import { type BlockHeader, createBlockHeader } from '@ethereumjs/block'
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import { bytesToHex } from '@ethereumjs/util'
 import type { BlockOverrideSpec } from '../../domain/block-overrides.js'
-import { callCommon } from '../engine.js'
+import { callCommon } from '../chain-common.js'
+import { overrideBlobBaseFee } from './block-context.js'
 import type { ExecutionEnv } from './run.js'
-
-/** BLOCKBASEFEE of an overridden header: no header field holds it (the header derives it from excessBlobGas). */
-const blobBaseFees = new WeakMap<BlockHeader, bigint>()
-
-/** The blob base fee a call's header was given, if any (run.ts's blockContext sets it on the call's block). */
-export function blobBaseFeeOf(header: BlockHeader): bigint | undefined {
-  return blobBaseFees.get(header)
-}
 
 /** `env` with its header overridden; `method` decides BLOCKHASH at the block's own number (see above). */
 export function withBlockOverrides(
@@ -30,7 +23,7 @@ export function withBlockOverrides(
   if (!o) return env
   const real = env.header
   const header = overriddenHeader(real, o, env.vm.common)
-  if (o.blobBaseFee !== undefined) blobBaseFees.set(header, o.blobBaseFee)
+  if (o.blobBaseFee !== undefined) overrideBlobBaseFee(header, o.blobBaseFee)
   if (o.number === undefined) return { ...env, header, overridden: {} }
   const ownHash = method === 'traceCall' && o.number === real.number + 1n
   const blockHashes = hashesBelow(env.vm.blockchain as never, ownHash ? real.number + 1n : real.number, real)

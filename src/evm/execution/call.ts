@@ -7,7 +7,7 @@ import { ExecutionTimeoutError } from '../../errors.js'
 import { assertSucceeded } from './revert.js'
 import type { CallRequest, StateOverrideSpec } from '../../domain/call-request.js'
 import { execute, type ExecutionEnv } from './run.js'
-import { commonAt } from '../engine.js'
+import { commonAt } from '../chain-common.js'
 import type { CallEvms } from './fast-call.js'
 import type { StateSource } from './call-state.js'
 

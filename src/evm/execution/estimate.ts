@@ -9,7 +9,7 @@ import {
   GasRequiredExceedsAllowanceError,
   InsufficientFundsForTransferError,
 } from '../../errors.js'
-import { stateAt } from '../engine.js'
+import { stateAt } from '../state-views.js'
 import { Address, bytesToHex } from '@ethereumjs/util'
 import { callGasLimit, fastPath, withTimeout } from './call.js'
 import { assertSucceeded } from './revert.js'

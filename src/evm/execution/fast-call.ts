@@ -20,12 +20,10 @@ import { setAlwaysWarm } from '../patches/warm-set.js'
 import { withBudget } from './budget.js'
 import { blockContext } from './block-context.js'
 import { runTopFrame, topFrameFits } from '../patches/top-frame.js'
-import { throwawayVmCommon } from '../engine.js'
-import { CALL_TIMEOUT_MS } from '../../limits.js'
+import { throwawayVmCommon } from '../chain-common.js'
+import { CALL_TIMEOUT_MS, CALL_EVMS_MAX_IDLE } from '../../limits.js'
 import { interpretCall, interpreterByDefault, interpreterFits } from '../interpreter/call.js'
 
-/** Idle EVMs kept: calls interleave at every state read, and each needs its own journal. */
-const MAX_IDLE = 8
 /** Forks after Prague reprice intrinsic gas (EIP-2780, 7976, 7981, 8037): those calls take runTx's path. */
 const REPRICING_EIPS = [2780, 7976, 7981, 8037]
 
@@ -118,7 +116,7 @@ export class CallEvms {
       evm.journal.cleanJournal()
       evm.transientStorage.clear()
       state.detach()
-      if (this.idle.length < MAX_IDLE) this.idle.push(slot)
+      if (this.idle.length < CALL_EVMS_MAX_IDLE) this.idle.push(slot)
     }
   }
 
@@ -127,8 +125,8 @@ export class CallEvms {
     const fork = this.vm.common.hardfork()
     for (let slot = this.idle.pop(); slot; slot = this.idle.pop()) if (slot.fork === fork) return slot
     const state = new CallState()
-    // its own Common: a burst beyond MAX_IDLE makes EVMs that are dropped after, and an EVM stays reachable
-    // from the Common it was made on (engine.ts, throwawayVmCommon)
+    // its own Common: a burst beyond CALL_EVMS_MAX_IDLE makes EVMs that are dropped after, and an EVM stays reachable
+    // from the Common it was made on (chain-common.ts, throwawayVmCommon)
     const common = throwawayVmCommon(this.vm.common)
     const evm = await createEVM({ common, stateManager: state as never, blockchain: this.vm.blockchain as never })
     patchCallEvm(evm)

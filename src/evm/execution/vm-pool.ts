@@ -7,13 +7,10 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import { createVM, type VM } from '@ethereumjs/vm'
-import { stateAt, throwawayVmCommon } from '../engine.js'
+import { throwawayVmCommon } from '../chain-common.js'
+import { stateAt } from '../state-views.js'
 import { ExecutionTimeoutError } from '../../errors.js'
-
-/** State roots with idle VMs kept: latest, pending and a few just replaced. */
-const MAX_ROOTS = 8
-/** Idle VMs kept per root: enough for the calls that overlap in practice. */
-const MAX_IDLE_PER_ROOT = 4
+import { VM_POOL_MAX_ROOTS, VM_POOL_MAX_IDLE_PER_ROOT } from '../../limits.js'
 
 export class VmPool {
   /** Insertion order is recency: the first key is the least recently used root. */
@@ -54,10 +51,10 @@ export class VmPool {
 
   private give(key: string, vm: VM): void {
     const list = this.idle.get(key) ?? []
-    if (list.length >= MAX_IDLE_PER_ROOT) return
+    if (list.length >= VM_POOL_MAX_IDLE_PER_ROOT) return
     list.push(vm)
     this.idle.delete(key) // re-insert: most recently used last
     this.idle.set(key, list)
-    while (this.idle.size > MAX_ROOTS) this.idle.delete(this.idle.keys().next().value!)
+    while (this.idle.size > VM_POOL_MAX_ROOTS) this.idle.delete(this.idle.keys().next().value!)
   }
 }

@@ -1,9 +1,9 @@
 /**
  * The protected fields of @ethereumjs objects the service reads outside the call path, typed by the packages'
- * declarations: the live state trie under a MerkleStateManager (engine.ts's node store and read views,
+ * declarations: the live state trie under a MerkleStateManager (state-views.ts's node store and read views,
  * --dump-state), its checkpoint depth (flash-builder.ts checks a transaction left none open), a Common's
  * chain parameters (a geth genesis's BPO schedule, the deposit contract), and the readonly `common` of a
- * header or transaction (engine.ts shares one Common among the chain's records). installEvmPatches checks each is
+ * header or transaction (chain-common.ts shares one Common among the chain's records). installEvmPatches checks each is
  * where these read it.
  */
 import type { Common } from '@ethereumjs/common'
@@ -28,7 +28,7 @@ export function checkpointDepth(state: StateManagerInterface): number {
 
 /**
  * Gives an unfrozen header or transaction another Common: `common` is a readonly field each constructor
- * fills with its own copy (engine.ts adoptCommon shares one instead).
+ * fills with its own copy (chain-common.ts adoptCommon shares one instead).
  */
 export function replaceCommon(object: object, common: Common): void {
   ;(object as { common: Common }).common = common

@@ -2,8 +2,8 @@
  * Handlers for the opcodes that turn 32-byte words into stack values and back: MLOAD, MSTORE, CALLDATALOAD,
  * KECCAK256 (its digest) and SLOAD (its key and value). @ethereumjs converts through hex strings and pads by
  * spreading arrays into new ones (setLengthLeft): in a Solidity view these were the costliest opcodes after
- * the state reads (per opcode: MSTORE 2.4 µs, KECCAK256 3.4 µs, CALLDATALOAD 0.9 µs against 0.05 µs for a
- * PUSH). These do the same through a DataView's 64-bit words (words.ts). `wordOpcodes` installs them in one
+ * the state reads, dozens of times a PUSH (bench/README.md, "Read path, session 4", has the figures). These
+ * do the same through a DataView's 64-bit words (words.ts). `wordOpcodes` installs them in one
  * EVM's opcode table (the call path's) in place of a handler that is still the shipped one; every other EVM
  * runs the shipped handlers.
  */

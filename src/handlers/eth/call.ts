@@ -1,8 +1,8 @@
 import { data } from '../../format/hex.js'
 import { knownBlock, toSelector } from '../block-param.js'
 import { parseCallBlockOverrides } from '../block-overrides.js'
-import { parseStateOverrides } from '../state-overrides.js'
-import { parseCallRequest } from '../call-request.js'
+import { parseStateOverrides } from '../parse-state-overrides.js'
+import { parseCallRequest } from '../parse-call-request.js'
 import type { Handler } from '../context.js'
 
 /**

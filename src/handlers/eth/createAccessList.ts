@@ -1,7 +1,7 @@
 import { data, quantity } from '../../format/hex.js'
 import { knownBlock, toSelector } from '../block-param.js'
-import { parseCallRequest } from '../call-request.js'
-import { parseStateOverrides } from '../state-overrides.js'
+import { parseCallRequest } from '../parse-call-request.js'
+import { parseStateOverrides } from '../parse-state-overrides.js'
 import type { Handler } from '../context.js'
 
 /**

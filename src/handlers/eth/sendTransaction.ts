@@ -6,7 +6,7 @@ import { data } from '../../format/hex.js'
 import { knownBlock } from '../block-param.js'
 import { unlockedAccount } from '../dev-accounts.js'
 import { nextBaseFee, suggestedTip } from '../fee-params.js'
-import { parseCallRequest } from '../call-request.js'
+import { parseCallRequest } from '../parse-call-request.js'
 import type { Handler, HandlerContext } from '../context.js'
 
 /**

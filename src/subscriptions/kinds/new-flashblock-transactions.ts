@@ -4,7 +4,7 @@
  */
 import { optionalBoolean } from '../params.js'
 import type { FormattedBlock } from '../formatted-block.js'
-import type { FlashblockView } from '../sources.js'
+import type { FlashblockView } from '../flashblock-view.js'
 import type { Subscription, SubscriptionKindSpec } from '../types.js'
 
 export const newFlashblockTransactions: SubscriptionKindSpec<boolean> = {

@@ -7,7 +7,7 @@ import type { LogCriteria } from '../../filters/criteria.js'
 import { expectAtMost } from '../params.js'
 import { readLogCriteria } from '../log-filter.js'
 import type { FormattedBlock } from '../formatted-block.js'
-import type { FlashblockView } from '../sources.js'
+import type { FlashblockView } from '../flashblock-view.js'
 import type { Subscription, SubscriptionKindSpec } from '../types.js'
 import { publishLogs } from './logs.js'
 

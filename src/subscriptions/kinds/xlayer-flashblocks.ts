@@ -8,7 +8,7 @@ import { address } from '../../format/hex.js'
 import { parseXLayerFilter, type XLayerFilter } from '../xlayer-filter.js'
 import type { FormattedBlock } from '../formatted-block.js'
 import type { ReceiptRecord, TxRecord } from '../../domain/types.js'
-import type { FlashblockView } from '../sources.js'
+import type { FlashblockView } from '../flashblock-view.js'
 import type { Subscription, SubscriptionKindSpec } from '../types.js'
 
 export const xlayerFlashblocks: SubscriptionKindSpec<XLayerFilter> = {

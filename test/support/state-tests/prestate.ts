@@ -1,5 +1,5 @@
 /**
- * What every path of a state-test case starts from: the Common (the chain's factory, src/evm/engine.ts,
+ * What every path of a state-test case starts from: the Common (the chain's factory, src/evm/chain-common.ts,
  * scheduling forks up to the case's fork, chain id 1 as the fixtures sign and read CHAINID), the block
  * the transaction runs in, the signed transaction, and the pre-state in a trie. Imports no patch: the
  * unpatched reference run (run-tx.ts in a process of its own) builds on it too.
@@ -17,7 +17,8 @@ import {
   setLengthLeft,
   utf8ToBytes,
 } from '@ethereumjs/util'
-import { createChainCommon, memoryTrie } from '../../../src/evm/engine.js'
+import { createChainCommon } from '../../../src/evm/chain-common.js'
+import { memoryTrie } from '../../../src/evm/state-views.js'
 import { keccak256 } from '../../../src/evm/crypto.js'
 import type { Case, Fork, PreAccount, StateTest } from './fixtures.js'
 

@@ -7,7 +7,7 @@
  */
 import { MerkleStateManager } from '@ethereumjs/statemanager'
 import { Account, bytesToHex, createAddressFromString, hexToBytes } from '@ethereumjs/util'
-import { memoryTrie } from '../../../src/evm/engine.js'
+import { memoryTrie } from '../../../src/evm/state-views.js'
 import { UpstreamClient } from '../../../src/follower/upstream-client.js'
 import { Reexecutor } from '../../../src/follower/reexecute.js'
 import type { UpstreamStateManager } from '../../../src/follower/upstream-state.js'

@@ -4,11 +4,9 @@
  * executed) its `nonce` and `depositReceiptVersion` from the receipt. `mint` is always present (op-reth, which
  * X Layer nodes run, writes "0x0" for no mint; op-geth omits it then; viem reads either).
  */
-import { address, data, quantity, type Hex } from '../format/hex.js'
-import type { DepositTx } from './deposit-tx.js'
-
-/** Since Canyon every deposit receipt carries this version. */
-export const DEPOSIT_RECEIPT_VERSION = 1n
+import { address, data, quantity, type Hex } from './hex.js'
+import type { DepositTx } from '../domain/deposit-encoding.js'
+import { DEPOSIT_RECEIPT_VERSION } from '../domain/deposit-receipt.js'
 
 export interface DepositPosition {
   blockHash: Uint8Array

@@ -5,8 +5,10 @@
  */
 import { RLP } from '@ethereumjs/rlp'
 import { bigIntToUnpaddedBytes } from '@ethereumjs/util'
-import { DEPOSIT_RECEIPT_VERSION } from './deposit-json.js'
-import { DEPOSIT_TX_TYPE } from './deposit-tx.js'
+import { DEPOSIT_TX_TYPE } from './deposit-encoding.js'
+
+/** Since Canyon every deposit receipt carries this version. */
+export const DEPOSIT_RECEIPT_VERSION = 1n
 
 export interface DepositReceiptFields {
   status: 0 | 1

@@ -6,8 +6,7 @@
  */
 import type { TypedTransaction } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
-import type { TxRecord, UserTxRecord } from '../domain/types.js'
-import { DEPOSIT_TX_TYPE, type DepositTx, decodeDeposit, depositHash, encodeDeposit } from './deposit-tx.js'
+import { DEPOSIT_TX_TYPE, type DepositTx, decodeDeposit, depositHash, encodeDeposit } from './deposit-encoding.js'
 
 export class DepositTransaction {
   readonly type = DEPOSIT_TX_TYPE
@@ -47,7 +46,10 @@ export class DepositTransaction {
 /** A transaction a TxRecord may hold. */
 export type ChainTransaction = TypedTransaction | DepositTransaction
 
-export function isUserTx(record: TxRecord): record is UserTxRecord {
+/** Whether a record (a TxRecord) holds a user transaction: a UserTxRecord. */
+export function isUserTx<R extends { readonly tx: ChainTransaction }>(
+  record: R,
+): record is R & { readonly tx: TypedTransaction } {
   return !(record.tx instanceof DepositTransaction)
 }
 

@@ -14,9 +14,9 @@ type TransactionSerializableDeposit = {
 }
 import { RLP } from '@ethereumjs/rlp'
 import { InvalidParamsError } from '../errors.js'
-import { decodeDeposit, depositHash, encodeDeposit, type DepositTx } from './deposit-tx.js'
-import { formatDepositTransaction } from './deposit-json.js'
-import { l1InfoSourceHash, userDepositSourceHash } from './source-hash.js'
+import { decodeDeposit, depositHash, encodeDeposit, type DepositTx } from './deposit-encoding.js'
+import { formatDepositTransaction } from '../format/deposit.js'
+import { l1InfoSourceHash, userDepositSourceHash } from '../opstack/source-hash.js'
 
 const bytes = (hex: string) => hexToBytes(hex as Hex)
 

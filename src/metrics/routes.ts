@@ -5,19 +5,31 @@
  * cadence (late flashblocks, jitter) and the follower's upstream and feed state.
  */
 import type { FastifyInstance } from 'fastify'
-import type { ServiceMetrics } from '../metrics/service-metrics.js'
-import type { MetricSources } from '../metrics/sources.js'
+import type { FollowerStatus } from '../capabilities/backend-status.js'
+import type { ServiceMetrics } from './service-metrics.js'
+import type { MetricSources } from './scraped-metrics.js'
 
 export function collectMetrics(sources: MetricSources) {
-  const { chain, follower } = sources
+  const { head, embedded, follower } = sources.backend.status()
   return {
-    head: Number(chain?.store.height ?? follower?.cache.height ?? 0n),
-    pool: chain?.pool.size ?? 0,
+    head: Number(head ?? 0n),
+    pool: embedded?.poolSize ?? 0,
     subscriptions: sources.subscriptions.count(),
     feedClients: sources.feed.count(),
-    sequencer: chain?.sequencer.stats.summary() ?? null,
-    follower: follower?.metrics() ?? null,
+    sequencer: embedded?.cadence ?? null,
+    follower: follower ? followerJson(follower) : null,
     rateLimit: sources.rateLimit?.() ?? null,
+  }
+}
+
+/** JSON has no bigint and no undefined: the head as a number, an absent feed or pending feed as null. */
+function followerJson(status: FollowerStatus) {
+  const { upstream, feed, pending } = status
+  return {
+    ...status,
+    upstream: { ...upstream, head: upstream.head === undefined ? null : Number(upstream.head) },
+    feed: feed ?? null,
+    pending: pending ?? null,
   }
 }
 

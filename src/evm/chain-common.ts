@@ -1,20 +1,16 @@
 /**
- * The EVM engine: a chain-196/1952 `Common` on @ethereumjs 10 with every fork up to Prague active at
- * genesis (PoS, no miner reward), fast crypto, and read-only state views at any committed state root.
+ * The chain's `Common` on @ethereumjs 10: chain 196/1952 with every fork up to Prague active at genesis (PoS,
+ * no miner reward) and fast crypto, and the shared copies that spare each header, transaction and VM the
+ * params merge @ethereumjs's constructors run.
  */
 import { paramsBlock } from '@ethereumjs/block'
 import { type Common, Mainnet, createCustomCommon } from '@ethereumjs/common'
-import { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { paramsTx } from '@ethereumjs/tx'
-import { MapDB, ValueEncoding } from '@ethereumjs/util'
-import { paramsVM, type VM } from '@ethereumjs/vm'
+import { paramsVM } from '@ethereumjs/vm'
 import { paramsEVM } from '@ethereumjs/evm'
 import { opStackChainName } from '../opstack/op-chain.js'
 import { ecrecover, keccak256, kzg } from './crypto.js'
-import { OverlayDB } from './overlay-db.js'
-import type { NodeStore } from './trie-reader.js'
-import { liveTrie, replaceCommon } from './patches/fields.js'
+import { replaceCommon } from './patches/fields.js'
 
 /**
  * `lastFork`: the newest fork scheduled (default Prague, the chain's); the state-test harness runs fixtures
@@ -71,44 +67,6 @@ export function createChainCommon({ chainId, gasLimit, baseFee, lastFork = 'prag
 }
 
 /**
- * The state trie of a chain without --data-dir: nodes in a Map, kept as bytes. Named explicitly because
- * @ethereumjs's default trie stores its own nodes as bytes but records the String encoding in its options,
- * which every shallow copy inherits: each contract's storage trie (a shallow copy) then wrote its nodes as
- * hex strings, and every read of a storage node converted one back (a quarter of a cold storage read's CPU).
- */
-export function memoryTrie(common: Common): MerklePatriciaTrie {
-  return new MerklePatriciaTrie({ useKeyHashing: true, common, db: new MapDB(), valueEncoding: ValueEncoding.Bytes })
-}
-
-/**
- * The store under the live trie, which every committed root's nodes are in; read past the trie's checkpoint
- * layer, whose open checkpoint is the sequencer's block in progress.
- */
-export function nodeStore(vm: VM): NodeStore {
-  return liveTrie(vm.stateManager).database().db as NodeStore
-}
-
-/**
- * A read-only state view at `root`, sharing the live trie's node store. Nodes are content-addressed and
- * never pruned, so the view stays valid while the sequencer keeps writing (~0.2 ms to create).
- * Only roots committed at journal depth 0 are readable this way.
- */
-export function stateAt(vm: VM, root: Uint8Array): MerkleStateManager {
-  const trie = liveTrie(vm.stateManager).shallowCopy(false)
-  trie.root(root)
-  return stateOver(vm, trie)
-}
-
-/**
- * A state manager of the chain's kind over `trie`: a forked chain's (src/chain/fork/) reads what its trie
- * lacks from the upstream, so every view of its roots must be one too.
- */
-function stateOver(vm: VM, trie: MerklePatriciaTrie): MerkleStateManager {
-  const live = vm.stateManager as { overTrie?(trie: MerklePatriciaTrie): MerkleStateManager }
-  return live.overTrie?.(trie) ?? new MerkleStateManager({ common: vm.common, trie, caches: new Caches() })
-}
-
-/**
  * The Common to give a VM or EVM that will be dropped (one per call, trace, pooled root or re-executed block).
  * @ethereumjs's EVM subscribes to its Common's 'hardforkChanged' event and never unsubscribes, so every VM
  * made on a long-lived Common stays reachable from it for good, with its state manager and opcode table (a
@@ -147,17 +105,6 @@ function vmCommon(common: Common): Common {
 /** Throw-away VM Commons by the Common they copy: the shared record and call Commons are kept per origin. */
 const throwawayOrigins = new WeakMap<Common, Common>()
 const originOf = (common: Common): Common => throwawayOrigins.get(common) ?? common
-
-/**
- * A writable state at `root` whose writes (trie nodes, code) stay in an overlay of the chain's node store,
- * for execution that must compute state roots without keeping anything (eth_simulateV1).
- */
-export function isolatedStateAt(vm: VM, root: Uint8Array): MerkleStateManager {
-  const live = liveTrie(vm.stateManager)
-  const trie = live.shallowCopy(false, { db: new OverlayDB(live.database().db) } as never)
-  trie.root(root)
-  return stateOver(vm, trie)
-}
 
 const recordCommons = new WeakMap<Common, Common>()
 

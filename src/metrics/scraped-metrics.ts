@@ -4,20 +4,19 @@
  * figures (head lag, reconnects, dropped sequences). Counters mirror a monotonic count their owner keeps.
  */
 import { Counter, Gauge, type Registry } from 'prom-client'
-import type { Chain } from '../chain/chain.js'
+import type { Backend } from '../capabilities/backend.js'
+import type { BackendStatus, CadenceSummary, FollowerStatus } from '../capabilities/backend-status.js'
 import type { TypedEmitter, ChainEvents } from '../evm/events.js'
 import { interpreterStats } from '../evm/interpreter/stats.js'
-import type { FollowerBackend } from '../follower/backend.js'
 import type { PendingStore } from '../pending/store.js'
 import type { RateLimiterMetrics } from '../server/rate-limit-window.js'
 
 export interface MetricSources {
-  /** The embedded chain, absent in follower mode. */
-  chain?: Chain
-  /** The follower, absent on the embedded chain. */
-  follower?: FollowerBackend
-  /** Either backend's events and pending store: the flashblock age is measured from them. */
-  backend: { readonly events: TypedEmitter<ChainEvents>; readonly pending: PendingStore }
+  /**
+   * The backend (embedded or follower) through its capability: its status, and the events and pending store
+   * the flashblock age and the pending gauges are read from.
+   */
+  backend: Pick<Backend, 'status'> & { readonly events: TypedEmitter<ChainEvents>; readonly pending: PendingStore }
   subscriptions: { count(): number }
   feed: { count(): number }
   /** The limiter's figures; its Redis families are shown only when `redis` (a shared limiter) is true. */
@@ -54,7 +53,8 @@ function counter(registry: Registry, name: string, help: string, read: Read): vo
 }
 
 export function registerSources(registry: Registry, sources: MetricSources): () => void {
-  const { chain, follower, backend } = sources
+  const { backend } = sources
+  const status = () => backend.status()
   let lastFlashblockAt = Date.now()
   let flashblocks = 0
   const onFlashblock = () => {
@@ -63,8 +63,7 @@ export function registerSources(registry: Registry, sources: MetricSources): () 
   }
   backend.events.on('flashblock', onFlashblock)
 
-  const head = () => chain?.store.height ?? follower?.cache.height
-  gauge(registry, 'preconf_head_block_number', 'Number of the newest sealed (latest) block', () => num(head()))
+  gauge(registry, 'preconf_head_block_number', 'Number of the newest sealed (latest) block', () => num(status().head))
   gauge(registry, 'preconf_pending_block_number', 'Number of the block being preconfirmed (pending)', () =>
     num(backend.pending.current()?.block.number),
   )
@@ -103,8 +102,10 @@ export function registerSources(registry: Registry, sources: MetricSources): () 
     gauge(registry, 'preconf_redis_up', '1 while the rate limiter reaches Redis', () => (limiter().redisUp ? 1 : 0))
   }
   registerInterpreter(registry)
-  if (chain) registerChain(registry, chain)
-  if (follower) registerFollower(registry, follower)
+  // which backend runs is fixed for the service's life, and so is whether a follower has a feed
+  const { embedded, follower } = status()
+  if (embedded) registerEmbedded(registry, () => status().embedded!)
+  if (follower) registerFollower(registry, () => status().follower!, follower.feed !== undefined)
   return () => backend.events.off('flashblock', onFlashblock)
 }
 
@@ -128,9 +129,9 @@ function registerInterpreter(registry: Registry): void {
   })
 }
 
-function registerChain(registry: Registry, chain: Chain): void {
-  const cadence = () => chain.sequencer.stats.summary()
-  gauge(registry, 'preconf_pool_transactions', 'Transactions waiting in the pool', () => chain.pool.size)
+function registerEmbedded(registry: Registry, status: () => NonNullable<BackendStatus['embedded']>): void {
+  const cadence = (): CadenceSummary => status().cadence
+  gauge(registry, 'preconf_pool_transactions', 'Transactions waiting in the pool', () => status().poolSize)
   counter(
     registry,
     'preconf_sequencer_late_flashblocks_total',
@@ -151,14 +152,13 @@ function registerChain(registry: Registry, chain: Chain): void {
   })
 }
 
-function registerFollower(registry: Registry, follower: FollowerBackend): void {
-  const { feed, pendingFeed } = follower
+function registerFollower(registry: Registry, status: () => FollowerStatus, hasFeed: boolean): void {
   gauge(
     registry,
     'preconf_follower_head_lag_seconds',
     "Wall clock minus the timestamp of the follower's head block",
     () => {
-      const lagMs = follower.head.health().lagMs
+      const lagMs = status().upstream.lagMs
       return lagMs === undefined ? undefined : lagMs / 1000
     },
   )
@@ -166,53 +166,54 @@ function registerFollower(registry: Registry, follower: FollowerBackend): void {
     registry,
     'preconf_follower_upstream_reachable',
     "1 while the upstream answered the follower's last request",
-    () => (follower.head.health().reachable ? 1 : 0),
+    () => (status().upstream.reachable ? 1 : 0),
   )
   gauge(
     registry,
     'preconf_follower_forwarded_transactions',
     'Transactions forwarded to the sequencer, not yet seen mined',
-    () => follower.forwarded.size,
+    () => status().forwarded,
   )
-  if (!feed) return
+  if (!hasFeed) return
+  const feed = () => status().feed!
   gauge(registry, 'preconf_follower_feed_connected', '1 while the upstream flashblocks feed is connected', () =>
-    feed.connected ? 1 : 0,
+    feed().connected ? 1 : 0,
   )
   counter(
     registry,
     'preconf_follower_feed_reconnects_total',
     'Reconnects of the upstream flashblocks feed',
-    () => feed.stats.reconnects,
+    () => feed().reconnects,
   )
   counter(
     registry,
     'preconf_follower_feed_idles_total',
     'Times the upstream feed went silent past the idle timeout',
-    () => feed.stats.idles,
+    () => feed().idles,
   )
   counter(
     registry,
     'preconf_follower_feed_malformed_frames_total',
     'Upstream feed frames dropped as undecodable (the connection stays up)',
-    () => feed.stats.decodeErrors,
+    () => feed().decodeErrors,
   )
   counter(
     registry,
     'preconf_follower_feed_dropped_sequences_total',
     'Feed flashblocks that broke the sequence (gap, skipped index, mid-block join)',
-    () => feed.stats.sequenceBreaks,
+    () => feed().sequenceBreaks,
   )
   counter(
     registry,
     'preconf_follower_pending_dropped_blocks_total',
     'Pending blocks dropped by re-execution (gap, mid-block join, a failed transaction)',
-    () => pendingFeed?.stats.dropped,
+    () => status().pending?.dropped,
   )
   counter(
     registry,
     'preconf_follower_early_receipts_served_total',
     "Lookups answered from a feed frame's metadata receipt before re-execution published it",
-    () => follower.early.stats.served,
+    () => status().earlyReceipts.served,
   )
 }
 

@@ -3,9 +3,9 @@
  * Jovian: l1GasPrice, l1GasUsed, l1Fee, l1BaseFeeScalar, l1BlobBaseFee, l1BlobBaseFeeScalar,
  * operatorFeeScalar, operatorFeeConstant, daFootprintGasScalar, and blobGasUsed (the DA footprint).
  */
-import { parseQuantity, quantity, type Hex } from '../format/hex.js'
-import { operatorFee } from './operator-fee.js'
-import type { OpReceiptFees } from './op-fees.js'
+import { parseQuantity, quantity, type Hex } from './hex.js'
+import { operatorFee } from '../opstack/operator-fee.js'
+import type { OpReceiptFees } from '../domain/op-fee-params.js'
 
 export function opReceiptFields(fees: OpReceiptFees): Record<string, Hex> {
   return {
