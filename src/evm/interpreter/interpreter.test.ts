@@ -127,7 +127,7 @@ test('a call the interpreter does not run (a CREATE) is counted and answered by 
 test('the fallbacks are on /metrics by reason', async () => {
   const { ServiceMetrics } = await import('../../metrics/service-metrics.js')
   const metrics = new ServiceMetrics({
-    backend: { events: chain.events, pending: chain.pending } as never,
+    backend: chain,
     subscriptions: { count: () => 0 },
     feed: { count: () => 0 },
   })
