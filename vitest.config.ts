@@ -20,9 +20,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     // the embedded chain is CPU-bound; two cores, so keep files from starving each other's sequencers
     maxWorkers: 2,
-    // A worker runs file after file of its project without reloading the modules (@ethereumjs, viem, fastify
-    // and the service cost ~2 s of CPU a file to load): every file closes what it starts, no support module
-    // keeps state, and the few files that swap something process-wide run in the isolated project.
+    // A worker runs file after file of its project without reloading the modules (@ethereumjs, viem, fastify,
+    // the service) nor re-running the EVM patches' install, ~1 s of CPU a file: every file closes what it
+    // starts, no support module keeps state, and the few files that swap something process-wide run isolated.
     isolate: false,
     // CI reads the JSON report to print its one-line summary (one report for all projects); a machine
     // without some Debian packages ends with one line saying which groups it skipped and how to enable them
