@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 
 /** The tests that hold the call path to runTx's (and to anvil): run again with @ethereumjs unpatched. */
 const DIFFERENTIAL = [
@@ -9,13 +9,22 @@ const DIFFERENTIAL = [
   'src/evm/patches/install.test.ts',
 ]
 
+const ALL = ['src/**/*.test.ts', 'codegen/**/*.test.ts', 'test/**/*.test.ts', 'generated/**/*.test.ts']
+
+/** Files that replace something process-wide (a spy on performance.now, on a prototype): each in a fresh worker. */
+const ISOLATED = ['src/evm/execution/call-budget.test.ts', 'test/follower/feed-client.test.ts']
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // the embedded chain is CPU-bound; two cores, so keep files from starving each other's sequencers
     maxWorkers: 2,
-    // CI reads the JSON report to print its one-line summary (one report for both projects); a machine
+    // A worker runs file after file of its project without reloading the modules (@ethereumjs, viem, fastify,
+    // the service) nor re-running the EVM patches' install, ~1 s of CPU a file: every file closes what it
+    // starts, no support module keeps state, and the few files that swap something process-wide run isolated.
+    isolate: false,
+    // CI reads the JSON report to print its one-line summary (one report for all projects); a machine
     // without some Debian packages ends with one line saying which groups it skipped and how to enable them
     reporters: ['default', 'json', './test/support/missing-tools-reporter.ts'],
     outputFile: { json: 'test-results/vitest.json' },
@@ -24,7 +33,17 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'patched',
-          include: ['src/**/*.test.ts', 'codegen/**/*.test.ts', 'test/**/*.test.ts', 'generated/**/*.test.ts'],
+          include: ALL,
+          exclude: [...configDefaults.exclude, ...ISOLATED],
+          setupFiles: ['test/support/evm-patches.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'isolated',
+          include: ISOLATED,
+          isolate: true,
           setupFiles: ['test/support/evm-patches.ts'],
         },
       },
