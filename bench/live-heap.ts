@@ -3,22 +3,23 @@
  * not a leak when the live heap after a full collection stays put: V8 sizes its heap to the allocation
  * rate and returns pages lazily. SIGUSR1 makes Node open its inspector on 127.0.0.1:9229 (no restart, no
  * flag); this script asks it for HeapProfiler.collectGarbage, reads process.memoryUsage() around it and
- * closes the inspector again. Port 9229 must be free. The process pauses for the collection (~0.1-1 s).
+ * closes the inspector again. Port 9229 must be free (or the port the process was started with
+ * `--inspect-port`: pass it). The process pauses for the collection (~0.1-1 s).
  *
- *   npx tsx bench/live-heap.ts PID      (or liveHeap(pid) from another bench)
+ *   npx tsx bench/live-heap.ts PID [PORT]     (or liveHeap(pid, port) from another bench)
  */
 import WebSocket from 'ws'
 
 /** RSS and heap of process `pid` before and after a forced full GC, in MB. */
-export async function liveHeap(pid: number): Promise<{ before: Memory; after: Memory }> {
+export async function liveHeap(pid: number, port = 9229): Promise<{ before: Memory; after: Memory }> {
   process.kill(pid, 'SIGUSR1')
   let targets: { webSocketDebuggerUrl: string }[] = []
   for (let attempt = 0; targets.length === 0; attempt++) {
     await new Promise((r) => setTimeout(r, 200))
-    targets = await fetch('http://127.0.0.1:9229/json/list')
+    targets = await fetch(`http://127.0.0.1:${port}/json/list`)
       .then((r) => r.json() as Promise<typeof targets>)
       .catch(() => [])
-    if (attempt === 50) throw new Error(`process ${pid} opened no inspector on 127.0.0.1:9229 within 10 s`)
+    if (attempt === 50) throw new Error(`process ${pid} opened no inspector on 127.0.0.1:${port} within 10 s`)
   }
   const socket = new WebSocket(targets[0]!.webSocketDebuggerUrl)
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject))
@@ -67,10 +68,10 @@ interface Memory {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const pid = Number(process.argv[2])
   if (!Number.isInteger(pid)) {
-    console.error('usage: npx tsx bench/live-heap.ts PID')
+    console.error('usage: npx tsx bench/live-heap.ts PID [PORT]')
     process.exit(2)
   }
-  const { before, after } = await liveHeap(pid)
+  const { before, after } = await liveHeap(pid, process.argv[3] ? Number(process.argv[3]) : undefined)
   console.log('MB before', before)
   console.log('MB after a full GC', after)
 }

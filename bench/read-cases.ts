@@ -63,6 +63,9 @@ export function cases(token: Hex, txHash: Hex): Record<string, unknown> {
     callPending: req('eth_call', [balanceOf(holder), 'pending']),
     // balanceOf with a different trailing word per request (see varied): no answer from the call memo
     callVaried: req('eth_call', [balanceOf(holder), 'latest']),
+    // the shared kit's two cases with a different address in every request (see varied): no cache answers them
+    callDistinct: req('eth_call', [balanceOf(holder), 'latest']),
+    balanceDistinct: req('eth_getBalance', [holder, 'latest']),
     receipt: req('eth_getTransactionReceipt', [txHash]),
     batch10: [
       req('eth_chainId', [], 1),
@@ -79,15 +82,27 @@ export function cases(token: Hex, txHash: Hex): Record<string, unknown> {
   }
 }
 
+/** An address nobody used, different for every `i` (the shared kit's `distinctAddr`). */
+const distinctAddress = (i: number) => `0xd15c${(distinctBase + i).toString(16).padStart(36, '0')}`
+const distinctBase = Math.floor(Math.random() * 2 ** 40)
+
 /**
  * The body of request `i` of a case: callVaried's calldata gets a 32-byte word appended that differs per
- * request (the ABI decoder ignores it), so every call runs the EVM as a distinct call would; others as given.
+ * request (the ABI decoder ignores it), so every call runs the EVM as a distinct call would; callDistinct
+ * and balanceDistinct name a new address each time, as the shared kit's cases of those names; others as given.
  */
 export function varied(name: string, body: unknown): ((i: number) => string) | undefined {
-  if (name !== 'callVaried') return undefined
+  if (name === 'balanceDistinct') {
+    const read = body as { params: [string, string] }
+    return (i) => JSON.stringify({ ...read, params: [distinctAddress(i), read.params[1]] })
+  }
+  if (name !== 'callVaried' && name !== 'callDistinct') return undefined
   const call = body as { params: [{ data: string }, string] }
   return (i) => {
-    const data = `${call.params[0].data}${i.toString(16).padStart(64, '0')}`
+    const data =
+      name === 'callVaried'
+        ? `${call.params[0].data}${i.toString(16).padStart(64, '0')}`
+        : `${call.params[0].data.slice(0, -40)}${distinctAddress(i).slice(2)}`
     return JSON.stringify({ ...call, params: [{ ...call.params[0], data }, call.params[1]] })
   }
 }
