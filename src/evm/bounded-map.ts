@@ -1,6 +1,14 @@
-/** A Map that drops its oldest entries once their total weight passes `capacity`: the read path's caches. */
+/**
+ * A Map that drops its oldest entries once their total weight passes `capacity`: the read path's caches.
+ * The oldest are found in an array of keys in insertion order, not by iterating the Map: a Map that keeps
+ * dropping its first entries is full of deleted slots at its start until it is rehashed, and each fresh
+ * iterator walks past all of them (at capacity that walk was most of a distinct eth_getBalance's CPU).
+ */
 export class BoundedMap<V> {
   private readonly map = new Map<string, V>()
+  /** Keys in insertion order from `head` on. */
+  private order: string[] = []
+  private head = 0
   private total = 0
 
   constructor(
@@ -16,18 +24,22 @@ export class BoundedMap<V> {
     return this.map.get(key)
   }
 
+  /** A key set again keeps its place (caches set a key after missing it, so that is rare). */
   set(key: string, value: V): void {
     const old = this.map.get(key)
-    if (old !== undefined) {
-      this.total -= this.weigh(old)
-      this.map.delete(key)
-    }
+    if (old !== undefined) this.total -= this.weigh(old)
+    else this.order.push(key)
     this.map.set(key, value)
     this.total += this.weigh(value)
-    for (const [k, v] of this.map) {
-      if (this.total <= this.capacity || this.map.size === 1) break
-      this.map.delete(k)
-      this.total -= this.weigh(v)
+    while (this.total > this.capacity && this.map.size > 1) {
+      const oldest = this.order[this.head++]!
+      this.total -= this.weigh(this.map.get(oldest)!)
+      this.map.delete(oldest)
+    }
+    // drop the consumed front now and then: amortised O(1) per set
+    if (this.head > 1024 && this.head * 2 > this.order.length) {
+      this.order = this.order.slice(this.head)
+      this.head = 0
     }
   }
 }
