@@ -96,7 +96,11 @@ async function age(instance: Instance): Promise<number> {
 }
 
 async function post(url: string, body: unknown) {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
   await res.text()
 }
 
@@ -126,14 +130,23 @@ async function run(mode: string) {
   const aged = await start(flags)
   const seconds = await age(aged)
   const height = BigInt(await rpc(aged.target.url, 'eth_blockNumber'))
-  const fresh = await start([...(args.flags ? args.flags.split(' ') : []), ...(dir ? ['--data-dir', join(dir, 'fresh')] : [])])
+  const fresh = await start([
+    ...(args.flags ? args.flags.split(' ') : []),
+    ...(dir ? ['--data-dir', join(dir, 'fresh')] : []),
+  ])
   try {
     for (const instance of [fresh, aged]) for (const name of names) await measure(instance, name) // JIT warm-up
     for (const instance of [fresh, aged]) instance.idle = await idleCpuPerMs(instance.target)
-    const heap = { fresh: (await liveHeap(fresh.target.pid!, fresh.inspectPort)).after, aged: (await liveHeap(aged.target.pid!, aged.inspectPort)).after }
+    const heap = {
+      fresh: (await liveHeap(fresh.target.pid!, fresh.inspectPort)).after,
+      aged: (await liveHeap(aged.target.pid!, aged.inspectPort)).after,
+    }
     const best = { fresh: new Map<string, number>(), aged: new Map<string, number>() }
     for (let r = 0; r < Number(args.rounds); r++)
-      for (const [label, instance] of [['fresh', fresh], ['aged', aged]] as const)
+      for (const [label, instance] of [
+        ['fresh', fresh],
+        ['aged', aged],
+      ] as const)
         for (const name of names) {
           const us = await measure(instance, name)
           best[label].set(name, Math.min(us, best[label].get(name) ?? Number.POSITIVE_INFINITY))
@@ -144,7 +157,9 @@ async function run(mode: string) {
     )
     console.log('| | fresh | aged | aged/fresh |\n|---|---|---|---|')
     const mb = (m: { heapUsed: number; rss: number }) => `${m.heapUsed} MB (RSS ${m.rss})`
-    console.log(`| live heap after full GC | ${mb(heap.fresh)} | ${mb(heap.aged)} | ${(heap.aged.heapUsed / heap.fresh.heapUsed).toFixed(2)}× |`)
+    console.log(
+      `| live heap after full GC | ${mb(heap.fresh)} | ${mb(heap.aged)} | ${(heap.aged.heapUsed / heap.fresh.heapUsed).toFixed(2)}× |`,
+    )
     for (const name of names) {
       const f = best.fresh.get(name)!
       const a = best.aged.get(name)!
