@@ -24,25 +24,9 @@ import { encodeDepositReceipt } from '../domain/deposit-receipt.js'
 import { type DepositResult, runDeposit } from '../opstack/run-deposit.js'
 import { isZeroPriced } from '../opstack/gasless.js'
 import { GASLESS_BUDGET_SPENT, GaslessRunner } from './gasless-runner.js'
+import type { FlashOptions, Skipped } from './flash-options.js'
 
-/** Why a candidate did not make it into this flashblock. `drop`: remove it from the pool. */
-export interface Skipped {
-  readonly tx: TxRecord
-  readonly reason: string
-  readonly drop: boolean
-}
-
-export interface FlashOptions {
-  /**
-   * performance.now() after which no further user transaction is started (the rest wait for the next
-   * flashblock). The first one always starts: a flashblock that begins past its deadline (a busy machine)
-   * still builds, or a pool that always has one ready would never be drained.
-   */
-  deadline?: number
-  /** A follower's state cannot compute roots: it takes this flashblock's from the feed. */
-  stateRoot?: Uint8Array
-}
-
+export type { FlashOptions, Skipped } from './flash-options.js'
 export type { BlockParams, FollowedBlock }
 
 export class FlashBuilder {

@@ -20,7 +20,7 @@ import {
   GaslessNotWhitelistedError,
 } from '../../errors.js'
 import { type GaslessAllowance, isZeroPriced } from '../../opstack/gasless.js'
-import { POOL_MAX_PER_SENDER, POOL_MAX_TOTAL, POOL_PRICE_BUMP_PERCENT } from '../../limits.js'
+import { POOL_MAX_PER_SENDER, POOL_MAX_TOTAL } from '../../limits.js'
 import { keyOf } from '../../domain/block-record.js'
 import type { PoolContent, SendOptions } from '../../capabilities/submit.js'
 import type { TxRecord as AnyTxRecord, UserTxRecord as TxRecord } from '../../domain/types.js'
@@ -29,6 +29,7 @@ import { maxDepositGas } from '../../opstack/block-opening.js'
 import { type BlockLimits, checkStateless, decodeTransaction } from './admission.js'
 import { type PoolEntry, poolEntry } from './entry.js'
 import { priceOrdered } from './ready.js'
+import { type SenderTxs, fillsGap, nextNonce, outbids } from './sender-queue.js'
 
 type StateReader = Pick<MerkleStateManager, 'getAccount' | 'getCode'>
 
@@ -53,13 +54,6 @@ export interface PoolOptions {
    * absent = zero-priced transactions meet the base fee check like any other.
    */
   gasless?: { allowance: (record: TxRecord) => Promise<GaslessAllowance>; whitelist: string }
-}
-
-/** One sender's transactions by nonce, and its nonce in the head state as last seen. */
-interface SenderTxs {
-  readonly sender: Uint8Array
-  stateNonce: bigint
-  readonly byNonce: Map<bigint, PoolEntry>
 }
 
 const DELEGATION_PREFIX = [0xef, 0x01, 0x00]
@@ -282,37 +276,6 @@ export class TxPool {
   }
 }
 
-/**
- * True when the nonce is the one the sender's queued transactions wait for. Such a transaction is admitted
- * past the limits: refusing it would strand the sender's queued ones (the pool full of them, the gap never
- * filled). The overshoot is bounded by the number of queued transactions, so the pool stays under twice its size.
- */
-function fillsGap(queue: SenderTxs, nonce: bigint): boolean {
-  let next = queue.stateNonce
-  while (queue.byNonce.has(next)) next++
-  if (nonce !== next) return false
-  for (const queued of queue.byNonce.keys()) if (queued > nonce) return true
-  return false
-}
-
-/** geth's rule: both caps strictly higher and at least POOL_PRICE_BUMP_PERCENT above the old ones. */
-function outbids(next: PoolEntry, old: PoolEntry): boolean {
-  const bump = 100n + POOL_PRICE_BUMP_PERCENT
-  return (
-    next.feeCap > old.feeCap &&
-    next.tipCap > old.tipCap &&
-    next.feeCap >= (old.feeCap * bump) / 100n &&
-    next.tipCap >= (old.tipCap * bump) / 100n
-  )
-}
-
 function maxBig(a: bigint, b: bigint): bigint {
   return a > b ? a : b
-}
-
-/** The first nonce from `from` on that the sender's queue does not hold: its next executable one. */
-function nextNonce(queue: SenderTxs | undefined, from: bigint): bigint {
-  let nonce = from
-  while (queue?.byNonce.has(nonce)) nonce++
-  return nonce
 }
