@@ -13,11 +13,10 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import autocannon from 'autocannon'
 import { type Hex, parseGwei } from 'viem'
 import { freePort, devAccount, rpc, startOurs, type Target } from './lib.js'
 import { liveHeap } from './live-heap.js'
-import { cases, cpuMs, fixtures, idleCpuPerMs, varied } from './read-cases.js'
+import { cases, cpuPerRequest, fixtures, idleCpuPerMs, varied } from './read-cases.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -104,24 +103,8 @@ async function post(url: string, body: unknown) {
   await res.text()
 }
 
-async function measure(instance: Instance, name: string): Promise<number> {
-  const { target, all, idle } = instance
-  const vary = varied(name, all[name])
-  const amount = Number(args.n)
-  const cpu0 = cpuMs(target.pid!)
-  const t0 = performance.now()
-  await autocannon({
-    ...(vary
-      ? { requests: [{ setupRequest: (request: { body?: string }) => ({ ...request, body: vary(sent++) }) }] }
-      : {}),
-    url: target.url,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(all[name]),
-    connections: 2,
-    amount,
-  })
-  return ((cpuMs(target.pid!) - cpu0 - idle * (performance.now() - t0)) * 1000) / amount
+async function measure({ target, all, idle }: Instance, name: string): Promise<number> {
+  return cpuPerRequest(target, name, all[name], { idle, amount: Number(args.n), connections: 2 })
 }
 
 async function run(mode: string) {

@@ -3,6 +3,7 @@
  * fresh chain: a deployed ERC-20 and one transfer. Shared by read-path.ts and request-cpu.ts.
  */
 import { readFileSync } from 'node:fs'
+import autocannon from 'autocannon'
 import { encodeDeployData, encodeFunctionData, type Hex, parseEther } from 'viem'
 import { testToken } from '../test/support/fixtures.js'
 import { devAccount, rpc, sleep, type Target } from './lib.js'
@@ -120,4 +121,33 @@ export function cpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   return (Number(f[11]) + Number(f[12])) * 10
+}
+
+let sent = 0
+
+/**
+ * Server CPU (µs) per request of one case: `amount` requests back to back over `connections` keep-alive
+ * connections, the distinct cases with a new address each time, less the idle chain's own CPU (`idle`, per ms).
+ */
+export async function cpuPerRequest(
+  target: Target,
+  name: string,
+  body: unknown,
+  { idle, amount, connections }: { idle: number; amount: number; connections: number },
+): Promise<number> {
+  const vary = varied(name, body)
+  const cpu0 = cpuMs(target.pid!)
+  const t0 = performance.now()
+  await autocannon({
+    ...(vary
+      ? { requests: [{ setupRequest: (request: { body?: string }) => ({ ...request, body: vary(sent++) }) }] }
+      : {}),
+    url: target.url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    connections,
+    amount,
+  })
+  return ((cpuMs(target.pid!) - cpu0 - idle * (performance.now() - t0)) * 1000) / amount
 }

@@ -10,8 +10,7 @@
  */
 import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import autocannon from 'autocannon'
-import { cases, cpuMs, fixtures, idleCpuPerMs, varied } from './read-cases.js'
+import { cases, cpuPerRequest, fixtures, idleCpuPerMs } from './read-cases.js'
 import { startOurs, type Target } from './lib.js'
 
 const { values: args } = parseArgs({
@@ -27,26 +26,8 @@ const n = Number(args.n)
 /** CLOCK_MONOTONIC in µs, the clock V8's profiles use. */
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n)
 
-let sent = 0
-
-async function measure(target: Target, name: string, body: unknown, idle: number, amount: number) {
-  const vary = varied(name, body)
-  const cpu0 = cpuMs(target.pid!)
-  const t0 = performance.now()
-  await autocannon({
-    ...(vary
-      ? { requests: [{ setupRequest: (request: { body?: string }) => ({ ...request, body: vary(sent++) }) }] }
-      : {}),
-    url: target.url,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-    connections: Number(args.connections),
-    amount,
-  })
-  const wall = performance.now() - t0
-  return ((cpuMs(target.pid!) - cpu0 - idle * wall) * 1000) / amount
-}
+const measure = (target: Target, name: string, body: unknown, idle: number, amount: number) =>
+  cpuPerRequest(target, name, body, { idle, amount, connections: Number(args.connections) })
 
 async function run(label: string, target: Target) {
   const fx = await fixtures(target.url)
