@@ -7,7 +7,7 @@
  * the two instances (a neighbour's burst hits both); the best round of each. In memory and with --data-dir.
  *
  *   npx tsx bench/aging.ts [--blocks 1200] [--txs 2000] [--reads 20] [--n 10000] [--rounds 3]
- *                          [--modes memory,data-dir] [--flags="--history 128"]
+ *                          [--modes memory,data-dir] [--flags="--gas-limit 60000000"]
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
