@@ -3,13 +3,19 @@
  * generated code and the client into dist/ with the same layout as the sources, so every
  * `new URL('../../generated/…', import.meta.url)` in src/ finds its file under dist/ too, then copies the
  * files tsc does not emit: the ajv validators (already JavaScript) and what the server reads at run time.
+ * `--out <dir> --no-check`: the same build elsewhere, emitted without type-checking (the tests' compiled
+ * CLI, test/support/cli-build.ts, after `npm test` has type-checked the tree).
  */
 import { execFileSync } from 'node:child_process'
 import { cpSync, existsSync, renameSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
 
 const root = join(import.meta.dirname, '..')
-const dist = join(root, 'dist')
+const { values } = parseArgs({ options: { out: { type: 'string' }, 'no-check': { type: 'boolean', default: false } } })
+const dist = values.out ? resolve(values.out) : join(root, 'dist')
+// the tests' CLI runs the JavaScript only: no declarations
+const noCheck = values['no-check'] ? ['--noCheck', '--declaration', 'false'] : []
 
 const ASSETS = [
   'generated/validators.js',
@@ -29,7 +35,14 @@ const previous = `${dist}.previous-${process.pid}`
 rmSync(next, { recursive: true, force: true })
 execFileSync(
   process.execPath,
-  [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', next],
+  [
+    join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+    '-p',
+    join(root, 'tsconfig.build.json'),
+    '--outDir',
+    next,
+    ...noCheck,
+  ],
   { stdio: 'inherit' },
 )
 for (const asset of ASSETS) cpSync(join(root, asset), join(next, asset))

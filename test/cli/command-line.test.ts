@@ -8,27 +8,27 @@ import { rpc } from '../support/rpc.js'
 
 const children: ChildProcessWithoutNullStreams[] = []
 afterEach(() => killLeftovers(children))
-const cli = (args: string[]) => runCli(args, children)
+const cli = (args: string[], via: 'compiled' | 'tsx' = 'compiled') => runCli(args, children, { via })
 
-// each test starts one or two CLI processes (tsx compiles the service at start): slow on a loaded machine, not stuck
+// each test starts one or two CLI processes: slow on a loaded machine, not stuck
 describe('the command line', { timeout: 90_000 }, () => {
   test('--help prints every flag and exits 0', async () => {
-    const { output, exited } = cli(['--help'])
+    const { output, exited } = await cli(['--help'])
     expect(await exited).toBe(0)
     expect(output.stdout).toContain('--rate-limit-fail-closed')
     expect(output.stdout).toContain('--trusted-proxies')
   })
 
   test('a bad flag prints one readable sentence and exits 2', async () => {
-    const { output, exited } = cli(['--network', 'goerli'])
+    const { output, exited } = await cli(['--network', 'goerli'])
     expect(await exited).toBe(2)
     expect(output.stderr).toBe(
       'preconf-rpc: --network must be mainnet or testnet, got "goerli"\nRun with --help to see every flag.\n',
     )
   })
 
-  test('prints the endpoints it serves, answers on them, and closes cleanly on SIGTERM', async () => {
-    const { child, output, exited } = cli(['--port', '0', '--network', 'testnet'])
+  test('run as `npm start` runs it (node + tsx): prints the endpoints it serves, answers on them, closes cleanly on SIGTERM', async () => {
+    const { child, output, exited } = await cli(['--port', '0', '--network', 'testnet'], 'tsx')
     const [, url] = await waitFor(output, /POST (http:\/\/127\.0\.0\.1:\d+\/)\n/, exited)
     expect(output.stdout).toMatch(/POST http:\/\/127\.0\.0\.1:\d+\/flashblocks\n/)
     expect(output.stdout).toContain('testnet (chain id 1952)')
@@ -39,7 +39,7 @@ describe('the command line', { timeout: 90_000 }, () => {
   })
 
   test('--no-dev-accounts prints no keys, lists no accounts and refuses to sign, while signed sends still work', async () => {
-    const { child, output, exited } = cli(['--port', '0', '--no-dev-accounts'])
+    const { child, output, exited } = await cli(['--port', '0', '--no-dev-accounts'])
     const [, url] = await waitFor(output, /POST (http:\/\/127\.0\.0\.1:\d+\/)\n/, exited)
     await waitFor(output, /Press Ctrl\+C/, exited)
     expect(output.stdout).toContain('Dev accounts are off (--no-dev-accounts).')
@@ -71,9 +71,9 @@ describe('the command line', { timeout: 90_000 }, () => {
   })
 
   test('a port already in use is a readable error', async () => {
-    const probe = cli(['--port', '0'])
+    const probe = await cli(['--port', '0'])
     const [, port] = await waitFor(probe.output, /127\.0\.0\.1:(\d+)\//, probe.exited)
-    const second = cli(['--port', port!])
+    const second = await cli(['--port', port!])
     expect(await second.exited).toBe(2)
     expect(second.output.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`)
     probe.child.kill('SIGTERM')

@@ -19,7 +19,7 @@ test.each(['SIGTERM', 'SIGINT'] as const)(
   '%s answers the request in flight, closes WebSockets with 1001 and exits 0 within 5 s',
   async (signal) => {
     // a flashblock every 2 s: the send below waits up to 2 s for its preconfirmation
-    const { child, output, exited } = runCli(
+    const { child, output, exited } = await runCli(
       ['--port', '0', '--block-time', '4', '--flashblock-interval', '2000'],
       children,
     )

@@ -13,9 +13,10 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, expect, test } from 'vitest'
 import { createChain } from '../../src/chain/create-chain.js'
 import { defaultConfig } from '../../src/config.js'
+import { compiledCli } from '../support/cli-build.js'
 import { BOB, DEV_KEYS } from '../support/dev-keys.js'
 import { startLeaderProcess } from '../support/leader-process.js'
-import { runScript } from '../support/run-script.js'
+import { runNode } from '../support/run-script.js'
 import { userTxs } from '../support/user-txs.js'
 
 const root = mkdtempSync(join(tmpdir(), 'preconf-bad-'))
@@ -25,7 +26,8 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true })
 })
 
-const cli = (args: string[]) => runScript('src/cli.ts', ['--port', '0', '--quiet', '--rate-limit', '0', ...args])
+const cli = async (args: string[]) =>
+  runNode([await compiledCli()], ['--port', '0', '--quiet', '--rate-limit', '0', ...args])
 
 test('a second process on a data directory in use is refused with a clear message', async () => {
   const dir = join(root, 'locked')

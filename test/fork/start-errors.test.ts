@@ -68,7 +68,7 @@ describe('fork mode refuses to start', () => {
   })
 
   test('from the command line: one line on stderr, exit 1, no stack trace', async () => {
-    const cli = runCli(['--fork-url', `http://127.0.0.1:${await freePort()}`, '--port', '0'], children)
+    const cli = await runCli(['--fork-url', `http://127.0.0.1:${await freePort()}`, '--port', '0'], children)
     expect(await cli.exited).toBe(1)
     expect(cli.output.stderr).toMatch(/^preconf-rpc: --fork-url: upstream .* unavailable: ECONNREFUSED/)
     expect(cli.output.stderr).not.toMatch(/\n\s+at /)

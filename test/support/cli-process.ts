@@ -1,7 +1,11 @@
-/** The CLI as a child process, run the way `npm start` does (node + tsx), with its output collected. */
+/**
+ * The CLI as a child process, with its output collected: compiled (test/support/cli-build.ts), or run the way
+ * `npm start` does (node + tsx), which one test keeps so that way stays covered.
+ */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { once } from 'node:events'
 import { join } from 'node:path'
+import { compiledCli } from './cli-build.js'
 import { REPO_ROOT } from './run-script.js'
 
 export interface CliProcess {
@@ -12,10 +16,13 @@ export interface CliProcess {
 }
 
 /** Starts the CLI; `children` collects it so an afterEach can SIGKILL what a failed test left running. */
-export function runCli(args: string[], children: ChildProcessWithoutNullStreams[]): CliProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src', 'cli.ts'), ...args], {
-    cwd: REPO_ROOT,
-  })
+export async function runCli(
+  args: string[],
+  children: ChildProcessWithoutNullStreams[],
+  { via }: { via: 'compiled' | 'tsx' } = { via: 'compiled' },
+): Promise<CliProcess> {
+  const entry = via === 'tsx' ? ['--import', 'tsx', join(REPO_ROOT, 'src', 'cli.ts')] : [await compiledCli()]
+  const child = spawn(process.execPath, [...entry, ...args], { cwd: REPO_ROOT })
   children.push(child)
   const output = { stdout: '', stderr: '' }
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk))

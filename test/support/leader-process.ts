@@ -1,9 +1,9 @@
 /**
- * The embedded service as a separate process (src/cli.ts through tsx), for tests that must freeze the
- * leader: SIGSTOP keeps its sockets open while it answers nothing, as a hung upstream does.
+ * The embedded service as a separate process (src/cli.ts compiled, test/support/cli-build.ts), for tests that
+ * must freeze the leader: SIGSTOP keeps its sockets open while it answers nothing, as a hung upstream does.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { join } from 'node:path'
+import { compiledCli } from './cli-build.js'
 import { freePort } from './free-port.js'
 import { REPO_ROOT } from './run-script.js'
 
@@ -22,19 +22,7 @@ export async function startLeaderProcess(args: string[] = []): Promise<LeaderPro
   const port = await freePort()
   const child: ChildProcess = spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      join(REPO_ROOT, 'src/cli.ts'),
-      '--port',
-      String(port),
-      '--host',
-      '127.0.0.1',
-      '--rate-limit',
-      '0',
-      '--quiet',
-      ...args,
-    ],
+    [await compiledCli(), '--port', String(port), '--host', '127.0.0.1', '--rate-limit', '0', '--quiet', ...args],
     { cwd: REPO_ROOT, stdio: 'ignore' },
   )
   const url = `http://127.0.0.1:${port}/`

@@ -8,7 +8,12 @@ export const REPO_ROOT = join(import.meta.dirname, '..', '..')
 
 /** `script` relative to the repository root; stdout and stderr come back together, in that order. */
 export function runScript(script: string, args: string[]): Promise<{ code: number; output: string }> {
-  return run(process.execPath, ['--import', 'tsx', join(REPO_ROOT, script), ...args], {
+  return runNode(['--import', 'tsx', join(REPO_ROOT, script)], args)
+}
+
+/** node with `entry` (its flags and file), then `args`, in the repository root; as runScript answers. */
+export function runNode(entry: string[], args: string[]): Promise<{ code: number; output: string }> {
+  return run(process.execPath, [...entry, ...args], {
     cwd: REPO_ROOT,
     maxBuffer: 64 * 1024 * 1024,
   }).then(
