@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config'
+import { LongFirstSequencer } from './test/support/long-first-sequencer.js'
 
 /** The tests that hold the call path to runTx's (and to anvil): run again with @ethereumjs unpatched. */
 const DIFFERENTIAL = [
@@ -24,6 +25,8 @@ export default defineConfig({
     // the service) nor re-running the EVM patches' install, ~1 s of CPU a file: every file closes what it
     // starts, no support module keeps state, and the few files that swap something process-wide run isolated.
     isolate: false,
+    // a fresh machine has no durations of a last run: the few long files first, so none ends the run alone
+    sequence: { sequencer: LongFirstSequencer },
     // CI reads the JSON report to print its one-line summary (one report for all projects); a machine
     // without some Debian packages ends with one line saying which groups it skipped and how to enable them
     reporters: ['default', 'json', './test/support/missing-tools-reporter.ts'],
