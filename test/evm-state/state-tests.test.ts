@@ -9,7 +9,7 @@
  * half a stride so the two sets sample different tests; `npm run test:state` runs them all.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { FORKS, fixtureGroups, loadGroup } from '../support/state-tests/fixtures.js'
+import { type Case, FORKS, fixtureGroups, loadGroup } from '../support/state-tests/fixtures.js'
 import { PATHS, type PathName, runGroupPath } from '../support/state-tests/paths.js'
 import { PreStateUpstream } from '../support/state-tests/pre-state-upstream.js'
 
@@ -17,13 +17,22 @@ let upstream: PreStateUpstream
 beforeAll(async () => {
   upstream = await PreStateUpstream.start()
 })
-afterAll(() => upstream?.close())
+/** Each group's sample, loaded once for the three paths: a case's transaction is signed once (prestate.ts txOf). */
+const samples = new Map<string, Case[]>()
+afterAll(async () => {
+  samples.clear()
+  await upstream?.close()
+})
 
 const groups = fixtureGroups()
 const EVERY = Number(process.env.STATE_TESTS_EVERY ?? 8)
 const sample = (group: string) => {
-  const offset = group.startsWith('prague/') ? Math.floor(EVERY / 2) : 0
-  return loadGroup(group).filter((_, i) => i % EVERY === offset)
+  let cases = samples.get(group)
+  if (!cases) {
+    const offset = group.startsWith('prague/') ? Math.floor(EVERY / 2) : 0
+    samples.set(group, (cases = loadGroup(group).filter((_, i) => i % EVERY === offset)))
+  }
+  return cases
 }
 
 test.each(FORKS)('the %s set holds at least 1 500 tests of VMTests and the st* groups', (fork) => {
