@@ -3,6 +3,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { once } from 'node:events'
 import { join } from 'node:path'
 import { REPO_ROOT } from './run-script.js'
+import { tracked } from './children.js'
 
 export interface CliProcess {
   child: ChildProcessWithoutNullStreams
@@ -13,9 +14,9 @@ export interface CliProcess {
 
 /** Starts the CLI; `children` collects it so an afterEach can SIGKILL what a failed test left running. */
 export function runCli(args: string[], children: ChildProcessWithoutNullStreams[]): CliProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src', 'cli.ts'), ...args], {
-    cwd: REPO_ROOT,
-  })
+  const child = tracked(
+    spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src', 'cli.ts'), ...args], { cwd: REPO_ROOT }),
+  )
   children.push(child)
   const output = { stdout: '', stderr: '' }
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk))

@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { freePort } from './free-port.js'
 import { REPO_ROOT } from './run-script.js'
+import { tracked } from './children.js'
 
 export interface LeaderProcess {
   url: string
@@ -20,22 +21,24 @@ export interface LeaderProcess {
 
 export async function startLeaderProcess(args: string[] = []): Promise<LeaderProcess> {
   const port = await freePort()
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      join(REPO_ROOT, 'src/cli.ts'),
-      '--port',
-      String(port),
-      '--host',
-      '127.0.0.1',
-      '--rate-limit',
-      '0',
-      '--quiet',
-      ...args,
-    ],
-    { cwd: REPO_ROOT, stdio: 'ignore' },
+  const child: ChildProcess = tracked(
+    spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(REPO_ROOT, 'src/cli.ts'),
+        '--port',
+        String(port),
+        '--host',
+        '127.0.0.1',
+        '--rate-limit',
+        '0',
+        '--quiet',
+        ...args,
+      ],
+      { cwd: REPO_ROOT, stdio: 'ignore' },
+    ),
   )
   const url = `http://127.0.0.1:${port}/`
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
