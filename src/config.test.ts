@@ -37,6 +37,7 @@ describe('defaults', () => {
       mining: true,
       feedDialect: 'xlayer',
       sendSyncTimeoutMs: 6000,
+      evmTimeoutMs: 5000,
     })
   })
 
@@ -89,6 +90,8 @@ describe('flags', () => {
       'base',
       '--rpc.send-raw-transaction-sync-timeout',
       '2500ms',
+      '--rpc.evmtimeout',
+      '1m30s',
       '--eip1559-denominator',
       '250',
       '--eip1559-elasticity',
@@ -134,6 +137,7 @@ describe('flags', () => {
       mining: true,
       feedDialect: 'base',
       sendSyncTimeoutMs: 2500,
+      evmTimeoutMs: 90_000,
     })
   })
 
@@ -176,6 +180,18 @@ describe('flags', () => {
     expect(parseArgs(['--port=4321']).port).toBe(4321)
   })
 
+  test('--rpc.evmtimeout reads a duration as geth does (Go syntax), 0 turning the limit off', () => {
+    const read = (text: string) => parseArgs([`--rpc.evmtimeout=${text}`]).evmTimeoutMs
+    expect(read('5s')).toBe(5000)
+    expect(read('300ms')).toBe(300)
+    expect(read('1m30s')).toBe(90_000)
+    expect(read('1.5s')).toBe(1500)
+    expect(read('1h')).toBe(3_600_000)
+    expect(read('250us')).toBe(0.25)
+    expect(read('0')).toBe(0)
+    expect(read('0s')).toBe(0)
+  })
+
   test('fractional block times become milliseconds', () => {
     expect(parseArgs(['--block-time', '0.5', '--flashblock-interval', '100']).blockTimeMs).toBe(500)
   })
@@ -190,7 +206,7 @@ describe('flags', () => {
       '--balance --txpool-max-per-sender --txpool-max-total --rate-limit --redis-url --trusted-proxies --data-dir ' +
       '--dump-state --load-state --history --l1-base-fee --l1-blob-base-fee --l1-fee-scalar --l1-blob-fee-scalar ' +
       '--operator-fee-scalar --operator-fee-constant --da-footprint-gas-scalar --genesis --import --feed-dialect ' +
-      '--rpc.send-raw-transaction-sync-timeout --fork-url --fork-block-number --upstream --upstream-feed ' +
+      '--rpc.send-raw-transaction-sync-timeout --rpc.evmtimeout --fork-url --fork-block-number --upstream --upstream-feed ' +
       '--sequencer --flashblocks-idle-timeout --follower-cache-blocks'
     ).split(' ')
     const switches =
@@ -255,6 +271,11 @@ describe('flags of the wrong shape are refused with a sentence naming the flag',
     [['--gasless-targets', '0x12'], '--gasless-targets expects address[:gas]'],
     [['--operator-fee-constant', 'x'], '--operator-fee-constant expects a whole number'],
     [['--rpc.send-raw-transaction-sync-timeout', '6m'], 'expects a duration such as 6s or 500ms'],
+    // geth's time.ParseDuration: a number needs its unit (only 0 goes without)
+    [['--rpc.evmtimeout', '5'], '--rpc.evmtimeout expects a duration such as 5s, 300ms or 1m30s (0 = none), got "5"'],
+    [['--rpc.evmtimeout', '5 s'], '--rpc.evmtimeout expects a duration'],
+    [['--rpc.evmtimeout', '.s'], '--rpc.evmtimeout expects a duration'],
+    [['--rpc.evmtimeout', '5sec'], '--rpc.evmtimeout expects a duration'],
     [['--fork-block-number', '0x10'], '--fork-block-number expects a whole number'],
     [['--history', 'all'], '--history expects a whole number'],
     [['--quiet=yes'], '--quiet does not take a value'],

@@ -48,7 +48,7 @@ export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 100
 /** Gas an eth_call / eth_estimateGas may use at most (geth's --rpc.gascap default). */
 export const RPC_GAS_CAP = 50_000_000n
 
-/** Wall-clock budget of one eth_call / eth_estimateGas (ms); geth's --rpc.evmtimeout is 5 s. */
+/** Default of `--rpc.evmtimeout` (ms): the wall-clock budget of one eth_call / estimate / simulation, geth's 5 s. */
 export const CALL_TIMEOUT_MS = 5_000
 
 /**

@@ -183,6 +183,7 @@ function connectFollower(config: Config): Promise<FollowerBackend> {
     sequencer: config.sequencer,
     idleTimeoutMs: config.flashblocksIdleTimeoutMs,
     sendSyncTimeoutMs: config.sendSyncTimeoutMs,
+    evmTimeoutMs: config.evmTimeoutMs,
     cacheBlocks: config.followerCacheBlocks,
     warn: config.quiet ? undefined : (message) => console.warn(message),
   })

@@ -152,9 +152,12 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     }
 
     const upstreams = () => {
-      // with no member ready, all stay in: stale answers beat none
-      const anyReady = followers.some((f) => f.ready)
-      return followers.map((f) => ({ address: `127.0.0.1:${f.port}`, down: anyReady && f.drained }))
+      // a drained member is left out only while another serves (ready and not drained): stale answers beat
+      // none. "Another is ready" was not enough: a drained member whose /ready is 200 again (not yet for
+      // DRAIN_AFTER_POLLS polls) counted as that other, and beside a member just killed it rendered the one
+      // live member down, so nginx answered 502 "no live upstreams" (seen beside CPU hogs)
+      const serving = followers.some((f) => f.ready && !f.drained)
+      return followers.map((f) => ({ address: `127.0.0.1:${f.port}`, down: serving && f.drained }))
     }
     const nginx = Nginx.start(join(dir, 'nginx'), `127.0.0.1:${options.port}`, upstreams())
     started.push({ stop: () => stopProcess(nginx.child) })

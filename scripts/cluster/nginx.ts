@@ -5,7 +5,7 @@
  */
 import type { ChildProcess } from 'node:child_process'
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -58,7 +58,11 @@ export class Nginx {
 
   /** New members (or states): rewrite the config and let nginx's master swap workers gracefully. */
   reload(members: readonly UpstreamMember[]): void {
-    writeFileSync(this.conf, renderConfig(this.prefix, this.listen, members))
+    // whole or not at all: a reload still reading the file when the next one rewrote it in place read half a
+    // config ("unexpected end of file") and kept its old one
+    const next = `${this.conf}.next`
+    writeFileSync(next, renderConfig(this.prefix, this.listen, members))
+    renameSync(next, this.conf)
     this.child.kill('SIGHUP')
   }
 }

@@ -37,6 +37,7 @@ export type ChainOptions = Pick<
       | 'gaslessTargets'
       | 'forkUrl'
       | 'forkBlockNumber'
+      | 'evmTimeoutMs'
     >
   > & {
     logger?: ChainLogger

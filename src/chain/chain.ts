@@ -49,7 +49,7 @@ import { READ_VIEWS_KEPT } from '../limits.js'
 
 /** The settings the chain and its sequencer run by (createChain derives them from ChainOptions). */
 export type ChainSettings = Required<Pick<ChainOptions, 'blockTimeMs' | 'flashblockIntervalMs'>> &
-  Pick<ChainOptions, 'opFees' | 'l1Settings' | 'dumpState'> &
+  Pick<ChainOptions, 'opFees' | 'l1Settings' | 'dumpState' | 'evmTimeoutMs'> &
   Pick<SequencerOptions, 'extraData' | 'gaslessBudget'> & {
     opStack: boolean
     preimages: Preimages
@@ -143,7 +143,7 @@ export class Chain implements Backend, TxSubmitter {
     )
     const { fork } = options
     const rootOf = (root: Uint8Array) => this.roots.resolve(root)
-    const local = new EmbeddedExecutor(vm, vms, (root) => this.readerAt(root), rootOf)
+    const local = new EmbeddedExecutor(vm, vms, (root) => this.readerAt(root), rootOf, options.evmTimeoutMs)
     this.localExecutor = local
     this.executor = fork ? fork.executor(local, () => store.genesis()) : local
     this.devAccounts = new EmbeddedDevAccounts(common, parts.accounts)

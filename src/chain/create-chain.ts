@@ -55,7 +55,7 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
   const common = geth
     ? gethGenesisCommon(geth)
     : createChainCommon({ chainId: point ? Number(point.chainId) : chainId, gasLimit, baseFee })
-  const fork = point && (await UpstreamFork.open(point, common))
+  const fork = point && (await UpstreamFork.open(point, common, options.evmTimeoutMs))
   const accounts = deriveDevAccounts(options.mnemonic, options.accounts)
   const gaslessTargets = options.gaslessTargets ?? []
   const opened = await openChainState(options, {
@@ -111,6 +111,7 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
       extraData: opStack && !geth ? blockExtraData(options, preset) : undefined,
       gaslessBudget: opStack && !geth ? (options.gaslessBlockGasLimit ?? GASLESS_BLOCK_GAS_LIMIT) : undefined,
       dumpState: options.dumpState,
+      evmTimeoutMs: options.evmTimeoutMs,
       preimages,
       pruner,
       fork: fork && new ForkMode(fork, { common, accounts, balance: options.balance, l1Settings }),

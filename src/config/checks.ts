@@ -87,6 +87,9 @@ function checkServing(config: Config): void {
     fail(
       `--rpc.send-raw-transaction-sync-timeout must be from 1 ms to 3600 s (as 6s, 500ms, or seconds), got ${config.sendSyncTimeoutMs} ms`,
     )
+  // geth takes a negative timeout as none; a setting that says less than nothing is more likely a slip
+  if (!(config.evmTimeoutMs >= 0 && Number.isFinite(config.evmTimeoutMs)))
+    fail(`--rpc.evmtimeout must be 0 (no timeout) or a duration such as 5s, got ${config.evmTimeoutMs} ms`)
 }
 
 function within(flag: string, value: bigint, bits: number): void {

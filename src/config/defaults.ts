@@ -13,6 +13,7 @@ import {
   POOL_MAX_TOTAL,
   RATE_LIMIT_PER_SECOND,
   SEND_SYNC_MAX_TIMEOUT_MS,
+  CALL_TIMEOUT_MS,
 } from '../limits.js'
 import type { Config, Network } from './settings.js'
 
@@ -56,6 +57,7 @@ export const CONFIG_DEFAULTS: Readonly<Omit<Config, NetworkSettings>> = {
   mining: true,
   feedDialect: 'xlayer',
   sendSyncTimeoutMs: SEND_SYNC_MAX_TIMEOUT_MS,
+  evmTimeoutMs: CALL_TIMEOUT_MS,
 }
 
 /** The defaults of a network: its chain id, gas limit and EIP-1559 parameters. */

@@ -94,6 +94,11 @@ export interface Config {
    * in ms; a requested timeout is clamped to it, and none (or 0) waits this long.
    */
   sendSyncTimeoutMs: number
+  /**
+   * `--rpc.evmtimeout` (geth's flag): the time budget of each eth_call, eth_estimateGas, eth_createAccessList
+   * and eth_simulateV1, in ms; past it the request answers -32002 `execution aborted (timeout = …)`. 0 = none.
+   */
+  evmTimeoutMs: number
   /** `--fork-url`: the embedded chain starts on this node's state and chain id (src/chain/fork/). */
   forkUrl?: string
   /** `--fork-block-number`: the upstream block to fork at (default: its latest). */

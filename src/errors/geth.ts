@@ -10,6 +10,7 @@ import {
   LimitExceededError,
   TimeoutError,
 } from './rpc-error.js'
+import { formatGoDuration } from '../format/go-duration.js'
 
 /** A named error whose text never varies: `new HeaderNotFoundError()`. */
 function fixed(base: typeof RpcError, template: string) {
@@ -102,7 +103,7 @@ export class ExecutionFailedError extends templated(
 ) {}
 export class ExecutionTimeoutError extends templated(TimeoutError, 'execution aborted (timeout = 5s)') {
   constructor(ms: number) {
-    super(`execution aborted (timeout = ${ms / 1000}s)`)
+    super(`execution aborted (timeout = ${formatGoDuration(ms)})`)
   }
 }
 export class GasRequiredExceedsAllowanceError extends templated(

@@ -52,6 +52,8 @@ export interface FollowerOptions {
   sendSyncTimeoutMs?: number
   /** `--follower-cache-blocks`. */
   cacheBlocks?: number
+  /** `--rpc.evmtimeout` (ms, 0 = none): each eth_call's, estimate's and simulation's time budget. */
+  evmTimeoutMs?: number
   /** newHeads over the upstream's WebSocket (default: its HTTP URL with a ws scheme); false polls only. */
   upstreamWs?: string | false
   warn?: (message: string) => void
@@ -120,6 +122,7 @@ export class FollowerBackend implements Backend {
       common,
       state,
       pendingBlock: () => this.pending.current()?.block,
+      timeoutMs: options.evmTimeoutMs,
     })
     const sources: ResolverSources = {
       store: {

@@ -44,6 +44,8 @@ export interface FollowerExecutorParts {
   state: FollowerState
   /** The pending block now (the newest flashblock's), if any. */
   pendingBlock(): BlockRecord | undefined
+  /** Each request's time budget (ms; --rpc.evmtimeout, 0 = none); default CALL_TIMEOUT_MS. */
+  timeoutMs?: number
 }
 
 export class FollowerExecutor implements Executor {
@@ -51,7 +53,8 @@ export class FollowerExecutor implements Executor {
   private readonly calls: CallEvms
 
   constructor(private readonly parts: FollowerExecutorParts) {
-    this.calls = new CallEvms({ common: parts.common, blockchain: parts.state.blockHashes } as unknown as VM)
+    const evmHost = { common: parts.common, blockchain: parts.state.blockHashes } as unknown as VM
+    this.calls = new CallEvms(evmHost, parts.timeoutMs)
   }
 
   call(
@@ -108,7 +111,13 @@ export class FollowerExecutor implements Executor {
   /** On upstream-backed state, which has no trie: the simulated blocks' state roots are not computed. */
   simulate(block: BlockRecord, request: SimulateRequest): Promise<SimulatedBlock[]> {
     const { common, state } = this.parts
-    const base = { common, base: block, state: this.env(block).readState!(), blockHashes: state.blockHashes as never }
+    const base = {
+      common,
+      base: block,
+      state: this.env(block).readState!(),
+      blockHashes: state.blockHashes as never,
+      timeoutMs: this.parts.timeoutMs,
+    }
     return simulate(base, request)
   }
 
@@ -139,7 +148,8 @@ export class FollowerExecutor implements Executor {
       },
     } as unknown as VmPool
     const vm = { common, blockchain: state.blockHashes } as unknown as VM
-    return { vm, vms, stateRoot: block.header.stateRoot, header: block.header, readState: fresh }
+    const { timeoutMs } = this.parts
+    return { vm, vms, stateRoot: block.header.stateRoot, header: block.header, readState: fresh, timeoutMs }
   }
 
   /** The env with the plain-call path: it reads the block's state as it is (a call's writes stay in its CallState). */

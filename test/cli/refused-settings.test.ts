@@ -41,6 +41,9 @@ const REFUSED: Case[] = [
     { sendSyncTimeoutMs: 0 },
     '--rpc.send-raw-transaction-sync-timeout must be from 1 ms to 3600 s',
   ],
+  // geth takes a negative duration as "none": here it is refused, 0 says that
+  [['--rpc.evmtimeout=-1s'], { evmTimeoutMs: -1000 }, '--rpc.evmtimeout must be 0 (no timeout) or a duration'],
+  [['--rpc.evmtimeout=-500ms'], { evmTimeoutMs: -500 }, '--rpc.evmtimeout must be 0 (no timeout)'],
   // the embedded chain
   [['--network', 'goerli'], { network: 'goerli' as Config['network'] }, '--network must be mainnet or testnet'],
   [['--block-time', '0.001'], { blockTimeMs: 1 }, '--block-time must be from 0.01 to 3600 seconds'],

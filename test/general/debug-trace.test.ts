@@ -147,7 +147,7 @@ describe('tracing transactions and blocks', () => {
     // a million steps: logged to the end they take seconds and hold the process all along
     expect((await h.rpc('general', 'debug_traceTransaction', [spin, { timeout: '50ms' }])).error).toEqual({
       code: -32002,
-      message: 'execution aborted (timeout = 0.05s)',
+      message: 'execution aborted (timeout = 50ms)',
     })
     expect((await h.rpc('general', 'eth_chainId', [])).result).toBe('0xc4')
   })

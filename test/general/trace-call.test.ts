@@ -229,7 +229,7 @@ describe('tracing a call', () => {
       timeout: '50ms',
       stateOverrides: loop,
     })
-    expect(error).toEqual({ code: -32002, message: 'execution aborted (timeout = 0.05s)' })
+    expect(error).toEqual({ code: -32002, message: 'execution aborted (timeout = 50ms)' })
     expect((await h.rpc('general', 'eth_chainId', [])).result).toBe('0xc4')
   })
 })

@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { DEFAULT_MNEMONIC } from '../../src/config.js'
 import { freePort } from './free-port.js'
 import { rpc } from './rpc.js'
+import { tracked } from './children.js'
 
 export const ANVIL_BIN = new URL('../../node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil', import.meta.url).pathname
 
@@ -22,21 +23,23 @@ export async function startAnvil(extraArgs: string[] = [], port?: number): Promi
   const chainId = extraArgs.includes('--chain-id') ? [] : ['--chain-id', '196']
   // OP hardfork names with --network optimism (isthmus, jovian); Prague otherwise
   const hardfork = extraArgs.includes('--hardfork') ? [] : ['--hardfork', 'prague']
-  const child: ChildProcess = spawn(
-    ANVIL_BIN,
-    [
-      '--host',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      ...chainId,
-      '--mnemonic',
-      DEFAULT_MNEMONIC,
-      ...hardfork,
-      '--silent',
-      ...extraArgs,
-    ],
-    { stdio: 'ignore' },
+  const child: ChildProcess = tracked(
+    spawn(
+      ANVIL_BIN,
+      [
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        ...chainId,
+        '--mnemonic',
+        DEFAULT_MNEMONIC,
+        ...hardfork,
+        '--silent',
+        ...extraArgs,
+      ],
+      { stdio: 'ignore' },
+    ),
   )
   const url = `http://127.0.0.1:${port}`
   for (let attempt = 0; ; attempt++) {

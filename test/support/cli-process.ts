@@ -7,6 +7,7 @@ import { once } from 'node:events'
 import { join } from 'node:path'
 import { compiledCli } from './cli-build.js'
 import { REPO_ROOT } from './run-script.js'
+import { tracked } from './children.js'
 
 export interface CliProcess {
   child: ChildProcessWithoutNullStreams
@@ -22,7 +23,7 @@ export async function runCli(
   { via }: { via: 'compiled' | 'tsx' } = { via: 'compiled' },
 ): Promise<CliProcess> {
   const entry = via === 'tsx' ? ['--import', 'tsx', join(REPO_ROOT, 'src', 'cli.ts')] : [await compiledCli()]
-  const child = spawn(process.execPath, [...entry, ...args], { cwd: REPO_ROOT })
+  const child = tracked(spawn(process.execPath, [...entry, ...args], { cwd: REPO_ROOT }))
   children.push(child)
   const output = { stdout: '', stderr: '' }
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk))

@@ -15,6 +15,7 @@ import { promisify } from 'node:util'
 import { instructionsOf, readContainerfile, type Stage } from './containerfile.js'
 import { userEnv } from './packed-package.js'
 import { REPO_ROOT } from './run-script.js'
+import { tracked } from './children.js'
 
 const run = promisify(execFile)
 
@@ -114,5 +115,7 @@ export function runEntrypoint(image: ImageHere, node: string, args: readonly str
   const [executable, ...rest] = instructionsOf(image.image, 'ENTRYPOINT').at(-1)?.json ?? []
   if (executable !== 'node') throw new Error(`ENTRYPOINT runs ${executable}, not node`)
   const argv = rest.map((arg) => (arg.startsWith('/') ? image.local(arg) : arg))
-  return spawn(node, [...argv, ...args], { cwd: image.workdir, env: image.env, stdio: ['ignore', 'pipe', 'pipe'] })
+  return tracked(
+    spawn(node, [...argv, ...args], { cwd: image.workdir, env: image.env, stdio: ['ignore', 'pipe', 'pipe'] }),
+  )
 }

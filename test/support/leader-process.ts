@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { compiledCli } from './cli-build.js'
 import { freePort } from './free-port.js'
 import { REPO_ROOT } from './run-script.js'
+import { tracked } from './children.js'
 
 export interface LeaderProcess {
   url: string
@@ -20,14 +21,16 @@ export interface LeaderProcess {
 
 export async function startLeaderProcess(args: string[] = []): Promise<LeaderProcess> {
   const port = await freePort()
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [await compiledCli(), '--port', String(port), '--host', '127.0.0.1', '--rate-limit', '0', '--quiet', ...args],
-    { cwd: REPO_ROOT, stdio: 'ignore' },
+  const child: ChildProcess = tracked(
+    spawn(
+      process.execPath,
+      [await compiledCli(), '--port', String(port), '--host', '127.0.0.1', '--rate-limit', '0', '--quiet', ...args],
+      { cwd: REPO_ROOT, stdio: 'ignore' },
+    ),
   )
   const url = `http://127.0.0.1:${port}/`
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  for (let attempt = 0; ; attempt++) {
+  for (;;) {
     try {
       await fetch(url, {
         method: 'POST',
@@ -36,7 +39,8 @@ export async function startLeaderProcess(args: string[] = []): Promise<LeaderPro
       })
       break
     } catch (err) {
-      if (attempt === 300 || child.exitCode !== null) {
+      // no cap of its own: a busy machine starts it slowly, and the test's (or hook's) timeout bounds the wait
+      if (child.exitCode !== null || child.signalCode !== null) {
         child.kill('SIGKILL')
         throw new Error(`the leader process did not answer on ${url}: ${(err as Error).message}`)
       }

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { REPO_ROOT } from './run-script.js'
+import { tracked } from './children.js'
 
 const run = promisify(execFile)
 
@@ -82,11 +83,14 @@ export interface RunningBin {
 export function startBin(dir: string, nodeBin: string, args: string[] = []): Promise<RunningBin> {
   // its own process group, stopped as a group, as Ctrl+C in a terminal does: npx runs the bin under `sh -c`,
   // which does not pass a SIGTERM on to it
-  const child: ChildProcess = spawn('npx', ['--no', '--', 'preconf-rpc', '--port', '0', ...args], {
-    cwd: dir,
-    env: userEnv(nodeBin),
-    detached: true,
-  })
+  const child: ChildProcess = tracked(
+    spawn('npx', ['--no', '--', 'preconf-rpc', '--port', '0', ...args], {
+      cwd: dir,
+      env: userEnv(nodeBin),
+      detached: true,
+    }),
+    { group: true },
+  )
   let output = ''
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   return new Promise((resolve, reject) => {

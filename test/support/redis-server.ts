@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { freePort } from './free-port.js'
+import { tracked } from './children.js'
 
 export class TestRedis {
   private child: ChildProcess | undefined
@@ -40,7 +41,7 @@ export class TestRedis {
       'notice',
       ...this.args,
     ]
-    const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = tracked(spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] }))
     this.child = child
     await new Promise<void>((resolve, reject) => {
       let output = ''

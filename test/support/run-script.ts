@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { tracked } from './children.js'
 
 const run = promisify(execFile)
 export const REPO_ROOT = join(import.meta.dirname, '..', '..')
@@ -13,10 +14,12 @@ export function runScript(script: string, args: string[]): Promise<{ code: numbe
 
 /** node with `entry` (its flags and file), then `args`, in the repository root; as runScript answers. */
 export function runNode(entry: string[], args: string[]): Promise<{ code: number; output: string }> {
-  return run(process.execPath, [...entry, ...args], {
+  const running = run(process.execPath, [...entry, ...args], {
     cwd: REPO_ROOT,
     maxBuffer: 64 * 1024 * 1024,
-  }).then(
+  })
+  tracked(running.child)
+  return running.then(
     ({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }),
     (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, output: err.stdout + err.stderr }),
   )

@@ -63,6 +63,8 @@ export class UpstreamFork {
   private constructor(
     readonly common: Common,
     loaded: Loaded,
+    /** Calls' time budget (ms; --rpc.evmtimeout, 0 = none). */
+    private readonly timeoutMs?: number,
   ) {
     this.parts = loaded
     this.executor = new ForkTimeExecutor(() => this.parts.executor)
@@ -73,13 +75,13 @@ export class UpstreamFork {
     }
   }
 
-  static async open(point: ForkPoint, common: Common): Promise<UpstreamFork> {
-    return new UpstreamFork(common, await load(point, common))
+  static async open(point: ForkPoint, common: Common, timeoutMs?: number): Promise<UpstreamFork> {
+    return new UpstreamFork(common, await load(point, common, timeoutMs), timeoutMs)
   }
 
   /** Moves to another upstream block: the parts are replaced once the new fork block has been read. */
   async repoint(point: ForkPoint): Promise<void> {
-    this.parts = await load(point, this.common)
+    this.parts = await load(point, this.common, this.timeoutMs)
   }
 
   get number(): bigint {
@@ -112,7 +114,7 @@ interface Loaded {
   executor: FollowerExecutor
 }
 
-async function load(point: ForkPoint, common: Common): Promise<Loaded> {
+async function load(point: ForkPoint, common: Common, timeoutMs: number | undefined): Promise<Loaded> {
   const { upstream } = point
   const history = new UpstreamHistory(upstream, common)
   let block: BlockRecord | undefined
@@ -124,7 +126,7 @@ async function load(point: ForkPoint, common: Common): Promise<Loaded> {
   if (!block) throw new ForkStartError(`--fork-url ${upstream.url} has no block ${point.number}`)
   // an empty cache: every block the follower's parts look up is below the local chain, hence upstream
   const state = new FollowerState(upstream, common, new BlockCache(1))
-  const executor = new FollowerExecutor({ upstream, common, state, pendingBlock: () => undefined })
+  const executor = new FollowerExecutor({ upstream, common, state, pendingBlock: () => undefined, timeoutMs })
   return { point, block, history, state, executor }
 }
 

@@ -1,7 +1,8 @@
 /** The flags of serving: where the service listens, its per-client limits, its feed and its output. */
 import { CONFIG_DEFAULTS as d } from '../defaults.js'
 import { type Flag, toggle, value } from './kinds.js'
-import { duration, integer, list, name, text } from './values.js'
+import { duration, goDuration, integer, list, name, text } from './values.js'
+import { formatGoDuration } from '../../format/go-duration.js'
 
 export const SERVING_FLAGS = {
   port: value('port', '<n>', integer, `TCP port (default ${d.port}; 0 picks a free one)`, { short: 'p' }),
@@ -40,6 +41,12 @@ export const SERVING_FLAGS = {
     '<duration>',
     duration,
     `longest eth_sendRawTransactionSync wait; a requested timeout is clamped to it (6s, 500ms, or seconds; default ${d.sendSyncTimeoutMs / 1000}s)`,
+  ),
+  'rpc.evmtimeout': value(
+    'evmTimeoutMs',
+    '<duration>',
+    goDuration,
+    `time budget of each eth_call, eth_estimateGas, eth_createAccessList and eth_simulateV1 (as geth: 5s, 300ms, 1m30s; 0 = none; default ${formatGoDuration(d.evmTimeoutMs)})`,
   ),
   quiet: toggle('quiet', true, 'print nothing but errors'),
   help: { kind: 'help', help: 'show this text', short: 'h' },

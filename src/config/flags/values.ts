@@ -6,6 +6,7 @@
 import { hexToBytes } from '@ethereumjs/util'
 import { GASLESS_MAX_GAS_LIMIT } from '../../limits.js'
 import { WEI_PER_OKB } from '../defaults.js'
+import { parseGoDuration } from '../../format/go-duration.js'
 import { ConfigError, type GaslessTarget } from '../settings.js'
 
 /** Reads the text given to `--flag` (the flag's name without dashes, for the message). */
@@ -43,6 +44,14 @@ export const duration: Read<number> = (value, flag) => {
   const match = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(value)
   if (!match) throw new ConfigError(`--${flag} expects a duration such as 6s or 500ms, got "${value}"`)
   return Math.round(Number(match[1]) * (match[2] === 'ms' ? 1 : 1000))
+}
+
+/** geth's duration flags (Go's time.ParseDuration): `5s`, `300ms`, `1m30s`, `0` -> ms. */
+export const goDuration: Read<number> = (value, flag) => {
+  const ms = parseGoDuration(value)
+  if (ms === undefined)
+    throw new ConfigError(`--${flag} expects a duration such as 5s, 300ms or 1m30s (0 = none), got "${value}"`)
+  return ms
 }
 
 /** `10000`, `0.5` OKB -> wei; more than 18 decimals cannot be represented. */

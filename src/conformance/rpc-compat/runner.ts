@@ -23,20 +23,27 @@ export interface CompatReport {
 }
 
 /** hive's per-request timeout. */
-const REQUEST_TIMEOUT_MS = 5_000
+export const REQUEST_TIMEOUT_MS = 5_000
 
+/** `timeoutMs`: each request's (default hive's; 0 = none, for a node run without its own time budget). */
 export async function runRpcCompat(
   tests: readonly IoTest[],
   url: string,
   spec?: ExecutionApisSpec,
+  timeoutMs = REQUEST_TIMEOUT_MS,
 ): Promise<CompatReport> {
   const results: TestResult[] = []
-  for (const test of tests) results.push(await runTest(test, url, spec))
+  for (const test of tests) results.push(await runTest(test, url, spec, timeoutMs))
   const passed = results.filter((r) => r.passed).length
   return { results, passed, failed: results.length - passed }
 }
 
-async function runTest(test: IoTest, url: string, spec?: ExecutionApisSpec): Promise<TestResult> {
+async function runTest(
+  test: IoTest,
+  url: string,
+  spec: ExecutionApisSpec | undefined,
+  timeoutMs: number,
+): Promise<TestResult> {
   const fail = (reason: string): TestResult => ({ name: test.name, method: test.method, passed: false, reason })
   for (const { request, response } of test.roundTrips) {
     let actual: unknown
@@ -45,7 +52,7 @@ async function runTest(test: IoTest, url: string, spec?: ExecutionApisSpec): Pro
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: request,
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        signal: timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined,
       })
       actual = JSON.parse(await res.text())
     } catch (err) {

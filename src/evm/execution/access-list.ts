@@ -7,10 +7,10 @@
 import { hexToBytes } from '@ethereumjs/util'
 import type { AccessListResult } from '../../capabilities/execute.js'
 import type { CallRequest, StateOverrideSpec } from '../../domain/call-request.js'
-import { CALL_TIMEOUT_MS, ACCESS_LIST_MAX_ROUNDS } from '../../limits.js'
+import { ACCESS_LIST_MAX_ROUNDS } from '../../limits.js'
 import { callGasLimit, withTimeout } from './call.js'
 import { gethExecutionError } from './revert.js'
-import { execute, type ExecutionEnv } from './run.js'
+import { callTimeoutOf, execute, type ExecutionEnv } from './run.js'
 
 type AccessList = NonNullable<CallRequest['accessList']>
 
@@ -20,7 +20,7 @@ export function createAccessList(
   request: CallRequest,
   overrides?: StateOverrideSpec,
 ): Promise<AccessListResult> {
-  return withTimeout(search(env, request, overrides), CALL_TIMEOUT_MS)
+  return withTimeout(search(env, request, overrides), callTimeoutOf(env))
 }
 
 async function search(

@@ -24,14 +24,19 @@ const budgets = new WeakMap<EVMInterface, Budget>()
 export const CLOCK_EVERY = 1023
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
+/** When a budget of `timeoutMs` from `now` ends: never for 0 (geth's `--rpc.evmtimeout 0`, no timeout). */
+export function deadlineAfter(timeoutMs: number, now = performance.now()): number {
+  return timeoutMs === 0 ? Number.POSITIVE_INFINITY : now + timeoutMs
+}
+
 /** The budget `evm` runs under now, if any. */
 export function budgetOf(evm: EVMInterface): Budget | undefined {
   return budgets.get(evm)
 }
 
 /**
- * Runs `work` on `evm` within `timeoutMs`: the EVM's frames yield the event loop every CALL_SLICE_MS and
- * throw ExecutionTimeoutError past the deadline. `deadline` (performance.now() time): one a run shares with
+ * Runs `work` on `evm` within `timeoutMs` (0: no limit): the EVM's frames yield the event loop every
+ * CALL_SLICE_MS and throw ExecutionTimeoutError past the deadline. `deadline` (performance.now() time): one a run shares with
  * the others of its request (an estimate's trials), instead of `timeoutMs` from now.
  */
 export async function withBudget<T>(
@@ -42,7 +47,12 @@ export async function withBudget<T>(
 ): Promise<T> {
   const now = performance.now()
   if (deadline !== undefined && now > deadline) throw new ExecutionTimeoutError(timeoutMs)
-  budgets.set(evm, { sliceEnd: now + CALL_SLICE_MS, deadline: deadline ?? now + timeoutMs, timeoutMs, steps: 0 })
+  budgets.set(evm, {
+    sliceEnd: now + CALL_SLICE_MS,
+    deadline: deadline ?? deadlineAfter(timeoutMs, now),
+    timeoutMs,
+    steps: 0,
+  })
   try {
     return await work()
   } finally {

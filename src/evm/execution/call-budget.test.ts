@@ -55,7 +55,7 @@ test('a call past its time budget stops with geth’s timeout error, one frame d
   const evms = new CallEvms(chain.vm, 50)
   // run to its end, the loop would answer "out of gas"; stopped, it rejects
   await expect(runOn(evms, contracts.loop)).rejects.toThrow(ExecutionTimeoutError)
-  await expect(runOn(evms, contracts.caller)).rejects.toThrow('execution aborted (timeout = 0.05s)')
+  await expect(runOn(evms, contracts.caller)).rejects.toThrow('execution aborted (timeout = 50ms)')
   const next = await runOn(evms, contracts.stop)
   expect(next?.execResult.exceptionError).toBeUndefined()
 })
@@ -80,7 +80,7 @@ const viaRunTx = (vms: VmPool, to: Uint8Array, timeoutMs?: number, gas = 16_000_
 test('on runTx’s path too: a call past its budget stops with the timeout error and the next call runs', async () => {
   clock = steppedClock(10)
   const vms = new VmPool(chain.vm)
-  await expect(viaRunTx(vms, contracts.loop, 50)).rejects.toThrow('execution aborted (timeout = 0.05s)')
+  await expect(viaRunTx(vms, contracts.loop, 50)).rejects.toThrow('execution aborted (timeout = 50ms)')
   await expect(viaRunTx(vms, contracts.caller, 50)).rejects.toThrow(ExecutionTimeoutError)
   expect((await viaRunTx(vms, contracts.stop)).execResult.exceptionError).toBeUndefined()
 })

@@ -2,17 +2,19 @@
  * eth_call: run an unsigned transaction on a block's state and return its output; a revert is geth's
  * code 3 with the revert data. Gas defaults to the block gas limit and is capped at RPC_GAS_CAP.
  */
-import { CALL_TIMEOUT_MS, RPC_GAS_CAP } from '../../limits.js'
+import { RPC_GAS_CAP } from '../../limits.js'
 import { ExecutionTimeoutError } from '../../errors.js'
 import { assertSucceeded } from './revert.js'
 import type { CallRequest, StateOverrideSpec } from '../../domain/call-request.js'
-import { execute, type ExecutionEnv } from './run.js'
+import { callTimeoutOf, execute, type ExecutionEnv } from './run.js'
 import { commonAt } from '../chain-common.js'
 import type { CallEvms } from './fast-call.js'
 import type { StateSource } from './call-state.js'
 
 /** EIP-7825 (Osaka): no transaction may carry more gas; geth caps calls and estimates there too. */
 const MAX_TX_GAS = 1n << 24n
+
+const MAX_TIMER_MS = 2 ** 31 - 1
 
 export function callGasLimit(env: ExecutionEnv, request: CallRequest): bigint {
   const requested = request.gas ?? env.header.gasLimit
@@ -21,8 +23,13 @@ export function callGasLimit(env: ExecutionEnv, request: CallRequest): bigint {
   return requested > cap ? cap : requested
 }
 
-/** Races a promise against a time limit. The EVM cannot be interrupted, but the caller gets its answer. */
+/**
+ * Races a promise against a time limit (0: none). The EVM's own budget (budget.ts) stops a run at its
+ * deadline; this answers the caller even while the request waits on something else (an upstream's state).
+ */
 export async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  // past 2^31-1 ms Node fires a timer at once: a limit that long is none
+  if (ms === 0 || ms > MAX_TIMER_MS) return work
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new ExecutionTimeoutError(ms)), ms)
@@ -58,7 +65,7 @@ export async function call(
     : path?.calls.run(path.view, env.header, request, gasLimit)
   const result = await withTimeout(
     fast?.then((r) => r ?? execute(env, request, gasLimit)) ?? execute(env, request, gasLimit, overrides),
-    CALL_TIMEOUT_MS,
+    callTimeoutOf(env),
   )
   assertSucceeded(result)
   return result.execResult.returnValue

@@ -3,7 +3,6 @@
  * shortcut a plain transfer to 21000, try an optimistic 64/63 of the gas used, then bisect. geth stops
  * bisecting within 1.5 %; we go on to the exact least gas with which the call succeeds (a few more runs).
  */
-import { CALL_TIMEOUT_MS } from '../../limits.js'
 import {
   ExecutionTimeoutError,
   GasRequiredExceedsAllowanceError,
@@ -14,23 +13,24 @@ import { Address, bytesToHex } from '@ethereumjs/util'
 import { callGasLimit, fastPath, withTimeout } from './call.js'
 import { assertSucceeded } from './revert.js'
 import { paysFees, type CallRequest, type StateOverrideSpec } from '../../domain/call-request.js'
-import { execute, type ExecutionEnv } from './run.js'
+import { callTimeoutOf, execute, type ExecutionEnv } from './run.js'
+import { deadlineAfter } from './budget.js'
 
 const TX_GAS = 21_000n
 const CALL_STIPEND = 2_300n
 
 /**
- * Every run of the search shares one deadline, `timeoutMs` from now: a run under way when it passes stops,
+ * Every run of the search shares one deadline, `timeoutMs` from now (0: none; default the env's): a run under way when it passes stops,
  * and no run starts after it, so a search the caller was told had timed out does not go on. State overrides
  * apply to every run and to what the search reads first (the sender's balance, the recipient's code).
  */
 export async function estimateGas(
   env: ExecutionEnv,
   request: CallRequest,
-  timeoutMs = CALL_TIMEOUT_MS,
+  timeoutMs = callTimeoutOf(env),
   overrides?: StateOverrideSpec,
 ): Promise<bigint> {
-  const runs = { timeoutMs, deadline: performance.now() + timeoutMs, overrides }
+  const runs = { timeoutMs, deadline: deadlineAfter(timeoutMs), overrides }
   return withTimeout(search(env, request, runs), timeoutMs)
 }
 

@@ -26,6 +26,7 @@ import { withBlockOverrides } from './block-overrides.js'
 import type { VmPool } from './vm-pool.js'
 import { CallEvms } from './fast-call.js'
 import type { StateSource } from './call-state.js'
+import { CALL_TIMEOUT_MS } from '../../limits.js'
 
 export class EmbeddedExecutor implements Executor {
   private calls: CallEvms
@@ -37,13 +38,15 @@ export class EmbeddedExecutor implements Executor {
     private readonly view?: (root: Uint8Array) => StateSource,
     /** The state a block's root names now (the dev node's edits redirect a root); default: the root itself. */
     private readonly rootOf: (root: Uint8Array) => Uint8Array = (root) => root,
+    /** Each request's time budget (ms; --rpc.evmtimeout, 0 = none). */
+    private readonly timeoutMs = CALL_TIMEOUT_MS,
   ) {
-    this.calls = new CallEvms(vm)
+    this.calls = new CallEvms(vm, timeoutMs)
   }
 
   /** The dev node edited state under a block: answers kept per block are stale. */
   forgetCalls(): void {
-    this.calls = new CallEvms(this.vm)
+    this.calls = new CallEvms(this.vm, this.timeoutMs)
   }
 
   call(
@@ -81,7 +84,7 @@ export class EmbeddedExecutor implements Executor {
     // the block's state with its own node store over the chain's: nothing a simulation writes is kept
     const state = isolatedStateAt(this.vm, this.rootOf(block.header.stateRoot))
     const blockHashes = this.vm.blockchain as never
-    return simulate({ common: this.vm.common, base: block, state, blockHashes }, request)
+    return simulate({ common: this.vm.common, base: block, state, blockHashes, timeoutMs: this.timeoutMs }, request)
   }
 
   trace({ block, parent }: TraceTarget, indexes: number[], options: TraceOptions): Promise<unknown[]> {
@@ -107,6 +110,7 @@ export class EmbeddedExecutor implements Executor {
       header: block.header,
       view: this.view?.(stateRoot),
       calls: this.calls,
+      timeoutMs: this.timeoutMs,
     }
   }
 }

@@ -47,6 +47,13 @@ export interface ExecutionEnv {
    * answers are not memoised; `blockHashes` is BLOCKHASH's view when the number moved.
    */
   overridden?: { blockHashes?: EVMMockBlockchainInterface }
+  /** Each request's time budget (ms; geth's --rpc.evmtimeout, 0 = none); default CALL_TIMEOUT_MS. */
+  timeoutMs?: number
+}
+
+/** The time budget of a request on `env`. */
+export function callTimeoutOf(env: ExecutionEnv): number {
+  return env.timeoutMs ?? CALL_TIMEOUT_MS
 }
 
 /**
@@ -80,7 +87,7 @@ export async function execute(
 
 /**
  * `reportAccessList`: the result carries every address and slot the run touched (eth_createAccessList).
- * `timeoutMs`: the run's time budget (withBudget), default CALL_TIMEOUT_MS; `deadline` (performance.now()
+ * `timeoutMs`: the run's time budget (withBudget), default the env's; `deadline` (performance.now()
  * time): one it shares with the other runs of its request instead.
  */
 export type RunOptions = { reportAccessList?: boolean; timeoutMs?: number; deadline?: number }
@@ -104,7 +111,7 @@ export async function executeOn(
   try {
     return await withBudget(
       vm.evm,
-      options.timeoutMs ?? CALL_TIMEOUT_MS,
+      options.timeoutMs ?? callTimeoutOf(env),
       () =>
         runTx(vm, {
           tx,

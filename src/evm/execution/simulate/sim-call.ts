@@ -23,7 +23,6 @@ import { InvalidParamsError } from '../../../errors/rpc-error.js'
 import { gethExecutionError, revertReason } from '../revert.js'
 import { type FilledCall, NONCE_MAX } from './sim-tx.js'
 import { withBudget } from '../budget.js'
-import { CALL_TIMEOUT_MS } from '../../../limits.js'
 import type { IndexedLog, TransferTracer } from './call-logs.js'
 
 const hexAddress = (bytes: Uint8Array) => bytesToHex(bytes)
@@ -37,8 +36,9 @@ export interface CallContext {
   /** The block's `blobBaseFee` override: what blob gas costs and BLOBBASEFEE reads, whatever the excess says. */
   blobBaseFee?: bigint
   tracer?: TransferTracer
-  /** The request's deadline (performance.now() time), which every call's run shares. */
+  /** The request's deadline (performance.now() time), which every call's run shares, and its budget (ms). */
   deadline: number
+  timeoutMs: number
 }
 
 /** geth's preCheck and buyGas, in its order and with its codes. */
@@ -112,7 +112,7 @@ export async function runSimulatedCall(
     // under the request's deadline, as eth_call's runs: the event loop turns during the call, which stops there
     result = await withBudget(
       ctx.vm.evm,
-      CALL_TIMEOUT_MS,
+      ctx.timeoutMs,
       () =>
         runTx(ctx.vm, {
           tx,

@@ -18,6 +18,7 @@ import type { BlockRecord, ReceiptRecord, TxRecord } from '../../../domain/types
 import { effectiveGasPrice } from '../../../domain/gas-price.js'
 import { ExecutionTimeoutError, SimulateBlockGasLimitError } from '../../../errors.js'
 import { CALL_TIMEOUT_MS, RPC_GAS_CAP } from '../../../limits.js'
+import { deadlineAfter } from '../budget.js'
 import { withTimeout } from '../call.js'
 import { commonAt } from '../../chain-common.js'
 import { type IndexedLog, TransferTracer } from './call-logs.js'
@@ -36,6 +37,8 @@ export interface SimulationBase {
   state: StateManagerInterface
   /** BLOCKHASH of the chain's own blocks. */
   blockHashes: EVMMockBlockchainInterface
+  /** The request's time budget (ms; geth's --rpc.evmtimeout, 0 = none); default CALL_TIMEOUT_MS. */
+  timeoutMs?: number
 }
 
 /**
@@ -43,10 +46,11 @@ export interface SimulationBase {
  * the work stops there too, between calls and inside a call's run (whose budget shares the deadline).
  */
 export function simulate(base: SimulationBase, request: SimulateRequest): Promise<SimulatedBlock[]> {
-  return withTimeout(simulateBlocks(base, request, performance.now() + CALL_TIMEOUT_MS), CALL_TIMEOUT_MS)
+  const timeoutMs = base.timeoutMs ?? CALL_TIMEOUT_MS
+  return withTimeout(simulateBlocks(base, request, { timeoutMs, deadline: deadlineAfter(timeoutMs) }), timeoutMs)
 }
 
-async function simulateBlocks(base: SimulationBase, request: SimulateRequest, deadline: number) {
+async function simulateBlocks(base: SimulationBase, request: SimulateRequest, time: RequestTime) {
   const planned = planBlocks(request.blocks, base.base.header)
   // BLOCKHASH of the base block (a pending one is in no store) and of the blocks simulated so far
   const simulated = new Map<number, Uint8Array>([[Number(base.base.number), base.base.hash]])
@@ -58,7 +62,7 @@ async function simulateBlocks(base: SimulationBase, request: SimulateRequest, de
     putBlock: async () => {},
     shallowCopy: () => blockchain,
   } as EVMMockBlockchainInterface
-  const budget = { remaining: RPC_GAS_CAP, deadline }
+  const budget = { remaining: RPC_GAS_CAP, ...time }
   // one VM per fork for the whole request: creating one costs more than an empty block
   const vms = new Map<Common, Promise<VM>>()
   const vmAt = (number: bigint, timestamp: bigint) => {
@@ -83,8 +87,11 @@ async function simulateBlocks(base: SimulationBase, request: SimulateRequest, de
   return results
 }
 
+/** A request's time budget (0: none) and when it ends (performance.now() time). */
+type RequestTime = { timeoutMs: number; deadline: number }
+
 /** What all calls of one request share: the RPC gas cap (geth's) and the time budget (eth_call's). */
-type Budget = { remaining: bigint; deadline: number }
+type Budget = RequestTime & { remaining: bigint }
 
 async function simulateBlock(
   vmAt: (number: bigint, timestamp: bigint) => Promise<VM>,
@@ -117,13 +124,14 @@ async function simulateBlock(
     blobBaseFee: o.blobBaseFee,
     tracer: request.traceTransfers ? new TransferTracer() : undefined,
     deadline: budget.deadline,
+    timeoutMs: budget.timeoutMs,
   }
   const txs: TxRecord[] = []
   const receipts: ReceiptRecord[] = []
   const calls: UnplacedCall[] = []
   let logCount = 0
   for (const request of planned.calls) {
-    if (performance.now() > budget.deadline) throw new ExecutionTimeoutError(CALL_TIMEOUT_MS)
+    if (performance.now() > budget.deadline) throw new ExecutionTimeoutError(budget.timeoutMs)
     const remaining = context.header.gasLimit - builder.gasUsed
     const nonce =
       request.nonce ?? (await vm.stateManager.getAccount(new Address(request.from ?? new Uint8Array(20))))?.nonce ?? 0n

@@ -12,6 +12,7 @@ import { runDeposit } from '../../../opstack/run-deposit.js'
 import { replayContext } from '../../../opstack/gasless.js'
 import type { TraceOptions } from '../../../capabilities/execute.js'
 import { TRACE_TIMEOUT_MS } from '../../../limits.js'
+import { parseGoDuration } from '../../../format/go-duration.js'
 import { InvalidParamsError } from '../../../errors.js'
 import { commonAt, throwawayVmCommon } from '../../chain-common.js'
 import { stateAt } from '../../state-views.js'
@@ -32,16 +33,12 @@ export interface TraceEnv {
   parentState?: StateManagerInterface
 }
 
-const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
-
-/** A Go duration ("1m30s", "500ms") in milliseconds. */
+/** A Go duration ("1m30s", "500ms") in milliseconds; geth's tracers take a positive one. */
 function parseDuration(text: string): number {
-  let total = 0
-  for (const [, amount, unit] of text.matchAll(/([0-9]+(?:\.[0-9]+)?)(ns|us|µs|ms|s|m|h)/g))
-    total += Number(amount) * UNITS[unit]
-  if (!(total > 0))
+  const ms = parseGoDuration(text)
+  if (ms === undefined || !(ms > 0))
     throw new InvalidParamsError(`invalid argument 1 (options): timeout ${JSON.stringify(text)} is not a duration`)
-  return total
+  return ms
 }
 
 /** The trace's time limit: its config's `timeout`, else TRACE_TIMEOUT_MS. */
