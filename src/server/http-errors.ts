@@ -56,7 +56,8 @@ function errorBody(error: JsonRpcErrorObject) {
 }
 
 function toHttpError(err: FastifyError | RpcError): { statusCode: number; error: JsonRpcErrorObject } {
-  if (err instanceof RpcError) return { statusCode: (err.constructor as typeof RpcError).httpStatus, error: err.toJSON() }
+  if (err instanceof RpcError)
+    return { statusCode: (err.constructor as typeof RpcError).httpStatus, error: err.toJSON() }
   if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413)
     return { statusCode: 413, error: new BodyTooLargeError(MAX_BODY_BYTES).toJSON() }
   const status = err.statusCode ?? 500

@@ -22,7 +22,12 @@ import { answerPost, type EndpointDeps } from './rpc-post.js'
 const POST_PATHS = new Map<string, Endpoint>(
   ENDPOINTS.flatMap((endpoint) => {
     const path = ENDPOINT_PATHS[endpoint]
-    return path === '/' ? [[path, endpoint]] : [[path, endpoint], [`${path}/`, endpoint]]
+    return path === '/'
+      ? [[path, endpoint]]
+      : [
+          [path, endpoint],
+          [`${path}/`, endpoint],
+        ]
   }),
 )
 
@@ -58,7 +63,7 @@ function onData(this: Reading, chunk: Buffer): void {
   refuse(body.res, new BodyTooLargeError(MAX_BODY_BYTES))
 }
 
-function onEnd(this: Reading): void {
+function onEnd(this: Reading) {
   const { endpoint, deps, res, chunks, length } = this[BODY]
   if (!isJsonContentType(this.headers['content-type'])) return refuse(res, new UnsupportedContentTypeError())
   const text = chunks.length === 1 ? chunks[0]!.toString() : Buffer.concat(chunks, length).toString()
@@ -69,7 +74,7 @@ function onEnd(this: Reading): void {
 function onError(): void {}
 
 /** Reads the body as fastify's string parser did (bytes counted against the limit, decoded once) and answers it. */
-function readBody(endpoint: Endpoint, deps: EndpointDeps, req: IncomingMessage, res: ServerResponse): void {
+function readBody(endpoint: Endpoint, deps: EndpointDeps, req: IncomingMessage, res: ServerResponse) {
   if (Number(req.headers['content-length']) > MAX_BODY_BYTES) return refuse(res, new BodyTooLargeError(MAX_BODY_BYTES))
   const reading = req as Reading
   reading[BODY] = { endpoint, deps, res, chunks: [], length: 0 }

@@ -43,7 +43,7 @@ export function answerPost(
   req: IncomingMessage,
   res: ServerResponse,
   text: string,
-): void {
+) {
   const post: Post = { endpoint, deps, res, parsed: parseMessage(text), ip: deps.clientIp(req) }
   const limiter = deps.limiter
   if (limiter === undefined) return answer(post)
@@ -56,7 +56,7 @@ export function answerPost(
   )
 }
 
-function judged(post: Post, verdict: RateVerdict): void {
+function judged(post: Post, verdict: RateVerdict) {
   post.headers = rateLimitHeaders(verdict)
   if (verdict.allowed) return answer(post)
   post.deps.dispatch.observer?.rateLimited(post.endpoint, 'http')
@@ -64,7 +64,7 @@ function judged(post: Post, verdict: RateVerdict): void {
   write(post, RateLimitedError.httpStatus, body)
 }
 
-function answer(post: Post): void {
+function answer(post: Post) {
   const { parsed, deps } = post
   if ('response' in parsed) return write(post, 200, parsed.response)
   const ctx = deps.context(post.endpoint, { ip: post.ip })
@@ -83,7 +83,7 @@ function fault(post: Post, err: unknown, what: string): void {
 }
 
 /** geth answers a body of notifications (`response` undefined) with an empty 200. */
-function write(post: Post, status: number, response: JsonRpcResponse | JsonRpcResponse[] | undefined): void {
+function write(post: Post, status: number, response: JsonRpcResponse | JsonRpcResponse[] | undefined) {
   const options = { headers: post.headers, close: post.deps.closing() }
   if (response === undefined) return writeRaw(post.res, status, undefined, options)
   const text = jsonText(response, post.deps.onFault, responseText)
