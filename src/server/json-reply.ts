@@ -50,12 +50,17 @@ export interface RawReplyOptions {
  * body of notifications (geth's), which carries no content type.
  */
 export function writeRaw(res: ServerResponse, status: number, text: string | undefined, options: RawReplyOptions) {
-  const pairs: string[] = []
-  const own = options.headers
-  if (own !== undefined) for (const name in own) pairs.push(name, own[name]!)
-  for (const item of text === undefined ? CORS_PAIRS : JSON_PAIRS) pairs.push(item)
-  pairs.push('content-length', text === undefined ? '0' : String(Buffer.byteLength(text)))
+  const pairs =
+    text === undefined
+      ? [...CORS_PAIRS, 'content-length', '0']
+      : [...JSON_PAIRS, 'content-length', String(Buffer.byteLength(text))]
   if (options.close) pairs.push('connection', 'close')
-  res.writeHead(status, pairs)
+  const own = options.headers
+  if (own === undefined) res.writeHead(status, pairs)
+  else {
+    const first: string[] = []
+    for (const name in own) first.push(name, own[name]!)
+    res.writeHead(status, first.concat(pairs))
+  }
   res.end(text)
 }

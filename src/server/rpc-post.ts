@@ -34,7 +34,7 @@ interface Post {
   res: ServerResponse
   parsed: ParsedMessage
   ip: string
-  headers?: Record<string, string>
+  headers: Record<string, string> | undefined
 }
 
 export function answerPost(
@@ -44,7 +44,7 @@ export function answerPost(
   res: ServerResponse,
   text: string,
 ) {
-  const post: Post = { endpoint, deps, res, parsed: parseMessage(text), ip: deps.clientIp(req) }
+  const post: Post = { endpoint, deps, res, parsed: parseMessage(text), ip: deps.clientIp(req), headers: undefined }
   const limiter = deps.limiter
   if (limiter === undefined) return answer(post)
   const verdict = limiter.consume(post.ip, 'body' in post.parsed ? requestCount(post.parsed.body) : 1)
