@@ -52,7 +52,6 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // X-Forwarded-For / X-Real-IP are believed only from --trusted-proxies; one canonical spelling per address
   const ipOf = createClientIpResolver(config.trustedProxies)
   const deps: EndpointDeps = {
-    config,
     clientIp: (request) => ipOf(request.socket.remoteAddress, request.headers),
     limiter: options.limiter,
     context: options.context,

@@ -4,7 +4,6 @@
  * with the WebSocket transport. A call its handler answers at once is written without a promise in between.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { Config } from '../config.js'
 import type { ClientInfo, HandlerContext } from '../handlers/context.js'
 import type { Endpoint } from '../../generated/methods.js'
 import { InternalError, RateLimitedError } from '../errors.js'
@@ -14,7 +13,6 @@ import { jsonText, UNSERIALISABLE, writeRaw } from './json-reply.js'
 import { rateLimitHeaders, rateLimitedBody, type RateVerdict, type RequestLimiter } from './throttle.js'
 
 export interface EndpointDeps {
-  config: Config
   dispatch: DispatchOptions<HandlerContext>
   /** Builds the handlers' context for one request on one endpoint. */
   context: (endpoint: Endpoint, client: ClientInfo) => HandlerContext
