@@ -4,9 +4,10 @@
  * by our service (and a baseline checkout), and by anvil: server CPU per request. Rounds alternate the
  * servers, so a neighbour's burst on a shared machine hits all of them; each server's best round is reported
  * (the least disturbed). No req/s here: autocannon ends a fixed amount on a whole second, so bench:reads
- * gives throughput.
+ * gives throughput. Our chain builds its flashblocks and blocks meanwhile (~2-3 % of a core when idle, which
+ * a slow round on a busy machine charges to its requests); `--no-mining` leaves only the transport to measure.
  *
- *   npx tsx bench/transport-floor.ts [--n 30000] [--connections 16] [--rounds 3] [--baseline DIR]
+ *   npx tsx bench/transport-floor.ts [--n 30000] [--connections 16] [--rounds 3] [--baseline DIR] [--no-mining]
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -20,6 +21,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '16' },
     rounds: { type: 'string', default: '3' },
     baseline: { type: 'string' },
+    'no-mining': { type: 'boolean', default: false },
   },
 })
 
@@ -91,11 +93,13 @@ async function round(target: Target, amount: number): Promise<[number, number]> 
   return [((user1 - user0) * 1000) / amount, ((sys1 - sys0) * 1000) / amount]
 }
 
+const oursArgs = args['no-mining'] ? ['--no-mining'] : []
+const suffix = args['no-mining'] ? ' --no-mining' : ''
 const targets: Target[] = [
   await startFloor('node:http', FLOORS['node:http']),
   await startFloor('fastify', FLOORS.fastify),
-  { ...(await startOurs()), label: 'ours' },
-  ...(args.baseline ? [{ ...(await startOurs([], [], args.baseline)), label: 'baseline' }] : []),
+  { ...(await startOurs(oursArgs)), label: `ours${suffix}` },
+  ...(args.baseline ? [{ ...(await startOurs(oursArgs, [], args.baseline)), label: `baseline${suffix}` }] : []),
   await startAnvil('1'),
 ]
 try {

@@ -1,6 +1,7 @@
 /**
  * The fastify application: CORS (public RPCs are called from browsers), our own body parser and error
- * handlers (JSON-RPC bodies only, never fastify's or a stack), the client IP rule, and both endpoints.
+ * handlers (JSON-RPC bodies only, never fastify's or a stack), the client IP rule, and both endpoints: their
+ * GETs and WebSocket upgrades as routes, their JSON-RPC POSTs answered before fastify (post-listener.ts).
  */
 import Fastify, { type FastifyInstance } from 'fastify'
 import { devMethodsServed, type Config } from '../config.js'
@@ -10,10 +11,12 @@ import type { Endpoint } from '../../generated/methods.js'
 import type { CallObserver, ServedHandlers } from './jsonrpc.js'
 import { createClientIpResolver } from './client-ip.js'
 import { installCors } from './cors.js'
-import { drainOnClose } from './drain.js'
+import { drainOnClose, isDraining } from './drain.js'
 import { ENDPOINTS } from './endpoints.js'
 import { installBodyParser, installErrorHandlers } from './http-errors.js'
-import { registerGetRoute, registerPostRoute, type EndpointDeps } from './http.js'
+import { registerGetRoute } from './http.js'
+import { answerPostsFirst } from './post-listener.js'
+import type { EndpointDeps } from './rpc-post.js'
 import type { RequestLimiter } from './throttle.js'
 import { installWebSockets, type WebSocketServices } from './websocket.js'
 
@@ -49,10 +52,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // X-Forwarded-For / X-Real-IP are believed only from --trusted-proxies; one canonical spelling per address
   const ipOf = createClientIpResolver(config.trustedProxies)
   const deps: EndpointDeps = {
-    config,
     clientIp: (request) => ipOf(request.socket.remoteAddress, request.headers),
     limiter: options.limiter,
     context: options.context,
+    closing: () => isDraining(app.server),
+    onFault: (err, what) => app.log.error({ err }, what),
     dispatch: {
       handlers: options.handlers,
       onInternalError: (err, method) => app.log.error({ err, method }, 'handler failed'),
@@ -72,8 +76,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
           clientIp: deps.clientIp,
         })
       : undefined
-    for (const endpoint of ENDPOINTS) registerGetRoute(scope, endpoint, deps, ws?.rpcHandler(endpoint))
+    for (const endpoint of ENDPOINTS) registerGetRoute(scope, endpoint, config, ws?.rpcHandler(endpoint))
   })
-  for (const endpoint of ENDPOINTS) registerPostRoute(app, endpoint, deps)
+  answerPostsFirst(app, deps)
   return app
 }

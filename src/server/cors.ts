@@ -4,9 +4,9 @@
  *
  * The plugin answers preflights only (a scope of its own holding its `OPTIONS *` route): its per-request hook
  * spreads its options and resolves the origin on every request, a measurable part of a cheap JSON-RPC call
- * for two constant headers. Routes get those headers from a hook added to each as it is registered, except
- * the JSON-RPC POSTs, whose replies (like the 404 and error replies, which no route hook reaches) are all
- * written by sendJson, which adds them itself.
+ * for two constant headers. Routes get those headers from a hook added to each as it is registered; the
+ * JSON-RPC POSTs (answered before fastify) and the 404 and error replies, which no route hook reaches, get
+ * them from json-reply.ts's JSON_HEADERS.
  */
 import cors from '@fastify/cors'
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
@@ -19,9 +19,6 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers': EXPOSED_HEADERS.join(', '),
 }
-
-/** The route config flag of a route whose every reply goes through sendJson (it adds CORS_HEADERS). */
-export const CORS_IN_REPLY = { corsInReply: true } as const
 
 function addCorsHeaders(_request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
   reply.headers(CORS_HEADERS)
@@ -36,7 +33,7 @@ function hooks<T>(value: T | T[] | undefined): T[] {
 export async function installCors(app: FastifyInstance): Promise<void> {
   app.addHook('onRoute', (route) => {
     const methods = hooks(route.method)
-    if (methods.includes('OPTIONS') || (route.config as { corsInReply?: boolean } | undefined)?.corsInReply) return
+    if (methods.includes('OPTIONS')) return
     route.onRequest = [addCorsHeaders, ...hooks(route.onRequest)]
   })
   await app.register(async (preflight) => {

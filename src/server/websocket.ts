@@ -15,6 +15,7 @@ import type { SubscriptionHub } from '../subscriptions/hub.js'
 import { FEED_PATH } from './endpoints.js'
 import { failure, parseMessage, responseText } from './envelope.js'
 import { handleBody, requestCount, type DispatchOptions, type ServedHandlers } from './jsonrpc.js'
+import type { EndpointDeps } from './rpc-post.js'
 import { rateLimitedBody, type RequestLimiter } from './throttle.js'
 import { WsConnection } from './ws-connection.js'
 
@@ -30,7 +31,7 @@ export interface WebSocketDeps extends WebSocketServices {
   context(endpoint: Endpoint, client: ClientInfo): HandlerContext
   dispatch: DispatchOptions<HandlerContext>
   limiter?: RequestLimiter
-  clientIp: (request: FastifyRequest) => string
+  clientIp: EndpointDeps['clientIp']
 }
 
 export interface WebSocketTransport {

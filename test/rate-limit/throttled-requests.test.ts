@@ -42,7 +42,7 @@ function post(
   target: FastifyInstance,
   payload: unknown,
   headers: Record<string, string> = {},
-  remoteAddress = '198.51.100.1',
+  remoteAddress = '127.0.0.2',
 ) {
   return postTo(target, payload, { headers, remoteAddress })
 }
@@ -98,24 +98,24 @@ describe('rate limiting', () => {
 
   test('the budget is per client IP', async () => {
     const target = await start(new BudgetLimiter(1))
-    expect((await post(target, call(1), {}, '198.51.100.1')).status).toBe(200)
-    expect((await post(target, call(2), {}, '198.51.100.1')).status).toBe(429)
-    expect((await post(target, call(3), {}, '198.51.100.2')).status).toBe(200)
+    expect((await post(target, call(1), {}, '127.0.0.2')).status).toBe(200)
+    expect((await post(target, call(2), {}, '127.0.0.2')).status).toBe(429)
+    expect((await post(target, call(3), {}, '127.0.0.3')).status).toBe(200)
   })
 
   test('X-Forwarded-For from an untrusted peer does not change the client IP', async () => {
     const limiter = new BudgetLimiter(100)
     const target = await start(limiter)
-    await post(target, call(1), { 'x-forwarded-for': '203.0.113.9' }, '198.51.100.1')
-    expect(limiter.seen[0]!.ip).toBe('198.51.100.1')
+    await post(target, call(1), { 'x-forwarded-for': '203.0.113.9' }, '127.0.0.2')
+    expect(limiter.seen[0]!.ip).toBe('127.0.0.2')
   })
 
   test('X-Forwarded-For from a trusted proxy names the client', async () => {
     const limiter = new BudgetLimiter(100)
-    const target = await start(limiter, { trustedProxies: ['10.0.0.0/8'] })
-    await post(target, call(1), { 'x-forwarded-for': '203.0.113.9' }, '10.1.2.3')
-    await post(target, call(2), { 'x-forwarded-for': '203.0.113.9' }, '198.51.100.1')
-    expect(limiter.seen.map((entry) => entry.ip)).toEqual(['203.0.113.9', '198.51.100.1'])
+    const target = await start(limiter, { trustedProxies: ['127.0.0.8/29'] })
+    await post(target, call(1), { 'x-forwarded-for': '203.0.113.9' }, '127.0.0.9')
+    await post(target, call(2), { 'x-forwarded-for': '203.0.113.9' }, '127.0.0.2')
+    expect(limiter.seen.map((entry) => entry.ip)).toEqual(['203.0.113.9', '127.0.0.2'])
   })
 
   test('a limiter fault is HTTP 500 with a -32603 body and no stack', async () => {

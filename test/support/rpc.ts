@@ -1,19 +1,22 @@
 /**
- * The one JSON-RPC helper for tests: post a request, a batch or raw bytes either to a running service over a
- * real socket (a URL) or in-process to a fastify app (`app.inject`, which can pose as any remote address), and
- * read back status, headers, text and the parsed reply the same way in both cases.
+ * The one JSON-RPC helper for tests: post a request, a batch or raw bytes to a running service (a URL) or to a
+ * listening fastify app (test-app.ts), always over a real socket: the POSTs are answered by the server's own
+ * request listener before fastify (src/server/post-listener.ts), which `app.inject` would not reach. An app
+ * target's request can come from any loopback address (127.0.0.0/8), for tests of per-client budgets.
  */
+import { request as httpRequest } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 
 type RpcError = { code: number; message: string; data?: unknown }
 export type RpcReply = { jsonrpc?: '2.0'; id?: unknown; result?: unknown; error?: RpcError }
 
 export interface PostOptions {
-  /** Added to (or replacing) `content-type: application/json`. */
-  headers?: Record<string, string>
+  /** Added to (or replacing) `content-type: application/json`; undefined leaves a header out. */
+  headers?: Record<string, string | undefined>
   /** Path for an app target (default `/`); a URL target already names its endpoint. */
   path?: string
-  /** The peer address an app target sees (app targets only; a socket's peer is loopback). */
+  /** The loopback address an app target's request comes from (default 127.0.0.1). */
   remoteAddress?: string
   /** Abort a socket request after this long (default: never). */
   timeoutMs?: number
@@ -44,23 +47,45 @@ export async function post(
   options: PostOptions = {},
 ): Promise<Posted> {
   const body = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : JSON.stringify(payload)
-  const headers = { 'content-type': 'application/json', ...options.headers }
+  const headers = Object.fromEntries(
+    Object.entries({ 'content-type': 'application/json', ...options.headers }).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
+  )
   if (typeof target === 'string') {
     const signal = options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs)
     const response = await fetch(target, { method: 'POST', headers, body, signal })
     return posted(response.status, Object.fromEntries(response.headers), await response.text())
   }
-  const response = await target.inject({
-    method: 'POST',
-    url: options.path ?? '/',
-    remoteAddress: options.remoteAddress,
-    headers,
-    payload: body,
+  return postFrom(target, body, headers, options)
+}
+
+/** node:http, which can bind the client's end to another loopback address (fetch cannot). */
+function postFrom(app: FastifyInstance, body: string | Buffer, headers: Record<string, string>, options: PostOptions) {
+  const { port } = app.server.address() as AddressInfo
+  return new Promise<Posted>((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: options.path ?? '/',
+        localAddress: options.remoteAddress,
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () => {
+          const flat = Object.fromEntries(Object.entries(res.headers).map(([name, value]) => [name, String(value)]))
+          resolve(posted(res.statusCode ?? 0, flat, Buffer.concat(chunks).toString()))
+        })
+        res.on('error', reject)
+      },
+    )
+    req.on('error', reject)
+    req.end(body)
   })
-  const flat = Object.fromEntries(
-    Object.entries(response.headers).map(([name, value]) => [name.toLowerCase(), String(value)]),
-  )
-  return posted(response.statusCode, flat, response.body)
 }
 
 /** One call whose result the caller needs: the result, or an Error naming the method, code and message. */

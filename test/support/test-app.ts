@@ -1,6 +1,7 @@
 /**
- * For the transport's own tests: the fastify app over a real (idle) chain, without a socket, so
- * `app.inject` exercises the exact request path with a chosen handler map or limiter.
+ * For the transport's own tests: the fastify app over a real (idle) chain with a chosen handler map or
+ * limiter, listening on loopback (the JSON-RPC POSTs are answered by the server's request listener, which
+ * `app.inject` does not reach: post to it with rpc.ts's post()).
  */
 import type { FastifyInstance } from 'fastify'
 import { createChain } from '../../src/chain/create-chain.js'
@@ -36,5 +37,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<Fasti
     ),
   })
   app.addHook('onClose', () => chain.stop())
+  // a request may still come from any loopback address (127.0.0.2 as another client: rpc.ts's remoteAddress)
+  await app.listen({ host: '127.0.0.1', port: 0 })
   return app
 }

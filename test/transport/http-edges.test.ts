@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { MAX_BODY_BYTES } from '../../src/limits.js'
 import { startService, type RunningService } from '../../src/service.js'
@@ -23,6 +24,25 @@ test('a body over 5 MiB sent over a real socket gets HTTP 413 and a JSON-RPC err
   const response = await post(body)
   expect(response.status).toBe(413)
   expect(response.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } })
+})
+
+test('a chunked body that grows past 5 MiB gets HTTP 413 and a JSON-RPC error once the limit is crossed', async () => {
+  // no Content-Length: the limit can only be found while reading
+  const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = httpRequest(service.url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => (text += chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+    })
+    // the server may close the connection before the client has written everything: that is the point
+    req.on('error', (err) => (req.writableEnded ? undefined : reject(err)))
+    const chunk = ' '.repeat(1024 * 1024)
+    for (let i = 0; i <= MAX_BODY_BYTES / chunk.length; i++) req.write(chunk)
+    req.end()
+  })
+  expect(status).toBe(413)
+  expect(JSON.parse(text)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } })
 })
 
 test('a 4 MB parameter is served', async () => {

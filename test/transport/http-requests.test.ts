@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { methodTable } from '../../generated/methods.js'
 import { MAX_BODY_BYTES } from '../../src/limits.js'
+import { post } from '../support/rpc.js'
 import { createTestApp } from '../support/test-app.js'
 
 let app: FastifyInstance
@@ -16,15 +17,10 @@ const chainIdCall = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId
 
 describe('content types', () => {
   test('a non-JSON content type is HTTP 415 with a JSON-RPC error body', async () => {
-    const response = await app.inject({
-      method: 'POST',
-      url: '/',
-      headers: { 'content-type': 'text/plain' },
-      payload: chainIdCall,
-    })
-    expect(response.statusCode).toBe(415)
+    const response = await post(app, chainIdCall, { headers: { 'content-type': 'text/plain' } })
+    expect(response.status).toBe(415)
     expect(response.headers['content-type']).toMatch(/^application\/json/)
-    expect(response.json()).toEqual({
+    expect(response.json).toEqual({
       jsonrpc: '2.0',
       id: null,
       error: { code: -32600, message: 'invalid content type, only application/json is supported' },
@@ -32,13 +28,10 @@ describe('content types', () => {
   })
 
   test('a form post (curl -d without -H) is 415', async () => {
-    const response = await app.inject({
-      method: 'POST',
-      url: '/',
+    const response = await post(app, chainIdCall, {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: chainIdCall,
     })
-    expect(response.statusCode).toBe(415)
+    expect(response.status).toBe(415)
   })
 
   test.each([
@@ -48,18 +41,13 @@ describe('content types', () => {
     'application/json-rpc',
     'application/jsonrequest',
   ])('%s is accepted', async (contentType) => {
-    const response = await app.inject({
-      method: 'POST',
-      url: '/',
-      headers: { 'content-type': contentType },
-      payload: chainIdCall,
-    })
-    expect(response.json()).toEqual({ jsonrpc: '2.0', id: 1, result: '0xc4' })
+    const response = await post(app, chainIdCall, { headers: { 'content-type': contentType } })
+    expect(response.json).toEqual({ jsonrpc: '2.0', id: 1, result: '0xc4' })
   })
 
   test('a request without a content type is read as JSON, as geth does', async () => {
-    const response = await app.inject({ method: 'POST', url: '/', payload: chainIdCall })
-    expect(response.json().result).toBe('0xc4')
+    const response = await post(app, chainIdCall, { headers: { 'content-type': undefined } })
+    expect(response.json.result).toBe('0xc4')
   })
 })
 
@@ -67,14 +55,9 @@ describe('body size', () => {
   test('a body over 5 MiB is HTTP 413 with a JSON-RPC error body', async () => {
     const padding = 'x'.repeat(MAX_BODY_BYTES)
     const payload = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'web3_sha3', params: [padding] })
-    const response = await app.inject({
-      method: 'POST',
-      url: '/',
-      headers: { 'content-type': 'application/json' },
-      payload,
-    })
-    expect(response.statusCode).toBe(413)
-    expect(response.json()).toEqual({
+    const response = await post(app, payload)
+    expect(response.status).toBe(413)
+    expect(response.json).toEqual({
       jsonrpc: '2.0',
       id: null,
       error: { code: -32600, message: expect.stringContaining('too large') },
@@ -86,14 +69,9 @@ describe('body size', () => {
       MAX_BODY_BYTES - 10,
       ' ',
     )
-    const response = await app.inject({
-      method: 'POST',
-      url: '/',
-      headers: { 'content-type': 'application/json' },
-      payload,
-    })
-    expect(response.statusCode).toBe(200)
-    expect(response.json().result).toBe('0xc4')
+    const response = await post(app, payload)
+    expect(response.status).toBe(200)
+    expect(response.json.result).toBe('0xc4')
   })
 })
 
@@ -121,24 +99,14 @@ describe('GET on an endpoint', () => {
 
 describe('paths and CORS', () => {
   test('a trailing slash reaches the same endpoint', async () => {
-    const response = await app.inject({
-      method: 'POST',
-      url: '/flashblocks/',
-      headers: { 'content-type': 'application/json' },
-      payload: chainIdCall,
-    })
-    expect(response.json().result).toBe('0xc4')
+    const response = await post(app, chainIdCall, { path: '/flashblocks/' })
+    expect(response.json.result).toBe('0xc4')
   })
 
   test('an unknown path is 404 with a JSON-RPC error body', async () => {
-    const response = await app.inject({
-      method: 'POST',
-      url: '/nope',
-      headers: { 'content-type': 'application/json' },
-      payload: chainIdCall,
-    })
-    expect(response.statusCode).toBe(404)
-    expect(response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } })
+    const response = await post(app, chainIdCall, { path: '/nope' })
+    expect(response.status).toBe(404)
+    expect(response.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } })
   })
 
   test('a browser preflight from any origin is allowed', async () => {
@@ -158,12 +126,7 @@ describe('paths and CORS', () => {
   })
 
   test('a cross-origin POST reply carries Access-Control-Allow-Origin', async () => {
-    const response = await app.inject({
-      method: 'POST',
-      url: '/',
-      headers: { origin: 'https://dapp.example', 'content-type': 'application/json' },
-      payload: chainIdCall,
-    })
+    const response = await post(app, chainIdCall, { headers: { origin: 'https://dapp.example' } })
     expect(response.headers['access-control-allow-origin']).toBe('*')
   })
 })
