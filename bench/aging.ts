@@ -7,7 +7,10 @@
  * the two instances (a neighbour's burst hits both); the best round of each. In memory and with --data-dir.
  *
  *   npx tsx bench/aging.ts [--blocks 1200] [--txs 2000] [--reads 20] [--n 10000] [--rounds 3]
- *                          [--modes memory,data-dir] [--flags="--gas-limit 60000000"]
+ *                          [--modes memory,data-dir] [--flags="--gas-limit 60000000"] [--snapshots DIR]
+ *
+ * --snapshots DIR: also write both instances' heap snapshots there (MODE-fresh/-aged.heapsnapshot), for
+ * bench/heap-diff.ts to say what the aged one holds.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -15,7 +18,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { type Hex, parseGwei } from 'viem'
 import { freePort, devAccount, rpc, startOurs, type Target } from './lib.js'
-import { liveHeap } from './live-heap.js'
+import { liveHeap, writeHeapSnapshot } from './live-heap.js'
 import { cases, cpuPerRequest, fixtures, idleCpuPerMs, varied } from './read-cases.js'
 
 const { values: args } = parseArgs({
@@ -28,6 +31,7 @@ const { values: args } = parseArgs({
     modes: { type: 'string', default: 'memory,data-dir' },
     flags: { type: 'string', default: '' },
     cases: { type: 'string', default: 'chainId,balanceLatest,balanceDistinct,callDistinct' },
+    snapshots: { type: 'string' },
   },
 })
 const blocks = Number(args.blocks)
@@ -124,6 +128,12 @@ async function run(mode: string) {
       fresh: (await liveHeap(fresh.target.pid!, fresh.inspectPort)).after,
       aged: (await liveHeap(aged.target.pid!, aged.inspectPort)).after,
     }
+    if (args.snapshots)
+      for (const [label, { target, inspectPort }] of [
+        ['fresh', fresh],
+        ['aged', aged],
+      ] as const)
+        await writeHeapSnapshot(target.pid!, inspectPort, join(args.snapshots, `${mode}-${label}.heapsnapshot`))
     const best = { fresh: new Map<string, number>(), aged: new Map<string, number>() }
     for (let r = 0; r < Number(args.rounds); r++)
       for (const [label, instance] of [

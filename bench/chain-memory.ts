@@ -5,6 +5,8 @@
  *
  * With a data directory as the fourth argument the history goes to disk instead (and the growth should not).
  *
+ * HISTORY=N in the environment runs it as --history N (old state pruned, in memory too).
+ *
  *   node --expose-gc --import tsx bench/chain-memory.ts [blocks=100] [txsPerBlock=100] [emptyBlocks=1000] [dataDir]
  */
 import { createFeeMarket1559Tx } from '@ethereumjs/tx'
@@ -13,7 +15,8 @@ import { defaultConfig } from '../src/config.js'
 import { installEvmPatches } from '../src/evm/patches/install.js'
 
 const [blocks = 100, perBlock = 100, empties = 1000] = process.argv.slice(2, 5).map(Number)
-const dataDir = process.argv[5]
+const dataDir = process.argv[5] || undefined
+const history = process.env.HISTORY ? Number(process.env.HISTORY) : undefined
 const gc = (globalThis as { gc?: () => void }).gc
 if (!gc) throw new Error('run with node --expose-gc')
 
@@ -24,7 +27,12 @@ function heapMb(): number {
 }
 
 await installEvmPatches()
-const chain = await createChain(defaultConfig({ quiet: true, dataDir }))
+const chain = await createChain(defaultConfig({ quiet: true, dataDir, history }))
+/** The heap once a running prune pass is done. */
+const settled = async () => {
+  await chain.options.pruner?.idle()
+  return heapMb()
+}
 const nonces = chain.accounts.map(() => 0n)
 let fresh = 0x10000n // above the precompiles: fresh, empty accounts
 const before = heapMb()
@@ -53,9 +61,9 @@ for (let b = 0; b < blocks; b++) {
   for (let f = 0; f < 5; f++) await chain.buildNow()
   await chain.sealNow()
 }
-const afterTxs = heapMb()
+const afterTxs = await settled()
 for (let b = 0; b < empties; b++) await chain.sealNow()
-const afterEmpty = heapMb()
+const afterEmpty = await settled()
 const txBlocksMb = afterTxs - before
 const perTxKb = (txBlocksMb * 1024) / (blocks * perBlock)
 console.log(
@@ -71,6 +79,7 @@ console.log(
     perEmptyBlockKb: +(((afterEmpty - afterTxs) * 1024) / Math.max(1, empties)).toFixed(1),
     rssGrowthMb: +(process.memoryUsage().rss / 2 ** 20 - rssBefore).toFixed(1),
     dataDir: dataDir ?? null,
+    history: history ?? null,
   }),
 )
 await chain.stop()

@@ -11,7 +11,43 @@
 import WebSocket from 'ws'
 
 /** RSS and heap of process `pid` before and after a forced full GC, in MB. */
-export async function liveHeap(pid: number, port = 9229): Promise<{ before: Memory; after: Memory }> {
+export function liveHeap(pid: number, port = 9229): Promise<{ before: Memory; after: Memory }> {
+  return withInspector(pid, port, async (send) => {
+    const memory = async (): Promise<Memory> => {
+      const usage = JSON.parse(await evaluate(send, 'JSON.stringify(process.memoryUsage())')) as Record<
+        keyof Memory,
+        number
+      >
+      return Object.fromEntries(
+        Object.entries(usage).map(([k, v]) => [k, Math.round(v / 2 ** 20)]),
+      ) as unknown as Memory
+    }
+    const before = await memory()
+    await send('HeapProfiler.collectGarbage')
+    const after = await memory()
+    return { before, after }
+  })
+}
+
+/**
+ * Process `pid` writes a heap snapshot to `file` (v8.writeHeapSnapshot, which collects garbage first: only
+ * what is live is in it); bench/heap-diff.ts compares two. The process pauses for it (seconds per 100 MB).
+ */
+export function writeHeapSnapshot(pid: number, port: number, file: string): Promise<void> {
+  return withInspector(pid, port, async (send) => {
+    await evaluate(send, `process.getBuiltinModule('v8').writeHeapSnapshot(${JSON.stringify(file)})`)
+  })
+}
+
+type Send = (method: string, params?: object) => Promise<unknown>
+
+async function evaluate(send: Send, expression: string): Promise<string> {
+  const reply = (await send('Runtime.evaluate', { expression, returnByValue: true })) as { result: { value: string } }
+  return reply.result.value
+}
+
+/** Opens process `pid`'s inspector (SIGUSR1), runs `use` over it, and closes the inspector again. */
+async function withInspector<T>(pid: number, port: number, use: (send: Send) => Promise<T>): Promise<T> {
   process.kill(pid, 'SIGUSR1')
   let targets: { webSocketDebuggerUrl: string }[] = []
   for (let attempt = 0; targets.length === 0; attempt++) {
@@ -29,32 +65,24 @@ export async function liveHeap(pid: number, port = 9229): Promise<{ before: Memo
     const message = JSON.parse(String(raw)) as { id?: number; result?: unknown }
     if (message.id !== undefined) waiting.get(message.id)?.(message.result)
   })
-  const send = (method: string, params: object = {}) =>
+  const send: Send = (method, params = {}) =>
     new Promise<unknown>((resolve) => {
       const id = ++nextId
       waiting.set(id, resolve)
       socket.send(JSON.stringify({ id, method, params }))
     })
-  const memory = async (): Promise<Memory> => {
-    const reply = (await send('Runtime.evaluate', {
-      expression: 'JSON.stringify(process.memoryUsage())',
-      returnByValue: true,
-    })) as { result: { value: string } }
-    const usage = JSON.parse(reply.result.value) as Record<keyof Memory, number>
-    return Object.fromEntries(Object.entries(usage).map(([k, v]) => [k, Math.round(v / 2 ** 20)])) as unknown as Memory
+  try {
+    return await use(send)
+  } finally {
+    const close = {
+      id: ++nextId,
+      method: 'Runtime.evaluate',
+      params: { expression: "process.getBuiltinModule('inspector').close()" },
+    }
+    socket.send(JSON.stringify(close))
+    await new Promise((r) => setTimeout(r, 300))
+    socket.close()
   }
-  const before = await memory()
-  await send('HeapProfiler.collectGarbage')
-  const after = await memory()
-  const close = {
-    id: ++nextId,
-    method: 'Runtime.evaluate',
-    params: { expression: "process.getBuiltinModule('inspector').close()" },
-  }
-  socket.send(JSON.stringify(close))
-  await new Promise((r) => setTimeout(r, 300))
-  socket.close()
-  return { before, after }
 }
 
 interface Memory {

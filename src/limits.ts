@@ -257,6 +257,13 @@ export const READ_VIEWS_KEPT = 8
 /** The sequencer's cadence figures (tick jitter, build time) kept for their percentiles: the last this many. */
 export const CADENCE_SAMPLES = 10_000
 
+/**
+ * Without --data-dir: the newest blocks kept decoded (what reads, BLOCKHASH and the next block's parent want);
+ * older ones are kept packed as bytes (store.ts), and the last MEMORY_UNPACKED_BLOCKS of those read stay decoded.
+ */
+export const MEMORY_RECENT_BLOCKS = 64
+export const MEMORY_UNPACKED_BLOCKS = 16
+
 /** --data-dir: decoded blocks kept in memory; 64 covers a minute of 1 s blocks without holding a burst of full ones. */
 export const DISK_RECENT_BLOCKS_CACHED = 64
 

@@ -120,9 +120,9 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
     logger,
     persistence: durable?.persistence,
   })
+  if (pruner) events.on('block', (block) => pruner.sealed(block.number))
   if (durable) {
     const { sequencer } = chain
-    if (pruner) events.on('block', (block) => pruner.sealed(block.number))
     await restoreInProgress(durable.persistence, store.height, { common, sequencer, pool, events, ...logger })
   }
   return chain

@@ -9,12 +9,15 @@ import type { ChainOptions } from './chain-options.js'
 import type { ChainLogger } from './logger.js'
 import type { DevAccount } from '../domain/types.js'
 import { memoryTrie } from '../evm/state-views.js'
+import { liveTrie } from '../evm/patches/fields.js'
 import { createForkGenesis } from './fork/fork-genesis.js'
 import type { UpstreamFork } from './fork/upstream-fork.js'
 import { createGenesis, type GenesisOptions } from './genesis.js'
 import { createGethGenesis, type GenesisFile } from './geth-genesis.js'
 import { importFile } from './import-blocks.js'
+import { MemoryNodes } from './memory-nodes.js'
 import { openDurableChain } from './persist/open.js'
+import { Pruner } from './persist/prune.js'
 import { Preimages } from './persist/preimages.js'
 import { readStateFile } from './persist/state-load.js'
 import { CanonicalStore } from './store.js'
@@ -65,9 +68,22 @@ export async function openChainState(options: ChainOptions, making: Making) {
     ).then((made) => ({ ...made, preimages }))
   const { dataDir, loadState } = options
   const durable = dataDir ? await openDurableChain(dataDir, common, makeGenesis, loadState) : undefined
-  const { stateManager, genesis, preimages } = durable ?? (await makeGenesis())
+  const nodes = new MemoryNodes()
+  const { stateManager, genesis, preimages } = durable ?? (await makeGenesis(memoryTrie(common, nodes)))
   const store = new CanonicalStore(genesis, durable?.history)
-  const pruner = durable && options.history ? durable.pruner(options.history, store, logger.warn) : undefined
+  const { history } = options
+  // --history prunes the in-memory node store as it does a data directory's
+  const pruner = !history
+    ? undefined
+    : durable
+      ? durable.pruner(history, store, logger.warn)
+      : new Pruner(
+          nodes.prunable(),
+          liveTrie(stateManager),
+          history,
+          (n) => store.byNumber(n)?.header.stateRoot,
+          logger.warn,
+        )
   if (options.importFile !== undefined) await importFile(options.importFile, store, stateManager, common, logger.info)
   return { stateManager, store, preimages, durable, pruner }
 }

@@ -3,14 +3,17 @@
  * logs (inside the BlockRecords), and each block's state root (in its header; `stateAt(vm, root)` reads
  * any past block whose state is kept).
  *
- * Where the history lives is a BlockHistory: in memory (no --data-dir, like anvil: the heap grows with
- * every block, about 6.5 KB per transaction and 5 KB per empty block, measured with bench/chain-memory.ts)
+ * Where the history lives is a BlockHistory: in memory (no --data-dir, like anvil: the heap grows with every
+ * block, old blocks packed as bytes: see MemoryHistory)
  * or in the data directory, read on demand behind a small cache of recent blocks (persist/disk-history.ts),
  * so neither memory nor restart time grows with the chain.
  */
+import type { Common } from '@ethereumjs/common'
 import { equalsBytes } from '@ethereumjs/util'
-import { keyOf } from '../domain/block-record.js'
+import { hexKey } from '../domain/hex-key.js'
 import type { BlockRecord, TxLocation } from '../domain/types.js'
+import { MEMORY_RECENT_BLOCKS, MEMORY_UNPACKED_BLOCKS } from '../limits.js'
+import { packBlock, unpackBlock } from './persist/codec.js'
 
 /** A transaction's place in the canonical chain. */
 export interface TxPosition {
@@ -30,11 +33,19 @@ export interface BlockHistory {
   truncate?(height: bigint): void
 }
 
-/** The whole history in memory: the chain without --data-dir (from block `base`: a fork's starts at its fork block). */
+/**
+ * The whole history in memory: the chain without --data-dir (from block `base`: a fork's starts at its fork
+ * block). The newest MEMORY_RECENT_BLOCKS stay decoded; older ones are kept packed (codec.ts's bytes with their
+ * senders: ~170 bytes for a transfer and its receipt, a few KB decoded) and decoded again when read, the last
+ * few read kept. The indexes' keys are flat strings and their positions numbers.
+ */
 class MemoryHistory implements BlockHistory {
-  private readonly blocks: BlockRecord[] = []
-  private readonly byHash = new Map<string, bigint>()
-  private readonly txIndex = new Map<string, TxPosition>()
+  private readonly blocks: (BlockRecord | Uint8Array)[] = []
+  private readonly byHash = new Map<string, number>()
+  /** Transaction hash -> its block's number * 2^20 + its index. */
+  private readonly txIndex = new Map<string, number>()
+  private readonly unpacked = new Map<number, BlockRecord>()
+  private common?: Common
 
   constructor(private readonly base = 0n) {}
 
@@ -43,37 +54,62 @@ class MemoryHistory implements BlockHistory {
   }
 
   latest(): BlockRecord {
-    return this.blocks[this.blocks.length - 1]
+    return this.blocks[this.blocks.length - 1] as BlockRecord
   }
 
   add(block: BlockRecord): void {
+    this.common ??= block.header.common
     this.blocks.push(block)
-    this.byHash.set(keyOf(block.hash), block.number)
-    for (let i = 0; i < block.txs.length; i++)
-      this.txIndex.set(keyOf(block.txs[i].hash), { number: block.number, index: i })
+    const number = Number(block.number)
+    this.byHash.set(hexKey(block.hash), number)
+    for (let i = 0; i < block.txs.length; i++) this.txIndex.set(hexKey(block.txs[i].hash), number * TX_SLOTS + i)
+    const old = this.blocks[this.blocks.length - 1 - MEMORY_RECENT_BLOCKS]
+    // an imported block's withdrawals and uncles are not in the packed form: such a block stays decoded
+    if (old && !(old instanceof Uint8Array) && !old.withdrawals && !old.uncles)
+      this.blocks[this.blocks.length - 1 - MEMORY_RECENT_BLOCKS] = packBlock(old)
   }
 
   byNumber(number: bigint): BlockRecord | undefined {
     const at = number - this.base
-    return at >= 0n && at < BigInt(this.blocks.length) ? this.blocks[Number(at)] : undefined
+    if (at < 0n || at >= BigInt(this.blocks.length)) return undefined
+    const kept = this.blocks[Number(at)]!
+    if (!(kept instanceof Uint8Array)) return kept
+    let block = this.unpacked.get(Number(at))
+    if (!block) {
+      block = unpackBlock(kept, this.common!)
+      this.unpacked.set(Number(at), block)
+      if (this.unpacked.size > MEMORY_UNPACKED_BLOCKS) this.unpacked.delete(this.unpacked.keys().next().value!)
+    }
+    return block
   }
 
   numberOf(hash: Uint8Array): bigint | undefined {
-    return this.byHash.get(keyOf(hash))
+    const number = this.byHash.get(hexKey(hash))
+    return number === undefined ? undefined : BigInt(number)
   }
 
   position(txHash: Uint8Array): TxPosition | undefined {
-    return this.txIndex.get(keyOf(txHash))
+    const at = this.txIndex.get(hexKey(txHash))
+    return at === undefined ? undefined : { number: BigInt(Math.floor(at / TX_SLOTS)), index: at % TX_SLOTS }
   }
 
   truncate(height: bigint): void {
-    while (BigInt(this.blocks.length - 1) > height) {
-      const block = this.blocks.pop()!
-      this.byHash.delete(keyOf(block.hash))
-      for (const tx of block.txs) this.txIndex.delete(keyOf(tx.hash))
+    this.unpacked.clear()
+    while (this.height > height) {
+      const block = this.byNumber(this.height)!
+      this.blocks.pop()
+      this.byHash.delete(hexKey(block.hash))
+      for (const tx of block.txs) this.txIndex.delete(hexKey(tx.hash))
     }
+    // the newest are decoded again, as if never packed
+    for (let i = Math.max(0, this.blocks.length - MEMORY_RECENT_BLOCKS); i < this.blocks.length; i++)
+      this.blocks[i] = this.byNumber(this.base + BigInt(i))!
+    this.unpacked.clear()
   }
 }
+
+/** Positions a block number leaves for its transactions in a packed position (2^20: far above a block's count). */
+const TX_SLOTS = 2 ** 20
 
 export class CanonicalStore {
   private first: BlockRecord

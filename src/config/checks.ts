@@ -66,10 +66,9 @@ function refuseChainSettings(settings: Partial<Config>): void {
   }
 }
 
-function checkHistory({ history, dataDir }: Partial<Config>): void {
+function checkHistory({ history }: Partial<Config>): void {
   if (history === undefined) return
   if (!Number.isInteger(history) || history < 1) fail('--history expects at least 1 block')
-  if (dataDir === undefined) fail('--history prunes a --data-dir; give one')
 }
 
 /** Where and how the service listens, and its per-client limits. */
@@ -189,6 +188,7 @@ function checkFork(config: Config): void {
     ['--genesis', config.genesis],
     ['--load-state', config.loadState],
     ['--dump-state', config.dumpState],
+    ['--history', config.history],
   ]
   for (const [flag, value] of conflicts)
     if (value !== undefined)

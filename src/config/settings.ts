@@ -65,7 +65,7 @@ export interface Config {
   dumpState?: string
   /** --load-state: a fresh chain starts with the accounts of this file. */
   loadState?: string
-  /** --history: keep the state of the last N blocks (with --data-dir); absent = keep all. */
+  /** --history: keep the state of the last N blocks (in memory or in --data-dir); absent = keep all. */
   history?: number
   /** Follower mode (`--upstream`): the upstream node's HTTP JSON-RPC; absent = the embedded chain. */
   upstream?: string

@@ -16,9 +16,15 @@ import type { NodeStore } from './trie-reader.js'
  * @ethereumjs's default trie stores its own nodes as bytes but records the String encoding in its options,
  * which every shallow copy inherits: each contract's storage trie (a shallow copy) then wrote its nodes as
  * hex strings, and every read of a storage node converted one back (a quarter of a cold storage read's CPU).
+ * `nodes`: the map the nodes are kept in (the chain's, which --history prunes; a new one by default).
  */
-export function memoryTrie(common: Common): MerklePatriciaTrie {
-  return new MerklePatriciaTrie({ useKeyHashing: true, common, db: new MapDB(), valueEncoding: ValueEncoding.Bytes })
+export function memoryTrie(common: Common, nodes = new Map<string, Uint8Array>()): MerklePatriciaTrie {
+  return new MerklePatriciaTrie({
+    useKeyHashing: true,
+    common,
+    db: new MapDB<string, Uint8Array>(nodes),
+    valueEncoding: ValueEncoding.Bytes,
+  })
 }
 
 /**
@@ -31,7 +37,8 @@ export function nodeStore(vm: VM): NodeStore {
 
 /**
  * A read-only state view at `root`, sharing the live trie's node store. Nodes are content-addressed and
- * never pruned, so the view stays valid while the sequencer keeps writing (~0.2 ms to create).
+ * only pruned (--history) once older than the kept blocks, so the view stays valid while the sequencer keeps
+ * writing (~0.2 ms to create).
  * Only roots committed at journal depth 0 are readable this way.
  */
 export function stateAt(vm: VM, root: Uint8Array): MerkleStateManager {

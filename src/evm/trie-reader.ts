@@ -17,7 +17,8 @@ import {
   type MPTNode,
 } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
-import { bytesToUnprefixedHex, type DB, equalsBytes, KECCAK256_RLP, unprefixedHexToBytes } from '@ethereumjs/util'
+import { type DB, equalsBytes, KECCAK256_RLP, unprefixedHexToBytes } from '@ethereumjs/util'
+import { hexKey } from '../domain/hex-key.js'
 import { TRIE_DECODED_NODES } from '../limits.js'
 import { keccak256 } from './crypto.js'
 import { BoundedMap } from './bounded-map.js'
@@ -69,7 +70,7 @@ export class TrieReader {
   }
 
   private async node(hash: Uint8Array): Promise<MPTNode> {
-    const key = bytesToUnprefixedHex(hash)
+    const key = hexKey(hash)
     let node = this.decoded.get(key)
     if (node === undefined) {
       const stored = await this.store.get(key)

@@ -69,7 +69,11 @@ const REFUSED: Case[] = [
   ],
   [['--txpool-max-per-sender', '0'], { txpoolMaxPerSender: 0 }, '--txpool-max-per-sender must be an integer from 1'],
   [['--txpool-max-total', '0'], { txpoolMaxTotal: 0 }, '--txpool-max-total must be an integer from 1'],
-  [['--history', '128'], { history: 128 }, '--history prunes a --data-dir; give one'],
+  [
+    ['--fork-url', 'http://127.0.0.1:8545', '--history', '128'],
+    { forkUrl: 'http://127.0.0.1:8545', history: 128 },
+    '--fork-url does not combine with --history',
+  ],
   [['--data-dir', '/tmp/x', '--history', '0'], { dataDir: '/tmp/x', history: 0 }, '--history expects at least 1 block'],
   [['--import', 'chain.rlp'], { importFile: 'chain.rlp' }, '--import needs --genesis'],
   [['--genesis', 'g.json', '--data-dir', '/tmp/x'], { genesis: 'g.json', dataDir: '/tmp/x' }, '--genesis does not'],

@@ -1,5 +1,5 @@
 /**
- * --history N with --data-dir: state older than N blocks is pruned in the background; a state read on
+ * --history N, with --data-dir or in memory: state older than N blocks is pruned in the background; a state read on
  * a pruned block gets geth's -32000 "missing trie node", recent state and every block stay readable,
  * and the directory restarts on the state it kept.
  */
@@ -65,5 +65,35 @@ test('a state read older than --history blocks gets missing trie node; recent st
     expect((await reopened.waitForTransactionReceipt({ hash: paid })).status).toBe('success')
   } finally {
     await again.close()
+  }
+}, 120_000)
+
+test('in memory, --history prunes the same way, and evm_revert to a pruned snapshot is refused', async () => {
+  const { dataDir: _, ...inMemory } = options
+  const service = (await startService(inMemory)) as RunningService
+  try {
+    const wallet = createWalletClient({ account: devAccount, chain: viemChain, transport: http(service.url) })
+    const client = createPublicClient({ chain: viemChain, transport: http(service.url) })
+    const snapshot = await rpc(service.url, 'evm_snapshot')
+    const sent = await wallet.sendTransaction({ to: CAROL, value: parseEther('3') })
+    const mined = (await client.waitForTransactionReceipt({ hash: sent })).blockNumber
+    const before = mined - 1n
+    await until(async () => (await client.getBlockNumber()) >= mined + 12n, 'twelve more blocks')
+    await service.chain.options.pruner!.idle()
+
+    const pruned = await rpc(service.url, 'eth_getBalance', [CAROL, hex(before)])
+    expect(pruned.error?.message).toMatch(/^missing trie node 0x[0-9a-f]{64} .* older than --history 4 blocks$/)
+    const head = await client.getBlockNumber()
+    const revert = await rpc(service.url, 'evm_revert', [snapshot.result])
+    expect(revert.error?.message).toMatch(/^missing trie node/)
+    // nothing was undone: the chain goes on from where it was, on whole state
+    expect(await client.getBlockNumber()).toBeGreaterThanOrEqual(head)
+    const balance = await client.getBalance({ address: CAROL })
+    const paid = await wallet.sendTransaction({ to: CAROL, value: 1n })
+    const receipt = await client.waitForTransactionReceipt({ hash: paid })
+    expect(receipt.status).toBe('success')
+    expect(await client.getBalance({ address: CAROL })).toBe(balance + 1n)
+  } finally {
+    await service.close()
   }
 }, 120_000)

@@ -14,6 +14,7 @@ import type { ForkTarget } from '../fork/upstream-fork.js'
 import type { SwitchableLogger } from '../logger.js'
 import type { Persistence } from '../persist/persistence.js'
 import type { Preimages } from '../persist/preimages.js'
+import type { Pruner } from '../persist/prune.js'
 import type { TxPool } from '../pool/pool.js'
 import type { Sequencer } from '../sequencer.js'
 import type { CanonicalStore } from '../store.js'
@@ -29,7 +30,7 @@ export interface DevChain {
   readonly store: CanonicalStore
   readonly pending: PendingStore
   readonly persistence?: Persistence
-  readonly options: { readonly fork?: ForkMode; readonly preimages: Preimages }
+  readonly options: { readonly fork?: ForkMode; readonly preimages: Preimages; readonly pruner?: Pruner }
   readonly localExecutor: EmbeddedExecutor
   readonly logger: SwitchableLogger
   readonly roots: RootAliases

@@ -16,6 +16,7 @@ import type { ReplayStep } from '../sequencer.js'
 import { applyState, parseStateFile, StateFileError } from '../persist/state-load.js'
 import { stateDumpOf } from '../persist/state-dump.js'
 import { Impersonation, impersonatedTx } from './impersonation.js'
+import { keyOf } from '../../domain/block-record.js'
 import { discardUntouchedBlock, rewind, type Snapshot, takeSnapshot } from './rewind.js'
 import { accountEdit, applyEdit, codeEdit, type StateEdit, storageEdit } from './state-edits.js'
 
@@ -266,6 +267,9 @@ export class EmbeddedDevNode implements DevNode {
 
   /** Inside the lock: back to `snapshot`, the clock following its head as anvil's does. */
   private async rewindTo(snapshot: Snapshot, reason: string): Promise<void> {
+    // --history may have pruned that state: refuse (missing trie node) before anything is undone
+    const root = this.chain.store.byNumber(snapshot.height)?.header.stateRoot
+    if (root) this.chain.options.pruner?.check(snapshot.roots.get(keyOf(root)) ?? root)
     await rewind(this.chain, snapshot, reason)
     this.steps = snapshot.open ? [...snapshot.open.steps] : []
     this.chain.nextBlock.clock.resetTo(this.chain.store.latest().header.timestamp)

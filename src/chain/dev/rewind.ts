@@ -2,7 +2,8 @@
  * evm_snapshot / evm_revert over the whole chain, flashblocks included. A snapshot holds the canonical
  * height, the root aliases of the edits so far, the pool, and the open block as the steps that built it
  * (each flashblock's transactions, and edits made between them). A revert forgets the blocks above the
- * height, puts the state back (trie nodes are never deleted in memory, so an old root is the old state),
+ * height, puts the state back (trie nodes are not deleted in memory unless --history prunes them, so an old root is
+ * the old state; dev-node.ts refuses a pruned one),
  * rebuilds the open block step by step under a new payload id (the flashblocks are published again, so
  * `pending` on /flashblocks is what it was) and admits the pool's transactions again. Also here: dropping
  * an open block nothing was preconfirmed in, so the next block opens with new settings.

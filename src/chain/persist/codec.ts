@@ -2,35 +2,71 @@
  * The on-disk form of a sealed block: RLP of [header, raw transactions, receipts]. A receipt keeps
  * what execution decided and no position (assembleBlock recomputes log positions), so a block read back
  * is the same BlockRecord the sequencer sealed. Transactions are stored as received and decoded again
- * on load (hash and sender come back from the bytes).
+ * on load (hash and sender come back from the bytes). The in-memory history packs its old blocks the same way
+ * (packBlock), with their senders.
  */
 import { createBlockHeaderFromRLP } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
-import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToUtf8, utf8ToBytes } from '@ethereumjs/util'
+import { createTxFromRLP } from '@ethereumjs/tx'
+import { Address, bigIntToUnpaddedBytes, bytesToBigInt, bytesToUtf8, utf8ToBytes } from '@ethereumjs/util'
 import { assembleBlock } from '../../domain/block-record.js'
-import type { BlockRecord, ReceiptRecord } from '../../domain/types.js'
-import { adoptCommon } from '../../evm/chain-common.js'
+import { DEPOSIT_TX_TYPE } from '../../domain/deposit-encoding.js'
+import type { BlockRecord, ReceiptRecord, TxRecord } from '../../domain/types.js'
+import { adoptCommon, callCommon } from '../../evm/chain-common.js'
 import { decodeTransaction } from '../pool/admission.js'
 
 type Nested = Uint8Array | Nested[]
 
+const EMPTY = new Uint8Array(0)
 const int = (n: bigint | number) => bigIntToUnpaddedBytes(BigInt(n))
 const num = (b: Nested) => Number(bytesToBigInt(b as Uint8Array))
 const big = (b: Nested) => bytesToBigInt(b as Uint8Array)
 
 export function encodeBlock(block: BlockRecord): Uint8Array {
-  return RLP.encode([block.header.serialize(), block.txs.map((t) => t.raw), block.receipts.map(encodeReceipt)])
+  return RLP.encode(blockFields(block))
 }
 
 export function decodeBlock(bytes: Uint8Array, common: Common): BlockRecord {
-  const [headerBytes, raws, receipts] = RLP.decode(bytes) as Nested[]
+  return blockOf(RLP.decode(bytes) as Nested[], common)
+}
+
+/**
+ * The in-memory history's form of an old block (store.ts): the same fields, an all-zero receipt bloom (every
+ * receipt without logs) as empty bytes, and the senders, so no signature is recovered again on a read (an
+ * impersonated transaction's could not be).
+ */
+export function packBlock(block: BlockRecord): Uint8Array {
+  return RLP.encode([...blockFields(block, true), block.txs.map((t) => t.sender)])
+}
+
+export function unpackBlock(bytes: Uint8Array, common: Common): BlockRecord {
+  const fields = RLP.decode(bytes) as Nested[]
+  return blockOf(fields, common, fields[3] as Uint8Array[])
+}
+
+function blockFields(block: BlockRecord, packed = false): Nested[] {
+  return [block.header.serialize(), block.txs.map((t) => t.raw), block.receipts.map((r) => encodeReceipt(r, packed))]
+}
+
+function blockOf([headerBytes, raws, receipts]: Nested[], common: Common, senders?: Uint8Array[]): BlockRecord {
   const header = adoptCommon(createBlockHeaderFromRLP(headerBytes as Uint8Array, { common, freeze: false }), common)
-  const txs = (raws as Uint8Array[]).map((raw) => decodeTransaction(raw, common))
+  const txs = (raws as Uint8Array[]).map((raw, i) =>
+    senders ? txWithSender(raw, senders[i]!, common) : decodeTransaction(raw, common),
+  )
   return assembleBlock(header, header.hash(), txs, (receipts as Nested[][]).map(decodeReceipt))
 }
 
-function encodeReceipt(r: ReceiptRecord): Nested {
+/** A sealed transaction whose sender is known: decoded without recovering it (a deposit has none to recover). */
+function txWithSender(raw: Uint8Array, sender: Uint8Array, common: Common): TxRecord {
+  if (raw[0] === DEPOSIT_TX_TYPE) return decodeTransaction(raw, common)
+  const tx = createTxFromRLP(raw, { common: callCommon(common), freeze: false })
+  ;(tx as { getSenderAddress: () => Address }).getSenderAddress = () => new Address(sender)
+  adoptCommon(tx, common)
+  return { hash: tx.hash(), tx, sender, raw }
+}
+
+function encodeReceipt(r: ReceiptRecord, packed: boolean): Nested {
   const op = r.op ? Object.entries(r.op).map(([key, value]) => [utf8ToBytes(key), int(value as bigint)]) : []
   return [
     int(r.type),
@@ -38,24 +74,38 @@ function encodeReceipt(r: ReceiptRecord): Nested {
     int(r.gasUsed),
     int(r.cumulativeGasUsed),
     int(r.effectiveGasPrice),
-    r.logsBloom,
+    packed && r.logs.length === 0 ? EMPTY : r.logsBloom,
     r.logs.map((l) => [l.address, [...l.topics], l.data]),
     r.contractAddress ? [r.contractAddress] : [],
     int(r.firstLogIndex),
     op,
+    // optional fields, each an empty list when absent (older records end before them)
+    [
+      r.depositNonce !== undefined ? [int(r.depositNonce)] : [],
+      r.root ? [r.root] : [],
+      r.blobGasUsed !== undefined ? [int(r.blobGasUsed)] : [],
+      r.blobGasPrice !== undefined ? [int(r.blobGasPrice)] : [],
+    ],
   ]
 }
 
+/** An optional field of `extras`: its value, or undefined when absent. */
+function optional(extras: Nested | undefined, at: number): Uint8Array | undefined {
+  const field = (extras as Nested[][] | undefined)?.[at]
+  return field?.length ? (field[0] as Uint8Array) : undefined
+}
+
 function decodeReceipt(f: Nested[]): ReceiptRecord {
-  const [type, status, gasUsed, cumulative, price, bloom, logs, contract, firstLogIndex, op] = f
+  const [type, status, gasUsed, cumulative, price, bloom, logs, contract, firstLogIndex, op, extras] = f
   const opPairs = op as Uint8Array[][]
+  const [depositNonce, root, blobGasUsed, blobGasPrice] = [0, 1, 2, 3].map((at) => optional(extras, at))
   return {
     type: num(type),
     status: num(status) === 1 ? 1 : 0,
     gasUsed: big(gasUsed),
     cumulativeGasUsed: big(cumulative),
     effectiveGasPrice: big(price),
-    logsBloom: bloom as Uint8Array,
+    logsBloom: (bloom as Uint8Array).length ? (bloom as Uint8Array) : new Uint8Array(256),
     logs: (logs as Uint8Array[][]).map(([address, topics, data]) => ({
       address,
       topics: topics as unknown as Uint8Array[],
@@ -63,6 +113,10 @@ function decodeReceipt(f: Nested[]): ReceiptRecord {
     })),
     ...((contract as Uint8Array[]).length ? { contractAddress: (contract as Uint8Array[])[0] } : {}),
     firstLogIndex: num(firstLogIndex),
+    ...(depositNonce ? { depositNonce: big(depositNonce) } : {}),
+    ...(root ? { root } : {}),
+    ...(blobGasUsed ? { blobGasUsed: big(blobGasUsed) } : {}),
+    ...(blobGasPrice ? { blobGasPrice: big(blobGasPrice) } : {}),
     ...(opPairs.length
       ? {
           op: Object.fromEntries(

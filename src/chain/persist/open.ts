@@ -52,7 +52,7 @@ export async function openDurableChain(
     cacheSize: TRIE_NODE_CACHE_ENTRIES,
   })
   const pruner = (history: number, store: CanonicalStore, warn: (message: string) => void) =>
-    new Pruner(db, trieDb, trie, history, (n) => store.byNumber(n)?.header.stateRoot, warn)
+    new Pruner(trieDb.prunable(), trie, history, (n) => store.byNumber(n)?.header.stateRoot, warn)
   try {
     const head = await DiskHistory.readHead(db, common)
     if (head === undefined) {

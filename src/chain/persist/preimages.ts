@@ -11,6 +11,7 @@ import { keccak256 } from '../../evm/crypto.js'
 import type { Level } from './db.js'
 import { preimageKey } from './keys.js'
 import type { LevelOp } from './trie-db.js'
+import { hexKey } from '../../domain/hex-key.js'
 import { PREIMAGES_KNOWN_ON_DISK } from '../../limits.js'
 
 export class Preimages {
@@ -25,7 +26,7 @@ export class Preimages {
   watch(state: MerkleStateManager): void {
     const { putAccount, putCode, putStorage } = state
     const note = (bytes: Uint8Array) => {
-      const key = bytesToHex(bytes)
+      const key = hexKey(bytes)
       if (!this.fresh.has(key) && !this.known.has(key)) this.fresh.set(key, bytes.slice())
     }
     state.putAccount = (address, account) => {

@@ -1,29 +1,37 @@
 /**
- * --history N: state older than N blocks is removed from the data directory by mark and sweep, one pass
- * every PRUNE_EVERY_BLOCKS blocks (at most N), in the background. Mark: every node reachable from the state
- * roots of the last N blocks and from the live trie's root (the block in progress), storage tries
- * included. Sweep: every node key in a LevelDB snapshot taken before the mark that is not marked, not
- * written since the pass began (a new flashblock may write a node with an old hash again) and not
- * waiting to be written, is deleted. Code (keys longer than a node hash) is kept. A read of a pruned
- * block's state finds its root gone (Chain.readerAt -> MissingTrieNodeError); a block between N and
- * N + PRUNE_EVERY_BLOCKS deep may still be readable until the next pass.
+ * --history N: state older than N blocks is removed from the node store (the data directory's, or the
+ * in-memory one) by mark and sweep, one pass every PRUNE_EVERY_BLOCKS blocks (at most N), in the background.
+ * Mark: every node reachable from the state roots of the last N blocks and from the live trie's root
+ * (the block in progress), storage tries included. Sweep: every node key in a snapshot of the store
+ * taken before the mark that is not marked and not written since the pass began (a new flashblock may
+ * write a node with an old hash again) is deleted. Code (keys longer than a node hash) is kept. A read
+ * of a pruned block's state finds its root gone (Chain.readerAt -> MissingTrieNodeError); a block between
+ * N and N + PRUNE_EVERY_BLOCKS deep may still be readable until the next pass.
  */
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { LeafMPTNode } from '@ethereumjs/mpt'
 import { KECCAK256_RLP, bytesToHex, createAccountFromRLP, equalsBytes } from '@ethereumjs/util'
 import { MissingTrieNodeError } from '../../errors.js'
-import type { Level } from './db.js'
-import { range } from './keys.js'
-import type { LevelTrieDB } from './trie-db.js'
 import { PRUNE_EVERY_BLOCKS, PRUNE_SWEEP_BATCH } from '../../limits.js'
+
+/** A node store a pass sweeps: LevelDB under --data-dir (trie-db.ts), the in-memory map otherwise. Keys are unprefixed hex. */
+export interface PrunableNodes {
+  /** Whether the node is stored. */
+  has(key: string): boolean
+  /** Begins a pass: the keys stored now; from now on writes are kept from the sweep. */
+  begin(): { keys: AsyncIterable<string>; close(): Promise<void> }
+  /** Deletes these nodes, except any written since the pass began (or still waiting to be written). */
+  sweep(keys: string[]): Promise<void>
+  /** Ends the pass. */
+  end(): void
+}
 
 export class Pruner {
   private lastPass = 0n
   private running?: Promise<void>
 
   constructor(
-    private readonly db: Level,
-    private readonly nodes: LevelTrieDB,
+    private readonly nodes: PrunableNodes,
     /** The live trie (its root is the state being built on; it reads through `nodes`). */
     private readonly trie: MerklePatriciaTrie,
     readonly history: number,
@@ -55,9 +63,7 @@ export class Pruner {
   }
 
   private async pass(head: bigint): Promise<void> {
-    const tracked = new Set<string>()
-    this.nodes.tracked = tracked
-    const candidates = this.db.keys(range('node')) // snapshot: nodes written from now on are not in it
+    const candidates = this.nodes.begin() // snapshot: nodes written from now on are not in it
     try {
       const marked = new Set<string>() // 0x-hex node hashes, shared by every walk so shared subtrees are walked once
       const roots = [this.trie.root()]
@@ -66,29 +72,21 @@ export class Pruner {
         if (root) roots.push(root)
       }
       for (const root of roots) await this.mark(root, marked, true)
-      let deletes: { type: 'del'; key: Uint8Array }[] = []
-      for await (const key of candidates) {
-        if (key.length !== 33) continue // code, by prefixed hash: kept
-        if (marked.has(bytesToHex(key.subarray(1)))) continue
-        deletes.push({ type: 'del', key })
-        if (deletes.length >= PRUNE_SWEEP_BATCH) deletes = await this.sweep(deletes, tracked)
+      let deletes: string[] = []
+      for await (const key of candidates.keys) {
+        if (key.length !== 64) continue // code, by prefixed hash: kept
+        if (marked.has(`0x${key}`)) continue
+        deletes.push(key)
+        if (deletes.length >= PRUNE_SWEEP_BATCH) {
+          await this.nodes.sweep(deletes)
+          deletes = []
+        }
       }
-      await this.sweep(deletes, tracked)
+      await this.nodes.sweep(deletes)
     } finally {
       await candidates.close()
-      this.nodes.tracked = undefined
+      this.nodes.end()
     }
-  }
-
-  /** Deletes what is still unreferenced; the filter and the batch call run without a pause between. */
-  private async sweep(deletes: { type: 'del'; key: Uint8Array }[], tracked: Set<string>) {
-    const waiting = new Set(this.nodes.waitingKeys())
-    const gone = deletes.filter(({ key }) => {
-      const hex = bytesToHex(key.subarray(1)).slice(2)
-      return !tracked.has(hex) && !waiting.has(hex)
-    })
-    if (gone.length) await this.db.batch(gone)
-    return []
   }
 
   /** Marks the nodes of the trie at `root`; in the account trie, each account's storage trie too. */

@@ -4,15 +4,16 @@
  * so a node is never on disk without the record that needs it, nor the record without its nodes. Reads
  * see the waiting nodes first, then LevelDB (synchronous reads: ~6 µs, no promise hop per node).
  */
-import { type BatchDBOp, type DB, hexToBytes } from '@ethereumjs/util'
+import { type BatchDBOp, type DB, bytesToHex, hexToBytes } from '@ethereumjs/util'
+import type { PrunableNodes } from './prune.js'
 import type { Level } from './db.js'
-import { nodeKey } from './keys.js'
+import { nodeKey, range } from './keys.js'
 
 export type LevelOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'del'; key: Uint8Array }
 
 export class LevelTrieDB implements DB<string, Uint8Array> {
   /** While a prune pass runs: every node key drained since it began (those must survive it). */
-  tracked?: Set<string>
+  private tracked?: Set<string>
 
   constructor(
     private readonly level: Level,
@@ -24,9 +25,30 @@ export class LevelTrieDB implements DB<string, Uint8Array> {
     return this.waiting.get(key) !== undefined || this.level.getSync(nodeKey(hexToBytes(`0x${key}`))) !== undefined
   }
 
-  /** Keys waiting to be written: a prune pass must not delete them either. */
-  waitingKeys(): Iterable<string> {
-    return this.waiting.keys()
+  /** What a prune pass (prune.ts) sweeps: the nodes on disk, never one drained or waiting since it began. */
+  prunable(): PrunableNodes {
+    return {
+      has: (key) => this.has(key),
+      begin: () => {
+        this.tracked = new Set()
+        const keys = this.level.keys(range('node')) // a LevelDB snapshot
+        return {
+          keys: (async function* () {
+            for await (const key of keys) yield bytesToHex(key.subarray(1)).slice(2)
+          })(),
+          close: () => keys.close(),
+        }
+      },
+      sweep: async (keys) => {
+        // the filter and the batch call run without a pause between
+        const gone = keys.filter((key) => !this.tracked?.has(key) && !this.waiting.has(key))
+        if (gone.length)
+          await this.level.batch(gone.map((key) => ({ type: 'del', key: nodeKey(hexToBytes(`0x${key}`)) })))
+      },
+      end: () => {
+        this.tracked = undefined
+      },
+    }
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {

@@ -112,7 +112,7 @@ export const CHAIN_SETTING_FLAGS = {
     'history',
     '<n>',
     integer,
-    'with --data-dir: keep the state of the last n blocks only; older state reads get "missing trie node" (default: keep all; blocks are always kept)',
+    'keep the state of the last n blocks only (in memory or in --data-dir); older state reads get "missing trie node" (default: keep all; blocks are always kept)',
     CHAIN,
   ),
   genesis: value(
