@@ -19,8 +19,15 @@ describe('the client package', () => {
   let service: RunningService
 
   beforeAll(async () => {
-    // blocks every 10 s, flashblocks every 200 ms: a receipt seen before sealing is a preconfirmation
-    service = await startService({ port: 0, quiet: true, rateLimit: 0, blockTimeMs: 10_000, flashblockIntervalMs: 200 })
+    // blocks every hour, flashblocks every 200 ms: a receipt seen before sealing is a preconfirmation, however
+    // slowly a busy machine runs the test
+    service = await startService({
+      port: 0,
+      quiet: true,
+      rateLimit: 0,
+      blockTimeMs: 3_600_000,
+      flashblockIntervalMs: 200,
+    })
     await run(
       process.execPath,
       [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.client.json'],
@@ -62,12 +69,9 @@ describe('the client package', () => {
     const canonical = createPublicClient({ transport: http(service.url) })
     const before = await canonical.getBalance({ address: BOB })
 
-    const started = Date.now()
     const receipt = await wallet.sendTransactionSync({ to: BOB, value: parseEther('1') })
-    const waited = Date.now() - started
 
     expect(receipt.status).toBe('success')
-    expect(waited).toBeLessThan(2_000)
     // no blockTag given: the chain makes viem read `pending`, the newest flashblock
     expect(await reader.getBalance({ address: BOB })).toBe(before + parseEther('1'))
     expect(await canonical.getBalance({ address: BOB })).toBe(before)
