@@ -3,8 +3,8 @@
  * vmPerformance's loopExp and loopMul, stEIP1153's 15_tstoreCannotBeDosd, stShift's shiftCombinations; their
  * pre-state written with the anvil_set* methods, the transaction sent as an eth_call without its value) and two calls users send
  * (test/fixtures/HeavyCalls.sol: an aggregate of 100 ERC-20 balanceOf, a quote through 8 pools × 20 rounds of
- * 512-bit mulDiv), on ours with the interpreter (PRECONF_EVM_INTERPRETER=1), ours without it and anvil, in one
- * run. Each call runs `--runs` times with a different gas limit (no memo answers it): the median wall time over
+ * 512-bit mulDiv), on ours with the interpreter (PRECONF_EVM_INTERPRETER=1), ours without it (=0), anvil and
+ * Hardhat 3 (the shared kit's peers, when installed), in one run. Each call runs `--runs` times with a different gas limit (no memo answers it): the median wall time over
  * HTTP, and the server's CPU per call from /proc (10 ms ticks; the figure to trust on a busy machine), which
  * gives gas/s, the gas being what anvil's eth_simulateV1 reports for the call.
  *
@@ -18,7 +18,7 @@ import { encodeDeployData, encodeFunctionData, getContractAddress, type Abi, typ
 import heavy from '../test/fixtures/HeavyCalls.json' with { type: 'json' }
 import { testToken } from '../test/support/fixtures.js'
 import type { StateTest } from '../test/support/state-tests/fixtures.js'
-import { devAccount, rpc, sleep, startAnvil, startOurs, type Target } from './lib.js'
+import { devAccount, rpc, sleep, startAnvil, startHardhat, startOurs, type Target } from './lib.js'
 import { cpuMs } from './read-cases.js'
 
 const { values: args } = parseArgs({
@@ -53,14 +53,17 @@ async function send(url: string, nonce: number, to: Hex | null, data: Hex): Prom
 }
 
 /** Writes `test`'s pre-state on `url` (the tests share addresses: each is written just before its calls run). */
-async function writePreState(url: string, test: StateTest): Promise<void> {
+async function writePreState(target: Target, test: StateTest): Promise<void> {
   const word = (v: string) => `0x${BigInt(v).toString(16).padStart(64, '0')}`
+  const { url } = target
+  // Hardhat names the same methods hardhat_set*
+  const set = (what: string) => `${target === hardhat ? 'hardhat' : 'anvil'}_set${what}`
   for (const [address, account] of Object.entries(test.pre)) {
-    await rpc(url, 'anvil_setCode', [address, account.code])
-    await rpc(url, 'anvil_setBalance', [address, account.balance])
-    await rpc(url, 'anvil_setNonce', [address, account.nonce])
+    await rpc(url, set('Code'), [address, account.code])
+    await rpc(url, set('Balance'), [address, account.balance])
+    await rpc(url, set('Nonce'), [address, account.nonce])
     for (const [slot, value] of Object.entries(account.storage))
-      await rpc(url, 'anvil_setStorageAt', [address, word(slot), word(value)])
+      await rpc(url, set('StorageAt'), [address, word(slot), word(value)])
   }
 }
 
@@ -146,22 +149,23 @@ const interpreter = { ...(await startOurs()), label: 'ours, interpreter' }
 process.env.PRECONF_EVM_INTERPRETER = '0'
 const reference = { ...(await startOurs()), label: 'ours, @ethereumjs (patched)' }
 const anvil = await startAnvil('1')
-const targets: Target[] = [interpreter, reference, anvil]
-/** One table row: the call on every target, its gas from anvil. */
+const hardhat = await startHardhat()
+if (!hardhat) console.log('(no Hardhat: npm install --prefix ../shared/bench/peers, or PEERS_DIR)')
+const targets: Target[] = [interpreter, reference, anvil, ...(hardhat ? [hardhat] : [])]
+/** One table row: the call on every target, its gas from anvil; each target's CPU as a multiple of anvil's. */
 async function row(c: CallCase, on: Map<Target, CallCase>): Promise<void> {
   const gas = await gasOf(anvil.url, on.get(anvil)!)
   const results = []
   for (const target of targets) results.push(await time(target, on.get(target)!))
+  const peer = results[targets.indexOf(anvil)]!
   const rate = (ms: number) => (ms > 0 ? (gas / ms / 1000).toFixed(1) : '-')
-  const cells = results.map((r) =>
-    'error' in r ? r.error : `${r.ms.toFixed(0)} / ${r.cpu.toFixed(0)} (${rate(r.cpu)})`,
+  const times = (cpu: number) => ('cpu' in peer && peer.cpu > 0 ? `, ${(cpu / peer.cpu).toFixed(1)}×` : '')
+  const cells = results.map((r, i) =>
+    'error' in r
+      ? r.error
+      : `${r.ms.toFixed(0)} / ${r.cpu.toFixed(0)} (${rate(r.cpu)}${targets[i] === anvil ? '' : times(r.cpu)})`,
   )
-  const [ours, , peer] = results
-  const ratio =
-    ours && peer && 'ms' in ours && 'ms' in peer
-      ? `${(ours.ms / peer.ms).toFixed(1)}× / ${peer.cpu > 0 ? `${(ours.cpu / peer.cpu).toFixed(1)}×` : '-'}`
-      : ''
-  console.log(`| ${c.name} | ${gas} | ${cells.join(' | ')} | ${ratio} |`)
+  console.log(`| ${c.name} | ${gas} | ${cells.join(' | ')} |`)
 }
 
 const wanted = (c: CallCase) => !args.only || c.name.includes(args.only)
@@ -170,14 +174,13 @@ try {
   console.log(
     `heavy eth_calls, gas capped at ${GAS_CAP}, median of ${RUNS} over HTTP; load average ${a!.toFixed(1)} / ${b!.toFixed(1)} (1 / 5 min)`,
   )
-  console.log(
-    '| call | gas | ours, interpreter: wall / server CPU ms (Mgas/s of CPU) | ours, @ethereumjs: same | anvil: same | interpreter / anvil: wall / CPU |',
-  )
-  console.log('|---|---|---|---|---|---|')
+  const columns = targets.map((t) => t.label).join(' | ')
+  console.log(`wall / server CPU ms per call (Mgas/s of server CPU, CPU × anvil's)\n| call | gas | ${columns} |`)
+  console.log(`|---|---|${targets.map(() => '---|').join('')}`)
   for (const [name, test] of Object.entries(tests)) {
     const calls = stateTestCalls(name, test).filter(wanted)
     if (calls.length === 0) continue
-    for (const target of targets) await writePreState(target.url, test)
+    for (const target of targets) await writePreState(target, test)
     for (const c of calls) await row(c, new Map(targets.map((t) => [t, c])))
   }
   const deployed = new Map<Target, CallCase[]>()

@@ -38,6 +38,33 @@ export function copy(s: Uint32Array, from: number, to: number): void {
   s[to + 7] = s[from + 7]!
 }
 
+export function swap(s: Uint32Array, a: number, b: number): void {
+  let x = s[a]!
+  s[a] = s[b]!
+  s[b] = x
+  x = s[a + 1]!
+  s[a + 1] = s[b + 1]!
+  s[b + 1] = x
+  x = s[a + 2]!
+  s[a + 2] = s[b + 2]!
+  s[b + 2] = x
+  x = s[a + 3]!
+  s[a + 3] = s[b + 3]!
+  s[b + 3] = x
+  x = s[a + 4]!
+  s[a + 4] = s[b + 4]!
+  s[b + 4] = x
+  x = s[a + 5]!
+  s[a + 5] = s[b + 5]!
+  s[b + 5] = x
+  x = s[a + 6]!
+  s[a + 6] = s[b + 6]!
+  s[b + 6] = x
+  x = s[a + 7]!
+  s[a + 7] = s[b + 7]!
+  s[b + 7] = x
+}
+
 /** The word as a number when below 2^32, else -1 (callers treat it as out of any range). */
 export function small(s: Uint32Array, a: number): number {
   return (s[a + 1]! | s[a + 2]! | s[a + 3]! | s[a + 4]! | s[a + 5]! | s[a + 6]! | s[a + 7]!) === 0 ? s[a]! : -1
