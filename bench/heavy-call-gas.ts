@@ -5,7 +5,8 @@
  * (test/fixtures/HeavyCalls.sol: an aggregate of 100 ERC-20 balanceOf, a quote through 8 pools × 20 rounds of
  * 512-bit mulDiv), on ours with the interpreter (PRECONF_EVM_INTERPRETER=1), ours without it (=0), anvil and
  * Hardhat 3 (the shared kit's peers, when installed), in one run. Each call runs `--runs` times with a different gas limit (no memo answers it): the median wall time over
- * HTTP, and the server's CPU per call from /proc (10 ms ticks; the figure to trust on a busy machine), which
+ * HTTP, and the server's CPU per call from /proc (10 ms ticks; the figure to trust on a busy machine) less the
+ * idle server's own CPU over the same time (ours builds flashblocks while it waits), which
  * gives gas/s, the gas being what anvil's eth_simulateV1 reports for the call.
  *
  *   npx tsx bench/heavy-call-gas.ts [--runs 3] [--gas 10000000] [--only NAME]
@@ -19,7 +20,7 @@ import heavy from '../test/fixtures/HeavyCalls.json' with { type: 'json' }
 import { testToken } from '../test/support/fixtures.js'
 import type { StateTest } from '../test/support/state-tests/fixtures.js'
 import { devAccount, rpc, sleep, startAnvil, startHardhat, startOurs, type Target } from './lib.js'
-import { cpuMs } from './read-cases.js'
+import { cpuMs, idleCpuPerMs } from './read-cases.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -119,6 +120,7 @@ async function time(target: Target, c: CallCase): Promise<{ ms: number; cpu: num
   const { url } = target
   const times: number[] = []
   const cpu0 = cpuMs(target.pid!)
+  const wall0 = performance.now()
   for (let i = 0; i < RUNS; i++) {
     const request = { ...c.request, gas: hexGas(c.request.gas - i) }
     const t0 = performance.now()
@@ -130,7 +132,9 @@ async function time(target: Target, c: CallCase): Promise<{ ms: number; cpu: num
     }
     times.push(performance.now() - t0)
   }
-  const cpu = (cpuMs(target.pid!) - cpu0) / RUNS
+  // the idle chain's own CPU (flashblocks, blocks) over the same time taken off
+  const own = idle.get(target)! * (performance.now() - wall0)
+  const cpu = Math.max(0, cpuMs(target.pid!) - cpu0 - own) / RUNS
   times.sort((a, b) => a - b)
   return { ms: times[Math.floor(times.length / 2)]!, cpu }
 }
@@ -152,6 +156,8 @@ const anvil = await startAnvil('1')
 const hardhat = await startHardhat()
 if (!hardhat) console.log('(no Hardhat: npm install --prefix ../shared/bench/peers, or PEERS_DIR)')
 const targets: Target[] = [interpreter, reference, anvil, ...(hardhat ? [hardhat] : [])]
+const idle = new Map<Target, number>()
+for (const target of targets) idle.set(target, await idleCpuPerMs(target))
 /** One table row: the call on every target, its gas from anvil; each target's CPU as a multiple of anvil's. */
 async function row(c: CallCase, on: Map<Target, CallCase>): Promise<void> {
   const gas = await gasOf(anvil.url, on.get(anvil)!)

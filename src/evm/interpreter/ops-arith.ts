@@ -72,21 +72,26 @@ function exp(f: Frame): void {
       w.setSmall(s, t, 1)
       w.shl(s, t, n, e)
     }
-  } else power(s, t, e)
+  } else power(s, t, e, bytes)
 }
 
 /**
- * The word at `e` becomes (word at `t`) ** (word at `e`) mod 2^256, by squaring and multiplying in BigInt:
- * V8's 256-bit products beat word.ts's limb product when every step is a full-width one.
+ * The word at `e` becomes (word at `t`) ** (word at `e`) mod 2^256, `bytes` the exponent's length: left to
+ * right over the exponent's bits read from its limbs, four at a time against a table of the base's first 15
+ * powers when the exponent is longer than two bytes (one at a time below, where the table costs more than
+ * it saves), the products in BigInt (V8's 256-bit products beat word.ts's limb product at full width).
  */
-function power(s: Uint32Array, t: number, e: number): void {
-  let base = w.toBigInt(s, t)
-  let exponent = w.toBigInt(s, e)
+function power(s: Uint32Array, t: number, e: number, bytes: number): void {
+  const width = bytes > 2 ? 4 : 1
+  const base = w.toBigInt(s, t)
+  const powers = [1n, base]
+  for (let i = 2; i < 1 << width; i++) powers.push(BigInt.asUintN(256, powers[i - 1]! * base))
   let result = 1n
-  while (exponent > 0n) {
-    if (exponent & 1n) result = BigInt.asUintN(256, result * base)
-    base = BigInt.asUintN(256, base * base)
-    exponent >>= 1n
+  // bytes * 8 - 1 is 3 modulo 4: the groups of four bits never straddle two limbs
+  for (let bit = bytes * 8 - 1; bit >= 0; bit -= width) {
+    if (result !== 1n) for (let i = 0; i < width; i++) result = BigInt.asUintN(256, result * result)
+    const digit = (s[e + (bit >>> 5)]! >>> ((bit - width + 1) & 31)) & ((1 << width) - 1)
+    if (digit !== 0) result = BigInt.asUintN(256, result * powers[digit]!)
   }
   w.fromBigInt(s, e, result)
 }
