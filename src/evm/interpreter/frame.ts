@@ -23,7 +23,7 @@ const EMPTY = new Uint8Array(0)
 const stacks: Uint32Array[] = []
 const KEPT_STACKS = 16
 
-export const OUT_OF_GAS = 'out of gas'
+const OUT_OF_GAS = 'out of gas'
 
 export class Frame {
   readonly stack: Uint32Array
