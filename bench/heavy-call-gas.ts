@@ -3,9 +3,10 @@
  * vmPerformance's loopExp and loopMul, stEIP1153's 15_tstoreCannotBeDosd, stShift's shiftCombinations; their
  * pre-state written with the anvil_set* methods, the transaction sent as an eth_call without its value) and two calls users send
  * (test/fixtures/HeavyCalls.sol: an aggregate of 100 ERC-20 balanceOf, a quote through 8 pools × 20 rounds of
- * 512-bit mulDiv), on ours with the interpreter (PRECONF_EVM_INTERPRETER=1), ours without it and anvil, in one
- * run. Each call runs `--runs` times with a different gas limit (no memo answers it): the median wall time over
- * HTTP, and the server's CPU per call from /proc (10 ms ticks; the figure to trust on a busy machine), which
+ * 512-bit mulDiv), on ours with the interpreter (PRECONF_EVM_INTERPRETER=1), ours without it (=0), anvil and
+ * Hardhat 3 (the shared kit's peers, when installed), in one run. Each call runs `--runs` times with a different gas limit (no memo answers it): the median wall time over
+ * HTTP, and the server's CPU per call from /proc (10 ms ticks; the figure to trust on a busy machine) less the
+ * idle server's own CPU over the same time (ours builds flashblocks while it waits), which
  * gives gas/s, the gas being what anvil's eth_simulateV1 reports for the call.
  *
  *   npx tsx bench/heavy-call-gas.ts [--runs 3] [--gas 10000000] [--only NAME]
@@ -18,8 +19,8 @@ import { encodeDeployData, encodeFunctionData, getContractAddress, type Abi, typ
 import heavy from '../test/fixtures/HeavyCalls.json' with { type: 'json' }
 import { testToken } from '../test/support/fixtures.js'
 import type { StateTest } from '../test/support/state-tests/fixtures.js'
-import { devAccount, rpc, sleep, startAnvil, startOurs, type Target } from './lib.js'
-import { cpuMs } from './read-cases.js'
+import { devAccount, rpc, sleep, startAnvil, startHardhat, startOurs, type Target } from './lib.js'
+import { cpuMs, idleCpuPerMs } from './read-cases.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -53,14 +54,17 @@ async function send(url: string, nonce: number, to: Hex | null, data: Hex): Prom
 }
 
 /** Writes `test`'s pre-state on `url` (the tests share addresses: each is written just before its calls run). */
-async function writePreState(url: string, test: StateTest): Promise<void> {
+async function writePreState(target: Target, test: StateTest): Promise<void> {
   const word = (v: string) => `0x${BigInt(v).toString(16).padStart(64, '0')}`
+  const { url } = target
+  // Hardhat names the same methods hardhat_set*
+  const set = (what: string) => `${target === hardhat ? 'hardhat' : 'anvil'}_set${what}`
   for (const [address, account] of Object.entries(test.pre)) {
-    await rpc(url, 'anvil_setCode', [address, account.code])
-    await rpc(url, 'anvil_setBalance', [address, account.balance])
-    await rpc(url, 'anvil_setNonce', [address, account.nonce])
+    await rpc(url, set('Code'), [address, account.code])
+    await rpc(url, set('Balance'), [address, account.balance])
+    await rpc(url, set('Nonce'), [address, account.nonce])
     for (const [slot, value] of Object.entries(account.storage))
-      await rpc(url, 'anvil_setStorageAt', [address, word(slot), word(value)])
+      await rpc(url, set('StorageAt'), [address, word(slot), word(value)])
   }
 }
 
@@ -116,6 +120,7 @@ async function time(target: Target, c: CallCase): Promise<{ ms: number; cpu: num
   const { url } = target
   const times: number[] = []
   const cpu0 = cpuMs(target.pid!)
+  const wall0 = performance.now()
   for (let i = 0; i < RUNS; i++) {
     const request = { ...c.request, gas: hexGas(c.request.gas - i) }
     const t0 = performance.now()
@@ -127,7 +132,9 @@ async function time(target: Target, c: CallCase): Promise<{ ms: number; cpu: num
     }
     times.push(performance.now() - t0)
   }
-  const cpu = (cpuMs(target.pid!) - cpu0) / RUNS
+  // the idle chain's own CPU (flashblocks, blocks) over the same time taken off
+  const own = idle.get(target)! * (performance.now() - wall0)
+  const cpu = Math.max(0, cpuMs(target.pid!) - cpu0 - own) / RUNS
   times.sort((a, b) => a - b)
   return { ms: times[Math.floor(times.length / 2)]!, cpu }
 }
@@ -146,22 +153,25 @@ const interpreter = { ...(await startOurs()), label: 'ours, interpreter' }
 process.env.PRECONF_EVM_INTERPRETER = '0'
 const reference = { ...(await startOurs()), label: 'ours, @ethereumjs (patched)' }
 const anvil = await startAnvil('1')
-const targets: Target[] = [interpreter, reference, anvil]
-/** One table row: the call on every target, its gas from anvil. */
+const hardhat = await startHardhat()
+if (!hardhat) console.log('(no Hardhat: npm install --prefix ../shared/bench/peers, or PEERS_DIR)')
+const targets: Target[] = [interpreter, reference, anvil, ...(hardhat ? [hardhat] : [])]
+const idle = new Map<Target, number>()
+for (const target of targets) idle.set(target, await idleCpuPerMs(target))
+/** One table row: the call on every target, its gas from anvil; each target's CPU as a multiple of anvil's. */
 async function row(c: CallCase, on: Map<Target, CallCase>): Promise<void> {
   const gas = await gasOf(anvil.url, on.get(anvil)!)
   const results = []
   for (const target of targets) results.push(await time(target, on.get(target)!))
+  const peer = results[targets.indexOf(anvil)]!
   const rate = (ms: number) => (ms > 0 ? (gas / ms / 1000).toFixed(1) : '-')
-  const cells = results.map((r) =>
-    'error' in r ? r.error : `${r.ms.toFixed(0)} / ${r.cpu.toFixed(0)} (${rate(r.cpu)})`,
+  const times = (cpu: number) => ('cpu' in peer && peer.cpu > 0 ? `, ${(cpu / peer.cpu).toFixed(1)}×` : '')
+  const cells = results.map((r, i) =>
+    'error' in r
+      ? r.error
+      : `${r.ms.toFixed(0)} / ${r.cpu.toFixed(0)} (${rate(r.cpu)}${targets[i] === anvil ? '' : times(r.cpu)})`,
   )
-  const [ours, , peer] = results
-  const ratio =
-    ours && peer && 'ms' in ours && 'ms' in peer
-      ? `${(ours.ms / peer.ms).toFixed(1)}× / ${peer.cpu > 0 ? `${(ours.cpu / peer.cpu).toFixed(1)}×` : '-'}`
-      : ''
-  console.log(`| ${c.name} | ${gas} | ${cells.join(' | ')} | ${ratio} |`)
+  console.log(`| ${c.name} | ${gas} | ${cells.join(' | ')} |`)
 }
 
 const wanted = (c: CallCase) => !args.only || c.name.includes(args.only)
@@ -170,14 +180,13 @@ try {
   console.log(
     `heavy eth_calls, gas capped at ${GAS_CAP}, median of ${RUNS} over HTTP; load average ${a!.toFixed(1)} / ${b!.toFixed(1)} (1 / 5 min)`,
   )
-  console.log(
-    '| call | gas | ours, interpreter: wall / server CPU ms (Mgas/s of CPU) | ours, @ethereumjs: same | anvil: same | interpreter / anvil: wall / CPU |',
-  )
-  console.log('|---|---|---|---|---|---|')
+  const columns = targets.map((t) => t.label).join(' | ')
+  console.log(`wall / server CPU ms per call (Mgas/s of server CPU, CPU × anvil's)\n| call | gas | ${columns} |`)
+  console.log(`|---|---|${targets.map(() => '---|').join('')}`)
   for (const [name, test] of Object.entries(tests)) {
     const calls = stateTestCalls(name, test).filter(wanted)
     if (calls.length === 0) continue
-    for (const target of targets) await writePreState(target.url, test)
+    for (const target of targets) await writePreState(target, test)
     for (const c of calls) await row(c, new Map(targets.map((t) => [t, c])))
   }
   const deployed = new Map<Target, CallCase[]>()

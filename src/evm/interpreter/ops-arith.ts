@@ -13,18 +13,6 @@ type Handler = (f: Frame) => void
 const EXP_BYTE_GAS = 50
 const NEG_ONE = 0xffffffff
 
-function binary(op: (s: Uint32Array, a: number, b: number, r: number) => void): Handler {
-  return (f) => {
-    const t = (f.sp - 1) * 8
-    op(f.stack, t, t - 8, t - 8)
-    f.sp--
-  }
-}
-
-function bool(f: Frame, r: number, v: boolean): void {
-  w.setSmall(f.stack, r, v ? 1 : 0)
-}
-
 function viaBigInt(op: (a: bigint, b: bigint) => bigint): Handler {
   return (f) => {
     const t = (f.sp - 1) * 8
@@ -84,43 +72,43 @@ function exp(f: Frame): void {
       w.setSmall(s, t, 1)
       w.shl(s, t, n, e)
     }
-  } else power(s, t, e)
+  } else power(s, t, e, bytes)
 }
 
 /**
- * The word at `e` becomes (word at `t`) ** (word at `e`) mod 2^256, by squaring and multiplying in BigInt:
- * V8's 256-bit products beat word.ts's limb product when every step is a full-width one.
+ * The word at `e` becomes (word at `t`) ** (word at `e`) mod 2^256, `bytes` the exponent's length: left to
+ * right over the exponent's bits read from its limbs, four at a time against a table of the base's first 15
+ * powers when the exponent is longer than two bytes (one at a time below, where the table costs more than
+ * it saves), the products in BigInt (V8's 256-bit products beat word.ts's limb product at full width).
  */
-function power(s: Uint32Array, t: number, e: number): void {
-  let base = w.toBigInt(s, t)
-  let exponent = w.toBigInt(s, e)
+function power(s: Uint32Array, t: number, e: number, bytes: number): void {
+  const width = bytes > 2 ? 4 : 1
+  const base = w.toBigInt(s, t)
+  const powers = [1n, base]
+  for (let i = 2; i < 1 << width; i++) powers.push(BigInt.asUintN(256, powers[i - 1]! * base))
   let result = 1n
-  while (exponent > 0n) {
-    if (exponent & 1n) result = BigInt.asUintN(256, result * base)
-    base = BigInt.asUintN(256, base * base)
-    exponent >>= 1n
+  // bytes * 8 - 1 is 3 modulo 4: the groups of four bits never straddle two limbs
+  for (let bit = bytes * 8 - 1; bit >= 0; bit -= width) {
+    if (result !== 1n) for (let i = 0; i < width; i++) result = BigInt.asUintN(256, result * result)
+    const digit = (s[e + (bit >>> 5)]! >>> ((bit - width + 1) & 31)) & ((1 << width) - 1)
+    if (digit !== 0) result = BigInt.asUintN(256, result * powers[digit]!)
   }
   w.fromBigInt(s, e, result)
 }
 
-function shift(kind: 'shl' | 'shr' | 'sar'): Handler {
-  return (f) => {
-    const t = (f.sp - 1) * 8
-    const s = f.stack
-    const v = t - 8
-    f.sp--
-    const n = w.small(s, t)
-    const negative = kind === 'sar' && s[v + 7]! >>> 31 === 1
-    if (n === -1 || n >= 256) s.fill(negative ? NEG_ONE : 0, v, v + 8)
-    else if (kind === 'shl') w.shl(s, v, n, v)
-    else w.shr(s, v, n, v, negative ? NEG_ONE : 0)
-  }
+/** SAR (SHL and SHR are the loop's). */
+function sar(f: Frame): void {
+  const t = (f.sp - 1) * 8
+  const s = f.stack
+  const v = t - 8
+  f.sp--
+  const n = w.small(s, t)
+  const negative = s[v + 7]! >>> 31 === 1
+  if (n === -1 || n >= 256) s.fill(negative ? NEG_ONE : 0, v, v + 8)
+  else w.shr(s, v, n, v, negative ? NEG_ONE : 0)
 }
 
 export const arithmetic: [number, Handler][] = [
-  [0x01, binary(w.add)],
-  [0x02, binary(w.mul)],
-  [0x03, binary(w.sub)],
   [0x04, (f) => divide(f, 'quotient')],
   [0x05, viaBigInt((a, b) => (b === 0n ? 0n : signed(a) / signed(b)))],
   [0x06, (f) => divide(f, 'remainder')],
@@ -137,28 +125,6 @@ export const arithmetic: [number, Handler][] = [
       if (b !== -1 && b < 31) w.signExtend(f.stack, t - 8, b)
     },
   ],
-  [0x10, (f) => cmpOp(f, w.cmp, -1)],
-  [0x11, (f) => cmpOp(f, w.cmp, 1)],
-  [0x12, (f) => cmpOp(f, w.scmp, -1)],
-  [0x13, (f) => cmpOp(f, w.scmp, 1)],
-  [0x14, (f) => cmpOp(f, w.cmp, 0)],
-  [
-    0x15,
-    (f) => {
-      const t = (f.sp - 1) * 8
-      bool(f, t, w.isZero(f.stack, t))
-    },
-  ],
-  [0x16, bitwise((x, y) => x & y)],
-  [0x17, bitwise((x, y) => x | y)],
-  [0x18, bitwise((x, y) => x ^ y)],
-  [
-    0x19,
-    (f) => {
-      const t = (f.sp - 1) * 8
-      for (let i = 0; i < 8; i++) f.stack[t + i] = ~f.stack[t + i]!
-    },
-  ],
   [
     0x1a,
     (f) => {
@@ -168,22 +134,5 @@ export const arithmetic: [number, Handler][] = [
       w.setSmall(f.stack, t - 8, i === -1 || i >= 32 ? 0 : w.byteAt(f.stack, t - 8, i))
     },
   ],
-  [0x1b, shift('shl')],
-  [0x1c, shift('shr')],
-  [0x1d, shift('sar')],
+  [0x1d, sar],
 ]
-
-function cmpOp(f: Frame, compare: (s: Uint32Array, a: number, b: number) => number, want: number): void {
-  const t = (f.sp - 1) * 8
-  bool(f, t - 8, compare(f.stack, t, t - 8) === want)
-  f.sp--
-}
-
-function bitwise(op: (x: number, y: number) => number): Handler {
-  return (f) => {
-    const t = (f.sp - 1) * 8
-    const s = f.stack
-    for (let i = 0; i < 8; i++) s[t - 8 + i] = op(s[t + i]!, s[t - 8 + i]!)
-    f.sp--
-  }
-}

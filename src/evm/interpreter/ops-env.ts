@@ -47,13 +47,8 @@ function copy(f: Frame, src: Uint8Array, checkBounds: boolean): void {
   if (length > 0) copyIn(f, src, from, to, length)
 }
 
-function jump(f: Frame, dest: number): void {
-  if (dest === -1 || dest >= f.code.length || f.jumps[dest] !== 1) f.fail(invalidJump(f))
-  else f.pc = dest
-}
-
 /** @ethereumjs's message for a bad jump, which names the code's hash, the address and the JUMP's pc. */
-function invalidJump(f: Frame): string {
+export function invalidJump(f: Frame): string {
   return `${INVALID_JUMP} at ${bytesToHex(keccak256(f.code))}/0x${f.address}:${f.pc - 1}`
 }
 
@@ -90,16 +85,6 @@ export const environment: [number, Handler][] = [
   [0x30, (f) => pushBytes(f, f.addressBytes)],
   [0x32, (f) => pushBytes(f, f.host.origin)],
   [0x33, (f) => pushBytes(f, f.caller)],
-  [0x34, (f) => pushSmall(f, 0)],
-  [
-    0x35,
-    (f) => {
-      const t = at(f, 0)
-      const offset = w.saturated(f.stack, t)
-      w.fromBytes32(f.stack, t, f.callData, offset >= f.callData.length ? f.callData.length : offset)
-    },
-  ],
-  [0x36, (f) => pushSmall(f, f.callData.length)],
   [0x37, (f) => copy(f, f.callData, false)],
   [0x38, (f) => pushSmall(f, f.code.length)],
   [0x39, (f) => copy(f, f.code, false)],
@@ -121,7 +106,6 @@ export const environment: [number, Handler][] = [
     },
   ],
   [0x4a, (f) => pushBig(f, f.host.block.header.getBlobGasPrice())],
-  [0x50, (f) => void f.sp--],
   [
     0x51,
     (f) => {
@@ -151,27 +135,9 @@ export const environment: [number, Handler][] = [
       f.sp -= 2
     },
   ],
-  [
-    0x56,
-    (f) => {
-      const dest = w.small(f.stack, at(f, 0))
-      f.sp--
-      jump(f, dest)
-    },
-  ],
-  [
-    0x57,
-    (f) => {
-      const dest = w.small(f.stack, at(f, 0))
-      const taken = !w.isZero(f.stack, at(f, 1))
-      f.sp -= 2
-      if (taken) jump(f, dest)
-    },
-  ],
   [0x58, (f) => pushSmall(f, f.pc - 1)],
   [0x59, (f) => pushSmall(f, f.memWords * 32)],
   [0x5a, (f) => pushSmall(f, f.gas)],
-  [0x5b, () => {}],
   [
     0x5e,
     (f) => {
@@ -183,51 +149,5 @@ export const environment: [number, Handler][] = [
       if (length > 0) f.mem.copyWithin(to, from, from + length)
     },
   ],
-  [0x5f, (f) => pushSmall(f, 0)],
-  ...Array.from({ length: 32 }, (_, i): [number, Handler] => [0x60 + i, push(i + 1)]),
-  ...Array.from({ length: 16 }, (_, i): [number, Handler] => [0x80 + i, dup(i + 1)]),
-  ...Array.from({ length: 16 }, (_, i): [number, Handler] => [0x90 + i, swap(i + 1)]),
   ...Array.from({ length: 5 }, (_, i): [number, Handler] => [0xa0 + i, log(i)]),
 ]
-
-function push(n: number): Handler {
-  if (n === 1)
-    return (f) => {
-      w.setSmall(f.stack, f.sp * 8, f.code[f.pc] ?? 0)
-      f.sp++
-      f.pc++
-    }
-  return (f) => {
-    const end = f.pc + n
-    const s = f.stack
-    const t = f.sp * 8
-    if (end <= f.code.length) w.fromBytes(s, t, f.code, f.pc, n)
-    else {
-      // a PUSH cut short by the end of the code reads zeros after it
-      w.fromBytes(s, t, f.code, f.pc, f.code.length - f.pc)
-      w.shl(s, t, 8 * (end - f.code.length), t)
-    }
-    f.sp++
-    f.pc = end
-  }
-}
-
-function dup(n: number): Handler {
-  return (f) => {
-    w.copy(f.stack, (f.sp - n) * 8, f.sp * 8)
-    f.sp++
-  }
-}
-
-function swap(n: number): Handler {
-  return (f) => {
-    const s = f.stack
-    const a = (f.sp - 1) * 8
-    const b = (f.sp - 1 - n) * 8
-    for (let i = 0; i < 8; i++) {
-      const x = s[a + i]!
-      s[a + i] = s[b + i]!
-      s[b + i] = x
-    }
-  }
-}

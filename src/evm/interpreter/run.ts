@@ -9,79 +9,19 @@ import { type EVM, EVMError, type EVMResult } from '@ethereumjs/evm'
 import type { Address } from '@ethereumjs/util'
 import { bytesToUnprefixedHex } from '@ethereumjs/util'
 import type { StateSource } from '../execution/call-state.js'
-import { budgetOf, CLOCK_EVERY, keepTime } from '../execution/budget.js'
+import { budgetOf, keepTime } from '../execution/budget.js'
 import { analyse } from './analysis.js'
-import { FAILED, Frame, MAX_GAS, OUT_OF_GAS, RETURNED, REVERTED, RUNNING, STACK_LIMIT } from './frame.js'
+import { FAILED, Frame, MAX_GAS, RETURNED, REVERTED, RUNNING } from './frame.js'
 import { Fallback, Host } from './host.js'
 import { buildTable } from './table.js'
-import { setSmall } from './word.js'
+import { steps } from './loop.js'
 
-const { handlers, fees, needs, grows } = buildTable(execute)
-
-/** Steps between two looks at the clock under a budget (and between two returns to `execute`). */
-const STEPS = CLOCK_EVERY + 1
-const JUMPDEST = 0x5b
-const PUSH1 = 0x60
-const PUSH2 = 0x61
-const POP = 0x50
-
-/**
- * Up to STEPS opcodes of `f`, synchronously: stops early at the frame's end or at the first handler that
- * returns a promise (which it hands back for `execute` to await).
- */
-function steps(f: Frame): Promise<void> | undefined {
-  const code = f.code
-  const length = code.length
-  for (let n = 0; n < STEPS && f.status === RUNNING; n++) {
-    const pc = f.pc
-    if (pc >= length) {
-      f.status = RETURNED
-      return undefined
-    }
-    const op = code[pc]!
-    const fee = fees[op]!
-    if (f.gas < fee) {
-      f.fail(OUT_OF_GAS)
-      return undefined
-    }
-    f.gas -= fee
-    const sp = f.sp
-    if (sp < needs[op]!) {
-      f.fail('stack underflow')
-      return undefined
-    }
-    if (sp + grows[op]! > STACK_LIMIT) {
-      f.fail('stack overflow')
-      return undefined
-    }
-    // the commonest opcodes of compiled code, here rather than through a call (the table has them too)
-    if (op === JUMPDEST) {
-      f.pc = pc + 1
-      continue
-    }
-    if (op === PUSH1 || op === PUSH2) {
-      const value = op === PUSH1 ? (code[pc + 1] ?? 0) : ((code[pc + 1] ?? 0) << 8) | (code[pc + 2] ?? 0)
-      setSmall(f.stack, sp * 8, value)
-      f.sp = sp + 1
-      f.pc = pc + op - 0x5e
-      continue
-    }
-    if (op === POP) {
-      f.sp = sp - 1
-      f.pc = pc + 1
-      continue
-    }
-    f.pc = pc + 1
-    const pending = handlers[op]!(f)
-    if (pending !== undefined) return pending
-  }
-  return undefined
-}
+const handlers = buildTable(execute)
 
 async function execute(f: Frame): Promise<void> {
   const budget = f.host.budget
   while (f.status === RUNNING) {
-    const pending = steps(f)
+    const pending = steps(f, handlers)
     if (pending !== undefined) await pending
     else if (budget !== undefined && f.status === RUNNING) await keepTime(budget)
   }
