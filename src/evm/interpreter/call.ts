@@ -1,7 +1,8 @@
 /**
  * The call path's entry to the interpreter (fast-call.ts): whether it may run a call, and the call's result
- * from it or undefined when it handed the call back (counted by reason in stats.ts). It is on when
- * PRECONF_EVM_INTERPRETER=1, and only for forks whose opcodes and prices it has (Cancun, Prague).
+ * from it or undefined when it handed the call back (counted by reason in stats.ts). It is on unless
+ * PRECONF_EVM_INTERPRETER=0 (the way back to @ethereumjs's loop should a call ever differ), and only for forks
+ * whose opcodes and prices it has (Cancun, Prague).
  */
 import type { Common } from '@ethereumjs/common'
 import type { EVM, EVMResult } from '@ethereumjs/evm'
@@ -14,9 +15,9 @@ const FORKS = new Set(['cancun', 'prague'])
 /** EIPs some chains switch on beyond their fork that change opcodes or their prices. */
 const FOREIGN_EIPS = [663, 3540, 6800, 7692, 7864, 7928, 7939, 8024, 8037, 8038]
 
-/** Whether calls use the interpreter unless a caller says otherwise (PRECONF_EVM_INTERPRETER=1). */
+/** Whether calls use the interpreter unless a caller says otherwise (PRECONF_EVM_INTERPRETER=0 turns it off). */
 export function interpreterByDefault(): boolean {
-  return process.env.PRECONF_EVM_INTERPRETER === '1'
+  return process.env.PRECONF_EVM_INTERPRETER !== '0'
 }
 
 /** Whether the interpreter has `common`'s opcodes and prices. */
