@@ -148,10 +148,12 @@ async function gasOf(url: string, c: CallCase): Promise<number> {
   return Number(block!.calls[0]!.gasUsed)
 }
 
+// no call timeout (anvil has none): a loaded machine's slow call is a figure, not a -32002
+const NO_TIMEOUT = ['--rpc.evmtimeout', '0']
 process.env.PRECONF_EVM_INTERPRETER = '1'
-const interpreter = { ...(await startOurs()), label: 'ours, interpreter' }
+const interpreter = { ...(await startOurs(NO_TIMEOUT)), label: 'ours, interpreter' }
 process.env.PRECONF_EVM_INTERPRETER = '0'
-const reference = { ...(await startOurs()), label: 'ours, @ethereumjs (patched)' }
+const reference = { ...(await startOurs(NO_TIMEOUT)), label: 'ours, @ethereumjs (patched)' }
 const anvil = await startAnvil('1')
 const hardhat = await startHardhat()
 if (!hardhat) console.log('(no Hardhat: npm install --prefix ../shared/bench/peers, or PEERS_DIR)')
