@@ -94,23 +94,30 @@ export class CallEvms {
       if ((await source.getCode(from)).length > 0) return undefined
       const to = new Address(request.to)
       state.reset(source)
-      warmFromTheStart(evm, slot.precompiles, [from, to, header.coinbase])
       const block = blockContext(header, false, this.vm.common)
       const frame = { block, from, to, data, gasLimit: gasLimit - intrinsic.regular }
       return await withBudget(
         evm,
         this.timeoutMs,
-        async () =>
-          (this.interpreter && slot.interpreter ? await interpretCall(evm, source, frame) : undefined) ??
-          (slot.topFrame ? await runTopFrame(evm, frame) : undefined) ??
-          (await evm.runCall({
-            ...frame,
-            caller: from,
-            origin: from,
-            value: 0n,
-            gasPrice: 0n,
-            skipNonceIncrement: true,
-          })),
+        async () => {
+          if (this.interpreter && slot.interpreter) {
+            const answered = await interpretCall(evm, source, frame)
+            if (answered) return answered
+          }
+          // the interpreter keeps its own warm sets: the journal's is set for the reference path alone
+          warmFromTheStart(evm, slot.precompiles, [from, to, header.coinbase])
+          return (
+            (slot.topFrame ? await runTopFrame(evm, frame) : undefined) ??
+            (await evm.runCall({
+              ...frame,
+              caller: from,
+              origin: from,
+              value: 0n,
+              gasPrice: 0n,
+              skipNonceIncrement: true,
+            }))
+          )
+        },
         deadline,
       )
     } finally {
