@@ -4,6 +4,8 @@
  *
  *   npx tsx bench/call-cpu.ts [--n 3000] [--executor-only] [--cpu-prof FILE]
  *
+ * The distinct calls also run 16 at a time, as 16 clients send them (the row's figure is per 16 calls).
+ *
  * `--cpu-prof FILE` writes a .cpuprofile of the timed loops only (no module loading or deployment in it).
  */
 import { writeFileSync } from 'node:fs'
@@ -63,6 +65,15 @@ let next = 0
 if (!args['http-only']) {
   await time('executor.call latest, distinct calls (no memo)', () => h.chain.executor.call(latest(), distinct[next++]!))
   await time('executor.call latest, one call repeated (memo)', () => h.chain.executor.call(latest(), request))
+  // as 16 clients send them: calls interleave at their state reads, each on its own EVM (CALL_EVMS_MAX_IDLE)
+  const inFlight = Array.from({ length: 16 * (n + Math.ceil(n / 5)) }, (_, i) => ({
+    to: request.to,
+    data: hexToBytes(`${data}${(i + 1).toString(16).padStart(56, '0')}ff000000`),
+  }))
+  let batch = 0
+  const sixteen = () =>
+    Promise.all(inFlight.slice(16 * batch, 16 * ++batch).map((c) => h.chain.executor.call(latest(), c)))
+  await time('executor.call latest, distinct calls 16 in flight (per 16 calls)', sixteen)
 }
 if (args['executor-only']) {
   await h.close()

@@ -10,7 +10,7 @@
  */
 import type { Common } from '@ethereumjs/common'
 import { equalsBytes } from '@ethereumjs/util'
-import { hexKey } from '../domain/hex-key.js'
+import { hexKey } from '../domain/map-keys.js'
 import type { BlockRecord, TxLocation } from '../domain/types.js'
 import { MEMORY_RECENT_BLOCKS, MEMORY_UNPACKED_BLOCKS } from '../limits.js'
 import { packBlock, unpackBlock } from './persist/codec.js'

@@ -6,7 +6,7 @@
  */
 export class BoundedMap<V> {
   private readonly map = new Map<string, V>()
-  /** Keys in insertion order from `head` on. */
+  /** Keys in insertion order from `head` on (a key deleted and set again is in it twice: see delete). */
   private order: string[] = []
   private head = 0
   private total = 0
@@ -33,7 +33,9 @@ export class BoundedMap<V> {
     this.total += this.weigh(value)
     while (this.total > this.capacity && this.map.size > 1) {
       const oldest = this.order[this.head++]!
-      this.total -= this.weigh(this.map.get(oldest)!)
+      const value = this.map.get(oldest)
+      if (value === undefined) continue // deleted since
+      this.total -= this.weigh(value)
       this.map.delete(oldest)
     }
     // drop the consumed front now and then: amortised O(1) per set
@@ -41,5 +43,16 @@ export class BoundedMap<V> {
       this.order = this.order.slice(this.head)
       this.head = 0
     }
+  }
+
+  /**
+   * Forgets `key`. Its place in the order stays: set again, it leaves at its first place's turn, early (a
+   * cache's rare case: the call memo forgets a failed call).
+   */
+  delete(key: string): void {
+    const old = this.map.get(key)
+    if (old === undefined) return
+    this.total -= this.weigh(old)
+    this.map.delete(key)
   }
 }

@@ -80,3 +80,18 @@ test('a bounded map drops its oldest entries past its capacity, by count or by w
   byWeight.set('huge', new Uint8Array(500)) // one entry over the capacity is still kept, alone
   expect(byWeight.size).toBe(1)
 })
+
+test('a bounded map entry deleted frees its room, and one set again after is kept', () => {
+  const map = new BoundedMap<number>(3)
+  for (const key of ['a', 'b', 'c']) map.set(key, 1)
+  map.delete('b')
+  map.set('d', 1) // b's room: nothing older goes
+  expect([map.get('a'), map.get('c'), map.get('d')]).toEqual([1, 1, 1])
+  map.set('b', 2)
+  map.set('e', 1) // over capacity again: the oldest entries go, and b (set again) stays readable until its turn
+  expect(map.size).toBe(3)
+  expect(map.get('a')).toBeUndefined()
+  for (let i = 0; i < 10; i++) map.set(`k${i}`, i)
+  expect(map.size).toBe(3)
+  expect(map.get('k9')).toBe(9)
+})

@@ -15,7 +15,7 @@ import {
   KECCAK256_NULL,
   KECCAK256_RLP,
 } from '@ethereumjs/util'
-import { hexKey } from '../domain/hex-key.js'
+import { byteKey } from '../domain/map-keys.js'
 import { STATE_CACHE_CODE_BYTES, STATE_CACHE_STORAGE_SLOTS, STATE_VIEW_ACCOUNTS } from '../limits.js'
 import { BoundedMap } from './bounded-map.js'
 import type { StateSource } from './execution/call-state.js'
@@ -48,7 +48,7 @@ export class RootReader implements StateSource {
 
   /** The account at this root; shared, so never modify it (copy first). */
   async getAccount(address: Address): Promise<Account | undefined> {
-    const key = hexKey(address.bytes)
+    const key = byteKey(address.bytes)
     let account = this.accounts.get(key)
     if (account === undefined) {
       const rlp = await this.cache.trie.get(this.root, address.bytes)
@@ -61,7 +61,7 @@ export class RootReader implements StateSource {
   async getCode(address: Address): Promise<Uint8Array> {
     const account = await this.getAccount(address)
     if (!account || equalsBytes(account.codeHash, KECCAK256_NULL)) return EMPTY
-    const key = hexKey(account.codeHash)
+    const key = byteKey(account.codeHash)
     let code = this.cache.code.get(key)
     if (code === undefined) {
       code = await this.state.getCode(address)
@@ -73,7 +73,8 @@ export class RootReader implements StateSource {
   async getStorage(address: Address, slot: Uint8Array): Promise<Uint8Array> {
     const account = await this.getAccount(address)
     if (!account || equalsBytes(account.storageRoot, KECCAK256_RLP)) return EMPTY
-    const key = hexKey(account.storageRoot, slot)
+    // the root's fixed width keeps root + slot unambiguous
+    const key = byteKey(account.storageRoot, slot)
     let value = this.cache.storage.get(key)
     if (value === undefined) {
       value = await this.cache.trie.storage(account.storageRoot, slot)

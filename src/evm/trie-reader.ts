@@ -18,7 +18,7 @@ import {
 } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { type DB, equalsBytes, KECCAK256_RLP, unprefixedHexToBytes } from '@ethereumjs/util'
-import { hexKey } from '../domain/hex-key.js'
+import { byteKey, hexKey } from '../domain/map-keys.js'
 import { TRIE_DECODED_NODES } from '../limits.js'
 import { keccak256 } from './crypto.js'
 import { BoundedMap } from './bounded-map.js'
@@ -42,20 +42,24 @@ export class TrieReader {
   async get(root: Uint8Array, key: Uint8Array): Promise<Uint8Array | null> {
     if (equalsBytes(root, KECCAK256_RLP)) return null
     const path = nibblesOf(this.pathOf(key))
-    let node = await this.node(root)
+    // a decoded node comes back as it is, not in a promise: an await per level was a microtask hop each
+    let next = this.node(root)
+    let node = next instanceof Promise ? await next : next
     let at = 0
     for (;;) {
       if (node instanceof BranchMPTNode) {
         if (at === path.length) return node.value()
         const child = node.getBranch(path[at++]!)
         if (child === null) return null
-        node = await this.follow(child)
+        next = this.follow(child)
+        node = next instanceof Promise ? await next : next
         continue
       }
       const nibbles = node.key()
       for (const nibble of nibbles) if (nibble !== path[at++]) return null
       if (!(node instanceof ExtensionMPTNode)) return at === path.length ? node.value() : null
-      node = await this.follow(node.value())
+      next = this.follow(node.value())
+      node = next instanceof Promise ? await next : next
     }
   }
 
@@ -69,17 +73,20 @@ export class TrieReader {
     return isRawMPTNode(ref) ? decodeRawMPTNode(ref as Uint8Array[]) : this.node(ref as Uint8Array)
   }
 
-  private async node(hash: Uint8Array): Promise<MPTNode> {
-    const key = hexKey(hash)
-    let node = this.decoded.get(key)
-    if (node === undefined) {
-      const stored = await this.store.get(key)
-      // a node a read view cannot find is not an absent key: a pruned root, or a store that lost data
-      if (stored === undefined) throw new Error(`state trie node ${key} is missing from the node store`)
-      node = decodeMPTNode(typeof stored === 'string' ? unprefixedHexToBytes(stored) : stored)
-      // a leaf serves one key, which the value caches above keep: keeping it here too only churns the heap
-      if (!(node instanceof LeafMPTNode)) this.decoded.set(key, node)
-    }
+  /** The node named `hash`: decoded already (no promise), or read from the store. */
+  private node(hash: Uint8Array): MPTNode | Promise<MPTNode> {
+    const key = byteKey(hash)
+    return this.decoded.get(key) ?? this.load(hash, key)
+  }
+
+  private async load(hash: Uint8Array, key: string): Promise<MPTNode> {
+    const name = hexKey(hash)
+    const stored = await this.store.get(name)
+    // a node a read view cannot find is not an absent key: a pruned root, or a store that lost data
+    if (stored === undefined) throw new Error(`state trie node ${name} is missing from the node store`)
+    const node = decodeMPTNode(typeof stored === 'string' ? unprefixedHexToBytes(stored) : stored)
+    // a leaf serves one key, which the value caches above keep: keeping it here too only churns the heap
+    if (!(node instanceof LeafMPTNode)) this.decoded.set(key, node)
     return node
   }
 }

@@ -11,7 +11,7 @@ import { keccak256 } from '../../evm/crypto.js'
 import type { Level } from './db.js'
 import { preimageKey } from './keys.js'
 import type { LevelOp } from './trie-db.js'
-import { hexKey } from '../../domain/hex-key.js'
+import { hexKey } from '../../domain/map-keys.js'
 import { PREIMAGES_KNOWN_ON_DISK } from '../../limits.js'
 
 export class Preimages {

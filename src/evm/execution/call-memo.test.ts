@@ -1,6 +1,7 @@
 import type { BlockHeader } from '@ethereumjs/block'
 import { expect, test } from 'vitest'
 import type { CallRequest } from '../../domain/call-request.js'
+import { CALL_MEMO_ENTRIES } from '../../limits.js'
 import { type CallAnswer, CallMemo } from './call-memo.js'
 
 const header = {} as BlockHeader
@@ -55,4 +56,13 @@ test('the same call asked again is answered once per gas limit; one with a field
       ])
     ).runs,
   ).toBe(2)
+})
+
+test('a block full of distinct calls forgets its oldest ones first, and keeps answering the newest', async () => {
+  const memo = new CallMemo()
+  const call = (i: number) => ({ to, data: bytes(`call ${i}`) })
+  const all = Array.from({ length: CALL_MEMO_ENTRIES + 10 }, (_, i) => call(i))
+  expect((await ask(memo, all)).runs).toBe(all.length)
+  expect((await ask(memo, all.slice(-CALL_MEMO_ENTRIES))).runs).toBe(0)
+  expect((await ask(memo, [call(0)])).runs).toBe(1)
 })

@@ -10,6 +10,8 @@ import type { BlockHeader } from '@ethereumjs/block'
 import type { EVMResult } from '@ethereumjs/evm'
 import type { CallRequest } from '../../domain/call-request.js'
 import { CALL_MEMO_BLOCKS, CALL_MEMO_ENTRIES, CALL_MEMO_MAX_BYTES } from '../../limits.js'
+import { byteKey } from '../../domain/map-keys.js'
+import { BoundedMap } from '../bounded-map.js'
 
 /** What is kept of a result: output or revert data, the error and the gas used (not the frame's state). */
 export type CallAnswer = {
@@ -19,9 +21,7 @@ export type CallAnswer = {
 /** undefined: not a plain call, the caller runs it with runTx (as decided the first time). */
 type Entry = Promise<CallAnswer | undefined>
 
-/** Bytes as one character each: the cheapest string a Map can key on (no hex conversion). */
-const chars = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1')
-const ZERO_ADDRESS = chars(new Uint8Array(20))
+const ZERO_ADDRESS = byteKey(new Uint8Array(20))
 /** The fields a key holds; a request with any other field set is not kept. */
 const KEYED: ReadonlySet<string> = new Set(['from', 'to', 'data', 'gas'])
 
@@ -32,12 +32,12 @@ function keyOf(request: CallRequest, gasLimit: bigint): string | undefined {
     if (!KEYED.has(field) && request[field as keyof CallRequest] !== undefined) return undefined
   // `gas` is in gasLimit (capped and defaulted); from defaults to the zero address in the run. Fixed widths
   // and decimal digits before the one separator: no two requests share a key, whatever bytes they hold
-  return `${chars(to)}${from ? chars(from) : ZERO_ADDRESS}${gasLimit}:${data ? chars(data) : ''}`
+  return `${byteKey(to)}${from ? byteKey(from) : ZERO_ADDRESS}${gasLimit}:${data ? byteKey(data) : ''}`
 }
 
 export class CallMemo {
   /** Insertion order is age: the first key is the oldest block. */
-  private readonly blocks = new Map<BlockHeader, Map<string, Entry>>()
+  private readonly blocks = new Map<BlockHeader, BoundedMap<Entry>>()
 
   /** `run`'s answer for this call on this block, from memory when it was asked before. */
   answer(
@@ -63,16 +63,16 @@ export class CallMemo {
         throw err
       },
     )
-    // a full block forgets its oldest call: a burst of distinct calls must not shut newer ones out
-    if (calls.size >= CALL_MEMO_ENTRIES) calls.delete(calls.keys().next().value!)
+    // a full block forgets its oldest call: a burst of distinct calls must not shut newer ones out (a
+    // BoundedMap: with a fresh Map iterator per eviction, each distinct call walked the deleted slots)
     calls.set(key, entry)
     return entry
   }
 
-  private callsOf(header: BlockHeader): Map<string, Entry> {
+  private callsOf(header: BlockHeader): BoundedMap<Entry> {
     let calls = this.blocks.get(header)
     if (!calls) {
-      this.blocks.set(header, (calls = new Map()))
+      this.blocks.set(header, (calls = new BoundedMap(CALL_MEMO_ENTRIES)))
       if (this.blocks.size > CALL_MEMO_BLOCKS) this.blocks.delete(this.blocks.keys().next().value!)
     }
     return calls

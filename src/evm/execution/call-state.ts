@@ -6,7 +6,8 @@
  * Checkpoints are an undo log, so a nested call's revert costs what it wrote, not a copy of the state.
  */
 import type { StateManagerInterface } from '@ethereumjs/common'
-import { Account, type Address, bytesToHex, KECCAK256_NULL } from '@ethereumjs/util'
+import { Account, type Address, KECCAK256_NULL } from '@ethereumjs/util'
+import { byteKey } from '../../domain/map-keys.js'
 import { keccak256 } from '../crypto.js'
 
 /** What a call reads from: the chain's read view of a root (state-cache.ts), whose accounts are shared. */
@@ -33,7 +34,10 @@ export class CallState implements Pick<StateManagerInterface, keyof StateManager
   private base!: StateSource
   private readonly accounts = new Map<string, Account | typeof NO_ACCOUNT>()
   private readonly code = new Map<string, Uint8Array>()
-  /** `${address}_${slot}`, and `${address}` → NO_ACCOUNT for an account whose storage was cleared. */
+  /**
+   * Keyed by byteKey: address + slot, and the address alone → NO_ACCOUNT for an account whose storage was
+   * cleared (an address is 20 characters, so the two never meet).
+   */
   private readonly storage = new Map<string, Uint8Array | typeof NO_ACCOUNT>()
   private readonly log: Undo[] = []
   private readonly marks: number[] = []
@@ -68,7 +72,7 @@ export class CallState implements Pick<StateManagerInterface, keyof StateManager
   }
 
   async getAccount(address: Address): Promise<Account | undefined> {
-    const own = this.accounts.get(address.toString())
+    const own = this.accounts.get(byteKey(address.bytes))
     if (own === NO_ACCOUNT) return undefined
     if (own) return copy(own)
     const shared = await this.base.getAccount(address)
@@ -76,11 +80,11 @@ export class CallState implements Pick<StateManagerInterface, keyof StateManager
   }
 
   async putAccount(address: Address, account?: Account): Promise<void> {
-    this.set(this.accounts, address.toString(), account ? copy(account) : NO_ACCOUNT)
+    this.set(this.accounts, byteKey(address.bytes), account ? copy(account) : NO_ACCOUNT)
   }
 
   async deleteAccount(address: Address): Promise<void> {
-    const key = address.toString()
+    const key = byteKey(address.bytes)
     this.set(this.accounts, key, NO_ACCOUNT)
     this.set(this.code, key, EMPTY)
     this.set(this.storage, key, NO_ACCOUNT)
@@ -99,7 +103,7 @@ export class CallState implements Pick<StateManagerInterface, keyof StateManager
   }
 
   async getCode(address: Address): Promise<Uint8Array> {
-    return this.code.get(address.toString()) ?? this.base.getCode(address)
+    return this.code.get(byteKey(address.bytes)) ?? this.base.getCode(address)
   }
 
   async getCodeSize(address: Address): Promise<number> {
@@ -107,26 +111,26 @@ export class CallState implements Pick<StateManagerInterface, keyof StateManager
   }
 
   async putCode(address: Address, value: Uint8Array): Promise<void> {
-    this.set(this.code, address.toString(), value)
+    this.set(this.code, byteKey(address.bytes), value)
     await this.modifyAccountFields(address, { codeHash: value.length === 0 ? KECCAK256_NULL : keccak256(value) })
   }
 
   async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
-    const account = address.toString()
-    const own = this.storage.get(`${account}_${bytesToHex(key)}`)
+    const account = byteKey(address.bytes)
+    const own = this.storage.get(account + byteKey(key))
     if (own !== undefined) return own === NO_ACCOUNT ? EMPTY : own
     if (this.storage.get(account) === NO_ACCOUNT) return EMPTY
     return this.base.getStorage(address, key)
   }
 
   async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
-    this.set(this.storage, `${address.toString()}_${bytesToHex(key)}`, value)
+    this.set(this.storage, byteKey(address.bytes) + byteKey(key), value)
   }
 
   async clearStorage(address: Address): Promise<void> {
-    const account = address.toString()
+    const account = byteKey(address.bytes)
     for (const key of [...this.storage.keys()])
-      if (key.startsWith(`${account}_`)) this.set(this.storage, key, NO_ACCOUNT)
+      if (key.length > account.length && key.startsWith(account)) this.set(this.storage, key, NO_ACCOUNT)
     this.set(this.storage, account, NO_ACCOUNT)
   }
 

@@ -37,6 +37,8 @@ interface CallEvm {
   topFrame: boolean
   /** Whether the interpreter (src/evm/interpreter/) has the fork's opcodes and prices. */
   interpreter: boolean
+  /** The precompiles' addresses, every call's always-warm set's first part (warmFromTheStart). */
+  precompiles: readonly string[]
 }
 
 export class CallEvms {
@@ -92,23 +94,30 @@ export class CallEvms {
       if ((await source.getCode(from)).length > 0) return undefined
       const to = new Address(request.to)
       state.reset(source)
-      warmFromTheStart(evm, [from, to, header.coinbase])
       const block = blockContext(header, false, this.vm.common)
       const frame = { block, from, to, data, gasLimit: gasLimit - intrinsic.regular }
       return await withBudget(
         evm,
         this.timeoutMs,
-        async () =>
-          (this.interpreter && slot.interpreter ? await interpretCall(evm, source, frame) : undefined) ??
-          (slot.topFrame ? await runTopFrame(evm, frame) : undefined) ??
-          (await evm.runCall({
-            ...frame,
-            caller: from,
-            origin: from,
-            value: 0n,
-            gasPrice: 0n,
-            skipNonceIncrement: true,
-          })),
+        async () => {
+          if (this.interpreter && slot.interpreter) {
+            const answered = await interpretCall(evm, source, frame)
+            if (answered) return answered
+          }
+          // the interpreter keeps its own warm sets: the journal's is set for the reference path alone
+          warmFromTheStart(evm, slot.precompiles, [from, to, header.coinbase])
+          return (
+            (slot.topFrame ? await runTopFrame(evm, frame) : undefined) ??
+            (await evm.runCall({
+              ...frame,
+              caller: from,
+              origin: from,
+              value: 0n,
+              gasPrice: 0n,
+              skipNonceIncrement: true,
+            }))
+          )
+        },
         deadline,
       )
     } finally {
@@ -133,15 +142,19 @@ export class CallEvms {
     const plainIntrinsic = !REPRICING_EIPS.some((eip) => common.isActivatedEIP(eip))
     const topFrame = topFrameFits(common)
     const interpreter = topFrame && interpreterFits(common)
-    return { evm, state, fork: common.hardfork(), plainIntrinsic, topFrame, interpreter }
+    const precompiles = [...evm.precompiles.keys()]
+    return { evm, state, fork: common.hardfork(), plainIntrinsic, topFrame, interpreter, precompiles }
   }
 }
 
+/** No warm slots: only an access list adds any, and these calls have none. */
+const NO_SLOTS: Set<string> = new Set()
+
 /** EIP-2929's always-warm set of a call: the precompiles and `addresses` (warm-set.ts). */
-function warmFromTheStart(evm: EVM, addresses: Address[]): void {
+function warmFromTheStart(evm: EVM, precompiles: readonly string[], addresses: Address[]): void {
   const warm = new Map<string, Set<string>>()
-  for (const address of evm.precompiles.keys()) warm.set(address, new Set())
-  for (const address of addresses) warm.set(bytesToUnprefixedHex(address.bytes), new Set())
+  for (const address of precompiles) warm.set(address, NO_SLOTS)
+  for (const address of addresses) warm.set(bytesToUnprefixedHex(address.bytes), NO_SLOTS)
   setAlwaysWarm(evm, warm)
 }
 
