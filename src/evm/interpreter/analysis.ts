@@ -10,8 +10,7 @@
  *   may start on. The loop checks those once per block instead of once per opcode; a block whose check fails
  *   fails the frame at the opcode `firstFailure` finds, as checking per opcode would have.
  */
-import { STACK_LIMIT } from './frame.js'
-import { fees, limits, needs } from './shapes.js'
+import { fees, limits, needs, STACK_LIMIT } from './shapes.js'
 
 const JUMPDEST = 0x5b
 const PUSH1 = 0x60

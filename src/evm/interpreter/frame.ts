@@ -5,8 +5,8 @@
  */
 import type { Program } from './analysis.js'
 import type { Host } from './host.js'
+import { STACK_LIMIT } from './shapes.js'
 
-export const STACK_LIMIT = 1024
 /** The most gas a call the interpreter takes may carry: memory costs then stay exact in doubles. */
 export const MAX_GAS = 1e10
 /** Memory beyond this many words costs more than MAX_GAS (3w + w²/512). */

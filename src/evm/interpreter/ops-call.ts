@@ -5,7 +5,8 @@
  * with value, an EIP-7702 delegation and the CREATE family restart the call on the reference path.
  */
 import { Address } from '@ethereumjs/util'
-import { FAILED, Frame, RETURNED, REVERTED, STACK_LIMIT } from './frame.js'
+import { FAILED, Frame, RETURNED, REVERTED } from './frame.js'
+import { STACK_LIMIT } from './shapes.js'
 import { Fallback } from './host.js'
 import * as w from './word.js'
 import { analyse } from './analysis.js'

@@ -4,7 +4,6 @@
  * is priced and how many it adds at most. The loop (loop.ts) checks those three before an opcode runs, a
  * basic block at a time (blocks.ts), in the order @ethereumjs's runStep meets them: static gas, then the stack.
  */
-import { STACK_LIMIT } from './frame.js'
 
 /** [opcode, static gas, items needed, items added] of every opcode with a static price (dynamic ones: 0 gas). */
 const SHAPES: [number, number, number, number][] = [
@@ -61,6 +60,9 @@ const SHAPES: [number, number, number, number][] = [
   [0xfa, 0, 6, 0],
   [0xfd, 0, 2, 0],
 ]
+
+/** The deepest an EVM stack grows, and the deepest calls nest. */
+export const STACK_LIMIT = 1024
 
 /** Each opcode's static gas, the items it needs and the deepest stack it may start on (STACK_LIMIT less what it adds). */
 export const fees = new Uint16Array(256)
