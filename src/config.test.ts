@@ -181,15 +181,11 @@ describe('flags', () => {
   })
 
   test('--rpc.evmtimeout reads a duration as geth does (Go syntax), 0 turning the limit off', () => {
+    // the syntax itself is go-duration.test.ts's: here, that the flag reaches the setting through it
     const read = (text: string) => parseArgs([`--rpc.evmtimeout=${text}`]).evmTimeoutMs
-    expect(read('5s')).toBe(5000)
-    expect(read('300ms')).toBe(300)
     expect(read('1m30s')).toBe(90_000)
-    expect(read('1.5s')).toBe(1500)
-    expect(read('1h')).toBe(3_600_000)
-    expect(read('250us')).toBe(0.25)
+    expect(read('300ms')).toBe(300)
     expect(read('0')).toBe(0)
-    expect(read('0s')).toBe(0)
   })
 
   test('fractional block times become milliseconds', () => {

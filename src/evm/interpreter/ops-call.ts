@@ -6,7 +6,7 @@
  */
 import { Address } from '@ethereumjs/util'
 import { FAILED, Frame, RETURNED, REVERTED } from './frame.js'
-import { STACK_LIMIT } from './shapes.js'
+import { COLD_ACCOUNT, STACK_LIMIT, WARM } from './shapes.js'
 import { Fallback } from './host.js'
 import * as w from './word.js'
 import { analyse } from './analysis.js'
@@ -17,8 +17,6 @@ const CALL = 0xf1
 const CALLCODE = 0xf2
 const DELEGATECALL = 0xf4
 const STATICCALL = 0xfa
-const COLD_ACCOUNT = 2600
-const WARM = 100
 const EMPTY = new Uint8Array(0)
 
 const at = (f: Frame, depth: number) => (f.sp - 1 - depth) * 8

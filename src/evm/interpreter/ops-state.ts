@@ -8,12 +8,11 @@ import { KECCAK256_NULL } from '@ethereumjs/util'
 import type { Account } from '@ethereumjs/util'
 import type { Frame } from './frame.js'
 import { Fallback } from './host.js'
+import { COLD_ACCOUNT, WARM } from './shapes.js'
 import * as w from './word.js'
 
 type Handler = (f: Frame) => void | Promise<void>
 const COLD_SLOAD = 2100
-const COLD_ACCOUNT = 2600
-const WARM = 100
 const SSTORE_SENTRY = 2300
 const SSTORE_SET = 20000
 const SSTORE_RESET = 5000

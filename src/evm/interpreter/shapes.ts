@@ -64,6 +64,10 @@ const SHAPES: [number, number, number, number][] = [
 /** The deepest an EVM stack grows, and the deepest calls nest. */
 export const STACK_LIMIT = 1024
 
+/** EIP-2929: an account's first touch in a transaction, and any later one. */
+export const COLD_ACCOUNT = 2600
+export const WARM = 100
+
 /** Each opcode's static gas, the items it needs and the deepest stack it may start on (STACK_LIMIT less what it adds). */
 export const fees = new Uint16Array(256)
 export const needs = new Uint8Array(256)
