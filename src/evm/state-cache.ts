@@ -48,18 +48,28 @@ export class RootReader implements StateSource {
 
   /** The account at this root; shared, so never modify it (copy first). */
   async getAccount(address: Address): Promise<Account | undefined> {
+    const account = this.account(address)
+    return (account instanceof Promise ? await account : account) ?? undefined
+  }
+
+  /** The account, or null; without a promise when this root read it before or its trie path is in memory. */
+  private account(address: Address): Account | null | Promise<Account | null> {
     const key = byteKey(address.bytes)
-    let account = this.accounts.get(key)
-    if (account === undefined) {
-      const rlp = await this.cache.trie.get(this.root, address.bytes)
-      account = rlp === null ? null : createAccountFromRLP(rlp)
-      this.accounts.set(key, account)
-    }
-    return account ?? undefined
+    const known = this.accounts.get(key)
+    if (known !== undefined) return known
+    const rlp = this.cache.trie.get(this.root, address.bytes)
+    return rlp instanceof Promise ? rlp.then((read) => this.remember(key, read)) : this.remember(key, rlp)
+  }
+
+  private remember(key: string, rlp: Uint8Array | null): Account | null {
+    const account = rlp === null ? null : createAccountFromRLP(rlp)
+    this.accounts.set(key, account)
+    return account
   }
 
   async getCode(address: Address): Promise<Uint8Array> {
-    const account = await this.getAccount(address)
+    const read = this.account(address)
+    const account = read instanceof Promise ? await read : read
     if (!account || equalsBytes(account.codeHash, KECCAK256_NULL)) return EMPTY
     const key = byteKey(account.codeHash)
     let code = this.cache.code.get(key)
@@ -71,13 +81,15 @@ export class RootReader implements StateSource {
   }
 
   async getStorage(address: Address, slot: Uint8Array): Promise<Uint8Array> {
-    const account = await this.getAccount(address)
+    const read = this.account(address)
+    const account = read instanceof Promise ? await read : read
     if (!account || equalsBytes(account.storageRoot, KECCAK256_RLP)) return EMPTY
     // the root's fixed width keeps root + slot unambiguous
     const key = byteKey(account.storageRoot, slot)
     let value = this.cache.storage.get(key)
     if (value === undefined) {
-      value = await this.cache.trie.storage(account.storageRoot, slot)
+      const stored = this.cache.trie.storage(account.storageRoot, slot)
+      value = stored instanceof Promise ? await stored : stored
       this.cache.storage.set(key, value)
     }
     return value

@@ -17,7 +17,7 @@ import {
   type MPTNode,
 } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
-import { type DB, equalsBytes, KECCAK256_RLP, unprefixedHexToBytes } from '@ethereumjs/util'
+import { type DB, equalsBytes, KECCAK256_RLP, MapDB, unprefixedHexToBytes } from '@ethereumjs/util'
 import { byteKey, hexKey } from '../domain/map-keys.js'
 import { TRIE_DECODED_NODES } from '../limits.js'
 import { keccak256 } from './crypto.js'
@@ -31,42 +31,60 @@ export type NodeStore = DB<string, Uint8Array | string>
 
 export class TrieReader {
   private readonly decoded = new BoundedMap<MPTNode>(TRIE_DECODED_NODES)
+  /** The map under an in-memory store (a MapDB's), read without a promise; undefined for any other store. */
+  private readonly nodes: Map<string, Uint8Array | string> | undefined
 
   constructor(
     private readonly store: NodeStore,
     /** How a key becomes its path: hashed, as the state tries do (a trie of raw keys in tests: the identity). */
     private readonly pathOf: (key: Uint8Array) => Uint8Array = keccak256,
-  ) {}
+  ) {
+    this.nodes = store instanceof MapDB ? store._database : undefined
+  }
 
-  /** The value at `key` under `root`; null when absent. */
-  async get(root: Uint8Array, key: Uint8Array): Promise<Uint8Array | null> {
+  /**
+   * The value at `key` under `root`; null when absent. Synchronous when every node on the path is decoded or
+   * in a store that reads synchronously (the in-memory chain's): a promise only for a node read from disk.
+   */
+  get(root: Uint8Array, key: Uint8Array): Uint8Array | null | Promise<Uint8Array | null> {
     if (equalsBytes(root, KECCAK256_RLP)) return null
     const path = nibblesOf(this.pathOf(key))
-    // a decoded node comes back as it is, not in a promise: an await per level was a microtask hop each
-    let next = this.node(root)
-    let node = next instanceof Promise ? await next : next
-    let at = 0
+    try {
+      const next = this.node(root)
+      return next instanceof Promise ? next.then((node) => this.walk(node, path, 0)) : this.walk(next, path, 0)
+    } catch (err) {
+      // a missing node fails the read as a store's would, never the caller's own code
+      return Promise.reject(err)
+    }
+  }
+
+  /** The rest of a key's walk from `node`, `at` nibbles down its path. */
+  private walk(node: MPTNode, path: Uint8Array, at: number): Uint8Array | null | Promise<Uint8Array | null> {
     for (;;) {
+      let next: MPTNode | Promise<MPTNode>
       if (node instanceof BranchMPTNode) {
         if (at === path.length) return node.value()
         const child = node.getBranch(path[at++]!)
         if (child === null) return null
         next = this.follow(child)
-        node = next instanceof Promise ? await next : next
-        continue
+      } else {
+        const nibbles = node.key()
+        for (const nibble of nibbles) if (nibble !== path[at++]) return null
+        if (!(node instanceof ExtensionMPTNode)) return at === path.length ? node.value() : null
+        next = this.follow(node.value())
       }
-      const nibbles = node.key()
-      for (const nibble of nibbles) if (nibble !== path[at++]) return null
-      if (!(node instanceof ExtensionMPTNode)) return at === path.length ? node.value() : null
-      next = this.follow(node.value())
-      node = next instanceof Promise ? await next : next
+      if (next instanceof Promise) {
+        const from = at
+        return next.then((loaded) => this.walk(loaded, path, from))
+      }
+      node = next
     }
   }
 
   /** The RLP-decoded value of a storage slot under a storage root (empty when unset), as a state manager gives it. */
-  async storage(storageRoot: Uint8Array, slot: Uint8Array): Promise<Uint8Array> {
-    const value = await this.get(storageRoot, slot)
-    return value === null ? new Uint8Array(0) : (RLP.decode(value) as Uint8Array)
+  storage(storageRoot: Uint8Array, slot: Uint8Array): Uint8Array | Promise<Uint8Array> {
+    const value = this.get(storageRoot, slot)
+    return value instanceof Promise ? value.then(slotValue) : slotValue(value)
   }
 
   private follow(ref: NodeRef): MPTNode | Promise<MPTNode> {
@@ -79,9 +97,14 @@ export class TrieReader {
     return this.decoded.get(key) ?? this.load(hash, key)
   }
 
-  private async load(hash: Uint8Array, key: string): Promise<MPTNode> {
+  /** A node read from the store: at once from an in-memory store's map, else through its promise. */
+  private load(hash: Uint8Array, key: string): MPTNode | Promise<MPTNode> {
     const name = hexKey(hash)
-    const stored = await this.store.get(name)
+    if (this.nodes) return this.decode(name, key, this.nodes.get(name))
+    return this.store.get(name).then((stored) => this.decode(name, key, stored))
+  }
+
+  private decode(name: string, key: string, stored: Uint8Array | string | undefined): MPTNode {
     // a node a read view cannot find is not an absent key: a pruned root, or a store that lost data
     if (stored === undefined) throw new Error(`state trie node ${name} is missing from the node store`)
     const node = decodeMPTNode(typeof stored === 'string' ? unprefixedHexToBytes(stored) : stored)
@@ -89,6 +112,11 @@ export class TrieReader {
     if (!(node instanceof LeafMPTNode)) this.decoded.set(key, node)
     return node
   }
+}
+
+/** A storage trie's value as a state manager gives a slot: RLP-decoded, empty when unset. */
+function slotValue(value: Uint8Array | null): Uint8Array {
+  return value === null ? new Uint8Array(0) : (RLP.decode(value) as Uint8Array)
 }
 
 /** A key's path: its bytes as nibbles, high first (@ethereumjs's exported bytesToNibbles adds a terminator). */

@@ -2,7 +2,7 @@
  * The wire codec: domain values (bigint, Uint8Array) to JSON-RPC hex and back. Everything that crosses
  * the boundary goes through here, so quantities never carry leading zeros and data is always 0x-prefixed.
  */
-import { bigIntToHex, bytesToHex, hexToBytes } from '@ethereumjs/util'
+import { bigIntToHex, bytesToHex } from '@ethereumjs/util'
 
 export type Hex = `0x${string}`
 
@@ -21,10 +21,32 @@ export function parseQuantity(hex: string): bigint {
   return BigInt(hex)
 }
 
-/** Parses validated hex data (an odd length is padded on the left, as geth does for storage keys). */
+/** Each ASCII code's hex digit value, -1 for a character that is not one. */
+const DIGITS = new Int8Array(128).fill(-1)
+for (let i = 0; i < 16; i++) {
+  DIGITS['0123456789abcdef'.charCodeAt(i)] = i
+  DIGITS['0123456789ABCDEF'.charCodeAt(i)] = i
+}
+
+function digit(hex: string, at: number): number {
+  const value = DIGITS[hex.charCodeAt(at)] ?? -1
+  if (value < 0) throw new RangeError(`hex string expected, got non-hex character at ${at}`)
+  return value
+}
+
+/**
+ * Parses validated hex data (an odd length is padded on the left, as geth does for storage keys). Decoded in
+ * one pass: @ethereumjs's hexToBytes tests the text with a regular expression and copies it twice first (a
+ * tenth of a distinct eth_call's parameter handling).
+ */
 export function parseData(hex: string): Uint8Array {
-  const body = hex.slice(2)
-  return hexToBytes(`0x${body.length % 2 ? `0${body}` : body}`)
+  const odd = hex.length % 2
+  const bytes = new Uint8Array((hex.length - 2 + odd) / 2)
+  let at = 2
+  let i = 0
+  if (odd) bytes[i++] = digit(hex, at++)
+  for (; at < hex.length; at += 2) bytes[i++] = (digit(hex, at) << 4) | digit(hex, at + 1)
+  return bytes
 }
 
 /** An address as geth writes it: lower-case hex. */
