@@ -30,3 +30,11 @@ export function byteKey(a: Uint8Array, b?: Uint8Array): string {
   joined.set(b, a.length)
   return String.fromCharCode.apply(null, joined as unknown as number[])
 }
+
+/**
+ * A number naming a keccak hash in a Map (its first 31 bits: a small integer, which V8 hashes and compares
+ * without making a string). Two hashes may share one: a cache keyed by it keeps the hash and checks it.
+ */
+export function hashId(hash: Uint8Array, at = 0): number {
+  return ((hash[at]! << 23) | (hash[at + 1]! << 15) | (hash[at + 2]! << 7) | (hash[at + 3]! >> 1)) >>> 0
+}

@@ -4,10 +4,10 @@
  * dropping its first entries is full of deleted slots at its start until it is rehashed, and each fresh
  * iterator walks past all of them (at capacity that walk was most of a distinct eth_getBalance's CPU).
  */
-export class BoundedMap<V> {
-  private readonly map = new Map<string, V>()
+export class BoundedMap<V, K extends string | number = string> {
+  private readonly map = new Map<K, V>()
   /** Keys in insertion order from `head` on (a key deleted and set again is in it twice: see delete). */
-  private order: string[] = []
+  private order: K[] = []
   private head = 0
   private total = 0
 
@@ -20,12 +20,12 @@ export class BoundedMap<V> {
     return this.map.size
   }
 
-  get(key: string): V | undefined {
+  get(key: K): V | undefined {
     return this.map.get(key)
   }
 
   /** A key set again keeps its place (caches set a key after missing it, so that is rare). */
-  set(key: string, value: V): void {
+  set(key: K, value: V): void {
     const old = this.map.get(key)
     if (old !== undefined) this.total -= this.weigh(old)
     else this.order.push(key)
@@ -49,7 +49,7 @@ export class BoundedMap<V> {
    * Forgets `key`. Its place in the order stays: set again, it leaves at its first place's turn, early (a
    * cache's rare case: the call memo forgets a failed call).
    */
-  delete(key: string): void {
+  delete(key: K): void {
     const old = this.map.get(key)
     if (old === undefined) return
     this.total -= this.weigh(old)

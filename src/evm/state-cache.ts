@@ -15,7 +15,7 @@ import {
   KECCAK256_NULL,
   KECCAK256_RLP,
 } from '@ethereumjs/util'
-import { byteKey } from '../domain/map-keys.js'
+import { byteKey, hashId } from '../domain/map-keys.js'
 import { STATE_CACHE_CODE_BYTES, STATE_CACHE_STORAGE_SLOTS, STATE_VIEW_ACCOUNTS } from '../limits.js'
 import { BoundedMap } from './bounded-map.js'
 import type { StateSource } from './execution/call-state.js'
@@ -23,9 +23,21 @@ import { type NodeStore, TrieReader } from './trie-reader.js'
 
 const EMPTY = new Uint8Array(0)
 
+/** A slot's value and what names it (the cache's key is only part of that: slotId). */
+type Slot = { storageRoot: Uint8Array; slot: Uint8Array; value: Uint8Array }
+
+/**
+ * The storage cache's key of a slot under a storage root: a number, which a Map hashes without making a string
+ * (a 64-byte string key was a third of a new slot's read). Slots of one contract differ in their last bytes
+ * (0, 1, 2...) or all over (a mapping's keccak): both end words are mixed in. Entries keep root and slot.
+ */
+function slotId(storageRoot: Uint8Array, slot: Uint8Array): number {
+  return (hashId(storageRoot) ^ hashId(slot) ^ Math.imul(hashId(slot, slot.length - 4), 0x9e3779b1)) >>> 1
+}
+
 /** Storage and code by content, and decoded trie nodes, shared by the read views of every root. */
 export class StateCache {
-  readonly storage = new BoundedMap<Uint8Array>(STATE_CACHE_STORAGE_SLOTS)
+  readonly storage = new BoundedMap<Slot, number>(STATE_CACHE_STORAGE_SLOTS)
   readonly code = new BoundedMap<Uint8Array>(STATE_CACHE_CODE_BYTES, (code) => code.length + 64)
   readonly trie: TrieReader
 
@@ -84,14 +96,15 @@ export class RootReader implements StateSource {
     const read = this.account(address)
     const account = read instanceof Promise ? await read : read
     if (!account || equalsBytes(account.storageRoot, KECCAK256_RLP)) return EMPTY
-    // the root's fixed width keeps root + slot unambiguous
-    const key = byteKey(account.storageRoot, slot)
-    let value = this.cache.storage.get(key)
-    if (value === undefined) {
-      const stored = this.cache.trie.storage(account.storageRoot, slot)
-      value = stored instanceof Promise ? await stored : stored
-      this.cache.storage.set(key, value)
-    }
+    const { storageRoot } = account
+    const id = slotId(storageRoot, slot)
+    const known = this.cache.storage.get(id)
+    if (known !== undefined && equalsBytes(known.slot, slot) && equalsBytes(known.storageRoot, storageRoot))
+      return known.value
+    const stored = this.cache.trie.storage(storageRoot, slot)
+    const value = stored instanceof Promise ? await stored : stored
+    // copies: the root is a view of a trie node's bytes, which pruning may otherwise let go
+    this.cache.storage.set(id, { storageRoot: storageRoot.slice(), slot: slot.slice(), value })
     return value
   }
 }

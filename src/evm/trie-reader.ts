@@ -18,28 +18,36 @@ import {
 } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { type DB, equalsBytes, KECCAK256_RLP, MapDB, unprefixedHexToBytes } from '@ethereumjs/util'
-import { byteKey, hexKey } from '../domain/map-keys.js'
+import { hashId, hexKey } from '../domain/map-keys.js'
 import { TRIE_DECODED_NODES } from '../limits.js'
 import { keccak256 } from './crypto.js'
 import { BoundedMap } from './bounded-map.js'
+import { mapUnder } from './patches/fields.js'
 
 /** A child reference inside a node: a node's hash, or a node under 32 bytes inlined as its RLP list. */
 type NodeRef = Uint8Array | Uint8Array[]
 
-/** The node store a trie is kept in: values as bytes (memoryTrie, a data directory), or as hex from older writers. */
-export type NodeStore = DB<string, Uint8Array | string>
+/**
+ * The node store a trie is kept in: values as bytes (memoryTrie, a data directory), or as hex from older writers.
+ * `getSync`: the same read without a promise, for a store that has one (LevelDB's getSync, ~6 µs).
+ */
+export type NodeStore = DB<string, Uint8Array | string> & { getSync?(key: string): Uint8Array | string | undefined }
+
+/** A decoded node and the hash that names it (the cache's key is only part of it: hashId). */
+type Decoded = { hash: Uint8Array; node: MPTNode }
 
 export class TrieReader {
-  private readonly decoded = new BoundedMap<MPTNode>(TRIE_DECODED_NODES)
-  /** The map under an in-memory store (a MapDB's), read without a promise; undefined for any other store. */
-  private readonly nodes: Map<string, Uint8Array | string> | undefined
+  private readonly decoded = new BoundedMap<Decoded, number>(TRIE_DECODED_NODES)
+  /** A read of the store without a promise: a MapDB's map, or the store's own getSync; undefined for others. */
+  private readonly readNow: ((key: string) => Uint8Array | string | undefined) | undefined
 
   constructor(
     private readonly store: NodeStore,
     /** How a key becomes its path: hashed, as the state tries do (a trie of raw keys in tests: the identity). */
     private readonly pathOf: (key: Uint8Array) => Uint8Array = keccak256,
   ) {
-    this.nodes = store instanceof MapDB ? store._database : undefined
+    const map = store instanceof MapDB ? mapUnder(store) : undefined
+    this.readNow = map ? (key) => map.get(key) : store.getSync?.bind(store)
   }
 
   /**
@@ -93,23 +101,24 @@ export class TrieReader {
 
   /** The node named `hash`: decoded already (no promise), or read from the store. */
   private node(hash: Uint8Array): MPTNode | Promise<MPTNode> {
-    const key = byteKey(hash)
-    return this.decoded.get(key) ?? this.load(hash, key)
+    const id = hashId(hash)
+    const known = this.decoded.get(id)
+    return known !== undefined && equalsBytes(known.hash, hash) ? known.node : this.load(hash, id)
   }
 
   /** A node read from the store: at once from an in-memory store's map, else through its promise. */
-  private load(hash: Uint8Array, key: string): MPTNode | Promise<MPTNode> {
+  private load(hash: Uint8Array, id: number): MPTNode | Promise<MPTNode> {
     const name = hexKey(hash)
-    if (this.nodes) return this.decode(name, key, this.nodes.get(name))
-    return this.store.get(name).then((stored) => this.decode(name, key, stored))
+    if (this.readNow) return this.decode(hash, id, name, this.readNow(name))
+    return this.store.get(name).then((stored) => this.decode(hash, id, name, stored))
   }
 
-  private decode(name: string, key: string, stored: Uint8Array | string | undefined): MPTNode {
+  private decode(hash: Uint8Array, id: number, name: string, stored: Uint8Array | string | undefined): MPTNode {
     // a node a read view cannot find is not an absent key: a pruned root, or a store that lost data
     if (stored === undefined) throw new Error(`state trie node ${name} is missing from the node store`)
     const node = decodeMPTNode(typeof stored === 'string' ? unprefixedHexToBytes(stored) : stored)
     // a leaf serves one key, which the value caches above keep: keeping it here too only churns the heap
-    if (!(node instanceof LeafMPTNode)) this.decoded.set(key, node)
+    if (!(node instanceof LeafMPTNode)) this.decoded.set(id, { hash: hash.slice(), node }) // its own bytes: a child's hash is a view of its parent's
     return node
   }
 }

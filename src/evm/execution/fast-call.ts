@@ -32,8 +32,8 @@ interface CallEvm {
   evm: EVM
   state: CallState
   fork: string
-  /** Whether the fork prices intrinsic gas as intrinsicGas() does (later forks' calls take runTx's path). */
-  plainIntrinsic: boolean
+  /** The fork's intrinsic gas prices; undefined when it does not price as intrinsicGas() does (runTx's path). */
+  prices: IntrinsicPrices | undefined
   topFrame: boolean
   /** Whether the interpreter (src/evm/interpreter/) has the fork's opcodes and prices. */
   interpreter: boolean
@@ -82,12 +82,12 @@ export class CallEvms {
   ): Promise<EVMResult | undefined> {
     if (!eligible(request) || !request.to) return undefined
     const data = request.data ?? new Uint8Array(0)
-    const slot = await this.take()
-    const { evm, state } = slot
+    const taken = this.take()
+    const slot = taken instanceof Promise ? await taken : taken
+    const { evm, state, prices } = slot
     try {
-      if (!slot.plainIntrinsic) return undefined
-      // the EVM's Common has the transaction params merged (a follower's record Common has not)
-      const intrinsic = intrinsicGas(evm.common, data)
+      if (!prices) return undefined
+      const intrinsic = intrinsicGas(prices, data)
       if (gasLimit < intrinsic.minimum) return undefined
       const from = request.from ? new Address(request.from) : this.zero
       // EIP-3607 applies to a sender with code (runTx refuses it, or allows a 7702 delegation)
@@ -130,20 +130,24 @@ export class CallEvms {
   }
 
   /** An idle EVM under the chain's fork now (an import moves its Common from fork to fork), or a new one. */
-  private async take(): Promise<CallEvm> {
+  private take(): CallEvm | Promise<CallEvm> {
     const fork = this.vm.common.hardfork()
     for (let slot = this.idle.pop(); slot; slot = this.idle.pop()) if (slot.fork === fork) return slot
+    return this.create()
+  }
+
+  private async create(): Promise<CallEvm> {
     const state = new CallState()
     // its own Common: a burst beyond CALL_EVMS_MAX_IDLE makes EVMs that are dropped after, and an EVM stays reachable
     // from the Common it was made on (chain-common.ts, throwawayVmCommon)
     const common = throwawayVmCommon(this.vm.common)
     const evm = await createEVM({ common, stateManager: state as never, blockchain: this.vm.blockchain as never })
     patchCallEvm(evm)
-    const plainIntrinsic = !REPRICING_EIPS.some((eip) => common.isActivatedEIP(eip))
+    const prices = REPRICING_EIPS.some((eip) => common.isActivatedEIP(eip)) ? undefined : intrinsicPrices(common)
     const topFrame = topFrameFits(common)
     const interpreter = topFrame && interpreterFits(common)
     const precompiles = [...evm.precompiles.keys()]
-    return { evm, state, fork: common.hardfork(), plainIntrinsic, topFrame, interpreter, precompiles }
+    return { evm, state, fork: common.hardfork(), prices, topFrame, interpreter, precompiles }
   }
 }
 
@@ -169,14 +173,32 @@ function eligible(request: CallRequest): boolean {
   )
 }
 
+/** A fork's prices of a call transaction's intrinsic gas, read once per EVM (Common.param looks each one up). */
+interface IntrinsicPrices {
+  base: bigint
+  zero: bigint
+  nonZero: bigint
+  /** EIP-7623's calldata floor per token, when the fork has it. */
+  floorPerToken: bigint | undefined
+}
+
+/** `common`: the EVM's, which has the transaction params merged (a follower's record Common has not). */
+function intrinsicPrices(common: Common): IntrinsicPrices {
+  return {
+    base: common.param('txGas'),
+    zero: common.param('txDataZeroGas'),
+    nonZero: common.param('txDataNonZeroGas'),
+    floorPerToken: common.isActivatedEIP(7623) ? common.param('totalCostFloorPerToken') : undefined,
+  }
+}
+
 /** A call transaction's intrinsic gas and the least gas limit runTx accepts (EIP-7623's calldata floor). */
-function intrinsicGas(common: Common, data: Uint8Array): { regular: bigint; minimum: bigint } {
+function intrinsicGas(prices: IntrinsicPrices, data: Uint8Array): { regular: bigint; minimum: bigint } {
   let zeros = 0
   for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++
   const nonZeros = BigInt(data.length - zeros)
-  const base = common.param('txGas')
-  const regular = base + BigInt(zeros) * common.param('txDataZeroGas') + nonZeros * common.param('txDataNonZeroGas')
-  if (!common.isActivatedEIP(7623)) return { regular, minimum: regular }
-  const floor = base + common.param('totalCostFloorPerToken') * (BigInt(zeros) + nonZeros * 4n)
+  const regular = prices.base + BigInt(zeros) * prices.zero + nonZeros * prices.nonZero
+  if (prices.floorPerToken === undefined) return { regular, minimum: regular }
+  const floor = prices.base + prices.floorPerToken * (BigInt(zeros) + nonZeros * 4n)
   return { regular, minimum: floor > regular ? floor : regular }
 }

@@ -10,10 +10,16 @@ import type { Common } from '@ethereumjs/common'
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import type { CodeCache, MerkleStateManager } from '@ethereumjs/statemanager'
 import type { StateManagerInterface } from '@ethereumjs/common'
+import type { MapDB } from '@ethereumjs/util'
 
 /** The trie a MerkleStateManager reads and writes (the live one, checkpoint layer included). */
 export function liveTrie(state: StateManagerInterface): MerklePatriciaTrie {
   return (state as MerkleStateManager)['_trie']
+}
+
+/** The map under a MapDB (the in-memory chain's trie node store), which trie-reader.ts reads without a promise. */
+export function mapUnder<V extends string | Uint8Array>(db: MapDB<string, V>): Map<string, V> {
+  return db['_database']
 }
 
 /** A MerkleStateManager's code cache, if it keeps one (fork mode replaces an empty code it cached). */
