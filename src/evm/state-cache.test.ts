@@ -42,6 +42,17 @@ test('a slot a block wrote reads its new value at the new root and its old value
   expect(await chain.readerAt(again.header.stateRoot).getStorage(token, slotOfCounter)).toEqual(Uint8Array.of(2))
 })
 
+test('two slots the cache files under one number (they differ only in middle bytes) each read their own value', async () => {
+  const reader = chain.readerAt(chain.store.latest().header.stateRoot)
+  const totalSupply = new Uint8Array(32)
+  const unset = new Uint8Array(32)
+  unset[10] = 1
+  expect(await reader.getStorage(token, unset)).toEqual(new Uint8Array(0))
+  expect(await reader.getStorage(token, totalSupply)).toEqual(Uint8Array.of(0x03, 0xe8))
+  expect(await reader.getStorage(token, unset)).toEqual(new Uint8Array(0))
+  expect(await reader.getStorage(token, totalSupply)).toEqual(Uint8Array.of(0x03, 0xe8))
+})
+
 test('code read at one root is the same array at the next: the analysis and the bytes carry over', async () => {
   const first = await chain.readerAt(chain.store.latest().header.stateRoot).getCode(token)
   const block = await chain.mine() // an empty block: a new root, the token untouched
