@@ -89,16 +89,17 @@ const POWERS = 16
 function power(s: Uint32Array, t: number, e: number, bytes: number): void {
   const width = bytes > 2 ? 4 : 1
   const r = RESULT * SLOT
-  const at = (d: number) => (POWERS + d) * SLOT
+  // the power d of the base at slot POWERS + d (no closure here: this runs per EXP)
+  const table = POWERS * SLOT
   for (let i = 0; i < 8; i++) k[(POWERS + 1) * 8 + i] = s[t + i]!
-  for (let d = 2; d < 1 << width; d++) mulAt(at(d), at(d - 1), at(1))
+  for (let d = 2; d < 1 << width; d++) mulAt(table + d * SLOT, table + (d - 1) * SLOT, table + SLOT)
   let started = false
   // bytes * 8 - 1 is 3 modulo 4: the groups of four bits never straddle two limbs
   for (let bit = bytes * 8 - 1; bit >= 0; bit -= width) {
     if (started) for (let i = 0; i < width; i++) sqrAt(r, r)
     const digit = (s[e + (bit >>> 5)]! >>> ((bit - width + 1) & 31)) & ((1 << width) - 1)
     if (digit === 0) continue
-    if (started) mulAt(r, r, at(digit))
+    if (started) mulAt(r, r, table + digit * SLOT)
     else k.copyWithin(RESULT * 8, (POWERS + digit) * 8, (POWERS + digit + 1) * 8)
     started = true
   }
