@@ -15,8 +15,11 @@ export const HOT = 200
 /** The shortest prefix worth a function. */
 const MIN_OPS = 3
 
-/** Runs the prefix on the stack `s` of depth `sp`: the pc to go on from × SPAN + the new depth. */
-export type Compiled = (s: Uint32Array, sp: number) => number
+/**
+ * Runs the prefix on the stack `s` of depth `sp`, `j` the code's JUMPDEST map: the pc to go on from × SPAN +
+ * the new depth.
+ */
+export type Compiled = (s: Uint32Array, sp: number, j: Uint8Array) => number
 
 /** Depths are below SPAN (STACK_LIMIT is 1024); pcs below 2^16 (EIP-170's and EIP-3860's caps). */
 export const SPAN = 2048
@@ -27,8 +30,21 @@ export interface Prefix {
   end: number
 }
 
-const make = (text: string, jumps: Uint8Array): Compiled =>
-  new Function('w', 'j', `'use strict'; return function block(s, sp) {${text}}`)(w, jumps)
+/**
+ * The functions made, by source: the same code read again (a new array: a new analysis) gets the functions
+ * V8 has already optimised. Emptied when full.
+ */
+const made = new Map<string, Compiled>()
+const MADE_CAP = 8192
+
+function make(text: string): Compiled {
+  let fn = made.get(text)
+  if (fn !== undefined) return fn
+  if (made.size >= MADE_CAP) made.clear()
+  fn = new Function('w', `'use strict'; return function block(s, sp, j) {${text}}`)(w) as Compiled
+  made.set(text, fn)
+  return fn
+}
 
 const limb = (offset: number) => `s[b${offset < 0 ? ` - ${-offset}` : ` + ${offset}`}]`
 
@@ -118,7 +134,7 @@ export function compilePrefix(code: Uint8Array, jumps: Uint8Array, start: number
   }
   if (ops < MIN_OPS) return null
   lines.push(at(`${pc}`, d))
-  return { fn: make(lines.join('\n'), jumps), end: pc }
+  return { fn: make(lines.join('\n')), end: pc }
 }
 
 /** A PUSH's `size` bytes at `from` as eight limbs, least significant first. */

@@ -51,7 +51,7 @@ export function steps(f: Frame, handlers: Handler[]): void | Promise<void> {
     if (prefix === undefined) {
       if (--hot[pc]! === 0) prefixes[pc] = compilePrefix(code, jumps, pc)
     } else if (prefix !== null) {
-      const next = prefix.fn(s, sp)
+      const next = prefix.fn(s, sp, jumps)
       sp = next & (SPAN - 1)
       pc = (next - sp) / SPAN
       // the function took the block's jump: pc is the next block's first
