@@ -7,7 +7,7 @@
  * with the locals written back to the frame around the call. A block entered HOT times gets its opening run
  * of pure stack opcodes, and its jump, compiled into one function (compile.ts), which runs instead of the
  * switch from then on. Measured on loopMul (3M opcodes, machine at load 18): ~50 ns per opcode through the
- * table alone, ~20 with the switch; loopMul d0 45-78 ms CPU by the switch, 31-33 with compiled blocks (load 14).
+ * table alone, ~20 with the switch; loopMul d0 45-78 ms CPU by the switch, 20 with compiled blocks (load 15).
  */
 import { CLOCK_EVERY } from '../execution/budget.js'
 import { firstFailure, quiet } from './analysis.js'
