@@ -22,7 +22,7 @@ const MIN_OPS = 3
  * Runs the prefix on the stack `s` of depth `sp`, `j` the code's JUMPDEST map: the pc to go on from × SPAN +
  * the new depth.
  */
-export type Compiled = (s: Uint32Array, sp: number, j: Uint8Array) => number
+type Compiled = (s: Uint32Array, sp: number, j: Uint8Array) => number
 
 /** Depths are below SPAN (STACK_LIMIT is 1024); pc × SPAN stays exact in a double for any code. */
 export const SPAN = 2048
