@@ -33,7 +33,7 @@ export interface Program {
   /** At each block's first pc: the least depth | the greatest depth << 11 | its opcodes (capped) << 22. */
   readonly blockShape: Uint32Array
   /** At each block's first pc: entries left before its prefix is compiled (compile.ts). */
-  readonly hot: Int32Array
+  readonly hot: Uint8Array
   /** At each block's first pc: its compiled prefix once hot, null when it has none worth compiling. */
   readonly prefixes: (Prefix | null | undefined)[]
 }
@@ -89,7 +89,7 @@ export function analyse(code: Uint8Array): Program {
     else if (op >= PUSH1 && op <= PUSH32) pc += op - PUSH1 + 1
   }
   for (let start = 0; start <= code.length; ) start = block(padded, code.length, start, blockGas, blockShape)
-  const hot = new Int32Array(code.length + 1).fill(HOT)
+  const hot = new Uint8Array(code.length + 1).fill(HOT)
   program = { code: padded, jumps, blockGas, blockShape, hot, prefixes: [] }
   programs.set(code, program)
   return program

@@ -13,7 +13,7 @@
  */
 import * as w from './word.js'
 
-/** Entries of a block before its prefix is compiled. */
+/** Entries of a block before its prefix is compiled (below 256: the countdown is a byte per pc). */
 export const HOT = 200
 /** The shortest prefix worth a function. */
 const MIN_OPS = 3
