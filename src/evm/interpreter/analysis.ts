@@ -10,6 +10,7 @@
  *   may start on. The loop checks those once per block instead of once per opcode; a block whose check fails
  *   fails the frame at the opcode `firstFailure` finds, as checking per opcode would have.
  */
+import { HOT, type Prefix } from './compile.js'
 import { fees, limits, needs, STACK_LIMIT } from './shapes.js'
 
 const JUMPDEST = 0x5b
@@ -31,6 +32,10 @@ export interface Program {
   readonly blockGas: Uint32Array
   /** At each block's first pc: the least depth | the greatest depth << 11 | its opcodes (capped) << 22. */
   readonly blockShape: Uint32Array
+  /** At each block's first pc: entries left before its prefix is compiled (compile.ts). */
+  readonly hot: Uint8Array
+  /** At each block's first pc: its compiled prefix once hot, null when it has none worth compiling. */
+  readonly prefixes: (Prefix | null | undefined)[]
 }
 
 /** How an opcode that may run inside a block changes the stack's depth; ENDS for the opcodes that end one. */
@@ -84,7 +89,8 @@ export function analyse(code: Uint8Array): Program {
     else if (op >= PUSH1 && op <= PUSH32) pc += op - PUSH1 + 1
   }
   for (let start = 0; start <= code.length; ) start = block(padded, code.length, start, blockGas, blockShape)
-  program = { code: padded, jumps, blockGas, blockShape }
+  const hot = new Uint8Array(code.length + 1).fill(HOT)
+  program = { code: padded, jumps, blockGas, blockShape, hot, prefixes: [] }
   programs.set(code, program)
   return program
 }

@@ -7,6 +7,7 @@
  * by the loop (run.ts) before a handler runs, except EXP's per-byte charge.
  */
 import type { Frame } from './frame.js'
+import { limbs as k, mulAt, SLOT, sqrAt } from './kernel.js'
 import * as w from './word.js'
 
 type Handler = (f: Frame) => void
@@ -75,25 +76,34 @@ function exp(f: Frame): void {
   } else power(s, t, e, bytes)
 }
 
+/** The kernel's slots EXP uses: the result, and from POWERS + 1 the base's powers 1..15. */
+const RESULT = 16
+const POWERS = 16
+
 /**
  * The word at `e` becomes (word at `t`) ** (word at `e`) mod 2^256, `bytes` the exponent's length: left to
  * right over the exponent's bits read from its limbs, four at a time against a table of the base's first 15
  * powers when the exponent is longer than two bytes (one at a time below, where the table costs more than
- * it saves), the products in BigInt (V8's 256-bit products beat word.ts's limb product at full width).
+ * it saves), the squares and products in the WebAssembly kernel's slots (kernel.ts).
  */
 function power(s: Uint32Array, t: number, e: number, bytes: number): void {
   const width = bytes > 2 ? 4 : 1
-  const base = w.toBigInt(s, t)
-  const powers = [1n, base]
-  for (let i = 2; i < 1 << width; i++) powers.push(BigInt.asUintN(256, powers[i - 1]! * base))
-  let result = 1n
+  const r = RESULT * SLOT
+  // the power d of the base at slot POWERS + d (no closure here: this runs per EXP)
+  const table = POWERS * SLOT
+  for (let i = 0; i < 8; i++) k[(POWERS + 1) * 8 + i] = s[t + i]!
+  for (let d = 2; d < 1 << width; d++) mulAt(table + d * SLOT, table + (d - 1) * SLOT, table + SLOT)
+  let started = false
   // bytes * 8 - 1 is 3 modulo 4: the groups of four bits never straddle two limbs
   for (let bit = bytes * 8 - 1; bit >= 0; bit -= width) {
-    if (result !== 1n) for (let i = 0; i < width; i++) result = BigInt.asUintN(256, result * result)
+    if (started) for (let i = 0; i < width; i++) sqrAt(r, r)
     const digit = (s[e + (bit >>> 5)]! >>> ((bit - width + 1) & 31)) & ((1 << width) - 1)
-    if (digit !== 0) result = BigInt.asUintN(256, result * powers[digit]!)
+    if (digit === 0) continue
+    if (started) mulAt(r, r, table + digit * SLOT)
+    else k.copyWithin(RESULT * 8, (POWERS + digit) * 8, (POWERS + digit + 1) * 8)
+    started = true
   }
-  w.fromBigInt(s, e, result)
+  for (let i = 0; i < 8; i++) s[e + i] = k[RESULT * 8 + i]!
 }
 
 /** SAR (SHL and SHR are the loop's). */

@@ -2,15 +2,13 @@
  * 256-bit words as eight 32-bit limbs in a Uint32Array, least significant limb first, operated on in place:
  * a word is an offset into the array (the interpreter's stack). No BigInt is made on the hot opcodes; the
  * rare ones (division by more than 32 bits, ADDMOD, MULMOD, signed division) convert to BigInt and back.
- * Products go through 16-bit halves, so no intermediate passes 2^53.
+ * Products are the WebAssembly kernel's (kernel.ts), which has exact 64-bit products.
  */
+import { limbs as k, mulAt, SLOT } from './kernel.js'
+
 const L = 8
 const M16 = 0xffff
 const TWO32 = 0x1_0000_0000
-/** Scratch for multiplication (16-bit digits of each factor and of the product). */
-const xa = new Float64Array(16)
-const xb = new Float64Array(16)
-const xp = new Float64Array(16)
 
 export function isZero(s: Uint32Array, a: number): boolean {
   return (s[a]! | s[a + 1]! | s[a + 2]! | s[a + 3]! | s[a + 4]! | s[a + 5]! | s[a + 6]! | s[a + 7]!) === 0
@@ -96,29 +94,14 @@ export function sub(s: Uint32Array, a: number, b: number, r: number): void {
   }
 }
 
+/** r = a × b mod 2^256, in the WebAssembly kernel (kernel.ts): the factors copied into its slots 0 and 1. */
 export function mul(s: Uint32Array, a: number, b: number, r: number): void {
-  let na = 0
-  let nb = 0
   for (let i = 0; i < L; i++) {
-    const x = s[a + i]!
-    const y = s[b + i]!
-    xa[2 * i] = x & M16
-    xa[2 * i + 1] = x >>> 16
-    xb[2 * i] = y & M16
-    xb[2 * i + 1] = y >>> 16
-    if (x !== 0) na = 2 * i + 2
-    if (y !== 0) nb = 2 * i + 2
+    k[i] = s[a + i]!
+    k[L + i] = s[b + i]!
   }
-  let carry = 0
-  for (let k = 0; k < 16; k++) {
-    let col = carry
-    const lo = k - nb + 1 > 0 ? k - nb + 1 : 0
-    const hi = k < na - 1 ? k : na - 1
-    for (let i = lo; i <= hi; i++) col += xa[i]! * xb[k - i]!
-    xp[k] = col % 65536
-    carry = Math.floor(col / 65536)
-  }
-  for (let i = 0; i < L; i++) s[r + i] = xp[2 * i]! + xp[2 * i + 1]! * 65536
+  mulAt(2 * SLOT, 0, SLOT)
+  for (let i = 0; i < L; i++) s[r + i] = k[2 * L + i]!
 }
 
 /** Unsigned comparison: -1, 0 or 1. */
