@@ -70,6 +70,24 @@ export class RootReader implements StateSource {
     return code
   }
 
+  cachedAccount(address: Address): Account | null | undefined {
+    return this.accounts.get(byteKey(address.bytes))
+  }
+
+  cachedCode(address: Address): Uint8Array | undefined {
+    const account = this.accounts.get(byteKey(address.bytes))
+    if (account === undefined) return undefined
+    if (account === null || equalsBytes(account.codeHash, KECCAK256_NULL)) return EMPTY
+    return this.cache.code.get(byteKey(account.codeHash))
+  }
+
+  cachedStorage(address: Address, slot: Uint8Array): Uint8Array | undefined {
+    const account = this.accounts.get(byteKey(address.bytes))
+    if (account === undefined) return undefined
+    if (account === null || equalsBytes(account.storageRoot, KECCAK256_RLP)) return EMPTY
+    return this.cache.storage.get(byteKey(account.storageRoot, slot))
+  }
+
   async getStorage(address: Address, slot: Uint8Array): Promise<Uint8Array> {
     const account = await this.getAccount(address)
     if (!account || equalsBytes(account.storageRoot, KECCAK256_RLP)) return EMPTY

@@ -10,7 +10,7 @@
  */
 import type { Block } from '@ethereumjs/block'
 import type { EVM, PrecompileFunc } from '@ethereumjs/evm'
-import { type Account, Address } from '@ethereumjs/util'
+import { type Account, Address, hexToBytes } from '@ethereumjs/util'
 import { addressKey, byteKey, wordKey } from '../../domain/map-keys.js'
 import type { Budget } from '../execution/budget.js'
 import type { StateSource } from '../execution/call-state.js'
@@ -29,25 +29,40 @@ export class Fallback extends Error {
 
 /** An account the call touched: its warm flag, what was read of it, and its slots. */
 export class Touched {
-  warm: boolean
   /** undefined until read; null when there is none. */
   account: Account | null | undefined = undefined
   code: Uint8Array | undefined = undefined
   readonly slots = new Map<number | string, Slot>()
   readonly transient = new Map<number | string, Slot>()
-  readonly address: Address
-  readonly precompile: PrecompileFunc | undefined
+  private made: Address | undefined = undefined
 
   constructor(
-    evm: EVM,
     /** The 20 address bytes. */
     readonly bytes: Uint8Array,
-  ) {
-    this.address = new Address(bytes)
-    this.precompile = evm.getPrecompile(this.address)
-    // EIP-2929: the precompiles are warm from the start
-    this.warm = this.precompile !== undefined
+    readonly precompile: PrecompileFunc | undefined,
+    /** EIP-2929: the precompiles are warm from the start. */
+    public warm = precompile !== undefined,
+  ) {}
+
+  /** The address as the state source takes it (made at the first read: most accounts a call touches are not read). */
+  get address(): Address {
+    if (this.made === undefined) this.made = new Address(this.bytes)
+    return this.made
   }
+}
+
+/** Each precompile set's functions by byteKey of their addresses (the EVM's own map is keyed by hex). */
+const keyedSets = new WeakMap<Map<string, PrecompileFunc>, Map<string, PrecompileFunc>>()
+
+function precompilesOf(evm: EVM): Map<string, PrecompileFunc> {
+  const set = evm.precompiles
+  let keyed = keyedSets.get(set)
+  if (keyed === undefined) {
+    keyed = new Map()
+    for (const [hex, fn] of set) keyed.set(byteKey(hexToBytes(`0x${hex}`)), fn)
+    keyedSets.set(set, keyed)
+  }
+  return keyed
 }
 
 const scratch = new Uint8Array(32)
@@ -57,6 +72,7 @@ export class Host {
   readonly logs: Log[] = []
   refund = 0
   private readonly touched = new Map<string, Touched>()
+  private readonly precompiles: Map<string, PrecompileFunc>
 
   constructor(
     readonly evm: EVM,
@@ -64,14 +80,16 @@ export class Host {
     readonly block: Block,
     readonly origin: Uint8Array,
     readonly budget: Budget | undefined,
-  ) {}
+  ) {
+    this.precompiles = precompilesOf(evm)
+  }
 
   /** The account of the address bytes, warm when `warm` (a transaction's sender, recipient, coinbase). */
   account(bytes: Uint8Array, warm = false): Touched {
     const key = byteKey(bytes)
     let a = this.touched.get(key)
     if (a === undefined) {
-      a = new Touched(this.evm, bytes)
+      a = new Touched(bytes, this.precompiles.get(key))
       this.touched.set(key, a)
     }
     if (warm) a.warm = true
@@ -101,6 +119,11 @@ export class Host {
   /** The account's state, read once per call. */
   read(a: Touched): Account | null | Promise<Account | null> {
     if (a.account !== undefined) return a.account
+    const cached = this.source.cachedAccount?.(a.address)
+    if (cached !== undefined) {
+      a.account = cached
+      return cached
+    }
     return this.source.getAccount(a.address).then((account) => {
       a.account = account ?? null
       return a.account
@@ -109,6 +132,11 @@ export class Host {
 
   code(a: Touched): Uint8Array | Promise<Uint8Array> {
     if (a.code !== undefined) return a.code
+    const cached = this.source.cachedCode?.(a.address)
+    if (cached !== undefined) {
+      a.code = cached
+      return cached
+    }
     return this.source.getCode(a.address).then((code) => {
       a.code = code
       return code
@@ -123,6 +151,11 @@ export class Host {
     if (slot.original >= 0) return slot.original
     const key = new Uint8Array(32)
     w.toBytes32(s, at, key, 0)
+    const cached = this.source.cachedStorage?.(a.address, key)
+    if (cached !== undefined) {
+      slot.original = this.journal.fromBytes(cached)
+      return slot.original
+    }
     return this.source.getStorage(a.address, key).then((value) => {
       slot.original = this.journal.fromBytes(value)
       return slot.original
