@@ -5,7 +5,7 @@
  * different gas limit or holder per call so no memo answers. For profiling the interpreter (heavy-call-gas.ts
  * gives the figures beside anvil); `--cpu-prof DIR` writes a .cpuprofile per case of its timed calls only.
  *
- *   npx tsx bench/interpreter-calls.ts [--n 20] [--only NAME] [--cpu-prof DIR]
+ *   npx tsx bench/interpreter-calls.ts [--n 20] [--only NAME[,NAME...]] [--cpu-prof DIR]
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { Session } from 'node:inspector/promises'
@@ -107,8 +107,11 @@ console.log(
     .map((l) => l.toFixed(1))
     .join(' / ')}; PRECONF_EVM_INTERPRETER=${process.env.PRECONF_EVM_INTERPRETER ?? '(default)'}`,
 )
-for (const [label, work, count] of cases) {
-  if (args.only && !label.includes(args.only)) continue
+/** The cases named by --only (parts of their labels, in that order), else all. */
+const chosen = args.only
+  ? args.only.split(',').flatMap((part) => cases.filter(([label]) => label.includes(part)))
+  : cases
+for (const [label, work, count] of chosen) {
   // the first two calls alone, as heavy-call-gas.ts --runs 2 times them: cold reads, code analysis, a JIT not warm
   await profiler?.post('Profiler.start')
   const first = process.cpuUsage()
