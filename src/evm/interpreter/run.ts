@@ -1,8 +1,9 @@
 /**
  * The interpreter's loop and the outermost frame of a read-only call. The loop runs a frame's opcodes
- * through the dispatch table (table.ts) in a synchronous function, up to CLOCK_EVERY + 1 at a time; the async
- * loop around it awaits only what a handler returns (a state read the host had not cached, a child call) and,
- * under a time budget, the clock between two runs of steps, as the patched loop does (execution/budget.ts).
+ * through the dispatch table (table.ts) in a synchronous function, up to CLOCK_EVERY + 1 at a time; around it,
+ * `run` goes on synchronously until a handler returns a promise (a state read the read view does not have at
+ * hand, a child call that waits) or, under a time budget, the slice is over (execution/budget.ts), and only
+ * then awaits. A child call whose reads are all at hand so ends within its caller's CALL, without a promise.
  */
 import type { Block } from '@ethereumjs/block'
 import { type EVM, EVMError, type EVMResult } from '@ethereumjs/evm'
