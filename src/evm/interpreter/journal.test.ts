@@ -8,7 +8,7 @@ const word = (v: bigint, at = 0) => {
   w.fromBigInt(stack, at, v)
   return at
 }
-const valueOf = (j: Journal, slot: Slot) => {
+const held = (j: Journal, slot: Slot) => {
   if (slot.current < 0) return undefined
   j.load(slot.current, stack, 56)
   return w.toBigInt(stack, 56)
@@ -25,10 +25,10 @@ test('a reverted child frame undoes its writes and warmings, and the parent keep
   j.write(slot, stack, word(3n))
   j.write(other, stack, word(4n))
   expect(j.warm(other)).toBe(true)
-  expect(valueOf(j, slot)).toBe(3n)
+  expect(held(j, slot)).toBe(3n)
   j.revert(mark)
-  expect(valueOf(j, slot)).toBe(1n)
-  expect(valueOf(j, other)).toBeUndefined()
+  expect(held(j, slot)).toBe(1n)
+  expect(held(j, other)).toBeUndefined()
   expect(other.warm).toBe(false)
   expect(slot.warm).toBe(true)
   j.release()
@@ -44,9 +44,9 @@ test('a child that returns keeps its writes, which a later revert of an outer ma
   j.keep()
   // the parent overwrites what its returned child wrote
   j.write(slot, stack, word(7n))
-  expect(valueOf(j, slot)).toBe(7n)
+  expect(held(j, slot)).toBe(7n)
   j.revert(outer)
-  expect(valueOf(j, slot)).toBeUndefined()
+  expect(held(j, slot)).toBeUndefined()
   j.release()
 })
 
@@ -57,7 +57,7 @@ test('a frame writing one slot over and over holds one value, not one per write'
   const length = j.words.length
   for (let i = 0; i < 100_000; i++) j.write(slot, stack, word(BigInt(i)))
   expect(j.words.length).toBe(length)
-  expect(valueOf(j, slot)).toBe(99_999n)
+  expect(held(j, slot)).toBe(99_999n)
   j.release()
 })
 
