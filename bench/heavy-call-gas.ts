@@ -9,7 +9,11 @@
  * idle server's own CPU over the same time (ours builds flashblocks while it waits), which
  * gives gas/s, the gas being what anvil's eth_simulateV1 reports for the call.
  *
- *   npx tsx bench/heavy-call-gas.ts [--runs 3] [--gas 10000000] [--only NAME]
+ * `--warmup N` runs each call N times more before the timed runs, untimed (a server that has run for a while has
+ * its JIT's code for the EVM; a fresh one compiles it during its first heavy calls): the figures are then the
+ * warm ones, and the first call's CPU is shown beside them.
+ *
+ *   npx tsx bench/heavy-call-gas.ts [--runs 3] [--warmup 0] [--gas 10000000] [--only NAME[,NAME...]]
  */
 import { readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
@@ -25,11 +29,13 @@ import { cpuMs, idleCpuPerMs } from './read-cases.js'
 const { values: args } = parseArgs({
   options: {
     runs: { type: 'string', default: '3' },
+    warmup: { type: 'string', default: '0' },
     gas: { type: 'string', default: '10000000' },
     only: { type: 'string' },
   },
 })
 const RUNS = Number(args.runs)
+const WARMUP = Number(args.warmup)
 /** The calls' gas (the loops run until it is gone): low enough that ours answers within its 5 s call timeout. */
 const GAS_CAP = Number(args.gas)
 const deployer = devAccount(0)
@@ -115,14 +121,32 @@ async function deployContracts(url: string): Promise<CallCase[]> {
 
 const hexGas = (gas: number) => `0x${gas.toString(16)}`
 
-/** Median wall ms of the call over HTTP and the server's mean CPU ms per call, or the error it answered. */
-async function time(target: Target, c: CallCase): Promise<{ ms: number; cpu: number } | { error: string }> {
+type Timing = { ms: number; cpu: number; first?: number } | { error: string }
+
+/**
+ * Median wall ms of the call over HTTP and the server's mean CPU ms per call, or the error it answered; with
+ * --warmup, the CPU of the first (untimed) run too.
+ */
+async function time(target: Target, c: CallCase): Promise<Timing> {
+  let first: number | undefined
+  let seq = 0
+  for (let i = 0; i < WARMUP; i++) {
+    const warm = await runs(target, c, 1, seq++)
+    if ('error' in warm) return warm
+    first ??= warm.cpu
+  }
+  const timed = await runs(target, c, RUNS, seq)
+  return 'error' in timed ? timed : { ...timed, first }
+}
+
+/** `n` runs of the call, each with a gas limit of its own from `seq` on. */
+async function runs(target: Target, c: CallCase, n: number, seq: number): Promise<Timing> {
   const { url } = target
   const times: number[] = []
   const cpu0 = cpuMs(target.pid!)
   const wall0 = performance.now()
-  for (let i = 0; i < RUNS; i++) {
-    const request = { ...c.request, gas: hexGas(c.request.gas - i) }
+  for (let i = 0; i < n; i++) {
+    const request = { ...c.request, gas: hexGas(c.request.gas - seq - i) }
     const t0 = performance.now()
     try {
       await rpc(url, 'eth_call', [request, 'latest'])
@@ -134,7 +158,7 @@ async function time(target: Target, c: CallCase): Promise<{ ms: number; cpu: num
   }
   // the idle chain's own CPU (flashblocks, blocks) over the same time taken off
   const own = idle.get(target)! * (performance.now() - wall0)
-  const cpu = Math.max(0, cpuMs(target.pid!) - cpu0 - own) / RUNS
+  const cpu = Math.max(0, cpuMs(target.pid!) - cpu0 - own) / n
   times.sort((a, b) => a - b)
   return { ms: times[Math.floor(times.length / 2)]!, cpu }
 }
@@ -171,16 +195,16 @@ async function row(c: CallCase, on: Map<Target, CallCase>): Promise<void> {
   const cells = results.map((r, i) =>
     'error' in r
       ? r.error
-      : `${r.ms.toFixed(0)} / ${r.cpu.toFixed(0)} (${rate(r.cpu)}${targets[i] === anvil ? '' : times(r.cpu)})`,
+      : `${r.ms.toFixed(0)} / ${r.cpu.toFixed(0)} (${rate(r.cpu)}${targets[i] === anvil ? '' : times(r.cpu)})${r.first === undefined ? '' : `, first ${r.first.toFixed(0)}`}`,
   )
   console.log(`| ${c.name} | ${gas} | ${cells.join(' | ')} |`)
 }
 
-const wanted = (c: CallCase) => !args.only || c.name.includes(args.only)
+const wanted = (c: CallCase) => !args.only || args.only.split(',').some((part) => c.name.includes(part))
 try {
   const [a, b] = loadavg()
   console.log(
-    `heavy eth_calls, gas capped at ${GAS_CAP}, median of ${RUNS} over HTTP; load average ${a!.toFixed(1)} / ${b!.toFixed(1)} (1 / 5 min)`,
+    `heavy eth_calls, gas capped at ${GAS_CAP}, median of ${RUNS} over HTTP${WARMUP > 0 ? ` after ${WARMUP} untimed` : ''}; load average ${a!.toFixed(1)} / ${b!.toFixed(1)} (1 / 5 min)`,
   )
   const columns = targets.map((t) => t.label).join(' | ')
   console.log(`wall / server CPU ms per call (Mgas/s of server CPU, CPU × anvil's)\n| call | gas | ${columns} |`)

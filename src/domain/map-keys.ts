@@ -38,3 +38,69 @@ export function byteKey(a: Uint8Array, b?: Uint8Array): string {
 export function hashId(hash: Uint8Array, at = 0): number {
   return ((hash[at]! << 23) | (hash[at + 1]! << 15) | (hash[at + 2]! << 7) | (hash[at + 3]! >> 1)) >>> 0
 }
+
+/*
+ * Keys of 256-bit words held as eight 32-bit limbs, least significant first (the EVM interpreter's stack,
+ * src/evm/interpreter/word.ts), made without going through bytes.
+ */
+
+const TWO32 = 0x1_0000_0000
+
+/**
+ * A word as a key: the number itself below 2^53 (slots that are counters or small indexes: a Map hashes a
+ * number without making a string), else its sixteen 16-bit halves as one string. A number and a string never
+ * meet, so each word has one key.
+ */
+export function wordKey(limbs: Uint32Array, at: number): number | string {
+  const high = limbs[at + 2]! | limbs[at + 3]! | limbs[at + 4]! | limbs[at + 5]! | limbs[at + 6]! | limbs[at + 7]!
+  if (high === 0 && limbs[at + 1]! < 0x200000) return limbs[at + 1]! * TWO32 + limbs[at]!
+  return String.fromCharCode(
+    limbs[at]! & 0xffff,
+    limbs[at]! >>> 16,
+    limbs[at + 1]! & 0xffff,
+    limbs[at + 1]! >>> 16,
+    limbs[at + 2]! & 0xffff,
+    limbs[at + 2]! >>> 16,
+    limbs[at + 3]! & 0xffff,
+    limbs[at + 3]! >>> 16,
+    limbs[at + 4]! & 0xffff,
+    limbs[at + 4]! >>> 16,
+    limbs[at + 5]! & 0xffff,
+    limbs[at + 5]! >>> 16,
+    limbs[at + 6]! & 0xffff,
+    limbs[at + 6]! >>> 16,
+    limbs[at + 7]! & 0xffff,
+    limbs[at + 7]! >>> 16,
+  )
+}
+
+/** byteKey of the word's low 20 bytes (an address), the same string byteKey makes of the address's bytes. */
+export function addressKey(limbs: Uint32Array, at: number): string {
+  const a = limbs[at + 4]!
+  const b = limbs[at + 3]!
+  const c = limbs[at + 2]!
+  const d = limbs[at + 1]!
+  const e = limbs[at]!
+  return String.fromCharCode(
+    a >>> 24,
+    (a >>> 16) & 0xff,
+    (a >>> 8) & 0xff,
+    a & 0xff,
+    b >>> 24,
+    (b >>> 16) & 0xff,
+    (b >>> 8) & 0xff,
+    b & 0xff,
+    c >>> 24,
+    (c >>> 16) & 0xff,
+    (c >>> 8) & 0xff,
+    c & 0xff,
+    d >>> 24,
+    (d >>> 16) & 0xff,
+    (d >>> 8) & 0xff,
+    d & 0xff,
+    e >>> 24,
+    (e >>> 16) & 0xff,
+    (e >>> 8) & 0xff,
+    e & 0xff,
+  )
+}

@@ -45,6 +45,14 @@ export class StateCache {
   constructor(nodes: NodeStore) {
     this.trie = new TrieReader(nodes)
   }
+
+  /** The slot's value under the storage root if it is cached (an entry under the same id may be another's). */
+  knownSlot(storageRoot: Uint8Array, slot: Uint8Array): Uint8Array | undefined {
+    const known = this.storage.get(slotId(storageRoot, slot))
+    if (known !== undefined && equalsBytes(known.slot, slot) && equalsBytes(known.storageRoot, storageRoot))
+      return known.value
+    return undefined
+  }
 }
 
 /** Reads of one committed root: its accounts remembered, storage and code through the shared cache. */
@@ -92,19 +100,35 @@ export class RootReader implements StateSource {
     return code
   }
 
+  cachedAccount(address: Address): Account | null | undefined {
+    return this.accounts.get(byteKey(address.bytes))
+  }
+
+  cachedCode(address: Address): Uint8Array | undefined {
+    const account = this.accounts.get(byteKey(address.bytes))
+    if (account === undefined) return undefined
+    if (account === null || equalsBytes(account.codeHash, KECCAK256_NULL)) return EMPTY
+    return this.cache.code.get(byteKey(account.codeHash))
+  }
+
+  cachedStorage(address: Address, slot: Uint8Array): Uint8Array | undefined {
+    const account = this.accounts.get(byteKey(address.bytes))
+    if (account === undefined) return undefined
+    if (account === null || equalsBytes(account.storageRoot, KECCAK256_RLP)) return EMPTY
+    return this.cache.knownSlot(account.storageRoot, slot)
+  }
+
   async getStorage(address: Address, slot: Uint8Array): Promise<Uint8Array> {
     const read = this.account(address)
     const account = read instanceof Promise ? await read : read
     if (!account || equalsBytes(account.storageRoot, KECCAK256_RLP)) return EMPTY
     const { storageRoot } = account
-    const id = slotId(storageRoot, slot)
-    const known = this.cache.storage.get(id)
-    if (known !== undefined && equalsBytes(known.slot, slot) && equalsBytes(known.storageRoot, storageRoot))
-      return known.value
+    const known = this.cache.knownSlot(storageRoot, slot)
+    if (known !== undefined) return known
     const stored = this.cache.trie.storage(storageRoot, slot)
     const value = stored instanceof Promise ? await stored : stored
     // copies: the root is a view of a trie node's bytes, which pruning may otherwise let go
-    this.cache.storage.set(id, { storageRoot: storageRoot.slice(), slot: slot.slice(), value })
+    this.cache.storage.set(slotId(storageRoot, slot), { storageRoot: storageRoot.slice(), slot: slot.slice(), value })
     return value
   }
 }

@@ -15,6 +15,13 @@ export interface StateSource {
   getAccount(address: Address): Promise<Account | undefined>
   getCode(address: Address): Promise<Uint8Array>
   getStorage(address: Address, key: Uint8Array): Promise<Uint8Array>
+  /**
+   * The same reads when the source has them at hand, else undefined (it would have to read): the
+   * interpreter (src/evm/interpreter/host.ts) then goes on without an await. null: no account.
+   */
+  cachedAccount?(address: Address): Account | null | undefined
+  cachedCode?(address: Address): Uint8Array | undefined
+  cachedStorage?(address: Address, key: Uint8Array): Uint8Array | undefined
 }
 
 const EMPTY = new Uint8Array(0)

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest'
 import { analyse } from './analysis.js'
 import { type Frame as FrameType, Frame } from './frame.js'
-import type { Host } from './host.js'
+import { type Host, Touched } from './host.js'
 import { steps } from './loop.js'
 import type { Handler } from './table.js'
 import * as w from './word.js'
@@ -88,18 +88,8 @@ function run(code: Uint8Array, hot: boolean): { stack: bigint[]; gas: number; er
   const p = analyse(code)
   if (hot) p.hot.fill(1)
   else p.hot.fill(2 ** 30)
-  const f: FrameType = new Frame(
-    {} as Host,
-    code,
-    p,
-    '',
-    new Uint8Array(20),
-    new Uint8Array(20),
-    new Uint8Array(),
-    false,
-    0,
-    1e6,
-  )
+  const account = new Touched(new Uint8Array(20), undefined)
+  const f: FrameType = Frame.take({} as Host, code, p, account, new Uint8Array(20), new Uint8Array(), false, 0, 1e6)
   while (f.status === 0) steps(f, noHandlers)
   const stack = Array.from({ length: f.sp }, (_, i) => w.toBigInt(f.stack, i * 8))
   f.release()

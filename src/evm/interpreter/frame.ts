@@ -4,7 +4,7 @@
  * sets, the journal, logs) is the frame's `host` (host.ts).
  */
 import type { Program } from './analysis.js'
-import type { Host } from './host.js'
+import type { Host, Touched } from './host.js'
 import { STACK_LIMIT } from './shapes.js'
 
 /** The most gas a call the interpreter takes may carry: memory costs then stay exact in doubles. */
@@ -19,16 +19,19 @@ export const FAILED = 3
 export type Status = typeof RUNNING | typeof RETURNED | typeof REVERTED | typeof FAILED
 
 const EMPTY = new Uint8Array(0)
-/** Stacks are reused: a frame takes one at entry and gives it back at its end (32 KB each; a few are kept). */
-const stacks: Uint32Array[] = []
-const KEPT_STACKS = 16
+/** Frames are reused: a call takes one per frame and gives it back at the frame's end (a few are kept). */
+const frames: Frame[] = []
+const KEPT_FRAMES = 16
+/** A frame given back keeps its memory's array up to this size (zeroed), so the next one grows into it. */
+const KEPT_MEMORY = 64 * 1024
 
 const OUT_OF_GAS = 'out of gas'
 
 export class Frame {
-  readonly stack: Uint32Array
+  readonly stack = new Uint32Array(STACK_LIMIT * 8)
   sp = 0
   pc = 0
+  /** Memory: `memWords` words paid for, in an array that may be longer (zero beyond them). */
   mem: Uint8Array = EMPTY
   memWords = 0
   /** The last child call's return data (RETURNDATASIZE, RETURNDATACOPY). */
@@ -36,28 +39,61 @@ export class Frame {
   /** What RETURN or REVERT handed back. */
   out: Uint8Array = EMPTY
   status: Status = RUNNING
-  error: string | undefined
+  error: string | undefined = undefined
+  host!: Host
+  code!: Uint8Array
+  /** `code` as the loop runs it (analysis.ts). */
+  program!: Program
+  /** The account whose storage and balance the frame uses. */
+  account!: Touched
+  /** Its address. */
+  addressBytes!: Uint8Array
+  caller!: Uint8Array
+  callData!: Uint8Array
+  isStatic = false
+  depth = 0
+  gas = 0
 
-  constructor(
-    readonly host: Host,
-    readonly code: Uint8Array,
-    /** `code` as the loop runs it (analysis.ts). */
-    readonly program: Program,
-    /** The account whose storage and balance the frame uses (unprefixed hex key and bytes). */
-    readonly address: string,
-    readonly addressBytes: Uint8Array,
-    readonly caller: Uint8Array,
-    readonly callData: Uint8Array,
-    readonly isStatic: boolean,
-    readonly depth: number,
-    public gas: number,
-  ) {
-    this.stack = stacks.pop() ?? new Uint32Array(STACK_LIMIT * 8)
+  /** A frame at its start (from those given back, or a new one). */
+  static take(
+    host: Host,
+    code: Uint8Array,
+    program: Program,
+    account: Touched,
+    caller: Uint8Array,
+    callData: Uint8Array,
+    isStatic: boolean,
+    depth: number,
+    gas: number,
+  ): Frame {
+    const f = frames.pop() ?? new Frame()
+    f.host = host
+    f.code = code
+    f.program = program
+    f.account = account
+    f.addressBytes = account.bytes
+    f.caller = caller
+    f.callData = callData
+    f.isStatic = isStatic
+    f.depth = depth
+    f.gas = gas
+    return f
   }
 
-  /** Gives the stack back (after the frame's result is read). */
+  /** Gives the frame back (after its result is read): its memory zeroed, its fields as a new frame's. */
   release(): void {
-    if (stacks.length < KEPT_STACKS) stacks.push(this.stack)
+    if (frames.length >= KEPT_FRAMES) return
+    if (this.mem.length > KEPT_MEMORY) this.mem = EMPTY
+    else this.mem.fill(0, 0, this.memWords * 32)
+    this.sp = 0
+    this.pc = 0
+    this.memWords = 0
+    this.returnData = EMPTY
+    this.out = EMPTY
+    this.status = RUNNING
+    this.error = undefined
+    this.callData = EMPTY
+    frames.push(this)
   }
 
   fail(error: string): void {

@@ -1,15 +1,21 @@
 /**
- * What every frame of one interpreted call shares: the state it reads (the call's read view, through caches
- * of its own so a second read of an account, code or slot is synchronous), what it writes (storage and
- * transient storage in maps of its own, never in the view: a call restarted on the reference path finds the
- * state untouched), EIP-2929's warm sets, the logs, the refund counter, and a journal that undoes a failed
- * frame's writes and warmings.
+ * What every frame of one interpreted call shares: the state it reads (the call's read view, through an
+ * entry per account touched, so a second read of an account, its code or a slot is synchronous), what it
+ * writes (storage and transient storage in the journal's words, never in the view: a call restarted on the
+ * reference path finds the state untouched), EIP-2929's warm flags, the logs, the refund counter, and the
+ * journal that undoes a failed frame's writes and warmings.
+ *
+ * Accounts are keyed by byteKey of their address and slots by wordKey, both made from the stack's limbs
+ * (domain/map-keys.ts): a slot that is a small number is a number key, no string at all.
  */
 import type { Block } from '@ethereumjs/block'
-import type { EVM } from '@ethereumjs/evm'
+import type { EVM, PrecompileFunc } from '@ethereumjs/evm'
 import { type Account, Address, hexToBytes } from '@ethereumjs/util'
-import type { StateSource } from '../execution/call-state.js'
+import { addressKey, byteKey, wordKey } from '../../domain/map-keys.js'
 import type { Budget } from '../execution/budget.js'
+import type { StateSource } from '../execution/call-state.js'
+import { Journal, Slot } from './journal.js'
+import * as w from './word.js'
 
 /** A log as @ethereumjs's results carry it: address, topics, data. */
 export type Log = [Uint8Array, Uint8Array[], Uint8Array]
@@ -21,22 +27,52 @@ export class Fallback extends Error {
   }
 }
 
-type Undo = { map: Map<string, unknown>; key: string; had: boolean; prev: unknown }
+/** An account the call touched: its warm flag, what was read of it, and its slots. */
+export class Touched {
+  /** undefined until read; null when there is none. */
+  account: Account | null | undefined = undefined
+  code: Uint8Array | undefined = undefined
+  readonly slots = new Map<number | string, Slot>()
+  readonly transient = new Map<number | string, Slot>()
+  private made: Address | undefined = undefined
+
+  constructor(
+    /** The 20 address bytes. */
+    readonly bytes: Uint8Array,
+    readonly precompile: PrecompileFunc | undefined,
+    /** EIP-2929: the precompiles are warm from the start. */
+    public warm = precompile !== undefined,
+  ) {}
+
+  /** The address as the state source takes it (made at the first read: most accounts a call touches are not read). */
+  get address(): Address {
+    if (this.made === undefined) this.made = new Address(this.bytes)
+    return this.made
+  }
+}
+
+/** Each precompile set's functions by byteKey of their addresses (the EVM's own map is keyed by hex). */
+const keyedSets = new WeakMap<Map<string, PrecompileFunc>, Map<string, PrecompileFunc>>()
+
+function precompilesOf(evm: EVM): Map<string, PrecompileFunc> {
+  const set = evm.precompiles
+  let keyed = keyedSets.get(set)
+  if (keyed === undefined) {
+    keyed = new Map()
+    for (const [hex, fn] of set) keyed.set(byteKey(hexToBytes(`0x${hex}`)), fn)
+    keyedSets.set(set, keyed)
+  }
+  return keyed
+}
+
+const scratch = new Uint8Array(32)
 
 export class Host {
-  readonly warmAddresses = new Map<string, true>()
-  readonly warmSlots = new Map<string, true>()
-  /** Slot values this call wrote, by `${address}${slot}` (hex, unprefixed). */
-  readonly storage = new Map<string, Uint8Array>()
-  /** Committed slot values read (EIP-2200's originals), by the same key. */
-  readonly original = new Map<string, Uint8Array>()
-  readonly transient = new Map<string, Uint8Array>()
+  readonly journal = new Journal()
   readonly logs: Log[] = []
   refund = 0
-  steps = 0
-  private readonly undo: Undo[] = []
-  private readonly accounts = new Map<string, Account | null>()
-  private readonly codes = new Map<string, Uint8Array>()
+  private readonly touched = new Map<string, Touched>()
+  private readonly precompiles: Map<string, PrecompileFunc>
 
   constructor(
     readonly evm: EVM,
@@ -44,78 +80,90 @@ export class Host {
     readonly block: Block,
     readonly origin: Uint8Array,
     readonly budget: Budget | undefined,
-  ) {}
-
-  /** A journal mark: what `revert` returns to. */
-  mark(): number {
-    return this.undo.length
+  ) {
+    this.precompiles = precompilesOf(evm)
   }
 
-  /** Undoes every write and warming since `mark`. */
-  revert(mark: number): void {
-    for (let i = this.undo.length - 1; i >= mark; i--) {
-      const { map, key, had, prev } = this.undo[i]!
-      if (had) map.set(key, prev)
-      else map.delete(key)
+  /** The account of the address bytes, warm when `warm` (a transaction's sender, recipient, coinbase). */
+  account(bytes: Uint8Array, warm = false): Touched {
+    const key = byteKey(bytes)
+    let a = this.touched.get(key)
+    if (a === undefined) {
+      a = new Touched(bytes, this.precompiles.get(key))
+      this.touched.set(key, a)
     }
-    this.undo.length = mark
+    if (warm) a.warm = true
+    return a
   }
 
-  set<T>(map: Map<string, T>, key: string, value: T): void {
-    this.undo.push({ map: map as Map<string, unknown>, key, had: map.has(key), prev: map.get(key) })
-    map.set(key, value)
+  /** The account of the address in the word at `at` of `s`. */
+  accountAt(s: Uint32Array, at: number): Touched {
+    const a = this.touched.get(addressKey(s, at))
+    if (a !== undefined) return a
+    w.toBytes32(s, at, scratch, 0)
+    return this.account(scratch.slice(12))
   }
 
-  /** Warms an address; whether it was cold. */
-  warmAddress(key: string): boolean {
-    if (this.warmAddresses.has(key)) return false
-    this.set(this.warmAddresses, key, true)
-    return true
+  /** The slot (storage, or transient when `transient`) of `a` named by the word at `at` of `s`. */
+  slot(a: Touched, s: Uint32Array, at: number, transient: boolean): Slot {
+    const slots = transient ? a.transient : a.slots
+    const key = wordKey(s, at)
+    let slot = slots.get(key)
+    if (slot === undefined) {
+      slot = new Slot()
+      slots.set(key, slot)
+    }
+    return slot
   }
 
-  /** Warms a slot; whether it was cold. */
-  warmSlot(key: string): boolean {
-    if (this.warmSlots.has(key)) return false
-    this.set(this.warmSlots, key, true)
-    return true
-  }
-
-  /** The account at `key` (unprefixed hex), cached for the call; null when there is none. */
-  account(key: string): Account | null | Promise<Account | null> {
-    const known = this.accounts.get(key)
-    if (known !== undefined) return known
-    return this.source.getAccount(addressOf(key)).then((a) => {
-      this.accounts.set(key, a ?? null)
-      return a ?? null
+  /** The account's state, read once per call. */
+  read(a: Touched): Account | null | Promise<Account | null> {
+    if (a.account !== undefined) return a.account
+    const cached = this.source.cachedAccount?.(a.address)
+    if (cached !== undefined) {
+      a.account = cached
+      return cached
+    }
+    return this.source.getAccount(a.address).then((account) => {
+      a.account = account ?? null
+      return a.account
     })
   }
 
-  code(key: string): Uint8Array | Promise<Uint8Array> {
-    const known = this.codes.get(key)
-    if (known !== undefined) return known
-    return this.source.getCode(addressOf(key)).then((c) => {
-      this.codes.set(key, c)
-      return c
+  code(a: Touched): Uint8Array | Promise<Uint8Array> {
+    if (a.code !== undefined) return a.code
+    const cached = this.source.cachedCode?.(a.address)
+    if (cached !== undefined) {
+      a.code = cached
+      return cached
+    }
+    return this.source.getCode(a.address).then((code) => {
+      a.code = code
+      return code
     })
   }
 
-  /** The committed value of a slot (minimal big-endian bytes, empty for zero). */
-  committed(address: string, slot: string): Uint8Array | Promise<Uint8Array> {
-    const key = address + slot
-    const known = this.original.get(key)
-    if (known !== undefined) return known
-    return this.source.getStorage(addressOf(address), hexToBytes(`0x${slot}`)).then((v) => {
-      this.original.set(key, v)
-      return v
+  /**
+   * The offset in the journal's words of the slot's committed value; `s` and `at` hold the slot's number
+   * (read while the frame waits, so they stay).
+   */
+  original(a: Touched, slot: Slot, s: Uint32Array, at: number): number | Promise<number> {
+    if (slot.original >= 0) return slot.original
+    const key = new Uint8Array(32)
+    w.toBytes32(s, at, key, 0)
+    const cached = this.source.cachedStorage?.(a.address, key)
+    if (cached !== undefined) {
+      slot.original = this.journal.fromBytes(cached)
+      return slot.original
+    }
+    return this.source.getStorage(a.address, key).then((value) => {
+      slot.original = this.journal.fromBytes(value)
+      return slot.original
     })
   }
 
-  /** The slot's value now: this call's write, else the committed value. */
-  current(address: string, slot: string): Uint8Array | Promise<Uint8Array> {
-    return this.storage.get(address + slot) ?? this.committed(address, slot)
+  /** Gives the journal's words back (after the call's result is read). */
+  release(): void {
+    this.journal.release()
   }
-}
-
-function addressOf(key: string): Address {
-  return new Address(hexToBytes(`0x${key}`))
 }

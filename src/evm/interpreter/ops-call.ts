@@ -4,15 +4,16 @@
  * failed child's writes, warmings, logs and refunds. RETURN, REVERT, STOP and INVALID end a frame. A call
  * with value, an EIP-7702 delegation and the CREATE family restart the call on the reference path.
  */
-import { Address } from '@ethereumjs/util'
+import type { ExecResult } from '@ethereumjs/evm'
 import { FAILED, Frame, RETURNED, REVERTED } from './frame.js'
 import { COLD_ACCOUNT, STACK_LIMIT, WARM } from './shapes.js'
-import { Fallback } from './host.js'
+import { Fallback, type Touched } from './host.js'
 import * as w from './word.js'
 import { analyse } from './analysis.js'
 
 type Handler = (f: Frame) => void | Promise<void>
-type Run = (f: Frame) => Promise<void>
+/** Runs a frame to its end: synchronously when nothing waits (run.ts). */
+type Run = (f: Frame) => void | Promise<void>
 const CALL = 0xf1
 const CALLCODE = 0xf2
 const DELEGATECALL = 0xf4
@@ -32,11 +33,18 @@ function end(status: typeof RETURNED | typeof REVERTED): Handler {
   }
 }
 
-function pushResult(f: Frame, t: number, ok: boolean, outOffset: number, outLength: number): void {
-  w.setSmall(f.stack, t, ok ? 1 : 0)
+/** Where a call's result goes: the stack slot of its success flag and the memory of its output. */
+interface Out {
+  t: number
+  offset: number
+  length: number
+}
+
+function pushResult(f: Frame, out: Out, ok: boolean): void {
+  w.setSmall(f.stack, out.t, ok ? 1 : 0)
   const data = f.returnData
-  const n = Math.min(outLength, data.length)
-  if (n > 0) f.mem.set(data.subarray(0, n), outOffset)
+  const n = Math.min(out.length, data.length)
+  if (n > 0) f.mem.set(data.subarray(0, n), out.offset)
 }
 
 function callOp(kind: number, run: Run): Handler {
@@ -45,7 +53,7 @@ function callOp(kind: number, run: Run): Handler {
   return (f) => {
     const s = f.stack
     const wanted = w.saturated(s, at(f, 0))
-    const target = w.addressHex(s, at(f, 1))
+    const target = f.host.accountAt(s, at(f, 1))
     if (hasValue && !w.isZero(s, at(f, 2))) {
       if (kind === CALL && f.isStatic) return f.fail('static state change')
       throw new Fallback('call with value')
@@ -56,83 +64,91 @@ function callOp(kind: number, run: Run): Handler {
     const outOffset = w.saturated(s, at(f, base + 2))
     const outLength = w.saturated(s, at(f, base + 3))
     if (!f.expand(inOffset, inLength) || !f.expand(outOffset, outLength)) return
-    const cost = f.host.warmAddress(target) ? COLD_ACCOUNT : WARM
+    const cost = f.host.journal.warm(target) ? COLD_ACCOUNT : WARM
+    f.sp -= items
+    const out = { t: f.sp * 8, offset: outOffset, length: outLength }
+    // the input stays in the caller's memory, which does not change while the child runs
+    const input = inLength === 0 ? EMPTY : f.mem.subarray(inOffset, inOffset + inLength)
     const code = f.host.code(target)
     return code instanceof Promise
-      ? code.then((c) => enter(f, kind, run, c, target, cost, wanted, items, inOffset, inLength, outOffset, outLength))
-      : enter(f, kind, run, code, target, cost, wanted, items, inOffset, inLength, outOffset, outLength)
+      ? code.then((c) => enter(f, kind, run, c, target, cost, wanted, input, out))
+      : enter(f, kind, run, code, target, cost, wanted, input, out)
   }
 }
 
-async function enter(
+/** The call once the target's code is read: its price, then a precompile or a child frame. */
+function enter(
   f: Frame,
   kind: number,
   run: Run,
   code: Uint8Array,
-  target: string,
+  target: Touched,
   cost: number,
   wanted: number,
-  items: number,
-  inOffset: number,
-  inLength: number,
-  outOffset: number,
-  outLength: number,
-): Promise<void> {
+  input: Uint8Array,
+  out: Out,
+): void | Promise<void> {
   if (code.length >= 3 && code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00)
     throw new Fallback('EIP-7702 delegation')
   if (!f.use(cost)) return
   const allowed = f.gas - Math.floor(f.gas / 64)
   const gas = wanted < allowed ? wanted : allowed
   f.gas -= gas
-  f.sp -= items
-  const t = f.sp * 8
   f.sp++
   f.returnData = EMPTY
   const { host } = f
   if (f.depth >= STACK_LIMIT) {
     f.gas += gas
-    return pushResult(f, t, false, outOffset, outLength)
+    return pushResult(f, out, false)
   }
-  const data = f.read(inOffset, inLength)
-  const targetBytes = Uint8Array.from(Buffer.from(target, 'hex'))
-  const precompile = host.evm.getPrecompile(new Address(targetBytes))
+  const { precompile } = target
   if (precompile) {
-    // as EVM.runPrecompile calls it (the call path's EVMs have no debug logging)
-    const result = await precompile({ data, gasLimit: BigInt(gas), common: host.evm.common, _EVM: host.evm })
-    const failed = result.exceptionError !== undefined
-    if (!failed) {
-      f.gas += gas - Number(result.executionGasUsed)
-      f.returnData = result.returnValue
-    }
-    return pushResult(f, t, !failed, outOffset, outLength)
+    // as EVM.runPrecompile calls it (the call path's EVMs have no debug logging); a copy of the input, as
+    // a precompile may hand it back as its output
+    const result = precompile({ data: input.slice(), gasLimit: BigInt(gas), common: host.evm.common, _EVM: host.evm })
+    return result instanceof Promise
+      ? result.then((r) => precompiled(f, r, gas, out))
+      : precompiled(f, result, gas, out)
   }
   if (code.length === 0) {
     f.gas += gas
-    return pushResult(f, t, true, outOffset, outLength)
+    return pushResult(f, out, true)
   }
   const delegated = kind === DELEGATECALL || kind === CALLCODE
-  const child = new Frame(
+  const child = Frame.take(
     host,
     code,
     analyse(code),
-    delegated ? f.address : target,
-    delegated ? f.addressBytes : targetBytes,
+    delegated ? f.account : target,
     kind === DELEGATECALL ? f.caller : f.addressBytes,
-    data,
+    input,
     f.isStatic || kind === STATICCALL,
     f.depth + 1,
     gas,
   )
-  const mark = host.mark()
+  const mark = host.journal.mark()
   const logs = host.logs.length
   const refund = host.refund
-  try {
-    await run(child)
-  } finally {
-    child.release()
+  const done = run(child)
+  if (done !== undefined) return done.then(() => returned(f, child, mark, logs, refund, out))
+  returned(f, child, mark, logs, refund, out)
+}
+
+function precompiled(f: Frame, result: ExecResult, gas: number, out: Out): void {
+  const failed = result.exceptionError !== undefined
+  if (!failed) {
+    f.gas += gas - Number(result.executionGasUsed)
+    f.returnData = result.returnValue
   }
-  if (child.status !== RETURNED) {
-    host.revert(mark)
+  pushResult(f, out, !failed)
+}
+
+/** The child's end: its writes kept or undone, its gas and output handed back, the frame given back. */
+function returned(f: Frame, child: Frame, mark: number, logs: number, refund: number, out: Out): void {
+  const { host } = f
+  if (child.status === RETURNED) host.journal.keep()
+  else {
+    host.journal.revert(mark)
     host.logs.length = logs
     host.refund = refund
   }
@@ -140,7 +156,8 @@ async function enter(
     f.gas += child.gas
     f.returnData = child.out
   }
-  pushResult(f, t, child.status === RETURNED, outOffset, outLength)
+  pushResult(f, out, child.status === RETURNED)
+  child.release()
 }
 
 export function callOps(run: Run): [number, Handler][] {

@@ -49,7 +49,7 @@ function copy(f: Frame, src: Uint8Array, checkBounds: boolean): void {
 
 /** @ethereumjs's message for a bad jump, which names the code's hash, the address and the JUMP's pc. */
 export function invalidJump(f: Frame): string {
-  return `${INVALID_JUMP} at ${bytesToHex(keccak256(f.code))}/0x${f.address}:${f.pc - 1}`
+  return `${INVALID_JUMP} at ${bytesToHex(keccak256(f.code))}/${bytesToHex(f.addressBytes)}:${f.pc - 1}`
 }
 
 function log(topics: number): Handler {

@@ -1,30 +1,40 @@
 /**
  * The interpreter's loop and the outermost frame of a read-only call. The loop runs a frame's opcodes
- * through the dispatch table (table.ts) in a synchronous function, up to CLOCK_EVERY + 1 at a time; the async
- * loop around it awaits only what a handler returns (a state read the host had not cached, a child call) and,
- * under a time budget, the clock between two runs of steps, as the patched loop does (execution/budget.ts).
+ * through the dispatch table (table.ts) in a synchronous function, up to CLOCK_EVERY + 1 at a time; around it,
+ * `run` goes on synchronously until a handler returns a promise (a state read the read view does not have at
+ * hand, a child call that waits) or, under a time budget, the slice is over (execution/budget.ts), and only
+ * then awaits. A child call whose reads are all at hand so ends within its caller's CALL, without a promise.
  */
 import type { Block } from '@ethereumjs/block'
 import { type EVM, EVMError, type EVMResult } from '@ethereumjs/evm'
 import type { Address } from '@ethereumjs/util'
-import { bytesToUnprefixedHex } from '@ethereumjs/util'
 import type { StateSource } from '../execution/call-state.js'
-import { budgetOf, keepTime } from '../execution/budget.js'
+import { type Budget, budgetOf, keepTime } from '../execution/budget.js'
 import { analyse } from './analysis.js'
 import { FAILED, Frame, MAX_GAS, RETURNED, REVERTED, RUNNING } from './frame.js'
 import { Fallback, Host } from './host.js'
 import { buildTable } from './table.js'
 import { steps } from './loop.js'
 
-const handlers = buildTable(execute)
+const handlers = buildTable(run)
 
-async function execute(f: Frame): Promise<void> {
+/**
+ * Runs `f` to its end: synchronously while nothing is to be awaited (a child call whose reads are all cached
+ * ends within its caller's CALL), else the promise of its end.
+ */
+function run(f: Frame): void | Promise<void> {
   const budget = f.host.budget
   while (f.status === RUNNING) {
     const pending = steps(f, handlers)
-    if (pending !== undefined) await pending
-    else if (budget !== undefined && f.status === RUNNING) await keepTime(budget)
+    if (pending !== undefined) return pending.then(() => run(f))
+    if (budget !== undefined && f.status === RUNNING && turnDue(budget)) return keepTime(budget).then(() => run(f))
   }
+}
+
+/** Whether keepTime has anything to do: the slice is over or the deadline passed. */
+function turnDue(budget: Budget): boolean {
+  const now = performance.now()
+  return now >= budget.sliceEnd || now > budget.deadline
 }
 
 export interface InterpretedCall {
@@ -43,22 +53,28 @@ export interface InterpretedCall {
 export async function interpret(evm: EVM, source: StateSource, call: InterpretedCall): Promise<EVMResult> {
   if (call.gasLimit > BigInt(MAX_GAS)) throw new Fallback('gas limit above the interpreter cap')
   const host = new Host(evm, source, call.block, call.from.bytes, budgetOf(evm))
-  for (const address of evm.precompiles.keys()) host.warmAddresses.set(address, true)
-  const to = bytesToUnprefixedHex(call.to.bytes)
-  for (const address of [call.from, call.to, call.block.header.coinbase])
-    host.warmAddresses.set(bytesToUnprefixedHex(address.bytes), true)
-  const code = await host.code(to)
+  host.account(call.from.bytes, true)
+  host.account(call.block.header.coinbase.bytes, true)
+  const target = host.account(call.to.bytes, true)
+  const read = host.code(target)
+  const code = read instanceof Promise ? await read : read
   if (code.length >= 3 && code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00)
     throw new Fallback('EIP-7702 delegation')
   const gasLimit = Number(call.gasLimit)
   if (code.length === 0) return { execResult: { returnValue: new Uint8Array(0), executionGasUsed: 0n, gasRefund: 0n } }
-  const frame = new Frame(host, code, analyse(code), to, call.to.bytes, call.from.bytes, call.data, false, 0, gasLimit)
+  const frame = Frame.take(host, code, analyse(code), target, call.from.bytes, call.data, false, 0, gasLimit)
   try {
-    await execute(frame)
+    const done = run(frame)
+    if (done !== undefined) await done
+    return resultOf(frame, gasLimit)
   } finally {
     frame.release()
+    host.release()
   }
-  const { status } = frame
+}
+
+function resultOf(frame: Frame, gasLimit: number): EVMResult {
+  const { status, host } = frame
   const used = BigInt(gasLimit - frame.gas)
   if (status === RETURNED)
     return {

@@ -21,7 +21,7 @@ const FALLBACKS: [number, string][] = [
 
 const invalid: Handler = (f) => f.fail('invalid opcode')
 
-export function buildTable(run: (f: Frame) => Promise<void>): Handler[] {
+export function buildTable(run: (f: Frame) => void | Promise<void>): Handler[] {
   const handlers = new Array<Handler>(256).fill(invalid)
   for (const [op, handler] of [...arithmetic, ...environment, ...stateOps, ...callOps(run)]) handlers[op] = handler
   for (const [op, name] of FALLBACKS)

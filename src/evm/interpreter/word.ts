@@ -249,13 +249,6 @@ export function toBytes32(s: Uint32Array, a: number, dst: Uint8Array, off: numbe
   }
 }
 
-/** The word's low 20 bytes as unprefixed lowercase hex (an address key). */
-export function addressHex(s: Uint32Array, a: number): string {
-  let out = ''
-  for (let i = 4; i >= 0; i--) out += s[a + i]!.toString(16).padStart(8, '0')
-  return out
-}
-
 /** The word as 64 hex digits (a storage key). */
 export function wordHex(s: Uint32Array, a: number): string {
   let out = ''
