@@ -1,5 +1,5 @@
 /**
- * `npm run test:stress -- --runs N [--hogs H] [file filters]`: the README's test command (`npm test`: tsc, then
+ * `npm run test:stress -- --runs N [--hogs H] [file filters]`: the README's test command (`npm test`: tsc beside
  * vitest run; the filters, if any, narrow vitest to those files) N times in a row, each beside H processes spinning a CPU core (default 2: a 2-core CI machine that is also
  * doing something else). One line per run (pass/fail counts, duration, the failed tests by name), then
  * `runs: N, green: K`. Each run's output and JSON report stay in test-results/stress/ for a failure's detail.

@@ -11,7 +11,9 @@ import { MerkleStateManager } from '@ethereumjs/statemanager'
 import { createTx, type TypedTransaction } from '@ethereumjs/tx'
 import {
   Account,
+  type Address,
   bigIntToUnpaddedBytes,
+  createAddressFromPrivateKey,
   createAddressFromString,
   hexToBytes,
   setLengthLeft,
@@ -90,7 +92,23 @@ export function txOf(testCase: Case, c = stateTestCommon(testCase.fork)): TypedT
   return tx
 }
 
-function buildTx({ test, expected }: Case, c: Common): TypedTransaction {
+/** The case's transaction unsigned: what an eth_call of it reads (with senderOf), without signing's cost. */
+export function unsignedTxOf(testCase: Case, c = stateTestCommon(testCase.fork)): TypedTransaction {
+  return buildTx(testCase, c, false)
+}
+
+/** The sender of each fixture key, derived once: a handful of keys sign all the cases. */
+const senders = new Map<string, Address>()
+
+/** The case's sender, from its key: what recovering it from txOf's signature gives. */
+export function senderOf({ test }: Case): Address {
+  const key = test.transaction.secretKey
+  let sender = senders.get(key)
+  if (!sender) senders.set(key, (sender = createAddressFromPrivateKey(hexToBytes(key as `0x${string}`))))
+  return sender
+}
+
+function buildTx({ test, expected }: Case, c: Common, signed = true): TypedTransaction {
   const t = test.transaction
   const { data, gas, value } = expected.indexes
   const accessList = t.accessLists?.[data]
@@ -108,7 +126,8 @@ function buildTx({ test, expected }: Case, c: Common): TypedTransaction {
     ...(type >= 1 ? { accessList: accessList ?? [] } : {}),
     ...(type === 3 ? { blobVersionedHashes: t.blobVersionedHashes, maxFeePerBlobGas: big(t.maxFeePerBlobGas) } : {}),
   }
-  return createTx(fields as never, { common: c }).sign(hexToBytes(t.secretKey as `0x${string}`))
+  const tx = createTx(fields as never, { common: c })
+  return signed ? tx.sign(hexToBytes(t.secretKey as `0x${string}`)) : tx
 }
 
 /** A state manager holding the pre-state, flushed to its trie (so views at its root read it); and that root. */
