@@ -26,6 +26,8 @@ function seedOf(mnemonic: string): Uint8Array {
 interface ExtendedKey {
   key: bigint
   chainCode: Uint8Array
+  /** Its compressed public key, once a non-hardened child needed it (the accounts' parent: once for all). */
+  compressed?: Buffer
 }
 
 function publicKey(key: bigint, form: 'compressed' | 'uncompressed'): Buffer {
@@ -49,7 +51,7 @@ function split(hmacKey: Uint8Array, data: Uint8Array): { tweak: bigint; chainCod
 function child(parent: ExtendedKey, index: number): ExtendedKey {
   const data = Buffer.alloc(37)
   if (index >= HARDENED) keyBytes(parent.key).copy(data, 1)
-  else publicKey(parent.key, 'compressed').copy(data)
+  else (parent.compressed ??= publicKey(parent.key, 'compressed')).copy(data)
   data.writeUInt32BE(index, 33)
   const { tweak, chainCode } = split(parent.chainCode, data)
   const key = (tweak + parent.key) % N
@@ -58,7 +60,19 @@ function child(parent: ExtendedKey, index: number): ExtendedKey {
   return { key, chainCode }
 }
 
+/**
+ * The last derivation, kept: a process that makes many chains (the tests, a cluster of services) makes them from
+ * one mnemonic, and each public key costs OpenSSL ~1 ms. One entry only, so no mnemonic outlives its use by much.
+ */
+let last: { mnemonic: string; accounts: readonly DevAccount[] } | undefined
+
 export function deriveDevAccounts(mnemonic: string, count: number): DevAccount[] {
+  if (last?.mnemonic !== mnemonic || last.accounts.length < count)
+    last = { mnemonic, accounts: derive(mnemonic, count) }
+  return last.accounts.slice(0, count)
+}
+
+function derive(mnemonic: string, count: number): DevAccount[] {
   const master = split(Buffer.from('Bitcoin seed'), seedOf(mnemonic))
   let parent: ExtendedKey = { key: master.tweak, chainCode: master.chainCode }
   // the common parent m/44'/60'/0'/0 once, then one step per account
