@@ -5,8 +5,9 @@
  */
 import { readFileSync } from 'node:fs'
 import type { FastifyInstance } from 'fastify'
+import { assetUrl } from '../assets.js'
 
-const DOCS_PAGE = new URL('../../generated/docs/index.html', import.meta.url)
+const DOCS_PAGE = assetUrl('generated/docs/index.html')
 
 let page: string | undefined
 
