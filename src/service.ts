@@ -26,7 +26,7 @@ import { FeedPublisher } from './feed/publisher.js'
 import { SubscriptionHub } from './subscriptions/hub.js'
 import { connectChain } from './subscriptions/events.js'
 import { ALL_KINDS } from './subscriptions/kinds/index.js'
-import { FollowerBackend } from './follower/backend.js'
+import type { FollowerBackend } from './follower/backend.js'
 
 interface ServiceBase {
   /** http://127.0.0.1:<port>/ (the general endpoint). */
@@ -176,7 +176,9 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
   return follower ? { ...service, follower } : { ...service, chain: chain! }
 }
 
-function connectFollower(config: Config): Promise<FollowerBackend> {
+/** Follower mode's code is loaded only in follower mode (~25 modules the embedded chain never runs). */
+async function connectFollower(config: Config): Promise<FollowerBackend> {
+  const { FollowerBackend } = await import('./follower/backend.js')
   return FollowerBackend.connect({
     upstream: config.upstream!,
     upstreamFeed: config.upstreamFeed,

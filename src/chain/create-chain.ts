@@ -18,8 +18,6 @@ import { deriveDevAccounts } from './accounts.js'
 import { StoreBlockHashes } from './block-hashes.js'
 import { Chain } from './chain.js'
 import type { ChainOptions } from './chain-options.js'
-import { ForkMode } from './fork/fork-mode.js'
-import { reachFork, UpstreamFork } from './fork/upstream-fork.js'
 import { gethGenesisCommon, readGethGenesis } from './geth-genesis.js'
 import { consoleLogger, silent } from './logger.js'
 import { openChainState } from './open-state.js'
@@ -48,14 +46,13 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
   const geth = options.genesis !== undefined ? readGethGenesis(options.genesis) : undefined
   const opStack = geth === undefined || 'optimism' in geth.config
   // --fork-url: the upstream's chain id, checked before anything is built (a dead upstream fails here)
-  const point =
-    options.forkUrl !== undefined
-      ? await reachFork({ url: options.forkUrl, blockNumber: options.forkBlockNumber })
-      : undefined
+  // (fork mode's code, the follower's upstream client among it, is loaded only then)
+  const forking = options.forkUrl !== undefined ? await import('./fork/upstream-fork.js') : undefined
+  const point = forking && (await forking.reachFork({ url: options.forkUrl!, blockNumber: options.forkBlockNumber }))
   const common = geth
     ? gethGenesisCommon(geth)
     : createChainCommon({ chainId: point ? Number(point.chainId) : chainId, gasLimit, baseFee })
-  const fork = point && (await UpstreamFork.open(point, common, options.evmTimeoutMs))
+  const fork = point && (await forking!.UpstreamFork.open(point, common, options.evmTimeoutMs))
   const accounts = deriveDevAccounts(options.mnemonic, options.accounts)
   const gaslessTargets = options.gaslessTargets ?? []
   const opened = await openChainState(options, {
@@ -95,6 +92,7 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
     },
   )
   const { blockTimeMs, flashblockIntervalMs, opFees, l1Settings } = options
+  const { ForkMode } = fork ? await import('./fork/fork-mode.js') : {}
   const chain = new Chain({
     common,
     vm,
@@ -114,7 +112,7 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
       evmTimeoutMs: options.evmTimeoutMs,
       preimages,
       pruner,
-      fork: fork && new ForkMode(fork, { common, accounts, balance: options.balance, l1Settings }),
+      fork: fork && ForkMode && new ForkMode(fork, { common, accounts, balance: options.balance, l1Settings }),
     },
     events,
     logger,

@@ -10,13 +10,11 @@ import type { ChainLogger } from './logger.js'
 import type { DevAccount } from '../domain/types.js'
 import { memoryTrie } from '../evm/state-views.js'
 import { liveTrie } from '../evm/patches/fields.js'
-import { createForkGenesis } from './fork/fork-genesis.js'
 import type { UpstreamFork } from './fork/upstream-fork.js'
 import { createGenesis, type GenesisOptions } from './genesis.js'
 import { createGethGenesis, type GenesisFile } from './geth-genesis.js'
 import { importFile } from './import-blocks.js'
 import { MemoryNodes } from './memory-nodes.js'
-import { openDurableChain } from './persist/open.js'
 import { Pruner } from './persist/prune.js'
 import { Preimages } from './persist/preimages.js'
 import { readStateFile } from './persist/state-load.js'
@@ -37,7 +35,9 @@ type Making = {
 
 export async function openChainState(options: ChainOptions, making: Making) {
   const { common, geth, accounts, baseFee, genesis: dev, logger, fork } = making
+  // --fork-url's and --data-dir's code is loaded only by a chain that uses it
   if (fork) {
+    const { createForkGenesis } = await import('./fork/fork-genesis.js')
     const { balance, l1Settings } = options
     const { stateManager, genesis } = await createForkGenesis(fork, { common, accounts, balance, l1Settings })
     return {
@@ -67,7 +67,9 @@ export async function openChainState(options: ChainOptions, making: Making) {
         })
     ).then((made) => ({ ...made, preimages }))
   const { dataDir, loadState } = options
-  const durable = dataDir ? await openDurableChain(dataDir, common, makeGenesis, loadState) : undefined
+  const durable = dataDir
+    ? await (await import('./persist/open.js')).openDurableChain(dataDir, common, makeGenesis, loadState)
+    : undefined
   const nodes = new MemoryNodes()
   const { stateManager, genesis, preimages } = durable ?? (await makeGenesis(memoryTrie(common, nodes)))
   const store = new CanonicalStore(genesis, durable?.history)

@@ -12,7 +12,7 @@
  * The scripts name keys they read from a hash, so this needs one Redis server, not Redis Cluster.
  */
 import { bytesToHex } from '@ethereumjs/util'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import { FilterNotFoundError, SharedStateUnavailableError, TooManyFiltersError } from '../errors.js'
 import type { BlockRecord } from '../domain/types.js'
 import type { Hex } from '../format/hex.js'
@@ -26,6 +26,7 @@ import {
 } from '../limits.js'
 import { newFilterId } from './registry.js'
 import { parseLogFilter } from './query.js'
+import { ioredis } from '../load-on-use.js'
 import { forkOf, newestFirst, removedLogs } from './removed-logs.js'
 import type { FilterChanges, FilterSpec, FilterStore } from './store.js'
 
@@ -111,7 +112,7 @@ export class RedisFilterStore implements FilterStore {
     this.#prefix = options.keyPrefix ?? 'preconf-rpc:filters:'
     this.#warn = options.warn ?? (() => {})
     // as the rate limiter: fail at once while Redis is away, reconnect in the background
-    this.#redis = new Redis(options.url, {
+    this.#redis = new (ioredis().Redis)(options.url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       connectTimeout: 1000,

@@ -6,8 +6,9 @@
  */
 import { readFileSync } from 'node:fs'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { assetUrl } from '../assets.js'
 
-const asset = (name: string) => readFileSync(new URL(`./live/${name}`, import.meta.url), 'utf8')
+const asset = (name: string) => readFileSync(assetUrl(`src/server/live/${name}`), 'utf8')
 const ASSETS = [
   ['/live/live.js', 'text/javascript; charset=utf-8', asset('live.js')],
   ['/live/live.css', 'text/css; charset=utf-8', asset('live.css')],

@@ -7,7 +7,7 @@
  * capped backoff, and each outage is logged once when it starts and once when it ends. Meanwhile requests
  * are served unlimited (fail-open) or refused (fail-closed), and the metrics count them.
  */
-import { Redis } from 'ioredis'
+import { ioredis } from '../load-on-use.js'
 import { verdictOf, type RateLimiter, type RateLimiterMetrics, type RateLimitLogger } from './rate-limit-window.js'
 import type { RateVerdict } from './throttle.js'
 import { REDIS_COMMAND_TIMEOUT_MS, REDIS_MAX_RECONNECT_DELAY_MS } from '../limits.js'
@@ -57,7 +57,7 @@ function redactedUrl(url: string): string {
 }
 
 export function createRedisLimiter(limit: number, options: RedisLimiterOptions): RateLimiter {
-  const redis = new Redis(options.url, {
+  const redis = new (ioredis().Redis)(options.url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 1000,

@@ -5,7 +5,8 @@
  * directory written for another chain or by an incompatible version is refused, never reused.
  */
 import { accessSync, constants, mkdirSync } from 'node:fs'
-import { ClassicLevel } from 'classic-level'
+import type { ClassicLevel } from 'classic-level'
+import { classicLevel } from '../../load-on-use.js'
 import { META_KEY } from './keys.js'
 
 /** Bump when the key layout or a record's encoding changes incompatibly. */
@@ -30,7 +31,7 @@ export async function openDataDir(dir: string, chainId: number): Promise<{ db: L
   } catch (err) {
     throw new DataDirError(`--data-dir ${dir} is not a readable and writable directory (${(err as Error).message})`)
   }
-  const db: Level = new ClassicLevel(dir, { keyEncoding: 'view', valueEncoding: 'view' })
+  const db: Level = new (classicLevel().ClassicLevel)(dir, { keyEncoding: 'view', valueEncoding: 'view' })
   try {
     await db.open()
   } catch (err) {

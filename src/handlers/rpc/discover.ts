@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { type Endpoint, type Methods, methodTable } from '../../../generated/methods.js'
+import { assetUrl } from '../../assets.js'
 import type { Handler } from '../context.js'
 
 type Document = Methods['rpc.discover']['result']
@@ -15,9 +16,7 @@ function documentOf(endpoint: Endpoint, devMethods: boolean): Document {
   const key = `${endpoint}:${devMethods}`
   let document = documents.get(key)
   if (document === undefined) {
-    document = JSON.parse(
-      readFileSync(new URL(`../../../generated/openrpc.${endpoint}.json`, import.meta.url), 'utf8'),
-    ) as Document
+    document = JSON.parse(readFileSync(assetUrl(`generated/openrpc.${endpoint}.json`), 'utf8')) as Document
     if (!devMethods) {
       const served = (method: { name: string }) => !methodTable[method.name as keyof typeof methodTable]?.devNode
       document = { ...document, methods: (document.methods as { name: string }[]).filter(served) }
