@@ -1,43 +1,58 @@
 /**
- * Whether speed depends on the service's age. One instance is aged: blocks of transfers to fresh addresses
- * sealed as fast as evm_mine goes (the timers' flashblocks run too), with distinct reads between them (a new
- * address's balance and ERC-20 balanceOf, as the shared kit's *Distinct cases) so every cache fills as real
- * traffic fills it. A fresh instance of the same flags is started beside it. Then: the live heap of both after
- * a full GC, and server CPU per request of a few read cases (request-cpu.ts's method), in rounds alternating
- * the two instances (a neighbour's burst hits both); the best round of each. In memory and with --data-dir.
+ * Whether speed depends on the service's age, at the issue's scale: an hour at 50 transfers a second on
+ * X Layer's 1 s blocks (180 000 transfers in 3 600 blocks) pushed through the real service in minutes. The
+ * aged instance gets each block's 50 transfers as one JSON-RPC batch of eth_sendRawTransaction, a few reads
+ * nobody asked before (a new address's balance and ERC-20 balanceOf, the shared kit's *Distinct cases, so the
+ * read caches fill as real traffic fills them), then evm_mine seals the block (the timers' flashblocks and
+ * 1 s blocks run as well). What the hour leaves is what this leaves: the same blocks, receipts, indexes and
+ * state (each transfer to a fresh address by default: 180 000 new accounts), only the wall clock is shorter.
+ * The transfers are signed once and cached (aging-txs.ts).
  *
- *   npx tsx bench/aging.ts [--blocks 1200] [--txs 2000] [--reads 20] [--n 10000] [--rounds 3]
- *                          [--modes memory,data-dir] [--flags="--gas-limit 60000000"] [--snapshots DIR]
+ * A fresh instance of the same flags is started beside it. Then: the live heap of both after a full GC (and
+ * the aged one's at `--samples` points while it ages: growth per block), the idle chain's CPU, and server CPU
+ * per request of each read case (request-cpu.ts's method), in rounds alternating the two instances (a
+ * neighbour's burst hits both); the best round of each. Modes: in memory, in memory with --history 64, and
+ * with --data-dir.
  *
+ *   npx tsx bench/aging.ts [--txs 180000] [--blocks 3600] [--reads 4] [--recipients 0] [--n 10000]
+ *                          [--rounds 3] [--modes memory,history,data-dir] [--flags="..."] [--snapshots DIR]
+ *
+ * --recipients N: the transfers go to N addresses in turn instead of fresh ones.
  * --snapshots DIR: also write both instances' heap snapshots there (MODE-fresh/-aged.heapsnapshot), for
  * bench/heap-diff.ts to say what the aged one holds.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { type Hex, parseGwei } from 'viem'
-import { freePort, devAccount, rpc, startOurs, type Target } from './lib.js'
+import { signTransfersCached } from './aging-txs.js'
+import { freePort, rpc, startOurs, type Target } from './lib.js'
 import { liveHeap, writeHeapSnapshot } from './live-heap.js'
 import { cases, cpuPerRequest, fixtures, idleCpuPerMs, varied } from './read-cases.js'
 
 const { values: args } = parseArgs({
   options: {
-    blocks: { type: 'string', default: '1200' },
-    txs: { type: 'string', default: '2000' },
-    reads: { type: 'string', default: '20' },
+    txs: { type: 'string', default: '180000' },
+    blocks: { type: 'string', default: '3600' },
+    reads: { type: 'string', default: '4' },
+    recipients: { type: 'string', default: '0' },
     n: { type: 'string', default: '10000' },
     rounds: { type: 'string', default: '3' },
-    modes: { type: 'string', default: 'memory,data-dir' },
+    samples: { type: 'string', default: '4' },
+    modes: { type: 'string', default: 'memory,history,data-dir' },
     flags: { type: 'string', default: '' },
-    cases: { type: 'string', default: 'chainId,balanceLatest,balanceDistinct,callDistinct' },
+    cases: {
+      type: 'string',
+      default: 'chainId,balanceLatest,balancePending,receipt,callLatest,balanceDistinct,callDistinct',
+    },
     snapshots: { type: 'string' },
   },
 })
 const blocks = Number(args.blocks)
 const txs = Number(args.txs)
 const names = args.cases.split(',')
-const SENDERS = [1, 2, 3, 4, 5, 6, 7, 8, 9].map(devAccount)
+const MODE_FLAGS: Record<string, string[]> = { memory: [], history: ['--history', '64'], 'data-dir': [] }
+const load = () => loadavg()[0]!.toFixed(1)
 
 type Instance = { target: Target; inspectPort: number; all: Record<string, unknown>; idle: number }
 
@@ -48,33 +63,8 @@ async function start(flags: string[]): Promise<Instance> {
   return { target, inspectPort, all: cases(fx.token, fx.txHash), idle: 0 }
 }
 
-/** Transfers of 1 wei to fresh addresses, signed round-robin by dev accounts 1-9 (signing before the clock). */
-async function signFresh(url: string, count: number): Promise<string[]> {
-  const nonces = await Promise.all(
-    SENDERS.map((s) => rpc(url, 'eth_getTransactionCount', [s.address, 'pending']).then(Number)),
-  )
-  const raws: string[] = []
-  for (let i = 0; i < count; i++) {
-    const k = i % SENDERS.length
-    const to = `0xa9e0${(i + 1).toString(16).padStart(36, '0')}` as Hex
-    raws.push(
-      await SENDERS[k]!.signTransaction({
-        chainId: 196,
-        type: 'eip1559',
-        nonce: nonces[k]!++,
-        to,
-        value: 1n,
-        gas: 21_000n,
-        maxFeePerGas: parseGwei('10'),
-        maxPriorityFeePerGas: 1_000_000n,
-      }),
-    )
-  }
-  return raws
-}
-
 let sent = 0
-/** A JSON-RPC batch of `count` reads nobody asked before (the *Distinct cases), as one HTTP request. */
+/** A JSON-RPC batch of `count` reads nobody asked before (the *Distinct cases). */
 function distinctReads(all: Record<string, unknown>, count: number): unknown[] {
   const batch: unknown[] = []
   for (let i = 0; i < count; i++) {
@@ -84,43 +74,64 @@ function distinctReads(all: Record<string, unknown>, count: number): unknown[] {
   return batch
 }
 
-async function age(instance: Instance): Promise<number> {
-  const { url } = instance.target
-  const raws = await signFresh(url, txs)
-  const t0 = performance.now()
-  for (let b = 0; b < blocks; b++) {
-    const mine = raws.slice(Math.floor((b * txs) / blocks), Math.floor(((b + 1) * txs) / blocks))
-    await Promise.all(mine.map((raw) => rpc(url, 'eth_sendRawTransaction', [raw])))
-    const reads = Number(args.reads)
-    if (reads > 0) await post(url, distinctReads(instance.all, reads))
-    await rpc(url, 'evm_mine')
-  }
-  return (performance.now() - t0) / 1000
-}
-
-async function post(url: string, body: unknown) {
+async function post(url: string, body: unknown): Promise<{ error?: { message: string } }[]> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   })
-  await res.text()
+  return (await res.json()) as { error?: { message: string } }[]
+}
+
+type Sample = { height: bigint; heap: number }
+
+/** Ages `instance` by the hour's transfers; the live heap at `--samples` evenly spaced heights. */
+async function age(instance: Instance, raws: string[]): Promise<{ seconds: number; samples: Sample[] }> {
+  const { url } = instance.target
+  const samples: Sample[] = []
+  const every = Math.ceil(blocks / Number(args.samples))
+  const t0 = performance.now()
+  for (let b = 0; b < blocks; b++) {
+    const mine = raws.slice(Math.floor((b * txs) / blocks), Math.floor(((b + 1) * txs) / blocks))
+    for (let i = 0; i < mine.length; i += 100) {
+      const batch = mine.slice(i, i + 100).map((raw, id) => ({
+        jsonrpc: '2.0',
+        id,
+        method: 'eth_sendRawTransaction',
+        params: [raw],
+      }))
+      const refused = (await post(url, batch)).find((r) => r.error)
+      if (refused) throw new Error(`block ${b}: a transfer was refused: ${refused.error!.message}`)
+    }
+    const reads = Number(args.reads)
+    if (reads > 0) await post(url, distinctReads(instance.all, reads))
+    await rpc(url, 'evm_mine')
+    if ((b + 1) % every === 0 || b === blocks - 1) {
+      const height = BigInt(await rpc(url, 'eth_blockNumber'))
+      samples.push({ height, heap: (await liveHeap(instance.target.pid!, instance.inspectPort)).after.heapUsed })
+      const s = (performance.now() - t0) / 1000
+      console.error(`  aged ${b + 1}/${blocks} blocks in ${s.toFixed(0)} s, height ${height}, load ${load()}`)
+    }
+  }
+  return { seconds: (performance.now() - t0) / 1000, samples }
 }
 
 async function measure({ target, all, idle }: Instance, name: string): Promise<number> {
   return cpuPerRequest(target, name, all[name], { idle, amount: Number(args.n), connections: 2 })
 }
 
-async function run(mode: string) {
+async function run(mode: string, raws: string[]) {
   const dir = mode === 'data-dir' ? mkdtempSync(join(tmpdir(), 'aging-')) : undefined
-  const flags = [...(args.flags ? args.flags.split(' ') : []), ...(dir ? ['--data-dir', join(dir, 'aged')] : [])]
-  const aged = await start(flags)
-  const seconds = await age(aged)
-  const height = BigInt(await rpc(aged.target.url, 'eth_blockNumber'))
-  const fresh = await start([
+  const flags = (label: string) => [
     ...(args.flags ? args.flags.split(' ') : []),
-    ...(dir ? ['--data-dir', join(dir, 'fresh')] : []),
-  ])
+    ...(MODE_FLAGS[mode] ?? []),
+    ...(dir ? ['--data-dir', join(dir, label)] : []),
+  ]
+  const loadBefore = load()
+  const aged = await start(flags('aged'))
+  const { seconds, samples } = await age(aged, raws)
+  const height = BigInt(await rpc(aged.target.url, 'eth_blockNumber'))
+  const fresh = await start(flags('fresh'))
   try {
     for (const instance of [fresh, aged]) for (const name of names) await measure(instance, name) // JIT warm-up
     for (const instance of [fresh, aged]) instance.idle = await idleCpuPerMs(instance.target)
@@ -134,7 +145,7 @@ async function run(mode: string) {
         ['aged', aged],
       ] as const)
         await writeHeapSnapshot(target.pid!, inspectPort, join(args.snapshots, `${mode}-${label}.heapsnapshot`))
-    const best = { fresh: new Map<string, number>(), aged: new Map<string, number>() }
+    const rounds = { fresh: new Map<string, number[]>(), aged: new Map<string, number[]>() }
     for (let r = 0; r < Number(args.rounds); r++)
       for (const [label, instance] of [
         ['fresh', fresh],
@@ -142,22 +153,41 @@ async function run(mode: string) {
       ] as const)
         for (const name of names) {
           const us = await measure(instance, name)
-          best[label].set(name, Math.min(us, best[label].get(name) ?? Number.POSITIVE_INFINITY))
+          rounds[label].set(name, [...(rounds[label].get(name) ?? []), us])
         }
+    const first = samples[0]!
+    const last = samples[samples.length - 1]!
+    const perBlock = ((last.heap - first.heap) * 1024) / Number(last.height - first.height)
     console.log(
-      `\n${mode}${args.flags ? ` ${args.flags}` : ''}: aged by ${blocks} blocks, ${txs} transfers to fresh addresses, ` +
-        `${Number(args.reads) * blocks} distinct reads in ${seconds.toFixed(0)} s (height ${height})`,
+      `\n${mode}${[...flags('').filter((f) => !f.includes('/'))].join(' ') ? ` (${flags('').join(' ')})` : ''}: ` +
+        `aged by ${txs} transfers in ${blocks} evm_mine blocks (height ${height}), ` +
+        `${Number(args.reads) * blocks} distinct reads, in ${seconds.toFixed(0)} s; load ${loadBefore} → ${load()}`,
+    )
+    console.log(
+      `aged live heap while ageing: ${samples.map((s) => `${s.heap} MB @${s.height}`).join(', ')}; ` +
+        `growth ${perBlock.toFixed(1)} KB/block after the first sample`,
     )
     console.log('| | fresh | aged | aged/fresh |\n|---|---|---|---|')
     const mb = (m: { heapUsed: number; rss: number }) => `${m.heapUsed} MB (RSS ${m.rss})`
     console.log(
       `| live heap after full GC | ${mb(heap.fresh)} | ${mb(heap.aged)} | ${(heap.aged.heapUsed / heap.fresh.heapUsed).toFixed(2)}× |`,
     )
+    console.log(
+      `| idle chain, CPU ms/s | ${(fresh.idle * 1000).toFixed(1)} | ${(aged.idle * 1000).toFixed(1)} | ${(aged.idle / fresh.idle).toFixed(2)}× |`,
+    )
     for (const name of names) {
-      const f = best.fresh.get(name)!
-      const a = best.aged.get(name)!
-      console.log(`| ${name}, server CPU µs/request | ${f.toFixed(0)} | ${a.toFixed(0)} | ${(a / f).toFixed(2)}× |`)
+      const f = Math.min(...rounds.fresh.get(name)!)
+      const a = Math.min(...rounds.aged.get(name)!)
+      const all = (label: 'fresh' | 'aged') =>
+        rounds[label]
+          .get(name)!
+          .map((us) => us.toFixed(0))
+          .join('/')
+      console.log(
+        `| ${name}, server CPU µs/request, best (rounds) | ${f.toFixed(0)} (${all('fresh')}) | ${a.toFixed(0)} (${all('aged')}) | ${(a / f).toFixed(2)}× |`,
+      )
     }
+    console.log(`load at the end: ${load()}`)
   } finally {
     await fresh.target.stop()
     await aged.target.stop()
@@ -165,4 +195,5 @@ async function run(mode: string) {
   }
 }
 
-for (const mode of args.modes.split(',')) await run(mode)
+const raws = await signTransfersCached(txs, Number(args.recipients))
+for (const mode of args.modes.split(',')) await run(mode, raws)

@@ -5,10 +5,13 @@
  *
  * With a data directory as the fourth argument the history goes to disk instead (and the growth should not).
  *
- * HISTORY=N in the environment runs it as --history N (old state pruned, in memory too).
+ * HISTORY=N in the environment runs it as --history N (old state pruned, in memory too). SNAPSHOTS=DIR writes
+ * heap snapshots before and after the blocks there (before/after.heapsnapshot), for bench/heap-diff.ts.
  *
  *   node --expose-gc --import tsx bench/chain-memory.ts [blocks=100] [txsPerBlock=100] [emptyBlocks=1000] [dataDir]
  */
+import { join } from 'node:path'
+import { writeHeapSnapshot } from 'node:v8'
 import { createFeeMarket1559Tx } from '@ethereumjs/tx'
 import { createChain } from '../src/chain/create-chain.js'
 import { defaultConfig } from '../src/config.js'
@@ -36,6 +39,9 @@ const settled = async () => {
 const nonces = chain.accounts.map(() => 0n)
 let fresh = 0x10000n // above the precompiles: fresh, empty accounts
 const before = heapMb()
+const snapshot = (name: string) =>
+  process.env.SNAPSHOTS && writeHeapSnapshot(join(process.env.SNAPSHOTS, `${name}.heapsnapshot`))
+snapshot('before')
 const rssBefore = process.memoryUsage().rss / 2 ** 20
 for (let b = 0; b < blocks; b++) {
   for (let i = 0; i < perBlock; i++) {
@@ -64,6 +70,7 @@ for (let b = 0; b < blocks; b++) {
 const afterTxs = await settled()
 for (let b = 0; b < empties; b++) await chain.sealNow()
 const afterEmpty = await settled()
+snapshot('after')
 const txBlocksMb = afterTxs - before
 const perTxKb = (txBlocksMb * 1024) / (blocks * perBlock)
 console.log(

@@ -281,6 +281,9 @@ export const TRIE_NODE_CACHE_ENTRIES = 50_000
 /** --history: blocks between two prune passes (fewer when --history is smaller). */
 export const PRUNE_EVERY_BLOCKS = 256
 
+/** --history: trie nodes a prune pass marks between two pauses for the event loop (~1 µs each in memory, ~6 on disk). */
+export const PRUNE_MARK_SLICE = 5_000
+
 /** --history: deletes per LevelDB batch while a prune pass sweeps. */
 export const PRUNE_SWEEP_BATCH = 10_000
 

@@ -3,6 +3,7 @@
  * data directory --history prunes here as it does on disk (persist/prune.ts): every write goes through
  * set(), so a pass knows what was written after it began (the MapDB's copies share this map).
  */
+import { flat } from '../domain/map-keys.js'
 import type { PrunableNodes } from './persist/prune.js'
 
 export class MemoryNodes extends Map<string, Uint8Array> {
@@ -10,13 +11,15 @@ export class MemoryNodes extends Map<string, Uint8Array> {
   private tracked?: Set<string>
 
   override set(key: string, value: Uint8Array): this {
-    this.tracked?.add(key)
-    return super.set(key, value)
+    const flatKey = flat(key)
+    this.tracked?.add(flatKey)
+    return super.set(flatKey, value)
   }
 
   prunable(): PrunableNodes {
     return {
       has: (key) => this.has(key),
+      get: (key) => this.get(key),
       begin: () => {
         this.tracked = new Set()
         const keys = [...this.keys()]

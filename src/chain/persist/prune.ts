@@ -9,15 +9,18 @@
  * N and N + PRUNE_EVERY_BLOCKS deep may still be readable until the next pass.
  */
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import { LeafMPTNode } from '@ethereumjs/mpt'
-import { KECCAK256_RLP, bytesToHex, createAccountFromRLP, equalsBytes } from '@ethereumjs/util'
+import { RLP } from '@ethereumjs/rlp'
+import { KECCAK256_RLP, bytesToHex, equalsBytes } from '@ethereumjs/util'
+import { hexKey } from '../../domain/map-keys.js'
 import { MissingTrieNodeError } from '../../errors.js'
-import { PRUNE_EVERY_BLOCKS, PRUNE_SWEEP_BATCH } from '../../limits.js'
+import { PRUNE_EVERY_BLOCKS, PRUNE_MARK_SLICE, PRUNE_SWEEP_BATCH } from '../../limits.js'
 
 /** A node store a pass sweeps: LevelDB under --data-dir (trie-db.ts), the in-memory map otherwise. Keys are unprefixed hex. */
 export interface PrunableNodes {
   /** Whether the node is stored. */
   has(key: string): boolean
+  /** The node's bytes, if stored (read without a promise: a pass reads every live node). */
+  get(key: string): Uint8Array | undefined
   /** Begins a pass: the keys stored now; from now on writes are kept from the sweep. */
   begin(): { keys: AsyncIterable<string>; close(): Promise<void> }
   /** Deletes these nodes, except any written since the pass began (or still waiting to be written). */
@@ -65,17 +68,17 @@ export class Pruner {
   private async pass(head: bigint): Promise<void> {
     const candidates = this.nodes.begin() // snapshot: nodes written from now on are not in it
     try {
-      const marked = new Set<string>() // 0x-hex node hashes, shared by every walk so shared subtrees are walked once
+      const marked = new Set<string>() // unprefixed hex node hashes, shared by every walk: shared subtrees are walked once
       const roots = [this.trie.root()]
       for (let n = head - BigInt(this.history) + 1n; n <= head; n++) {
         const root = this.rootOf(n)
         if (root) roots.push(root)
       }
-      for (const root of roots) await this.mark(root, marked, true)
+      await markReachable(this.nodes, roots, marked)
       let deletes: string[] = []
       for await (const key of candidates.keys) {
         if (key.length !== 64) continue // code, by prefixed hash: kept
-        if (marked.has(`0x${key}`)) continue
+        if (marked.has(key)) continue
         deletes.push(key)
         if (deletes.length >= PRUNE_SWEEP_BATCH) {
           await this.nodes.sweep(deletes)
@@ -88,14 +91,45 @@ export class Pruner {
       this.nodes.end()
     }
   }
+}
 
-  /** Marks the nodes of the trie at `root`; in the account trie, each account's storage trie too. */
-  private async mark(root: Uint8Array, marked: Set<string>, accounts: boolean): Promise<void> {
-    const storageRoots: Uint8Array[] = []
-    const walker = this.trie.shallowCopy(false)
-    for await (const { node } of walker.walkTrieIterable(root, [], undefined, undefined, marked)) {
-      if (accounts && node instanceof LeafMPTNode) storageRoots.push(createAccountFromRLP(node.value()).storageRoot)
+/**
+ * Marks every node reachable from `roots` (account tries, and each account's storage trie): a walk over the
+ * stored bytes, decoding only the RLP, PRUNE_MARK_SLICE nodes between pauses so flashblocks keep their
+ * cadence. The trie's own async walk cost tens of µs a node (a promise per level, a generator per node) and,
+ * as the state grows, a pass every 64 blocks grew with it: at 180 000 accounts most of a core.
+ */
+async function markReachable(nodes: PrunableNodes, roots: Uint8Array[], marked: Set<string>): Promise<void> {
+  const work: { hash: Uint8Array; accounts: boolean }[] = roots.map((hash) => ({ hash, accounts: true }))
+  let slice = 0
+  const visit = (raw: RlpNode, accounts: boolean) => {
+    if (raw.length === 17) {
+      for (let i = 0; i < 16; i++) child(raw[i]!, accounts)
+    } else if (raw.length === 2) {
+      const flag = (raw[0] as Uint8Array)[0]! >> 4
+      if (flag < 2)
+        child(raw[1]!, accounts) // an extension
+      else if (accounts) work.push({ hash: RLP.decode(raw[1] as Uint8Array)[2] as Uint8Array, accounts: false })
     }
-    for (const storageRoot of storageRoots) await this.mark(storageRoot, marked, false)
+  }
+  const child = (ref: RlpNode[number], accounts: boolean) => {
+    if (ref instanceof Uint8Array) {
+      if (ref.length === 32) work.push({ hash: ref, accounts })
+    } else visit(ref, accounts) // a node under 32 bytes, inlined in its parent
+  }
+  for (let next = work.pop(); next; next = work.pop()) {
+    if (equalsBytes(next.hash, KECCAK256_RLP)) continue
+    const key = hexKey(next.hash)
+    if (marked.has(key)) continue
+    const bytes = nodes.get(key)
+    if (!bytes) continue // not stored (a root a pass already removed): nothing under it to keep
+    marked.add(key)
+    visit(RLP.decode(bytes) as RlpNode, next.accounts)
+    if (++slice === PRUNE_MARK_SLICE) {
+      slice = 0
+      await new Promise((resolve) => setImmediate(resolve))
+    }
   }
 }
+
+type RlpNode = (Uint8Array | RlpNode)[]

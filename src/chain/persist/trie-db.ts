@@ -29,6 +29,8 @@ export class LevelTrieDB implements DB<string, Uint8Array> {
   prunable(): PrunableNodes {
     return {
       has: (key) => this.has(key),
+      get: (key) =>
+        this.waiting.has(key) ? this.waiting.get(key) : this.level.getSync(nodeKey(hexToBytes(`0x${key}`))),
       begin: () => {
         this.tracked = new Set()
         const keys = this.level.keys(range('node')) // a LevelDB snapshot
