@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { compiledCli } from './cli-build.js'
-import { freePort } from './free-port.js'
+import { freePort, listensOn } from './free-port.js'
 import { REPO_ROOT } from './run-script.js'
 import { tracked } from './children.js'
 
@@ -20,6 +20,15 @@ export interface LeaderProcess {
 }
 
 export async function startLeaderProcess(args: string[] = []): Promise<LeaderProcess> {
+  for (let attempt = 1; ; attempt++) {
+    const started = await startOnce(args)
+    if (started) return started
+    // another process took the port before the child bound it (and answered in its place): again on a new one
+    if (attempt === 5) throw new Error('the leader process never held the port it was given (5 tries)')
+  }
+}
+
+async function startOnce(args: string[]): Promise<LeaderProcess | undefined> {
   const port = await freePort()
   const child: ChildProcess = tracked(
     spawn(
@@ -47,6 +56,11 @@ export async function startLeaderProcess(args: string[] = []): Promise<LeaderPro
       // a refused connection costs next to nothing: a short step, as the crash test starts it 23 times
       await new Promise((r) => setTimeout(r, 20))
     }
+  }
+  if (!(await listensOn(child.pid!, port))) {
+    child.kill('SIGKILL')
+    await exited
+    return undefined
   }
   return {
     url,
