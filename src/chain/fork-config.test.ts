@@ -52,3 +52,15 @@ test('the dev chain runs Prague from genesis with nothing scheduled and no beaco
   expect(bytesToHex(current.systemContracts.get('DEPOSIT_CONTRACT_ADDRESS')!)).toBe(bytesToHex(new Uint8Array(20)))
   expect(current.precompiles.has('P256VERIFY')).toBe(false)
 })
+
+test('the fork hash is always four bytes, also when its CRC32 starts with a zero byte', () => {
+  const genesis = JSON.parse(readFileSync(new URL('genesis.json', fixtures), 'utf8'))
+  const common = createCommonFromGethGenesis(genesis, { chain: 'rpc-compat' })
+  const hardfork = common.getHardforkBy({ blockNumber: 0x36n, timestamp: 600n })
+  // a genesis hash whose fork hash is below 2^24: one in 256 (a chain's genesis time decides it)
+  const genesisHash = GENESIS_HASH.slice()
+  while (common.forkHash(hardfork, genesisHash).length === 10) genesisHash[31]! += 1
+  const { current } = forkConfigs(common, genesisHash, 0x36n, 600n)
+  expect(current.forkId.length).toBe(4)
+  expect(bytesToHex(current.forkId)).toBe(`0x${common.forkHash(hardfork, genesisHash).slice(2).padStart(8, '0')}`)
+})

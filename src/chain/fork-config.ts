@@ -6,7 +6,7 @@
 import { paramsBlock } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { getActivePrecompiles } from '@ethereumjs/evm'
-import { hexToBytes } from '@ethereumjs/util'
+import { hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import { chainParams } from '../evm/patches/fields.js'
 
 export interface ForkConfig {
@@ -124,7 +124,8 @@ function configOf(base: Common, genesisHash: Uint8Array, hardfork: string): Fork
         }
       : undefined,
     chainId: common.chainId(),
-    forkId: hexToBytes(common.forkHash(hardfork, genesisHash)),
+    // EIP-2124's hash is 4 bytes; @ethereumjs writes the CRC32 through intToBytes, which drops leading zero bytes
+    forkId: setLengthLeft(hexToBytes(common.forkHash(hardfork, genesisHash)), 4),
     precompiles: new Map([...precompiles].sort(([a], [b]) => (a < b ? -1 : 1))),
     systemContracts: new Map([...systemContracts].sort(([a], [b]) => (a < b ? -1 : 1))),
   }

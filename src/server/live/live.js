@@ -13,7 +13,7 @@ const $ = (id) => document.getElementById(id)
 const origin = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}`
 
 /** The block being built: its number and, per flashblock index, the transactions it added. */
-let building = { number: undefined, slots: [], gasUsed: 0n, hash: '' }
+let building = { number: undefined, payloadId: undefined, slots: [], gasUsed: 0n, hash: '' }
 /** Flashblocks of blocks not yet announced by newHeads, by number (the feed runs ahead of the heads). */
 const built = new Map()
 const arrivals = [] // ms of each flashblock's arrival
@@ -52,11 +52,20 @@ function onFlashblock(message) {
   const now = performance.now()
   arrivals.push(now)
   const number = message.metadata.block_number
+  // the heads and the feed are two sockets: on a busy machine a flashblock may come after its block's newHeads.
+  // That is the same build (its payload id, or the page saw none of the block's flashblocks), not a reorg.
+  const sealed = head !== undefined && number <= head ? recent.find((block) => block.number === number) : undefined
+  if (sealed && (sealed.payloadId === undefined || sealed.payloadId === message.payload_id)) {
+    sealed.payloadId = message.payload_id
+    sealed.slots[message.index] = message.diff.transactions.length
+    renderRecent()
+    return
+  }
   if (message.index === 0 || building.number !== number) {
-    building = { number, slots: [], gasUsed: 0n, hash: '' }
+    building = { number, payloadId: message.payload_id, slots: [], gasUsed: 0n, hash: '' }
     built.set(number, building)
   }
-  // a block started again at a height the page showed sealed (not a late flashblock of it: those have index > 0)
+  // a block started again (a new payload) at a height the page showed sealed
   if (message.index === 0 && head !== undefined && number <= head) onReorg(number)
   building.slots[message.index] = message.diff.transactions.length
   building.gasUsed = BigInt(message.diff.gas_used)
@@ -152,7 +161,13 @@ function onHead(header) {
   showHead(number)
   const flashblocks = built.get(number)
   for (const key of built.keys()) if (key <= number) built.delete(key)
-  recent.unshift({ number, hash: header.hash, gasUsed: BigInt(header.gasUsed), slots: flashblocks?.slots ?? [] })
+  recent.unshift({
+    number,
+    payloadId: flashblocks?.payloadId,
+    hash: header.hash,
+    gasUsed: BigInt(header.gasUsed),
+    slots: flashblocks?.slots ?? [],
+  })
   recent.length = Math.min(recent.length, RECENT_BLOCKS)
   renderRecent()
 }
