@@ -19,10 +19,10 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // three on two cores: files spend part of their time waiting on the servers and processes they start, so a
-    // third worker fills those gaps (quiet 2-core machine, cold: 2 workers 319 s, 3 workers 278 s); more starve
-    // each other's sequencers
-    maxWorkers: 3,
+    // the embedded chain is CPU-bound; two cores, so keep files from starving each other's sequencers. Three
+    // workers are faster on an idle machine (cold npm test 278 s against 319 s) but beside two CPU hogs long files
+    // ran into their timeouts (soak 240 s, vm-lifetime 30 s): measured, not taken
+    maxWorkers: 2,
     // A worker runs file after file of its project without reloading the modules (@ethereumjs, viem, fastify,
     // the service) nor re-running the EVM patches' install, ~1 s of CPU a file: every file closes what it
     // starts, no support module keeps state, and the few files that swap something process-wide run isolated.
