@@ -90,7 +90,10 @@ export function analyse(code: Uint8Array): Program {
   }
   for (let start = 0; start <= code.length; ) start = block(padded, code.length, start, blockGas, blockShape)
   const hot = new Uint8Array(code.length + 1).fill(HOT)
-  program = { code: padded, jumps, blockGas, blockShape, hot, prefixes: [] }
+  // filled up front: an array grown by stores at scattered pcs changes its elements' kind as it grows, and
+  // each change deoptimised the loop that reads it (a cold heavy call recompiled steps two more times)
+  const prefixes = new Array<Prefix | null | undefined>(code.length + 1).fill(undefined)
+  program = { code: padded, jumps, blockGas, blockShape, hot, prefixes }
   programs.set(code, program)
   return program
 }

@@ -34,6 +34,19 @@ export interface Prefix {
 }
 
 /**
+ * Runs a compiled prefix. The loop calls every block's function from this one site: called first here with
+ * two functions, its feedback is megamorphic from the start, so V8 never optimises the loop around one block
+ * function it happened to see first and deoptimises it at the next block to be compiled.
+ */
+export function runPrefix(fn: Compiled, s: Uint32Array, sp: number, j: Uint8Array): number {
+  return fn(s, sp, j)
+}
+for (let i = 0; i < 16; i++) {
+  runPrefix(() => 0, new Uint32Array(0), 0, new Uint8Array(0))
+  runPrefix(() => 1, new Uint32Array(0), 0, new Uint8Array(0))
+}
+
+/**
  * The functions made, by source: the same code read again (a new array: a new analysis) gets the functions
  * V8 has already optimised. Emptied when full.
  */

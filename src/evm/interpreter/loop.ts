@@ -11,7 +11,7 @@
  */
 import { CLOCK_EVERY } from '../execution/budget.js'
 import { firstFailure, quiet } from './analysis.js'
-import { compilePrefix, SPAN } from './compile.js'
+import { compilePrefix, runPrefix, SPAN } from './compile.js'
 import { type Frame, RUNNING } from './frame.js'
 import { invalidJump } from './ops-env.js'
 import type { Handler } from './table.js'
@@ -51,7 +51,7 @@ export function steps(f: Frame, handlers: Handler[]): void | Promise<void> {
     if (prefix === undefined) {
       if (--hot[pc]! === 0) prefixes[pc] = compilePrefix(code, jumps, pc)
     } else if (prefix !== null) {
-      const next = prefix.fn(s, sp, jumps)
+      const next = runPrefix(prefix.fn, s, sp, jumps)
       sp = next & (SPAN - 1)
       pc = (next - sp) / SPAN
       // the function took the block's jump: pc is the next block's first

@@ -13,10 +13,12 @@ import { type Budget, budgetOf, keepTime } from '../execution/budget.js'
 import { analyse } from './analysis.js'
 import { FAILED, Frame, MAX_GAS, RETURNED, REVERTED, RUNNING } from './frame.js'
 import { Fallback, Host } from './host.js'
+import { prime } from './prime.js'
 import { buildTable } from './table.js'
 import { steps } from './loop.js'
 
 const handlers = buildTable(run)
+prime(handlers)
 
 /**
  * Runs `f` to its end: synchronously while nothing is to be awaited (a child call whose reads are all cached
