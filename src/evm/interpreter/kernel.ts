@@ -7,15 +7,14 @@
  * in and out as eight limbs copied. Products are summed per column in two halves (the low and high 32 bits of
  * each 64-bit product), which no column's eight products can overflow.
  */
-import { moduleBytes, op, signed, unsigned, type WasmFunction } from './wasm-module.js'
+import { divmodFunction } from './kernel-div.js'
+import { powFunction } from './kernel-pow.js'
+import { get, i64, set } from './wasm-code.js'
+import { moduleBytes, op, unsigned, type WasmFunction } from './wasm-module.js'
 
 const L = 8
 /** i32 alignment 2^2 for the 32-bit loads and stores. */
 const ALIGN = 2
-
-const get = (local: number) => [op.localGet, ...unsigned(local)]
-const set = (local: number) => [op.localSet, ...unsigned(local)]
-const i64 = (n: bigint) => [op.i64Const, ...signed(n)]
 
 /** The eight limbs at the address in parameter `ptr` into locals `first`.. */
 function loadLimbs(ptr: number, first: number): number[] {
@@ -32,14 +31,16 @@ interface Column {
 }
 
 /**
- * Columns 0..7 of a product into the memory at parameter `r`: each column's sum in `lo` (low halves, and the
+ * The columns of a product into the memory at parameter `r`: each column's sum in `lo` (low halves, and the
  * carry) and `hi` (high halves), then limb k = lo's low 32 bits and the carry into k + 1 = lo >> 32 plus hi.
- * The last column needs only its low 32 bits: its products are summed whole, wrapping.
+ * Modulo 2^256 (eight columns) the last column needs only its low 32 bits: its products are summed whole,
+ * wrapping; a whole product (fifteen) ends with the last carry as its limb 15.
  */
 function columns(r: number, cols: Column[], lo: number, hi: number, carry: number, p: number): number[] {
   const out: number[] = [...i64(0n), ...set(carry)]
+  const whole = cols.length > L
   cols.forEach((col, k) => {
-    const last = k === L - 1
+    const last = !whole && k === L - 1
     out.push(...i64(0n), ...set(lo), ...i64(0n), ...set(hi))
     for (const [pairs, times] of [
       [col.twice, 2],
@@ -64,21 +65,23 @@ function columns(r: number, cols: Column[], lo: number, hi: number, carry: numbe
     out.push(op.i64Store32, ALIGN, ...unsigned(4 * k))
     if (!last) out.push(...get(lo), ...i64(32n), op.i64ShrU, ...get(hi), op.i64Add, ...set(carry))
   })
+  if (whole) out.push(...get(r), ...get(carry), op.i64Store32, ALIGN, ...unsigned(4 * cols.length))
   return out
 }
 
-function mulFunction(): WasmFunction {
+/** `mul`: r = a × b mod 2^256 (eight limbs); `mulWide`: the whole product, sixteen limbs. */
+function mulFunction(name: 'mul' | 'mulWide'): WasmFunction {
   // params r, a, b; locals a0..a7, b0..b7, lo, hi, carry, p
   const A = 3
   const B = A + L
   const cols: Column[] = []
-  for (let k = 0; k < L; k++) {
+  for (let k = 0; k < (name === 'mul' ? L : 2 * L - 1); k++) {
     const once: [number, number][] = []
-    for (let i = 0; i <= k; i++) once.push([A + i, B + k - i])
+    for (let i = Math.max(0, k - L + 1); i <= Math.min(k, L - 1); i++) once.push([A + i, B + k - i])
     cols.push({ once, twice: [] })
   }
   const body = [...loadLimbs(1, A), ...loadLimbs(2, B), ...columns(0, cols, B + L, B + L + 1, B + L + 2, B + L + 3)]
-  return { name: 'mul', params: 3, locals: 2 * L + 4, body }
+  return { name, params: 3, locals: 2 * L + 4, body }
 }
 
 function sqrFunction(): WasmFunction {
@@ -102,11 +105,16 @@ declare const WebAssembly: {
 
 interface Kernel {
   mul(r: number, a: number, b: number): void
+  mulWide(r: number, a: number, b: number): void
   sqr(r: number, a: number): void
+  divmod(m: number, n: number): void
+  pow(r: number, table: number, e: number, bits: number, width: number): void
   memory: { buffer: ArrayBuffer }
 }
 
-const instance = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes([mulFunction(), sqrFunction()], 1)))
+// mul and sqr first: pow calls them by these indices (kernel-pow.ts)
+const functions = [mulFunction('mul'), sqrFunction(), mulFunction('mulWide'), divmodFunction(), powFunction()]
+const instance = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes(functions, 1)))
 const kernel = instance.exports as unknown as Kernel
 
 /** Byte offsets of the kernel's words: its memory seen as 32-bit limbs, slot k at limb 8k. */
@@ -115,5 +123,11 @@ export const limbs = new Uint32Array(kernel.memory.buffer)
 export const mulAt = kernel.mul
 /** r = a² mod 2^256. */
 export const sqrAt = kernel.sqr
+/** The whole 512-bit product a × b at byte offset r (sixteen limbs). */
+export const mulWideAt = kernel.mulWide
+/** Division of the limbs at DIV_AREA (kernel-div.ts): divmod(m, n) for a dividend of m limbs, a divisor of n. */
+export const divmodLimbs = kernel.divmod
+/** EXP's power (kernel-pow.ts). */
+export const powAt = kernel.pow
 /** Each slot of the kernel's memory holds one word. */
 export const SLOT = 32

@@ -2,26 +2,58 @@
  * A WebAssembly module's bytes written out by hand (the binary format's sections, LEB128 numbers and the few
  * instructions the word kernels use), so the kernels (kernel.ts) need no toolchain or dependency: their code
  * is emitted by TypeScript at start-up, the same bytes every time. Only what the kernels use is here: one
- * exported memory, functions of i32 parameters with i64 locals and no results, exported by name.
+ * exported memory, functions of i32 parameters with i64 and i32 locals and no results, exported by name.
  */
 
 /** The instructions the kernels use (opcode bytes of the WebAssembly core specification). */
 export const op = {
+  block: 0x02,
+  loop: 0x03,
+  if: 0x04,
+  else: 0x05,
+  br: 0x0c,
+  brIf: 0x0d,
+  return: 0x0f,
   call: 0x10,
   localGet: 0x20,
   localSet: 0x21,
   localTee: 0x22,
+  i32Load: 0x28,
+  i64Load: 0x29,
   i64Load32U: 0x35,
+  i64Store: 0x37,
   i64Store32: 0x3e,
   i32Const: 0x41,
   i64Const: 0x42,
+  i32Eqz: 0x45,
+  i32LtS: 0x48,
+  i32GeS: 0x4e,
+  i64LtS: 0x53,
+  i64LtU: 0x54,
+  i64GtU: 0x56,
+  i64GeU: 0x5a,
+  i32Add: 0x6a,
+  i32Sub: 0x6b,
+  i32And: 0x71,
+  i32Shl: 0x74,
+  i32ShrU: 0x76,
+  i64Clz: 0x79,
   i64Add: 0x7c,
+  i64Sub: 0x7d,
   i64Mul: 0x7e,
+  i64DivU: 0x80,
+  i64RemU: 0x82,
   i64And: 0x83,
+  i64Or: 0x84,
   i64Shl: 0x86,
+  i64ShrS: 0x87,
   i64ShrU: 0x88,
   end: 0x0b,
 } as const
+
+/** The block type of a `block`, `loop` or `if` without a result, and of an `if` that leaves an i32. */
+export const EMPTY_TYPE = 0x40
+export const I32_TYPE = 0x7f
 
 export interface WasmFunction {
   name: string
@@ -29,6 +61,8 @@ export interface WasmFunction {
   params: number
   /** How many i64 locals it declares after them. */
   locals: number
+  /** How many i32 locals it declares after those. */
+  locals32?: number
   /** Its instructions, without the final `end`. */
   body: number[]
 }
@@ -88,7 +122,10 @@ export function moduleBytes(functions: WasmFunction[], pages: number): Uint8Arra
   ])
   const bodies = vector(
     functions.map((f) => {
-      const code = [...vector(f.locals > 0 ? [[...unsigned(f.locals), I64]] : []), ...f.body, op.end]
+      const groups: number[][] = []
+      if (f.locals > 0) groups.push([...unsigned(f.locals), I64])
+      if ((f.locals32 ?? 0) > 0) groups.push([...unsigned(f.locals32!), I32])
+      const code = [...vector(groups), ...f.body, op.end]
       return [...unsigned(code.length), ...code]
     }),
   )

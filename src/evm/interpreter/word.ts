@@ -1,8 +1,8 @@
 /**
  * 256-bit words as eight 32-bit limbs in a Uint32Array, least significant limb first, operated on in place:
- * a word is an offset into the array (the interpreter's stack). No BigInt is made on the hot opcodes; the
- * rare ones (division by more than 32 bits, ADDMOD, MULMOD, signed division) convert to BigInt and back.
- * Products are the WebAssembly kernel's (kernel.ts), which has exact 64-bit products.
+ * a word is an offset into the array (the interpreter's stack). No BigInt is made on the arithmetic opcodes:
+ * products and divisions by more than 32 bits are the WebAssembly kernel's (kernel.ts, divide.ts), which has
+ * exact 64-bit products and quotients.
  */
 import { limbs as k, mulAt, SLOT } from './kernel.js'
 

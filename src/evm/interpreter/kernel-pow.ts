@@ -1,0 +1,96 @@
+/**
+ * EXP's power in WebAssembly, one call per EXP: left to right over the exponent's bits, `width` at a time
+ * against a table of the base's first 2^width - 1 powers, its squares and products calls of the kernel's own
+ * `sqr` and `mul` (kernel.ts). In JavaScript the same loop cost a call into the kernel per square and product
+ * (loopExp d8: 14 per EXP of an 8-bit exponent), more than the products themselves.
+ */
+import { bin, type Code, doWhile, get, i32, plus, set } from './wasm-code.js'
+import { EMPTY_TYPE, op, unsigned, type WasmFunction } from './wasm-module.js'
+
+/** The kernel's function indices of `mul` and `sqr` (their order in kernel.ts's module). */
+const MUL = 0
+const SQR = 1
+
+// params: the result's byte offset, the table's (the power d at table + 32d, d ≥ 1; the base at table + 32),
+// the exponent's, its bits (a multiple of 8) and the window's width (1 or 4)
+const R = 0
+const TABLE = 1
+const E = 2
+const BITS = 3
+const WIDTH = 4
+// i32 locals
+const BIT = 5
+const DIGIT = 6
+const STARTED = 7
+const D = 8
+
+const call = (index: number, ...args: Code[]): Code => [...args.flat(), op.call, ...unsigned(index)]
+/** The table's entry `d` (an i32 expression): its byte offset. */
+const entry = (d: Code): Code => bin(op.i32Add, get(TABLE), bin(op.i32Shl, d, i32(5)))
+const windowSize = (): Code => bin(op.i32Shl, i32(1), get(WIDTH))
+
+function table(): Code {
+  return [
+    ...set(D, i32(2)),
+    op.block,
+    EMPTY_TYPE,
+    ...bin(op.i32GeS, get(D), windowSize()),
+    op.brIf,
+    0,
+    ...doWhile(
+      [...call(MUL, entry(get(D)), entry(plus(D, -1)), entry(i32(1))), ...set(D, plus(D, 1))],
+      bin(op.i32LtS, get(D), windowSize()),
+    ),
+    op.end,
+  ]
+}
+
+/** The exponent's `width` bits ending at bit BIT (groups never straddle two limbs: see ops-arith.ts). */
+function digit(): Code {
+  const limb = [...get(E), ...bin(op.i32Shl, bin(op.i32ShrU, get(BIT), i32(5)), i32(2)), op.i32Add, op.i32Load, 2, 0]
+  const shift = bin(op.i32And, [...get(BIT), ...get(WIDTH), op.i32Sub, ...i32(1), op.i32Add], i32(31))
+  return set(DIGIT, bin(op.i32And, bin(op.i32ShrU, limb, shift), [...windowSize(), ...i32(1), op.i32Sub]))
+}
+
+/** r = the table's entry DIGIT, 32 bytes as four i64. */
+function copyEntry(): Code {
+  const out: Code = []
+  for (let i = 0; i < 4; i++)
+    out.push(...get(R), ...entry(get(DIGIT)), op.i64Load, 3, ...unsigned(8 * i), op.i64Store, 3, ...unsigned(8 * i))
+  return out
+}
+
+/** pow(r, table, e, bits, width): r = base^e mod 2^256 for a non-zero exponent. */
+export function powFunction(): WasmFunction {
+  const body = [
+    ...table(),
+    ...set(BIT, plus(BITS, -1)),
+    ...set(STARTED, i32(0)),
+    ...doWhile(
+      [
+        ...get(STARTED),
+        op.if,
+        EMPTY_TYPE,
+        ...set(D, i32(0)),
+        ...doWhile([...call(SQR, get(R), get(R)), ...set(D, plus(D, 1))], bin(op.i32LtS, get(D), get(WIDTH))),
+        op.end,
+        ...digit(),
+        ...get(DIGIT),
+        op.if,
+        EMPTY_TYPE,
+        ...get(STARTED),
+        op.if,
+        EMPTY_TYPE,
+        ...call(MUL, get(R), get(R), entry(get(DIGIT))),
+        op.else,
+        ...copyEntry(),
+        op.end,
+        ...set(STARTED, i32(1)),
+        op.end,
+        ...set(BIT, bin(op.i32Sub, get(BIT), get(WIDTH))),
+      ],
+      bin(op.i32GeS, get(BIT), i32(0)),
+    ),
+  ]
+  return { name: 'pow', params: 5, locals: 0, locals32: 4, body }
+}
