@@ -1,5 +1,7 @@
 import { expect, test } from 'vitest'
 import { addMod, mulMod, signedDivide, unsignedDivide } from './divide.js'
+import type { Frame } from './frame.js'
+import { arithmetic } from './ops-arith.js'
 import * as w from './word.js'
 
 const M = (1n << 256n) - 1n
@@ -92,5 +94,35 @@ test('ADDMOD and MULMOD in the kernel agree with BigInt over the 257- and 512-bi
         mulMod(s, A, B, N)
         if (w.toBigInt(s, N) !== (a * b) % n) wrong.push(`(${a} * ${b}) % ${n}`)
       }
+  expect(wrong).toEqual([])
+})
+
+/** The handler of `op` on `operands` (the first on top of the stack): the word it leaves. */
+function handle(op: number, operands: bigint[]): bigint {
+  const stack = new Uint32Array(8 * operands.length)
+  operands.forEach((v, i) => w.fromBigInt(stack, 8 * (operands.length - 1 - i), v))
+  const f = { stack, sp: operands.length }
+  new Map(arithmetic).get(op)!(f as unknown as Frame)
+  expect(f.sp).toBe(1)
+  return w.toBigInt(stack, 0)
+}
+
+test('the division opcodes give 0 for a zero divisor or modulus and agree with BigInt on every path', () => {
+  const reference: [number, (a: bigint, b: bigint, n: bigint) => bigint][] = [
+    [0x04, (a, b) => (b === 0n ? 0n : a / b)],
+    [0x05, (a, b) => (b === 0n ? 0n : unsigned(signed(a) / signed(b)))],
+    [0x06, (a, b) => (b === 0n ? 0n : a % b)],
+    [0x07, (a, b) => (b === 0n ? 0n : unsigned(signed(a) % signed(b)))],
+    [0x08, (a, b, n) => (n === 0n ? 0n : (a + b) % n)],
+    [0x09, (a, b, n) => (n === 0n ? 0n : (a * b) % n)],
+  ]
+  const wrong: string[] = []
+  for (const [op, expected] of reference)
+    for (const a of edges)
+      for (const b of edges)
+        for (const n of op >= 0x08 ? edges : [0n]) {
+          const operands = op >= 0x08 ? [a, b, n] : [a, b]
+          if (handle(op, operands) !== expected(a, b, n)) wrong.push(`${op}: ${operands.join(', ')}`)
+        }
   expect(wrong).toEqual([])
 })
