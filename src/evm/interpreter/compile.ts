@@ -8,13 +8,14 @@
  * follows which word is where; the function writes the stack once, at its end). Only numbers from the code
  * and this file's text go into the source. Measured in process (bench/interpreter-heavy.ts, load 15): loopMul
  * d0 45-78 ms CPU by the switch, 31-33 with blocks whose words move, 20 with words that do not.
- * A block is compiled after HOT entries (V8 compiles what `new Function` makes lazily, and first-time calls
- * must not pay for blocks that run a few times); the functions live with the code's analysis (analysis.ts).
+ * A block is compiled after HOT entries within one call (a loop's: V8's optimising compiler costs ~5 ms of
+ * CPU per function, which blocks run a few times per call never repay); the functions live with the code's
+ * analysis (analysis.ts).
  */
 import * as w from './word.js'
 
-/** Entries of a block before its prefix is compiled (below 256: the countdown is a byte per pc). */
-export const HOT = 200
+/** Entries of a block within one call before its prefix is compiled (analysis.ts newCall; below 2^16). */
+export const HOT = 1000
 /** The shortest prefix worth a function. */
 const MIN_OPS = 3
 
@@ -61,6 +62,7 @@ function make(text: string): Compiled {
   let fn = made.get(text)
   if (fn !== undefined) return fn
   if (made.size >= MADE_CAP) made.clear()
+
   fn = new Function('w', 'r', `'use strict'; return function block(s, sp, j) {${text}}`)(w, scratch) as Compiled
   made.set(text, fn)
   return fn

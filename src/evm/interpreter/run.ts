@@ -10,7 +10,7 @@ import { type EVM, EVMError, type EVMResult } from '@ethereumjs/evm'
 import type { Address } from '@ethereumjs/util'
 import type { StateSource } from '../execution/call-state.js'
 import { type Budget, budgetOf, keepTime } from '../execution/budget.js'
-import { analyse } from './analysis.js'
+import { analyse, newCall } from './analysis.js'
 import { FAILED, Frame, MAX_GAS, RETURNED, REVERTED, RUNNING } from './frame.js'
 import { Fallback, Host } from './host.js'
 import { prime } from './prime.js'
@@ -64,6 +64,7 @@ export async function interpret(evm: EVM, source: StateSource, call: Interpreted
     throw new Fallback('EIP-7702 delegation')
   const gasLimit = Number(call.gasLimit)
   if (code.length === 0) return { execResult: { returnValue: new Uint8Array(0), executionGasUsed: 0n, gasRefund: 0n } }
+  newCall()
   const frame = Frame.take(host, code, analyse(code), target, call.from.bytes, call.data, false, 0, gasLimit)
   try {
     const done = run(frame)
