@@ -3,42 +3,22 @@
  * code 3 with the revert data. Gas defaults to the block gas limit and is capped at RPC_GAS_CAP.
  */
 import { RPC_GAS_CAP } from '../../limits.js'
-import { ExecutionTimeoutError } from '../../errors.js'
 import { assertSucceeded } from './revert.js'
 import type { CallRequest, StateOverrideSpec } from '../../domain/call-request.js'
 import { callTimeoutOf, execute, type ExecutionEnv } from './run.js'
 import { commonAt } from '../chain-common.js'
 import type { CallEvms } from './fast-call.js'
 import type { StateSource } from './call-state.js'
+import { withTimeout } from './time-limit.js'
 
 /** EIP-7825 (Osaka): no transaction may carry more gas; geth caps calls and estimates there too. */
 const MAX_TX_GAS = 1n << 24n
-
-const MAX_TIMER_MS = 2 ** 31 - 1
 
 export function callGasLimit(env: ExecutionEnv, request: CallRequest): bigint {
   const requested = request.gas ?? env.header.gasLimit
   const cap =
     commonAt(env.vm.common, env.header).isActivatedEIP(7825) && MAX_TX_GAS < RPC_GAS_CAP ? MAX_TX_GAS : RPC_GAS_CAP
   return requested > cap ? cap : requested
-}
-
-/**
- * Races a promise against a time limit (0: none). The EVM's own budget (budget.ts) stops a run at its
- * deadline; this answers the caller even while the request waits on something else (an upstream's state).
- */
-export async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  // past 2^31-1 ms Node fires a timer at once: a limit that long is none
-  if (ms === 0 || ms > MAX_TIMER_MS) return work
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ExecutionTimeoutError(ms)), ms)
-  })
-  try {
-    return await Promise.race([work, timeout])
-  } finally {
-    clearTimeout(timer)
-  }
 }
 
 /**

@@ -91,7 +91,8 @@ export class CallEvms {
       if (gasLimit < intrinsic.minimum) return undefined
       const from = request.from ? new Address(request.from) : this.zero
       // EIP-3607 applies to a sender with code (runTx refuses it, or allows a 7702 delegation)
-      if ((await source.getCode(from)).length > 0) return undefined
+      const code = source.readCode ? source.readCode(from) : source.getCode(from)
+      if ((code instanceof Promise ? await code : code).length > 0) return undefined
       const to = new Address(request.to)
       state.reset(source)
       const block = blockContext(header, false, this.vm.common)
