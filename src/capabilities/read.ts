@@ -4,6 +4,7 @@
  * follower answers the same questions from an upstream node and its flashblocks feed, so every read is
  * a Promise here even where the embedded answer is immediate.
  */
+import type { Eventually } from './eventually.js'
 import type { Endpoint } from '../../generated/methods.js'
 import type { BlockTag } from '../../generated/types.js'
 import type { BlockRecord, TxLocation, TxRecord } from '../domain/types.js'
@@ -31,8 +32,8 @@ export interface AccountProof {
 
 /** Accounts as of one block. Absent accounts read as zero balance and nonce, empty code and storage. */
 export interface StateView {
-  balance(address: Uint8Array): Promise<bigint>
-  nonce(address: Uint8Array): Promise<bigint>
+  balance(address: Uint8Array): Eventually<bigint>
+  nonce(address: Uint8Array): Eventually<bigint>
   code(address: Uint8Array): Promise<Uint8Array>
   /** The stored word with leading zeros stripped, as the trie keeps it. */
   storage(address: Uint8Array, slot: Uint8Array): Promise<Uint8Array>
@@ -59,7 +60,7 @@ export interface BlockReader {
   /** A transaction known but in no block this endpoint shows: pooled, or preconfirmed seen from `general`. */
   unsealedTx(hash: Uint8Array): Promise<TxRecord | undefined>
   /** State as of the selected block, or undefined when this endpoint does not know the block. */
-  state(selector: BlockSelector): Promise<StateView | undefined>
+  state(selector: BlockSelector): Eventually<StateView | undefined>
   /** eth_getTransactionCount at `pending`: preconfirmed transactions and the pool's consecutive nonces count. */
   pendingNonce(address: Uint8Array): Promise<bigint>
 }

@@ -5,6 +5,7 @@
  */
 import { HeaderNotFoundError } from '../errors.js'
 import { parseData, parseQuantity } from '../format/hex.js'
+import { andThen, type Eventually } from '../capabilities/eventually.js'
 import type { BlockSelector, StateView } from '../capabilities/read.js'
 import type { BlockTag } from '../../generated/types.js'
 import type { BlockRecord } from '../domain/types.js'
@@ -57,8 +58,11 @@ export function lookupBlock(
 }
 
 /** The state at the block a state method names (throws `header not found` as knownBlock). */
-export async function stateView(ctx: HandlerContext, param: BlockParam | null | undefined): Promise<StateView> {
-  const view = await ctx.resolver.state(toSelector(param))
+export function stateView(ctx: HandlerContext, param: BlockParam | null | undefined): Eventually<StateView> {
+  return andThen(ctx.resolver.state(toSelector(param)), known)
+}
+
+function known(view: StateView | undefined): StateView {
   if (!view) throw new HeaderNotFoundError()
   return view
 }
