@@ -53,7 +53,7 @@ export interface BlockReader {
   /** eth_blockNumber: the pending height for `pending` on flashblocks, else the canonical height. */
   blockNumber(tag?: 'latest' | 'pending'): Promise<bigint>
   /** The block a selector names, or undefined for an unknown number or hash. */
-  block(selector: BlockSelector): Promise<BlockRecord | undefined>
+  block(selector: BlockSelector): Eventually<BlockRecord | undefined>
   blockByHash(hash: Uint8Array): Promise<BlockRecord | undefined>
   /** A transaction in a block this endpoint shows. */
   tx(hash: Uint8Array): Promise<TxLocation | undefined>

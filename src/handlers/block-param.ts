@@ -43,8 +43,11 @@ export function isPendingSelector(selector: BlockSelector): boolean {
 }
 
 /** The block a call, estimate or state read runs at; -32000 `header not found` when this endpoint does not know it. */
-export async function knownBlock(ctx: HandlerContext, selector: BlockSelector): Promise<BlockRecord> {
-  const block = await ctx.resolver.block(selector)
+export function knownBlock(ctx: HandlerContext, selector: BlockSelector): Eventually<BlockRecord> {
+  return andThen(ctx.resolver.block(selector), found)
+}
+
+function found(block: BlockRecord | undefined): BlockRecord {
   if (!block) throw new HeaderNotFoundError()
   return block
 }
@@ -53,7 +56,7 @@ export async function knownBlock(ctx: HandlerContext, selector: BlockSelector): 
 export function lookupBlock(
   ctx: HandlerContext,
   param: BlockParam | null | undefined,
-): Promise<BlockRecord | undefined> {
+): Eventually<BlockRecord | undefined> {
   return ctx.resolver.block(toSelector(param))
 }
 

@@ -56,7 +56,7 @@ export class BlockResolver implements BlockReader {
     return tag === 'pending' ? this.pendingNow().number : this.sources.store.height
   }
 
-  async block(selector: BlockSelector): Promise<BlockRecord | undefined> {
+  block(selector: BlockSelector): BlockRecord | undefined {
     return this.blockNow(selector)
   }
 

@@ -37,27 +37,35 @@ export function budgetOf(evm: EVMInterface): Budget | undefined {
 /**
  * Runs `work` on `evm` within `timeoutMs` (0: no limit): the EVM's frames yield the event loop every
  * CALL_SLICE_MS and throw ExecutionTimeoutError past the deadline. `deadline` (performance.now() time): one a run shares with
- * the others of its request (an estimate's trials), instead of `timeoutMs` from now.
+ * the others of its request (an estimate's trials), instead of `timeoutMs` from now. A work that ends without a
+ * promise (a call whose reads are all in memory) is answered without one; its failures are always a rejection.
  */
-export async function withBudget<T>(
+export function withBudget<T>(
   evm: EVMInterface,
   timeoutMs: number,
-  work: () => Promise<T>,
+  work: () => T | Promise<T>,
   deadline?: number,
-): Promise<T> {
+): T | Promise<T> {
   const now = performance.now()
-  if (deadline !== undefined && now > deadline) throw new ExecutionTimeoutError(timeoutMs)
+  if (deadline !== undefined && now > deadline) return Promise.reject(new ExecutionTimeoutError(timeoutMs))
   budgets.set(evm, {
     sliceEnd: now + CALL_SLICE_MS,
     deadline: deadline ?? deadlineAfter(timeoutMs, now),
     timeoutMs,
     steps: 0,
   })
+  let result: T | Promise<T>
   try {
-    return await work()
-  } finally {
+    result = work()
+  } catch (err) {
     budgets.delete(evm)
+    return Promise.reject(err)
   }
+  if (!(result instanceof Promise)) {
+    budgets.delete(evm)
+    return result
+  }
+  return result.finally(() => budgets.delete(evm))
 }
 
 /**

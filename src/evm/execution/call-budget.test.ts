@@ -112,7 +112,11 @@ function countedEstimate(onRun: (n: number, run: Promise<unknown>) => void) {
     return result
   }
   const runOnce = calls.runOnce.bind(calls)
-  calls.runOnce = (...args) => counted(() => runOnce(...args))
+  calls.runOnce = (...args) => {
+    const ran = runOnce(...args)
+    onRun(++runs.started, Promise.resolve(ran))
+    return ran
+  }
   const run = vms.run.bind(vms)
   vms.run = (...args) => counted(() => run(...args))
   // a view that reads through promises (as a data directory's may): a run is under way, past its start, when

@@ -8,6 +8,8 @@ import type { CallRequest, StateOverrideSpec } from '../../domain/call-request.j
 import { callTimeoutOf, execute, type ExecutionEnv } from './run.js'
 import { commonAt } from '../chain-common.js'
 import type { CallEvms } from './fast-call.js'
+import type { CallAnswer } from './call-memo.js'
+import type { Eventually } from '../../capabilities/eventually.js'
 import type { StateSource } from './call-state.js'
 import { withTimeout } from './time-limit.js'
 
@@ -32,21 +34,27 @@ export function fastPath(env: ExecutionEnv): { calls: CallEvms; view: StateSourc
   return calls && view && commonAt(env.vm.common, env.header) === env.vm.common ? { calls, view } : undefined
 }
 
-export async function call(
-  env: ExecutionEnv,
-  request: CallRequest,
-  overrides?: StateOverrideSpec,
-): Promise<Uint8Array> {
+/**
+ * The call's output; at once when the plain-call path answered without a promise (kept, or its reads all in
+ * memory), so no time limit was needed. A revert throws (or rejects with) geth's code 3.
+ */
+export function call(env: ExecutionEnv, request: CallRequest, overrides?: StateOverrideSpec): Eventually<Uint8Array> {
   const gasLimit = callGasLimit(env, request)
   const path = overrides ? undefined : fastPath(env)
   // an overridden header is this request's own: its answer is not memoised
   const fast = env.overridden
     ? path?.calls.runOnce(path.view, env.header, request, gasLimit)
     : path?.calls.run(path.view, env.header, request, gasLimit)
-  const result = await withTimeout(
-    fast?.then((r) => r ?? execute(env, request, gasLimit)) ?? execute(env, request, gasLimit, overrides),
-    callTimeoutOf(env),
-  )
+  if (fast instanceof Promise)
+    return withTimeout(
+      fast.then((r) => r ?? execute(env, request, gasLimit)),
+      callTimeoutOf(env),
+    ).then(output)
+  if (fast !== undefined) return output(fast)
+  return withTimeout(execute(env, request, gasLimit, overrides), callTimeoutOf(env)).then(output)
+}
+
+function output(result: CallAnswer): Uint8Array {
   assertSucceeded(result)
   return result.execResult.returnValue
 }
