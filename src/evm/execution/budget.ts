@@ -9,6 +9,7 @@
 import type { EVMInterface } from '@ethereumjs/evm'
 import { ExecutionTimeoutError } from '../../errors.js'
 import { CALL_SLICE_MS } from '../../limits.js'
+import { type Eventually, withCleanup } from '../../capabilities/eventually.js'
 
 /** A running call's time: when its slice of the event loop ends, and when the call must stop. */
 export interface Budget {
@@ -43,9 +44,9 @@ export function budgetOf(evm: EVMInterface): Budget | undefined {
 export function withBudget<T>(
   evm: EVMInterface,
   timeoutMs: number,
-  work: () => T | Promise<T>,
+  work: () => Eventually<T>,
   deadline?: number,
-): T | Promise<T> {
+): Eventually<T> {
   const now = performance.now()
   if (deadline !== undefined && now > deadline) return Promise.reject(new ExecutionTimeoutError(timeoutMs))
   budgets.set(evm, {
@@ -54,18 +55,7 @@ export function withBudget<T>(
     timeoutMs,
     steps: 0,
   })
-  let result: T | Promise<T>
-  try {
-    result = work()
-  } catch (err) {
-    budgets.delete(evm)
-    return Promise.reject(err)
-  }
-  if (!(result instanceof Promise)) {
-    budgets.delete(evm)
-    return result
-  }
-  return result.finally(() => budgets.delete(evm))
+  return withCleanup(work, () => budgets.delete(evm))
 }
 
 /**

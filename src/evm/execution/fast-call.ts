@@ -24,7 +24,7 @@ import { throwawayVmCommon } from '../chain-common.js'
 import { CALL_TIMEOUT_MS, CALL_EVMS_MAX_IDLE } from '../../limits.js'
 import { interpretCall, interpreterByDefault, interpreterFits } from '../interpreter/call.js'
 import type { InterpretedCall } from '../interpreter/run.js'
-import { andThen, type Eventually } from '../../capabilities/eventually.js'
+import { andThen, type Eventually, withCleanup } from '../../capabilities/eventually.js'
 
 /** Forks after Prague reprice intrinsic gas (EIP-2780, 7976, 7981, 8037): those calls take runTx's path. */
 const REPRICING_EIPS = [2780, 7976, 7981, 8037]
@@ -85,30 +85,12 @@ export class CallEvms {
   ): Eventually<EVMResult | undefined> {
     if (!eligible(request) || !request.to) return undefined
     const taken = this.take()
-    if (taken instanceof Promise)
-      return taken.then((slot) => this.runOn(slot, source, header, request, gasLimit, deadline))
-    return this.runOn(taken, source, header, request, gasLimit, deadline)
-  }
-
-  /** The run on an EVM taken for it, which goes back to the idle ones when the run ends. */
-  private runOn(
-    slot: CallEvm,
-    source: StateSource,
-    header: BlockHeader,
-    request: CallRequest,
-    gasLimit: bigint,
-    deadline: number | undefined,
-  ): Eventually<EVMResult | undefined> {
-    let result: Eventually<EVMResult | undefined>
-    try {
-      result = this.start(slot, source, header, request, gasLimit, deadline)
-    } catch (err) {
-      this.putBack(slot)
-      return Promise.reject(err)
-    }
-    if (result instanceof Promise) return result.finally(() => this.putBack(slot))
-    this.putBack(slot)
-    return result
+    const run = (slot: CallEvm) =>
+      withCleanup(
+        () => this.start(slot, source, header, request, gasLimit, deadline),
+        () => this.putBack(slot),
+      )
+    return taken instanceof Promise ? taken.then(run) : run(taken)
   }
 
   private start(

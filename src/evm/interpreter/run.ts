@@ -8,7 +8,7 @@
 import type { Block } from '@ethereumjs/block'
 import { type EVM, EVMError, type EVMResult } from '@ethereumjs/evm'
 import type { Address } from '@ethereumjs/util'
-import { andThen, type Eventually } from '../../capabilities/eventually.js'
+import { andThen, type Eventually, withCleanup } from '../../capabilities/eventually.js'
 import type { StateSource } from '../execution/call-state.js'
 import { type Budget, budgetOf, keepTime } from '../execution/budget.js'
 import { analyse } from './analysis.js'
@@ -67,23 +67,16 @@ function runCode(host: Host, target: Touched, code: Uint8Array, call: Interprete
   const gasLimit = Number(call.gasLimit)
   if (code.length === 0) return { execResult: { returnValue: new Uint8Array(0), executionGasUsed: 0n, gasRefund: 0n } }
   const frame = Frame.take(host, code, analyse(code), target, call.from.bytes, call.data, false, 0, gasLimit)
-  const release = () => {
-    frame.release()
-    host.release()
-  }
-  let done: void | Promise<void>
-  try {
-    done = run(frame)
-  } catch (err) {
-    release()
-    throw err
-  }
-  if (done === undefined) {
-    const result = resultOf(frame, gasLimit)
-    release()
-    return result
-  }
-  return done.then(() => resultOf(frame, gasLimit)).finally(release)
+  return withCleanup(
+    () => {
+      const done = run(frame)
+      return done === undefined ? resultOf(frame, gasLimit) : done.then(() => resultOf(frame, gasLimit))
+    },
+    () => {
+      frame.release()
+      host.release()
+    },
+  )
 }
 
 function resultOf(frame: Frame, gasLimit: number): EVMResult {
