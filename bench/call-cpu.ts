@@ -63,8 +63,10 @@ const distinct = Array.from({ length: n + Math.ceil(n / 5) }, (_, i) => ({
 }))
 let next = 0
 if (!args['http-only']) {
-  await time('executor.call latest, distinct calls (no memo)', () => h.chain.executor.call(latest(), distinct[next++]!))
-  await time('executor.call latest, one call repeated (memo)', () => h.chain.executor.call(latest(), request))
+  await time('executor.call latest, distinct calls (no memo)', async () =>
+    h.chain.executor.call(latest(), distinct[next++]!),
+  )
+  await time('executor.call latest, one call repeated (memo)', async () => h.chain.executor.call(latest(), request))
   // as 16 clients send them: calls interleave at their state reads, each on its own EVM (CALL_EVMS_MAX_IDLE)
   const inFlight = Array.from({ length: 16 * (n + Math.ceil(n / 5)) }, (_, i) => ({
     to: request.to,

@@ -76,15 +76,20 @@ await h.mine()
 const latest = () => h.chain.store.latest()
 let seq = 0
 /** The call with a gas limit no earlier call had (the call memo answers by request). */
-const heavyCall = (request: CallRequest) => () =>
-  h.chain.executor.call(latest(), { ...request, gas: GAS - BigInt(seq++) }).catch(() => undefined)
+const heavyCall = (request: CallRequest) => async () => {
+  try {
+    return await h.chain.executor.call(latest(), { ...request, gas: GAS - BigInt(seq++) })
+  } catch {
+    return undefined
+  }
+}
 const cases: [string, () => Promise<unknown>, number][] = [
   ['tstoreCannotBeDosd', heavyCall(tstore), Math.max(2, Math.ceil(n / 5))],
   ['aggregate of 100 balanceOf', heavyCall({ to: hexToBytes(calls), data: hexToBytes(aggregate) }), n],
   ['quote, 8 pools × 20 rounds', heavyCall({ to: hexToBytes(calls), data: hexToBytes(quote) }), n],
   [
     'callDistinct (balanceOf of a new holder)',
-    () => h.chain.executor.call(latest(), distinct[seq++ % distinct.length]!),
+    async () => h.chain.executor.call(latest(), distinct[seq++ % distinct.length]!),
     n * 100,
   ],
 ]

@@ -2,6 +2,7 @@
  * Executing without committing: eth_call, eth_estimateGas and debug_trace*. The embedded chain runs its
  * EVM on a block's state; a follower may run its own EVM over remote state or ask its upstream node.
  */
+import type { Eventually } from './eventually.js'
 import type { BlockOverrideSpec } from '../domain/block-overrides.js'
 import type { CallRequest, StateOverrideSpec } from '../domain/call-request.js'
 import type { SimulatedBlock, SimulateRequest } from '../domain/simulate.js'
@@ -41,13 +42,16 @@ export interface AccessListResult {
 }
 
 export interface Executor {
-  /** The call's output on the block's state; a revert throws geth's code 3 with the revert data. */
+  /**
+   * The call's output on the block's state (at once when it was answered from memory); a revert throws geth's
+   * code 3 with the revert data.
+   */
   call(
     block: BlockRecord,
     request: CallRequest,
     overrides?: StateOverrideSpec,
     blockOverrides?: BlockOverrideSpec,
-  ): Promise<Uint8Array>
+  ): Eventually<Uint8Array>
   /** The least gas with which the request succeeds on the block's state. */
   estimateGas(
     block: BlockRecord,

@@ -4,6 +4,7 @@
  * follower answers the same questions from an upstream node and its flashblocks feed, so every read is
  * a Promise here even where the embedded answer is immediate.
  */
+import type { Eventually } from './eventually.js'
 import type { Endpoint } from '../../generated/methods.js'
 import type { BlockTag } from '../../generated/types.js'
 import type { BlockRecord, TxLocation, TxRecord } from '../domain/types.js'
@@ -31,8 +32,8 @@ export interface AccountProof {
 
 /** Accounts as of one block. Absent accounts read as zero balance and nonce, empty code and storage. */
 export interface StateView {
-  balance(address: Uint8Array): Promise<bigint>
-  nonce(address: Uint8Array): Promise<bigint>
+  balance(address: Uint8Array): Eventually<bigint>
+  nonce(address: Uint8Array): Eventually<bigint>
   code(address: Uint8Array): Promise<Uint8Array>
   /** The stored word with leading zeros stripped, as the trie keeps it. */
   storage(address: Uint8Array, slot: Uint8Array): Promise<Uint8Array>
@@ -52,14 +53,14 @@ export interface BlockReader {
   /** eth_blockNumber: the pending height for `pending` on flashblocks, else the canonical height. */
   blockNumber(tag?: 'latest' | 'pending'): Promise<bigint>
   /** The block a selector names, or undefined for an unknown number or hash. */
-  block(selector: BlockSelector): Promise<BlockRecord | undefined>
+  block(selector: BlockSelector): Eventually<BlockRecord | undefined>
   blockByHash(hash: Uint8Array): Promise<BlockRecord | undefined>
   /** A transaction in a block this endpoint shows. */
   tx(hash: Uint8Array): Promise<TxLocation | undefined>
   /** A transaction known but in no block this endpoint shows: pooled, or preconfirmed seen from `general`. */
   unsealedTx(hash: Uint8Array): Promise<TxRecord | undefined>
   /** State as of the selected block, or undefined when this endpoint does not know the block. */
-  state(selector: BlockSelector): Promise<StateView | undefined>
+  state(selector: BlockSelector): Eventually<StateView | undefined>
   /** eth_getTransactionCount at `pending`: preconfirmed transactions and the pool's consecutive nonces count. */
   pendingNonce(address: Uint8Array): Promise<bigint>
 }

@@ -1,6 +1,7 @@
 /** The embedded chain's StateView over a committed root's reader (state-cache.ts), proofs from its trie. */
 import { Address, bytesToBigInt, hexToBytes } from '@ethereumjs/util'
 import { getMerkleStateProof } from '@ethereumjs/statemanager'
+import { andThen } from '../capabilities/eventually.js'
 import type { AccountProof, StateView } from '../capabilities/read.js'
 import type { RootReader } from '../evm/state-cache.js'
 
@@ -13,8 +14,8 @@ export function merkleStateView(state: RootReader): StateView {
   let view = views.get(state)
   if (!view) {
     view = {
-      balance: async (address) => (await state.getAccount(new Address(address)))?.balance ?? 0n,
-      nonce: async (address) => (await state.getAccount(new Address(address)))?.nonce ?? 0n,
+      balance: (address) => andThen(state.readAccount(new Address(address)), (account) => account?.balance ?? 0n),
+      nonce: (address) => andThen(state.readAccount(new Address(address)), (account) => account?.nonce ?? 0n),
       code: (address) => state.getCode(new Address(address)),
       storage: (address, slot) => state.getStorage(new Address(address), slot),
       proof: (address, slots) => merkleProof(state, address, slots),

@@ -68,12 +68,12 @@ export class RootReader implements StateSource {
 
   /** The account at this root; shared, so never modify it (copy first). */
   async getAccount(address: Address): Promise<Account | undefined> {
-    const account = this.account(address)
+    const account = this.readAccount(address)
     return (account instanceof Promise ? await account : account) ?? undefined
   }
 
   /** The account, or null; without a promise when this root read it before or its trie path is in memory. */
-  private account(address: Address): Account | null | Promise<Account | null> {
+  readAccount(address: Address): Account | null | Promise<Account | null> {
     const key = byteKey(address.bytes)
     const known = this.accounts.get(key)
     if (known !== undefined) return known
@@ -88,45 +88,51 @@ export class RootReader implements StateSource {
   }
 
   async getCode(address: Address): Promise<Uint8Array> {
-    const read = this.account(address)
-    const account = read instanceof Promise ? await read : read
+    return this.readCode(address)
+  }
+
+  /** The account's code; without a promise when the account is at hand and its code cached. */
+  readCode(address: Address): Uint8Array | Promise<Uint8Array> {
+    const read = this.readAccount(address)
+    return read instanceof Promise ? read.then((account) => this.codeOf(address, account)) : this.codeOf(address, read)
+  }
+
+  private codeOf(address: Address, account: Account | null): Uint8Array | Promise<Uint8Array> {
     if (!account || equalsBytes(account.codeHash, KECCAK256_NULL)) return EMPTY
     const key = byteKey(account.codeHash)
-    let code = this.cache.code.get(key)
-    if (code === undefined) {
-      code = await this.state.getCode(address)
-      this.cache.code.set(key, code)
-    }
-    return code
-  }
-
-  cachedAccount(address: Address): Account | null | undefined {
-    return this.accounts.get(byteKey(address.bytes))
-  }
-
-  cachedCode(address: Address): Uint8Array | undefined {
-    const account = this.accounts.get(byteKey(address.bytes))
-    if (account === undefined) return undefined
-    if (account === null || equalsBytes(account.codeHash, KECCAK256_NULL)) return EMPTY
-    return this.cache.code.get(byteKey(account.codeHash))
-  }
-
-  cachedStorage(address: Address, slot: Uint8Array): Uint8Array | undefined {
-    const account = this.accounts.get(byteKey(address.bytes))
-    if (account === undefined) return undefined
-    if (account === null || equalsBytes(account.storageRoot, KECCAK256_RLP)) return EMPTY
-    return this.cache.knownSlot(account.storageRoot, slot)
+    const code = this.cache.code.get(key)
+    if (code !== undefined) return code
+    return this.state.getCode(address).then((read) => {
+      this.cache.code.set(key, read)
+      return read
+    })
   }
 
   async getStorage(address: Address, slot: Uint8Array): Promise<Uint8Array> {
-    const read = this.account(address)
-    const account = read instanceof Promise ? await read : read
+    return this.readStorage(address, slot)
+  }
+
+  /**
+   * The slot's value; without a promise when it is cached or its trie path is in memory (a slot nobody read
+   * before, on the in-memory chain: no frame of the interpreter has to wait for it).
+   */
+  readStorage(address: Address, slot: Uint8Array): Uint8Array | Promise<Uint8Array> {
+    const read = this.readAccount(address)
+    return read instanceof Promise ? read.then((account) => this.slotOf(account, slot)) : this.slotOf(read, slot)
+  }
+
+  private slotOf(account: Account | null, slot: Uint8Array): Uint8Array | Promise<Uint8Array> {
     if (!account || equalsBytes(account.storageRoot, KECCAK256_RLP)) return EMPTY
     const { storageRoot } = account
     const known = this.cache.knownSlot(storageRoot, slot)
     if (known !== undefined) return known
     const stored = this.cache.trie.storage(storageRoot, slot)
-    const value = stored instanceof Promise ? await stored : stored
+    return stored instanceof Promise
+      ? stored.then((value) => this.keepSlot(storageRoot, slot, value))
+      : this.keepSlot(storageRoot, slot, stored)
+  }
+
+  private keepSlot(storageRoot: Uint8Array, slot: Uint8Array, value: Uint8Array): Uint8Array {
     // copies: the root is a view of a trie node's bytes, which pruning may otherwise let go
     this.cache.storage.set(slotId(storageRoot, slot), { storageRoot: storageRoot.slice(), slot: slot.slice(), value })
     return value

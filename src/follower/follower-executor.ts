@@ -5,6 +5,7 @@
  * overrides work. debug_trace* of the pending block re-executes it here on its parent's upstream-backed state
  * (the upstream has not got it); of a canonical block it is the upstream's to answer (forwarded per hash).
  */
+import type { Eventually } from '../capabilities/eventually.js'
 import type { Common } from '@ethereumjs/common'
 import type { EVM } from '@ethereumjs/evm'
 import { createVM, type VM } from '@ethereumjs/vm'
@@ -62,7 +63,7 @@ export class FollowerExecutor implements Executor {
     request: CallRequest,
     overrides?: StateOverrideSpec,
     blockOverrides?: BlockOverrideSpec,
-  ): Promise<Uint8Array> {
+  ): Eventually<Uint8Array> {
     // with block overrides, state overrides go to the run's own VM (run.ts), on a fresh copy of the state
     if (blockOverrides)
       return call(withBlockOverrides(this.plainEnv(block), blockOverrides, 'call'), request, overrides)

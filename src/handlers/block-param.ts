@@ -5,6 +5,7 @@
  */
 import { HeaderNotFoundError } from '../errors.js'
 import { parseData, parseQuantity } from '../format/hex.js'
+import { andThen, type Eventually } from '../capabilities/eventually.js'
 import type { BlockSelector, StateView } from '../capabilities/read.js'
 import type { BlockTag } from '../../generated/types.js'
 import type { BlockRecord } from '../domain/types.js'
@@ -42,8 +43,11 @@ export function isPendingSelector(selector: BlockSelector): boolean {
 }
 
 /** The block a call, estimate or state read runs at; -32000 `header not found` when this endpoint does not know it. */
-export async function knownBlock(ctx: HandlerContext, selector: BlockSelector): Promise<BlockRecord> {
-  const block = await ctx.resolver.block(selector)
+export function knownBlock(ctx: HandlerContext, selector: BlockSelector): Eventually<BlockRecord> {
+  return andThen(ctx.resolver.block(selector), found)
+}
+
+function found(block: BlockRecord | undefined): BlockRecord {
   if (!block) throw new HeaderNotFoundError()
   return block
 }
@@ -52,13 +56,16 @@ export async function knownBlock(ctx: HandlerContext, selector: BlockSelector): 
 export function lookupBlock(
   ctx: HandlerContext,
   param: BlockParam | null | undefined,
-): Promise<BlockRecord | undefined> {
+): Eventually<BlockRecord | undefined> {
   return ctx.resolver.block(toSelector(param))
 }
 
 /** The state at the block a state method names (throws `header not found` as knownBlock). */
-export async function stateView(ctx: HandlerContext, param: BlockParam | null | undefined): Promise<StateView> {
-  const view = await ctx.resolver.state(toSelector(param))
+export function stateView(ctx: HandlerContext, param: BlockParam | null | undefined): Eventually<StateView> {
+  return andThen(ctx.resolver.state(toSelector(param)), known)
+}
+
+function known(view: StateView | undefined): StateView {
   if (!view) throw new HeaderNotFoundError()
   return view
 }

@@ -56,7 +56,7 @@ export class BlockResolver implements BlockReader {
     return tag === 'pending' ? this.pendingNow().number : this.sources.store.height
   }
 
-  async block(selector: BlockSelector): Promise<BlockRecord | undefined> {
+  block(selector: BlockSelector): BlockRecord | undefined {
     return this.blockNow(selector)
   }
 
@@ -75,7 +75,7 @@ export class BlockResolver implements BlockReader {
     return this.sources.pool.get(hash) ?? this.sources.pending.tx(hash)?.tx
   }
 
-  async state(selector: BlockSelector): Promise<StateView | undefined> {
+  state(selector: BlockSelector): StateView | undefined {
     const root = this.blockNow(selector)?.header.stateRoot
     return root ? this.sources.stateAt(root) : undefined
   }

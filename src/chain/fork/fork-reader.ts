@@ -40,7 +40,7 @@ export class ForkReader implements BlockReader {
     const number = typeof selector === 'object' && 'blockNumber' in selector ? selector.blockNumber : selector
     if (typeof number === 'bigint' && number <= this.fork.number) return this.fork.history.block(number)
     if (typeof selector === 'object' && 'blockHash' in selector) return this.blockByHash(selector.blockHash)
-    return this.upstreamIfForked(this.local.block(selector))
+    return this.upstreamIfForked(Promise.resolve(this.local.block(selector)))
   }
 
   async blockByHash(hash: Uint8Array): Promise<BlockRecord | undefined> {

@@ -100,15 +100,17 @@ export class ForkStateManager extends MerkleStateManager {
 export class ForkRootReader extends RootReader {
   declare readonly state: ForkStateManager
 
-  override getAccount(address: Address): Promise<Account | undefined> {
-    return this.state.getAccount(address)
+  // every read goes to the fork's state manager (the local trie holds only what the fork wrote): the
+  // get* reads of RootReader go through these
+  override readAccount(address: Address): Promise<Account | null> {
+    return this.state.getAccount(address).then((account) => account ?? null)
   }
 
-  override getCode(address: Address): Promise<Uint8Array> {
+  override readCode(address: Address): Promise<Uint8Array> {
     return this.state.getCode(address)
   }
 
-  override getStorage(address: Address, slot: Uint8Array): Promise<Uint8Array> {
+  override readStorage(address: Address, slot: Uint8Array): Promise<Uint8Array> {
     return this.state.getStorage(address, slot)
   }
 }

@@ -9,6 +9,7 @@
 import type { EVMInterface } from '@ethereumjs/evm'
 import { ExecutionTimeoutError } from '../../errors.js'
 import { CALL_SLICE_MS } from '../../limits.js'
+import { type Eventually, withCleanup } from '../../capabilities/eventually.js'
 
 /** A running call's time: when its slice of the event loop ends, and when the call must stop. */
 export interface Budget {
@@ -37,27 +38,24 @@ export function budgetOf(evm: EVMInterface): Budget | undefined {
 /**
  * Runs `work` on `evm` within `timeoutMs` (0: no limit): the EVM's frames yield the event loop every
  * CALL_SLICE_MS and throw ExecutionTimeoutError past the deadline. `deadline` (performance.now() time): one a run shares with
- * the others of its request (an estimate's trials), instead of `timeoutMs` from now.
+ * the others of its request (an estimate's trials), instead of `timeoutMs` from now. A work that ends without a
+ * promise (a call whose reads are all in memory) is answered without one; its failures are always a rejection.
  */
-export async function withBudget<T>(
+export function withBudget<T>(
   evm: EVMInterface,
   timeoutMs: number,
-  work: () => Promise<T>,
+  work: () => Eventually<T>,
   deadline?: number,
-): Promise<T> {
+): Eventually<T> {
   const now = performance.now()
-  if (deadline !== undefined && now > deadline) throw new ExecutionTimeoutError(timeoutMs)
+  if (deadline !== undefined && now > deadline) return Promise.reject(new ExecutionTimeoutError(timeoutMs))
   budgets.set(evm, {
     sliceEnd: now + CALL_SLICE_MS,
     deadline: deadline ?? deadlineAfter(timeoutMs, now),
     timeoutMs,
     steps: 0,
   })
-  try {
-    return await work()
-  } finally {
-    budgets.delete(evm)
-  }
+  return withCleanup(work, () => budgets.delete(evm))
 }
 
 /**

@@ -5,6 +5,7 @@ import { devAccount } from '../../../test/support/dev-keys.js'
 import { steppedClock } from '../../../test/support/stepped-clock.js'
 import { ExecutionTimeoutError } from '../../errors.js'
 import type { Chain } from '../../chain/chain.js'
+import type { StateSource } from './call-state.js'
 import { CallEvms } from './fast-call.js'
 import { estimateGas } from './estimate.js'
 import { execute } from './run.js'
@@ -111,10 +112,22 @@ function countedEstimate(onRun: (n: number, run: Promise<unknown>) => void) {
     return result
   }
   const runOnce = calls.runOnce.bind(calls)
-  calls.runOnce = (...args) => counted(() => runOnce(...args))
+  calls.runOnce = (...args) => {
+    const ran = runOnce(...args)
+    onRun(++runs.started, Promise.resolve(ran))
+    return ran
+  }
   const run = vms.run.bind(vms)
   vms.run = (...args) => counted(() => run(...args))
-  const env = { vm: chain.vm, vms, stateRoot: header.stateRoot, header, view: chain.readerAt(header.stateRoot), calls }
+  // a view that reads through promises (as a data directory's may): a run is under way, past its start, when
+  // onRun sees it (on the in-memory view a run whose reads are all at hand ends before its promise is returned)
+  const reader = chain.readerAt(header.stateRoot)
+  const view: StateSource = {
+    getAccount: (address) => reader.getAccount(address),
+    getCode: (address) => reader.getCode(address),
+    getStorage: (address, key) => reader.getStorage(address, key),
+  }
+  const env = { vm: chain.vm, vms, stateRoot: header.stateRoot, header, view, calls }
   const estimate = estimateGas(env, { to: contracts.spender, gas: 1_000_000n }, 800)
   return { estimate, runs }
 }

@@ -12,14 +12,18 @@ import type { CallRequest } from '../../domain/call-request.js'
 import { CALL_MEMO_BLOCKS, CALL_MEMO_ENTRIES, CALL_MEMO_MAX_BYTES } from '../../limits.js'
 import { byteKey } from '../../domain/map-keys.js'
 import { BoundedMap } from '../bounded-map.js'
+import type { Eventually } from '../../capabilities/eventually.js'
 
 /** What is kept of a result: output or revert data, the error and the gas used (not the frame's state). */
 export type CallAnswer = {
   execResult: Pick<EVMResult['execResult'], 'returnValue' | 'exceptionError' | 'executionGasUsed'>
 }
 
-/** undefined: not a plain call, the caller runs it with runTx (as decided the first time). */
-type Entry = Promise<CallAnswer | undefined>
+/**
+ * A kept answer, or the promise of one still running (undefined: not a plain call, the caller runs it with
+ * runTx, as decided the first time).
+ */
+type Entry = CallAnswer | Promise<CallAnswer | undefined>
 
 const ZERO_ADDRESS = byteKey(new Uint8Array(20))
 /** The fields a key holds; a request with any other field set is not kept. */
@@ -44,19 +48,25 @@ export class CallMemo {
     header: BlockHeader,
     request: CallRequest,
     gasLimit: bigint,
-    run: () => Promise<CallAnswer | undefined>,
-  ): Entry {
+    run: () => Eventually<EVMResult | undefined>,
+  ): Eventually<CallAnswer | undefined> {
     const key = keyOf(request, gasLimit)
     if (key === undefined) return run()
     const calls = this.callsOf(header)
     const known = calls.get(key)
     if (known) return known
-    const entry = run().then(
+    const ran = run()
+    if (!(ran instanceof Promise)) {
+      // answered at once: kept as the answer itself (not a plain call: nothing kept, the next asker is as quick)
+      const answer = ran && kept(ran)
+      if (answer) calls.set(key, answer)
+      return answer ?? ran
+    }
+    const entry = ran.then(
       (result) => {
-        if (!result) return undefined
-        const { returnValue, exceptionError, executionGasUsed } = result.execResult
-        if (returnValue.length > CALL_MEMO_MAX_BYTES) calls.delete(key)
-        return { execResult: { returnValue, exceptionError, executionGasUsed } }
+        const answer = result && kept(result)
+        if (result && !answer) calls.delete(key)
+        return answer ?? result
       },
       (err: unknown) => {
         calls.delete(key)
@@ -77,4 +87,11 @@ export class CallMemo {
     }
     return calls
   }
+}
+
+/** What is kept of a result, or undefined when its output is too large to keep. */
+function kept(result: EVMResult): CallAnswer | undefined {
+  const { returnValue, exceptionError, executionGasUsed } = result.execResult
+  if (returnValue.length > CALL_MEMO_MAX_BYTES) return undefined
+  return { execResult: { returnValue, exceptionError, executionGasUsed } }
 }

@@ -16,12 +16,12 @@ export interface StateSource {
   getCode(address: Address): Promise<Uint8Array>
   getStorage(address: Address, key: Uint8Array): Promise<Uint8Array>
   /**
-   * The same reads when the source has them at hand, else undefined (it would have to read): the
-   * interpreter (src/evm/interpreter/host.ts) then goes on without an await. null: no account.
+   * The same reads, without a promise when the source has the answer at hand or reads it synchronously (an
+   * in-memory trie): the interpreter (src/evm/interpreter/host.ts) then goes on without an await. null: no account.
    */
-  cachedAccount?(address: Address): Account | null | undefined
-  cachedCode?(address: Address): Uint8Array | undefined
-  cachedStorage?(address: Address, key: Uint8Array): Uint8Array | undefined
+  readAccount?(address: Address): Account | null | Promise<Account | null>
+  readCode?(address: Address): Uint8Array | Promise<Uint8Array>
+  readStorage?(address: Address, key: Uint8Array): Uint8Array | Promise<Uint8Array>
 }
 
 const EMPTY = new Uint8Array(0)

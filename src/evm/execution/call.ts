@@ -3,42 +3,24 @@
  * code 3 with the revert data. Gas defaults to the block gas limit and is capped at RPC_GAS_CAP.
  */
 import { RPC_GAS_CAP } from '../../limits.js'
-import { ExecutionTimeoutError } from '../../errors.js'
 import { assertSucceeded } from './revert.js'
 import type { CallRequest, StateOverrideSpec } from '../../domain/call-request.js'
 import { callTimeoutOf, execute, type ExecutionEnv } from './run.js'
 import { commonAt } from '../chain-common.js'
 import type { CallEvms } from './fast-call.js'
+import type { CallAnswer } from './call-memo.js'
+import type { Eventually } from '../../capabilities/eventually.js'
 import type { StateSource } from './call-state.js'
+import { withTimeout } from './time-limit.js'
 
 /** EIP-7825 (Osaka): no transaction may carry more gas; geth caps calls and estimates there too. */
 const MAX_TX_GAS = 1n << 24n
-
-const MAX_TIMER_MS = 2 ** 31 - 1
 
 export function callGasLimit(env: ExecutionEnv, request: CallRequest): bigint {
   const requested = request.gas ?? env.header.gasLimit
   const cap =
     commonAt(env.vm.common, env.header).isActivatedEIP(7825) && MAX_TX_GAS < RPC_GAS_CAP ? MAX_TX_GAS : RPC_GAS_CAP
   return requested > cap ? cap : requested
-}
-
-/**
- * Races a promise against a time limit (0: none). The EVM's own budget (budget.ts) stops a run at its
- * deadline; this answers the caller even while the request waits on something else (an upstream's state).
- */
-export async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  // past 2^31-1 ms Node fires a timer at once: a limit that long is none
-  if (ms === 0 || ms > MAX_TIMER_MS) return work
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ExecutionTimeoutError(ms)), ms)
-  })
-  try {
-    return await Promise.race([work, timeout])
-  } finally {
-    clearTimeout(timer)
-  }
 }
 
 /**
@@ -52,21 +34,27 @@ export function fastPath(env: ExecutionEnv): { calls: CallEvms; view: StateSourc
   return calls && view && commonAt(env.vm.common, env.header) === env.vm.common ? { calls, view } : undefined
 }
 
-export async function call(
-  env: ExecutionEnv,
-  request: CallRequest,
-  overrides?: StateOverrideSpec,
-): Promise<Uint8Array> {
+/**
+ * The call's output; at once when the plain-call path answered without a promise (kept, or its reads all in
+ * memory), so no time limit was needed. A revert throws (or rejects with) geth's code 3.
+ */
+export function call(env: ExecutionEnv, request: CallRequest, overrides?: StateOverrideSpec): Eventually<Uint8Array> {
   const gasLimit = callGasLimit(env, request)
   const path = overrides ? undefined : fastPath(env)
   // an overridden header is this request's own: its answer is not memoised
   const fast = env.overridden
     ? path?.calls.runOnce(path.view, env.header, request, gasLimit)
     : path?.calls.run(path.view, env.header, request, gasLimit)
-  const result = await withTimeout(
-    fast?.then((r) => r ?? execute(env, request, gasLimit)) ?? execute(env, request, gasLimit, overrides),
-    callTimeoutOf(env),
-  )
+  if (fast instanceof Promise)
+    return withTimeout(
+      fast.then((r) => r ?? execute(env, request, gasLimit)),
+      callTimeoutOf(env),
+    ).then(output)
+  if (fast !== undefined) return output(fast)
+  return withTimeout(execute(env, request, gasLimit, overrides), callTimeoutOf(env)).then(output)
+}
+
+function output(result: CallAnswer): Uint8Array {
   assertSucceeded(result)
   return result.execResult.returnValue
 }

@@ -2,6 +2,7 @@
  * The embedded chain's Executor: calls, estimates and traces on the chain's own EVM, with warm VMs from
  * the chain's VmPool for calls and estimates.
  */
+import type { Eventually } from '../../capabilities/eventually.js'
 import type { VM } from '@ethereumjs/vm'
 import type {
   AccessListResult,
@@ -54,7 +55,7 @@ export class EmbeddedExecutor implements Executor {
     request: CallRequest,
     overrides?: StateOverrideSpec,
     blockOverrides?: BlockOverrideSpec,
-  ): Promise<Uint8Array> {
+  ): Eventually<Uint8Array> {
     return call(withBlockOverrides(this.env(block), blockOverrides, 'call'), request, overrides)
   }
 

@@ -23,6 +23,8 @@ import { runTopFrame, topFrameFits } from '../patches/top-frame.js'
 import { throwawayVmCommon } from '../chain-common.js'
 import { CALL_TIMEOUT_MS, CALL_EVMS_MAX_IDLE } from '../../limits.js'
 import { interpretCall, interpreterByDefault, interpreterFits } from '../interpreter/call.js'
+import type { InterpretedCall } from '../interpreter/run.js'
+import { andThen, type Eventually, withCleanup } from '../../capabilities/eventually.js'
 
 /** Forks after Prague reprice intrinsic gas (EIP-2780, 7976, 7981, 8037): those calls take runTx's path. */
 const REPRICING_EIPS = [2780, 7976, 7981, 8037]
@@ -58,14 +60,15 @@ export class CallEvms {
 
   /**
    * The call's result, or undefined when the request is not a plain read-only call (the caller then runs it
-   * with runTx). `source` is the read view of the state root `header` names.
+   * with runTx). `source` is the read view of the state root `header` names. Without a promise when the
+   * answer is kept or the run's reads are all in memory; a failure is always a rejection.
    */
   run(
     source: StateSource,
     header: BlockHeader,
     request: CallRequest,
     gasLimit: bigint,
-  ): Promise<CallAnswer | undefined> {
+  ): Eventually<CallAnswer | undefined> {
     return this.memo.answer(header, request, gasLimit, () => this.runOnce(source, header, request, gasLimit))
   }
 
@@ -73,60 +76,65 @@ export class CallEvms {
    * As `run`, without the memo: for a caller trying many gas limits once each (eth_estimateGas's search),
    * whose runs share its `deadline` (performance.now() time).
    */
-  async runOnce(
+  runOnce(
     source: StateSource,
     header: BlockHeader,
     request: CallRequest,
     gasLimit: bigint,
     deadline?: number,
-  ): Promise<EVMResult | undefined> {
+  ): Eventually<EVMResult | undefined> {
     if (!eligible(request) || !request.to) return undefined
-    const data = request.data ?? new Uint8Array(0)
     const taken = this.take()
-    const slot = taken instanceof Promise ? await taken : taken
+    const run = (slot: CallEvm) =>
+      withCleanup(
+        () => this.start(slot, source, header, request, gasLimit, deadline),
+        () => this.putBack(slot),
+      )
+    return taken instanceof Promise ? taken.then(run) : run(taken)
+  }
+
+  private start(
+    slot: CallEvm,
+    source: StateSource,
+    header: BlockHeader,
+    request: CallRequest,
+    gasLimit: bigint,
+    deadline: number | undefined,
+  ): Eventually<EVMResult | undefined> {
     const { evm, state, prices } = slot
-    try {
-      if (!prices) return undefined
-      const intrinsic = intrinsicGas(prices, data)
-      if (gasLimit < intrinsic.minimum) return undefined
-      const from = request.from ? new Address(request.from) : this.zero
-      // EIP-3607 applies to a sender with code (runTx refuses it, or allows a 7702 delegation)
-      if ((await source.getCode(from)).length > 0) return undefined
-      const to = new Address(request.to)
+    if (!prices) return undefined
+    const data = request.data ?? new Uint8Array(0)
+    const intrinsic = intrinsicGas(prices, data)
+    if (gasLimit < intrinsic.minimum) return undefined
+    const from = request.from ? new Address(request.from) : this.zero
+    const to = new Address(request.to!)
+    // EIP-3607 applies to a sender with code (runTx refuses it, or allows a 7702 delegation)
+    const senderCode = source.readCode ? source.readCode(from) : source.getCode(from)
+    return andThen(senderCode, (code) => {
+      if (code.length > 0) return undefined
       state.reset(source)
       const block = blockContext(header, false, this.vm.common)
       const frame = { block, from, to, data, gasLimit: gasLimit - intrinsic.regular }
-      return await withBudget(
+      return withBudget(
         evm,
         this.timeoutMs,
-        async () => {
-          if (this.interpreter && slot.interpreter) {
-            const answered = await interpretCall(evm, source, frame)
-            if (answered) return answered
-          }
-          // the interpreter keeps its own warm sets: the journal's is set for the reference path alone
-          warmFromTheStart(evm, slot.precompiles, [from, to, header.coinbase])
-          return (
-            (slot.topFrame ? await runTopFrame(evm, frame) : undefined) ??
-            (await evm.runCall({
-              ...frame,
-              caller: from,
-              origin: from,
-              value: 0n,
-              gasPrice: 0n,
-              skipNonceIncrement: true,
-            }))
-          )
+        () => {
+          const answered = this.interpreter && slot.interpreter ? interpretCall(evm, source, frame) : undefined
+          if (answered instanceof Promise) return answered.then((result) => result ?? reference(slot, frame, header))
+          return answered ?? reference(slot, frame, header)
         },
         deadline,
       )
-    } finally {
-      // not cleanup(): its EIP-161 sweep of touched accounts writes to a state the next call resets anyway
-      evm.journal.cleanJournal()
-      evm.transientStorage.clear()
-      state.detach()
-      if (this.idle.length < CALL_EVMS_MAX_IDLE) this.idle.push(slot)
-    }
+    })
+  }
+
+  /** The EVM back with the idle ones, clean. */
+  private putBack(slot: CallEvm): void {
+    // not cleanup(): its EIP-161 sweep of touched accounts writes to a state the next call resets anyway
+    slot.evm.journal.cleanJournal()
+    slot.evm.transientStorage.clear()
+    slot.state.detach()
+    if (this.idle.length < CALL_EVMS_MAX_IDLE) this.idle.push(slot)
   }
 
   /** An idle EVM under the chain's fork now (an import moves its Common from fork to fork), or a new one. */
@@ -149,6 +157,23 @@ export class CallEvms {
     const precompiles = [...evm.precompiles.keys()]
     return { evm, state, fork: common.hardfork(), prices, topFrame, interpreter, precompiles }
   }
+}
+
+/** The call on @ethereumjs's loop (the reference path): the interpreter keeps its own warm sets, the journal's are set here. */
+async function reference(slot: CallEvm, frame: InterpretedCall, header: BlockHeader): Promise<EVMResult> {
+  const { evm } = slot
+  warmFromTheStart(evm, slot.precompiles, [frame.from, frame.to, header.coinbase])
+  return (
+    (slot.topFrame ? await runTopFrame(evm, frame) : undefined) ??
+    (await evm.runCall({
+      ...frame,
+      caller: frame.from,
+      origin: frame.from,
+      value: 0n,
+      gasPrice: 0n,
+      skipNonceIncrement: true,
+    }))
+  )
 }
 
 /** No warm slots: only an access list adds any, and these calls have none. */

@@ -6,6 +6,7 @@
  */
 import type { Common } from '@ethereumjs/common'
 import type { EVM, EVMResult } from '@ethereumjs/evm'
+import type { Eventually } from '../../capabilities/eventually.js'
 import type { StateSource } from '../execution/call-state.js'
 import { Fallback } from './host.js'
 import { type InterpretedCall, interpret } from './run.js'
@@ -30,19 +31,25 @@ export function interpreterFits(common: Common): boolean {
  * recipient (left to runCall as top-frame.ts leaves it), or a Fallback met on the way (nothing was written
  * to `source`, so the restart sees the state as it was).
  */
-export async function interpretCall(
-  evm: EVM,
-  source: StateSource,
-  call: InterpretedCall,
-): Promise<EVMResult | undefined> {
+export function interpretCall(evm: EVM, source: StateSource, call: InterpretedCall): Eventually<EVMResult | undefined> {
   if (evm.getPrecompile(call.to)) return undefined
+  let result: Eventually<EVMResult>
   try {
-    const result = await interpret(evm, source, call)
-    interpreterStats.answered++
-    return result
+    result = interpret(evm, source, call)
   } catch (err) {
-    if (!(err instanceof Fallback)) throw err
-    countFallback(err.reason)
-    return undefined
+    return handedBack(err)
   }
+  return result instanceof Promise ? result.then(answered, handedBack) : answered(result)
+}
+
+function answered(result: EVMResult): EVMResult {
+  interpreterStats.answered++
+  return result
+}
+
+/** undefined for a Fallback (counted), which the reference path then runs; any other error is the call's. */
+function handedBack(err: unknown): undefined {
+  if (!(err instanceof Fallback)) throw err
+  countFallback(err.reason)
+  return undefined
 }

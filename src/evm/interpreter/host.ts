@@ -119,28 +119,18 @@ export class Host {
   /** The account's state, read once per call. */
   read(a: Touched): Account | null | Promise<Account | null> {
     if (a.account !== undefined) return a.account
-    const cached = this.source.cachedAccount?.(a.address)
-    if (cached !== undefined) {
-      a.account = cached
-      return cached
-    }
-    return this.source.getAccount(a.address).then((account) => {
-      a.account = account ?? null
-      return a.account
-    })
+    const { source } = this
+    const read = source.readAccount ? source.readAccount(a.address) : source.getAccount(a.address)
+    if (!(read instanceof Promise)) return (a.account = read ?? null)
+    return read.then((account) => (a.account = account ?? null))
   }
 
   code(a: Touched): Uint8Array | Promise<Uint8Array> {
     if (a.code !== undefined) return a.code
-    const cached = this.source.cachedCode?.(a.address)
-    if (cached !== undefined) {
-      a.code = cached
-      return cached
-    }
-    return this.source.getCode(a.address).then((code) => {
-      a.code = code
-      return code
-    })
+    const { source } = this
+    const read = source.readCode ? source.readCode(a.address) : source.getCode(a.address)
+    if (!(read instanceof Promise)) return (a.code = read)
+    return read.then((code) => (a.code = code))
   }
 
   /**
@@ -151,15 +141,10 @@ export class Host {
     if (slot.original >= 0) return slot.original
     const key = new Uint8Array(32)
     w.toBytes32(s, at, key, 0)
-    const cached = this.source.cachedStorage?.(a.address, key)
-    if (cached !== undefined) {
-      slot.original = this.journal.fromBytes(cached)
-      return slot.original
-    }
-    return this.source.getStorage(a.address, key).then((value) => {
-      slot.original = this.journal.fromBytes(value)
-      return slot.original
-    })
+    const { source } = this
+    const read = source.readStorage ? source.readStorage(a.address, key) : source.getStorage(a.address, key)
+    if (!(read instanceof Promise)) return (slot.original = this.journal.fromBytes(read))
+    return read.then((value) => (slot.original = this.journal.fromBytes(value)))
   }
 
   /** Gives the journal's words back (after the call's result is read). */

@@ -8,11 +8,12 @@
 import type { Block } from '@ethereumjs/block'
 import { type EVM, EVMError, type EVMResult } from '@ethereumjs/evm'
 import type { Address } from '@ethereumjs/util'
+import { andThen, type Eventually, withCleanup } from '../../capabilities/eventually.js'
 import type { StateSource } from '../execution/call-state.js'
 import { type Budget, budgetOf, keepTime } from '../execution/budget.js'
 import { analyse, newCall } from './analysis.js'
 import { FAILED, Frame, MAX_GAS, RETURNED, REVERTED, RUNNING } from './frame.js'
-import { Fallback, Host } from './host.js'
+import { Fallback, Host, type Touched } from './host.js'
 import { prime } from './prime.js'
 import { buildTable } from './table.js'
 import { steps } from './loop.js'
@@ -52,28 +53,33 @@ export interface InterpretedCall {
  * warm set of a transaction (the precompiles, sender, recipient and coinbase). Throws Fallback when the call
  * needs what the interpreter does not run; the caller then runs the whole call on the reference path.
  */
-export async function interpret(evm: EVM, source: StateSource, call: InterpretedCall): Promise<EVMResult> {
+export function interpret(evm: EVM, source: StateSource, call: InterpretedCall): Eventually<EVMResult> {
   if (call.gasLimit > BigInt(MAX_GAS)) throw new Fallback('gas limit above the interpreter cap')
   const host = new Host(evm, source, call.block, call.from.bytes, budgetOf(evm))
   host.account(call.from.bytes, true)
   host.account(call.block.header.coinbase.bytes, true)
   const target = host.account(call.to.bytes, true)
-  const read = host.code(target)
-  const code = read instanceof Promise ? await read : read
+  return andThen(host.code(target), (code) => runCode(host, target, code, call))
+}
+
+/** The outermost frame on the recipient's code: without a promise when no frame had to wait. */
+function runCode(host: Host, target: Touched, code: Uint8Array, call: InterpretedCall): Eventually<EVMResult> {
   if (code.length >= 3 && code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00)
     throw new Fallback('EIP-7702 delegation')
   const gasLimit = Number(call.gasLimit)
   if (code.length === 0) return { execResult: { returnValue: new Uint8Array(0), executionGasUsed: 0n, gasRefund: 0n } }
   newCall()
   const frame = Frame.take(host, code, analyse(code), target, call.from.bytes, call.data, false, 0, gasLimit)
-  try {
-    const done = run(frame)
-    if (done !== undefined) await done
-    return resultOf(frame, gasLimit)
-  } finally {
-    frame.release()
-    host.release()
-  }
+  return withCleanup(
+    () => {
+      const done = run(frame)
+      return done === undefined ? resultOf(frame, gasLimit) : done.then(() => resultOf(frame, gasLimit))
+    },
+    () => {
+      frame.release()
+      host.release()
+    },
+  )
 }
 
 function resultOf(frame: Frame, gasLimit: number): EVMResult {

@@ -1,3 +1,4 @@
+import { andThen } from '../../capabilities/eventually.js'
 import { data } from '../../format/hex.js'
 import { knownBlock, toSelector } from '../block-param.js'
 import { parseCallBlockOverrides } from '../block-overrides.js'
@@ -11,10 +12,11 @@ import type { Handler } from '../context.js'
  * with the overridden fields. A revert answers code 3 with the revert bytes (-32000 `execution reverted` when
  * there are none), as geth.
  */
-export const eth_call: Handler<'eth_call'> = async ([transaction, block, overrides, blockOverrides], ctx) => {
+export const eth_call: Handler<'eth_call'> = ([transaction, block, overrides, blockOverrides], ctx) => {
   const request = parseCallRequest(transaction)
   const state = overrides ? parseStateOverrides(overrides) : undefined
   const header = parseCallBlockOverrides(blockOverrides)
-  const at = await knownBlock(ctx, toSelector(block))
-  return data(await ctx.execution.call(at, request, state, header))
+  // without a promise when the answer is kept or the run's reads are all in memory
+  const output = andThen(knownBlock(ctx, toSelector(block)), (at) => ctx.execution.call(at, request, state, header))
+  return andThen(output, data)
 }

@@ -1,3 +1,4 @@
+import type { Eventually } from '../../capabilities/eventually.js'
 import type { BlockRecord } from '../../domain/types.js'
 import {
   FeeHistoryBeyondHeadError,
@@ -22,7 +23,7 @@ export const eth_feeHistory: Handler<'eth_feeHistory'> = async ([blockCount, new
   if (count > BigInt(MAX_FEE_HISTORY_BLOCKS)) count = BigInt(MAX_FEE_HISTORY_BLOCKS)
   const newest = await newestOf(ctx, newestBlock)
   if (count > newest.number + 1n) count = newest.number + 1n
-  const older: Promise<BlockRecord | undefined>[] = []
+  const older: Eventually<BlockRecord | undefined>[] = []
   for (let n = newest.number - count + 1n; n < newest.number; n++) older.push(ctx.resolver.block(n))
   const blocks = [...((await Promise.all(older)) as BlockRecord[]), newest]
   const history = feeHistory(blocks, percentiles)

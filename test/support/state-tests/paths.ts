@@ -32,7 +32,7 @@ type Verdict = (
  * loop into a classified timeout instead of a stuck suite.
  */
 const BUDGET_MS = 60_000
-const budget = <T>(evm: EVM, work: () => Promise<T>) => withBudget(evm, BUDGET_MS, work)
+const budget = async <T>(evm: EVM, work: () => Promise<T>) => withBudget(evm, BUDGET_MS, work)
 
 function verdict(c: Case, path: PathName, why: string | undefined): Verdict {
   if (why === undefined) return { kind: 'passed' }

@@ -1,0 +1,115 @@
+/**
+ * The shared kit's own rpc-bench (../shared/bench/rpc-bench.mjs, run as it is) on ours, a baseline checkout and
+ * anvil in one run, rounds alternating the targets: req/s and server CPU µs per request (the kit's
+ * `--server-pid`, from /proc) of each case, each round's figures with the load average beside them, then the
+ * best round of each target (most req/s, least CPU) and ours/anvil. Issue 28's read goals are stated in this
+ * kit's cases (callDistinct, balanceDistinct, eth_getBalance pending and latest).
+ *
+ *   npx tsx bench/kit-reads.ts [--rounds 3] [--duration 5] [--connections 16]
+ *                              [--cases callDistinct,balanceDistinct,balancePending,balanceLatest] [--baseline DIR]
+ *
+ * The kit is run from a scratch copy beside this repository's node_modules (it needs autocannon and viem, which
+ * it does not install), with `--retries 0`: other work on a shared machine would make it wait for quiet.
+ */
+import { spawnSync } from 'node:child_process'
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { startAnvil, startOurs, type Target } from './lib.js'
+
+const { values: args } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '3' },
+    duration: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '16' },
+    cases: { type: 'string', default: 'callDistinct,balanceDistinct,balancePending,balanceLatest' },
+    baseline: { type: 'string' },
+  },
+})
+
+const repo = new URL('..', import.meta.url).pathname
+const kit = mkdtempSync(join(tmpdir(), 'kit-reads-'))
+cpSync(join(repo, '../shared/bench/rpc-bench.mjs'), join(kit, 'rpc-bench.mjs'))
+cpSync(join(repo, '../shared/bench/lib'), join(kit, 'lib'), { recursive: true })
+cpSync(join(repo, '../shared/bench/contracts'), join(kit, 'contracts'), { recursive: true })
+symlinkSync(join(repo, 'node_modules'), join(kit, 'node_modules'))
+
+interface KitRow {
+  case: string
+  rps: number
+  serverCpuUsPerReq: number | null
+}
+interface Run {
+  label: string
+  target: Target
+  fixtures?: { token: string; txHash: string }
+  rows: Map<string, KitRow[]>
+}
+
+const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
+
+/** One pass of the kit over every case on `run`'s target (the first deploys the kit's fixtures). */
+function kitPass(run: Run): KitRow[] {
+  const out = join(kit, `${run.label}.json`)
+  const fixture = run.fixtures ? ['--token', run.fixtures.token, '--tx', run.fixtures.txHash] : []
+  const result = spawnSync(
+    process.execPath,
+    [
+      join(kit, 'rpc-bench.mjs'),
+      ...['--url', run.target.url, '--server-pid', String(run.target.pid), '--out', out],
+      ...['--cases', args.cases!, '--connections', args.connections!, '--duration', args.duration!],
+      ...['--retries', '0', ...fixture],
+    ],
+    { cwd: kit, encoding: 'utf8' },
+  )
+  if (result.status !== 0) throw new Error(`rpc-bench on ${run.label} failed: ${result.stderr.slice(-600)}`)
+  const report = JSON.parse(readFileSync(out, 'utf8')) as { fixtures: Run['fixtures']; results: KitRow[] }
+  run.fixtures ??= report.fixtures
+  return report.results
+}
+
+const runs: Run[] = []
+try {
+  runs.push({ label: 'ours', target: await startOurs(), rows: new Map() })
+  if (args.baseline) runs.push({ label: 'before', target: await startOurs([], [], args.baseline), rows: new Map() })
+  runs.push({ label: 'anvil', target: await startAnvil('1'), rows: new Map() })
+  for (const run of runs) kitPass(run) // fixtures and the JIT's warm-up, not recorded
+  const cell = (row: KitRow) => `${row.rps} req/s ${row.serverCpuUsPerReq} µs`
+  for (let round = 0; round < Number(args.rounds); round++) {
+    const order = round % 2 ? [...runs].reverse() : runs
+    const line: string[] = []
+    for (const run of order) {
+      const before = loadavg()
+      for (const row of kitPass(run)) {
+        run.rows.set(row.case, [...(run.rows.get(row.case) ?? []), row])
+        line.push(`${run.label} ${row.case} ${cell(row)}`)
+      }
+      line.push(`(load ${before})`)
+    }
+    console.log(`round ${round + 1}: ${line.join('; ')}`)
+  }
+  const anvil = runs.at(-1)!
+  const best = (run: Run, name: string) => {
+    const rows = run.rows.get(name) ?? []
+    return {
+      rps: Math.max(...rows.map((r) => r.rps)),
+      cpu: Math.min(...rows.map((r) => r.serverCpuUsPerReq ?? Number.POSITIVE_INFINITY)),
+    }
+  }
+  console.log(`\nbest of ${args.rounds} rounds, ${args.connections} connections, load after: ${loadavg()}`)
+  console.log(`| case | ${runs.map((r) => `${r.label} req/s (CPU µs)`).join(' | ')} | ours/anvil |`)
+  console.log(`|---|${runs.map(() => '---|').join('')}---|`)
+  for (const name of args.cases!.split(',')) {
+    const cells = runs.map((run) => {
+      const b = best(run, name)
+      return `${b.rps} (${b.cpu})`
+    })
+    console.log(
+      `| ${name} | ${cells.join(' | ')} | ${(best(runs[0]!, name).rps / best(anvil, name).rps).toFixed(2)}× |`,
+    )
+  }
+} finally {
+  for (const run of runs) await run.target.stop()
+  rmSync(kit, { recursive: true, force: true })
+}
