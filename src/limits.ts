@@ -125,6 +125,13 @@ export const FEED_RECONNECT_MAX_MS = 10_000
 export const UPSTREAM_BATCH_MAX = 100
 
 /**
+ * Accounts, slots and code the sequencer's state manager keeps cached between flashblocks (~400 bytes an
+ * account); past this they are emptied once flushed (flash-builder.ts): the hot ones (fee vaults, L1Block,
+ * busy senders) are read again from the trie at the next flashblock, a few hundred µs every few hundred blocks.
+ */
+export const LIVE_STATE_CACHED_ENTRIES = 20_000
+
+/**
  * State values the read path keeps across state roots, keyed by content (storage by the account's storage
  * root and slot, code by its hash), so a new flashblock's root starts warm for every contract it did not
  * write. Oldest dropped first.
