@@ -12,8 +12,15 @@ const DIFFERENTIAL = [
 
 const ALL = ['src/**/*.test.ts', 'codegen/**/*.test.ts', 'test/**/*.test.ts', 'generated/**/*.test.ts']
 
-/** Files that replace something process-wide (a spy on performance.now, on a prototype): each in a fresh worker. */
-const ISOLATED = ['src/evm/execution/call-budget.test.ts', 'test/follower/feed-client.test.ts']
+/**
+ * Files that replace something process-wide (a spy on performance.now, on a prototype, a limit of src/limits.ts
+ * by vi.mock, which a worker that already loaded the module would not see): each in a fresh worker.
+ */
+const ISOLATED = [
+  'src/evm/execution/call-budget.test.ts',
+  'test/follower/feed-client.test.ts',
+  'src/chain/state-caches.test.ts',
+]
 
 export default defineConfig({
   test: {

@@ -11,11 +11,12 @@
  * A fresh instance of the same flags is started beside it. Then: the live heap of both after a full GC (and
  * the aged one's at `--samples` points while it ages: growth per block), the idle chain's CPU, and server CPU
  * per request of each read case (request-cpu.ts's method), in rounds alternating the two instances (a
- * neighbour's burst hits both); the best round of each. Modes: in memory, in memory with --history 64, and
- * with --data-dir.
+ * neighbour's burst hits both); the best round of each, the idle chain's CPU measured again before each round.
+ * Modes: in memory (the state of the last 128 blocks, the default), `history` (--history 64), `all` (--history
+ * all: every block's state, the default before), and with --data-dir.
  *
  *   npx tsx bench/aging.ts [--txs 180000] [--blocks 3600] [--reads 4] [--recipients 0] [--n 10000]
- *                          [--rounds 3] [--modes memory,history,data-dir] [--flags="..."] [--snapshots DIR]
+ *                          [--rounds 3] [--modes memory,history,all,data-dir] [--flags="..."] [--snapshots DIR]
  *
  * --recipients N: the transfers go to N addresses in turn instead of fresh ones.
  * --snapshots DIR: also write both instances' heap snapshots there (MODE-fresh/-aged.heapsnapshot), for
@@ -51,7 +52,12 @@ const { values: args } = parseArgs({
 const blocks = Number(args.blocks)
 const txs = Number(args.txs)
 const names = args.cases.split(',')
-const MODE_FLAGS: Record<string, string[]> = { memory: [], history: ['--history', '64'], 'data-dir': [] }
+const MODE_FLAGS: Record<string, string[]> = {
+  memory: [],
+  history: ['--history', '64'],
+  all: ['--history', 'all'],
+  'data-dir': [],
+}
 const load = () => loadavg()[0]!.toFixed(1)
 
 type Instance = { target: Target; inspectPort: number; all: Record<string, unknown>; idle: number }
@@ -146,15 +152,20 @@ async function run(mode: string, raws: string[]) {
       ] as const)
         await writeHeapSnapshot(target.pid!, inspectPort, join(args.snapshots, `${mode}-${label}.heapsnapshot`))
     const rounds = { fresh: new Map<string, number[]>(), aged: new Map<string, number[]>() }
+    const idle = { fresh: [] as number[], aged: [] as number[] }
     for (let r = 0; r < Number(args.rounds); r++)
       for (const [label, instance] of [
         ['fresh', fresh],
         ['aged', aged],
-      ] as const)
+      ] as const) {
+        // the idle chain's CPU again before each round: an aged data directory compacts for minutes after ageing
+        if (r > 0) instance.idle = await idleCpuPerMs(instance.target)
+        idle[label].push(instance.idle)
         for (const name of names) {
           const us = await measure(instance, name)
           rounds[label].set(name, [...(rounds[label].get(name) ?? []), us])
         }
+      }
     const first = samples[0]!
     const last = samples[samples.length - 1]!
     const perBlock = ((last.heap - first.heap) * 1024) / Number(last.height - first.height)
@@ -173,7 +184,7 @@ async function run(mode: string, raws: string[]) {
       `| live heap after full GC | ${mb(heap.fresh)} | ${mb(heap.aged)} | ${(heap.aged.heapUsed / heap.fresh.heapUsed).toFixed(2)}× |`,
     )
     console.log(
-      `| idle chain, CPU ms/s | ${(fresh.idle * 1000).toFixed(1)} | ${(aged.idle * 1000).toFixed(1)} | ${(aged.idle / fresh.idle).toFixed(2)}× |`,
+      `| idle chain, CPU ms/s (rounds) | ${idle.fresh.map((i) => (i * 1000).toFixed(0)).join('/')} | ${idle.aged.map((i) => (i * 1000).toFixed(0)).join('/')} | |`,
     )
     for (const name of names) {
       const f = Math.min(...rounds.fresh.get(name)!)

@@ -188,6 +188,13 @@ describe('flags', () => {
     expect(read('0')).toBe(0)
   })
 
+  test('--history takes a number of blocks or all, and refuses other words', () => {
+    expect(parseArgs(['--history', '64']).history).toBe(64)
+    expect(parseArgs(['--history', 'all']).history).toBe('all')
+    expect(parseArgs([]).history).toBeUndefined()
+    expect(() => parseArgs(['--history', 'some'])).toThrow('--history expects a whole number, got "some"')
+  })
+
   test('fractional block times become milliseconds', () => {
     expect(parseArgs(['--block-time', '0.5', '--flashblock-interval', '100']).blockTimeMs).toBe(500)
   })
@@ -273,7 +280,7 @@ describe('flags of the wrong shape are refused with a sentence naming the flag',
     [['--rpc.evmtimeout', '.s'], '--rpc.evmtimeout expects a duration'],
     [['--rpc.evmtimeout', '5sec'], '--rpc.evmtimeout expects a duration'],
     [['--fork-block-number', '0x10'], '--fork-block-number expects a whole number'],
-    [['--history', 'all'], '--history expects a whole number'],
+    [['--history', 'every'], '--history expects a whole number'],
     [['--quiet=yes'], '--quiet does not take a value'],
     [['serve'], 'unexpected argument serve'],
   ])('%j', (argv, message) => {

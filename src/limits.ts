@@ -125,6 +125,13 @@ export const FEED_RECONNECT_MAX_MS = 10_000
 export const UPSTREAM_BATCH_MAX = 100
 
 /**
+ * Accounts, slots and code the sequencer's state manager keeps cached between flashblocks (~400 bytes an
+ * account); past this they are emptied once flushed (flash-builder.ts): the hot ones (fee vaults, L1Block,
+ * busy senders) are read again from the trie at the next flashblock, a few hundred µs every few hundred blocks.
+ */
+export const LIVE_STATE_CACHED_ENTRIES = 20_000
+
+/**
  * State values the read path keeps across state roots, keyed by content (storage by the account's storage
  * root and slot, code by its hash), so a new flashblock's root starts warm for every contract it did not
  * write. Oldest dropped first.
@@ -277,6 +284,15 @@ export const PREIMAGES_KNOWN_ON_DISK = 100_000
 
 /** --data-dir: trie nodes kept decoded in memory in front of LevelDB (an LRU; a node is ~100-500 bytes). */
 export const TRIE_NODE_CACHE_ENTRIES = 50_000
+
+/**
+ * --history's default in memory: the state of the last 128 blocks, as geth keeps in memory (TriesInMemory) and
+ * op-geth serves (older: "missing trie node"), so the heap does not grow with every block's rewritten trie paths
+ * (an hour at 50 transfers a second kept 810 MB of live heap, ~23 MB of it the last 128 blocks'). anvil keeps
+ * 500 states in memory and spills older ones to a temporary directory; Hardhat keeps all. `--history all`
+ * keeps all; a --data-dir keeps all unless --history is given (disk, not heap).
+ */
+export const MEMORY_HISTORY_BLOCKS = 128
 
 /** --history: blocks between two prune passes (fewer when --history is smaller). */
 export const PRUNE_EVERY_BLOCKS = 256

@@ -61,6 +61,8 @@ export interface BlockReader {
   unsealedTx(hash: Uint8Array): Promise<TxRecord | undefined>
   /** State as of the selected block, or undefined when this endpoint does not know the block. */
   state(selector: BlockSelector): Eventually<StateView | undefined>
+  /** The oldest block whose state this endpoint serves (eth_capabilities); absent: genesis. */
+  oldestState?(): bigint
   /** eth_getTransactionCount at `pending`: preconfirmed transactions and the pool's consecutive nonces count. */
   pendingNonce(address: Uint8Array): Promise<bigint>
 }

@@ -152,6 +152,7 @@ export class Chain implements Backend, TxSubmitter {
       pending: this.pending,
       pool,
       stateAt: (root: Uint8Array) => merkleStateView(this.readerAt(root)),
+      oldestState: () => this.options.pruner?.oldestKept(store.height) ?? 0n,
     }
     const reader = (endpoint: Endpoint) => {
       const resolver = new BlockResolver(endpoint, sources)

@@ -14,6 +14,7 @@ import type { UpstreamFork } from './fork/upstream-fork.js'
 import { createGenesis, type GenesisOptions } from './genesis.js'
 import { createGethGenesis, type GenesisFile } from './geth-genesis.js'
 import { importFile } from './import-blocks.js'
+import { MEMORY_HISTORY_BLOCKS } from '../limits.js'
 import { MemoryNodes } from './memory-nodes.js'
 import { Pruner } from './persist/prune.js'
 import { Preimages } from './persist/preimages.js'
@@ -73,19 +74,20 @@ export async function openChainState(options: ChainOptions, making: Making) {
   const nodes = new MemoryNodes()
   const { stateManager, genesis, preimages } = durable ?? (await makeGenesis(memoryTrie(common, nodes)))
   const store = new CanonicalStore(genesis, durable?.history)
-  const { history } = options
+  const history = options.history ?? (durable ? 'all' : MEMORY_HISTORY_BLOCKS)
   // --history prunes the in-memory node store as it does a data directory's
-  const pruner = !history
-    ? undefined
-    : durable
-      ? durable.pruner(history, store, logger.warn)
-      : new Pruner(
-          nodes.prunable(),
-          liveTrie(stateManager),
-          history,
-          (n) => store.byNumber(n)?.header.stateRoot,
-          logger.warn,
-        )
+  const pruner =
+    history === 'all'
+      ? undefined
+      : durable
+        ? durable.pruner(history, store, logger.warn)
+        : new Pruner(
+            nodes.prunable(),
+            liveTrie(stateManager),
+            history,
+            (n) => store.byNumber(n)?.header.stateRoot,
+            logger.warn,
+          )
   if (options.importFile !== undefined) await importFile(options.importFile, store, stateManager, common, logger.info)
   return { stateManager, store, preimages, durable, pruner }
 }

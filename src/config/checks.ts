@@ -67,7 +67,7 @@ function refuseChainSettings(settings: Partial<Config>): void {
 }
 
 function checkHistory({ history }: Partial<Config>): void {
-  if (history === undefined) return
+  if (history === undefined || history === 'all') return
   if (!Number.isInteger(history) || history < 1) fail('--history expects at least 1 block')
 }
 

@@ -65,8 +65,8 @@ export interface Config {
   dumpState?: string
   /** --load-state: a fresh chain starts with the accounts of this file. */
   loadState?: string
-  /** --history: keep the state of the last N blocks (in memory or in --data-dir); absent = keep all. */
-  history?: number
+  /** --history: keep the state of the last N blocks (in memory or in --data-dir), or all; absent = MEMORY_HISTORY_BLOCKS in memory, all in a data directory. */
+  history?: number | 'all'
   /** Follower mode (`--upstream`): the upstream node's HTTP JSON-RPC; absent = the embedded chain. */
   upstream?: string
   /** `--upstream-feed`: the raw flashblocks feed (WebSocket) a follower re-executes. */

@@ -36,6 +36,8 @@ export interface ResolverSources {
   readonly pool: PoolSource
   /** A read-only view of a committed state root. */
   stateAt(root: Uint8Array): StateView
+  /** The oldest block whose state is served (--history); absent: genesis. */
+  oldestState?(): bigint
 }
 
 export class BlockResolver implements BlockReader {
@@ -43,6 +45,10 @@ export class BlockResolver implements BlockReader {
     readonly endpoint: Endpoint,
     private readonly sources: ResolverSources,
   ) {}
+
+  oldestState(): bigint {
+    return this.sources.oldestState?.() ?? 0n
+  }
 
   async latest(): Promise<BlockRecord> {
     return this.sources.store.latest()

@@ -13,6 +13,7 @@ import { CAROL, devAccount } from '../support/dev-keys.js'
 import { viemChain } from '../support/harness.js'
 import { rpc } from '../support/rpc.js'
 import { until } from '../support/wait-for.js'
+import { MEMORY_HISTORY_BLOCKS } from '../../src/limits.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'preconf-history-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -68,32 +69,78 @@ test('a state read older than --history blocks gets missing trie node; recent st
   }
 }, 120_000)
 
-test('in memory, --history prunes the same way, and evm_revert to a pruned snapshot is refused', async () => {
+test('in memory, --history prunes the same way, and keeps the state of a snapshot and of an edited block', async () => {
   const { dataDir: _, ...inMemory } = options
-  const service = (await startService(inMemory)) as RunningService
+  // blocks only when asked, each pass waited for: a pass starts at every fourth block (4, 8, 12...)
+  const service = (await startService({ ...inMemory, blockTimeMs: 3_600_000 })) as RunningService
+  const pruner = service.chain.options.pruner!
+  const head = async () => BigInt((await rpc(service.url, 'eth_blockNumber')).result as string)
+  const mine = async (blocks: number) => {
+    for (let i = 0; i < blocks; i++) {
+      await rpc(service.url, 'evm_mine')
+      await pruner.idle()
+    }
+  }
   try {
     const wallet = createWalletClient({ account: devAccount, chain: viemChain, transport: http(service.url) })
     const client = createPublicClient({ chain: viemChain, transport: http(service.url) })
     const snapshot = await rpc(service.url, 'evm_snapshot')
+    const atSnapshot = await client.getBalance({ address: CAROL })
     const sent = await wallet.sendTransaction({ to: CAROL, value: parseEther('3') })
+    await mine(1)
     const mined = (await client.waitForTransactionReceipt({ hash: sent })).blockNumber
-    const before = mined - 1n
-    await until(async () => (await client.getBlockNumber()) >= mined + 12n, 'twelve more blocks')
-    await service.chain.options.pruner!.idle()
+    await mine(8)
+    while ((await head()) % 4n !== 1n) await mine(1)
+    // an edit under the head: its block's reads go to the edited root, which the pass three blocks on keeps
+    await rpc(service.url, 'anvil_setBalance', [CAROL, '0x2a'])
+    const edited = await head()
+    await mine(3)
+    expect(await client.getBalance({ address: CAROL, blockNumber: edited })).toBe(42n)
 
-    const pruned = await rpc(service.url, 'eth_getBalance', [CAROL, hex(before)])
+    const pruned = await rpc(service.url, 'eth_getBalance', [CAROL, hex(mined)])
     expect(pruned.error?.message).toMatch(/^missing trie node 0x[0-9a-f]{64} .* older than --history 4 blocks$/)
-    const head = await client.getBlockNumber()
-    const revert = await rpc(service.url, 'evm_revert', [snapshot.result])
-    expect(revert.error?.message).toMatch(/^missing trie node/)
-    // nothing was undone: the chain goes on from where it was, on whole state
-    expect(await client.getBlockNumber()).toBeGreaterThanOrEqual(head)
-    const balance = await client.getBalance({ address: CAROL })
+    // the block before is the snapshot's, and every pass kept the snapshot's state: evm_revert puts it back
+    expect((await rpc(service.url, 'evm_revert', [snapshot.result])).result).toBe(true)
+    expect(await head()).toBeLessThan(mined)
+    expect(await client.getBalance({ address: CAROL })).toBe(atSnapshot)
     const paid = await wallet.sendTransaction({ to: CAROL, value: 1n })
-    const receipt = await client.waitForTransactionReceipt({ hash: paid })
-    expect(receipt.status).toBe('success')
-    expect(await client.getBalance({ address: CAROL })).toBe(balance + 1n)
+    await mine(1)
+    expect((await client.waitForTransactionReceipt({ hash: paid })).status).toBe('success')
+    expect(await client.getBalance({ address: CAROL })).toBe(atSnapshot + 1n)
   } finally {
     await service.close()
+  }
+}, 120_000)
+
+test('in memory the state of the last 128 blocks is kept by default, all with --history all', async () => {
+  const { dataDir: _, history: __, ...inMemory } = options
+  for (const history of [undefined, 'all' as const]) {
+    const service = (await startService({ ...inMemory, blockTimeMs: 3_600_000, history })) as RunningService
+    try {
+      const client = createPublicClient({ chain: viemChain, transport: http(service.url) })
+      const genesis = await client.getBalance({ address: CAROL, blockNumber: 0n })
+      // a pass every 128 blocks: the second one (at 256 or just after) is past block 1
+      await rpc(service.url, 'anvil_mine', [hex(BigInt(2 * MEMORY_HISTORY_BLOCKS + 4))])
+      await service.chain.options.pruner?.idle()
+      await rpc(service.url, 'evm_mine')
+      await service.chain.options.pruner?.idle()
+      const old = await rpc(service.url, 'eth_getBalance', [CAROL, '0x1'])
+      if (history === 'all') expect(old.result).toBe(hex(genesis))
+      else expect(old.error?.message).toMatch(/older than --history 128 blocks$/)
+      const recent = (await client.getBlockNumber()) - BigInt(MEMORY_HISTORY_BLOCKS) + 8n
+      expect(await client.getBalance({ address: CAROL, blockNumber: recent })).toBe(genesis)
+      // eth_capabilities says so: state from the 128th block back, blocks from genesis
+      const capabilities = (await rpc(service.url, 'eth_capabilities')).result as Record<
+        string,
+        { oldestBlock: string }
+      >
+      const oldest = history === 'all' ? 0n : (await client.getBlockNumber()) - BigInt(MEMORY_HISTORY_BLOCKS) + 1n
+      expect([capabilities.state!.oldestBlock, capabilities.blocks!.oldestBlock]).toEqual([hex(oldest), '0x0'])
+      // anvil_reset goes back to the genesis state, which every pass keeps
+      await rpc(service.url, 'anvil_reset')
+      expect(await client.getBalance({ address: CAROL })).toBe(genesis)
+    } finally {
+      await service.close()
+    }
   }
 }, 120_000)

@@ -16,7 +16,6 @@ import type { ReplayStep } from '../sequencer.js'
 import { applyState, parseStateFile, StateFileError } from '../persist/state-load.js'
 import { stateDumpOf } from '../persist/state-dump.js'
 import { Impersonation, impersonatedTx } from './impersonation.js'
-import { keyOf } from '../../domain/block-record.js'
 import { discardUntouchedBlock, rewind, type Snapshot, takeSnapshot } from './rewind.js'
 import { accountEdit, applyEdit, codeEdit, type StateEdit, storageEdit } from './state-edits.js'
 
@@ -39,6 +38,10 @@ export class EmbeddedDevNode implements DevNode {
       this.steps = []
     })
     if (chain.store.rewindable) this.initial = takeSnapshot(chain, [])
+    chain.options.pruner?.keep({
+      resolve: (root) => chain.roots.resolve(root),
+      held: () => [...(this.initial ? [this.initial.root] : []), ...[...this.kept.values()].map((s) => s.root)],
+    })
   }
 
   setBalance(address: Uint8Array, balance: bigint): Promise<void> {
@@ -267,9 +270,9 @@ export class EmbeddedDevNode implements DevNode {
 
   /** Inside the lock: back to `snapshot`, the clock following its head as anvil's does. */
   private async rewindTo(snapshot: Snapshot, reason: string): Promise<void> {
-    // --history may have pruned that state: refuse (missing trie node) before anything is undone
-    const root = this.chain.store.byNumber(snapshot.height)?.header.stateRoot
-    if (root) this.chain.options.pruner?.check(snapshot.roots.get(keyOf(root)) ?? root)
+    // --history's passes keep a snapshot's state; should it be gone all the same, refuse (missing trie node)
+    // before anything is undone
+    this.chain.options.pruner?.check(snapshot.root)
     await rewind(this.chain, snapshot, reason)
     this.steps = snapshot.open ? [...snapshot.open.steps] : []
     this.chain.nextBlock.clock.resetTo(this.chain.store.latest().header.timestamp)

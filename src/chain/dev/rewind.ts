@@ -22,6 +22,8 @@ import type { ReplayStep } from '../sequencer.js'
 export interface Snapshot {
   readonly height: bigint
   readonly hash: Uint8Array
+  /** The head's state root as edited then: what --history's passes keep for it. */
+  readonly root: Uint8Array
   readonly roots: ReadonlyMap<string, Uint8Array>
   readonly open?: { readonly params: BlockParams; readonly steps: readonly ReplayStep[] }
   readonly pool: { readonly txs: readonly UserTxRecord[]; readonly deposits: readonly TxRecord[] }
@@ -34,6 +36,7 @@ export function takeSnapshot(chain: DevChain, steps: readonly ReplayStep[]): Sna
   return {
     height: head.number,
     hash: head.hash,
+    root: chain.roots.resolve(head.header.stateRoot),
     roots: chain.roots.copy(),
     ...(params ? { open: { params, steps: [...steps] } } : {}),
     pool: chain.pool.entries(),

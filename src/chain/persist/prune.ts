@@ -6,7 +6,9 @@
  * taken before the mark that is not marked and not written since the pass began (a new flashblock may
  * write a node with an old hash again) is deleted. Code (keys longer than a node hash) is kept. A read
  * of a pruned block's state finds its root gone (Chain.readerAt -> MissingTrieNodeError); a block between
- * N and N + PRUNE_EVERY_BLOCKS deep may still be readable until the next pass.
+ * N and N + PRUNE_EVERY_BLOCKS deep may still be readable until the next pass. The dev node's roots are kept
+ * too (keep()): the edited root a block's reads go to, and the state of every evm_snapshot and of anvil_reset's
+ * start, so a fixture reverted to after a thousand blocks (Hardhat's loadFixture) still has its state.
  */
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
@@ -29,9 +31,16 @@ export interface PrunableNodes {
   end(): void
 }
 
+/** The dev node's part in a pass: where a block's state is read (an edited root) and the roots it holds on to. */
+export interface KeptRoots {
+  resolve(root: Uint8Array): Uint8Array
+  held(): Iterable<Uint8Array>
+}
+
 export class Pruner {
   private lastPass = 0n
   private running?: Promise<void>
+  private dev: KeptRoots = { resolve: (root) => root, held: () => [] }
 
   constructor(
     private readonly nodes: PrunableNodes,
@@ -54,6 +63,17 @@ export class Pruner {
       })
   }
 
+  /** The oldest block whose state is sure to be kept (older ones may be until the next pass). */
+  oldestKept(head: bigint): bigint {
+    const oldest = head - BigInt(this.history) + 1n
+    return oldest > 0n ? oldest : 0n
+  }
+
+  /** The dev node's roots (its edits and snapshots), asked at every pass. */
+  keep(dev: KeptRoots): void {
+    this.dev = dev
+  }
+
   /** Refuses a state read whose root a pass has removed (geth's missing trie node). */
   check(root: Uint8Array): void {
     if (equalsBytes(root, KECCAK256_RLP) || this.nodes.has(bytesToHex(root).slice(2))) return
@@ -69,10 +89,10 @@ export class Pruner {
     const candidates = this.nodes.begin() // snapshot: nodes written from now on are not in it
     try {
       const marked = new Set<string>() // unprefixed hex node hashes, shared by every walk: shared subtrees are walked once
-      const roots = [this.trie.root()]
+      const roots = [this.trie.root(), ...this.dev.held()]
       for (let n = head - BigInt(this.history) + 1n; n <= head; n++) {
         const root = this.rootOf(n)
-        if (root) roots.push(root)
+        if (root) roots.push(this.dev.resolve(root))
       }
       await markReachable(this.nodes, roots, marked)
       let deletes: string[] = []

@@ -2,10 +2,10 @@
  * The flags of the embedded chain (its network, cadence, block parameters, pool, where it starts from and
  * where it is kept) and of its dev node (the accounts it holds keys of, the methods that edit it unsigned).
  */
-import { GASLESS_MAX_GAS_LIMIT } from '../../limits.js'
+import { GASLESS_MAX_GAS_LIMIT, MEMORY_HISTORY_BLOCKS } from '../../limits.js'
 import { CHAIN_IDS, CONFIG_DEFAULTS as d, networkDefaults, WEI_PER_OKB } from '../defaults.js'
 import { CHAIN, type Flag, toggle, value } from './kinds.js'
-import { gaslessTargets, integer, name, okb, seconds, text, wholeNumber, words } from './values.js'
+import { blocksOrAll, gaslessTargets, integer, name, okb, seconds, text, wholeNumber, words } from './values.js'
 
 const mainnet = networkDefaults('mainnet')
 const testnet = networkDefaults('testnet')
@@ -110,9 +110,9 @@ export const CHAIN_SETTING_FLAGS = {
   ),
   history: value(
     'history',
-    '<n>',
-    integer,
-    'keep the state of the last n blocks only (in memory or in --data-dir); older state reads get "missing trie node" (default: keep all; blocks are always kept)',
+    '<n|all>',
+    blocksOrAll,
+    `keep the state of the last n blocks only, or all; older state reads get "missing trie node" (default: ${MEMORY_HISTORY_BLOCKS} in memory, as geth; all in --data-dir; blocks, evm_snapshot's and anvil_reset's states are always kept)`,
     CHAIN,
   ),
   genesis: value(

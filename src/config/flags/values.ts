@@ -21,6 +21,9 @@ export const integer: Read<number> = (value, flag) => {
   return Number(value)
 }
 
+/** --history: a number of blocks, or `all`. */
+export const blocksOrAll: Read<number | 'all'> = (value, flag) => (value === 'all' ? 'all' : integer(value, flag))
+
 /** A decimal or 0x whole number, of any size. */
 export const wholeNumber: Read<bigint> = (value, flag) => {
   if (!WHOLE.test(value)) throw new ConfigError(`--${flag} expects a whole number, got "${value}"`)

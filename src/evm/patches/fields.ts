@@ -1,7 +1,8 @@
 /**
  * The protected fields of @ethereumjs objects the service reads outside the call path, typed by the packages'
  * declarations: the live state trie under a MerkleStateManager (state-views.ts's node store and read views,
- * --dump-state), its checkpoint depth (flash-builder.ts checks a transaction left none open), a Common's
+ * --dump-state), its checkpoint depth (flash-builder.ts checks a transaction left none open) and how much its
+ * caches hold (flash-builder.ts empties them past a bound), a Common's
  * chain parameters (a geth genesis's BPO schedule, the deposit contract), and the readonly `common` of a
  * header or transaction (chain-common.ts shares one Common among the chain's records). installEvmPatches checks each is
  * where these read it.
@@ -25,6 +26,12 @@ export function mapUnder<V extends string | Uint8Array>(db: MapDB<string, V>): M
 /** A MerkleStateManager's code cache, if it keeps one (fork mode replaces an empty code it cached). */
 export function codeCache(state: MerkleStateManager): CodeCache | undefined {
   return state['_caches']?.code
+}
+
+/** Entries a MerkleStateManager's caches hold (accounts, slots, code). */
+export function cachedEntries(state: StateManagerInterface): number {
+  const caches = (state as MerkleStateManager)['_caches']
+  return (caches?.account?.size() ?? 0) + (caches?.storage?.size() ?? 0) + (caches?.code?.size() ?? 0)
 }
 
 /** How many checkpoints of a MerkleStateManager are open. */
