@@ -60,7 +60,9 @@ describe('a child started on a free port', () => {
     expect(port).toBe(ports[1])
     expect(port).not.toBe(ports[0])
     expect(child.exitCode).toBeNull()
-    expect(children[0]!.exitCode).toBe(1)
+    // gone: it exited on EADDRINUSE, or was killed when the squatter answered in its place before it had exited
+    const first = children[0]!
+    expect(first.exitCode === 1 || first.signalCode === 'SIGKILL', `${first.exitCode} ${first.signalCode}`).toBe(true)
   })
 
   test('that stays up while another process answers on its port is replaced by one on another port', async () => {
