@@ -26,10 +26,12 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // the embedded chain is CPU-bound; two cores, so keep files from starving each other's sequencers. Three
-    // workers are faster on an idle machine (cold npm test 278 s against 319 s) but beside two CPU hogs long files
-    // ran into their timeouts (soak 240 s, vm-lifetime 30 s): measured, not taken
-    maxWorkers: 2,
+    // three on two cores: the files wait on servers, processes and timers as much as they compute, and an idle
+    // machine's cold npm test took 278 s with three against 319 s with two. Beside two CPU hogs three first
+    // failed on races the extra load exposed, each fixed at its cause: nginx losing the port freePort() gave it
+    // (scripts/cluster/ports.ts), a 100 ms block timer overtaking a --history window, soak's refused sends all
+    // retrying on every flashblock (34 000 sends in 207 s, now 5 600 in 108 s)
+    maxWorkers: 3,
     // A worker runs file after file of its project without reloading the modules (@ethereumjs, viem, fastify,
     // the service) nor re-running the EVM patches' install, ~1 s of CPU a file: every file closes what it
     // starts, no support module keeps state, and the few files that swap something process-wide run isolated.

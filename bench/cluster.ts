@@ -11,7 +11,7 @@ import { createWalletClient, encodeDeployData, encodeFunctionData, http } from '
 import { type Cluster, startCluster } from '../scripts/cluster/cluster.js'
 import { preconfRpcChain } from '../src/client/chains.js'
 import { testToken } from '../test/support/fixtures.js'
-import { devAccount, freePort } from './lib.js'
+import { devAccount } from './lib.js'
 
 const { values: args } = parseArgs({
   options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '16' } },
@@ -70,7 +70,7 @@ async function roundTripUs(url: string, count = 400): Promise<number> {
 const rows: string[] = ['| read | target | req/s | p50 ms | p99 ms |', '|---|---|---|---|---|']
 const notes: string[] = []
 for (const followers of [1, 2]) {
-  const cluster = await startCluster({ followers, port: await freePort(), followerFlags: ['--rate-limit', '0'] })
+  const cluster = await startCluster({ followers, followerFlags: ['--rate-limit', '0'] })
   try {
     if (followers === 1) {
       const direct = await roundTripUs(`${cluster.followers[0]!.origin}/`)

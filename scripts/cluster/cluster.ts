@@ -2,28 +2,21 @@
  * The cluster topology on one machine: redis-server, one embedded leader (none when an upstream is given),
  * N followers of it sharing Redis, and nginx in front of the followers. A supervisor polls every follower's
  * GET /ready and renders the unready ones `down` in nginx (open-source nginx has only passive checks), and
- * restarts a follower that dies on the same port, so it rejoins.
+ * restarts a follower that dies on the same port, so it rejoins. Every port it picks is taken again when the
+ * process it was for could not bind it (scripts/cluster/ports.ts): another process on the machine got it first.
  */
 import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Nginx } from './nginx.js'
-import {
-  freePort,
-  isReady,
-  listening,
-  readyStatus,
-  startMember,
-  startRedis,
-  stopProcess,
-  waitFor,
-} from './processes.js'
+import { freePort, spawnOnFreePort } from './ports.js'
+import { isReady, listening, readyStatus, startMember, startRedis, stopProcess, waitFor } from './processes.js'
 
 export interface ClusterOptions {
   followers: number
-  /** nginx's port on 127.0.0.1. */
-  port: number
+  /** nginx's port on 127.0.0.1; a free one when not given (tests, the bench). */
+  port?: number
   /** Follow this node instead of starting a leader. */
   upstream?: string
   upstreamFeed?: string
@@ -59,8 +52,9 @@ const SUPERVISE_INTERVAL_MS = 250
 const RESTART_DELAY_MS = 500
 const DRAIN_AFTER_POLLS = 3
 
+const originOf = (port: number) => `http://127.0.0.1:${port}`
+
 class Supervised implements Member {
-  child!: ChildProcess
   ready = false
   /** Its /ready answers 503: nginx must not send it traffic. */
   drained = false
@@ -69,33 +63,56 @@ class Supervised implements Member {
   streak = 0
   private stopping = false
 
-  constructor(
+  private constructor(
     readonly name: string,
-    readonly port: number,
-    private readonly start: () => ChildProcess,
+    public port: number,
+    public child: ChildProcess,
+    private readonly startAt: (port: number) => ChildProcess,
     private readonly log: (line: string) => void,
     private readonly restart: boolean,
   ) {
-    this.spawn()
+    this.watch()
+  }
+
+  /** Started on a free port and up (its /ready answers 200), then supervised. */
+  static async launch(
+    name: string,
+    startAt: (port: number) => ChildProcess,
+    log: (line: string) => void,
+    restart: boolean,
+  ): Promise<Supervised> {
+    const up = (child: ChildProcess, port: number) => waitFor(name, child, () => isReady(originOf(port)))
+    const { child, port } = await spawnOnFreePort(name, startAt, up)
+    return new Supervised(name, port, child, startAt, log, restart)
   }
 
   get origin(): string {
-    return `http://127.0.0.1:${this.port}`
+    return originOf(this.port)
   }
 
   get pid(): number {
     return this.child.pid ?? -1
   }
 
-  private spawn(): void {
-    const child = this.start()
-    this.child = child
-    child.once('exit', (code, signal) => {
+  private watch(): void {
+    this.child.once('exit', (code, signal) => {
       if (this.stopping) return
+      // up since its start, it held its port, and takes it again so it rejoins where it was; a restart that
+      // died before it was up may have lost its port to another process: a new one, which nginx is given on
+      // the supervisor's next poll (the upstream list names it)
+      const held = this.ready
       this.ready = false
       this.log(`${this.name} exited (${signal ?? code})${this.restart ? ': restarting' : ''}`)
-      if (this.restart) setTimeout(() => this.stopping || this.spawn(), RESTART_DELAY_MS)
+      if (this.restart) setTimeout(() => this.respawn(held), RESTART_DELAY_MS)
     })
+  }
+
+  private async respawn(onSamePort: boolean): Promise<void> {
+    const port = onSamePort ? this.port : await freePort()
+    if (this.stopping) return
+    this.port = port
+    this.child = this.startAt(port)
+    this.watch()
   }
 
   stop(): Promise<void> {
@@ -113,43 +130,43 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     rmSync(dir, { recursive: true, force: true })
   }
   try {
-    const redisPort = await freePort()
-    const redis = startRedis(dir, redisPort)
+    const { child: redis, port: redisPort } = await spawnOnFreePort(
+      'redis-server',
+      (port) => startRedis(dir, port),
+      (child, port) => waitFor('redis-server', child, () => listening(port), 15_000),
+    )
     started.push({ stop: () => stopProcess(redis) })
-    await waitFor('redis-server', redis, () => listening(redisPort), 15_000)
     const redisUrl = `redis://127.0.0.1:${redisPort}`
 
     let leader: Supervised | undefined
     let upstream = options.upstream
     let upstreamFeed = options.upstreamFeed
     if (!upstream) {
-      const port = await freePort()
       // internal: only followers call it, so no rate limit; its pool's admissions reach the shared pending filters.
       // A public cluster's source of truth: no unsigned state changes (dev-node methods off)
       const flags = ['--rate-limit', '0', '--redis-url', redisUrl, '--no-dev-methods']
-      leader = new Supervised('leader', port, () => startMember(dir, 'leader', port, flags), log, false)
+      leader = await Supervised.launch('leader', (port) => startMember(dir, 'leader', port, flags), log, false)
       started.push(leader)
-      await waitFor('the leader', leader.child, () => isReady(leader!.origin))
       upstream = `${leader.origin}/`
-      upstreamFeed = `ws://127.0.0.1:${port}/ws/flashblocks`
+      upstreamFeed = `ws://127.0.0.1:${leader.port}/ws/flashblocks`
     }
 
-    const followers: Supervised[] = []
+    const launches: Promise<Supervised>[] = []
     for (let i = 0; i < options.followers; i++) {
-      const port = await freePort()
       const source = options.upstreamOf?.(i) ?? { upstream: upstream!, upstreamFeed }
       const flags = ['--upstream', source.upstream, '--redis-url', redisUrl, '--trusted-proxies', '127.0.0.1']
       if (source.upstreamFeed) flags.push('--upstream-feed', source.upstreamFeed)
       flags.push(...(options.followerFlags ?? []))
       const name = `follower-${i + 1}`
-      const follower = new Supervised(name, port, () => startMember(dir, name, port, flags), log, true)
-      started.push(follower)
-      followers.push(follower)
+      launches.push(Supervised.launch(name, (port) => startMember(dir, name, port, flags), log, true))
     }
-    for (const f of followers) {
-      await waitFor(f.name, f.child, () => isReady(f.origin))
-      f.ready = true
-    }
+    // all at once, and every one that started is stopped with the cluster even when another failed
+    const launched = await Promise.allSettled(launches)
+    for (const l of launched) if (l.status === 'fulfilled') started.push(l.value)
+    const failed = launched.find((l) => l.status === 'rejected')
+    if (failed) throw failed.reason
+    const followers = launched.map((l) => (l as PromiseFulfilledResult<Supervised>).value)
+    for (const f of followers) f.ready = true
 
     const upstreams = () => {
       // a drained member is left out only while another serves (ready and not drained): stale answers beat
@@ -159,10 +176,20 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       const serving = followers.some((f) => f.ready && !f.drained)
       return followers.map((f) => ({ address: `127.0.0.1:${f.port}`, down: serving && f.drained }))
     }
-    const nginx = Nginx.start(join(dir, 'nginx'), `127.0.0.1:${options.port}`, upstreams())
+    let nginx!: Nginx
+    const startNginx = (port: number) => {
+      nginx = Nginx.start(join(dir, 'nginx'), `127.0.0.1:${port}`, upstreams())
+      return nginx.child
+    }
+    const nginxUp = (child: ChildProcess, port: number) =>
+      waitFor('nginx', child, () => isReady(originOf(port)), 15_000)
+    let entryPort = options.port
+    // a port the operator named is theirs: when nginx cannot bind it, its own error says so
+    if (entryPort === undefined) entryPort = (await spawnOnFreePort('nginx', startNginx, nginxUp)).port
+    else startNginx(entryPort)
     started.push({ stop: () => stopProcess(nginx.child) })
-    const origin = `http://127.0.0.1:${options.port}`
-    await waitFor('nginx', nginx.child, () => isReady(origin), 15_000)
+    await nginxUp(nginx.child, entryPort)
+    const origin = originOf(entryPort)
 
     let rendered = JSON.stringify(upstreams())
     // a drained member is back once its /ready is 200 again

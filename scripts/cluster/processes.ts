@@ -4,20 +4,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { openSync } from 'node:fs'
-import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url))
-
-/** A loopback port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const { port } = probe.address() as AddressInfo
-  await new Promise<void>((resolve) => probe.close(() => resolve()))
-  return port
-}
 
 /** Starts `command` with stdout and stderr appended to `<dir>/<name>.log`. */
 function startLogged(dir: string, name: string, command: string, args: string[]): ChildProcess {

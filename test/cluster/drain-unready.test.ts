@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type Cluster, startCluster } from '../../scripts/cluster/cluster.js'
 import { callVia } from '../support/cluster.js'
 import { SKIP_CLUSTER } from '../support/system-tools.js'
-import { freePort } from '../support/free-port.js'
 import { type LeaderProcess, startLeaderProcess } from '../support/leader-process.js'
 import { freeze, until } from '../support/wait-for.js'
 
@@ -23,7 +22,6 @@ describe.skipIf(SKIP_CLUSTER)('a follower with a frozen upstream behind nginx', 
     relay = await startLeaderProcess(['--upstream', leader.url, '--upstream-feed', feedOf(leader)])
     cluster = await startCluster({
       followers: 2,
-      port: await freePort(),
       upstream: leader.url,
       upstreamOf: (i) =>
         i === 0

@@ -23,7 +23,6 @@ import { callVia, untilEveryMember, untilEveryMemberHasReceipt } from '../suppor
 import { SKIP_CLUSTER } from '../support/system-tools.js'
 import { BOB, DEV_KEY_0, DEV_KEY_1, DEV_KEY_2 } from '../support/dev-keys.js'
 import { testToken } from '../support/fixtures.js'
-import { freePort } from '../support/free-port.js'
 import { post, request } from '../support/rpc.js'
 import { until } from '../support/wait-for.js'
 import { Redis } from 'ioredis'
@@ -36,7 +35,7 @@ describe.skipIf(SKIP_CLUSTER)('two followers behind nginx', { timeout: 120_000 }
   const addressOf = (i: number) => cluster.followers[i]!.origin.replace('http://', '')
 
   beforeAll(async () => {
-    cluster = await startCluster({ followers: 2, port: await freePort() })
+    cluster = await startCluster({ followers: 2 })
     entry = cluster.origin
   }, 300_000)
   afterAll(() => cluster?.stop())

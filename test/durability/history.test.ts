@@ -8,35 +8,44 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createPublicClient, createWalletClient, http, parseEther } from 'viem'
 import { afterAll, expect, test } from 'vitest'
-import { type RunningService, startService } from '../../src/service.js'
+import type { Chain } from '../../src/chain/chain.js'
+import type { RunningService } from '../../src/service.js'
 import { CAROL, devAccount } from '../support/dev-keys.js'
-import { viemChain } from '../support/harness.js'
+import { startFrozenService, viemChain } from '../support/harness.js'
 import { rpc } from '../support/rpc.js'
-import { until } from '../support/wait-for.js'
 import { MEMORY_HISTORY_BLOCKS } from '../../src/limits.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'preconf-history-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
-const options = {
-  port: 0,
-  quiet: true,
-  rateLimit: 0,
-  dataDir: dir,
-  history: 4,
-  blockTimeMs: 100,
-  flashblockIntervalMs: 25,
-}
+// blocks come from chain.mine() only (the harness's timers are an hour): the test decides when the chain moves
+// past --history, not a block timer racing its reads on a busy machine
+const options = { dataDir: dir, history: 4 }
 const hex = (n: bigint) => `0x${n.toString(16)}`
 
+/** Seals `n` blocks, the pool's transactions in the first. */
+async function mineBlocks(service: RunningService, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await (service.chain as Chain).mine()
+}
+
+/** Sends `value` to CAROL and seals it in a block of its own; returns that block's number. */
+async function payCarol(service: RunningService, value: bigint): Promise<bigint> {
+  const wallet = createWalletClient({ account: devAccount, chain: viemChain, transport: http(service.url) })
+  const client = createPublicClient({ chain: viemChain, transport: http(service.url) })
+  const sent = await wallet.sendTransaction({ to: CAROL, value })
+  await mineBlocks(service, 1)
+  const receipt = await client.getTransactionReceipt({ hash: sent })
+  expect(receipt.status).toBe('success')
+  return receipt.blockNumber
+}
+
 test('a state read older than --history blocks gets missing trie node; recent state, blocks and a restart do not', async () => {
-  const first = (await startService(options)) as RunningService
-  const wallet = createWalletClient({ account: devAccount, chain: viemChain, transport: http(first.url) })
+  const first = await startFrozenService(options)
   const client = createPublicClient({ chain: viemChain, transport: http(first.url) })
-  const sent = await wallet.sendTransaction({ to: CAROL, value: parseEther('3') })
-  const mined = (await client.waitForTransactionReceipt({ hash: sent })).blockNumber
+  await mineBlocks(first, 2)
+  const mined = await payCarol(first, parseEther('3'))
   const before = mined - 1n
   expect(await client.getBalance({ address: CAROL, blockNumber: before })).toBeGreaterThan(0n)
-  await until(async () => (await client.getBlockNumber()) >= mined + 12n, 'twelve more blocks')
+  await mineBlocks(first, 12)
   await first.chain.options.pruner!.idle()
 
   const pruned = await rpc(first.url, 'eth_getBalance', [CAROL, hex(before)])
@@ -50,29 +59,25 @@ test('a state read older than --history blocks gets missing trie node; recent st
   const block = (await rpc(first.url, 'eth_getBlockByNumber', [hex(before), false])).result as { number: string }
   expect(BigInt(block.number)).toBe(before)
   const head = await client.getBlockNumber()
+  expect(head).toBe(mined + 12n)
   const balance = await client.getBalance({ address: CAROL, blockNumber: head - 3n })
   expect(balance).toBe(await client.getBalance({ address: CAROL }))
   await first.close()
 
-  const again = (await startService(options)) as RunningService
+  const again = await startFrozenService(options)
   try {
     const reopened = createPublicClient({ chain: viemChain, transport: http(again.url) })
     expect(await reopened.getBalance({ address: CAROL, blockNumber: head })).toBe(balance)
-    const paid = await createWalletClient({
-      account: devAccount,
-      chain: viemChain,
-      transport: http(again.url),
-    }).sendTransaction({ to: CAROL, value: 1n })
-    expect((await reopened.waitForTransactionReceipt({ hash: paid })).status).toBe('success')
+    await payCarol(again, 1n)
+    expect(await reopened.getBalance({ address: CAROL })).toBe(balance + 1n)
   } finally {
     await again.close()
   }
 }, 120_000)
 
 test('in memory, --history prunes the same way, and keeps the state of a snapshot and of an edited block', async () => {
-  const { dataDir: _, ...inMemory } = options
   // blocks only when asked, each pass waited for: a pass starts at every fourth block (4, 8, 12...)
-  const service = (await startService({ ...inMemory, blockTimeMs: 3_600_000 })) as RunningService
+  const service = await startFrozenService({ history: 4 })
   const pruner = service.chain.options.pruner!
   const head = async () => BigInt((await rpc(service.url, 'eth_blockNumber')).result as string)
   const mine = async (blocks: number) => {
@@ -113,9 +118,8 @@ test('in memory, --history prunes the same way, and keeps the state of a snapsho
 }, 120_000)
 
 test('in memory the state of the last 128 blocks is kept by default, all with --history all', async () => {
-  const { dataDir: _, history: __, ...inMemory } = options
   for (const history of [undefined, 'all' as const]) {
-    const service = (await startService({ ...inMemory, blockTimeMs: 3_600_000, history })) as RunningService
+    const service = await startFrozenService({ history })
     try {
       const client = createPublicClient({ chain: viemChain, transport: http(service.url) })
       const genesis = await client.getBalance({ address: CAROL, blockNumber: 0n })

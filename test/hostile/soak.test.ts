@@ -4,6 +4,7 @@
  * pool must answer `txpool is full` when it is, never drop silently: every hash eth_sendRawTransaction
  * returned ends in a block, or was replaced by a transaction of the same sender and nonce that did.
  */
+import { EventEmitter } from 'node:events'
 import { type Hex, createPublicClient, http, keccak256 } from 'viem'
 import { type HDAccount, mnemonicToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -11,7 +12,6 @@ import { DEFAULT_MNEMONIC } from '../../src/config.js'
 import { startService, type RunningService } from '../../src/service.js'
 import { BOB } from '../support/dev-keys.js'
 import { viemChain } from '../support/harness.js'
-import { nextEvent } from '../support/wait-for.js'
 import { post, request, rpc, type RpcReply } from '../support/rpc.js'
 
 const SENDERS = 8
@@ -66,8 +66,67 @@ describe('a flood of transactions from several senders', () => {
     }
   }
 
+  /**
+   * A sender's sends refused `txpool is full`, waiting to be sent again: lowest nonce first, one at a time, as a
+   * wallet re-sends its oldest pending transaction. Every refused send trying again on every flashblock (256 of
+   * them, of which the pool can take a few) was a load of its own: beside two CPU hogs the service, in this
+   * process, fell behind its own sends (answers past SEND_PATIENCE_MS, sent again), built ~3 flashblocks a
+   * second instead of 10, and the flood outlasted the test's 240 s (~25 s on a quiet machine): 34 000 sends in
+   * 207 s for 1 700 accepted. One at a time: 5 600 sends for all 3 300, 108 s beside the hogs (load 10).
+   */
+  class Resends extends EventEmitter {
+    private readonly waiting = new Set<number>()
+
+    constructor() {
+      super()
+      // every waiting send of the sender listens (up to IN_FLIGHT)
+      this.setMaxListeners(0)
+    }
+
+    /** Resolves when `nonce` may be sent again: it is the lowest waiting, after a flashblock or its predecessor's acceptance. */
+    async turn(nonce: number): Promise<void> {
+      this.waiting.add(nonce)
+      do await this.nextChance()
+      while (nonce !== Math.min(...this.waiting))
+    }
+
+    /** `nonce` is answered for good: the next waiting one goes at once (it likely fills the gap this one left). */
+    leave(nonce: number): void {
+      if (this.waiting.delete(nonce)) this.emit('moved')
+    }
+
+    /** The next flashblock (the sequencer took from the pool) or the line moving on, whichever comes first. */
+    private nextChance(): Promise<void> {
+      const events = service.chain.events
+      return new Promise((resolve) => {
+        const done = () => {
+          events.off('flashblock', done)
+          this.off('moved', done)
+          resolve()
+        }
+        events.on('flashblock', done)
+        this.on('moved', done)
+      })
+    }
+  }
+  const resends = new Map<Hex, Resends>()
+
   /** Sends until the pool takes it; `txpool is full` means try again shortly, as a wallet would. */
   async function sendUntilAccepted(account: HDAccount, nonce: number, fees: typeof BASE_FEES): Promise<void> {
+    const line = resends.get(account.address) ?? resends.set(account.address, new Resends()).get(account.address)!
+    try {
+      await sendUntilAcceptedIn(line, account, nonce, fees)
+    } finally {
+      line.leave(nonce)
+    }
+  }
+
+  async function sendUntilAcceptedIn(
+    line: Resends,
+    account: HDAccount,
+    nonce: number,
+    fees: typeof BASE_FEES,
+  ): Promise<void> {
     const raw = await account.signTransaction({
       chainId: viemChain.id,
       type: 'eip1559',
@@ -110,7 +169,7 @@ describe('a flood of transactions from several senders', () => {
         )
       }
       // try again once the sequencer has built from the pool (a flashblock): before that it is still full
-      await nextEvent(service.chain.events, 'flashblock')
+      await line.turn(nonce)
     }
   }
 

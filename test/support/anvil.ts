@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { DEFAULT_MNEMONIC } from '../../src/config.js'
-import { freePort } from './free-port.js'
+import { spawnOnFreePort } from './free-port.js'
 import { rpc } from './rpc.js'
 import { tracked } from './children.js'
 
@@ -17,42 +17,40 @@ export interface RunningAnvil {
   close(): void
 }
 
-/** `extraArgs` such as ['--block-time', '0.2']; chain id 196 and Prague unless given there; `port` to restart on a known one. */
+/**
+ * `extraArgs` such as ['--block-time', '0.2']; chain id 196 and Prague unless given there; `port` to restart on a
+ * known one (else a free one, and another if a different process takes it before anvil binds it).
+ */
 export async function startAnvil(extraArgs: string[] = [], port?: number): Promise<RunningAnvil> {
-  port ??= await freePort()
   const chainId = extraArgs.includes('--chain-id') ? [] : ['--chain-id', '196']
   // OP hardfork names with --network optimism (isthmus, jovian); Prague otherwise
   const hardfork = extraArgs.includes('--hardfork') ? [] : ['--hardfork', 'prague']
-  const child: ChildProcess = tracked(
-    spawn(
-      ANVIL_BIN,
-      [
-        '--host',
-        '127.0.0.1',
-        '--port',
-        String(port),
-        ...chainId,
-        '--mnemonic',
-        DEFAULT_MNEMONIC,
-        ...hardfork,
-        '--silent',
-        ...extraArgs,
-      ],
-      { stdio: 'ignore' },
-    ),
-  )
-  const url = `http://127.0.0.1:${port}`
-  for (let attempt = 0; ; attempt++) {
+  const args = [...chainId, '--mnemonic', DEFAULT_MNEMONIC, ...hardfork, '--silent', ...extraArgs]
+  const spawnAt = (port: number) =>
+    tracked(spawn(ANVIL_BIN, ['--host', '127.0.0.1', '--port', String(port), ...args], { stdio: 'ignore' }))
+  let child: ChildProcess
+  if (port === undefined) ({ child, port } = await spawnOnFreePort('anvil', spawnAt, answers))
+  else {
+    child = spawnAt(port)
+    await answers(child, port).catch((err) => {
+      child.kill()
+      throw err
+    })
+  }
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, close: () => child.kill() }
+}
+
+/** Resolves once anvil on `port` answers; rejects when it exits first. */
+async function answers(child: ChildProcess, port: number): Promise<void> {
+  for (;;) {
     try {
-      await rpc(url, 'eth_chainId')
-      break
+      await rpc(`http://127.0.0.1:${port}`, 'eth_chainId')
+      return
     } catch (err) {
-      if (attempt === 100) {
-        child.kill()
-        throw new Error(`anvil did not answer on ${url} within 10 s: ${(err as Error).message}`)
-      }
-      await new Promise((r) => setTimeout(r, 100))
+      // no cap of its own: a busy machine starts it slowly, and the test's (or hook's) timeout bounds the wait
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`anvil exited before it answered on port ${port}: ${(err as Error).message}`)
+      await new Promise((r) => setTimeout(r, 50))
     }
   }
-  return { url, pid: child.pid!, close: () => child.kill() }
 }

@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { compiledCli } from './cli-build.js'
-import { freePort, listensOn } from './free-port.js'
+import { spawnOnFreePort } from './free-port.js'
 import { REPO_ROOT } from './run-script.js'
 import { tracked } from './children.js'
 
@@ -20,50 +20,24 @@ export interface LeaderProcess {
 }
 
 export async function startLeaderProcess(args: string[] = []): Promise<LeaderProcess> {
-  for (let attempt = 1; ; attempt++) {
-    const started = await startOnce(args)
-    if (started) return started
-    // another process took the port before the child bound it (and answered in its place): again on a new one
-    if (attempt === 5) throw new Error('the leader process never held the port it was given (5 tries)')
-  }
-}
-
-async function startOnce(args: string[]): Promise<LeaderProcess | undefined> {
-  const port = await freePort()
-  const child: ChildProcess = tracked(
-    spawn(
-      process.execPath,
-      [await compiledCli(), '--port', String(port), '--host', '127.0.0.1', '--rate-limit', '0', '--quiet', ...args],
-      { cwd: REPO_ROOT, stdio: 'ignore' },
-    ),
+  const cli = await compiledCli()
+  const { child, port } = await spawnOnFreePort(
+    'the leader process',
+    (port) =>
+      tracked(
+        spawn(
+          process.execPath,
+          [cli, '--port', String(port), '--host', '127.0.0.1', '--rate-limit', '0', '--quiet', ...args],
+          { cwd: REPO_ROOT, stdio: 'ignore' },
+        ),
+      ),
+    answers,
   )
-  const url = `http://127.0.0.1:${port}/`
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  for (;;) {
-    try {
-      await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}',
-      })
-      break
-    } catch (err) {
-      // no cap of its own: a busy machine starts it slowly, and the test's (or hook's) timeout bounds the wait
-      if (child.exitCode !== null || child.signalCode !== null) {
-        child.kill('SIGKILL')
-        throw new Error(`the leader process did not answer on ${url}: ${(err as Error).message}`)
-      }
-      // a refused connection costs next to nothing: a short step, as the crash test starts it 23 times
-      await new Promise((r) => setTimeout(r, 20))
-    }
-  }
-  if (!(await listensOn(child.pid!, port))) {
-    child.kill('SIGKILL')
-    await exited
-    return undefined
-  }
+  const exited = new Promise<void>((resolve) =>
+    child.exitCode !== null ? resolve() : child.once('exit', () => resolve()),
+  )
   return {
-    url,
+    url: `http://127.0.0.1:${port}/`,
     wsUrl: `ws://127.0.0.1:${port}/`,
     pid: child.pid!,
     pause: () => child.kill('SIGSTOP'),
@@ -74,5 +48,25 @@ async function startOnce(args: string[]): Promise<LeaderProcess | undefined> {
       child.kill('SIGKILL')
       await exited
     },
+  }
+}
+
+/** Resolves once the service on `port` answers eth_chainId; rejects when `child` exits first. */
+async function answers(child: ChildProcess, port: number): Promise<void> {
+  for (;;) {
+    try {
+      await fetch(`http://127.0.0.1:${port}/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}',
+      })
+      return
+    } catch (err) {
+      // no cap of its own: a busy machine starts it slowly, and the test's (or hook's) timeout bounds the wait
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`the leader process exited before it answered: ${(err as Error).message}`)
+      // a refused connection costs next to nothing: a short step, as the crash test starts it 23 times
+      await new Promise((r) => setTimeout(r, 20))
+    }
   }
 }
