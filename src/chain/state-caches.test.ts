@@ -3,7 +3,7 @@
  * emptied once flushed past a bound, here 8 entries instead of LIVE_STATE_CACHED_ENTRIES, and the chain goes
  * on right: balances, nonces, every transfer mined.
  */
-import { Account, Address, randomBytes } from '@ethereumjs/util'
+import { type Account, Address, randomBytes } from '@ethereumjs/util'
 import { afterEach, expect, test, vi } from 'vitest'
 import type { Chain } from './chain.js'
 import { createChain } from './create-chain.js'
