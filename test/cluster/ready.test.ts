@@ -32,12 +32,12 @@ describe('an embedded chain', () => {
     closers.push(() => service.close())
     const origin = new URL(service.url).origin
     expect(await (await fetch(`${origin}/health`)).json()).toEqual({ alive: true })
-    const ready = await get(`${origin}/ready`)
-    expect(ready.status).toBe(200)
-    expect(ready.body.ready).toBe(true)
+    // ready means a block sealed within the last few block times: a CPU-starved moment (a busy machine) may
+    // rightly say 503 at any one look, so the test waits for a 200 instead of taking its first answer
+    await until(async () => (await get(`${origin}/ready`)).status === 200, '/ready to answer 200', 30_000)
 
     await service.chain.stop()
-    await until(async () => (await get(`${origin}/ready`)).status === 503, '/ready to turn 503')
+    await until(async () => (await get(`${origin}/ready`)).status === 503, '/ready to turn 503', 30_000)
     const stalled = await get(`${origin}/ready`)
     expect(stalled.body).toMatchObject({
       ready: false,
