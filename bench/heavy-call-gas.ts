@@ -5,26 +5,31 @@
  * (test/fixtures/HeavyCalls.sol: an aggregate of 100 ERC-20 balanceOf, a quote through 8 pools × 20 rounds of
  * 512-bit mulDiv), on ours with the interpreter (PRECONF_EVM_INTERPRETER=1), ours without it (=0), anvil and
  * Hardhat 3 (the shared kit's peers, when installed), in one run. Each call runs `--runs` times with a different gas limit (no memo answers it): the median wall time over
- * HTTP, and the server's CPU per call from /proc (10 ms ticks; the figure to trust on a busy machine) less the
- * idle server's own CPU over the same time (ours builds flashblocks while it waits), which
+ * HTTP, and the server's CPU per call (all its threads, from /proc's schedstat in nanoseconds: the figure to trust
+ * on a busy machine; stat's 10 ms ticks were coarser than anvil's calls) less the idle server's own CPU over the same time (ours builds flashblocks while it waits), which
  * gives gas/s, the gas being what anvil's eth_simulateV1 reports for the call.
  *
  * `--warmup N` runs each call N times more before the timed runs, untimed (a server that has run for a while has
  * its JIT's code for the EVM; a fresh one compiles it during its first heavy calls): the figures are then the
  * warm ones, and the first call's CPU is shown beside them.
  *
- *   npx tsx bench/heavy-call-gas.ts [--runs 3] [--warmup 0] [--gas 10000000] [--only NAME[,NAME...]]
+ * `--skip-reference` leaves ours without the interpreter out (the slowest target, 17-77× anvil).
+ *
+ *   npx tsx bench/heavy-call-gas.ts [--runs 3] [--warmup 0] [--gas 10000000] [--only NAME[,NAME...]] [--skip-reference]
  */
-import { readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
-import { brotliDecompressSync } from 'node:zlib'
-import { encodeDeployData, encodeFunctionData, getContractAddress, type Abi, type Hex } from 'viem'
-import heavy from '../test/fixtures/HeavyCalls.json' with { type: 'json' }
-import { testToken } from '../test/support/fixtures.js'
-import type { StateTest } from '../test/support/state-tests/fixtures.js'
-import { devAccount, rpc, sleep, startAnvil, startHardhat, startOurs, type Target } from './lib.js'
-import { cpuMs, idleCpuPerMs } from './read-cases.js'
+import {
+  type CallCase,
+  deployContracts,
+  heavyStateTests as tests,
+  hexGas,
+  idleThreadsCpuPerMs,
+  stateTestCalls,
+  threadsCpuMs,
+  writePreState,
+} from './heavy-setup.js'
+import { rpc, startAnvil, startHardhat, startOurs, type Target } from './lib.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -32,94 +37,13 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '0' },
     gas: { type: 'string', default: '10000000' },
     only: { type: 'string' },
+    'skip-reference': { type: 'boolean', default: false },
   },
 })
 const RUNS = Number(args.runs)
 const WARMUP = Number(args.warmup)
 /** The calls' gas (the loops run until it is gone): low enough that ours answers within its 5 s call timeout. */
 const GAS_CAP = Number(args.gas)
-const deployer = devAccount(0)
-const heavyCalls = heavy.HeavyCalls as unknown as { abi: Abi; bytecode: Hex }
-const tests = JSON.parse(
-  brotliDecompressSync(readFileSync(new URL('fixtures/heavy-state-tests.json.br', import.meta.url))).toString(),
-) as Record<string, StateTest>
-/** The state tests' sender (ethereum/tests' usual key). */
-const SENDER = '0xa94f5374fce5edbc8e2a8697c15331677e6ebf0b'
-
-interface CallCase {
-  name: string
-  request: { from?: string; to: string; data: string; gas: number }
-}
-
-async function send(url: string, nonce: number, to: Hex | null, data: Hex): Promise<void> {
-  const gasPrice = BigInt(await rpc(url, 'eth_gasPrice'))
-  const chainId = Number(await rpc(url, 'eth_chainId'))
-  const raw = await deployer.signTransaction({ chainId, nonce, to, data, gas: 6_000_000n, gasPrice: gasPrice * 2n })
-  const hash = await rpc(url, 'eth_sendRawTransaction', [raw])
-  while (!(await rpc(url, 'eth_getTransactionReceipt', [hash]))) await sleep(50)
-}
-
-/** Writes `test`'s pre-state on `url` (the tests share addresses: each is written just before its calls run). */
-async function writePreState(target: Target, test: StateTest): Promise<void> {
-  const word = (v: string) => `0x${BigInt(v).toString(16).padStart(64, '0')}`
-  const { url } = target
-  // Hardhat names the same methods hardhat_set*
-  const set = (what: string) => `${target === hardhat ? 'hardhat' : 'anvil'}_set${what}`
-  for (const [address, account] of Object.entries(test.pre)) {
-    await rpc(url, set('Code'), [address, account.code])
-    await rpc(url, set('Balance'), [address, account.balance])
-    await rpc(url, set('Nonce'), [address, account.nonce])
-    for (const [slot, value] of Object.entries(account.storage))
-      await rpc(url, set('StorageAt'), [address, word(slot), word(value)])
-  }
-}
-
-/** `test`'s transactions as calls, without their value (shiftCombinations carries 1 wei: calls with value take runTx's path on ours). */
-function stateTestCalls(name: string, test: StateTest): CallCase[] {
-  return test.post.map((post) => {
-    const { data, gas } = post.indexes
-    const label = test.post.length > 1 ? `${name} d${data}` : name
-    const limit = Math.min(Number(BigInt(test.transaction.gasLimit[gas]!)), GAS_CAP)
-    return {
-      name: label,
-      request: { from: SENDER, to: test.transaction.to, data: test.transaction.data[data]!, gas: limit },
-    }
-  })
-}
-
-/** The token, the aggregator and its pools on `url`; the two calls to time. */
-async function deployContracts(url: string): Promise<CallCase[]> {
-  const nonce = Number(await rpc(url, 'eth_getTransactionCount', [deployer.address, 'pending']))
-  const at = (n: number) => getContractAddress({ from: deployer.address, nonce: BigInt(n) })
-  await send(
-    url,
-    nonce,
-    null,
-    encodeDeployData({ abi: testToken.abi, bytecode: testToken.bytecode, args: [10n ** 24n] }),
-  )
-  await send(url, nonce + 1, null, heavyCalls.bytecode)
-  const [token, calls] = [at(nonce), at(nonce + 1)]
-  await send(
-    url,
-    nonce + 2,
-    calls,
-    encodeFunctionData({ abi: heavyCalls.abi, functionName: 'addPools', args: [8n, 7n] }),
-  )
-  const holders = Array.from({ length: 100 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}` as Hex)
-  const balanceOf = (h: Hex) => encodeFunctionData({ abi: testToken.abi, functionName: 'balanceOf', args: [h] })
-  const aggregate = encodeFunctionData({
-    abi: heavyCalls.abi,
-    functionName: 'aggregate',
-    args: [holders.map((h) => ({ target: token, callData: balanceOf(h) }))],
-  })
-  const quote = encodeFunctionData({ abi: heavyCalls.abi, functionName: 'quote', args: [10n ** 20n, 20n] })
-  return [
-    { name: 'aggregate of 100 balanceOf', request: { to: calls, data: aggregate, gas: GAS_CAP } },
-    { name: 'quote, 8 pools × 20 rounds', request: { to: calls, data: quote, gas: GAS_CAP } },
-  ]
-}
-
-const hexGas = (gas: number) => `0x${gas.toString(16)}`
 
 type Timing = { ms: number; cpu: number; first?: number } | { error: string }
 
@@ -143,7 +67,7 @@ async function time(target: Target, c: CallCase): Promise<Timing> {
 async function runs(target: Target, c: CallCase, n: number, seq: number): Promise<Timing> {
   const { url } = target
   const times: number[] = []
-  const cpu0 = cpuMs(target.pid!)
+  const cpu0 = threadsCpuMs(target.pid!)
   const wall0 = performance.now()
   for (let i = 0; i < n; i++) {
     const request = { ...c.request, gas: hexGas(c.request.gas - seq - i) }
@@ -158,7 +82,7 @@ async function runs(target: Target, c: CallCase, n: number, seq: number): Promis
   }
   // the idle chain's own CPU (flashblocks, blocks) over the same time taken off
   const own = idle.get(target)! * (performance.now() - wall0)
-  const cpu = Math.max(0, cpuMs(target.pid!) - cpu0 - own) / n
+  const cpu = Math.max(0, threadsCpuMs(target.pid!) - cpu0 - own) / n
   times.sort((a, b) => a - b)
   return { ms: times[Math.floor(times.length / 2)]!, cpu }
 }
@@ -177,13 +101,15 @@ const NO_TIMEOUT = ['--rpc.evmtimeout', '0']
 process.env.PRECONF_EVM_INTERPRETER = '1'
 const interpreter = { ...(await startOurs(NO_TIMEOUT)), label: 'ours, interpreter' }
 process.env.PRECONF_EVM_INTERPRETER = '0'
-const reference = { ...(await startOurs(NO_TIMEOUT)), label: 'ours, @ethereumjs (patched)' }
+const reference = args['skip-reference']
+  ? undefined
+  : { ...(await startOurs(NO_TIMEOUT)), label: 'ours, @ethereumjs (patched)' }
 const anvil = await startAnvil('1')
 const hardhat = await startHardhat()
 if (!hardhat) console.log('(no Hardhat: npm install --prefix ../shared/bench/peers, or PEERS_DIR)')
-const targets: Target[] = [interpreter, reference, anvil, ...(hardhat ? [hardhat] : [])]
+const targets: Target[] = [interpreter, ...(reference ? [reference] : []), anvil, ...(hardhat ? [hardhat] : [])]
 const idle = new Map<Target, number>()
-for (const target of targets) idle.set(target, await idleCpuPerMs(target))
+for (const target of targets) idle.set(target, await idleThreadsCpuPerMs(target.pid!))
 /** One table row: the call on every target, its gas from anvil; each target's CPU as a multiple of anvil's. */
 async function row(c: CallCase, on: Map<Target, CallCase>): Promise<void> {
   const gas = await gasOf(anvil.url, on.get(anvil)!)
@@ -210,13 +136,13 @@ try {
   console.log(`wall / server CPU ms per call (Mgas/s of server CPU, CPU × anvil's)\n| call | gas | ${columns} |`)
   console.log(`|---|---|${targets.map(() => '---|').join('')}`)
   for (const [name, test] of Object.entries(tests)) {
-    const calls = stateTestCalls(name, test).filter(wanted)
+    const calls = stateTestCalls(name, test, GAS_CAP).filter(wanted)
     if (calls.length === 0) continue
-    for (const target of targets) await writePreState(target, test)
+    for (const target of targets) await writePreState(target.url, test, target === hardhat ? 'hardhat' : 'anvil')
     for (const c of calls) await row(c, new Map(targets.map((t) => [t, c])))
   }
   const deployed = new Map<Target, CallCase[]>()
-  for (const target of targets) deployed.set(target, await deployContracts(target.url))
+  for (const target of targets) deployed.set(target, await deployContracts(target.url, GAS_CAP))
   for (const [i, c] of deployed.get(anvil)!.entries())
     if (wanted(c)) await row(c, new Map(targets.map((t) => [t, deployed.get(t)![i]!])))
 } finally {

@@ -72,9 +72,17 @@ function stopper(child: ChildProcess) {
 }
 
 /** Our service on the embedded chain (200 ms flashblocks, 1 s blocks unless told otherwise). */
-/** `cwd`: another checkout of this repository (a baseline), with its own src/ and node_modules. */
-export function startOurs(extraArgs: string[] = [], nodeArgs: string[] = [], cwd?: string): Promise<Target> {
-  return spawnOurs(['--import', 'tsx', 'src/cli.ts'], extraArgs, nodeArgs, cwd)
+/**
+ * `cwd`: another checkout of this repository (a baseline), with its own src/ and node_modules; `stdout`: a file
+ * descriptor for the server's standard output (V8's --trace-* flags print there), else it is dropped.
+ */
+export function startOurs(
+  extraArgs: string[] = [],
+  nodeArgs: string[] = [],
+  cwd?: string,
+  stdout?: number,
+): Promise<Target> {
+  return spawnOurs(['--import', 'tsx', 'src/cli.ts'], extraArgs, nodeArgs, cwd, stdout)
 }
 
 /** The compiled CLI (`npm run build`), as an operator or `npx preconf-rpc` runs it: no tsx start-up. */
@@ -82,14 +90,20 @@ export function startOursBuilt(extraArgs: string[] = []): Promise<Target> {
   return spawnOurs(['bin/preconf-rpc.js'], extraArgs)
 }
 
-async function spawnOurs(entry: string[], extraArgs: string[], nodeArgs: string[] = [], cwd?: string): Promise<Target> {
+async function spawnOurs(
+  entry: string[],
+  extraArgs: string[],
+  nodeArgs: string[] = [],
+  cwd?: string,
+  stdout?: number,
+): Promise<Target> {
   const port = await freePort()
   const child = spawn(
     process.execPath,
     [...nodeArgs, ...entry, '--port', String(port), '--quiet', '--rate-limit', '0', ...extraArgs],
     {
       cwd: cwd ?? new URL('..', import.meta.url).pathname,
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', stdout ?? 'ignore', 'inherit'],
     },
   )
   const base = `http://127.0.0.1:${port}`
