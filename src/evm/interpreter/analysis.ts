@@ -110,12 +110,23 @@ export function analyse(code: Uint8Array): Program {
   }
   for (let start = 0; start <= code.length; ) start = block(padded, code.length, start, blockGas, blockShape)
   const hot = new Uint16Array(code.length + 1).fill(HOT)
-  // filled up front: an array grown by stores at scattered pcs changes its elements' kind as it grows, and
-  // each change deoptimised the loop that reads it (a cold heavy call recompiled steps two more times)
-  const prefixes = new Array<Prefix | null | undefined>(code.length + 1).fill(undefined)
+  const prefixes = packed<Prefix | null | undefined>(code.length + 1, undefined)
   program = { code: padded, jumps, blockGas, blockShape, hot, call: calls, prefixes }
   programs.set(code, program)
   return program
+}
+
+/**
+ * An array of `length` items `value` made by pushes: packed, not holey as `new Array(length)` is. Filled up
+ * front (an array grown by stores at scattered pcs changes its elements' kind as it grows, and each change
+ * deoptimised the loop that reads it), and packed because code V8 optimised to read a holey array depends
+ * on no prototype having indexed properties: the service's start-up gives one some (a dependency's), after
+ * the interpreter's priming (prime.ts) had the loop optimised, which threw that code away.
+ */
+export function packed<T>(length: number, value: T): T[] {
+  const out: T[] = []
+  for (let i = 0; i < length; i++) out.push(value)
+  return out
 }
 
 /** Writes the block that starts at `start` and returns where the next one starts. */

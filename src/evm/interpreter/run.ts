@@ -19,7 +19,7 @@ import { buildTable } from './table.js'
 import { steps } from './loop.js'
 
 const handlers = buildTable(run)
-prime(handlers)
+prime(run)
 
 /**
  * Runs `f` to its end: synchronously while nothing is to be awaited (a child call whose reads are all cached

@@ -3,6 +3,7 @@
  * loop (loop.ts) runs the commonest opcodes itself and every other through this table, after it has charged
  * their static gas and checked the stack (shapes.ts).
  */
+import { packed } from './analysis.js'
 import type { Frame } from './frame.js'
 import { Fallback } from './host.js'
 import { arithmetic } from './ops-arith.js'
@@ -22,7 +23,7 @@ const FALLBACKS: [number, string][] = [
 const invalid: Handler = (f) => f.fail('invalid opcode')
 
 export function buildTable(run: (f: Frame) => void | Promise<void>): Handler[] {
-  const handlers = new Array<Handler>(256).fill(invalid)
+  const handlers = packed<Handler>(256, invalid)
   for (const [op, handler] of [...arithmetic, ...environment, ...stateOps, ...callOps(run)]) handlers[op] = handler
   for (const [op, name] of FALLBACKS)
     handlers[op] = () => {
