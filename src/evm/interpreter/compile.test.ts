@@ -3,7 +3,6 @@ import { analyse } from './analysis.js'
 import { type Frame as FrameType, Frame } from './frame.js'
 import { type Host, Touched } from './host.js'
 import { steps } from './loop.js'
-import { arithmetic } from './ops-arith.js'
 import type { Handler } from './table.js'
 import * as w from './word.js'
 
@@ -12,12 +11,6 @@ const PURE: [number, number][] = [
   [0x01, 2],
   [0x02, 2],
   [0x03, 2],
-  [0x04, 2],
-  [0x05, 2],
-  [0x06, 2],
-  [0x07, 2],
-  [0x08, 3],
-  [0x09, 3],
   [0x10, 2],
   [0x11, 2],
   [0x12, 2],
@@ -63,8 +56,7 @@ function block(out: number[], depth: number, length: number): number {
       continue
     }
     out.push(op)
-    depth +=
-      op >= 0x80 && op < 0x90 ? 1 : op === 0x15 || op === 0x19 || op >= 0x90 ? 0 : op === 0x08 || op === 0x09 ? -2 : -1
+    depth += op >= 0x80 && op < 0x90 ? 1 : op === 0x15 || op === 0x19 || op >= 0x90 ? 0 : -1
   }
   return depth
 }
@@ -90,9 +82,7 @@ function program(): Uint8Array {
   return Uint8Array.from(code)
 }
 
-/** The arithmetic handlers (divisions and modular opcodes run through them in the switch); any other fails. */
 const noHandlers = new Array<Handler>(256).fill((f) => f.fail('not pure'))
-for (const [op, handler] of arithmetic) noHandlers[op] = handler
 
 function run(code: Uint8Array, hot: boolean): { stack: bigint[]; gas: number; error?: string; pc: number } {
   const p = analyse(code)

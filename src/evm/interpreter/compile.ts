@@ -12,13 +12,8 @@
  * CPU per function, which blocks run a few times per call never repay); the functions live with the code's
  * analysis (analysis.ts).
  */
-import { addMod, mulMod } from './divide.js'
 import { limbs, mulAt, SLOT } from './kernel.js'
-import { divideAt, signedDivideAt } from './ops-arith.js'
 import * as w from './word.js'
-
-/** The divisions and modular opcodes the functions call (their scratch words for the stack's). */
-const divisions = { divideAt, signedDivideAt, addMod, mulMod }
 
 /** Entries of a block within one call before its prefix is compiled (analysis.ts newCall; below 2^16). */
 export const HOT = 1000
@@ -69,12 +64,11 @@ function make(text: string): Compiled {
   if (fn !== undefined) return fn
   if (made.size >= MADE_CAP) made.clear()
 
-  fn = new Function('w', 'r', 'k', 'mul', 'd', `'use strict'; return function block(s, sp, j) {${text}}`)(
+  fn = new Function('w', 'r', 'k', 'mul', `'use strict'; return function block(s, sp, j) {${text}}`)(
     w,
     scratch,
     limbs,
     mulAt,
-    divisions,
   ) as Compiled
   made.set(text, fn)
   return fn
@@ -171,20 +165,6 @@ export function compilePrefix(code: Uint8Array, jumps: Uint8Array, start: number
         lines.push(`r[${t.at}] = (${LIMBS.map((i) => limbOf(a, i)).join(' | ')}) === 0 ? 1 : 0`)
         for (const i of LIMBS.slice(1)) lines.push(`r[${t.at + i}] = 0`)
       }
-      stack.push(t)
-    } else if (op >= 0x04 && op <= 0x09) {
-      // the result over a copy of the divisor or modulus (a word on the stack the compiler follows may be shared)
-      const a = pop()
-      const bv = pop()
-      const n = op >= 0x08 ? pop() : undefined
-      const x = inScratch(a)
-      const y = n === undefined ? 0 : inScratch(bv)
-      const t = temp()
-      for (const i of LIMBS) lines.push(`r[${t.at + i}] = ${limbOf(n ?? bv, i)}`)
-      if (n === undefined) {
-        const fn = op === 0x04 || op === 0x06 ? 'divideAt' : 'signedDivideAt'
-        lines.push(`d.${fn}(r, ${x}, ${t.at}, ${op === 0x06 || op === 0x07})`)
-      } else lines.push(`if (!w.isZero(r, ${t.at})) d.${op === 0x08 ? 'addMod' : 'mulMod'}(r, ${x}, ${y}, ${t.at})`)
       stack.push(t)
     } else if ((op >= 0x01 && op <= 0x03) || (op >= 0x10 && op <= 0x18 && op !== 0x15) || op === 0x1b || op === 0x1c) {
       const a = pop()

@@ -14,11 +14,11 @@ type Handler = (f: Frame) => void
 const EXP_BYTE_GAS = 50
 const NEG_ONE = 0xffffffff
 
-/**
- * DIV or MOD of the words at `t` (dividend) and `r` (divisor) of `s`, the quotient or remainder written over the
- * divisor (the handlers' stack, or compiled blocks' scratch: compile.ts).
- */
-export function divideAt(s: Uint32Array, t: number, r: number, remainder: boolean): void {
+function divide(f: Frame, remainder: boolean): void {
+  const t = (f.sp - 1) * 8
+  const s = f.stack
+  f.sp--
+  const r = t - 8
   if (w.isZero(s, r)) return // x / 0 = x % 0 = 0, and the divisor's slot already holds 0
   const d = w.small(s, r)
   if (d !== -1) {
@@ -34,22 +34,11 @@ export function divideAt(s: Uint32Array, t: number, r: number, remainder: boolea
   unsignedDivide(s, t, r, remainder)
 }
 
-/** SDIV or SMOD as divideAt takes them. */
-export function signedDivideAt(s: Uint32Array, t: number, r: number, remainder: boolean): void {
-  if (!w.isZero(s, r)) signedDivide(s, t, r, remainder)
-}
-
-function divide(f: Frame, remainder: boolean): void {
-  const t = (f.sp - 1) * 8
-  f.sp--
-  divideAt(f.stack, t, t - 8, remainder)
-}
-
 function signedDivision(remainder: boolean): Handler {
   return (f) => {
     const t = (f.sp - 1) * 8
     f.sp--
-    signedDivideAt(f.stack, t, t - 8, remainder)
+    if (!w.isZero(f.stack, t - 8)) signedDivide(f.stack, t, t - 8, remainder)
   }
 }
 
