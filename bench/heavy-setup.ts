@@ -105,12 +105,12 @@ export async function deployContracts(url: string, gas: number): Promise<CallCas
 export const hexGas = (gas: number) => `0x${gas.toString(16)}`
 
 /**
- * The CPU time of every thread of process `pid` so far, in ms with µs precision (/proc's schedstat counts
+ * The CPU time of every thread of process `pid` so far (of thread `only` alone if given), in ms with µs precision (/proc's schedstat counts
  * nanoseconds; /proc/<pid>/stat's utime and stime are 10 ms ticks, coarser than a heavy call).
  */
-export function threadsCpuMs(pid: number): number {
+export function threadsCpuMs(pid: number, only?: number): number {
   let ns = 0
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
+  for (const task of only === undefined ? readdirSync(`/proc/${pid}/task`) : [String(only)]) {
     try {
       ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0])
     } catch {
