@@ -12,7 +12,6 @@
  * CPU per function, which blocks run a few times per call never repay); the functions live with the code's
  * analysis (analysis.ts).
  */
-import { limbs, mulAt, SLOT } from './kernel.js'
 import * as w from './word.js'
 
 /** Entries of a block within one call before its prefix is compiled (analysis.ts newCall; below 2^16). */
@@ -64,12 +63,7 @@ function make(text: string): Compiled {
   if (fn !== undefined) return fn
   if (made.size >= MADE_CAP) made.clear()
 
-  fn = new Function('w', 'r', 'k', 'mul', `'use strict'; return function block(s, sp, j) {${text}}`)(
-    w,
-    scratch,
-    limbs,
-    mulAt,
-  ) as Compiled
+  fn = new Function('w', 'r', `'use strict'; return function block(s, sp, j) {${text}}`)(w, scratch) as Compiled
   made.set(text, fn)
   return fn
 }
@@ -89,24 +83,6 @@ function limbOf(v: Value, i: number): string {
   return `${v.limbs[i]}`
 }
 const LIMBS = [0, 1, 2, 3, 4, 5, 6, 7]
-
-/** The lines of MUL: the factors' limbs straight into the WebAssembly kernel's slots 0 and 1 (kernel.ts), the product out of slot 2. */
-function product(a: Value, b: Value, at: number): string[] {
-  const out: string[] = []
-  for (const i of LIMBS) out.push(`k[${i}] = ${limbOf(a, i)}`, `k[${8 + i}] = ${limbOf(b, i)}`)
-  out.push(`mul(${2 * SLOT}, 0, ${SLOT})`)
-  for (const i of LIMBS) out.push(`r[${at + i}] = k[${16 + i}]`)
-  return out
-}
-
-/** LT, GT or EQ of `a` (the top) and `b` as a boolean expression over their limbs, the highest compared first. */
-function comparison(op: number, a: Value, b: Value): string {
-  if (op === 0x14) return `(${LIMBS.map((i) => `${limbOf(a, i)} === ${limbOf(b, i)}`).join(' && ')})`
-  const [x, y] = op === 0x10 ? [a, b] : [b, a]
-  let e = `${limbOf(x, 0)} < ${limbOf(y, 0)}`
-  for (const i of LIMBS.slice(1)) e = `(${limbOf(x, i)} !== ${limbOf(y, i)} ? ${limbOf(x, i)} < ${limbOf(y, i)} : ${e})`
-  return e
-}
 const smallConstant = (v: Value) => (v.kind === 'constant' && v.limbs.slice(1).every((x) => x === 0) ? v.limbs[0]! : -1)
 
 /**
@@ -184,15 +160,20 @@ export function compilePrefix(code: Uint8Array, jumps: Uint8Array, start: number
         const from = inScratch(bv)
         lines.push(`x = ${smallConstant(a) !== -1 ? smallConstant(a) : `w.small(r, ${inScratch(a)})`}`)
         lines.push(`if (x === -1 || x >= 256) w.setSmall(r, ${t.at}, 0); else ${shift}(r, ${from}, x, ${t.at})`)
-      } else if (op === 0x02) {
-        lines.push(...product(a, bv, t.at))
-      } else if (op === 0x12 || op === 0x13) {
+      } else {
         const x = inScratch(a)
         const y = inScratch(bv)
-        lines.push(`w.setSmall(r, ${t.at}, w.scmp(r, ${x}, ${y}) ${op === 0x12 ? '<' : '>'} 0 ? 1 : 0)`)
-      } else {
-        lines.push(`r[${t.at}] = ${comparison(op, a, bv)} ? 1 : 0`)
-        for (const i of LIMBS.slice(1)) lines.push(`r[${t.at + i}] = 0`)
+        if (op === 0x02) lines.push(`w.mul(r, ${x}, ${y}, ${t.at})`)
+        else {
+          const test = [
+            'w.cmp(r, @) < 0',
+            'w.cmp(r, @) > 0',
+            'w.scmp(r, @) < 0',
+            'w.scmp(r, @) > 0',
+            'w.cmp(r, @) === 0',
+          ]
+          lines.push(`w.setSmall(r, ${t.at}, ${test[op - 0x10]!.replace('@', `${x}, ${y}`)} ? 1 : 0)`)
+        }
       }
       stack.push(t)
     } else break
