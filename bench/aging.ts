@@ -186,10 +186,11 @@ async function run(mode: string, raws: string[]) {
     for (const instance of [fresh, aged]) for (const name of names) await measure(instance, name) // JIT warm-up
     const settled = await settle(aged, fresh)
     for (const instance of [fresh, aged]) instance.idle = await idleCpuPerMs(instance.target)
-    const heap = {
-      fresh: (await liveHeap(fresh.target.pid!, fresh.inspectPort)).after,
-      aged: (await liveHeap(aged.target.pid!, aged.inspectPort)).after,
+    const measured = {
+      fresh: await liveHeap(fresh.target.pid!, fresh.inspectPort),
+      aged: await liveHeap(aged.target.pid!, aged.inspectPort),
     }
+    const heap = { fresh: measured.fresh.after, aged: measured.aged.after }
     if (args.snapshots)
       for (const [label, { target, inspectPort }] of [
         ['fresh', fresh],
@@ -224,8 +225,13 @@ async function run(mode: string, raws: string[]) {
       `aged live heap while ageing: ${samples.map((s) => `${s.heap} MB @${s.height}`).join(', ')}; ` +
         `growth ${perBlock.toFixed(1)} KB/block after the first sample`,
     )
+    console.log(
+      `young generation before that GC (V8 grows it under a high allocation rate): fresh ${measured.fresh.before.newSpace} MB, aged ${measured.aged.before.newSpace} MB`,
+    )
     console.log('| | fresh | aged | aged/fresh |\n|---|---|---|---|')
-    const mb = (m: { heapUsed: number; rss: number }) => `${m.heapUsed} MB (RSS ${m.rss})`
+    const mb = (m: { heapUsed: number; rss: number; newSpace: number }) =>
+      `${m.heapUsed} MB (RSS ${m.rss}, new space ${m.newSpace})`
+
     console.log(
       `| live heap after full GC | ${mb(heap.fresh)} | ${mb(heap.aged)} | ${(heap.aged.heapUsed / heap.fresh.heapUsed).toFixed(2)}× |`,
     )
