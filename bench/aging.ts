@@ -32,7 +32,7 @@ import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { signTransfersCached } from './aging-txs.js'
-import { freePort, rpc, startOurs, type Target } from './lib.js'
+import { freePort, rpc, sleep, startOurs, type Target } from './lib.js'
 import { liveHeap, profileWhile, writeHeapSnapshot } from './live-heap.js'
 import { cases, cpuPerRequest, fixtures, idleCpuPerMs, threadCpuMs, varied } from './read-cases.js'
 
@@ -140,6 +140,19 @@ async function profiled(mode: string, instances: Record<'fresh' | 'aged', Instan
     '| profiled round | server CPU µs/request | main thread (the idle chain included) | helper threads | GC pauses (count/ms per 1000 requests) |\n|---|---|---|---|---|',
   )
   const per = (ms: number) => ((ms * 1000) / Number(args.n)).toFixed(0)
+  // the idle chain alone for 20 s: its CPU and GC pauses per second (a larger heap's mark-compacts land here)
+  for (const [label, instance] of Object.entries(instances)) {
+    const { pid } = instance.target
+    const before = threadCpuMs(pid!)
+    const { gc } = await profileWhile(pid!, instance.inspectPort, () => sleep(20_000))
+    const after = threadCpuMs(pid!)
+    const pauses = Object.entries(gc)
+      .map(([kind, g]) => `${kind} ${(g.count / 20).toFixed(1)}/${(g.ms / 20).toFixed(1)}`)
+      .join(', ')
+    console.log(
+      `| idle chain, ${label}: ms/s and GC pauses count/ms per s | | ${((after.main - before.main) / 20).toFixed(0)} | ${((after.helpers - before.helpers) / 20).toFixed(0)} | ${pauses} |`,
+    )
+  }
   for (const name of names)
     for (const [label, instance] of Object.entries(instances)) {
       const { pid } = instance.target
