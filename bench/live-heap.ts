@@ -18,10 +18,7 @@ export function liveHeap(pid: number, port = 9229): Promise<{ before: Memory; af
       // newSpace: the young generation's size, which V8 grows under a high allocation rate and keeps
       const expression = `JSON.stringify({ ...process.memoryUsage(), newSpace: process.getBuiltinModule('v8')
         .getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size })`
-      const usage = JSON.parse(await evaluate(send, expression)) as Record<
-        keyof Memory,
-        number
-      >
+      const usage = JSON.parse(await evaluate(send, expression)) as Record<keyof Memory, number>
       return Object.fromEntries(
         Object.entries(usage).map(([k, v]) => [k, Math.round(v / 2 ** 20)]),
       ) as unknown as Memory
