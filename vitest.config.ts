@@ -13,14 +13,11 @@ const DIFFERENTIAL = [
 const ALL = ['src/**/*.test.ts', 'codegen/**/*.test.ts', 'test/**/*.test.ts', 'generated/**/*.test.ts']
 
 /**
- * Files that replace something process-wide (a spy on performance.now, on a prototype, a limit of src/limits.ts
- * by vi.mock, which a worker that already loaded the module would not see): each in a fresh worker.
+ * Files that replace something process-wide (a spy on performance.now, on a prototype; a vi.mock, which a
+ * worker that already loaded the module would not see): each in a fresh worker. A limit a test wants smaller
+ * is an option of what owns it (the chain's liveStateCachedEntries), not a mock of src/limits.ts.
  */
-const ISOLATED = [
-  'src/evm/execution/call-budget.test.ts',
-  'test/follower/feed-client.test.ts',
-  'src/chain/state-caches.test.ts',
-]
+const ISOLATED = ['src/evm/execution/call-budget.test.ts', 'test/follower/feed-client.test.ts']
 
 export default defineConfig({
   test: {

@@ -16,20 +16,25 @@
  * all: every block's state, the default before), and with --data-dir.
  *
  *   npx tsx bench/aging.ts [--txs 180000] [--blocks 3600] [--reads 4] [--recipients 0] [--n 10000]
- *                          [--rounds 3] [--modes memory,history,all,data-dir] [--flags="..."] [--snapshots DIR]
+ *                          [--rounds 3] [--modes memory,history,all,data-dir] [--flags="..."] [--node="..."]
+ *                          [--snapshots DIR] [--profile DIR]
  *
+ * --flags: the service's, for both instances; --node: Node's (e.g. --node="--max-semi-space-size=32").
  * --recipients N: the transfers go to N addresses in turn instead of fresh ones.
  * --snapshots DIR: also write both instances' heap snapshots there (MODE-fresh/-aged.heapsnapshot), for
  * bench/heap-diff.ts to say what the aged one holds.
+ * --profile DIR: one more round, each case under the inspector's CPU profiler (MODE-fresh/-aged-CASE.cpuprofile,
+ * for bench/profile-top.ts), with the server's CPU split between its main thread and its helper threads (V8's
+ * concurrent marking and parallel scavenges run there) and the GC pauses the main thread took, by kind.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { signTransfersCached } from './aging-txs.js'
-import { freePort, rpc, startOurs, type Target } from './lib.js'
-import { liveHeap, writeHeapSnapshot } from './live-heap.js'
-import { cases, cpuPerRequest, fixtures, idleCpuPerMs, varied } from './read-cases.js'
+import { freePort, rpc, sleep, startOurs, type Target } from './lib.js'
+import { liveHeap, profileWhile, writeHeapSnapshot } from './live-heap.js'
+import { cases, cpuPerRequest, fixtures, idleCpuPerMs, threadCpuMs, varied } from './read-cases.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -42,11 +47,13 @@ const { values: args } = parseArgs({
     samples: { type: 'string', default: '4' },
     modes: { type: 'string', default: 'memory,history,data-dir' },
     flags: { type: 'string', default: '' },
+    node: { type: 'string', default: '' },
     cases: {
       type: 'string',
       default: 'chainId,balanceLatest,balancePending,receipt,callLatest,balanceDistinct,callDistinct',
     },
     snapshots: { type: 'string' },
+    profile: { type: 'string' },
   },
 })
 const blocks = Number(args.blocks)
@@ -64,7 +71,8 @@ type Instance = { target: Target; inspectPort: number; all: Record<string, unkno
 
 async function start(flags: string[]): Promise<Instance> {
   const inspectPort = await freePort()
-  const target = await startOurs(flags, [`--inspect-port=127.0.0.1:${inspectPort}`])
+  const node = args.node ? args.node.split(' ') : []
+  const target = await startOurs(flags, [...node, `--inspect-port=127.0.0.1:${inspectPort}`])
   const fx = await fixtures(target.url)
   return { target, inspectPort, all: cases(fx.token, fx.txHash), idle: 0 }
 }
@@ -126,6 +134,55 @@ async function measure({ target, all, idle }: Instance, name: string): Promise<n
   return cpuPerRequest(target, name, all[name], { idle, amount: Number(args.n), connections: 2 })
 }
 
+/** --profile: each case once more on each instance, profiled; where the CPU went, per request. */
+async function profiled(mode: string, instances: Record<'fresh' | 'aged', Instance>, dir: string) {
+  console.log(
+    '| profiled round | server CPU µs/request | main thread (the idle chain included) | helper threads | GC pauses (count/ms per 1000 requests) |\n|---|---|---|---|---|',
+  )
+  const per = (ms: number) => ((ms * 1000) / Number(args.n)).toFixed(0)
+  // the idle chain alone for 20 s: its CPU and GC pauses per second (a larger heap's mark-compacts land here)
+  for (const [label, instance] of Object.entries(instances)) {
+    const { pid } = instance.target
+    const before = threadCpuMs(pid!)
+    const { gc } = await profileWhile(pid!, instance.inspectPort, () => sleep(20_000))
+    const after = threadCpuMs(pid!)
+    const pauses = Object.entries(gc)
+      .map(([kind, g]) => `${kind} ${(g.count / 20).toFixed(1)}/${(g.ms / 20).toFixed(1)}`)
+      .join(', ')
+    console.log(
+      `| idle chain, ${label}: ms/s and GC pauses count/ms per s | | ${((after.main - before.main) / 20).toFixed(0)} | ${((after.helpers - before.helpers) / 20).toFixed(0)} | ${pauses} |`,
+    )
+  }
+  for (const name of names)
+    for (const [label, instance] of Object.entries(instances)) {
+      const { pid } = instance.target
+      const before = threadCpuMs(pid!)
+      const { result, profile, gc } = await profileWhile(pid!, instance.inspectPort, () => measure(instance, name))
+      const after = threadCpuMs(pid!)
+      writeFileSync(join(dir, `${mode}-${label}-${name}.cpuprofile`), JSON.stringify(profile))
+      const pauses = Object.entries(gc)
+        .map(([kind, g]) => `${kind} ${((g.count * 1000) / Number(args.n)).toFixed(1)}/${per(g.ms)}`)
+        .join(', ')
+      console.log(
+        `| ${name}, ${label} | ${result.toFixed(0)} | ${per(after.main - before.main)} | ${per(after.helpers - before.helpers)} | ${pauses} |`,
+      )
+    }
+}
+
+/**
+ * Waits (3 minutes at most) until the aged instance idles within 10 ms/s of the fresh one: an aged data
+ * directory compacts for minutes after the compressed hour's writes (LevelDB's threads, 160 ms/s seen), work
+ * the real hour spreads over the hour. The seconds it took.
+ */
+async function settle(aged: Instance, fresh: Instance): Promise<number> {
+  const t0 = performance.now()
+  for (;;) {
+    const idle = await idleCpuPerMs(aged.target)
+    if (idle <= (await idleCpuPerMs(fresh.target)) + 0.01 || performance.now() - t0 > 180_000)
+      return (performance.now() - t0) / 1000
+  }
+}
+
 async function run(mode: string, raws: string[]) {
   const dir = mode === 'data-dir' ? mkdtempSync(join(tmpdir(), 'aging-')) : undefined
   const flags = (label: string) => [
@@ -140,11 +197,13 @@ async function run(mode: string, raws: string[]) {
   const fresh = await start(flags('fresh'))
   try {
     for (const instance of [fresh, aged]) for (const name of names) await measure(instance, name) // JIT warm-up
+    const settled = await settle(aged, fresh)
     for (const instance of [fresh, aged]) instance.idle = await idleCpuPerMs(instance.target)
-    const heap = {
-      fresh: (await liveHeap(fresh.target.pid!, fresh.inspectPort)).after,
-      aged: (await liveHeap(aged.target.pid!, aged.inspectPort)).after,
+    const measured = {
+      fresh: await liveHeap(fresh.target.pid!, fresh.inspectPort),
+      aged: await liveHeap(aged.target.pid!, aged.inspectPort),
     }
+    const heap = { fresh: measured.fresh.after, aged: measured.aged.after }
     if (args.snapshots)
       for (const [label, { target, inspectPort }] of [
         ['fresh', fresh],
@@ -172,14 +231,20 @@ async function run(mode: string, raws: string[]) {
     console.log(
       `\n${mode}${[...flags('').filter((f) => !f.includes('/'))].join(' ') ? ` (${flags('').join(' ')})` : ''}: ` +
         `aged by ${txs} transfers in ${blocks} evm_mine blocks (height ${height}), ` +
-        `${Number(args.reads) * blocks} distinct reads, in ${seconds.toFixed(0)} s; load ${loadBefore} → ${load()}`,
+        `${Number(args.reads) * blocks} distinct reads, in ${seconds.toFixed(0)} s; load ${loadBefore} → ${load()}; ` +
+        `the aged one idled as the fresh one after ${settled.toFixed(0)} s`,
     )
     console.log(
       `aged live heap while ageing: ${samples.map((s) => `${s.heap} MB @${s.height}`).join(', ')}; ` +
         `growth ${perBlock.toFixed(1)} KB/block after the first sample`,
     )
+    console.log(
+      `young generation before that GC (V8 grows it under a high allocation rate): fresh ${measured.fresh.before.newSpace} MB, aged ${measured.aged.before.newSpace} MB`,
+    )
     console.log('| | fresh | aged | aged/fresh |\n|---|---|---|---|')
-    const mb = (m: { heapUsed: number; rss: number }) => `${m.heapUsed} MB (RSS ${m.rss})`
+    const mb = (m: { heapUsed: number; rss: number; newSpace: number }) =>
+      `${m.heapUsed} MB (RSS ${m.rss}, new space ${m.newSpace})`
+
     console.log(
       `| live heap after full GC | ${mb(heap.fresh)} | ${mb(heap.aged)} | ${(heap.aged.heapUsed / heap.fresh.heapUsed).toFixed(2)}× |`,
     )
@@ -198,6 +263,7 @@ async function run(mode: string, raws: string[]) {
         `| ${name}, server CPU µs/request, best (rounds) | ${f.toFixed(0)} (${all('fresh')}) | ${a.toFixed(0)} (${all('aged')}) | ${(a / f).toFixed(2)}× |`,
       )
     }
+    if (args.profile) await profiled(mode, { fresh, aged }, args.profile)
     console.log(`load at the end: ${load()}`)
   } finally {
     await fresh.target.stop()

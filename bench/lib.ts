@@ -3,7 +3,7 @@
  * child processes on free loopback ports, and dev-account signing with viem.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, openSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { mnemonicToAccount } from 'viem/accounts'
 
@@ -103,7 +103,12 @@ async function spawnOurs(
     [...nodeArgs, ...entry, '--port', String(port), '--quiet', '--rate-limit', '0', ...extraArgs],
     {
       cwd: cwd ?? new URL('..', import.meta.url).pathname,
-      stdio: ['ignore', stdout ?? 'ignore', 'inherit'],
+      // stdout: an fd the caller opened; else BENCH_SERVER_STDOUT=FILE appends there (what --node="--trace-gc-nvp" prints)
+      stdio: [
+        'ignore',
+        stdout ?? (process.env.BENCH_SERVER_STDOUT ? openSync(process.env.BENCH_SERVER_STDOUT, 'a') : 'ignore'),
+        'inherit',
+      ],
     },
   )
   const base = `http://127.0.0.1:${port}`

@@ -4,7 +4,8 @@
  * rate and returns pages lazily. SIGUSR1 makes Node open its inspector on 127.0.0.1:9229 (no restart, no
  * flag); this script asks it for HeapProfiler.collectGarbage, reads process.memoryUsage() around it and
  * closes the inspector again. Port 9229 must be free (or the port the process was started with
- * `--inspect-port`: pass it). The process pauses for the collection (~0.1-1 s).
+ * `--inspect-port`: pass it). The process pauses for the collection (~0.1-1 s). profileWhile() takes a
+ * process's V8 profile and GC pauses over a window (bench/aging.ts --profile).
  *
  *   npx tsx bench/live-heap.ts PID [PORT]     (or liveHeap(pid, port) from another bench)
  */
@@ -14,10 +15,10 @@ import WebSocket from 'ws'
 export function liveHeap(pid: number, port = 9229): Promise<{ before: Memory; after: Memory }> {
   return withInspector(pid, port, async (send) => {
     const memory = async (): Promise<Memory> => {
-      const usage = JSON.parse(await evaluate(send, 'JSON.stringify(process.memoryUsage())')) as Record<
-        keyof Memory,
-        number
-      >
+      // newSpace: the young generation's size, which V8 grows under a high allocation rate and keeps
+      const expression = `JSON.stringify({ ...process.memoryUsage(), newSpace: process.getBuiltinModule('v8')
+        .getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size })`
+      const usage = JSON.parse(await evaluate(send, expression)) as Record<keyof Memory, number>
       return Object.fromEntries(
         Object.entries(usage).map(([k, v]) => [k, Math.round(v / 2 ** 20)]),
       ) as unknown as Memory
@@ -36,6 +37,37 @@ export function liveHeap(pid: number, port = 9229): Promise<{ before: Memory; af
 export function writeHeapSnapshot(pid: number, port: number, file: string): Promise<void> {
   return withInspector(pid, port, async (send) => {
     await evaluate(send, `process.getBuiltinModule('v8').writeHeapSnapshot(${JSON.stringify(file)})`)
+  })
+}
+
+/** What process `pid` did while `during` ran: its main thread's V8 profile and its GC pauses by kind (ms, count). */
+export async function profileWhile<T>(
+  pid: number,
+  port: number,
+  during: () => Promise<T>,
+): Promise<{ result: T; profile: object; gc: Record<string, { ms: number; count: number }> }> {
+  return withInspector(pid, port, async (send) => {
+    // PerformanceObserver's gc entries: the main thread's pauses (minor, major, incremental, weak callbacks)
+    await evaluate(
+      send,
+      `(() => { const { PerformanceObserver } = process.getBuiltinModule('perf_hooks'); const gc = {};
+        const kinds = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weakcb' };
+        globalThis.__gcObserver = new PerformanceObserver((list) => { for (const e of list.getEntries()) {
+          const k = kinds[e.detail?.kind ?? e.kind] ?? 'other'; gc[k] ??= { ms: 0, count: 0 };
+          gc[k].ms += e.duration; gc[k].count++ } });
+        globalThis.__gcObserver.observe({ entryTypes: ['gc'] }); globalThis.__gc = gc; return '' })()`,
+    )
+    await send('Profiler.enable')
+    await send('Profiler.setSamplingInterval', { interval: 100 })
+    await send('Profiler.start')
+    const result = await during()
+    const { profile } = (await send('Profiler.stop')) as { profile: object }
+    // the observer delivers its entries on a later tick
+    await new Promise((r) => setTimeout(r, 100))
+    const gc = JSON.parse(
+      await evaluate(send, 'globalThis.__gcObserver.disconnect(), JSON.stringify(globalThis.__gc)'),
+    ) as Record<string, { ms: number; count: number }>
+    return { result, profile, gc }
   })
 }
 
@@ -86,6 +118,7 @@ async function withInspector<T>(pid: number, port: number, use: (send: Send) => 
 }
 
 interface Memory {
+  newSpace: number
   rss: number
   heapTotal: number
   heapUsed: number

@@ -2,7 +2,7 @@
  * The read cases of the shared kit's rpc-bench (plus eth_call on `pending`) and the fixtures they need on a
  * fresh chain: a deployed ERC-20 and one transfer. Shared by read-path.ts and request-cpu.ts.
  */
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import autocannon from 'autocannon'
 import { encodeDeployData, encodeFunctionData, type Hex, parseEther } from 'viem'
 import { testToken } from '../test/support/fixtures.js'
@@ -116,11 +116,22 @@ export async function idleCpuPerMs(target: Target): Promise<number> {
   return (cpuMs(target.pid!) - cpu0) / (performance.now() - t0)
 }
 
-/** utime + stime of a process in ms (USER_HZ = 100). */
-export function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+/** utime + stime of a process (or, under /proc/PID/task/TID, of one thread) in ms (USER_HZ = 100). */
+export function cpuMs(pid: number, stat = `/proc/${pid}/stat`): number {
+  const text = readFileSync(stat, 'utf8')
+  const f = text.slice(text.lastIndexOf(')') + 2).split(' ')
   return (Number(f[11]) + Number(f[12])) * 10
+}
+
+/**
+ * A process's CPU in ms split between its main thread (JavaScript, and the GC's pauses) and the rest: V8's
+ * helpers (concurrent marking, parallel scavenges, compilers) and libuv's pool. Node names them all "node".
+ */
+export function threadCpuMs(pid: number): { main: number; helpers: number } {
+  let helpers = 0
+  for (const tid of readdirSync(`/proc/${pid}/task`))
+    if (Number(tid) !== pid) helpers += cpuMs(pid, `/proc/${pid}/task/${tid}/stat`)
+  return { main: cpuMs(pid, `/proc/${pid}/task/${pid}/stat`), helpers }
 }
 
 let sent = 0

@@ -294,8 +294,15 @@ export const TRIE_NODE_CACHE_ENTRIES = 50_000
  */
 export const MEMORY_HISTORY_BLOCKS = 128
 
-/** --history: blocks between two prune passes (fewer when --history is smaller). */
+/** --history with --data-dir: blocks between two prune passes (fewer when --history is smaller). */
 export const PRUNE_EVERY_BLOCKS = 256
+
+/**
+ * In memory: blocks after which the trie nodes written while a block was built that its sealed state does not
+ * hold (each transaction's rewritten path, its flashblocks' states) are deleted; a pending read started on a
+ * flashblock of that block has had this long (memory-pruner.ts).
+ */
+export const PRUNE_UNSEALED_KEPT_BLOCKS = 8
 
 /** --history: trie nodes a prune pass marks between two pauses for the event loop (~1 µs each in memory, ~6 on disk). */
 export const PRUNE_MARK_SLICE = 5_000

@@ -47,4 +47,6 @@ export type ChainOptions = Pick<
     genesisTimestamp?: bigint
     /** --data-dir: keep the chain in this directory (src/chain/persist/); absent = in memory only. */
     dataDir?: string
+    /** The sequencer's state caches' bound (default LIVE_STATE_CACHED_ENTRIES): a test's small one. */
+    liveStateCachedEntries?: number
   }

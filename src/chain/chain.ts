@@ -50,7 +50,7 @@ import { READ_VIEWS_KEPT } from '../limits.js'
 /** The settings the chain and its sequencer run by (createChain derives them from ChainOptions). */
 export type ChainSettings = Required<Pick<ChainOptions, 'blockTimeMs' | 'flashblockIntervalMs'>> &
   Pick<ChainOptions, 'opFees' | 'l1Settings' | 'dumpState' | 'evmTimeoutMs'> &
-  Pick<SequencerOptions, 'extraData' | 'gaslessBudget'> & {
+  Pick<SequencerOptions, 'extraData' | 'gaslessBudget' | 'liveStateCachedEntries'> & {
     opStack: boolean
     preimages: Preimages
     pruner?: Pruner

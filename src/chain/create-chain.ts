@@ -110,6 +110,7 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
       gaslessBudget: opStack && !geth ? (options.gaslessBlockGasLimit ?? GASLESS_BLOCK_GAS_LIMIT) : undefined,
       dumpState: options.dumpState,
       evmTimeoutMs: options.evmTimeoutMs,
+      liveStateCachedEntries: options.liveStateCachedEntries,
       preimages,
       pruner,
       fork: fork && ForkMode && new ForkMode(fork, { common, accounts, balance: options.balance, l1Settings }),

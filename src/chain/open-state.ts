@@ -16,7 +16,7 @@ import { createGethGenesis, type GenesisFile } from './geth-genesis.js'
 import { importFile } from './import-blocks.js'
 import { MEMORY_HISTORY_BLOCKS } from '../limits.js'
 import { MemoryNodes } from './memory-nodes.js'
-import { Pruner } from './persist/prune.js'
+import { CountingPruner } from './memory-pruner.js'
 import { Preimages } from './persist/preimages.js'
 import { readStateFile } from './persist/state-load.js'
 import { CanonicalStore } from './store.js'
@@ -75,19 +75,13 @@ export async function openChainState(options: ChainOptions, making: Making) {
   const { stateManager, genesis, preimages } = durable ?? (await makeGenesis(memoryTrie(common, nodes)))
   const store = new CanonicalStore(genesis, durable?.history)
   const history = options.history ?? (durable ? 'all' : MEMORY_HISTORY_BLOCKS)
-  // --history prunes the in-memory node store as it does a data directory's
+  // --history: in memory by counting nodes (memory-pruner.ts), a data directory's by mark and sweep (prune.ts)
   const pruner =
     history === 'all'
       ? undefined
       : durable
         ? durable.pruner(history, store, logger.warn)
-        : new Pruner(
-            nodes.prunable(),
-            liveTrie(stateManager),
-            history,
-            (n) => store.byNumber(n)?.header.stateRoot,
-            logger.warn,
-          )
+        : new CountingPruner(nodes, liveTrie(stateManager), history, (n) => store.byNumber(n)?.header.stateRoot)
   if (options.importFile !== undefined) await importFile(options.importFile, store, stateManager, common, logger.info)
   return { stateManager, store, preimages, durable, pruner }
 }

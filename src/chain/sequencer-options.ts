@@ -17,6 +17,8 @@ export interface SequencerOptions {
   extraData?: (timestamp: bigint) => Uint8Array
   /** Gas the gasless transactions of one block may use (0: no budget); absent = no gasless transactions. */
   gaslessBudget?: bigint
+  /** The live state's cache bound (FlashOptions.cachedEntries); absent = LIVE_STATE_CACHED_ENTRIES. */
+  liveStateCachedEntries?: number
   log: (message: string) => void
   warn: (message: string) => void
   /** The dev node's say over the next block (its clock, coinbase, gas limit, base fee); default: wall clock. */

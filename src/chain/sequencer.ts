@@ -202,7 +202,10 @@ export class Sequencer {
     const next =
       candidates ??
       (l1Info ? withOpeningDeposits([l1Info, ...this.pool.takeDeposits()], this.pool.ready()) : this.pool.ready())
-    const { flashblock, skipped } = await builder.flash(next, { deadline })
+    const { flashblock, skipped } = await builder.flash(next, {
+      deadline,
+      cachedEntries: this.options.liveStateCachedEntries,
+    })
     const opening = l1Info ? flashblock.executed.txs.indexOf(l1Info) : -1
     const openingGas = opening >= 0 ? flashblock.executed.receipts[opening].gasUsed : 0n
     if (openingGas > (this.openingGas ?? 0n)) this.openingGas = openingGas

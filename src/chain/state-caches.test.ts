@@ -1,17 +1,15 @@
 /**
  * The sequencer's state manager's caches (@ethereumjs's ordered maps keep every account ever touched) are
- * emptied once flushed past a bound, here 8 entries instead of LIVE_STATE_CACHED_ENTRIES, and the chain goes
- * on right: balances, nonces, every transfer mined.
+ * emptied once flushed past a bound, here 8 entries (the chain's liveStateCachedEntries) instead of
+ * LIVE_STATE_CACHED_ENTRIES, and the chain goes on right: balances, nonces, every transfer mined.
  */
 import { type Account, Address, randomBytes } from '@ethereumjs/util'
-import { afterEach, expect, test, vi } from 'vitest'
+import { afterEach, expect, test } from 'vitest'
 import type { Chain } from './chain.js'
 import { createChain } from './create-chain.js'
 import { signTx } from '../../test/support/sign-tx.js'
 import { defaultConfig } from '../config.js'
 import { cachedEntries } from '../evm/patches/fields.js'
-
-vi.mock('../limits.js', async (original) => ({ ...(await original<object>()), LIVE_STATE_CACHED_ENTRIES: 8 }))
 
 let chain: Chain | undefined
 afterEach(async () => {
@@ -20,7 +18,7 @@ afterEach(async () => {
 })
 
 test('the state caches are emptied past their bound and no write is lost', async () => {
-  chain = await createChain(defaultConfig({ quiet: true, blockTimeMs: 3_600_000 }))
+  chain = await createChain({ ...defaultConfig({ quiet: true, blockTimeMs: 3_600_000 }), liveStateCachedEntries: 8 })
   const c = chain
   const recipients = Array.from({ length: 30 }, () => randomBytes(20))
   const peak: number[] = []

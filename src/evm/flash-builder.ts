@@ -176,7 +176,8 @@ export class FlashBuilder {
       // and they keep every account, slot and code ever touched (@ethereumjs's ordered maps drop nothing: an
       // hour of transfers to new addresses held 180 000 accounts, ~20 KB of heap a block): flushed, they can go
       const state = vm.stateManager
-      if (checkpointDepth(state) === 0 && cachedEntries(state) > LIVE_STATE_CACHED_ENTRIES) state.clearCaches()
+      const bound = options.cachedEntries ?? LIVE_STATE_CACHED_ENTRIES
+      if (checkpointDepth(state) === 0 && cachedEntries(state) > bound) state.clearCaches()
     }
     touched.set(keyOf(this.execBlock.header.coinbase.bytes), this.execBlock.header.coinbase.bytes)
     if (this.op?.feeParams)

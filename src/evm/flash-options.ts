@@ -17,4 +17,9 @@ export interface FlashOptions {
   deadline?: number
   /** A follower's state cannot compute roots: it takes this flashblock's from the feed. */
   stateRoot?: Uint8Array
+  /**
+   * Accounts, slots and code the state manager may keep cached once flushed; past this it is emptied
+   * (default LIVE_STATE_CACHED_ENTRIES).
+   */
+  cachedEntries?: number
 }

@@ -14,7 +14,7 @@ import { DiskHistory } from './disk-history.js'
 import { blockKey } from './keys.js'
 import { Persistence } from './persistence.js'
 import { Preimages } from './preimages.js'
-import { Pruner } from './prune.js'
+import { type Pruner, SweepingPruner } from './prune.js'
 import type { CanonicalStore } from '../store.js'
 import { StateFileError } from './state-load.js'
 import { LevelTrieDB } from './trie-db.js'
@@ -52,7 +52,7 @@ export async function openDurableChain(
     cacheSize: TRIE_NODE_CACHE_ENTRIES,
   })
   const pruner = (history: number, store: CanonicalStore, warn: (message: string) => void) =>
-    new Pruner(trieDb.prunable(), trie, history, (n) => store.byNumber(n)?.header.stateRoot, warn)
+    new SweepingPruner(trieDb.prunable(), trie, history, (n) => store.byNumber(n)?.header.stateRoot, warn)
   try {
     const head = await DiskHistory.readHead(db, common)
     if (head === undefined) {

@@ -1,7 +1,8 @@
 /**
- * --history N: state older than N blocks is removed from the node store (the data directory's, or the
- * in-memory one) by mark and sweep, one pass every PRUNE_EVERY_BLOCKS blocks (at most N), in the background.
- * Mark: every node reachable from the state roots of the last N blocks and from the live trie's root
+ * --history N: state older than N blocks is removed from the node store. In memory nodes are counted as
+ * blocks come and go (../memory-pruner.ts); a data directory's are removed by mark and sweep, one pass every
+ * PRUNE_EVERY_BLOCKS blocks (at most N), in the background (a count per node would hold the whole state's
+ * keys in the heap, which the directory is there to spare). Mark: every node reachable from the state roots of the last N blocks and from the live trie's root
  * (the block in progress), storage tries included. Sweep: every node key in a snapshot of the store
  * taken before the mark that is not marked and not written since the pass began (a new flashblock may
  * write a node with an old hash again) is deleted. Code (keys longer than a node hash) is kept. A read
@@ -17,7 +18,7 @@ import { hexKey } from '../../domain/map-keys.js'
 import { MissingTrieNodeError } from '../../errors.js'
 import { PRUNE_EVERY_BLOCKS, PRUNE_MARK_SLICE, PRUNE_SWEEP_BATCH } from '../../limits.js'
 
-/** A node store a pass sweeps: LevelDB under --data-dir (trie-db.ts), the in-memory map otherwise. Keys are unprefixed hex. */
+/** A node store a pass sweeps: LevelDB under --data-dir (trie-db.ts). Keys are unprefixed hex. */
 export interface PrunableNodes {
   /** Whether the node is stored. */
   has(key: string): boolean
@@ -37,21 +38,70 @@ export interface KeptRoots {
   held(): Iterable<Uint8Array>
 }
 
-export class Pruner {
+/**
+ * What a chain with --history holds on to: the state of its last `history` blocks. Two ways to let the rest go:
+ * a data directory's SweepingPruner (below), an in-memory chain's CountingPruner (../memory-pruner.ts).
+ */
+export abstract class Pruner {
+  protected dev: KeptRoots = { resolve: (root) => root, held: () => [] }
+
+  constructor(
+    /** Whether the node store holds this node (unprefixed hex key). */
+    private readonly stored: (key: string) => boolean,
+    /** The live trie (its root is the state being built on; it reads through the node store). */
+    protected readonly trie: MerklePatriciaTrie,
+    readonly history: number,
+    protected readonly rootOf: (number: bigint) => Uint8Array | undefined,
+  ) {}
+
+  /** After each sealed block. */
+  abstract sealed(head: bigint): void
+
+  /** The oldest block whose state is sure to be kept (older ones may be until the next pass). */
+  oldestKept(head: bigint): bigint {
+    const oldest = head - BigInt(this.history) + 1n
+    return oldest > 0n ? oldest : 0n
+  }
+
+  /** The dev node's roots (its edits and snapshots), asked at every pass (in memory, at every block). */
+  keep(dev: KeptRoots): void {
+    this.dev = dev
+  }
+
+  /** Refuses a state read whose root a pass has removed (geth's missing trie node). */
+  check(root: Uint8Array): void {
+    // hexKey: one flat string (bytesToHex's rope would be flattened again by the lookup); this runs on every read
+    if (equalsBytes(root, KECCAK256_RLP) || this.stored(hexKey(root))) return
+    throw new MissingTrieNodeError(bytesToHex(root), this.history)
+  }
+
+  /** Waits for a running pass (at close, and for tests). */
+  async idle(): Promise<void> {}
+
+  /** The roots whose state is kept: the live trie's, the dev node's, and (as the dev node reads them) `window`'s. */
+  protected kept(window: Iterable<Uint8Array>): Uint8Array[] {
+    const roots = [this.trie.root(), ...this.dev.held()]
+    for (const root of window) roots.push(this.dev.resolve(root))
+    return roots
+  }
+}
+
+/** The data directory's: a mark and sweep pass every PRUNE_EVERY_BLOCKS blocks, in the background. */
+export class SweepingPruner extends Pruner {
   private lastPass = 0n
   private running?: Promise<void>
-  private dev: KeptRoots = { resolve: (root) => root, held: () => [] }
 
   constructor(
     private readonly nodes: PrunableNodes,
-    /** The live trie (its root is the state being built on; it reads through `nodes`). */
-    private readonly trie: MerklePatriciaTrie,
-    readonly history: number,
-    private readonly rootOf: (number: bigint) => Uint8Array | undefined,
+    trie: MerklePatriciaTrie,
+    history: number,
+    rootOf: (number: bigint) => Uint8Array | undefined,
     private readonly warn: (message: string) => void,
-  ) {}
+  ) {
+    super((key) => nodes.has(key), trie, history, rootOf)
+  }
 
-  /** After each sealed block: starts a pass when one is due and none is running. */
+  /** Starts a pass when one is due and none is running. */
   sealed(head: bigint): void {
     const every = BigInt(Math.min(PRUNE_EVERY_BLOCKS, this.history))
     if (this.running || head - this.lastPass < every || head < BigInt(this.history)) return
@@ -63,25 +113,7 @@ export class Pruner {
       })
   }
 
-  /** The oldest block whose state is sure to be kept (older ones may be until the next pass). */
-  oldestKept(head: bigint): bigint {
-    const oldest = head - BigInt(this.history) + 1n
-    return oldest > 0n ? oldest : 0n
-  }
-
-  /** The dev node's roots (its edits and snapshots), asked at every pass. */
-  keep(dev: KeptRoots): void {
-    this.dev = dev
-  }
-
-  /** Refuses a state read whose root a pass has removed (geth's missing trie node). */
-  check(root: Uint8Array): void {
-    if (equalsBytes(root, KECCAK256_RLP) || this.nodes.has(bytesToHex(root).slice(2))) return
-    throw new MissingTrieNodeError(bytesToHex(root), this.history)
-  }
-
-  /** Waits for a running pass (at close, and for tests). */
-  async idle(): Promise<void> {
+  override async idle(): Promise<void> {
     await this.running
   }
 
@@ -89,12 +121,12 @@ export class Pruner {
     const candidates = this.nodes.begin() // snapshot: nodes written from now on are not in it
     try {
       const marked = new Set<string>() // unprefixed hex node hashes, shared by every walk: shared subtrees are walked once
-      const roots = [this.trie.root(), ...this.dev.held()]
+      const window: Uint8Array[] = []
       for (let n = head - BigInt(this.history) + 1n; n <= head; n++) {
         const root = this.rootOf(n)
-        if (root) roots.push(this.dev.resolve(root))
+        if (root) window.push(root)
       }
-      await markReachable(this.nodes, roots, marked)
+      await markReachable(this.nodes, this.kept(window), marked)
       let deletes: string[] = []
       for await (const key of candidates.keys) {
         if (key.length !== 64) continue // code, by prefixed hash: kept
@@ -121,22 +153,8 @@ export class Pruner {
  */
 async function markReachable(nodes: PrunableNodes, roots: Uint8Array[], marked: Set<string>): Promise<void> {
   const work: { hash: Uint8Array; accounts: boolean }[] = roots.map((hash) => ({ hash, accounts: true }))
+  const push = (hash: Uint8Array, accounts: boolean) => work.push({ hash, accounts })
   let slice = 0
-  const visit = (raw: RlpNode, accounts: boolean) => {
-    if (raw.length === 17) {
-      for (let i = 0; i < 16; i++) child(raw[i]!, accounts)
-    } else if (raw.length === 2) {
-      const flag = (raw[0] as Uint8Array)[0]! >> 4
-      if (flag < 2)
-        child(raw[1]!, accounts) // an extension
-      else if (accounts) work.push({ hash: RLP.decode(raw[1] as Uint8Array)[2] as Uint8Array, accounts: false })
-    }
-  }
-  const child = (ref: RlpNode[number], accounts: boolean) => {
-    if (ref instanceof Uint8Array) {
-      if (ref.length === 32) work.push({ hash: ref, accounts })
-    } else visit(ref, accounts) // a node under 32 bytes, inlined in its parent
-  }
   for (let next = work.pop(); next; next = work.pop()) {
     if (equalsBytes(next.hash, KECCAK256_RLP)) continue
     const key = hexKey(next.hash)
@@ -144,12 +162,40 @@ async function markReachable(nodes: PrunableNodes, roots: Uint8Array[], marked: 
     const bytes = nodes.get(key)
     if (!bytes) continue // not stored (a root a pass already removed): nothing under it to keep
     marked.add(key)
-    visit(RLP.decode(bytes) as RlpNode, next.accounts)
+    nodeChildren(bytes, next.accounts, push)
     if (++slice === PRUNE_MARK_SLICE) {
       slice = 0
       await new Promise((resolve) => setImmediate(resolve))
     }
   }
+}
+
+/**
+ * The stored nodes a node's bytes refer to, each with whether it is an account trie's: a branch's and an
+ * extension's children (those under 32 bytes are inlined in the parent: their children are reported), and an
+ * account leaf's storage root (an account trie's leaf holds an RLP list; a storage trie's, a string).
+ */
+export function nodeChildren(
+  bytes: Uint8Array,
+  accounts: boolean,
+  push: (hash: Uint8Array, accounts: boolean) => void,
+): void {
+  const visit = (raw: RlpNode) => {
+    if (raw.length === 17) {
+      for (let i = 0; i < 16; i++) child(raw[i]!)
+    } else if (raw.length === 2) {
+      const flag = (raw[0] as Uint8Array)[0]! >> 4
+      if (flag < 2)
+        child(raw[1]!) // an extension
+      else if (accounts) push(RLP.decode(raw[1] as Uint8Array)[2] as Uint8Array, false)
+    }
+  }
+  const child = (ref: RlpNode[number]) => {
+    if (ref instanceof Uint8Array) {
+      if (ref.length === 32) push(ref, accounts)
+    } else visit(ref) // a node under 32 bytes, inlined in its parent
+  }
+  visit(RLP.decode(bytes) as RlpNode)
 }
 
 type RlpNode = (Uint8Array | RlpNode)[]
