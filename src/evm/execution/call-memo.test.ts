@@ -76,3 +76,14 @@ test('a block full of distinct calls forgets its oldest ones first, and keeps an
   expect((await ask(memo, all.slice(-CALL_MEMO_ENTRIES))).runs).toBe(0)
   expect((await ask(memo, [call(0)])).runs).toBe(1)
 })
+
+test('a call whose first run waited is answered at once, without a promise, once that run has settled', async () => {
+  const memo = new CallMemo()
+  const run = async () => ({ execResult: { returnValue: Uint8Array.of(7), executionGasUsed: 0n } }) as CallAnswer
+  const first = memo.answer(header, { to, data: bytes('a') }, 1n, run)
+  expect(first).toBeInstanceOf(Promise)
+  await first
+  const again = memo.answer(header, { to, data: bytes('a') }, 1n, run)
+  expect(again).not.toBeInstanceOf(Promise)
+  expect((again as CallAnswer).execResult.returnValue).toEqual(Uint8Array.of(7))
+})

@@ -102,7 +102,9 @@ export class CallMemo {
     const entry: Entry = ran.then(
       (result) => {
         const answer = result && kept(result)
-        if (result && !answer) forget(calls, id, entry)
+        // the next askers get the answer itself, without a promise (and the time limit it would take)
+        if (answer) settled(calls, id, entry, answer)
+        else if (result) forget(calls, id, entry)
         return answer ?? result
       },
       (err: unknown) => {
@@ -124,6 +126,12 @@ export class CallMemo {
     }
     return calls
   }
+}
+
+/** Keeps a call's settled answer in place of its promise, unless a call of the same id has taken its place since. */
+function settled(calls: BoundedMap<Kept, number>, id: number, entry: Entry, answer: CallAnswer): void {
+  const held = calls.get(id)
+  if (held?.entry === entry) held.entry = answer
 }
 
 /** Forgets a call that failed or is not kept, unless a call of the same id has taken its place since. */
