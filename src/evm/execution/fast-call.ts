@@ -227,22 +227,25 @@ function eligible(request: CallRequest): boolean {
   )
 }
 
-/** A fork's prices of a call transaction's intrinsic gas, read once per EVM (Common.param looks each one up). */
+/**
+ * A fork's prices of a call transaction's intrinsic gas, read once per EVM (Common.param looks each one up), as
+ * numbers: a call's intrinsic gas is far below 2^53, and BigInt arithmetic made ten BigInts a call.
+ */
 interface IntrinsicPrices {
-  base: bigint
-  zero: bigint
-  nonZero: bigint
+  base: number
+  zero: number
+  nonZero: number
   /** EIP-7623's calldata floor per token, when the fork has it. */
-  floorPerToken: bigint | undefined
+  floorPerToken: number | undefined
 }
 
 /** `common`: the EVM's, which has the transaction params merged (a follower's record Common has not). */
 function intrinsicPrices(common: Common): IntrinsicPrices {
   return {
-    base: common.param('txGas'),
-    zero: common.param('txDataZeroGas'),
-    nonZero: common.param('txDataNonZeroGas'),
-    floorPerToken: common.isActivatedEIP(7623) ? common.param('totalCostFloorPerToken') : undefined,
+    base: Number(common.param('txGas')),
+    zero: Number(common.param('txDataZeroGas')),
+    nonZero: Number(common.param('txDataNonZeroGas')),
+    floorPerToken: common.isActivatedEIP(7623) ? Number(common.param('totalCostFloorPerToken')) : undefined,
   }
 }
 
@@ -250,9 +253,8 @@ function intrinsicPrices(common: Common): IntrinsicPrices {
 function intrinsicGas(prices: IntrinsicPrices, data: Uint8Array): { regular: bigint; minimum: bigint } {
   let zeros = 0
   for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++
-  const nonZeros = BigInt(data.length - zeros)
-  const regular = prices.base + BigInt(zeros) * prices.zero + nonZeros * prices.nonZero
-  if (prices.floorPerToken === undefined) return { regular, minimum: regular }
-  const floor = prices.base + prices.floorPerToken * (BigInt(zeros) + nonZeros * 4n)
-  return { regular, minimum: floor > regular ? floor : regular }
+  const nonZeros = data.length - zeros
+  const regular = prices.base + zeros * prices.zero + nonZeros * prices.nonZero
+  const floor = prices.floorPerToken === undefined ? 0 : prices.base + prices.floorPerToken * (zeros + nonZeros * 4)
+  return { regular: BigInt(regular), minimum: BigInt(floor > regular ? floor : regular) }
 }
