@@ -91,24 +91,18 @@ export class CallEvms {
   ): Eventually<EVMResult | undefined> {
     if (!eligible(request) || !request.to) return undefined
     const taken = this.take()
-    // no closure bound to a name here: tsx's keepNames gives each one a defineProperty per call
-    return taken instanceof Promise
-      ? taken.then((slot) => this.runOn(slot, source, header, request, gasLimit, deadline))
-      : this.runOn(taken, source, header, request, gasLimit, deadline)
-  }
-
-  /** The run on `slot`, which goes back to the idle ones once the run is settled. */
-  private runOn(
-    slot: CallEvm,
-    source: StateSource,
-    header: BlockHeader,
-    request: CallRequest,
-    gasLimit: bigint,
-    deadline: number | undefined,
-  ): Eventually<EVMResult | undefined> {
+    // the EVM goes back to the idle ones once the run is settled; no closure bound to a name here: tsx's
+    // keepNames gives each one a defineProperty per call
+    if (taken instanceof Promise)
+      return taken.then((slot) =>
+        withCleanup(
+          () => this.start(slot, source, header, request, gasLimit, deadline),
+          () => this.putBack(slot),
+        ),
+      )
     return withCleanup(
-      () => this.start(slot, source, header, request, gasLimit, deadline),
-      () => this.putBack(slot),
+      () => this.start(taken, source, header, request, gasLimit, deadline),
+      () => this.putBack(taken),
     )
   }
 
