@@ -2,7 +2,7 @@
  * The wire codec: domain values (bigint, Uint8Array) to JSON-RPC hex and back. Everything that crosses
  * the boundary goes through here, so quantities never carry leading zeros and data is always 0x-prefixed.
  */
-import { bigIntToHex } from '@ethereumjs/util'
+import { bigIntToHex, bytesToHex } from '@ethereumjs/util'
 
 export type Hex = `0x${string}`
 
@@ -11,12 +11,9 @@ export function quantity(value: bigint | number): Hex {
   return bigIntToHex(BigInt(value)) as Hex
 }
 
-/**
- * Hex data of exactly the given bytes. Buffer's hex encoding makes one flat string: bytesToHex builds a rope a
- * byte at a time, which JSON.stringify then flattens (a 32-byte eth_call result's reply: ~1.5 µs in a profile).
- */
+/** Hex data of exactly the given bytes. */
 export function data(bytes: Uint8Array): Hex {
-  return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex')}`
+  return bytesToHex(bytes) as Hex
 }
 
 /** Parses a validated hex quantity. */
@@ -54,5 +51,5 @@ export function parseData(hex: string): Uint8Array {
 
 /** An address as geth writes it: lower-case hex. */
 export function address(bytes: Uint8Array): Hex {
-  return data(bytes)
+  return bytesToHex(bytes) as Hex
 }
