@@ -82,7 +82,7 @@ export class Chain implements Backend, TxSubmitter {
   readonly options: ChainSettings
   readonly persistence?: Persistence
   private readonly readViews = new Map<string, RootReader>()
-  private lastRoot = { bytes: new Uint8Array(0), key: '' }
+  private lastRoot: { bytes: Uint8Array; key: string; view?: RootReader } = { bytes: new Uint8Array(0), key: '' }
   private readonly stateCache: StateCache
   readonly events: TypedEmitter<ChainEvents>
   readonly pending: PendingStore
@@ -187,8 +187,9 @@ export class Chain implements Backend, TxSubmitter {
   readerAt(root: Uint8Array): RootReader {
     root = this.roots.resolve(root)
     this.options.pruner?.check(root)
-    // reads come in runs on one root: the last root's hex key is kept (hex of 32 bytes costs more than a compare)
+    // reads come in runs on one root: its hex key (dearer than a compare) and its view, readViews' newest, are kept
     if (!equalsBytes(root, this.lastRoot.bytes)) this.lastRoot = { bytes: root.slice(), key: bytesToHex(root) }
+    else if (this.lastRoot.view && this.readViews.size > 0) return this.lastRoot.view // refork empties readViews
     const key = this.lastRoot.key
     let view = this.readViews.get(key)
     if (view)
@@ -199,6 +200,7 @@ export class Chain implements Backend, TxSubmitter {
     }
     this.readViews.set(key, view)
     if (this.readViews.size > READ_VIEWS_KEPT) this.readViews.delete(this.readViews.keys().next().value!)
+    this.lastRoot.view = view
     return view
   }
 

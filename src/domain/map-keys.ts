@@ -24,11 +24,38 @@ export function hexKey(a: Uint8Array, b?: Uint8Array): string {
  * keyed by these. For keys of fixed-width fields (hashes, addresses, slots); not for text anyone reads.
  */
 export function byteKey(a: Uint8Array, b?: Uint8Array): string {
+  // an address, the commonest key, as one call of fixed arity: apply over a typed array copies it to a list first
+  if (!b && a.length === 20) return addressBytesKey(a)
   if (!b) return String.fromCharCode.apply(null, a as unknown as number[])
   const joined = new Uint8Array(a.length + b.length)
   joined.set(a, 0)
   joined.set(b, a.length)
   return String.fromCharCode.apply(null, joined as unknown as number[])
+}
+
+function addressBytesKey(a: Uint8Array): string {
+  return String.fromCharCode(
+    a[0]!,
+    a[1]!,
+    a[2]!,
+    a[3]!,
+    a[4]!,
+    a[5]!,
+    a[6]!,
+    a[7]!,
+    a[8]!,
+    a[9]!,
+    a[10]!,
+    a[11]!,
+    a[12]!,
+    a[13]!,
+    a[14]!,
+    a[15]!,
+    a[16]!,
+    a[17]!,
+    a[18]!,
+    a[19]!,
+  )
 }
 
 /**

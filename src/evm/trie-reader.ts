@@ -123,9 +123,12 @@ export class TrieReader {
   }
 }
 
+/** An unset slot's value: one shared array (nothing can be written into it), not one per slot the caches keep. */
+const UNSET = new Uint8Array(0)
+
 /** A storage trie's value as a state manager gives a slot: RLP-decoded, empty when unset. */
 function slotValue(value: Uint8Array | null): Uint8Array {
-  return value === null ? new Uint8Array(0) : (RLP.decode(value) as Uint8Array)
+  return value === null ? UNSET : (RLP.decode(value) as Uint8Array)
 }
 
 /** A key's path: its bytes as nibbles, high first (@ethereumjs's exported bytesToNibbles adds a terminator). */

@@ -35,6 +35,16 @@ test('calls that differ in any byte of sender or calldata get their own answers,
   expect(answers).toEqual([1, 2, 3, 2])
 })
 
+test('two calls the memo files under one number get their own answers, the newer one kept', async () => {
+  // these two calldatas share a call id (FNV-1a of the fields, 31 bits) with this `to` and gas limit
+  const first = { to, data: bytes('call 68867') }
+  const second = { to, data: bytes('call 113849') }
+  const memo = new CallMemo()
+  const { runs, answers } = await ask(memo, [first, second, second])
+  expect({ runs, answers }).toEqual({ runs: 2, answers: [1, 2, 2] })
+  expect((await ask(memo, [first])).runs).toBe(1)
+})
+
 test('the same call asked again is answered once per gas limit; one with a field outside the key runs every time', async () => {
   const memo = new CallMemo()
   expect(
@@ -65,4 +75,15 @@ test('a block full of distinct calls forgets its oldest ones first, and keeps an
   expect((await ask(memo, all)).runs).toBe(all.length)
   expect((await ask(memo, all.slice(-CALL_MEMO_ENTRIES))).runs).toBe(0)
   expect((await ask(memo, [call(0)])).runs).toBe(1)
+})
+
+test('a call whose first run waited is answered at once, without a promise, once that run has settled', async () => {
+  const memo = new CallMemo()
+  const run = async () => ({ execResult: { returnValue: Uint8Array.of(7), executionGasUsed: 0n } }) as CallAnswer
+  const first = memo.answer(header, { to, data: bytes('a') }, 1n, run)
+  expect(first).toBeInstanceOf(Promise)
+  await first
+  const again = memo.answer(header, { to, data: bytes('a') }, 1n, run)
+  expect(again).not.toBeInstanceOf(Promise)
+  expect((again as CallAnswer).execResult.returnValue).toEqual(Uint8Array.of(7))
 })

@@ -8,9 +8,9 @@
  */
 import type { BlockHeader } from '@ethereumjs/block'
 import type { EVMResult } from '@ethereumjs/evm'
+import { equalsBytes } from '@ethereumjs/util'
 import type { CallRequest } from '../../domain/call-request.js'
 import { CALL_MEMO_BLOCKS, CALL_MEMO_ENTRIES, CALL_MEMO_MAX_BYTES } from '../../limits.js'
-import { byteKey } from '../../domain/map-keys.js'
 import { BoundedMap } from '../bounded-map.js'
 import type { Eventually } from '../../capabilities/eventually.js'
 
@@ -25,23 +25,59 @@ export type CallAnswer = {
  */
 type Entry = CallAnswer | Promise<CallAnswer | undefined>
 
-const ZERO_ADDRESS = byteKey(new Uint8Array(20))
+/** What names a call: its request's keyed fields, `from` and `data` as the run takes them when absent. */
+interface Call {
+  to: Uint8Array
+  from: Uint8Array
+  gasLimit: bigint
+  data: Uint8Array
+}
+
+/** A call kept under its id (callId), which another call may share: its own fields say which call it is. */
+interface Kept extends Call {
+  entry: Entry
+}
+
+const ZERO_ADDRESS = new Uint8Array(20)
+const NO_DATA = new Uint8Array(0)
 /** The fields a key holds; a request with any other field set is not kept. */
 const KEYED: ReadonlySet<string> = new Set(['from', 'to', 'data', 'gas'])
 
-function keyOf(request: CallRequest, gasLimit: bigint): string | undefined {
+function callOf(request: CallRequest, gasLimit: bigint): Call | undefined {
   const { from, to, data } = request
   if (to?.length !== 20 || (from && from.length !== 20) || (data?.length ?? 0) > CALL_MEMO_MAX_BYTES) return undefined
   for (const field in request)
     if (!KEYED.has(field) && request[field as keyof CallRequest] !== undefined) return undefined
-  // `gas` is in gasLimit (capped and defaulted); from defaults to the zero address in the run. Fixed widths
-  // and decimal digits before the one separator: no two requests share a key, whatever bytes they hold
-  return `${byteKey(to)}${from ? byteKey(from) : ZERO_ADDRESS}${gasLimit}:${data ? byteKey(data) : ''}`
+  // `gas` is in gasLimit (capped and defaulted); from defaults to the zero address in the run
+  return { to, from: from ?? ZERO_ADDRESS, gasLimit, data: data ?? NO_DATA }
+}
+
+/**
+ * A number naming a call (FNV-1a of its fields, 31 bits): a Map hashes it without a string, where a key string
+ * of the fields' bytes cost ~1 µs to build and hash per distinct call. Two calls may share one; sameCall tells.
+ */
+function callId({ to, from, gasLimit, data }: Call): number {
+  const gas = Number(gasLimit)
+  let h = mix(mix(mix(0x811c9dc5, to), from), data)
+  h = Math.imul(h ^ (gas % 0x1_0000_0000), 0x01000193)
+  h = Math.imul(h ^ Math.floor(gas / 0x1_0000_0000), 0x01000193)
+  return h >>> 1
+}
+
+function mix(h: number, bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193)
+  return h
+}
+
+function sameCall(a: Call, b: Call): boolean {
+  return (
+    a.gasLimit === b.gasLimit && equalsBytes(a.data, b.data) && equalsBytes(a.to, b.to) && equalsBytes(a.from, b.from)
+  )
 }
 
 export class CallMemo {
   /** Insertion order is age: the first key is the oldest block. */
-  private readonly blocks = new Map<BlockHeader, BoundedMap<Entry>>()
+  private readonly blocks = new Map<BlockHeader, BoundedMap<Kept, number>>()
 
   /** `run`'s answer for this call on this block, from memory when it was asked before. */
   answer(
@@ -50,36 +86,39 @@ export class CallMemo {
     gasLimit: bigint,
     run: () => Eventually<EVMResult | undefined>,
   ): Eventually<CallAnswer | undefined> {
-    const key = keyOf(request, gasLimit)
-    if (key === undefined) return run()
+    const call = callOf(request, gasLimit)
+    if (call === undefined) return run()
+    const id = callId(call)
     const calls = this.callsOf(header)
-    const known = calls.get(key)
-    if (known) return known
+    const known = calls.get(id)
+    if (known !== undefined && sameCall(known, call)) return known.entry
     const ran = run()
     if (!(ran instanceof Promise)) {
       // answered at once: kept as the answer itself (not a plain call: nothing kept, the next asker is as quick)
       const answer = ran && kept(ran)
-      if (answer) calls.set(key, answer)
+      if (answer) calls.set(id, { ...call, entry: answer })
       return answer ?? ran
     }
-    const entry = ran.then(
+    const entry: Entry = ran.then(
       (result) => {
         const answer = result && kept(result)
-        if (result && !answer) calls.delete(key)
+        // the next askers get the answer itself, without a promise (and the time limit it would take)
+        if (answer) settled(calls, id, entry, answer)
+        else if (result) forget(calls, id, entry)
         return answer ?? result
       },
       (err: unknown) => {
-        calls.delete(key)
+        forget(calls, id, entry)
         throw err
       },
     )
     // a full block forgets its oldest call: a burst of distinct calls must not shut newer ones out (a
     // BoundedMap: with a fresh Map iterator per eviction, each distinct call walked the deleted slots)
-    calls.set(key, entry)
+    calls.set(id, { ...call, entry })
     return entry
   }
 
-  private callsOf(header: BlockHeader): BoundedMap<Entry> {
+  private callsOf(header: BlockHeader): BoundedMap<Kept, number> {
     let calls = this.blocks.get(header)
     if (!calls) {
       this.blocks.set(header, (calls = new BoundedMap(CALL_MEMO_ENTRIES)))
@@ -87,6 +126,17 @@ export class CallMemo {
     }
     return calls
   }
+}
+
+/** Keeps a call's settled answer in place of its promise, unless a call of the same id has taken its place since. */
+function settled(calls: BoundedMap<Kept, number>, id: number, entry: Entry, answer: CallAnswer): void {
+  const held = calls.get(id)
+  if (held?.entry === entry) held.entry = answer
+}
+
+/** Forgets a call that failed or is not kept, unless a call of the same id has taken its place since. */
+function forget(calls: BoundedMap<Kept, number>, id: number, entry: Entry): void {
+  if (calls.get(id)?.entry === entry) calls.delete(id)
 }
 
 /** What is kept of a result, or undefined when its output is too large to keep. */

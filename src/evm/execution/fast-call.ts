@@ -41,6 +41,12 @@ interface CallEvm {
   interpreter: boolean
   /** The precompiles' addresses, every call's always-warm set's first part (warmFromTheStart). */
   precompiles: readonly string[]
+  /**
+   * Whether the reference path ran on it since it was last cleaned: the interpreter reads its own source and
+   * keeps its own journal, so a call it answered leaves the EVM's journal, transient storage and state as
+   * they were (cleaning them made ~8 maps and sets a call).
+   */
+  used: boolean
 }
 
 export class CallEvms {
@@ -85,12 +91,19 @@ export class CallEvms {
   ): Eventually<EVMResult | undefined> {
     if (!eligible(request) || !request.to) return undefined
     const taken = this.take()
-    const run = (slot: CallEvm) =>
-      withCleanup(
-        () => this.start(slot, source, header, request, gasLimit, deadline),
-        () => this.putBack(slot),
+    // the EVM goes back to the idle ones once the run is settled; no closure bound to a name here: tsx's
+    // keepNames gives each one a defineProperty per call
+    if (taken instanceof Promise)
+      return taken.then((slot) =>
+        withCleanup(
+          () => this.start(slot, source, header, request, gasLimit, deadline),
+          () => this.putBack(slot),
+        ),
       )
-    return taken instanceof Promise ? taken.then(run) : run(taken)
+    return withCleanup(
+      () => this.start(taken, source, header, request, gasLimit, deadline),
+      () => this.putBack(taken),
+    )
   }
 
   private start(
@@ -101,7 +114,7 @@ export class CallEvms {
     gasLimit: bigint,
     deadline: number | undefined,
   ): Eventually<EVMResult | undefined> {
-    const { evm, state, prices } = slot
+    const { evm, prices } = slot
     if (!prices) return undefined
     const data = request.data ?? new Uint8Array(0)
     const intrinsic = intrinsicGas(prices, data)
@@ -112,7 +125,6 @@ export class CallEvms {
     const senderCode = source.readCode ? source.readCode(from) : source.getCode(from)
     return andThen(senderCode, (code) => {
       if (code.length > 0) return undefined
-      state.reset(source)
       const block = blockContext(header, false, this.vm.common)
       const frame = { block, from, to, data, gasLimit: gasLimit - intrinsic.regular }
       return withBudget(
@@ -120,8 +132,9 @@ export class CallEvms {
         this.timeoutMs,
         () => {
           const answered = this.interpreter && slot.interpreter ? interpretCall(evm, source, frame) : undefined
-          if (answered instanceof Promise) return answered.then((result) => result ?? reference(slot, frame, header))
-          return answered ?? reference(slot, frame, header)
+          if (answered instanceof Promise)
+            return answered.then((result) => result ?? reference(slot, source, frame, header))
+          return answered ?? reference(slot, source, frame, header)
         },
         deadline,
       )
@@ -130,10 +143,13 @@ export class CallEvms {
 
   /** The EVM back with the idle ones, clean. */
   private putBack(slot: CallEvm): void {
-    // not cleanup(): its EIP-161 sweep of touched accounts writes to a state the next call resets anyway
-    slot.evm.journal.cleanJournal()
-    slot.evm.transientStorage.clear()
-    slot.state.detach()
+    if (slot.used) {
+      // not cleanup(): its EIP-161 sweep of touched accounts writes to a state the next call resets anyway
+      slot.evm.journal.cleanJournal()
+      slot.evm.transientStorage.clear()
+      slot.state.detach()
+      slot.used = false
+    }
     if (this.idle.length < CALL_EVMS_MAX_IDLE) this.idle.push(slot)
   }
 
@@ -155,13 +171,20 @@ export class CallEvms {
     const topFrame = topFrameFits(common)
     const interpreter = topFrame && interpreterFits(common)
     const precompiles = [...evm.precompiles.keys()]
-    return { evm, state, fork: common.hardfork(), prices, topFrame, interpreter, precompiles }
+    return { evm, state, fork: common.hardfork(), prices, topFrame, interpreter, precompiles, used: false }
   }
 }
 
 /** The call on @ethereumjs's loop (the reference path): the interpreter keeps its own warm sets, the journal's are set here. */
-async function reference(slot: CallEvm, frame: InterpretedCall, header: BlockHeader): Promise<EVMResult> {
+async function reference(
+  slot: CallEvm,
+  source: StateSource,
+  frame: InterpretedCall,
+  header: BlockHeader,
+): Promise<EVMResult> {
   const { evm } = slot
+  slot.used = true
+  slot.state.reset(source)
   warmFromTheStart(evm, slot.precompiles, [frame.from, frame.to, header.coinbase])
   return (
     (slot.topFrame ? await runTopFrame(evm, frame) : undefined) ??
@@ -198,22 +221,25 @@ function eligible(request: CallRequest): boolean {
   )
 }
 
-/** A fork's prices of a call transaction's intrinsic gas, read once per EVM (Common.param looks each one up). */
+/**
+ * A fork's prices of a call transaction's intrinsic gas, read once per EVM (Common.param looks each one up), as
+ * numbers: a call's intrinsic gas is far below 2^53, and BigInt arithmetic made ten BigInts a call.
+ */
 interface IntrinsicPrices {
-  base: bigint
-  zero: bigint
-  nonZero: bigint
+  base: number
+  zero: number
+  nonZero: number
   /** EIP-7623's calldata floor per token, when the fork has it. */
-  floorPerToken: bigint | undefined
+  floorPerToken: number | undefined
 }
 
 /** `common`: the EVM's, which has the transaction params merged (a follower's record Common has not). */
 function intrinsicPrices(common: Common): IntrinsicPrices {
   return {
-    base: common.param('txGas'),
-    zero: common.param('txDataZeroGas'),
-    nonZero: common.param('txDataNonZeroGas'),
-    floorPerToken: common.isActivatedEIP(7623) ? common.param('totalCostFloorPerToken') : undefined,
+    base: Number(common.param('txGas')),
+    zero: Number(common.param('txDataZeroGas')),
+    nonZero: Number(common.param('txDataNonZeroGas')),
+    floorPerToken: common.isActivatedEIP(7623) ? Number(common.param('totalCostFloorPerToken')) : undefined,
   }
 }
 
@@ -221,9 +247,8 @@ function intrinsicPrices(common: Common): IntrinsicPrices {
 function intrinsicGas(prices: IntrinsicPrices, data: Uint8Array): { regular: bigint; minimum: bigint } {
   let zeros = 0
   for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++
-  const nonZeros = BigInt(data.length - zeros)
-  const regular = prices.base + BigInt(zeros) * prices.zero + nonZeros * prices.nonZero
-  if (prices.floorPerToken === undefined) return { regular, minimum: regular }
-  const floor = prices.base + prices.floorPerToken * (BigInt(zeros) + nonZeros * 4n)
-  return { regular, minimum: floor > regular ? floor : regular }
+  const nonZeros = data.length - zeros
+  const regular = prices.base + zeros * prices.zero + nonZeros * prices.nonZero
+  const floor = prices.floorPerToken === undefined ? 0 : prices.base + prices.floorPerToken * (zeros + nonZeros * 4)
+  return { regular: BigInt(regular), minimum: BigInt(floor > regular ? floor : regular) }
 }

@@ -8,7 +8,7 @@ import type { Common } from '@ethereumjs/common'
 import type { EVM, EVMResult } from '@ethereumjs/evm'
 import type { Eventually } from '../../capabilities/eventually.js'
 import type { StateSource } from '../execution/call-state.js'
-import { Fallback } from './host.js'
+import { Fallback, precompileAt } from './host.js'
 import { type InterpretedCall, interpret } from './run.js'
 import { countFallback, interpreterStats } from './stats.js'
 
@@ -32,7 +32,7 @@ export function interpreterFits(common: Common): boolean {
  * to `source`, so the restart sees the state as it was).
  */
 export function interpretCall(evm: EVM, source: StateSource, call: InterpretedCall): Eventually<EVMResult | undefined> {
-  if (evm.getPrecompile(call.to)) return undefined
+  if (precompileAt(evm, call.to.bytes)) return undefined
   let result: Eventually<EVMResult>
   try {
     result = interpret(evm, source, call)

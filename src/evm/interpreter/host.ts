@@ -32,9 +32,10 @@ export class Touched {
   /** undefined until read; null when there is none. */
   account: Account | null | undefined = undefined
   code: Uint8Array | undefined = undefined
-  readonly slots = new Map<number | string, Slot>()
-  readonly transient = new Map<number | string, Slot>()
   private made: Address | undefined = undefined
+  // made at the first use: most accounts a call touches (its sender, the coinbase) hold no slot of it
+  private storageSlots: Map<number | string, Slot> | undefined = undefined
+  private transientSlots: Map<number | string, Slot> | undefined = undefined
 
   constructor(
     /** The 20 address bytes. */
@@ -43,6 +44,16 @@ export class Touched {
     /** EIP-2929: the precompiles are warm from the start. */
     public warm = precompile !== undefined,
   ) {}
+
+  get slots(): Map<number | string, Slot> {
+    if (this.storageSlots === undefined) this.storageSlots = new Map()
+    return this.storageSlots
+  }
+
+  get transient(): Map<number | string, Slot> {
+    if (this.transientSlots === undefined) this.transientSlots = new Map()
+    return this.transientSlots
+  }
 
   /** The address as the state source takes it (made at the first read: most accounts a call touches are not read). */
   get address(): Address {
@@ -53,6 +64,11 @@ export class Touched {
 
 /** Each precompile set's functions by byteKey of their addresses (the EVM's own map is keyed by hex). */
 const keyedSets = new WeakMap<Map<string, PrecompileFunc>, Map<string, PrecompileFunc>>()
+
+/** The precompile at the address bytes, without the hex EVM.getPrecompile makes of them. */
+export function precompileAt(evm: EVM, bytes: Uint8Array): PrecompileFunc | undefined {
+  return precompilesOf(evm).get(byteKey(bytes))
+}
 
 function precompilesOf(evm: EVM): Map<string, PrecompileFunc> {
   const set = evm.precompiles
