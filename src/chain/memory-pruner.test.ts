@@ -7,13 +7,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { LeafMPTNode } from '@ethereumjs/mpt'
+import type { MapDB } from '@ethereumjs/util'
 import { KECCAK256_RLP, createAccountFromRLP, equalsBytes, randomBytes } from '@ethereumjs/util'
 import { afterEach, expect, test } from 'vitest'
 import { signTx } from '../../test/support/sign-tx.js'
 import { until } from '../../test/support/wait-for.js'
 import { defaultConfig } from '../config.js'
 import { keccak256 } from '../evm/crypto.js'
-import { liveTrie } from '../evm/patches/fields.js'
+import { liveTrie, mapUnder } from '../evm/patches/fields.js'
 import { nodeStore } from '../evm/state-views.js'
 import { PRUNE_UNSEALED_KEPT_BLOCKS } from '../limits.js'
 import type { Chain } from './chain.js'
@@ -27,7 +28,7 @@ afterEach(async () => {
 
 /** The chain's in-memory node store (the map under the trie's MapDB), its writes noted by the height they came at. */
 function watchNodes(c: Chain) {
-  const nodes = (nodeStore(c.vm) as unknown as { _database: Map<string, Uint8Array> })._database
+  const nodes = mapUnder(nodeStore(c.vm) as MapDB<string, Uint8Array>)
   const writtenAt = new Map<string, bigint>()
   const set = nodes.set.bind(nodes)
   nodes.set = (key, value) => {
