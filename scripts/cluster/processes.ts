@@ -27,19 +27,25 @@ export function startMember(dir: string, name: string, port: number, flags: stri
   return startLogged(dir, name, process.execPath, args)
 }
 
-/** Resolves once `check` is true; rejects when `child` exits first or after `timeoutMs`. */
+/**
+ * Resolves once `check` is true (a check that throws is false); rejects when `child` exits first or after
+ * `timeoutMs`. `stepMs`: the pause between checks (a refused connection costs next to nothing: tests that
+ * start a process many times take a short one).
+ */
 export async function waitFor(
   what: string,
   child: ChildProcess,
   check: () => Promise<boolean>,
   timeoutMs = 120_000,
+  stepMs = 100,
 ): Promise<void> {
   const end = Date.now() + timeoutMs
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${what} exited before it was up`)
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${what} exited (${child.exitCode ?? child.signalCode}) before it was up`)
     if (await check().catch(() => false)) return
     if (Date.now() > end) throw new Error(`${what} was not up within ${timeoutMs / 1000} s`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    await new Promise((resolve) => setTimeout(resolve, stepMs))
   }
 }
 

@@ -189,7 +189,7 @@ export class Chain implements Backend, TxSubmitter {
     this.options.pruner?.check(root)
     // reads come in runs on one root: its hex key (dearer than a compare) and its view, readViews' newest, are kept
     if (!equalsBytes(root, this.lastRoot.bytes)) this.lastRoot = { bytes: root.slice(), key: bytesToHex(root) }
-    else if (this.lastRoot.view && this.readViews.size > 0) return this.lastRoot.view // refork empties readViews
+    else if (this.lastRoot.view) return this.lastRoot.view
     const key = this.lastRoot.key
     let view = this.readViews.get(key)
     if (view)
@@ -210,7 +210,13 @@ export class Chain implements Backend, TxSubmitter {
    */
   async refork(target: Partial<ForkTarget>): Promise<BlockRecord> {
     if (!this.options.fork) throw new InvalidParamsError('forking needs a chain started with --fork-url')
-    return this.options.fork.refork(this, target, () => this.readViews.clear())
+    return this.options.fork.refork(this, target, () => this.forgetReadViews())
+  }
+
+  /** After a refork the same root reads another node's state: every kept view, the last root's too, goes. */
+  private forgetReadViews(): void {
+    this.readViews.clear()
+    this.lastRoot = { bytes: new Uint8Array(0), key: '' }
   }
 
   status(): BackendStatus {

@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { createServer, type Server } from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'
 import { spawnOnFreePort } from '../../scripts/cluster/ports.js'
+import { waitFor } from '../../scripts/cluster/processes.js'
 import { tracked } from '../support/children.js'
 
 /** A node child listening on `port`; `lenient`: it stays up (silent) when the bind fails. */
@@ -17,16 +18,13 @@ function listener(port: number, lenient: boolean): ChildProcess {
 }
 
 /** Resolves once something accepts connections on `port`; rejects when `child` exits first. */
-async function accepting(child: ChildProcess, port: number): Promise<void> {
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited (${child.exitCode})`)
-    const ok = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(1000) }).then(
+function accepting(child: ChildProcess, port: number): Promise<void> {
+  const accepts = () =>
+    fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(1000) }).then(
       () => true,
       (err: Error) => !/ECONNREFUSED/.test(String((err.cause as Error | undefined)?.message)),
     )
-    if (ok) return
-    await new Promise((r) => setTimeout(r, 20))
-  }
+  return waitFor('the listener', child, accepts, undefined, 20)
 }
 
 describe('a child started on a free port', () => {
@@ -77,7 +75,7 @@ describe('a child started on a free port', () => {
   test('that fails for another reason every time gives up, naming what happened', async () => {
     const spawnAt = () => tracked(spawn(process.execPath, ['-e', 'process.exit(3)'], { stdio: 'ignore' }))
     await expect(spawnOnFreePort('the broken child', spawnAt, accepting)).rejects.toThrow(
-      /the broken child never held the port it was given \(5 tries; last: it exited on port \d+: exited \(3\)\)/,
+      /the broken child never held the port it was given \(5 tries; last: it exited on port \d+: the listener exited \(3\) before it was up\)/,
     )
   })
 })

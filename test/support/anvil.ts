@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { DEFAULT_MNEMONIC } from '../../src/config.js'
+import { waitFor } from '../../scripts/cluster/processes.js'
 import { spawnOnFreePort } from './free-port.js'
 import { rpc } from './rpc.js'
 import { tracked } from './children.js'
@@ -40,17 +41,8 @@ export async function startAnvil(extraArgs: string[] = [], port?: number): Promi
   return { url: `http://127.0.0.1:${port}`, pid: child.pid!, close: () => child.kill() }
 }
 
-/** Resolves once anvil on `port` answers; rejects when it exits first. */
-async function answers(child: ChildProcess, port: number): Promise<void> {
-  for (;;) {
-    try {
-      await rpc(`http://127.0.0.1:${port}`, 'eth_chainId')
-      return
-    } catch (err) {
-      // no cap of its own: a busy machine starts it slowly, and the test's (or hook's) timeout bounds the wait
-      if (child.exitCode !== null || child.signalCode !== null)
-        throw new Error(`anvil exited before it answered on port ${port}: ${(err as Error).message}`)
-      await new Promise((r) => setTimeout(r, 50))
-    }
-  }
+/** Resolves once anvil on `port` answers; rejects when it exits first (a busy machine starts it slowly: the test's timeout bounds the wait). */
+function answers(child: ChildProcess, port: number): Promise<void> {
+  const answered = () => rpc(`http://127.0.0.1:${port}`, 'eth_chainId').then(() => true)
+  return waitFor(`anvil on port ${port}`, child, answered, undefined, 50)
 }

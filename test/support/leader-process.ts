@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { compiledCli } from './cli-build.js'
+import { waitFor } from '../../scripts/cluster/processes.js'
 import { spawnOnFreePort } from './free-port.js'
 import { REPO_ROOT } from './run-script.js'
 import { tracked } from './children.js'
@@ -52,21 +53,13 @@ export async function startLeaderProcess(args: string[] = []): Promise<LeaderPro
 }
 
 /** Resolves once the service on `port` answers eth_chainId; rejects when `child` exits first. */
-async function answers(child: ChildProcess, port: number): Promise<void> {
-  for (;;) {
-    try {
-      await fetch(`http://127.0.0.1:${port}/`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}',
-      })
-      return
-    } catch (err) {
-      // no cap of its own: a busy machine starts it slowly, and the test's (or hook's) timeout bounds the wait
-      if (child.exitCode !== null || child.signalCode !== null)
-        throw new Error(`the leader process exited before it answered: ${(err as Error).message}`)
-      // a refused connection costs next to nothing: a short step, as the crash test starts it 23 times
-      await new Promise((r) => setTimeout(r, 20))
-    }
-  }
+function answers(child: ChildProcess, port: number): Promise<void> {
+  const answered = () =>
+    fetch(`http://127.0.0.1:${port}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}',
+    }).then(() => true)
+  // short steps: the crash test starts it 23 times
+  return waitFor('the leader process', child, answered, undefined, 20)
 }
