@@ -1,8 +1,10 @@
-import { request as httpRequest } from 'node:http'
+import { type IncomingMessage, request as httpRequest } from 'node:http'
+import { connect } from 'node:net'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { MAX_BODY_BYTES } from '../../src/limits.js'
 import { startService, type RunningService } from '../../src/service.js'
 import { post as postTo } from '../support/rpc.js'
+import { nextEvent } from '../support/wait-for.js'
 
 let service: RunningService
 
@@ -43,6 +45,19 @@ test('a chunked body that grows past 5 MiB gets HTTP 413 and a JSON-RPC error on
   })
   expect(status).toBe(413)
   expect(JSON.parse(text)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } })
+})
+
+test('a client that goes away in the middle of its body leaves the server serving', async () => {
+  const arrived = nextEvent<[IncomingMessage]>(service.app.server, 'request')
+  const socket = connect(Number(new URL(service.url).port), '127.0.0.1')
+  socket.on('error', () => {})
+  socket.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc":')
+  const [request] = await arrived
+  const closed = nextEvent(request, 'close')
+  socket.destroy()
+  await closed
+  const next = await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'eth_chainId', params: [] }))
+  expect(next.json).toEqual({ jsonrpc: '2.0', id: 2, result: '0xc4' })
 })
 
 test('a 4 MB parameter is served', async () => {

@@ -1,0 +1,70 @@
+/**
+ * Our request path without node:http: the service's own `request` listener (post-listener.ts onward: body,
+ * parse, dispatch, handler, state, reply text, writeHead/end) driven in process with a stand-in request and
+ * response, one request at a time, the main thread's CPU per request (from /proc/thread-self/schedstat:
+ * what a neighbour's load does not charge to us, less V8's helper threads). What a read costs beyond node:http's floor (bench/transport-floor.ts has that floor), and
+ * how it grows as distinct reads fill the state caches: run more requests a round (`--n`) to see it.
+ *
+ *   npx tsx bench/request-path.ts [--cases chainId,balanceLatest,...] [--n 20000] [--rounds 3] [--root DIR]
+ *
+ * `--root DIR`: the service of another checkout (e.g. a baseline's); run both in turn, the machine's load
+ * is printed beside the figures. Each case's least CPU over the rounds is reported.
+ */
+import { EventEmitter } from 'node:events'
+import { readFileSync } from 'node:fs'
+import type { RequestListener } from 'node:http'
+import { loadavg } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { cases, fixtures, varied } from './read-cases.js'
+
+const { values: args } = parseArgs({
+  options: {
+    cases: { type: 'string', default: 'chainId,balanceLatest,balancePending,balanceDistinct,callDistinct' },
+    n: { type: 'string', default: '20000' },
+    rounds: { type: 'string', default: '3' },
+    root: { type: 'string', default: new URL('..', import.meta.url).pathname },
+  },
+})
+
+const { startService } = (await import(join(args.root!, 'src/service.ts'))) as typeof import('../src/service.js')
+const service = await startService({ port: 0, quiet: true, rateLimit: 0 })
+const fx = await fixtures(service.flashblocksUrl)
+const all = cases(fx.token, fx.txHash)
+const listener = service.app.server.listeners('request')[0] as RequestListener
+const peer = { remoteAddress: '127.0.0.1' }
+
+/** One POST on /flashblocks through the listener; resolves when the reply has been ended. */
+function post(text: string): Promise<void> {
+  return new Promise((resolve) => {
+    const body = Buffer.from(text)
+    const headers = { 'content-type': 'application/json', 'content-length': String(body.length) }
+    const req = Object.assign(new EventEmitter(), { method: 'POST', url: '/flashblocks', headers, socket: peer })
+    const res = { writeHead: () => res, end: () => resolve() }
+    listener(req as never, res as never)
+    req.emit('data', body)
+    req.emit('end')
+  })
+}
+
+/** ns this thread has run (Linux). */
+const threadNs = () => Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0])
+
+const names = args.cases!.split(',')
+const n = Number(args.n)
+const best = new Map<string, number>()
+let sent = 0
+for (let round = 0; round < Number(args.rounds); round++)
+  for (const name of names) {
+    const vary = varied(name, all[name])
+    const fixed = JSON.stringify(all[name])
+    const bodies = Array.from({ length: n }, () => (vary ? vary(sent++) : fixed))
+    const before = threadNs()
+    for (const body of bodies) await post(body)
+    best.set(name, Math.min(best.get(name) ?? Number.POSITIVE_INFINITY, (threadNs() - before) / 1000 / n))
+  }
+const load = loadavg()
+  .map((x) => x.toFixed(1))
+  .join(' ')
+console.log(`${args.root}: ${[...best].map(([name, us]) => `${name} ${us.toFixed(1)} µs`).join(', ')} (load ${load})`)
+await service.close()
