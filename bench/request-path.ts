@@ -6,12 +6,16 @@
  * how it grows as distinct reads fill the state caches: run more requests a round (`--n`) to see it.
  *
  *   npx tsx bench/request-path.ts [--cases chainId,balanceLatest,...] [--n 20000] [--rounds 3] [--root DIR]
+ *                                 [--alloc]
  *
  * `--root DIR`: the service of another checkout (e.g. a baseline's); run both in turn, the machine's load
- * is printed beside the figures. Each case's least CPU over the rounds is reported.
+ * is printed beside the figures. Each case's least CPU over the rounds is reported, every round beside it.
+ * `--alloc`: what the last round of each case allocated per request, by function (V8's sampling heap profiler,
+ * collected objects included): bytes do not move with the machine's load, and node:http's share is not in them.
  */
 import { EventEmitter } from 'node:events'
 import { readFileSync } from 'node:fs'
+import { Session } from 'node:inspector/promises'
 import type { RequestListener } from 'node:http'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
@@ -24,6 +28,7 @@ const { values: args } = parseArgs({
     n: { type: 'string', default: '20000' },
     rounds: { type: 'string', default: '3' },
     root: { type: 'string', default: new URL('..', import.meta.url).pathname },
+    alloc: { type: 'boolean', default: false },
   },
 })
 
@@ -50,21 +55,62 @@ function post(text: string): Promise<void> {
 /** ns this thread has run (Linux). */
 const threadNs = () => Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0])
 
+interface AllocNode {
+  callFrame: { functionName: string; url: string }
+  selfSize: number
+  children: AllocNode[]
+}
+
+/** Bytes allocated per request by function ("name file"), the largest first. */
+function bytesByFunction(head: AllocNode, requests: number): string {
+  const by = new Map<string, number>()
+  const walk = ({ callFrame: f, selfSize, children }: AllocNode) => {
+    const name = `${f.functionName || '(anonymous)'} ${f.url.split('/').slice(-2).join('/')}`
+    if (selfSize > 0) by.set(name, (by.get(name) ?? 0) + selfSize)
+    for (const child of children) walk(child)
+  }
+  walk(head)
+  const total = [...by.values()].reduce((a, b) => a + b, 0)
+  const top = [...by].sort((a, b) => b[1] - a[1]).slice(0, 15)
+  return `${(total / requests).toFixed(0)} B/request: ${top.map(([name, b]) => `${(b / requests).toFixed(0)} ${name}`).join('; ')}`
+}
+
+const profiler = new Session()
+profiler.connect()
+const sampling = {
+  samplingInterval: 256,
+  includeObjectsCollectedByMajorGC: true,
+  includeObjectsCollectedByMinorGC: true,
+}
+const last = Number(args.rounds) - 1
+const allocations: string[] = []
+
 const names = args.cases!.split(',')
 const n = Number(args.n)
-const best = new Map<string, number>()
+const rounds = new Map<string, number[]>()
 let sent = 0
 for (let round = 0; round < Number(args.rounds); round++)
   for (const name of names) {
     const vary = varied(name, all[name])
     const fixed = JSON.stringify(all[name])
     const bodies = Array.from({ length: n }, () => (vary ? vary(sent++) : fixed))
+    const profiling = args.alloc && round === last
+    if (profiling) await profiler.post('HeapProfiler.startSampling', sampling as never)
     const before = threadNs()
     for (const body of bodies) await post(body)
-    best.set(name, Math.min(best.get(name) ?? Number.POSITIVE_INFINITY, (threadNs() - before) / 1000 / n))
+    const ns = threadNs() - before
+    if (profiling) {
+      const { profile } = await profiler.post('HeapProfiler.stopSampling')
+      allocations.push(`${name}: ${bytesByFunction(profile.head as AllocNode, n)}`)
+    }
+    rounds.set(name, [...(rounds.get(name) ?? []), ns / 1000 / n])
   }
 const load = loadavg()
   .map((x) => x.toFixed(1))
   .join(' ')
-console.log(`${args.root}: ${[...best].map(([name, us]) => `${name} ${us.toFixed(1)} µs`).join(', ')} (load ${load})`)
+const figures = [...rounds].map(
+  ([name, us]) => `${name} ${Math.min(...us).toFixed(1)} µs (${us.map((x) => x.toFixed(1)).join(' ')})`,
+)
+console.log(`${args.root}, µs per request, least (every round): ${figures.join(', ')} (load ${load})`)
+for (const line of allocations) console.log(line)
 await service.close()

@@ -1,11 +1,11 @@
 /**
- * Map keys made of bytes, each one flat string. hexKey's are also names (a node store's, a state dump's);
- * byteKey's are for lookups only.
+ * Map keys made of bytes, each one flat string. hexKey's are also names (a node store's, a state dump's, and
+ * the wire's hex data); byteKey's are for lookups only.
  *
  * hexKey: bytes as hex, one flat string. @ethereumjs's bytesToHex builds its result by concatenation: a
  * rope of ~30 cons strings, which a Map keeps as it is (about 1 KB per 64-byte key, measured in a heap snapshot
  * of an aged instance, bench/heap-diff.ts). Buffer's hex encoding makes one flat string (~150 bytes), faster.
- * Unprefixed lowercase hex: a key, never shown to a client.
+ * Unprefixed lowercase hex; format/hex.ts's data() writes the wire's 0x-prefixed hex with it too.
  */
 const scratch = Buffer.allocUnsafeSlow(128)
 

@@ -2,7 +2,8 @@
  * The wire codec: domain values (bigint, Uint8Array) to JSON-RPC hex and back. Everything that crosses
  * the boundary goes through here, so quantities never carry leading zeros and data is always 0x-prefixed.
  */
-import { bigIntToHex, bytesToHex } from '@ethereumjs/util'
+import { bigIntToHex } from '@ethereumjs/util'
+import { hexKey } from '../domain/map-keys.js'
 
 export type Hex = `0x${string}`
 
@@ -11,9 +12,13 @@ export function quantity(value: bigint | number): Hex {
   return bigIntToHex(BigInt(value)) as Hex
 }
 
-/** Hex data of exactly the given bytes. */
+/**
+ * Hex data of exactly the given bytes, lower case, as one flat string (map-keys.ts hexKey): bytesToHex appends a
+ * byte at a time, ~1 KB of string pieces for a 32-byte word that JSON.stringify then flattens (a distinct
+ * eth_call's largest allocation outside the EVM, bench/request-path.ts --alloc).
+ */
 export function data(bytes: Uint8Array): Hex {
-  return bytesToHex(bytes) as Hex
+  return `0x${hexKey(bytes)}`
 }
 
 /** Parses a validated hex quantity. */
@@ -51,5 +56,5 @@ export function parseData(hex: string): Uint8Array {
 
 /** An address as geth writes it: lower-case hex. */
 export function address(bytes: Uint8Array): Hex {
-  return bytesToHex(bytes) as Hex
+  return data(bytes)
 }
