@@ -13,8 +13,9 @@
  * same contract, another function —, and the dev token's balanceOf, transfer estimates and eth_getBalance),
  * then the measured call's first asks.
  *
- * `--node-args` go to our server's node; alternatives separated by `|` are each a column of their own (e.g.
- * `--node-args="|--always-sparkplug"`: ours as is and with the flag, in the same rounds). With `--stdout FILE`
+ * `--node-args` go to our server's node (NAME=value items to its environment); alternatives separated by `|`
+ * are each a column of their own (e.g. `--node-args="|--always-sparkplug|PRECONF_WARM_UP=0"`: ours as is, with
+ * the flag, and without the CLI's warm-up calls, in the same rounds). With `--stdout FILE`
  * our server's standard output goes to FILE.<case>.<round>.<column>, a marker line before each call (to read
  * V8's --trace-opt/--trace-deopt per call).
  *
@@ -55,6 +56,8 @@ const GAS = Number(args.gas)
 const RUNNING = Number(args.running)
 const WARM_WITH = args['warm-with']!.split(',')
 const variants = args['node-args']!.split('|').map((v) => v.split(' ').filter((a) => a !== ''))
+/** The environment variables some column sets: unset for the others. */
+const ENV_KEYS = new Set(variants.flat().flatMap((a) => (/^[A-Z_]+=/.test(a) ? [a.split('=')[0]!] : [])))
 
 /** A case's name and how to set it up on a node: its call. */
 type Setup = { name: string; on: (url: string) => Promise<CallCase> }
@@ -87,8 +90,8 @@ async function call(url: string, c: CallCase, seq: number): Promise<void> {
  * each in the server's standard output `file`, if any.
  */
 async function firstCalls(target: Target, c: CallCase, file?: number): Promise<string[]> {
-  // after other traffic, V8's compiler threads may still be busy with it: let them finish before idle is taken
-  if (RUNNING > 0) await sleep(1000)
+  // after other traffic (the set-up, the CLI's warm-up), V8's compiler threads may still be busy: let them finish first
+  await sleep(1000)
   const idle = await idleThreadsCpuPerMs(target.pid!, 1000)
   const out: string[] = []
   const sum = { all: 0, main: 0 }
@@ -121,7 +124,14 @@ type Peer = { label: string; start: (file?: number) => Promise<Target>; ours: bo
 const peers: Peer[] = [
   ...variants.map((v) => ({
     label: v.length === 0 ? 'ours' : `ours ${v.join(' ')}`,
-    start: (file?: number) => startOurs(['--rpc.evmtimeout', '0'], v, undefined, file),
+    start: (file?: number) => {
+      // NAME=value items are the server's environment (e.g. PRECONF_WARM_UP=0), the others node's arguments
+      const env = v.filter((a) => /^[A-Z_]+=/.test(a))
+      for (const key of ENV_KEYS) delete process.env[key]
+      for (const item of env) process.env[item.split('=')[0]!] = item.slice(item.indexOf('=') + 1)
+      const node = v.filter((a) => !env.includes(a))
+      return startOurs(['--rpc.evmtimeout', '0'], node, undefined, file)
+    },
     ours: true,
   })),
   { label: 'anvil', start: () => startAnvil('1'), ours: false },
@@ -148,7 +158,6 @@ async function warmWithOthers(url: string, target: Setup): Promise<void> {
     await rpc(url, 'eth_getBalance', [holder, 'latest'])
   }
 }
-
 
 console.log(
   `first ${CALLS} eth_calls of ${RUNNING > 0 ? `a server that first answered ${RUNNING} rounds of other calls (${WARM_WITH.join(', ')}, token reads)` : 'a fresh server'}, CPU ms each: all threads less idle (the main thread's alone), Σ of the ${CALLS}; load ${load()}`,
