@@ -5,7 +5,7 @@
  * in ~1.5-6 and anvil in ~1 (bench/cold-calls.ts). These are calls a node of an OP Stack chain is asked
  * all the time: the GasPriceOracle's L1 fee of a transaction (its FastLZ size estimate: memory, shifts,
  * byte arithmetic, the L1Block's slots read by a STATICCALL), each with calldata and a gas limit of its
- * own so the call memo answers none. One at a time, each after the event loop's pending work, so a user's
+ * own so the call memo answers none (WARM_UP_CALLS says how many). One at a time, each after the event loop's pending work, so a user's
  * request never waits behind more than one of them; stopped by the first failure (a closing service).
  * V8 flags were measured instead (--always-sparkplug, --no-lazy-feedback-allocation, --interrupt-budget):
  * none lowered the first call's main-thread CPU beyond the noise of a loaded machine.
@@ -35,7 +35,7 @@ export function warmUp(chain: Chain): void {
     const data = encodeFunctionData({
       abi: predeployAbis.GasPriceOracle,
       functionName: 'getL1Fee',
-      args: [bytesToHex(payload(200 + 16 * i, i))],
+      args: [bytesToHex(payload(40 + 16 * i, i))],
     })
     const request = { to: GAS_PRICE_ORACLE, data: hexToBytes(data), gas: 2_000_000n + BigInt(i) }
     i++
