@@ -142,7 +142,7 @@ try {
     for (const c of calls) await row(c, new Map(targets.map((t) => [t, c])))
   }
   const deployed = new Map<Target, CallCase[]>()
-  for (const target of targets) deployed.set(target, await deployContracts(target.url, GAS_CAP))
+  for (const target of targets) deployed.set(target, (await deployContracts(target.url, GAS_CAP)).calls)
   for (const [i, c] of deployed.get(anvil)!.entries())
     if (wanted(c)) await row(c, new Map(targets.map((t) => [t, deployed.get(t)![i]!])))
 } finally {

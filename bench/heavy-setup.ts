@@ -70,8 +70,8 @@ export function stateTestCalls(name: string, test: StateTest, gasCap: number): C
   })
 }
 
-/** The token, the aggregator and its pools on `url`; the two calls, of `gas` each. */
-export async function deployContracts(url: string, gas: number): Promise<CallCase[]> {
+/** The token, the aggregator and its pools on `url`; the two calls, of `gas` each, and the token's address. */
+export async function deployContracts(url: string, gas: number): Promise<{ calls: CallCase[]; token: Hex }> {
   const nonce = Number(await rpc(url, 'eth_getTransactionCount', [deployer.address, 'pending']))
   const at = (n: number) => getContractAddress({ from: deployer.address, nonce: BigInt(n) })
   await send(
@@ -96,10 +96,13 @@ export async function deployContracts(url: string, gas: number): Promise<CallCas
     args: [holders.map((h) => ({ target: token, callData: balanceOf(h) }))],
   })
   const quote = encodeFunctionData({ abi: heavyCalls.abi, functionName: 'quote', args: [10n ** 20n, 20n] })
-  return [
-    { name: 'aggregate of 100 balanceOf', request: { to: calls, data: aggregate, gas } },
-    { name: 'quote, 8 pools × 20 rounds', request: { to: calls, data: quote, gas } },
-  ]
+  return {
+    calls: [
+      { name: 'aggregate of 100 balanceOf', request: { to: calls, data: aggregate, gas } },
+      { name: 'quote, 8 pools × 20 rounds', request: { to: calls, data: quote, gas } },
+    ],
+    token,
+  }
 }
 
 export const hexGas = (gas: number) => `0x${gas.toString(16)}`

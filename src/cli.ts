@@ -13,6 +13,7 @@ import { FollowerStartError, ForkStartError } from './errors.js'
 import { EvmPatchError } from './evm/patches/patch-error.js'
 import { SHUTDOWN_EXIT_MS } from './limits.js'
 import { startService, type RunningFollower, type RunningService } from './service.js'
+import { warmUp } from './warm-up.js'
 
 function exitWithUsageError(message: string): never {
   process.stderr.write(`preconf-rpc: ${message}\nRun with --help to see every flag.\n`)
@@ -79,6 +80,9 @@ async function main(argv: string[]): Promise<void> {
   collectDefaultMetrics({ register: service.metrics.registry })
   closeOnSignals(service)
   if (!config.quiet) process.stdout.write(banner(service))
+  // not in fork mode, where the oracle's state is read from the upstream; PRECONF_WARM_UP=0: a process that
+  // meets its first calls cold (bench/cold-calls.ts measures both)
+  if ('chain' in service && config.forkUrl === undefined && process.env.PRECONF_WARM_UP !== '0') warmUp(service.chain)
 }
 
 await main(process.argv.slice(2))

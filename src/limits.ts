@@ -257,6 +257,13 @@ export const FOLLOWER_HISTORY_BLOCKS_KEPT = 32
  */
 export const CALL_EVMS_MAX_IDLE = 64
 
+/**
+ * eth_calls the CLI's service makes to itself after start-up (src/warm-up.ts), so its users' first calls
+ * do not run through code V8 has not compiled yet. 8 (of 40-152 bytes' L1 fee) cost ~55-65 ms of CPU and
+ * halved a fresh server's first quote (bench/cold-calls.ts); 20 of 200-504 bytes cost ~130-240 and did no better.
+ */
+export const WARM_UP_CALLS = 8
+
 /** The VM pool's state roots with idle VMs kept (evm/execution/vm-pool.ts): latest, pending and a few just replaced. */
 export const VM_POOL_MAX_ROOTS = 8
 

@@ -56,6 +56,7 @@ export class FollowerExecutor implements Executor {
   constructor(private readonly parts: FollowerExecutorParts) {
     const evmHost = { common: parts.common, blockchain: parts.state.blockHashes } as unknown as VM
     this.calls = new CallEvms(evmHost, parts.timeoutMs)
+    this.calls.prepare()
   }
 
   call(

@@ -5,6 +5,8 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { killLeftovers, runCli, waitForOutput as waitFor } from '../support/cli-process.js'
 import { DEV_KEY_0 } from '../support/dev-keys.js'
 import { rpc } from '../support/rpc.js'
+import { until } from '../support/wait-for.js'
+import { WARM_UP_CALLS } from '../../src/limits.js'
 
 const children: ChildProcessWithoutNullStreams[] = []
 afterEach(() => killLeftovers(children))
@@ -78,5 +80,18 @@ describe('the command line', { timeout: 90_000 }, () => {
     expect(second.output.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`)
     probe.child.kill('SIGTERM')
     expect(await probe.exited).toBe(0)
+  })
+  test('a fresh CLI warms its call path with calls of its own that the interpreter answers, and still answers its users', async () => {
+    const { child, output, exited } = await cli(['--port', '0'])
+    const [, url] = await waitFor(output, /POST (http:\/\/127\.0\.0\.1:\d+\/)\n/, exited)
+    const metrics = async () => (await fetch(new URL('/metrics', url))).text()
+    const answered = (text: string) => Number(/^preconf_evm_interpreter_calls_total (\d+)$/m.exec(text)?.[1] ?? 0)
+    await until(async () => answered(await metrics()) >= WARM_UP_CALLS, 'the warm-up calls', 60_000)
+    expect(await metrics()).not.toMatch(/^preconf_evm_interpreter_fallbacks_total\{/m)
+    expect(
+      (await rpc(url!, 'eth_call', [{ to: '0x420000000000000000000000000000000000000f', data: '0x313ce567' }])).result,
+    ).toBe(`0x${'6'.padStart(64, '0')}`)
+    child.kill('SIGTERM')
+    expect(await exited).toBe(0)
   })
 })

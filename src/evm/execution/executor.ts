@@ -43,6 +43,7 @@ export class EmbeddedExecutor implements Executor {
     private readonly timeoutMs = CALL_TIMEOUT_MS,
   ) {
     this.calls = new CallEvms(vm, timeoutMs)
+    this.calls.prepare()
   }
 
   /** The dev node edited state under a block: answers kept per block are stale. */
