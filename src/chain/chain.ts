@@ -31,6 +31,7 @@ import { Sequencer, type SequencerOptions } from './sequencer.js'
 import { SealingReadiness } from './readiness.js'
 import { merkleStateView } from './state-view.js'
 import { RootReader, StateCache } from '../evm/state-cache.js'
+import { SnapshotReads, StateSnapshot } from '../evm/state-snapshot.js'
 import type { CanonicalStore } from './store.js'
 import type { BlockRecord, DevAccount, Flashblock, TxLocation, UserTxRecord } from '../domain/types.js'
 import type { Persistence } from './persist/persistence.js'
@@ -84,6 +85,8 @@ export class Chain implements Backend, TxSubmitter {
   private readonly readViews = new Map<string, RootReader>()
   private lastRoot: { bytes: Uint8Array; key: string; view?: RootReader } = { bytes: new Uint8Array(0), key: '' }
   private readonly stateCache: StateCache
+  /** Flat state of the newest roots (src/evm/state-snapshot.ts); none in fork mode or over a store read by promise. */
+  readonly snapshot?: StateSnapshot
   readonly events: TypedEmitter<ChainEvents>
   readonly pending: PendingStore
   readonly sequencer: Sequencer
@@ -160,6 +163,7 @@ export class Chain implements Backend, TxSubmitter {
     }
     this.resolvers = { general: reader('general'), flashblocks: reader('flashblocks') }
     this.devNode = new EmbeddedDevNode(this)
+    this.snapshot = this.followedSnapshot()
     this.sealing = new SealingReadiness(events, options.blockTimeMs, () => store.height)
   }
 
@@ -196,12 +200,28 @@ export class Chain implements Backend, TxSubmitter {
       this.readViews.delete(key) // re-inserted below: most recently used last
     else {
       const Reader = this.options.fork ? ForkRootReader : RootReader
-      view = new Reader(this.lastRoot.bytes, stateAt(this.vm, root), this.stateCache)
+      const flat = this.snapshot && new SnapshotReads(this.snapshot, this.lastRoot.bytes)
+      view = new Reader(this.lastRoot.bytes, stateAt(this.vm, root), this.stateCache, flat)
     }
     this.readViews.set(key, view)
     if (this.readViews.size > READ_VIEWS_KEPT) this.readViews.delete(this.readViews.keys().next().value!)
     this.lastRoot.view = view
     return view
+  }
+
+  /**
+   * The state snapshot, made from the head's state and kept up by the chain's blocks and flashblocks. A forked
+   * chain has none (its state is mostly upstream's), nor one whose node store reads only by promise.
+   */
+  private followedSnapshot(): StateSnapshot | undefined {
+    const { trie } = this.stateCache
+    if (this.options.fork || !trie.readsNow) return undefined
+    const snapshot = new StateSnapshot((hash) => trie.nodeNow(hash))
+    const rootOf = (root: Uint8Array) => this.roots.resolve(root)
+    this.events.on('block', (block) => snapshot.sealed(rootOf(block.header.stateRoot)))
+    this.events.on('flashblock', (fb) => snapshot.flashblock(rootOf(fb.diff.stateRoot)))
+    snapshot.make(rootOf(this.store.latest().header.stateRoot))
+    return snapshot
   }
 
   /**
@@ -239,6 +259,7 @@ export class Chain implements Backend, TxSubmitter {
   /** Stops the timers; writes --dump-state; closes the data directory (the block in progress stays journaled). */
   async stop(): Promise<void> {
     await this.sequencer.stop()
+    this.snapshot?.close()
     const { dumpState: file, preimages, pruner } = this.options
     try {
       const head = this.store.latest()

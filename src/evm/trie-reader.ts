@@ -89,6 +89,25 @@ export class TrieReader {
     }
   }
 
+  /** Whether nodes are read without a promise (the in-memory store, a data directory's getSync). */
+  get readsNow(): boolean {
+    return this.readNow !== undefined
+  }
+
+  /**
+   * The node named `hash`, at once (a store that reads without a promise), not kept in the decoded cache:
+   * for walks over many nodes (the state snapshot's diffs) that would push out the ones reads share.
+   */
+  nodeNow(hash: Uint8Array): MPTNode {
+    const id = hashId(hash)
+    const known = this.decoded.get(id)
+    if (known !== undefined && equalsBytes(known.hash, hash)) return known.node
+    const name = hexKey(hash)
+    const stored = this.readNow!(name)
+    if (stored === undefined) throw new Error(`state trie node ${name} is missing from the node store`)
+    return decodeMPTNode(typeof stored === 'string' ? unprefixedHexToBytes(stored) : stored)
+  }
+
   /** The RLP-decoded value of a storage slot under a storage root (empty when unset), as a state manager gives it. */
   storage(storageRoot: Uint8Array, slot: Uint8Array): Uint8Array | Promise<Uint8Array> {
     const value = this.get(storageRoot, slot)
