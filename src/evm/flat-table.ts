@@ -83,11 +83,6 @@ export class FlatTable {
     }
   }
 
-  /** Bytes held: the arena's and the index's. */
-  get bytes(): number {
-    return this.data.byteLength + this.index.byteLength
-  }
-
   private compactIfSparse(): void {
     if (this.dead > FIRST_ARENA && this.dead * 2 > this.end) this.rehash(this.index.length)
   }
