@@ -73,13 +73,22 @@ function diff(
     return
   }
   if (depth >= KEY_NIBBLES) throw new Error('trie diff: a key longer than a hash')
+  const branches = a?.node instanceof BranchMPTNode && b?.node instanceof BranchMPTNode
   for (let nibble = 0; nibble < 16; nibble++) {
+    // the same child hash on both sides: nothing under it differs, and neither node need be read
+    if (branches && sameRef((a.node as BranchMPTNode).getBranch(nibble), (b.node as BranchMPTNode).getBranch(nibble)))
+      continue
     const childA = childAt(load, a, nibble)
     const childB = childAt(load, b, nibble)
     if (childA === null && childB === null) continue
     path[depth] = nibble
     diff(load, childA, childB, path, depth + 1, changed)
   }
+}
+
+function sameRef(a: Uint8Array | Uint8Array[] | null, b: Uint8Array | Uint8Array[] | null): boolean {
+  if (a === null || b === null) return a === b
+  return !isRawMPTNode(a) && !isRawMPTNode(b) && equalsBytes(a as Uint8Array, b as Uint8Array)
 }
 
 function rootPlace(load: LoadNode, root: Uint8Array): Place | null {
