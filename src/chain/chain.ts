@@ -31,7 +31,8 @@ import { Sequencer, type SequencerOptions } from './sequencer.js'
 import { SealingReadiness } from './readiness.js'
 import { merkleStateView } from './state-view.js'
 import { RootReader, StateCache } from '../evm/state-cache.js'
-import { SnapshotReads, StateSnapshot } from '../evm/state-snapshot.js'
+import { SnapshotReads, type StateSnapshot } from '../evm/state-snapshot.js'
+import { followingSnapshot } from './follow-snapshot.js'
 import type { CanonicalStore } from './store.js'
 import type { BlockRecord, DevAccount, Flashblock, TxLocation, UserTxRecord } from '../domain/types.js'
 import type { Persistence } from './persist/persistence.js'
@@ -85,7 +86,7 @@ export class Chain implements Backend, TxSubmitter {
   private readonly readViews = new Map<string, RootReader>()
   private lastRoot: { bytes: Uint8Array; key: string; view?: RootReader } = { bytes: new Uint8Array(0), key: '' }
   private readonly stateCache: StateCache
-  /** Flat state of the newest roots (src/evm/state-snapshot.ts); none in fork mode or over a store read by promise. */
+  /** Flat state of the newest roots (follow-snapshot.ts); none in fork mode or over a store read by promise. */
   readonly snapshot?: StateSnapshot
   readonly events: TypedEmitter<ChainEvents>
   readonly pending: PendingStore
@@ -163,7 +164,10 @@ export class Chain implements Backend, TxSubmitter {
     }
     this.resolvers = { general: reader('general'), flashblocks: reader('flashblocks') }
     this.devNode = new EmbeddedDevNode(this)
-    this.snapshot = this.followedSnapshot()
+    // a forked chain's state is mostly upstream's: no snapshot of it
+    this.snapshot = fork
+      ? undefined
+      : followingSnapshot(this.stateCache.trie, events, rootOf, store.latest().header.stateRoot)
     this.sealing = new SealingReadiness(events, options.blockTimeMs, () => store.height)
   }
 
@@ -207,21 +211,6 @@ export class Chain implements Backend, TxSubmitter {
     if (this.readViews.size > READ_VIEWS_KEPT) this.readViews.delete(this.readViews.keys().next().value!)
     this.lastRoot.view = view
     return view
-  }
-
-  /**
-   * The state snapshot, made from the head's state and kept up by the chain's blocks and flashblocks. A forked
-   * chain has none (its state is mostly upstream's), nor one whose node store reads only by promise.
-   */
-  private followedSnapshot(): StateSnapshot | undefined {
-    const { trie } = this.stateCache
-    if (this.options.fork || !trie.readsNow) return undefined
-    const snapshot = new StateSnapshot((hash) => trie.nodeNow(hash))
-    const rootOf = (root: Uint8Array) => this.roots.resolve(root)
-    this.events.on('block', (block) => snapshot.sealed(rootOf(block.header.stateRoot)))
-    this.events.on('flashblock', (fb) => snapshot.flashblock(rootOf(fb.diff.stateRoot)))
-    snapshot.make(rootOf(this.store.latest().header.stateRoot))
-    return snapshot
   }
 
   /**
