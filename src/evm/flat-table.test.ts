@@ -37,6 +37,8 @@ test('a flat table holds what a Map holds through sets, overwrites, absences and
     const id = bytesToHex(key)
     expect(table.get(key)).toEqual(model.has(id) ? model.get(id) : undefined)
   }
-  const listed = new Map([...table.entries()].map(([key, value]) => [bytesToHex(key), value && value.slice()]))
+  const listed = new Map(
+    [...table.entries()].map(([key, value]) => [bytesToHex(key), value === null ? null : value.slice()]),
+  )
   expect(listed).toEqual(model)
 })
