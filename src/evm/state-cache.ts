@@ -61,6 +61,8 @@ export class StateCache {
 /** Reads of one committed root: its accounts remembered, storage and code through the shared cache. */
 export class RootReader implements StateSource {
   private readonly accounts = new BoundedMap<Account | null>(STATE_VIEW_ACCOUNTS)
+  private lastAddress: Uint8Array = EMPTY
+  private lastHash: Uint8Array = EMPTY
 
   constructor(
     private readonly root: Uint8Array,
@@ -82,10 +84,20 @@ export class RootReader implements StateSource {
     const key = byteKey(address.bytes)
     const known = this.accounts.get(key)
     if (known !== undefined) return known
-    const flat = this.flat?.account(keccak256(address.bytes))
+    const flat = this.flat?.account(this.hashed(address))
     if (flat !== undefined) return this.remember(key, flat && accountOf(flat))
     const rlp = this.cache.trie.get(this.root, address.bytes)
     return rlp instanceof Promise ? rlp.then((read) => this.fromTrie(key, read)) : this.fromTrie(key, rlp)
+  }
+
+  /** The address's hash, the snapshot's key; the last one kept (a call reads one contract's slots in a row). */
+  private hashed(address: Address): Uint8Array {
+    const { bytes } = address
+    if (!equalsBytes(this.lastAddress, bytes)) {
+      this.lastAddress = bytes.slice()
+      this.lastHash = keccak256(bytes)
+    }
+    return this.lastHash
   }
 
   private fromTrie(key: string, rlp: Uint8Array | null): Account | null {
@@ -139,7 +151,7 @@ export class RootReader implements StateSource {
     const known = this.cache.knownSlot(storageRoot, slot)
     if (known !== undefined) return known
     // not kept in the slot cache: a slot read once through the snapshot costs a lookup the next time too
-    const flat = this.flat?.storage(keccak256(address.bytes), keccak256(slot))
+    const flat = this.flat?.storage(this.hashed(address), keccak256(slot))
     if (flat !== undefined) return flat === null ? EMPTY : (RLP.decode(flat.slice()) as Uint8Array)
     const stored = this.cache.trie.storage(storageRoot, slot)
     return stored instanceof Promise
