@@ -273,6 +273,9 @@ export const VM_POOL_MAX_IDLE_PER_ROOT = 4
 /** The embedded chain's state roots whose read views (and their caches) are kept: latest, pending and a few before them. */
 export const READ_VIEWS_KEPT = 8
 
+/** Pending flashblock roots the state snapshot keeps a layer for (a block's flashblocks; src/evm/state-snapshot.ts). */
+export const SNAPSHOT_PENDING_ROOTS = 16
+
 /** The sequencer's cadence figures (tick jitter, build time) kept for their percentiles: the last this many. */
 export const CADENCE_SAMPLES = 10_000
 

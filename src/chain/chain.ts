@@ -31,6 +31,8 @@ import { Sequencer, type SequencerOptions } from './sequencer.js'
 import { SealingReadiness } from './readiness.js'
 import { merkleStateView } from './state-view.js'
 import { RootReader, StateCache } from '../evm/state-cache.js'
+import { SnapshotReads, type StateSnapshot } from '../evm/state-snapshot.js'
+import { followingSnapshot } from './follow-snapshot.js'
 import type { CanonicalStore } from './store.js'
 import type { BlockRecord, DevAccount, Flashblock, TxLocation, UserTxRecord } from '../domain/types.js'
 import type { Persistence } from './persist/persistence.js'
@@ -84,6 +86,8 @@ export class Chain implements Backend, TxSubmitter {
   private readonly readViews = new Map<string, RootReader>()
   private lastRoot: { bytes: Uint8Array; key: string; view?: RootReader } = { bytes: new Uint8Array(0), key: '' }
   private readonly stateCache: StateCache
+  /** Flat state of the newest roots (follow-snapshot.ts); none in fork mode or over a store read by promise. */
+  readonly snapshot?: StateSnapshot
   readonly events: TypedEmitter<ChainEvents>
   readonly pending: PendingStore
   readonly sequencer: Sequencer
@@ -160,6 +164,10 @@ export class Chain implements Backend, TxSubmitter {
     }
     this.resolvers = { general: reader('general'), flashblocks: reader('flashblocks') }
     this.devNode = new EmbeddedDevNode(this)
+    // a forked chain's state is mostly upstream's: no snapshot of it
+    this.snapshot = fork
+      ? undefined
+      : followingSnapshot(this.stateCache.trie, events, rootOf, store.latest().header.stateRoot)
     this.sealing = new SealingReadiness(events, options.blockTimeMs, () => store.height)
   }
 
@@ -196,7 +204,8 @@ export class Chain implements Backend, TxSubmitter {
       this.readViews.delete(key) // re-inserted below: most recently used last
     else {
       const Reader = this.options.fork ? ForkRootReader : RootReader
-      view = new Reader(this.lastRoot.bytes, stateAt(this.vm, root), this.stateCache)
+      const flat = this.snapshot && new SnapshotReads(this.snapshot, this.lastRoot.bytes)
+      view = new Reader(this.lastRoot.bytes, stateAt(this.vm, root), this.stateCache, flat)
     }
     this.readViews.set(key, view)
     if (this.readViews.size > READ_VIEWS_KEPT) this.readViews.delete(this.readViews.keys().next().value!)
@@ -239,6 +248,7 @@ export class Chain implements Backend, TxSubmitter {
   /** Stops the timers; writes --dump-state; closes the data directory (the block in progress stays journaled). */
   async stop(): Promise<void> {
     await this.sequencer.stop()
+    this.snapshot?.close()
     const { dumpState: file, preimages, pruner } = this.options
     try {
       const head = this.store.latest()

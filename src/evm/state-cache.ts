@@ -7,6 +7,7 @@
  * whose decoded nodes are shared by every root the same way.
  */
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import { RLP } from '@ethereumjs/rlp'
 import {
   type Account,
   type Address,
@@ -18,6 +19,8 @@ import {
 import { byteKey, hashId } from '../domain/map-keys.js'
 import { STATE_CACHE_CODE_BYTES, STATE_CACHE_STORAGE_SLOTS, STATE_VIEW_ACCOUNTS } from '../limits.js'
 import { BoundedMap } from './bounded-map.js'
+import { keccak256 } from './crypto.js'
+import { accountOf, type SnapshotReads } from './state-snapshot.js'
 import type { StateSource } from './execution/call-state.js'
 import { type NodeStore, TrieReader } from './trie-reader.js'
 
@@ -58,12 +61,16 @@ export class StateCache {
 /** Reads of one committed root: its accounts remembered, storage and code through the shared cache. */
 export class RootReader implements StateSource {
   private readonly accounts = new BoundedMap<Account | null>(STATE_VIEW_ACCOUNTS)
+  private lastAddress: Uint8Array = EMPTY
+  private lastHash: Uint8Array = EMPTY
 
   constructor(
     private readonly root: Uint8Array,
     /** The same root through @ethereumjs (code by hash, proofs): its reads do not fill this reader's account map. */
     readonly state: MerkleStateManager,
     private readonly cache: StateCache,
+    /** The state snapshot's reads of this root (state-snapshot.ts): accounts and slots without a trie walk. */
+    private readonly flat?: SnapshotReads,
   ) {}
 
   /** The account at this root; shared, so never modify it (copy first). */
@@ -77,12 +84,27 @@ export class RootReader implements StateSource {
     const key = byteKey(address.bytes)
     const known = this.accounts.get(key)
     if (known !== undefined) return known
+    const flat = this.flat?.account(this.hashed(address))
+    if (flat !== undefined) return this.remember(key, flat && accountOf(flat))
     const rlp = this.cache.trie.get(this.root, address.bytes)
-    return rlp instanceof Promise ? rlp.then((read) => this.remember(key, read)) : this.remember(key, rlp)
+    return rlp instanceof Promise ? rlp.then((read) => this.fromTrie(key, read)) : this.fromTrie(key, rlp)
   }
 
-  private remember(key: string, rlp: Uint8Array | null): Account | null {
-    const account = rlp === null ? null : createAccountFromRLP(rlp)
+  /** The address's hash, the snapshot's key; the last one kept (a call reads one contract's slots in a row). */
+  private hashed(address: Address): Uint8Array {
+    const { bytes } = address
+    if (!equalsBytes(this.lastAddress, bytes)) {
+      this.lastAddress = bytes.slice()
+      this.lastHash = keccak256(bytes)
+    }
+    return this.lastHash
+  }
+
+  private fromTrie(key: string, rlp: Uint8Array | null): Account | null {
+    return this.remember(key, rlp === null ? null : createAccountFromRLP(rlp))
+  }
+
+  private remember(key: string, account: Account | null): Account | null {
     this.accounts.set(key, account)
     return account
   }
@@ -118,14 +140,19 @@ export class RootReader implements StateSource {
    */
   readStorage(address: Address, slot: Uint8Array): Uint8Array | Promise<Uint8Array> {
     const read = this.readAccount(address)
-    return read instanceof Promise ? read.then((account) => this.slotOf(account, slot)) : this.slotOf(read, slot)
+    return read instanceof Promise
+      ? read.then((account) => this.slotOf(address, account, slot))
+      : this.slotOf(address, read, slot)
   }
 
-  private slotOf(account: Account | null, slot: Uint8Array): Uint8Array | Promise<Uint8Array> {
+  private slotOf(address: Address, account: Account | null, slot: Uint8Array): Uint8Array | Promise<Uint8Array> {
     if (!account || equalsBytes(account.storageRoot, KECCAK256_RLP)) return EMPTY
     const { storageRoot } = account
     const known = this.cache.knownSlot(storageRoot, slot)
     if (known !== undefined) return known
+    // not kept in the slot cache: a slot read once through the snapshot costs a lookup the next time too
+    const flat = this.flat?.storage(this.hashed(address), keccak256(slot))
+    if (flat !== undefined) return flat === null ? EMPTY : (RLP.decode(flat.slice()) as Uint8Array)
     const stored = this.cache.trie.storage(storageRoot, slot)
     return stored instanceof Promise
       ? stored.then((value) => this.keepSlot(storageRoot, slot, value))

@@ -89,6 +89,23 @@ export class TrieReader {
     }
   }
 
+  /** Whether nodes are read without a promise (the in-memory store, a data directory's getSync). */
+  get readsNow(): boolean {
+    return this.readNow !== undefined
+  }
+
+  /**
+   * The node named `hash`, at once (a store that reads without a promise), not kept in the decoded cache:
+   * for walks over many nodes (the state snapshot's diffs) that would push out the ones reads share.
+   */
+  nodeNow(hash: Uint8Array): MPTNode {
+    const id = hashId(hash)
+    const known = this.decoded.get(id)
+    if (known !== undefined && equalsBytes(known.hash, hash)) return known.node
+    const name = hexKey(hash)
+    return parseNode(name, this.readNow!(name))
+  }
+
   /** The RLP-decoded value of a storage slot under a storage root (empty when unset), as a state manager gives it. */
   storage(storageRoot: Uint8Array, slot: Uint8Array): Uint8Array | Promise<Uint8Array> {
     const value = this.get(storageRoot, slot)
@@ -114,13 +131,17 @@ export class TrieReader {
   }
 
   private decode(hash: Uint8Array, id: number, name: string, stored: Uint8Array | string | undefined): MPTNode {
-    // a node a read view cannot find is not an absent key: a pruned root, or a store that lost data
-    if (stored === undefined) throw new Error(`state trie node ${name} is missing from the node store`)
-    const node = decodeMPTNode(typeof stored === 'string' ? unprefixedHexToBytes(stored) : stored)
+    const node = parseNode(name, stored)
     // a leaf serves one key, which the value caches above keep: keeping it here too only churns the heap
     if (!(node instanceof LeafMPTNode)) this.decoded.set(id, { hash: hash.slice(), node }) // its own bytes: a child's hash is a view of its parent's
     return node
   }
+}
+
+function parseNode(name: string, stored: Uint8Array | string | undefined): MPTNode {
+  // a node a read view cannot find is not an absent key: a pruned root, or a store that lost data
+  if (stored === undefined) throw new Error(`state trie node ${name} is missing from the node store`)
+  return decodeMPTNode(typeof stored === 'string' ? unprefixedHexToBytes(stored) : stored)
 }
 
 /** An unset slot's value: one shared array (nothing can be written into it), not one per slot the caches keep. */

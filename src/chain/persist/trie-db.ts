@@ -54,6 +54,11 @@ export class LevelTrieDB implements DB<string, Uint8Array> {
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
+    return this.getSync(key)
+  }
+
+  /** The same read without a promise (TrieReader's and the state snapshot's, src/evm/). */
+  getSync(key: string): Uint8Array | undefined {
     if (this.waiting.has(key)) return this.waiting.get(key)
     return this.level.getSync(nodeKey(hexToBytes(`0x${key}`)))
   }
