@@ -24,6 +24,7 @@
  * --snapshots DIR: also write both instances' heap snapshots there (MODE-fresh/-aged.heapsnapshot), for
  * bench/heap-diff.ts to say what the aged one holds.
  * --profile DIR: one more round, each case under the inspector's CPU profiler (MODE-fresh/-aged-CASE.cpuprofile,
+ * and the idle chain's 20 s before them as MODE-fresh/-aged-idle.cpuprofile,
  * for bench/profile-top.ts), with the server's CPU split between its main thread and its helper threads (V8's
  * concurrent marking and parallel scavenges run there) and the GC pauses the main thread took, by kind.
  */
@@ -144,8 +145,9 @@ async function profiled(mode: string, instances: Record<'fresh' | 'aged', Instan
   for (const [label, instance] of Object.entries(instances)) {
     const { pid } = instance.target
     const before = threadCpuMs(pid!)
-    const { gc } = await profileWhile(pid!, instance.inspectPort, () => sleep(20_000))
+    const { gc, profile } = await profileWhile(pid!, instance.inspectPort, () => sleep(20_000))
     const after = threadCpuMs(pid!)
+    writeFileSync(join(dir, `${mode}-${label}-idle.cpuprofile`), JSON.stringify(profile))
     const pauses = Object.entries(gc)
       .map(([kind, g]) => `${kind} ${(g.count / 20).toFixed(1)}/${(g.ms / 20).toFixed(1)}`)
       .join(', ')
