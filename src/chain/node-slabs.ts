@@ -62,7 +62,8 @@ export class NodeSlabs {
   named(place: number, key: string): boolean {
     const bytes = this.bytes[slabOf(place)]!
     const at = offsetOf(place) + 8
-    for (let i = 0; i < 32; i++) if (bytes[at + i] !== ((nibble(key, 2 * i) << 4) | nibble(key, 2 * i + 1))) return false
+    for (let i = 0; i < 32; i++)
+      if (bytes[at + i] !== ((nibble(key, 2 * i) << 4) | nibble(key, 2 * i + 1))) return false
     return true
   }
 
