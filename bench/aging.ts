@@ -10,7 +10,8 @@
  *
  * A fresh instance of the same flags is started beside it. Then: the live heap of both after a full GC (and
  * the aged one's at `--samples` points while it ages: growth per block), the idle chain's CPU, and server CPU
- * per request of each read case (request-cpu.ts's method), in rounds alternating the two instances (a
+ * per request of each read case (request-cpu.ts's method; and its main thread's alone, which V8's helper threads
+ * and LevelDB's compactions do not sway), in rounds alternating the two instances (a
  * neighbour's burst hits both); the best round of each, the idle chain's CPU measured again before each round.
  * Modes: in memory (the state of the last 128 blocks, the default), `history` (--history 64), `all` (--history
  * all: every block's state, the default before), and with --data-dir.
@@ -24,6 +25,7 @@
  * --snapshots DIR: also write both instances' heap snapshots there (MODE-fresh/-aged.heapsnapshot), for
  * bench/heap-diff.ts to say what the aged one holds.
  * --profile DIR: one more round, each case under the inspector's CPU profiler (MODE-fresh/-aged-CASE.cpuprofile,
+ * and the idle chain's 20 s before them as MODE-fresh/-aged-idle.cpuprofile,
  * for bench/profile-top.ts), with the server's CPU split between its main thread and its helper threads (V8's
  * concurrent marking and parallel scavenges run there) and the GC pauses the main thread took, by kind.
  */
@@ -67,14 +69,15 @@ const MODE_FLAGS: Record<string, string[]> = {
 }
 const load = () => loadavg()[0]!.toFixed(1)
 
-type Instance = { target: Target; inspectPort: number; all: Record<string, unknown>; idle: number }
+/** idle, idleMain: the idle chain's CPU per ms, of the whole process and of its main thread. */
+type Instance = { target: Target; inspectPort: number; all: Record<string, unknown>; idle: number; idleMain: number }
 
 async function start(flags: string[]): Promise<Instance> {
   const inspectPort = await freePort()
   const node = args.node ? args.node.split(' ') : []
   const target = await startOurs(flags, [...node, `--inspect-port=127.0.0.1:${inspectPort}`])
   const fx = await fixtures(target.url)
-  return { target, inspectPort, all: cases(fx.token, fx.txHash), idle: 0 }
+  return { target, inspectPort, all: cases(fx.token, fx.txHash), idle: 0, idleMain: 0 }
 }
 
 let sent = 0
@@ -130,8 +133,28 @@ async function age(instance: Instance, raws: string[]): Promise<{ seconds: numbe
   return { seconds: (performance.now() - t0) / 1000, samples }
 }
 
-async function measure({ target, all, idle }: Instance, name: string): Promise<number> {
-  return cpuPerRequest(target, name, all[name], { idle, amount: Number(args.n), connections: 2 })
+/**
+ * Server CPU µs per request of a case, the whole process's and its main thread's alone (the request's own work
+ * and the GC pauses it causes; not V8's helper threads nor LevelDB's compactions, which run when they run).
+ */
+async function measure(
+  { target, all, idle, idleMain }: Instance,
+  name: string,
+): Promise<{ all: number; main: number }> {
+  const before = threadCpuMs(target.pid!).main
+  const t0 = performance.now()
+  const cpu = await cpuPerRequest(target, name, all[name], { idle, amount: Number(args.n), connections: 2 })
+  const main = threadCpuMs(target.pid!).main - before - idleMain * (performance.now() - t0)
+  return { all: cpu, main: (main * 1000) / Number(args.n) }
+}
+
+/** The idle chain's CPU per ms over 2 s: the whole process's and its main thread's. */
+async function idleRates(instance: Instance): Promise<void> {
+  const { pid } = instance.target
+  const main0 = threadCpuMs(pid!).main
+  const t0 = performance.now()
+  instance.idle = await idleCpuPerMs(instance.target)
+  instance.idleMain = (threadCpuMs(pid!).main - main0) / (performance.now() - t0)
 }
 
 /** --profile: each case once more on each instance, profiled; where the CPU went, per request. */
@@ -144,8 +167,9 @@ async function profiled(mode: string, instances: Record<'fresh' | 'aged', Instan
   for (const [label, instance] of Object.entries(instances)) {
     const { pid } = instance.target
     const before = threadCpuMs(pid!)
-    const { gc } = await profileWhile(pid!, instance.inspectPort, () => sleep(20_000))
+    const { gc, profile } = await profileWhile(pid!, instance.inspectPort, () => sleep(20_000))
     const after = threadCpuMs(pid!)
+    writeFileSync(join(dir, `${mode}-${label}-idle.cpuprofile`), JSON.stringify(profile))
     const pauses = Object.entries(gc)
       .map(([kind, g]) => `${kind} ${(g.count / 20).toFixed(1)}/${(g.ms / 20).toFixed(1)}`)
       .join(', ')
@@ -157,7 +181,11 @@ async function profiled(mode: string, instances: Record<'fresh' | 'aged', Instan
     for (const [label, instance] of Object.entries(instances)) {
       const { pid } = instance.target
       const before = threadCpuMs(pid!)
-      const { result, profile, gc } = await profileWhile(pid!, instance.inspectPort, () => measure(instance, name))
+      const { result, profile, gc } = await profileWhile(
+        pid!,
+        instance.inspectPort,
+        async () => (await measure(instance, name)).all,
+      )
       const after = threadCpuMs(pid!)
       writeFileSync(join(dir, `${mode}-${label}-${name}.cpuprofile`), JSON.stringify(profile))
       const pauses = Object.entries(gc)
@@ -198,7 +226,7 @@ async function run(mode: string, raws: string[]) {
   try {
     for (const instance of [fresh, aged]) for (const name of names) await measure(instance, name) // JIT warm-up
     const settled = await settle(aged, fresh)
-    for (const instance of [fresh, aged]) instance.idle = await idleCpuPerMs(instance.target)
+    for (const instance of [fresh, aged]) await idleRates(instance)
     const measured = {
       fresh: await liveHeap(fresh.target.pid!, fresh.inspectPort),
       aged: await liveHeap(aged.target.pid!, aged.inspectPort),
@@ -211,6 +239,7 @@ async function run(mode: string, raws: string[]) {
       ] as const)
         await writeHeapSnapshot(target.pid!, inspectPort, join(args.snapshots, `${mode}-${label}.heapsnapshot`))
     const rounds = { fresh: new Map<string, number[]>(), aged: new Map<string, number[]>() }
+    const mains = { fresh: new Map<string, number[]>(), aged: new Map<string, number[]>() }
     const idle = { fresh: [] as number[], aged: [] as number[] }
     for (let r = 0; r < Number(args.rounds); r++)
       for (const [label, instance] of [
@@ -218,11 +247,12 @@ async function run(mode: string, raws: string[]) {
         ['aged', aged],
       ] as const) {
         // the idle chain's CPU again before each round: an aged data directory compacts for minutes after ageing
-        if (r > 0) instance.idle = await idleCpuPerMs(instance.target)
+        if (r > 0) await idleRates(instance)
         idle[label].push(instance.idle)
         for (const name of names) {
           const us = await measure(instance, name)
-          rounds[label].set(name, [...(rounds[label].get(name) ?? []), us])
+          rounds[label].set(name, [...(rounds[label].get(name) ?? []), us.all])
+          mains[label].set(name, [...(mains[label].get(name) ?? []), us.main])
         }
       }
     const first = samples[0]!
@@ -251,18 +281,20 @@ async function run(mode: string, raws: string[]) {
     console.log(
       `| idle chain, CPU ms/s (rounds) | ${idle.fresh.map((i) => (i * 1000).toFixed(0)).join('/')} | ${idle.aged.map((i) => (i * 1000).toFixed(0)).join('/')} | |`,
     )
-    for (const name of names) {
-      const f = Math.min(...rounds.fresh.get(name)!)
-      const a = Math.min(...rounds.aged.get(name)!)
+    const row = (name: string, what: string, of: typeof rounds) => {
+      const f = Math.min(...of.fresh.get(name)!)
+      const a = Math.min(...of.aged.get(name)!)
       const all = (label: 'fresh' | 'aged') =>
-        rounds[label]
+        of[label]
           .get(name)!
           .map((us) => us.toFixed(0))
           .join('/')
       console.log(
-        `| ${name}, server CPU µs/request, best (rounds) | ${f.toFixed(0)} (${all('fresh')}) | ${a.toFixed(0)} (${all('aged')}) | ${(a / f).toFixed(2)}× |`,
+        `| ${name}, ${what} µs/request, best (rounds) | ${f.toFixed(0)} (${all('fresh')}) | ${a.toFixed(0)} (${all('aged')}) | ${(a / f).toFixed(2)}× |`,
       )
     }
+    for (const name of names) row(name, 'server CPU', rounds)
+    for (const name of names) row(name, 'main thread', mains)
     if (args.profile) await profiled(mode, { fresh, aged }, args.profile)
     console.log(`load at the end: ${load()}`)
   } finally {

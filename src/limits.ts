@@ -314,6 +314,12 @@ export const PRUNE_EVERY_BLOCKS = 256
  */
 export const PRUNE_UNSEALED_KEPT_BLOCKS = 8
 
+/**
+ * In memory: the size of the buffers trie nodes are packed into (node-slabs.ts), a power of two: large enough
+ * that an aged state is a few hundred buffers, small enough that one kept alive by a stray view costs little.
+ */
+export const NODE_SLAB_BYTES = 1 << 20
+
 /** --history: trie nodes a prune pass marks between two pauses for the event loop (~1 µs each in memory, ~6 on disk). */
 export const PRUNE_MARK_SLICE = 5_000
 

@@ -19,6 +19,7 @@ import { nodeStore } from '../evm/state-views.js'
 import { PRUNE_UNSEALED_KEPT_BLOCKS } from '../limits.js'
 import type { Chain } from './chain.js'
 import { createChain } from './create-chain.js'
+import type { MemoryNodes } from './memory-nodes.js'
 
 let chain: Chain | undefined
 afterEach(async () => {
@@ -28,18 +29,24 @@ afterEach(async () => {
 
 /** The chain's in-memory node store (the map under the trie's MapDB), its writes noted by the height they came at. */
 function watchNodes(c: Chain) {
-  const nodes = mapUnder(nodeStore(c.vm) as MapDB<string, Uint8Array>)
+  const nodes = mapUnder(nodeStore(c.vm) as MapDB<string, Uint8Array>) as MemoryNodes
   const writtenAt = new Map<string, bigint>()
   const set = nodes.set.bind(nodes)
   nodes.set = (key, value) => {
     writtenAt.set(`${key}`, c.store.height)
     return set(key, value)
   }
+  // a read: a node's bytes, or where they are (the pruner's counts are kept beside them)
   let reads = 0
   const get = nodes.get.bind(nodes)
   nodes.get = (key) => {
     reads++
     return get(key)
+  }
+  const place = nodes.place.bind(nodes)
+  nodes.place = (key) => {
+    reads++
+    return place(key)
   }
   return { nodes, writtenAt, reads: () => reads }
 }

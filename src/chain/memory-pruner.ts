@@ -19,11 +19,6 @@ import type { MemoryNodes } from './memory-nodes.js'
 import { Pruner, nodeChildren } from './persist/prune.js'
 
 export class CountingPruner extends Pruner {
-  /**
-   * How many parents and roots hold each counted node, keyed by its stored bytes (the array, not a second copy
-   * of its 64-character key: MemoryNodes keeps a stored key's array).
-   */
-  private readonly counts = new Map<Uint8Array, number>()
   /** The roots taken in (hex keys): a root not stored (a pruned state rewound to) is not, until it is. */
   private roots = new Set<string>()
   /** The window's block roots by number, as sealed. */
@@ -86,20 +81,19 @@ export class CountingPruner extends Pruner {
       if (!equalsBytes(hash, KECCAK256_RLP)) work.push({ key: hexKey(hash), accounts })
     }
     for (let next = work.pop(); next; next = work.pop()) {
-      const bytes = this.nodes.get(next.key)
-      if (!bytes) continue // not stored (under a state partly pruned): nothing under it to count
-      const count = this.counts.get(bytes)
+      // how many parents and roots hold each node is kept beside its bytes (node-slabs.ts): 0, none counted
+      const place = this.nodes.place(next.key)
+      if (place < 0) continue // not stored (under a state partly pruned): nothing under it to count
+      const bytes = this.nodes.view(place)
+      const count = this.nodes.refs(place)
       if (by === 1) {
-        this.counts.set(bytes, (count ?? 0) + 1)
-        if (count === undefined) nodeChildren(bytes, next.accounts, push)
+        this.nodes.setRefs(place, count + 1)
+        if (count === 0) nodeChildren(bytes, next.accounts, push)
         continue
       }
-      if (count === undefined) continue // never held
-      if (count > 1) {
-        this.counts.set(bytes, count - 1)
-        continue
-      }
-      this.counts.delete(bytes)
+      if (count === 0) continue // never held
+      this.nodes.setRefs(place, count - 1)
+      if (count > 1) continue
       // written lately (again): it goes, if nothing holds it by then, with the writes of its block
       if (!this.writtenLately(next.key)) this.nodes.delete(next.key)
       nodeChildren(bytes, next.accounts, push)
@@ -111,8 +105,8 @@ export class CountingPruner extends Pruner {
   private letGo(keys: Set<string>): void {
     for (const key of keys) {
       if (key.length !== 64 || this.writtenLately(key)) continue // code (a longer key) is kept
-      const bytes = this.nodes.get(key)
-      if (bytes && !this.counts.has(bytes)) this.nodes.delete(key)
+      const place = this.nodes.place(key)
+      if (place >= 0 && this.nodes.refs(place) === 0) this.nodes.delete(key)
     }
   }
 
