@@ -10,12 +10,24 @@
  * V8 flags were measured instead (--always-sparkplug, --no-lazy-feedback-allocation, --interrupt-budget):
  * none lowered the first call's main-thread CPU beyond the noise of a loaded machine.
  */
-import { encodeFunctionData } from 'viem'
-import { bytesToHex, hexToBytes } from '@ethereumjs/util'
+import { setLengthLeft, utf8ToBytes } from '@ethereumjs/util'
 import type { Chain } from './chain/chain.js'
+import { keccak256 } from './evm/crypto.js'
 import { WARM_UP_CALLS } from './limits.js'
 import { GAS_PRICE_ORACLE } from './opstack/addresses.js'
-import { predeployAbis } from './opstack/predeploys.js'
+
+/** getL1Fee(bytes)'s calldata, ABI-encoded here: viem is the client's optional peer, not in the service's image. */
+const GET_L1_FEE = keccak256(utf8ToBytes('getL1Fee(bytes)')).subarray(0, 4)
+
+function getL1FeeCall(tx: Uint8Array): Uint8Array {
+  const padded = Math.ceil(tx.length / 32) * 32
+  const out = new Uint8Array(4 + 64 + padded)
+  out.set(GET_L1_FEE, 0)
+  out.set(setLengthLeft(Uint8Array.of(32), 32), 4)
+  out.set(setLengthLeft(Uint8Array.of(tx.length >> 8, tx.length & 0xff), 32), 36)
+  out.set(tx, 68)
+  return out
+}
 
 /** A transaction-like payload of `n` bytes: runs of zeros and of varied bytes, as signed transactions have. */
 function payload(n: number, seed: number): Uint8Array {
@@ -32,12 +44,7 @@ export function warmUp(chain: Chain): void {
   let i = 0
   const next = (): void => {
     if (i >= WARM_UP_CALLS) return
-    const data = encodeFunctionData({
-      abi: predeployAbis.GasPriceOracle,
-      functionName: 'getL1Fee',
-      args: [bytesToHex(payload(40 + 16 * i, i))],
-    })
-    const request = { to: GAS_PRICE_ORACLE, data: hexToBytes(data), gas: 2_000_000n + BigInt(i) }
+    const request = { to: GAS_PRICE_ORACLE, data: getL1FeeCall(payload(40 + 16 * i, i)), gas: 2_000_000n + BigInt(i) }
     i++
     Promise.resolve()
       .then(() => chain.executor.call(chain.store.latest(), request))
