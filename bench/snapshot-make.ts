@@ -6,7 +6,7 @@
  * - a block's move (`--changed` accounts changed, as many new) and the cost of a pending layer,
  * - a read of an address nobody read before: through the snapshot and through the trie walk, µs per read.
  *
- *   npx tsx --expose-gc bench/snapshot-make.ts [--accounts 180000] [--changed 50] [--reads 20000]
+ *   npx tsx --expose-gc bench/snapshot-make.ts [--accounts 180000] [--changed 50] [--reads 20000] [--blocks 3]
  */
 import { loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
@@ -21,11 +21,13 @@ const { values } = parseArgs({
     accounts: { type: 'string', default: '180000' },
     changed: { type: 'string', default: '50' },
     reads: { type: 'string', default: '20000' },
+    blocks: { type: 'string', default: '3' },
   },
 })
 const accounts = Number(values.accounts)
 const changed = Number(values.changed)
 const reads = Number(values.reads)
+const blocks = Number(values.blocks)
 const gc = (globalThis as { gc?: () => void }).gc
 const heapMB = () => {
   gc?.()
@@ -68,7 +70,7 @@ console.log(
 // blocks: `changed` balances move, as many accounts are new (the first move may grow the tables' arenas)
 const oldRoot = trie.root()
 let newRoot = oldRoot
-for (let block = 1; block <= 3; block++) {
+for (let block = 1; block <= blocks; block++) {
   for (let i = 0; i < changed; i++) {
     await trie.put(addresses[block * changed + i]!, createAccount({ nonce: 1n, balance: 7n }).serialize())
     const fresh = randomBytes(20)
@@ -77,23 +79,40 @@ for (let block = 1; block <= 3; block++) {
   }
   newRoot = trie.root()
   start = performance.now()
+  cpu = process.cpuUsage()
   snapshot.sealed(newRoot)
   new SnapshotReads(snapshot, newRoot).account(keccak256(addresses[0]!))
+  used = process.cpuUsage(cpu)
   const ms = (performance.now() - start).toFixed(2)
-  console.log(`block ${block}: ${changed} changed and ${changed} new accounts, the base moved in ${ms} ms`)
+  const cpuMs = ((used.user + used.system) / 1000).toFixed(2)
+  console.log(
+    `block ${block}: ${changed} changed and ${changed} new accounts, the base moved in ${ms} ms (${cpuMs} ms CPU); load ${load()}`,
+  )
 }
+// a flashblock of one block's change over the newest sealed root (as the block being built makes them)
+for (let i = 0; i < changed; i++) {
+  await trie.put(addresses[i]!, createAccount({ nonce: 2n, balance: 9n }).serialize())
+  await trie.put(randomBytes(20), createAccount({ nonce: 0n, balance: 2n }).serialize())
+}
+const pendingRoot = trie.root()
+start = performance.now()
+snapshot.flashblock(pendingRoot)
+new SnapshotReads(snapshot, pendingRoot).account(keccak256(addresses[0]!))
+console.log(`a flashblock's layer (${changed} changed, ${changed} new): ${(performance.now() - start).toFixed(2)} ms`)
+
 snapshot.sealed(oldRoot)
 new SnapshotReads(snapshot, oldRoot).account(keccak256(addresses[0]!))
 start = performance.now()
 snapshot.flashblock(newRoot)
 new SnapshotReads(snapshot, newRoot).account(keccak256(addresses[0]!))
 console.log(
-  `the three blocks' change as a pending layer over the old root: ${(performance.now() - start).toFixed(2)} ms`,
+  `the ${blocks} blocks' change as a pending layer over the old root: ${(performance.now() - start).toFixed(2)} ms`,
 )
 
 // reads of addresses nobody read: half present, half absent, through the snapshot and through the trie walk
 const probe = Array.from({ length: reads }, (_, i) => (i % 2 ? randomBytes(20) : addresses[(i * 7919) % accounts]!))
 const flat = new SnapshotReads(snapshot, oldRoot)
+const walked = heapMB()
 for (let round = 0; round < 2; round++) {
   cpu = process.cpuUsage()
   for (const address of probe) flat.account(keccak256(address))
@@ -107,3 +126,8 @@ for (let round = 0; round < 2; round++) {
     `round ${round + 1}: a new address's account, µs CPU: snapshot ${flatUs.toFixed(2)}, trie walk ${trieUs.toFixed(2)}; load ${load()}`,
   )
 }
+const full = heapMB()
+console.log(
+  `the trie walk's decoded-node cache, filled by those reads: heap +${(full.heap - walked.heap).toFixed(1)} MB, ` +
+    `array buffers +${(full.buffers - walked.buffers).toFixed(1)} MB`,
+)

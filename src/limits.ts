@@ -276,6 +276,12 @@ export const READ_VIEWS_KEPT = 8
 /** Pending flashblock roots the state snapshot keeps a layer for (a block's flashblocks; src/evm/state-snapshot.ts). */
 export const SNAPSHOT_PENDING_ROOTS = 16
 
+/**
+ * Decoded trie nodes the state snapshot's diffs keep for the next diffs, per generation (two, turned at each
+ * sealed block; src/evm/recent-nodes.ts): a block of 100 changed accounts reads ~800, a node is ~1 KB.
+ */
+export const SNAPSHOT_RECENT_NODES = 4_096
+
 /** The sequencer's cadence figures (tick jitter, build time) kept for their percentiles: the last this many. */
 export const CADENCE_SAMPLES = 10_000
 

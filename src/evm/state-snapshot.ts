@@ -16,6 +16,7 @@ import { type Account, createAccountFromBytesArray, equalsBytes, KECCAK256_NULL,
 import { hexKey } from '../domain/map-keys.js'
 import { SNAPSHOT_PENDING_ROOTS } from '../limits.js'
 import { FlatTable } from './flat-table.js'
+import { RecentNodes } from './recent-nodes.js'
 import { type Changed, diffTries, type LoadNode } from './trie-diff.js'
 
 /** Accounts by hashed address, slots by hashed address then hashed slot; in a layer, null marks a deletion. */
@@ -42,8 +43,12 @@ export class StateSnapshot {
   private readonly pending = new Map<string, Layer | undefined>()
   private making: { root: Uint8Array; part: number } | undefined
   private timer: NodeJS.Immediate | undefined
+  /** What the diffs that move the base and make the layers read (not the making's: that lists the whole trie). */
+  private readonly recent: RecentNodes
 
-  constructor(private readonly load: LoadNode) {}
+  constructor(private readonly load: LoadNode) {
+    this.recent = new RecentNodes(load)
+  }
 
   /** Starts making the base from `root`'s trie, a part per turn of the event loop. */
   make(root: Uint8Array): void {
@@ -58,6 +63,7 @@ export class StateSnapshot {
   sealed(root: Uint8Array): void {
     this.head = root.slice()
     this.pending.clear()
+    this.recent.turn()
     this.bump(false)
     this.schedule()
   }
@@ -120,7 +126,7 @@ export class StateSnapshot {
           this.load,
           KECCAK256_RLP,
           making.root,
-          (key, _, after) => this.account(this.base, key, null, after, false),
+          (key, _, after) => this.account(this.load, this.base, key, null, after, false),
           prefix,
         )
       } catch {
@@ -152,7 +158,8 @@ export class StateSnapshot {
   /** Writes into `tables` what differs from `from` to `to`; false when a node was missing. */
   private tryDiff(from: Uint8Array, to: Uint8Array, tables: Tables, layer: boolean): boolean {
     try {
-      diffTries(this.load, from, to, (key, before, after) => this.account(tables, key, before, after, layer))
+      const load = this.recent.get
+      diffTries(load, from, to, (key, before, after) => this.account(load, tables, key, before, after, layer))
       return true
     } catch {
       return false
@@ -161,6 +168,7 @@ export class StateSnapshot {
 
   /** One account's change, and its storage's when its storage root changed. */
   private account(
+    load: LoadNode,
     tables: Tables,
     key: Uint8Array,
     before: Uint8Array | null,
@@ -180,7 +188,7 @@ export class StateSnapshot {
       else if (layer) tables.storage.set(id, null)
       else tables.storage.delete(id)
     }
-    diffTries(this.load, rootBefore, rootAfter, slot)
+    diffTries(load, rootBefore, rootAfter, slot)
   }
 }
 

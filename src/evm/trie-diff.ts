@@ -20,8 +20,11 @@ export type LoadNode = (hash: Uint8Array) => MPTNode
 /** One key whose value differs: `key` the 32-byte hashed key (a new array), null for an absent side. */
 export type Changed = (key: Uint8Array, before: Uint8Array | null, after: Uint8Array | null) => void
 
-/** A place in a trie: a node, and for an extension or leaf how many of its key's nibbles are behind. */
-type Place = { node: MPTNode; skip: number; hash: Uint8Array | undefined }
+/**
+ * A place in a trie: a node, and for an extension or leaf its key (copied once: key() copies at every call)
+ * and how many of its nibbles are behind.
+ */
+type Place = { node: MPTNode; skip: number; hash: Uint8Array | undefined; key: number[] | undefined }
 
 const KEY_NIBBLES = 64
 
@@ -76,8 +79,7 @@ function diff(
   const branches = a?.node instanceof BranchMPTNode && b?.node instanceof BranchMPTNode
   for (let nibble = 0; nibble < 16; nibble++) {
     // the same child hash on both sides: nothing under it differs, and neither node need be read
-    if (branches && sameRef((a.node as BranchMPTNode).getBranch(nibble), (b.node as BranchMPTNode).getBranch(nibble)))
-      continue
+    if (branches && sameRef(a!, b!, nibble)) continue
     const childA = childAt(load, a, nibble)
     const childB = childAt(load, b, nibble)
     if (childA === null && childB === null) continue
@@ -86,13 +88,15 @@ function diff(
   }
 }
 
-function sameRef(a: Uint8Array | Uint8Array[] | null, b: Uint8Array | Uint8Array[] | null): boolean {
+function sameRef(placeA: Place, placeB: Place, nibble: number): boolean {
+  const a = (placeA.node as BranchMPTNode).getBranch(nibble)
+  const b = (placeB.node as BranchMPTNode).getBranch(nibble)
   if (a === null || b === null) return a === b
   return !isRawMPTNode(a) && !isRawMPTNode(b) && equalsBytes(a as Uint8Array, b as Uint8Array)
 }
 
 function rootPlace(load: LoadNode, root: Uint8Array): Place | null {
-  return equalsBytes(root, KECCAK256_RLP) ? null : { node: load(root), skip: 0, hash: root }
+  return equalsBytes(root, KECCAK256_RLP) ? null : placeOf(load, root)
 }
 
 /** The place one nibble further down, or null when nothing is under it. */
@@ -103,27 +107,28 @@ function childAt(load: LoadNode, place: Place | null, nibble: number): Place | n
     const ref = node.getBranch(nibble)
     return ref === null ? null : settled(load, placeOf(load, ref))
   }
-  const key = (node as ExtensionMPTNode | LeafMPTNode).key()
+  const key = place.key!
   if (place.skip >= key.length || key[place.skip] !== nibble) return null
-  return settled(load, { node, skip: place.skip + 1, hash: place.hash })
+  return settled(load, { node, skip: place.skip + 1, hash: place.hash, key })
 }
 
 /** An extension whose whole key is behind is its child. */
 function settled(load: LoadNode, place: Place): Place {
   const { node } = place
-  if (node instanceof ExtensionMPTNode && place.skip === node.key().length) return placeOf(load, node.value())
+  if (node instanceof ExtensionMPTNode && place.skip === place.key!.length) return placeOf(load, node.value())
   return place
 }
 
 function placeOf(load: LoadNode, ref: Uint8Array | Uint8Array[]): Place {
-  if (isRawMPTNode(ref)) return { node: decodeRawMPTNode(ref as Uint8Array[]), skip: 0, hash: undefined }
-  const hash = ref as Uint8Array
-  return settled(load, { node: load(hash), skip: 0, hash })
+  const raw = isRawMPTNode(ref)
+  const node = raw ? decodeRawMPTNode(ref as Uint8Array[]) : load(ref as Uint8Array)
+  const key = node instanceof BranchMPTNode ? undefined : (node as ExtensionMPTNode | LeafMPTNode).key()
+  return settled(load, { node, skip: 0, hash: raw ? undefined : (ref as Uint8Array), key })
 }
 
 /** A leaf's full key: the nibbles walked to it and the rest of its own, as bytes. */
 function keyOf(path: Uint8Array, depth: number, leaf: Place): Uint8Array {
-  const rest = (leaf.node as LeafMPTNode).key()
+  const rest = leaf.key!
   const nibbles = new Uint8Array(KEY_NIBBLES)
   nibbles.set(path.subarray(0, depth))
   for (let i = leaf.skip; i < rest.length; i++) nibbles[depth + i - leaf.skip] = rest[i]!
