@@ -13,6 +13,7 @@ import {
   type MPTNode,
 } from '@ethereumjs/mpt'
 import { equalsBytes, KECCAK256_RLP } from '@ethereumjs/util'
+import { ViewBranch } from './trie-node.js'
 
 /** A node by its hash, at once (the snapshot keeps up only with stores that read without a promise). */
 export type LoadNode = (hash: Uint8Array) => MPTNode
@@ -76,10 +77,12 @@ function diff(
     return
   }
   if (depth >= KEY_NIBBLES) throw new Error('trie diff: a key longer than a hash')
-  const branches = a?.node instanceof BranchMPTNode && b?.node instanceof BranchMPTNode
+  const views = a?.node instanceof ViewBranch && b?.node instanceof ViewBranch
+  const branches = views || (a?.node instanceof BranchMPTNode && b?.node instanceof BranchMPTNode)
   for (let nibble = 0; nibble < 16; nibble++) {
-    // the same child hash on both sides: nothing under it differs, and neither node need be read
-    if (branches && sameRef(a!, b!, nibble)) continue
+    // the same child reference on both sides: nothing under it differs, and neither node need be read
+    if (views ? (a!.node as ViewBranch).sameChild(nibble, b!.node as ViewBranch) : branches && sameRef(a!, b!, nibble))
+      continue
     const childA = childAt(load, a, nibble)
     const childB = childAt(load, b, nibble)
     if (childA === null && childB === null) continue

@@ -9,7 +9,6 @@
  */
 import {
   BranchMPTNode,
-  decodeMPTNode,
   decodeRawMPTNode,
   ExtensionMPTNode,
   isRawMPTNode,
@@ -23,6 +22,7 @@ import { TRIE_DECODED_NODES } from '../limits.js'
 import { keccak256 } from './crypto.js'
 import { BoundedMap } from './bounded-map.js'
 import { mapUnder } from './patches/fields.js'
+import { readNode } from './trie-node.js'
 
 /** A child reference inside a node: a node's hash, or a node under 32 bytes inlined as its RLP list. */
 type NodeRef = Uint8Array | Uint8Array[]
@@ -141,7 +141,7 @@ export class TrieReader {
 function parseNode(name: string, stored: Uint8Array | string | undefined): MPTNode {
   // a node a read view cannot find is not an absent key: a pruned root, or a store that lost data
   if (stored === undefined) throw new Error(`state trie node ${name} is missing from the node store`)
-  return decodeMPTNode(typeof stored === 'string' ? unprefixedHexToBytes(stored) : stored)
+  return readNode(typeof stored === 'string' ? unprefixedHexToBytes(stored) : stored)
 }
 
 /** An unset slot's value: one shared array (nothing can be written into it), not one per slot the caches keep. */
