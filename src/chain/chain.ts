@@ -84,7 +84,10 @@ export class Chain implements Backend, TxSubmitter {
   readonly options: ChainSettings
   readonly persistence?: Persistence
   private readonly readViews = new Map<string, RootReader>()
-  private lastRoot: { bytes: Uint8Array; key: string; view?: RootReader } = { bytes: new Uint8Array(0), key: '' }
+  private lastRoot: { bytes: Uint8Array; key: string; view?: RootReader; checked?: number } = {
+    bytes: new Uint8Array(0),
+    key: '',
+  }
   private readonly stateCache: StateCache
   /** Flat state of the newest roots (follow-snapshot.ts); none in fork mode or over a store read by promise. */
   readonly snapshot?: StateSnapshot
@@ -194,10 +197,14 @@ export class Chain implements Backend, TxSubmitter {
   /** The reads of a committed root through the cross-root state cache (state-cache.ts): what RPC reads use. */
   readerAt(root: Uint8Array): RootReader {
     root = this.roots.resolve(root)
-    this.options.pruner?.check(root)
+    const { pruner } = this.options
+    const same = equalsBytes(root, this.lastRoot.bytes)
+    // a root checked since the pruner last let nodes go is there still (the check hexes the root for a lookup)
+    if (pruner && !(same && this.lastRoot.checked === pruner.removals)) pruner.check(root)
     // reads come in runs on one root: its hex key (dearer than a compare) and its view, readViews' newest, are kept
-    if (!equalsBytes(root, this.lastRoot.bytes)) this.lastRoot = { bytes: root.slice(), key: bytesToHex(root) }
-    else if (this.lastRoot.view) return this.lastRoot.view
+    if (!same) this.lastRoot = { bytes: root.slice(), key: bytesToHex(root) }
+    this.lastRoot.checked = pruner?.removals
+    if (same && this.lastRoot.view) return this.lastRoot.view
     const key = this.lastRoot.key
     let view = this.readViews.get(key)
     if (view)

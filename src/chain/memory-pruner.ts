@@ -40,6 +40,7 @@ export class CountingPruner extends Pruner {
   }
 
   sealed(head: bigint): void {
+    this.removals++
     this.slide(head)
     const wanted = new Set(this.kept(this.window.values()).map((root) => hexKey(root)))
     // taken in before any goes: a node a new root shares with a leaving one is never let go in between

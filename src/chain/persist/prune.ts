@@ -44,6 +44,8 @@ export interface KeptRoots {
  */
 export abstract class Pruner {
   protected dev: KeptRoots = { resolve: (root) => root, held: () => [] }
+  /** Bumped when nodes may go (before and after): a root check()ed since is stored still. */
+  removals = 0
 
   constructor(
     /** Whether the node store holds this node (unprefixed hex key). */
@@ -117,6 +119,12 @@ export class SweepingPruner extends Pruner {
     await this.running
   }
 
+  private async sweep(keys: string[]): Promise<void> {
+    this.removals++
+    await this.nodes.sweep(keys)
+    this.removals++
+  }
+
   private async pass(head: bigint): Promise<void> {
     const candidates = this.nodes.begin() // snapshot: nodes written from now on are not in it
     try {
@@ -133,11 +141,11 @@ export class SweepingPruner extends Pruner {
         if (marked.has(key)) continue
         deletes.push(key)
         if (deletes.length >= PRUNE_SWEEP_BATCH) {
-          await this.nodes.sweep(deletes)
+          await this.sweep(deletes)
           deletes = []
         }
       }
-      await this.nodes.sweep(deletes)
+      await this.sweep(deletes)
     } finally {
       await candidates.close()
       this.nodes.end()
