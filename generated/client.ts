@@ -132,6 +132,8 @@ export interface RpcMethods {
   eth_estimateGas(...params: Methods['eth_estimateGas']['params']): Promise<Methods['eth_estimateGas']['result']>
   /** Returns base fees, gas use and priority fees of recent blocks. */
   eth_feeHistory(...params: Methods['eth_feeHistory']['params']): Promise<Methods['eth_feeHistory']['result']>
+  /** Fills in what a transaction leaves out, for signing elsewhere. */
+  eth_fillTransaction(...params: Methods['eth_fillTransaction']['params']): Promise<Methods['eth_fillTransaction']['result']>
   /** Returns whether this node is receiving flashblocks (X Layer). */
   eth_flashblocksEnabled(...params: Methods['eth_flashblocksEnabled']['params']): Promise<Methods['eth_flashblocksEnabled']['result']>
   /** Returns the status of the flashblocks peers (X Layer). */
@@ -404,6 +406,7 @@ const methodNames: readonly MethodName[] = [
   'eth_createAccessList',
   'eth_estimateGas',
   'eth_feeHistory',
+  'eth_fillTransaction',
   'eth_flashblocksEnabled',
   'eth_flashblocksPeerStatus',
   'eth_gasPrice',

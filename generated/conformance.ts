@@ -492,6 +492,21 @@ export const conformanceCases: readonly ConformanceCase[] = [
     "resultValidator": "eth_feeHistory_result"
   },
   {
+    "id": "eth_fillTransaction: fill a transfer of 1 OKB",
+    "method": "eth_fillTransaction",
+    "example": "fill a transfer of 1 OKB",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      {
+        "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+        "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+        "value": "0xde0b6b3a7640000"
+      }
+    ],
+    "resultValidator": "eth_fillTransaction_result"
+  },
+  {
     "id": "eth_flashblocksEnabled: a running sequencer",
     "method": "eth_flashblocksEnabled",
     "example": "a running sequencer",

@@ -389,6 +389,17 @@ export type FeeHistory = {
 }
 
 /**
+ * Filled transaction
+ *
+ * eth_fillTransaction's answer (geth's SignTransactionResult shape, as reth and anvil answer it).
+ */
+export type FillTransactionResult = {
+  /** The unsigned transaction's EIP-2718 bytes, v, r and s zero (geth's and reth's `raw`). */
+  raw: Bytes
+  tx: UnsignedTransaction
+}
+
+/**
  * Filter
  *
  * A log filter: a block range (`fromBlock`/`toBlock`, default latest; `pending` on `/flashblocks` includes the pending block's logs) or one `blockHash` (not both), an address or a list of addresses, and topics. A range is at most 10 000 blocks and a query at most 10 000 logs. Unknown fields are refused.
@@ -1187,6 +1198,28 @@ export type Uint256 = `0x${string}`
  * An unsigned 64-bit integer, hex encoded without leading zeros (at most 16 hex digits).
  */
 export type Uint64 = `0x${string}`
+
+/**
+ * Unsigned transaction
+ *
+ * A transaction with every field a signature covers and no signature (execution-apis' Transaction*Unsigned), plus `from`, the sender it was filled for. gasPrice of a type-2 or type-4 transaction is its fee cap (as geth shows a pending one).
+ */
+export type UnsignedTransaction = {
+  type: Uint
+  from?: Address
+  /** The recipient; null for a contract creation. */
+  to?: NotFound | Address
+  nonce: Uint
+  gas: Uint
+  value: Uint
+  input: Bytes
+  gasPrice: Uint
+  maxFeePerGas?: Uint
+  maxPriorityFeePerGas?: Uint
+  chainId?: Uint
+  accessList?: AccessList
+  authorizationList?: AuthorizationList
+}
 
 /**
  * Withdrawal

@@ -93,6 +93,8 @@ export declare const eth_feeHistory_param0: Validator
 export declare const eth_feeHistory_param1: Validator
 export declare const eth_feeHistory_param2: Validator
 export declare const eth_feeHistory_result: Validator
+export declare const eth_fillTransaction_param0: Validator
+export declare const eth_fillTransaction_result: Validator
 export declare const eth_flashblocksEnabled_result: Validator
 export declare const eth_flashblocksPeerStatus_result: Validator
 export declare const eth_gasPrice_result: Validator

@@ -2,11 +2,8 @@
  * The unlocked dev accounts behind eth_accounts, eth_sendTransaction and eth_sign: the embedded chain's
  * funded genesis accounts; a follower may hold keys of its own or none.
  */
-import type { CallRequest } from '../domain/call-request.js'
+import type { FilledRequest } from '../domain/call-request.js'
 import type { DevAccount } from '../domain/types.js'
-
-/** A request with everything a signature needs filled in. */
-export type FilledRequest = CallRequest & { type: number; nonce: bigint; gas: bigint; chainId: bigint }
 
 export interface DevAccounts {
   /** In derivation order. */

@@ -3,7 +3,7 @@
  * travel, mining on demand, impersonation. Only the embedded chain has them, and the service hands them
  * to handlers only where dev methods are served (src/config.ts devMethodsServed): never in follower mode.
  */
-import type { FilledRequest } from './accounts.js'
+import type { FilledRequest } from '../domain/call-request.js'
 
 /** anvil_reset's `forking` (Hardhat's hardhat_reset names): a network to fork, at a block. */
 export interface ForkingRequest {

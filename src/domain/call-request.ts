@@ -1,8 +1,10 @@
 /**
  * The unsigned transaction of eth_call, eth_estimateGas and eth_sendTransaction in domain form (the wire
  * shape is the generated CallObject / TransactionRequest), and the facts about it that both the execution
- * and the signing of a request need: which type it means, and its authorization list as @ethereumjs takes it.
+ * and the signing of a request need: which type it means, its authorization list as @ethereumjs takes it, and the
+ * filled request as @ethereumjs's transaction data (what a dev account signs and eth_fillTransaction encodes).
  */
+import type { TypedTxData } from '@ethereumjs/tx'
 import { bigIntToHex, bytesToHex } from '@ethereumjs/util'
 
 export interface CallRequest {
@@ -25,6 +27,9 @@ export interface CallRequest {
   blobVersionedHashes?: Uint8Array[]
   maxFeePerBlobGas?: bigint
 }
+
+/** A request with everything a signature needs filled in. */
+export type FilledRequest = CallRequest & { type: number; nonce: bigint; gas: bigint; chainId: bigint }
 
 export interface Authorization {
   chainId: bigint
@@ -78,4 +83,28 @@ export function authorizationListData(list: readonly Authorization[]) {
     r: bigIntToHex(a.r),
     s: bigIntToHex(a.s),
   }))
+}
+
+export function toTxData(r: FilledRequest): TypedTxData {
+  return {
+    type: r.type,
+    chainId: r.chainId,
+    nonce: r.nonce,
+    gasLimit: r.gas,
+    to: r.to,
+    value: r.value ?? 0n,
+    data: r.data ?? new Uint8Array(),
+    ...(r.type < 2
+      ? { gasPrice: r.gasPrice }
+      : { maxFeePerGas: r.maxFeePerGas, maxPriorityFeePerGas: r.maxPriorityFeePerGas }),
+    ...(r.type >= 1
+      ? {
+          accessList: (r.accessList ?? []).map((e) => ({
+            address: bytesToHex(e.address),
+            storageKeys: e.storageKeys.map(bytesToHex),
+          })),
+        }
+      : {}),
+    ...(r.type === 4 ? { authorizationList: authorizationListData(r.authorizationList ?? []) } : {}),
+  } as TypedTxData
 }

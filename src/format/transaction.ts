@@ -2,8 +2,8 @@
  * Transactions on the wire, shaped like geth's RPCTransaction: the fields of each type (0, 1, 2, 3, 4),
  * the signature as v/r/s plus yParity for typed ones, and the block position when it has one.
  */
-import { Capability } from '@ethereumjs/tx'
-import type { Transaction } from '../../generated/types.js'
+import { Capability, type TypedTransaction } from '@ethereumjs/tx'
+import type { Transaction, UnsignedTransaction } from '../../generated/types.js'
 import { effectiveGasPrice } from '../domain/gas-price.js'
 import { address, data, quantity } from './hex.js'
 import { type ChainTransaction, isDeposit } from '../domain/deposit-transaction.js'
@@ -41,6 +41,35 @@ export function formatTransaction(tx: ChainTransaction, from: Uint8Array, positi
     value: quantity(tx.value),
     type: quantity(tx.type),
   }
+  typedFields(tx, out)
+  out.v = quantity(tx.v ?? 0n)
+  out.r = quantity(tx.r ?? 0n)
+  out.s = quantity(tx.s ?? 0n)
+  if (tx.type !== 0) out.yParity = quantity(tx.v ?? 0n)
+  return out as Transaction
+}
+
+/**
+ * eth_fillTransaction's `tx`: the fields a signature covers (execution-apis' Transaction*Unsigned) and the
+ * sender, no hash or signature; a type-2/4 transaction's gasPrice is its fee cap, as in the pool.
+ */
+export function formatUnsignedTransaction(tx: TypedTransaction, from: Uint8Array): UnsignedTransaction {
+  const out: Record<string, unknown> = {
+    type: quantity(tx.type),
+    from: address(from),
+    to: tx.to ? address(tx.to.bytes) : null,
+    nonce: quantity(tx.nonce),
+    gas: quantity(tx.gasLimit),
+    value: quantity(tx.value),
+    input: data(tx.data),
+    gasPrice: quantity(effectiveGasPrice(tx, undefined)),
+  }
+  typedFields(tx, out)
+  return out as UnsignedTransaction
+}
+
+/** The fields one type has and another has not: fees, lists, the chain id (a legacy one's only with EIP-155). */
+function typedFields(tx: TypedTransaction, out: Record<string, unknown>): void {
   if ('maxFeePerGas' in tx) {
     out.maxFeePerGas = quantity(tx.maxFeePerGas)
     out.maxPriorityFeePerGas = quantity(tx.maxPriorityFeePerGas)
@@ -69,11 +98,6 @@ export function formatTransaction(tx: ChainTransaction, from: Uint8Array, positi
         : undefined
       : tx.common.chainId()
   if (chainId !== undefined) out.chainId = quantity(chainId)
-  out.v = quantity(tx.v ?? 0n)
-  out.r = quantity(tx.r ?? 0n)
-  out.s = quantity(tx.s ?? 0n)
-  if (tx.type !== 0) out.yParity = quantity(tx.v ?? 0n)
-  return out as Transaction
 }
 
 function bytesToBig(bytes: Uint8Array): bigint {

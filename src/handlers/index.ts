@@ -51,6 +51,7 @@ import {
 import { eth_sendRawTransaction } from './eth/sendRawTransaction.js'
 import { eth_sendRawTransactionSync } from './eth/sendRawTransactionSync.js'
 import { eth_sendTransaction } from './eth/sendTransaction.js'
+import { eth_fillTransaction } from './eth/fillTransaction.js'
 import { eth_sign } from './eth/sign.js'
 import { eth_accounts } from './eth/accounts.js'
 import { eth_gasPrice } from './eth/gasPrice.js'
@@ -155,6 +156,7 @@ export const handlers: Omit<MethodHandlers<HandlerContext>, ConnectionMethod> = 
   eth_flashblocksEnabled,
   eth_flashblocksPeerStatus,
   eth_sendTransaction,
+  eth_fillTransaction,
   eth_sign,
   eth_accounts,
   eth_gasPrice,

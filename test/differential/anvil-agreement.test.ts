@@ -1,7 +1,7 @@
 /**
  * The same scenario against anvil and against our embedded chain, through viem: transfers, a deployment,
  * token transfers, storage writes, a mined revert, a CREATE with an inner call. State, receipts, calls,
- * estimates and callTracer output must agree. Legitimate differences are left out of the comparison:
+ * estimates, eth_fillTransaction's fields and callTracer output must agree. Legitimate differences are left out of the comparison:
  * block/tx hashes and numbers and timestamps (different chains, different clocks), effectiveGasPrice and
  * balances of the fee payer (different base fees), cumulativeGasUsed only compared because each tx is
  * waited for alone (one tx per block on both).
@@ -14,6 +14,7 @@ import { preconfRpcChain } from '../../src/client/chains.js'
 import { type RunningAnvil, startAnvil } from '../support/anvil.js'
 import { CAROL, DEV_KEY_1 } from '../support/dev-keys.js'
 import { testToken } from '../support/fixtures.js'
+import { rpc } from '../support/rpc.js'
 
 const OTHER = CAROL
 // the client package's chain; every client below names its own URL
@@ -74,8 +75,16 @@ async function scenario(url: string): Promise<Outcome> {
       [call('counter'), call('balanceOf', [OTHER]), call('totalSupply')].map((d) => ethCall(d as Hex)),
     ),
     estimates: await Promise.all([call('increment'), call('transfer', [OTHER, 5n])].map((d) => estimate(d as Hex))),
+    filled: await fillTransaction(url, { from: account.address, to: token, input: call('transfer', [OTHER, 5n]) }),
     trace,
   }
+}
+
+/** eth_fillTransaction's fields both nodes must fill alike: not the fees (different base fees) nor anvil's extras. */
+async function fillTransaction(url: string, request: Record<string, unknown>) {
+  const { tx } = (await rpc(url, 'eth_fillTransaction', [request])).result as { tx: Record<string, unknown> }
+  const { type, chainId, nonce, gas, to, value, input, accessList, from } = tx
+  return { type, chainId, nonce, gas, to, value, input, accessList, from }
 }
 
 describe('agreement with anvil', () => {
@@ -102,6 +111,7 @@ describe('agreement with anvil', () => {
     expect(mine.slots).toEqual(theirs.slots)
     expect(mine.calls).toEqual(theirs.calls)
     expect(mine.estimates).toEqual(theirs.estimates)
+    expect(mine.filled).toEqual(theirs.filled)
     expect(mine.trace).toEqual(theirs.trace)
   }, 120_000)
 })

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import { gunzipSync, gzipSync } from 'node:zlib'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import type { FilledRequest } from '../../capabilities/accounts.js'
+import type { FilledRequest } from '../../domain/call-request.js'
 import type { DevNode, ForkingRequest, SnapshotMark } from '../../capabilities/dev-node.js'
 import { InvalidParamsError, UnsupportedDevMethodError } from '../../errors.js'
 import { DEV_MINE_MAX_BLOCKS } from '../../limits.js'

@@ -11,11 +11,10 @@
 import type { Common } from '@ethereumjs/common'
 import { createTx, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
 import { Address, bigIntToBytes, bytesToBigInt, setLengthLeft } from '@ethereumjs/util'
-import type { FilledRequest } from '../../capabilities/accounts.js'
+import { type FilledRequest, toTxData } from '../../domain/call-request.js'
 import { keyOf } from '../../domain/block-record.js'
 import type { TxRecord, UserTxRecord } from '../../domain/types.js'
 import { adoptCommon, callCommon } from '../../evm/chain-common.js'
-import { toTxData } from '../dev-signer.js'
 import { decodeTransaction } from '../pool/admission.js'
 
 const ADDRESS_LIMIT = 1n << 160n
