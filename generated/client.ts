@@ -212,6 +212,8 @@ export interface RpcMethods {
   eth_sendTransaction(...params: Methods['eth_sendTransaction']['params']): Promise<Methods['eth_sendTransaction']['result']>
   /** Signs a message with a dev account. */
   eth_sign(...params: Methods['eth_sign']['params']): Promise<Methods['eth_sign']['result']>
+  /** Signs EIP-712 typed data with a dev account (viem's and ethers' signTypedData). */
+  eth_signTypedData_v4(...params: Methods['eth_signTypedData_v4']['params']): Promise<Methods['eth_signTypedData_v4']['result']>
   /** Simulates blocks of calls on a block's state, with block and state overrides. */
   eth_simulateV1(...params: Methods['eth_simulateV1']['params']): Promise<Methods['eth_simulateV1']['result']>
   /** Subscribes to notifications (WebSocket only). */
@@ -334,6 +336,8 @@ export interface RpcMethods {
   net_version(...params: Methods['net_version']['params']): Promise<Methods['net_version']['result']>
   /** Returns the flashblocks capabilities of the endpoint. */
   op_supportedCapabilities(...params: Methods['op_supportedCapabilities']['params']): Promise<Methods['op_supportedCapabilities']['result']>
+  /** Signs a message with a dev account (viem's and ethers' signMessage). */
+  personal_sign(...params: Methods['personal_sign']['params']): Promise<Methods['personal_sign']['result']>
   /** Returns the OpenRPC document of this endpoint. */
   'rpc.discover'(...params: Methods['rpc.discover']['params']): Promise<Methods['rpc.discover']['result']>
   /** Returns the transactions waiting in the pool. */
@@ -444,6 +448,7 @@ const methodNames: readonly MethodName[] = [
   'eth_sendRawTransactionSync',
   'eth_sendTransaction',
   'eth_sign',
+  'eth_signTypedData_v4',
   'eth_simulateV1',
   'eth_subscribe',
   'eth_syncing',
@@ -475,6 +480,7 @@ const methodNames: readonly MethodName[] = [
   'net_listening',
   'net_version',
   'op_supportedCapabilities',
+  'personal_sign',
   'rpc.discover',
   'txpool_content',
   'txpool_contentFrom',

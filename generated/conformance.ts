@@ -1141,6 +1141,82 @@ export const conformanceCases: readonly ConformanceCase[] = [
     "expected": "0xa461f509887bd19e312c0c58467ce8ff8e300d3c1a90b608a760c5b80318eaf15fe57c96f9175d6cd4daad4663763baa7e78836e067d0163e9a2ccf2ff753f5b1b"
   },
   {
+    "id": "eth_signTypedData_v4: sign a mail (EIP-712's example)",
+    "method": "eth_signTypedData_v4",
+    "example": "sign a mail (EIP-712's example)",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+      {
+        "types": {
+          "EIP712Domain": [
+            {
+              "name": "name",
+              "type": "string"
+            },
+            {
+              "name": "version",
+              "type": "string"
+            },
+            {
+              "name": "chainId",
+              "type": "uint256"
+            },
+            {
+              "name": "verifyingContract",
+              "type": "address"
+            }
+          ],
+          "Person": [
+            {
+              "name": "name",
+              "type": "string"
+            },
+            {
+              "name": "wallet",
+              "type": "address"
+            }
+          ],
+          "Mail": [
+            {
+              "name": "from",
+              "type": "Person"
+            },
+            {
+              "name": "to",
+              "type": "Person"
+            },
+            {
+              "name": "contents",
+              "type": "string"
+            }
+          ]
+        },
+        "primaryType": "Mail",
+        "domain": {
+          "name": "Ether Mail",
+          "version": "1",
+          "chainId": 196,
+          "verifyingContract": "0xcccccccccccccccccccccccccccccccccccccccc"
+        },
+        "message": {
+          "from": {
+            "name": "Cow",
+            "wallet": "0xcd2a3d9f938e13cd947ec05abc7fe734df8dd826"
+          },
+          "to": {
+            "name": "Bob",
+            "wallet": "0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+          },
+          "contents": "Hello, Bob!"
+        }
+      }
+    ],
+    "resultValidator": "eth_signTypedData_v4_result",
+    "expected": "0x18e0bdc94657878d8f6c15746c9e340adc524e2f0d346a1ffe85bb346c83b95d0316713e281d6881d4306c183eed861573d15d0f1217ffd934b45371bf2410081c"
+  },
+  {
     "id": "eth_simulateV1: 1 ETH to the second dev account, with its ERC-7528 transfer log",
     "method": "eth_simulateV1",
     "example": "1 ETH to the second dev account, with its ERC-7528 transfer log",
@@ -1303,6 +1379,19 @@ export const conformanceCases: readonly ConformanceCase[] = [
     "expected": [
       "flashblocksv1"
     ]
+  },
+  {
+    "id": "personal_sign: sign \"hello world\"",
+    "method": "personal_sign",
+    "example": "sign \"hello world\"",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x68656c6c6f20776f726c64",
+      "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
+    ],
+    "resultValidator": "personal_sign_result",
+    "expected": "0xa461f509887bd19e312c0c58467ce8ff8e300d3c1a90b608a760c5b80318eaf15fe57c96f9175d6cd4daad4663763baa7e78836e067d0163e9a2ccf2ff753f5b1b"
   },
   {
     "id": "rpc.discover: general endpoint (abridged)",

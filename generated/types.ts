@@ -1179,6 +1179,21 @@ export type TxPoolTransactions = Record<string, TxPoolTransactionsByNonce>
 export type TxPoolTransactionsByNonce = Record<string, Transaction>
 
 /**
+ * EIP-712 typed data
+ *
+ * What eth_signTypedData_v4 signs: {types, primaryType, domain, message} as an object, or that object's JSON text (MetaMask's form, which viem and ethers send).
+ */
+export type TypedDataRequest = string | {
+  types: Record<string, Array<{
+    name: string
+    type: string
+  }>>
+  primaryType: string
+  domain: Record<string, unknown>
+  message: Record<string, unknown>
+}
+
+/**
  * Hex quantity
  *
  * An unsigned integer, hex encoded without leading zeros (`0x0`, `0x2a`; `0x02a` is refused).

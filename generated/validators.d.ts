@@ -175,6 +175,9 @@ export declare const eth_sendTransaction_result: Validator
 export declare const eth_sign_param0: Validator
 export declare const eth_sign_param1: Validator
 export declare const eth_sign_result: Validator
+export declare const eth_signTypedData_v4_param0: Validator
+export declare const eth_signTypedData_v4_param1: Validator
+export declare const eth_signTypedData_v4_result: Validator
 export declare const eth_simulateV1_param0: Validator
 export declare const eth_simulateV1_param1: Validator
 export declare const eth_simulateV1_result: Validator
@@ -204,6 +207,9 @@ export declare const evm_snapshot_result: Validator
 export declare const net_listening_result: Validator
 export declare const net_version_result: Validator
 export declare const op_supportedCapabilities_result: Validator
+export declare const personal_sign_param0: Validator
+export declare const personal_sign_param1: Validator
+export declare const personal_sign_result: Validator
 export declare const rpc_discover_result: Validator
 export declare const txpool_content_result: Validator
 export declare const txpool_contentFrom_param0: Validator

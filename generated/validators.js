@@ -27036,21 +27036,338 @@ validate467.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_simulateV1_param0 = validate468;
-const schema943 = {"$ref":"openrpc#/components/schemas/SimulatePayload"};
-const schema944 = {"title":"Simulation request","type":"object","required":["blockStateCalls"],"additionalProperties":false,"properties":{"blockStateCalls":{"type":"array","items":{"$ref":"#/components/schemas/BlockStateCall"}},"traceTransfers":{"type":"boolean"},"validation":{"type":"boolean"},"returnFullTransactions":{"type":"boolean"}}};
-const schema945 = {"title":"Simulated block","type":"object","additionalProperties":false,"properties":{"blockOverrides":{"$ref":"#/components/schemas/BlockOverrides"},"stateOverrides":{"$ref":"#/components/schemas/StateOverrides"},"calls":{"type":"array","items":{"$ref":"#/components/schemas/CallObject"}}}};
-const schema946 = {"title":"Block overrides","type":"object","additionalProperties":false,"properties":{"number":{"$ref":"#/components/schemas/Uint64"},"time":{"$ref":"#/components/schemas/Uint64"},"gasLimit":{"$ref":"#/components/schemas/Uint64"},"feeRecipient":{"$ref":"#/components/schemas/Address"},"prevRandao":{"$ref":"#/components/schemas/Hash32"},"baseFeePerGas":{"$ref":"#/components/schemas/Uint256"},"blobBaseFee":{"$ref":"#/components/schemas/Uint256"},"beaconRoot":{"$ref":"#/components/schemas/Hash32"},"withdrawals":{"type":"array","items":{"$ref":"#/components/schemas/Withdrawal"}}}};
+export const eth_signTypedData_v4_param0 = validate468;
+const schema943 = {"$ref":"openrpc#/components/schemas/Address"};
 
-function validate471(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate468(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+if(errors === _errs0){
+if(typeof data === "string"){
+if(!pattern3.test(data)){
+validate468.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema24,data}];
+return false;
+}
+}
+else {
+validate468.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data}];
+return false;
+}
+}
+validate468.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_signTypedData_v4_param1 = validate469;
+const schema945 = {"$ref":"openrpc#/components/schemas/TypedDataRequest"};
+const schema946 = {"title":"EIP-712 typed data","oneOf":[{"type":"string"},{"type":"object","required":["types","primaryType","domain","message"],"properties":{"types":{"type":"object","additionalProperties":{"type":"array","items":{"type":"object","required":["name","type"],"properties":{"name":{"type":"string"},"type":{"type":"string"}}}}},"primaryType":{"type":"string"},"domain":{"type":"object"},"message":{"type":"object"}}}]};
+
+function validate469(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs1 = errors;
+let valid1 = false;
+let passing0 = null;
+const _errs2 = errors;
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/TypedDataRequest/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema946.oneOf[0].type,parentSchema:schema946.oneOf[0],data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs2 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+}
+const _errs4 = errors;
+if(errors === _errs4){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.types === undefined) && (missing0 = "types")) || ((data.primaryType === undefined) && (missing0 = "primaryType"))) || ((data.domain === undefined) && (missing0 = "domain"))) || ((data.message === undefined) && (missing0 = "message"))){
+const err1 = {instancePath,schemaPath:"openrpc#/components/schemas/TypedDataRequest/oneOf/1/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema946.oneOf[1].required,parentSchema:schema946.oneOf[1],data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+else {
+if(data.types !== undefined){
+let data0 = data.types;
+const _errs6 = errors;
+if(errors === _errs6){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+for(const key0 in data0){
+let data1 = data0[key0];
+const _errs9 = errors;
+if(errors === _errs9){
+if(Array.isArray(data1)){
+var valid4 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs11 = errors;
+if(errors === _errs11){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+let missing1;
+if(((data2.name === undefined) && (missing1 = "name")) || ((data2.type === undefined) && (missing1 = "type"))){
+const err2 = {instancePath:instancePath+"/types/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"openrpc#/components/schemas/TypedDataRequest/oneOf/1/properties/types/additionalProperties/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema946.oneOf[1].properties.types.additionalProperties.items.required,parentSchema:schema946.oneOf[1].properties.types.additionalProperties.items,data:data2};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+else {
+if(data2.name !== undefined){
+let data3 = data2.name;
+const _errs13 = errors;
+if(typeof data3 !== "string"){
+const err3 = {instancePath:instancePath+"/types/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0+"/name",schemaPath:"openrpc#/components/schemas/TypedDataRequest/oneOf/1/properties/types/additionalProperties/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema946.oneOf[1].properties.types.additionalProperties.items.properties.name.type,parentSchema:schema946.oneOf[1].properties.types.additionalProperties.items.properties.name,data:data3};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var valid5 = _errs13 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data2.type !== undefined){
+let data4 = data2.type;
+const _errs15 = errors;
+if(typeof data4 !== "string"){
+const err4 = {instancePath:instancePath+"/types/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0+"/type",schemaPath:"openrpc#/components/schemas/TypedDataRequest/oneOf/1/properties/types/additionalProperties/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema946.oneOf[1].properties.types.additionalProperties.items.properties.type.type,parentSchema:schema946.oneOf[1].properties.types.additionalProperties.items.properties.type,data:data4};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var valid5 = _errs15 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/types/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"openrpc#/components/schemas/TypedDataRequest/oneOf/1/properties/types/additionalProperties/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema946.oneOf[1].properties.types.additionalProperties.items.type,parentSchema:schema946.oneOf[1].properties.types.additionalProperties.items,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+var valid4 = _errs11 === errors;
+if(!valid4){
+break;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/types/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"openrpc#/components/schemas/TypedDataRequest/oneOf/1/properties/types/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema946.oneOf[1].properties.types.additionalProperties.type,parentSchema:schema946.oneOf[1].properties.types.additionalProperties,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+var valid3 = _errs9 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/types",schemaPath:"openrpc#/components/schemas/TypedDataRequest/oneOf/1/properties/types/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema946.oneOf[1].properties.types.type,parentSchema:schema946.oneOf[1].properties.types,data:data0};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+var valid2 = _errs6 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.primaryType !== undefined){
+let data5 = data.primaryType;
+const _errs17 = errors;
+if(typeof data5 !== "string"){
+const err8 = {instancePath:instancePath+"/primaryType",schemaPath:"openrpc#/components/schemas/TypedDataRequest/oneOf/1/properties/primaryType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema946.oneOf[1].properties.primaryType.type,parentSchema:schema946.oneOf[1].properties.primaryType,data:data5};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var valid2 = _errs17 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.domain !== undefined){
+let data6 = data.domain;
+const _errs19 = errors;
+if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
+const err9 = {instancePath:instancePath+"/domain",schemaPath:"openrpc#/components/schemas/TypedDataRequest/oneOf/1/properties/domain/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema946.oneOf[1].properties.domain.type,parentSchema:schema946.oneOf[1].properties.domain,data:data6};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var valid2 = _errs19 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.message !== undefined){
+let data7 = data.message;
+const _errs21 = errors;
+if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
+const err10 = {instancePath:instancePath+"/message",schemaPath:"openrpc#/components/schemas/TypedDataRequest/oneOf/1/properties/message/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema946.oneOf[1].properties.message.type,parentSchema:schema946.oneOf[1].properties.message,data:data7};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+var valid2 = _errs21 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"openrpc#/components/schemas/TypedDataRequest/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema946.oneOf[1].type,parentSchema:schema946.oneOf[1],data};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+var _valid0 = _errs4 === errors;
+if(_valid0 && valid1){
+valid1 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid1 = true;
+passing0 = 1;
+}
+}
+if(!valid1){
+const err12 = {instancePath,schemaPath:"openrpc#/components/schemas/TypedDataRequest/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema946.oneOf,parentSchema:schema946,data};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+validate469.errors = vErrors;
+return false;
+}
+else {
+errors = _errs1;
+if(vErrors !== null){
+if(_errs1){
+vErrors.length = _errs1;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate469.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_signTypedData_v4_result = validate470;
+const schema947 = {"$ref":"openrpc#/components/schemas/Bytes"};
+
+function validate470(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+if(errors === _errs0){
+if(typeof data === "string"){
+if(!pattern2.test(data)){
+validate470.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema21,data}];
+return false;
+}
+}
+else {
+validate470.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.type,parentSchema:schema21,data}];
+return false;
+}
+}
+validate470.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_simulateV1_param0 = validate471;
+const schema949 = {"$ref":"openrpc#/components/schemas/SimulatePayload"};
+const schema950 = {"title":"Simulation request","type":"object","required":["blockStateCalls"],"additionalProperties":false,"properties":{"blockStateCalls":{"type":"array","items":{"$ref":"#/components/schemas/BlockStateCall"}},"traceTransfers":{"type":"boolean"},"validation":{"type":"boolean"},"returnFullTransactions":{"type":"boolean"}}};
+const schema951 = {"title":"Simulated block","type":"object","additionalProperties":false,"properties":{"blockOverrides":{"$ref":"#/components/schemas/BlockOverrides"},"stateOverrides":{"$ref":"#/components/schemas/StateOverrides"},"calls":{"type":"array","items":{"$ref":"#/components/schemas/CallObject"}}}};
+const schema952 = {"title":"Block overrides","type":"object","additionalProperties":false,"properties":{"number":{"$ref":"#/components/schemas/Uint64"},"time":{"$ref":"#/components/schemas/Uint64"},"gasLimit":{"$ref":"#/components/schemas/Uint64"},"feeRecipient":{"$ref":"#/components/schemas/Address"},"prevRandao":{"$ref":"#/components/schemas/Hash32"},"baseFeePerGas":{"$ref":"#/components/schemas/Uint256"},"blobBaseFee":{"$ref":"#/components/schemas/Uint256"},"beaconRoot":{"$ref":"#/components/schemas/Hash32"},"withdrawals":{"type":"array","items":{"$ref":"#/components/schemas/Withdrawal"}}}};
+
+function validate474(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema946.properties, key0))){
-validate471.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema946,data}];
+if(!(func2.call(schema952.properties, key0))){
+validate474.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema952,data}];
 return false;
 break;
 }
@@ -27063,12 +27380,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
 if(!pattern30.test(data0)){
-validate471.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema93,data:data0}];
+validate474.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema93,data:data0}];
 return false;
 }
 }
 else {
-validate471.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema93.type,parentSchema:schema93,data:data0}];
+validate474.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema93.type,parentSchema:schema93,data:data0}];
 return false;
 }
 }
@@ -27085,12 +27402,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
 if(!pattern30.test(data1)){
-validate471.errors = [{instancePath:instancePath+"/time",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema93,data:data1}];
+validate474.errors = [{instancePath:instancePath+"/time",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema93,data:data1}];
 return false;
 }
 }
 else {
-validate471.errors = [{instancePath:instancePath+"/time",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema93.type,parentSchema:schema93,data:data1}];
+validate474.errors = [{instancePath:instancePath+"/time",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema93.type,parentSchema:schema93,data:data1}];
 return false;
 }
 }
@@ -27107,12 +27424,12 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data2 === "string"){
 if(!pattern30.test(data2)){
-validate471.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema93,data:data2}];
+validate474.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema93,data:data2}];
 return false;
 }
 }
 else {
-validate471.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema93.type,parentSchema:schema93,data:data2}];
+validate474.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema93.type,parentSchema:schema93,data:data2}];
 return false;
 }
 }
@@ -27129,12 +27446,12 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data3 === "string"){
 if(!pattern3.test(data3)){
-validate471.errors = [{instancePath:instancePath+"/feeRecipient",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema24,data:data3}];
+validate474.errors = [{instancePath:instancePath+"/feeRecipient",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema24,data:data3}];
 return false;
 }
 }
 else {
-validate471.errors = [{instancePath:instancePath+"/feeRecipient",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data3}];
+validate474.errors = [{instancePath:instancePath+"/feeRecipient",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data3}];
 return false;
 }
 }
@@ -27151,12 +27468,12 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data4 === "string"){
 if(!pattern0.test(data4)){
-validate471.errors = [{instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data4}];
+validate474.errors = [{instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data4}];
 return false;
 }
 }
 else {
-validate471.errors = [{instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data4}];
+validate474.errors = [{instancePath:instancePath+"/prevRandao",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data4}];
 return false;
 }
 }
@@ -27173,12 +27490,12 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data5 === "string"){
 if(!pattern69.test(data5)){
-validate471.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema171,data:data5}];
+validate474.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema171,data:data5}];
 return false;
 }
 }
 else {
-validate471.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema171.type,parentSchema:schema171,data:data5}];
+validate474.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema171.type,parentSchema:schema171,data:data5}];
 return false;
 }
 }
@@ -27195,12 +27512,12 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data6 === "string"){
 if(!pattern69.test(data6)){
-validate471.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema171,data:data6}];
+validate474.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema171,data:data6}];
 return false;
 }
 }
 else {
-validate471.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema171.type,parentSchema:schema171,data:data6}];
+validate474.errors = [{instancePath:instancePath+"/blobBaseFee",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema171.type,parentSchema:schema171,data:data6}];
 return false;
 }
 }
@@ -27217,12 +27534,12 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data7 === "string"){
 if(!pattern0.test(data7)){
-validate471.errors = [{instancePath:instancePath+"/beaconRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data7}];
+validate474.errors = [{instancePath:instancePath+"/beaconRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data7}];
 return false;
 }
 }
 else {
-validate471.errors = [{instancePath:instancePath+"/beaconRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data7}];
+validate474.errors = [{instancePath:instancePath+"/beaconRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data7}];
 return false;
 }
 }
@@ -27252,7 +27569,7 @@ break;
 }
 }
 else {
-validate471.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema946.properties.withdrawals.type,parentSchema:schema946.properties.withdrawals,data:data8}];
+validate474.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema952.properties.withdrawals.type,parentSchema:schema952.properties.withdrawals,data:data8}];
 return false;
 }
 }
@@ -27272,16 +27589,16 @@ var valid0 = true;
 }
 }
 else {
-validate471.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema946.type,parentSchema:schema946,data}];
+validate474.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema952.type,parentSchema:schema952,data}];
 return false;
 }
 }
-validate471.errors = vErrors;
+validate474.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate475(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate478(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -27289,7 +27606,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func2.call(schema165.properties, key0))){
-validate475.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema165,data}];
+validate478.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema165,data}];
 return false;
 break;
 }
@@ -27302,12 +27619,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
 if(!pattern10.test(data0)){
-validate475.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data0}];
+validate478.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data0}];
 return false;
 }
 }
 else {
-validate475.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data0}];
+validate478.errors = [{instancePath:instancePath+"/type",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data0}];
 return false;
 }
 }
@@ -27324,12 +27641,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
 if(!pattern3.test(data1)){
-validate475.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema24,data:data1}];
+validate478.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema24,data:data1}];
 return false;
 }
 }
 else {
-validate475.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data1}];
+validate478.errors = [{instancePath:instancePath+"/from",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data1}];
 return false;
 }
 }
@@ -27407,7 +27724,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate475.errors = vErrors;
+validate478.errors = vErrors;
 return false;
 }
 else {
@@ -27434,12 +27751,12 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data3 === "string"){
 if(!pattern30.test(data3)){
-validate475.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema93,data:data3}];
+validate478.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema93,data:data3}];
 return false;
 }
 }
 else {
-validate475.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema93.type,parentSchema:schema93,data:data3}];
+validate478.errors = [{instancePath:instancePath+"/gas",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema93.type,parentSchema:schema93,data:data3}];
 return false;
 }
 }
@@ -27456,12 +27773,12 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data4 === "string"){
 if(!pattern69.test(data4)){
-validate475.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema171,data:data4}];
+validate478.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema171,data:data4}];
 return false;
 }
 }
 else {
-validate475.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema171.type,parentSchema:schema171,data:data4}];
+validate478.errors = [{instancePath:instancePath+"/gasPrice",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema171.type,parentSchema:schema171,data:data4}];
 return false;
 }
 }
@@ -27478,12 +27795,12 @@ const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data5 === "string"){
 if(!pattern69.test(data5)){
-validate475.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema171,data:data5}];
+validate478.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema171,data:data5}];
 return false;
 }
 }
 else {
-validate475.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema171.type,parentSchema:schema171,data:data5}];
+validate478.errors = [{instancePath:instancePath+"/maxFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema171.type,parentSchema:schema171,data:data5}];
 return false;
 }
 }
@@ -27500,12 +27817,12 @@ const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data6 === "string"){
 if(!pattern69.test(data6)){
-validate475.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema171,data:data6}];
+validate478.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema171,data:data6}];
 return false;
 }
 }
 else {
-validate475.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema171.type,parentSchema:schema171,data:data6}];
+validate478.errors = [{instancePath:instancePath+"/maxPriorityFeePerGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema171.type,parentSchema:schema171,data:data6}];
 return false;
 }
 }
@@ -27522,12 +27839,12 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data7 === "string"){
 if(!pattern69.test(data7)){
-validate475.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema171,data:data7}];
+validate478.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema171,data:data7}];
 return false;
 }
 }
 else {
-validate475.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema171.type,parentSchema:schema171,data:data7}];
+validate478.errors = [{instancePath:instancePath+"/value",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema171.type,parentSchema:schema171,data:data7}];
 return false;
 }
 }
@@ -27544,12 +27861,12 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(typeof data8 === "string"){
 if(!pattern2.test(data8)){
-validate475.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema21,data:data8}];
+validate478.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema21,data:data8}];
 return false;
 }
 }
 else {
-validate475.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.type,parentSchema:schema21,data:data8}];
+validate478.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.type,parentSchema:schema21,data:data8}];
 return false;
 }
 }
@@ -27566,12 +27883,12 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(typeof data9 === "string"){
 if(!pattern2.test(data9)){
-validate475.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema21,data:data9}];
+validate478.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema21,data:data9}];
 return false;
 }
 }
 else {
-validate475.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.type,parentSchema:schema21,data:data9}];
+validate478.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.type,parentSchema:schema21,data:data9}];
 return false;
 }
 }
@@ -27588,12 +27905,12 @@ const _errs38 = errors;
 if(errors === _errs38){
 if(typeof data10 === "string"){
 if(!pattern30.test(data10)){
-validate475.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema93,data:data10}];
+validate478.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint64/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,15})$",parentSchema:schema93,data:data10}];
 return false;
 }
 }
 else {
-validate475.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema93.type,parentSchema:schema93,data:data10}];
+validate478.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Uint64/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema93.type,parentSchema:schema93,data:data10}];
 return false;
 }
 }
@@ -27610,12 +27927,12 @@ const _errs41 = errors;
 if(errors === _errs41){
 if(typeof data11 === "string"){
 if(!pattern10.test(data11)){
-validate475.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data11}];
+validate478.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data11}];
 return false;
 }
 }
 else {
-validate475.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data11}];
+validate478.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data11}];
 return false;
 }
 }
@@ -27663,12 +27980,12 @@ const _errs48 = errors;
 if(errors === _errs48){
 if(typeof data15 === "string"){
 if(!pattern0.test(data15)){
-validate475.errors = [{instancePath:instancePath+"/blobVersionedHashes/" + i0,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data15}];
+validate478.errors = [{instancePath:instancePath+"/blobVersionedHashes/" + i0,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data15}];
 return false;
 }
 }
 else {
-validate475.errors = [{instancePath:instancePath+"/blobVersionedHashes/" + i0,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data15}];
+validate478.errors = [{instancePath:instancePath+"/blobVersionedHashes/" + i0,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data15}];
 return false;
 }
 }
@@ -27679,7 +27996,7 @@ break;
 }
 }
 else {
-validate475.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema165.properties.blobVersionedHashes.type,parentSchema:schema165.properties.blobVersionedHashes,data:data14}];
+validate478.errors = [{instancePath:instancePath+"/blobVersionedHashes",schemaPath:"#/properties/blobVersionedHashes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema165.properties.blobVersionedHashes.type,parentSchema:schema165.properties.blobVersionedHashes,data:data14}];
 return false;
 }
 }
@@ -27696,12 +28013,12 @@ const _errs51 = errors;
 if(errors === _errs51){
 if(typeof data16 === "string"){
 if(!pattern69.test(data16)){
-validate475.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema171,data:data16}];
+validate478.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema171,data:data16}];
 return false;
 }
 }
 else {
-validate475.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema171.type,parentSchema:schema171,data:data16}];
+validate478.errors = [{instancePath:instancePath+"/maxFeePerBlobGas",schemaPath:"#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema171.type,parentSchema:schema171,data:data16}];
 return false;
 }
 }
@@ -27728,16 +28045,16 @@ var valid0 = true;
 }
 }
 else {
-validate475.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema165.type,parentSchema:schema165,data}];
+validate478.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema165.type,parentSchema:schema165,data}];
 return false;
 }
 }
-validate475.errors = vErrors;
+validate478.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate470(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate473(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -27745,7 +28062,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "blockOverrides") || (key0 === "stateOverrides")) || (key0 === "calls"))){
-validate470.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema945,data}];
+validate473.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema951,data}];
 return false;
 break;
 }
@@ -27753,8 +28070,8 @@ break;
 if(_errs1 === errors){
 if(data.blockOverrides !== undefined){
 const _errs2 = errors;
-if(!(validate471(data.blockOverrides, {instancePath:instancePath+"/blockOverrides",parentData:data,parentDataProperty:"blockOverrides",rootData}))){
-vErrors = vErrors === null ? validate471.errors : vErrors.concat(validate471.errors);
+if(!(validate474(data.blockOverrides, {instancePath:instancePath+"/blockOverrides",parentData:data,parentDataProperty:"blockOverrides",rootData}))){
+vErrors = vErrors === null ? validate474.errors : vErrors.concat(validate474.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -27784,8 +28101,8 @@ var valid1 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs6 = errors;
-if(!(validate475(data2[i0], {instancePath:instancePath+"/calls/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate475.errors : vErrors.concat(validate475.errors);
+if(!(validate478(data2[i0], {instancePath:instancePath+"/calls/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate478.errors : vErrors.concat(validate478.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs6 === errors;
@@ -27795,7 +28112,7 @@ break;
 }
 }
 else {
-validate470.errors = [{instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema945.properties.calls.type,parentSchema:schema945.properties.calls,data:data2}];
+validate473.errors = [{instancePath:instancePath+"/calls",schemaPath:"#/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema951.properties.calls.type,parentSchema:schema951.properties.calls,data:data2}];
 return false;
 }
 }
@@ -27809,30 +28126,30 @@ var valid0 = true;
 }
 }
 else {
-validate470.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema945.type,parentSchema:schema945,data}];
+validate473.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema951.type,parentSchema:schema951,data}];
 return false;
 }
 }
-validate470.errors = vErrors;
+validate473.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate469(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate472(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.blockStateCalls === undefined) && (missing0 = "blockStateCalls")){
-validate469.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema944.required,parentSchema:schema944,data}];
+validate472.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema950.required,parentSchema:schema950,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "blockStateCalls") || (key0 === "traceTransfers")) || (key0 === "validation")) || (key0 === "returnFullTransactions"))){
-validate469.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema944,data}];
+validate472.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema950,data}];
 return false;
 break;
 }
@@ -27847,8 +28164,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate470(data0[i0], {instancePath:instancePath+"/blockStateCalls/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate470.errors : vErrors.concat(validate470.errors);
+if(!(validate473(data0[i0], {instancePath:instancePath+"/blockStateCalls/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate473.errors : vErrors.concat(validate473.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -27858,7 +28175,7 @@ break;
 }
 }
 else {
-validate469.errors = [{instancePath:instancePath+"/blockStateCalls",schemaPath:"#/properties/blockStateCalls/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema944.properties.blockStateCalls.type,parentSchema:schema944.properties.blockStateCalls,data:data0}];
+validate472.errors = [{instancePath:instancePath+"/blockStateCalls",schemaPath:"#/properties/blockStateCalls/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema950.properties.blockStateCalls.type,parentSchema:schema950.properties.blockStateCalls,data:data0}];
 return false;
 }
 }
@@ -27872,7 +28189,7 @@ if(data.traceTransfers !== undefined){
 let data2 = data.traceTransfers;
 const _errs5 = errors;
 if(typeof data2 !== "boolean"){
-validate469.errors = [{instancePath:instancePath+"/traceTransfers",schemaPath:"#/properties/traceTransfers/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema944.properties.traceTransfers.type,parentSchema:schema944.properties.traceTransfers,data:data2}];
+validate472.errors = [{instancePath:instancePath+"/traceTransfers",schemaPath:"#/properties/traceTransfers/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema950.properties.traceTransfers.type,parentSchema:schema950.properties.traceTransfers,data:data2}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -27885,7 +28202,7 @@ if(data.validation !== undefined){
 let data3 = data.validation;
 const _errs7 = errors;
 if(typeof data3 !== "boolean"){
-validate469.errors = [{instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema944.properties.validation.type,parentSchema:schema944.properties.validation,data:data3}];
+validate472.errors = [{instancePath:instancePath+"/validation",schemaPath:"#/properties/validation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema950.properties.validation.type,parentSchema:schema950.properties.validation,data:data3}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -27898,7 +28215,7 @@ if(data.returnFullTransactions !== undefined){
 let data4 = data.returnFullTransactions;
 const _errs9 = errors;
 if(typeof data4 !== "boolean"){
-validate469.errors = [{instancePath:instancePath+"/returnFullTransactions",schemaPath:"#/properties/returnFullTransactions/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema944.properties.returnFullTransactions.type,parentSchema:schema944.properties.returnFullTransactions,data:data4}];
+validate472.errors = [{instancePath:instancePath+"/returnFullTransactions",schemaPath:"#/properties/returnFullTransactions/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema950.properties.returnFullTransactions.type,parentSchema:schema950.properties.returnFullTransactions,data:data4}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -27913,30 +28230,30 @@ var valid0 = true;
 }
 }
 else {
-validate469.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema944.type,parentSchema:schema944,data}];
+validate472.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema950.type,parentSchema:schema950,data}];
 return false;
 }
 }
-validate469.errors = vErrors;
+validate472.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate468(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate471(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate469(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate469.errors : vErrors.concat(validate469.errors);
+if(!(validate472(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate472.errors : vErrors.concat(validate472.errors);
 errors = vErrors.length;
 }
-validate468.errors = vErrors;
+validate471.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_simulateV1_param1 = validate481;
-const schema971 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
+export const eth_simulateV1_param1 = validate484;
+const schema977 = {"$ref":"openrpc#/components/schemas/BlockNumberOrTagOrHash"};
 
-function validate482(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate485(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -28051,7 +28368,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate482.errors = vErrors;
+validate485.errors = vErrors;
 return false;
 }
 else {
@@ -28065,34 +28382,34 @@ vErrors = null;
 }
 }
 }
-validate482.errors = vErrors;
+validate485.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate481(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate484(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate482(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate482.errors : vErrors.concat(validate482.errors);
+if(!(validate485(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate485.errors : vErrors.concat(validate485.errors);
 errors = vErrors.length;
 }
-validate481.errors = vErrors;
+validate484.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_simulateV1_result = validate486;
-const schema976 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/SimulatedBlock"}};
-const schema977 = {"title":"Simulated block","allOf":[{"$ref":"#/components/schemas/Block"},{"type":"object","required":["calls"],"properties":{"calls":{"type":"array","items":{"$ref":"#/components/schemas/SimulatedCallResult"}}}}]};
+export const eth_simulateV1_result = validate489;
+const schema982 = {"type":"array","items":{"$ref":"openrpc#/components/schemas/SimulatedBlock"}};
+const schema983 = {"title":"Simulated block","allOf":[{"$ref":"#/components/schemas/Block"},{"type":"object","required":["calls"],"properties":{"calls":{"type":"array","items":{"$ref":"#/components/schemas/SimulatedCallResult"}}}}]};
 
-function validate488(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate491(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((((((((data.hash === undefined) && (missing0 = "hash")) || ((data.parentHash === undefined) && (missing0 = "parentHash"))) || ((data.sha3Uncles === undefined) && (missing0 = "sha3Uncles"))) || ((data.miner === undefined) && (missing0 = "miner"))) || ((data.stateRoot === undefined) && (missing0 = "stateRoot"))) || ((data.transactionsRoot === undefined) && (missing0 = "transactionsRoot"))) || ((data.receiptsRoot === undefined) && (missing0 = "receiptsRoot"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.number === undefined) && (missing0 = "number"))) || ((data.gasLimit === undefined) && (missing0 = "gasLimit"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))) || ((data.extraData === undefined) && (missing0 = "extraData"))) || ((data.transactions === undefined) && (missing0 = "transactions"))){
-validate488.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema437.required,parentSchema:schema437,data}];
+validate491.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema437.required,parentSchema:schema437,data}];
 return false;
 }
 else {
@@ -28103,12 +28420,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern0.test(data0)){
-validate488.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data0}];
+validate491.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data0}];
 return false;
 }
 }
 else {
-validate488.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data0}];
+validate491.errors = [{instancePath:instancePath+"/hash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data0}];
 return false;
 }
 }
@@ -28125,12 +28442,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(!pattern0.test(data1)){
-validate488.errors = [{instancePath:instancePath+"/parentHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data1}];
+validate491.errors = [{instancePath:instancePath+"/parentHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data1}];
 return false;
 }
 }
 else {
-validate488.errors = [{instancePath:instancePath+"/parentHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data1}];
+validate491.errors = [{instancePath:instancePath+"/parentHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data1}];
 return false;
 }
 }
@@ -28147,12 +28464,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
 if(!pattern0.test(data2)){
-validate488.errors = [{instancePath:instancePath+"/sha3Uncles",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data2}];
+validate491.errors = [{instancePath:instancePath+"/sha3Uncles",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data2}];
 return false;
 }
 }
 else {
-validate488.errors = [{instancePath:instancePath+"/sha3Uncles",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data2}];
+validate491.errors = [{instancePath:instancePath+"/sha3Uncles",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data2}];
 return false;
 }
 }
@@ -28169,12 +28486,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data3 === "string"){
 if(!pattern3.test(data3)){
-validate488.errors = [{instancePath:instancePath+"/miner",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema24,data:data3}];
+validate491.errors = [{instancePath:instancePath+"/miner",schemaPath:"#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema24,data:data3}];
 return false;
 }
 }
 else {
-validate488.errors = [{instancePath:instancePath+"/miner",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data3}];
+validate491.errors = [{instancePath:instancePath+"/miner",schemaPath:"#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data:data3}];
 return false;
 }
 }
@@ -28191,12 +28508,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data4 === "string"){
 if(!pattern0.test(data4)){
-validate488.errors = [{instancePath:instancePath+"/stateRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data4}];
+validate491.errors = [{instancePath:instancePath+"/stateRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data4}];
 return false;
 }
 }
 else {
-validate488.errors = [{instancePath:instancePath+"/stateRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data4}];
+validate491.errors = [{instancePath:instancePath+"/stateRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data4}];
 return false;
 }
 }
@@ -28213,12 +28530,12 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data5 === "string"){
 if(!pattern0.test(data5)){
-validate488.errors = [{instancePath:instancePath+"/transactionsRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data5}];
+validate491.errors = [{instancePath:instancePath+"/transactionsRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data5}];
 return false;
 }
 }
 else {
-validate488.errors = [{instancePath:instancePath+"/transactionsRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data5}];
+validate491.errors = [{instancePath:instancePath+"/transactionsRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data5}];
 return false;
 }
 }
@@ -28235,12 +28552,12 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data6 === "string"){
 if(!pattern0.test(data6)){
-validate488.errors = [{instancePath:instancePath+"/receiptsRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data6}];
+validate491.errors = [{instancePath:instancePath+"/receiptsRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data6}];
 return false;
 }
 }
 else {
-validate488.errors = [{instancePath:instancePath+"/receiptsRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data6}];
+validate491.errors = [{instancePath:instancePath+"/receiptsRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data6}];
 return false;
 }
 }
@@ -28257,12 +28574,12 @@ const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data7 === "string"){
 if(!pattern247.test(data7)){
-validate488.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema445,data:data7}];
+validate491.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{512}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{512}$"+"\"",schema:"^0x[0-9a-fA-F]{512}$",parentSchema:schema445,data:data7}];
 return false;
 }
 }
 else {
-validate488.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema445.type,parentSchema:schema445,data:data7}];
+validate491.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/components/schemas/Bytes256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema445.type,parentSchema:schema445,data:data7}];
 return false;
 }
 }
@@ -28279,12 +28596,12 @@ const _errs26 = errors;
 if(errors === _errs26){
 if(typeof data8 === "string"){
 if(!pattern10.test(data8)){
-validate488.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data8}];
+validate491.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data8}];
 return false;
 }
 }
 else {
-validate488.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data8}];
+validate491.errors = [{instancePath:instancePath+"/difficulty",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data8}];
 return false;
 }
 }
@@ -28301,12 +28618,12 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data9 === "string"){
 if(!pattern10.test(data9)){
-validate488.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data9}];
+validate491.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data9}];
 return false;
 }
 }
 else {
-validate488.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data9}];
+validate491.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data9}];
 return false;
 }
 }
@@ -28323,12 +28640,12 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(typeof data10 === "string"){
 if(!pattern10.test(data10)){
-validate488.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data10}];
+validate491.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data10}];
 return false;
 }
 }
 else {
-validate488.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data10}];
+validate491.errors = [{instancePath:instancePath+"/number",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data10}];
 return false;
 }
 }
@@ -28345,12 +28662,12 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(typeof data11 === "string"){
 if(!pattern10.test(data11)){
-validate488.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data11}];
+validate491.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data11}];
 return false;
 }
 }
 else {
-validate488.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data11}];
+validate491.errors = [{instancePath:instancePath+"/gasLimit",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data11}];
 return false;
 }
 }
@@ -28367,12 +28684,12 @@ const _errs38 = errors;
 if(errors === _errs38){
 if(typeof data12 === "string"){
 if(!pattern10.test(data12)){
-validate488.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data12}];
+validate491.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data12}];
 return false;
 }
 }
 else {
-validate488.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data12}];
+validate491.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data12}];
 return false;
 }
 }
@@ -28389,12 +28706,12 @@ const _errs41 = errors;
 if(errors === _errs41){
 if(typeof data13 === "string"){
 if(!pattern10.test(data13)){
-validate488.errors = [{instancePath:instancePath+"/timestamp",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data13}];
+validate491.errors = [{instancePath:instancePath+"/timestamp",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data13}];
 return false;
 }
 }
 else {
-validate488.errors = [{instancePath:instancePath+"/timestamp",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data13}];
+validate491.errors = [{instancePath:instancePath+"/timestamp",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data13}];
 return false;
 }
 }
@@ -28411,12 +28728,12 @@ const _errs44 = errors;
 if(errors === _errs44){
 if(typeof data14 === "string"){
 if(!pattern2.test(data14)){
-validate488.errors = [{instancePath:instancePath+"/extraData",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema21,data:data14}];
+validate491.errors = [{instancePath:instancePath+"/extraData",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema21,data:data14}];
 return false;
 }
 }
 else {
-validate488.errors = [{instancePath:instancePath+"/extraData",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.type,parentSchema:schema21,data:data14}];
+validate491.errors = [{instancePath:instancePath+"/extraData",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.type,parentSchema:schema21,data:data14}];
 return false;
 }
 }
@@ -28433,12 +28750,12 @@ const _errs47 = errors;
 if(errors === _errs47){
 if(typeof data15 === "string"){
 if(!pattern0.test(data15)){
-validate488.errors = [{instancePath:instancePath+"/mixHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data15}];
+validate491.errors = [{instancePath:instancePath+"/mixHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data15}];
 return false;
 }
 }
 else {
-validate488.errors = [{instancePath:instancePath+"/mixHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data15}];
+validate491.errors = [{instancePath:instancePath+"/mixHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data15}];
 return false;
 }
 }
@@ -28455,12 +28772,12 @@ const _errs50 = errors;
 if(errors === _errs50){
 if(typeof data16 === "string"){
 if(!pattern256.test(data16)){
-validate488.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema454,data:data16}];
+validate491.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{16}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{16}$"+"\"",schema:"^0x[0-9a-fA-F]{16}$",parentSchema:schema454,data:data16}];
 return false;
 }
 }
 else {
-validate488.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema454.type,parentSchema:schema454,data:data16}];
+validate491.errors = [{instancePath:instancePath+"/nonce",schemaPath:"#/components/schemas/Bytes8/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema454.type,parentSchema:schema454,data:data16}];
 return false;
 }
 }
@@ -28477,12 +28794,12 @@ const _errs53 = errors;
 if(errors === _errs53){
 if(typeof data17 === "string"){
 if(!pattern10.test(data17)){
-validate488.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data17}];
+validate491.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data17}];
 return false;
 }
 }
 else {
-validate488.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data17}];
+validate491.errors = [{instancePath:instancePath+"/baseFeePerGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data17}];
 return false;
 }
 }
@@ -28499,12 +28816,12 @@ const _errs56 = errors;
 if(errors === _errs56){
 if(typeof data18 === "string"){
 if(!pattern0.test(data18)){
-validate488.errors = [{instancePath:instancePath+"/withdrawalsRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data18}];
+validate491.errors = [{instancePath:instancePath+"/withdrawalsRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data18}];
 return false;
 }
 }
 else {
-validate488.errors = [{instancePath:instancePath+"/withdrawalsRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data18}];
+validate491.errors = [{instancePath:instancePath+"/withdrawalsRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data18}];
 return false;
 }
 }
@@ -28521,12 +28838,12 @@ const _errs59 = errors;
 if(errors === _errs59){
 if(typeof data19 === "string"){
 if(!pattern10.test(data19)){
-validate488.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data19}];
+validate491.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data19}];
 return false;
 }
 }
 else {
-validate488.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data19}];
+validate491.errors = [{instancePath:instancePath+"/blobGasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data19}];
 return false;
 }
 }
@@ -28543,12 +28860,12 @@ const _errs62 = errors;
 if(errors === _errs62){
 if(typeof data20 === "string"){
 if(!pattern10.test(data20)){
-validate488.errors = [{instancePath:instancePath+"/excessBlobGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data20}];
+validate491.errors = [{instancePath:instancePath+"/excessBlobGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data20}];
 return false;
 }
 }
 else {
-validate488.errors = [{instancePath:instancePath+"/excessBlobGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data20}];
+validate491.errors = [{instancePath:instancePath+"/excessBlobGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data20}];
 return false;
 }
 }
@@ -28565,12 +28882,12 @@ const _errs65 = errors;
 if(errors === _errs65){
 if(typeof data21 === "string"){
 if(!pattern0.test(data21)){
-validate488.errors = [{instancePath:instancePath+"/parentBeaconBlockRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data21}];
+validate491.errors = [{instancePath:instancePath+"/parentBeaconBlockRoot",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data21}];
 return false;
 }
 }
 else {
-validate488.errors = [{instancePath:instancePath+"/parentBeaconBlockRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data21}];
+validate491.errors = [{instancePath:instancePath+"/parentBeaconBlockRoot",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data21}];
 return false;
 }
 }
@@ -28587,12 +28904,12 @@ const _errs68 = errors;
 if(errors === _errs68){
 if(typeof data22 === "string"){
 if(!pattern0.test(data22)){
-validate488.errors = [{instancePath:instancePath+"/requestsHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data22}];
+validate491.errors = [{instancePath:instancePath+"/requestsHash",schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data22}];
 return false;
 }
 }
 else {
-validate488.errors = [{instancePath:instancePath+"/requestsHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data22}];
+validate491.errors = [{instancePath:instancePath+"/requestsHash",schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data22}];
 return false;
 }
 }
@@ -28609,12 +28926,12 @@ const _errs71 = errors;
 if(errors === _errs71){
 if(typeof data23 === "string"){
 if(!pattern10.test(data23)){
-validate488.errors = [{instancePath:instancePath+"/size",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data23}];
+validate491.errors = [{instancePath:instancePath+"/size",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data23}];
 return false;
 }
 }
 else {
-validate488.errors = [{instancePath:instancePath+"/size",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data23}];
+validate491.errors = [{instancePath:instancePath+"/size",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data23}];
 return false;
 }
 }
@@ -28722,7 +29039,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate488.errors = vErrors;
+validate491.errors = vErrors;
 return false;
 }
 else {
@@ -28756,12 +29073,12 @@ const _errs86 = errors;
 if(errors === _errs86){
 if(typeof data28 === "string"){
 if(!pattern0.test(data28)){
-validate488.errors = [{instancePath:instancePath+"/uncles/" + i2,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data28}];
+validate491.errors = [{instancePath:instancePath+"/uncles/" + i2,schemaPath:"#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data:data28}];
 return false;
 }
 }
 else {
-validate488.errors = [{instancePath:instancePath+"/uncles/" + i2,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data28}];
+validate491.errors = [{instancePath:instancePath+"/uncles/" + i2,schemaPath:"#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data:data28}];
 return false;
 }
 }
@@ -28772,7 +29089,7 @@ break;
 }
 }
 else {
-validate488.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema437.properties.uncles.type,parentSchema:schema437.properties.uncles,data:data27}];
+validate491.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema437.properties.uncles.type,parentSchema:schema437.properties.uncles,data:data27}];
 return false;
 }
 }
@@ -28802,7 +29119,7 @@ break;
 }
 }
 else {
-validate488.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema437.properties.withdrawals.type,parentSchema:schema437.properties.withdrawals,data:data29}];
+validate491.errors = [{instancePath:instancePath+"/withdrawals",schemaPath:"#/properties/withdrawals/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema437.properties.withdrawals.type,parentSchema:schema437.properties.withdrawals,data:data29}];
 return false;
 }
 }
@@ -28840,31 +29157,31 @@ var valid0 = true;
 }
 }
 else {
-validate488.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema437.type,parentSchema:schema437,data}];
+validate491.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema437.type,parentSchema:schema437,data}];
 return false;
 }
 }
-validate488.errors = vErrors;
+validate491.errors = vErrors;
 return errors === 0;
 }
 
-const schema1005 = {"title":"Simulated call result","type":"object","required":["returnData","logs","gasUsed","status"],"additionalProperties":false,"properties":{"returnData":{"$ref":"#/components/schemas/Bytes"},"logs":{"type":"array","items":{"$ref":"#/components/schemas/Log"}},"gasUsed":{"$ref":"#/components/schemas/Uint"},"maxUsedGas":{"$ref":"#/components/schemas/Uint"},"status":{"$ref":"#/components/schemas/Uint"},"error":{"type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"integer"},"message":{"type":"string"},"data":{"$ref":"#/components/schemas/Bytes"}}}}};
+const schema1011 = {"title":"Simulated call result","type":"object","required":["returnData","logs","gasUsed","status"],"additionalProperties":false,"properties":{"returnData":{"$ref":"#/components/schemas/Bytes"},"logs":{"type":"array","items":{"$ref":"#/components/schemas/Log"}},"gasUsed":{"$ref":"#/components/schemas/Uint"},"maxUsedGas":{"$ref":"#/components/schemas/Uint"},"status":{"$ref":"#/components/schemas/Uint"},"error":{"type":"object","required":["code","message"],"additionalProperties":false,"properties":{"code":{"type":"integer"},"message":{"type":"string"},"data":{"$ref":"#/components/schemas/Bytes"}}}}};
 
-function validate492(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate495(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.returnData === undefined) && (missing0 = "returnData")) || ((data.logs === undefined) && (missing0 = "logs"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.status === undefined) && (missing0 = "status"))){
-validate492.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema1005.required,parentSchema:schema1005,data}];
+validate495.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema1011.required,parentSchema:schema1011,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "returnData") || (key0 === "logs")) || (key0 === "gasUsed")) || (key0 === "maxUsedGas")) || (key0 === "status")) || (key0 === "error"))){
-validate492.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema1005,data}];
+validate495.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema1011,data}];
 return false;
 break;
 }
@@ -28877,12 +29194,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
 if(!pattern2.test(data0)){
-validate492.errors = [{instancePath:instancePath+"/returnData",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema21,data:data0}];
+validate495.errors = [{instancePath:instancePath+"/returnData",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema21,data:data0}];
 return false;
 }
 }
 else {
-validate492.errors = [{instancePath:instancePath+"/returnData",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.type,parentSchema:schema21,data:data0}];
+validate495.errors = [{instancePath:instancePath+"/returnData",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.type,parentSchema:schema21,data:data0}];
 return false;
 }
 }
@@ -28912,7 +29229,7 @@ break;
 }
 }
 else {
-validate492.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema1005.properties.logs.type,parentSchema:schema1005.properties.logs,data:data1}];
+validate495.errors = [{instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema1011.properties.logs.type,parentSchema:schema1011.properties.logs,data:data1}];
 return false;
 }
 }
@@ -28929,12 +29246,12 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data3 === "string"){
 if(!pattern10.test(data3)){
-validate492.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data3}];
+validate495.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data3}];
 return false;
 }
 }
 else {
-validate492.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data3}];
+validate495.errors = [{instancePath:instancePath+"/gasUsed",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data3}];
 return false;
 }
 }
@@ -28951,12 +29268,12 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data4 === "string"){
 if(!pattern10.test(data4)){
-validate492.errors = [{instancePath:instancePath+"/maxUsedGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data4}];
+validate495.errors = [{instancePath:instancePath+"/maxUsedGas",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data4}];
 return false;
 }
 }
 else {
-validate492.errors = [{instancePath:instancePath+"/maxUsedGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data4}];
+validate495.errors = [{instancePath:instancePath+"/maxUsedGas",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data4}];
 return false;
 }
 }
@@ -28973,12 +29290,12 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data5 === "string"){
 if(!pattern10.test(data5)){
-validate492.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data5}];
+validate495.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data5}];
 return false;
 }
 }
 else {
-validate492.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data5}];
+validate495.errors = [{instancePath:instancePath+"/status",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data5}];
 return false;
 }
 }
@@ -28995,14 +29312,14 @@ if(errors === _errs17){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing1;
 if(((data6.code === undefined) && (missing1 = "code")) || ((data6.message === undefined) && (missing1 = "message"))){
-validate492.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema1005.properties.error.required,parentSchema:schema1005.properties.error,data:data6}];
+validate495.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema1011.properties.error.required,parentSchema:schema1011.properties.error,data:data6}];
 return false;
 }
 else {
 const _errs19 = errors;
 for(const key1 in data6){
 if(!(((key1 === "code") || (key1 === "message")) || (key1 === "data"))){
-validate492.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema1005.properties.error,data:data6}];
+validate495.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema1011.properties.error,data:data6}];
 return false;
 break;
 }
@@ -29012,7 +29329,7 @@ if(data6.code !== undefined){
 let data7 = data6.code;
 const _errs20 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate492.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema1005.properties.error.properties.code.type,parentSchema:schema1005.properties.error.properties.code,data:data7}];
+validate495.errors = [{instancePath:instancePath+"/error/code",schemaPath:"#/properties/error/properties/code/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema1011.properties.error.properties.code.type,parentSchema:schema1011.properties.error.properties.code,data:data7}];
 return false;
 }
 var valid6 = _errs20 === errors;
@@ -29025,7 +29342,7 @@ if(data6.message !== undefined){
 let data8 = data6.message;
 const _errs22 = errors;
 if(typeof data8 !== "string"){
-validate492.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1005.properties.error.properties.message.type,parentSchema:schema1005.properties.error.properties.message,data:data8}];
+validate495.errors = [{instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1011.properties.error.properties.message.type,parentSchema:schema1011.properties.error.properties.message,data:data8}];
 return false;
 }
 var valid6 = _errs22 === errors;
@@ -29041,12 +29358,12 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(typeof data9 === "string"){
 if(!pattern2.test(data9)){
-validate492.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema21,data:data9}];
+validate495.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema21,data:data9}];
 return false;
 }
 }
 else {
-validate492.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.type,parentSchema:schema21,data:data9}];
+validate495.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.type,parentSchema:schema21,data:data9}];
 return false;
 }
 }
@@ -29061,7 +29378,7 @@ var valid6 = true;
 }
 }
 else {
-validate492.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1005.properties.error.type,parentSchema:schema1005.properties.error,data:data6}];
+validate495.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1011.properties.error.type,parentSchema:schema1011.properties.error,data:data6}];
 return false;
 }
 }
@@ -29079,21 +29396,21 @@ var valid0 = true;
 }
 }
 else {
-validate492.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1005.type,parentSchema:schema1005,data}];
+validate495.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1011.type,parentSchema:schema1011,data}];
 return false;
 }
 }
-validate492.errors = vErrors;
+validate495.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate487(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate490(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
-if(!(validate488(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate488.errors : vErrors.concat(validate488.errors);
+if(!(validate491(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate491.errors : vErrors.concat(validate491.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs0 === errors;
@@ -29103,7 +29420,7 @@ if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.calls === undefined) && (missing0 = "calls")){
-validate487.errors = [{instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema977.allOf[1].required,parentSchema:schema977.allOf[1],data}];
+validate490.errors = [{instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema983.allOf[1].required,parentSchema:schema983.allOf[1],data}];
 return false;
 }
 else {
@@ -29116,8 +29433,8 @@ var valid2 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
-if(!(validate492(data0[i0], {instancePath:instancePath+"/calls/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate492.errors : vErrors.concat(validate492.errors);
+if(!(validate495(data0[i0], {instancePath:instancePath+"/calls/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate495.errors : vErrors.concat(validate495.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs5 === errors;
@@ -29127,7 +29444,7 @@ break;
 }
 }
 else {
-validate487.errors = [{instancePath:instancePath+"/calls",schemaPath:"#/allOf/1/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema977.allOf[1].properties.calls.type,parentSchema:schema977.allOf[1].properties.calls,data:data0}];
+validate490.errors = [{instancePath:instancePath+"/calls",schemaPath:"#/allOf/1/properties/calls/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema983.allOf[1].properties.calls.type,parentSchema:schema983.allOf[1].properties.calls,data:data0}];
 return false;
 }
 }
@@ -29135,18 +29452,18 @@ return false;
 }
 }
 else {
-validate487.errors = [{instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema977.allOf[1].type,parentSchema:schema977.allOf[1],data}];
+validate490.errors = [{instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema983.allOf[1].type,parentSchema:schema983.allOf[1],data}];
 return false;
 }
 }
 var valid0 = _errs1 === errors;
 }
-validate487.errors = vErrors;
+validate490.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate486(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate489(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -29155,8 +29472,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate487(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate487.errors : vErrors.concat(validate487.errors);
+if(!(validate490(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate490.errors : vErrors.concat(validate490.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -29166,41 +29483,41 @@ break;
 }
 }
 else {
-validate486.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema976.type,parentSchema:schema976,data}];
+validate489.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema982.type,parentSchema:schema982,data}];
 return false;
 }
 }
-validate486.errors = vErrors;
+validate489.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_subscribe_param0 = validate496;
-const schema1011 = {"$ref":"openrpc#/components/schemas/SubscriptionKind"};
-const schema1012 = {"title":"Subscription kind","type":"string","x-error":"a subscription kind name"};
+export const eth_subscribe_param0 = validate499;
+const schema1017 = {"$ref":"openrpc#/components/schemas/SubscriptionKind"};
+const schema1018 = {"title":"Subscription kind","type":"string","x-error":"a subscription kind name"};
 
-function validate496(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate499(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate496.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionKind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1012.type,parentSchema:schema1012,data}];
+validate499.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionKind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1018.type,parentSchema:schema1018,data}];
 return false;
 }
-validate496.errors = vErrors;
+validate499.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_subscribe_param1 = validate497;
-const schema1013 = {"$ref":"openrpc#/components/schemas/SubscriptionOptions"};
-const schema1014 = {"title":"Subscription options","anyOf":[{"type":"boolean"},{"type":"object"}],"x-error":"a boolean or a filter object"};
+export const eth_subscribe_param1 = validate500;
+const schema1019 = {"$ref":"openrpc#/components/schemas/SubscriptionOptions"};
+const schema1020 = {"title":"Subscription options","anyOf":[{"type":"boolean"},{"type":"object"}],"x-error":"a boolean or a filter object"};
 
-function validate497(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate500(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
 let valid1 = false;
 const _errs2 = errors;
 if(typeof data !== "boolean"){
-const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema1014.anyOf[0].type,parentSchema:schema1014.anyOf[0],data};
+const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema1020.anyOf[0].type,parentSchema:schema1020.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -29214,7 +29531,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err1 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1014.anyOf[1].type,parentSchema:schema1014.anyOf[1],data};
+const err1 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1020.anyOf[1].type,parentSchema:schema1020.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -29227,7 +29544,7 @@ var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err2 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema1014.anyOf,parentSchema:schema1014,data};
+const err2 = {instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionOptions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema1020.anyOf,parentSchema:schema1020,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -29235,7 +29552,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate497.errors = vErrors;
+validate500.errors = vErrors;
 return false;
 }
 else {
@@ -29249,47 +29566,47 @@ vErrors = null;
 }
 }
 }
-validate497.errors = vErrors;
+validate500.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_subscribe_result = validate498;
-const schema1015 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
-const schema1016 = {"title":"Subscription id","type":"string","pattern":"^0x[0-9a-fA-F]{1,32}$","x-error":"a subscription id (0x + up to 32 hex digits)"};
-const pattern639 = new RegExp("^0x[0-9a-fA-F]{1,32}$", "u");
+export const eth_subscribe_result = validate501;
+const schema1021 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
+const schema1022 = {"title":"Subscription id","type":"string","pattern":"^0x[0-9a-fA-F]{1,32}$","x-error":"a subscription id (0x + up to 32 hex digits)"};
+const pattern641 = new RegExp("^0x[0-9a-fA-F]{1,32}$", "u");
 
-function validate498(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate501(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
-if(!pattern639.test(data)){
-validate498.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema1016,data}];
+if(!pattern641.test(data)){
+validate501.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema1022,data}];
 return false;
 }
 }
 else {
-validate498.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1016.type,parentSchema:schema1016,data}];
+validate501.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1022.type,parentSchema:schema1022,data}];
 return false;
 }
 }
-validate498.errors = vErrors;
+validate501.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_syncing_result = validate499;
-const schema1017 = {"oneOf":[{"type":"boolean","const":false},{"$ref":"openrpc#/components/schemas/SyncStatus"}]};
-const schema1018 = {"title":"Sync status","type":"object","required":["startingBlock","currentBlock","highestBlock"],"properties":{"startingBlock":{"$ref":"#/components/schemas/Uint"},"currentBlock":{"$ref":"#/components/schemas/Uint"},"highestBlock":{"$ref":"#/components/schemas/Uint"}}};
+export const eth_syncing_result = validate502;
+const schema1023 = {"oneOf":[{"type":"boolean","const":false},{"$ref":"openrpc#/components/schemas/SyncStatus"}]};
+const schema1024 = {"title":"Sync status","type":"object","required":["startingBlock","currentBlock","highestBlock"],"properties":{"startingBlock":{"$ref":"#/components/schemas/Uint"},"currentBlock":{"$ref":"#/components/schemas/Uint"},"highestBlock":{"$ref":"#/components/schemas/Uint"}}};
 
-function validate500(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate503(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.startingBlock === undefined) && (missing0 = "startingBlock")) || ((data.currentBlock === undefined) && (missing0 = "currentBlock"))) || ((data.highestBlock === undefined) && (missing0 = "highestBlock"))){
-validate500.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema1018.required,parentSchema:schema1018,data}];
+validate503.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema1024.required,parentSchema:schema1024,data}];
 return false;
 }
 else {
@@ -29300,12 +29617,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern10.test(data0)){
-validate500.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data0}];
+validate503.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data0}];
 return false;
 }
 }
 else {
-validate500.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data0}];
+validate503.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data0}];
 return false;
 }
 }
@@ -29322,12 +29639,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(!pattern10.test(data1)){
-validate500.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data1}];
+validate503.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data1}];
 return false;
 }
 }
 else {
-validate500.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data1}];
+validate503.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data1}];
 return false;
 }
 }
@@ -29344,12 +29661,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
 if(!pattern10.test(data2)){
-validate500.errors = [{instancePath:instancePath+"/highestBlock",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data2}];
+validate503.errors = [{instancePath:instancePath+"/highestBlock",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data2}];
 return false;
 }
 }
 else {
-validate500.errors = [{instancePath:instancePath+"/highestBlock",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data2}];
+validate503.errors = [{instancePath:instancePath+"/highestBlock",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data2}];
 return false;
 }
 }
@@ -29363,16 +29680,16 @@ var valid0 = true;
 }
 }
 else {
-validate500.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1018.type,parentSchema:schema1018,data}];
+validate503.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1024.type,parentSchema:schema1024,data}];
 return false;
 }
 }
-validate500.errors = vErrors;
+validate503.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate499(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -29380,7 +29697,7 @@ let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
 if(typeof data !== "boolean"){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema1017.oneOf[0].type,parentSchema:schema1017.oneOf[0],data};
+const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema1023.oneOf[0].type,parentSchema:schema1023.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -29390,7 +29707,7 @@ vErrors.push(err0);
 errors++;
 }
 if(false !== data){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema1017.oneOf[0],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema1023.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -29405,8 +29722,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs3 = errors;
-if(!(validate500(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate500.errors : vErrors.concat(validate500.errors);
+if(!(validate503(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate503.errors : vErrors.concat(validate503.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
@@ -29421,7 +29738,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema1017.oneOf,parentSchema:schema1017,data};
+const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema1023.oneOf,parentSchema:schema1023,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -29429,7 +29746,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate499.errors = vErrors;
+validate502.errors = vErrors;
 return false;
 }
 else {
@@ -29443,88 +29760,88 @@ vErrors = null;
 }
 }
 }
-validate499.errors = vErrors;
+validate502.errors = vErrors;
 return errors === 0;
 }
 
-export const eth_uninstallFilter_param0 = validate502;
-const schema1022 = {"$ref":"openrpc#/components/schemas/FilterId"};
+export const eth_uninstallFilter_param0 = validate505;
+const schema1028 = {"$ref":"openrpc#/components/schemas/FilterId"};
 
-function validate502(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate505(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern8.test(data)){
-validate502.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema597,data}];
+validate505.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema597,data}];
 return false;
 }
 }
 else {
-validate502.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema597.type,parentSchema:schema597,data}];
+validate505.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/FilterId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema597.type,parentSchema:schema597,data}];
 return false;
 }
-}
-validate502.errors = vErrors;
-return errors === 0;
-}
-
-export const eth_uninstallFilter_result = validate503;
-const schema1024 = {"type":"boolean"};
-
-function validate503(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate503.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema1024.type,parentSchema:schema1024,data}];
-return false;
-}
-validate503.errors = vErrors;
-return errors === 0;
-}
-
-export const eth_unsubscribe_param0 = validate504;
-const schema1025 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
-
-function validate504(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-if(errors === _errs0){
-if(typeof data === "string"){
-if(!pattern639.test(data)){
-validate504.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema1016,data}];
-return false;
-}
-}
-else {
-validate504.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1016.type,parentSchema:schema1016,data}];
-return false;
-}
-}
-validate504.errors = vErrors;
-return errors === 0;
-}
-
-export const eth_unsubscribe_result = validate505;
-const schema1027 = {"type":"boolean"};
-
-function validate505(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate505.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema1027.type,parentSchema:schema1027,data}];
-return false;
 }
 validate505.errors = vErrors;
 return errors === 0;
 }
 
-export const evm_increaseTime_param0 = validate506;
-const schema1028 = {"$ref":"openrpc#/components/schemas/DevQuantity"};
+export const eth_uninstallFilter_result = validate506;
+const schema1030 = {"type":"boolean"};
 
 function validate506(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate506.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema1030.type,parentSchema:schema1030,data}];
+return false;
+}
+validate506.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_unsubscribe_param0 = validate507;
+const schema1031 = {"$ref":"openrpc#/components/schemas/SubscriptionId"};
+
+function validate507(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+if(errors === _errs0){
+if(typeof data === "string"){
+if(!pattern641.test(data)){
+validate507.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,32}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,32}$"+"\"",schema:"^0x[0-9a-fA-F]{1,32}$",parentSchema:schema1022,data}];
+return false;
+}
+}
+else {
+validate507.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/SubscriptionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1022.type,parentSchema:schema1022,data}];
+return false;
+}
+}
+validate507.errors = vErrors;
+return errors === 0;
+}
+
+export const eth_unsubscribe_result = validate508;
+const schema1033 = {"type":"boolean"};
+
+function validate508(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate508.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema1033.type,parentSchema:schema1033,data}];
+return false;
+}
+validate508.errors = vErrors;
+return errors === 0;
+}
+
+export const evm_increaseTime_param0 = validate509;
+const schema1034 = {"$ref":"openrpc#/components/schemas/DevQuantity"};
+
+function validate509(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -29594,7 +29911,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate506.errors = vErrors;
+validate509.errors = vErrors;
 return false;
 }
 else {
@@ -29608,29 +29925,29 @@ vErrors = null;
 }
 }
 }
-validate506.errors = vErrors;
+validate509.errors = vErrors;
 return errors === 0;
 }
 
-export const evm_increaseTime_result = validate507;
-const schema1030 = {"type":"integer"};
+export const evm_increaseTime_result = validate510;
+const schema1036 = {"type":"integer"};
 
-function validate507(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate510(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate507.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema1030.type,parentSchema:schema1030,data}];
+validate510.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema1036.type,parentSchema:schema1036,data}];
 return false;
 }
-validate507.errors = vErrors;
+validate510.errors = vErrors;
 return errors === 0;
 }
 
-export const evm_mine_param0 = validate508;
-const schema1031 = {"$ref":"openrpc#/components/schemas/MineOptions"};
-const schema1032 = {"title":"evm_mine options","anyOf":[{"$ref":"#/components/schemas/DevQuantity"},{"type":"object","additionalProperties":false,"properties":{"timestamp":{"$ref":"#/components/schemas/DevQuantity"},"blocks":{"$ref":"#/components/schemas/DevQuantity"}}},{"type":"null"}],"x-error":"a timestamp or an object {timestamp, blocks}"};
+export const evm_mine_param0 = validate511;
+const schema1037 = {"$ref":"openrpc#/components/schemas/MineOptions"};
+const schema1038 = {"title":"evm_mine options","anyOf":[{"$ref":"#/components/schemas/DevQuantity"},{"type":"object","additionalProperties":false,"properties":{"timestamp":{"$ref":"#/components/schemas/DevQuantity"},"blocks":{"$ref":"#/components/schemas/DevQuantity"}}},{"type":"null"}],"x-error":"a timestamp or an object {timestamp, blocks}"};
 
-function validate509(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate512(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -29724,7 +30041,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs10 = errors;
 for(const key0 in data){
 if(!((key0 === "timestamp") || (key0 === "blocks"))){
-const err5 = {instancePath,schemaPath:"#/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema1032.anyOf[1],data};
+const err5 = {instancePath,schemaPath:"#/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema1038.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -29915,7 +30232,7 @@ var valid3 = true;
 }
 }
 else {
-const err16 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1032.anyOf[1].type,parentSchema:schema1032.anyOf[1],data};
+const err16 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1038.anyOf[1].type,parentSchema:schema1038.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -29930,7 +30247,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs25 = errors;
 if(data !== null){
-const err17 = {instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema1032.anyOf[2].type,parentSchema:schema1032.anyOf[2],data};
+const err17 = {instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema1038.anyOf[2].type,parentSchema:schema1038.anyOf[2],data};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -29944,7 +30261,7 @@ valid0 = valid0 || _valid0;
 }
 }
 if(!valid0){
-const err18 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema1032.anyOf,parentSchema:schema1032,data};
+const err18 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema1038.anyOf,parentSchema:schema1038,data};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -29952,7 +30269,7 @@ else {
 vErrors.push(err18);
 }
 errors++;
-validate509.errors = vErrors;
+validate512.errors = vErrors;
 return false;
 }
 else {
@@ -29966,173 +30283,40 @@ vErrors = null;
 }
 }
 }
-validate509.errors = vErrors;
+validate512.errors = vErrors;
 return errors === 0;
 }
 
-
-function validate508(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(!(validate509(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate509.errors : vErrors.concat(validate509.errors);
-errors = vErrors.length;
-}
-validate508.errors = vErrors;
-return errors === 0;
-}
-
-export const evm_mine_result = validate511;
-const schema1036 = {"type":"string"};
 
 function validate511(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "string"){
-validate511.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1036.type,parentSchema:schema1036,data}];
-return false;
+if(!(validate512(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate512.errors : vErrors.concat(validate512.errors);
+errors = vErrors.length;
 }
 validate511.errors = vErrors;
 return errors === 0;
 }
 
-export const evm_revert_param0 = validate512;
-const schema1037 = {"$ref":"openrpc#/components/schemas/DevQuantity"};
-
-function validate512(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs1 = errors;
-let valid1 = false;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data === "string"){
-if(!pattern8.test(data)){
-const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/DevQuantity/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema35.anyOf[0],data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"openrpc#/components/schemas/DevQuantity/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.anyOf[0].type,parentSchema:schema35.anyOf[0],data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-var _valid0 = _errs2 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs4 = errors;
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err2 = {instancePath,schemaPath:"openrpc#/components/schemas/DevQuantity/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.anyOf[1].type,parentSchema:schema35.anyOf[1],data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(errors === _errs4){
-if(typeof data == "number"){
-if(data < 0 || isNaN(data)){
-const err3 = {instancePath,schemaPath:"openrpc#/components/schemas/DevQuantity/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35.anyOf[1],data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-var _valid0 = _errs4 === errors;
-valid1 = valid1 || _valid0;
-}
-if(!valid1){
-const err4 = {instancePath,schemaPath:"openrpc#/components/schemas/DevQuantity/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema35.anyOf,parentSchema:schema35,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-validate512.errors = vErrors;
-return false;
-}
-else {
-errors = _errs1;
-if(vErrors !== null){
-if(_errs1){
-vErrors.length = _errs1;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate512.errors = vErrors;
-return errors === 0;
-}
-
-export const evm_revert_result = validate513;
-const schema1039 = {"type":"boolean"};
-
-function validate513(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate513.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema1039.type,parentSchema:schema1039,data}];
-return false;
-}
-validate513.errors = vErrors;
-return errors === 0;
-}
-
-export const evm_setAutomine_param0 = validate514;
-const schema1040 = {"type":"boolean"};
+export const evm_mine_result = validate514;
+const schema1042 = {"type":"string"};
 
 function validate514(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate514.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema1040.type,parentSchema:schema1040,data}];
+if(typeof data !== "string"){
+validate514.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1042.type,parentSchema:schema1042,data}];
 return false;
 }
 validate514.errors = vErrors;
 return errors === 0;
 }
 
-export const evm_setAutomine_result = validate515;
-const schema1041 = {"type":"null"};
+export const evm_revert_param0 = validate515;
+const schema1043 = {"$ref":"openrpc#/components/schemas/DevQuantity"};
 
 function validate515(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate515.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema1041.type,parentSchema:schema1041,data}];
-return false;
-}
-validate515.errors = vErrors;
-return errors === 0;
-}
-
-export const evm_setBlockGasLimit_param0 = validate516;
-const schema1042 = {"$ref":"openrpc#/components/schemas/DevQuantity"};
-
-function validate516(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -30202,7 +30386,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate516.errors = vErrors;
+validate515.errors = vErrors;
 return false;
 }
 else {
@@ -30216,28 +30400,56 @@ vErrors = null;
 }
 }
 }
+validate515.errors = vErrors;
+return errors === 0;
+}
+
+export const evm_revert_result = validate516;
+const schema1045 = {"type":"boolean"};
+
+function validate516(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate516.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema1045.type,parentSchema:schema1045,data}];
+return false;
+}
 validate516.errors = vErrors;
 return errors === 0;
 }
 
-export const evm_setBlockGasLimit_result = validate517;
-const schema1044 = {"type":"boolean"};
+export const evm_setAutomine_param0 = validate517;
+const schema1046 = {"type":"boolean"};
 
 function validate517(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate517.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema1044.type,parentSchema:schema1044,data}];
+validate517.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema1046.type,parentSchema:schema1046,data}];
 return false;
 }
 validate517.errors = vErrors;
 return errors === 0;
 }
 
-export const evm_setIntervalMining_param0 = validate518;
-const schema1045 = {"$ref":"openrpc#/components/schemas/DevQuantity"};
+export const evm_setAutomine_result = validate518;
+const schema1047 = {"type":"null"};
 
 function validate518(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate518.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema1047.type,parentSchema:schema1047,data}];
+return false;
+}
+validate518.errors = vErrors;
+return errors === 0;
+}
+
+export const evm_setBlockGasLimit_param0 = validate519;
+const schema1048 = {"$ref":"openrpc#/components/schemas/DevQuantity"};
+
+function validate519(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -30307,7 +30519,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate518.errors = vErrors;
+validate519.errors = vErrors;
 return false;
 }
 else {
@@ -30320,29 +30532,29 @@ else {
 vErrors = null;
 }
 }
-}
-validate518.errors = vErrors;
-return errors === 0;
-}
-
-export const evm_setIntervalMining_result = validate519;
-const schema1047 = {"type":"null"};
-
-function validate519(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate519.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema1047.type,parentSchema:schema1047,data}];
-return false;
 }
 validate519.errors = vErrors;
 return errors === 0;
 }
 
-export const evm_setNextBlockTimestamp_param0 = validate520;
-const schema1048 = {"$ref":"openrpc#/components/schemas/DevQuantity"};
+export const evm_setBlockGasLimit_result = validate520;
+const schema1050 = {"type":"boolean"};
 
 function validate520(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate520.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema1050.type,parentSchema:schema1050,data}];
+return false;
+}
+validate520.errors = vErrors;
+return errors === 0;
+}
+
+export const evm_setIntervalMining_param0 = validate521;
+const schema1051 = {"$ref":"openrpc#/components/schemas/DevQuantity"};
+
+function validate521(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -30412,7 +30624,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate520.errors = vErrors;
+validate521.errors = vErrors;
 return false;
 }
 else {
@@ -30426,87 +30638,192 @@ vErrors = null;
 }
 }
 }
-validate520.errors = vErrors;
-return errors === 0;
-}
-
-export const evm_setNextBlockTimestamp_result = validate521;
-const schema1050 = {"type":"null"};
-
-function validate521(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate521.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema1050.type,parentSchema:schema1050,data}];
-return false;
-}
 validate521.errors = vErrors;
 return errors === 0;
 }
 
-export const evm_snapshot_result = validate522;
-const schema1051 = {"$ref":"openrpc#/components/schemas/Uint256"};
+export const evm_setIntervalMining_result = validate522;
+const schema1053 = {"type":"null"};
 
 function validate522(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate522.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema1053.type,parentSchema:schema1053,data}];
+return false;
+}
+validate522.errors = vErrors;
+return errors === 0;
+}
+
+export const evm_setNextBlockTimestamp_param0 = validate523;
+const schema1054 = {"$ref":"openrpc#/components/schemas/DevQuantity"};
+
+function validate523(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs1 = errors;
+let valid1 = false;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data === "string"){
+if(!pattern8.test(data)){
+const err0 = {instancePath,schemaPath:"openrpc#/components/schemas/DevQuantity/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{1,64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{1,64}$"+"\"",schema:"^0x[0-9a-fA-F]{1,64}$",parentSchema:schema35.anyOf[0],data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"openrpc#/components/schemas/DevQuantity/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.anyOf[0].type,parentSchema:schema35.anyOf[0],data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var _valid0 = _errs2 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs4 = errors;
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err2 = {instancePath,schemaPath:"openrpc#/components/schemas/DevQuantity/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.anyOf[1].type,parentSchema:schema35.anyOf[1],data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(errors === _errs4){
+if(typeof data == "number"){
+if(data < 0 || isNaN(data)){
+const err3 = {instancePath,schemaPath:"openrpc#/components/schemas/DevQuantity/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35.anyOf[1],data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err4 = {instancePath,schemaPath:"openrpc#/components/schemas/DevQuantity/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema35.anyOf,parentSchema:schema35,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+validate523.errors = vErrors;
+return false;
+}
+else {
+errors = _errs1;
+if(vErrors !== null){
+if(_errs1){
+vErrors.length = _errs1;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate523.errors = vErrors;
+return errors === 0;
+}
+
+export const evm_setNextBlockTimestamp_result = validate524;
+const schema1056 = {"type":"null"};
+
+function validate524(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate524.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema1056.type,parentSchema:schema1056,data}];
+return false;
+}
+validate524.errors = vErrors;
+return errors === 0;
+}
+
+export const evm_snapshot_result = validate525;
+const schema1057 = {"$ref":"openrpc#/components/schemas/Uint256"};
+
+function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern69.test(data)){
-validate522.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema171,data}];
+validate525.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint256/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$",parentSchema:schema171,data}];
 return false;
 }
 }
 else {
-validate522.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema171.type,parentSchema:schema171,data}];
+validate525.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Uint256/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema171.type,parentSchema:schema171,data}];
 return false;
 }
 }
-validate522.errors = vErrors;
+validate525.errors = vErrors;
 return errors === 0;
 }
 
-export const net_listening_result = validate523;
-const schema1053 = {"type":"boolean"};
+export const net_listening_result = validate526;
+const schema1059 = {"type":"boolean"};
 
-function validate523(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate526(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate523.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema1053.type,parentSchema:schema1053,data}];
+validate526.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema1059.type,parentSchema:schema1059,data}];
 return false;
 }
-validate523.errors = vErrors;
+validate526.errors = vErrors;
 return errors === 0;
 }
 
-export const net_version_result = validate524;
-const schema1054 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$"};
+export const net_version_result = validate527;
+const schema1060 = {"type":"string","pattern":"^(0|[1-9][0-9]*)$"};
 
-function validate524(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate527(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern202.test(data)){
-validate524.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema1054,data}];
+validate527.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema1060,data}];
 return false;
 }
 }
 else {
-validate524.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1054.type,parentSchema:schema1054,data}];
+validate527.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1060.type,parentSchema:schema1060,data}];
 return false;
 }
 }
-validate524.errors = vErrors;
+validate527.errors = vErrors;
 return errors === 0;
 }
 
-export const op_supportedCapabilities_result = validate525;
-const schema1055 = {"type":"array","items":{"type":"string"}};
+export const op_supportedCapabilities_result = validate528;
+const schema1061 = {"type":"array","items":{"type":"string"}};
 
-function validate525(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -30517,7 +30834,7 @@ for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate525.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1055.items.type,parentSchema:schema1055.items,data:data0}];
+validate528.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1061.items.type,parentSchema:schema1061.items,data:data0}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -30527,19 +30844,88 @@ break;
 }
 }
 else {
-validate525.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema1055.type,parentSchema:schema1055,data}];
+validate528.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema1061.type,parentSchema:schema1061,data}];
 return false;
 }
 }
-validate525.errors = vErrors;
+validate528.errors = vErrors;
 return errors === 0;
 }
 
-export const rpc_discover_result = validate526;
-const schema1056 = {"$ref":"openrpc#/components/schemas/OpenRpcDocument"};
-const schema1057 = {"title":"OpenRPC document","type":"object","required":["openrpc","info","methods"],"properties":{"openrpc":{"type":"string"},"info":{"type":"object","required":["title","version"],"properties":{"title":{"type":"string"},"version":{"type":"string"}}},"servers":{"type":"array","items":{"type":"object"}},"methods":{"type":"array","items":{"type":"object"}},"components":{"type":"object"}}};
+export const personal_sign_param0 = validate529;
+const schema1062 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
-function validate526(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+if(errors === _errs0){
+if(typeof data === "string"){
+if(!pattern2.test(data)){
+validate529.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema21,data}];
+return false;
+}
+}
+else {
+validate529.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.type,parentSchema:schema21,data}];
+return false;
+}
+}
+validate529.errors = vErrors;
+return errors === 0;
+}
+
+export const personal_sign_param1 = validate530;
+const schema1064 = {"$ref":"openrpc#/components/schemas/Address"};
+
+function validate530(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+if(errors === _errs0){
+if(typeof data === "string"){
+if(!pattern3.test(data)){
+validate530.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema24,data}];
+return false;
+}
+}
+else {
+validate530.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data}];
+return false;
+}
+}
+validate530.errors = vErrors;
+return errors === 0;
+}
+
+export const personal_sign_result = validate531;
+const schema1066 = {"$ref":"openrpc#/components/schemas/Bytes"};
+
+function validate531(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+if(errors === _errs0){
+if(typeof data === "string"){
+if(!pattern2.test(data)){
+validate531.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema21,data}];
+return false;
+}
+}
+else {
+validate531.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.type,parentSchema:schema21,data}];
+return false;
+}
+}
+validate531.errors = vErrors;
+return errors === 0;
+}
+
+export const rpc_discover_result = validate532;
+const schema1068 = {"$ref":"openrpc#/components/schemas/OpenRpcDocument"};
+const schema1069 = {"title":"OpenRPC document","type":"object","required":["openrpc","info","methods"],"properties":{"openrpc":{"type":"string"},"info":{"type":"object","required":["title","version"],"properties":{"title":{"type":"string"},"version":{"type":"string"}}},"servers":{"type":"array","items":{"type":"object"}},"methods":{"type":"array","items":{"type":"object"}},"components":{"type":"object"}}};
+
+function validate532(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -30547,7 +30933,7 @@ if(errors === _errs0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.openrpc === undefined) && (missing0 = "openrpc")) || ((data.info === undefined) && (missing0 = "info"))) || ((data.methods === undefined) && (missing0 = "methods"))){
-validate526.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema1057.required,parentSchema:schema1057,data}];
+validate532.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema1069.required,parentSchema:schema1069,data}];
 return false;
 }
 else {
@@ -30555,7 +30941,7 @@ if(data.openrpc !== undefined){
 let data0 = data.openrpc;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate526.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1057.properties.openrpc.type,parentSchema:schema1057.properties.openrpc,data:data0}];
+validate532.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1069.properties.openrpc.type,parentSchema:schema1069.properties.openrpc,data:data0}];
 return false;
 }
 var valid1 = _errs2 === errors;
@@ -30571,7 +30957,7 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.title === undefined) && (missing1 = "title")) || ((data1.version === undefined) && (missing1 = "version"))){
-validate526.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema1057.properties.info.required,parentSchema:schema1057.properties.info,data:data1}];
+validate532.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'",schema:schema1069.properties.info.required,parentSchema:schema1069.properties.info,data:data1}];
 return false;
 }
 else {
@@ -30579,7 +30965,7 @@ if(data1.title !== undefined){
 let data2 = data1.title;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate526.errors = [{instancePath:instancePath+"/info/title",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1057.properties.info.properties.title.type,parentSchema:schema1057.properties.info.properties.title,data:data2}];
+validate532.errors = [{instancePath:instancePath+"/info/title",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1069.properties.info.properties.title.type,parentSchema:schema1069.properties.info.properties.title,data:data2}];
 return false;
 }
 var valid2 = _errs6 === errors;
@@ -30592,7 +30978,7 @@ if(data1.version !== undefined){
 let data3 = data1.version;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate526.errors = [{instancePath:instancePath+"/info/version",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1057.properties.info.properties.version.type,parentSchema:schema1057.properties.info.properties.version,data:data3}];
+validate532.errors = [{instancePath:instancePath+"/info/version",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1069.properties.info.properties.version.type,parentSchema:schema1069.properties.info.properties.version,data:data3}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -30604,7 +30990,7 @@ var valid2 = true;
 }
 }
 else {
-validate526.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1057.properties.info.type,parentSchema:schema1057.properties.info,data:data1}];
+validate532.errors = [{instancePath:instancePath+"/info",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1069.properties.info.type,parentSchema:schema1069.properties.info,data:data1}];
 return false;
 }
 }
@@ -30625,7 +31011,7 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 const _errs12 = errors;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-validate526.errors = [{instancePath:instancePath+"/servers/" + i0,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1057.properties.servers.items.type,parentSchema:schema1057.properties.servers.items,data:data5}];
+validate532.errors = [{instancePath:instancePath+"/servers/" + i0,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1069.properties.servers.items.type,parentSchema:schema1069.properties.servers.items,data:data5}];
 return false;
 }
 var valid3 = _errs12 === errors;
@@ -30635,7 +31021,7 @@ break;
 }
 }
 else {
-validate526.errors = [{instancePath:instancePath+"/servers",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema1057.properties.servers.type,parentSchema:schema1057.properties.servers,data:data4}];
+validate532.errors = [{instancePath:instancePath+"/servers",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/servers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema1069.properties.servers.type,parentSchema:schema1069.properties.servers,data:data4}];
 return false;
 }
 }
@@ -30656,7 +31042,7 @@ for(let i1=0; i1<len1; i1++){
 let data7 = data6[i1];
 const _errs16 = errors;
 if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
-validate526.errors = [{instancePath:instancePath+"/methods/" + i1,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1057.properties.methods.items.type,parentSchema:schema1057.properties.methods.items,data:data7}];
+validate532.errors = [{instancePath:instancePath+"/methods/" + i1,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1069.properties.methods.items.type,parentSchema:schema1069.properties.methods.items,data:data7}];
 return false;
 }
 var valid4 = _errs16 === errors;
@@ -30666,7 +31052,7 @@ break;
 }
 }
 else {
-validate526.errors = [{instancePath:instancePath+"/methods",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema1057.properties.methods.type,parentSchema:schema1057.properties.methods,data:data6}];
+validate532.errors = [{instancePath:instancePath+"/methods",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema1069.properties.methods.type,parentSchema:schema1069.properties.methods,data:data6}];
 return false;
 }
 }
@@ -30680,7 +31066,7 @@ if(data.components !== undefined){
 let data8 = data.components;
 const _errs18 = errors;
 if(!(data8 && typeof data8 == "object" && !Array.isArray(data8))){
-validate526.errors = [{instancePath:instancePath+"/components",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/components/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1057.properties.components.type,parentSchema:schema1057.properties.components,data:data8}];
+validate532.errors = [{instancePath:instancePath+"/components",schemaPath:"openrpc#/components/schemas/OpenRpcDocument/properties/components/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1069.properties.components.type,parentSchema:schema1069.properties.components,data:data8}];
 return false;
 }
 var valid1 = _errs18 === errors;
@@ -30695,21 +31081,21 @@ var valid1 = true;
 }
 }
 else {
-validate526.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1057.type,parentSchema:schema1057,data}];
+validate532.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/OpenRpcDocument/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1069.type,parentSchema:schema1069,data}];
 return false;
 }
 }
-validate526.errors = vErrors;
+validate532.errors = vErrors;
 return errors === 0;
 }
 
-export const txpool_content_result = validate527;
-const schema1058 = {"$ref":"openrpc#/components/schemas/TxPoolContent"};
-const schema1059 = {"title":"Transaction pool content","type":"object","required":["pending","queued"],"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactions"},"queued":{"$ref":"#/components/schemas/TxPoolTransactions"}}};
-const schema1060 = {"title":"Transaction pool section","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}};
-const schema1061 = {"title":"Transactions by nonce","type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"#/components/schemas/Transaction"}};
+export const txpool_content_result = validate533;
+const schema1070 = {"$ref":"openrpc#/components/schemas/TxPoolContent"};
+const schema1071 = {"title":"Transaction pool content","type":"object","required":["pending","queued"],"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactions"},"queued":{"$ref":"#/components/schemas/TxPoolTransactions"}}};
+const schema1072 = {"title":"Transaction pool section","type":"object","propertyNames":{"pattern":"^0x[0-9a-fA-F]{40}$"},"additionalProperties":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}};
+const schema1073 = {"title":"Transactions by nonce","type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"#/components/schemas/Transaction"}};
 
-function validate530(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate536(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -30718,7 +31104,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern202.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema1061.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\"",schema:"^(0|[1-9][0-9]*)$",parentSchema:schema1073.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -30730,7 +31116,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema1061.propertyNames,parentSchema:schema1061,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema1073.propertyNames,parentSchema:schema1073,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -30738,7 +31124,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate530.errors = vErrors;
+validate536.errors = vErrors;
 return false;
 break;
 }
@@ -30758,16 +31144,16 @@ break;
 }
 }
 else {
-validate530.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1061.type,parentSchema:schema1061,data}];
+validate536.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1073.type,parentSchema:schema1073,data}];
 return false;
 }
 }
-validate530.errors = vErrors;
+validate536.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate529(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate535(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -30776,7 +31162,7 @@ for(const key0 in data){
 const _errs1 = errors;
 if(typeof key0 === "string"){
 if(!pattern3.test(key0)){
-const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema1060.propertyNames,data:key0,propertyName:key0};
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema1072.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -30788,7 +31174,7 @@ errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema1060.propertyNames,parentSchema:schema1060,data};
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema1072.propertyNames,parentSchema:schema1072,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -30796,7 +31182,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate529.errors = vErrors;
+validate535.errors = vErrors;
 return false;
 break;
 }
@@ -30804,8 +31190,8 @@ break;
 if(valid0){
 for(const key1 in data){
 const _errs3 = errors;
-if(!(validate530(data[key1], {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key1,rootData}))){
-vErrors = vErrors === null ? validate530.errors : vErrors.concat(validate530.errors);
+if(!(validate536(data[key1], {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key1,rootData}))){
+vErrors = vErrors === null ? validate536.errors : vErrors.concat(validate536.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs3 === errors;
@@ -30816,30 +31202,30 @@ break;
 }
 }
 else {
-validate529.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1060.type,parentSchema:schema1060,data}];
+validate535.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1072.type,parentSchema:schema1072,data}];
 return false;
 }
 }
-validate529.errors = vErrors;
+validate535.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate528(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate534(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate528.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema1059.required,parentSchema:schema1059,data}];
+validate534.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema1071.required,parentSchema:schema1071,data}];
 return false;
 }
 else {
 if(data.pending !== undefined){
 const _errs1 = errors;
-if(!(validate529(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
-vErrors = vErrors === null ? validate529.errors : vErrors.concat(validate529.errors);
+if(!(validate535(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate535.errors : vErrors.concat(validate535.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -30850,8 +31236,8 @@ var valid0 = true;
 if(valid0){
 if(data.queued !== undefined){
 const _errs2 = errors;
-if(!(validate529(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
-vErrors = vErrors === null ? validate529.errors : vErrors.concat(validate529.errors);
+if(!(validate535(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate535.errors : vErrors.concat(validate535.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -30863,68 +31249,68 @@ var valid0 = true;
 }
 }
 else {
-validate528.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1059.type,parentSchema:schema1059,data}];
+validate534.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1071.type,parentSchema:schema1071,data}];
 return false;
 }
 }
-validate528.errors = vErrors;
+validate534.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate527(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate533(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate528(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate528.errors : vErrors.concat(validate528.errors);
+if(!(validate534(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate534.errors : vErrors.concat(validate534.errors);
 errors = vErrors.length;
 }
-validate527.errors = vErrors;
+validate533.errors = vErrors;
 return errors === 0;
 }
 
-export const txpool_contentFrom_param0 = validate536;
-const schema1062 = {"$ref":"openrpc#/components/schemas/Address"};
+export const txpool_contentFrom_param0 = validate542;
+const schema1074 = {"$ref":"openrpc#/components/schemas/Address"};
 
-function validate536(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate542(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern3.test(data)){
-validate536.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema24,data}];
+validate542.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{40}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{40}$"+"\"",schema:"^0x[0-9a-fA-F]{40}$",parentSchema:schema24,data}];
 return false;
 }
 }
 else {
-validate536.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data}];
+validate542.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.type,parentSchema:schema24,data}];
 return false;
 }
 }
-validate536.errors = vErrors;
+validate542.errors = vErrors;
 return errors === 0;
 }
 
-export const txpool_contentFrom_result = validate537;
-const schema1064 = {"$ref":"openrpc#/components/schemas/TxPoolContentFrom"};
-const schema1065 = {"title":"Transaction pool content of one sender","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"},"queued":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}}};
+export const txpool_contentFrom_result = validate543;
+const schema1076 = {"$ref":"openrpc#/components/schemas/TxPoolContentFrom"};
+const schema1077 = {"title":"Transaction pool content of one sender","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"},"queued":{"$ref":"#/components/schemas/TxPoolTransactionsByNonce"}}};
 
-function validate538(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate544(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate538.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema1065.required,parentSchema:schema1065,data}];
+validate544.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema1077.required,parentSchema:schema1077,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate538.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema1065,data}];
+validate544.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema1077,data}];
 return false;
 break;
 }
@@ -30932,8 +31318,8 @@ break;
 if(_errs1 === errors){
 if(data.pending !== undefined){
 const _errs2 = errors;
-if(!(validate530(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
-vErrors = vErrors === null ? validate530.errors : vErrors.concat(validate530.errors);
+if(!(validate536(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate536.errors : vErrors.concat(validate536.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -30944,8 +31330,8 @@ var valid0 = true;
 if(valid0){
 if(data.queued !== undefined){
 const _errs3 = errors;
-if(!(validate530(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
-vErrors = vErrors === null ? validate530.errors : vErrors.concat(validate530.errors);
+if(!(validate536(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate536.errors : vErrors.concat(validate536.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -30958,39 +31344,39 @@ var valid0 = true;
 }
 }
 else {
-validate538.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1065.type,parentSchema:schema1065,data}];
+validate544.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1077.type,parentSchema:schema1077,data}];
 return false;
 }
 }
-validate538.errors = vErrors;
+validate544.errors = vErrors;
 return errors === 0;
 }
 
-
-function validate537(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(!(validate538(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate538.errors : vErrors.concat(validate538.errors);
-errors = vErrors.length;
-}
-validate537.errors = vErrors;
-return errors === 0;
-}
-
-export const txpool_inspect_result = validate542;
-const schema1066 = {"$ref":"openrpc#/components/schemas/TxPoolInspect"};
-const schema1067 = {"title":"Transaction pool summary","type":"object","required":["pending","queued"],"properties":{"pending":{"$ref":"#/components/schemas/TxPoolSummaries"},"queued":{"$ref":"#/components/schemas/TxPoolSummaries"}}};
-const schema1068 = {"title":"Transaction pool summaries","type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":"string"}}};
 
 function validate543(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(!(validate544(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate544.errors : vErrors.concat(validate544.errors);
+errors = vErrors.length;
+}
+validate543.errors = vErrors;
+return errors === 0;
+}
+
+export const txpool_inspect_result = validate548;
+const schema1078 = {"$ref":"openrpc#/components/schemas/TxPoolInspect"};
+const schema1079 = {"title":"Transaction pool summary","type":"object","required":["pending","queued"],"properties":{"pending":{"$ref":"#/components/schemas/TxPoolSummaries"},"queued":{"$ref":"#/components/schemas/TxPoolSummaries"}}};
+const schema1080 = {"title":"Transaction pool summaries","type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":"string"}}};
+
+function validate549(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate543.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema1067.required,parentSchema:schema1067,data}];
+validate549.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema1079.required,parentSchema:schema1079,data}];
 return false;
 }
 else {
@@ -31009,7 +31395,7 @@ for(const key1 in data1){
 let data2 = data1[key1];
 const _errs8 = errors;
 if(typeof data2 !== "string"){
-validate543.errors = [{instancePath:instancePath+"/pending/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/TxPoolSummaries/additionalProperties/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1068.additionalProperties.additionalProperties.type,parentSchema:schema1068.additionalProperties.additionalProperties,data:data2}];
+validate549.errors = [{instancePath:instancePath+"/pending/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/TxPoolSummaries/additionalProperties/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1080.additionalProperties.additionalProperties.type,parentSchema:schema1080.additionalProperties.additionalProperties,data:data2}];
 return false;
 }
 var valid3 = _errs8 === errors;
@@ -31019,7 +31405,7 @@ break;
 }
 }
 else {
-validate543.errors = [{instancePath:instancePath+"/pending/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/TxPoolSummaries/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1068.additionalProperties.type,parentSchema:schema1068.additionalProperties,data:data1}];
+validate549.errors = [{instancePath:instancePath+"/pending/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/TxPoolSummaries/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1080.additionalProperties.type,parentSchema:schema1080.additionalProperties,data:data1}];
 return false;
 }
 }
@@ -31030,7 +31416,7 @@ break;
 }
 }
 else {
-validate543.errors = [{instancePath:instancePath+"/pending",schemaPath:"#/components/schemas/TxPoolSummaries/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1068.type,parentSchema:schema1068,data:data0}];
+validate549.errors = [{instancePath:instancePath+"/pending",schemaPath:"#/components/schemas/TxPoolSummaries/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1080.type,parentSchema:schema1080,data:data0}];
 return false;
 }
 }
@@ -31055,7 +31441,7 @@ for(const key3 in data4){
 let data5 = data4[key3];
 const _errs17 = errors;
 if(typeof data5 !== "string"){
-validate543.errors = [{instancePath:instancePath+"/queued/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/TxPoolSummaries/additionalProperties/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1068.additionalProperties.additionalProperties.type,parentSchema:schema1068.additionalProperties.additionalProperties,data:data5}];
+validate549.errors = [{instancePath:instancePath+"/queued/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/TxPoolSummaries/additionalProperties/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1080.additionalProperties.additionalProperties.type,parentSchema:schema1080.additionalProperties.additionalProperties,data:data5}];
 return false;
 }
 var valid6 = _errs17 === errors;
@@ -31065,7 +31451,7 @@ break;
 }
 }
 else {
-validate543.errors = [{instancePath:instancePath+"/queued/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/TxPoolSummaries/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1068.additionalProperties.type,parentSchema:schema1068.additionalProperties,data:data4}];
+validate549.errors = [{instancePath:instancePath+"/queued/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/components/schemas/TxPoolSummaries/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1080.additionalProperties.type,parentSchema:schema1080.additionalProperties,data:data4}];
 return false;
 }
 }
@@ -31076,7 +31462,7 @@ break;
 }
 }
 else {
-validate543.errors = [{instancePath:instancePath+"/queued",schemaPath:"#/components/schemas/TxPoolSummaries/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1068.type,parentSchema:schema1068,data:data3}];
+validate549.errors = [{instancePath:instancePath+"/queued",schemaPath:"#/components/schemas/TxPoolSummaries/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1080.type,parentSchema:schema1080,data:data3}];
 return false;
 }
 }
@@ -31089,45 +31475,45 @@ var valid0 = true;
 }
 }
 else {
-validate543.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1067.type,parentSchema:schema1067,data}];
+validate549.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1079.type,parentSchema:schema1079,data}];
 return false;
 }
 }
-validate543.errors = vErrors;
+validate549.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate542(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate548(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate543(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate543.errors : vErrors.concat(validate543.errors);
+if(!(validate549(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate549.errors : vErrors.concat(validate549.errors);
 errors = vErrors.length;
 }
-validate542.errors = vErrors;
+validate548.errors = vErrors;
 return errors === 0;
 }
 
-export const txpool_status_result = validate545;
-const schema1070 = {"$ref":"openrpc#/components/schemas/TxPoolStatus"};
-const schema1071 = {"title":"Transaction pool status","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/Uint"},"queued":{"$ref":"#/components/schemas/Uint"}}};
+export const txpool_status_result = validate551;
+const schema1082 = {"$ref":"openrpc#/components/schemas/TxPoolStatus"};
+const schema1083 = {"title":"Transaction pool status","type":"object","required":["pending","queued"],"additionalProperties":false,"properties":{"pending":{"$ref":"#/components/schemas/Uint"},"queued":{"$ref":"#/components/schemas/Uint"}}};
 
-function validate546(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate552(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate546.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema1071.required,parentSchema:schema1071,data}];
+validate552.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'",schema:schema1083.required,parentSchema:schema1083,data}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate546.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema1071,data}];
+validate552.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema1083,data}];
 return false;
 break;
 }
@@ -31140,12 +31526,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
 if(!pattern10.test(data0)){
-validate546.errors = [{instancePath:instancePath+"/pending",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data0}];
+validate552.errors = [{instancePath:instancePath+"/pending",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data0}];
 return false;
 }
 }
 else {
-validate546.errors = [{instancePath:instancePath+"/pending",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data0}];
+validate552.errors = [{instancePath:instancePath+"/pending",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data0}];
 return false;
 }
 }
@@ -31162,12 +31548,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
 if(!pattern10.test(data1)){
-validate546.errors = [{instancePath:instancePath+"/queued",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data1}];
+validate552.errors = [{instancePath:instancePath+"/queued",schemaPath:"#/components/schemas/Uint/pattern",keyword:"pattern",params:{pattern: "^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"},message:"must match pattern \""+"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$"+"\"",schema:"^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$",parentSchema:schema41,data:data1}];
 return false;
 }
 }
 else {
-validate546.errors = [{instancePath:instancePath+"/queued",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data1}];
+validate552.errors = [{instancePath:instancePath+"/queued",schemaPath:"#/components/schemas/Uint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data1}];
 return false;
 }
 }
@@ -31181,82 +31567,82 @@ var valid0 = true;
 }
 }
 else {
-validate546.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1071.type,parentSchema:schema1071,data}];
+validate552.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema1083.type,parentSchema:schema1083,data}];
 return false;
 }
 }
-validate546.errors = vErrors;
+validate552.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate545(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate551(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(validate546(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate546.errors : vErrors.concat(validate546.errors);
+if(!(validate552(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate552.errors : vErrors.concat(validate552.errors);
 errors = vErrors.length;
 }
-validate545.errors = vErrors;
+validate551.errors = vErrors;
 return errors === 0;
 }
 
-export const web3_clientVersion_result = validate548;
-const schema1074 = {"type":"string"};
+export const web3_clientVersion_result = validate554;
+const schema1086 = {"type":"string"};
 
-function validate548(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate554(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate548.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1074.type,parentSchema:schema1074,data}];
+validate554.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema1086.type,parentSchema:schema1086,data}];
 return false;
 }
-validate548.errors = vErrors;
+validate554.errors = vErrors;
 return errors === 0;
 }
 
-export const web3_sha3_param0 = validate549;
-const schema1075 = {"$ref":"openrpc#/components/schemas/Bytes"};
+export const web3_sha3_param0 = validate555;
+const schema1087 = {"$ref":"openrpc#/components/schemas/Bytes"};
 
-function validate549(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate555(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern2.test(data)){
-validate549.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema21,data}];
+validate555.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema21,data}];
 return false;
 }
 }
 else {
-validate549.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.type,parentSchema:schema21,data}];
+validate555.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema21.type,parentSchema:schema21,data}];
 return false;
 }
 }
-validate549.errors = vErrors;
+validate555.errors = vErrors;
 return errors === 0;
 }
 
-export const web3_sha3_result = validate550;
-const schema1077 = {"$ref":"openrpc#/components/schemas/Hash32"};
+export const web3_sha3_result = validate556;
+const schema1089 = {"$ref":"openrpc#/components/schemas/Hash32"};
 
-function validate550(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate556(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern0.test(data)){
-validate550.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data}];
+validate556.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^0x[0-9a-fA-F]{64}$"+"\"",schema:"^0x[0-9a-fA-F]{64}$",parentSchema:schema16,data}];
 return false;
 }
 }
 else {
-validate550.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data}];
+validate556.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Hash32/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema16.type,parentSchema:schema16,data}];
 return false;
 }
 }
-validate550.errors = vErrors;
+validate556.errors = vErrors;
 return errors === 0;
 }

@@ -1,11 +1,18 @@
 /**
- * The unlocked dev accounts behind eth_sendTransaction and eth_sign. Any other address — or every
+ * The unlocked dev accounts behind eth_sendTransaction and the signing methods. Any other address — or every
  * address with --no-dev-accounts — answers geth's `unknown account`, as geth without that key unlocked.
+ * Signatures are geth's 65 bytes r || s || v (v 27/28), deterministic (RFC 6979, no extra entropy), so a test
+ * can compare them with what viem or ethers make with the same key.
  */
+import { hashPersonalMessage } from '@ethereumjs/util'
+import { secp256k1 } from '@noble/curves/secp256k1.js'
+import type { signTyped } from 'micro-eth-signer'
+import type { Bytes } from '../../generated/types.js'
 import type { DevAccount } from '../domain/types.js'
-import { UnknownAccountError } from '../errors.js'
-import { parseData } from '../format/hex.js'
+import { InvalidParamsError, UnknownAccountError } from '../errors.js'
+import { data, parseData } from '../format/hex.js'
 import { keyOf } from '../domain/block-record.js'
+import { microEthSigner } from '../load-on-use.js'
 import type { HandlerContext } from './context.js'
 
 export function unlockedAccount(ctx: HandlerContext, address: string): DevAccount {
@@ -13,4 +20,39 @@ export function unlockedAccount(ctx: HandlerContext, address: string): DevAccoun
   const account = ctx.config.devAccounts ? ctx.accounts.all.find((a) => keyOf(a.address) === key) : undefined
   if (!account) throw new UnknownAccountError()
   return account
+}
+
+/** EIP-191: the signature of keccak-256("\x19Ethereum Signed Message:\n" + length + message). */
+export function personalSignature(account: DevAccount, message: string): Bytes {
+  // 'recovered' puts the recovery bit first
+  const sig = secp256k1.sign(hashPersonalMessage(parseData(message)), account.privateKey, {
+    prehash: false,
+    format: 'recovered',
+  })
+  const out = new Uint8Array(65)
+  out.set(sig.subarray(1), 0)
+  out[64] = sig[0]! + 27
+  return data(out)
+}
+
+type TypedData = Parameters<typeof signTyped>[0]
+
+/**
+ * EIP-712: the signature of keccak-256(0x1901 || domain separator || struct hash). The typed data comes as an
+ * object or its JSON text; what does not encode is the caller's mistake, -32602 with the library's reason.
+ */
+export function typedDataSignature(account: DevAccount, typedData: unknown, argument: string): Bytes {
+  let typed: unknown = typedData
+  if (typeof typedData === 'string') {
+    try {
+      typed = JSON.parse(typedData)
+    } catch {
+      throw new InvalidParamsError(`invalid argument ${argument}: typed data is not valid JSON`)
+    }
+  }
+  try {
+    return microEthSigner().signTyped(typed as TypedData, account.privateKey, false) as Bytes
+  } catch (error) {
+    throw new InvalidParamsError(`invalid argument ${argument}: ${(error as Error).message}`)
+  }
 }

@@ -53,6 +53,8 @@ import { eth_sendRawTransactionSync } from './eth/sendRawTransactionSync.js'
 import { eth_sendTransaction } from './eth/sendTransaction.js'
 import { eth_fillTransaction } from './eth/fillTransaction.js'
 import { eth_sign } from './eth/sign.js'
+import { eth_signTypedData_v4 } from './eth/signTypedData.js'
+import { personal_sign } from './personal/sign.js'
 import { eth_accounts } from './eth/accounts.js'
 import { eth_gasPrice } from './eth/gasPrice.js'
 import { eth_maxPriorityFeePerGas } from './eth/maxPriorityFeePerGas.js'
@@ -158,6 +160,8 @@ export const handlers: Omit<MethodHandlers<HandlerContext>, ConnectionMethod> = 
   eth_sendTransaction,
   eth_fillTransaction,
   eth_sign,
+  personal_sign,
+  eth_signTypedData_v4,
   eth_accounts,
   eth_gasPrice,
   eth_maxPriorityFeePerGas,
