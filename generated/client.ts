@@ -8,6 +8,8 @@ export type { Subscription } from '../src/client/ws-client.js'
 
 /** One typed function per method: `client.eth_getBalance(address, block)`. */
 export interface RpcMethods {
+  /** Adds to an account's balance. */
+  anvil_addBalance(...params: Methods['anvil_addBalance']['params']): Promise<Methods['anvil_addBalance']['result']>
   /** Impersonates every address, or stops doing so. */
   anvil_autoImpersonateAccount(...params: Methods['anvil_autoImpersonateAccount']['params']): Promise<Methods['anvil_autoImpersonateAccount']['result']>
   /** Empties the pool. */
@@ -210,6 +212,8 @@ export interface RpcMethods {
   eth_sendRawTransactionSync(...params: Methods['eth_sendRawTransactionSync']['params']): Promise<Methods['eth_sendRawTransactionSync']['result']>
   /** Signs and submits a transaction from a dev account. */
   eth_sendTransaction(...params: Methods['eth_sendTransaction']['params']): Promise<Methods['eth_sendTransaction']['result']>
+  /** Sends a transaction from any address without its key (viem's test client sendUnsignedTransaction). */
+  eth_sendUnsignedTransaction(...params: Methods['eth_sendUnsignedTransaction']['params']): Promise<Methods['eth_sendUnsignedTransaction']['result']>
   /** Signs a message with a dev account. */
   eth_sign(...params: Methods['eth_sign']['params']): Promise<Methods['eth_sign']['result']>
   /** Signs EIP-712 typed data with a dev account (viem's and ethers' signTypedData). */
@@ -362,6 +366,7 @@ export type RpcClient = RpcMethods & JsonRpcClient<Methods>
 export type WsRpcClient = RpcClient & WsConnection
 
 const methodNames: readonly MethodName[] = [
+  'anvil_addBalance',
   'anvil_autoImpersonateAccount',
   'anvil_dropAllTransactions',
   'anvil_dropTransaction',
@@ -447,6 +452,7 @@ const methodNames: readonly MethodName[] = [
   'eth_sendRawTransaction',
   'eth_sendRawTransactionSync',
   'eth_sendTransaction',
+  'eth_sendUnsignedTransaction',
   'eth_sign',
   'eth_signTypedData_v4',
   'eth_simulateV1',

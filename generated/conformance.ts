@@ -1520,6 +1520,19 @@ export const conformanceCases: readonly ConformanceCase[] = [
     "resultValidator": "eth_sendTransaction_result"
   },
   {
+    "id": "anvil_addBalance: one OKB more for 0x…dEaD",
+    "method": "anvil_addBalance",
+    "example": "one OKB more for 0x…dEaD",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      "0x000000000000000000000000000000000000dEaD",
+      "0xde0b6b3a7640000"
+    ],
+    "resultValidator": "anvil_addBalance_result",
+    "expected": null
+  },
+  {
     "id": "anvil_autoImpersonateAccount: off",
     "method": "anvil_autoImpersonateAccount",
     "example": "off",
@@ -1837,6 +1850,21 @@ export const conformanceCases: readonly ConformanceCase[] = [
     ],
     "resultValidator": "anvil_stopImpersonatingAccount_result",
     "expected": null
+  },
+  {
+    "id": "eth_sendUnsignedTransaction: 1 wei from a dev account, unsigned",
+    "method": "eth_sendUnsignedTransaction",
+    "example": "1 wei from a dev account, unsigned",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      {
+        "from": "0x90f79bf6eb2c4f870365e785982e1f101e93b906",
+        "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+        "value": "0x1"
+      }
+    ],
+    "resultValidator": "eth_sendUnsignedTransaction_result"
   },
   {
     "id": "evm_increaseTime: no change",

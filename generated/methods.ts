@@ -7,6 +7,12 @@ export type { Endpoint } from '../src/rpc/method-table.js'
 /** Every served method name, aliases included: its positional params and its result, as on the wire. */
 export interface Methods {
   /**
+   * Adds to an account's balance.
+   *
+   * Served on: general, flashblocks.
+   */
+  anvil_addBalance: { params: [address: Address, amount: DevQuantity]; result: null }
+  /**
    * Impersonates every address, or stops doing so.
    *
    * Served on: general, flashblocks.
@@ -533,6 +539,12 @@ export interface Methods {
    */
   eth_sendTransaction: { params: [transaction: TransactionRequest]; result: Hash32 }
   /**
+   * Sends a transaction from any address without its key (viem's test client sendUnsignedTransaction).
+   *
+   * Served on: general, flashblocks.
+   */
+  eth_sendUnsignedTransaction: { params: [transaction: TransactionRequest]; result: Hash32 }
+  /**
    * Signs a message with a dev account.
    *
    * Served on: general, flashblocks.
@@ -822,6 +834,19 @@ export type MethodHandlers<Ctx> = HandlersOf<Methods, AliasName, Ctx>
 export type MethodSpec = Spec<MethodName, Exclude<MethodName, AliasName>>
 
 export const methodTable: Readonly<Record<MethodName, MethodSpec>> = Object.freeze({
+  anvil_addBalance: defineMethod({
+    name: 'anvil_addBalance',
+    target: 'anvil_addBalance',
+    paramNames: ['address', 'amount'],
+    requiredParams: 2,
+    endpoints: ['general', 'flashblocks'],
+    pending: false,
+    extension: true,
+    websocketOnly: false,
+    devNode: true,
+    paramValidators: [validators.anvil_addBalance_param0, validators.anvil_addBalance_param1],
+    resultValidator: validators.anvil_addBalance_result,
+  }),
   anvil_autoImpersonateAccount: defineMethod({
     name: 'anvil_autoImpersonateAccount',
     target: 'anvil_autoImpersonateAccount',
@@ -1926,6 +1951,19 @@ export const methodTable: Readonly<Record<MethodName, MethodSpec>> = Object.free
     devNode: false,
     paramValidators: [validators.eth_sendTransaction_param0],
     resultValidator: validators.eth_sendTransaction_result,
+  }),
+  eth_sendUnsignedTransaction: defineMethod({
+    name: 'eth_sendUnsignedTransaction',
+    target: 'eth_sendUnsignedTransaction',
+    paramNames: ['transaction'],
+    requiredParams: 1,
+    endpoints: ['general', 'flashblocks'],
+    pending: false,
+    extension: true,
+    websocketOnly: false,
+    devNode: true,
+    paramValidators: [validators.eth_sendUnsignedTransaction_param0],
+    resultValidator: validators.eth_sendUnsignedTransaction_result,
   }),
   eth_sign: defineMethod({
     name: 'eth_sign',

@@ -21,6 +21,8 @@ export interface SnapshotMark {
 export interface DevNode {
   // state edits: the latest and the pending state both change; no block is built
   setBalance(address: Uint8Array, balance: bigint): Promise<void>
+  /** Each state's balance plus `amount`, saturating at 2^256 - 1 (anvil_addBalance). */
+  addBalance(address: Uint8Array, amount: bigint): Promise<void>
   setCode(address: Uint8Array, code: Uint8Array): Promise<void>
   setNonce(address: Uint8Array, nonce: bigint): Promise<void>
   /** `slot` and `value` as 32-byte words. */

@@ -81,12 +81,14 @@ import {
   anvil_dumpState,
   anvil_loadState,
   anvil_setBalance,
+  anvil_addBalance,
   anvil_setCode,
   anvil_setNonce,
   anvil_setStorageAt,
 } from './anvil/state.js'
 import {
   anvil_autoImpersonateAccount,
+  eth_sendUnsignedTransaction,
   anvil_impersonateAccount,
   anvil_stopImpersonatingAccount,
 } from './anvil/impersonation.js'
@@ -184,6 +186,7 @@ export const handlers: Omit<MethodHandlers<HandlerContext>, ConnectionMethod> = 
   'rpc.discover': rpc_discover,
   // the dev node's
   anvil_setBalance,
+  anvil_addBalance,
   anvil_setCode,
   anvil_setNonce,
   anvil_setStorageAt,
@@ -192,6 +195,7 @@ export const handlers: Omit<MethodHandlers<HandlerContext>, ConnectionMethod> = 
   anvil_impersonateAccount,
   anvil_stopImpersonatingAccount,
   anvil_autoImpersonateAccount,
+  eth_sendUnsignedTransaction,
   anvil_mine,
   anvil_getAutomine,
   anvil_setBlockTimestampInterval,

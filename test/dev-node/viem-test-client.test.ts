@@ -2,7 +2,7 @@
  * viem's test client, in mode `anvil` and mode `hardhat`, runs one script of dev-node actions against this
  * service and against anvil; everything a user can observe must come out the same: balances, code,
  * storage, nonces, block numbers and timestamps, gas limit, base fee and miner of mined blocks, an
- * impersonated transfer, the pool, a revert restoring all of it, a reset. Mining is on demand on both
+ * impersonated transfer, an unsigned one, anvil_addBalance, the pool, a revert restoring all of it, a reset. Mining is on demand on both
  * (automine off), so nothing depends on a clock. Where a method does not exist in a mode (Hardhat has no
  * *_setBlockTimestampInterval), both must answer the same error.
  */
@@ -26,6 +26,7 @@ const chain = preconfRpcChain()
 const ALICE: Hex = '0x00000000000000000000000000000000000a11ce'
 const CONTRACT: Hex = '0x00000000000000000000000000000000c0ffee00'
 const MINER: Hex = '0x000000000000000000000000000000000000beef'
+const DAVE: Hex = '0x00000000000000000000000000000000000da7e0'
 // far enough ahead of both nodes' clocks that the exact timestamp is always accepted
 const FUTURE = BigInt(Math.floor(Date.now() / 1000)) + 10_000_000n
 
@@ -105,6 +106,17 @@ async function script(url: string, mode: 'anvil' | 'hardhat'): Promise<Record<st
   // refused on both (geth's -32000 `unknown account` here, -32602 on anvil)
   seen.afterStop = 'error' in Object(await outcome(() => wallet.sendTransaction({ to: CAROL, value: 1n })))
 
+  // an unsigned transaction from an address never impersonated (anvil's eth_sendUnsignedTransaction), and
+  // anvil_addBalance on top of what the transfer left
+  await testClient.setBalance({ address: DAVE, value: 10n ** 18n })
+  const unsigned = await testClient.sendUnsignedTransaction({ from: DAVE, to: CAROL, value: 5n })
+  await testClient.mine({ blocks: 1 })
+  const unsignedReceipt = await pub.getTransactionReceipt({ hash: unsigned })
+  seen.unsigned = { status: unsignedReceipt.status, from: unsignedReceipt.from, gasUsed: unsignedReceipt.gasUsed }
+  await testClient.setBalance({ address: DAVE, value: 1000n })
+  await testClient.request({ method: 'anvil_addBalance', params: [DAVE, '0x10'] } as never)
+  seen.added = await pub.getBalance({ address: DAVE })
+
   // the pool: a dropped transaction is gone
   const devWallet = createWalletClient({ account: devAccount, chain, transport: http(url) })
   const dropped = await devWallet.sendTransaction({ to: CAROL, value: 7n })
@@ -183,6 +195,8 @@ for (const mode of ['anvil', 'hardhat'] as const) {
       })
       expect((ours.exactTime as { timestamp: bigint }).timestamp).toBe(FUTURE)
       expect(ours.impersonated).toMatchObject({ status: 'success', from: ALICE })
+      expect(ours.unsigned).toMatchObject({ status: 'success', from: DAVE })
+      expect(ours.added).toBe(1016n)
       expect(ours.settings).toEqual({ gasLimit: 20_000_000n, baseFee: 7_000_000_000n, miner: MINER })
       expect(ours.reverted).toBe(true)
       expect(ours.revertAgain).toBe(false)

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import { gunzipSync, gzipSync } from 'node:zlib'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import { MAX_INTEGER } from '@ethereumjs/util'
 import type { FilledRequest } from '../../domain/call-request.js'
 import type { DevNode, ForkingRequest, SnapshotMark } from '../../capabilities/dev-node.js'
 import { InvalidParamsError, UnsupportedDevMethodError } from '../../errors.js'
@@ -46,6 +47,15 @@ export class EmbeddedDevNode implements DevNode {
 
   setBalance(address: Uint8Array, balance: bigint): Promise<void> {
     return this.edit(accountEdit(address, (account) => (account.balance = balance)))
+  }
+
+  addBalance(address: Uint8Array, amount: bigint): Promise<void> {
+    return this.edit(
+      accountEdit(address, (account) => {
+        const sum = account.balance + amount
+        account.balance = sum > MAX_INTEGER ? MAX_INTEGER : sum
+      }),
+    )
   }
 
   setNonce(address: Uint8Array, nonce: bigint): Promise<void> {

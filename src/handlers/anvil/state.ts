@@ -9,6 +9,11 @@ export const anvil_setBalance: Handler<'anvil_setBalance'> = async ([address, ba
   return null
 }
 
+export const anvil_addBalance: Handler<'anvil_addBalance'> = async ([address, amount], ctx) => {
+  await devNode(ctx).addBalance(parseData(address), devQuantity(amount, 1, 'amount'))
+  return null
+}
+
 export const anvil_setCode: Handler<'anvil_setCode'> = async ([address, code], ctx) => {
   await devNode(ctx).setCode(parseData(address), parseData(code))
   return null
