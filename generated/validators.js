@@ -2237,14 +2237,13 @@ return errors === 0;
 }
 
 const schema98 = {"title":"Block number selector (EIP-1898)","type":"object","required":["blockNumber"],"additionalProperties":false,"properties":{"blockNumber":{"$ref":"#/components/schemas/BlockNumberOrTag"}}};
-const schema99 = {"title":"Block number or tag","oneOf":[{"$ref":"#/components/schemas/Uint64"},{"$ref":"#/components/schemas/BlockTag"}],"x-error":"a block number (hex quantity) or a block tag"};
+const schema99 = {"title":"Block number or tag","x-error":"a block number (hex quantity) or a block tag","anyOf":[{"$ref":"#/components/schemas/Uint64"},{"$ref":"#/components/schemas/BlockTag"}]};
 
 function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
-let passing0 = null;
 const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
@@ -2272,10 +2271,8 @@ errors++;
 }
 }
 var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
+valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs4 = errors;
 if(typeof data !== "string"){
 const err2 = {instancePath,schemaPath:"#/components/schemas/BlockTag/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.type,parentSchema:schema94,data};
@@ -2298,18 +2295,10 @@ vErrors.push(err3);
 errors++;
 }
 var _valid0 = _errs4 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
+valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema99.oneOf,parentSchema:schema99,data};
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema99.anyOf,parentSchema:schema99,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2510,6 +2499,10 @@ return errors === 0;
 
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate64.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate65(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -2681,6 +2674,10 @@ return errors === 0;
 
 
 function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate74.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate75(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -2852,6 +2849,10 @@ return errors === 0;
 
 
 function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate80.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate81(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -4416,7 +4417,6 @@ let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
-let passing0 = null;
 const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
@@ -4444,10 +4444,8 @@ errors++;
 }
 }
 var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
+valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs4 = errors;
 if(typeof data !== "string"){
 const err2 = {instancePath,schemaPath:"#/components/schemas/BlockTag/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.type,parentSchema:schema94,data};
@@ -4470,18 +4468,10 @@ vErrors.push(err3);
 errors++;
 }
 var _valid0 = _errs4 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
+valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema99.oneOf,parentSchema:schema99,data};
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema99.anyOf,parentSchema:schema99,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4509,6 +4499,10 @@ return errors === 0;
 
 
 function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate113.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate114(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -5684,6 +5678,10 @@ return errors === 0;
 
 
 function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate134.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -7852,6 +7850,10 @@ return errors === 0;
 
 
 function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate185.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate186(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -9730,6 +9732,10 @@ return errors === 0;
 
 
 function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate222.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate223(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -10516,6 +10522,10 @@ return errors === 0;
 
 
 function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate240.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate241(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -11128,7 +11138,6 @@ let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
-let passing0 = null;
 const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
@@ -11156,10 +11165,8 @@ errors++;
 }
 }
 var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
+valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs4 = errors;
 if(typeof data !== "string"){
 const err2 = {instancePath,schemaPath:"#/components/schemas/BlockTag/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.type,parentSchema:schema94,data};
@@ -11182,18 +11189,10 @@ vErrors.push(err3);
 errors++;
 }
 var _valid0 = _errs4 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
+valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema99.oneOf,parentSchema:schema99,data};
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema99.anyOf,parentSchema:schema99,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11221,6 +11220,10 @@ return errors === 0;
 
 
 function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate257.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate258(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -12199,6 +12202,10 @@ return errors === 0;
 
 
 function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate270.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate271(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -14035,7 +14042,6 @@ let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
-let passing0 = null;
 const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
@@ -14063,10 +14069,8 @@ errors++;
 }
 }
 var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
+valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs4 = errors;
 if(typeof data !== "string"){
 const err2 = {instancePath,schemaPath:"#/components/schemas/BlockTag/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.type,parentSchema:schema94,data};
@@ -14089,18 +14093,10 @@ vErrors.push(err3);
 errors++;
 }
 var _valid0 = _errs4 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
+valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema99.oneOf,parentSchema:schema99,data};
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema99.anyOf,parentSchema:schema99,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -14128,6 +14124,10 @@ return errors === 0;
 
 
 function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate286.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate287(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -15122,6 +15122,10 @@ return errors === 0;
 
 
 function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate295.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate296(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -16416,7 +16420,6 @@ let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
-let passing0 = null;
 const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
@@ -16444,10 +16447,8 @@ errors++;
 }
 }
 var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
+valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs4 = errors;
 if(typeof data !== "string"){
 const err2 = {instancePath,schemaPath:"#/components/schemas/BlockTag/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.type,parentSchema:schema94,data};
@@ -16470,18 +16471,10 @@ vErrors.push(err3);
 errors++;
 }
 var _valid0 = _errs4 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
+valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema99.oneOf,parentSchema:schema99,data};
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema99.anyOf,parentSchema:schema99,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -16509,6 +16502,10 @@ return errors === 0;
 
 
 function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate307.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate308(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -16769,6 +16766,10 @@ return errors === 0;
 
 
 function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate312.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate313(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -18359,6 +18360,10 @@ return errors === 0;
 
 
 function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate346.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate347(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -19017,6 +19022,10 @@ return errors === 0;
 
 
 function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate360.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate361(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -19300,6 +19309,10 @@ return errors === 0;
 
 
 function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate371.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate372(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -20454,7 +20467,6 @@ let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
-let passing0 = null;
 const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
@@ -20482,10 +20494,8 @@ errors++;
 }
 }
 var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
+valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs4 = errors;
 if(typeof data !== "string"){
 const err2 = {instancePath,schemaPath:"#/components/schemas/BlockTag/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.type,parentSchema:schema94,data};
@@ -20508,18 +20518,10 @@ vErrors.push(err3);
 errors++;
 }
 var _valid0 = _errs4 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
+valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema99.oneOf,parentSchema:schema99,data};
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema99.anyOf,parentSchema:schema99,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -20547,6 +20549,10 @@ return errors === 0;
 
 
 function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate386.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate387(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -22740,6 +22746,10 @@ return errors === 0;
 
 
 function validate402(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate402.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate403(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -23737,7 +23747,6 @@ let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
-let passing0 = null;
 const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
@@ -23765,10 +23774,8 @@ errors++;
 }
 }
 var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
+valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs4 = errors;
 if(typeof data !== "string"){
 const err2 = {instancePath,schemaPath:"#/components/schemas/BlockTag/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.type,parentSchema:schema94,data};
@@ -23791,18 +23798,10 @@ vErrors.push(err3);
 errors++;
 }
 var _valid0 = _errs4 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
+valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema99.oneOf,parentSchema:schema99,data};
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema99.anyOf,parentSchema:schema99,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -23830,6 +23829,10 @@ return errors === 0;
 
 
 function validate416(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate416.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate417(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -23997,7 +24000,6 @@ let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
-let passing0 = null;
 const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
@@ -24025,10 +24027,8 @@ errors++;
 }
 }
 var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
+valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs4 = errors;
 if(typeof data !== "string"){
 const err2 = {instancePath,schemaPath:"#/components/schemas/BlockTag/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.type,parentSchema:schema94,data};
@@ -24051,18 +24051,10 @@ vErrors.push(err3);
 errors++;
 }
 var _valid0 = _errs4 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
+valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema99.oneOf,parentSchema:schema99,data};
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema99.anyOf,parentSchema:schema99,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -24090,6 +24082,10 @@ return errors === 0;
 
 
 function validate423(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate423.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate424(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -27152,6 +27148,10 @@ return errors === 0;
 
 
 function validate469(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate469.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate470(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -28360,7 +28360,7 @@ return errors === 0;
 }
 
 export const eth_syncing_result = validate487;
-const schema984 = {"oneOf":[{"type":"boolean","const":false},{"$ref":"openrpc#/components/schemas/SyncStatus"}]};
+const schema984 = {"anyOf":[{"type":"boolean","const":false},{"$ref":"openrpc#/components/schemas/SyncStatus"}]};
 const schema985 = {"title":"Sync status","type":"object","required":["startingBlock","currentBlock","highestBlock"],"properties":{"startingBlock":{"$ref":"#/components/schemas/Uint"},"currentBlock":{"$ref":"#/components/schemas/Uint"},"highestBlock":{"$ref":"#/components/schemas/Uint"}}};
 
 function validate488(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -28454,14 +28454,17 @@ return errors === 0;
 
 
 function validate487(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === false){
+validate487.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
-let passing0 = null;
 const _errs1 = errors;
 if(typeof data !== "boolean"){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema984.oneOf[0].type,parentSchema:schema984.oneOf[0],data};
+const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema984.anyOf[0].type,parentSchema:schema984.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -28471,7 +28474,7 @@ vErrors.push(err0);
 errors++;
 }
 if(false !== data){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema984.oneOf[0],data};
+const err1 = {instancePath,schemaPath:"#/anyOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema984.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -28481,28 +28484,18 @@ vErrors.push(err1);
 errors++;
 }
 var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
+valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs3 = errors;
 if(!(validate488(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate488.errors : vErrors.concat(validate488.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
+valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema984.oneOf,parentSchema:schema984,data};
+const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema984.anyOf,parentSchema:schema984,data};
 if(vErrors === null){
 vErrors = [err2];
 }
