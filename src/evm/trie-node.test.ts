@@ -1,6 +1,6 @@
 import { BranchMPTNode, decodeMPTNode, type ExtensionMPTNode, LeafMPTNode, MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
-import { MapDB, ValueEncoding } from '@ethereumjs/util'
+import { MapDB, ValueEncoding, bytesToHex } from '@ethereumjs/util'
 import { expect, test } from 'vitest'
 import { keccak256 } from './crypto.js'
 import { readNode, ViewBranch } from './trie-node.js'
@@ -20,7 +20,7 @@ async function storedNodes(entries: [Uint8Array, Uint8Array][], hashed: boolean)
 }
 
 /** A hashed trie of 300 keys, and a raw-key one whose small leaves are inlined in their branch and extension. */
-async function sampleNodes(): Promise<Uint8Array[]> {
+async function makeSampleNodes(): Promise<Uint8Array[]> {
   const hashed = Array.from({ length: 300 }, (_, i) => [bytesOf(i, 20), bytesOf(i + 1000, 1 + (i % 90))])
   const prefix = bytesOf(1, 30)
   const raw: [Uint8Array, Uint8Array][] = []
@@ -29,6 +29,10 @@ async function sampleNodes(): Promise<Uint8Array[]> {
   raw.push([Uint8Array.of(...prefix, 9, 9), bytesOf(3, 60)])
   return [...(await storedNodes(hashed as [Uint8Array, Uint8Array][], true)), ...(await storedNodes(raw, false))]
 }
+
+let sampled: Promise<Uint8Array[]> | undefined
+/** The sample, made once for the file. */
+const sampleNodes = () => (sampled ??= makeSampleNodes())
 
 test('every node of a trie reads as @ethereumjs decodes it: branches (with inlined children and a value), extensions, leaves', async () => {
   const kinds = new Set<string>()
@@ -125,11 +129,19 @@ test('nodes with bytes changed, cut or added: refused wherever RLP.decode refuse
     seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31
     return seed % below
   }
+  const attempt = <T>(read: () => T): T | undefined => {
+    try {
+      return read()
+    } catch {
+      return undefined
+    }
+  }
   const samples = (await sampleNodes()).filter((_, i) => i % 4 === 0)
+  const wrong: string[] = []
   let refused = 0
   let read = 0
   for (const stored of samples)
-    for (let round = 0; round < 40; round++) {
+    for (let round = 0; round < 24; round++) {
       const bytes = Uint8Array.from(stored)
       const mutated =
         round % 4 === 0
@@ -141,15 +153,19 @@ test('nodes with bytes changed, cut or added: refused wherever RLP.decode refuse
                 bytes[next(round % 4 === 2 ? Math.min(bytes.length, 4) : bytes.length)] = next(256)
                 return bytes
               })()
-      const decoded = refuses(() => decodeMPTNode(mutated)) ? undefined : decodeMPTNode(mutated)
+      const ours = attempt(() => readNode(mutated))
       if (refuses(() => RLP.decode(mutated))) {
-        expect(() => readNode(mutated)).toThrow(/state trie node/)
+        if (ours) wrong.push(`read what RLP.decode refuses: ${bytesToHex(mutated)}`)
         refused++
-      } else if (decoded && !refuses(() => readNode(mutated))) {
-        expect(readNode(mutated).raw()).toEqual(decoded.raw())
-        read++
+        continue
       }
+      const theirs = attempt(() => decodeMPTNode(mutated))
+      if (!ours || !theirs) continue
+      if (bytesToHex(RLP.encode(ours.raw())) !== bytesToHex(RLP.encode(theirs.raw())))
+        wrong.push(`read unlike decodeMPTNode: ${bytesToHex(mutated)}`)
+      read++
     }
+  expect(wrong).toEqual([])
   expect(refused).toBeGreaterThan(100)
   expect(read).toBeGreaterThan(20)
 })
