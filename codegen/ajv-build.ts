@@ -6,10 +6,11 @@
  * `#/components/schemas/X` refs resolve unchanged and method schemas point at `openrpc#/components/schemas/X`;
  * each referenced component is compiled once and shared. Options: draft-07 (the default class, as OpenRPC
  * 1.3 mandates), no coercion, no defaults, first error only, and `verbose` so an error carries its schema
- * (the readable -32602 text reads its `x-error`).
+ * (the readable -32602 text reads its `x-error`). Unions are made cheap for block tags (union-order.ts).
  */
 import { Ajv } from 'ajv'
 import { isSchema, schemaRefPrefix, type MethodModel, type Schema } from './model.js'
+import { finiteFirstValues, oneOfsAsAnyOf } from './union-order.js'
 
 const rootId = 'openrpc'
 
@@ -52,12 +53,16 @@ interface MethodValidators {
   result: string
 }
 
+type FiniteValue = string | number | boolean | null
+
 export interface ValidatorBuild {
   ajv: Ajv
   /** Export name -> schema key, in emission order. */
   exports: Record<string, string>
   /** Per method; an alias maps to its target's validators. */
   byMethod: Map<string, MethodValidators>
+  /** Export name -> the values that pass it outright, checked before ajv runs (union-order.ts). */
+  finiteFirst: Record<string, FiniteValue[]>
 }
 
 function createAjv(): Ajv {
@@ -76,9 +81,18 @@ function createAjv(): Ajv {
 export function buildValidators(methods: MethodModel[], schemas: [string, Schema][]): ValidatorBuild {
   const ajv = createAjv()
   const components = Object.fromEntries(schemas.map(([name, schema]) => [name, forValidation(schema, false)]))
+  const probe = createAjv()
+  probe.addSchema({ $id: rootId, components: { schemas: structuredClone(components) } })
+  const unions = {
+    components,
+    probe,
+    absoluteRef: (ref: string) => (ref.startsWith(schemaRefPrefix) ? `${rootId}${ref}` : ref),
+  }
+  for (const schema of Object.values(components)) oneOfsAsAnyOf(schema, unions)
   ajv.addSchema({ $id: rootId, components: { schemas: components } })
   const exports: Record<string, string> = {}
   const byMethod = new Map<string, MethodValidators>()
+  const finiteFirst: Record<string, FiniteValue[]> = {}
   const seen = new Map<string, string>()
   for (const method of methods) {
     if (method.aliasOf) continue
@@ -88,7 +102,11 @@ export function buildValidators(methods: MethodModel[], schemas: [string, Schema
     const entries: [string, Schema][] = method.params.map((param, i) => [`${id}_param${i}`, param.schema])
     entries.push([`${id}_result`, method.result.schema])
     for (const [name, schema] of entries) {
-      ajv.addSchema(forValidation(schema, true), name)
+      const checked = forValidation(schema, true)
+      oneOfsAsAnyOf(checked, unions)
+      ajv.addSchema(checked, name)
+      const values = finiteFirstValues(checked, unions)
+      if (values.length > 0) finiteFirst[name] = values
       exports[name] = name
     }
     byMethod.set(method.name, { params: entries.slice(0, -1).map(([name]) => name), result: `${id}_result` })
@@ -97,5 +115,5 @@ export function buildValidators(methods: MethodModel[], schemas: [string, Schema
     const target = method.aliasOf ? byMethod.get(method.aliasOf) : undefined
     if (target) byMethod.set(method.name, target)
   }
-  return { ajv, exports, byMethod }
+  return { ajv, exports, byMethod, finiteFirst }
 }

@@ -110,3 +110,22 @@ describe('the generated param and result checks', () => {
     )
   })
 })
+
+describe('block tags, answered before the union runs', () => {
+  test('a tag passes the generated check and a refusal right after one is worded as before', () => {
+    for (const tag of ['latest', 'pending', 'safe', 'finalized', 'earliest']) {
+      expect(check('eth_getBalance', [address, tag])).toBeUndefined()
+      expect(check('eth_getBlockByNumber', [tag, false])).toBeUndefined()
+    }
+    expect(check('eth_getBlockByNumber', ['0x10', false])).toBeUndefined()
+    expect(check('eth_getBlockByNumber', ['lates', false])).toBe(
+      'invalid argument 0 (block): expected a block number (hex quantity) or a block tag, got "lates"',
+    )
+    expect(check('eth_getBlockByNumber', ['0x010', false])).toBe(
+      'invalid argument 0 (block): hex quantity has leading zeros',
+    )
+    expect(check('eth_getBalance', [address, 'Latest'])).toMatch(
+      /^invalid argument 1 \(block\): expected a block number, tag or hash/,
+    )
+  })
+})

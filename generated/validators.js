@@ -2365,14 +2365,13 @@ return errors === 0;
 }
 
 const schema103 = {"title":"Block number selector (EIP-1898)","type":"object","required":["blockNumber"],"additionalProperties":false,"properties":{"blockNumber":{"$ref":"#/components/schemas/BlockNumberOrTag"}}};
-const schema104 = {"title":"Block number or tag","oneOf":[{"$ref":"#/components/schemas/Uint64"},{"$ref":"#/components/schemas/BlockTag"}],"x-error":"a block number (hex quantity) or a block tag"};
+const schema104 = {"title":"Block number or tag","x-error":"a block number (hex quantity) or a block tag","anyOf":[{"$ref":"#/components/schemas/Uint64"},{"$ref":"#/components/schemas/BlockTag"}]};
 
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
-let passing0 = null;
 const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
@@ -2400,10 +2399,8 @@ errors++;
 }
 }
 var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
+valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs4 = errors;
 if(typeof data !== "string"){
 const err2 = {instancePath,schemaPath:"#/components/schemas/BlockTag/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema99.type,parentSchema:schema99,data};
@@ -2426,18 +2423,10 @@ vErrors.push(err3);
 errors++;
 }
 var _valid0 = _errs4 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
+valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema104.oneOf,parentSchema:schema104,data};
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema104.anyOf,parentSchema:schema104,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2638,6 +2627,10 @@ return errors === 0;
 
 
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate67.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate68(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -2809,6 +2802,10 @@ return errors === 0;
 
 
 function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate77.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -2980,6 +2977,10 @@ return errors === 0;
 
 
 function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate83.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -4544,7 +4545,6 @@ let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
-let passing0 = null;
 const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
@@ -4572,10 +4572,8 @@ errors++;
 }
 }
 var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
+valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs4 = errors;
 if(typeof data !== "string"){
 const err2 = {instancePath,schemaPath:"#/components/schemas/BlockTag/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema99.type,parentSchema:schema99,data};
@@ -4598,18 +4596,10 @@ vErrors.push(err3);
 errors++;
 }
 var _valid0 = _errs4 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
+valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema104.oneOf,parentSchema:schema104,data};
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema104.anyOf,parentSchema:schema104,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4637,6 +4627,10 @@ return errors === 0;
 
 
 function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate116.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate117(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -5812,6 +5806,10 @@ return errors === 0;
 
 
 function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate137.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate138(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -7980,6 +7978,10 @@ return errors === 0;
 
 
 function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate188.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate189(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -9858,6 +9860,10 @@ return errors === 0;
 
 
 function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate225.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate226(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -10644,6 +10650,10 @@ return errors === 0;
 
 
 function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate243.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate244(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -11256,7 +11266,6 @@ let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
-let passing0 = null;
 const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
@@ -11284,10 +11293,8 @@ errors++;
 }
 }
 var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
+valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs4 = errors;
 if(typeof data !== "string"){
 const err2 = {instancePath,schemaPath:"#/components/schemas/BlockTag/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema99.type,parentSchema:schema99,data};
@@ -11310,18 +11317,10 @@ vErrors.push(err3);
 errors++;
 }
 var _valid0 = _errs4 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
+valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema104.oneOf,parentSchema:schema104,data};
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema104.anyOf,parentSchema:schema104,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11349,6 +11348,10 @@ return errors === 0;
 
 
 function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate260.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate261(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -13246,6 +13249,10 @@ return errors === 0;
 
 
 function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate285.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate286(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -15082,7 +15089,6 @@ let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
-let passing0 = null;
 const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
@@ -15110,10 +15116,8 @@ errors++;
 }
 }
 var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
+valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs4 = errors;
 if(typeof data !== "string"){
 const err2 = {instancePath,schemaPath:"#/components/schemas/BlockTag/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema99.type,parentSchema:schema99,data};
@@ -15136,18 +15140,10 @@ vErrors.push(err3);
 errors++;
 }
 var _valid0 = _errs4 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
+valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema104.oneOf,parentSchema:schema104,data};
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema104.anyOf,parentSchema:schema104,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -15175,6 +15171,10 @@ return errors === 0;
 
 
 function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate301.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate302(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -16169,6 +16169,10 @@ return errors === 0;
 
 
 function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate310.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate311(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -17463,7 +17467,6 @@ let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
-let passing0 = null;
 const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
@@ -17491,10 +17494,8 @@ errors++;
 }
 }
 var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
+valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs4 = errors;
 if(typeof data !== "string"){
 const err2 = {instancePath,schemaPath:"#/components/schemas/BlockTag/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema99.type,parentSchema:schema99,data};
@@ -17517,18 +17518,10 @@ vErrors.push(err3);
 errors++;
 }
 var _valid0 = _errs4 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
+valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema104.oneOf,parentSchema:schema104,data};
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema104.anyOf,parentSchema:schema104,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -17556,6 +17549,10 @@ return errors === 0;
 
 
 function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate322.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate323(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -17816,6 +17813,10 @@ return errors === 0;
 
 
 function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate327.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate328(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -19406,6 +19407,10 @@ return errors === 0;
 
 
 function validate361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate361.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate362(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -20064,6 +20069,10 @@ return errors === 0;
 
 
 function validate375(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate375.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate376(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -20347,6 +20356,10 @@ return errors === 0;
 
 
 function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate386.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate387(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -21501,7 +21514,6 @@ let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
-let passing0 = null;
 const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
@@ -21529,10 +21541,8 @@ errors++;
 }
 }
 var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
+valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs4 = errors;
 if(typeof data !== "string"){
 const err2 = {instancePath,schemaPath:"#/components/schemas/BlockTag/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema99.type,parentSchema:schema99,data};
@@ -21555,18 +21565,10 @@ vErrors.push(err3);
 errors++;
 }
 var _valid0 = _errs4 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
+valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema104.oneOf,parentSchema:schema104,data};
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema104.anyOf,parentSchema:schema104,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -21594,6 +21596,10 @@ return errors === 0;
 
 
 function validate401(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate401.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate402(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -23787,6 +23793,10 @@ return errors === 0;
 
 
 function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate417.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate418(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -24784,7 +24794,6 @@ let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
-let passing0 = null;
 const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
@@ -24812,10 +24821,8 @@ errors++;
 }
 }
 var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
+valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs4 = errors;
 if(typeof data !== "string"){
 const err2 = {instancePath,schemaPath:"#/components/schemas/BlockTag/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema99.type,parentSchema:schema99,data};
@@ -24838,18 +24845,10 @@ vErrors.push(err3);
 errors++;
 }
 var _valid0 = _errs4 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
+valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema104.oneOf,parentSchema:schema104,data};
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema104.anyOf,parentSchema:schema104,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -24877,6 +24876,10 @@ return errors === 0;
 
 
 function validate431(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate431.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate432(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -25044,7 +25047,6 @@ let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
-let passing0 = null;
 const _errs1 = errors;
 const _errs2 = errors;
 if(errors === _errs2){
@@ -25072,10 +25074,8 @@ errors++;
 }
 }
 var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
+valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs4 = errors;
 if(typeof data !== "string"){
 const err2 = {instancePath,schemaPath:"#/components/schemas/BlockTag/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema99.type,parentSchema:schema99,data};
@@ -25098,18 +25098,10 @@ vErrors.push(err3);
 errors++;
 }
 var _valid0 = _errs4 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
+valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema104.oneOf,parentSchema:schema104,data};
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema104.anyOf,parentSchema:schema104,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -25137,6 +25129,10 @@ return errors === 0;
 
 
 function validate438(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate438.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate439(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -29009,6 +29005,10 @@ return errors === 0;
 
 
 function validate493(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === "earliest" || data === "finalized" || data === "safe" || data === "latest" || data === "pending"){
+validate493.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 if(!(validate494(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -30217,7 +30217,7 @@ return errors === 0;
 }
 
 export const eth_syncing_result = validate511;
-const schema1047 = {"oneOf":[{"type":"boolean","const":false},{"$ref":"openrpc#/components/schemas/SyncStatus"}]};
+const schema1047 = {"anyOf":[{"type":"boolean","const":false},{"$ref":"openrpc#/components/schemas/SyncStatus"}]};
 const schema1048 = {"title":"Sync status","type":"object","required":["startingBlock","currentBlock","highestBlock"],"properties":{"startingBlock":{"$ref":"#/components/schemas/Uint"},"currentBlock":{"$ref":"#/components/schemas/Uint"},"highestBlock":{"$ref":"#/components/schemas/Uint"}}};
 
 function validate512(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -30311,14 +30311,17 @@ return errors === 0;
 
 
 function validate511(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+if(data === false){
+validate511.errors = null;
+return true;
+}
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
-let passing0 = null;
 const _errs1 = errors;
 if(typeof data !== "boolean"){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema1047.oneOf[0].type,parentSchema:schema1047.oneOf[0],data};
+const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema1047.anyOf[0].type,parentSchema:schema1047.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -30328,7 +30331,7 @@ vErrors.push(err0);
 errors++;
 }
 if(false !== data){
-const err1 = {instancePath,schemaPath:"#/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema1047.oneOf[0],data};
+const err1 = {instancePath,schemaPath:"#/anyOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema1047.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -30338,28 +30341,18 @@ vErrors.push(err1);
 errors++;
 }
 var _valid0 = _errs1 === errors;
-if(_valid0){
-valid0 = true;
-passing0 = 0;
-}
+valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs3 = errors;
 if(!(validate512(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate512.errors : vErrors.concat(validate512.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
-if(_valid0 && valid0){
-valid0 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid0 = true;
-passing0 = 1;
-}
+valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema1047.oneOf,parentSchema:schema1047,data};
+const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema1047.anyOf,parentSchema:schema1047,data};
 if(vErrors === null){
 vErrors = [err2];
 }

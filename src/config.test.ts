@@ -31,6 +31,7 @@ describe('defaults', () => {
       rateLimitFailClosed: false,
       quiet: false,
       flashblocksIdleTimeoutMs: 3000,
+      upstreamTimeoutMs: 5000,
       followerCacheBlocks: 128,
       opFees: true,
       l1Settings: DEFAULT_L1_SETTINGS,
@@ -131,6 +132,7 @@ describe('flags', () => {
       rateLimitFailClosed: true,
       quiet: true,
       flashblocksIdleTimeoutMs: 3000,
+      upstreamTimeoutMs: 5000,
       followerCacheBlocks: 128,
       opFees: true,
       l1Settings: DEFAULT_L1_SETTINGS,
@@ -153,6 +155,8 @@ describe('flags', () => {
       '1500',
       '--follower-cache-blocks',
       '64',
+      '--upstream-timeout',
+      '20000',
       '--no-dev-accounts',
     ])
     expect(config).toMatchObject({
@@ -161,6 +165,7 @@ describe('flags', () => {
       sequencer: 'https://sequencer.example/',
       flashblocksIdleTimeoutMs: 1500,
       followerCacheBlocks: 64,
+      upstreamTimeoutMs: 20_000,
       devAccounts: false,
     })
   })
@@ -210,7 +215,7 @@ describe('flags', () => {
       '--dump-state --load-state --history --l1-base-fee --l1-blob-base-fee --l1-fee-scalar --l1-blob-fee-scalar ' +
       '--operator-fee-scalar --operator-fee-constant --da-footprint-gas-scalar --genesis --import --feed-dialect ' +
       '--rpc.send-raw-transaction-sync-timeout --rpc.evmtimeout --fork-url --fork-block-number --upstream --upstream-feed ' +
-      '--sequencer --flashblocks-idle-timeout --follower-cache-blocks'
+      '--sequencer --flashblocks-idle-timeout --upstream-timeout --follower-cache-blocks'
     ).split(' ')
     const switches =
       '--no-dev-accounts --rate-limit-fail-closed --quiet --no-op-fees --no-mining --no-dev-methods --dev-methods --help'.split(

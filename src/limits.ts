@@ -86,7 +86,7 @@ export const MAX_SUBSCRIBE_ADDRESSES = 1_000
 
 // ---- follower mode (src/follower/) ----
 
-/** Deadline of one request to the upstream node (ms); past it the call fails with UpstreamUnavailableError. */
+/** Deadline of one request to the upstream node (ms); past it the call fails with UpstreamUnavailableError. `--upstream-timeout`. */
 export const UPSTREAM_CALL_TIMEOUT_MS = 5_000
 
 /** How often the head follower polls the upstream head when it has no newHeads subscription (ms); the issue asks ≤ 250. */

@@ -186,6 +186,7 @@ async function connectFollower(config: Config): Promise<FollowerBackend> {
     idleTimeoutMs: config.flashblocksIdleTimeoutMs,
     sendSyncTimeoutMs: config.sendSyncTimeoutMs,
     evmTimeoutMs: config.evmTimeoutMs,
+    upstreamTimeoutMs: config.upstreamTimeoutMs,
     cacheBlocks: config.followerCacheBlocks,
     warn: config.quiet ? undefined : (message) => console.warn(message),
   })

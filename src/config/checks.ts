@@ -162,6 +162,8 @@ function checkFollower(config: Config): void {
     fail('--upstream-feed and --sequencer need --upstream (follower mode)')
   if (!isIntegerIn(config.flashblocksIdleTimeoutMs, 10, 3_600_000))
     fail(`--flashblocks-idle-timeout must be a whole number of ms from 10, got ${config.flashblocksIdleTimeoutMs}`)
+  if (!isIntegerIn(config.upstreamTimeoutMs, 10, 600_000))
+    fail(`--upstream-timeout must be a whole number of ms from 10 to 600000, got ${config.upstreamTimeoutMs}`)
   if (!isIntegerIn(config.followerCacheBlocks, 1, 100_000))
     fail(`--follower-cache-blocks must be an integer from 1 to 100000, got ${config.followerCacheBlocks}`)
 }

@@ -14,6 +14,7 @@ import {
   RATE_LIMIT_PER_SECOND,
   SEND_SYNC_MAX_TIMEOUT_MS,
   CALL_TIMEOUT_MS,
+  UPSTREAM_CALL_TIMEOUT_MS,
 } from '../limits.js'
 import type { Config, Network } from './settings.js'
 
@@ -51,6 +52,7 @@ export const CONFIG_DEFAULTS: Readonly<Omit<Config, NetworkSettings>> = {
   rateLimitFailClosed: false,
   quiet: false,
   flashblocksIdleTimeoutMs: FLASHBLOCKS_IDLE_TIMEOUT_MS,
+  upstreamTimeoutMs: UPSTREAM_CALL_TIMEOUT_MS,
   followerCacheBlocks: FOLLOWER_CACHE_BLOCKS,
   opFees: true,
   l1Settings: DEFAULT_L1_SETTINGS,

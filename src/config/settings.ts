@@ -75,6 +75,8 @@ export interface Config {
   sequencer?: string
   /** `--flashblocks-idle-timeout`: feed silence (ms) after which a follower drops pending. */
   flashblocksIdleTimeoutMs: number
+  /** `--upstream-timeout`: the deadline (ms) of one request a follower makes to its upstream or sequencer. */
+  upstreamTimeoutMs: number
   /** `--follower-cache-blocks`: recent upstream blocks a follower keeps in full. */
   followerCacheBlocks: number
   /** OP Stack: user transactions pay the L1 data fee and the operator fee into the fee vaults (`--no-op-fees`). */

@@ -6,6 +6,12 @@
  * of a slab or of a pooled buffer, which a view would keep alive) and a branch keeps where each of its items
  * starts: five heap objects, a child's reference a view made when asked. Read-only nodes: never give them to a
  * writer.
+ *
+ * Why it reads RLP itself beside @ethereumjs/rlp (looked at again for 10.1.3): that package exports only
+ * encode and decode, and decode copies every string item (safeSlice is input.slice) and, with `stream`, the
+ * remainder too; its walker (_decode) is not exported and no API gives an item's offsets. So the headers are
+ * read here, and `checkedEnd` holds a node to decode's rules (nothing past the end, canonical lengths, no
+ * trailing bytes: trie-node.test.ts compares the two on malformed bytes) before the unchecked walk reads it.
  */
 import {
   BranchMPTNode,
@@ -79,7 +85,9 @@ export class ViewBranch extends BranchMPTNode {
 
 /** A node from its stored bytes (RLP), as @ethereumjs's decodeMPTNode gives it, over one copy of them. */
 export function readNode(stored: Uint8Array): MPTNode {
-  if (stored.length === 0 || stored[0]! < 0xc0 || itemEnd(stored, 0) !== stored.length) throw invalid()
+  // every item checked once here; the walks below (and a branch's later reads) trust the headers
+  if (stored.length === 0 || stored[0]! < 0xc0 || checkedEnd(stored, 0, stored.length) !== stored.length)
+    throw invalid()
   const first = headerLength(stored, 0)
   let count = 0
   let end = first
@@ -87,7 +95,7 @@ export function readNode(stored: Uint8Array): MPTNode {
     end = itemEnd(stored, end)
     count++
   }
-  if (end !== stored.length || stored.length > 0xffff) throw invalid()
+  if (stored.length > 0xffff) throw invalid()
   if (count === BRANCH_ITEMS) {
     // the bytes, then the starts (2-byte aligned) in the same ArrayBuffer
     const padded = stored.length + (stored.length & 1)
@@ -107,12 +115,13 @@ export function readNode(stored: Uint8Array): MPTNode {
   const bytes = stored.slice()
   const [path, value] = itemAt(bytes, 0, bytes.length) as [Uint8Array, Item]
   if (!(path instanceof Uint8Array) || path.length === 0) throw invalid()
-  // hex-prefix encoding: the first nibble's 2 bit marks a leaf, its 1 bit an odd length (the second nibble is a key's)
+  // hex-prefix encoding: a first nibble of 2 or more marks a leaf (geth's hasTerm and @ethereumjs read 4-15 so too),
+  // its 1 bit an odd length (the second nibble is a key's)
   const flag = path[0]! >> 4
   const nibbles: number[] = []
   if (flag & 1) nibbles.push(path[0]! & 15)
   for (let i = 1; i < path.length; i++) nibbles.push(path[i]! >> 4, path[i]! & 15)
-  if (flag & 2) return new LeafMPTNode(nibbles, value as Uint8Array)
+  if (flag >= 2) return new LeafMPTNode(nibbles, value as Uint8Array)
   return new ExtensionMPTNode(nibbles, value as Uint8Array)
 }
 
@@ -135,7 +144,36 @@ function headerLength(bytes: Uint8Array, at: number): number {
   return 1 + (first < 0xc0 ? first - 0xb7 : first - 0xf7)
 }
 
-/** Where the item at `at` ends. */
+/**
+ * Where the item at `at` ends, checking it (and a list's items, all the way down) as RLP.decode does: no
+ * item past `limit`, a length in its shortest form (one byte below 0x80 is its own encoding, a long form
+ * only past 55 bytes, no leading zero in a length).
+ */
+function checkedEnd(bytes: Uint8Array, at: number, limit: number): number {
+  if (at >= limit) throw invalid()
+  const first = bytes[at]!
+  if (first < 0x80) return at + 1
+  const list = first >= 0xc0
+  let from = at + 1
+  let length: number
+  if (first <= 0xb7 || (list && first <= 0xf7)) {
+    length = first - (list ? 0xc0 : 0x80)
+    if (length === 1 && !list && from < limit && bytes[from]! < 0x80) throw invalid()
+  } else {
+    const lengthBytes = first - (list ? 0xf7 : 0xb7)
+    if (from + lengthBytes > limit || bytes[from] === 0) throw invalid()
+    length = 0
+    for (let i = from; i < from + lengthBytes; i++) length = length * 256 + bytes[i]!
+    if (length < 56) throw invalid()
+    from += lengthBytes
+  }
+  const end = from + length
+  if (end > limit) throw invalid()
+  if (list) for (let i = from; i < end; ) i = checkedEnd(bytes, i, end)
+  return end
+}
+
+/** Where the item at `at` ends (its header checked by checkedEnd before). */
 function itemEnd(bytes: Uint8Array, at: number): number {
   if (at >= bytes.length) throw invalid()
   const first = bytes[at]!

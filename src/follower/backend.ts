@@ -52,6 +52,8 @@ export interface FollowerOptions {
   sendSyncTimeoutMs?: number
   /** `--follower-cache-blocks`. */
   cacheBlocks?: number
+  /** `--upstream-timeout` (ms): the deadline of one request to the upstream or the sequencer. */
+  upstreamTimeoutMs?: number
   /** `--rpc.evmtimeout` (ms, 0 = none): each eth_call's, estimate's and simulation's time budget. */
   evmTimeoutMs?: number
   /** newHeads over the upstream's WebSocket (default: its HTTP URL with a ws scheme); false polls only. */
@@ -107,7 +109,9 @@ export class FollowerBackend implements Backend {
       warn,
       known,
     })
-    const sequencer: UpstreamRpc = options.sequencer ? new UpstreamClient(options.sequencer) : upstream
+    const sequencer: UpstreamRpc = options.sequencer
+      ? new UpstreamClient(options.sequencer, { timeoutMs: options.upstreamTimeoutMs })
+      : upstream
     this.submitter = new FollowerSubmitter({
       sequencer,
       common,
@@ -179,7 +183,7 @@ export class FollowerBackend implements Backend {
    * upstream when it does not answer. Nothing is followed until start().
    */
   static async connect(options: FollowerOptions): Promise<FollowerBackend> {
-    const upstream = new UpstreamClient(options.upstream)
+    const upstream = new UpstreamClient(options.upstream, { timeoutMs: options.upstreamTimeoutMs })
     let chainId: bigint
     let genesis: BlockRecord
     let common: Common

@@ -9,6 +9,7 @@
 import type { EVM } from '@ethereumjs/evm'
 import { Address } from '@ethereumjs/util'
 import type { TxRecord } from '../domain/types.js'
+import { UpstreamUnavailableError } from '../errors.js'
 import type { UpstreamSnapshot } from './upstream-snapshot.js'
 import { discoveryCopy } from '../evm/patches/discovery-evm.js'
 
@@ -16,7 +17,12 @@ export function needsDiscovery(snapshot: UpstreamSnapshot, txs: readonly TxRecor
   return txs.some(({ tx, sender }) => !snapshot.has(sender) || (tx.to !== undefined && !snapshot.has(tx.to.bytes)))
 }
 
+/**
+ * Rejects with the upstream's failure if a run met one (once every run settled): the real execution would
+ * ask the upstream that just failed for the same reads and wait out a second deadline.
+ */
 export async function discoverReads(evm: EVM, txs: readonly TxRecord[]): Promise<void> {
+  let unavailable: UpstreamUnavailableError | undefined
   await Promise.all(
     txs
       .filter(({ tx }) => tx.to !== undefined && tx.data.length > 0)
@@ -30,9 +36,11 @@ export async function discoverReads(evm: EVM, txs: readonly TxRecord[]): Promise
             data: tx.data,
             gasLimit: tx.gasLimit,
           })
-        } catch {
-          // a speculative run may fail (balance, a read that failed): the real execution decides
+        } catch (err) {
+          // a speculative run may fail (balance, a read the upstream refused): the real execution decides
+          if (err instanceof UpstreamUnavailableError) unavailable ??= err
         }
       }),
   )
+  if (unavailable) throw unavailable
 }

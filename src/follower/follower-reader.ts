@@ -67,12 +67,7 @@ export class FollowerReader implements BlockReader {
     if (local) return local
     const oldest = this.parts.cache.oldest()
     if (!oldest || oldest.number === 0n) return undefined
-    const where = await this.parts.history.txBlock(hash)
-    if (!where || where.blockNumber >= oldest.number) return undefined
-    const block = await this.parts.history.block(where.blockHash)
-    const index = block?.txs.findIndex((t) => keyOf(t.hash) === keyOf(hash)) ?? -1
-    if (!block || index < 0) return undefined
-    return { block, index, tx: block.txs[index], receipt: block.receipts[index], pending: false }
+    return this.parts.history.tx(hash, (number) => number < oldest.number)
   }
 
   unsealedTx(hash: Uint8Array): Promise<TxRecord | undefined> {

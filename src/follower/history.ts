@@ -6,7 +6,7 @@
 import type { Common } from '@ethereumjs/common'
 import type { Block, Receipt } from '../../generated/types.js'
 import { keyOf } from '../domain/block-record.js'
-import type { BlockRecord } from '../domain/types.js'
+import type { BlockRecord, TxLocation } from '../domain/types.js'
 import { data, parseData, quantity } from '../format/hex.js'
 import { blockFromUpstream } from './from-upstream.js'
 import type { UpstreamRpc } from './upstream-rpc.js'
@@ -38,10 +38,16 @@ export class UpstreamHistory {
     return block
   }
 
-  /** Where the upstream says a transaction was included, if it knows it. */
-  async txBlock(hash: Uint8Array): Promise<{ blockNumber: bigint; blockHash: Uint8Array } | undefined> {
+  /**
+   * The transaction as the upstream has it in a block, if it knows it and `wanted` takes that block's
+   * number (a reader answers only for blocks it does not hold itself).
+   */
+  async tx(hash: Uint8Array, wanted: (blockNumber: bigint) => boolean): Promise<TxLocation | undefined> {
     const receipt = await this.upstream.call<Receipt | null>('eth_getTransactionReceipt', [data(hash)])
-    if (!receipt?.blockHash || !receipt.blockNumber) return undefined
-    return { blockNumber: BigInt(receipt.blockNumber), blockHash: parseData(receipt.blockHash) }
+    if (!receipt?.blockHash || !receipt.blockNumber || !wanted(BigInt(receipt.blockNumber))) return undefined
+    const block = await this.block(parseData(receipt.blockHash))
+    const index = block?.txs.findIndex((t) => keyOf(t.hash) === keyOf(hash)) ?? -1
+    if (!block || index < 0) return undefined
+    return { block, index, tx: block.txs[index], receipt: block.receipts[index], pending: false }
   }
 }

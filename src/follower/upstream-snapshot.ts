@@ -115,7 +115,11 @@ export class UpstreamSnapshot {
     return this.knownRoots.get(keyOf(address))
   }
 
-  /** Loads these accounts and slots in as few batches as the batch limit allows; ignores failures (reads retry). */
+  /**
+   * Loads these accounts and slots in as few batches as the batch limit allows. Rejects with the first
+   * failure once every load settled: the caller is about to read them, and a read would ask the upstream
+   * that just failed again and wait out a second deadline (a failed load is forgotten, so it would).
+   */
   async prefetch(
     accounts: Iterable<Uint8Array>,
     slots: Iterable<{ address: Uint8Array; slot: Uint8Array }> = [],
@@ -123,7 +127,7 @@ export class UpstreamSnapshot {
     const reads: Promise<unknown>[] = []
     for (const address of accounts) reads.push(this.account(address))
     for (const { address, slot } of slots) reads.push(this.storage(address, slot))
-    await Promise.allSettled(reads)
+    for (const read of await Promise.allSettled(reads)) if (read.status === 'rejected') throw read.reason
   }
 
   private load<T>(

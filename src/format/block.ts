@@ -6,7 +6,7 @@ import type { BlockHeader } from '@ethereumjs/block'
 import type { BlockRecord } from '../domain/types.js'
 import type { Block } from '../../generated/types.js'
 import { address, data, quantity } from './hex.js'
-import { formatTransaction } from './transaction.js'
+import { formatTransaction, type RpcTransaction } from './transaction.js'
 
 /** The header fields geth reports, in its order. */
 /** A header as newHeads sends it: a Block without size, transactions, uncles and withdrawals. */
@@ -66,7 +66,16 @@ export function formatBlock(
 
 /** A chain block record as eth_getBlockBy* answers it: transactions as hashes, or as full objects. */
 export function formatBlockRecord(block: BlockRecord, hydrated: boolean): Block {
-  const position = (index: number) => ({
+  const transactions = hydrated
+    ? block.txs.map((_, i) => formatTxInBlock(block, i))
+    : block.txs.map((record) => data(record.hash))
+  return formatBlock(block.header, block.hash, block.size, transactions, block)
+}
+
+/** The `index`-th transaction of a block in geth's RPCTransaction shape. */
+export function formatTxInBlock(block: BlockRecord, index: number): RpcTransaction {
+  const { tx, sender } = block.txs[index]!
+  return formatTransaction(tx, sender, {
     blockHash: block.hash,
     blockNumber: block.number,
     blockTimestamp: block.header.timestamp,
@@ -74,8 +83,4 @@ export function formatBlockRecord(block: BlockRecord, hydrated: boolean): Block 
     baseFee: block.header.baseFeePerGas,
     depositNonce: block.receipts[index]?.depositNonce,
   })
-  const transactions = hydrated
-    ? block.txs.map((record, i) => formatTransaction(record.tx, record.sender, position(i)))
-    : block.txs.map((record) => data(record.hash))
-  return formatBlock(block.header, block.hash, block.size, transactions, block)
 }

@@ -122,6 +122,7 @@ const REFUSED: Case[] = [
     '--sequencer must be an http:// or https:// URL',
   ],
   [['--flashblocks-idle-timeout', '5'], { flashblocksIdleTimeoutMs: 5 }, '--flashblocks-idle-timeout must be'],
+  [['--upstream-timeout', '0'], { upstreamTimeoutMs: 0 }, '--upstream-timeout must be a whole number of ms from 10'],
   [['--follower-cache-blocks', '0'], { followerCacheBlocks: 0 }, '--follower-cache-blocks must be an integer from 1'],
   // a follower refuses every setting of the embedded chain, the chain being its upstream's
   beside(['--network', 'testnet'], { network: 'testnet' }),

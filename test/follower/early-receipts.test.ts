@@ -9,12 +9,14 @@ import { type Hex, encodeDeployData, keccak256 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterEach, describe, expect, test } from 'vitest'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
+import type { Config } from '../../src/config/settings.js'
 import { type RunningFollower, type RunningService, startService } from '../../src/service.js'
 import { BOB, DEV_KEY_1, DEV_KEY_2 } from '../support/dev-keys.js'
 import { startFeedRelay } from '../support/feed-relay.js'
 import { testToken } from '../support/fixtures.js'
 import { scrape } from '../support/prometheus.js'
 import { call, rpc } from '../support/rpc.js'
+import { startStallingUpstream } from '../support/stalling-upstream.js'
 import { type TcpProxy, startTcpProxy } from '../support/tcp-proxy.js'
 import { until } from '../support/wait-for.js'
 
@@ -44,11 +46,8 @@ interface Setup {
   follower: RunningFollower
 }
 
-/**
- * A leader that seals only when told, and a follower whose upstream goes through the proxy and whose sends
- * go straight to the leader (--sequencer), so a send works while the upstream is frozen.
- */
-async function setup(feedOf: (leaderFeed: string) => Promise<string> = async (url) => url, idleMs = 60_000) {
+/** A leader that seals only when told. */
+async function startLeader(): Promise<RunningService> {
   const leader = await startService({
     port: 0,
     quiet: true,
@@ -57,19 +56,26 @@ async function setup(feedOf: (leaderFeed: string) => Promise<string> = async (ur
     flashblockIntervalMs: 200,
   })
   closers.push(() => leader.close())
-  const proxy = await startTcpProxy(Number(new URL(leader.url).port))
-  closers.push(() => {
-    proxy.thaw()
-    return proxy.down()
-  })
+  return leader
+}
+
+/**
+ * A follower of `leader` through `upstream`, whose sends go straight to the leader (--sequencer), so a send
+ * works while the upstream does not; resolves once it preconfirms.
+ */
+async function startFollower(
+  leader: RunningService,
+  upstream: string,
+  settings: Partial<Config> = {},
+): Promise<RunningFollower> {
   const follower = await startService({
     port: 0,
     quiet: true,
     rateLimit: 0,
-    upstream: proxy.url(),
+    upstream,
     sequencer: leader.url,
-    upstreamFeed: await feedOf(`${leader.wsUrl}ws/flashblocks`),
-    flashblocksIdleTimeoutMs: idleMs,
+    upstreamFeed: `${leader.wsUrl}ws/flashblocks`,
+    ...settings,
   })
   closers.push(() => follower.close())
   // it joined the leader's open block in the middle: it preconfirms from the next block's index 0
@@ -77,11 +83,25 @@ async function setup(feedOf: (leaderFeed: string) => Promise<string> = async (ur
     await leader.chain.sealNow()
     try {
       await until(() => follower.follower.pending.current() !== undefined, 'the follower to preconfirm', 5_000)
-      break
+      return follower
     } catch (err) {
       if (attempt === 4) throw err
     }
   }
+}
+
+/** A leader and a follower whose upstream goes through a TCP proxy the test can freeze. */
+async function setup(feedOf: (leaderFeed: string) => Promise<string> = async (url) => url, idleMs = 60_000) {
+  const leader = await startLeader()
+  const proxy = await startTcpProxy(Number(new URL(leader.url).port))
+  closers.push(() => {
+    proxy.thaw()
+    return proxy.down()
+  })
+  const follower = await startFollower(leader, proxy.url(), {
+    upstreamFeed: await feedOf(`${leader.wsUrl}ws/flashblocks`),
+    flashblocksIdleTimeoutMs: idleMs,
+  })
   return { leader, proxy, follower } satisfies Setup
 }
 
@@ -188,7 +208,7 @@ describe('a provisional receipt goes with its dropped block', () => {
     proxy.freeze()
     const hash = await call<Hex>(leader.url, 'eth_sendRawTransaction', [await transfer(DEV_KEY_1)])
     await until(async () => (await receiptOn(preconf, hash)) !== null, 'the receipt early')
-    // the upstream calls time out (5 s each: the prefetch, then the EVM's own reads) and the block is dropped
+    // the prefetch of the frame's accounts times out (5 s) and the block is dropped
     await until(async () => (await receiptOn(preconf, hash)) === null, 'the receipt withdrawn', 45_000)
     const metrics = follower.follower.status().follower!
     expect(metrics.reexecution.failures).toBeGreaterThanOrEqual(1)
@@ -225,5 +245,26 @@ describe('a provisional receipt goes with its dropped block', () => {
     // re-execution still waits on the upstream (it gives up after 5 s): the idle feed withdrew the receipt
     expect(metrics.reexecution.failures).toBe(0)
     expect(metrics.earlyReceipts.withdrawn).toBeGreaterThanOrEqual(1)
+  }, 60_000)
+})
+
+describe('a stalled upstream is waited on once', () => {
+  test('the frame asks it for its accounts in one request and is dropped when that one times out: the receipt is null after one --upstream-timeout', async () => {
+    const timeoutMs = 1_000
+    const leader = await startLeader()
+    const upstream = await startStallingUpstream(leader.url)
+    closers.push(() => upstream.close())
+    const follower = await startFollower(leader, upstream.url, { upstreamTimeoutMs: timeoutMs })
+    const preconf = follower.flashblocksUrl
+    upstream.stall()
+    const stalledAt = performance.now()
+    const hash = await call<Hex>(leader.url, 'eth_sendRawTransaction', [await transfer(DEV_KEY_1)])
+    await until(async () => (await receiptOn(preconf, hash)) !== null, 'the receipt early')
+    await until(async () => (await receiptOn(preconf, hash)) === null, 'the receipt withdrawn')
+    expect(performance.now() - stalledAt).toBeGreaterThanOrEqual(timeoutMs)
+    // one batch of the sender's and recipient's balance, nonce and code; before, the EVM asked again and waited again
+    const stateReads = upstream.stalled.filter((methods) => methods.includes('eth_getBalance'))
+    expect(stateReads).toEqual([expect.arrayContaining(['eth_getBalance', 'eth_getTransactionCount', 'eth_getCode'])])
+    expect(follower.follower.status().follower!.reexecution.failures).toBe(1)
   }, 60_000)
 })

@@ -137,4 +137,15 @@ describe('a follower serves the rpc-compat methods as its leader', { timeout: 60
     }
     expect(BigInt((await answer(follower.url, 'eth_call', calls[5]![1])) as Hex)).toBe(1000n)
   })
+
+  test('a transaction of a block older than the follower holds is read from the upstream as the leader answers it', async () => {
+    const oldest = follower.follower.cache.oldest()!.number
+    for (const hash of txs) {
+      const receipt = (await answer(leader.url, 'eth_getTransactionReceipt', [hash])) as { blockNumber: Hex }
+      expect(BigInt(receipt.blockNumber)).toBeLessThan(oldest)
+      expect(await answer(follower.url, 'eth_getTransactionReceipt', [hash])).toEqual(receipt)
+      const tx = await answer(leader.url, 'eth_getTransactionByHash', [hash])
+      expect(await answer(follower.flashblocksUrl, 'eth_getTransactionByHash', [hash])).toEqual(tx)
+    }
+  })
 })

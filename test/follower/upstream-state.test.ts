@@ -5,6 +5,15 @@ import { UpstreamStateManager } from '../../src/follower/upstream-state.js'
 import { type Harness, startHarness } from '../support/harness.js'
 import { BOB } from '../support/dev-keys.js'
 import { UpstreamClient } from '../../src/follower/upstream-client.js'
+import type { EVM } from '@ethereumjs/evm'
+import { createLegacyTx } from '@ethereumjs/tx'
+import { createVM } from '@ethereumjs/vm'
+import { encodeFunctionData } from 'viem'
+import type { TxRecord } from '../../src/domain/types.js'
+import { throwawayVmCommon } from '../../src/evm/chain-common.js'
+import { discoverReads } from '../../src/follower/discover.js'
+import { testToken } from '../support/fixtures.js'
+import { startStallingUpstream } from '../support/stalling-upstream.js'
 
 const slot = (n: number) => setLengthLeft(Uint8Array.of(n), 32)
 
@@ -102,5 +111,32 @@ describe('upstream-backed state on the leader', () => {
     await Promise.all(addresses.map((a) => state.getAccount(a))) // cached: no request
     await Promise.all([state.getStorage(token, slot(0)), state.getStorage(token, slot(1)), state.getCode(token)])
     expect(state.snapshot.stats.requests).toBe(3)
+  })
+})
+
+describe('finding a flashblock’s reads on a stalled upstream', () => {
+  test('gives up with the upstream’s failure once the runs settled, so the real run does not ask and wait again', async () => {
+    const h = await startHarness()
+    const upstream = await startStallingUpstream(h.service.url)
+    try {
+      const deployed = await h.deployToken(1000n)
+      await h.mine()
+      const token = hexToBytes(deployed.address)
+      const sender = hexToBytes(h.alice.address)
+      const snapshot = new UpstreamSnapshot(new UpstreamClient(upstream.url, { timeoutMs: 300 }), h.chain.store.height)
+      const state = new UpstreamStateManager(snapshot, h.chain.common)
+      await snapshot.prefetch([sender, token])
+      const vm = await createVM({ common: throwawayVmCommon(h.chain.common), stateManager: state })
+      const data = hexToBytes(encodeFunctionData({ abi: testToken.abi, functionName: 'transfer', args: [BOB, 1n] }))
+      const tx = createLegacyTx({ to: token, data, gasLimit: 100_000n, gasPrice: 10n ** 10n })
+      upstream.stall()
+      await expect(discoverReads(vm.evm as EVM, [{ tx, sender } as unknown as TxRecord])).rejects.toThrow(
+        /no answer within 300 ms/,
+      )
+      expect(upstream.stalled.length).toBe(1)
+    } finally {
+      await upstream.close()
+      await h.close()
+    }
   })
 })

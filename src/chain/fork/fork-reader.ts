@@ -6,7 +6,6 @@
  */
 import type { Endpoint } from '../../../generated/methods.js'
 import type { BlockReader, BlockSelector, StateView } from '../../capabilities/read.js'
-import { keyOf } from '../../domain/block-record.js'
 import type { BlockRecord, TxLocation, TxRecord } from '../../domain/types.js'
 import { stateView } from '../../follower/follower-state.js'
 import { quantity } from '../../format/hex.js'
@@ -53,12 +52,7 @@ export class ForkReader implements BlockReader {
   async tx(hash: Uint8Array): Promise<TxLocation | undefined> {
     const local = await this.local.tx(hash)
     if (local && local.block.number > this.fork.number) return local
-    const where = await this.fork.history.txBlock(hash)
-    if (!where || where.blockNumber > this.fork.number) return undefined
-    const block = await this.fork.history.block(where.blockHash)
-    const index = block?.txs.findIndex((t) => keyOf(t.hash) === keyOf(hash)) ?? -1
-    if (!block || index < 0) return undefined
-    return { block, index, tx: block.txs[index], receipt: block.receipts[index], pending: false }
+    return this.fork.history.tx(hash, (number) => number <= this.fork.number)
   }
 
   unsealedTx(hash: Uint8Array): Promise<TxRecord | undefined> {

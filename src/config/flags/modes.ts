@@ -73,6 +73,12 @@ export const FOLLOWER_FLAGS = {
     integer,
     `feed silence that drops pending (default ${d.flashblocksIdleTimeoutMs})`,
   ),
+  'upstream-timeout': value(
+    'upstreamTimeoutMs',
+    '<ms>',
+    integer,
+    `how long one request to --upstream or --sequencer may take (default ${d.upstreamTimeoutMs})`,
+  ),
   'follower-cache-blocks': value(
     'followerCacheBlocks',
     '<n>',

@@ -3,7 +3,7 @@ import { parseData, parseQuantity } from '../../format/hex.js'
 import type { BlockRecord } from '../../domain/types.js'
 import { lookupBlock } from '../block-param.js'
 import type { Handler } from '../context.js'
-import { formatTxInBlock } from './tx-lookup.js'
+import { formatTxInBlock } from '../../format/block.js'
 
 function at(block: BlockRecord | undefined, indexHex: string) {
   const index = parseQuantity(indexHex)

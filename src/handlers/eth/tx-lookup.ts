@@ -4,6 +4,7 @@
  * preconfirmed one seen from the general endpoint), which geth reports with null block fields.
  */
 import type { BlockRecord, TxRecord } from '../../domain/types.js'
+import { formatTxInBlock } from '../../format/block.js'
 import { formatTransaction, type RpcTransaction } from '../../format/transaction.js'
 import type { HandlerContext } from '../context.js'
 
@@ -14,19 +15,6 @@ export async function findTransaction(ctx: HandlerContext, hash: Uint8Array): Pr
   if (located) return { record: located.tx, block: located.block, index: located.index }
   const waiting = await ctx.resolver.unsealedTx(hash)
   return waiting ? { record: waiting } : undefined
-}
-
-/** The `index`-th transaction of a block in geth's RPCTransaction shape. */
-export function formatTxInBlock(block: BlockRecord, index: number): RpcTransaction {
-  const { tx, sender } = block.txs[index]!
-  return formatTransaction(tx, sender, {
-    blockHash: block.hash,
-    blockNumber: block.number,
-    blockTimestamp: block.header.timestamp,
-    index,
-    baseFee: block.header.baseFeePerGas,
-    depositNonce: block.receipts[index]?.depositNonce,
-  })
 }
 
 export function formatFound(found: FoundTx): RpcTransaction {

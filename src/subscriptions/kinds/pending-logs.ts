@@ -4,20 +4,15 @@
  * that flashblock.
  */
 import type { LogCriteria } from '../../filters/criteria.js'
-import { expectAtMost } from '../params.js'
-import { readLogCriteria } from '../log-filter.js'
 import type { FormattedBlock } from '../formatted-block.js'
 import type { FlashblockView } from '../flashblock-view.js'
 import type { Subscription, SubscriptionKindSpec } from '../types.js'
-import { publishLogs } from './logs.js'
+import { logs, publishLogs } from './logs.js'
 
 export const pendingLogs: SubscriptionKindSpec<LogCriteria> = {
   name: 'pendingLogs',
   endpoints: ['flashblocks'],
-  parseParams(args) {
-    expectAtMost(args, 1)
-    return readLogCriteria(args[0], 'filter')
-  },
+  parseParams: logs.parseParams,
 }
 
 export function publishPendingLogs(
