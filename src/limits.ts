@@ -264,6 +264,13 @@ export const CALL_EVMS_MAX_IDLE = 64
  */
 export const WARM_UP_CALLS = 8
 
+/**
+ * Slices of the interpreter's heating loop the CLI's warm-up runs after its calls, one per turn of the event
+ * loop (src/evm/interpreter/heat.ts, ~1 ms each once hot): V8 had optimised every arithmetic helper by the
+ * ~22nd (--trace-opt). ~100-130 ms of CPU in all, most of it V8's compiler threads.
+ */
+export const WARM_UP_HEAT_SLICES = 24
+
 /** The VM pool's state roots with idle VMs kept (evm/execution/vm-pool.ts): latest, pending and a few just replaced. */
 export const VM_POOL_MAX_ROOTS = 8
 
