@@ -19,19 +19,14 @@
  * our server's standard output goes to FILE.<case>.<round>.<column>, a marker line before each call (to read
  * V8's --trace-opt/--trace-deopt per call).
  *
- * With `--profile DIR` our server runs under --cpu-prof (profiles in DIR/<case>.<round>.<column>/), and after
- * each round the main thread's samples within the first and the last call are summed by function (self time): the
- * samples' clock and this process's are both the system's monotonic one.
- *
  *   npx tsx bench/cold-calls.ts [--calls 5] [--rounds 2] [--only tstore,aggregate,quote] [--running 0]
- *     [--warm-with aggregate,quote,shift] [--node-args="A|B"] [--stdout FILE] [--profile DIR] [--baseline DIR]
+ *     [--warm-with aggregate,quote,shift] [--node-args="A|B"] [--stdout FILE] [--baseline DIR]
  *
  * `--baseline DIR`: another checkout of this repository (its own src/), each column run from it too (labelled
  * "before").
  */
-import { closeSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs'
+import { closeSync, openSync, writeSync } from 'node:fs'
 import { loadavg } from 'node:os'
-import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { encodeFunctionData, type Hex } from 'viem'
 import { testToken } from '../test/support/fixtures.js'
@@ -57,7 +52,6 @@ const { values: args } = parseArgs({
     'warm-with': { type: 'string', default: 'aggregate,quote,shift' },
     'node-args': { type: 'string', default: '' },
     stdout: { type: 'string' },
-    profile: { type: 'string' },
     baseline: { type: 'string' },
   },
 })
@@ -99,7 +93,7 @@ async function call(url: string, c: CallCase, seq: number): Promise<void> {
  * The first CALLS calls of `c` on `target`: server CPU ms of each, less the idle server's own; a line before
  * each in the server's standard output `file`, if any.
  */
-async function firstCalls(target: Target, c: CallCase, file?: number, windows?: [number, number][]): Promise<string[]> {
+async function firstCalls(target: Target, c: CallCase, file?: number): Promise<string[]> {
   // after other traffic (the set-up, the CLI's warm-up), V8's compiler threads may still be busy: let them finish first
   await sleep(1000)
   const idle = await idleThreadsCpuPerMs(target.pid!, 1000)
@@ -110,9 +104,7 @@ async function firstCalls(target: Target, c: CallCase, file?: number, windows?: 
     const cpu0 = threadsCpuMs(target.pid!)
     const main0 = threadsCpuMs(target.pid!, target.pid)
     const t0 = performance.now()
-    const at = monotonicUs()
     await call(target.url, c, i)
-    windows?.push([at, monotonicUs()])
     const all = Math.max(0, threadsCpuMs(target.pid!) - cpu0 - idle * (performance.now() - t0))
     // the main thread's own (the rest is mostly V8's compiler and collector threads), not less idle
     const main = threadsCpuMs(target.pid!, target.pid) - main0
@@ -125,38 +117,6 @@ async function firstCalls(target: Target, c: CallCase, file?: number, windows?: 
   return out
 }
 
-const monotonicUs = () => Number(process.hrtime.bigint() / 1000n)
-
-/** The top functions by self time of the profile in `dir` within the window [from, to] (µs, monotonic). */
-function profileWindow(dir: string, [from, to]: [number, number], top = 25): string {
-  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))
-  if (!file) return `(no profile in ${dir})`
-  const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
-    nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]
-    startTime: number
-    samples: number[]
-    timeDeltas: number[]
-  }
-  const names = new Map<number, string>()
-  for (const { id, callFrame: f } of profile.nodes) {
-    const where = f.url ? ` ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber + 1}` : ''
-    names.set(id, `${f.functionName || '(anonymous)'}${where}`)
-  }
-  const by = new Map<string, number>()
-  let t = profile.startTime
-  let busy = 0
-  for (let i = 0; i < profile.samples.length; i++) {
-    t += profile.timeDeltas[i]!
-    if (t < from || t > to) continue
-    const name = names.get(profile.samples[i]!)!
-    const ms = (profile.timeDeltas[i + 1] ?? 0) / 1000
-    by.set(name, (by.get(name) ?? 0) + ms)
-    if (name !== '(idle)') busy += ms
-  }
-  const rows = [...by].sort((a, b) => b[1] - a[1]).slice(0, top)
-  return [`busy ${busy.toFixed(1)} ms`, ...rows.map(([n, ms]) => `${ms.toFixed(2).padStart(7)}  ${n}`)].join('\n')
-}
-
 const load = () =>
   loadavg()
     .slice(0, 2)
@@ -164,19 +124,18 @@ const load = () =>
     .join(' / ')
 
 /** A server to measure: ours with one set of node arguments, or anvil. */
-type Peer = { label: string; start: (file?: number, profile?: string) => Promise<Target>; ours: boolean }
+type Peer = { label: string; start: (file?: number) => Promise<Target>; ours: boolean }
 const checkouts = [undefined, ...(args.baseline ? [args.baseline] : [])]
 const peers: Peer[] = [
   ...checkouts.flatMap((cwd) =>
     variants.map((v) => ({
       label: `${cwd ? 'before' : 'ours'}${v.length === 0 ? '' : ` ${v.join(' ')}`}`,
-      start: (file?: number, profile?: string) => {
+      start: (file?: number) => {
         // NAME=value items are the server's environment (e.g. PRECONF_WARM_UP=0), the others node's arguments
         const env = v.filter((a) => /^[A-Z_]+=/.test(a))
         for (const key of ENV_KEYS) delete process.env[key]
         for (const item of env) process.env[item.split('=')[0]!] = item.slice(item.indexOf('=') + 1)
         const node = v.filter((a) => !env.includes(a))
-        if (profile) node.push('--cpu-prof', '--cpu-prof-dir', profile, '--cpu-prof-interval', '100')
         return startOurs(['--rpc.evmtimeout', '0'], node, cwd, file)
       },
       ours: true,
@@ -222,24 +181,14 @@ for (let round = 1; round <= Number(args.rounds); round++) {
         peer.ours && args.stdout
           ? openSync(`${args.stdout}.${setup.name.split(/[ ,]/)[0]}.${round}.${peers.indexOf(peer)}`, 'w')
           : undefined
-      const profile =
-        peer.ours && args.profile
-          ? join(args.profile, `${setup.name.split(/[ ,]/)[0]}.${round}.${peers.indexOf(peer)}`)
-          : undefined
-      const windows: [number, number][] = []
-      const target = await peer.start(file, profile)
+      const target = await peer.start(file)
       try {
         if (RUNNING > 0) await warmWithOthers(target.url, setup)
-        cells.set(peer, (await firstCalls(target, await setup.on(target.url), file, windows)).join(' '))
+        cells.set(peer, (await firstCalls(target, await setup.on(target.url), file)).join(' '))
       } finally {
         await target.stop()
         if (file !== undefined) closeSync(file)
       }
-      if (profile)
-        for (const n of [0, windows.length - 1])
-          console.log(
-            `${peer.label}, ${setup.name}, round ${round}, call ${n + 1}:\n${profileWindow(profile, windows[n]!)}`,
-          )
     }
     console.log(`| ${setup.name} | ${round} | ${peers.map((p) => cells.get(p)).join(' | ')} | ${load()} |`)
   }

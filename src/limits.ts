@@ -267,7 +267,8 @@ export const WARM_UP_CALLS = 8
 /**
  * Slices of the interpreter's heating loop the CLI's warm-up runs after its calls, one per turn of the event
  * loop (src/evm/interpreter/heat.ts, ~1 ms each once hot): V8 had optimised every arithmetic helper by the
- * ~22nd (--trace-opt). ~100-130 ms of CPU in all, most of it V8's compiler threads.
+ * ~22nd (--trace-opt). A CLI process's CPU in the 3 s after it is ready: ~270-380 ms with them against
+ * ~160-200 with the calls alone (load 12), most of it V8's compiler threads.
  */
 export const WARM_UP_HEAT_SLICES = 24
 
