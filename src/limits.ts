@@ -272,6 +272,13 @@ export const WARM_UP_CALLS = 8
  */
 export const WARM_UP_HEAT_SLICES = 24
 
+/**
+ * eth_calls of the warm-up with a 24 KB calldata to an account without code, after the L1 fee calls: a call's
+ * intrinsic gas counts its calldata's zero bytes in a loop, which small calls never make hot; an aggregator's
+ * first call (19 KB) ran it in V8's interpreter (~1 ms, cold; 0.04 optimised) and had it compiled during the call.
+ */
+export const WARM_UP_WIDE_CALLS = 3
+
 /** The VM pool's state roots with idle VMs kept (evm/execution/vm-pool.ts): latest, pending and a few just replaced. */
 export const VM_POOL_MAX_ROOTS = 8
 

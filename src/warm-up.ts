@@ -5,7 +5,8 @@
  * in ~1.5-6 and anvil in ~1 (bench/cold-calls.ts). These are calls a node of an OP Stack chain is asked
  * all the time: the GasPriceOracle's L1 fee of a transaction (its FastLZ size estimate: memory, shifts,
  * byte arithmetic, the L1Block's slots read by a STATICCALL), each with calldata and a gas limit of its
- * own so the call memo answers none (WARM_UP_CALLS says how many). Then the interpreter's arithmetic (DIV,
+ * own so the call memo answers none (WARM_UP_CALLS says how many), and WARM_UP_WIDE_CALLS with a batch's
+ * worth of calldata to an address without code (the calldata's intrinsic gas loop). Then the interpreter's arithmetic (DIV,
  * MOD, MULMOD, EXP and the rest on words of every width), which those calls and ordinary traffic barely run
  * but a quote or a pricing library's call runs thousands of times: WARM_UP_HEAT_SLICES slices of heat.ts's
  * loop, until V8 has optimised its helpers. One at a time, each after the event loop's pending work, so a
@@ -19,7 +20,7 @@ import type { Chain } from './chain/chain.js'
 import { keccak256 } from './evm/crypto.js'
 import { interpreterByDefault } from './evm/interpreter/call.js'
 import { heatSlice } from './evm/interpreter/run.js'
-import { WARM_UP_CALLS, WARM_UP_HEAT_SLICES } from './limits.js'
+import { WARM_UP_CALLS, WARM_UP_HEAT_SLICES, WARM_UP_WIDE_CALLS } from './limits.js'
 import { GAS_PRICE_ORACLE } from './opstack/addresses.js'
 
 /** getL1Fee(bytes)'s calldata, ABI-encoded here: viem is the client's optional peer, not in the service's image. */
@@ -46,14 +47,21 @@ function payload(n: number, seed: number): Uint8Array {
   return out
 }
 
+/** The wide calls' recipient: an address without code (none of the chain's predeploys or precompiles). */
+const NO_CODE = new Uint8Array(20).fill(0xde)
+const WIDE_BYTES = 24 * 1024
+
 export function warmUp(chain: Chain): void {
   let i = 0
   const next = (): void => {
-    if (i >= WARM_UP_CALLS) {
+    if (i >= WARM_UP_CALLS + WARM_UP_WIDE_CALLS) {
       if (interpreterByDefault()) setImmediate(heatNext, 0)
       return
     }
-    const request = { to: GAS_PRICE_ORACLE, data: getL1FeeCall(payload(40 + 16 * i, i)), gas: 2_000_000n + BigInt(i) }
+    const request =
+      i < WARM_UP_CALLS
+        ? { to: GAS_PRICE_ORACLE, data: getL1FeeCall(payload(40 + 16 * i, i)), gas: 2_000_000n + BigInt(i) }
+        : { to: NO_CODE, data: payload(WIDE_BYTES, i), gas: 2_000_000n + BigInt(i) }
     i++
     Promise.resolve()
       .then(() => chain.executor.call(chain.store.latest(), request))
