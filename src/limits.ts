@@ -266,7 +266,7 @@ export const WARM_UP_CALLS = 8
 
 /**
  * Slices of the interpreter's heating loop the CLI's warm-up runs after its calls, one per turn of the event
- * loop (src/evm/interpreter/heat.ts, ~1 ms each once hot): V8 had optimised every arithmetic helper by the
+ * loop (src/evm/interpreter/heat.ts, ~1-2 ms each once hot): V8 had optimised every arithmetic helper by the
  * ~22nd (--trace-opt). A CLI process's CPU in the 3 s after it is ready: ~270-380 ms with them against
  * ~160-200 with the calls alone (load 12), most of it V8's compiler threads.
  */

@@ -8,7 +8,10 @@
  * --running 20, trace-opt: `significant`, `put`, `take`, `divSmall`, `unsignedDivide` compiled in those calls).
  *
  * `heat` runs a loop of those opcodes on operands of every width (a 256-bit generator's value shifted right by
- * 0-255 bits: divisors of every limb count, zero, one limb, signs either way) in a throwaway frame, a slice
+ * 0-255 bits: divisors of every limb count, zero, one limb, signs either way), with what such a call does
+ * around them (slots read into a growing memory, a child call, a new code analysed: sload, keccak256, expand,
+ * memoryCost and the like were compiled during a quote's first calls too), in a throwaway frame over
+ * prime.ts's own state (nothing of a chain is read), a slice
  * at a time; a caller runs WARM_UP_HEAT_SLICES of them in turns of the event loop nobody else needs (warm-up.ts).
  * Every width runs in every slice, so the feedback V8 has when it optimises a helper holds every shape a
  * call will give it later, and no later call deoptimises it.
