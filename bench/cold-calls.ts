@@ -20,7 +20,10 @@
  * V8's --trace-opt/--trace-deopt per call).
  *
  *   npx tsx bench/cold-calls.ts [--calls 5] [--rounds 2] [--only tstore,aggregate,quote] [--running 0]
- *     [--warm-with aggregate,quote,shift] [--node-args="A|B"] [--stdout FILE]
+ *     [--warm-with aggregate,quote,shift] [--node-args="A|B"] [--stdout FILE] [--baseline DIR]
+ *
+ * `--baseline DIR`: another checkout of this repository (its own src/), each column run from it too (labelled
+ * "before").
  */
 import { closeSync, openSync, writeSync } from 'node:fs'
 import { loadavg } from 'node:os'
@@ -49,6 +52,7 @@ const { values: args } = parseArgs({
     'warm-with': { type: 'string', default: 'aggregate,quote,shift' },
     'node-args': { type: 'string', default: '' },
     stdout: { type: 'string' },
+    baseline: { type: 'string' },
   },
 })
 const CALLS = Number(args.calls)
@@ -121,19 +125,22 @@ const load = () =>
 
 /** A server to measure: ours with one set of node arguments, or anvil. */
 type Peer = { label: string; start: (file?: number) => Promise<Target>; ours: boolean }
+const checkouts = [undefined, ...(args.baseline ? [args.baseline] : [])]
 const peers: Peer[] = [
-  ...variants.map((v) => ({
-    label: v.length === 0 ? 'ours' : `ours ${v.join(' ')}`,
-    start: (file?: number) => {
-      // NAME=value items are the server's environment (e.g. PRECONF_WARM_UP=0), the others node's arguments
-      const env = v.filter((a) => /^[A-Z_]+=/.test(a))
-      for (const key of ENV_KEYS) delete process.env[key]
-      for (const item of env) process.env[item.split('=')[0]!] = item.slice(item.indexOf('=') + 1)
-      const node = v.filter((a) => !env.includes(a))
-      return startOurs(['--rpc.evmtimeout', '0'], node, undefined, file)
-    },
-    ours: true,
-  })),
+  ...checkouts.flatMap((cwd) =>
+    variants.map((v) => ({
+      label: `${cwd ? 'before' : 'ours'}${v.length === 0 ? '' : ` ${v.join(' ')}`}`,
+      start: (file?: number) => {
+        // NAME=value items are the server's environment (e.g. PRECONF_WARM_UP=0), the others node's arguments
+        const env = v.filter((a) => /^[A-Z_]+=/.test(a))
+        for (const key of ENV_KEYS) delete process.env[key]
+        for (const item of env) process.env[item.split('=')[0]!] = item.slice(item.indexOf('=') + 1)
+        const node = v.filter((a) => !env.includes(a))
+        return startOurs(['--rpc.evmtimeout', '0'], node, cwd, file)
+      },
+      ours: true,
+    })),
+  ),
   { label: 'anvil', start: () => startAnvil('1'), ours: false },
 ]
 

@@ -264,6 +264,21 @@ export const CALL_EVMS_MAX_IDLE = 64
  */
 export const WARM_UP_CALLS = 8
 
+/**
+ * Slices of the interpreter's heating loop the CLI's warm-up runs after its calls, one per turn of the event
+ * loop (src/evm/interpreter/heat.ts, ~1-2 ms each once hot): V8 had optimised every arithmetic helper by the
+ * ~22nd (--trace-opt). A CLI process's CPU in the 3 s after it is ready: ~270-380 ms with them against
+ * ~160-200 with the calls alone (load 12), most of it V8's compiler threads.
+ */
+export const WARM_UP_HEAT_SLICES = 24
+
+/**
+ * eth_calls of the warm-up with a 24 KB calldata to an account without code, after the L1 fee calls: a call's
+ * intrinsic gas counts its calldata's zero bytes in a loop, which small calls never make hot; an aggregator's
+ * first call (19 KB) ran it in V8's interpreter (~1 ms, cold; 0.04 optimised) and had it compiled during the call.
+ */
+export const WARM_UP_WIDE_CALLS = 3
+
 /** The VM pool's state roots with idle VMs kept (evm/execution/vm-pool.ts): latest, pending and a few just replaced. */
 export const VM_POOL_MAX_ROOTS = 8
 

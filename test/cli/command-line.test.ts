@@ -6,7 +6,7 @@ import { killLeftovers, runCli, waitForOutput as waitFor } from '../support/cli-
 import { DEV_KEY_0 } from '../support/dev-keys.js'
 import { rpc } from '../support/rpc.js'
 import { until } from '../support/wait-for.js'
-import { WARM_UP_CALLS } from '../../src/limits.js'
+import { WARM_UP_CALLS, WARM_UP_WIDE_CALLS } from '../../src/limits.js'
 
 const children: ChildProcessWithoutNullStreams[] = []
 afterEach(() => killLeftovers(children))
@@ -86,7 +86,7 @@ describe('the command line', { timeout: 90_000 }, () => {
     const [, url] = await waitFor(output, /POST (http:\/\/127\.0\.0\.1:\d+\/)\n/, exited)
     const metrics = async () => (await fetch(new URL('/metrics', url))).text()
     const answered = (text: string) => Number(/^preconf_evm_interpreter_calls_total (\d+)$/m.exec(text)?.[1] ?? 0)
-    await until(async () => answered(await metrics()) >= WARM_UP_CALLS, 'the warm-up calls', 60_000)
+    await until(async () => answered(await metrics()) >= WARM_UP_CALLS + WARM_UP_WIDE_CALLS, 'the warm-up calls', 60_000)
     expect(await metrics()).not.toMatch(/^preconf_evm_interpreter_fallbacks_total\{/m)
     expect(
       (await rpc(url!, 'eth_call', [{ to: '0x420000000000000000000000000000000000000f', data: '0x313ce567' }])).result,

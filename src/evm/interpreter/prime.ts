@@ -24,7 +24,7 @@ import { Host } from './host.js'
 type Item = number | { at: string } | { to: string }
 
 /** The program's bytes, labels resolved (every label is reached by a PUSH2). */
-function assemble(items: Item[]): Uint8Array {
+export function assemble(items: Item[]): Uint8Array {
   const labels = new Map<string, number>()
   let pc = 0
   for (const item of items) {
@@ -65,11 +65,11 @@ const wideBinary = (op: number) => [
 ]
 
 /** The calls' targets (PrimingSource's accounts with code), and an account without any. */
-const READER = 0xc1
+export const READER = 0xc1
 const WRITER = 0xc2
 const FAILER = 0xc3
 const NOBODY = 0xc4
-const BALANCE_OF = [0x63, 0x70, 0xa0, 0x82, 0x31]
+export const BALANCE_OF = [0x63, 0x70, 0xa0, 0x82, 0x31]
 
 /** ERC-20 balanceOf's shape: no value, the selector dispatched, a mapping's slot hashed and read. */
 const reader = assemble([
@@ -87,7 +87,7 @@ const writer = Uint8Array.from([
 const failer = Uint8Array.from([0xfe])
 
 /** A call of `op` (STATICCALL or DELEGATECALL, or CALL with value 0) to `to` with 0xffff gas, its flag dropped. */
-function call(op: number, to: number, args: [number, number], out: [number, number]): number[] {
+export function call(op: number, to: number, args: [number, number], out: [number, number]): number[] {
   const value = op === 0xf1 ? [0x5f] : []
   const memory = [...push1(out[1]), ...push2(out[0]), ...push1(args[1]), ...push1(args[0])]
   return [...memory, ...value, ...address(to), ...push2(0xffff), op, 0x50]
@@ -198,29 +198,39 @@ const RUNS = 3
  */
 export function prime(run: (f: Frame) => void | Promise<void>): void {
   Object.setPrototypeOf(new Uint8Array(0), Buffer.prototype)
-  const source = new PrimingSource()
-  // no precompiles, no block: the programs use neither
-  const evm = { precompiles: new Map() } as unknown as EVM
-  const callData = Uint8Array.from([...BALANCE_OF.slice(1), ...new Array<number>(32).fill(7)])
-  const frame = (code: Uint8Array, gas: number) => {
-    const budget: Budget = { sliceEnd: Infinity, deadline: Infinity, timeoutMs: 0, steps: 0 }
-    const host = new Host(evm, source, undefined as unknown as Block, new Uint8Array(20), budget)
-    const target = host.account(new Uint8Array(20).fill(0xc0), true)
-    const f = Frame.take(host, code, analyse(code), target, target.bytes, callData, false, 0, gas)
-    if (run(f) !== undefined) throw new Error('interpreter: the priming program waited')
-    const { error } = f
-    f.release()
-    host.release()
-    return error
-  }
-  frame(assemble([{ at: 'loop' }, 0x5b, { to: 'loop' }, 0x56]), 2_000)
+  runThrowaway(run, assemble([{ at: 'loop' }, 0x5b, { to: 'loop' }, 0x56]), 2_000)
   const code = priming()
   const program = analyse(code)
   program.hot[code.length - LOOP] = 1
   for (let i = 0; i < RUNS; i++) {
-    const error = frame(code, GAS)
+    const error = runThrowaway(run, code, GAS)
     // out of gas in the loop, whose block got compiled: every part before it ran
     if (error !== 'out of gas' || !program.prefixes[code.length - LOOP])
       throw new Error(`interpreter: the priming program ended with ${error} before its loop`)
   }
+}
+
+const source = new PrimingSource()
+// no precompiles, no block: the programs use neither
+const evm = { precompiles: new Map() } as unknown as EVM
+const callData = Uint8Array.from([...BALANCE_OF.slice(1), ...new Array<number>(32).fill(7)])
+
+/**
+ * Runs `code` in an outermost frame of `gas` over PrimingSource's state, through a host of its own (nothing
+ * of a chain is read or written): its error when it failed.
+ */
+export function runThrowaway(
+  run: (f: Frame) => void | Promise<void>,
+  code: Uint8Array,
+  gas: number,
+): string | undefined {
+  const budget: Budget = { sliceEnd: Infinity, deadline: Infinity, timeoutMs: 0, steps: 0 }
+  const host = new Host(evm, source, undefined as unknown as Block, new Uint8Array(20), budget)
+  const target = host.account(new Uint8Array(20).fill(0xc0), true)
+  const f = Frame.take(host, code, analyse(code), target, target.bytes, callData, false, 0, gas)
+  if (run(f) !== undefined) throw new Error('interpreter: the priming program waited')
+  const { error } = f
+  f.release()
+  host.release()
+  return error
 }

@@ -14,6 +14,7 @@ import { type Budget, budgetOf, keepTime } from '../execution/budget.js'
 import { analyse, newCall } from './analysis.js'
 import { FAILED, Frame, MAX_GAS, RETURNED, REVERTED, RUNNING } from './frame.js'
 import { Fallback, Host, type Touched } from './host.js'
+import { heat } from './heat.js'
 import { prime } from './prime.js'
 import { buildTable } from './table.js'
 import { steps } from './loop.js'
@@ -106,4 +107,9 @@ function resultOf(frame: Frame, gasLimit: number): EVMResult {
       gas: BigInt(frame.gas),
     },
   }
+}
+
+/** One slice of the heating loop (heat.ts), for a warm-up in idle turns. */
+export function heatSlice(): void {
+  heat(run)
 }
