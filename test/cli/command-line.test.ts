@@ -86,7 +86,11 @@ describe('the command line', { timeout: 90_000 }, () => {
     const [, url] = await waitFor(output, /POST (http:\/\/127\.0\.0\.1:\d+\/)\n/, exited)
     const metrics = async () => (await fetch(new URL('/metrics', url))).text()
     const answered = (text: string) => Number(/^preconf_evm_interpreter_calls_total (\d+)$/m.exec(text)?.[1] ?? 0)
-    await until(async () => answered(await metrics()) >= WARM_UP_CALLS + WARM_UP_WIDE_CALLS, 'the warm-up calls', 60_000)
+    await until(
+      async () => answered(await metrics()) >= WARM_UP_CALLS + WARM_UP_WIDE_CALLS,
+      'the warm-up calls',
+      60_000,
+    )
     expect(await metrics()).not.toMatch(/^preconf_evm_interpreter_fallbacks_total\{/m)
     expect(
       (await rpc(url!, 'eth_call', [{ to: '0x420000000000000000000000000000000000000f', data: '0x313ce567' }])).result,
