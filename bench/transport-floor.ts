@@ -233,24 +233,24 @@ try {
       `1-min load ${loadAtStart} at the start, ${load()} at the end, per cycle median ${f1(l50)} (IQR ${f1(l25)}-${f1(l75)})`,
   )
   console.log(
-    '| server | CPU µs/req, median (IQR) | main thread µs/req | user / system | ×node:http, per cycle: median (IQR) | idle CPU ms/s before, after | less idle: µs/req, ×node:http |',
+    '| server | CPU µs/req, median (IQR) | main thread µs/req, ×node:http | user / system | ×node:http, per cycle: median (IQR) | idle CPU ms/s before, after | less idle: µs/req, ×node:http |',
   )
   console.log('|---|---|---|---|---|---|---|')
   targets.forEach((target, i) => {
     const all = rounds.get(target.label)!
     const [a25, a50, a75] = quartiles(all.map((r) => r.all))
     const [, m50] = quartiles(all.map((r) => r.main))
+    const [, mr50] = quartiles(all.map((r, c) => r.main / floor[c]!.main))
     const user = split1[i]![0] - split0[i]![0]
     const sys = split1[i]![1] - split0[i]![1]
     const [r25, r50, r75] = quartiles(all.map((r, c) => r.all / floor[c]!.all))
     const ratio = target.label === 'node:http' ? '1' : `**${f2(r50)}×** (${f2(r25)}-${f2(r75)})`
     // what the round's requests cost beyond what the server burns unasked in as long (its timers, block building)
-    const idle = (idleBefore[i]! + idleAfter[i]!) / 2
-    const busy = (r: Round) => r.all - (idle * r.ms) / amount
-    const [, b50] = quartiles(all.map(busy))
-    const [, br50] = quartiles(all.map((r, c) => busy(r) / busy(floor[c]!)))
+    const busy = (r: Round, server = i) => r.all - (((idleBefore[server]! + idleAfter[server]!) / 2) * r.ms) / amount
+    const [, b50] = quartiles(all.map((r) => busy(r)))
+    const [, br50] = quartiles(all.map((r, c) => busy(r) / busy(floor[c]!, 0)))
     console.log(
-      `| ${target.label} | **${f1(a50)}** (${f1(a25)}-${f1(a75)}) | ${f1(m50)} | ${Math.round((100 * user) / (user + sys))} % / ` +
+      `| ${target.label} | **${f1(a50)}** (${f1(a25)}-${f1(a75)}) | ${f1(m50)}, ${f2(mr50)}× | ${Math.round((100 * user) / (user + sys))} % / ` +
         `${Math.round((100 * sys) / (user + sys))} % | ${ratio} | ${f1(idleBefore[i]!)}, ${f1(idleAfter[i]!)} | ${f1(b50)}, ${f2(br50)}× |`,
     )
   })

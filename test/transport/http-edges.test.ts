@@ -47,6 +47,26 @@ test('a chunked body that grows past 5 MiB gets HTTP 413 and a JSON-RPC error on
   expect(JSON.parse(text)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } })
 })
 
+test('a body sent in several chunks, one character split between two, is read as one text', async () => {
+  const bytes = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 'réponse', method: 'eth_chainId', params: [] }))
+  const split = bytes.indexOf(0xc3) + 1 // between the two bytes of é
+  const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = httpRequest(service.url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => (text += chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+    })
+    req.on('error', reject)
+    // no Content-Length: each write is a chunk of its own on the wire, and a 'data' event of its own on the server
+    req.write(bytes.subarray(0, 5))
+    req.write(bytes.subarray(5, split))
+    req.end(bytes.subarray(split))
+  })
+  expect(status).toBe(200)
+  expect(JSON.parse(text)).toEqual({ jsonrpc: '2.0', id: 'réponse', result: '0xc4' })
+})
+
 test('a client that goes away in the middle of its body leaves the server serving', async () => {
   const arrived = nextEvent<[IncomingMessage]>(service.app.server, 'request')
   const socket = connect(Number(new URL(service.url).port), '127.0.0.1')
