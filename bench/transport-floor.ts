@@ -9,7 +9,7 @@
  * alike). CPU is every thread's run time in ns (/proc/PID/task/TID/schedstat, not 10 ms ticks, so a round of a
  * few thousand requests is measured exactly), the main thread's apart; user and system shares over all rounds.
  * Our chain builds flashblocks and blocks meanwhile: the idle CPU column is each server's ms per second with no
- * load (measured before and after), which a slow round charges to its requests; `--no-mining` leaves only the
+ * load (before, after and between cycles), which a slow round charges to its requests; `--no-mining` leaves only the
  * transport. `--cpu-prof DIR`: node:http and ours write V8 CPU profiles under DIR/node-http and DIR/ours (50 µs sampling;
  * ours writes one per thread, tsx's loader's too: the main thread's is the largest); the profiler's own sampling
  * costs CPU, so a profiled run's figures are not comparable to others.
@@ -144,13 +144,30 @@ async function round(target: Target, amount: number): Promise<Round> {
   return { all: (after.all - before.all) / 1000 / amount, main: (after.main - before.main) / 1000 / amount, ms }
 }
 
-/** Each server's CPU ms per second while nobody calls it. */
-async function idleRates(targets: Target[]): Promise<number[]> {
-  const before = targets.map((t) => cpuNs(t.pid!).all)
-  const t0 = performance.now()
-  await sleep(2000)
-  const ms = performance.now() - t0
-  return targets.map((t, i) => (cpuNs(t.pid!).all - before[i]!) / 1e6 / (ms / 1000))
+/**
+ * Each server's CPU while nobody calls it: 2 s before the rounds, 2 s after and a short gap after every cycle,
+ * summed, so the rate is sampled across the run (a block sealed in one window and not in another swung a
+ * single window's rate 2x).
+ */
+class IdleMeter {
+  private readonly ns: number[]
+  private ms = 0
+  constructor(private readonly targets: Target[]) {
+    this.ns = targets.map(() => 0)
+  }
+  async measure(ms: number): Promise<void> {
+    const before = this.targets.map((t) => cpuNs(t.pid!).all)
+    const t0 = performance.now()
+    await sleep(ms)
+    this.ms += performance.now() - t0
+    this.targets.forEach((t, i) => {
+      this.ns[i]! += cpuNs(t.pid!).all - before[i]!
+    })
+  }
+  /** CPU ms per second of idle time, by target. */
+  rates(): number[] {
+    return this.ns.map((ns) => ns / 1e6 / (this.ms / 1000))
+  }
 }
 
 /** The quartiles of a list (linear between ranks). */
@@ -212,7 +229,8 @@ try {
   const amount = Number(args.n)
   const loadAtStart = load()
   for (const target of targets) await round(target, 20_000) // the JIT's warm-up
-  const idleBefore = await idleRates(targets)
+  const idle = new IdleMeter(targets)
+  await idle.measure(2000)
   const rounds = new Map<string, Round[]>(targets.map((t) => [t.label, []]))
   const split0 = targets.map((t) => cpuSplit(t.pid!))
   const loads: number[] = []
@@ -223,9 +241,11 @@ try {
       rounds.get(target.label)!.push(await round(target, amount))
     }
     loads.push(loadavg()[0]!)
+    await idle.measure(150)
   }
   const split1 = targets.map((t) => cpuSplit(t.pid!))
-  const idleAfter = await idleRates(targets)
+  await idle.measure(2000)
+  const idleRates = idle.rates()
   const floor = rounds.get('node:http')!
   const [l25, l50, l75] = quartiles(loads)
   console.log(
@@ -233,7 +253,7 @@ try {
       `1-min load ${loadAtStart} at the start, ${load()} at the end, per cycle median ${f1(l50)} (IQR ${f1(l25)}-${f1(l75)})`,
   )
   console.log(
-    '| server | CPU µs/req, median (IQR) | main thread µs/req, ×node:http | user / system | ×node:http, per cycle: median (IQR) | idle CPU ms/s before, after | less idle: µs/req, ×node:http |',
+    '| server | CPU µs/req, median (IQR) | main thread µs/req, ×node:http | user / system | ×node:http, per cycle: median (IQR) | idle CPU ms/s | less idle: µs/req, ×node:http |',
   )
   console.log('|---|---|---|---|---|---|---|')
   targets.forEach((target, i) => {
@@ -246,12 +266,12 @@ try {
     const [r25, r50, r75] = quartiles(all.map((r, c) => r.all / floor[c]!.all))
     const ratio = target.label === 'node:http' ? '1' : `**${f2(r50)}×** (${f2(r25)}-${f2(r75)})`
     // what the round's requests cost beyond what the server burns unasked in as long (its timers, block building)
-    const busy = (r: Round, server = i) => r.all - (((idleBefore[server]! + idleAfter[server]!) / 2) * r.ms) / amount
+    const busy = (r: Round, server = i) => r.all - (idleRates[server]! * r.ms) / amount
     const [, b50] = quartiles(all.map((r) => busy(r)))
     const [, br50] = quartiles(all.map((r, c) => busy(r) / busy(floor[c]!, 0)))
     console.log(
       `| ${target.label} | **${f1(a50)}** (${f1(a25)}-${f1(a75)}) | ${f1(m50)}, ${f2(mr50)}× | ${Math.round((100 * user) / (user + sys))} % / ` +
-        `${Math.round((100 * sys) / (user + sys))} % | ${ratio} | ${f1(idleBefore[i]!)}, ${f1(idleAfter[i]!)} | ${f1(b50)}, ${f2(br50)}× |`,
+        `${Math.round((100 * sys) / (user + sys))} % | ${ratio} | ${f1(idleRates[i]!)} | ${f1(b50)}, ${f2(br50)}× |`,
     )
   })
 } finally {
