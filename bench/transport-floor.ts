@@ -15,7 +15,7 @@
  * costs CPU, so a profiled run's figures are not comparable to others.
  *
  *   npx tsx bench/transport-floor.ts [--n 5000] [--connections 16] [--rounds 21] [--baseline DIR] [--no-mining]
- *                                    [--only node:http,ours] [--cpu-prof DIR] [--floor-in-ours]
+ *                                    [--only node:http,ours] [--cpu-prof DIR] [--floor-in-ours] [--together SECONDS]
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
@@ -35,6 +35,7 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     'cpu-prof': { type: 'string' },
     'floor-in-ours': { type: 'boolean', default: false },
+    together: { type: 'string', default: '0' },
   },
 })
 
@@ -145,6 +146,36 @@ async function round(target: Target, amount: number): Promise<Round> {
 }
 
 /**
+ * `--together SECONDS`: every server loaded at once for SECONDS (an autocannon each, all from this process), so
+ * a neighbour's burst lands on all of them in the same moment, not on one server's round; per server, its CPU
+ * over the window by the requests it answered. Each gets a share of the client's speed, not the machine's.
+ */
+async function togetherRound(targets: Target[], seconds: number): Promise<Round[]> {
+  const before = targets.map((t) => cpuNs(t.pid!))
+  const t0 = performance.now()
+  const results = await Promise.all(
+    targets.map((target) =>
+      autocannon({
+        url: target.url,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        connections: Number(args.connections),
+        duration: seconds,
+      }),
+    ),
+  )
+  const ms = performance.now() - t0
+  return targets.map((target, i) => {
+    const after = cpuNs(target.pid!)
+    const { non2xx, errors, requests } = results[i]!
+    if (non2xx || errors) throw new Error(`${target.label}: ${non2xx} non-2xx, ${errors} errors`)
+    const n = requests.total
+    return { all: (after.all - before[i]!.all) / 1000 / n, main: (after.main - before[i]!.main) / 1000 / n, ms }
+  })
+}
+
+/**
  * Each server's CPU while nobody calls it: 2 s before the rounds, 2 s after and a short gap after every cycle,
  * summed, so the rate is sampled across the run (a block sealed in one window and not in another swung a
  * single window's rate 2x).
@@ -186,6 +217,9 @@ const f2 = (x: number) => x.toFixed(2)
 const load = () => loadavg().map(f1).join(' ')
 const wanted = (label: string) => !args.only || args.only.split(',').some((name) => label.startsWith(name))
 
+const together = Number(args.together)
+// the floor inside our process shares its pid: loaded at once, their CPU could not be told apart
+if (together > 0 && args['floor-in-ours']) throw new Error('--together and --floor-in-ours measure one process twice')
 const oursArgs = args['no-mining'] ? ['--no-mining'] : []
 const suffix = args['no-mining'] ? ' --no-mining' : ''
 /**
@@ -235,11 +269,15 @@ try {
   const split0 = targets.map((t) => cpuSplit(t.pid!))
   const loads: number[] = []
   for (let cycle = 0; cycle < cycles; cycle++) {
-    // rotate the order, so no server always runs right after another (or first in a cycle)
-    for (let i = 0; i < targets.length; i++) {
-      const target = targets[(cycle + i) % targets.length]!
-      rounds.get(target.label)!.push(await round(target, amount))
-    }
+    if (together > 0) {
+      const all = await togetherRound(targets, together)
+      targets.forEach((target, i) => rounds.get(target.label)!.push(all[i]!))
+    } // rotate the order, so no server always runs right after another (or first in a cycle)
+    else
+      for (let i = 0; i < targets.length; i++) {
+        const target = targets[(cycle + i) % targets.length]!
+        rounds.get(target.label)!.push(await round(target, amount))
+      }
     loads.push(loadavg()[0]!)
     await idle.measure(150)
   }
@@ -249,7 +287,7 @@ try {
   const floor = rounds.get('node:http')!
   const [l25, l50, l75] = quartiles(loads)
   console.log(
-    `eth_chainId, ${args.connections} connections, ${cycles} cycles of ${amount} requests a server, ` +
+    `eth_chainId, ${args.connections} connections, ${cycles} cycles ${together > 0 ? `of every server at once for ${together} s` : `of ${amount} requests a server`}, ` +
       `1-min load ${loadAtStart} at the start, ${load()} at the end, per cycle median ${f1(l50)} (IQR ${f1(l25)}-${f1(l75)})`,
   )
   console.log(
