@@ -18,12 +18,12 @@
  *                                    [--only node:http,ours] [--cpu-prof DIR] [--floor-in-ours] [--together SECONDS]
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import { freePort, rpc, sleep, startAnvil, startOurs, type Target } from './lib.js'
+import { cpuNs, freePort, quartiles, rpc, sleep, startAnvil, startOurs, type Target } from './lib.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -96,21 +96,6 @@ async function startFloor(label: keyof typeof FLOORS): Promise<Target> {
 }
 
 const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] })
-
-/** ns run by a thread (Linux schedstat). */
-const threadNs = (pid: number, tid: string | number) =>
-  Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0])
-
-/** ns run by every thread of a process, and by its main thread. */
-function cpuNs(pid: number): { all: number; main: number } {
-  let all = 0
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      all += threadNs(pid, tid)
-    } catch {} // a thread that ended between the listing and the read
-  }
-  return { all, main: threadNs(pid, pid) }
-}
 
 /** User and system CPU of a process in ms (/proc ticks of 10 ms): their shares over all rounds. */
 function cpuSplit(pid: number): [number, number] {
@@ -199,17 +184,6 @@ class IdleMeter {
   rates(): number[] {
     return this.ns.map((ns) => ns / 1e6 / (this.ms / 1000))
   }
-}
-
-/** The quartiles of a list (linear between ranks). */
-function quartiles(values: number[]): [number, number, number] {
-  const s = [...values].sort((a, b) => a - b)
-  const at = (q: number) => {
-    const x = q * (s.length - 1)
-    const lo = Math.floor(x)
-    return s[lo]! + (s[Math.min(lo + 1, s.length - 1)]! - s[lo]!) * (x - lo)
-  }
-  return [at(0.25), at(0.5), at(0.75)]
 }
 
 const f1 = (x: number) => x.toFixed(1)
