@@ -3,7 +3,7 @@
  * child processes on free loopback ports, and dev-account signing with viem.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, openSync } from 'node:fs'
+import { existsSync, openSync, readdirSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { mnemonicToAccount } from 'viem/accounts'
 
@@ -22,6 +22,32 @@ export function percentiles(values: number[]) {
   const at = (p: number) => (s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] : NaN)
   const round = (x: number) => Math.round(x * 10) / 10
   return { n: s.length, p50: round(at(50)), p90: round(at(90)), p99: round(at(99)), max: round(s[s.length - 1] ?? NaN) }
+}
+
+/** The quartiles of a list (linear between ranks). */
+export function quartiles(values: number[]): [number, number, number] {
+  const s = [...values].sort((a, b) => a - b)
+  const at = (q: number) => {
+    const x = q * (s.length - 1)
+    const lo = Math.floor(x)
+    return s[lo]! + (s[Math.min(lo + 1, s.length - 1)]! - s[lo]!) * (x - lo)
+  }
+  return [at(0.25), at(0.5), at(0.75)]
+}
+
+/** ns run by a thread (Linux schedstat). */
+const threadNs = (pid: number, tid: string | number) =>
+  Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0])
+
+/** ns run by every thread of a process, and by its main thread. */
+export function cpuNs(pid: number): { all: number; main: number } {
+  let all = 0
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      all += threadNs(pid, tid)
+    } catch {} // a thread that ended between the listing and the read
+  }
+  return { all, main: threadNs(pid, pid) }
 }
 
 export function devAccount(index: number) {

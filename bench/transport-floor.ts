@@ -1,34 +1,46 @@
 /**
  * How far the HTTP transport is from its floors, all in one run: eth_chainId (a constant answer) served by a
  * bare node:http server and by a minimal fastify app (both JSON.parse the body and JSON.stringify the reply),
- * by our service (and a baseline checkout), and by anvil: server CPU per request. Rounds alternate the
- * servers, so a neighbour's burst on a shared machine hits all of them; each server's best round is reported
- * (the least disturbed). No req/s here: autocannon ends a fixed amount on a whole second, so bench:reads
- * gives throughput. Our chain builds its flashblocks and blocks meanwhile (~2-3 % of a core when idle, which
- * a slow round on a busy machine charges to its requests); `--no-mining` leaves only the transport to measure.
+ * by our service (and a baseline checkout), and by anvil: server CPU per request. No req/s here (bench:reads).
  *
- *   npx tsx bench/transport-floor.ts [--n 30000] [--connections 16] [--rounds 3] [--baseline DIR] [--no-mining]
+ * A few long rounds swung more than the goal's margin on a shared machine (node:http's own best-of-3 rounds
+ * 38/37/27 µs), so the figure is the median of many short rounds: each cycle runs every server once, in an order
+ * that rotates, and the ratio to node:http is taken per cycle (a neighbour's burst hits the servers of one cycle
+ * alike). CPU is every thread's run time in ns (/proc/PID/task/TID/schedstat, not 10 ms ticks, so a round of a
+ * few thousand requests is measured exactly), the main thread's apart; user and system shares over all rounds.
+ * Our chain builds flashblocks and blocks meanwhile: the idle CPU column is each server's ms per second with no
+ * load (before, after and between cycles), which a slow round charges to its requests; `--no-mining` leaves only the
+ * transport. `--cpu-prof DIR`: node:http and ours write V8 CPU profiles under DIR/node-http and DIR/ours (50 µs sampling;
+ * ours writes one per thread, tsx's loader's too: the main thread's is the largest); the profiler's own sampling
+ * costs CPU, so a profiled run's figures are not comparable to others.
+ *
+ *   npx tsx bench/transport-floor.ts [--n 5000] [--connections 16] [--rounds 21] [--baseline DIR] [--no-mining]
+ *                                    [--only node:http,ours] [--cpu-prof DIR] [--floor-in-ours] [--together SECONDS]
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { loadavg } from 'node:os'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import { freePort, rpc, sleep, startAnvil, startOurs, type Target } from './lib.js'
+import { cpuNs, freePort, quartiles, rpc, sleep, startAnvil, startOurs, type Target } from './lib.js'
 
 const { values: args } = parseArgs({
   options: {
-    n: { type: 'string', default: '30000' },
+    n: { type: 'string', default: '5000' },
     connections: { type: 'string', default: '16' },
-    rounds: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '21' },
     baseline: { type: 'string' },
     'no-mining': { type: 'boolean', default: false },
+    only: { type: 'string' },
+    'cpu-prof': { type: 'string' },
+    'floor-in-ours': { type: 'boolean', default: false },
+    together: { type: 'string', default: '0' },
   },
 })
 
-const FLOORS = {
-  'node:http': `
-    const http = require('node:http')
-    http.createServer((req, res) => {
+/** The bare server's request listener: JSON.parse the body, JSON.stringify a constant reply. */
+const BARE = `(req, res) => {
       let body = ''
       req.setEncoding('utf8')
       req.on('data', (c) => (body += c))
@@ -38,20 +50,33 @@ const FLOORS = {
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
         res.end(text)
       })
-    }).listen(Number(process.env.PORT), '127.0.0.1')`,
+    }`
+
+const FLOORS = {
+  'node:http': `require('node:http').createServer(${BARE}).listen(Number(process.env.PORT), '127.0.0.1')`,
   fastify: `
     const app = require('fastify')({ logger: false })
     app.post('/', async (request) => ({ jsonrpc: '2.0', id: request.body.id, result: '0xc4' }))
     app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' })`,
 }
+/** A floor exits on SIGTERM (not killed by it), so --cpu-prof writes its profile. */
+const EXIT_ON_TERM = `;process.on('SIGTERM', () => process.exit(0))`
 
-async function startFloor(label: string, source: string): Promise<Target> {
+/** V8's default sampling (1 ms) is coarser than a request. */
+const profArgs = (label: string) =>
+  args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${join(args['cpu-prof'], label)}`, '--cpu-prof-interval=50'] : []
+
+async function startFloor(label: keyof typeof FLOORS): Promise<Target> {
   const port = await freePort()
-  const child: ChildProcess = spawn(process.execPath, ['-e', source], {
-    cwd: new URL('..', import.meta.url).pathname,
-    env: { ...process.env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...profArgs(label.replace(':', '-')), '-e', FLOORS[label] + EXIT_ON_TERM],
+    {
+      cwd: new URL('..', import.meta.url).pathname,
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  )
   const url = `http://127.0.0.1:${port}/`
   for (let i = 0; ; i++) {
     try {
@@ -72,16 +97,25 @@ async function startFloor(label: string, source: string): Promise<Target> {
 
 const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] })
 
-/** User and system CPU of a process in ms (/proc ticks of 10 ms). */
+/** User and system CPU of a process in ms (/proc ticks of 10 ms): their shares over all rounds. */
 function cpuSplit(pid: number): [number, number] {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   return [Number(f[11]) * 10, Number(f[12]) * 10]
 }
 
-async function round(target: Target, amount: number): Promise<[number, number]> {
-  const [user0, sys0] = cpuSplit(target.pid!)
-  await autocannon({
+interface Round {
+  /** µs per request, every thread and the main thread alone. */
+  all: number
+  main: number
+  /** The round's wall time in ms. */
+  ms: number
+}
+
+async function round(target: Target, amount: number): Promise<Round> {
+  const before = cpuNs(target.pid!)
+  const t0 = performance.now()
+  const result = await autocannon({
     url: target.url,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -89,33 +123,169 @@ async function round(target: Target, amount: number): Promise<[number, number]> 
     connections: Number(args.connections),
     amount,
   })
-  const [user1, sys1] = cpuSplit(target.pid!)
-  return [((user1 - user0) * 1000) / amount, ((sys1 - sys0) * 1000) / amount]
+  const after = cpuNs(target.pid!)
+  const ms = performance.now() - t0
+  if (result.non2xx || result.errors)
+    throw new Error(`${target.label}: ${result.non2xx} non-2xx, ${result.errors} errors`)
+  return { all: (after.all - before.all) / 1000 / amount, main: (after.main - before.main) / 1000 / amount, ms }
 }
 
+/**
+ * `--together SECONDS`: every server loaded at once for SECONDS (an autocannon each, all from this process), so
+ * a neighbour's burst lands on all of them in the same moment, not on one server's round; per server, its CPU
+ * over the window by the requests it answered. Each gets a share of the client's speed, not the machine's.
+ */
+async function togetherRound(targets: Target[], seconds: number): Promise<Round[]> {
+  const before = targets.map((t) => cpuNs(t.pid!))
+  const t0 = performance.now()
+  const results = await Promise.all(
+    targets.map((target) =>
+      autocannon({
+        url: target.url,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        connections: Number(args.connections),
+        duration: seconds,
+      }),
+    ),
+  )
+  const ms = performance.now() - t0
+  return targets.map((target, i) => {
+    const after = cpuNs(target.pid!)
+    const { non2xx, errors, requests } = results[i]!
+    if (non2xx || errors) throw new Error(`${target.label}: ${non2xx} non-2xx, ${errors} errors`)
+    const n = requests.total
+    return { all: (after.all - before[i]!.all) / 1000 / n, main: (after.main - before[i]!.main) / 1000 / n, ms }
+  })
+}
+
+/**
+ * Each server's CPU while nobody calls it: 2 s before the rounds, 2 s after and a short gap after every cycle,
+ * summed, so the rate is sampled across the run (a block sealed in one window and not in another swung a
+ * single window's rate 2x).
+ */
+class IdleMeter {
+  private readonly ns: number[]
+  private ms = 0
+  constructor(private readonly targets: Target[]) {
+    this.ns = targets.map(() => 0)
+  }
+  async measure(ms: number): Promise<void> {
+    const before = this.targets.map((t) => cpuNs(t.pid!).all)
+    const t0 = performance.now()
+    await sleep(ms)
+    this.ms += performance.now() - t0
+    this.targets.forEach((t, i) => {
+      this.ns[i]! += cpuNs(t.pid!).all - before[i]!
+    })
+  }
+  /** CPU ms per second of idle time, by target. */
+  rates(): number[] {
+    return this.ns.map((ns) => ns / 1e6 / (this.ms / 1000))
+  }
+}
+
+const f1 = (x: number) => x.toFixed(1)
+const f2 = (x: number) => x.toFixed(2)
+const load = () => loadavg().map(f1).join(' ')
+const wanted = (label: string) => !args.only || args.only.split(',').some((name) => label.startsWith(name))
+
+const together = Number(args.together)
+// the floor inside our process shares its pid: loaded at once, their CPU could not be told apart
+if (together > 0 && args['floor-in-ours']) throw new Error('--together and --floor-in-ours measure one process twice')
 const oursArgs = args['no-mining'] ? ['--no-mining'] : []
 const suffix = args['no-mining'] ? ' --no-mining' : ''
-const targets: Target[] = [
-  await startFloor('node:http', FLOORS['node:http']),
-  await startFloor('fastify', FLOORS.fastify),
-  { ...(await startOurs(oursArgs)), label: `ours${suffix}` },
-  ...(args.baseline ? [{ ...(await startOurs(oursArgs, [], args.baseline)), label: `baseline${suffix}` }] : []),
-  await startAnvil('1'),
+/**
+ * `--floor-in-ours`: the bare server's listener also runs inside our service's process, on a port of its own: what
+ * it costs there beyond the bare process is the weight of our process (its heap, timers, V8's state), not our path.
+ */
+async function startOursWithFloor(): Promise<Target[]> {
+  const port = await freePort()
+  const floor = `import { createServer } from 'node:http'; createServer(${BARE}).listen(${port}, '127.0.0.1')`
+  const ours = await startOurs(oursArgs, [
+    ...profArgs('ours'),
+    '--import',
+    `data:text/javascript,${encodeURIComponent(floor)}`,
+  ])
+  return [
+    { ...ours, label: `ours${suffix}` },
+    { ...ours, label: 'node:http in ours', url: `http://127.0.0.1:${port}/`, stop: async () => {} },
+  ]
+}
+
+const starters: [string, () => Promise<Target>][] = [
+  ['node:http', () => startFloor('node:http')],
+  ['fastify', () => startFloor('fastify')],
+  [`ours${suffix}`, async () => ({ ...(await startOurs(oursArgs, profArgs('ours'))), label: `ours${suffix}` })],
+  ...(args.baseline
+    ? [
+        [
+          `baseline${suffix}`,
+          async () => ({ ...(await startOurs(oursArgs, [], args.baseline)), label: `baseline${suffix}` }),
+        ] as [string, () => Promise<Target>],
+      ]
+    : []),
+  ['anvil', () => startAnvil('1')],
 ]
+const targets: Target[] = []
+for (const [label, start] of starters)
+  if (label.startsWith('ours') && args['floor-in-ours']) targets.push(...(await startOursWithFloor()))
+  else if (label === 'node:http' || wanted(label)) targets.push(await start())
 try {
-  const rounds = new Map<string, [number, number][]>()
-  for (const target of targets) await round(target, 5000)
-  for (let r = 0; r < Number(args.rounds); r++)
-    for (const target of targets)
-      rounds.set(target.label, [...(rounds.get(target.label) ?? []), await round(target, Number(args.n))])
-  console.log(`eth_chainId, ${args.connections} connections, ${args.n} requests a round`)
-  console.log(`| server | CPU µs/req, best of ${args.rounds} (user + system) | every round (total) |`)
-  console.log('|---|---|---|')
-  for (const [label, all] of rounds) {
-    const [user, sys] = all.reduce((a, b) => (b[0] + b[1] < a[0] + a[1] ? b : a))
-    const totals = all.map(([u, s]) => Math.round(u + s)).join(', ')
-    console.log(`| ${label} | ${Math.round(user + sys)} (${Math.round(user)} + ${Math.round(sys)}) | ${totals} |`)
+  const cycles = Number(args.rounds)
+  const amount = Number(args.n)
+  const loadAtStart = load()
+  for (const target of targets) await round(target, 20_000) // the JIT's warm-up
+  const idle = new IdleMeter(targets)
+  await idle.measure(2000)
+  const rounds = new Map<string, Round[]>(targets.map((t) => [t.label, []]))
+  const split0 = targets.map((t) => cpuSplit(t.pid!))
+  const loads: number[] = []
+  for (let cycle = 0; cycle < cycles; cycle++) {
+    if (together > 0) {
+      const all = await togetherRound(targets, together)
+      targets.forEach((target, i) => rounds.get(target.label)!.push(all[i]!))
+    } // rotate the order, so no server always runs right after another (or first in a cycle)
+    else
+      for (let i = 0; i < targets.length; i++) {
+        const target = targets[(cycle + i) % targets.length]!
+        rounds.get(target.label)!.push(await round(target, amount))
+      }
+    loads.push(loadavg()[0]!)
+    await idle.measure(150)
   }
+  const split1 = targets.map((t) => cpuSplit(t.pid!))
+  await idle.measure(2000)
+  const idleRates = idle.rates()
+  const floor = rounds.get('node:http')!
+  const [l25, l50, l75] = quartiles(loads)
+  console.log(
+    `eth_chainId, ${args.connections} connections, ${cycles} cycles ${together > 0 ? `of every server at once for ${together} s` : `of ${amount} requests a server`}, ` +
+      `1-min load ${loadAtStart} at the start, ${load()} at the end, per cycle median ${f1(l50)} (IQR ${f1(l25)}-${f1(l75)})`,
+  )
+  console.log(
+    '| server | CPU µs/req, median (IQR) | main thread µs/req, ×node:http | user / system | ×node:http, per cycle: median (IQR) | idle CPU ms/s | less idle: µs/req, ×node:http |',
+  )
+  console.log('|---|---|---|---|---|---|---|')
+  targets.forEach((target, i) => {
+    const all = rounds.get(target.label)!
+    const [a25, a50, a75] = quartiles(all.map((r) => r.all))
+    const [, m50] = quartiles(all.map((r) => r.main))
+    const [, mr50] = quartiles(all.map((r, c) => r.main / floor[c]!.main))
+    const user = split1[i]![0] - split0[i]![0]
+    const sys = split1[i]![1] - split0[i]![1]
+    const [r25, r50, r75] = quartiles(all.map((r, c) => r.all / floor[c]!.all))
+    const ratio = target.label === 'node:http' ? '1' : `**${f2(r50)}×** (${f2(r25)}-${f2(r75)})`
+    // what the round's requests cost beyond what the server burns unasked in as long (its timers, block building)
+    const busy = (r: Round, server = i) => r.all - (idleRates[server]! * r.ms) / amount
+    const [, b50] = quartiles(all.map((r) => busy(r)))
+    const [, br50] = quartiles(all.map((r, c) => busy(r) / busy(floor[c]!, 0)))
+    console.log(
+      `| ${target.label} | **${f1(a50)}** (${f1(a25)}-${f1(a75)}) | ${f1(m50)}, ${f2(mr50)}× | ${Math.round((100 * user) / (user + sys))} % / ` +
+        `${Math.round((100 * sys) / (user + sys))} % | ${ratio} | ${f1(idleRates[i]!)} | ${f1(b50)}, ${f2(br50)}× |`,
+    )
+  })
 } finally {
   for (const target of targets) await target.stop()
 }

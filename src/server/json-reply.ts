@@ -14,9 +14,13 @@ export const JSON_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'application/json; charset=utf-8',
 }
 
-/** writeHead's flat [name, value, ...] form, built once. */
-const JSON_PAIRS = Object.entries(JSON_HEADERS).flat()
-const CORS_PAIRS = Object.entries(CORS_HEADERS).flat()
+/**
+ * CORS_HEADERS by name and value, for writeHead's flat [name, value, ...] form: writeRaw lists them in an array
+ * literal (a spread of a prebuilt array was ~70 ns of a request). The check keeps the two in step.
+ */
+const [ORIGIN, ORIGIN_VALUE, EXPOSE, EXPOSE_VALUE, ...more] = Object.entries(CORS_HEADERS).flat()
+if (EXPOSE_VALUE === undefined || more.length > 0) throw new Error('writeRaw lists the two CORS_HEADERS: update it')
+const TYPE_VALUE = JSON_HEADERS['content-type']!
 
 /** The reply to a payload JSON cannot carry (a bigint a handler returned): a bug of ours, not the client's. */
 export const UNSERIALISABLE = { status: 500, text: JSON.stringify(failure(null, new InternalError().toJSON())) }
@@ -52,8 +56,17 @@ export interface RawReplyOptions {
 export function writeRaw(res: ServerResponse, status: number, text: string | undefined, options: RawReplyOptions) {
   const pairs =
     text === undefined
-      ? [...CORS_PAIRS, 'content-length', '0']
-      : [...JSON_PAIRS, 'content-length', String(Buffer.byteLength(text))]
+      ? [ORIGIN, ORIGIN_VALUE, EXPOSE, EXPOSE_VALUE, 'content-length', '0']
+      : [
+          ORIGIN,
+          ORIGIN_VALUE,
+          EXPOSE,
+          EXPOSE_VALUE,
+          'content-type',
+          TYPE_VALUE,
+          'content-length',
+          String(Buffer.byteLength(text)),
+        ]
   if (options.close) pairs.push('connection', 'close')
   const own = options.headers
   if (own === undefined) res.writeHead(status, pairs)

@@ -4,6 +4,8 @@
  * method not served on the endpoint is -32601, params are checked before any handler runs, and an alias
  * runs its target's handler. Every error leaves through toJsonRpcError, the one mapping.
  */
+// the global `performance` is a lazy getter on globalThis (Node 20): a getter call per use, twice per call
+import { performance } from 'node:perf_hooks'
 import {
   InvalidParamsError,
   InvalidRequestError,

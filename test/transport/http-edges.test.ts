@@ -28,23 +28,36 @@ test('a body over 5 MiB sent over a real socket gets HTTP 413 and a JSON-RPC err
   expect(response.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } })
 })
 
-test('a chunked body that grows past 5 MiB gets HTTP 413 and a JSON-RPC error once the limit is crossed', async () => {
-  // no Content-Length: the limit can only be found while reading
-  const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+/** POSTs a body without Content-Length, each piece a chunk of its own (and a 'data' event of its own on the server). */
+function postInChunks(pieces: Iterable<string | Uint8Array>): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
     const req = httpRequest(service.url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
       let text = ''
       res.setEncoding('utf8')
       res.on('data', (chunk: string) => (text += chunk))
       res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
     })
-    // the server may close the connection before the client has written everything: that is the point
+    // the server may close the connection before the client has written everything (a refused body)
     req.on('error', (err) => (req.writableEnded ? undefined : reject(err)))
-    const chunk = ' '.repeat(1024 * 1024)
-    for (let i = 0; i <= MAX_BODY_BYTES / chunk.length; i++) req.write(chunk)
+    for (const piece of pieces) req.write(piece)
     req.end()
   })
+}
+
+test('a chunked body that grows past 5 MiB gets HTTP 413 and a JSON-RPC error once the limit is crossed', async () => {
+  // no Content-Length: the limit can only be found while reading
+  const chunk = ' '.repeat(1024 * 1024)
+  const { status, text } = await postInChunks(Array.from({ length: MAX_BODY_BYTES / chunk.length + 1 }, () => chunk))
   expect(status).toBe(413)
   expect(JSON.parse(text)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } })
+})
+
+test('a body sent in several chunks, one character split between two, is read as one text', async () => {
+  const bytes = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 'réponse', method: 'eth_chainId', params: [] }))
+  const split = bytes.indexOf(0xc3) + 1 // between the two bytes of é
+  const { status, text } = await postInChunks([bytes.subarray(0, 5), bytes.subarray(5, split), bytes.subarray(split)])
+  expect(status).toBe(200)
+  expect(JSON.parse(text)).toEqual({ jsonrpc: '2.0', id: 'réponse', result: '0xc4' })
 })
 
 test('a client that goes away in the middle of its body leaves the server serving', async () => {
