@@ -10,7 +10,10 @@
  *   figure, not a best round;
  * - the same unmeasured warm-up requests on both before each measured round (the case's call path hot, the
  *   young generation regrown), and with `gc` a full GC of both first (the same heap state to start from: a
- *   mark-compact owed by earlier rounds does not land in one instance's round only);
+ *   mark-compact owed by earlier rounds does not land in one instance's round only). The GC shrinks the
+ *   young generation to 1 MB and V8 regrows it by scavenges on its helper threads: with `gc` the all-thread
+ *   figures double (chainId 166 µs all threads, 76 main thread, data-dir at load 14), so read the main
+ *   thread's columns then; it is off by default;
  * - the chain's timers stopped while measuring (evm_setAutomine false at a moment a block is open, so
  *   `pending` still reads its flashblock's layer over the sealed state): nothing to subtract; the idle
  *   chain's CPU is aging.ts's separate row;
