@@ -37,7 +37,7 @@ import { signTransfersCached } from './aging-txs.js'
 import { freePort, rpc, sleep, startOurs, type Target } from './lib.js'
 import { holdChain, pairedRounds, printRounds, releaseChain, roundOf } from './age-rounds.js'
 import { liveHeap, profileWhile, writeHeapSnapshot } from './live-heap.js'
-import { cases, fixtures, idleCpuPerMs, threadCpuMs, varied } from './read-cases.js'
+import { cases, fixtures, idleCpuPerMs, threadCpuMs, threadCpuNs, varied } from './read-cases.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -143,13 +143,18 @@ async function age(instance: Instance, raws: string[]): Promise<{ seconds: numbe
   return { seconds: (performance.now() - t0) / 1000, samples }
 }
 
-/** The idle chain's CPU per ms over 2 s: the whole process's and its main thread's. */
+/**
+ * The idle chain's CPU per ms over 10 s (its blocks and flashblocks: an aged chain's snapshot moves and GC
+ * land here, not in a request's CPU), the whole process's and its main thread's, from schedstat (ns).
+ */
 async function idleRates(instance: Instance): Promise<void> {
-  const { pid } = instance.target
-  const main0 = threadCpuMs(pid!).main
+  const before = threadCpuNs(instance.target.pid!)
   const t0 = performance.now()
-  instance.idle = await idleCpuPerMs(instance.target)
-  instance.idleMain = (threadCpuMs(pid!).main - main0) / (performance.now() - t0)
+  await sleep(10_000)
+  const after = threadCpuNs(instance.target.pid!)
+  const ms = performance.now() - t0
+  instance.idle = (after.all - before.all) / 1e6 / ms
+  instance.idleMain = (after.main - before.main) / 1e6 / ms
 }
 
 /** --profile: each case once more on each instance, profiled; where the CPU went, per request. */
@@ -260,7 +265,9 @@ async function run(mode: string, raws: string[]) {
       `| live heap after full GC | ${mb(heap.fresh)} | ${mb(heap.aged)} | ${(heap.aged.heapUsed / heap.fresh.heapUsed).toFixed(2)}× |`,
     )
     const idle = (i: Instance) => `${(i.idle * 1000).toFixed(0)} (main thread ${(i.idleMain * 1000).toFixed(0)})`
-    console.log(`| idle chain, CPU ms/s | ${idle(fresh)} | ${idle(aged)} | |`)
+    console.log(
+      `| idle chain, CPU ms/s over 10 s | ${idle(fresh)} | ${idle(aged)} | ${(aged.idle / fresh.idle).toFixed(2)}× |`,
+    )
     console.log(
       `${args.rounds} rounds of ${args.n} requests after ${args.warm} unmeasured ones${args.gc ? ', a full GC first' : ''}, the chains' timers held:`,
     )
