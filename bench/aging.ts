@@ -240,7 +240,11 @@ async function run(mode: string, raws: string[]) {
         ['aged', aged],
       ] as const)
         await writeHeapSnapshot(target.pid!, inspectPort, join(args.snapshots, `${mode}-${label}.heapsnapshot`))
+    const idleBefore = { fresh: { ...fresh }, aged: { ...aged } }
     const rounds = await pairedRounds({ fresh, aged }, names, options)
+    // again after the rounds: before them, an aged in-memory chain still prunes the ageing's last --history
+    // blocks (memory-pruner's walk: ~2.5× the fresh one's idle CPU, gone once they are let go)
+    for (const instance of [fresh, aged]) await idleRates(instance)
     const first = samples[0]!
     const last = samples[samples.length - 1]!
     const perBlock = ((last.heap - first.heap) * 1024) / Number(last.height - first.height)
@@ -265,9 +269,13 @@ async function run(mode: string, raws: string[]) {
       `| live heap after full GC | ${mb(heap.fresh)} | ${mb(heap.aged)} | ${(heap.aged.heapUsed / heap.fresh.heapUsed).toFixed(2)}× |`,
     )
     const idle = (i: Instance) => `${(i.idle * 1000).toFixed(0)} (main thread ${(i.idleMain * 1000).toFixed(0)})`
-    console.log(
-      `| idle chain, CPU ms/s over 10 s | ${idle(fresh)} | ${idle(aged)} | ${(aged.idle / fresh.idle).toFixed(2)}× |`,
-    )
+    for (const [when, of] of [
+      ['before the rounds', idleBefore],
+      ['after them', { fresh, aged }],
+    ] as const)
+      console.log(
+        `| idle chain ${when}, CPU ms/s over 10 s | ${idle(of.fresh)} | ${idle(of.aged)} | ${(of.aged.idle / of.fresh.idle).toFixed(2)}× |`,
+      )
     console.log(
       `${args.rounds} rounds of ${args.n} requests after ${args.warm} unmeasured ones${args.gc ? ', a full GC first' : ''}, the chains' timers held:`,
     )
