@@ -10,15 +10,15 @@
  *
  * A fresh instance of the same flags is started beside it. Then: the live heap of both after a full GC (and
  * the aged one's at `--samples` points while it ages: growth per block), the idle chain's CPU, and server CPU
- * per request of each read case (request-cpu.ts's method; and its main thread's alone, which V8's helper threads
- * and LevelDB's compactions do not sway), in rounds alternating the two instances (a
- * neighbour's burst hits both); the best round of each, the idle chain's CPU measured again before each round.
+ * per request of each read case, all threads and the main thread alone, in `--rounds` short rounds of `--n`
+ * requests alternating the two instances, each after `--warm` unmeasured requests (and with --gc a full GC):
+ * the median aged/fresh ratio of the round pairs and its interquartile range (age-rounds.ts says why so).
  * Modes: in memory (the state of the last 128 blocks, the default), `history` (--history 64), `all` (--history
  * all: every block's state, the default before), and with --data-dir.
  *
- *   npx tsx bench/aging.ts [--txs 180000] [--blocks 3600] [--reads 4] [--recipients 0] [--n 10000]
- *                          [--rounds 3] [--modes memory,history,all,data-dir] [--flags="..."] [--node="..."]
- *                          [--snapshots DIR] [--profile DIR]
+ *   npx tsx bench/aging.ts [--txs 180000] [--blocks 3600] [--reads 4] [--recipients 0] [--n 1500]
+ *                          [--rounds 16] [--warm 500] [--gc] [--modes memory,history,all,data-dir]
+ *                          [--flags="..."] [--node="..."] [--snapshots DIR] [--profile DIR] [--cases a,b]
  *
  * --flags: the service's, for both instances; --node: Node's (e.g. --node="--max-semi-space-size=32").
  * --recipients N: the transfers go to N addresses in turn instead of fresh ones.
@@ -35,8 +35,9 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { signTransfersCached } from './aging-txs.js'
 import { freePort, rpc, sleep, startOurs, type Target } from './lib.js'
+import { holdChain, pairedRounds, printRounds, releaseChain, roundOf } from './age-rounds.js'
 import { liveHeap, profileWhile, writeHeapSnapshot } from './live-heap.js'
-import { cases, cpuPerRequest, fixtures, idleCpuPerMs, threadCpuMs, varied } from './read-cases.js'
+import { cases, fixtures, idleCpuPerMs, threadCpuMs, threadCpuNs, varied } from './read-cases.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -44,8 +45,10 @@ const { values: args } = parseArgs({
     blocks: { type: 'string', default: '3600' },
     reads: { type: 'string', default: '4' },
     recipients: { type: 'string', default: '0' },
-    n: { type: 'string', default: '10000' },
-    rounds: { type: 'string', default: '3' },
+    n: { type: 'string', default: '1500' },
+    rounds: { type: 'string', default: '16' },
+    warm: { type: 'string', default: '500' },
+    gc: { type: 'boolean', default: false },
     samples: { type: 'string', default: '4' },
     modes: { type: 'string', default: 'memory,history,data-dir' },
     flags: { type: 'string', default: '' },
@@ -68,6 +71,13 @@ const MODE_FLAGS: Record<string, string[]> = {
   'data-dir': [],
 }
 const load = () => loadavg()[0]!.toFixed(1)
+const options = {
+  rounds: Number(args.rounds),
+  n: Number(args.n),
+  warm: Number(args.warm),
+  gc: args.gc,
+  connections: 2,
+}
 
 /** idle, idleMain: the idle chain's CPU per ms, of the whole process and of its main thread. */
 type Instance = { target: Target; inspectPort: number; all: Record<string, unknown>; idle: number; idleMain: number }
@@ -134,27 +144,17 @@ async function age(instance: Instance, raws: string[]): Promise<{ seconds: numbe
 }
 
 /**
- * Server CPU µs per request of a case, the whole process's and its main thread's alone (the request's own work
- * and the GC pauses it causes; not V8's helper threads nor LevelDB's compactions, which run when they run).
+ * The idle chain's CPU per ms over 10 s (its blocks and flashblocks: an aged chain's snapshot moves and GC
+ * land here, not in a request's CPU), the whole process's and its main thread's, from schedstat (ns).
  */
-async function measure(
-  { target, all, idle, idleMain }: Instance,
-  name: string,
-): Promise<{ all: number; main: number }> {
-  const before = threadCpuMs(target.pid!).main
-  const t0 = performance.now()
-  const cpu = await cpuPerRequest(target, name, all[name], { idle, amount: Number(args.n), connections: 2 })
-  const main = threadCpuMs(target.pid!).main - before - idleMain * (performance.now() - t0)
-  return { all: cpu, main: (main * 1000) / Number(args.n) }
-}
-
-/** The idle chain's CPU per ms over 2 s: the whole process's and its main thread's. */
 async function idleRates(instance: Instance): Promise<void> {
-  const { pid } = instance.target
-  const main0 = threadCpuMs(pid!).main
+  const before = threadCpuNs(instance.target.pid!)
   const t0 = performance.now()
-  instance.idle = await idleCpuPerMs(instance.target)
-  instance.idleMain = (threadCpuMs(pid!).main - main0) / (performance.now() - t0)
+  await sleep(10_000)
+  const after = threadCpuNs(instance.target.pid!)
+  const ms = performance.now() - t0
+  instance.idle = (after.all - before.all) / 1e6 / ms
+  instance.idleMain = (after.main - before.main) / 1e6 / ms
 }
 
 /** --profile: each case once more on each instance, profiled; where the CPU went, per request. */
@@ -177,6 +177,7 @@ async function profiled(mode: string, instances: Record<'fresh' | 'aged', Instan
       `| idle chain, ${label}: ms/s and GC pauses count/ms per s | | ${((after.main - before.main) / 20).toFixed(0)} | ${((after.helpers - before.helpers) / 20).toFixed(0)} | ${pauses} |`,
     )
   }
+  for (const { target } of Object.values(instances)) await holdChain(target.url)
   for (const name of names)
     for (const [label, instance] of Object.entries(instances)) {
       const { pid } = instance.target
@@ -184,7 +185,7 @@ async function profiled(mode: string, instances: Record<'fresh' | 'aged', Instan
       const { result, profile, gc } = await profileWhile(
         pid!,
         instance.inspectPort,
-        async () => (await measure(instance, name)).all,
+        async () => (await roundOf(instance, name, { ...options, warm: 0 })).all,
       )
       const after = threadCpuMs(pid!)
       writeFileSync(join(dir, `${mode}-${label}-${name}.cpuprofile`), JSON.stringify(profile))
@@ -195,6 +196,7 @@ async function profiled(mode: string, instances: Record<'fresh' | 'aged', Instan
         `| ${name}, ${label} | ${result.toFixed(0)} | ${per(after.main - before.main)} | ${per(after.helpers - before.helpers)} | ${pauses} |`,
       )
     }
+  for (const { target } of Object.values(instances)) await releaseChain(target.url)
 }
 
 /**
@@ -224,7 +226,7 @@ async function run(mode: string, raws: string[]) {
   const height = BigInt(await rpc(aged.target.url, 'eth_blockNumber'))
   const fresh = await start(flags('fresh'))
   try {
-    for (const instance of [fresh, aged]) for (const name of names) await measure(instance, name) // JIT warm-up
+    for (const instance of [fresh, aged]) for (const name of names) await roundOf(instance, name, options) // JIT
     const settled = await settle(aged, fresh)
     for (const instance of [fresh, aged]) await idleRates(instance)
     const measured = {
@@ -238,23 +240,11 @@ async function run(mode: string, raws: string[]) {
         ['aged', aged],
       ] as const)
         await writeHeapSnapshot(target.pid!, inspectPort, join(args.snapshots, `${mode}-${label}.heapsnapshot`))
-    const rounds = { fresh: new Map<string, number[]>(), aged: new Map<string, number[]>() }
-    const mains = { fresh: new Map<string, number[]>(), aged: new Map<string, number[]>() }
-    const idle = { fresh: [] as number[], aged: [] as number[] }
-    for (let r = 0; r < Number(args.rounds); r++)
-      for (const [label, instance] of [
-        ['fresh', fresh],
-        ['aged', aged],
-      ] as const) {
-        // the idle chain's CPU again before each round: an aged data directory compacts for minutes after ageing
-        if (r > 0) await idleRates(instance)
-        idle[label].push(instance.idle)
-        for (const name of names) {
-          const us = await measure(instance, name)
-          rounds[label].set(name, [...(rounds[label].get(name) ?? []), us.all])
-          mains[label].set(name, [...(mains[label].get(name) ?? []), us.main])
-        }
-      }
+    const idleBefore = { fresh: { ...fresh }, aged: { ...aged } }
+    const rounds = await pairedRounds({ fresh, aged }, names, options)
+    // again after the rounds: before them, an aged in-memory chain still prunes the ageing's last --history
+    // blocks (memory-pruner's walk: ~2.5× the fresh one's idle CPU, gone once they are let go)
+    for (const instance of [fresh, aged]) await idleRates(instance)
     const first = samples[0]!
     const last = samples[samples.length - 1]!
     const perBlock = ((last.heap - first.heap) * 1024) / Number(last.height - first.height)
@@ -278,23 +268,18 @@ async function run(mode: string, raws: string[]) {
     console.log(
       `| live heap after full GC | ${mb(heap.fresh)} | ${mb(heap.aged)} | ${(heap.aged.heapUsed / heap.fresh.heapUsed).toFixed(2)}× |`,
     )
-    console.log(
-      `| idle chain, CPU ms/s (rounds) | ${idle.fresh.map((i) => (i * 1000).toFixed(0)).join('/')} | ${idle.aged.map((i) => (i * 1000).toFixed(0)).join('/')} | |`,
-    )
-    const row = (name: string, what: string, of: typeof rounds) => {
-      const f = Math.min(...of.fresh.get(name)!)
-      const a = Math.min(...of.aged.get(name)!)
-      const all = (label: 'fresh' | 'aged') =>
-        of[label]
-          .get(name)!
-          .map((us) => us.toFixed(0))
-          .join('/')
+    const idle = (i: Instance) => `${(i.idle * 1000).toFixed(0)} (main thread ${(i.idleMain * 1000).toFixed(0)})`
+    for (const [when, of] of [
+      ['before the rounds', idleBefore],
+      ['after them', { fresh, aged }],
+    ] as const)
       console.log(
-        `| ${name}, ${what} µs/request, best (rounds) | ${f.toFixed(0)} (${all('fresh')}) | ${a.toFixed(0)} (${all('aged')}) | ${(a / f).toFixed(2)}× |`,
+        `| idle chain ${when}, CPU ms/s over 10 s | ${idle(of.fresh)} | ${idle(of.aged)} | ${(of.aged.idle / of.fresh.idle).toFixed(2)}× |`,
       )
-    }
-    for (const name of names) row(name, 'server CPU', rounds)
-    for (const name of names) row(name, 'main thread', mains)
+    console.log(
+      `${args.rounds} rounds of ${args.n} requests after ${args.warm} unmeasured ones${args.gc ? ', a full GC first' : ''}, the chains' timers held:`,
+    )
+    printRounds(rounds, names)
     if (args.profile) await profiled(mode, { fresh, aged }, args.profile)
     console.log(`load at the end: ${load()}`)
   } finally {

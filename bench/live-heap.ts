@@ -71,7 +71,7 @@ export async function profileWhile<T>(
   })
 }
 
-type Send = (method: string, params?: object) => Promise<unknown>
+export type Send = (method: string, params?: object) => Promise<unknown>
 
 async function evaluate(send: Send, expression: string): Promise<string> {
   const reply = (await send('Runtime.evaluate', { expression, returnByValue: true })) as { result: { value: string } }
@@ -79,7 +79,7 @@ async function evaluate(send: Send, expression: string): Promise<string> {
 }
 
 /** Opens process `pid`'s inspector (SIGUSR1), runs `use` over it, and closes the inspector again. */
-async function withInspector<T>(pid: number, port: number, use: (send: Send) => Promise<T>): Promise<T> {
+export async function withInspector<T>(pid: number, port: number, use: (send: Send) => Promise<T>): Promise<T> {
   process.kill(pid, 'SIGUSR1')
   let targets: { webSocketDebuggerUrl: string }[] = []
   for (let attempt = 0; targets.length === 0; attempt++) {

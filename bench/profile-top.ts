@@ -3,14 +3,19 @@
  * top ones; given two profiles (a fresh and an aged instance's, bench/aging.ts --profile), side by side with
  * the difference, largest first: where the second one spends what the first does not.
  *
- *   npx tsx bench/profile-top.ts A.cpuprofile [B.cpuprofile] [--top 30]
+ *   npx tsx bench/profile-top.ts A.cpuprofile [B.cpuprofile] [--top 30] [--samples]
+ *
+ * A sample's time is the gap to the next one, wall time: on a loaded machine a thread descheduled for 20 ms
+ * charges those 20 ms to whatever it ran last (an aged instance's idle profile at load 14 gave trie-diff's
+ * `diff` 98 ms of "self time" from 6 samples). `--samples` counts every sample as the profile's median gap
+ * instead: CPU-like figures from a busy machine's profiles.
  */
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 
 const { values: args, positionals } = parseArgs({
   allowPositionals: true,
-  options: { top: { type: 'string', default: '30' } },
+  options: { top: { type: 'string', default: '30' }, samples: { type: 'boolean', default: false } },
 })
 
 interface Profile {
@@ -29,9 +34,10 @@ function selfTimes(file: string): { by: Map<string, number>; busy: number } {
   }
   const by = new Map<string, number>()
   let busy = 0
+  const median = [...profile.timeDeltas].sort((x, y) => x - y)[profile.timeDeltas.length >> 1]! / 1000
   for (let i = 0; i < profile.samples.length; i++) {
     const name = names.get(profile.samples[i]!)!
-    const ms = (profile.timeDeltas[i + 1] ?? 0) / 1000
+    const ms = args.samples ? median : (profile.timeDeltas[i + 1] ?? 0) / 1000
     by.set(name, (by.get(name) ?? 0) + ms)
     if (name !== '(idle)') busy += ms
   }

@@ -137,6 +137,17 @@ export function threadCpuMs(pid: number): { main: number; helpers: number } {
 let sent = 0
 
 /**
+ * A process's CPU in ns from the scheduler's own account (/proc/PID/task/TID/schedstat: run time in ns, where
+ * stat counts 10 ms ticks): its main thread's and all its live threads' together.
+ */
+export function threadCpuNs(pid: number): { main: number; all: number } {
+  const ns = (tid: string) => Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0])
+  let all = 0
+  for (const tid of readdirSync(`/proc/${pid}/task`)) all += ns(tid)
+  return { main: ns(String(pid)), all }
+}
+
+/**
  * Server CPU (µs) per request of one case: `amount` requests back to back over `connections` keep-alive
  * connections, the distinct cases with a new address each time, less the idle chain's own CPU (`idle`, per ms).
  */
@@ -146,9 +157,20 @@ export async function cpuPerRequest(
   body: unknown,
   { idle, amount, connections }: { idle: number; amount: number; connections: number },
 ): Promise<number> {
-  const vary = varied(name, body)
   const cpu0 = cpuMs(target.pid!)
   const t0 = performance.now()
+  await requests(target, name, body, { amount, connections })
+  return ((cpuMs(target.pid!) - cpu0 - idle * (performance.now() - t0)) * 1000) / amount
+}
+
+/** `amount` requests of one case back to back over `connections` keep-alive connections (see varied). */
+export async function requests(
+  target: Target,
+  name: string,
+  body: unknown,
+  { amount, connections }: { amount: number; connections: number },
+): Promise<void> {
+  const vary = varied(name, body)
   await autocannon({
     ...(vary
       ? { requests: [{ setupRequest: (request: { body?: string }) => ({ ...request, body: vary(sent++) }) }] }
@@ -160,5 +182,4 @@ export async function cpuPerRequest(
     connections,
     amount,
   })
-  return ((cpuMs(target.pid!) - cpu0 - idle * (performance.now() - t0)) * 1000) / amount
 }
