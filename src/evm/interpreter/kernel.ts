@@ -100,7 +100,7 @@ function sqrFunction(): WasmFunction {
 /** What this file uses of WebAssembly's JavaScript API (Node 20's types, the project's, do not declare it). */
 declare const WebAssembly: {
   Module: new (bytes: Uint8Array) => object
-  Instance: new (module: object) => { exports: object }
+  Instance: new (module: object, imports?: object) => { exports: object }
 }
 
 interface Kernel {
@@ -112,9 +112,16 @@ interface Kernel {
   memory: { buffer: ArrayBuffer }
 }
 
+/** The kernel's own words, the division's area and the blocks' scratch (compile.ts) fit its first page. */
+const KERNEL_PAGES = 1
+const PAGE = 65536
+/** Frames' stacks (stack-arena.ts) past the kernel's page: 32 KB each (1024 words). */
+export const ARENA = { from: KERNEL_PAGES * PAGE, stacks: 128, bytes: 32 * 1024 }
+const pages = KERNEL_PAGES + (ARENA.stacks * ARENA.bytes) / PAGE
+
 // mul and sqr first: pow calls them by these indices (kernel-pow.ts)
 const functions = [mulFunction('mul'), sqrFunction(), mulFunction('mulWide'), divmodFunction(), powFunction()]
-const instance = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes(functions, 1)))
+const instance = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes(functions, pages)))
 const kernel = instance.exports as unknown as Kernel
 
 /** Byte offsets of the kernel's words: its memory seen as 32-bit limbs, slot k at limb 8k. */
@@ -131,3 +138,10 @@ export const divmodLimbs = kernel.divmod
 export const powAt = kernel.pow
 /** Each slot of the kernel's memory holds one word. */
 export const SLOT = 32
+
+/** What a compiled block's module imports from the kernel (compile.ts): its memory and `mul`. */
+const blockImports = { k: { m: kernel.memory, mul: kernel.mul } }
+/** Instantiates a module that imports `blockImports`. */
+export function instantiate(bytes: Uint8Array): object {
+  return new WebAssembly.Instance(new WebAssembly.Module(bytes), blockImports).exports
+}

@@ -31,6 +31,7 @@ export function steps(f: Frame, handlers: Handler[]): void | Promise<void> {
   const { code, jumps, blockGas, blockShape, hot, prefixes } = f.program
   const length = f.code.length
   const s = f.stack
+  const base = f.base
   let pc = f.pc
   let sp = f.sp
   let gas = f.gas
@@ -50,8 +51,8 @@ export function steps(f: Frame, handlers: Handler[]): void | Promise<void> {
     const prefix = prefixes[pc]
     if (prefix === undefined) {
       if (--hot[pc]! === 0) prefixes[pc] = compilePrefix(code, jumps, pc)
-    } else if (prefix !== null) {
-      const next = runPrefix(prefix.fn, s, sp, jumps)
+    } else if (prefix !== null && base >= 0) {
+      const next = runPrefix(prefix.fn, base + sp * 32, sp)
       sp = next & (SPAN - 1)
       pc = (next - sp) / SPAN
       // the function took the block's jump: pc is the next block's first
