@@ -1,13 +1,13 @@
 /**
  * Hot basic blocks compiled into WebAssembly. The loop (loop.ts) spends ~20 ns per opcode on dispatch:
  * fetching the opcode, the switch, the pc and the stack pointer. A block's opening run of pure stack opcodes
- * (PUSH, DUP, SWAP, POP, the cheap arithmetic, comparisons and bitwise opcodes, shifts by a constant: those
+ * (PUSH, DUP, SWAP, POP, the arithmetic but EXP, comparisons and bitwise opcodes, shifts by a constant: those
  * that cannot fail once the block's gas and depths are checked) and its JUMP or JUMPI is straight-line code
  * whose stack offsets are all known from the depth the block starts on, and PUSH's values from the code:
  * emitted as one function with constant offsets and no dispatch, in which PUSH, DUP, SWAP and POP cost
  * nothing (the compiler follows which word is where; the function writes the stack once, at its end). It
  * works on the frame's stack in the kernel's memory (stack-arena.ts) with i64 arithmetic on 32-bit limbs,
- * and MUL is a call of the kernel's own `mul` on the words where they are.
+ * and MUL, the divisions, ADDMOD and MULMOD are calls of the kernel's functions on the words where they are.
  * WebAssembly, not JavaScript: V8 compiles a module in tens of microseconds (its baseline compiler, then its
  * optimising one in the background when the function is hot), where a JavaScript function ran in V8's
  * interpreter for thousands of entries, 10× slower than the switch, until its optimising compiler had spent
@@ -72,8 +72,12 @@ const SP = 1
 const X = 2
 const C = 3
 const LO = 4
-/** The kernel's `mul`, the module's one import. */
+/** The kernel's functions the module imports, by their index in it. */
 const MUL = 0
+const DIVIDE = 1
+const MODULAR = 2
+/** divide's mode for DIV, SDIV, MOD, SMOD (kernel-ops.ts). */
+const DIVIDE_MODE: Record<number, number> = { 0x04: 0, 0x05: 2, 0x06: 1, 0x07: 3 }
 const ALIGN = 2
 
 function make(body: number[]): Compiled {
@@ -83,6 +87,8 @@ function make(body: number[]): Compiled {
   if (made.size >= MADE_CAP) made.clear()
   const bytes = moduleBytes([{ name: 'b', params: 2, results: 1, locals: 2, locals32: 1, body }], 'imported', [
     { name: 'mul', params: 3 },
+    { name: 'divide', params: 4 },
+    { name: 'modular', params: 5 },
   ])
   fn = (instantiate(bytes) as { b: Compiled }).b
   made.set(key, fn)
@@ -192,7 +198,23 @@ export function compilePrefix(code: Uint8Array, jumps: Uint8Array, start: number
       const top = stack.length - 1
       ;[stack[top], stack[top - n]] = [stack[top - n]!, stack[top]!]
     } else if (op_ === 0x50) pop()
-    else if (op_ === 0x15 || op_ === 0x19) {
+    else if (op_ >= 0x04 && op_ <= 0x09) {
+      // the kernel's division reads its operands where they are and writes a temp
+      const a = pop()
+      const b = pop()
+      const n = op_ >= 0x08 ? pop() : undefined
+      const t = temp()
+      const operands = [address(a), address(b), ...(n === undefined ? [] : [address(n)])]
+      const mode = n === undefined ? DIVIDE_MODE[op_]! : op_ - 0x08
+      body.push(
+        ...i32(SCRATCH + t.at * 4),
+        ...operands.flat(),
+        ...i32(mode),
+        op.call,
+        n === undefined ? DIVIDE : MODULAR,
+      )
+      stack.push(t)
+    } else if (op_ === 0x15 || op_ === 0x19) {
       const a = pop()
       const t = temp()
       if (op_ === 0x19)

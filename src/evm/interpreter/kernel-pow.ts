@@ -94,3 +94,38 @@ export function powFunction(): WasmFunction {
   ]
   return { name: 'pow', params: 5, locals: 0, locals32: 4, body }
 }
+
+/** The kernel's function index of `pow` (its order in kernel.ts's module). */
+const POW = 4
+/** The kernel's slots exp uses: the result, and from POWERS + 1 the base's powers 1..15. */
+const RESULT = 16 * 32
+const POWERS = 16 * 32
+
+/** Copies the 32 bytes at the address `from` (an i32 expression) to `to`, as four i64. */
+function copyWord(to: Code, from: Code): Code {
+  const out: Code = []
+  for (let i = 0; i < 4; i++)
+    out.push(...to, ...from, op.i64Load, 3, ...unsigned(8 * i), op.i64Store, 3, ...unsigned(8 * i))
+  return out
+}
+
+/**
+ * exp(e, t, bytes): the word at e becomes (word at t) ** (word at e) mod 2^256, `bytes` (not 0) the
+ * exponent's length: four bits at a time against a table of the base's first 15 powers when the exponent is
+ * longer than two bytes, one at a time below (where the table costs more than it saves). bytes * 8 - 1 is 3
+ * modulo 4: the groups of four bits never straddle two limbs.
+ */
+export function expFunction(): WasmFunction {
+  const [E, T, BYTES] = [0, 1, 2]
+  const body = [
+    ...copyWord(i32(POWERS + 32), get(T)),
+    ...call(POW, i32(RESULT), i32(POWERS), get(E), bin(op.i32Shl, get(BYTES), i32(3)), [
+      ...i32(4),
+      ...i32(1),
+      ...bin(op.i32GtS, get(BYTES), i32(2)),
+      op.select,
+    ]),
+    ...copyWord(get(E), i32(RESULT)),
+  ]
+  return { name: 'exp', params: 3, locals: 0, body }
+}

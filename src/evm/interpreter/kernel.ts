@@ -8,7 +8,8 @@
  * each 64-bit product), which no column's eight products can overflow.
  */
 import { divmodFunction } from './kernel-div.js'
-import { powFunction } from './kernel-pow.js'
+import { divideFunction, modularFunction } from './kernel-ops.js'
+import { expFunction, powFunction } from './kernel-pow.js'
 import { get, i64, set } from './wasm-code.js'
 import { moduleBytes, op, unsigned, type WasmFunction } from './wasm-module.js'
 
@@ -109,6 +110,9 @@ interface Kernel {
   sqr(r: number, a: number): void
   divmod(m: number, n: number): void
   pow(r: number, table: number, e: number, bits: number, width: number): void
+  divide(r: number, a: number, b: number, mode: number): void
+  modular(r: number, a: number, b: number, n: number, kind: number): void
+  exp(e: number, t: number, bytes: number): void
   memory: { buffer: ArrayBuffer }
 }
 
@@ -119,8 +123,17 @@ const PAGE = 65536
 export const ARENA = { from: KERNEL_PAGES * PAGE, stacks: 128, bytes: 32 * 1024 }
 const pages = KERNEL_PAGES + (ARENA.stacks * ARENA.bytes) / PAGE
 
-// mul and sqr first: pow calls them by these indices (kernel-pow.ts)
-const functions = [mulFunction('mul'), sqrFunction(), mulFunction('mulWide'), divmodFunction(), powFunction()]
+// mul and sqr first: pow calls them by these indices (kernel-pow.ts), and mulWide and divmod by theirs (kernel-ops.ts)
+const functions = [
+  mulFunction('mul'),
+  sqrFunction(),
+  mulFunction('mulWide'),
+  divmodFunction(),
+  powFunction(),
+  divideFunction(),
+  modularFunction(),
+  expFunction(),
+]
 const instance = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes(functions, pages)))
 const kernel = instance.exports as unknown as Kernel
 
@@ -134,13 +147,17 @@ export const sqrAt = kernel.sqr
 export const mulWideAt = kernel.mulWide
 /** Division of the limbs at DIV_AREA (kernel-div.ts): divmod(m, n) for a dividend of m limbs, a divisor of n. */
 export const divmodLimbs = kernel.divmod
-/** EXP's power (kernel-pow.ts). */
-export const powAt = kernel.pow
+/** DIV, MOD, SDIV, SMOD on words at byte addresses (kernel-ops.ts). */
+export const divideAt = kernel.divide
+/** ADDMOD and MULMOD on words at byte addresses (kernel-ops.ts). */
+export const modularAt = kernel.modular
+/** EXP on words at byte addresses, its exponent's length known (kernel-pow.ts). */
+export const expAt = kernel.exp
 /** Each slot of the kernel's memory holds one word. */
 export const SLOT = 32
 
-/** What a compiled block's module imports from the kernel (compile.ts): its memory and `mul`. */
-const blockImports = { k: { m: kernel.memory, mul: kernel.mul } }
+/** What a compiled block's module imports from the kernel (compile.ts): its memory, `mul`, `divide`, `modular`. */
+const blockImports = { k: { m: kernel.memory, mul: kernel.mul, divide: kernel.divide, modular: kernel.modular } }
 /** Instantiates a module that imports `blockImports`. */
 export function instantiate(bytes: Uint8Array): object {
   return new WebAssembly.Instance(new WebAssembly.Module(bytes), blockImports).exports

@@ -1,8 +1,8 @@
 /**
  * 256-bit words as eight 32-bit limbs in a Uint32Array, least significant limb first, operated on in place:
  * a word is an offset into the array (the interpreter's stack). No BigInt is made on the arithmetic opcodes:
- * products and divisions by more than 32 bits are the WebAssembly kernel's (kernel.ts, divide.ts), which has
- * exact 64-bit products and quotients.
+ * products and divisions are the WebAssembly kernel's (kernel.ts, divide.ts), which has exact 64-bit
+ * products and quotients.
  */
 import { limbs as k, mulAt, SLOT } from './kernel.js'
 
@@ -170,22 +170,6 @@ export function byteLength(s: Uint32Array, a: number): number {
     if (x !== 0) return i * 4 + (x > 0xffffff ? 4 : x > 0xffff ? 3 : x > 0xff ? 2 : 1)
   }
   return 0
-}
-
-/** r = a / d and the remainder, for a divisor below 2^32 (long division by 16-bit halves). */
-export function divSmall(s: Uint32Array, a: number, d: number, r: number): number {
-  let rem = 0
-  for (let i = L - 1; i >= 0; i--) {
-    const x = s[a + i]!
-    const hiPart = rem * 65536 + (x >>> 16)
-    const qh = Math.floor(hiPart / d)
-    rem = hiPart - qh * d
-    const loPart = rem * 65536 + (x & M16)
-    const ql = Math.floor(loPart / d)
-    rem = loPart - ql * d
-    s[r + i] = qh * 65536 + ql
-  }
-  return rem
 }
 
 /** The word as a BigInt, built from six chunks of 48 bits (exact in doubles): fewer BigInt steps than eight limbs. */
