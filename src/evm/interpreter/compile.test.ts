@@ -102,8 +102,10 @@ function run(code: Uint8Array, hot: boolean): { stack: bigint[]; gas: number; er
   const f: FrameType = Frame.take({} as Host, code, p, account, new Uint8Array(20), new Uint8Array(), false, 0, 1e6)
   while (f.status === 0) steps(f, handlers)
   const stack = Array.from({ length: f.sp }, (_, i) => w.toBigInt(f.stack, i * 8))
+  // read before the frame is given back (release resets its pc and error)
+  const ended = { stack, gas: f.gas, error: f.error, pc: f.pc }
   f.release()
-  return { stack, gas: f.gas, error: f.error, pc: f.pc }
+  return ended
 }
 
 test('compiled blocks leave the stack, gas, pc and failure as the switch does', () => {

@@ -26,7 +26,8 @@ const MIN_OPS = 3
 
 /**
  * Runs the prefix on the stack whose word `sp` (its depth) is at byte `at` of the kernel's memory: the pc to
- * go on from × SPAN + the new depth.
+ * go on from × SPAN + the new depth, or -1 less that when the pc is a destination from the stack, which the
+ * loop checks is a JUMPDEST.
  */
 type Compiled = (at: number, sp: number) => number
 
@@ -151,9 +152,9 @@ function shifted(v: Value, i: number, n: number, left: boolean): number[] {
  * The compiled prefix of the block at `start` of `code` (padded: analysis.ts), or null when it is too short.
  * PUSH, DUP, SWAP and POP move no limbs: the compiler follows which word is where, and the function writes
  * the stack once at its end (the words that moved and those computed). When the block ends with JUMP or
- * JUMPI to a constant destination, the function takes the jump too (to a JUMPDEST of `jumps`, or on past a
- * JUMPI not taken); a jump to anything else hands back the jump's own pc and the stack as it stood there,
- * for the switch to take or fail it.
+ * JUMPI, the function takes the jump too (to a JUMPDEST of `jumps`, or on past a JUMPI not taken; a
+ * destination from the stack handed back for the loop to check); a jump it cannot take hands back the
+ * jump's own pc and the stack as it stood there, for the switch to fail it.
  */
 export function compilePrefix(code: Uint8Array, jumps: Uint8Array, start: number): Prefix | null {
   // lo = at - BIAS: the entry words' addresses are lo + BIAS + offset, offset negative below the entry depth
@@ -288,7 +289,17 @@ export function compilePrefix(code: Uint8Array, jumps: Uint8Array, start: number
     const dest = pop()
     const cond = last === 0x57 ? pop() : undefined
     const known = smallConstant(dest)
-    if (known !== -1 && jumps[known] === 1) {
+    const length = jumps.length
+    if (dest.kind !== 'constant' && length * SPAN < 2 ** 31) {
+      // a destination from the stack: taken when it is below the code's length, handed back negative for the
+      // loop to check against the JUMPDESTs (loop.ts); above, the switch fails the jump
+      if (cond !== undefined) body.push(...orOf(cond), op.i64Eqz, op.if, 0x40, ...at(pc + 1, stack, floor), op.end)
+      body.push(...limb(dest, 0), ...set(X))
+      body.push(...LIMBS.slice(1).flatMap((i) => (i === 1 ? limb(dest, 1) : [...limb(dest, i), op.i64Or])))
+      body.push(op.i64Eqz, ...get(X), ...i64(BigInt(length)), op.i64LtU, op.i32And, op.if, 0x40)
+      body.push(...settle(stack, floor, temp), ...i32(-(floor + stack.length) - 1), ...get(SP), op.i32Sub)
+      body.push(...get(X), op.i32WrapI64, ...i32(SPAN), op.i32Mul, op.i32Sub, op.return, op.end)
+    } else if (known !== -1 && jumps[known] === 1) {
       if (cond !== undefined) body.push(...orOf(cond), op.i64Eqz, op.if, 0x40, ...at(pc + 1, stack, floor), op.end)
       body.push(...at(known, stack, floor))
     }

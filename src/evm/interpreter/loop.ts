@@ -52,9 +52,13 @@ export function steps(f: Frame, handlers: Handler[]): void | Promise<void> {
     if (prefix === undefined) {
       if (--hot[pc]! === 0) prefixes[pc] = compilePrefix(code, jumps, pc)
     } else if (prefix !== null && base >= 0) {
-      const next = runPrefix(prefix.fn, base + sp * 32, sp)
+      let next = runPrefix(prefix.fn, base + sp * 32, sp)
+      const fromStack = next < 0
+      if (fromStack) next = -next - 1
       sp = next & (SPAN - 1)
       pc = (next - sp) / SPAN
+      // a destination from the stack, below the code's length: the function took it if it is a JUMPDEST
+      if (fromStack && jumps[pc] !== 1) return badJump(f, prefix.end, sp)
       // the function took the block's jump: pc is the next block's first
       if (pc !== prefix.end) continue
     }

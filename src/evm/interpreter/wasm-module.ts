@@ -41,6 +41,7 @@ export const op = {
   i64GeU: 0x5a,
   i32Add: 0x6a,
   i32Sub: 0x6b,
+  i32Mul: 0x6c,
   i32And: 0x71,
   i32Xor: 0x73,
   i32Shl: 0x74,
@@ -57,6 +58,7 @@ export const op = {
   i64ShrS: 0x87,
   i64ShrU: 0x88,
   i64Xor: 0x85,
+  i32WrapI64: 0xa7,
   i64ExtendI32U: 0xad,
   end: 0x0b,
 } as const
