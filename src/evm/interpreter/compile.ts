@@ -12,9 +12,10 @@
  * optimising one in the background when the function is hot), where a JavaScript function ran in V8's
  * interpreter for thousands of entries, 10× slower than the switch, until its optimising compiler had spent
  * 5-50 ms on it: the first heavy call of a fresh server paid 50-120 ms for its blocks (loopExp, loopMul).
- * A block is compiled after HOT entries within one call (a loop's); the functions live with the code's
- * analysis (analysis.ts).
+ * A block is compiled after HOT entries within one call (a loop's), with the others about as hot, in one
+ * module (compileHot); the functions live with the code's analysis (analysis.ts).
  */
+import type { Program } from './analysis.js'
 import { i32, i64 } from './wasm-code.js'
 import { instantiate } from './kernel.js'
 import { I32_TYPE, moduleBytes, op, unsigned } from './wasm-module.js'
@@ -54,10 +55,10 @@ for (let i = 0; i < 16; i++) {
 }
 
 /**
- * The functions made, by their bytes: the same code read again (a new array: a new analysis) gets the
- * functions already made. Emptied when full.
+ * The modules' functions made, by their bytes: the same code read again (a new array: a new analysis) gets
+ * the functions already made. Emptied when full.
  */
-const made = new Map<string, Compiled>()
+const made = new Map<string, { bytes: Uint8Array; fns: Compiled[] }>()
 const MADE_CAP = 8192
 
 /** Where the functions keep the words they compute (bytes of the kernel's memory): none calls another. */
@@ -81,19 +82,60 @@ const MODULAR = 2
 const DIVIDE_MODE: Record<number, number> = { 0x04: 0, 0x05: 2, 0x06: 1, 0x07: 3 }
 const ALIGN = 2
 
-function make(body: number[]): Compiled {
-  const key = body.join()
-  let fn = made.get(key)
-  if (fn !== undefined) return fn
-  if (made.size >= MADE_CAP) made.clear()
-  const bytes = moduleBytes([{ name: 'b', params: 2, results: 1, locals: 2, locals32: 1, body }], 'imported', [
+function make(bodies: number[][]): Compiled[] {
+  const functions = bodies.map((body, i) => ({ name: `b${i}`, params: 2, results: 1, locals: 2, locals32: 1, body }))
+  const bytes = moduleBytes(functions, 'imported', [
     { name: 'mul', params: 3 },
     { name: 'divide', params: 4 },
     { name: 'modular', params: 5 },
   ])
-  fn = (instantiate(bytes) as { b: Compiled }).b
-  made.set(key, fn)
-  return fn
+  const key = fingerprint(bytes)
+  const known = made.get(key)
+  if (known !== undefined && sameBytes(known.bytes, bytes)) return known.fns
+  if (made.size >= MADE_CAP) made.clear()
+  const exports = instantiate(bytes) as Record<string, Compiled>
+  const fns = bodies.map((_, i) => exports[`b${i}`]!)
+  made.set(key, { bytes, fns })
+  return fns
+}
+
+/** FNV-1a of the bytes and their length: the cache's key (an entry's bytes are compared on a hit). */
+function fingerprint(bytes: Uint8Array): string {
+  let h = 0x811c9dc5
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193)
+  return `${bytes.length}:${h >>> 0}`
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+/**
+ * Compiles the prefixes of the program's blocks entered at least HOT / 2 times in this call, all in one
+ * module, when one of them reaches HOT: a loop's blocks are entered about as often, and V8's work per module
+ * (1-3 ms of CPU, and collections of the code space it reserves) is most of what compiling costs.
+ */
+export function compileHot(p: Program): void {
+  const bodies: number[][] = []
+  const at: number[] = []
+  const ends: number[] = []
+  for (let pc = 0; pc < p.hot.length; pc++) {
+    // blockShape is not 0 at a block's first pc only
+    if (p.hot[pc]! > HOT / 2 || p.blockShape[pc] === 0 || p.prefixes[pc] !== undefined) continue
+    const emitted = emitPrefix(p.code, p.jumps, pc)
+    p.prefixes[pc] = null
+    if (emitted === null) continue
+    bodies.push(emitted.body)
+    at.push(pc)
+    ends.push(emitted.end)
+  }
+  if (bodies.length === 0) return
+  const fns = make(bodies)
+  at.forEach((pc, i) => {
+    p.prefixes[pc] = { fn: fns[i]!, end: ends[i]! }
+  })
 }
 
 /**
@@ -149,14 +191,14 @@ function shifted(v: Value, i: number, n: number, left: boolean): number[] {
 }
 
 /**
- * The compiled prefix of the block at `start` of `code` (padded: analysis.ts), or null when it is too short.
+ * The code of the prefix of the block at `start` of `code` (padded: analysis.ts), or null when it is too short.
  * PUSH, DUP, SWAP and POP move no limbs: the compiler follows which word is where, and the function writes
  * the stack once at its end (the words that moved and those computed). When the block ends with JUMP or
  * JUMPI, the function takes the jump too (to a JUMPDEST of `jumps`, or on past a JUMPI not taken; a
  * destination from the stack handed back for the loop to check); a jump it cannot take hands back the
  * jump's own pc and the stack as it stood there, for the switch to fail it.
  */
-export function compilePrefix(code: Uint8Array, jumps: Uint8Array, start: number): Prefix | null {
+function emitPrefix(code: Uint8Array, jumps: Uint8Array, start: number): { body: number[]; end: number } | null {
   // lo = at - BIAS: the entry words' addresses are lo + BIAS + offset, offset negative below the entry depth
   const body: number[] = [...get(AT), ...i32(BIAS), op.i32Sub, ...set(LO)]
   /** The stack from entry position `floor` (the entry's top is -1) up. */
@@ -309,7 +351,7 @@ export function compilePrefix(code: Uint8Array, jumps: Uint8Array, start: number
   body.push(...at(pc, stack, floor))
   // the scratch ends where the kernel's page does
   if (SCRATCH + temps * 32 > SCRATCH_END) return null
-  return { fn: make(body), end: pc }
+  return { body, end: pc }
 }
 
 /**

@@ -11,7 +11,7 @@
  */
 import { CLOCK_EVERY } from '../execution/budget.js'
 import { firstFailure, quiet } from './analysis.js'
-import { compilePrefix, runPrefix, SPAN } from './compile.js'
+import { compileHot, runPrefix, SPAN } from './compile.js'
 import { type Frame, RUNNING } from './frame.js'
 import { invalidJump } from './ops-env.js'
 import type { Handler } from './table.js'
@@ -50,15 +50,17 @@ export function steps(f: Frame, handlers: Handler[]): void | Promise<void> {
     const start = pc
     const prefix = prefixes[pc]
     if (prefix === undefined) {
-      if (--hot[pc]! === 0) prefixes[pc] = compilePrefix(code, jumps, pc)
+      if (--hot[pc]! === 0) compileHot(f.program)
     } else if (prefix !== null && base >= 0) {
+      // -1 - (pc × SPAN + depth) for a destination from the stack (below the code's length): the function took
+      // it if it is a JUMPDEST. Decoded without a branch, and the JUMPDEST read every time: an operation this
+      // loop had never run when V8 optimised it deoptimised it at its first use (86 ms to compile it again)
       let next = runPrefix(prefix.fn, base + sp * 32, sp)
-      const fromStack = next < 0
-      if (fromStack) next = -next - 1
+      const fromStack = next >> 31
+      next ^= fromStack
       sp = next & (SPAN - 1)
       pc = (next - sp) / SPAN
-      // a destination from the stack, below the code's length: the function took it if it is a JUMPDEST
-      if (fromStack && jumps[pc] !== 1) return badJump(f, prefix.end, sp)
+      if ((fromStack & (jumps[pc]! ^ 1)) !== 0) return badJump(f, prefix.end, sp)
       // the function took the block's jump: pc is the next block's first
       if (pc !== prefix.end) continue
     }

@@ -166,22 +166,37 @@ export function moduleBytes(
     ...(imported ? [] : [[...name('memory'), EXPORT_MEMORY, 0]]),
     ...functions.map((f, i) => [...name(f.name), EXPORT_FUNC, ...unsigned(imports.length + i)]),
   ])
-  const bodies = vector(
-    functions.map((f) => {
-      const groups: number[][] = []
-      if (f.locals > 0) groups.push([...unsigned(f.locals), I64])
-      if ((f.locals32 ?? 0) > 0) groups.push([...unsigned(f.locals32!), I32])
-      const code = [...vector(groups), ...f.body, op.end]
-      return [...unsigned(code.length), ...code]
-    }),
-  )
-  return Uint8Array.from([
+  // the code section is most of the bytes (a compiled block's: kilobytes): its bodies are copied once, into
+  // the module's array, not through the spreads above
+  const heads = functions.map((f) => {
+    const groups: number[][] = []
+    if (f.locals > 0) groups.push([...unsigned(f.locals), I64])
+    if ((f.locals32 ?? 0) > 0) groups.push([...unsigned(f.locals32!), I32])
+    const locals = vector(groups)
+    return [...unsigned(locals.length + f.body.length + 1), ...locals]
+  })
+  const codeSize = heads.reduce((sum, head, i) => sum + head.length + functions[i]!.body.length + 1, 0)
+  const codeCount = unsigned(functions.length)
+  const front = [
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
     ...section(1, types),
     ...(imported || imports.length > 0 ? section(2, importSection) : []),
     ...section(3, declared),
     ...memory,
     ...section(7, exports),
-    ...section(10, bodies),
-  ])
+    10,
+    ...unsigned(codeCount.length + codeSize),
+    ...codeCount,
+  ]
+  const out = new Uint8Array(front.length + codeSize)
+  out.set(front)
+  let at = front.length
+  functions.forEach((f, i) => {
+    out.set(heads[i]!, at)
+    at += heads[i]!.length
+    out.set(f.body, at)
+    at += f.body.length
+    out[at++] = op.end
+  })
+  return out
 }
