@@ -57,7 +57,7 @@ export class Frame {
   gas = 0
 
   constructor() {
-    const { stack, base } = takeStack()
+    const { stack, base } = takeStack(this)
     this.stack = stack
     this.base = base
   }
@@ -91,7 +91,7 @@ export class Frame {
   /** Gives the frame back (after its result is read): its memory zeroed, its fields as a new frame's. */
   release(): void {
     if (frames.length >= KEPT_FRAMES) {
-      giveBackStack(this.base)
+      giveBackStack(this, this.base)
       return
     }
     if (this.mem.length > KEPT_MEMORY) this.mem = EMPTY
