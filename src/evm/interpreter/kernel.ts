@@ -143,10 +143,6 @@ export const limbs = new Uint32Array(kernel.memory.buffer)
 export const mulAt = kernel.mul
 /** r = a² mod 2^256. */
 export const sqrAt = kernel.sqr
-/** The whole 512-bit product a × b at byte offset r (sixteen limbs). */
-export const mulWideAt = kernel.mulWide
-/** Division of the limbs at DIV_AREA (kernel-div.ts): divmod(m, n) for a dividend of m limbs, a divisor of n. */
-export const divmodLimbs = kernel.divmod
 /** DIV, MOD, SDIV, SMOD on words at byte addresses (kernel-ops.ts). */
 export const divideAt = kernel.divide
 /** ADDMOD and MULMOD on words at byte addresses (kernel-ops.ts). */

@@ -9,6 +9,7 @@ import { limbs as k, mulAt, SLOT } from './kernel.js'
 const L = 8
 const M16 = 0xffff
 const TWO32 = 0x1_0000_0000
+const kernelBuffer = k.buffer
 
 export function isZero(s: Uint32Array, a: number): boolean {
   return (s[a]! | s[a + 1]! | s[a + 2]! | s[a + 3]! | s[a + 4]! | s[a + 5]! | s[a + 6]! | s[a + 7]!) === 0
@@ -94,8 +95,16 @@ export function sub(s: Uint32Array, a: number, b: number, r: number): void {
   }
 }
 
-/** r = a × b mod 2^256, in the WebAssembly kernel (kernel.ts): the factors copied into its slots 0 and 1. */
+/**
+ * r = a × b mod 2^256, in the WebAssembly kernel (kernel.ts): on the words where they are when the stack is in
+ * its memory (stack-arena.ts), else the factors copied into its slots 0 and 1.
+ */
 export function mul(s: Uint32Array, a: number, b: number, r: number): void {
+  if (s.buffer === kernelBuffer) {
+    const at = s.byteOffset
+    mulAt(at + 4 * r, at + 4 * a, at + 4 * b)
+    return
+  }
   for (let i = 0; i < L; i++) {
     k[i] = s[a + i]!
     k[L + i] = s[b + i]!
