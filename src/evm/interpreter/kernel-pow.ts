@@ -4,7 +4,7 @@
  * `sqr` and `mul` (kernel.ts). In JavaScript the same loop cost a call into the kernel per square and product
  * (loopExp d8: 14 per EXP of an 8-bit exponent), more than the products themselves.
  */
-import { bin, type Code, doWhile, get, i32, plus, set } from './wasm-code.js'
+import { bin, type Code, doWhile, get, i32, i64, plus, set } from './wasm-code.js'
 import { EMPTY_TYPE, op, unsigned, type WasmFunction } from './wasm-module.js'
 
 /** The kernel's function indices of `mul` and `sqr` (their order in kernel.ts's module). */
@@ -110,14 +110,57 @@ function copyWord(to: Code, from: Code): Code {
 }
 
 /**
- * exp(e, t, bytes): the word at e becomes (word at t) ** (word at e) mod 2^256, `bytes` (not 0) the
- * exponent's length: four bits at a time against a table of the base's first 15 powers when the exponent is
- * longer than two bytes, one at a time below (where the table costs more than it saves). bytes * 8 - 1 is 3
- * modulo 4: the groups of four bits never straddle two limbs.
+ * exp(e, t): the word at e becomes (word at t) ** (word at e) mod 2^256; returns the exponent's length in
+ * bytes (EXP's gas: the handler charges it after, a frame out of gas failing whatever its stack holds). Four
+ * bits at a time against a table of the base's first 15 powers when the exponent is longer than two bytes,
+ * one at a time below (where the table costs more than it saves). bytes * 8 - 1 is 3 modulo 4: the groups
+ * of four bits never straddle two limbs.
  */
 export function expFunction(): WasmFunction {
-  const [E, T, BYTES] = [0, 1, 2]
+  const [E, T, BYTES, I, X] = [0, 1, 2, 3, 4]
+  const limb = [...get(E), ...bin(op.i32Shl, get(I), i32(2)), op.i32Add, op.i32Load, 2, 0]
+  // the top limb not zero, and its significant bytes: (32 - leading zeros + 7) / 8
+  const length = [
+    ...set(BYTES, i32(0)),
+    ...set(I, i32(7)),
+    op.block,
+    EMPTY_TYPE,
+    ...doWhile(
+      [
+        ...set(X, limb),
+        ...get(X),
+        op.if,
+        EMPTY_TYPE,
+        ...set(
+          BYTES,
+          bin(
+            op.i32Add,
+            bin(op.i32Shl, get(I), i32(2)),
+            bin(op.i32ShrU, bin(op.i32Sub, i32(39), [...get(X), op.i32Clz]), i32(3)),
+          ),
+        ),
+        op.br,
+        2,
+        op.end,
+        ...set(I, plus(I, -1)),
+      ],
+      bin(op.i32GeS, get(I), i32(0)),
+    ),
+    op.end,
+  ]
+  const one: Code = []
+  for (let i = 0; i < 4; i++) one.push(...get(E), ...i64(i === 0 ? 1n : 0n), op.i64Store, 3, ...unsigned(8 * i))
   const body = [
+    ...length,
+    ...get(BYTES),
+    op.i32Eqz,
+    op.if,
+    EMPTY_TYPE,
+    // x ** 0 = 1
+    ...one,
+    ...i32(0),
+    op.return,
+    op.end,
     ...copyWord(i32(POWERS + 32), get(T)),
     ...call(POW, i32(RESULT), i32(POWERS), get(E), bin(op.i32Shl, get(BYTES), i32(3)), [
       ...i32(4),
@@ -126,6 +169,7 @@ export function expFunction(): WasmFunction {
       op.select,
     ]),
     ...copyWord(get(E), i32(RESULT)),
+    ...get(BYTES),
   ]
-  return { name: 'exp', params: 3, locals: 0, body }
+  return { name: 'exp', params: 2, results: 1, locals: 0, locals32: 3, body }
 }

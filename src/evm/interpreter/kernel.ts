@@ -112,7 +112,7 @@ interface Kernel {
   pow(r: number, table: number, e: number, bits: number, width: number): void
   divide(r: number, a: number, b: number, mode: number): void
   modular(r: number, a: number, b: number, n: number, kind: number): void
-  exp(e: number, t: number, bytes: number): void
+  exp(e: number, t: number): number
   memory: { buffer: ArrayBuffer }
 }
 
@@ -147,7 +147,7 @@ export const sqrAt = kernel.sqr
 export const divideAt = kernel.divide
 /** ADDMOD and MULMOD on words at byte addresses (kernel-ops.ts). */
 export const modularAt = kernel.modular
-/** EXP on words at byte addresses, its exponent's length known (kernel-pow.ts). */
+/** EXP on words at byte addresses: the exponent's length in bytes (kernel-pow.ts). */
 export const expAt = kernel.exp
 /** Each slot of the kernel's memory holds one word. */
 export const SLOT = 32

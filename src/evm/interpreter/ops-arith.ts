@@ -33,22 +33,15 @@ function modular(op: typeof addMod): Handler {
   }
 }
 
+/**
+ * EXP whole in the WebAssembly kernel, its gas (50 per byte of the exponent) charged after: a frame out of gas
+ * fails whatever its stack holds. One call, where the handler's JavaScript (the exponent's length, 2 ** n as
+ * a shift, the copies) was compiled by V8 during the first heavy call of a fresh server.
+ */
 function exp(f: Frame): void {
   const t = (f.sp - 1) * 8
-  const s = f.stack
-  const e = t - 8
-  const bytes = w.byteLength(s, e)
-  if (!f.use(10 + EXP_BYTE_GAS * bytes)) return
   f.sp--
-  if (bytes === 0) w.setSmall(s, e, 1)
-  else if (w.small(s, t) === 2) {
-    const n = w.small(s, e)
-    if (n === -1 || n >= 256) w.setSmall(s, e, 0)
-    else {
-      w.setSmall(s, t, 1)
-      w.shl(s, t, n, e)
-    }
-  } else power(s, t, e, bytes)
+  f.use(10 + EXP_BYTE_GAS * power(f.stack, t, t - 8))
 }
 
 /** The kernel's slots EXP's operands go through when the stack is not in its memory. */
@@ -56,20 +49,18 @@ const BASE = 14 * SLOT
 const EXPONENT = 15 * SLOT
 
 /**
- * The word at `e` becomes (word at `t`) ** (word at `e`) mod 2^256, `bytes` the exponent's length, whole in
- * the WebAssembly kernel (kernel-pow.ts): on the words where they are when the stack is in its memory.
+ * The word at `e` becomes (word at `t`) ** (word at `e`) mod 2^256, in the kernel (kernel-pow.ts): on the
+ * words where they are when the stack is in its memory. Returns the exponent's length in bytes.
  */
-function power(s: Uint32Array, t: number, e: number, bytes: number): void {
-  if (s.buffer === kernelBuffer) {
-    expAt(s.byteOffset + 4 * e, s.byteOffset + 4 * t, bytes)
-    return
-  }
+function power(s: Uint32Array, t: number, e: number): number {
+  if (s.buffer === kernelBuffer) return expAt(s.byteOffset + 4 * e, s.byteOffset + 4 * t)
   for (let i = 0; i < 8; i++) {
     k[BASE / 4 + i] = s[t + i]!
     k[EXPONENT / 4 + i] = s[e + i]!
   }
-  expAt(EXPONENT, BASE, bytes)
+  const bytes = expAt(EXPONENT, BASE)
   for (let i = 0; i < 8; i++) s[e + i] = k[EXPONENT / 4 + i]!
+  return bytes
 }
 
 /** SAR (SHL and SHR are the loop's). */

@@ -46,6 +46,7 @@ export const op = {
   i32Xor: 0x73,
   i32Shl: 0x74,
   i32ShrU: 0x76,
+  i32Clz: 0x67,
   i64Clz: 0x79,
   i64Add: 0x7c,
   i64Sub: 0x7d,

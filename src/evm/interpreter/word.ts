@@ -172,15 +172,6 @@ export function signExtend(s: Uint32Array, a: number, b: number): void {
   s.fill(negative ? 0xffffffff : 0, a + limb + 1, a + L)
 }
 
-/** Number of significant bytes of the word (EXP's gas). */
-export function byteLength(s: Uint32Array, a: number): number {
-  for (let i = L - 1; i >= 0; i--) {
-    const x = s[a + i]!
-    if (x !== 0) return i * 4 + (x > 0xffffff ? 4 : x > 0xffff ? 3 : x > 0xff ? 2 : 1)
-  }
-  return 0
-}
-
 /** The word as a BigInt, built from six chunks of 48 bits (exact in doubles): fewer BigInt steps than eight limbs. */
 export function toBigInt(s: Uint32Array, a: number): bigint {
   const c0 = s[a]! + (s[a + 1]! & M16) * TWO32
