@@ -12,7 +12,7 @@ const MUL = 0
 const SQR = 1
 
 // params: the result's byte offset, the table's (the power d at table + 32d, d ≥ 1; the base at table + 32),
-// the exponent's, its bits (a multiple of 8) and the window's width (1 or 4)
+// the exponent's, its bits (a multiple of 8) and the window's width (1, 2 or 4)
 const R = 0
 const TABLE = 1
 const E = 2
@@ -112,9 +112,9 @@ function copyWord(to: Code, from: Code): Code {
 /**
  * exp(e, t): the word at e becomes (word at t) ** (word at e) mod 2^256; returns the exponent's length in
  * bytes (EXP's gas: the handler charges it after, a frame out of gas failing whatever its stack holds). Four
- * bits at a time against a table of the base's first 15 powers when the exponent is longer than two bytes,
- * one at a time below (where the table costs more than it saves). bytes * 8 - 1 is 3 modulo 4: the groups
- * of four bits never straddle two limbs.
+ * bits at a time against a table of the base's first 15 powers when the exponent is longer than two bytes;
+ * below, where that table costs more than it saves, two bits at a time (a table of 3) when at least half its
+ * bits are set, else one. bytes * 8 - 1 is 3 modulo 4: the groups never straddle two limbs.
  */
 export function expFunction(): WasmFunction {
   const [E, T, BYTES, I, X] = [0, 1, 2, 3, 4]
@@ -148,6 +148,14 @@ export function expFunction(): WasmFunction {
     ),
     op.end,
   ]
+  // up to two bytes (limb 0): two bits at a time when at least half the bits are set (0xff: 11 products, not 14)
+  const setBits = [...get(E), op.i32Load, 2, 0, op.i32Popcnt]
+  const twoOrOne = [
+    ...i32(2),
+    ...i32(1),
+    ...bin(op.i32GeS, bin(op.i32Shl, setBits, i32(1)), bin(op.i32Shl, get(BYTES), i32(3))),
+    op.select,
+  ]
   const one: Code = []
   for (let i = 0; i < 4; i++) one.push(...get(E), ...i64(i === 0 ? 1n : 0n), op.i64Store, 3, ...unsigned(8 * i))
   const body = [
@@ -164,7 +172,7 @@ export function expFunction(): WasmFunction {
     ...copyWord(i32(POWERS + 32), get(T)),
     ...call(POW, i32(RESULT), i32(POWERS), get(E), bin(op.i32Shl, get(BYTES), i32(3)), [
       ...i32(4),
-      ...i32(1),
+      ...twoOrOne,
       ...bin(op.i32GtS, get(BYTES), i32(2)),
       op.select,
     ]),

@@ -47,6 +47,7 @@ export const op = {
   i32Shl: 0x74,
   i32ShrU: 0x76,
   i32Clz: 0x67,
+  i32Popcnt: 0x69,
   i64Clz: 0x79,
   i64Add: 0x7c,
   i64Sub: 0x7d,
