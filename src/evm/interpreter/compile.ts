@@ -16,21 +16,41 @@
  * module (compileHot); the functions live with the code's analysis (analysis.ts).
  */
 import type { Program } from './analysis.js'
+import { type Compiled, DIVIDE, MODULAR, MUL, make } from './block-module.js'
+import {
+  AT,
+  BIAS,
+  C,
+  get,
+  LIMBS,
+  LO,
+  less,
+  limb,
+  MAX_TEMPS,
+  orOf,
+  pushLimbs,
+  SCRATCH,
+  SCRATCH_END,
+  SP,
+  set,
+  settle,
+  shifted,
+  smallConstant,
+  store,
+  type Temp,
+  type Value,
+  X,
+} from './block-words.js'
 import { i32, i64 } from './wasm-code.js'
-import { instantiate } from './kernel.js'
-import { I32_TYPE, moduleBytes, op, unsigned } from './wasm-module.js'
+import { op } from './wasm-module.js'
+
+/** divide's mode for DIV, SDIV, MOD, SMOD (kernel-ops.ts). */
+const DIVIDE_MODE: Record<number, number> = { 0x04: 0, 0x05: 2, 0x06: 1, 0x07: 3 }
 
 /** Entries of a block within one call before its prefix is compiled (analysis.ts newCall; below 2^16). */
 export const HOT = 1000
 /** The shortest prefix worth a function. */
 const MIN_OPS = 3
-
-/**
- * Runs the prefix on the stack whose word `sp` (its depth) is at byte `at` of the kernel's memory: the pc to
- * go on from × SPAN + the new depth, or -1 less that when the pc is a destination from the stack, which the
- * loop checks is a JUMPDEST.
- */
-type Compiled = (at: number, sp: number) => number
 
 /** Depths are below SPAN (STACK_LIMIT is 1024); pc × SPAN stays below 2^31 for any code. */
 export const SPAN = 2048
@@ -42,7 +62,8 @@ export interface Prefix {
 }
 
 /**
- * Runs a compiled prefix. The loop calls every block's function from this one site: called first here with
+ * Runs a compiled prefix. (The loop decodes its result without a branch: an operation first run after V8 had
+ * optimised the loop deoptimised it, 86 ms of CPU to compile it again.) The loop calls every block's function from this one site: called first here with
  * two functions, its feedback is megamorphic from the start, so V8 never optimises the loop around one block
  * function it happened to see first and deoptimises it at the next block to be compiled.
  */
@@ -52,64 +73,6 @@ export function runPrefix(fn: Compiled, at: number, sp: number): number {
 for (let i = 0; i < 16; i++) {
   runPrefix(() => 0, 0, 0)
   runPrefix(() => 1, 0, 0)
-}
-
-/**
- * The modules' functions made, by their bytes: the same code read again (a new array: a new analysis) gets
- * the functions already made. Emptied when full.
- */
-const made = new Map<string, { bytes: Uint8Array; fns: Compiled[] }>()
-const MADE_CAP = 8192
-
-/** Where the functions keep the words they compute (bytes of the kernel's memory): none calls another. */
-const SCRATCH = 16384
-const MAX_TEMPS = 256
-const SCRATCH_END = 65536
-/** The stack words below the entry depth are at negative offsets from it; a load's offset is unsigned. */
-const BIAS = 32768
-
-// the function's parameters and locals
-const AT = 0
-const SP = 1
-const X = 2
-const C = 3
-const LO = 4
-/** The kernel's functions the module imports, by their index in it. */
-const MUL = 0
-const DIVIDE = 1
-const MODULAR = 2
-/** divide's mode for DIV, SDIV, MOD, SMOD (kernel-ops.ts). */
-const DIVIDE_MODE: Record<number, number> = { 0x04: 0, 0x05: 2, 0x06: 1, 0x07: 3 }
-const ALIGN = 2
-
-function make(bodies: number[][]): Compiled[] {
-  const functions = bodies.map((body, i) => ({ name: `b${i}`, params: 2, results: 1, locals: 2, locals32: 1, body }))
-  const bytes = moduleBytes(functions, 'imported', [
-    { name: 'mul', params: 3 },
-    { name: 'divide', params: 4 },
-    { name: 'modular', params: 5 },
-  ])
-  const key = fingerprint(bytes)
-  const known = made.get(key)
-  if (known !== undefined && sameBytes(known.bytes, bytes)) return known.fns
-  if (made.size >= MADE_CAP) made.clear()
-  const exports = instantiate(bytes) as Record<string, Compiled>
-  const fns = bodies.map((_, i) => exports[`b${i}`]!)
-  made.set(key, { bytes, fns })
-  return fns
-}
-
-/** FNV-1a of the bytes and their length: the cache's key (an entry's bytes are compared on a hit). */
-function fingerprint(bytes: Uint8Array): string {
-  let h = 0x811c9dc5
-  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193)
-  return `${bytes.length}:${h >>> 0}`
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
 }
 
 /**
@@ -136,58 +99,6 @@ export function compileHot(p: Program): void {
   at.forEach((pc, i) => {
     p.prefixes[pc] = { fn: fns[i]!, end: ends[i]! }
   })
-}
-
-/**
- * A word of the block's stack as the compiler knows it: the word at a stack position on entry (limb offset
- * from the entry depth × 8), a constant pushed, or a word computed into the scratch (limb offset in it).
- */
-type Temp = { kind: 'temp'; at: number }
-type Value = { kind: 'entry'; at: number } | { kind: 'constant'; limbs: number[] } | Temp
-
-const LIMBS = [0, 1, 2, 3, 4, 5, 6, 7]
-const get = (local: number) => [op.localGet, local]
-const set = (local: number) => [op.localSet, local]
-/** The address expression and the memory offset of limb `i` of `v` (an entry or a temp). */
-const place = (v: Value, i: number): [number[], number] =>
-  v.kind === 'entry' ? [get(LO), BIAS + (v.at + i) * 4] : [i32(0), SCRATCH + ((v as Temp).at + i) * 4]
-/** Limb `i` of `v` as an i64, zero-extended (or sign-extended, for a signed comparison's top limb). */
-function limb(v: Value, i: number, signed = false): number[] {
-  if (v.kind === 'constant') return i64(BigInt(signed ? v.limbs[i]! | 0 : v.limbs[i]!))
-  const [address, offset] = place(v, i)
-  return [...address, signed ? op.i64Load32S : op.i64Load32U, ALIGN, ...unsigned(offset)]
-}
-/** Stores the i64 `value`'s low 32 bits as limb `i` of `v`. */
-function store(v: Value, i: number, value: number[]): number[] {
-  const [address, offset] = place(v, i)
-  return [...address, ...value, op.i64Store32, ALIGN, ...unsigned(offset)]
-}
-/** The i64 OR of `v`'s limbs (zero exactly when the word is). */
-const orOf = (v: Value) => LIMBS.flatMap((i) => (i === 0 ? limb(v, 0) : [...limb(v, i), op.i64Or]))
-const smallConstant = (v: Value) => (v.kind === 'constant' && v.limbs.slice(1).every((x) => x === 0) ? v.limbs[0]! : -1)
-
-/** a < b as an i32, unsigned or signed (the top limbs compared as signed numbers). */
-function less(a: Value, b: Value, signed: boolean): number[] {
-  const out = [op.block, I32_TYPE]
-  for (let i = 7; i >= 0; i--) {
-    const s = signed && i === 7
-    out.push(...limb(a, i, s), ...limb(b, i, s), op.i64Ne, op.if, 0x40)
-    out.push(...limb(a, i, s), ...limb(b, i, s), s ? op.i64LtS : op.i64LtU, op.br, 1, op.end)
-  }
-  out.push(...i32(0), op.end)
-  return out
-}
-
-/** Limb `i` of the word `v` shifted left (`left`) or right by the constant `n` (< 256), as an i64. */
-function shifted(v: Value, i: number, n: number, left: boolean): number[] {
-  const limbs = n >>> 5
-  const bits = n & 31
-  const near = left ? i - limbs : i + limbs
-  const far = left ? near - 1 : near + 1
-  const at = (j: number) => (j >= 0 && j < 8 ? limb(v, j) : i64(0n))
-  if (bits === 0) return at(near)
-  const [toward, back] = left ? [op.i64Shl, op.i64ShrU] : [op.i64ShrU, op.i64Shl]
-  return [...at(near), ...i64(BigInt(bits)), toward, ...at(far), ...i64(BigInt(32 - bits)), back, op.i64Or]
 }
 
 /**
@@ -352,38 +263,4 @@ function emitPrefix(code: Uint8Array, jumps: Uint8Array, start: number): { body:
   // the scratch ends where the kernel's page does
   if (SCRATCH + temps * 32 > SCRATCH_END) return null
   return { body, end: pc }
-}
-
-/**
- * The code that writes `values` to the stack from entry position `base` up: first the entry words that move
- * copied aside (a write may land on one), then every word not already where it stands.
- */
-function settle(values: Value[], base: number, temp: () => Temp): number[] {
-  const out: number[] = []
-  const placed = values.map((v, k) => {
-    if (v.kind !== 'entry' || v.at === (base + k) * 8) return v
-    const t = temp()
-    for (const i of LIMBS) out.push(...store(t, i, limb(v, i)))
-    return t
-  })
-  placed.forEach((v, k) => {
-    if (v.kind === 'entry') return
-    const to: Value = { kind: 'entry', at: (base + k) * 8 }
-    for (const i of LIMBS) out.push(...store(to, i, limb(v, i)))
-  })
-  return out
-}
-
-/** A PUSH's `size` bytes at `from` as eight limbs, least significant first. */
-function pushLimbs(code: Uint8Array, from: number, size: number): number[] {
-  const out: number[] = []
-  let end = from + size
-  for (let i = 0; i < 8; i++) {
-    const first = Math.max(end - 4, from)
-    let v = 0
-    for (let k = first; k < end; k++) v = v * 256 + code[k]!
-    out.push(v)
-    end = first
-  }
-  return out
 }

@@ -5,9 +5,8 @@
  * POP, jumps, the cheap arithmetic and comparisons, MLOAD/MSTORE within memory already paid for) are cases of
  * one switch, which V8 turns into a jump table; every other opcode goes through the dispatch table (table.ts)
  * with the locals written back to the frame around the call. A block entered HOT times gets its opening run
- * of pure stack opcodes, and its jump, compiled into one function (compile.ts), which runs instead of the
- * switch from then on. Measured on loopMul (3M opcodes, machine at load 18): ~50 ns per opcode through the
- * table alone, ~20 with the switch; loopMul d0 45-78 ms CPU by the switch, 20 with compiled blocks (load 15).
+ * of pure stack opcodes, and its jump, compiled into WebAssembly (compile.ts) on the frame's stack where it is
+ * (stack-arena.ts), run instead of the switch from then on: loopMul d0 45-78 ms CPU by the switch, 10-12 so.
  */
 import { CLOCK_EVERY } from '../execution/budget.js'
 import { firstFailure, quiet } from './analysis.js'
@@ -52,17 +51,14 @@ export function steps(f: Frame, handlers: Handler[]): void | Promise<void> {
     if (prefix === undefined) {
       if (--hot[pc]! === 0) compileHot(f.program)
     } else if (prefix !== null && base >= 0) {
-      // -1 - (pc × SPAN + depth) for a destination from the stack (below the code's length): the function took
-      // it if it is a JUMPDEST. Decoded without a branch, and the JUMPDEST read every time: an operation this
-      // loop had never run when V8 optimised it deoptimised it at its first use (86 ms to compile it again)
+      // a destination from the stack comes as -1 - (pc × SPAN + depth), decoded without a branch (deopts: compile.ts)
       let next = runPrefix(prefix.fn, base + sp * 32, sp)
       const fromStack = next >> 31
       next ^= fromStack
       sp = next & (SPAN - 1)
       pc = (next - sp) / SPAN
       if ((fromStack & (jumps[pc]! ^ 1)) !== 0) return badJump(f, prefix.end, sp)
-      // the function took the block's jump: pc is the next block's first
-      if (pc !== prefix.end) continue
+      if (pc !== prefix.end) continue // the function took the block's jump: pc is the next block's first
     }
     for (;;) {
       const op = code[pc]!
