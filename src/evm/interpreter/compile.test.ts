@@ -3,6 +3,7 @@ import { analyse } from './analysis.js'
 import { type Frame as FrameType, Frame } from './frame.js'
 import { type Host, Touched } from './host.js'
 import { steps } from './loop.js'
+import { arithmetic } from './ops-arith.js'
 import type { Handler } from './table.js'
 import * as w from './word.js'
 
@@ -11,6 +12,12 @@ const PURE: [number, number][] = [
   [0x01, 2],
   [0x02, 2],
   [0x03, 2],
+  [0x04, 2],
+  [0x05, 2],
+  [0x06, 2],
+  [0x07, 2],
+  [0x08, 3],
+  [0x09, 3],
   [0x10, 2],
   [0x11, 2],
   [0x12, 2],
@@ -56,7 +63,8 @@ function block(out: number[], depth: number, length: number): number {
       continue
     }
     out.push(op)
-    depth += op >= 0x80 && op < 0x90 ? 1 : op === 0x15 || op === 0x19 || op >= 0x90 ? 0 : -1
+    depth +=
+      op >= 0x80 && op < 0x90 ? 1 : op === 0x15 || op === 0x19 || op >= 0x90 ? 0 : op === 0x08 || op === 0x09 ? -2 : -1
   }
   return depth
 }
@@ -82,7 +90,9 @@ function program(): Uint8Array {
   return Uint8Array.from(code)
 }
 
-const noHandlers = new Array<Handler>(256).fill((f) => f.fail('not pure'))
+/** The handlers of the opcodes that run through the table inside a block (the divisions): the others fail. */
+const handlers = new Array<Handler>(256).fill((f) => f.fail('not pure'))
+for (const [op, handler] of arithmetic) handlers[op] = handler
 
 function run(code: Uint8Array, hot: boolean): { stack: bigint[]; gas: number; error?: string; pc: number } {
   const p = analyse(code)
@@ -90,10 +100,12 @@ function run(code: Uint8Array, hot: boolean): { stack: bigint[]; gas: number; er
   else p.hot.fill(2 ** 30)
   const account = new Touched(new Uint8Array(20), undefined)
   const f: FrameType = Frame.take({} as Host, code, p, account, new Uint8Array(20), new Uint8Array(), false, 0, 1e6)
-  while (f.status === 0) steps(f, noHandlers)
+  while (f.status === 0) steps(f, handlers)
   const stack = Array.from({ length: f.sp }, (_, i) => w.toBigInt(f.stack, i * 8))
+  // read before the frame is given back (release resets its pc and error)
+  const ended = { stack, gas: f.gas, error: f.error, pc: f.pc }
   f.release()
-  return { stack, gas: f.gas, error: f.error, pc: f.pc }
+  return ended
 }
 
 test('compiled blocks leave the stack, gas, pc and failure as the switch does', () => {

@@ -1,31 +1,58 @@
 /**
- * Hot basic blocks compiled into JavaScript functions. The loop (loop.ts) spends ~20 ns per opcode on
- * dispatch: fetching the opcode, the switch, the pc and the stack pointer. A block's opening run of pure
- * stack opcodes (PUSH, DUP, SWAP, POP, the cheap arithmetic, comparisons and bitwise opcodes: those that cannot
- * fail once the block's gas and depths are checked) and its JUMP or JUMPI is straight-line code whose stack
- * offsets are all known from the depth the block starts on, and PUSH's values from the code: emitted as one
- * function with constant offsets and no dispatch, in which PUSH, DUP, SWAP and POP cost nothing (the compiler
- * follows which word is where; the function writes the stack once, at its end). Only numbers from the code
- * and this file's text go into the source. Measured in process (bench/interpreter-heavy.ts, load 15): loopMul
- * d0 45-78 ms CPU by the switch, 31-33 with blocks whose words move, 20 with words that do not.
- * A block is compiled after HOT entries within one call (a loop's: V8's optimising compiler costs ~5 ms of
- * CPU per function, which blocks run a few times per call never repay); the functions live with the code's
- * analysis (analysis.ts).
+ * Hot basic blocks compiled into WebAssembly. The loop (loop.ts) spends ~20 ns per opcode on dispatch:
+ * fetching the opcode, the switch, the pc and the stack pointer. A block's opening run of pure stack opcodes
+ * (PUSH, DUP, SWAP, POP, the arithmetic but EXP, comparisons and bitwise opcodes, shifts by a constant: those
+ * that cannot fail once the block's gas and depths are checked) and its JUMP or JUMPI is straight-line code
+ * whose stack offsets are all known from the depth the block starts on, and PUSH's values from the code:
+ * emitted as one function with constant offsets and no dispatch, in which PUSH, DUP, SWAP and POP cost
+ * nothing (the compiler follows which word is where; the function writes the stack once, at its end). It
+ * works on the frame's stack in the kernel's memory (stack-arena.ts) with i64 arithmetic on 32-bit limbs,
+ * and MUL, the divisions, ADDMOD and MULMOD are calls of the kernel's functions on the words where they are.
+ * WebAssembly, not JavaScript: V8 compiles a module in tens of microseconds (its baseline compiler, then its
+ * optimising one in the background when the function is hot), where a JavaScript function ran in V8's
+ * interpreter for thousands of entries, 10× slower than the switch, until its optimising compiler had spent
+ * 5-50 ms on it: the first heavy call of a fresh server paid 50-120 ms for its blocks (loopExp, loopMul).
+ * A block is compiled after HOT entries within one call (a loop's), with the others about as hot, in one
+ * module (compileHot); the functions live with the code's analysis (analysis.ts).
  */
-import * as w from './word.js'
+import type { Program } from './analysis.js'
+import { type Compiled, DIVIDE, MODULAR, MUL, make } from './block-module.js'
+import {
+  AT,
+  BIAS,
+  C,
+  get,
+  LIMBS,
+  LO,
+  less,
+  limb,
+  MAX_TEMPS,
+  orOf,
+  pushLimbs,
+  SCRATCH,
+  SCRATCH_END,
+  SP,
+  set,
+  settle,
+  shifted,
+  smallConstant,
+  store,
+  type Temp,
+  type Value,
+  X,
+} from './block-words.js'
+import { i32, i64 } from './wasm-code.js'
+import { op } from './wasm-module.js'
+
+/** divide's mode for DIV, SDIV, MOD, SMOD (kernel-ops.ts). */
+const DIVIDE_MODE: Record<number, number> = { 0x04: 0, 0x05: 2, 0x06: 1, 0x07: 3 }
 
 /** Entries of a block within one call before its prefix is compiled (analysis.ts newCall; below 2^16). */
 export const HOT = 1000
 /** The shortest prefix worth a function. */
 const MIN_OPS = 3
 
-/**
- * Runs the prefix on the stack `s` of depth `sp`, `j` the code's JUMPDEST map: the pc to go on from × SPAN +
- * the new depth.
- */
-type Compiled = (s: Uint32Array, sp: number, j: Uint8Array) => number
-
-/** Depths are below SPAN (STACK_LIMIT is 1024); pc × SPAN stays exact in a double for any code. */
+/** Depths are below SPAN (STACK_LIMIT is 1024); pc × SPAN stays below 2^31 for any code. */
 export const SPAN = 2048
 
 export interface Prefix {
@@ -35,65 +62,56 @@ export interface Prefix {
 }
 
 /**
- * Runs a compiled prefix. The loop calls every block's function from this one site: called first here with
+ * Runs a compiled prefix. (The loop decodes its result without a branch: an operation first run after V8 had
+ * optimised the loop deoptimised it, 86 ms of CPU to compile it again.) The loop calls every block's function from this one site: called first here with
  * two functions, its feedback is megamorphic from the start, so V8 never optimises the loop around one block
  * function it happened to see first and deoptimises it at the next block to be compiled.
  */
-export function runPrefix(fn: Compiled, s: Uint32Array, sp: number, j: Uint8Array): number {
-  return fn(s, sp, j)
+export function runPrefix(fn: Compiled, at: number, sp: number): number {
+  return fn(at, sp)
 }
 for (let i = 0; i < 16; i++) {
-  runPrefix(() => 0, new Uint32Array(0), 0, new Uint8Array(0))
-  runPrefix(() => 1, new Uint32Array(0), 0, new Uint8Array(0))
+  runPrefix(() => 0, 0, 0)
+  runPrefix(() => 1, 0, 0)
 }
 
 /**
- * The functions made, by source: the same code read again (a new array: a new analysis) gets the functions
- * V8 has already optimised. Emptied when full.
+ * Compiles the prefixes of the program's blocks entered at least HOT / 2 times in this call, all in one
+ * module, when one of them reaches HOT: a loop's blocks are entered about as often, and V8's work per module
+ * (1-3 ms of CPU, and collections of the code space it reserves) is most of what compiling costs.
  */
-const made = new Map<string, Compiled>()
-const MADE_CAP = 8192
-
-/** Where the functions keep the words they compute: no function calls another, so they share one. */
-const MAX_TEMPS = 512
-const scratch = new Uint32Array(8 * MAX_TEMPS)
-
-function make(text: string): Compiled {
-  let fn = made.get(text)
-  if (fn !== undefined) return fn
-  if (made.size >= MADE_CAP) made.clear()
-
-  fn = new Function('w', 'r', `'use strict'; return function block(s, sp, j) {${text}}`)(w, scratch) as Compiled
-  made.set(text, fn)
-  return fn
+export function compileHot(p: Program): void {
+  const bodies: number[][] = []
+  const at: number[] = []
+  const ends: number[] = []
+  for (let pc = 0; pc < p.hot.length; pc++) {
+    // blockShape is not 0 at a block's first pc only
+    if (p.hot[pc]! > HOT / 2 || p.blockShape[pc] === 0 || p.prefixes[pc] !== undefined) continue
+    const emitted = emitPrefix(p.code, p.jumps, pc)
+    p.prefixes[pc] = null
+    if (emitted === null) continue
+    bodies.push(emitted.body)
+    at.push(pc)
+    ends.push(emitted.end)
+  }
+  if (bodies.length === 0) return
+  const fns = make(bodies)
+  at.forEach((pc, i) => {
+    p.prefixes[pc] = { fn: fns[i]!, end: ends[i]! }
+  })
 }
 
 /**
- * A word of the block's stack as the compiler knows it: the word at a stack position on entry (limb offset
- * from the entry depth × 8), a constant pushed, or a word computed into the scratch (limb offset in it).
- */
-type Temp = { kind: 'temp'; at: number }
-type Value = { kind: 'entry'; at: number } | { kind: 'constant'; limbs: number[] } | Temp
-
-const offset = (n: number) => (n < 0 ? ` - ${-n}` : ` + ${n}`)
-/** Limb `i` of `v` as an expression. */
-function limbOf(v: Value, i: number): string {
-  if (v.kind === 'entry') return `s[b${offset(v.at + i)}]`
-  if (v.kind === 'temp') return `r[${v.at + i}]`
-  return `${v.limbs[i]}`
-}
-const LIMBS = [0, 1, 2, 3, 4, 5, 6, 7]
-const smallConstant = (v: Value) => (v.kind === 'constant' && v.limbs.slice(1).every((x) => x === 0) ? v.limbs[0]! : -1)
-
-/**
- * The compiled prefix of the block at `start` of `code` (padded: analysis.ts), or null when it is too short.
+ * The code of the prefix of the block at `start` of `code` (padded: analysis.ts), or null when it is too short.
  * PUSH, DUP, SWAP and POP move no limbs: the compiler follows which word is where, and the function writes
  * the stack once at its end (the words that moved and those computed). When the block ends with JUMP or
- * JUMPI, the function takes the jump too (to a JUMPDEST of `jumps`, or on past a JUMPI not taken); a jump to
- * anything else hands back the jump's own pc and the stack as it stood there, for the switch to fail it.
+ * JUMPI, the function takes the jump too (to a JUMPDEST of `jumps`, or on past a JUMPI not taken; a
+ * destination from the stack handed back for the loop to check); a jump it cannot take hands back the
+ * jump's own pc and the stack as it stood there, for the switch to fail it.
  */
-export function compilePrefix(code: Uint8Array, jumps: Uint8Array, start: number): Prefix | null {
-  const lines: string[] = ['const b = sp * 8', 'let x = 0', 'let c = 0']
+function emitPrefix(code: Uint8Array, jumps: Uint8Array, start: number): { body: number[]; end: number } | null {
+  // lo = at - BIAS: the entry words' addresses are lo + BIAS + offset, offset negative below the entry depth
+  const body: number[] = [...get(AT), ...i32(BIAS), op.i32Sub, ...set(LO)]
   /** The stack from entry position `floor` (the entry's top is -1) up. */
   let stack: Value[] = []
   let floor = 0
@@ -106,134 +124,143 @@ export function compilePrefix(code: Uint8Array, jumps: Uint8Array, start: number
     reach(1)
     return stack.pop()!
   }
-  /** `v`'s offset in the scratch, copied there when it is not. */
-  const inScratch = (v: Value) => {
-    if (v.kind === 'temp') return v.at
+  /** A byte address of `v`'s word in memory (a constant copied to the scratch first), as an i32. */
+  const address = (v: Value) => {
+    if (v.kind === 'entry') return [...get(LO), ...i32(BIAS + v.at * 4), op.i32Add]
+    if (v.kind === 'temp') return i32(SCRATCH + v.at * 4)
     const t = temp()
-    for (const i of LIMBS) lines.push(`r[${t.at + i}] = ${limbOf(v, i)}`)
-    return t.at
+    for (const i of LIMBS) body.push(...store(t, i, limb(v, i)))
+    return i32(SCRATCH + t.at * 4)
   }
   let pc = start
   let ops = 0
   if (code[pc] === 0x5b) pc++
   for (; temps < MAX_TEMPS - 8; ops++) {
-    const op = code[pc]!
-    if (op >= 0x5f && op <= 0x7f) {
-      const size = op - 0x5f
+    const op_ = code[pc]!
+    if (op_ >= 0x5f && op_ <= 0x7f) {
+      const size = op_ - 0x5f
       stack.push({ kind: 'constant', limbs: pushLimbs(code, pc + 1, size) })
       pc += size + 1
       continue
     }
-    if (op >= 0x80 && op <= 0x8f) {
-      reach(op - 0x7f)
-      stack.push(stack[stack.length - (op - 0x7f)]!)
-    } else if (op >= 0x90 && op <= 0x9f) {
-      const n = op - 0x8f
+    if (op_ >= 0x80 && op_ <= 0x8f) {
+      reach(op_ - 0x7f)
+      stack.push(stack[stack.length - (op_ - 0x7f)]!)
+    } else if (op_ >= 0x90 && op_ <= 0x9f) {
+      const n = op_ - 0x8f
       reach(n + 1)
       const top = stack.length - 1
       ;[stack[top], stack[top - n]] = [stack[top - n]!, stack[top]!]
-    } else if (op === 0x50) pop()
-    else if (op === 0x15 || op === 0x19) {
+    } else if (op_ === 0x50) pop()
+    else if (op_ >= 0x04 && op_ <= 0x09) {
+      // the kernel's division reads its operands where they are and writes a temp
+      const a = pop()
+      const b = pop()
+      const n = op_ >= 0x08 ? pop() : undefined
+      const t = temp()
+      const operands = [address(a), address(b), ...(n === undefined ? [] : [address(n)])]
+      const mode = n === undefined ? DIVIDE_MODE[op_]! : op_ - 0x08
+      body.push(
+        ...i32(SCRATCH + t.at * 4),
+        ...operands.flat(),
+        ...i32(mode),
+        op.call,
+        n === undefined ? DIVIDE : MODULAR,
+      )
+      stack.push(t)
+    } else if (op_ === 0x15 || op_ === 0x19) {
       const a = pop()
       const t = temp()
-      if (op === 0x19) for (const i of LIMBS) lines.push(`r[${t.at + i}] = ~${limbOf(a, i)}`)
+      if (op_ === 0x19)
+        for (const i of LIMBS) body.push(...store(t, i, [...limb(a, i), ...i64(0xffffffffn), op.i64Xor]))
       else {
-        lines.push(`r[${t.at}] = (${LIMBS.map((i) => limbOf(a, i)).join(' | ')}) === 0 ? 1 : 0`)
-        for (const i of LIMBS.slice(1)) lines.push(`r[${t.at + i}] = 0`)
+        body.push(...store(t, 0, [...orOf(a), op.i64Eqz, op.i64ExtendI32U]))
+        for (const i of LIMBS.slice(1)) body.push(...store(t, i, i64(0n)))
       }
       stack.push(t)
-    } else if ((op >= 0x01 && op <= 0x03) || (op >= 0x10 && op <= 0x18 && op !== 0x15) || op === 0x1b || op === 0x1c) {
+    } else if (
+      (op_ >= 0x01 && op_ <= 0x03) ||
+      (op_ >= 0x10 && op_ <= 0x18 && op_ !== 0x15) ||
+      op_ === 0x1b ||
+      op_ === 0x1c
+    ) {
+      reach(2)
+      // a shift by a word not known here is the switch's
+      if ((op_ === 0x1b || op_ === 0x1c) && stack[stack.length - 1]!.kind !== 'constant') break
       const a = pop()
-      const bv = pop()
+      const b = pop()
       const t = temp()
-      if (op === 0x01 || op === 0x03) {
-        const sign = op === 0x01 ? '+' : '-'
-        const carry = op === 0x01 ? 'x > 0xffffffff ? 1 : 0' : 'x < 0 ? 1 : 0'
-        lines.push('c = 0')
-        for (const i of LIMBS)
-          lines.push(`x = ${limbOf(a, i)} ${sign} ${limbOf(bv, i)} ${sign} c; r[${t.at + i}] = x; c = ${carry}`)
-      } else if (op >= 0x16 && op <= 0x18) {
-        const bit = op === 0x16 ? '&' : op === 0x17 ? '|' : '^'
-        for (const i of LIMBS) lines.push(`r[${t.at + i}] = ${limbOf(a, i)} ${bit} ${limbOf(bv, i)}`)
-      } else if (op === 0x1b || op === 0x1c) {
-        const shift = op === 0x1b ? 'w.shl' : 'w.shr'
-        const from = inScratch(bv)
-        lines.push(`x = ${smallConstant(a) !== -1 ? smallConstant(a) : `w.small(r, ${inScratch(a)})`}`)
-        lines.push(`if (x === -1 || x >= 256) w.setSmall(r, ${t.at}, 0); else ${shift}(r, ${from}, x, ${t.at})`)
-      } else {
-        const x = inScratch(a)
-        const y = inScratch(bv)
-        if (op === 0x02) lines.push(`w.mul(r, ${x}, ${y}, ${t.at})`)
-        else {
-          const test = [
-            'w.cmp(r, @) < 0',
-            'w.cmp(r, @) > 0',
-            'w.scmp(r, @) < 0',
-            'w.scmp(r, @) > 0',
-            'w.cmp(r, @) === 0',
-          ]
-          lines.push(`w.setSmall(r, ${t.at}, ${test[op - 0x10]!.replace('@', `${x}, ${y}`)} ? 1 : 0)`)
+      if (op_ === 0x01 || op_ === 0x03) {
+        // limb sums and differences in i64: the carry is bit 32, the borrow the sign
+        body.push(...i64(0n), ...set(C))
+        for (const i of LIMBS) {
+          body.push(...limb(a, i), ...limb(b, i), op_ === 0x01 ? op.i64Add : op.i64Sub, ...get(C))
+          body.push(op_ === 0x01 ? op.i64Add : op.i64Sub, ...set(X), ...store(t, i, get(X)))
+          body.push(...get(X), ...i64(op_ === 0x01 ? 32n : 63n), op.i64ShrU, ...set(C))
         }
+      } else if (op_ >= 0x16 && op_ <= 0x18) {
+        const bit = op_ === 0x16 ? op.i64And : op_ === 0x17 ? op.i64Or : op.i64Xor
+        for (const i of LIMBS) body.push(...store(t, i, [...limb(a, i), ...limb(b, i), bit]))
+      } else if (op_ === 0x1b || op_ === 0x1c) {
+        const n = smallConstant(a)
+        for (const i of LIMBS)
+          body.push(...store(t, i, n === -1 || n >= 256 ? i64(0n) : shifted(b, i, n, op_ === 0x1b)))
+      } else if (op_ === 0x02) {
+        // a constant factor is copied to the scratch first
+        const x = address(a)
+        const y = address(b)
+        body.push(...i32(SCRATCH + t.at * 4), ...x, ...y, op.call, MUL)
+      } else {
+        const test =
+          op_ === 0x14
+            ? [
+                ...LIMBS.flatMap((i) => [...limb(a, i), ...limb(b, i), op.i64Xor, ...(i > 0 ? [op.i64Or] : [])]),
+                op.i64Eqz,
+              ]
+            : op_ === 0x10 || op_ === 0x12
+              ? less(a, b, op_ === 0x12)
+              : less(b, a, op_ === 0x13)
+        body.push(...store(t, 0, [...test, op.i64ExtendI32U]))
+        for (const i of LIMBS.slice(1)) body.push(...store(t, i, i64(0n)))
       }
       stack.push(t)
     } else break
     pc++
   }
   if (ops < MIN_OPS) return null
-  const at = (target: string, values: Value[], base: number) =>
-    [...settle(values, base, temp), `return ${target} * ${SPAN} + sp + ${base + values.length}`].join('\n')
-  const op = code[pc]!
-  if (op === 0x56 || op === 0x57) {
+  const at = (target: number, values: Value[], base: number) => [
+    ...settle(values, base, temp),
+    ...i32(target * SPAN + base + values.length),
+    ...get(SP),
+    op.i32Add,
+    op.return,
+  ]
+  const last = code[pc]!
+  if (last === 0x56 || last === 0x57) {
     const before = stack.slice()
     const beforeFloor = floor
     const dest = pop()
-    const cond = op === 0x57 ? pop() : undefined
-    const after = stack
-    if (cond !== undefined)
-      lines.push(`if ((${LIMBS.map((i) => limbOf(cond, i)).join(' | ')}) === 0) {${at(`${pc + 1}`, after, floor)}}`)
+    const cond = last === 0x57 ? pop() : undefined
     const known = smallConstant(dest)
-    if (known !== -1) {
-      if (jumps[known] === 1) lines.push(at(`${known}`, after, floor))
-    } else {
-      lines.push(`x = ${dest.kind === 'entry' ? `w.small(s, b${offset(dest.at)})` : `w.small(r, ${inScratch(dest)})`}`)
-      lines.push(`if (j[x] === 1) {${at('x', after, floor)}}`)
+    const length = jumps.length
+    if (dest.kind !== 'constant' && length * SPAN < 2 ** 31) {
+      // a destination from the stack: taken when it is below the code's length, handed back negative for the
+      // loop to check against the JUMPDESTs (loop.ts); above, the switch fails the jump
+      if (cond !== undefined) body.push(...orOf(cond), op.i64Eqz, op.if, 0x40, ...at(pc + 1, stack, floor), op.end)
+      body.push(...limb(dest, 0), ...set(X))
+      body.push(...LIMBS.slice(1).flatMap((i) => (i === 1 ? limb(dest, 1) : [...limb(dest, i), op.i64Or])))
+      body.push(op.i64Eqz, ...get(X), ...i64(BigInt(length)), op.i64LtU, op.i32And, op.if, 0x40)
+      body.push(...settle(stack, floor, temp), ...i32(-(floor + stack.length) - 1), ...get(SP), op.i32Sub)
+      body.push(...get(X), op.i32WrapI64, ...i32(SPAN), op.i32Mul, op.i32Sub, op.return, op.end)
+    } else if (known !== -1 && jumps[known] === 1) {
+      if (cond !== undefined) body.push(...orOf(cond), op.i64Eqz, op.if, 0x40, ...at(pc + 1, stack, floor), op.end)
+      body.push(...at(known, stack, floor))
     }
     stack = before
     floor = beforeFloor
   }
-  lines.push(at(`${pc}`, stack, floor))
-  return { fn: make(lines.join('\n')), end: pc }
-}
-
-/**
- * The lines that write `values` to the stack from entry position `base` up: first the entry words that move
- * copied aside (a write may land on one), then every word not already where it stands.
- */
-function settle(values: Value[], base: number, temp: () => Temp): string[] {
-  const out: string[] = []
-  const placed = values.map((v, k) => {
-    if (v.kind !== 'entry' || v.at === (base + k) * 8) return v
-    const t = temp()
-    for (const i of LIMBS) out.push(`r[${t.at + i}] = ${limbOf(v, i)}`)
-    return t
-  })
-  placed.forEach((v, k) => {
-    if (v.kind === 'entry') return
-    for (const i of LIMBS) out.push(`s[b${offset((base + k) * 8 + i)}] = ${limbOf(v, i)}`)
-  })
-  return out
-}
-
-/** A PUSH's `size` bytes at `from` as eight limbs, least significant first. */
-function pushLimbs(code: Uint8Array, from: number, size: number): number[] {
-  const out: number[] = []
-  let end = from + size
-  for (let i = 0; i < 8; i++) {
-    const first = Math.max(end - 4, from)
-    let v = 0
-    for (let k = first; k < end; k++) v = v * 256 + code[k]!
-    out.push(v)
-    end = first
-  }
-  return out
+  body.push(...at(pc, stack, floor))
+  // the scratch ends where the kernel's page does
+  if (SCRATCH + temps * 32 > SCRATCH_END) return null
+  return { body, end: pc }
 }

@@ -2,6 +2,7 @@ import { expect, test } from 'vitest'
 import { addMod, mulMod, signedDivide, unsignedDivide } from './divide.js'
 import type { Frame } from './frame.js'
 import { arithmetic } from './ops-arith.js'
+import { takeStack } from './stack-arena.js'
 import * as w from './word.js'
 
 const M = (1n << 256n) - 1n
@@ -39,7 +40,10 @@ const random = Array.from({ length: 80 }, (_, i) => {
 })
 const words = [...edges, ...random]
 
-const s = new Uint32Array(8 * 4)
+/** Holds the arena's stack the tests use for as long as they run (a collected owner gives it back). */
+const stackOwner = {}
+/** The words on an array of their own (copied through the kernel's slots) and on a stack in its memory. */
+const stacks = [new Uint32Array(8 * 4), takeStack(stackOwner).stack]
 const A = 24
 const B = 16
 const N = 8
@@ -62,38 +66,40 @@ const divisions = [
 test.each(divisions)(
   '$name in the kernel agree with BigInt on edge and random words, divisors of one limb or more',
   ({ divide, quotient, remainder }) => {
-    for (const a of words)
-      for (const b of words) {
-        if (b === 0n) continue
-        for (const [keep, expected] of [
-          [false, quotient(a, b)],
-          [true, remainder(a, b)],
-        ] as const) {
-          w.fromBigInt(s, A, a)
-          w.fromBigInt(s, B, b)
-          divide(s, A, B, keep)
-          expect(w.toBigInt(s, B), `${a}, ${b}`).toBe(expected)
+    for (const s of stacks)
+      for (const a of words)
+        for (const b of words) {
+          if (b === 0n) continue
+          for (const [keep, expected] of [
+            [false, quotient(a, b)],
+            [true, remainder(a, b)],
+          ] as const) {
+            w.fromBigInt(s, A, a)
+            w.fromBigInt(s, B, b)
+            divide(s, A, B, keep)
+            expect(w.toBigInt(s, B), `${a}, ${b}`).toBe(expected)
+          }
         }
-      }
   },
 )
 
 test('ADDMOD and MULMOD in the kernel agree with BigInt over the 257- and 512-bit intermediates', () => {
   const some = words.filter((_, i) => i % 4 === 0)
   const wrong: string[] = []
-  for (const a of words)
-    for (const b of some)
-      for (const n of some) {
-        if (n === 0n) continue
-        w.fromBigInt(s, A, a)
-        w.fromBigInt(s, B, b)
-        w.fromBigInt(s, N, n)
-        addMod(s, A, B, N)
-        if (w.toBigInt(s, N) !== (a + b) % n) wrong.push(`(${a} + ${b}) % ${n}`)
-        w.fromBigInt(s, N, n)
-        mulMod(s, A, B, N)
-        if (w.toBigInt(s, N) !== (a * b) % n) wrong.push(`(${a} * ${b}) % ${n}`)
-      }
+  for (const s of stacks)
+    for (const a of words)
+      for (const b of some)
+        for (const n of some) {
+          if (n === 0n) continue
+          w.fromBigInt(s, A, a)
+          w.fromBigInt(s, B, b)
+          w.fromBigInt(s, N, n)
+          addMod(s, A, B, N)
+          if (w.toBigInt(s, N) !== (a + b) % n) wrong.push(`(${a} + ${b}) % ${n}`)
+          w.fromBigInt(s, N, n)
+          mulMod(s, A, B, N)
+          if (w.toBigInt(s, N) !== (a * b) % n) wrong.push(`(${a} * ${b}) % ${n}`)
+        }
   expect(wrong).toEqual([])
 })
 

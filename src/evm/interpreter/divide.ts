@@ -1,105 +1,66 @@
 /**
- * DIV, MOD, SDIV, SMOD, ADDMOD and MULMOD on limb words (word.ts) through the WebAssembly kernel's division
- * (kernel-div.ts): the operands are copied into its memory as limbs, trimmed to their significant ones, and
- * the quotient or remainder copied back. No BigInt: V8's, conversions included, cost 1-4 µs per MULMOD.
- * Signed division divides the magnitudes and sets the sign after, as the yellow paper defines it.
+ * DIV, MOD, SDIV, SMOD, ADDMOD and MULMOD on limb words (word.ts), whole in the WebAssembly kernel
+ * (kernel-ops.ts): on the words where they are when the stack is in the kernel's memory (stack-arena.ts),
+ * else through three of its slots. No BigInt: V8's, conversions included, cost 1-4 µs per MULMOD.
  */
-import { DIV_AREA } from './kernel-div.js'
-import { divmodLimbs, limbs as k, mulWideAt, SLOT } from './kernel.js'
+import { divideAt, limbs as k, modularAt, SLOT } from './kernel.js'
 
 const L = 8
-const U = DIV_AREA.u >> 2
-const V = DIV_AREA.v >> 2
-const Q = DIV_AREA.q >> 2
-const R = DIV_AREA.r >> 2
+const kernelBuffer = k.buffer
 
-/** How many of the `count` limbs of the kernel's memory at limb `at` are significant. */
-function significant(at: number, count: number): number {
-  let n = count
-  while (n > 0 && k[at + n - 1] === 0) n--
-  return n
+/** Copies `count` words of `s` from limb `a`, `b`, `c` into the kernel's slots 0, 1, 2. */
+function slotsIn(s: Uint32Array, a: number, b: number, c: number): void {
+  for (let i = 0; i < L; i++) {
+    k[i] = s[a + i]!
+    k[L + i] = s[b + i]!
+    k[2 * L + i] = s[c + i]!
+  }
 }
 
-/** Copies the stack word at `a` into the kernel at limb `at`, negated (two's complement) when `negate`. */
-function put(s: Uint32Array, a: number, at: number, negate: boolean): void {
-  if (!negate) {
-    for (let i = 0; i < L; i++) k[at + i] = s[a + i]!
+function slotOut(s: Uint32Array, r: number): void {
+  for (let i = 0; i < L; i++) s[r + i] = k[2 * L + i]!
+}
+
+/** The word at `b` becomes a / b (mode 0), a mod b (1), signed a / b (2) or a mod b (3); 0 when b is 0. */
+function divideWords(s: Uint32Array, a: number, b: number, mode: number): void {
+  if (s.buffer === kernelBuffer) {
+    const at = s.byteOffset
+    divideAt(at + 4 * b, at + 4 * a, at + 4 * b, mode)
     return
   }
-  let carry = 1
-  for (let i = 0; i < L; i++) {
-    const x = (~s[a + i]! >>> 0) + carry
-    k[at + i] = x
-    carry = x > 0xffffffff ? 1 : 0
-  }
+  slotsIn(s, a, b, b)
+  divideAt(2 * SLOT, 0, SLOT, mode)
+  slotOut(s, b)
 }
 
-/** The `count` limbs at kernel limb `at` (zero above) as the stack word at `r`, negated when `negate`. */
-function take(s: Uint32Array, at: number, count: number, r: number, negate: boolean): void {
-  let carry = 1
-  for (let i = 0; i < L; i++) {
-    const x = i < count ? k[at + i]! : 0
-    if (!negate) s[r + i] = x
-    else {
-      const y = (~x >>> 0) + carry
-      s[r + i] = y
-      carry = y > 0xffffffff ? 1 : 0
-    }
-  }
-}
-
-/**
- * Divides the dividend of `m` limbs at U by the divisor at V (8 limbs, not zero) and writes the quotient or
- * the remainder to the stack word at `r`, negated when `negate`.
- */
-function divideIn(s: Uint32Array, m: number, r: number, remainder: boolean, negate: boolean): void {
-  const n = significant(V, L)
-  const used = significant(U, m)
-  if (used < n) {
-    // the divisor is larger: the quotient is 0 and the remainder the dividend
-    if (remainder) take(s, U, used, r, negate)
-    else s.fill(0, r, r + L)
-    return
-  }
-  divmodLimbs(used, n)
-  if (remainder) take(s, R, n, r, negate)
-  else take(s, Q, used - n + 1, r, negate)
-}
-
-/** DIV or MOD: the word at `r` becomes a / b or a mod b (b the word at `r`, not zero). */
+/** DIV or MOD: the word at `r` becomes a / b or a mod b (b the word at `r`; 0 when b is 0). */
 export function unsignedDivide(s: Uint32Array, a: number, r: number, remainder: boolean): void {
-  put(s, a, U, false)
-  put(s, r, V, false)
-  divideIn(s, L, r, remainder, false)
+  divideWords(s, a, r, remainder ? 1 : 0)
 }
 
-/** SDIV or SMOD, the divisor at `r` not zero: the remainder takes the dividend's sign. */
+/** SDIV or SMOD (b the word at `r`; 0 when b is 0): the remainder takes the dividend's sign. */
 export function signedDivide(s: Uint32Array, a: number, r: number, remainder: boolean): void {
-  const negativeA = s[a + 7]! >>> 31 === 1
-  const negativeB = s[r + 7]! >>> 31 === 1
-  put(s, a, U, negativeA)
-  put(s, r, V, negativeB)
-  divideIn(s, L, r, remainder, remainder ? negativeA : negativeA !== negativeB)
+  divideWords(s, a, r, remainder ? 3 : 2)
 }
 
-/** ADDMOD: the word at `r` becomes (a + b) mod N, N the word at `r`, not zero. */
-export function addMod(s: Uint32Array, a: number, b: number, r: number): void {
-  let carry = 0
-  for (let i = 0; i < L; i++) {
-    const x = s[a + i]! + s[b + i]! + carry
-    k[U + i] = x
-    carry = x > 0xffffffff ? 1 : 0
+/** The word at `r` becomes (a + b) mod N (kind 0) or a × b mod N (1), N the word at `r`; 0 when N is 0. */
+function modular(s: Uint32Array, a: number, b: number, r: number, kind: number): void {
+  if (s.buffer === kernelBuffer) {
+    const at = s.byteOffset
+    modularAt(at + 4 * r, at + 4 * a, at + 4 * b, at + 4 * r, kind)
+    return
   }
-  k[U + L] = carry
-  put(s, r, V, false)
-  divideIn(s, L + 1, r, true, false)
+  slotsIn(s, a, b, r)
+  modularAt(2 * SLOT, 0, SLOT, 2 * SLOT, kind)
+  slotOut(s, r)
 }
 
-/** MULMOD: the word at `r` becomes a × b mod N over the whole 512-bit product, N the word at `r`, not zero. */
+/** ADDMOD over the 257-bit sum. */
+export function addMod(s: Uint32Array, a: number, b: number, r: number): void {
+  modular(s, a, b, r, 0)
+}
+
+/** MULMOD over the whole 512-bit product. */
 export function mulMod(s: Uint32Array, a: number, b: number, r: number): void {
-  put(s, a, 0, false)
-  put(s, b, L, false)
-  mulWideAt(DIV_AREA.u, 0, SLOT)
-  put(s, r, V, false)
-  divideIn(s, 2 * L, r, true, false)
+  modular(s, a, b, r, 1)
 }

@@ -5,7 +5,7 @@
  */
 import type { Program } from './analysis.js'
 import type { Host, Touched } from './host.js'
-import { STACK_LIMIT } from './shapes.js'
+import { giveBackStack, takeStack } from './stack-arena.js'
 
 /** The most gas a call the interpreter takes may carry: memory costs then stay exact in doubles. */
 export const MAX_GAS = 1e10
@@ -28,7 +28,9 @@ const KEPT_MEMORY = 64 * 1024
 const OUT_OF_GAS = 'out of gas'
 
 export class Frame {
-  readonly stack = new Uint32Array(STACK_LIMIT * 8)
+  readonly stack: Uint32Array
+  /** The stack's byte address in the WebAssembly kernel's memory, or -1 (stack-arena.ts). */
+  readonly base: number
   sp = 0
   pc = 0
   /** Memory: `memWords` words paid for, in an array that may be longer (zero beyond them). */
@@ -53,6 +55,12 @@ export class Frame {
   isStatic = false
   depth = 0
   gas = 0
+
+  constructor() {
+    const { stack, base } = takeStack(this)
+    this.stack = stack
+    this.base = base
+  }
 
   /** A frame at its start (from those given back, or a new one). */
   static take(
@@ -82,7 +90,10 @@ export class Frame {
 
   /** Gives the frame back (after its result is read): its memory zeroed, its fields as a new frame's. */
   release(): void {
-    if (frames.length >= KEPT_FRAMES) return
+    if (frames.length >= KEPT_FRAMES) {
+      giveBackStack(this, this.base)
+      return
+    }
     if (this.mem.length > KEPT_MEMORY) this.mem = EMPTY
     else this.mem.fill(0, 0, this.memWords * 32)
     this.sp = 0

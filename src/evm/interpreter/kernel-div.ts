@@ -2,7 +2,7 @@
  * Division of up to 16 32-bit limbs by up to 8 in WebAssembly (Knuth's algorithm D, TAOCP 4.3.1, as Hacker's
  * Delight's divmnu writes it): the quotient digit estimated from the top two limbs by i64 division, corrected
  * against the divisor's second limb, then multiplied and subtracted, added back in the rare case it was one
- * too large. JavaScript has no exact 64-by-32-bit division (the doubles of word.ts's divSmall hold 53 bits),
+ * too large. JavaScript has no exact 64-by-32-bit division (doubles hold 53 bits),
  * which is what kept DIV, MOD, ADDMOD and MULMOD on BigInt. The function's code is emitted here (kernel.ts
  * puts it in its module); its operands and results are at fixed places of the kernel's memory (DIV_AREA).
  */

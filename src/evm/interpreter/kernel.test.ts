@@ -2,6 +2,7 @@ import { expect, test } from 'vitest'
 import type { Frame } from './frame.js'
 import { limbs, mulAt, SLOT, sqrAt } from './kernel.js'
 import { arithmetic } from './ops-arith.js'
+import { takeStack } from './stack-arena.js'
 import * as w from './word.js'
 
 const M = (1n << 256n) - 1n
@@ -36,9 +37,18 @@ test('the WebAssembly kernel multiplies and squares modulo 2^256 as BigInt does'
   }
 })
 
+/** Holds the arena's stack the tests use for as long as they run (a collected owner gives it back). */
+const stackOwner = {}
+/** A stack in the kernel's memory, operated on in place (exp's `inKernel`). */
+const arena = takeStack(stackOwner).stack
 /** Runs EXP's handler on base and exponent with `gas`: the result and the gas left, or 'out of gas'. */
-function exp(base: bigint, exponent: bigint, gas = 1_000_000): { result: bigint; gas: number } | string {
-  const stack = new Uint32Array(32)
+function exp(
+  base: bigint,
+  exponent: bigint,
+  gas = 1_000_000,
+  inKernel = false,
+): { result: bigint; gas: number } | string {
+  const stack = inKernel ? arena : new Uint32Array(32)
   w.fromBigInt(stack, 0, exponent)
   w.fromBigInt(stack, 8, base)
   let failed: string | undefined
@@ -68,7 +78,9 @@ test('EXP gives base ** exponent modulo 2^256 and charges 50 gas per byte of the
   for (const base of [...edges, ...random.slice(0, 20)])
     for (const e of [...exponents, ...random.slice(20, 30)]) {
       const bytes = e === 0n ? 0 : Math.ceil(e.toString(16).length / 2)
-      expect(exp(base, e), `${base} ** ${e}`).toEqual({ result: modPow(base, e), gas: 1_000_000 - 10 - 50 * bytes })
+      const expected = { result: modPow(base, e), gas: 1_000_000 - 10 - 50 * bytes }
+      expect(exp(base, e), `${base} ** ${e}`).toEqual(expected)
+      expect(exp(base, e, 1_000_000, true), `${base} ** ${e} in the kernel's memory`).toEqual(expected)
     }
   expect(exp(0n, 0n)).toEqual({ result: 1n, gas: 1_000_000 - 10 })
   expect(exp(3n, M, 10 + 50 * 32 - 1)).toBe('out of gas')

@@ -8,7 +8,8 @@
  * each 64-bit product), which no column's eight products can overflow.
  */
 import { divmodFunction } from './kernel-div.js'
-import { powFunction } from './kernel-pow.js'
+import { divideFunction, modularFunction } from './kernel-ops.js'
+import { expFunction, powFunction } from './kernel-pow.js'
 import { get, i64, set } from './wasm-code.js'
 import { moduleBytes, op, unsigned, type WasmFunction } from './wasm-module.js'
 
@@ -100,7 +101,7 @@ function sqrFunction(): WasmFunction {
 /** What this file uses of WebAssembly's JavaScript API (Node 20's types, the project's, do not declare it). */
 declare const WebAssembly: {
   Module: new (bytes: Uint8Array) => object
-  Instance: new (module: object) => { exports: object }
+  Instance: new (module: object, imports?: object) => { exports: object }
 }
 
 interface Kernel {
@@ -109,12 +110,31 @@ interface Kernel {
   sqr(r: number, a: number): void
   divmod(m: number, n: number): void
   pow(r: number, table: number, e: number, bits: number, width: number): void
+  divide(r: number, a: number, b: number, mode: number): void
+  modular(r: number, a: number, b: number, n: number, kind: number): void
+  exp(e: number, t: number): number
   memory: { buffer: ArrayBuffer }
 }
 
-// mul and sqr first: pow calls them by these indices (kernel-pow.ts)
-const functions = [mulFunction('mul'), sqrFunction(), mulFunction('mulWide'), divmodFunction(), powFunction()]
-const instance = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes(functions, 1)))
+/** The kernel's own words, the division's area and the blocks' scratch (compile.ts) fit its first page. */
+const KERNEL_PAGES = 1
+const PAGE = 65536
+/** Frames' stacks (stack-arena.ts) past the kernel's page: 32 KB each (1024 words). */
+export const ARENA = { from: KERNEL_PAGES * PAGE, stacks: 128, bytes: 32 * 1024 }
+const pages = KERNEL_PAGES + (ARENA.stacks * ARENA.bytes) / PAGE
+
+// mul and sqr first: pow calls them by these indices (kernel-pow.ts), and mulWide and divmod by theirs (kernel-ops.ts)
+const functions = [
+  mulFunction('mul'),
+  sqrFunction(),
+  mulFunction('mulWide'),
+  divmodFunction(),
+  powFunction(),
+  divideFunction(),
+  modularFunction(),
+  expFunction(),
+]
+const instance = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes(functions, pages)))
 const kernel = instance.exports as unknown as Kernel
 
 /** Byte offsets of the kernel's words: its memory seen as 32-bit limbs, slot k at limb 8k. */
@@ -123,11 +143,18 @@ export const limbs = new Uint32Array(kernel.memory.buffer)
 export const mulAt = kernel.mul
 /** r = a² mod 2^256. */
 export const sqrAt = kernel.sqr
-/** The whole 512-bit product a × b at byte offset r (sixteen limbs). */
-export const mulWideAt = kernel.mulWide
-/** Division of the limbs at DIV_AREA (kernel-div.ts): divmod(m, n) for a dividend of m limbs, a divisor of n. */
-export const divmodLimbs = kernel.divmod
-/** EXP's power (kernel-pow.ts). */
-export const powAt = kernel.pow
+/** DIV, MOD, SDIV, SMOD on words at byte addresses (kernel-ops.ts). */
+export const divideAt = kernel.divide
+/** ADDMOD and MULMOD on words at byte addresses (kernel-ops.ts). */
+export const modularAt = kernel.modular
+/** EXP on words at byte addresses: the exponent's length in bytes (kernel-pow.ts). */
+export const expAt = kernel.exp
 /** Each slot of the kernel's memory holds one word. */
 export const SLOT = 32
+
+/** What a compiled block's module imports from the kernel (compile.ts): its memory, `mul`, `divide`, `modular`. */
+const blockImports = { k: { m: kernel.memory, mul: kernel.mul, divide: kernel.divide, modular: kernel.modular } }
+/** Instantiates a module that imports `blockImports`. */
+export function instantiate(bytes: Uint8Array): object {
+  return new WebAssembly.Instance(new WebAssembly.Module(bytes), blockImports).exports
+}

@@ -5,13 +5,12 @@
  * POP, jumps, the cheap arithmetic and comparisons, MLOAD/MSTORE within memory already paid for) are cases of
  * one switch, which V8 turns into a jump table; every other opcode goes through the dispatch table (table.ts)
  * with the locals written back to the frame around the call. A block entered HOT times gets its opening run
- * of pure stack opcodes, and its jump, compiled into one function (compile.ts), which runs instead of the
- * switch from then on. Measured on loopMul (3M opcodes, machine at load 18): ~50 ns per opcode through the
- * table alone, ~20 with the switch; loopMul d0 45-78 ms CPU by the switch, 20 with compiled blocks (load 15).
+ * of pure stack opcodes, and its jump, compiled into WebAssembly (compile.ts) on the frame's stack where it is
+ * (stack-arena.ts), run instead of the switch from then on: loopMul d0 45-78 ms CPU by the switch, 10-12 so.
  */
 import { CLOCK_EVERY } from '../execution/budget.js'
 import { firstFailure, quiet } from './analysis.js'
-import { compilePrefix, runPrefix, SPAN } from './compile.js'
+import { compileHot, runPrefix, SPAN } from './compile.js'
 import { type Frame, RUNNING } from './frame.js'
 import { invalidJump } from './ops-env.js'
 import type { Handler } from './table.js'
@@ -31,6 +30,7 @@ export function steps(f: Frame, handlers: Handler[]): void | Promise<void> {
   const { code, jumps, blockGas, blockShape, hot, prefixes } = f.program
   const length = f.code.length
   const s = f.stack
+  const base = f.base
   let pc = f.pc
   let sp = f.sp
   let gas = f.gas
@@ -49,13 +49,16 @@ export function steps(f: Frame, handlers: Handler[]): void | Promise<void> {
     const start = pc
     const prefix = prefixes[pc]
     if (prefix === undefined) {
-      if (--hot[pc]! === 0) prefixes[pc] = compilePrefix(code, jumps, pc)
-    } else if (prefix !== null) {
-      const next = runPrefix(prefix.fn, s, sp, jumps)
+      if (--hot[pc]! === 0) compileHot(f.program)
+    } else if (prefix !== null && base >= 0) {
+      // a destination from the stack comes as -1 - (pc × SPAN + depth), decoded without a branch (deopts: compile.ts)
+      let next = runPrefix(prefix.fn, base + sp * 32, sp)
+      const fromStack = next >> 31
+      next ^= fromStack
       sp = next & (SPAN - 1)
       pc = (next - sp) / SPAN
-      // the function took the block's jump: pc is the next block's first
-      if (pc !== prefix.end) continue
+      if ((fromStack & (jumps[pc]! ^ 1)) !== 0) return badJump(f, prefix.end, sp)
+      if (pc !== prefix.end) continue // the function took the block's jump: pc is the next block's first
     }
     for (;;) {
       const op = code[pc]!

@@ -15,18 +15,25 @@ export const op = {
   brIf: 0x0d,
   return: 0x0f,
   call: 0x10,
+  select: 0x1b,
   localGet: 0x20,
   localSet: 0x21,
   localTee: 0x22,
   i32Load: 0x28,
+  i32Store: 0x36,
   i64Load: 0x29,
+  i64Load32S: 0x34,
   i64Load32U: 0x35,
   i64Store: 0x37,
   i64Store32: 0x3e,
   i32Const: 0x41,
   i64Const: 0x42,
   i32Eqz: 0x45,
+  i64Eqz: 0x50,
+  i64Eq: 0x51,
+  i64Ne: 0x52,
   i32LtS: 0x48,
+  i32GtS: 0x4a,
   i32GeS: 0x4e,
   i64LtS: 0x53,
   i64LtU: 0x54,
@@ -34,9 +41,13 @@ export const op = {
   i64GeU: 0x5a,
   i32Add: 0x6a,
   i32Sub: 0x6b,
+  i32Mul: 0x6c,
   i32And: 0x71,
+  i32Xor: 0x73,
   i32Shl: 0x74,
   i32ShrU: 0x76,
+  i32Clz: 0x67,
+  i32Popcnt: 0x69,
   i64Clz: 0x79,
   i64Add: 0x7c,
   i64Sub: 0x7d,
@@ -48,6 +59,9 @@ export const op = {
   i64Shl: 0x86,
   i64ShrS: 0x87,
   i64ShrU: 0x88,
+  i64Xor: 0x85,
+  i32WrapI64: 0xa7,
+  i64ExtendI32U: 0xad,
   end: 0x0b,
 } as const
 
@@ -59,6 +73,8 @@ export interface WasmFunction {
   name: string
   /** How many i32 parameters it takes. */
   params: number
+  /** 1 when it returns an i32. */
+  results?: number
   /** How many i64 locals it declares after them. */
   locals: number
   /** How many i32 locals it declares after those. */
@@ -109,32 +125,80 @@ const I64 = 0x7e
 const FUNC = 0x60
 const EXPORT_FUNC = 0x00
 const EXPORT_MEMORY = 0x02
+const IMPORT_MEMORY = 0x02
 
-/** The module: `functions` (one type per arity) and a memory of `pages` pages exported as `memory`. */
-export function moduleBytes(functions: WasmFunction[], pages: number): Uint8Array {
-  const arities = [...new Set(functions.map((f) => f.params))]
-  const types = vector(arities.map((n) => [FUNC, ...unsigned(n), ...new Array<number>(n).fill(I32), 0]))
-  const declared = vector(functions.map((f) => unsigned(arities.indexOf(f.params))))
-  const memory = vector([[0x00, ...unsigned(pages)]])
-  const exports = vector([
-    [...name('memory'), EXPORT_MEMORY, 0],
-    ...functions.map((f, i) => [...name(f.name), EXPORT_FUNC, ...unsigned(i)]),
-  ])
-  const bodies = vector(
-    functions.map((f) => {
-      const groups: number[][] = []
-      if (f.locals > 0) groups.push([...unsigned(f.locals), I64])
-      if ((f.locals32 ?? 0) > 0) groups.push([...unsigned(f.locals32!), I32])
-      const code = [...vector(groups), ...f.body, op.end]
-      return [...unsigned(code.length), ...code]
+/** A function a module imports from module `k` (the kernel's), called by its index: imports come first. */
+export interface WasmImport {
+  name: string
+  params: number
+}
+
+const signature = (f: { params: number; results?: number }) => `${f.params}:${f.results ?? 0}`
+
+/**
+ * The module: `functions` (one type per signature) and either a memory of `pages` pages exported as `memory`
+ * or, with `pages` 'imported', the memory `k.m` and the functions `imports` from module `k`.
+ */
+export function moduleBytes(
+  functions: WasmFunction[],
+  pages: number | 'imported',
+  imports: WasmImport[] = [],
+): Uint8Array {
+  const signatures = [...new Set([...imports, ...functions].map(signature))]
+  const types = vector(
+    signatures.map((key) => {
+      const [params, results] = key.split(':').map(Number) as [number, number]
+      return [
+        FUNC,
+        ...unsigned(params),
+        ...new Array<number>(params).fill(I32),
+        ...unsigned(results),
+        ...new Array<number>(results).fill(I32),
+      ]
     }),
   )
-  return Uint8Array.from([
+  const declared = vector(functions.map((f) => unsigned(signatures.indexOf(signature(f)))))
+  const imported = pages === 'imported'
+  const importSection = vector([
+    ...(imported ? [[...name('k'), ...name('m'), IMPORT_MEMORY, 0x00, 1]] : []),
+    ...imports.map((f) => [...name('k'), ...name(f.name), EXPORT_FUNC, ...unsigned(signatures.indexOf(signature(f)))]),
+  ])
+  const memory = imported ? [] : section(5, vector([[0x00, ...unsigned(pages)]]))
+  const exports = vector([
+    ...(imported ? [] : [[...name('memory'), EXPORT_MEMORY, 0]]),
+    ...functions.map((f, i) => [...name(f.name), EXPORT_FUNC, ...unsigned(imports.length + i)]),
+  ])
+  // the code section is most of the bytes (a compiled block's: kilobytes): its bodies are copied once, into
+  // the module's array, not through the spreads above
+  const heads = functions.map((f) => {
+    const groups: number[][] = []
+    if (f.locals > 0) groups.push([...unsigned(f.locals), I64])
+    if ((f.locals32 ?? 0) > 0) groups.push([...unsigned(f.locals32!), I32])
+    const locals = vector(groups)
+    return [...unsigned(locals.length + f.body.length + 1), ...locals]
+  })
+  const codeSize = heads.reduce((sum, head, i) => sum + head.length + functions[i]!.body.length + 1, 0)
+  const codeCount = unsigned(functions.length)
+  const front = [
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
     ...section(1, types),
+    ...(imported || imports.length > 0 ? section(2, importSection) : []),
     ...section(3, declared),
-    ...section(5, memory),
+    ...memory,
     ...section(7, exports),
-    ...section(10, bodies),
-  ])
+    10,
+    ...unsigned(codeCount.length + codeSize),
+    ...codeCount,
+  ]
+  const out = new Uint8Array(front.length + codeSize)
+  out.set(front)
+  let at = front.length
+  functions.forEach((f, i) => {
+    out.set(heads[i]!, at)
+    at += heads[i]!.length
+    out.set(f.body, at)
+    at += f.body.length
+    out[at++] = op.end
+  })
+  return out
 }

@@ -47,12 +47,6 @@ test('limb arithmetic gives what BigInt gives modulo 2^256 on a thousand pairs o
     expect(get(16)).toBe(a >> BigInt(n))
     w.shr(s, 0, n, 16, signed(a) < 0n ? 0xffffffff : 0)
     expect(get(16)).toBe(BigInt.asUintN(256, signed(a) >> BigInt(n)))
-    if (b > 0n && b < 1n << 32n) {
-      const rem = w.divSmall(s, 0, Number(b), 16)
-      expect(get(16)).toBe(a / b)
-      expect(BigInt(rem)).toBe(a % b)
-    }
-    expect(w.byteLength(s, 0)).toBe(a === 0n ? 0 : Math.ceil(a.toString(16).length / 2))
     expect(w.byteAt(s, 0, i % 32)).toBe(Number((a >> BigInt(8 * (31 - (i % 32)))) & 0xffn))
     const k = i % 31
     s.copyWithin(16, 0, 8)

@@ -1,14 +1,15 @@
 /**
  * 256-bit words as eight 32-bit limbs in a Uint32Array, least significant limb first, operated on in place:
  * a word is an offset into the array (the interpreter's stack). No BigInt is made on the arithmetic opcodes:
- * products and divisions by more than 32 bits are the WebAssembly kernel's (kernel.ts, divide.ts), which has
- * exact 64-bit products and quotients.
+ * products and divisions are the WebAssembly kernel's (kernel.ts, divide.ts), which has exact 64-bit
+ * products and quotients.
  */
 import { limbs as k, mulAt, SLOT } from './kernel.js'
 
 const L = 8
 const M16 = 0xffff
 const TWO32 = 0x1_0000_0000
+const kernelBuffer = k.buffer
 
 export function isZero(s: Uint32Array, a: number): boolean {
   return (s[a]! | s[a + 1]! | s[a + 2]! | s[a + 3]! | s[a + 4]! | s[a + 5]! | s[a + 6]! | s[a + 7]!) === 0
@@ -94,8 +95,16 @@ export function sub(s: Uint32Array, a: number, b: number, r: number): void {
   }
 }
 
-/** r = a × b mod 2^256, in the WebAssembly kernel (kernel.ts): the factors copied into its slots 0 and 1. */
+/**
+ * r = a × b mod 2^256, in the WebAssembly kernel (kernel.ts): on the words where they are when the stack is in
+ * its memory (stack-arena.ts), else the factors copied into its slots 0 and 1.
+ */
 export function mul(s: Uint32Array, a: number, b: number, r: number): void {
+  if (s.buffer === kernelBuffer) {
+    const at = s.byteOffset
+    mulAt(at + 4 * r, at + 4 * a, at + 4 * b)
+    return
+  }
   for (let i = 0; i < L; i++) {
     k[i] = s[a + i]!
     k[L + i] = s[b + i]!
@@ -161,31 +170,6 @@ export function signExtend(s: Uint32Array, a: number, b: number): void {
   const keep = off === 31 ? 0xffffffff : (1 << (off + 1)) - 1
   s[a + limb] = negative ? s[a + limb]! | ~keep : s[a + limb]! & keep
   s.fill(negative ? 0xffffffff : 0, a + limb + 1, a + L)
-}
-
-/** Number of significant bytes of the word (EXP's gas). */
-export function byteLength(s: Uint32Array, a: number): number {
-  for (let i = L - 1; i >= 0; i--) {
-    const x = s[a + i]!
-    if (x !== 0) return i * 4 + (x > 0xffffff ? 4 : x > 0xffff ? 3 : x > 0xff ? 2 : 1)
-  }
-  return 0
-}
-
-/** r = a / d and the remainder, for a divisor below 2^32 (long division by 16-bit halves). */
-export function divSmall(s: Uint32Array, a: number, d: number, r: number): number {
-  let rem = 0
-  for (let i = L - 1; i >= 0; i--) {
-    const x = s[a + i]!
-    const hiPart = rem * 65536 + (x >>> 16)
-    const qh = Math.floor(hiPart / d)
-    rem = hiPart - qh * d
-    const loPart = rem * 65536 + (x & M16)
-    const ql = Math.floor(loPart / d)
-    rem = loPart - ql * d
-    s[r + i] = qh * 65536 + ql
-  }
-  return rem
 }
 
 /** The word as a BigInt, built from six chunks of 48 bits (exact in doubles): fewer BigInt steps than eight limbs. */
