@@ -10,7 +10,7 @@
  *   may start on. The loop checks those once per block instead of once per opcode; a block whose check fails
  *   fails the frame at the opcode `firstFailure` finds, as checking per opcode would have.
  */
-import { HOT, type Prefix } from './compile.js'
+import type { Compiled } from './block-module.js'
 import { fees, limits, needs, STACK_LIMIT } from './shapes.js'
 
 const JUMPDEST = 0x5b
@@ -23,6 +23,16 @@ const DEPTH_MASK = (1 << DEPTH_BITS) - 1
 const OPS_CAP = 1023
 /** A minimum depth no stack has: the block always fails its check (it would overflow whatever the depth). */
 const NEVER = DEPTH_MASK
+
+/** Entries of a block within one call before its prefix is compiled (compile.ts; newCall; below 2^16). */
+export const HOT = 1000
+
+/** A compiled prefix of a block (compile.ts). */
+interface Prefix {
+  fn: Compiled
+  /** The pc after the prefix: where the loop's switch goes on when the function hands back this pc. */
+  end: number
+}
 
 export interface Program {
   /** The code followed by PADDING zero bytes. */

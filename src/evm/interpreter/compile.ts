@@ -15,7 +15,7 @@
  * A block is compiled after HOT entries within one call (a loop's), with the others about as hot, in one
  * module (compileHot); the functions live with the code's analysis (analysis.ts).
  */
-import type { Program } from './analysis.js'
+import { HOT, type Program } from './analysis.js'
 import { type Compiled, DIVIDE, MODULAR, MUL, make } from './block-module.js'
 import {
   AT,
@@ -47,19 +47,11 @@ import { op } from './wasm-module.js'
 /** divide's mode for DIV, SDIV, MOD, SMOD (kernel-ops.ts). */
 const DIVIDE_MODE: Record<number, number> = { 0x04: 0, 0x05: 2, 0x06: 1, 0x07: 3 }
 
-/** Entries of a block within one call before its prefix is compiled (analysis.ts newCall; below 2^16). */
-export const HOT = 1000
 /** The shortest prefix worth a function. */
 const MIN_OPS = 3
 
 /** Depths are below SPAN (STACK_LIMIT is 1024); pc × SPAN stays below 2^31 for any code. */
 export const SPAN = 2048
-
-export interface Prefix {
-  fn: Compiled
-  /** The pc after the prefix: where the loop's switch goes on when the function hands back this pc. */
-  end: number
-}
 
 /**
  * Runs a compiled prefix. (The loop decodes its result without a branch: an operation first run after V8 had

@@ -16,7 +16,7 @@ import { Account, type Address } from '@ethereumjs/util'
 import type { Budget } from '../execution/budget.js'
 import type { StateSource } from '../execution/call-state.js'
 import { analyse } from './analysis.js'
-import { HOT } from './compile.js'
+import { HOT } from './analysis.js'
 import { Frame } from './frame.js'
 import { Host } from './host.js'
 
