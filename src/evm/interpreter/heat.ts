@@ -5,7 +5,9 @@
  * optimised, and a quote's or a pricing library's first call ran them in V8's interpreter and had them
  * compiled by TurboFan during the call: on a server that had served other calls for a while, a Uniswap-style
  * quote's first ask cost ~8 ms on the main thread and ~19 ms of all threads, a warm one ~3 (bench/cold-calls.ts
- * --running 20, trace-opt: `significant`, `put`, `take`, `divSmall`, `unsignedDivide` compiled in those calls).
+ * --running 20, trace-opt: `significant`, `put`, `take`, `divSmall`, `unsignedDivide` compiled in those calls;
+ * the divisions have since moved into the WebAssembly kernel (kernel-ops.ts), which needs no heating: whether the
+ * division part of this loop still pays is to be measured).
  *
  * `heat` runs a loop of those opcodes on operands of every width (a 256-bit generator's value shifted right by
  * 0-255 bits: divisors of every limb count, zero, one limb, signs either way), with what such a call does
