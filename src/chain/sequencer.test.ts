@@ -121,3 +121,44 @@ describe("the flash builder's execution deadline", () => {
     expect(next.flashblock.executed.txs.map((t) => bytesToHex(t.hash))).toEqual([bytesToHex(txs[1].hash)])
   })
 })
+
+describe("the flash builder's empty flashblocks", () => {
+  test('a flashblock with nothing to run repeats the block so far, and the block seals as if it never came', async () => {
+    const [gaps, straight] = await Promise.all([0, 1].map(() => createChain(defaultConfig({ quiet: true }))))
+    try {
+      const build = async (c: Chain, gapsBetween: number) => {
+        const builder = new FlashBuilder(c.vm, c.store.latest(), {
+          timestamp: c.store.latest().header.timestamp + 1n,
+          coinbase: new Uint8Array(20),
+          prevRandao: new Uint8Array(32),
+          payloadId: new Uint8Array(8),
+        })
+        const [first, second] = await Promise.all(
+          [0, 1].map(async (from) => decodeTransaction(await signTx(c, from, { nonce: 0, value: 1n }), c.common)),
+        )
+        const published = [(await builder.flash([first])).flashblock]
+        for (let i = 0; i < gapsBetween; i++) published.push((await builder.flash([])).flashblock)
+        published.push((await builder.flash([second])).flashblock)
+        return { published, block: builder.seal() }
+      }
+      const withGaps = await build(gaps, 3)
+      const without = await build(straight, 0)
+      const [opened, ...empty] = withGaps.published.slice(0, 4)
+      for (const fb of empty) {
+        expect(fb.executed.txs).toEqual([])
+        expect(fb.diff.transactions).toEqual([])
+        expect(bytesToHex(fb.diff.blockHash)).toBe(bytesToHex(opened.diff.blockHash))
+        expect(bytesToHex(fb.diff.stateRoot)).toBe(bytesToHex(opened.diff.stateRoot))
+      }
+      expect(withGaps.published.map((fb) => fb.index)).toEqual([0, 1, 2, 3, 4])
+      // the transaction after the gaps lands in the header a builder without them computes
+      const last = withGaps.published.at(-1)!
+      expect(bytesToHex(last.diff.blockHash)).toBe(bytesToHex(without.published.at(-1)!.diff.blockHash))
+      expect(bytesToHex(last.diff.receiptsRoot)).toBe(bytesToHex(without.published.at(-1)!.diff.receiptsRoot))
+      expect(bytesToHex(withGaps.block.hash)).toBe(bytesToHex(without.block.hash))
+      expect(bytesToHex(withGaps.block.hash)).not.toBe(bytesToHex(opened.diff.blockHash))
+    } finally {
+      await Promise.all([gaps.stop(), straight.stop()])
+    }
+  })
+})

@@ -7,6 +7,8 @@
  * share the same lock as the timer.
  */
 import { randomBytes } from 'node:crypto'
+import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import { equalsBytes } from '@ethereumjs/util'
 import type { VM } from '@ethereumjs/vm'
 import { keccak256 } from '../evm/crypto.js'
 import { stateAt } from '../evm/state-views.js'
@@ -44,6 +46,8 @@ export class Sequencer {
    * refuses a transaction the rest of a block cannot hold.
    */
   private openingGas: bigint | undefined
+  /** The pool's view of the newest root, kept while the root stays (empty flashblocks, the seal after them). */
+  private headView: { root: Uint8Array; state: MerkleStateManager } | undefined
 
   constructor(
     private readonly vm: VM,
@@ -216,7 +220,7 @@ export class Sequencer {
       this.options.warn(`dropped transaction ${keyHex(s.tx.hash)}: ${s.reason}`)
     }
     this.pool.setHead({
-      state: stateAt(this.vm, flashblock.diff.stateRoot),
+      state: this.viewOf(flashblock.diff.stateRoot),
       baseFee: builder.baseFee,
       gasLimit: builder.gasLimit,
       openingGas: this.openingGas,
@@ -238,7 +242,7 @@ export class Sequencer {
     this.open = undefined
     this.hooks.onSealed(block)
     this.pool.setHead({
-      state: stateAt(this.vm, block.header.stateRoot),
+      state: this.viewOf(block.header.stateRoot),
       baseFee: nextBaseFee(block.header),
       gasLimit: block.header.gasLimit,
       openingGas: this.openingGas,
@@ -247,6 +251,12 @@ export class Sequencer {
       `block ${block.number} sealed: ${block.txs.length} txs, ${block.header.gasUsed} gas, ${builder.index} flashblocks`,
     )
     return block
+  }
+
+  private viewOf(root: Uint8Array): MerkleStateManager {
+    if (this.headView && equalsBytes(this.headView.root, root)) return this.headView.state
+    this.headView = { root, state: stateAt(this.vm, root) }
+    return this.headView.state
   }
 
   private startBlock(): FlashBuilder {
