@@ -16,6 +16,8 @@ import { startService } from '../../src/service.js'
 import { startAnvil } from '../support/anvil.js'
 import { call as rpc } from '../support/rpc.js'
 import { freeze } from '../support/wait-for.js'
+import { NewHeadsSocket } from '../../src/follower/new-heads-socket.js'
+import { createServer, type Socket } from 'node:net'
 
 const common = createChainCommon({ chainId: 196, gasLimit: 30_000_000n, baseFee: 1_000_000_000n })
 const DEV0 = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
@@ -207,6 +209,29 @@ describe('HeadFollower', () => {
     await until('block 2', () => cache.latest()?.number === 2n)
     expect(follower.health().reachable).toBe(true)
   }, 60_000)
+
+  test('a newHeads upgrade the upstream never answers is cut at the handshake deadline and tried again', async () => {
+    // accepts the TCP connection and never answers the HTTP upgrade (a hung proxy, a frozen upstream)
+    const accepted: Socket[] = []
+    let cut = 0
+    const stalled = createServer((socket) => {
+      accepted.push(socket)
+      socket.on('close', () => cut++).on('error', () => {})
+      socket.resume() // reads the upgrade request, so the client's close is seen
+    })
+    await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve))
+    cleanups.push(() => {
+      for (const socket of accepted) socket.destroy()
+      return new Promise((resolve) => stalled.close(resolve))
+    })
+    const { port } = stalled.address() as { port: number }
+    const heads = new NewHeadsSocket(`ws://127.0.0.1:${port}`, () => {}, 50)
+    heads.open()
+    cleanups.push(() => heads.close())
+    await until('the stalled upgrade to be given up by the client', () => cut >= 1)
+    await until('a second attempt after the backoff', () => accepted.length >= 2)
+    expect(heads.subscribed).toBe(false)
+  })
 
   test('start rejects with the upstream error when the upstream cannot be reached', async () => {
     const follower = new HeadFollower({
