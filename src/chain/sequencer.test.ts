@@ -122,6 +122,32 @@ describe("the flash builder's execution deadline", () => {
   })
 })
 
+describe('the flash builder told every candidate must run (a follower)', () => {
+  test('stops at the first candidate left out, and tries none after it', async () => {
+    chain = await createChain(defaultConfig({ quiet: true }))
+    const c = chain
+    const builder = new FlashBuilder(c.vm, c.store.latest(), {
+      timestamp: c.store.latest().header.timestamp + 1n,
+      coinbase: new Uint8Array(20),
+      prevRandao: new Uint8Array(32),
+      payloadId: new Uint8Array(8),
+    })
+    // a nonce from the future does not run on this state; the next sender's transaction would
+    const [gap, good] = await Promise.all(
+      [
+        [0, 5],
+        [1, 0],
+      ].map(async ([from, nonce]) => decodeTransaction(await signTx(c, from, { nonce, value: 1n }), c.common)),
+    )
+    const { flashblock, skipped } = await builder.flash([gap, good], { allOrNothing: true })
+    expect(skipped.map((s) => bytesToHex(s.tx.hash))).toEqual([bytesToHex(gap.hash)])
+    expect(flashblock.executed.txs).toEqual([])
+    // without the option the builder goes on past it, as the sequencer's does
+    const next = await builder.flash([gap, good])
+    expect(next.flashblock.executed.txs.map((t) => bytesToHex(t.hash))).toEqual([bytesToHex(good.hash)])
+  })
+})
+
 describe("the flash builder's empty flashblocks", () => {
   test('a flashblock with nothing to run repeats the block so far, and the block seals as if it never came', async () => {
     const [gaps, straight] = await Promise.all([0, 1].map(() => createChain(defaultConfig({ quiet: true }))))

@@ -106,6 +106,7 @@ export class FlashBuilder {
     const depth = checkpointDepth(vm.stateManager)
     try {
       for (const record of candidates) {
+        if (options.allOrNothing && skipped.length) break
         const senderKey = keyOf(record.sender)
         const deposit = !isUserTx(record)
         if (!deposit && blockedSenders.has(senderKey)) continue

@@ -22,4 +22,10 @@ export interface FlashOptions {
    * (default LIVE_STATE_CACHED_ENTRIES).
    */
   cachedEntries?: number
+  /**
+   * Every candidate must run (a follower re-executing what the sequencer included): the first one left out
+   * ends the flashblock, whose result the caller throws away. The rest would each read state, and on an
+   * upstream that stopped answering each read waits out a deadline.
+   */
+  allOrNothing?: boolean
 }
