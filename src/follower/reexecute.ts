@@ -182,7 +182,10 @@ export class Reexecutor {
     const op = opStackReads()
     await snapshot.prefetch([...touchedAccounts(txs, payload), ...op.accounts], [...accessListSlots(txs), ...op.slots])
     if (discover) await discoverReads(open.evm, txs)
-    const { flashblock, skipped } = await open.builder.flash(txs, { stateRoot: payload.diff.stateRoot, allOrNothing: true })
+    const { flashblock, skipped } = await open.builder.flash(txs, {
+      stateRoot: payload.diff.stateRoot,
+      allOrNothing: true,
+    })
     if (skipped.length || flashblock.executed.txs.length !== txs.length) {
       const why = skipped[0] ? `${bytesToHex(skipped[0].tx.hash)}: ${skipped[0].reason}` : 'not every transaction ran'
       throw new ReexecutionError(`a transaction the sequencer included does not execute on the parent state (${why})`)
