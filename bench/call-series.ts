@@ -65,7 +65,9 @@ try {
     cells.push(`${wall.toFixed(1)}/${main.toFixed(1)}/${all.toFixed(1)}`)
   }
   const [a, b] = loadavg()
-  console.log(`${c.name}, ${args.calls} calls at ${tag}; wall / main thread / all threads ms; load ${a!.toFixed(1)} / ${b!.toFixed(1)}`)
+  console.log(
+    `${c.name}, ${args.calls} calls at ${tag}; wall / main thread / all threads ms; load ${a!.toFixed(1)} / ${b!.toFixed(1)}`,
+  )
   console.log(cells.join(' '))
 } finally {
   await ours.stop()
