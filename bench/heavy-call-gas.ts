@@ -7,7 +7,13 @@
  * Hardhat 3 (the shared kit's peers, when installed), in one run. Each call runs `--runs` times with a different gas limit (no memo answers it): the median wall time over
  * HTTP, and the server's CPU per call (all its threads, from /proc's schedstat in nanoseconds: the figure to trust
  * on a busy machine; stat's 10 ms ticks were coarser than anvil's calls) less the idle server's own CPU over the same time (ours builds flashblocks while it waits), which
- * gives gas/s, the gas being what anvil's eth_simulateV1 reports for the call.
+ * gives gas/s, the gas being what anvil's eth_simulateV1 reports for the call. The idle rate is measured again
+ * before each row and shown beside it (ms/s): a rate taken once at start-up (during the warm-up's heating) left
+ * a row to carry whatever the server did in the background after the case's set-up (the blocks of the contracts'
+ * deployment, V8's compiles and collections after the long loops), and a row whose idle figure is far above the
+ * chain's ~20-40 ms/s says its figure is less sure. Each row is the mean of the first `--runs` calls a server is
+ * asked for that case, so it includes what V8 compiles for them: bench/cold-calls.ts shows those calls one by
+ * one, `--warmup N` the warm ones.
  *
  * `--warmup N` runs each call N times more before the timed runs, untimed (a server that has run for a while has
  * its JIT's code for the EVM; a fresh one compiles it during its first heavy calls): the figures are then the
@@ -44,6 +50,8 @@ const RUNS = Number(args.runs)
 const WARMUP = Number(args.warmup)
 /** The calls' gas (the loops run until it is gone): low enough that ours answers within its 5 s call timeout. */
 const GAS_CAP = Number(args.gas)
+/** How long a server's idle CPU is measured before each row. */
+const IDLE_MS = 1000
 
 type Timing = { ms: number; cpu: number; first?: number } | { error: string }
 
@@ -108,20 +116,25 @@ const anvil = await startAnvil('1')
 const hardhat = await startHardhat()
 if (!hardhat) console.log('(no Hardhat: npm install --prefix ../shared/bench/peers, or PEERS_DIR)')
 const targets: Target[] = [interpreter, ...(reference ? [reference] : []), anvil, ...(hardhat ? [hardhat] : [])]
+/** Each server's idle CPU in ms per ms, measured before each row. */
 const idle = new Map<Target, number>()
-for (const target of targets) idle.set(target, await idleThreadsCpuPerMs(target.pid!))
 /** One table row: the call on every target, its gas from anvil; each target's CPU as a multiple of anvil's. */
 async function row(c: CallCase, on: Map<Target, CallCase>): Promise<void> {
   const gas = await gasOf(anvil.url, on.get(anvil)!)
   const results = []
-  for (const target of targets) results.push(await time(target, on.get(target)!))
+  for (const target of targets) {
+    // the idle rate again, now: a server's background CPU after the case's set-up (the blocks of its
+    // deployments, V8's compiles and collections after earlier cases) is not the call's
+    idle.set(target, await idleThreadsCpuPerMs(target.pid!, IDLE_MS))
+    results.push(await time(target, on.get(target)!))
+  }
   const peer = results[targets.indexOf(anvil)]!
   const rate = (ms: number) => (ms > 0 ? (gas / ms / 1000).toFixed(1) : '-')
   const times = (cpu: number) => ('cpu' in peer && peer.cpu > 0 ? `, ${(cpu / peer.cpu).toFixed(1)}×` : '')
   const cells = results.map((r, i) =>
     'error' in r
       ? r.error
-      : `${r.ms.toFixed(0)} / ${r.cpu.toFixed(0)} (${rate(r.cpu)}${targets[i] === anvil ? '' : times(r.cpu)})${r.first === undefined ? '' : `, first ${r.first.toFixed(0)}`}`,
+      : `${r.ms.toFixed(0)} / ${r.cpu.toFixed(1)} (${rate(r.cpu)}${targets[i] === anvil ? '' : times(r.cpu)})${r.first === undefined ? '' : `, first ${r.first.toFixed(0)}`}, idle ${(idle.get(targets[i]!)! * 1000).toFixed(0)} ms/s`,
   )
   console.log(`| ${c.name} | ${gas} | ${cells.join(' | ')} |`)
 }
