@@ -40,6 +40,8 @@ export interface HeadFollowerOptions {
   cache: BlockCache
   /** Where to subscribe to newHeads; `false` polls only. */
   wsUrl?: string | false
+  /** `--upstream-timeout` (ms): the deadline of the newHeads WebSocket's handshake. */
+  upstreamTimeoutMs?: number
   pollIntervalMs?: number
   onError?: (err: unknown) => void
   /** Transactions decoded here already (re-executed, forwarded): not decoded again from a canonical block. */
@@ -58,7 +60,7 @@ export class HeadFollower {
   }
 
   constructor(private readonly options: HeadFollowerOptions) {
-    if (options.wsUrl) this.socket = new NewHeadsSocket(options.wsUrl, () => this.kick())
+    if (options.wsUrl) this.socket = new NewHeadsSocket(options.wsUrl, () => this.kick(), options.upstreamTimeoutMs)
   }
 
   /** The cache this follower fills. */

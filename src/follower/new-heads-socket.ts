@@ -19,6 +19,8 @@ export class NewHeadsSocket {
   constructor(
     readonly url: string,
     private readonly onHead: () => void,
+    /** `--upstream-timeout`: how long the upgrade may take before the socket gives up and retries. */
+    private readonly handshakeTimeoutMs = UPSTREAM_CALL_TIMEOUT_MS,
   ) {}
 
   open(): void {
@@ -39,7 +41,7 @@ export class NewHeadsSocket {
 
   private connect(): void {
     if (!this.wanted || this.refused) return
-    const socket = new WebSocket(this.url, { handshakeTimeout: UPSTREAM_CALL_TIMEOUT_MS })
+    const socket = new WebSocket(this.url, { handshakeTimeout: this.handshakeTimeoutMs })
     this.socket = socket
     socket.on('open', () =>
       socket.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] })),

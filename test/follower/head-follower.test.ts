@@ -4,6 +4,8 @@
  * killed and replaced on the same port, and a frozen one (SIGSTOP). What a consumer sees is the stream of
  * CanonicalUpdates and the cache, which must always equal the upstream's chain.
  */
+import { once } from 'node:events'
+import { type Socket, createServer } from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'
 import { createChainCommon } from '../../src/evm/chain-common.js'
 import type { BlockRecord } from '../../src/domain/types.js'
@@ -218,4 +220,47 @@ describe('HeadFollower', () => {
     await expect(follower.start()).rejects.toThrow(/upstream http:\/\/127\.0\.0\.1:9 unavailable/)
     expect(follower.health()).toMatchObject({ reachable: false, subscribed: false, head: undefined })
   })
+
+  test('a newHeads handshake the upstream never answers is given up after --upstream-timeout and retried, while heads arrive by polling', async () => {
+    const service = await startService({
+      port: 0,
+      quiet: true,
+      rateLimit: 0,
+      blockTimeMs: 100,
+      flashblockIntervalMs: 50,
+    })
+    cleanups.push(() => service.close())
+    // accepts the upgrade request and never answers it: a hung node whose listener still works
+    const connections: { openedAt: number; closedAt?: number }[] = []
+    const sockets = new Set<Socket>()
+    const silent = createServer((socket) => {
+      const held: (typeof connections)[number] = { openedAt: performance.now() }
+      connections.push(held)
+      sockets.add(socket)
+      socket.resume() // reads the request (and so sees the client's end), answers nothing
+      socket.on('close', () => {
+        held.closedAt = performance.now()
+      })
+    }).listen(0, '127.0.0.1')
+    await once(silent, 'listening')
+    cleanups.push(() => {
+      for (const socket of sockets) socket.destroy()
+      return new Promise((resolve) => silent.close(resolve))
+    })
+    // above the 5 s the handshake had fixed before: the lower bound below tells the two apart, and slowness
+    // can only lengthen what it measures
+    const timeoutMs = 6_000
+    const { port } = silent.address() as { port: number }
+    const { follower, cache } = await follow(service.url, {
+      wsUrl: `ws://127.0.0.1:${port}/`,
+      upstreamTimeoutMs: timeoutMs,
+    })
+    const first = cache.latest()!.number
+    await until('blocks by polling', () => cache.latest()!.number >= first + 3n)
+    await until('the first handshake given up', () => connections[0]?.closedAt !== undefined, 60_000)
+    await until('a second handshake', () => connections.length >= 2, 30_000)
+    expect(connections[0].closedAt! - connections[0].openedAt).toBeGreaterThanOrEqual(timeoutMs - 20)
+    expect(follower.health().subscribed).toBe(false)
+    await expectCacheEqualsUpstream(service.url, cache)
+  }, 90_000)
 })
