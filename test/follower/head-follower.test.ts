@@ -52,6 +52,13 @@ async function follow(url: string, options: Partial<HeadFollowerOptions> = {}) {
   return { follower, cache, updates }
 }
 
+/** Our own service making a block every 100 ms (newHeads over its WebSocket), closed after the test. */
+async function fastService() {
+  const service = await startService({ port: 0, quiet: true, rateLimit: 0, blockTimeMs: 100, flashblockIntervalMs: 50 })
+  cleanups.push(() => service.close())
+  return service
+}
+
 const hashOf = (b: BlockRecord) => data(b.hash)
 
 /** Every cached block is the upstream's block at that number. */
@@ -64,14 +71,7 @@ async function expectCacheEqualsUpstream(url: string, cache: BlockCache): Promis
 
 describe('HeadFollower', () => {
   test('over a newHeads subscription, every block of a fast upstream arrives once and in order', async () => {
-    const service = await startService({
-      port: 0,
-      quiet: true,
-      rateLimit: 0,
-      blockTimeMs: 100,
-      flashblockIntervalMs: 50,
-    })
-    cleanups.push(() => service.close())
+    const service = await fastService()
     const { follower, cache, updates } = await follow(service.url, { wsUrl: wsUrlOf(service.url) })
     const first = cache.latest()!.number
     await until('20 blocks', () => cache.latest()!.number >= first + 20n)
@@ -222,14 +222,7 @@ describe('HeadFollower', () => {
   })
 
   test('a newHeads handshake the upstream never answers is given up after --upstream-timeout and retried, while heads arrive by polling', async () => {
-    const service = await startService({
-      port: 0,
-      quiet: true,
-      rateLimit: 0,
-      blockTimeMs: 100,
-      flashblockIntervalMs: 50,
-    })
-    cleanups.push(() => service.close())
+    const service = await fastService()
     // accepts the upgrade request and never answers it: a hung node whose listener still works
     const connections: { openedAt: number; closedAt?: number }[] = []
     const sockets = new Set<Socket>()

@@ -1,24 +1,14 @@
 import { bytesToHex, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import { encodeDeployData, encodeFunctionData } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { Flashblock } from '../../src/domain/types.js'
-import { decodeFrame } from '../../src/feed/codec.js'
-import { decodeFlashblock } from '../../src/feed/decode.js'
-import { encodeFlashblock } from '../../src/feed/encode.js'
-import { isEndOfBlock } from '../../src/feed/wire.js'
 import { Reexecutor } from '../../src/follower/reexecute.js'
 import { UpstreamClient } from '../../src/follower/upstream-client.js'
 import { UpstreamSnapshot } from '../../src/follower/upstream-snapshot.js'
 import { testToken } from '../support/fixtures.js'
 import { type Harness, startHarness } from '../support/harness.js'
+import { overTheWire } from '../support/over-the-wire.js'
 import { signTx } from '../support/sign-tx.js'
 import { type StallingUpstream, startStallingUpstream } from '../support/stalling-upstream.js'
-
-function overTheWire(fb: Flashblock) {
-  const message = decodeFrame(JSON.stringify(encodeFlashblock(fb)))
-  if (isEndOfBlock(message)) throw new Error('not a payload')
-  return decodeFlashblock(message)
-}
 
 describe('a flashblock whose transactions’ reads meet a stalled upstream', () => {
   let h: Harness
