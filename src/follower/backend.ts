@@ -210,7 +210,7 @@ export class FollowerBackend implements Backend {
       common,
       cache,
       wsUrl: options.upstreamWs ?? wsUrlOf(options.upstream),
-      handshakeTimeoutMs: options.upstreamTimeoutMs,
+      upstreamTimeoutMs: options.upstreamTimeoutMs,
       // a canonical block's transactions were mostly re-executed (or forwarded) here already
       known: (hash) => backend?.knownTx(hash),
     })

@@ -40,8 +40,8 @@ export interface HeadFollowerOptions {
   cache: BlockCache
   /** Where to subscribe to newHeads; `false` polls only. */
   wsUrl?: string | false
-  /** How long the subscription's WebSocket upgrade may take (--upstream-timeout). */
-  handshakeTimeoutMs?: number
+  /** `--upstream-timeout` (ms): the deadline of the newHeads WebSocket's handshake. */
+  upstreamTimeoutMs?: number
   pollIntervalMs?: number
   onError?: (err: unknown) => void
   /** Transactions decoded here already (re-executed, forwarded): not decoded again from a canonical block. */
@@ -60,7 +60,7 @@ export class HeadFollower {
   }
 
   constructor(private readonly options: HeadFollowerOptions) {
-    if (options.wsUrl) this.socket = new NewHeadsSocket(options.wsUrl, () => this.kick(), options.handshakeTimeoutMs)
+    if (options.wsUrl) this.socket = new NewHeadsSocket(options.wsUrl, () => this.kick(), options.upstreamTimeoutMs)
   }
 
   /** The cache this follower fills. */

@@ -19,7 +19,7 @@ export class NewHeadsSocket {
   constructor(
     readonly url: string,
     private readonly onHead: () => void,
-    /** How long the upgrade may take (--upstream-timeout: the upstream's HTTP requests have as long). */
+    /** `--upstream-timeout`: how long the upgrade may take before the socket gives up and retries. */
     private readonly handshakeTimeoutMs = UPSTREAM_CALL_TIMEOUT_MS,
   ) {}
 

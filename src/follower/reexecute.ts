@@ -180,11 +180,14 @@ export class Reexecutor {
       payload.diff.transactions.map((raw) => decodeFeedTransaction(raw, this.options.common, this.options.known))
     const discover = needsDiscovery(snapshot, txs)
     const op = opStackReads()
-    await snapshot.prefetch([...touchedAccounts(txs, payload), ...op.accounts], [...accessListSlots(txs), ...op.slots])
-    if (discover) await discoverReads(open.evm, txs)
-    const { flashblock, skipped } = await open.builder.flash(txs, {
-      stateRoot: payload.diff.stateRoot,
-      allOrNothing: true,
+    // one upstream deadline per frame: a stall fails the frame's later reads at once, and the frame with it
+    const { flashblock, skipped } = await snapshot.frame(async () => {
+      await snapshot.prefetch(
+        [...touchedAccounts(txs, payload), ...op.accounts],
+        [...accessListSlots(txs), ...op.slots],
+      )
+      if (discover) await discoverReads(open.evm, txs)
+      return open.builder.flash(txs, { stateRoot: payload.diff.stateRoot, allOrNothing: true })
     })
     if (skipped.length || flashblock.executed.txs.length !== txs.length) {
       const why = skipped[0] ? `${bytesToHex(skipped[0].tx.hash)}: ${skipped[0].reason}` : 'not every transaction ran'

@@ -10,6 +10,7 @@
 import { Account, KECCAK256_RLP, bytesToHex, hexToBytes, unpadBytes } from '@ethereumjs/util'
 import { keccak256 } from '../evm/crypto.js'
 import { keyOf } from '../domain/block-record.js'
+import { UpstreamUnavailableError } from '../errors.js'
 import { UPSTREAM_BATCH_MAX } from '../limits.js'
 import type { UpstreamCall, UpstreamRpc } from './upstream-rpc.js'
 
@@ -39,6 +40,9 @@ export class UpstreamSnapshot {
   /** The storage roots loaded so far, readable without waiting (getAccount answers them). */
   private readonly knownRoots = new Map<string, Uint8Array>()
   private queue: Load[] = []
+  /** Frames running on this snapshot (`frame`), and the upstream failure one of their reads met. */
+  private frames = 0
+  private fault: UpstreamUnavailableError | undefined
 
   constructor(
     private readonly upstream: UpstreamRpc,
@@ -130,12 +134,33 @@ export class UpstreamSnapshot {
     for (const read of await Promise.allSettled(reads)) if (read.status === 'rejected') throw read.reason
   }
 
+  /**
+   * Runs one flashblock on this snapshot: once a read fails to reach the upstream (a stall past the
+   * deadline), every later read that would ask it fails at once with the same error until the frame ends,
+   * so a stalled upstream costs a frame one deadline, not one per transaction whose reads it lacks. Rejects
+   * with that failure whatever the run made of it (a skipped transaction, an "engine fault"). Reads of
+   * others sharing the snapshot meanwhile (pending reads of the same block) fail fast too.
+   */
+  async frame<T>(run: () => Promise<T>): Promise<T> {
+    this.frames++
+    try {
+      const result = await run()
+      if (this.fault) throw this.fault
+      return result
+    } catch (err) {
+      throw this.fault ?? err
+    } finally {
+      if (--this.frames === 0) this.fault = undefined
+    }
+  }
+
   private load<T>(
     key: string,
     cache: Map<string, Promise<T>>,
     calls: UpstreamCall[],
     parse: (results: unknown[]) => T,
   ): Promise<T> {
+    if (this.fault) return Promise.reject(this.fault)
     const promise = new Promise<T>((resolve, reject) => {
       // a macrotask later: every read that concurrent executions reach before blocking joins the batch
       if (this.queue.length === 0) setImmediate(() => this.flush())
@@ -191,6 +216,7 @@ export class UpstreamSnapshot {
       },
       (err: unknown) => {
         const error = err instanceof Error ? err : new Error(String(err))
+        if (this.frames > 0 && error instanceof UpstreamUnavailableError) this.fault ??= error
         for (const load of loads) load.settle(error)
       },
     )

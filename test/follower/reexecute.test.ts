@@ -3,25 +3,18 @@ import { encodeDeployData, encodeFunctionData } from 'viem'
 import { serializeTransaction } from 'viem/op-stack'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { keccak256 } from '../../src/evm/crypto.js'
+import { overTheWire } from '../support/over-the-wire.js'
 import { signTx } from '../support/sign-tx.js'
 import type { Flashblock } from '../../src/domain/types.js'
-import { decodeFrame } from '../../src/feed/codec.js'
 import { decodeFlashblock } from '../../src/feed/decode.js'
 import { encodeFlashblock } from '../../src/feed/encode.js'
-import { type FlashblockReceipt, isEndOfBlock } from '../../src/feed/wire.js'
+import type { FlashblockReceipt } from '../../src/feed/wire.js'
 import { Reexecutor, type ReexecuteResult } from '../../src/follower/reexecute.js'
 import type { UpstreamStateManager } from '../../src/follower/upstream-state.js'
 import { type Harness, startHarness } from '../support/harness.js'
 import { testToken } from '../support/fixtures.js'
 import { UpstreamClient } from '../../src/follower/upstream-client.js'
 import { userTxs } from '../support/user-txs.js'
-
-/** A leader flashblock as a follower receives it: through the wire format and the tolerant decoder. */
-function overTheWire(fb: Flashblock) {
-  const message = decodeFrame(JSON.stringify(encodeFlashblock(fb)))
-  if (isEndOfBlock(message)) throw new Error('not a payload')
-  return decodeFlashblock(message)
-}
 
 describe("re-executing the leader's flashblocks on leader-backed state", () => {
   let h: Harness

@@ -77,7 +77,7 @@ export const FOLLOWER_FLAGS = {
     'upstreamTimeoutMs',
     '<ms>',
     integer,
-    `how long one request to --upstream or --sequencer, or the upstream newHeads WebSocket's upgrade, may take (default ${d.upstreamTimeoutMs})`,
+    `how long one request to --upstream or --sequencer, or the upstream's WebSocket handshake, may take (default ${d.upstreamTimeoutMs})`,
   ),
   'follower-cache-blocks': value(
     'followerCacheBlocks',
