@@ -29,7 +29,7 @@
  * for bench/profile-top.ts), with the server's CPU split between its main thread and its helper threads (V8's
  * concurrent marking and parallel scavenges run there) and the GC pauses the main thread took, by kind.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -289,5 +289,7 @@ async function run(mode: string, raws: string[]) {
   }
 }
 
+// the run's files go into directories that may not exist yet
+for (const dir of [args.profile, args.snapshots]) if (dir) mkdirSync(dir, { recursive: true })
 const raws = await signTransfersCached(txs, Number(args.recipients))
 for (const mode of args.modes.split(',')) await run(mode, raws)

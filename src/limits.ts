@@ -313,8 +313,11 @@ export const DISK_RECENT_BLOCKS_CACHED = 64
 /** --data-dir: preimages remembered as already on disk, so the slots every block touches are not written again. */
 export const PREIMAGES_KNOWN_ON_DISK = 100_000
 
-/** --data-dir: trie nodes kept decoded in memory in front of LevelDB (an LRU; a node is ~100-500 bytes). */
-export const TRIE_NODE_CACHE_ENTRIES = 50_000
+/**
+ * --data-dir: bytes of trie nodes kept in memory in front of LevelDB (node-cache.ts: two generations of half this;
+ * a node is ~70-550 bytes, so ~40 000-100 000 nodes, as @ethereumjs's 50 000-entry LRU held before).
+ */
+export const TRIE_NODE_CACHE_BYTES = 16 << 20
 
 /**
  * --history's default in memory: the state of the last 128 blocks, as geth keeps in memory (TriesInMemory) and

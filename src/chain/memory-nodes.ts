@@ -3,11 +3,12 @@
  * goes through set() (the MapDB's copies share this map), so the pruner (memory-pruner.ts) hears of each.
  *
  * Nodes sit in slabs (node-slabs.ts), found by a number (hashId: the hash's first 31 bits) instead of a
- * 64-character string: no heap object per node, only a Map entry of two small integers. Two hashes may share
+ * 64-character string: no heap object per node, only an entry of two integers in a typed-array table (int-table.ts). Two hashes may share
  * an id: the record holds its hash, and a node whose id another has taken is found by its key. Code (a longer
  * key) is kept as written.
  */
 import { hashId, hexKey, flat } from '../domain/map-keys.js'
+import { IntTable } from './int-table.js'
 import { NodeSlabs, idOf } from './node-slabs.js'
 
 export class MemoryNodes extends Map<string, Uint8Array> {
@@ -15,7 +16,7 @@ export class MemoryNodes extends Map<string, Uint8Array> {
   written?: Set<string>
   private readonly slabs = new NodeSlabs((hash, from, to) => this.moved(hash, from, to))
   /** A node's place by its hash's id. */
-  private readonly ids = new Map<number, number>()
+  private readonly ids = new IntTable()
   /** A node's place by its key, where another node has its id. */
   private readonly shared = new Map<string, number>()
   /** Code, by its key. */

@@ -18,7 +18,6 @@ import { type Pruner, SweepingPruner } from './prune.js'
 import type { CanonicalStore } from '../store.js'
 import { StateFileError } from './state-load.js'
 import { LevelTrieDB } from './trie-db.js'
-import { TRIE_NODE_CACHE_ENTRIES } from '../../limits.js'
 
 export interface DurableStart {
   persistence: Persistence
@@ -49,7 +48,8 @@ export async function openDurableChain(
     common,
     db: trieDb,
     valueEncoding: ValueEncoding.Bytes,
-    cacheSize: TRIE_NODE_CACHE_ENTRIES,
+    // no LRU of @ethereumjs's: the store keeps its nodes packed (node-cache.ts)
+    cacheSize: 0,
   })
   const pruner = (history: number, store: CanonicalStore, warn: (message: string) => void) =>
     new SweepingPruner(trieDb.prunable(), trie, history, (n) => store.byNumber(n)?.header.stateRoot, warn)
