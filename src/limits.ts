@@ -310,6 +310,13 @@ export const MEMORY_UNPACKED_BLOCKS = 16
 /** --data-dir: decoded blocks kept in memory; 64 covers a minute of 1 s blocks without holding a burst of full ones. */
 export const DISK_RECENT_BLOCKS_CACHED = 64
 
+/**
+ * --data-dir: transaction positions kept after a lookup (geth's txLookupCache holds 1 024 too). A wallet polls the
+ * receipts of what it sent; each answer was a LevelDB read that costs more as the database grows (aged/fresh
+ * receipt 1.20× at a third of an hour's transfers). A data directory's history only grows: a position never changes.
+ */
+export const DISK_TX_POSITIONS_CACHED = 1024
+
 /** --data-dir: preimages remembered as already on disk, so the slots every block touches are not written again. */
 export const PREIMAGES_KNOWN_ON_DISK = 100_000
 

@@ -1,8 +1,9 @@
 /**
  * The canonical history read from the data directory on demand: a block by number, its number by hash
- * and a transaction's position by hash are each one synchronous LevelDB read (~6 µs) and a decode. The
- * newest blocks (the ones reads, BLOCKHASH and the next block's parent want) stay decoded in a small LRU,
- * so memory does not grow with the chain and a restart reads the head, not the history.
+ * and a transaction's position by hash are each one synchronous LevelDB read (~6 µs) and a decode; positions
+ * found are kept (DISK_TX_POSITIONS_CACHED). The newest blocks (the ones reads, BLOCKHASH and the next block's
+ * parent want) stay decoded in a small LRU, so memory does not grow with the chain and a restart reads the head,
+ * not the history.
  * Persistence.sealed writes a block and its indexes before the sequencer hands it to `add`.
  */
 import type { Common } from '@ethereumjs/common'
@@ -11,10 +12,14 @@ import type { BlockHistory, TxPosition } from '../store.js'
 import { decodeBlock } from './codec.js'
 import type { Level } from './db.js'
 import { blockKey, decodePosition, hashKey, range, txKey } from './keys.js'
-import { DISK_RECENT_BLOCKS_CACHED } from '../../limits.js'
+import { DISK_RECENT_BLOCKS_CACHED, DISK_TX_POSITIONS_CACHED } from '../../limits.js'
+import { BoundedMap } from '../../evm/bounded-map.js'
+import { keyOf } from '../../domain/block-record.js'
 
 export class DiskHistory implements BlockHistory {
   private readonly recent = new Map<bigint, BlockRecord>()
+  /** Positions found (never a miss: the transaction may be mined later). */
+  private readonly positions = new BoundedMap<TxPosition>(DISK_TX_POSITIONS_CACHED)
   private head: BlockRecord
 
   constructor(
@@ -64,8 +69,13 @@ export class DiskHistory implements BlockHistory {
   }
 
   position(txHash: Uint8Array): TxPosition | undefined {
+    const key = keyOf(txHash)
+    const known = this.positions.get(key)
+    if (known) return known
     const value = this.db.getSync(txKey(txHash))
-    return value && decodePosition(value)
+    const position = value && decodePosition(value)
+    if (position) this.positions.set(key, position)
+    return position
   }
 
   private remember(block: BlockRecord): void {
