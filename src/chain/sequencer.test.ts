@@ -100,16 +100,21 @@ describe('the sequencer on its timers', () => {
   })
 })
 
+/** A flash builder of the block after `c`'s latest, outside its sequencer. */
+function builderOn(c: Chain): FlashBuilder {
+  return new FlashBuilder(c.vm, c.store.latest(), {
+    timestamp: c.store.latest().header.timestamp + 1n,
+    coinbase: new Uint8Array(20),
+    prevRandao: new Uint8Array(32),
+    payloadId: new Uint8Array(8),
+  })
+}
+
 describe("the flash builder's execution deadline", () => {
   test('a flashblock that starts past its deadline still starts one user transaction, and no second', async () => {
     chain = await createChain(defaultConfig({ quiet: true }))
     const c = chain
-    const builder = new FlashBuilder(c.vm, c.store.latest(), {
-      timestamp: c.store.latest().header.timestamp + 1n,
-      coinbase: new Uint8Array(20),
-      prevRandao: new Uint8Array(32),
-      payloadId: new Uint8Array(8),
-    })
+    const builder = builderOn(c)
     const txs = await Promise.all(
       [0, 1].map(async (from) => decodeTransaction(await signTx(c, from, { nonce: 0, value: 1n }), c.common)),
     )
@@ -126,12 +131,7 @@ describe('the flash builder told every candidate must run (a follower)', () => {
   test('stops at the first candidate left out, and tries none after it', async () => {
     chain = await createChain(defaultConfig({ quiet: true }))
     const c = chain
-    const builder = new FlashBuilder(c.vm, c.store.latest(), {
-      timestamp: c.store.latest().header.timestamp + 1n,
-      coinbase: new Uint8Array(20),
-      prevRandao: new Uint8Array(32),
-      payloadId: new Uint8Array(8),
-    })
+    const builder = builderOn(c)
     // a nonce from the future does not run on this state; the next sender's transaction would
     const [gap, good] = await Promise.all(
       [
@@ -153,12 +153,7 @@ describe("the flash builder's empty flashblocks", () => {
     const [gaps, straight] = await Promise.all([0, 1].map(() => createChain(defaultConfig({ quiet: true }))))
     try {
       const build = async (c: Chain, gapsBetween: number) => {
-        const builder = new FlashBuilder(c.vm, c.store.latest(), {
-          timestamp: c.store.latest().header.timestamp + 1n,
-          coinbase: new Uint8Array(20),
-          prevRandao: new Uint8Array(32),
-          payloadId: new Uint8Array(8),
-        })
+        const builder = builderOn(c)
         const [first, second] = await Promise.all(
           [0, 1].map(async (from) => decodeTransaction(await signTx(c, from, { nonce: 0, value: 1n }), c.common)),
         )
