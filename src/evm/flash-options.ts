@@ -24,8 +24,8 @@ export interface FlashOptions {
   cachedEntries?: number
   /**
    * Every candidate must run (a follower re-executing what the sequencer included): the first one left out
-   * ends the flashblock, whose result the caller throws away. The rest would each read state, and on an
-   * upstream that stopped answering each read waits out a deadline.
+   * ends the flashblock, whose result the caller throws away, so the rest are not run (and their state not
+   * read from the upstream) for nothing.
    */
   allOrNothing?: boolean
 }

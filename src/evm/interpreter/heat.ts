@@ -6,8 +6,9 @@
  * compiled by TurboFan during the call: on a server that had served other calls for a while, a Uniswap-style
  * quote's first ask cost ~8 ms on the main thread and ~19 ms of all threads, a warm one ~3 (bench/cold-calls.ts
  * --running 20, trace-opt: `significant`, `put`, `take`, `divSmall`, `unsignedDivide` compiled in those calls;
- * the divisions have since moved into the WebAssembly kernel (kernel-ops.ts), which needs no heating: whether the
- * division part of this loop still pays is to be measured).
+ * the divisions have since moved into the WebAssembly kernel (kernel-ops.ts); dropping 10 of the loop's 14 division
+ * passes then changed neither a first quote's nor a first shiftCombinations' CPU beyond the rounds' spread, nor the
+ * heating's own, so they stay. Heating SSTOREs of new slots too made those first calls 2-3× slower: not done).
  *
  * `heat` runs a loop of those opcodes on operands of every width (a 256-bit generator's value shifted right by
  * 0-255 bits: divisors of every limb count, zero, one limb, signs either way), with what such a call does
