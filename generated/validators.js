@@ -303,8 +303,8 @@ return errors === 0;
 
 export const anvil_dumpState_result = validate20;
 const schema25 = {"$ref":"openrpc#/components/schemas/Bytes"};
-const schema26 = {"title":"Bytes","type":"string","pattern":"^0x([0-9a-fA-F]{2})*$","x-error":"hex encoded bytes (0x + an even number of hex digits)"};
-const pattern4 = new RegExp("^0x([0-9a-fA-F]{2})*$", "u");
+const schema26 = {"title":"Bytes","type":"string","pattern":"^0x(?:[0-9a-fA-F]{2})*$","x-error":"hex encoded bytes (0x + an even number of hex digits)"};
+const pattern4 = new RegExp("^0x(?:[0-9a-fA-F]{2})*$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -313,7 +313,7 @@ const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate20.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
+validate20.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
 return false;
 }
 }
@@ -387,7 +387,7 @@ const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate24.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
+validate24.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
 return false;
 }
 }
@@ -1737,7 +1737,7 @@ const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate48.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
+validate48.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
 return false;
 }
 }
@@ -2651,7 +2651,7 @@ const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate76.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
+validate76.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
 return false;
 }
 }
@@ -2826,7 +2826,7 @@ const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate82.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
+validate82.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
 return false;
 }
 }
@@ -3008,7 +3008,7 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-validate88.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data0}];
+validate88.errors = [{instancePath:instancePath+"/" + i0,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data0}];
 return false;
 }
 }
@@ -3065,7 +3065,7 @@ const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate90.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
+validate90.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
 return false;
 }
 }
@@ -3737,7 +3737,7 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
 if(!pattern4.test(data3)){
-validate102.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data3}];
+validate102.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data3}];
 return false;
 }
 }
@@ -3952,7 +3952,7 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data6 === "string"){
 if(!pattern4.test(data6)){
-validate101.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data6}];
+validate101.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data6}];
 return false;
 }
 }
@@ -3974,7 +3974,7 @@ const _errs22 = errors;
 if(errors === _errs22){
 if(typeof data7 === "string"){
 if(!pattern4.test(data7)){
-validate101.errors = [{instancePath:instancePath+"/output",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data7}];
+validate101.errors = [{instancePath:instancePath+"/output",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data7}];
 return false;
 }
 }
@@ -4155,7 +4155,7 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
-validate107.errors = [{instancePath:instancePath+"/code",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data2}];
+validate107.errors = [{instancePath:instancePath+"/code",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data2}];
 return false;
 }
 }
@@ -5464,7 +5464,7 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(typeof data8 === "string"){
 if(!pattern4.test(data8)){
-validate127.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data8}];
+validate127.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data8}];
 return false;
 }
 }
@@ -5486,7 +5486,7 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(typeof data9 === "string"){
 if(!pattern4.test(data9)){
-validate127.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data9}];
+validate127.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data9}];
 return false;
 }
 }
@@ -6129,7 +6129,7 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
-validate147.errors = [{instancePath:instancePath+"/code",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data2}];
+validate147.errors = [{instancePath:instancePath+"/code",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data2}];
 return false;
 }
 }
@@ -7636,7 +7636,7 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(typeof data8 === "string"){
 if(!pattern4.test(data8)){
-validate184.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data8}];
+validate184.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data8}];
 return false;
 }
 }
@@ -7658,7 +7658,7 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(typeof data9 === "string"){
 if(!pattern4.test(data9)){
-validate184.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data9}];
+validate184.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data9}];
 return false;
 }
 }
@@ -8420,7 +8420,7 @@ const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate201.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
+validate201.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
 return false;
 }
 }
@@ -9518,7 +9518,7 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(typeof data8 === "string"){
 if(!pattern4.test(data8)){
-validate221.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data8}];
+validate221.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data8}];
 return false;
 }
 }
@@ -9540,7 +9540,7 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(typeof data9 === "string"){
 if(!pattern4.test(data9)){
-validate221.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data9}];
+validate221.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data9}];
 return false;
 }
 }
@@ -10308,7 +10308,7 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(typeof data8 === "string"){
 if(!pattern4.test(data8)){
-validate239.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data8}];
+validate239.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data8}];
 return false;
 }
 }
@@ -10330,7 +10330,7 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(typeof data9 === "string"){
 if(!pattern4.test(data9)){
-validate239.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data9}];
+validate239.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data9}];
 return false;
 }
 }
@@ -11956,7 +11956,7 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(typeof data8 === "string"){
 if(!pattern4.test(data8)){
-validate268.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data8}];
+validate268.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data8}];
 return false;
 }
 }
@@ -11978,7 +11978,7 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(typeof data9 === "string"){
 if(!pattern4.test(data9)){
-validate268.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data9}];
+validate268.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data9}];
 return false;
 }
 }
@@ -12381,7 +12381,7 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(typeof data6 === "string"){
 if(!pattern4.test(data6)){
-validate274.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data6}];
+validate274.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data6}];
 return false;
 }
 }
@@ -12558,7 +12558,7 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-validate273.errors = [{instancePath:instancePath+"/raw",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data0}];
+validate273.errors = [{instancePath:instancePath+"/raw",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data0}];
 return false;
 }
 }
@@ -13922,7 +13922,7 @@ const _errs60 = errors;
 if(errors === _errs60){
 if(typeof data11 === "string"){
 if(!pattern4.test(data11)){
-validate295.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data11}];
+validate295.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data11}];
 return false;
 }
 }
@@ -14578,7 +14578,7 @@ const _errs44 = errors;
 if(errors === _errs44){
 if(typeof data14 === "string"){
 if(!pattern4.test(data14)){
-validate294.errors = [{instancePath:instancePath+"/extraData",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data14}];
+validate294.errors = [{instancePath:instancePath+"/extraData",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data14}];
 return false;
 }
 }
@@ -15528,7 +15528,7 @@ const _errs44 = errors;
 if(errors === _errs44){
 if(typeof data14 === "string"){
 if(!pattern4.test(data14)){
-validate306.errors = [{instancePath:instancePath+"/extraData",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data14}];
+validate306.errors = [{instancePath:instancePath+"/extraData",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data14}];
 return false;
 }
 }
@@ -16274,7 +16274,7 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
 if(!pattern4.test(data3)){
-validate317.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data3}];
+validate317.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data3}];
 return false;
 }
 }
@@ -17837,7 +17837,7 @@ const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate332.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
+validate332.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
 return false;
 }
 }
@@ -18156,7 +18156,7 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
 if(!pattern4.test(data3)){
-validate341.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data3}];
+validate341.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data3}];
 return false;
 }
 }
@@ -18984,7 +18984,7 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
 if(!pattern4.test(data3)){
-validate355.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data3}];
+validate355.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data3}];
 return false;
 }
 }
@@ -19504,7 +19504,7 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data3 === "string"){
 if(!pattern4.test(data3)){
-validate368.errors = [{instancePath:instancePath+"/proof/" + i0,schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data3}];
+validate368.errors = [{instancePath:instancePath+"/proof/" + i0,schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data3}];
 return false;
 }
 }
@@ -19600,7 +19600,7 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
-validate367.errors = [{instancePath:instancePath+"/accountProof/" + i0,schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data2}];
+validate367.errors = [{instancePath:instancePath+"/accountProof/" + i0,schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data2}];
 return false;
 }
 }
@@ -19826,7 +19826,7 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-const err1 = {instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data};
+const err1 = {instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21111,7 +21111,7 @@ const _errs60 = errors;
 if(errors === _errs60){
 if(typeof data11 === "string"){
 if(!pattern4.test(data11)){
-validate397.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data11}];
+validate397.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data11}];
 return false;
 }
 }
@@ -22226,7 +22226,7 @@ const _errs60 = errors;
 if(errors === _errs60){
 if(typeof data11 === "string"){
 if(!pattern4.test(data11)){
-validate406.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data11}];
+validate406.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data11}];
 return false;
 }
 }
@@ -23237,7 +23237,7 @@ const _errs60 = errors;
 if(errors === _errs60){
 if(typeof data11 === "string"){
 if(!pattern4.test(data11)){
-validate412.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data11}];
+validate412.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data11}];
 return false;
 }
 }
@@ -25617,7 +25617,7 @@ const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate454.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
+validate454.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
 return false;
 }
 }
@@ -25663,7 +25663,7 @@ const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate456.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
+validate456.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
 return false;
 }
 }
@@ -26864,7 +26864,7 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(typeof data8 === "string"){
 if(!pattern4.test(data8)){
-validate463.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data8}];
+validate463.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data8}];
 return false;
 }
 }
@@ -26886,7 +26886,7 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(typeof data9 === "string"){
 if(!pattern4.test(data9)){
-validate463.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data9}];
+validate463.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data9}];
 return false;
 }
 }
@@ -27357,7 +27357,7 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(typeof data8 === "string"){
 if(!pattern4.test(data8)){
-validate469.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data8}];
+validate469.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data8}];
 return false;
 }
 }
@@ -27379,7 +27379,7 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(typeof data9 === "string"){
 if(!pattern4.test(data9)){
-validate469.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data9}];
+validate469.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data9}];
 return false;
 }
 }
@@ -27617,7 +27617,7 @@ const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate475.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
+validate475.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
 return false;
 }
 }
@@ -27640,7 +27640,7 @@ const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate476.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
+validate476.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
 return false;
 }
 }
@@ -27957,7 +27957,7 @@ const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate479.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
+validate479.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
 return false;
 }
 }
@@ -28478,7 +28478,7 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(typeof data8 === "string"){
 if(!pattern4.test(data8)){
-validate487.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data8}];
+validate487.errors = [{instancePath:instancePath+"/input",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data8}];
 return false;
 }
 }
@@ -28500,7 +28500,7 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(typeof data9 === "string"){
 if(!pattern4.test(data9)){
-validate487.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data9}];
+validate487.errors = [{instancePath:instancePath+"/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data9}];
 return false;
 }
 }
@@ -29349,7 +29349,7 @@ const _errs44 = errors;
 if(errors === _errs44){
 if(typeof data14 === "string"){
 if(!pattern4.test(data14)){
-validate500.errors = [{instancePath:instancePath+"/extraData",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data14}];
+validate500.errors = [{instancePath:instancePath+"/extraData",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data14}];
 return false;
 }
 }
@@ -29815,7 +29815,7 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-validate504.errors = [{instancePath:instancePath+"/returnData",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data0}];
+validate504.errors = [{instancePath:instancePath+"/returnData",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data0}];
 return false;
 }
 }
@@ -29979,7 +29979,7 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(typeof data9 === "string"){
 if(!pattern4.test(data9)){
-validate504.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data:data9}];
+validate504.errors = [{instancePath:instancePath+"/error/data",schemaPath:"#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data:data9}];
 return false;
 }
 }
@@ -31476,7 +31476,7 @@ const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate538.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
+validate538.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
 return false;
 }
 }
@@ -31522,7 +31522,7 @@ const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate540.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
+validate540.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
 return false;
 }
 }
@@ -32225,7 +32225,7 @@ const _errs0 = errors;
 if(errors === _errs0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate564.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x([0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x([0-9a-fA-F]{2})*$"+"\"",schema:"^0x([0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
+validate564.errors = [{instancePath,schemaPath:"openrpc#/components/schemas/Bytes/pattern",keyword:"pattern",params:{pattern: "^0x(?:[0-9a-fA-F]{2})*$"},message:"must match pattern \""+"^0x(?:[0-9a-fA-F]{2})*$"+"\"",schema:"^0x(?:[0-9a-fA-F]{2})*$",parentSchema:schema26,data}];
 return false;
 }
 }

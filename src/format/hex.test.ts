@@ -23,3 +23,19 @@ test('an address is written in lower case, as geth writes it', () => {
     '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
   )
 })
+
+test('long data reads back in either case, as a plain Uint8Array of its own', () => {
+  const bytes = Uint8Array.from({ length: 22_000 }, (_, i) => (i * 31) & 0xff)
+  const read = parseData(data(bytes).toUpperCase().replace('0X', '0x'))
+  expect(read).toEqual(bytes)
+  expect(Buffer.isBuffer(read)).toBe(false)
+  expect(read.byteLength).toBe(read.buffer.byteLength)
+})
+
+test('a character that is not hex is named by its place, in long data as in short', () => {
+  for (const length of [8, 4000]) {
+    const text = `${data(new Uint8Array(length))}`
+    const bad = `${text.slice(0, 1001 % text.length)}g${text.slice((1001 % text.length) + 1)}`
+    expect(() => parseData(bad)).toThrow(`non-hex character at ${1001 % text.length}`)
+  }
+})

@@ -39,14 +39,24 @@ function digit(hex: string, at: number): number {
   return value
 }
 
+/** Below this many hex digits the loop below beats Buffer's native decoder's call overhead. */
+const NATIVE_FROM_DIGITS = 256
+
 /**
  * Parses validated hex data (an odd length is padded on the left, as geth does for storage keys). Decoded in
  * one pass: @ethereumjs's hexToBytes tests the text with a regular expression and copies it twice first (a
- * tenth of a distinct eth_call's parameter handling).
+ * tenth of a distinct eth_call's parameter handling). Long data (a Multicall's 22 KB of calldata) goes to
+ * Buffer's native decoder, ~4x faster than the loop, into memory of its own: a pooled Buffer would pin its
+ * 8 KB slab for as long as the call memo keeps the calldata. Its decoder stops silently at a character that
+ * is not hex, so a short count sends the text to the loop, which names the character.
  */
 export function parseData(hex: string): Uint8Array {
   const odd = hex.length % 2
   const bytes = new Uint8Array((hex.length - 2 + odd) / 2)
+  if (!odd && hex.length >= NATIVE_FROM_DIGITS) {
+    const native = Buffer.from(bytes.buffer, 0, bytes.length)
+    if (native.write(hex.slice(2), 'hex') === bytes.length) return bytes
+  }
   let at = 2
   let i = 0
   if (odd) bytes[i++] = digit(hex, at++)
