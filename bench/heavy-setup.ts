@@ -13,7 +13,8 @@ import { testToken } from '../test/support/fixtures.js'
 import type { StateTest } from '../test/support/state-tests/fixtures.js'
 import { devAccount, rpc, sleep } from './lib.js'
 
-const deployer = devAccount(0)
+/** The dev account that deploys the contracts and holds the token. */
+export const deployer = devAccount(0)
 const heavyCalls = heavy.HeavyCalls as unknown as { abi: Abi; bytecode: Hex }
 export const heavyStateTests = JSON.parse(
   brotliDecompressSync(readFileSync(new URL('fixtures/heavy-state-tests.json.br', import.meta.url))).toString(),

@@ -9,8 +9,10 @@ import {
   InsufficientFundsForTransferError,
 } from '../../errors.js'
 import { stateAt } from '../state-views.js'
+import type { StateSource } from './call-state.js'
 import { Address, bytesToHex } from '@ethereumjs/util'
 import { callGasLimit, fastPath } from './call.js'
+import type { RunTxResult } from '@ethereumjs/vm'
 import { withTimeout } from './time-limit.js'
 import { assertSucceeded } from './revert.js'
 import { paysFees, type CallRequest, type StateOverrideSpec } from '../../domain/call-request.js'
@@ -46,9 +48,7 @@ async function search(env: ExecutionEnv, request: CallRequest, runs: Runs): Prom
     const feeCap = request.maxFeePerGas ?? request.gasPrice ?? 0n
     if (feeCap > 0n) {
       const balance =
-        override(request.from)?.balance ??
-        (await (env.readState?.() ?? stateAt(env.vm, env.stateRoot)).getAccount(new Address(request.from)))?.balance ??
-        0n
+        override(request.from)?.balance ?? (await stateOf(env).getAccount(new Address(request.from)))?.balance ?? 0n
       // geth: a value the balance does not exceed (a zero balance, even sending nothing) cannot be paid for
       if ((request.value ?? 0n) >= balance) throw new InsufficientFundsForTransferError()
       const available = balance - (request.value ?? 0n)
@@ -58,15 +58,13 @@ async function search(env: ExecutionEnv, request: CallRequest, runs: Runs): Prom
   }
   // a plain value transfer to an account without code costs exactly 21000
   if (request.to && (request.data?.length ?? 0) === 0) {
-    const code =
-      override(request.to)?.code ??
-      (await (env.readState?.() ?? stateAt(env.vm, env.stateRoot)).getCode(new Address(request.to)))
+    const code = override(request.to)?.code ?? (await stateOf(env).getCode(new Address(request.to)))
     if (code.length === 0 && (request.authorizationList?.length ?? 0) === 0) {
-      const result = await execute(env, request, TX_GAS, runs.overrides, runs)
+      const result = await attempt(env, request, TX_GAS, runs)
       if (!result.execResult.exceptionError) return TX_GAS
     }
   }
-  const atCap = await execute(env, request, hi, runs.overrides, runs)
+  const atCap = await attempt(env, request, hi, runs)
   if (atCap.execResult.exceptionError) {
     if (atCap.execResult.exceptionError.error === 'revert') assertSucceeded(atCap)
     throw new GasRequiredExceedsAllowanceError(hi)
@@ -87,14 +85,26 @@ async function search(env: ExecutionEnv, request: CallRequest, runs: Runs): Prom
   return hi
 }
 
-/** Whether the call succeeds with `gas`: on the plain-call path when it can run there (a search runs it ~20 times). */
+/** Where the search reads the state: the chain's shared view of the root (its caches) when the env has one. */
+function stateOf(env: ExecutionEnv): Pick<StateSource, 'getAccount' | 'getCode'> {
+  return env.readState?.() ?? env.view ?? stateAt(env.vm, env.stateRoot)
+}
+
+/** What the search reads of a run: its result, the gas a transaction would spend and its refund. */
+type Attempt = Pick<RunTxResult, 'execResult' | 'totalGasSpent' | 'gasRefund'>
+
+/** One run of the search with `gas`: on the plain-call path when it can run there (a search runs ~20), else runTx. */
+async function attempt(env: ExecutionEnv, request: CallRequest, gas: bigint, runs: Runs): Promise<Attempt> {
+  const path = runs.overrides ? undefined : fastPath(env)
+  const fast = await path?.calls.runOnce(path.view, env.header, request, gas, runs.deadline)
+  if (fast) return { execResult: fast.execResult, ...path!.calls.spent(request, fast) }
+  return execute(env, request, gas, runs.overrides, runs)
+}
+
+/** Whether the call succeeds with `gas`. */
 async function succeeds(env: ExecutionEnv, request: CallRequest, gas: bigint, runs: Runs): Promise<boolean> {
   try {
-    const path = runs.overrides ? undefined : fastPath(env)
-    const result =
-      (await path?.calls.runOnce(path.view, env.header, request, gas, runs.deadline)) ??
-      (await execute(env, request, gas, runs.overrides, runs))
-    return !result.execResult.exceptionError
+    return !(await attempt(env, request, gas, runs)).execResult.exceptionError
   } catch (err) {
     if (err instanceof ExecutionTimeoutError) throw err
     return false // too little gas to even start (intrinsic gas)

@@ -73,9 +73,12 @@ test('requests the fast path cannot answer exactly are left to runTx', async () 
   const calls = new CallEvms(chain.vm)
   const reader = chain.readerAt(header.stateRoot)
   const data = call('balanceOf', [`0x${'11'.repeat(20)}`])
+  const baseFee = header.baseFeePerGas!
+  const poor = hexToBytes(`0x${'44'.repeat(20)}`)
   for (const request of [
-    { to: token, data, value: 1n },
-    { to: token, data, gasPrice: 1n },
+    { to: token, data, gasPrice: baseFee - 1n }, // below the base fee: runTx's error
+    { to: token, data, maxFeePerGas: baseFee, maxPriorityFeePerGas: baseFee + 1n }, // a tip above the fee cap
+    { to: token, data, from: poor, gasPrice: baseFee }, // fee fields and no balance to pay them
     { to: token, data, accessList: [{ address: token, storageKeys: [] }] },
     { data },
     { to: token, data, from: token }, // a sender with code

@@ -1,19 +1,22 @@
 /**
- * The read-only call most eth_calls are: to a contract, no value, no fee fields, no access or authorization
- * list, from an account without code. For it, runTx's work around the interpreter (a transaction object,
- * signature, nonce, fee and balance checks, a receipt and bloom, a checkpoint of a trie-backed state) changes
- * nothing in the answer, so it runs on the EVM alone (its outermost frame as top-frame.ts enters it) on a
- * CallState over the root's shared read view, with what a transaction would set up: the intrinsic gas taken
- * off, EIP-2929's warm sender, recipient, coinbase and precompiles, and the call's block context. Anything
- * else returns undefined and takes the runTx path, which keeps geth's errors for the cases it checks.
+ * The call most eth_calls and eth_estimateGas runs are: to a contract, no access or authorization list, from
+ * an account without code. For it, runTx's work around the interpreter (a transaction object, signature,
+ * nonce, fee and balance checks, a receipt and bloom, a checkpoint of a trie-backed state) changes nothing in
+ * the answer, so it runs on the EVM alone (its outermost frame as top-frame.ts enters it) on a CallState over
+ * the root's shared read view, with what a transaction would set up: the intrinsic gas taken off, EIP-2929's
+ * warm sender, recipient, coinbase and precompiles, and the call's block context. A call that pays (fee
+ * fields or a value) runs on the interpreter alone, from the accounts runTx's gas purchase and transfer leave
+ * (call-payment.ts). Anything else returns undefined and takes the runTx path, which keeps geth's errors for
+ * the cases it checks.
  */
 import type { Common } from '@ethereumjs/common'
 import { createEVM, type EVM, type EVMResult } from '@ethereumjs/evm'
-import { Address, bytesToUnprefixedHex } from '@ethereumjs/util'
+import { type Account, Address, bytesToUnprefixedHex } from '@ethereumjs/util'
 import type { BlockHeader } from '@ethereumjs/block'
 import type { VM } from '@ethereumjs/vm'
 import { impliedTxType, paysFees, type CallRequest } from '../../domain/call-request.js'
 import { CallState, type StateSource } from './call-state.js'
+import { pays, paymentOf } from './call-payment.js'
 import { CallMemo, type CallAnswer } from './call-memo.js'
 import { assertEvmPatchesInstalled, patchCallEvm } from '../patches/install.js'
 import { setAlwaysWarm } from '../patches/warm-set.js'
@@ -134,23 +137,51 @@ export class CallEvms {
     const from = request.from ? new Address(request.from) : this.zero
     const to = new Address(request.to!)
     // EIP-3607 applies to a sender with code (runTx refuses it, or allows a 7702 delegation)
+    const interpreter = this.interpreter && slot.interpreter
+    // a paying call runs on the interpreter or on runTx: the reference frame here neither buys gas nor moves value
+    const paying = pays(request)
+    if (paying && !interpreter) return undefined
     const senderCode = source.readCode ? source.readCode(from) : source.getCode(from)
     return andThen(senderCode, (code) => {
       if (code.length > 0) return undefined
-      const block = blockContext(header, false, this.vm.common)
-      const frame = { block, from, to, data, gasLimit: gasLimit - intrinsic.regular }
-      return withBudget(
-        evm,
-        this.timeoutMs,
-        () => {
-          const answered = this.interpreter && slot.interpreter ? interpretCall(evm, source, frame) : undefined
-          if (answered instanceof Promise)
-            return answered.then((result) => result ?? reference(slot, source, frame, header))
-          return answered ?? reference(slot, source, frame, header)
-        },
-        deadline,
-      )
+      const block = blockContext(header, paysFees(request), this.vm.common)
+      const frame: InterpretedCall = { block, from, to, data, gasLimit: gasLimit - intrinsic.regular }
+      const run = () =>
+        withBudget(
+          evm,
+          this.timeoutMs,
+          () => {
+            const answered = interpreter ? interpretCall(evm, source, frame) : undefined
+            const otherwise = () => (paying ? undefined : reference(slot, source, frame, header))
+            if (answered instanceof Promise) return answered.then((result) => result ?? otherwise())
+            return answered ?? otherwise()
+          },
+          deadline,
+        )
+      if (!paying) return run()
+      const baseFee = block.header.baseFeePerGas ?? 0n
+      return andThen(accountsOf(source, from, to, request), ([sender, recipient]) => {
+        frame.paid = paymentOf(request, gasLimit, baseFee, sender, recipient, from.equals(to))
+        return frame.paid ? run() : undefined
+      })
     })
+  }
+
+  /**
+   * What runTx would count for a transaction whose run gave `result` (runOnce's, for `request`): the gas it
+   * spends (intrinsic and execution gas less the refund, capped at a fifth, or EIP-7623's calldata floor
+   * where that is more) and the refund. eth_estimateGas's first run reads both.
+   */
+  spent(request: CallRequest, result: EVMResult): { totalGasSpent: bigint; gasRefund: bigint } {
+    const { common } = this.vm
+    const prices = intrinsicPrices(common)
+    const intrinsic = intrinsicGas(prices, request.data ?? new Uint8Array(0))
+    const before = intrinsic.regular + result.execResult.executionGasUsed
+    const refunded = result.execResult.gasRefund ?? 0n
+    const cap = before / common.param('maxRefundQuotient')
+    const spent = before - (refunded < cap ? refunded : cap)
+    if (spent < intrinsic.floor) return { totalGasSpent: intrinsic.floor, gasRefund: 0n }
+    return { totalGasSpent: spent, gasRefund: refunded }
   }
 
   /** The EVM back with the idle ones, clean. */
@@ -211,6 +242,20 @@ async function reference(
   )
 }
 
+/** The sender's account, and the recipient's when value moves to it (read at once when the view has them). */
+function accountsOf(
+  source: StateSource,
+  from: Address,
+  to: Address,
+  request: CallRequest,
+): Eventually<[Account | undefined, Account | undefined]> {
+  const read = (address: Address) =>
+    andThen(source.readAccount ? source.readAccount(address) : source.getAccount(address), (a) => a ?? undefined)
+  const sender = read(from)
+  if ((request.value ?? 0n) === 0n) return andThen(sender, (a) => [a, undefined])
+  return andThen(sender, (a) => andThen(read(to), (b) => [a, b]))
+}
+
 /** No warm slots: only an access list adds any, and these calls have none. */
 const NO_SLOTS: Set<string> = new Set()
 
@@ -225,8 +270,6 @@ function warmFromTheStart(evm: EVM, precompiles: readonly string[], addresses: A
 function eligible(request: CallRequest): boolean {
   const type = impliedTxType(request)
   return (
-    !paysFees(request) &&
-    (request.value ?? 0n) === 0n &&
     (type === undefined || type === 0 || type === 2) &&
     (request.accessList?.length ?? 0) === 0 &&
     request.authorizationList === undefined
@@ -256,11 +299,11 @@ function intrinsicPrices(common: Common): IntrinsicPrices {
 }
 
 /** A call transaction's intrinsic gas and the least gas limit runTx accepts (EIP-7623's calldata floor). */
-function intrinsicGas(prices: IntrinsicPrices, data: Uint8Array): { regular: bigint; minimum: bigint } {
+function intrinsicGas(prices: IntrinsicPrices, data: Uint8Array): { regular: bigint; minimum: bigint; floor: bigint } {
   let zeros = 0
   for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++
   const nonZeros = data.length - zeros
   const regular = prices.base + zeros * prices.zero + nonZeros * prices.nonZero
   const floor = prices.floorPerToken === undefined ? 0 : prices.base + prices.floorPerToken * (zeros + nonZeros * 4)
-  return { regular: BigInt(regular), minimum: BigInt(floor > regular ? floor : regular) }
+  return { regular: BigInt(regular), minimum: BigInt(floor > regular ? floor : regular), floor: BigInt(floor) }
 }

@@ -55,6 +55,8 @@ export class Frame {
   isStatic = false
   depth = 0
   gas = 0
+  /** CALLVALUE: a call's outermost frame's value, which DELEGATECALL hands on (a CALL with value falls back). */
+  value = 0n
 
   constructor() {
     const { stack, base } = takeStack(this)
@@ -73,6 +75,7 @@ export class Frame {
     isStatic: boolean,
     depth: number,
     gas: number,
+    value = 0n,
   ): Frame {
     const f = frames.pop() ?? new Frame()
     f.host = host
@@ -85,6 +88,7 @@ export class Frame {
     f.isStatic = isStatic
     f.depth = depth
     f.gas = gas
+    f.value = value
     return f
   }
 

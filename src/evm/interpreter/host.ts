@@ -87,6 +87,8 @@ export class Host {
   readonly journal = new Journal()
   readonly logs: Log[] = []
   refund = 0
+  /** GASPRICE: what the call's sender pays per gas (0 for a call without fee fields). */
+  gasPrice = 0n
   private readonly touched = new Map<string, Touched>()
   private readonly precompiles: Map<string, PrecompileFunc>
 

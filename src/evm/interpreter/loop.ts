@@ -153,7 +153,8 @@ export function steps(f: Frame, handlers: Handler[]): void | Promise<void> {
           continue
         }
         case 0x34:
-          w.setSmall(s, t + 8, 0)
+          if (f.value === 0n) w.setSmall(s, t + 8, 0)
+          else w.fromBigInt(s, t + 8, f.value)
           sp++
           pc++
           continue

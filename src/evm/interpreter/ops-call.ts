@@ -125,6 +125,7 @@ function enter(
     f.isStatic || kind === STATICCALL,
     f.depth + 1,
     gas,
+    kind === DELEGATECALL ? f.value : 0n,
   )
   const mark = host.journal.mark()
   const logs = host.logs.length

@@ -10,6 +10,7 @@ import { type EVM, EVMError, type EVMResult } from '@ethereumjs/evm'
 import type { Address } from '@ethereumjs/util'
 import { andThen, type Eventually, withCleanup } from '../../capabilities/eventually.js'
 import type { StateSource } from '../execution/call-state.js'
+import type { Paid } from '../execution/call-payment.js'
 import { type Budget, budgetOf, keepTime } from '../execution/budget.js'
 import { analyse, newCall } from './analysis.js'
 import { FAILED, Frame, MAX_GAS, RETURNED, REVERTED, RUNNING } from './frame.js'
@@ -47,6 +48,8 @@ export interface InterpretedCall {
   to: Address
   data: Uint8Array
   gasLimit: bigint
+  /** A call that pays (fee fields or a value): its accounts, price and value as runTx starts it (call-payment.ts). */
+  paid?: Paid
 }
 
 /**
@@ -57,9 +60,15 @@ export interface InterpretedCall {
 export function interpret(evm: EVM, source: StateSource, call: InterpretedCall): Eventually<EVMResult> {
   if (call.gasLimit > BigInt(MAX_GAS)) throw new Fallback('gas limit above the interpreter cap')
   const host = new Host(evm, source, call.block, call.from.bytes, budgetOf(evm))
-  host.account(call.from.bytes, true)
+  const sender = host.account(call.from.bytes, true)
   host.account(call.block.header.coinbase.bytes, true)
   const target = host.account(call.to.bytes, true)
+  const { paid } = call
+  if (paid) {
+    host.gasPrice = paid.gasPrice
+    sender.account = paid.sender
+    if (paid.recipient) target.account = paid.recipient
+  }
   return andThen(host.code(target), (code) => runCode(host, target, code, call))
 }
 
@@ -70,7 +79,18 @@ function runCode(host: Host, target: Touched, code: Uint8Array, call: Interprete
   const gasLimit = Number(call.gasLimit)
   if (code.length === 0) return { execResult: { returnValue: new Uint8Array(0), executionGasUsed: 0n, gasRefund: 0n } }
   newCall()
-  const frame = Frame.take(host, code, analyse(code), target, call.from.bytes, call.data, false, 0, gasLimit)
+  const frame = Frame.take(
+    host,
+    code,
+    analyse(code),
+    target,
+    call.from.bytes,
+    call.data,
+    false,
+    0,
+    gasLimit,
+    call.paid?.value,
+  )
   return withCleanup(
     () => {
       const done = run(frame)
