@@ -77,7 +77,11 @@ function runCode(host: Host, target: Touched, code: Uint8Array, call: Interprete
   if (code.length >= 3 && code[0] === 0xef && code[1] === 0x01 && code[2] === 0x00)
     throw new Fallback('EIP-7702 delegation')
   const gasLimit = Number(call.gasLimit)
-  if (code.length === 0) return { execResult: { returnValue: new Uint8Array(0), executionGasUsed: 0n, gasRefund: 0n } }
+  if (code.length === 0) {
+    // nothing ran, but the journal took its words (a transfer to an account without code: most of the estimates wallets ask)
+    host.release()
+    return { execResult: { returnValue: new Uint8Array(0), executionGasUsed: 0n, gasRefund: 0n } }
+  }
   newCall()
   const frame = Frame.take(
     host,
