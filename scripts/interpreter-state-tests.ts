@@ -1,12 +1,17 @@
 /**
- * `npm run test:state:interpreter [-- --group G] [--verbose]`: every state-test case through the interpreter
- * and runTx's path (test/support/state-tests/interpreter-path.ts), and the figures: cases agreed, cases that
- * differ (by name), cases not run by reason, the fallbacks by reason. Exits 1 when a case differs.
+ * `npm run test:state:interpreter [-- --group G] [--verbose] [--paying]`: every state-test case through the
+ * interpreter and runTx's path (test/support/state-tests/interpreter-path.ts), and the figures: cases agreed,
+ * cases that differ (by name), cases not run by reason, the fallbacks by reason. Exits 1 when a case differs.
+ * `--paying`: each call with its transaction's value and fee fields.
  */
 import { parseArgs } from 'node:util'
 
 const { values } = parseArgs({
-  options: { group: { type: 'string' }, verbose: { type: 'boolean', default: false } },
+  options: {
+    group: { type: 'string' },
+    verbose: { type: 'boolean', default: false },
+    paying: { type: 'boolean', default: false },
+  },
 })
 process.env.PRECONF_EVM_INTERPRETER = '1'
 const { installEvmPatches } = await import('../src/evm/patches/install.js')
@@ -22,7 +27,7 @@ const started = process.cpuUsage()
 for (const group of values.group ? [values.group] : fixtureGroups()) {
   let groupAgreed = 0
   for (const c of loadGroup(group)) {
-    const verdict = await interpreterCase(c).catch((err: Error) => ({
+    const verdict = await interpreterCase(c, values.paying).catch((err: Error) => ({
       kind: 'differs' as const,
       why: `threw ${err.message}`,
     }))

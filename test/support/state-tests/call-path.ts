@@ -50,7 +50,7 @@ export function outcome(result: EVMResult | RunTxResult): CallOutcome {
  * from the transaction unsigned and the sender its key gives: a call carries no signature, and signing and
  * recovering were a fifth of the interpreter's comparison.
  */
-export function callRequestOf(c: Case): { request: CallRequest; gas: bigint } | undefined {
+export function callRequestOf(c: Case): { request: CallRequest; gas: bigint; fees: CallRequest } | undefined {
   let tx: ReturnType<typeof unsignedTxOf>
   try {
     tx = unsignedTxOf(c)
@@ -64,7 +64,12 @@ export function callRequestOf(c: Case): { request: CallRequest; gas: bigint } | 
     value: tx.value,
     ...('accessList' in tx && tx.accessList.length ? { accessList: accessListOf(tx.accessList) } : {}),
   }
-  return { request, gas: tx.gasLimit }
+  // the transaction's fee fields as a wallet sends them with a call (legacy and access-list: gasPrice)
+  const fees: CallRequest =
+    'maxFeePerGas' in tx
+      ? { maxFeePerGas: tx.maxFeePerGas, maxPriorityFeePerGas: tx.maxPriorityFeePerGas }
+      : { gasPrice: (tx as { gasPrice: bigint }).gasPrice }
+  return { request, gas: tx.gasLimit, fees }
 }
 
 function accessListOf(list: unknown): CallRequest['accessList'] {

@@ -1,8 +1,10 @@
 /**
  * The interpreter (src/evm/interpreter/) against the reference on every state-test case it can take: the
- * case's transaction as a plain eth_call (its sender, recipient, data and gas; no value or access list, which
- * the plain-call path declines) on the pre-state, once on the plain-call path with the interpreter on and
- * once on runTx's path (run.ts). Both must give the same status, return data, execution gas and logs. A case
+ * case's transaction as a plain eth_call (its sender, recipient, data and gas; no access list, which the
+ * plain-call path declines) on the pre-state, once on the plain-call path with the interpreter on and once on
+ * runTx's path (run.ts). Both must give the same status, return data, execution gas and logs. `paying`: with
+ * the transaction's value and fee fields too, as a wallet's eth_call or eth_estimateGas sends them (the
+ * interpreter then starts from the accounts runTx's gas purchase and transfer leave, call-payment.ts). A case
  * the interpreter hands back (a fallback, counted by reason) or the plain-call path declines is not compared.
  */
 import { CallEvms } from '../../../src/evm/execution/fast-call.js'
@@ -26,10 +28,11 @@ function fallbacks(): number {
   return n
 }
 
-export async function interpreterCase(c: Case): Promise<InterpreterVerdict> {
+export async function interpreterCase(c: Case, paying = false): Promise<InterpreterVerdict> {
   const call = c.expected.expectException ? undefined : callRequestOf(c)
   if (!call?.request.to) return { kind: 'not run', reason: NO_CALL }
-  const request = { from: call.request.from, to: call.request.to, data: call.request.data }
+  const { from, to, data, value } = call.request
+  const request = paying ? { from, to, data, value, ...call.fees } : { from, to, data }
   const env = await callEnv(c)
   const answered = interpreterStats.answered
   const before = fallbacks()
