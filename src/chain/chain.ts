@@ -212,7 +212,7 @@ export class Chain implements Backend, TxSubmitter {
     else {
       const Reader = this.options.fork ? ForkRootReader : RootReader
       const flat = this.snapshot && new SnapshotReads(this.snapshot, this.lastRoot.bytes)
-      view = new Reader(this.lastRoot.bytes, stateAt(this.vm, root), this.stateCache, flat)
+      view = new Reader(this.lastRoot.bytes, () => stateAt(this.vm, root), this.stateCache, flat)
     }
     this.readViews.set(key, view)
     if (this.readViews.size > READ_VIEWS_KEPT) this.readViews.delete(this.readViews.keys().next().value!)

@@ -13,6 +13,7 @@ import { afterEach, expect, test } from 'vitest'
 import type { Chain } from './chain.js'
 import { createChain } from './create-chain.js'
 import { signTx } from '../../test/support/sign-tx.js'
+import { runScript } from '../../test/support/run-script.js'
 import { until } from '../../test/support/wait-for.js'
 import { defaultConfig } from '../config.js'
 import { keccak256 } from '../evm/crypto.js'
@@ -154,4 +155,12 @@ test('after a --data-dir restart the snapshot is made from the stored state and 
   Object.assign(again, { addresses: driver.addresses, slots: driver.slots, contract: driver.contract, nonce: 0 })
   await ready(chain)
   await again.compare(chain.store.latest().header.stateRoot)
+})
+
+test('the snapshot is made in a process with nothing else to do, without anything waking its event loop', async () => {
+  // the script prints when its event loop runs dry: parts scheduled so that only another event runs them leave
+  // it unmade there (an idle service made its snapshot a part per flashblock timer, ~50 s)
+  const { code, output } = await runScript('test/support/snapshot-idle-loop.ts', [])
+  expect(code).toBe(0)
+  expect(output.trim()).toBe('snapshot made: true')
 })

@@ -63,15 +63,27 @@ export class RootReader implements StateSource {
   private readonly accounts = new BoundedMap<Account | null>(STATE_VIEW_ACCOUNTS)
   private lastAddress: Uint8Array = EMPTY
   private lastHash: Uint8Array = EMPTY
+  private made: MerkleStateManager | undefined
 
   constructor(
     private readonly root: Uint8Array,
-    /** The same root through @ethereumjs (code by hash, proofs): its reads do not fill this reader's account map. */
-    readonly state: MerkleStateManager,
+    /** Makes `state`. */
+    private readonly makeState: () => MerkleStateManager,
     private readonly cache: StateCache,
     /** The state snapshot's reads of this root (state-snapshot.ts): accounts and slots without a trie walk. */
     private readonly flat?: SnapshotReads,
   ) {}
+
+  /**
+   * The same root through @ethereumjs (code by hash, proofs): its reads do not fill this reader's account map.
+   * Made at its first use: most roots' reads never need it (the snapshot and the caches answer them), and
+   * making it (a trie copy, a state manager with its caches and debug loggers) was ~0.3-0.8 ms of the first
+   * call at every new block's root, and at every flashblock's on /flashblocks.
+   */
+  get state(): MerkleStateManager {
+    if (this.made === undefined) this.made = this.makeState()
+    return this.made
+  }
 
   /** The account at this root; shared, so never modify it (copy first). */
   async getAccount(address: Address): Promise<Account | undefined> {

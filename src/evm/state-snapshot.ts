@@ -111,8 +111,10 @@ export class StateSnapshot {
 
   private schedule(): void {
     if (this.timer) return
+    // not unref'd: Node lets the loop sleep in its poll phase while only unref'd immediates wait, so a part
+    // ran only when something else woke it (an idle service's next flashblock timer: ~50 s to make the base of
+    // a new chain, every read meanwhile a trie walk; an in-process loop of calls never made it). close() ends it.
     this.timer = setImmediate(() => this.step())
-    this.timer.unref()
   }
 
   /** One part of the making, or the base's move to the head. */

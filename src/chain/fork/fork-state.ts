@@ -98,7 +98,9 @@ export class ForkStateManager extends MerkleStateManager {
  * serve the root's next reads), since the chain's trie-walking RootReader cannot see the upstream.
  */
 export class ForkRootReader extends RootReader {
-  declare readonly state: ForkStateManager
+  override get state(): ForkStateManager {
+    return super.state as ForkStateManager
+  }
 
   // every read goes to the fork's state manager (the local trie holds only what the fork wrote): the
   // get* reads of RootReader go through these

@@ -102,7 +102,7 @@ export async function callEnv(c: Case, empty = false): Promise<ExecutionEnv> {
     blockchain: testBlockHashes,
   })
   const header = blockOf(c.test, vm.common).header
-  const view = new RootReader(root, stateAt(vm, root), new StateCache(nodeStore(vm)))
+  const view = new RootReader(root, () => stateAt(vm, root), new StateCache(nodeStore(vm)))
   return { vm, vms: new VmPool(vm), stateRoot: root, header, view, calls: new CallEvms(vm, BUDGET_MS) }
 }
 
