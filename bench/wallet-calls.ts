@@ -7,7 +7,9 @@
  * least of the rounds beside anvil's. Before the paying calls ran on the interpreter (call-payment.ts), an
  * ERC-20 transfer's estimate with fee fields cost ~16 ms here: every run of the search went through runTx.
  *
- *   npx tsx bench/wallet-calls.ts [--n 300] [--rounds 3]
+ *   npx tsx bench/wallet-calls.ts [--n 300] [--rounds 3] [--baseline DIR]
+ *
+ * `--baseline DIR`: another checkout's service (node_modules linked) as a third target in the same rounds.
  */
 import { loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
@@ -17,15 +19,21 @@ import { deployContracts, deployer, threadsCpuMs } from './heavy-setup.js'
 import { rpc, startAnvil, startOurs, type Target } from './lib.js'
 
 const { values: args } = parseArgs({
-  options: { n: { type: 'string', default: '300' }, rounds: { type: 'string', default: '3' } },
+  options: {
+    n: { type: 'string', default: '300' },
+    rounds: { type: 'string', default: '3' },
+    baseline: { type: 'string' },
+  },
 })
 const N = Number(args.n)
 
 const ours = await startOurs()
 const anvil = await startAnvil('1')
+const baseline = args.baseline ? { ...(await startOurs([], [], args.baseline)), label: 'baseline' } : undefined
+const targets = baseline ? [ours, baseline, anvil] : [ours, anvil]
 try {
   const tokens = new Map<Target, Hex>()
-  for (const target of [ours, anvil]) tokens.set(target, (await deployContracts(target.url, 10_000_000)).token)
+  for (const target of targets) tokens.set(target, (await deployContracts(target.url, 10_000_000)).token)
   const { baseFeePerGas } = await rpc<{ baseFeePerGas: Hex }>(ours.url, 'eth_getBlockByNumber', ['latest', false])
   const fees = { maxFeePerGas: `0x${(BigInt(baseFeePerGas) * 2n + 1n).toString(16)}`, maxPriorityFeePerGas: '0x1' }
   const from = deployer.address
@@ -41,7 +49,7 @@ try {
   ]
   const best = new Map<string, number>()
   for (let round = 0; round < Number(args.rounds); round++)
-    for (const target of round % 2 ? [anvil, ours] : [ours, anvil])
+    for (const target of round % 2 ? [...targets].reverse() : targets)
       for (const [name, method, params] of cases) {
         const token = tokens.get(target)!
         for (let i = 0; i < 30; i++) await rpc(target.url, method, params(token))
@@ -55,13 +63,13 @@ try {
   console.log(
     `server CPU µs per request, least of ${args.rounds} rounds of ${N}; load ${a!.toFixed(1)} / ${b!.toFixed(1)}`,
   )
-  console.log(`| request | ours | ${anvil.label} | ours / anvil |\n|---|---|---|---|`)
+  const columns = targets.map((t) => (t === ours ? 'ours' : t.label))
+  console.log(`| request | ${columns.join(' | ')} | ours / anvil |\n|---|${targets.map(() => '---|').join('')}---|`)
   for (const [name] of cases) {
-    const mine = best.get(`${ours.label}|${name}`)!
-    const theirs = best.get(`${anvil.label}|${name}`)!
-    console.log(`| ${name} | ${mine.toFixed(0)} | ${theirs.toFixed(0)} | ${(mine / theirs).toFixed(2)}× |`)
+    const us = targets.map((t) => best.get(`${t.label}|${name}`)!)
+    const ratio = best.get(`${ours.label}|${name}`)! / best.get(`${anvil.label}|${name}`)!
+    console.log(`| ${name} | ${us.map((u) => u.toFixed(0)).join(' | ')} | ${ratio.toFixed(2)}× |`)
   }
 } finally {
-  await ours.stop()
-  await anvil.stop()
+  for (const target of targets) await target.stop()
 }
