@@ -1,9 +1,10 @@
-import { hexToBytes } from '@ethereumjs/util'
+import { createPartialAccount, hexToBytes } from '@ethereumjs/util'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { chainWithPrograms, expectBothPathsAgree } from '../../../test/support/call-paths.js'
 import type { Chain } from '../../chain/chain.js'
 import type { CallRequest } from '../../domain/call-request.js'
 import { interpreterStats } from '../interpreter/stats.js'
+import { paymentOf } from './call-payment.js'
 import { estimateGas } from './estimate.js'
 import { CallEvms } from './fast-call.js'
 import { VmPool } from './vm-pool.js'
@@ -96,4 +97,12 @@ test('a paying call the sender cannot pay for gets runTx’s error from eth_esti
   const fast = { ...env, view: chain.readerAt(header.stateRoot), calls: new CallEvms(chain.vm) }
   await expect(estimateGas(fast, request)).rejects.toThrow('insufficient funds')
   await expect(estimateGas(env, request)).rejects.toThrow('insufficient funds')
+})
+
+test('a sender known only by nonce and balance (a follower’s upstream-backed account) pays as a whole account does', () => {
+  const partial = createPartialAccount({ nonce: 3n, balance: 10n ** 18n, storageRoot: null, codeHash: null })
+  const paid = paymentOf({ to: eoa, value: 5n, gasPrice: 2n }, 21_000n, 1n, partial, undefined, false)!
+  expect(paid.sender.nonce).toBe(4n)
+  expect(paid.sender.balance).toBe(10n ** 18n - 21_000n * 2n - 5n)
+  expect(paid.recipient!.balance).toBe(5n)
 })

@@ -70,6 +70,8 @@ export function paymentOf(
   }
 }
 
+/** `account` with a new nonce and balance; its other fields as they are, unloaded ones too (a follower's upstream-backed accounts leave the storage root out, and its getter throws). */
 function copy(account: Account | undefined, nonce: bigint, balance: bigint): Account {
-  return account ? new Account(nonce, balance, account.storageRoot, account.codeHash) : new Account(nonce, balance)
+  if (!account) return new Account(nonce, balance)
+  return new Account(nonce, balance, account._storageRoot, account._codeHash, account._codeSize, account._version)
 }

@@ -97,7 +97,8 @@ type Attempt = Pick<RunTxResult, 'execResult' | 'totalGasSpent' | 'gasRefund'>
 async function attempt(env: ExecutionEnv, request: CallRequest, gas: bigint, runs: Runs): Promise<Attempt> {
   const path = runs.overrides ? undefined : fastPath(env)
   const fast = await path?.calls.runOnce(path.view, env.header, request, gas, runs.deadline)
-  if (fast) return { execResult: fast.execResult, ...path!.calls.spent(request, fast) }
+  const spent = fast && path!.calls.spent(request, fast)
+  if (spent) return { execResult: fast.execResult, ...spent }
   return execute(env, request, gas, runs.overrides, runs)
 }
 

@@ -56,6 +56,8 @@ export class CallEvms {
   private readonly idle: CallEvm[] = []
   private readonly zero = new Address(new Uint8Array(20))
   private readonly memo = new CallMemo()
+  /** Each fork's prices as its EVMs' Commons give them (a follower's chain Common lacks the transaction params). */
+  private readonly gasByFork = new Map<string, { prices: IntrinsicPrices | undefined; refundQuotient: bigint }>()
 
   constructor(
     private readonly vm: VM,
@@ -170,15 +172,16 @@ export class CallEvms {
   /**
    * What runTx would count for a transaction whose run gave `result` (runOnce's, for `request`): the gas it
    * spends (intrinsic and execution gas less the refund, capped at a fifth, or EIP-7623's calldata floor
-   * where that is more) and the refund. eth_estimateGas's first run reads both.
+   * where that is more) and the refund. eth_estimateGas's first run reads both. Undefined when the chain has
+   * moved to a fork no EVM here was made for since (the caller runs runTx then).
    */
-  spent(request: CallRequest, result: EVMResult): { totalGasSpent: bigint; gasRefund: bigint } {
-    const { common } = this.vm
-    const prices = intrinsicPrices(common)
-    const intrinsic = intrinsicGas(prices, request.data ?? new Uint8Array(0))
+  spent(request: CallRequest, result: EVMResult): { totalGasSpent: bigint; gasRefund: bigint } | undefined {
+    const gas = this.gasByFork.get(this.vm.common.hardfork())
+    if (!gas?.prices) return undefined
+    const intrinsic = intrinsicGas(gas.prices, request.data ?? new Uint8Array(0))
     const before = intrinsic.regular + result.execResult.executionGasUsed
     const refunded = result.execResult.gasRefund ?? 0n
-    const cap = before / common.param('maxRefundQuotient')
+    const cap = before / gas.refundQuotient
     const spent = before - (refunded < cap ? refunded : cap)
     if (spent < intrinsic.floor) return { totalGasSpent: intrinsic.floor, gasRefund: 0n }
     return { totalGasSpent: spent, gasRefund: refunded }
@@ -211,6 +214,7 @@ export class CallEvms {
     const evm = await createEVM({ common, stateManager: state as never, blockchain: this.vm.blockchain as never })
     patchCallEvm(evm)
     const prices = REPRICING_EIPS.some((eip) => common.isActivatedEIP(eip)) ? undefined : intrinsicPrices(common)
+    this.gasByFork.set(common.hardfork(), { prices, refundQuotient: common.param('maxRefundQuotient') })
     const topFrame = topFrameFits(common)
     const interpreter = topFrame && interpreterFits(common)
     const precompiles = [...evm.precompiles.keys()]
