@@ -131,42 +131,56 @@ export class CallEvms {
     gasLimit: bigint,
     deadline: number | undefined,
   ): Eventually<EVMResult | undefined> {
-    const { evm, prices } = slot
+    const { prices } = slot
     if (!prices) return undefined
     const data = request.data ?? new Uint8Array(0)
     const intrinsic = intrinsicGas(prices, data)
     if (gasLimit < intrinsic.minimum) return undefined
     const from = request.from ? new Address(request.from) : this.zero
     const to = new Address(request.to!)
-    // EIP-3607 applies to a sender with code (runTx refuses it, or allows a 7702 delegation)
     const interpreter = this.interpreter && slot.interpreter
     // a paying call runs on the interpreter or on runTx: the reference frame here neither buys gas nor moves value
     const paying = pays(request)
     if (paying && !interpreter) return undefined
+    // EIP-3607 applies to a sender with code (runTx refuses it, or allows a 7702 delegation)
     const senderCode = source.readCode ? source.readCode(from) : source.getCode(from)
     return andThen(senderCode, (code) => {
       if (code.length > 0) return undefined
       const block = blockContext(header, paysFees(request), this.vm.common)
       const frame: InterpretedCall = { block, from, to, data, gasLimit: gasLimit - intrinsic.regular }
-      const run = () =>
-        withBudget(
-          evm,
-          this.timeoutMs,
-          () => {
-            const answered = interpreter ? interpretCall(evm, source, frame) : undefined
-            const otherwise = () => (paying ? undefined : reference(slot, source, frame, header))
-            if (answered instanceof Promise) return answered.then((result) => result ?? otherwise())
-            return answered ?? otherwise()
-          },
-          deadline,
-        )
-      if (!paying) return run()
+      if (!paying) return this.runFrame(slot, source, header, frame, interpreter, deadline)
       const baseFee = block.header.baseFeePerGas ?? 0n
       return andThen(accountsOf(source, from, to, request), ([sender, recipient]) => {
         frame.paid = paymentOf(request, gasLimit, baseFee, sender, recipient, from.equals(to))
-        return frame.paid ? run() : undefined
+        return frame.paid ? this.runFrame(slot, source, header, frame, interpreter, deadline) : undefined
       })
     })
+  }
+
+  /**
+   * The frame on the interpreter, else on the reference path; a paying frame the interpreter hands back is
+   * undefined (runTx's path then): the reference frame neither buys gas nor moves value.
+   */
+  private runFrame(
+    slot: CallEvm,
+    source: StateSource,
+    header: BlockHeader,
+    frame: InterpretedCall,
+    interpreter: boolean,
+    deadline: number | undefined,
+  ): Eventually<EVMResult | undefined> {
+    const { evm } = slot
+    return withBudget(
+      evm,
+      this.timeoutMs,
+      () => {
+        const answered = interpreter ? interpretCall(evm, source, frame) : undefined
+        if (answered instanceof Promise)
+          return answered.then((result) => result ?? (frame.paid ? undefined : reference(slot, source, frame, header)))
+        return answered ?? (frame.paid ? undefined : reference(slot, source, frame, header))
+      },
+      deadline,
+    )
   }
 
   /**
