@@ -66,6 +66,23 @@ export function hashId(hash: Uint8Array, at = 0): number {
   return ((hash[at]! << 23) | (hash[at + 1]! << 15) | (hash[at + 2]! << 7) | (hash[at + 3]! >> 1)) >>> 0
 }
 
+/** FNV-1a's offset basis, where bytesMix starts. */
+export const FNV_START = 0x811c9dc5
+
+/** FNV-1a of `bytes` from the hash so far, `h` (FNV_START to begin with): every byte counts. */
+export function bytesMix(h: number, bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193)
+  return h
+}
+
+/**
+ * A number naming bytes whose parts may be alike (addresses one generator counts up, whose first bytes all
+ * match): 31 bits of FNV-1a, where hashId reads four bytes of a hash. Two byte strings may share one.
+ */
+export function bytesId(bytes: Uint8Array): number {
+  return bytesMix(FNV_START, bytes) >>> 1
+}
+
 /*
  * Keys of 256-bit words held as eight 32-bit limbs, least significant first (the EVM interpreter's stack,
  * src/evm/interpreter/word.ts), made without going through bytes.

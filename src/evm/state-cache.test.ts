@@ -76,6 +76,23 @@ test('the readers agree with a fresh trie walk for every account and slot read',
   }
 })
 
+test('a root remembers an account from its second read on, not a one-off, and one read at an earlier root from its first', async () => {
+  // an address nobody read before, given a balance so that its reads are account objects one can tell apart
+  const fresh = new Address(Uint8Array.from({ length: 20 }, (_, i) => 0xa0 + i))
+  await chain.sendRawTransaction(await signTx(chain, 0, { to: fresh.bytes, value: 5n, nonce: nonce++ }))
+  const funded = await chain.mine()
+  const reader = chain.readerAt(funded.header.stateRoot)
+  const once = await reader.getAccount(fresh)
+  const twice = await reader.getAccount(fresh)
+  expect(once?.balance).toBe(5n)
+  expect(twice).not.toBe(once) // the first read was not kept: the second read it again
+  expect(await reader.getAccount(fresh)).toBe(twice)
+  const next = chain.readerAt((await chain.mine()).header.stateRoot)
+  const first = await next.getAccount(fresh)
+  expect(first?.balance).toBe(5n)
+  expect(await next.getAccount(fresh)).toBe(first)
+})
+
 test('a bounded map drops its oldest entries past its capacity, by count or by weight', () => {
   const byCount = new BoundedMap<number>(3)
   for (let i = 0; i < 10; i++) byCount.set(`k${i}`, i)

@@ -3,7 +3,8 @@
  * and code of its hash, so values keyed by those stay right at every later state root: after a flashblock
  * only the accounts it wrote get a new storage root, and their slots alone miss. Nothing has to be told what
  * a block wrote, and nothing can go stale. Accounts themselves change with the root, so each root's
- * RootReader remembers its own (one trie walk per account per root). Misses are read by trie-reader.ts,
+ * RootReader remembers its own (one trie walk per account per root), those read more than once: an address
+ * read once (a new one in every request) is not kept, one read at an earlier root is kept at its first read. Misses are read by trie-reader.ts,
  * whose decoded nodes are shared by every root the same way.
  */
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
@@ -16,9 +17,15 @@ import {
   KECCAK256_NULL,
   KECCAK256_RLP,
 } from '@ethereumjs/util'
-import { byteKey, hashId } from '../domain/map-keys.js'
-import { STATE_CACHE_CODE_BYTES, STATE_CACHE_STORAGE_SLOTS, STATE_VIEW_ACCOUNTS } from '../limits.js'
+import { byteKey, bytesId, hashId } from '../domain/map-keys.js'
+import {
+  STATE_CACHE_CODE_BYTES,
+  STATE_CACHE_STORAGE_SLOTS,
+  STATE_VIEW_ACCOUNTS,
+  STATE_VIEW_ACCOUNTS_ASKED,
+} from '../limits.js'
 import { BoundedMap } from './bounded-map.js'
+import { Doorkeeper } from './doorkeeper.js'
 import { keccak256 } from './crypto.js'
 import { accountOf, type SnapshotReads } from './state-snapshot.js'
 import type { StateSource } from './execution/call-state.js'
@@ -43,6 +50,8 @@ export class StateCache {
   readonly storage = new BoundedMap<Slot, number>(STATE_CACHE_STORAGE_SLOTS)
   readonly code = new BoundedMap<Uint8Array>(STATE_CACHE_CODE_BYTES, (code) => code.length + 64)
   readonly trie: TrieReader
+  /** Addresses read before, at any root: a root's reader remembers an account from its second read on. */
+  readonly accountsRead = new Doorkeeper(STATE_VIEW_ACCOUNTS_ASKED)
 
   /** `nodes`: the chain's trie node store, which every committed root's nodes are in. */
   constructor(nodes: NodeStore) {
@@ -85,9 +94,11 @@ export class RootReader implements StateSource {
     const known = this.accounts.get(key)
     if (known !== undefined) return known
     const flat = this.flat?.account(this.hashed(address))
-    if (flat !== undefined) return this.remember(key, flat && accountOf(flat))
+    if (flat !== undefined) return this.remember(key, address, flat && accountOf(flat))
     const rlp = this.cache.trie.get(this.root, address.bytes)
-    return rlp instanceof Promise ? rlp.then((read) => this.fromTrie(key, read)) : this.fromTrie(key, rlp)
+    return rlp instanceof Promise
+      ? rlp.then((read) => this.fromTrie(key, address, read))
+      : this.fromTrie(key, address, rlp)
   }
 
   /** The address's hash, the snapshot's key; the last one kept (a call reads one contract's slots in a row). */
@@ -100,12 +111,12 @@ export class RootReader implements StateSource {
     return this.lastHash
   }
 
-  private fromTrie(key: string, rlp: Uint8Array | null): Account | null {
-    return this.remember(key, rlp === null ? null : createAccountFromRLP(rlp))
+  private fromTrie(key: string, address: Address, rlp: Uint8Array | null): Account | null {
+    return this.remember(key, address, rlp === null ? null : createAccountFromRLP(rlp))
   }
 
-  private remember(key: string, account: Account | null): Account | null {
-    this.accounts.set(key, account)
+  private remember(key: string, address: Address, account: Account | null): Account | null {
+    if (this.cache.accountsRead.again(bytesId(address.bytes))) this.accounts.set(key, account)
     return account
   }
 
