@@ -153,25 +153,19 @@ export const STATE_CACHE_CODE_BYTES = 32 * 1024 * 1024
 export const CALL_MEMO_BLOCKS = 4
 export const CALL_MEMO_ENTRIES = 512
 export const CALL_MEMO_MAX_BYTES = 2_048
-/**
- * Calls the memo remembers were asked, as ids (src/evm/doorkeeper.ts: 4 bytes each, 128 KiB), so that it keeps
- * an answer at the call's second ask, not a one-off's (the shared kit's distinct calls: an entry each, promoted
- * to the old generation for nothing). A call asked on an earlier block is kept at its first ask on the next. Under
- * a stream of one-off calls at 10 000 a second an id stays ~3 s (this many slots, each one-off overwriting one),
- * longer than a block, and each answer from the memo marks it again.
- */
-export const CALL_MEMO_ASKED = 32_768
 /** Block records whose formatted receipts are kept for the next reader (format/receipt.ts). */
 export const FORMATTED_RECEIPT_BLOCKS = 16
 /** Accounts one state root's read view remembers (a root is replaced every flashblock). */
 export const STATE_VIEW_ACCOUNTS = 10_000
 /**
- * Addresses the read views remember were read, as ids (src/evm/doorkeeper.ts, shared by every root: 128 KiB), so
- * that a root's view remembers an account at its second read, not a one-off's (the shared kit's distinct balances:
- * an entry each, promoted for nothing). An account read at an earlier root is remembered at its first read at the
- * next; sized as CALL_MEMO_ASKED.
+ * Ids of what was asked before, in each cache's admission filter (src/evm/doorkeeper.ts: the call memo's, the
+ * read views' accounts, the slot cache's; 4 bytes each, 128 KiB a cache), so that a cache keeps an entry from its
+ * second sighting on, not a one-off's (the shared kit's distinct calls and balances: an entry a request, copied
+ * and promoted to the old generation for nothing). Under a stream of one-offs at 10 000 a second an id stays ~3 s
+ * (each one-off overwrites one of this many), longer than a block: what was asked at an earlier block or root is
+ * still known at the next, and kept at its first sighting there.
  */
-export const STATE_VIEW_ACCOUNTS_ASKED = 32_768
+export const SEEN_IDS = 32_768
 /** How long a transaction this follower forwarded counts towards its sender's pending nonce (ms) unless a block includes it. */
 export const FOLLOWER_FORWARDED_TTL_MS = 60_000
 

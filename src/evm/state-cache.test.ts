@@ -93,6 +93,18 @@ test('a root remembers an account from its second read on, not a one-off, and on
   expect(await next.getAccount(fresh)).toBe(first)
 })
 
+test('a slot read from the trie is cached from its second read on, not a one-off', async () => {
+  const written = await increment() // the counter under a storage root nobody read yet
+  await chain.mine()
+  await chain.mine() // two blocks on: the state snapshot no longer answers for its root, the trie does
+  const reader = chain.readerAt(written.header.stateRoot)
+  const once = await reader.getStorage(token, slotOfCounter)
+  const twice = await reader.getStorage(token, slotOfCounter)
+  expect(twice).toEqual(once)
+  expect(twice).not.toBe(once) // the first read was not kept: the second read the trie again
+  expect(await reader.getStorage(token, slotOfCounter)).toBe(twice)
+})
+
 test('a bounded map drops its oldest entries past its capacity, by count or by weight', () => {
   const byCount = new BoundedMap<number>(3)
   for (let i = 0; i < 10; i++) byCount.set(`k${i}`, i)

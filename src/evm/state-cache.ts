@@ -3,9 +3,10 @@
  * and code of its hash, so values keyed by those stay right at every later state root: after a flashblock
  * only the accounts it wrote get a new storage root, and their slots alone miss. Nothing has to be told what
  * a block wrote, and nothing can go stale. Accounts themselves change with the root, so each root's
- * RootReader remembers its own (one trie walk per account per root), those read more than once: an address
- * read once (a new one in every request) is not kept, one read at an earlier root is kept at its first read. Misses are read by trie-reader.ts,
- * whose decoded nodes are shared by every root the same way.
+ * RootReader remembers its own (one trie walk per account per root). Accounts and slots are kept from their
+ * second read on, or their first when read at an earlier root (doorkeeper.ts): one read once (a new address in
+ * every request) would only make work for the collector. Misses are read by trie-reader.ts, whose decoded
+ * nodes are shared by every root the same way.
  */
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { RLP } from '@ethereumjs/rlp'
@@ -18,12 +19,7 @@ import {
   KECCAK256_RLP,
 } from '@ethereumjs/util'
 import { byteKey, bytesId, hashId } from '../domain/map-keys.js'
-import {
-  STATE_CACHE_CODE_BYTES,
-  STATE_CACHE_STORAGE_SLOTS,
-  STATE_VIEW_ACCOUNTS,
-  STATE_VIEW_ACCOUNTS_ASKED,
-} from '../limits.js'
+import { SEEN_IDS, STATE_CACHE_CODE_BYTES, STATE_CACHE_STORAGE_SLOTS, STATE_VIEW_ACCOUNTS } from '../limits.js'
 import { BoundedMap } from './bounded-map.js'
 import { Doorkeeper } from './doorkeeper.js'
 import { keccak256 } from './crypto.js'
@@ -51,7 +47,9 @@ export class StateCache {
   readonly code = new BoundedMap<Uint8Array>(STATE_CACHE_CODE_BYTES, (code) => code.length + 64)
   readonly trie: TrieReader
   /** Addresses read before, at any root: a root's reader remembers an account from its second read on. */
-  readonly accountsRead = new Doorkeeper(STATE_VIEW_ACCOUNTS_ASKED)
+  readonly accountsRead = new Doorkeeper(SEEN_IDS)
+  /** Slots read from the trie before: `storage` keeps one from its second read on. */
+  readonly slotsRead = new Doorkeeper(SEEN_IDS)
 
   /** `nodes`: the chain's trie node store, which every committed root's nodes are in. */
   constructor(nodes: NodeStore) {
@@ -171,8 +169,10 @@ export class RootReader implements StateSource {
   }
 
   private keepSlot(storageRoot: Uint8Array, slot: Uint8Array, value: Uint8Array): Uint8Array {
+    const id = slotId(storageRoot, slot)
     // copies: the root is a view of a trie node's bytes, which pruning may otherwise let go
-    this.cache.storage.set(slotId(storageRoot, slot), { storageRoot: storageRoot.slice(), slot: slot.slice(), value })
+    if (this.cache.slotsRead.again(id))
+      this.cache.storage.set(id, { storageRoot: storageRoot.slice(), slot: slot.slice(), value })
     return value
   }
 }

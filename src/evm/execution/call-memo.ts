@@ -13,7 +13,7 @@ import type { EVMResult } from '@ethereumjs/evm'
 import { equalsBytes } from '@ethereumjs/util'
 import { bytesMix, FNV_START } from '../../domain/map-keys.js'
 import type { CallRequest } from '../../domain/call-request.js'
-import { CALL_MEMO_ASKED, CALL_MEMO_BLOCKS, CALL_MEMO_ENTRIES, CALL_MEMO_MAX_BYTES } from '../../limits.js'
+import { CALL_MEMO_BLOCKS, CALL_MEMO_ENTRIES, CALL_MEMO_MAX_BYTES, SEEN_IDS } from '../../limits.js'
 import { BoundedMap } from '../bounded-map.js'
 import { Doorkeeper } from '../doorkeeper.js'
 import type { Eventually } from '../../capabilities/eventually.js'
@@ -80,7 +80,7 @@ export class CallMemo {
   /** Insertion order is age: the first key is the oldest block. */
   private readonly blocks = new Map<BlockHeader, BoundedMap<Kept, number>>()
   /** The ids of calls asked before, on any block. */
-  private readonly asked = new Doorkeeper(CALL_MEMO_ASKED)
+  private readonly asked = new Doorkeeper(SEEN_IDS)
 
   /** `run`'s answer for this call on this block, from memory when it was asked before. */
   answer(
