@@ -18,7 +18,7 @@ import {
   KECCAK256_NULL,
   KECCAK256_RLP,
 } from '@ethereumjs/util'
-import { byteKey, bytesId, hashId } from '../domain/map-keys.js'
+import { byteKey, bytesId, bytesMix, FNV_START, hashId } from '../domain/map-keys.js'
 import { SEEN_IDS, STATE_CACHE_CODE_BYTES, STATE_CACHE_STORAGE_SLOTS, STATE_VIEW_ACCOUNTS } from '../limits.js'
 import { BoundedMap } from './bounded-map.js'
 import { Doorkeeper } from './doorkeeper.js'
@@ -48,7 +48,7 @@ export class StateCache {
   readonly trie: TrieReader
   /** Addresses read before, at any root: a root's reader remembers an account from its second read on. */
   readonly accountsRead = new Doorkeeper(SEEN_IDS)
-  /** Slots read from the trie before: `storage` keeps one from its second read on. */
+  /** Slots (by address and slot) read from the trie before: `storage` keeps one from its second read on. */
   readonly slotsRead = new Doorkeeper(SEEN_IDS)
 
   /** `nodes`: the chain's trie node store, which every committed root's nodes are in. */
@@ -164,15 +164,15 @@ export class RootReader implements StateSource {
     if (flat !== undefined) return flat === null ? EMPTY : (RLP.decode(flat.slice()) as Uint8Array)
     const stored = this.cache.trie.storage(storageRoot, slot)
     return stored instanceof Promise
-      ? stored.then((value) => this.keepSlot(storageRoot, slot, value))
-      : this.keepSlot(storageRoot, slot, stored)
+      ? stored.then((value) => this.keepSlot(address, storageRoot, slot, value))
+      : this.keepSlot(address, storageRoot, slot, stored)
   }
 
-  private keepSlot(storageRoot: Uint8Array, slot: Uint8Array, value: Uint8Array): Uint8Array {
-    const id = slotId(storageRoot, slot)
+  private keepSlot(address: Address, storageRoot: Uint8Array, slot: Uint8Array, value: Uint8Array): Uint8Array {
+    // seen by address, not storage root: a slot read before its contract's last write is kept at its first read
+    if (!this.cache.slotsRead.again(bytesMix(bytesMix(FNV_START, address.bytes), slot) >>> 1)) return value
     // copies: the root is a view of a trie node's bytes, which pruning may otherwise let go
-    if (this.cache.slotsRead.again(id))
-      this.cache.storage.set(id, { storageRoot: storageRoot.slice(), slot: slot.slice(), value })
+    this.cache.storage.set(slotId(storageRoot, slot), { storageRoot: storageRoot.slice(), slot: slot.slice(), value })
     return value
   }
 }
