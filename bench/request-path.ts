@@ -52,6 +52,13 @@ function post(text: string): Promise<void> {
   })
 }
 
+/**
+ * A turn of the event loop, as between two requests over HTTP (each its own socket event). Without one, requests
+ * answered without I/O run back to back in microtasks and nothing scheduled runs meanwhile: not the state
+ * snapshot's making (a part per turn), so every read walked the trie, nor the chain's blocks.
+ */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve))
+
 /** ns this thread has run (Linux). */
 const threadNs = () => Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0])
 
@@ -97,7 +104,10 @@ for (let round = 0; round < Number(args.rounds); round++)
     const profiling = args.alloc && round === last
     if (profiling) await profiler.post('HeapProfiler.startSampling', sampling as never)
     const before = threadNs()
-    for (const body of bodies) await post(body)
+    for (const body of bodies) {
+      await post(body)
+      await turn()
+    }
     const ns = threadNs() - before
     if (profiling) {
       const { profile } = await profiler.post('HeapProfiler.stopSampling')

@@ -11,11 +11,16 @@ const scratch = Buffer.allocUnsafeSlow(128)
 
 /** The hex of `a` followed by `b`'s (`b` optional). */
 export function hexKey(a: Uint8Array, b?: Uint8Array): string {
+  return joined(a, b, 'hex')
+}
+
+/** `a` then `b` in `encoding`, through one buffer: no array of the bytes is made on the way. */
+function joined(a: Uint8Array, b: Uint8Array | undefined, encoding: 'hex' | 'latin1'): string {
   const length = a.length + (b?.length ?? 0)
   const into = length <= scratch.length ? scratch : Buffer.allocUnsafe(length)
   into.set(a, 0)
   if (b) into.set(b, a.length)
-  return into.toString('hex', 0, length)
+  return into.toString(encoding, 0, length)
 }
 
 /**
@@ -24,13 +29,10 @@ export function hexKey(a: Uint8Array, b?: Uint8Array): string {
  * keyed by these. For keys of fixed-width fields (hashes, addresses, slots); not for text anyone reads.
  */
 export function byteKey(a: Uint8Array, b?: Uint8Array): string {
-  // an address, the commonest key, as one call of fixed arity: apply over a typed array copies it to a list first
+  // an address, the commonest key, as one call of fixed arity (quicker still); the rest as latin1, a character a
+  // byte (apply over a typed array copied it to a list first: ~270 bytes for a hash's key, more than the key)
   if (!b && a.length === 20) return addressBytesKey(a)
-  if (!b) return String.fromCharCode.apply(null, a as unknown as number[])
-  const joined = new Uint8Array(a.length + b.length)
-  joined.set(a, 0)
-  joined.set(b, a.length)
-  return String.fromCharCode.apply(null, joined as unknown as number[])
+  return joined(a, b, 'latin1')
 }
 
 function addressBytesKey(a: Uint8Array): string {
@@ -64,6 +66,23 @@ function addressBytesKey(a: Uint8Array): string {
  */
 export function hashId(hash: Uint8Array, at = 0): number {
   return ((hash[at]! << 23) | (hash[at + 1]! << 15) | (hash[at + 2]! << 7) | (hash[at + 3]! >> 1)) >>> 0
+}
+
+/** FNV-1a's offset basis, where bytesMix starts. */
+export const FNV_START = 0x811c9dc5
+
+/** FNV-1a of `bytes` from the hash so far, `h` (FNV_START to begin with): every byte counts. */
+export function bytesMix(h: number, bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193)
+  return h
+}
+
+/**
+ * A number naming bytes whose parts may be alike (addresses one generator counts up, whose first bytes all
+ * match): 31 bits of FNV-1a, where hashId reads four bytes of a hash. Two byte strings may share one.
+ */
+export function bytesId(bytes: Uint8Array): number {
+  return bytesMix(FNV_START, bytes) >>> 1
 }
 
 /*

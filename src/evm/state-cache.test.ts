@@ -1,4 +1,4 @@
-import { Address, hexToBytes } from '@ethereumjs/util'
+import { Address, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import { encodeDeployData, encodeFunctionData, getContractAddress, type Hex } from 'viem'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { signTx } from '../../test/support/sign-tx.js'
@@ -7,13 +7,15 @@ import { defaultConfig } from '../config.js'
 import type { Chain } from '../chain/chain.js'
 import { createChain } from '../chain/create-chain.js'
 import { BoundedMap } from './bounded-map.js'
+import { keccak256 } from './crypto.js'
 
 let chain: Chain
 let token: Address
 let nonce = 0
+/** Storage slot `n` as a 32-byte key. */
+const slotOf = (n: number) => setLengthLeft(Uint8Array.of(n), 32)
 /** TestToken's `counter`: slot 1 (the constants take none, totalSupply is slot 0). */
-const slotOfCounter = new Uint8Array(32)
-slotOfCounter[31] = 1
+const slotOfCounter = slotOf(1)
 
 beforeAll(async () => {
   chain = await createChain(defaultConfig({ quiet: true }))
@@ -74,6 +76,47 @@ test('the readers agree with a fresh trie walk for every account and slot read',
     key[31] = slot
     expect(await reader.getStorage(token, key)).toEqual(await fresh.getStorage(token, key))
   }
+})
+
+test('a root remembers an account from its second read on, not a one-off, and one read at an earlier root from its first', async () => {
+  // an address nobody read before, given a balance so that its reads are account objects one can tell apart
+  const fresh = new Address(Uint8Array.from({ length: 20 }, (_, i) => 0xa0 + i))
+  await chain.sendRawTransaction(await signTx(chain, 0, { to: fresh.bytes, value: 5n, nonce: nonce++ }))
+  const funded = await chain.mine()
+  const reader = chain.readerAt(funded.header.stateRoot)
+  const once = await reader.getAccount(fresh)
+  const twice = await reader.getAccount(fresh)
+  expect(once?.balance).toBe(5n)
+  expect(twice).not.toBe(once) // the first read was not kept: the second read it again
+  expect(await reader.getAccount(fresh)).toBe(twice)
+  const next = chain.readerAt((await chain.mine()).header.stateRoot)
+  const first = await next.getAccount(fresh)
+  expect(first?.balance).toBe(5n)
+  expect(await next.getAccount(fresh)).toBe(first)
+})
+
+test('a slot read from the trie is cached from its second read on, not a one-off, and after a write from its first', async () => {
+  /** A reader at the root of a block that counted, which the state snapshot no longer answers for (the trie does). */
+  const counted = async () => {
+    const block = await increment()
+    await chain.mine()
+    await chain.mine()
+    return chain.readerAt(block.header.stateRoot)
+  }
+  const reader = await counted()
+  // the deployer's balanceOf entry (mapping at slot 2), which nothing read before
+  const balanceSlot = keccak256(Uint8Array.from([...setLengthLeft(chain.accounts[0].address, 32), ...slotOf(2)]))
+  const once = await reader.getStorage(token, balanceSlot)
+  const twice = await reader.getStorage(token, balanceSlot)
+  expect(twice).toEqual(Uint8Array.of(0x03, 0xe8))
+  expect(twice).not.toBe(once) // the first read was not kept: the second read the trie again
+  expect(await reader.getStorage(token, balanceSlot)).toBe(twice)
+  await reader.getStorage(token, slotOfCounter)
+  await reader.getStorage(token, slotOfCounter)
+  // the counter written again: a new storage root, so another entry, of a slot read before
+  const next = await counted()
+  const first = await next.getStorage(token, slotOfCounter)
+  expect(await next.getStorage(token, slotOfCounter)).toBe(first)
 })
 
 test('a bounded map drops its oldest entries past its capacity, by count or by weight', () => {

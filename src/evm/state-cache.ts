@@ -3,8 +3,10 @@
  * and code of its hash, so values keyed by those stay right at every later state root: after a flashblock
  * only the accounts it wrote get a new storage root, and their slots alone miss. Nothing has to be told what
  * a block wrote, and nothing can go stale. Accounts themselves change with the root, so each root's
- * RootReader remembers its own (one trie walk per account per root). Misses are read by trie-reader.ts,
- * whose decoded nodes are shared by every root the same way.
+ * RootReader remembers its own (one trie walk per account per root). Accounts and slots are kept from their
+ * second read on, or their first when read at an earlier root (doorkeeper.ts): one read once (a new address in
+ * every request) would only make work for the collector. Misses are read by trie-reader.ts, whose decoded
+ * nodes are shared by every root the same way.
  */
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { RLP } from '@ethereumjs/rlp'
@@ -16,9 +18,10 @@ import {
   KECCAK256_NULL,
   KECCAK256_RLP,
 } from '@ethereumjs/util'
-import { byteKey, hashId } from '../domain/map-keys.js'
-import { STATE_CACHE_CODE_BYTES, STATE_CACHE_STORAGE_SLOTS, STATE_VIEW_ACCOUNTS } from '../limits.js'
+import { byteKey, bytesId, bytesMix, FNV_START, hashId } from '../domain/map-keys.js'
+import { SEEN_IDS, STATE_CACHE_CODE_BYTES, STATE_CACHE_STORAGE_SLOTS, STATE_VIEW_ACCOUNTS } from '../limits.js'
 import { BoundedMap } from './bounded-map.js'
+import { Doorkeeper } from './doorkeeper.js'
 import { keccak256 } from './crypto.js'
 import { accountOf, type SnapshotReads } from './state-snapshot.js'
 import type { StateSource } from './execution/call-state.js'
@@ -43,6 +46,10 @@ export class StateCache {
   readonly storage = new BoundedMap<Slot, number>(STATE_CACHE_STORAGE_SLOTS)
   readonly code = new BoundedMap<Uint8Array>(STATE_CACHE_CODE_BYTES, (code) => code.length + 64)
   readonly trie: TrieReader
+  /** Addresses read before, at any root: a root's reader remembers an account from its second read on. */
+  readonly accountsRead = new Doorkeeper(SEEN_IDS)
+  /** Slots (by address and slot) read from the trie before: `storage` keeps one from its second read on. */
+  readonly slotsRead = new Doorkeeper(SEEN_IDS)
 
   /** `nodes`: the chain's trie node store, which every committed root's nodes are in. */
   constructor(nodes: NodeStore) {
@@ -97,9 +104,11 @@ export class RootReader implements StateSource {
     const known = this.accounts.get(key)
     if (known !== undefined) return known
     const flat = this.flat?.account(this.hashed(address))
-    if (flat !== undefined) return this.remember(key, flat && accountOf(flat))
+    if (flat !== undefined) return this.remember(key, address, flat && accountOf(flat))
     const rlp = this.cache.trie.get(this.root, address.bytes)
-    return rlp instanceof Promise ? rlp.then((read) => this.fromTrie(key, read)) : this.fromTrie(key, rlp)
+    return rlp instanceof Promise
+      ? rlp.then((read) => this.fromTrie(key, address, read))
+      : this.fromTrie(key, address, rlp)
   }
 
   /** The address's hash, the snapshot's key; the last one kept (a call reads one contract's slots in a row). */
@@ -112,12 +121,12 @@ export class RootReader implements StateSource {
     return this.lastHash
   }
 
-  private fromTrie(key: string, rlp: Uint8Array | null): Account | null {
-    return this.remember(key, rlp === null ? null : createAccountFromRLP(rlp))
+  private fromTrie(key: string, address: Address, rlp: Uint8Array | null): Account | null {
+    return this.remember(key, address, rlp === null ? null : createAccountFromRLP(rlp))
   }
 
-  private remember(key: string, account: Account | null): Account | null {
-    this.accounts.set(key, account)
+  private remember(key: string, address: Address, account: Account | null): Account | null {
+    if (this.cache.accountsRead.again(bytesId(address.bytes))) this.accounts.set(key, account)
     return account
   }
 
@@ -167,11 +176,13 @@ export class RootReader implements StateSource {
     if (flat !== undefined) return flat === null ? EMPTY : (RLP.decode(flat.slice()) as Uint8Array)
     const stored = this.cache.trie.storage(storageRoot, slot)
     return stored instanceof Promise
-      ? stored.then((value) => this.keepSlot(storageRoot, slot, value))
-      : this.keepSlot(storageRoot, slot, stored)
+      ? stored.then((value) => this.keepSlot(address, storageRoot, slot, value))
+      : this.keepSlot(address, storageRoot, slot, stored)
   }
 
-  private keepSlot(storageRoot: Uint8Array, slot: Uint8Array, value: Uint8Array): Uint8Array {
+  private keepSlot(address: Address, storageRoot: Uint8Array, slot: Uint8Array, value: Uint8Array): Uint8Array {
+    // seen by address, not storage root: a slot read before its contract's last write is kept at its first read
+    if (!this.cache.slotsRead.again(bytesMix(bytesMix(FNV_START, address.bytes), slot) >>> 1)) return value
     // copies: the root is a view of a trie node's bytes, which pruning may otherwise let go
     this.cache.storage.set(slotId(storageRoot, slot), { storageRoot: storageRoot.slice(), slot: slot.slice(), value })
     return value

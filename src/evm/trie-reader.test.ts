@@ -2,6 +2,7 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { MapDB, ValueEncoding } from '@ethereumjs/util'
 import { expect, test } from 'vitest'
 import { keccak256 } from './crypto.js'
+import { mapUnder } from './patches/fields.js'
 import { type NodeStore, TrieReader } from './trie-reader.js'
 
 /** Deterministic bytes: the keccak chain of a seed, cut to `length`. */
@@ -68,4 +69,32 @@ test('nodes stored as hex (by an older writer) read the same as nodes stored as 
     new TrieReader(db as unknown as NodeStore),
     entries.map(([k]) => k),
   )
+})
+
+test('a node read once is not kept decoded; read a second time it is, and later reads take it from memory', async () => {
+  const entries = Array.from(
+    { length: 300 },
+    (_, i) => [bytesOf(i, 20), bytesOf(i + 700, 40)] as [Uint8Array, Uint8Array],
+  )
+  const { trie, store } = await trieOf(entries, true)
+  const nodes = mapUnder(store as unknown as MapDB<string, Uint8Array>)
+  let reads = 0
+  // a store read without a promise, as a data directory's getSync: every node the reader does not hold is counted
+  const counted = {
+    getSync: (key: string) => {
+      reads++
+      return nodes.get(key)
+    },
+  } as unknown as NodeStore
+  const reader = new TrieReader(counted)
+  const readsOf = async (key: Uint8Array) => {
+    reads = 0
+    expect(await reader.get(trie.root(), key)).toEqual(await trie.get(key))
+    return reads
+  }
+  const [key] = entries[0]!
+  const first = await readsOf(key)
+  expect(first).toBeGreaterThan(2) // a root branch, a branch under it, and the leaf at least
+  expect(await readsOf(key)).toBe(first) // nothing was kept from the first walk
+  expect(await readsOf(key)).toBe(1) // the branches were kept at the second: the leaf alone is read
 })

@@ -18,9 +18,10 @@ import {
 import { RLP } from '@ethereumjs/rlp'
 import { type DB, equalsBytes, KECCAK256_RLP, MapDB, unprefixedHexToBytes } from '@ethereumjs/util'
 import { hashId, hexKey } from '../domain/map-keys.js'
-import { TRIE_DECODED_NODES } from '../limits.js'
+import { SEEN_IDS, TRIE_DECODED_NODES } from '../limits.js'
 import { keccak256 } from './crypto.js'
 import { BoundedMap } from './bounded-map.js'
+import { Doorkeeper } from './doorkeeper.js'
 import { mapUnder } from './patches/fields.js'
 import { readNode } from './trie-node.js'
 
@@ -38,6 +39,12 @@ type Decoded = { hash: Uint8Array; node: MPTNode }
 
 export class TrieReader {
   private readonly decoded = new BoundedMap<Decoded, number>(TRIE_DECODED_NODES)
+  /**
+   * Nodes decoded before: one is kept from its second decoding on. The nodes under the top of a large trie
+   * are each on the path of few keys, and a stream of distinct reads (a new address every request) would fill
+   * the cache with them, ~2 KiB each, pushing out the shared ones, for the collector to copy and promote.
+   */
+  private readonly seen = new Doorkeeper(SEEN_IDS)
   /** A read of the store without a promise: a MapDB's map, or the store's own getSync; undefined for others. */
   private readonly readNow: ((key: string) => Uint8Array | string | undefined) | undefined
 
@@ -132,8 +139,9 @@ export class TrieReader {
 
   private decode(hash: Uint8Array, id: number, name: string, stored: Uint8Array | string | undefined): MPTNode {
     const node = parseNode(name, stored)
-    // a leaf serves one key, which the value caches above keep: keeping it here too only churns the heap
-    if (!(node instanceof LeafMPTNode)) this.decoded.set(id, { hash: hash.slice(), node }) // its own bytes: a child's hash is a view of its parent's
+    // a leaf serves one key, which the value caches above keep: keeping it here too only churns the heap; the
+    // hash its own bytes: a child's hash is a view of its parent's
+    if (!(node instanceof LeafMPTNode) && this.seen.again(id)) this.decoded.set(id, { hash: hash.slice(), node })
     return node
   }
 }

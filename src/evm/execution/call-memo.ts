@@ -1,17 +1,21 @@
 /**
  * Answers of plain eth_calls kept per block. A read-only call's answer is a function of the block (its
  * header's context and the state at its root) and the request alone, and dApps ask the same views
- * (balances, prices, allowances) from many clients between two blocks: the second asker on a block gets
- * the first one's answer, and identical calls in flight together share one run. Only calls whose request
- * is a `to`, calldata, `from` and `gas` are kept (fast-call.ts decides what runs without runTx); a run that
- * throws is forgotten. Bounded by CALL_MEMO_* in limits.ts; the newest blocks are kept.
+ * (balances, prices, allowances) from many clients between two blocks: later askers on a block get an
+ * earlier one's answer, and identical calls in flight together share one run. A call is kept from its second
+ * ask on (doorkeeper.ts), or its first when it was asked on an earlier block: a one-off call (a new holder's
+ * balance in every request) kept would only make work for the collector. Only calls whose request is a `to`,
+ * calldata, `from` and `gas` are kept (fast-call.ts decides what runs without runTx); a run that throws is
+ * forgotten. Bounded by CALL_MEMO_* in limits.ts; the newest blocks are kept.
  */
 import type { BlockHeader } from '@ethereumjs/block'
 import type { EVMResult } from '@ethereumjs/evm'
 import { equalsBytes } from '@ethereumjs/util'
+import { bytesMix, FNV_START } from '../../domain/map-keys.js'
 import type { CallRequest } from '../../domain/call-request.js'
-import { CALL_MEMO_BLOCKS, CALL_MEMO_ENTRIES, CALL_MEMO_MAX_BYTES } from '../../limits.js'
+import { CALL_MEMO_BLOCKS, CALL_MEMO_ENTRIES, CALL_MEMO_MAX_BYTES, SEEN_IDS } from '../../limits.js'
 import { BoundedMap } from '../bounded-map.js'
+import { Doorkeeper } from '../doorkeeper.js'
 import type { Eventually } from '../../capabilities/eventually.js'
 
 /** What is kept of a result: output or revert data, the error and the gas used (not the frame's state). */
@@ -36,6 +40,8 @@ interface Call {
 /** A call kept under its id (callId), which another call may share: its own fields say which call it is. */
 interface Kept extends Call {
   entry: Entry
+  /** Kept once its run settles: asked before this run, or again while it ran (else forgotten then). */
+  keep: boolean
 }
 
 const ZERO_ADDRESS = new Uint8Array(20)
@@ -58,15 +64,10 @@ function callOf(request: CallRequest, gasLimit: bigint): Call | undefined {
  */
 function callId({ to, from, gasLimit, data }: Call): number {
   const gas = Number(gasLimit)
-  let h = mix(mix(mix(0x811c9dc5, to), from), data)
+  let h = bytesMix(bytesMix(bytesMix(FNV_START, to), from), data)
   h = Math.imul(h ^ (gas % 0x1_0000_0000), 0x01000193)
   h = Math.imul(h ^ Math.floor(gas / 0x1_0000_0000), 0x01000193)
   return h >>> 1
-}
-
-function mix(h: number, bytes: Uint8Array): number {
-  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193)
-  return h
 }
 
 function sameCall(a: Call, b: Call): boolean {
@@ -78,6 +79,8 @@ function sameCall(a: Call, b: Call): boolean {
 export class CallMemo {
   /** Insertion order is age: the first key is the oldest block. */
   private readonly blocks = new Map<BlockHeader, BoundedMap<Kept, number>>()
+  /** The ids of calls asked before, on any block. */
+  private readonly asked = new Doorkeeper(SEEN_IDS)
 
   /** `run`'s answer for this call on this block, from memory when it was asked before. */
   answer(
@@ -91,14 +94,21 @@ export class CallMemo {
     const id = callId(call)
     const calls = this.callsOf(header)
     const known = calls.get(id)
-    if (known !== undefined && sameCall(known, call)) return known.entry
+    if (known !== undefined && sameCall(known, call)) {
+      // marked again: a call the memo answers stays known past a stream of one-offs, for the next block
+      this.asked.again(id)
+      known.keep = true
+      return known.entry
+    }
+    const keep = this.asked.again(id)
     const ran = run()
     if (!(ran instanceof Promise)) {
       // answered at once: kept as the answer itself (not a plain call: nothing kept, the next asker is as quick)
-      const answer = ran && kept(ran)
-      if (answer) calls.set(id, { ...call, entry: answer })
+      const answer = keep && ran ? kept(ran) : undefined
+      if (answer) calls.set(id, { ...call, entry: answer, keep })
       return answer ?? ran
     }
+    // kept while it runs, whether asked before or not: identical calls in flight share the run
     const entry: Entry = ran.then(
       (result) => {
         const answer = result && kept(result)
@@ -114,7 +124,7 @@ export class CallMemo {
     )
     // a full block forgets its oldest call: a burst of distinct calls must not shut newer ones out (a
     // BoundedMap: with a fresh Map iterator per eviction, each distinct call walked the deleted slots)
-    calls.set(id, { ...call, entry })
+    calls.set(id, { ...call, entry, keep })
     return entry
   }
 
@@ -128,10 +138,15 @@ export class CallMemo {
   }
 }
 
-/** Keeps a call's settled answer in place of its promise, unless a call of the same id has taken its place since. */
+/**
+ * Keeps a call's settled answer in place of its promise, unless a call of the same id has taken its place since;
+ * forgets it when nobody asked for it but its first asker.
+ */
 function settled(calls: BoundedMap<Kept, number>, id: number, entry: Entry, answer: CallAnswer): void {
   const held = calls.get(id)
-  if (held?.entry === entry) held.entry = answer
+  if (held?.entry !== entry) return
+  if (held.keep) held.entry = answer
+  else calls.delete(id)
 }
 
 /** Forgets a call that failed or is not kept, unless a call of the same id has taken its place since. */
