@@ -8,7 +8,7 @@
  * path then answers it with geth's error. Without fee fields runTx skips the balance checks and raises a
  * short balance to the cost instead (geth's eth_call pays nothing then either).
  */
-import { Account } from '@ethereumjs/util'
+import { Account, createPartialAccountFromRLP } from '@ethereumjs/util'
 import { type CallRequest, impliedTxType, paysFees } from '../../domain/call-request.js'
 
 /** The call as its frames see it: the accounts after the gas purchase and the transfer, the price and value. */
@@ -70,8 +70,14 @@ export function paymentOf(
   }
 }
 
-/** `account` with a new nonce and balance; its other fields as they are, unloaded ones too (a follower's upstream-backed accounts leave the storage root out, and its getter throws). */
+/**
+ * `account` with a new nonce and balance; its other fields as they are, unloaded ones too (a follower's
+ * upstream-backed accounts leave the storage root out, and its getter throws): copied through the partial
+ * encoding, @ethereumjs's public way to carry fields that are not there.
+ */
 function copy(account: Account | undefined, nonce: bigint, balance: bigint): Account {
-  if (!account) return new Account(nonce, balance)
-  return new Account(nonce, balance, account._storageRoot, account._codeHash, account._codeSize, account._version)
+  const copied = account ? createPartialAccountFromRLP(account.serializeWithPartialInfo()) : new Account()
+  copied.nonce = nonce
+  copied.balance = balance
+  return copied
 }
