@@ -138,21 +138,20 @@ export class CallEvms {
     if (gasLimit < intrinsic.minimum) return undefined
     const from = request.from ? new Address(request.from) : this.zero
     const to = new Address(request.to!)
-    const interpreter = this.interpreter && slot.interpreter
     // a paying call runs on the interpreter or on runTx: the reference frame here neither buys gas nor moves value
     const paying = pays(request)
-    if (paying && !interpreter) return undefined
+    if (paying && !(this.interpreter && slot.interpreter)) return undefined
     // EIP-3607 applies to a sender with code (runTx refuses it, or allows a 7702 delegation)
     const senderCode = source.readCode ? source.readCode(from) : source.getCode(from)
     return andThen(senderCode, (code) => {
       if (code.length > 0) return undefined
       const block = blockContext(header, paysFees(request), this.vm.common)
       const frame: InterpretedCall = { block, from, to, data, gasLimit: gasLimit - intrinsic.regular }
-      if (!paying) return this.runFrame(slot, source, header, frame, interpreter, deadline)
+      if (!paying) return this.runFrame(slot, source, header, frame, deadline)
       const baseFee = block.header.baseFeePerGas ?? 0n
       return andThen(accountsOf(source, from, to, request), ([sender, recipient]) => {
         frame.paid = paymentOf(request, gasLimit, baseFee, sender, recipient, from.equals(to))
-        return frame.paid ? this.runFrame(slot, source, header, frame, interpreter, deadline) : undefined
+        return frame.paid ? this.runFrame(slot, source, header, frame, deadline) : undefined
       })
     })
   }
@@ -166,10 +165,10 @@ export class CallEvms {
     source: StateSource,
     header: BlockHeader,
     frame: InterpretedCall,
-    interpreter: boolean,
     deadline: number | undefined,
   ): Eventually<EVMResult | undefined> {
     const { evm } = slot
+    const interpreter = this.interpreter && slot.interpreter
     return withBudget(
       evm,
       this.timeoutMs,
