@@ -1,9 +1,11 @@
 /**
  * The canonical history read from the data directory on demand: a block by number, its number by hash
- * and a transaction's position by hash are each one synchronous LevelDB read (~6 µs) and a decode; positions
- * found are kept (DISK_TX_POSITIONS_CACHED). The newest blocks (the ones reads, BLOCKHASH and the next block's
- * parent want) stay decoded in a small LRU, so memory does not grow with the chain and a restart reads the head,
- * not the history.
+ * and a transaction's position by hash are each one synchronous LevelDB read (~6 µs) and a decode. The newest
+ * blocks (the ones reads, BLOCKHASH and the next block's parent want) stay decoded in a small LRU, so memory does
+ * not grow with the chain and a restart reads the head, not the history; the transactions of the blocks in it
+ * are found in memory, as reth finds those of the blocks it has not yet persisted (a wallet's first poll after
+ * its block is sealed: a LevelDB read costs more as the database grows, 2.0 µs in a fresh one, 2.5-3.3 after
+ * 30 000 transfers). Positions found on disk are kept (DISK_TX_POSITIONS_CACHED).
  * Persistence.sealed writes a block and its indexes before the sequencer hands it to `add`.
  */
 import type { Common } from '@ethereumjs/common'
@@ -14,11 +16,13 @@ import type { Level } from './db.js'
 import { blockKey, decodePosition, hashKey, range, txKey } from './keys.js'
 import { DISK_RECENT_BLOCKS_CACHED, DISK_TX_POSITIONS_CACHED } from '../../limits.js'
 import { BoundedMap } from '../../evm/bounded-map.js'
-import { keyOf } from '../../domain/block-record.js'
+import { byteKey } from '../../domain/map-keys.js'
 
 export class DiskHistory implements BlockHistory {
   private readonly recent = new Map<bigint, BlockRecord>()
-  /** Positions found (never a miss: the transaction may be mined later). */
+  /** The positions of the transactions of the blocks in `recent`, by byteKey of their hash. */
+  private readonly recentTxs = new Map<string, TxPosition>()
+  /** Positions found on disk (never a miss: the transaction may be mined later). */
   private readonly positions = new BoundedMap<TxPosition>(DISK_TX_POSITIONS_CACHED)
   private head: BlockRecord
 
@@ -69,8 +73,8 @@ export class DiskHistory implements BlockHistory {
   }
 
   position(txHash: Uint8Array): TxPosition | undefined {
-    const key = keyOf(txHash)
-    const known = this.positions.get(key)
+    const key = byteKey(txHash)
+    const known = this.recentTxs.get(key) ?? this.positions.get(key)
     if (known) return known
     const value = this.db.getSync(txKey(txHash))
     const position = value && decodePosition(value)
@@ -79,8 +83,21 @@ export class DiskHistory implements BlockHistory {
   }
 
   private remember(block: BlockRecord): void {
+    const kept = this.recent.get(block.number)
     this.recent.delete(block.number)
     this.recent.set(block.number, block)
-    if (this.recent.size > DISK_RECENT_BLOCKS_CACHED) this.recent.delete(this.recent.keys().next().value!)
+    if (kept === block) return
+    if (kept) this.forgetTxs(kept) // a record of a block already kept (the genesis at start-up)
+    const { number, txs } = block
+    for (let index = 0; index < txs.length; index++) this.recentTxs.set(byteKey(txs[index]!.hash), { number, index })
+    if (this.recent.size > DISK_RECENT_BLOCKS_CACHED) {
+      const oldest = this.recent.values().next().value!
+      this.recent.delete(oldest.number)
+      this.forgetTxs(oldest)
+    }
+  }
+
+  private forgetTxs(block: BlockRecord): void {
+    for (const tx of block.txs) this.recentTxs.delete(byteKey(tx.hash))
   }
 }
