@@ -1,14 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { equalsBytes } from '@ethereumjs/util'
+import { bytesToHex, equalsBytes } from '@ethereumjs/util'
 import { afterEach, expect, test } from 'vitest'
 import { signTx } from '../../../test/support/sign-tx.js'
 import { defaultConfig } from '../../config.js'
-import type { BlockRecord } from '../../domain/types.js'
+import type { BlockRecord, TxRecord } from '../../domain/types.js'
 import type { Chain } from '../chain.js'
 import { createChain } from '../create-chain.js'
 import { DISK_RECENT_BLOCKS_CACHED } from '../../limits.js'
+import { sendersKey } from './keys.js'
 
 let chain: Chain | undefined
 let dir: string | undefined
@@ -18,10 +19,29 @@ afterEach(async () => {
   chain = dir = undefined
 })
 
-async function openChain(): Promise<Chain> {
+async function openChain(options: { history?: number } = {}): Promise<Chain> {
   dir ??= mkdtempSync(join(tmpdir(), 'preconf-positions-'))
-  chain = await createChain(defaultConfig({ quiet: true, dataDir: dir }))
+  chain = await createChain(defaultConfig({ quiet: true, dataDir: dir, ...options }))
   return chain
+}
+
+/** Stops the chain and opens its directory again, as a restart does. */
+async function restart(c: Chain, options: { history?: number } = {}): Promise<Chain> {
+  await c.stop()
+  chain = undefined
+  return openChain(options)
+}
+
+/** What runTx asks a transaction for its sender (a deposit names its own). */
+const askedSender = ({ tx, sender }: TxRecord) => ('getSenderAddress' in tx ? tx.getSenderAddress().bytes : sender)
+
+/** The sender each of `block`'s transactions answers (hex), as a record and as runTx asks it. */
+function senders(block: BlockRecord | undefined) {
+  expect(block).toBeDefined()
+  return block!.txs.map((t) => {
+    expect(bytesToHex(askedSender(t))).toBe(bytesToHex(t.sender))
+    return bytesToHex(t.sender)
+  })
 }
 
 /** Where `hash` is found: block number, index, and that the transaction there is the one asked for. */
@@ -87,4 +107,69 @@ test('after a restart transactions of the blocks before it are found where they 
   c = await openChain()
   expect(c.store.height).toBe(block.number)
   expect(found(c, hash)).toEqual(placeIn(block, hash))
+})
+
+test('a block read from disk after a restart has its senders, stored beside it or recovered in a directory written before they were', async () => {
+  let c = await openChain()
+  const signers = [0, 1].map((i) => bytesToHex(c.accounts[i]!.address))
+  const sendFrom = async (nonce: number) => {
+    for (const from of [0, 1]) await c.sendRawTransaction(await signTx(c, from, { nonce, value: 1n }))
+  }
+  await sendFrom(0)
+  const stored = await c.mine()
+  await sendFrom(1)
+  const old = await c.mine()
+  await c.mine() // the head: both blocks above are read by number, not as the head
+  const db = c.persistence!.db
+  expect(db.getSync(sendersKey(stored.number))?.length).toBe(20 * stored.txs.length)
+  // a block as a directory written before senders were stored holds it: no senders key
+  await db.del(sendersKey(old.number))
+  const expected = [senders(stored), senders(old)]
+  // the signers of the transactions, as viem signed them (after the L1-attributes deposit)
+  for (const sent of expected) expect(sent.slice(1)).toEqual(signers)
+
+  c = await restart(c)
+  expect([senders(c.store.byNumber(stored.number)), senders(c.store.byNumber(old.number))]).toEqual(expected)
+  expect(c.store.byNumber(old.number)?.hash).toEqual(old.hash)
+})
+
+test("an impersonated transaction's sender, which no signature gives, reads back from disk", async () => {
+  let c = await openChain()
+  const from = c.accounts[3]!.address
+  c.devNode.impersonate(from)
+  const fee = { maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 9n }
+  const send = (nonce: bigint) =>
+    c.devNode.sendImpersonated({
+      type: 2,
+      nonce,
+      gas: 21_000n,
+      chainId: c.chainId,
+      from,
+      to: c.accounts[4]!.address,
+      ...fee,
+    })
+  const stored = await send(0n)
+  await c.mine()
+  const old = await send(1n)
+  const oldBlock = await c.mine()
+  await c.persistence!.db.del(sendersKey(oldBlock.number)) // written as before senders were stored
+  await c.mine()
+  c = await restart(c)
+  for (const hash of [stored, old]) {
+    const read = c.store.tx(hash)
+    expect(bytesToHex(read!.tx.sender)).toBe(bytesToHex(from))
+    expect(bytesToHex(askedSender(read!.tx))).toBe(bytesToHex(from))
+  }
+})
+
+test('a --history prune pass leaves every block with its senders', async () => {
+  let c = await openChain({ history: 2 })
+  await c.sendRawTransaction(await signTx(c, 0, { nonce: 0, value: 1n }))
+  const block = await c.mine()
+  const expected = senders(block)
+  for (let i = 0; i < 6; i++) await c.mine()
+  await c.options.pruner!.idle()
+  expect(c.persistence!.db.getSync(sendersKey(block.number))?.length).toBe(20 * block.txs.length)
+  c = await restart(c, { history: 2 })
+  expect(senders(c.store.byNumber(block.number))).toEqual(expected)
 })

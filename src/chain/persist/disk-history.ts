@@ -5,7 +5,8 @@
  * not grow with the chain and a restart reads the head, not the history; the transactions of the blocks in it
  * are found in memory, as reth finds those of the blocks it has not yet persisted (a wallet's first poll after
  * its block is sealed: a LevelDB read costs more as the database grows, 2.0 µs in a fresh one, 2.5-3.3 after
- * 30 000 transfers). Positions found on disk are kept (DISK_TX_POSITIONS_CACHED).
+ * 30 000 transfers). Positions found on disk are kept (DISK_TX_POSITIONS_CACHED). A block's senders are read
+ * beside it, not recovered from their signatures (a block written before they were stored has them recovered).
  * Persistence.sealed writes a block and its indexes before the sequencer hands it to `add`.
  */
 import type { Common } from '@ethereumjs/common'
@@ -13,7 +14,7 @@ import type { BlockRecord } from '../../domain/types.js'
 import type { BlockHistory, TxPosition } from '../store.js'
 import { decodeBlock } from './codec.js'
 import type { Level } from './db.js'
-import { blockKey, decodePosition, hashKey, range, txKey } from './keys.js'
+import { blockKey, decodePosition, hashKey, range, sendersKey, txKey } from './keys.js'
 import { DISK_RECENT_BLOCKS_CACHED, DISK_TX_POSITIONS_CACHED } from '../../limits.js'
 import { BoundedMap } from '../../evm/bounded-map.js'
 import { byteKey } from '../../domain/map-keys.js'
@@ -37,8 +38,14 @@ export class DiskHistory implements BlockHistory {
 
   /** The newest block on disk (undefined in a fresh directory). */
   static async readHead(db: Level, common: Common): Promise<BlockRecord | undefined> {
-    const [value] = await db.values({ ...range('block'), reverse: true, limit: 1 }).all()
-    return value && decodeBlock(value, common)
+    const [key] = await db.keys({ ...range('block'), reverse: true, limit: 1 }).all()
+    return key && DiskHistory.read(db, common, decodePosition(key.subarray(1)).number)
+  }
+
+  /** Block `number` as stored, with the senders stored beside it when there are any. */
+  static read(db: Level, common: Common, number: bigint): BlockRecord | undefined {
+    const value = db.getSync(blockKey(number))
+    return value && decodeBlock(value, common, db.getSync(sendersKey(number)))
   }
 
   get height(): bigint {
@@ -60,10 +67,8 @@ export class DiskHistory implements BlockHistory {
       this.remember(cached) // most recently used last
       return cached
     }
-    const value = this.db.getSync(blockKey(number))
-    if (value === undefined) return undefined
-    const block = decodeBlock(value, this.common)
-    this.remember(block)
+    const block = DiskHistory.read(this.db, this.common, number)
+    if (block) this.remember(block)
     return block
   }
 
