@@ -4,8 +4,8 @@
  * is the same BlockRecord the sequencer sealed. Transactions are stored as received and decoded again
  * on load (the hash comes back from the bytes); their senders are stored beside the block (encodeSenders,
  * under their own key: the block's encoding stays the one format 2 directories hold), so a read recovers no
- * signature (~8 ms for 50 transfers). The in-memory history packs its old blocks the same way (packBlock),
- * with their senders.
+ * signature (bench/old-block-read.ts: a block of 50 transfers read in 3.0 ms of CPU instead of 7.8). The
+ * in-memory history packs its old blocks the same way (packBlock), with their senders.
  */
 import { createBlockHeaderFromRLP } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
