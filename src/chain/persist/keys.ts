@@ -1,12 +1,14 @@
 /**
  * The data directory's key space, one prefix byte per kind, numbers big-endian so LevelDB's byte order
- * is block order: m meta, b sealed block by number, h block number by hash, t transaction position
- * (block number, index) by hash, n trie node by hash, k preimage of a hashed trie key, j flashblock
+ * is block order: m meta, b sealed block by number, s the senders of a block's transactions by block number
+ * (20 bytes each, in order; a block written before there were any has its senders recovered), h block number
+ * by hash, t transaction position (block number, index) by hash, n trie node by hash, k preimage of a hashed trie key, j flashblock
  * journal by (block, index), p pool journal by transaction hash.
  */
 const PREFIX = {
   meta: 0x6d,
   block: 0x62,
+  senders: 0x73,
   hash: 0x68,
   tx: 0x74,
   node: 0x6e,
@@ -31,6 +33,7 @@ export function u64(n: bigint): Uint8Array {
 export const META_KEY = withPrefix(PREFIX.meta, new TextEncoder().encode('format'))
 
 export const blockKey = (number: bigint) => withPrefix(PREFIX.block, u64(number))
+export const sendersKey = (number: bigint) => withPrefix(PREFIX.senders, u64(number))
 export const hashKey = (hash: Uint8Array) => withPrefix(PREFIX.hash, hash)
 export const txKey = (hash: Uint8Array) => withPrefix(PREFIX.tx, hash)
 export const nodeKey = (hash: Uint8Array) => withPrefix(PREFIX.node, hash)

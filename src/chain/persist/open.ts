@@ -8,10 +8,8 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { ValueEncoding } from '@ethereumjs/util'
 import type { BlockRecord } from '../../domain/types.js'
-import { decodeBlock } from './codec.js'
 import { openDataDir } from './db.js'
 import { DiskHistory } from './disk-history.js'
-import { blockKey } from './keys.js'
 import { Persistence } from './persistence.js'
 import { Preimages } from './preimages.js'
 import { type Pruner, SweepingPruner } from './prune.js'
@@ -65,12 +63,11 @@ export async function openDurableChain(
       throw new StateFileError(
         `--load-state needs a fresh chain, but --data-dir ${dir} already holds blocks 0..${head.number}`,
       )
-    const stored = db.getSync(blockKey(0n))
-    if (stored === undefined) throw new Error(`the data directory has block ${head.number} but no genesis block`)
+    const genesis = DiskHistory.read(db, common, 0n)
+    if (genesis === undefined) throw new Error(`the data directory has block ${head.number} but no genesis block`)
     trie.root(head.header.stateRoot)
     const stateManager = new MerkleStateManager({ common, trie, caches: new Caches() })
     preimages.watch(stateManager)
-    const genesis = decodeBlock(stored, common)
     return { persistence, stateManager, genesis, history: new DiskHistory(db, common, head), preimages, pruner }
   } catch (err) {
     await db.close()

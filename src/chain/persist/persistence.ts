@@ -1,18 +1,30 @@
 /**
  * What the embedded chain keeps in its data directory, and when it is synced to disk:
  * - each flashblock: its trie nodes, the preimages of its new trie keys and its journal record, one synced batch, before it is published;
- * - each sealed block: the block (header, transactions, receipts), its last trie nodes, and the removal of
- *   its journal records and of its transactions' pool records, one synced batch, before it is published;
+ * - each sealed block: the block (header, transactions, receipts), its transactions' senders (so a read recovers
+ *   no signature), its last trie nodes, and the removal of its journal records and of its transactions' pool
+ *   records, one synced batch, before it is published;
  * - each accepted transaction: its raw bytes, synced before the hash is answered (the pool journal).
  * The block's indexes by hash (block number, transaction position) go in the block's batch; reads come
  * from disk on demand (disk-history.ts).
  */
 import type { BlockRecord, Flashblock } from '../../domain/types.js'
 import type { BlockParams } from '../../evm/flash-builder.js'
-import { encodeBlock } from './codec.js'
+import { encodeBlock, encodeSenders } from './codec.js'
 import { DataDirError, type Level } from './db.js'
 import { type JournalRecord, decodeJournalRecord, encodeJournalRecord, replayable } from './journal.js'
-import { blockKey, encodePosition, hashKey, journalKey, journalRange, poolKey, range, txKey, u64 } from './keys.js'
+import {
+  blockKey,
+  encodePosition,
+  hashKey,
+  journalKey,
+  journalRange,
+  poolKey,
+  range,
+  sendersKey,
+  txKey,
+  u64,
+} from './keys.js'
 import type { Preimages } from './preimages.js'
 import type { LevelOp, LevelTrieDB } from './trie-db.js'
 
@@ -44,6 +56,7 @@ export class Persistence {
     const { ops, written } = this.trie.drain()
     ops.push(...this.preimages.drain())
     ops.push({ type: 'put', key: blockKey(block.number), value: encodeBlock(block) })
+    if (block.txs.length) ops.push({ type: 'put', key: sendersKey(block.number), value: encodeSenders(block) })
     ops.push({ type: 'put', key: hashKey(block.hash), value: u64(block.number) })
     block.txs.forEach((tx, i) => ops.push({ type: 'put', key: txKey(tx.hash), value: encodePosition(block.number, i) }))
     for (const key of await this.db.keys(journalRange(block.number)).all()) ops.push({ type: 'del', key })
