@@ -3,7 +3,7 @@ import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { Address, bytesToHex, createAccount } from '@ethereumjs/util'
 import { createChainCommon } from './chain-common.js'
 import { memoryTrie } from './state-views.js'
-import { skipUnchangedWrites } from './unchanged-writes.js'
+import { skipUnchangedStorage, skipUnchangedWrites } from './unchanged-writes.js'
 
 const common = createChainCommon({ chainId: 196, gasLimit: 30_000_000n, baseFee: 1_000_000n })
 
@@ -78,5 +78,46 @@ describe('a trie that skips unchanged writes', () => {
     expect(skipping.roots).toEqual(plain.roots)
     expect(new Set(plain.roots).size).toBe(4)
     expect(skipping.writes).toBeLessThan(plain.writes)
+  })
+
+  test("a state manager that leaves out same-value storage writes reaches the plain one's roots, and refuses what it refuses", async () => {
+    const contract = new Address(new Uint8Array(20).fill(0xc0))
+    const run = async (skip: boolean) => {
+      const state = new MerkleStateManager({ common, trie: memoryTrie(common), caches: new Caches() })
+      if (skip) skipUnchangedStorage(state)
+      await state.putAccount(contract, createAccount({ nonce: 1n }))
+      const roots: string[] = []
+      const slot = (n: number) => {
+        const key = new Uint8Array(32)
+        key[31] = n
+        return key
+      }
+      // the same value again, a zero to an empty slot, a value padded with zeros, a delete, inside a reverted checkpoint
+      const writes: [number, Uint8Array][] = [
+        [0, bytes(1)],
+        [0, bytes(1)],
+        [1, new Uint8Array()],
+        [2, bytes(0, 0, 9)],
+        [2, bytes(9)],
+        [0, new Uint8Array(32)],
+        [0, bytes(1)],
+      ]
+      for (const [n, value] of writes) {
+        await state.putStorage(contract, slot(n), value)
+        roots.push(bytesToHex(await state.getStateRoot()))
+      }
+      await state.checkpoint()
+      await state.putStorage(contract, slot(2), bytes(9))
+      await state.putStorage(contract, slot(3), bytes(4))
+      await state.revert()
+      roots.push(bytesToHex(await state.getStateRoot()))
+      const refused = await state
+        .putStorage(new Address(new Uint8Array(20)), slot(0), new Uint8Array())
+        .catch((e) => e.message)
+      return { roots, refused }
+    }
+    const plain = await run(false)
+    expect(await run(true)).toEqual(plain)
+    expect(plain.refused).toMatch(/non-existing account/)
   })
 })
