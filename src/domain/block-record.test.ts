@@ -9,10 +9,9 @@ const common = createChainCommon({ chainId: 196, gasLimit: 30_000_000n, baseFee:
 const key = new Uint8Array(32).fill(1)
 
 function record(type: 0 | 2, nonce: bigint): TxRecord {
-  const tx = createTx(
-    { type, nonce, gasLimit: 21_000n, to: `0x${'22'.repeat(20)}`, value: 1n, gasPrice: 2n, maxFeePerGas: 2n },
-    { common },
-  ).sign(key)
+  const fields = { nonce, gasLimit: 21_000n, to: `0x${'22'.repeat(20)}` as const, value: 1n }
+  const data = type === 0 ? { ...fields, type, gasPrice: 2n } : { ...fields, type, maxFeePerGas: 2n }
+  const tx = createTx(data, { common }).sign(key)
   return { hash: tx.hash(), tx, sender: tx.getSenderAddress().bytes, raw: tx.serialize() }
 }
 
