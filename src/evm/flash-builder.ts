@@ -230,7 +230,7 @@ export class FlashBuilder {
   /**
    * The next flashblock: the block as `last` describes it and the transactions since index `first`. `known`:
    * balances still the state's (nothing ran and the root stayed), which an idle block's flashblocks would
-   * otherwise read and decode again from the account cache, four accounts each.
+   * otherwise read and decode again from the account cache (the coinbase, and the fee vaults with OP fees).
    */
   private async publish(
     first: number,
@@ -246,12 +246,14 @@ export class FlashBuilder {
       for (const vault of [BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT]) touched.set(keyOf(vault), vault)
     const newTxs = this.txs.slice(first)
     const newReceipts = this.receipts.slice(first)
+    const accounts = [...touched]
     const balances = await Promise.all(
-      [...touched.values()].map(async (address) => ({
+      accounts.map(async ([key, address]) => ({
         address,
-        balance: (await vm.stateManager.getAccount(new Address(address)))?.balance ?? 0n,
+        balance: known?.get(key) ?? (await vm.stateManager.getAccount(new Address(address)))?.balance ?? 0n,
       })),
     )
+    this.lastBalances = new Map(accounts.map(([key], i) => [key, balances[i].balance]))
     const index = this.nextIndex++
     return flashblockOf({
       payloadId: this.payloadId,
