@@ -7,6 +7,8 @@
 import { createVM } from '@ethereumjs/vm'
 import { createChainCommon } from '../evm/chain-common.js'
 import { stateAt } from '../evm/state-views.js'
+import { liveTrie } from '../evm/patches/fields.js'
+import { skipUnchangedStorage, skipUnchangedWrites } from '../evm/patches/unchanged-writes.js'
 import { type ChainEvents, TypedEmitter } from '../evm/events.js'
 import { VmPool } from '../evm/execution/vm-pool.js'
 import { GASLESS_BLOCK_GAS_LIMIT } from '../limits.js'
@@ -65,6 +67,11 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
     fork,
   })
   const { stateManager, store, preimages, durable, pruner } = opened
+  skipUnchangedWrites(liveTrie(stateManager))
+  // the storage tries genesis opened were copied from the trie before: dropped (with the caches), so they are
+  // opened again through it
+  await stateManager.setStateRoot(await stateManager.getStateRoot())
+  if (!fork) skipUnchangedStorage(stateManager)
   const head = store.latest()
   // the chain's VM, pool and calls run under the head's fork
   if (geth) common.setHardforkBy({ blockNumber: head.number, timestamp: head.header.timestamp })

@@ -1,4 +1,4 @@
-import { bytesToHex } from '@ethereumjs/util'
+import { Address, bytesToHex, createAccount } from '@ethereumjs/util'
 import { afterEach, describe, expect, test } from 'vitest'
 import type { Chain } from './chain.js'
 import { createChain } from './create-chain.js'
@@ -181,5 +181,27 @@ describe("the flash builder's empty flashblocks", () => {
     } finally {
       await Promise.all([gaps.stop(), straight.stop()])
     }
+  })
+
+  test('an empty flashblock publishes the balances its state holds, and reads them again once the state moved', async () => {
+    chain = await createChain(defaultConfig({ quiet: true }))
+    const c = chain
+    const builder = builderOn(c)
+    const balanceOf = async (address: Uint8Array) =>
+      (await c.vm.stateManager.getAccount(new Address(address)))?.balance ?? 0n
+    const published = (fb: Flashblock) =>
+      new Map(fb.metadata.newAccountBalances.map((b) => [bytesToHex(b.address), b.balance]))
+    await builder.flash([decodeTransaction(await signTx(c, 0, { nonce: 0, value: 1n }), c.common)])
+    const empty = (await builder.flash([])).flashblock
+    expect(empty.metadata.newAccountBalances.length).toBeGreaterThan(0)
+    for (const { address, balance } of empty.metadata.newAccountBalances) expect(balance).toBe(await balanceOf(address))
+    // the coinbase (builderOn's: the zero address) credited between two flashblocks: a new root
+    const coinbase = new Address(new Uint8Array(20))
+    const account = (await c.vm.stateManager.getAccount(coinbase)) ?? createAccount({})
+    account.balance += 5n
+    await c.vm.stateManager.putAccount(coinbase, account)
+    const moved = (await builder.flash([])).flashblock
+    expect(bytesToHex(moved.diff.stateRoot)).not.toBe(bytesToHex(empty.diff.stateRoot))
+    expect(published(moved).get(coinbase.toString())).toBe(published(empty).get(coinbase.toString())! + 5n)
   })
 })

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { RLP } from '@ethereumjs/rlp'
-import { Address, createContractAddress, hexToBytes, randomBytes, setLengthLeft } from '@ethereumjs/util'
+import { Address, bytesToHex, createContractAddress, hexToBytes, randomBytes, setLengthLeft } from '@ethereumjs/util'
 import { afterEach, expect, test } from 'vitest'
 import type { Chain } from './chain.js'
 import { createChain } from './create-chain.js'
@@ -139,6 +139,25 @@ test('a pending flashblock root reads through a layer over the base, and an old 
   // and the chain's own reader still answers the old root (from the trie)
   const reader = chain.readerAt(old)
   expect((await reader.getAccount(new Address(driver.contract)))?.nonce).toBe(1n)
+})
+
+test('an empty flashblock repeating the root before it changes nothing readers see', async () => {
+  chain = await createChain(config())
+  await ready(chain)
+  const driver = new Driver(chain)
+  await driver.deploy()
+  await driver.transfer()
+  const fb = await chain.buildNow()
+  const epoch = chain.snapshot!.epoch
+  const empty = await chain.buildNow()
+  expect(bytesToHex(empty.diff.stateRoot)).toBe(bytesToHex(fb.diff.stateRoot))
+  expect(chain.snapshot!.epoch).toBe(epoch)
+  await driver.compare(empty.diff.stateRoot)
+  // a root that moved is a new layer
+  await driver.transfer()
+  const moved = await chain.buildNow()
+  expect(chain.snapshot!.epoch).toBeGreaterThan(epoch)
+  await driver.compare(moved.diff.stateRoot)
 })
 
 test('after a --data-dir restart the snapshot is made from the stored state and matches the trie', async () => {

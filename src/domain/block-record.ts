@@ -39,8 +39,25 @@ export function blockSize(header: BlockHeader, txs: readonly TxRecord[]): number
   let txPayload = 0
   for (const { tx, raw } of txs) txPayload += tx.type === 0 ? raw.length : stringLength(raw.length)
   const withdrawals = header.withdrawalsRoot !== undefined ? 1 : 0
-  const payload = header.serialize().length + listLength(txPayload) + 1 + withdrawals
+  const payload = headerLength(header) + listLength(txPayload) + 1 + withdrawals
   return listLength(payload)
+}
+
+/**
+ * A frozen header's RLP length, by header object: a block in progress keeps its header while nothing runs
+ * (four of five flashblocks of an idle chain, and the seal after them), and each of those assembled it
+ * again, serializing the header each time (a sixth of an idle sequencer's RLP encoding).
+ */
+const headerLengths = new WeakMap<BlockHeader, number>()
+
+function headerLength(header: BlockHeader): number {
+  let length = headerLengths.get(header)
+  if (length === undefined) {
+    length = header.serialize().length
+    // an unfrozen header may still change
+    if (Object.isFrozen(header)) headerLengths.set(header, length)
+  }
+  return length
 }
 
 function byteLength(n: number): number {

@@ -47,6 +47,8 @@ export class FlashBuilder {
   private logCount = 0
   private nextIndex = 0
   private last?: { header: BlockHeader; hash: Uint8Array }
+  /** The balances the last flashblock published, by address: still the state's while its root stays. */
+  private lastBalances = new Map<string, bigint>()
   /** OP Stack fees and the Jovian DA footprint; undefined when the chain charges gas only. */
   private readonly op: OpBlockFees | undefined
   /** Gasless transactions: undefined = none; else the block's budget (0n: none) and what they used of it. */
@@ -185,7 +187,12 @@ export class FlashBuilder {
     // node edit since): the same header and hash, without rebuilding them
     const last = this.last
     const unchanged = last && this.txs.length === first && equalsBytes(stateRoot, last.header.stateRoot)
-    return { flashblock: await this.publish(first, touched, unchanged ? last : this.headerOver(stateRoot)), skipped }
+    return {
+      flashblock: unchanged
+        ? await this.publish(first, touched, last, this.lastBalances)
+        : await this.publish(first, touched, this.headerOver(stateRoot)),
+      skipped,
+    }
   }
 
   /** The header of the block so far over `stateRoot`, with its transactions' and receipts' roots. */
@@ -220,11 +227,16 @@ export class FlashBuilder {
     return { header, hash: header.hash() }
   }
 
-  /** The next flashblock: the block as `last` describes it and the transactions since index `first`. */
+  /**
+   * The next flashblock: the block as `last` describes it and the transactions since index `first`. `known`:
+   * balances still the state's (nothing ran and the root stayed), which an idle block's flashblocks would
+   * otherwise read and decode again from the account cache (the coinbase, and the fee vaults with OP fees).
+   */
   private async publish(
     first: number,
     touched: Map<string, Uint8Array>,
     last: { header: BlockHeader; hash: Uint8Array },
+    known?: ReadonlyMap<string, bigint>,
   ): Promise<Flashblock> {
     const vm = this.vm
     const { header, hash } = last
@@ -234,12 +246,14 @@ export class FlashBuilder {
       for (const vault of [BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT]) touched.set(keyOf(vault), vault)
     const newTxs = this.txs.slice(first)
     const newReceipts = this.receipts.slice(first)
+    const accounts = [...touched]
     const balances = await Promise.all(
-      [...touched.values()].map(async (address) => ({
+      accounts.map(async ([key, address]) => ({
         address,
-        balance: (await vm.stateManager.getAccount(new Address(address)))?.balance ?? 0n,
+        balance: known?.get(key) ?? (await vm.stateManager.getAccount(new Address(address)))?.balance ?? 0n,
       })),
     )
+    this.lastBalances = new Map(accounts.map(([key], i) => [key, balances[i].balance]))
     const index = this.nextIndex++
     return flashblockOf({
       payloadId: this.payloadId,

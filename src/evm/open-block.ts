@@ -6,6 +6,7 @@ import { type Block, createBlock, type HeaderData } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import type { BlockRecord, FlashblockBase } from '../domain/types.js'
 import { nextBaseFee } from '../opstack/base-fee.js'
+import { callCommon } from './chain-common.js'
 
 export interface BlockParams {
   timestamp: bigint
@@ -69,7 +70,7 @@ export function openFollowedBlock({ base, payloadId, opFees, gasless }: Followed
     payloadId,
     base,
     headerData,
-    execBlock: createBlock({ header: headerData }, { common }),
+    execBlock: execBlockOf(headerData, common),
     opFees: opFees ?? false,
     gaslessBudget: gasless ? 0n : undefined,
   }
@@ -97,7 +98,7 @@ export function openLocalBlock(parent: BlockRecord, params: BlockParams | undefi
     // so their system calls (which BlockBuilder/runBlock make) are no-ops and are skipped here
     parentBeaconBlockRoot: new Uint8Array(32),
   }
-  const execBlock = createBlock({ header: headerData }, { common })
+  const execBlock = execBlockOf(headerData, common)
   const base: FlashblockBase = {
     parentBeaconBlockRoot: new Uint8Array(32),
     parentHash: parent.hash,
@@ -120,4 +121,15 @@ export function openLocalBlock(parent: BlockRecord, params: BlockParams | undefi
     opFees: params.opFees ?? false,
     gaslessBudget: params.gaslessBudget,
   }
+}
+
+/**
+ * The block transactions run in. On callCommon, whose params are merged already: a header made on the VM's
+ * Common merges the block params into its copy again: a cache rebuild and ~70 KB of garbage a block.
+ * runTx refuses a block whose Common is at another fork than the VM's, so a shared Common made before the
+ * VM's moved (an imported chain's start-up) is not used.
+ */
+function execBlockOf(headerData: HeaderData, common: Common): Block {
+  const merged = callCommon(common)
+  return createBlock({ header: headerData }, { common: merged.hardfork() === common.hardfork() ? merged : common })
 }

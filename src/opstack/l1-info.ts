@@ -23,8 +23,14 @@ const SIGNATURES: Record<L1InfoFormat, string> = {
 }
 const LENGTHS: Record<L1InfoFormat, number> = { ecotone: 164, isthmus: 176, jovian: 178 }
 
+const FORMATS = Object.keys(SIGNATURES) as L1InfoFormat[]
+// hashed once: every block's L1-info deposit is encoded, and its parent's decoded, by selector
+const SELECTORS = Object.fromEntries(
+  FORMATS.map((f) => [f, keccak_256(new TextEncoder().encode(SIGNATURES[f])).subarray(0, 4)]),
+) as Record<L1InfoFormat, Uint8Array>
+
 export function l1InfoSelector(format: L1InfoFormat): Uint8Array {
-  return keccak_256(new TextEncoder().encode(SIGNATURES[format])).subarray(0, 4)
+  return SELECTORS[format].slice()
 }
 
 function put(out: Uint8Array, at: number, width: number, value: bigint, field: string): void {
@@ -45,7 +51,7 @@ function get(data: Uint8Array, at: number, width: number): bigint {
 
 export function encodeL1InfoCalldata(info: L1Info, format: L1InfoFormat = 'jovian'): Uint8Array {
   const out = new Uint8Array(LENGTHS[format])
-  out.set(l1InfoSelector(format), 0)
+  out.set(SELECTORS[format], 0)
   put(out, 4, 4, info.baseFeeScalar, 'baseFeeScalar')
   put(out, 8, 4, info.blobBaseFeeScalar, 'blobBaseFeeScalar')
   put(out, 12, 8, info.sequenceNumber, 'sequenceNumber')
@@ -67,9 +73,7 @@ export function encodeL1InfoCalldata(info: L1Info, format: L1InfoFormat = 'jovia
 
 /** Reads L1-info calldata back (a follower re-executing a real block needs its fees); fields a format lacks are 0. */
 export function decodeL1InfoCalldata(data: Uint8Array): { format: L1InfoFormat; info: L1Info } {
-  const format = (Object.keys(SIGNATURES) as L1InfoFormat[]).find((f) =>
-    l1InfoSelector(f).every((b, i) => data[i] === b),
-  )
+  const format = FORMATS.find((f) => SELECTORS[f].every((b, i) => data[i] === b))
   if (!format) throw new InvalidParamsError('invalid L1 info deposit: unknown selector')
   if (data.length !== LENGTHS[format])
     throw new InvalidParamsError(

@@ -101,6 +101,23 @@ describe('the pending store', () => {
     expect(first.block.logs.every((l) => bytesToHex(l.blockHash) === bytesToHex(fbs[2].diff.blockHash))).toBe(true)
   })
 
+  test('an empty flashblock moves the index and keeps the block as it was; the next transaction is in the one after', async () => {
+    chain = await createChain(defaultConfig({ quiet: true }))
+    const c = chain
+    await c.buildNow()
+    const before = c.pending.current()!
+    const empty = await c.buildNow()
+    expect(empty.executed.txs).toEqual([])
+    const after = c.pending.current()!
+    expect(after.index).toBe(before.index + 1)
+    expect(after.block).toBe(before.block)
+    await c.sendRawTransaction(await signTx(c, 0, { nonce: 0, value: 1n }))
+    const next = await c.buildNow()
+    const moved = c.pending.current()!
+    expect(moved.block.txs).toHaveLength(before.block.txs.length + 1)
+    expect(bytesToHex(moved.block.hash)).toBe(bytesToHex(next.diff.blockHash))
+  })
+
   test('follows the sequence rules: a duplicate is ignored, a gap drops the pending block until the next index 0', async () => {
     chain = await createChain(defaultConfig({ quiet: true }))
     const [fb0, fb1, fb2] = await flashblocksOfOneBlock(chain, 3)

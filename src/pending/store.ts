@@ -6,6 +6,7 @@
  * duplicate is ignored; a gap or a foreign payload id drops the pending block until the next index 0; a
  * canonical block at or past the pending height clears it.
  */
+import { equalsBytes } from '@ethereumjs/util'
 import { assembleBlock, keyOf } from '../domain/block-record.js'
 import type { BlockRecord, Flashblock, ReceiptRecord, TxLocation, TxRecord } from '../domain/types.js'
 import { classifyFlashblock } from './sequence.js'
@@ -73,7 +74,12 @@ export class PendingStore {
       receipts: building.receipts.concat(newReceipts),
       index: fb.index,
     }
-    const block = assembleBlock(header, fb.diff.blockHash, next.txs, next.receipts)
+    // an empty flashblock repeats the block so far (the builder hands the same header): the same record
+    const previous = verdict.kind === 'start' ? undefined : this.snapshot?.block
+    const block =
+      previous && newTxs.length === 0 && previous.header === header && equalsBytes(previous.hash, fb.diff.blockHash)
+        ? previous
+        : assembleBlock(header, fb.diff.blockHash, next.txs, next.receipts)
     const positions = next.positions
     const count = next.txs.length
     this.building = next

@@ -100,6 +100,34 @@ describe('chain events to the feed', () => {
   })
 })
 
+describe('chain events nobody subscribed to', () => {
+  test('a flashblock makes no pending view until someone subscribes; the next one then reaches them', async () => {
+    const own = new SubscriptionHub(ALL_KINDS)
+    let views = 0
+    const off = connectChain({
+      events: chain.events,
+      hub: own,
+      publisher: new FeedPublisher(),
+      pendingBlock: () => {
+        views++
+        return chain.pending.current()?.block
+      },
+    })
+    try {
+      await chain.buildNow()
+      await chain.buildNow()
+      expect(views).toBe(0)
+      const inbox = new Inbox('flashblocks')
+      const flash = own.subscribe(inbox, ['newFlashblocks'])
+      await chain.buildNow()
+      expect(views).toBe(1)
+      expect(inbox.of(flash)).toHaveLength(1)
+    } finally {
+      off()
+    }
+  })
+})
+
 describe('chain events to subscriptions', () => {
   test('newFlashblocks gets the accumulated pending block at each flashblock; newHeads the sealed header', async () => {
     const inbox = new Inbox('flashblocks')

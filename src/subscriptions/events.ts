@@ -3,7 +3,7 @@
  * and the flashblocks kinds, each sealed block to newHeads/logs and the feed's end-of-block message, each
  * pool admission to newPendingTransactions. One FormattedBlock per event, shared by every kind.
  */
-import { bytesToHex } from '@ethereumjs/util'
+import { equalsBytes } from '@ethereumjs/util'
 import type { ChainEvents } from '../evm/events.js'
 import type { BlockRecord, Flashblock, LogRecord } from '../domain/types.js'
 import { encodeEndOfBlock, encodeFlashblock, type FeedStyle } from '../feed/encode.js'
@@ -48,12 +48,15 @@ export function connectChain(wiring: EventWiring): () => void {
       wiring.onError?.(err, where)
     }
   }
+  const subscribed = (...kinds: { name: string }[]) => kinds.some((kind) => hub.count(kind.name) > 0)
   // payload id of each block being built, for its end-of-block message
   const payloadIds = new Map<bigint, Uint8Array>()
 
   const onFlashblock = (flashblock: Flashblock) => {
     payloadIds.set(flashblock.metadata.blockNumber, flashblock.payloadId)
     guard('feed', () => publisher.publish(() => encodeFlashblock(flashblock, style)))
+    // nobody subscribed: no view to make, five flashblocks a second
+    if (!subscribed(newFlashblocks, pendingLogs, newFlashblockTransactions, xlayerFlashblocks)) return
     const view = flashblockView(flashblock, wiring.pendingBlock())
     if (!view) return
     const pending = new FormattedBlock(view.block)
@@ -69,7 +72,9 @@ export function connectChain(wiring: EventWiring): () => void {
     const payloadId = payloadIds.get(block.number)
     for (const number of payloadIds.keys()) if (number <= block.number) payloadIds.delete(number)
     // X Layer's end-of-block message; Base's feed has none
-    if (payloadId && style.dialect === 'xlayer') guard('feed', () => publisher.publish(encodeEndOfBlock(payloadId)))
+    if (payloadId && style.dialect === 'xlayer')
+      guard('feed', () => publisher.publish(() => encodeEndOfBlock(payloadId)))
+    if (!subscribed(newHeads, logs)) return
     const formatted = new FormattedBlock(block)
     guard('newHeads', () => publishNewHeads(hub.subscriptionsOf(newHeads), formatted))
     guard('logs', () => publishLogs(hub.subscriptionsOf(logs), formatted))
@@ -111,7 +116,7 @@ export function connectChain(wiring: EventWiring): () => void {
  * that is not this flashblock's (another payload won the race) is skipped rather than sent wrong.
  */
 function flashblockView(flashblock: Flashblock, block: BlockRecord | undefined): FlashblockView | undefined {
-  if (!block || bytesToHex(block.hash) !== bytesToHex(flashblock.diff.blockHash)) return undefined
+  if (!block || !equalsBytes(block.hash, flashblock.diff.blockHash)) return undefined
   const firstNewTx = block.txs.length - flashblock.executed.txs.length
   if (firstNewTx < 0) return undefined
   return { block, index: flashblock.index, firstNewTx }

@@ -78,7 +78,7 @@ export class SubscriptionHub {
     return map && map.size > 0 ? ([...map.values()] as Subscription<P>[]) : []
   }
 
-  /** Live subscriptions in all, or of one kind: for tests and metrics. */
+  /** Live subscriptions in all, or of one kind: for tests, metrics and the events wiring (no subscriber, no view). */
   count(kind?: string): number {
     if (kind !== undefined) return this.byKind.get(kind)?.size ?? 0
     let total = 0
