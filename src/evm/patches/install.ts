@@ -25,8 +25,11 @@ import { wordOpcodes } from './word-opcodes.js'
 interface PatchHook {
   /** What of @ethereumjs it replaces, wraps, reads or writes. */
   touches: string
-  /** The call path's own EVMs only, every EVM in the process, or a field read or written where it is used. */
-  scope: 'call path' | 'process' | 'field'
+  /**
+   * The call path's own EVMs only, every EVM in the process, the chain's own trie and state manager (wrapped
+   * per instance where the chain is made), or a field read or written where it is used.
+   */
+  scope: 'call path' | 'process' | 'chain state' | 'field'
   /** Its file in src/evm/patches/. */
   file: string
   /** Its count in hookRuns, for a hook that runs with the EVM. */
@@ -72,6 +75,12 @@ const PROCESS = scoped('process', [
     counter: 'budgetSteps',
   },
 ])
+const CHAIN_STATE = scoped('chain state', [
+  {
+    touches: 'MerklePatriciaTrie.put and .shallowCopy, MerkleStateManager.putStorage (same-value writes left out)',
+    file: 'unchanged-writes.ts',
+  },
+])
 const FIELDS = scoped('field', [
   { touches: 'MerkleStateManager._trie, MerkleStateManager._checkpointCount', file: 'fields.ts' },
   { touches: 'Common._chainParams, Common._buildParamsCache', file: 'fields.ts' },
@@ -115,7 +124,7 @@ async function install(processWide: boolean): Promise<Installed> {
   // made before the process-wide hook: the call path's loop calls the shipped runStep as it found it
   const CallPathInterpreter = callPathInterpreter(internals)
   if (processWide) countBudgetSteps(internals.Interpreter)
-  const hooks = [...CALL_PATH, ...(processWide ? PROCESS : []), ...FIELDS]
+  const hooks = [...CALL_PATH, ...(processWide ? PROCESS : []), ...CHAIN_STATE, ...FIELDS]
   installed = { report: { ethereumjs: ETHEREUMJS_VERSION, processWide, hooks }, internals, CallPathInterpreter }
   return installed
 }
