@@ -33,9 +33,10 @@ test('long data reads back in either case, as a plain Uint8Array of its own', ()
 })
 
 test('a character that is not hex is named by its place, in long data as in short', () => {
+  // 8 bytes go through the loop, 4 000 through Buffer's decoder first
   for (const length of [8, 4000]) {
-    const text = `${data(new Uint8Array(length))}`
-    const bad = `${text.slice(0, 1001 % text.length)}g${text.slice((1001 % text.length) + 1)}`
-    expect(() => parseData(bad)).toThrow(`non-hex character at ${1001 % text.length}`)
+    const text = data(new Uint8Array(length))
+    const at = text.length - 5
+    expect(() => parseData(`${text.slice(0, at)}g${text.slice(at + 1)}`)).toThrow(`non-hex character at ${at}`)
   }
 })
