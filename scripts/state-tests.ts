@@ -1,5 +1,5 @@
 /**
- * `npm run test:state [-- --group G] [--fork Cancun|Prague] [--path runTx|call|reexec] [--verbose]`: every
+ * `npm run test:state [-- --group G] [--fork Cancun|Prague] [--path runTx|call|reexec|frames] [--verbose]`: every
  * state-test case of test/evm-state/fixtures (the Cancun and the Prague set, or `--fork`'s) through each
  * path, and per path the figure passed / total, the expected failures by reason and any unexplained failure
  * by name. Exits 1 on an unexplained failure. The vitest suite
@@ -82,6 +82,8 @@ for (const [path, f] of totals) {
   const fast =
     path === 'call'
       ? ` (the fast path ran ${f.fastPath})`
+      : path === 'frames'
+        ? ` (the interpreter ran ${f.fastPath} outermost frames)`
       : path === 'reexec'
         ? ` (${upstream.asked('eth_getProof')} eth_getProof calls, for EIP-7610's creation check)`
         : ''
