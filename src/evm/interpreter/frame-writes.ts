@@ -14,7 +14,6 @@ import type { Journal } from './journal.js'
 import { isRipemd } from './ops-call.js'
 import * as w from './word.js'
 
-
 /** `touch`: EIP-161's touch in runTx's journal (patches/interpreted-frames.ts reaches it). */
 export async function applyFrameWrites(
   state: StateManagerInterface,
@@ -28,13 +27,13 @@ export async function applyFrameWrites(
     if (failed || a.storage === undefined) continue
     for (const [key, slot] of a.storage) {
       if (slot.current < 0 || host.journal.same(slot.current, slot.original)) continue
-      await state.putStorage(a.address, slotNumber(key), valueOf(host.journal, slot.current))
+      await state.putStorage(a.address, slotNumber(key), valueBytes(host.journal, slot.current))
     }
   }
 }
 
 /** The 32 bytes of a slot's number from its wordKey (domain/map-keys.ts): a number, or 16-bit chunks low first. */
-export function slotNumber(key: number | string): Uint8Array {
+function slotNumber(key: number | string): Uint8Array {
   const out = new Uint8Array(32)
   if (typeof key === 'number') {
     let n = key
@@ -52,7 +51,8 @@ export function slotNumber(key: number | string): Uint8Array {
   return out
 }
 
-function valueOf(journal: Journal, at: number): Uint8Array {
+/** The 32 bytes of the journal's value at `at`. */
+function valueBytes(journal: Journal, at: number): Uint8Array {
   const out = new Uint8Array(32)
   w.toBytes32(journal.words, at, out, 0)
   return out

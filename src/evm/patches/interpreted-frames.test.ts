@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { Chain } from '../../chain/chain.js'
 import { createChain } from '../../chain/create-chain.js'
 import { defaultConfig } from '../../config.js'
-import type { CallRequest, StateOverrideSpec } from '../../domain/call-request.js'
+import type { AccountOverrideSpec, CallRequest, StateOverrideSpec } from '../../domain/call-request.js'
 import type { SimulateBlockSpec, SimulatedBlock } from '../../domain/simulate.js'
 import { interpreterStats } from '../interpreter/stats.js'
 import { simulate } from '../execution/simulate/simulate.js'
@@ -48,10 +48,11 @@ const SENDER = address(0x5e0d)
 const RIPEMD = address(3)
 
 const programs = (): StateOverrideSpec =>
-  new Map([
-    ...Object.entries(PROGRAMS).map(
-      ([name, code]) => [at[name as keyof typeof PROGRAMS], { code: bytes(code) }] as const,
-    ),
+  new Map<string, AccountOverrideSpec>([
+    ...Object.entries(PROGRAMS).map(([name, code]): [string, AccountOverrideSpec] => [
+      at[name as keyof typeof PROGRAMS],
+      { code: bytes(code) },
+    ]),
     [EMPTY, { balance: 0n }],
     [SENDER, { balance: 10n ** 20n }],
   ])

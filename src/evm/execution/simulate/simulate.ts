@@ -81,7 +81,11 @@ async function simulateBlocks(base: SimulationBase, request: SimulateRequest, ti
       // params of their own (SIMULATION_PARAMS); a copy's own event emitter still lets the VM go with the request
       const vmCommon = common.copy()
       vm = createVM({ common: vmCommon, stateManager: base.state, blockchain: blockchain as never })
-      if (interpreter) vm = vm.then((made) => (patchSimulationEvm(made.evm as EVM), made))
+      if (interpreter)
+        vm = vm.then((made) => {
+          patchSimulationEvm(made.evm as EVM)
+          return made
+        })
       vms.set(common, vm)
     }
     return vm
