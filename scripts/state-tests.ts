@@ -1,5 +1,5 @@
 /**
- * `npm run test:state [-- --group G] [--fork Cancun|Prague] [--path runTx|call|reexec] [--verbose]`: every
+ * `npm run test:state [-- --group G] [--fork Cancun|Prague] [--path runTx|call|reexec|frames] [--verbose]`: every
  * state-test case of test/evm-state/fixtures (the Cancun and the Prague set, or `--fork`'s) through each
  * path, and per path the figure passed / total, the expected failures by reason and any unexplained failure
  * by name. Exits 1 on an unexplained failure. The vitest suite
@@ -41,6 +41,7 @@ const { installEvmPatches } = await import('../src/evm/patches/install.js')
 await installEvmPatches()
 const { PATHS, runGroupPath } = await import('../test/support/state-tests/paths.js')
 const { PreStateUpstream } = await import('../test/support/state-tests/pre-state-upstream.js')
+const { interpreterStats } = await import('../src/evm/interpreter/stats.js')
 type PathName = keyof typeof PATHS
 type PathFigures = Awaited<ReturnType<typeof runGroupPath>>
 const paths = (values.path ? [values.path] : Object.keys(PATHS)) as PathName[]
@@ -82,15 +83,20 @@ for (const [path, f] of totals) {
   const fast =
     path === 'call'
       ? ` (the fast path ran ${f.fastPath})`
-      : path === 'reexec'
-        ? ` (${upstream.asked('eth_getProof')} eth_getProof calls, for EIP-7610's creation check)`
-        : ''
+      : path === 'frames'
+        ? ` (the interpreter ran ${f.fastPath} outermost frames)`
+        : path === 'reexec'
+          ? ` (${upstream.asked('eth_getProof')} eth_getProof calls, for EIP-7610's creation check)`
+          : ''
   process.stdout.write(`\n${path}: ${PATHS[path]}\n  passed ${f.passed} / ${f.total}${fast}\n`)
   const byReason = new Map<string, string[]>()
   for (const e of f.expected) byReason.set(e.reason, [...(byReason.get(e.reason) ?? []), e.id])
   for (const [reason, ids] of byReason)
     process.stdout.write(`  expected (${ids.length}): ${reason}\n    ${ids.join(', ')}\n`)
   for (const e of f.failed) process.stdout.write(`  FAILED ${e.id}: ${e.why}\n`)
+  if (path === 'frames')
+    for (const [reason, n] of interpreterStats.simulateFallbacks)
+      process.stdout.write(`  handed to @ethereumjs (${n}): ${reason}\n`)
   if (values.verbose) for (const e of f.expected) process.stdout.write(`    ${e.id}: ${e.why}\n`)
 }
 process.stdout.write(`\nCPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s\n`)

@@ -109,7 +109,10 @@ export function registerSources(registry: Registry, sources: MetricSources): () 
   return () => backend.events.off('flashblock', onFlashblock)
 }
 
-/** The call path's interpreter (src/evm/interpreter/): calls it answered, calls it handed back by reason. */
+/**
+ * The interpreter (src/evm/interpreter/): eth_calls it answered and handed back by reason; eth_simulateV1's
+ * calls whose outermost frame it ran and handed back by reason.
+ */
 function registerInterpreter(registry: Registry): void {
   counter(
     registry,
@@ -125,6 +128,22 @@ function registerInterpreter(registry: Registry): void {
     collect() {
       this.reset()
       for (const [reason, count] of interpreterStats.fallbacks) this.inc({ reason }, count)
+    },
+  })
+  counter(
+    registry,
+    'preconf_evm_interpreter_simulate_calls_total',
+    'eth_simulateV1 calls whose outermost frame the EVM interpreter ran inside runTx',
+    () => interpreterStats.simulated,
+  )
+  new Counter({
+    name: 'preconf_evm_interpreter_simulate_fallbacks_total',
+    help: 'eth_simulateV1 calls whose outermost frame @ethereumjs ran, by reason (an opcode, or a call the interpreter does not take: a creation, a traced run, an access list)',
+    labelNames: ['reason'],
+    registers: [registry],
+    collect() {
+      this.reset()
+      for (const [reason, count] of interpreterStats.simulateFallbacks) this.inc({ reason }, count)
     },
   })
 }

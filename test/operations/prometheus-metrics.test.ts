@@ -53,6 +53,8 @@ describe('GET /metrics on the embedded chain', () => {
       preconf_sequencer_tick_jitter_seconds: 'GAUGE',
       preconf_evm_interpreter_calls_total: 'COUNTER',
       preconf_evm_interpreter_fallbacks_total: 'COUNTER',
+      preconf_evm_interpreter_simulate_calls_total: 'COUNTER',
+      preconf_evm_interpreter_simulate_fallbacks_total: 'COUNTER',
     })
   })
 

@@ -32,6 +32,8 @@ export class Touched {
   /** undefined until read; null when there is none. */
   account: Account | null | undefined = undefined
   code: Uint8Array | undefined = undefined
+  /** Touched as EIP-161 counts it, in a frame not undone (journal.ts's touch). */
+  eip161 = false
   private made: Address | undefined = undefined
   // made at the first use: most accounts a call touches (its sender, the coinbase) hold no slot of it
   private storageSlots: Map<number | string, Slot> | undefined = undefined
@@ -47,6 +49,11 @@ export class Touched {
 
   get slots(): Map<number | string, Slot> {
     if (this.storageSlots === undefined) this.storageSlots = new Map()
+    return this.storageSlots
+  }
+
+  /** The storage slots the call read or wrote, by wordKey of their numbers (undefined: none). */
+  get storage(): ReadonlyMap<number | string, Slot> | undefined {
     return this.storageSlots
   }
 
@@ -112,6 +119,11 @@ export class Host {
     }
     if (warm) a.warm = true
     return a
+  }
+
+  /** Every account the call touched so far. */
+  accounts(): IterableIterator<Touched> {
+    return this.touched.values()
   }
 
   /** The account of the address in the word at `at` of `s`. */

@@ -4,7 +4,8 @@
  * copied, never allocated), a slot holds the offsets of its values, and the undo log is two parallel arrays
  * of (object, what to restore). A write to a slot whose value was made since the innermost open mark
  * overwrites it in place: no revert can need the value it replaces, so a loop writing one slot neither grows
- * the words nor the log.
+ * the words nor the log. It also keeps which accounts EIP-161 saw touched, undone the same way, for a frame
+ * whose writes are applied to a state after (eth_simulateV1's, frame-writes.ts).
  */
 
 /** A storage or transient slot as the call sees it: its values as offsets into the journal's words. */
@@ -21,7 +22,13 @@ interface Warmable {
   warm: boolean
 }
 
+/** An account EIP-161 can touch (host.ts's Touched). */
+interface Touchable extends Warmable {
+  eip161: boolean
+}
+
 const UNWARM = -2
+const UNTOUCH = -3
 const FIRST_WORDS = 8 * 256
 /** Word arrays kept for the next calls, and the largest kept (in limbs). */
 const KEPT = 8
@@ -85,6 +92,7 @@ export class Journal {
     for (let i = objects.length - 1; i >= mark; i--) {
       const prev = previous[i]!
       if (prev === UNWARM) objects[i]!.warm = false
+      else if (prev === UNTOUCH) (objects[i] as Touchable).eip161 = false
       else (objects[i] as Slot).current = prev
     }
     objects.length = mark
@@ -99,6 +107,18 @@ export class Journal {
     this.objects.push(o)
     this.previous.push(UNWARM)
     return true
+  }
+
+  /**
+   * Marks `a` touched as EIP-161 counts it (a frame's value transfer, zero included, touches its caller and
+   * recipient); `lasting`: no revert undoes it, @ethereumjs's exception for RIPEMD-160's address.
+   */
+  touch(a: Touchable, lasting: boolean): void {
+    if (a.eip161) return
+    a.eip161 = true
+    if (lasting) return
+    this.objects.push(a)
+    this.previous.push(UNTOUCH)
   }
 
   /** Makes the word at `at` of `s` the slot's value. */

@@ -101,16 +101,19 @@ function enter(
     f.gas += gas
     return pushResult(f, out, false)
   }
+  const mark = host.journal.mark()
+  touch(f, kind, target)
   const { precompile } = target
   if (precompile) {
     // as EVM.runPrecompile calls it (the call path's EVMs have no debug logging); a copy of the input, as
     // a precompile may hand it back as its output
     const result = precompile({ data: input.slice(), gasLimit: BigInt(gas), common: host.evm.common, _EVM: host.evm })
     return result instanceof Promise
-      ? result.then((r) => precompiled(f, r, gas, out))
-      : precompiled(f, result, gas, out)
+      ? result.then((r) => precompiled(f, r, gas, out, mark))
+      : precompiled(f, result, gas, out, mark)
   }
   if (code.length === 0) {
+    host.journal.keep()
     f.gas += gas
     return pushResult(f, out, true)
   }
@@ -127,7 +130,6 @@ function enter(
     gas,
     kind === DELEGATECALL ? f.value : 0n,
   )
-  const mark = host.journal.mark()
   const logs = host.logs.length
   const refund = host.refund
   const done = run(child)
@@ -135,8 +137,30 @@ function enter(
   returned(f, child, mark, logs, refund, out)
 }
 
-function precompiled(f: Frame, result: ExecResult, gas: number, out: Out): void {
+/**
+ * EIP-161's touches of a child frame as @ethereumjs's _executeCall makes them: its value transfer (zero
+ * included) writes the caller's and the recipient's accounts back, except a DELEGATECALL's; a CALLCODE's
+ * recipient is the caller itself. A failed frame's are undone, but for RIPEMD-160's address (its journal's
+ * exception, from the 2016 consensus issue).
+ */
+function touch(f: Frame, kind: number, target: Touched): void {
+  if (kind === DELEGATECALL) return
+  const { journal } = f.host
+  journal.touch(f.account, false)
+  if (kind !== CALLCODE) journal.touch(target, isRipemd(target.bytes))
+}
+
+/** Whether the address bytes are RIPEMD-160's (0x…03). */
+export function isRipemd(a: Uint8Array): boolean {
+  if (a[19] !== 3) return false
+  for (let i = 0; i < 19; i++) if (a[i] !== 0) return false
+  return true
+}
+
+function precompiled(f: Frame, result: ExecResult, gas: number, out: Out, mark: number): void {
   const failed = result.exceptionError !== undefined
+  if (failed) f.host.journal.revert(mark)
+  else f.host.journal.keep()
   if (!failed) {
     f.gas += gas - Number(result.executionGasUsed)
     f.returnData = result.returnValue

@@ -6,7 +6,7 @@
  * then awaits. A child call whose reads are all at hand so ends within its caller's CALL, without a promise.
  */
 import type { Block } from '@ethereumjs/block'
-import { type EVM, EVMError, type EVMResult } from '@ethereumjs/evm'
+import { type EVM, EVMError, type EVMResult, type ExecResult } from '@ethereumjs/evm'
 import type { Address } from '@ethereumjs/util'
 import { andThen, type Eventually, withCleanup } from '../../capabilities/eventually.js'
 import type { StateSource } from '../execution/call-state.js'
@@ -105,6 +105,49 @@ function runCode(host: Host, target: Touched, code: Uint8Array, call: Interprete
       host.release()
     },
   )
+}
+
+/** A message's outermost frame as runCall enters it inside runTx (its value already moved, its code loaded). */
+export interface InterpretedMessage {
+  block: Block
+  caller: Address
+  to: Address
+  code: Uint8Array
+  data: Uint8Array
+  gasLimit: bigint
+  value: bigint
+  gasPrice: bigint
+}
+
+/**
+ * The frame on the interpreter over `source`, which it reads and never writes; `settle` gets the host and the
+ * frame's result before they are given back, to apply what the frame wrote (frame-writes.ts). Throws Fallback
+ * (nothing written) when the frame needs what the interpreter does not run.
+ */
+export async function interpretMessage(
+  evm: EVM,
+  source: StateSource,
+  m: InterpretedMessage,
+  settle: (host: Host, result: ExecResult) => Promise<void>,
+): Promise<ExecResult> {
+  if (m.gasLimit > BigInt(MAX_GAS)) throw new Fallback('gas limit above the interpreter cap')
+  const host = new Host(evm, source, m.block, m.caller.bytes, budgetOf(evm))
+  host.gasPrice = m.gasPrice
+  host.account(m.caller.bytes, true)
+  host.account(m.block.header.coinbase.bytes, true)
+  const target = host.account(m.to.bytes, true)
+  const gasLimit = Number(m.gasLimit)
+  newCall()
+  const frame = Frame.take(host, m.code, analyse(m.code), target, m.caller.bytes, m.data, false, 0, gasLimit, m.value)
+  try {
+    await run(frame)
+    const { execResult } = resultOf(frame, gasLimit)
+    await settle(host, execResult)
+    return execResult
+  } finally {
+    frame.release()
+    host.release()
+  }
 }
 
 function resultOf(frame: Frame, gasLimit: number): EVMResult {

@@ -8,8 +8,12 @@ export const interpreterStats = {
   answered: 0,
   /** Calls restarted on the reference path, by reason. */
   fallbacks: new Map<string, number>(),
+  /** Transactions of eth_simulateV1 whose outermost frame the interpreter ran inside runTx (interpreted-frames.ts). */
+  simulated: 0,
+  /** Those whose frame @ethereumjs ran, by reason (an opcode, or a transaction the interpreter's frame does not fit). */
+  simulateFallbacks: new Map<string, number>(),
 }
 
-export function countFallback(reason: string): void {
-  interpreterStats.fallbacks.set(reason, (interpreterStats.fallbacks.get(reason) ?? 0) + 1)
+export function countFallback(reason: string, into = interpreterStats.fallbacks): void {
+  into.set(reason, (into.get(reason) ?? 0) + 1)
 }

@@ -19,6 +19,8 @@ export const hookRuns = {
   wordOpcodes: 0,
   /** Calls whose outermost frame skipped runCall (top-frame.ts). */
   topFrame: 0,
+  /** eth_simulateV1 frames given to the interpreter inside runTx (interpreted-frames.ts). */
+  interpretedFrames: 0,
   /** Calls whose warm set was set whole (warm-set.ts). */
   warmSet: 0,
   /** Clock checks of @ethereumjs's own loop under a budget (budget-steps.ts). */

@@ -6,7 +6,8 @@
  *
  * Two scopes. The call path's own EVMs (execution/fast-call.ts) get their hooks one EVM at a time
  * (`patchCallEvm`): a subclass of the shipped Interpreter, their own runInterpreter and opcode table; no
- * other EVM sees them. One hook is process-wide: the time budget's step count on the shipped runStep
+ * other EVM sees them. eth_simulateV1's VMs get theirs the same way (`interpretFrames`, interpreted-frames.ts):
+ * their outermost frames on the interpreter. One hook is process-wide: the time budget's step count on the shipped runStep
  * (budget-steps.ts), which runTx's calls need. `{ processWide: false }` leaves every shipped class untouched
  * (the differential tests' unpatched run, where runTx's side is @ethereumjs as published).
  */
@@ -15,6 +16,7 @@ import { countBudgetSteps } from './budget-steps.js'
 import type { HookName } from './hook-runs.js'
 import { type Internals, type InterpreterClass, loadInternals } from './internals.js'
 import { cacheJumpAnalysis } from './jump-analysis.js'
+import { interpretFrames } from './interpreted-frames.js'
 import { leanFrames } from './lean-frames.js'
 import { EvmPatchError } from './patch-error.js'
 import { probeFields, probeInterpreter } from './probes.js'
@@ -26,10 +28,11 @@ interface PatchHook {
   /** What of @ethereumjs it replaces, wraps, reads or writes. */
   touches: string
   /**
-   * The call path's own EVMs only, every EVM in the process, the chain's own trie and state manager (wrapped
-   * per instance where the chain is made), or a field read or written where it is used.
+   * The call path's own EVMs only, eth_simulateV1's VMs (their EVMs one by one, where simulate.ts makes
+   * them), every EVM in the process, the chain's own trie and state manager (wrapped per instance where the
+   * chain is made), or a field read or written where it is used.
    */
-  scope: 'call path' | 'process' | 'chain state' | 'field'
+  scope: 'call path' | 'simulation' | 'process' | 'chain state' | 'field'
   /** Its file in src/evm/patches/. */
   file: string
   /** Its count in hookRuns, for a hook that runs with the EVM. */
@@ -67,6 +70,14 @@ const CALL_PATH = scoped('call path', [
   },
   { touches: 'EVM._block, EVM._tx, EVM._loadCode, EVM.runInterpreter', file: 'top-frame.ts', counter: 'topFrame' },
   { touches: 'Journal.alwaysWarmJournal', file: 'warm-set.ts', counter: 'warmSet' },
+])
+const SIMULATION = scoped('simulation', [
+  {
+    touches:
+      'EVM.runInterpreter at depth 0 (per EVM), EVM._block, EVM._tx, Journal.journal, .alwaysWarmJournal, .touchAddress',
+    file: 'interpreted-frames.ts',
+    counter: 'interpretedFrames',
+  },
 ])
 const PROCESS = scoped('process', [
   {
@@ -124,7 +135,7 @@ async function install(processWide: boolean): Promise<Installed> {
   // made before the process-wide hook: the call path's loop calls the shipped runStep as it found it
   const CallPathInterpreter = callPathInterpreter(internals)
   if (processWide) countBudgetSteps(internals.Interpreter)
-  const hooks = [...CALL_PATH, ...(processWide ? PROCESS : []), ...CHAIN_STATE, ...FIELDS]
+  const hooks = [...CALL_PATH, ...SIMULATION, ...(processWide ? PROCESS : []), ...CHAIN_STATE, ...FIELDS]
   installed = { report: { ethereumjs: ETHEREUMJS_VERSION, processWide, hooks }, internals, CallPathInterpreter }
   return installed
 }
@@ -140,6 +151,12 @@ function current(): Installed {
 /** Throws unless installEvmPatches has run (the call path's EVMs are made with its hooks). */
 export function assertEvmPatchesInstalled(): void {
   current()
+}
+
+/** Runs the outermost frames of `evm` (an eth_simulateV1 VM's) on the interpreter where its fork fits; whether it does. */
+export function patchSimulationEvm(evm: EVM): boolean {
+  current()
+  return interpretFrames(evm)
 }
 
 /** Makes `evm` one of the call path's: its opcode table, jump analyses, loop and frames (see each file). */

@@ -50,6 +50,8 @@ export async function probeFields(): Promise<void> {
   need('EVM._loadCode', isFunction(evm['_loadCode']))
   need('EVM.runInterpreter', isFunction(evm['runInterpreter']))
   need('Journal.alwaysWarmJournal', hasWarmJournal(evm))
+  need('Journal.journal', isMap(evm.journal['journal']))
+  need('Journal.touchAddress', isFunction(evm.journal['touchAddress']))
   // runCall sets the call's transaction and block context where runInterpreter reads them
   await evm.runCall({ to: createZeroAddress(), gasLimit: 100_000n })
   need('EVM._tx', typeof evm['_tx']?.gasPrice === 'bigint')

@@ -1,10 +1,12 @@
 /**
- * The three paths every state-test case runs through, and the one verdict per case and path they give:
+ * The paths every state-test case runs through, and the one verdict per case and path they give:
  * passed, a failure classified in expected.ts (with its reason), an unexplained failure, or not applicable
  * (a case the path does not take: an invalid transaction is no eth_call).
  */
 import type { EVM } from '@ethereumjs/evm'
 import { withBudget } from '../../../src/evm/execution/budget.js'
+import { interpreterStats } from '../../../src/evm/interpreter/stats.js'
+import { patchSimulationEvm } from '../../../src/evm/patches/install.js'
 import { callDifference, callRequestOf, runCallPaths } from './call-path.js'
 import { expectedFailure } from './expected.js'
 import type { Case } from './fixtures.js'
@@ -16,6 +18,8 @@ export const PATHS = {
   runTx: "runTx on the pre-state gives the fixture's post-state root and logs hash",
   call: "an eth_call of the transaction gives the same status, return data, gas used and logs on the fast path, on runTx's and with the pre-state as overrides",
   reexec: "the follower's re-execution on upstream-backed state gives the fixture's post-state root and logs hash",
+  frames:
+    "runTx with its outermost frame on the interpreter, as eth_simulateV1 runs a call, gives the fixture's post-state root and logs hash",
 } as const
 
 export type PathName = keyof typeof PATHS
@@ -66,6 +70,13 @@ async function runPath(c: Case, path: PathName, upstream?: PreStateUpstream): Pr
       })
       return { ...verdict(c, path, why), fastPath }
     }
+    case 'frames': {
+      const before = interpreterStats.simulated
+      const why = await caught(async () =>
+        matchesFixture(c, await runTxCase(c, budget, (vm) => patchSimulationEvm(vm.evm as EVM))),
+      )
+      return { ...verdict(c, path, why), fastPath: interpreterStats.simulated > before }
+    }
     case 'reexec':
       return verdict(c, path, await caught(async () => matchesFixture(c, await reexecuteCase(c, upstream!))))
   }
@@ -74,7 +85,10 @@ async function runPath(c: Case, path: PathName, upstream?: PreStateUpstream): Pr
 export interface PathFigures {
   passed: number
   total: number
-  /** Cases the fast call path ran (it declines creations, values and access lists: runTx's path runs them). */
+  /**
+   * Cases the fast call path ran (it declines creations, values and access lists: runTx's path runs them); on
+   * the frames path, cases whose outermost frame the interpreter ran.
+   */
   fastPath: number
   expected: { id: string; why: string; reason: string }[]
   failed: { id: string; why: string }[]

@@ -6,7 +6,7 @@
 import type { EVM } from '@ethereumjs/evm'
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToHex } from '@ethereumjs/util'
-import { createVM, runTx } from '@ethereumjs/vm'
+import { createVM, runTx, type VM } from '@ethereumjs/vm'
 import { throwawayVmCommon } from '../../../src/evm/chain-common.js'
 import { keccak256 } from '../../../src/evm/crypto.js'
 import { ExecutionTimeoutError } from '../../../src/errors.js'
@@ -28,13 +28,22 @@ export function logsHash(logs: readonly unknown[]): string {
 /** Runs `work` on `evm` within a time budget (withBudget, which the unpatched reference run has not got). */
 export type Budget = <T>(evm: EVM, work: () => Promise<T>) => Promise<T>
 
-export async function runTxCase(c: Case, budget: Budget = (_evm, work) => work()): Promise<TxOutcome> {
+/**
+ * `prepare`: set-up of the VM before the transaction runs (the frames path puts its outermost frame on the
+ * interpreter there, as eth_simulateV1's VMs have it).
+ */
+export async function runTxCase(
+  c: Case,
+  budget: Budget = (_evm, work) => work(),
+  prepare: (vm: VM) => void = () => {},
+): Promise<TxOutcome> {
   const { state, root } = await preState(c.test.pre, stateTestCommon(c.fork))
   const vm = await createVM({
     common: throwawayVmCommon(state.common),
     stateManager: state,
     blockchain: testBlockHashes,
   })
+  prepare(vm)
   let invalid: string | undefined
   let logs = logsHash([])
   try {

@@ -7,7 +7,7 @@
  */
 import { createBlock, type Block, type BlockHeader } from '@ethereumjs/block'
 import type { Common, StateManagerInterface } from '@ethereumjs/common'
-import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
+import type { EVM, EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import { Address } from '@ethereumjs/util'
 import { BlockBuilder, createVM, type VM } from '@ethereumjs/vm'
 import { assembleBlock } from '../../../domain/block-record.js'
@@ -26,6 +26,8 @@ import { applyStateOverrides } from '../state-overrides.js'
 import { type PlannedBlock, planBlocks, simulatedHeader } from './plan.js'
 import { runSimulatedCall } from './sim-call.js'
 import { markCheckpointed, recordTransaction, sealWithRoots } from '../../patches/block-builder.js'
+import { patchSimulationEvm } from '../../patches/install.js'
+import { interpreterByDefault } from '../../interpreter/call.js'
 import { fillCall, simulatedTx } from './sim-tx.js'
 
 export interface SimulationBase {
@@ -39,6 +41,11 @@ export interface SimulationBase {
   blockHashes: EVMMockBlockchainInterface
   /** The request's time budget (ms; geth's --rpc.evmtimeout, 0 = none); default CALL_TIMEOUT_MS. */
   timeoutMs?: number
+  /**
+   * Whether the calls' outermost frames run on the interpreter (patches/interpreted-frames.ts); default: unless
+   * PRECONF_EVM_INTERPRETER=0. false: @ethereumjs's runTx alone, the reference.
+   */
+  interpreter?: boolean
 }
 
 /**
@@ -63,6 +70,7 @@ async function simulateBlocks(base: SimulationBase, request: SimulateRequest, ti
     shallowCopy: () => blockchain,
   } as EVMMockBlockchainInterface
   const budget = { remaining: RPC_GAS_CAP, ...time }
+  const interpreter = base.interpreter ?? interpreterByDefault()
   // one VM per fork for the whole request: creating one costs more than an empty block
   const vms = new Map<Common, Promise<VM>>()
   const vmAt = (number: bigint, timestamp: bigint) => {
@@ -72,7 +80,13 @@ async function simulateBlocks(base: SimulationBase, request: SimulateRequest, ti
       // a plain copy, not throwawayVmCommon's (whose params merge is switched off): simulated transactions set
       // params of their own (SIMULATION_PARAMS); a copy's own event emitter still lets the VM go with the request
       const vmCommon = common.copy()
-      vms.set(common, (vm = createVM({ common: vmCommon, stateManager: base.state, blockchain: blockchain as never })))
+      vm = createVM({ common: vmCommon, stateManager: base.state, blockchain: blockchain as never })
+      if (interpreter)
+        vm = vm.then((made) => {
+          patchSimulationEvm(made.evm as EVM)
+          return made
+        })
+      vms.set(common, vm)
     }
     return vm
   }
