@@ -115,7 +115,9 @@ export class RootReader implements StateSource {
   private hashed(address: Address): Uint8Array {
     const { bytes } = address
     if (!equalsBytes(this.lastAddress, bytes)) {
-      this.lastAddress = bytes.slice()
+      // into the last one's array: a copy made its own buffer (~230 B), at every read of a new address
+      if (this.lastAddress.length === bytes.length) this.lastAddress.set(bytes)
+      else this.lastAddress = bytes.slice()
       this.lastHash = keccak256(bytes)
     }
     return this.lastHash
