@@ -7,7 +7,6 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { RLP } from '@ethereumjs/rlp'
 import { Address, bytesToHex, createContractAddress, hexToBytes, randomBytes, setLengthLeft } from '@ethereumjs/util'
 import { afterEach, expect, test } from 'vitest'
 import type { Chain } from './chain.js'
@@ -17,7 +16,8 @@ import { runScript } from '../../test/support/run-script.js'
 import { until } from '../../test/support/wait-for.js'
 import { defaultConfig } from '../config.js'
 import { keccak256 } from '../evm/crypto.js'
-import { accountOf, SnapshotReads } from '../evm/state-snapshot.js'
+import { accountOf, slotValueOf } from '../evm/flat-values.js'
+import { SnapshotReads } from '../evm/state-snapshot.js'
 
 /** Stores calldata's second word at the slot its first word names; init code returning that runtime. */
 const STORE_INIT = hexToBytes('0x6008600c60003960086000f36020356000355500')
@@ -79,7 +79,7 @@ class Driver {
       const flat = reads.storage(keccak256(this.contract), keccak256(slot))
       expect(flat).not.toBeUndefined()
       const expected = await trie.getStorage(new Address(this.contract), slot)
-      expect(flat ? (RLP.decode(flat.slice()) as Uint8Array) : new Uint8Array()).toEqual(expected)
+      expect(flat ? slotValueOf(flat) : new Uint8Array()).toEqual(expected)
     }
   }
 }

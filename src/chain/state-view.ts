@@ -1,11 +1,15 @@
 /** The embedded chain's StateView over a committed root's reader (state-cache.ts), proofs from its trie. */
-import { Address, bytesToBigInt, hexToBytes } from '@ethereumjs/util'
+import { type Account, Address, bytesToBigInt, hexToBytes } from '@ethereumjs/util'
 import { getMerkleStateProof } from '@ethereumjs/statemanager'
 import { andThen } from '../capabilities/eventually.js'
 import type { AccountProof, StateView } from '../capabilities/read.js'
 import type { RootReader } from '../evm/state-cache.js'
 
 const ZERO_HASH = new Uint8Array(32)
+
+// module functions, not closures: a read made one per call
+const balanceOf = (account: Account | null) => account?.balance ?? 0n
+const nonceOf = (account: Account | null) => account?.nonce ?? 0n
 
 /** One view per reader (readers are kept per root): a cheap read need not build one per request. */
 const views = new WeakMap<RootReader, StateView>()
@@ -14,8 +18,8 @@ export function merkleStateView(state: RootReader): StateView {
   let view = views.get(state)
   if (!view) {
     view = {
-      balance: (address) => andThen(state.readAccount(new Address(address)), (account) => account?.balance ?? 0n),
-      nonce: (address) => andThen(state.readAccount(new Address(address)), (account) => account?.nonce ?? 0n),
+      balance: (address) => andThen(state.readAccount(new Address(address)), balanceOf),
+      nonce: (address) => andThen(state.readAccount(new Address(address)), nonceOf),
       code: (address) => state.getCode(new Address(address)),
       storage: (address, slot) => state.getStorage(new Address(address), slot),
       proof: (address, slots) => merkleProof(state, address, slots),

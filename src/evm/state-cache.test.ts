@@ -8,6 +8,7 @@ import type { Chain } from '../chain/chain.js'
 import { createChain } from '../chain/create-chain.js'
 import { BoundedMap } from './bounded-map.js'
 import { keccak256 } from './crypto.js'
+import { until } from '../../test/support/wait-for.js'
 
 let chain: Chain
 let token: Address
@@ -76,6 +77,21 @@ test('the readers agree with a fresh trie walk for every account and slot read',
     key[31] = slot
     expect(await reader.getStorage(token, key)).toEqual(await fresh.getStorage(token, key))
   }
+})
+
+test('reads through the state snapshot that alternate between addresses each look up their own address', async () => {
+  await until(() => chain.snapshot?.ready === true, 'the state snapshot is made')
+  const root = chain.store.latest().header.stateRoot
+  const reader = chain.readerAt(root)
+  const fresh = chain.stateAt(root)
+  // the token's slots (looked up by its hashed address) between accounts nobody has (each a hash of its own)
+  for (let slot = 0; slot < 4; slot++) {
+    expect(await reader.getStorage(token, slotOf(slot))).toEqual(await fresh.getStorage(token, slotOf(slot)))
+    const nobody = new Address(Uint8Array.from({ length: 20 }, (_, i) => 0x30 + slot + i))
+    expect(await reader.getAccount(nobody)).toBeUndefined()
+  }
+  const holder = new Address(chain.accounts[0].address)
+  expect((await reader.getAccount(holder))?.balance).toBe((await fresh.getAccount(holder))?.balance)
 })
 
 test('a root remembers an account from its second read on, not a one-off, and one read at an earlier root from its first', async () => {

@@ -9,7 +9,6 @@
  * nodes are shared by every root the same way.
  */
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { RLP } from '@ethereumjs/rlp'
 import {
   type Account,
   type Address,
@@ -23,7 +22,8 @@ import { SEEN_IDS, STATE_CACHE_CODE_BYTES, STATE_CACHE_STORAGE_SLOTS, STATE_VIEW
 import { BoundedMap } from './bounded-map.js'
 import { Doorkeeper } from './doorkeeper.js'
 import { keccak256 } from './crypto.js'
-import { accountOf, type SnapshotReads } from './state-snapshot.js'
+import { accountOf, slotValueOf } from './flat-values.js'
+import type { SnapshotReads } from './state-snapshot.js'
 import type { StateSource } from './execution/call-state.js'
 import { type NodeStore, TrieReader } from './trie-reader.js'
 
@@ -115,7 +115,9 @@ export class RootReader implements StateSource {
   private hashed(address: Address): Uint8Array {
     const { bytes } = address
     if (!equalsBytes(this.lastAddress, bytes)) {
-      this.lastAddress = bytes.slice()
+      // into the last one's array: a copy made its own buffer (~230 B), at every read of a new address
+      if (this.lastAddress.length === bytes.length) this.lastAddress.set(bytes)
+      else this.lastAddress = bytes.slice()
       this.lastHash = keccak256(bytes)
     }
     return this.lastHash
@@ -173,7 +175,7 @@ export class RootReader implements StateSource {
     if (known !== undefined) return known
     // not kept in the slot cache: a slot read once through the snapshot costs a lookup the next time too
     const flat = this.flat?.storage(this.hashed(address), keccak256(slot))
-    if (flat !== undefined) return flat === null ? EMPTY : (RLP.decode(flat.slice()) as Uint8Array)
+    if (flat !== undefined) return flat === null ? EMPTY : slotValueOf(flat)
     const stored = this.cache.trie.storage(storageRoot, slot)
     return stored instanceof Promise
       ? stored.then((value) => this.keepSlot(address, storageRoot, slot, value))

@@ -12,7 +12,7 @@
  * until it is done.
  */
 import { RLP } from '@ethereumjs/rlp'
-import { type Account, createAccountFromBytesArray, equalsBytes, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
+import { equalsBytes, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
 import { hexKey } from '../domain/map-keys.js'
 import { SNAPSHOT_PENDING_ROOTS } from '../limits.js'
 import { FlatTable } from './flat-table.js'
@@ -214,14 +214,6 @@ function slim(fields: Uint8Array[]): Uint8Array {
   return RLP.encode(plain ? fields.slice(0, 2) : fields)
 }
 
-/** The account a table's value holds (a copy: the value is a view of the table). */
-export function accountOf(value: Uint8Array): Account {
-  const fields = RLP.decode(value.slice()) as Uint8Array[]
-  return createAccountFromBytesArray(
-    fields.length === 2 ? [fields[0]!, fields[1]!, KECCAK256_RLP, KECCAK256_NULL] : fields,
-  )
-}
-
 const scratch = new Uint8Array(64)
 
 /** One root's reads through the snapshot: undefined when it cannot answer for the root (then the trie does). */
@@ -234,7 +226,7 @@ export class SnapshotReads {
     private readonly root: Uint8Array,
   ) {}
 
-  /** The account's table value (accountOf reads it), null when absent. */
+  /** The account's table value (flat-values.ts reads it), null when absent. */
   account(hashedAddress: Uint8Array): Uint8Array | null | undefined {
     const tables = this.current()
     if (!tables) return undefined

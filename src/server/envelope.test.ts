@@ -20,11 +20,20 @@ describe('reply text', () => {
     }
   })
 
+  test('a string result is written exactly as JSON.stringify writes it, whatever the id', () => {
+    for (const id of [1, 0, -7.5, 1e21, 'a"b', '', null])
+      for (const result of ['0x1a4', '', 'quote " backslash \\ \u2028 \ud800 é']) {
+        const reply = success(id, result)
+        expect(responseText(reply)).toBe(JSON.stringify(reply))
+      }
+  })
+
   test('a batch mixing frozen results, plain results and errors is the same text as JSON.stringify writes', () => {
     const batch = [
       success(1, receipt),
       success('x', { plain: true }),
       success(2, null),
+      success(5, '0x"5'),
       failure(3, new InvalidParamsError('invalid params').toJSON()),
       success(4, receipt),
     ]
