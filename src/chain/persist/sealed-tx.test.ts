@@ -1,4 +1,4 @@
-import type { TypedTransaction } from '@ethereumjs/tx'
+import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -64,6 +64,20 @@ describe('a sealed transaction read back with its stored sender', () => {
       const admitted = decodeChainTx(raw, common)
       expect(bytesToHex(admitted.hash)).not.toBe(bytesToHex(keccak256(raw))) // the case is real
       expectSameAsAdmitted(raw)
+    }
+  })
+
+  test('bytes @ethereumjs refuses are refused in its own words when the transaction is read', () => {
+    const sender = hexToBytes(X)
+    for (const raw of [Uint8Array.of(0xc3, 0x80, 0x85, 1), Uint8Array.of(0x02, 0xc1), Uint8Array.of(0x05, 0xc0)]) {
+      let expected = ''
+      try {
+        createTxFromRLP(raw, { common })
+      } catch (err) {
+        expected = (err as Error).message
+      }
+      expect(expected).not.toBe('')
+      expect(() => new SealedTx(raw, sender, common).tx).toThrow(expected)
     }
   })
 })

@@ -7,8 +7,17 @@
  */
 import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
-import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
+import {
+  create1559FeeMarketTxFromBytesArray,
+  createAccessList2930TxFromBytesArray,
+  createEOACode7702TxFromBytesArray,
+  createLegacyTxFromBytesArray,
+  createTxFromRLP,
+  type TxOptions,
+  type TypedTransaction,
+} from '@ethereumjs/tx'
 import { Address, bigIntToUnpaddedBytes } from '@ethereumjs/util'
+import { decodeViews, type Item } from '../../domain/rlp-views.js'
 import type { TxRecord } from '../../domain/types.js'
 import { keccak256 } from '../../evm/crypto.js'
 import { adoptCommon, callCommon } from '../../evm/chain-common.js'
@@ -40,13 +49,38 @@ export class SealedTx implements TxRecord {
   }
 
   private decode(): TypedTransaction {
-    const tx = createTxFromRLP(this.raw, { common: callCommon(this.#common), freeze: false })
+    const tx = fromStored(this.raw, { common: callCommon(this.#common), freeze: false })
     const sender = this.sender
     ;(tx as { getSenderAddress: () => Address }).getSenderAddress = () => new Address(sender)
     if (this.hash) tx.cache.hash = this.hash
     return adoptCommon(tx, this.#common)
   }
 }
+
+type FromFields = (values: Uint8Array[], opts: TxOptions) => TypedTransaction
+
+/** createTxFromRLP's constructor for each type it reads as fields (a type left out goes through it whole). */
+const byType: Partial<Record<number, FromFields>> = {
+  1: createAccessList2930TxFromBytesArray as FromFields,
+  2: create1559FeeMarketTxFromBytesArray as FromFields,
+  4: createEOACode7702TxFromBytesArray as FromFields,
+}
+
+/**
+ * createTxFromRLP, its fields read in place (its RLP.decode copies each, 5 KB a transfer): the same
+ * constructors on the same values. Bytes it would refuse go to it, so it refuses them with its own words.
+ */
+function fromStored(raw: Uint8Array, opts: TxOptions): TypedTransaction {
+  const typed = raw[0]! <= 0x7f
+  const build = typed ? byType[raw[0]!] : (createLegacyTxFromBytesArray as FromFields)
+  let values: Item | undefined
+  try {
+    values = build && decodeViews(typed ? raw.subarray(1) : raw, notRlp)
+  } catch {}
+  return build && Array.isArray(values) ? build(values as Uint8Array[], opts) : createTxFromRLP(raw, opts)
+}
+
+const notRlp = () => new Error('not RLP')
 
 /**
  * Whether @ethereumjs's hash of `raw` (the keccak of the transaction re-encoded from its fields) is the keccak
