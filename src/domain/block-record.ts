@@ -37,7 +37,9 @@ export function assembleBlock(
 /** RLP length of [header, txs, uncles=[], withdrawals=[]]: a legacy tx is an inline list, a typed one a byte string. */
 export function blockSize(header: BlockHeader, txs: readonly TxRecord[]): number {
   let txPayload = 0
-  for (const { tx, raw } of txs) txPayload += tx.type === 0 ? raw.length : stringLength(raw.length)
+  // told apart by the first byte (a legacy one's is a list's), not by the decoded transaction: an old block
+  // read back from history builds its transactions only when one is read
+  for (const { raw } of txs) txPayload += raw[0]! >= 0xc0 ? raw.length : stringLength(raw.length)
   const withdrawals = header.withdrawalsRoot !== undefined ? 1 : 0
   const payload = headerLength(header) + listLength(txPayload) + 1 + withdrawals
   return listLength(payload)

@@ -7,11 +7,9 @@
  * starts: five heap objects, a child's reference a view made when asked. Read-only nodes: never give them to a
  * writer.
  *
- * Why it reads RLP itself beside @ethereumjs/rlp (looked at again for 10.1.3): that package exports only
- * encode and decode, and decode copies every string item (safeSlice is input.slice) and, with `stream`, the
- * remainder too; its walker (_decode) is not exported and no API gives an item's offsets. So the headers are
- * read here, and `checkedEnd` holds a node to decode's rules (nothing past the end, canonical lengths, no
- * trailing bytes: trie-node.test.ts compares the two on malformed bytes) before the unchecked walk reads it.
+ * The RLP is read in place (domain/rlp-views.ts: why not @ethereumjs/rlp's decode): `checkedEnd` holds a node
+ * to decode's rules (nothing past the end, canonical lengths, no trailing bytes: trie-node.test.ts compares the
+ * two on malformed bytes) before the unchecked walk reads it.
  */
 import {
   BranchMPTNode,
@@ -21,9 +19,13 @@ import {
   type MPTNode,
   type NodeReferenceOrRawMPTNode,
 } from '@ethereumjs/mpt'
-
-/** An RLP item as views of the bytes it was read from; a list as an array of its items. */
-type Item = Uint8Array | Item[]
+import {
+  checkedEnd as checkedItemEnd,
+  headerLength,
+  type Item,
+  itemAt as itemViews,
+  itemEnd as itemEndOf,
+} from '../domain/rlp-views.js'
 
 const EMPTY_STRING = 0x80
 /** The first byte of a 32-byte string: a child's hash. */
@@ -31,6 +33,9 @@ const HASH = 0xa0
 const BRANCH_ITEMS = 17
 
 const invalid = () => new Error('state trie node: invalid RLP')
+const itemAt = (bytes: Uint8Array, at: number, limit: number) => itemViews(bytes, at, limit, invalid)
+const itemEnd = (bytes: Uint8Array, at: number) => itemEndOf(bytes, at, invalid)
+const checkedEnd = (bytes: Uint8Array, at: number, limit: number) => checkedItemEnd(bytes, at, limit, invalid)
 
 /** A branch over its own bytes: `starts[i]` is where item i (children 0-15, the value 16) begins, [17] the end. */
 export class ViewBranch extends BranchMPTNode {
@@ -123,65 +128,4 @@ export function readNode(stored: Uint8Array): MPTNode {
   for (let i = 1; i < path.length; i++) nibbles.push(path[i]! >> 4, path[i]! & 15)
   if (flag >= 2) return new LeafMPTNode(nibbles, value as Uint8Array)
   return new ExtensionMPTNode(nibbles, value as Uint8Array)
-}
-
-/** The item at `at` (ending by `limit`) as views of `bytes`. */
-function itemAt(bytes: Uint8Array, at: number, limit: number): Item {
-  const end = itemEnd(bytes, at)
-  if (end > limit) throw invalid()
-  const from = at + headerLength(bytes, at)
-  if (bytes[at]! < 0xc0) return bytes.subarray(from, end)
-  const items: Item[] = []
-  for (let i = from; i < end; i = itemEnd(bytes, i)) items.push(itemAt(bytes, i, end))
-  return items
-}
-
-/** How many bytes the item at `at` spends saying what it is and how long. */
-function headerLength(bytes: Uint8Array, at: number): number {
-  const first = bytes[at]!
-  if (first < 0x80) return 0
-  if (first <= 0xb7 || (first >= 0xc0 && first <= 0xf7)) return 1
-  return 1 + (first < 0xc0 ? first - 0xb7 : first - 0xf7)
-}
-
-/**
- * Where the item at `at` ends, checking it (and a list's items, all the way down) as RLP.decode does: no
- * item past `limit`, a length in its shortest form (one byte below 0x80 is its own encoding, a long form
- * only past 55 bytes, no leading zero in a length).
- */
-function checkedEnd(bytes: Uint8Array, at: number, limit: number): number {
-  if (at >= limit) throw invalid()
-  const first = bytes[at]!
-  if (first < 0x80) return at + 1
-  const list = first >= 0xc0
-  let from = at + 1
-  let length: number
-  if (first <= 0xb7 || (list && first <= 0xf7)) {
-    length = first - (list ? 0xc0 : 0x80)
-    if (length === 1 && !list && from < limit && bytes[from]! < 0x80) throw invalid()
-  } else {
-    const lengthBytes = first - (list ? 0xf7 : 0xb7)
-    if (from + lengthBytes > limit || bytes[from] === 0) throw invalid()
-    length = 0
-    for (let i = from; i < from + lengthBytes; i++) length = length * 256 + bytes[i]!
-    if (length < 56) throw invalid()
-    from += lengthBytes
-  }
-  const end = from + length
-  if (end > limit) throw invalid()
-  if (list) for (let i = from; i < end; ) i = checkedEnd(bytes, i, end)
-  return end
-}
-
-/** Where the item at `at` ends (its header checked by checkedEnd before). */
-function itemEnd(bytes: Uint8Array, at: number): number {
-  if (at >= bytes.length) throw invalid()
-  const first = bytes[at]!
-  if (first < 0x80) return at + 1
-  if (first <= 0xb7) return at + 1 + first - 0x80
-  if (first >= 0xc0 && first <= 0xf7) return at + 1 + first - 0xc0
-  const header = headerLength(bytes, at)
-  let length = 0
-  for (let i = at + 1; i < at + header; i++) length = length * 256 + bytes[i]!
-  return at + header + length
 }
