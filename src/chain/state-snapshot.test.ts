@@ -141,6 +141,28 @@ test('a pending flashblock root reads through a layer over the base, and an old 
   expect((await reader.getAccount(new Address(driver.contract)))?.nonce).toBe(1n)
 })
 
+test('each flashblock of a block reads right, its layer made from the one before: slots written in one and zeroed in the next', async () => {
+  chain = await createChain(config())
+  await ready(chain)
+  const driver = new Driver(chain)
+  await driver.deploy()
+  await ageChain(driver, 1)
+  const roots: Uint8Array[] = []
+  let written: Uint8Array | undefined
+  for (let flashblock = 0; flashblock < 5; flashblock++) {
+    if (written) await driver.store(written, 0n)
+    written = randomBytes(32)
+    await driver.store(written, BigInt(flashblock + 1))
+    await driver.store(word(0n), BigInt(flashblock + 100))
+    await driver.transfer()
+    const fb = await chain.buildNow()
+    roots.push(fb.diff.stateRoot)
+    await driver.compare(fb.diff.stateRoot)
+  }
+  // the earlier layers are as they were
+  for (const root of roots) await driver.compare(root)
+})
+
 test('an empty flashblock repeating the root before it changes nothing readers see', async () => {
   chain = await createChain(config())
   await ready(chain)

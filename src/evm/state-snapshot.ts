@@ -23,9 +23,11 @@ import { type Changed, diffTries, type LoadNode } from './trie-diff.js'
 type Tables = { accounts: FlatTable; storage: FlatTable }
 
 /** A pending root's layer over the base of one version. */
-type Layer = { version: number; tables: Tables }
+type Layer = { version: number; root: Uint8Array; tables: Tables }
 
 const newTables = (): Tables => ({ accounts: new FlatTable(32), storage: new FlatTable(64) })
+/** A layer's: a few accounts and slots, made at the first read of every new flashblock root. */
+const layerTables = (): Tables => ({ accounts: new FlatTable(32, true), storage: new FlatTable(64, true) })
 
 /** Parts a trie is listed in when the snapshot is made: the 256 subtrees two nibbles down. */
 const PARTS = 256
@@ -102,12 +104,33 @@ export class StateSnapshot {
     if (!this.pending.has(key)) return undefined
     let layer = this.pending.get(key)
     if (layer?.version !== this.version) {
-      const tables = newTables()
-      if (!this.tryDiff(this.root, root, tables, true)) return undefined
-      layer = { version: this.version, tables }
+      const tables = this.layerAt(key, root)
+      if (!tables) return undefined
+      layer = { version: this.version, root: root.slice(), tables }
       this.pending.set(key, layer)
     }
     return { base: this.base, layer: layer.tables }
+  }
+
+  /**
+   * A pending root's layer: the newest earlier flashblock's layer and what differs from its root, or what
+   * differs from the base. Under load each flashblock of a block adds to the changes since the base, and a
+   * diff from the base walked them all again at every flashblock (the first read's cost grew through the
+   * block); from the layer before, a diff walks only what this flashblock changed, from nodes that layer's
+   * diff read. Either is every difference from the base that is in effect at `root`.
+   */
+  private layerAt(key: string, root: Uint8Array): Tables | undefined {
+    let before: Layer | undefined
+    for (const [pendingKey, layer] of this.pending) {
+      if (pendingKey === key) break
+      if (layer?.version === this.version) before = layer
+    }
+    if (before) {
+      const tables = { accounts: before.tables.accounts.copy(), storage: before.tables.storage.copy() }
+      if (this.tryDiff(before.root, root, tables, true)) return tables
+    }
+    const tables = layerTables()
+    return this.tryDiff(this.root!, root, tables, true) ? tables : undefined
   }
 
   private bump(base: boolean): void {

@@ -40,39 +40,74 @@ function contextOf(header: BlockHeader, paysFees: boolean, common: BlockHeader['
       { header: { ...header.toJSON(), baseFeePerGas } as never },
       { common, skipConsensusFormatValidation: true, freeze },
     )
-  // what BlockHeader's constructor would set from the round trip's values (createBlock copies the Common too)
-  const made: BlockHeader = Object.create(BlockHeader.prototype)
-  Object.assign(made, {
-    cache: { hash: undefined },
-    common: common.copy(),
-    keccakFunction: header.keccakFunction,
-    parentHash: header.parentHash,
-    uncleHash: header.uncleHash,
-    coinbase: header.coinbase,
-    stateRoot: header.stateRoot,
-    transactionsTrie: header.transactionsTrie,
-    receiptTrie: header.receiptTrie,
-    logsBloom: header.logsBloom,
-    difficulty: header.difficulty,
-    number: header.number,
-    gasLimit: header.gasLimit,
-    gasUsed: header.gasUsed,
-    timestamp: header.timestamp,
-    extraData: header.extraData,
-    mixHash: header.mixHash,
-    nonce: header.nonce,
-    baseFeePerGas,
-    withdrawalsRoot: header.withdrawalsRoot,
-    blobGasUsed: header.blobGasUsed,
-    excessBlobGas: header.excessBlobGas,
-    parentBeaconBlockRoot: header.parentBeaconBlockRoot,
-    requestsHash: header.requestsHash,
-    blockAccessListHash: header.blockAccessListHash,
-    slotNumber: header.slotNumber,
-  })
+  const made = new CallHeader(header, common.copy(), baseFeePerGas)
   if (freeze) Object.freeze(made)
-  return new Block(made, [], [], undefined, { freeze })
+  return new Block(made as unknown as BlockHeader, [], [], undefined, { freeze })
 }
+
+/**
+ * A BlockHeader (its prototype's methods: hash, getBlobGasPrice, prevRandao...) with what its constructor
+ * would set from the round trip's values; createBlock copies the Common too. A class, so every context has one
+ * shape with fast properties (Object.assign of this many fields onto an Object.create made a dictionary).
+ */
+class CallHeader {
+  readonly cache = { hash: undefined }
+  readonly keccakFunction: (message: Uint8Array) => Uint8Array
+  readonly parentHash: Uint8Array
+  readonly uncleHash: Uint8Array
+  readonly coinbase: BlockHeader['coinbase']
+  readonly stateRoot: Uint8Array
+  readonly transactionsTrie: Uint8Array
+  readonly receiptTrie: Uint8Array
+  readonly logsBloom: Uint8Array
+  readonly difficulty: bigint
+  readonly number: bigint
+  readonly gasLimit: bigint
+  readonly gasUsed: bigint
+  readonly timestamp: bigint
+  readonly extraData: Uint8Array
+  readonly mixHash: Uint8Array
+  readonly nonce: Uint8Array
+  readonly withdrawalsRoot: Uint8Array | undefined
+  readonly blobGasUsed: bigint | undefined
+  readonly excessBlobGas: bigint | undefined
+  readonly parentBeaconBlockRoot: Uint8Array | undefined
+  readonly requestsHash: Uint8Array | undefined
+  readonly blockAccessListHash: Uint8Array | undefined
+  readonly slotNumber: bigint | undefined
+
+  constructor(
+    header: BlockHeader,
+    readonly common: BlockHeader['common'],
+    readonly baseFeePerGas: bigint | undefined,
+  ) {
+    // protected in BlockHeader's type: the header's own hash function
+    this.keccakFunction = (header as unknown as CallHeader).keccakFunction
+    this.parentHash = header.parentHash
+    this.uncleHash = header.uncleHash
+    this.coinbase = header.coinbase
+    this.stateRoot = header.stateRoot
+    this.transactionsTrie = header.transactionsTrie
+    this.receiptTrie = header.receiptTrie
+    this.logsBloom = header.logsBloom
+    this.difficulty = header.difficulty
+    this.number = header.number
+    this.gasLimit = header.gasLimit
+    this.gasUsed = header.gasUsed
+    this.timestamp = header.timestamp
+    this.extraData = header.extraData
+    this.mixHash = header.mixHash
+    this.nonce = header.nonce
+    this.withdrawalsRoot = header.withdrawalsRoot
+    this.blobGasUsed = header.blobGasUsed
+    this.excessBlobGas = header.excessBlobGas
+    this.parentBeaconBlockRoot = header.parentBeaconBlockRoot
+    this.requestsHash = header.requestsHash
+    this.blockAccessListHash = header.blockAccessListHash
+    this.slotNumber = header.slotNumber
+  }
+}
+Object.setPrototypeOf(CallHeader.prototype, BlockHeader.prototype)
 
 /** The optional header fields and the EIP that brings each. */
 const OPTIONAL_FIELDS = [
