@@ -1,6 +1,6 @@
 /**
  * What a new state root costs the first eth_call at it, in process: a chain with TestToken, then, many times,
- * a token transfer built into a new flashblock (every fourth time the block sealed instead), and at the new
+ * token transfers built into a new flashblock (the block's last one sealed instead), and at the new
  * root (the flashblocks endpoint's pending block, or the new latest) a first balanceOf and then a second one.
  * Each call has its own trailing word (the ABI decoder ignores it), so the call memo answers neither and both
  * do the same state reads and EVM work: what differs is what a root costs the first read at it. The event loop
@@ -11,7 +11,7 @@
  *
  * cold-parts.ts measures a fresh process's first calls, call-cpu.ts the steady state; this one sits between.
  *
- *   npx tsx bench/new-root-call.ts [--roots 400] [--rounds 3] [--baseline DIR] [--alloc]
+ *   npx tsx bench/new-root-call.ts [--roots 400] [--rounds 3] [--per-block 10] [--txs 1] [--baseline DIR] [--alloc]
  *
  * `--baseline DIR`: another checkout (`git worktree add DIR <commit>`) measured in the same run, alternating
  * round by round with this one; each round is a process of its own, which loads that checkout's src/.
@@ -26,6 +26,10 @@ import { quartiles } from './lib.js'
 const { values: args } = parseArgs({
   options: {
     roots: { type: 'string', default: '400' },
+    /** Flashblocks a block: 10 is a 2 s block of 200 ms flashblocks. */
+    'per-block': { type: 'string', default: '10' },
+    /** Token transfers (each to a new holder) in each flashblock. */
+    txs: { type: 'string', default: '1' },
     rounds: { type: 'string', default: '3' },
     baseline: { type: 'string' },
     alloc: { type: 'boolean', default: false },
@@ -46,11 +50,13 @@ const checkouts = [{ label: 'ours', dir: here }]
 if (args.baseline) checkouts.unshift({ label: 'before', dir: args.baseline })
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
 const unit = args.alloc ? 'bytes' : 'CPU µs'
-console.log(`load average before: ${loadavg()}; ${args.roots} new roots a round, ${unit} per call`)
+const shape = `${args['per-block']} flashblocks a block, ${args.txs} transfers each`
+console.log(`load average before: ${loadavg()}; ${args.roots} new roots a round (${shape}), ${unit} per call`)
 const all = new Map(checkouts.map((c) => [c.label, [] as Figures[]]))
 for (let r = 0; r < Number(args.rounds); r++)
   for (const c of r % 2 ? [...checkouts].reverse() : checkouts) {
-    const flags = ['--roots', args.roots!, '--checkout', c.dir, ...(args.alloc ? ['--alloc'] : [])]
+    const flags = ['--roots', args.roots!, '--per-block', args['per-block']!, '--txs', args.txs!, '--checkout', c.dir]
+    if (args.alloc) flags.push('--alloc')
     const out = execFileSync(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, ...flags], {
       cwd: c.dir,
       encoding: 'utf8',
@@ -108,10 +114,14 @@ async function round(dir: string): Promise<Figures> {
   const turn = () => new Promise((resolve) => setImmediate(resolve))
   for (let i = 0; i < 300; i++) await turn()
   // the first fifth warms the JIT and the caches, untimed
+  const perBlock = Number(args['per-block'])
+  const txs = Number(args.txs)
+  let holders = 0
   for (let i = -Math.ceil(roots / 5); i < roots; i++) {
     await turn()
-    await send(token, transfer(i + roots))
-    const sealing = i % 4 === 3
+    for (let t = 0; t < txs; t++) await send(token, transfer(holders++))
+    // the block's last flashblock is sealed: the first call after it reads the new block's root
+    const sealing = (i + roots) % perBlock === perBlock - 1
     await chain.buildNow()
     if (sealing) await chain.sealNow()
     const at = sealing ? chain.store.latest() : await chain.resolverFor('flashblocks').pendingBlock()
