@@ -105,7 +105,10 @@ async function round(dir: string): Promise<Figures> {
     })
   let distinct = 0
   const call = (at: unknown) =>
-    chain.executor.call(at, { to: token, data: hexToBytes(`${balanceOf}${(++distinct).toString(16).padStart(64, '0')}`) })
+    chain.executor.call(at, {
+      to: token,
+      data: hexToBytes(`${balanceOf}${(++distinct).toString(16).padStart(64, '0')}`),
+    })
 
   const measure = args.alloc ? allocated() : cpu
   const figures: Figures = { flashblock: { first: [], later: [] }, block: { first: [], later: [] } }

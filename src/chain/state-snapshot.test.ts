@@ -18,6 +18,7 @@ import { until } from '../../test/support/wait-for.js'
 import { defaultConfig } from '../config.js'
 import { keccak256 } from '../evm/crypto.js'
 import { accountOf, SnapshotReads, StateSnapshot } from '../evm/state-snapshot.js'
+import type { StateCache } from '../evm/state-cache.js'
 
 /** Stores calldata's second word at the slot its first word names; init code returning that runtime. */
 const STORE_INIT = hexToBytes('0x6008600c60003960086000f36020356000355500')
@@ -190,7 +191,8 @@ test('a sealed root that is no read flashblock’s is reached from the newest la
   const sealed = (await chain.sealNow()).header.stateRoot
   expect(bytesToHex(sealed)).not.toBe(bytesToHex(flashblock))
   // a snapshot of its own, told of the first flashblock only: the chain's own saw (and read) the last one too
-  const trie = chain['stateCache'].trie
+  // the chain's own trie reader: the nodes the chain's snapshot reads
+  const { trie } = Reflect.get(chain, 'stateCache') as StateCache
   const snapshot = new StateSnapshot((hash) => trie.nodeNow(hash))
   snapshot.make(base)
   await until(() => snapshot.ready, 'the snapshot of the base is made')

@@ -9,9 +9,10 @@
  * call's Common has the EIPs of. A header that does not (an imported chain's block under another fork's
  * rules) still takes the round trip, which fills in that fork's defaults or refuses as before.
  */
-import { Block, BlockHeader, createBlock } from '@ethereumjs/block'
+import { Block, type BlockHeader, createBlock } from '@ethereumjs/block'
 import type { VM } from '@ethereumjs/vm'
 import { callCommon } from '../chain-common.js'
+import { extendsBlockHeader, headerHashFunction } from '../patches/fields.js'
 
 /** BLOBBASEFEE of an overridden header (block-overrides.ts): no header field holds it (it derives from excessBlobGas). */
 const blobBaseFees = new WeakMap<BlockHeader, bigint>()
@@ -81,8 +82,7 @@ class CallHeader {
     readonly common: BlockHeader['common'],
     readonly baseFeePerGas: bigint | undefined,
   ) {
-    // protected in BlockHeader's type: the header's own hash function
-    this.keccakFunction = (header as unknown as CallHeader).keccakFunction
+    this.keccakFunction = headerHashFunction(header)
     this.parentHash = header.parentHash
     this.uncleHash = header.uncleHash
     this.coinbase = header.coinbase
@@ -107,7 +107,7 @@ class CallHeader {
     this.slotNumber = header.slotNumber
   }
 }
-Object.setPrototypeOf(CallHeader.prototype, BlockHeader.prototype)
+extendsBlockHeader(CallHeader)
 
 /** The optional header fields and the EIP that brings each. */
 const OPTIONAL_FIELDS = [
