@@ -17,7 +17,8 @@ import { until } from '../../test/support/wait-for.js'
 import { defaultConfig } from '../config.js'
 import { keccak256 } from '../evm/crypto.js'
 import { accountOf, slotValueOf } from '../evm/flat-values.js'
-import { SnapshotReads } from '../evm/state-snapshot.js'
+import { SnapshotReads, StateSnapshot } from '../evm/state-snapshot.js'
+import type { StateCache } from '../evm/state-cache.js'
 
 /** Stores calldata's second word at the slot its first word names; init code returning that runtime. */
 const STORE_INIT = hexToBytes('0x6008600c60003960086000f36020356000355500')
@@ -66,8 +67,8 @@ class Driver {
   }
 
   /** Every known account and slot, and some nobody wrote, read through the snapshot and through the trie. */
-  async compare(root: Uint8Array): Promise<void> {
-    const reads = new SnapshotReads(this.chain.snapshot!, root)
+  async compare(root: Uint8Array, snapshot = this.chain.snapshot!): Promise<void> {
+    const reads = new SnapshotReads(snapshot, root)
     const trie = this.chain.stateAt(root)
     for (const address of [...this.addresses, randomBytes(20), randomBytes(20)]) {
       const flat = reads.account(keccak256(address))
@@ -139,6 +140,67 @@ test('a pending flashblock root reads through a layer over the base, and an old 
   // and the chain's own reader still answers the old root (from the trie)
   const reader = chain.readerAt(old)
   expect((await reader.getAccount(new Address(driver.contract)))?.nonce).toBe(1n)
+})
+
+test('each flashblock of a block reads right, its layer made from the one before, and so does the sealed root the base moves to from the newest layer', async () => {
+  chain = await createChain(config())
+  await ready(chain)
+  const driver = new Driver(chain)
+  await driver.deploy()
+  await ageChain(driver, 1)
+  const roots: Uint8Array[] = []
+  let written: Uint8Array | undefined
+  for (let flashblock = 0; flashblock < 5; flashblock++) {
+    if (written) await driver.store(written, 0n)
+    written = randomBytes(32)
+    await driver.store(written, BigInt(flashblock + 1))
+    await driver.store(word(0n), BigInt(flashblock + 100))
+    await driver.transfer()
+    const fb = await chain.buildNow()
+    roots.push(fb.diff.stateRoot)
+    await driver.compare(fb.diff.stateRoot)
+  }
+  // the earlier layers are as they were
+  for (const root of roots) await driver.compare(root)
+  // the base moves to the sealed root from the newest layer: one whose root is the block's, then one whose is not
+  await chain.sealNow()
+  await driver.compare(chain.store.latest().header.stateRoot)
+  await driver.store(word(0n), 0n)
+  await driver.transfer()
+  await driver.compare((await chain.buildNow()).diff.stateRoot)
+  if (written) await driver.store(written, 0n)
+  await driver.store(word(1n), 5n)
+  await chain.sealNow()
+  await driver.compare(chain.store.latest().header.stateRoot)
+})
+
+test('a sealed root that is no read flashblock’s is reached from the newest layer by what differs from its root', async () => {
+  chain = await createChain(config())
+  await ready(chain)
+  const driver = new Driver(chain)
+  await driver.deploy()
+  await ageChain(driver, 1)
+  const base = chain.store.latest().header.stateRoot
+  await driver.store(word(0n), 41n)
+  await driver.transfer()
+  const flashblock = (await chain.buildNow()).diff.stateRoot
+  await driver.store(word(0n), 0n)
+  await driver.store(word(1n), 42n)
+  await driver.transfer()
+  await chain.buildNow()
+  const sealed = (await chain.sealNow()).header.stateRoot
+  expect(bytesToHex(sealed)).not.toBe(bytesToHex(flashblock))
+  // a snapshot of its own, told of the first flashblock only: the chain's own saw (and read) the last one too
+  // the chain's own trie reader: the nodes the chain's snapshot reads
+  const { trie } = Reflect.get(chain, 'stateCache') as StateCache
+  const snapshot = new StateSnapshot((hash) => trie.nodeNow(hash))
+  snapshot.make(base)
+  await until(() => snapshot.ready, 'the snapshot of the base is made')
+  snapshot.flashblock(flashblock)
+  await driver.compare(flashblock, snapshot)
+  snapshot.sealed(sealed)
+  await driver.compare(sealed, snapshot)
+  snapshot.close()
 })
 
 test('an empty flashblock repeating the root before it changes nothing readers see', async () => {

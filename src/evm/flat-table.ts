@@ -10,18 +10,44 @@
 const TOMBSTONE = 255
 const FIRST_INDEX = 1 << 10
 const FIRST_ARENA = 1 << 14
+const SMALL_INDEX = 1 << 6
+const SMALL_ARENA = 1 << 10
 
 export class FlatTable {
   /** Offsets of records, plus one (0: an empty cell); linear probing, kept at most half full. */
-  private index = new Int32Array(FIRST_INDEX)
-  private data = new Uint8Array(FIRST_ARENA)
+  private index: Int32Array
+  private data: Uint8Array
   private end = 0
   /** Bytes of records that were replaced or deleted, given back when the arena is compacted. */
   private dead = 0
   size = 0
+  /** The arena's first length: a rehash makes none smaller, and compacts only a larger one. */
+  private readonly leastArena: number
 
-  /** `keyLength`: a multiple of 32 bytes, each 32 a hash (their first words place a key in the index). */
-  constructor(private readonly keyLength: number) {}
+  /**
+   * `keyLength`: a multiple of 32 bytes, each 32 a hash (their first words place a key in the index).
+   * `small`: a table expected to hold a few entries (a pending layer: made at the first read of every new
+   * flashblock root, where the 40 KB of a full-size pair's zeroed arrays were a measurable part of that read).
+   */
+  constructor(
+    private readonly keyLength: number,
+    small = false,
+  ) {
+    this.index = new Int32Array(small ? SMALL_INDEX : FIRST_INDEX)
+    this.data = new Uint8Array(small ? SMALL_ARENA : FIRST_ARENA)
+    this.leastArena = this.data.length
+  }
+
+  /** A table of the same entries that changes apart from this one. */
+  copy(): FlatTable {
+    const copy = new FlatTable(this.keyLength, true)
+    copy.index = this.index.slice()
+    copy.data = this.data.slice()
+    copy.end = this.end
+    copy.dead = this.dead
+    copy.size = this.size
+    return copy
+  }
 
   /** The value; null when the key was set to absent (a layer's deletion), undefined when it was never set. */
   get(key: Uint8Array): Uint8Array | null | undefined {
@@ -84,7 +110,7 @@ export class FlatTable {
   }
 
   private compactIfSparse(): void {
-    if (this.dead > FIRST_ARENA && this.dead * 2 > this.end) this.rehash(this.index.length)
+    if (this.dead > this.leastArena && this.dead * 2 > this.end) this.rehash(this.index.length)
   }
 
   /** The cell holding `key`, or the bitwise complement of the empty cell where it would go. */
@@ -134,7 +160,7 @@ export class FlatTable {
     const old = this.index
     const from = this.data
     this.index = new Int32Array(cells)
-    this.data = new Uint8Array(Math.max(FIRST_ARENA, 2 ** Math.ceil(Math.log2(this.end - this.dead + 1))))
+    this.data = new Uint8Array(Math.max(this.leastArena, 2 ** Math.ceil(Math.log2(this.end - this.dead + 1))))
     this.end = 0
     this.dead = 0
     const mask = cells - 1

@@ -23,9 +23,11 @@ import { type Changed, diffTries, type LoadNode } from './trie-diff.js'
 type Tables = { accounts: FlatTable; storage: FlatTable }
 
 /** A pending root's layer over the base of one version. */
-type Layer = { version: number; tables: Tables }
+type Layer = { version: number; root: Uint8Array; tables: Tables }
 
 const newTables = (): Tables => ({ accounts: new FlatTable(32), storage: new FlatTable(64) })
+/** A layer's: a few accounts and slots, made at the first read of every new flashblock root. */
+const layerTables = (): Tables => ({ accounts: new FlatTable(32, true), storage: new FlatTable(64, true) })
 
 /** Parts a trie is listed in when the snapshot is made: the 256 subtrees two nibbles down. */
 const PARTS = 256
@@ -43,6 +45,8 @@ export class StateSnapshot {
   private readonly pending = new Map<string, Layer | undefined>()
   /** The newest of the pending roots. */
   private lastPending: Uint8Array | undefined
+  /** The newest layer made before the last seal: where the base's move to the head starts from. */
+  private sealedLayer: Layer | undefined
   private making: { root: Uint8Array; part: number } | undefined
   private timer: NodeJS.Immediate | undefined
   /** What the diffs that move the base and make the layers read (not the making's: that lists the whole trie). */
@@ -64,6 +68,7 @@ export class StateSnapshot {
   /** A new sealed root: the base moves there (soon, or at its first read). */
   sealed(root: Uint8Array): void {
     this.head = root.slice()
+    this.sealedLayer = this.newestLayer() ?? this.sealedLayer
     this.pending.clear()
     this.lastPending = undefined
     this.recent.turn()
@@ -102,12 +107,39 @@ export class StateSnapshot {
     if (!this.pending.has(key)) return undefined
     let layer = this.pending.get(key)
     if (layer?.version !== this.version) {
-      const tables = newTables()
-      if (!this.tryDiff(this.root, root, tables, true)) return undefined
-      layer = { version: this.version, tables }
+      const tables = this.layerAt(key, root)
+      if (!tables) return undefined
+      layer = { version: this.version, root: root.slice(), tables }
       this.pending.set(key, layer)
     }
     return { base: this.base, layer: layer.tables }
+  }
+
+  /**
+   * A pending root's layer: the newest earlier flashblock's layer and what differs from its root, or what
+   * differs from the base. Under load each flashblock of a block adds to the changes since the base, and a
+   * diff from the base walked them all again at every flashblock (the first read's cost grew through the
+   * block); from the layer before, a diff walks only what this flashblock changed, from nodes that layer's
+   * diff read. Either is every difference from the base that is in effect at `root`.
+   */
+  private layerAt(key: string, root: Uint8Array): Tables | undefined {
+    const before = this.newestLayer(key)
+    if (before) {
+      const tables = { accounts: before.tables.accounts.copy(), storage: before.tables.storage.copy() }
+      if (this.tryDiff(before.root, root, tables, true)) return tables
+    }
+    const tables = layerTables()
+    return this.tryDiff(this.root!, root, tables, true) ? tables : undefined
+  }
+
+  /** The newest pending root's layer over the current base (before `key`'s root when given). */
+  private newestLayer(key?: string): Layer | undefined {
+    let newest: Layer | undefined
+    for (const [pendingKey, layer] of this.pending) {
+      if (pendingKey === key) break
+      if (layer?.version === this.version) newest = layer
+    }
+    return newest
   }
 
   private bump(base: boolean): void {
@@ -153,11 +185,24 @@ export class StateSnapshot {
     if (this.head && this.root && !equalsBytes(this.head, this.root)) this.advance()
   }
 
+  /**
+   * The base moved to the head. From the newest flashblock's layer when one was made over this base: the base
+   * takes the layer's entries (every difference from it in effect at the layer's root; a block's root is
+   * most often its last flashblock's), then what differs from the layer's root to the head. A diff from the
+   * base walked and decoded the whole block's changes again, in the first read after every block.
+   */
   private advance(): void {
     const from = this.root!
     const to = this.head!
     this.root = undefined
-    if (this.tryDiff(from, to, this.base, false)) {
+    const layer = this.sealedLayer
+    this.sealedLayer = undefined
+    let start = from
+    if (layer?.version === this.version) {
+      applyLayer(this.base, layer.tables)
+      start = layer.root
+    }
+    if (this.tryDiff(start, to, this.base, false)) {
       this.root = to
       this.bump(true)
     } else this.make(to)
@@ -198,6 +243,14 @@ export class StateSnapshot {
     }
     diffTries(load, rootBefore, rootAfter, slot)
   }
+}
+
+/** The base at the layer's root: its entries set, its absences deleted. */
+function applyLayer(base: Tables, layer: Tables): void {
+  for (const name of ['accounts', 'storage'] as const)
+    for (const [key, value] of layer[name].entries())
+      if (value === null) base[name].delete(key)
+      else base[name].set(key, value)
 }
 
 /** A table's key of a slot: the hashed address, then the hashed slot. */

@@ -4,9 +4,11 @@
  * --dump-state), its checkpoint depth (flash-builder.ts checks a transaction left none open) and how much its
  * caches hold (flash-builder.ts empties them past a bound), a Common's
  * chain parameters (a geth genesis's BPO schedule, the deposit contract), and the readonly `common` of a
- * header or transaction (chain-common.ts shares one Common among the chain's records). installEvmPatches checks each is
- * where these read it.
+ * header or transaction (chain-common.ts shares one Common among the chain's records), and a header's hash function
+ * and prototype (block-context.ts builds a call's header from a stored one's fields). installEvmPatches checks each
+ * is where these read it.
  */
+import { BlockHeader } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import type { CodeCache, MerkleStateManager } from '@ethereumjs/statemanager'
@@ -55,4 +57,17 @@ export function chainParams(common: Common): Common['_chainParams'] {
 /** Rebuilds a Common's params cache after its chain parameters were changed in place. */
 export function rebuildParamsCache(common: Common): void {
   common['_buildParamsCache']()
+}
+
+/** The hash function a header hashes itself with (protected): a header built from its fields hashes with it too. */
+export function headerHashFunction(header: BlockHeader): (message: Uint8Array) => Uint8Array {
+  return header['keccakFunction']
+}
+
+/**
+ * Makes the instances of `headerClass` BlockHeaders (hash, getBlobGasPrice, prevRandao... from its prototype)
+ * without BlockHeader's constructor, which parses and validates every field: block-context.ts's call headers.
+ */
+export function extendsBlockHeader(headerClass: abstract new (...args: never[]) => object): void {
+  Object.setPrototypeOf(headerClass.prototype, BlockHeader.prototype)
 }

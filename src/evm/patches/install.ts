@@ -95,6 +95,7 @@ const CHAIN_STATE = scoped('chain state', [
 const FIELDS = scoped('field', [
   { touches: 'MerkleStateManager._trie, MerkleStateManager._checkpointCount', file: 'fields.ts' },
   { touches: 'Common._chainParams, Common._buildParamsCache', file: 'fields.ts' },
+  { touches: 'BlockHeader.keccakFunction, BlockHeader.prototype (call headers)', file: 'fields.ts' },
   {
     touches: 'EVM._optsCached, EVM._opcodes, EVM._dynamicGasHandlers, EVM._handlers, EVM._opcodeMap',
     file: 'discovery-evm.ts',

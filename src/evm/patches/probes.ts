@@ -11,7 +11,7 @@ import { MerkleStateManager } from '@ethereumjs/statemanager'
 import { createZeroAddress } from '@ethereumjs/util'
 import { BlockBuilder, createVM } from '@ethereumjs/vm'
 import { hasBuilderFields } from './block-builder.js'
-import { chainParams, checkpointDepth, liveTrie } from './fields.js'
+import { chainParams, checkpointDepth, headerHashFunction, liveTrie } from './fields.js'
 import type { InterpreterClass } from './internals.js'
 import { EvmPatchError } from './patch-error.js'
 import { hasWarmJournal } from './warm-set.js'
@@ -57,6 +57,8 @@ export async function probeFields(): Promise<void> {
   need('EVM._tx', typeof evm['_tx']?.gasPrice === 'bigint')
   need('EVM._block', evm['_block'] !== undefined)
 
-  const builder = new BlockBuilder(vm, { parentBlock: createBlock({}, { common }) })
+  const parentBlock = createBlock({}, { common })
+  need('BlockHeader.keccakFunction', isFunction(headerHashFunction(parentBlock.header)))
+  const builder = new BlockBuilder(vm, { parentBlock })
   need('BlockBuilder.checkpointed, .transactions, .transactionResults', hasBuilderFields(builder))
 }
