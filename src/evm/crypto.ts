@@ -9,10 +9,23 @@ import { createRequire } from 'node:module'
 
 const wasmKeccak = await createKeccak(256)
 
+/**
+ * V8 keeps a typed array of up to 64 bytes inside its object; hash-wasm's update asks for its `.buffer`, which
+ * moves the bytes out to a new ArrayBuffer (~1 µs: 0.7 µs a hash of a reused array, 2.4 of a fresh one). The
+ * short messages (a slot, a mapping's key and slot, an address) are copied here first, through views made once.
+ */
+const STAGED_BYTES = 64
+const stage = new Uint8Array(new ArrayBuffer(STAGED_BYTES))
+const stageViews = Array.from({ length: STAGED_BYTES + 1 }, (_, length) => stage.subarray(0, length))
+
 export function keccak256(message: Uint8Array): Uint8Array {
-  // init/update/digest run synchronously, so one instance is safe on one thread
+  // init/update/digest run synchronously, so one instance (and the stage) is safe on one thread
   wasmKeccak.init()
-  wasmKeccak.update(message)
+  if (message.length > STAGED_BYTES) wasmKeccak.update(message)
+  else {
+    stage.set(message)
+    wasmKeccak.update(stageViews[message.length]!)
+  }
   return wasmKeccak.digest('binary') as Uint8Array
 }
 
