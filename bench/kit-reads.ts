@@ -9,6 +9,10 @@
  *
  *   npx tsx bench/kit-reads.ts [--rounds 3] [--duration 5] [--connections 16]
  *                              [--cases callDistinct,balanceDistinct,balancePending,balanceLatest] [--baseline DIR]
+ *                              [--floor]
+ *
+ * `--floor`: a bare node:http server (floors.ts) answering every case's request with a constant is run as a target
+ * too: what any server on Node pays per request before doing anything, in the kit's own terms and rounds.
  *
  * The kit is run from a scratch copy beside this repository's node_modules (it needs autocannon and viem, which
  * it does not install), with `--retries 0`: other work on a shared machine would make it wait for quiet.
@@ -18,6 +22,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { startFloor } from './floors.js'
 import { quartiles, startAnvil, startOurs, type Target } from './lib.js'
 
 const { values: args } = parseArgs({
@@ -27,6 +32,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '16' },
     cases: { type: 'string', default: 'callDistinct,balanceDistinct,balancePending,balanceLatest' },
     baseline: { type: 'string' },
+    floor: { type: 'boolean', default: false },
   },
 })
 
@@ -75,8 +81,13 @@ const runs: Run[] = []
 try {
   runs.push({ label: 'ours', target: await startOurs(), rows: new Map() })
   if (args.baseline) runs.push({ label: 'before', target: await startOurs([], [], args.baseline), rows: new Map() })
+  if (args.floor) runs.push({ label: 'node:http', target: await startFloor('node:http'), rows: new Map() })
   runs.push({ label: 'anvil', target: await startAnvil('1'), rows: new Map() })
-  for (const run of runs) kitPass(run) // fixtures and the JIT's warm-up, not recorded
+  for (const run of runs) {
+    // the floor deploys nothing: it is sent ours' fixtures' addresses and answers them with a constant
+    if (run.label === 'node:http') run.fixtures = runs[0]!.fixtures
+    kitPass(run) // fixtures and the JIT's warm-up, not recorded
+  }
   const cell = (row: KitRow) => `${row.rps} req/s ${row.serverCpuUsPerReq} µs`
   for (let round = 0; round < Number(args.rounds); round++) {
     const order = round % 2 ? [...runs].reverse() : runs
@@ -100,24 +111,24 @@ try {
     }
   }
   console.log(`\nbest of ${args.rounds} rounds, ${args.connections} connections, load after: ${loadavg()}`)
-  /** ours/anvil req/s of each round, as the quartiles of those ratios. */
-  const paired = (name: string) => {
-    const ours = runs[0]!.rows.get(name) ?? []
+  /** `run`'s req/s over anvil's, round by round, as the quartiles of those ratios. */
+  const paired = (run: Run, name: string) => {
     const theirs = anvil.rows.get(name) ?? []
-    const [q1, median, q3] = quartiles(ours.map((row, i) => row.rps / theirs[i]!.rps))
+    const [q1, median, q3] = quartiles((run.rows.get(name) ?? []).map((row, i) => row.rps / theirs[i]!.rps))
     return `${median.toFixed(2)}× (${q1.toFixed(2)}-${q3.toFixed(2)})`
   }
+  const floor = runs.find((run) => run.label === 'node:http')
   console.log(
-    `| case | ${runs.map((r) => `${r.label} req/s (CPU µs)`).join(' | ')} | ours/anvil, best | ours/anvil, by round |`,
+    `| case | ${runs.map((r) => `${r.label} req/s (CPU µs)`).join(' | ')} | ours/anvil, best | ours/anvil, by round |${floor ? ' node:http/anvil, by round |' : ''}`,
   )
-  console.log(`|---|${runs.map(() => '---|').join('')}---|---|`)
+  console.log(`|---|${runs.map(() => '---|').join('')}---|---|${floor ? '---|' : ''}`)
   for (const name of args.cases!.split(',')) {
     const cells = runs.map((run) => {
       const b = best(run, name)
       return `${b.rps} (${b.cpu})`
     })
     console.log(
-      `| ${name} | ${cells.join(' | ')} | ${(best(runs[0]!, name).rps / best(anvil, name).rps).toFixed(2)}× | ${paired(name)} |`,
+      `| ${name} | ${cells.join(' | ')} | ${(best(runs[0]!, name).rps / best(anvil, name).rps).toFixed(2)}× | ${paired(runs[0]!, name)} |${floor ? ` ${paired(floor, name)} |` : ''}`,
     )
   }
 } finally {

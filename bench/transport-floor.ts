@@ -1,29 +1,11 @@
-/**
- * How far the HTTP transport is from its floors, all in one run: eth_chainId (a constant answer) served by a
- * bare node:http server and by a minimal fastify app (both JSON.parse the body and JSON.stringify the reply),
- * by our service (and a baseline checkout), and by anvil: server CPU per request. No req/s here (bench:reads).
- *
- * A few long rounds swung more than the goal's margin on a shared machine (node:http's own best-of-3 rounds
- * 38/37/27 µs), so the figure is the median of many short rounds: each cycle runs every server once, in an order
- * that rotates, and the ratio to node:http is taken per cycle (a neighbour's burst hits the servers of one cycle
- * alike). CPU is every thread's run time in ns (/proc/PID/task/TID/schedstat, not 10 ms ticks, so a round of a
- * few thousand requests is measured exactly), the main thread's apart; user and system shares over all rounds.
- * Our chain builds flashblocks and blocks meanwhile: the idle CPU column is each server's ms per second with no
- * load (before, after and between cycles), which a slow round charges to its requests; `--no-mining` leaves only the
- * transport. `--cpu-prof DIR`: node:http and ours write V8 CPU profiles under DIR/node-http and DIR/ours (50 µs sampling;
- * ours writes one per thread, tsx's loader's too: the main thread's is the largest); the profiler's own sampling
- * costs CPU, so a profiled run's figures are not comparable to others.
- *
- *   npx tsx bench/transport-floor.ts [--n 5000] [--connections 16] [--rounds 21] [--baseline DIR] [--no-mining]
- *                                    [--only node:http,ours] [--cpu-prof DIR] [--floor-in-ours] [--together SECONDS]
- */
-import { type ChildProcess, spawn } from 'node:child_process'
+
 import { readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import { cpuNs, freePort, quartiles, rpc, sleep, startAnvil, startOurs, type Target } from './lib.js'
+import { BARE, startFloor } from './floors.js'
+import { cpuNs, freePort, quartiles, sleep, startAnvil, startOurs, type Target } from './lib.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -39,61 +21,9 @@ const { values: args } = parseArgs({
   },
 })
 
-/** The bare server's request listener: JSON.parse the body, JSON.stringify a constant reply. */
-const BARE = `(req, res) => {
-      let body = ''
-      req.setEncoding('utf8')
-      req.on('data', (c) => (body += c))
-      req.on('end', () => {
-        const m = JSON.parse(body)
-        const text = JSON.stringify({ jsonrpc: '2.0', id: m.id, result: '0xc4' })
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
-        res.end(text)
-      })
-    }`
-
-const FLOORS = {
-  'node:http': `require('node:http').createServer(${BARE}).listen(Number(process.env.PORT), '127.0.0.1')`,
-  fastify: `
-    const app = require('fastify')({ logger: false })
-    app.post('/', async (request) => ({ jsonrpc: '2.0', id: request.body.id, result: '0xc4' }))
-    app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' })`,
-}
-/** A floor exits on SIGTERM (not killed by it), so --cpu-prof writes its profile. */
-const EXIT_ON_TERM = `;process.on('SIGTERM', () => process.exit(0))`
-
 /** V8's default sampling (1 ms) is coarser than a request. */
 const profArgs = (label: string) =>
   args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${join(args['cpu-prof'], label)}`, '--cpu-prof-interval=50'] : []
-
-async function startFloor(label: keyof typeof FLOORS): Promise<Target> {
-  const port = await freePort()
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [...profArgs(label.replace(':', '-')), '-e', FLOORS[label] + EXIT_ON_TERM],
-    {
-      cwd: new URL('..', import.meta.url).pathname,
-      env: { ...process.env, PORT: String(port) },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  )
-  const url = `http://127.0.0.1:${port}/`
-  for (let i = 0; ; i++) {
-    try {
-      await rpc(url, 'eth_chainId')
-      break
-    } catch (err) {
-      if (i > 100) throw err
-      await sleep(100)
-    }
-  }
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      child.once('exit', () => resolve())
-      child.kill('SIGTERM')
-    })
-  return { label, url, pid: child.pid, stop }
-}
 
 const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] })
 
@@ -215,8 +145,8 @@ async function startOursWithFloor(): Promise<Target[]> {
 }
 
 const starters: [string, () => Promise<Target>][] = [
-  ['node:http', () => startFloor('node:http')],
-  ['fastify', () => startFloor('fastify')],
+  ['node:http', () => startFloor('node:http', profArgs('node-http'))],
+  ['fastify', () => startFloor('fastify', profArgs('fastify'))],
   [`ours${suffix}`, async () => ({ ...(await startOurs(oursArgs, profArgs('ours'))), label: `ours${suffix}` })],
   ...(args.baseline
     ? [
