@@ -4,7 +4,8 @@
  * encode and decode, and decode copies every string item (safeSlice is input.slice) and makes a view of every
  * remainder, an object per item besides: an old block's read spent most of its bytes there (a 50-transfer
  * block, 0.75 of its 1 MB). Its walker (_decode) is not exported and no API gives an item's offsets. Readers:
- * the state trie's stored nodes (evm/trie-node.ts) and the blocks of the history (chain/persist/codec.ts).
+ * the state trie's stored nodes (evm/trie-node.ts), the blocks of the history (chain/persist/codec.ts) and the
+ * state snapshot's values (evm/flat-values.ts).
  */
 
 /** An RLP item as views of the bytes it was read from; a list as an array of its items. */

@@ -2,16 +2,22 @@
  * The state snapshot's table values read back: an account (RLP of nonce and balance, or of all four fields)
  * and a slot (RLP of its value's bytes). @ethereumjs/rlp's decode copies every item and makes a view of every
  * remainder (`slice`, `subarray`: a typed array each, a copy with a buffer of its own): 0.9-2.3 µs for a
- * two-field account in process, more than the address's hash in a new address's eth_getBalance. These copy
- * each item once, into arrays of their own (the value is a view of the table): ~0.3 µs. A value of another shape than these (none is
- * written: every value is RLP.encode's) goes to RLP.decode, so what comes out, or is thrown, is RLP.decode's.
+ * two-field account in process, more than the address's hash in a new address's eth_getBalance. These read the
+ * value in place (domain/rlp-views.ts) and copy each item once, into an array of its own (the value is a view
+ * of the table). A value of another shape than these (none is written: every value is RLP.encode's), or one the
+ * reader refuses, goes to RLP.decode, so what comes out, or is thrown, is RLP.decode's.
  */
 import { RLP } from '@ethereumjs/rlp'
 import { type Account, createAccountFromBytesArray, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util'
+import { checkedEnd, headerLength, itemEnd } from '../domain/rlp-views.js'
 
 /** The account a table's value holds (fresh: its fields are copies). */
 export function accountOf(value: Uint8Array): Account {
-  const fields = stringsOf(value) ?? (RLP.decode(value.slice()) as Uint8Array[])
+  const items = stringsOf(value)
+  const fields =
+    items !== undefined && (items.length === 2 || items.length === 4)
+      ? items
+      : (RLP.decode(value.slice()) as Uint8Array[])
   return createAccountFromBytesArray(
     fields.length === 2 ? [fields[0]!, fields[1]!, KECCAK256_RLP, KECCAK256_NULL] : fields,
   )
@@ -19,52 +25,40 @@ export function accountOf(value: Uint8Array): Account {
 
 /** The slot value a table's value holds (a copy), as RLP.decode reads it. */
 export function slotValueOf(value: Uint8Array): Uint8Array {
-  const end = stringEnd(value, 0)
-  if (end === value.length) return copy(value, stringStart(value, 0), end)
+  if (checked(value) && value[0]! < 0xc0) return copy(value, 0, value.length)
   return RLP.decode(value.slice()) as Uint8Array
 }
 
-/** The items of an RLP list of byte strings of at most 55 bytes each (an account's), or undefined for any other value. */
+/** Whether `value` is one RLP item, checked as RLP.decode checks it (domain/rlp-views.ts). */
+function checked(value: Uint8Array): boolean {
+  try {
+    return checkedEnd(value, 0, value.length, refused) === value.length
+  } catch {
+    return false
+  }
+}
+
+const refused = () => new Error('not RLP')
+
+/** A checked list's byte strings as copies, or undefined for anything else (a string, a nested list). */
 function stringsOf(value: Uint8Array): Uint8Array[] | undefined {
-  const first = value[0]
-  if (first === undefined || first < 0xc0) return undefined
-  let at: number
-  let length: number
-  if (first <= 0xf7) {
-    at = 1
-    length = first - 0xc0
-  } else if (first === 0xf8 && value.length > 1 && value[1]! > 55) {
-    // an account of four fields is 68 bytes and more: a one-byte length (canonical only above 55)
-    at = 2
-    length = value[1]!
-  } else return undefined
-  if (at + length !== value.length) return undefined
+  if (!checked(value) || value[0]! < 0xc0) return undefined
   const items: Uint8Array[] = []
-  while (at < value.length) {
-    const end = stringEnd(value, at)
-    if (end < 0 || end > value.length) return undefined
-    items.push(copy(value, stringStart(value, at), end))
+  for (let at = headerLength(value, 0); at < value.length; ) {
+    if (value[at]! >= 0xc0) return undefined
+    const end = itemEnd(value, at, refused)
+    items.push(copy(value, at, end))
     at = end
   }
   return items
 }
 
-/** Where the byte string at `at` ends; -1 when it is not one of at most 55 bytes in canonical form. */
-function stringEnd(value: Uint8Array, at: number): number {
-  const first = value[at]
-  if (first === undefined || first > 0xb7) return -1
-  if (first < 0x80) return at + 1
-  // a single byte below 0x80 is its own encoding: prefixed, it is not canonical (RLP.decode throws)
-  if (first === 0x81 && (value[at + 1] ?? 0x80) < 0x80) return -1
-  return at + 1 + first - 0x80
-}
-
-function stringStart(value: Uint8Array, at: number): number {
-  return value[at]! < 0x80 ? at : at + 1
-}
-
-/** value[start, end) in an array of its own: a loop, as a new small array lives in the heap (no buffer made). */
-function copy(value: Uint8Array, start: number, end: number): Uint8Array {
+/**
+ * The string item at [at, end) of `value`, its bytes in an array of their own: a loop, as a new small array lives
+ * in the heap (no buffer made, as slice makes one).
+ */
+function copy(value: Uint8Array, at: number, end: number): Uint8Array {
+  const start = at + headerLength(value, at)
   const out = new Uint8Array(end - start)
   for (let i = start; i < end; i++) out[i - start] = value[i]!
   return out
