@@ -1,4 +1,3 @@
-
 import { readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
