@@ -10,11 +10,12 @@
  */
 import type { Common } from '@ethereumjs/common'
 import { createTx, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
-import { Address, bigIntToBytes, bytesToBigInt, setLengthLeft } from '@ethereumjs/util'
+import { bigIntToBytes, bytesToBigInt, setLengthLeft } from '@ethereumjs/util'
 import { type FilledRequest, toTxData } from '../../domain/call-request.js'
 import { keyOf } from '../../domain/block-record.js'
 import type { TxRecord, UserTxRecord } from '../../domain/types.js'
 import { adoptCommon, callCommon } from '../../evm/chain-common.js'
+import { setKnownSender } from '../../evm/patches/known-sender.js'
 import { decodeTransaction } from '../pool/admission.js'
 
 const ADDRESS_LIMIT = 1n << 160n
@@ -51,7 +52,7 @@ function markedSender(tx: TypedTransaction, common: Common): Uint8Array | undefi
 
 function record(tx: TypedTransaction, sender: Uint8Array, common: Common): UserTxRecord {
   // runTx asks the transaction for its sender: answer the impersonated one instead of recovering
-  ;(tx as { getSenderAddress: () => Address }).getSenderAddress = () => new Address(sender)
+  setKnownSender(tx, sender)
   adoptCommon(tx, common)
   const raw = tx.serialize()
   return { hash: tx.hash(), tx, sender, raw }

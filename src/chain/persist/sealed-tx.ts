@@ -16,11 +16,12 @@ import {
   type TxOptions,
   type TypedTransaction,
 } from '@ethereumjs/tx'
-import { Address, bigIntToUnpaddedBytes } from '@ethereumjs/util'
+import { bigIntToUnpaddedBytes } from '@ethereumjs/util'
 import { decodeViews, type Item } from '../../domain/rlp-views.js'
 import type { TxRecord } from '../../domain/types.js'
 import { keccak256 } from '../../evm/crypto.js'
 import { adoptCommon, callCommon } from '../../evm/chain-common.js'
+import { setKnownSender } from '../../evm/patches/known-sender.js'
 
 export class SealedTx implements TxRecord {
   readonly hash: Uint8Array
@@ -51,7 +52,7 @@ export class SealedTx implements TxRecord {
   private decode(): TypedTransaction {
     const tx = fromStored(this.raw, { common: callCommon(this.#common), freeze: false })
     const sender = this.sender
-    ;(tx as { getSenderAddress: () => Address }).getSenderAddress = () => new Address(sender)
+    setKnownSender(tx, sender)
     if (this.hash) tx.cache.hash = this.hash
     return adoptCommon(tx, this.#common)
   }

@@ -6,7 +6,7 @@
 import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx'
-import { Address, bytesToBigInt } from '@ethereumjs/util'
+import { bytesToBigInt } from '@ethereumjs/util'
 import {
   EmptyAuthListError,
   ExceedsBlockGasLimitError,
@@ -24,6 +24,7 @@ import {
 import { MAX_TX_BYTES } from '../../limits.js'
 import { keccak256 } from '../../evm/crypto.js'
 import { adoptCommon, callCommon } from '../../evm/chain-common.js'
+import { setKnownSender } from '../../evm/patches/known-sender.js'
 import type { TxRecord, UserTxRecord } from '../../domain/types.js'
 import { DepositTransaction } from '../../domain/deposit-transaction.js'
 import { DEPOSIT_TX_TYPE } from '../../domain/deposit-encoding.js'
@@ -82,7 +83,7 @@ function rememberSender(tx: TypedTransaction): Uint8Array {
   const publicKey = tx.getSenderPublicKey()
   const sender = keccak256(publicKey).slice(12)
   tx.cache.senderPubKey = publicKey
-  ;(tx as { getSenderAddress: () => Address }).getSenderAddress = () => new Address(sender)
+  setKnownSender(tx, sender)
   return sender
 }
 

@@ -11,6 +11,7 @@ import type { StateManagerInterface } from '@ethereumjs/common'
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import { callCommon, commonAt, throwawayVmCommon } from '../chain-common.js'
 import { stateAt } from '../state-views.js'
+import { setKnownSender } from '../patches/known-sender.js'
 import type { VmPool } from './vm-pool.js'
 import type { CallEvms } from './fast-call.js'
 import type { StateSource } from './call-state.js'
@@ -107,7 +108,7 @@ export async function executeOn(
   const nonce = request.nonce ?? (await stateManager.getAccount(from))?.nonce ?? 0n
   const tx = buildTx(request, nonce, gasLimit, common)
   // an unsigned transaction "from" anyone: the sender is what the caller says it is
-  ;(tx as { getSenderAddress: () => Address }).getSenderAddress = () => from
+  setKnownSender(tx, from)
   try {
     return await withBudget(
       vm.evm,

@@ -8,9 +8,13 @@ import { expect, test } from 'vitest'
  * Every reach into @ethereumjs's internals lives in this folder, where installEvmPatches checks it at
  * start-up. A source scan of src/ outside it, by the forms such a reach takes: a member named with a leading
  * underscore (`x._trie`, `x['_trie']`, a cast to `{ _trie: … }`), a cast to a type naming a member that an
- * @ethereumjs class declares private or protected (`as unknown as { checkpointed: boolean }`), and a
- * prototype of an @ethereumjs class.
+ * @ethereumjs class declares private or protected (`as unknown as { checkpointed: boolean }`), a
+ * prototype of an @ethereumjs class, and a method runTx calls replaced on an instance (`tx.getSenderAddress = …`,
+ * `Object.assign(tx, { getSenderAddress })`).
  */
+/** Public methods that @ethereumjs's own code calls, so replacing one on an instance changes how it runs. */
+const RUN_METHODS = new Set(['getSenderAddress'])
+
 const here = dirname(fileURLToPath(import.meta.url))
 const src = join(here, '../..')
 const root = join(src, '..')
@@ -73,6 +77,19 @@ function reaches(path: string, hidden: Set<string>): string[] {
       node.argumentExpression.text.startsWith('_')
     )
       at(node, `['${node.argumentExpression.text}']`)
+    if (
+      ts.isBinaryExpression(node) &&
+      node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+      ts.isPropertyAccessExpression(node.left) &&
+      RUN_METHODS.has(node.left.name.text)
+    )
+      at(node, `.${node.left.name.text} replaced`)
+    if (ts.isCallExpression(node) && node.expression.getText(file) === 'Object.assign')
+      for (const arg of node.arguments.slice(1))
+        if (ts.isObjectLiteralExpression(arg))
+          for (const property of arg.properties)
+            if (property.name && ts.isIdentifier(property.name) && RUN_METHODS.has(property.name.text))
+              at(property, `.${property.name.text} replaced`)
     if (ts.isAsExpression(node) && ts.isTypeLiteralNode(node.type))
       for (const member of node.type.members) {
         const name = member.name && ts.isIdentifier(member.name) ? member.name.text : undefined

@@ -96,6 +96,7 @@ const FIELDS = scoped('field', [
   { touches: 'MerkleStateManager._trie, MerkleStateManager._checkpointCount', file: 'fields.ts' },
   { touches: 'Common._chainParams, Common._buildParamsCache', file: 'fields.ts' },
   { touches: 'BlockHeader.keccakFunction, BlockHeader.prototype (call headers)', file: 'fields.ts' },
+  { touches: 'a transaction’s getSenderAddress (a sender already known)', file: 'known-sender.ts' },
   {
     touches: 'EVM._optsCached, EVM._opcodes, EVM._dynamicGasHandlers, EVM._handlers, EVM._opcodeMap',
     file: 'discovery-evm.ts',

@@ -10,6 +10,7 @@ import { authorizationListData, type CallRequest } from '../../../domain/call-re
 import type { TxRecord } from '../../../domain/types.js'
 import { ChainIdMismatchError } from '../../../errors.js'
 import { keccak256 } from '../../crypto.js'
+import { setKnownSender } from '../../patches/known-sender.js'
 
 /**
  * Transaction params with no EIP-7825 cap on a transaction's gas: geth lets a simulated call use all the gas
@@ -89,6 +90,7 @@ export function simulatedTx(call: FilledCall, common: Common): TxRecord & { tx: 
   const hash = keccak256(raw)
   const sender = new Address(call.from)
   // unsigned: the sender is what the caller says, the hash that of the zero signature, as geth's
-  Object.assign(tx, { getSenderAddress: () => sender, hash: () => hash })
+  setKnownSender(tx, sender)
+  Object.assign(tx, { hash: () => hash })
   return { hash, tx, sender: call.from, raw }
 }
