@@ -24,8 +24,9 @@ test('a leader frozen with its socket open makes the feed idle and miss pongs; f
   let payloads = 0
   client.on('payload', () => payloads++)
   client.start()
-  await until(() => payloads >= 2, 'flashblocks from the running leader')
-  expect(client.isIdle).toBe(false)
+  await until(() => payloads >= 2 && !client!.isIdle, 'flashblocks from the running leader')
+  // a leader slowed by a busy machine may already have gone silent past the timeout once: count from here
+  const idlesBefore = client.stats.idles
 
   leader.pause()
   try {
@@ -33,6 +34,8 @@ test('a leader frozen with its socket open makes the feed idle and miss pongs; f
     expect(client.isIdle).toBe(true)
     await until(() => client!.stats.pongTimeouts >= 1, 'a missing pong to close the socket')
     expect(warnings.some((w) => /idle for 800 ms/.test(w))).toBe(true)
+    // one silence is one idle, however many timeouts and reconnects it lasts
+    expect(client.stats.idles).toBe(idlesBefore + 1)
   } finally {
     leader.resume()
   }
@@ -42,6 +45,6 @@ test('a leader frozen with its socket open makes the feed idle and miss pongs; f
   await resumed
   expect(next.metadata.blockNumber).toBeGreaterThan(0n)
   expect(client.isIdle).toBe(false)
-  expect(client.stats).toMatchObject({ idles: 1, decodeErrors: 0 })
+  expect(client.stats.decodeErrors).toBe(0)
   expect(client.stats.reconnects).toBeGreaterThanOrEqual(1)
 }, 60_000)
