@@ -5,11 +5,11 @@
  * caches hold (flash-builder.ts empties them past a bound), a Common's
  * chain parameters (a geth genesis's BPO schedule, the deposit contract), and the readonly `common` of a
  * header or transaction (chain-common.ts shares one Common among the chain's records), and a header's hash function
- * and prototype (block-context.ts builds a call's header from a stored one's fields). installEvmPatches checks each
- * is where these read it.
+ * and prototype (block-context.ts builds a call's header from a stored one's fields), and a Common's EIP params
+ * (eth_simulateV1's Common has its own). installEvmPatches checks each is where these read it.
  */
 import { BlockHeader } from '@ethereumjs/block'
-import type { Common } from '@ethereumjs/common'
+import { Common, type ParamsDict } from '@ethereumjs/common'
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import type { CodeCache, MerkleStateManager } from '@ethereumjs/statemanager'
 import type { StateManagerInterface } from '@ethereumjs/common'
@@ -52,6 +52,21 @@ export function replaceCommon(object: object, common: Common): void {
 /** The chain configuration a Common was made from (its own copy, which its params cache is built from). */
 export function chainParams(common: Common): Common['_chainParams'] {
   return common['_chainParams']
+}
+
+/**
+ * A copy of `common` whose EIP params are its own: the shared ones with each of `merged` merged over them in
+ * turn. Copies of a Common share its params object, which updateParams changes in place, so a merge into a
+ * plain copy reaches every Common of the chain. The copy's own copies (every transaction's and header's)
+ * share the result and skip the merge their constructors run, as chain-common.ts's callCommon copies do.
+ */
+export function commonWithOwnParams(common: Common, merged: ParamsDict[]): Common {
+  const own = common.copy()
+  own['_params'] = structuredClone(common['_params'])
+  for (const params of merged) Common.prototype.updateParams.call(own, params)
+  // an own property: Common.copy() carries it over to the copies
+  own.updateParams = () => {}
+  return own
 }
 
 /** Rebuilds a Common's params cache after its chain parameters were changed in place. */

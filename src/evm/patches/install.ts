@@ -94,7 +94,7 @@ const CHAIN_STATE = scoped('chain state', [
 ])
 const FIELDS = scoped('field', [
   { touches: 'MerkleStateManager._trie, MerkleStateManager._checkpointCount', file: 'fields.ts' },
-  { touches: 'Common._chainParams, Common._buildParamsCache', file: 'fields.ts' },
+  { touches: 'Common._chainParams, Common._buildParamsCache, Common._params', file: 'fields.ts' },
   { touches: 'BlockHeader.keccakFunction, BlockHeader.prototype (call headers)', file: 'fields.ts' },
   { touches: 'a transaction’s getSenderAddress (a sender already known)', file: 'known-sender.ts' },
   {

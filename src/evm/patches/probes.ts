@@ -33,6 +33,7 @@ export async function probeFields(): Promise<void> {
   const common = new Common({ chain: Mainnet, hardfork: Hardfork.Prague })
   need('Common._chainParams', chainParams(common)?.name === 'mainnet')
   need('Common._buildParamsCache', isFunction(common['_buildParamsCache']))
+  need('Common._params', typeof common['_params'] === 'object' && common['_params'] !== null)
 
   const state = new MerkleStateManager({ common })
   need('MerkleStateManager._trie', liveTrie(state) instanceof MerklePatriciaTrie)

@@ -92,19 +92,15 @@ export async function runSimulatedCall(
   const free = await precheck(ctx, call, tx)
   const baseFee = ctx.block.header.baseFeePerGas
   // a call without fees under `validation: false` is checked and priced on base fee zero (geth's NoBaseFee);
-  // the code it runs still reads the block's base fee
-  const block = createBlock(
-    { header: { ...ctx.block.header.toJSON(), gasUsed, ...(free && baseFee ? { baseFeePerGas: 0n } : {}) } as never },
-    { common: ctx.vm.common, skipConsensusFormatValidation: true, freeze: false },
-  )
-  const blobBaseFee = ctx.blobBaseFee
-  if (blobBaseFee !== undefined) block.header.getBlobGasPrice = () => blobBaseFee
+  // the code it runs still reads the block's base fee: a block of its own, whose base fee shows at the first frame
+  const priceless = free && baseFee ? unpricedBlock(ctx) : undefined
+  const block = priceless ?? ctx.block
   const events = ctx.vm.evm.events!
   const reveal = () => {
     ;(block.header as { baseFeePerGas?: bigint }).baseFeePerGas = baseFee
     events.off('beforeMessage', reveal)
   }
-  if (free && baseFee) events.on('beforeMessage', reveal)
+  if (priceless) events.on('beforeMessage', reveal)
   let result: RunTxResult
   const restore = await allowContractSender(ctx.vm, new Address(call.from))
   ctx.tracer?.attach(ctx.vm)
@@ -117,6 +113,7 @@ export async function runSimulatedCall(
         runTx(ctx.vm, {
           tx,
           block,
+          blockGasUsed: gasUsed,
           skipNonce: true,
           skipBlockGasLimitValidation: true,
           skipHardForkValidation: true,
@@ -160,6 +157,21 @@ export async function runSimulatedCall(
       : {}),
   }
   return { result, logs, outcome }
+}
+
+/** The block's header with base fee zero, unfrozen (runSimulatedCall reveals the real one to the code). */
+function unpricedBlock(ctx: CallContext): Block {
+  const block = createBlock(
+    { header: { ...ctx.block.header.toJSON(), baseFeePerGas: 0n } as never },
+    { common: ctx.vm.common, skipConsensusFormatValidation: true, freeze: false },
+  )
+  withBlobBaseFee(block, ctx.blobBaseFee)
+  return block
+}
+
+/** Makes BLOBBASEFEE and blob gas prices read the block's `blobBaseFee` override, if it has one. */
+export function withBlobBaseFee(block: Block, blobBaseFee: bigint | undefined): void {
+  if (blobBaseFee !== undefined) block.header.getBlobGasPrice = () => blobBaseFee
 }
 
 const DELEGATION_PREFIX = new Uint8Array([0xef, 0x01, 0x00])

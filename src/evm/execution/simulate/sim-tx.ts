@@ -3,23 +3,44 @@
  * state, gas from what the block has left, fee fields zero), the type its fields imply (2 unless `gasPrice`
  * makes it legacy, blob or set-code ones by their fields), unsigned (v, r, s zero), hashed as such.
  */
+import { paramsBlock } from '@ethereumjs/block'
 import type { Common, ParamsDict } from '@ethereumjs/common'
+import { paramsEVM } from '@ethereumjs/evm'
 import { createTx, paramsTx, type TypedTransaction } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
+import { paramsVM } from '@ethereumjs/vm'
 import { authorizationListData, type CallRequest } from '../../../domain/call-request.js'
 import type { TxRecord } from '../../../domain/types.js'
 import { ChainIdMismatchError } from '../../../errors.js'
 import { keccak256 } from '../../crypto.js'
+import { commonWithOwnParams } from '../../patches/fields.js'
 import { setKnownSender } from '../../patches/known-sender.js'
 
 /**
  * Transaction params with no EIP-7825 cap on a transaction's gas: geth lets a simulated call use all the gas
- * its block has left. Every @ethereumjs transaction merges its params into its own Common, so the simulated
- * ones are given these.
+ * its block has left.
  */
 const SIMULATION_PARAMS: ParamsDict = {
   ...paramsTx,
   7825: { ...paramsTx[7825], maxTransactionGasLimit: 2 ** 62 },
+}
+
+const simulationCommons = new WeakMap<Common, Common>()
+
+/**
+ * What a request's VM at `common`'s fork and everything it makes (transactions, headers, the EVM) share: the
+ * params of blocks, the VM, the EVM and SIMULATION_PARAMS merged once into params of its own, which the chain's
+ * Commons do not see; its copies skip the params merge each @ethereumjs constructor runs (~0.3 ms a
+ * transaction). A copy per request: the VM listens to its Common's events, and goes with the request.
+ */
+export function simulationCommon(common: Common): Common {
+  let shared = simulationCommons.get(common)
+  // the chain's own Common moves from fork to fork while a chain is imported
+  if (!shared || shared.hardfork() !== common.hardfork()) {
+    shared = commonWithOwnParams(common, [paramsBlock, paramsVM, paramsEVM, SIMULATION_PARAMS])
+    simulationCommons.set(common, shared)
+  }
+  return shared.copy()
 }
 
 /** The top nonce (2^64 - 1): a sender's nonce wraps past it to zero, as geth's uint64 does. */
@@ -83,7 +104,7 @@ export function simulatedTx(call: FilledCall, common: Common): TxRecord & { tx: 
       ...(type === 4 ? { authorizationList: authorizationListData(call.authorizationList ?? []) } : {}),
       ...(type === 3 ? { blobVersionedHashes: call.blobVersionedHashes, maxFeePerBlobGas: call.maxFeePerBlobGas } : {}),
     } as never,
-    { common, params: SIMULATION_PARAMS, freeze: false },
+    { common, freeze: false },
   )
   if (call.nonce >= NONCE_MAX) Object.assign(tx, { nonce: call.nonce })
   const raw = tx.serialize()

@@ -24,11 +24,11 @@ import { commonAt } from '../../chain-common.js'
 import { type IndexedLog, TransferTracer } from './call-logs.js'
 import { applyStateOverrides } from '../state-overrides.js'
 import { type PlannedBlock, planBlocks, simulatedHeader } from './plan.js'
-import { runSimulatedCall } from './sim-call.js'
+import { runSimulatedCall, withBlobBaseFee } from './sim-call.js'
 import { markCheckpointed, recordTransaction, sealWithRoots } from '../../patches/block-builder.js'
 import { patchSimulationEvm } from '../../patches/install.js'
 import { interpreterByDefault } from '../../interpreter/call.js'
-import { fillCall, simulatedTx } from './sim-tx.js'
+import { fillCall, simulatedTx, simulationCommon } from './sim-tx.js'
 
 export interface SimulationBase {
   /** The chain's rules (each simulated block runs under its own fork of them). */
@@ -77,10 +77,7 @@ async function simulateBlocks(base: SimulationBase, request: SimulateRequest, ti
     const common = commonAt(base.common, { number, timestamp })
     let vm = vms.get(common)
     if (!vm) {
-      // a plain copy, not throwawayVmCommon's (whose params merge is switched off): simulated transactions set
-      // params of their own (SIMULATION_PARAMS); a copy's own event emitter still lets the VM go with the request
-      const vmCommon = common.copy()
-      vm = createVM({ common: vmCommon, stateManager: base.state, blockchain: blockchain as never })
+      vm = createVM({ common: simulationCommon(common), stateManager: base.state, blockchain: blockchain as never })
       if (interpreter)
         vm = vm.then((made) => {
           patchSimulationEvm(made.evm as EVM)
@@ -130,7 +127,12 @@ async function simulateBlock(
   markCheckpointed(builder)
   await applyStateOverrides(vm, planned.stateOverrides)
   await builder.initState()
-  const context = createBlock({ header: headerData as never }, { common, skipConsensusFormatValidation: true })
+  // the header every call of the block runs in (unfrozen: its blob base fee may be overridden)
+  const context = createBlock(
+    { header: headerData as never },
+    { common, skipConsensusFormatValidation: true, freeze: false },
+  )
+  withBlobBaseFee(context, o.blobBaseFee)
   const ctx = {
     vm,
     block: context,
