@@ -7,7 +7,7 @@
  * so they do not move with the machine's load (a block with one is left out of the figure); CPU is the
  * process's (all threads) over the round.
  *
- *   node --expose-gc --max-semi-space-size=256 --import tsx bench/block-building.ts [--mode idle|erc20]
+ *   node --expose-gc --min-semi-space-size=128 --max-semi-space-size=256 --import tsx bench/block-building.ts [--mode idle|erc20]
  *        [--rounds 5] [--blocks 40] [--txs 100]
  *
  * Prints one JSON line. Beside a baseline: run this file from a checkout of it (`git archive`, node_modules linked)
@@ -92,7 +92,10 @@ async function admit(): Promise<void> {
 /** When each collection started (performance.now()). */
 const collections: number[] = []
 new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) collections.push(entry.startTime)
+  for (const entry of list.getEntries()) {
+    collections.push(entry.startTime)
+    if (process.env.GC_DEBUG) console.error("gc", (entry as { detail?: { kind?: number; flags?: number } }).detail, entry.duration)
+  }
 }).observe({ entryTypes: ['gc'] })
 
 // a first round unmeasured: V8 compiles the building code

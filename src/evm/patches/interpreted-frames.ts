@@ -137,18 +137,25 @@ function unfitFrame(evm: EVM, message: Message): string | undefined {
   if (evm['_block'] === undefined || tx === undefined || !tx.origin.equals(message.caller)) return 'not a transaction'
   const journal = evm.journal as unknown as JournalFields
   if (evm.journal.accessList !== undefined || evm.journal.preimages !== undefined) return 'access list reported'
-  if (journal.journal.size > 0 || !transactionsWarmSet(evm, journal.alwaysWarmJournal, message))
-    return 'warm set beyond the transaction’s (access list, authorizations)'
-  return undefined
+  if (journal.journal.size > 0) return WARM_BEYOND
+  return warmSetMismatch(evm, journal.alwaysWarmJournal, message)
 }
 
-/** Whether `warm` is what runTx warms for every call and the interpreter's host warms: no more, no less. */
-function transactionsWarmSet(evm: EVM, warm: Map<string, Set<string>>, message: Message): boolean {
+const WARM_BEYOND = 'warm set beyond the transaction’s (access list, authorizations)'
+const WARM_SHORT = 'warm set short of the transaction’s (a call outside runTx)'
+
+/**
+ * Why `warm` is not what runTx warms for every call and the interpreter's host warms (the sender, recipient,
+ * coinbase and precompiles), or undefined when it is: short of it (a runCall of no transaction: the gasless
+ * whitelist's query), or beyond it.
+ */
+function warmSetMismatch(evm: EVM, warm: Map<string, Set<string>>, message: Message): string | undefined {
   const own = [message.caller.bytes, message.to!.bytes, evm['_block']!.header.coinbase.bytes].map((b) =>
     bytesToUnprefixedHex(b),
   )
-  if (!own.every((hex) => warm.has(hex))) return false
-  for (const hex of evm.precompiles.keys()) if (!warm.has(hex)) return false
-  for (const [hex, slots] of warm) if (slots.size > 0 || !(own.includes(hex) || evm.precompiles.has(hex))) return false
-  return true
+  if (!own.every((hex) => warm.has(hex))) return WARM_SHORT
+  for (const hex of evm.precompiles.keys()) if (!warm.has(hex)) return WARM_SHORT
+  for (const [hex, slots] of warm)
+    if (slots.size > 0 || !(own.includes(hex) || evm.precompiles.has(hex))) return WARM_BEYOND
+  return undefined
 }
