@@ -92,10 +92,7 @@ async function admit(): Promise<void> {
 /** When each collection started (performance.now()). */
 const collections: number[] = []
 new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) {
-    collections.push(entry.startTime)
-    if (process.env.GC_DEBUG) console.error("gc", (entry as { detail?: { kind?: number; flags?: number } }).detail, entry.duration)
-  }
+  for (const entry of list.getEntries()) collections.push(entry.startTime)
 }).observe({ entryTypes: ['gc'] })
 
 // a first round unmeasured: V8 compiles the building code

@@ -9,26 +9,16 @@ import { defaultConfig } from '../../config.js'
 import { encodeDeposit } from '../../domain/deposit-encoding.js'
 import type { BlockRecord, Flashblock } from '../../domain/types.js'
 import { interpreterStats } from '../interpreter/stats.js'
+import { CALLER, DELEGATOR, KV, KV_REVERT, LOOP, plain, VALUE_CALLER } from '../../../test/support/frame-programs.js'
 
 /**
  * The same blocks built twice, on a chain whose sequencer runs its transactions' and deposits' outermost frames
  * on the interpreter (patchBlockEvm) and on one that runs every frame on @ethereumjs: every flashblock, block
  * hash (over the state root, receipts root, logs bloom and gas used) and receipt must be the same.
  *
- * Raw programs, each deployed by a creation (the creations run on @ethereumjs: the interpreter runs calls only):
- * KV: with 64 bytes of calldata, slot word 0 := word 1 and LOG1(topic word 0, data word 1); else returns slot word 0.
+ * The programs (test/support/frame-programs.ts) are deployed by creations, which run on @ethereumjs: the
+ * interpreter runs calls only.
  */
-const KV = '366040146010575f35545f5260205ff35b6020355f35556020355f525f3560205fa100'
-/** Slot word 0 := word 1, then REVERT. */
-const KV_REVERT = '6020355f35555f5ffd'
-/** JUMPDEST, PUSH1 0, JUMP: runs until its gas is gone. */
-const LOOP = '5b600056'
-/** CALLs (no value, all gas) the address in word 0 with the rest of the calldata; returns success, then the output. */
-const CALLER = '5f5f36602090038060205f375f5f5f355af15f523d5f60203e3d6020015ff3'
-/** The same through DELEGATECALL: the callee's writes land in this account's storage. */
-const DELEGATOR = '5f5f36602090038060205f375f5f355af45f523d5f60203e3d6020015ff3'
-/** CALLs the address in word 0 with 1 wei and no input: the interpreter hands the frame back (a call with value). */
-const VALUE_CALLER = '5f5f5f5f60015f355af100'
 const PROGRAMS = {
   kv: KV,
   kvRevert: KV_REVERT,
@@ -195,18 +185,6 @@ function scenario(chain: Chain) {
 function comparable(flashblock: Flashblock): unknown {
   const { payloadId: _id, timing: _timing, ...rest } = flashblock
   return plain(rest)
-}
-
-function plain(value: unknown): unknown {
-  if (value instanceof Uint8Array) return bytesToHex(value)
-  if (typeof value === 'bigint') return value.toString()
-  if (Array.isArray(value)) return value.map(plain)
-  if (value === null || typeof value !== 'object') return value
-  const json = (value as { toJSON?: () => unknown }).toJSON
-  if (typeof json === 'function') return plain(json.call(value))
-  const out: Record<string, unknown> = {}
-  for (const [key, v] of Object.entries(value)) if (typeof v !== 'function') out[key] = plain(v)
-  return out
 }
 
 test('blocks built with the outermost frames on the interpreter are the blocks @ethereumjs alone builds', async () => {
