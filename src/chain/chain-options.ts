@@ -49,4 +49,9 @@ export type ChainOptions = Pick<
     dataDir?: string
     /** The sequencer's state caches' bound (default LIVE_STATE_CACHED_ENTRIES): a test's small one. */
     liveStateCachedEntries?: number
+    /**
+     * Whether the sequencer's transactions and deposits run their outermost frames on the EVM interpreter
+     * (default: unless PRECONF_EVM_INTERPRETER=0): a test's chain on @ethereumjs alone.
+     */
+    evmInterpreter?: boolean
   }

@@ -4,7 +4,10 @@
  * the pool (with the gasless whitelist as its gate on an OP chain) and the Chain over them; a data directory's
  * block in progress is restored before the chain is handed out.
  */
+import type { EVM } from '@ethereumjs/evm'
 import { createVM } from '@ethereumjs/vm'
+import { interpreterByDefault } from '../evm/interpreter/call.js'
+import { patchBlockEvm } from '../evm/patches/install.js'
 import { createChainCommon } from '../evm/chain-common.js'
 import { stateAt } from '../evm/state-views.js'
 import { liveTrie } from '../evm/patches/fields.js'
@@ -77,6 +80,8 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
   if (geth) common.setHardforkBy({ blockNumber: head.number, timestamp: head.header.timestamp })
   const blockchain = new StoreBlockHashes(store, fork?.blockHashes)
   const vm = await createVM({ common, stateManager, blockchain })
+  // the sequencer's transactions and deposits with their outermost frames on the interpreter
+  if (options.evmInterpreter ?? interpreterByDefault()) patchBlockEvm(vm.evm as EVM)
   const events = new TypedEmitter<ChainEvents>((event, err) =>
     logger.warn(`a ${event} listener failed: ${(err as Error).stack ?? err}`),
   )

@@ -13,6 +13,7 @@ import { effectiveGasPrice } from '../domain/gas-price.js'
 import { adoptCommon, callCommon } from './chain-common.js'
 import { LIVE_STATE_CACHED_ENTRIES } from '../limits.js'
 import { cachedEntries, checkpointDepth } from './patches/fields.js'
+import { onValueMessages } from './patches/interpreted-frames.js'
 import { flashblockOf } from './flashblock-of.js'
 import { type BlockParams, type FollowedBlock, openFollowedBlock, openLocalBlock } from './open-block.js'
 import { orderedTrieRoot } from './ordered-trie.js'
@@ -95,11 +96,12 @@ export class FlashBuilder {
     const blockedSenders = new Set<string>()
     const touched = new Map<string, Uint8Array>()
     const touch = (a: Address | undefined) => a && touched.set(a.toString(), a.bytes)
-    const onMessage = (m: Message) => {
+    // messages that move value only: the interpreter's frames, which emit no events, hand those back (interpreted-frames.ts)
+    const onMessage = onValueMessages((m: Message) => {
       if (m.value === 0n) return
       touch(m.caller)
       touch(m.to)
-    }
+    })
     const first = this.txs.length
     let depositsHeld = false
     let started = false

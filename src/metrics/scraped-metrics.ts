@@ -111,7 +111,7 @@ export function registerSources(registry: Registry, sources: MetricSources): () 
 
 /**
  * The interpreter (src/evm/interpreter/): eth_calls it answered and handed back by reason; eth_simulateV1's
- * calls whose outermost frame it ran and handed back by reason.
+ * calls and the sequencer's transactions and deposits whose outermost frame it ran and handed back by reason.
  */
 function registerInterpreter(registry: Registry): void {
   counter(
@@ -144,6 +144,22 @@ function registerInterpreter(registry: Registry): void {
     collect() {
       this.reset()
       for (const [reason, count] of interpreterStats.simulateFallbacks) this.inc({ reason }, count)
+    },
+  })
+  counter(
+    registry,
+    'preconf_evm_interpreter_block_calls_total',
+    'Transactions and deposits of the sequencer’s blocks whose outermost frame the EVM interpreter ran',
+    () => interpreterStats.built,
+  )
+  new Counter({
+    name: 'preconf_evm_interpreter_block_fallbacks_total',
+    help: 'Transactions and deposits of the sequencer’s blocks whose outermost frame @ethereumjs ran, by reason (an opcode, a creation, an access list or authorization, a call with value)',
+    labelNames: ['reason'],
+    registers: [registry],
+    collect() {
+      this.reset()
+      for (const [reason, count] of interpreterStats.buildFallbacks) this.inc({ reason }, count)
     },
   })
 }

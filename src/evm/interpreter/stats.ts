@@ -12,6 +12,10 @@ export const interpreterStats = {
   simulated: 0,
   /** Those whose frame @ethereumjs ran, by reason (an opcode, or a transaction the interpreter's frame does not fit). */
   simulateFallbacks: new Map<string, number>(),
+  /** Transactions and deposits of the sequencer's blocks whose outermost frame the interpreter ran (interpreted-frames.ts). */
+  built: 0,
+  /** Those whose frame @ethereumjs ran, by reason. */
+  buildFallbacks: new Map<string, number>(),
 }
 
 export function countFallback(reason: string, into = interpreterStats.fallbacks): void {

@@ -21,6 +21,8 @@ export const hookRuns = {
   topFrame: 0,
   /** eth_simulateV1 frames given to the interpreter inside runTx (interpreted-frames.ts). */
   interpretedFrames: 0,
+  /** Block building's frames given to the interpreter inside runTx and a deposit's runCall (interpreted-frames.ts). */
+  blockFrames: 0,
   /** Calls whose warm set was set whole (warm-set.ts). */
   warmSet: 0,
   /** Clock checks of @ethereumjs's own loop under a budget (budget-steps.ts). */

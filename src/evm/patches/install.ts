@@ -7,7 +7,8 @@
  * Two scopes. The call path's own EVMs (execution/fast-call.ts) get their hooks one EVM at a time
  * (`patchCallEvm`): a subclass of the shipped Interpreter, their own runInterpreter and opcode table; no
  * other EVM sees them. eth_simulateV1's VMs get theirs the same way (`interpretFrames`, interpreted-frames.ts):
- * their outermost frames on the interpreter. One hook is process-wide: the time budget's step count on the shipped runStep
+ * their outermost frames on the interpreter; so does the chain's own VM, whose runTx and deposits build the
+ * sequencer's blocks (`patchBlockEvm`, where create-chain.ts makes it). One hook is process-wide: the time budget's step count on the shipped runStep
  * (budget-steps.ts), which runTx's calls need. `{ processWide: false }` leaves every shipped class untouched
  * (the differential tests' unpatched run, where runTx's side is @ethereumjs as published).
  */
@@ -29,10 +30,10 @@ interface PatchHook {
   touches: string
   /**
    * The call path's own EVMs only, eth_simulateV1's VMs (their EVMs one by one, where simulate.ts makes
-   * them), every EVM in the process, the chain's own trie and state manager (wrapped per instance where the
+   * them), the chain's VM that builds the blocks (where create-chain.ts makes it), every EVM in the process, the chain's own trie and state manager (wrapped per instance where the
    * chain is made), or a field read or written where it is used.
    */
-  scope: 'call path' | 'simulation' | 'process' | 'chain state' | 'field'
+  scope: 'call path' | 'simulation' | 'block building' | 'process' | 'chain state' | 'field'
   /** Its file in src/evm/patches/. */
   file: string
   /** Its count in hookRuns, for a hook that runs with the EVM. */
@@ -77,6 +78,14 @@ const SIMULATION = scoped('simulation', [
       'EVM.runInterpreter at depth 0 (per EVM), EVM._block, EVM._tx, Journal.journal, .alwaysWarmJournal, .touchAddress',
     file: 'interpreted-frames.ts',
     counter: 'interpretedFrames',
+  },
+])
+const BLOCK_BUILDING = scoped('block building', [
+  {
+    touches:
+      "EVM.runInterpreter at depth 0 (the chain VM's), EVM._block, EVM._tx, EVM.events listeners, Journal.journal, .alwaysWarmJournal, .touchAddress",
+    file: 'interpreted-frames.ts',
+    counter: 'blockFrames',
   },
 ])
 const PROCESS = scoped('process', [
@@ -137,7 +146,14 @@ async function install(processWide: boolean): Promise<Installed> {
   // made before the process-wide hook: the call path's loop calls the shipped runStep as it found it
   const CallPathInterpreter = callPathInterpreter(internals)
   if (processWide) countBudgetSteps(internals.Interpreter)
-  const hooks = [...CALL_PATH, ...SIMULATION, ...(processWide ? PROCESS : []), ...CHAIN_STATE, ...FIELDS]
+  const hooks = [
+    ...CALL_PATH,
+    ...SIMULATION,
+    ...BLOCK_BUILDING,
+    ...(processWide ? PROCESS : []),
+    ...CHAIN_STATE,
+    ...FIELDS,
+  ]
   installed = { report: { ethereumjs: ETHEREUMJS_VERSION, processWide, hooks }, internals, CallPathInterpreter }
   return installed
 }
@@ -159,6 +175,15 @@ export function assertEvmPatchesInstalled(): void {
 export function patchSimulationEvm(evm: EVM): boolean {
   current()
   return interpretFrames(evm)
+}
+
+/**
+ * Runs the outermost frames of `evm` (the chain's VM: runTx of each transaction the sequencer includes and the
+ * runCall of each deposit) on the interpreter, frame by frame where its fork fits.
+ */
+export function patchBlockEvm(evm: EVM): void {
+  current()
+  interpretFrames(evm, 'block building')
 }
 
 /** Makes `evm` one of the call path's: its opcode table, jump analyses, loop and frames (see each file). */

@@ -7,25 +7,18 @@ import type { SimulateBlockSpec, SimulatedBlock } from '../../domain/simulate.js
 import { interpreterStats } from '../interpreter/stats.js'
 import { simulate } from '../execution/simulate/simulate.js'
 import { isolatedStateAt } from '../state-views.js'
+import {
+  CALL_THEN_REVERT,
+  CALLER,
+  COUNT_THEN_CREATE,
+  DELEGATOR,
+  KV,
+  KV_REVERT,
+  LOOP,
+  plain,
+} from '../../../test/support/frame-programs.js'
 
-/**
- * Programs, each at an address of its own through the first block's state overrides.
- * KV: with 64 bytes of calldata, slot word 0 := word 1 and LOG1(topic word 0, data word 1); else returns slot word 0.
- */
-const KV = '366040146010575f35545f5260205ff35b6020355f35556020355f525f3560205fa100'
-/** Slot word 0 := word 1, then REVERT. */
-const KV_REVERT = '6020355f35555f5ffd'
-/** JUMPDEST, PUSH1 0, JUMP: runs until its gas is gone. */
-const LOOP = '5b600056'
-/** CALLs (no value, all gas) the address in word 0 with the rest of the calldata; returns success, then the output. */
-const CALLER = '5f5f36602090038060205f375f5f5f355af15f523d5f60203e3d6020015ff3'
-/** The same through DELEGATECALL: the callee's writes land in this account's storage. */
-const DELEGATOR = '5f5f36602090038060205f375f5f355af45f523d5f60203e3d6020015ff3'
-/** CALLs the address in word 0 (no input, all gas), then REVERTs. */
-const CALL_THEN_REVERT = '5f5f5f5f5f5f355af15f5ffd'
-/** Slot 0 += 1, then CREATE: the interpreter hands the frame back at CREATE, after its SSTORE. */
-const COUNT_THEN_CREATE = '5f546001015f555f5f5ff000'
-
+/** The programs (test/support/frame-programs.ts), each at an address of its own through the first block's state overrides. */
 const address = (n: number) => `0x${n.toString(16).padStart(40, '0')}`
 const bytes = (hex: string) => Uint8Array.from(Buffer.from(hex.replace(/^0x/, ''), 'hex'))
 const word = (v: bigint | string) => (typeof v === 'bigint' ? v.toString(16) : v.replace(/^0x/, '')).padStart(64, '0')
@@ -84,20 +77,6 @@ async function simulated(
     { common: chain.vm.common, base, state, blockHashes: chain.vm.blockchain as never, interpreter },
     { blocks, validation: options.validation ?? false, traceTransfers: options.traceTransfers ?? false },
   )
-}
-
-/** The blocks and calls as data: bytes as hex, numbers as strings, methods left out. */
-function plain(value: unknown): unknown {
-  if (value instanceof Uint8Array) return Buffer.from(value).toString('hex')
-  if (typeof value === 'bigint') return value.toString()
-  if (Array.isArray(value)) return value.map(plain)
-  if (value === null || typeof value !== 'object') return value
-  // a header or a transaction as its JSON (their objects hold their Common)
-  const json = (value as { toJSON?: () => unknown }).toJSON
-  if (typeof json === 'function') return plain(json.call(value))
-  const out: Record<string, unknown> = {}
-  for (const [key, v] of Object.entries(value)) if (typeof v !== 'function') out[key] = plain(v)
-  return out
 }
 
 /** Both runs, compared whole: each block's hash covers its state root, receipts root, logs bloom and gas used. */

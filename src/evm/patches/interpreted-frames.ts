@@ -1,27 +1,30 @@
 /**
- * eth_simulateV1's transactions with their outermost frame on the interpreter (src/evm/interpreter/), inside
- * runTx. runTx keeps the transaction's own work (nonce, gas purchase and refund, the coinbase's fee, EIP-161's
- * cleanup) and runCall the outermost message's (its journal checkpoint, its value moved, its code loaded, its
- * revert or commit); only the frame runCall hands runInterpreter at depth 0 runs here, over the VM's state,
- * which it reads and does not write while it runs. Its writes then go to that state and journal as
- * @ethereumjs's own frame would have left them (interpreter/frame-writes.ts), inside runCall's checkpoint;
- * its logs, refund and gas are its result's. A frame the interpreter hands back (Fallback: CREATE, a call
- * with value, ...) has written nothing and runs on @ethereumjs from its start; so does a frame the
- * interpreter's would not match: a contract creation, a traced run (listeners of the EVM's events, which
- * the interpreter does not emit), a warm set beyond the transaction's sender, recipient, coinbase and
- * precompiles (an access list's, an authorization's), code that starts 0xef. Each is counted by reason
- * (interpreterStats.simulateFallbacks).
+ * Transactions with their outermost frame on the interpreter (src/evm/interpreter/), inside runTx: eth_simulateV1's
+ * (scope 'simulation') and the sequencer's block building (scope 'block building': runTx of each transaction and
+ * the runCall of each deposit, opstack/run-deposit.ts). runTx keeps the transaction's own work (nonce, gas purchase
+ * and refund, the coinbase's fee, EIP-161's cleanup) and runCall the outermost message's (its journal checkpoint,
+ * its value moved, its code loaded, its revert or commit); only the frame runCall hands runInterpreter at depth 0
+ * runs here, over the VM's state, which it reads and does not write while it runs. Its writes then go to that
+ * state and journal as @ethereumjs's own frame would have left them (interpreter/frame-writes.ts), inside runCall's
+ * checkpoint; its logs, refund and gas are its result's. A frame the interpreter hands back (Fallback: CREATE, a
+ * call with value, ...) has written nothing and runs on @ethereumjs from its start; so does a frame the
+ * interpreter's would not match: a contract creation, a traced run (listeners of the EVM's events, which the
+ * interpreter does not emit, but for those that see only messages moving value: `onValueMessages`), a warm set
+ * other than the transaction's sender, recipient, coinbase and precompiles (an access list's, an authorization's,
+ * a bare runCall's), code that starts 0xef, a fork whose opcodes or prices are not the interpreter's. Each is
+ * counted by reason, per scope (interpreterStats).
  */
 import type { Block } from '@ethereumjs/block'
 import type { EVM, Message } from '@ethereumjs/evm'
 import type { Address } from '@ethereumjs/util'
 import { bytesToUnprefixedHex } from '@ethereumjs/util'
+import type { Common } from '@ethereumjs/common'
 import { interpreterFits } from '../interpreter/call.js'
 import { applyFrameWrites } from '../interpreter/frame-writes.js'
 import { Fallback } from '../interpreter/host.js'
 import { interpretMessage } from '../interpreter/run.js'
 import { countFallback, interpreterStats } from '../interpreter/stats.js'
-import { hookRuns } from './hook-runs.js'
+import { type HookName, hookRuns } from './hook-runs.js'
 import { topFrameFits } from './top-frame.js'
 
 type RunInterpreter = EVM['runInterpreter']
@@ -33,21 +36,52 @@ type JournalFields = {
 }
 const FRAME_EVENTS = ['step', 'beforeMessage', 'afterMessage'] as const
 
+/** Where a hooked EVM's frames are counted: the frames the interpreter ran, those handed back by reason, the hook's run. */
+const SCOPES = {
+  simulation: {
+    ran: () => interpreterStats.simulated++,
+    fallbacks: interpreterStats.simulateFallbacks,
+    hook: 'interpretedFrames' as HookName,
+  },
+  'block building': {
+    ran: () => interpreterStats.built++,
+    fallbacks: interpreterStats.buildFallbacks,
+    hook: 'blockFrames' as HookName,
+  },
+}
+export type FrameScope = keyof typeof SCOPES
+
 /**
- * Runs `evm`'s outermost frames on the interpreter (see the file's comment) when its fork's opcodes and
- * prices are the interpreter's; whether it does.
+ * `beforeMessage` listeners that look at messages moving value only (the block builder's, which lists the
+ * accounts whose balances a flashblock publishes): the interpreter hands back every frame that makes a call
+ * with value or runs SELFDESTRUCT (ops-call.ts, table.ts), so each such message still runs on @ethereumjs
+ * and reaches them; the outermost message's is emitted by runCall before its frame in any case.
  */
-export function interpretFrames(evm: EVM): boolean {
-  if (!(interpreterFits(evm.common) && topFrameFits(evm.common))) return false
+const valueListeners = new WeakSet<object>()
+
+/** Marks `listener` as one of those (see valueListeners); returns it. */
+export function onValueMessages<T extends object>(listener: T): T {
+  valueListeners.add(listener)
+  return listener
+}
+
+/**
+ * Runs `evm`'s outermost frames on the interpreter (see the file's comment), each counted in `scope`; whether
+ * it does. A simulation's VM runs one fork, checked here; the chain's VM moves from fork to fork with its
+ * blocks (a geth genesis's), so the block builder's frames are checked one by one.
+ */
+export function interpretFrames(evm: EVM, scope: FrameScope = 'simulation'): boolean {
+  if (scope === 'simulation' && !forkFits(evm.common)) return false
+  const counts = SCOPES[scope]
   const shipped = evm['runInterpreter']
   const interpreted: RunInterpreter = async function (this: EVM, message: Message, opts = {}) {
     if (message.depth !== 0) return shipped.call(this, message, opts)
-    const unfit = unfitFrame(this, message)
+    const unfit = forkFits(this.common) ? unfitFrame(this, message) : 'a fork the interpreter does not run'
     if (unfit !== undefined) {
-      countFallback(unfit, interpreterStats.simulateFallbacks)
+      countFallback(unfit, counts.fallbacks)
       return shipped.call(this, message, opts)
     }
-    hookRuns.interpretedFrames++
+    hookRuns[counts.hook]++
     const journal = this.journal as unknown as JournalFields
     try {
       const result = await interpretMessage(
@@ -66,16 +100,27 @@ export function interpretFrames(evm: EVM): boolean {
         },
         (host, r) => applyFrameWrites(this.stateManager, (a) => journal.touchAddress(a), host, r),
       )
-      interpreterStats.simulated++
+      counts.ran()
       return result
     } catch (err) {
       if (!(err instanceof Fallback)) throw err
-      countFallback(err.reason, interpreterStats.simulateFallbacks)
+      countFallback(err.reason, counts.fallbacks)
       return shipped.call(this, message, opts)
     }
   }
   evm['runInterpreter'] = interpreted
   return true
+}
+
+/** Whether the fork's opcodes and prices are the interpreter's, by Common and hardfork (the check reads a dozen EIPs). */
+const fitting = new WeakMap<Common, Map<string, boolean>>()
+function forkFits(common: Common): boolean {
+  let forks = fitting.get(common)
+  if (forks === undefined) fitting.set(common, (forks = new Map()))
+  const hardfork = common.hardfork()
+  let fits = forks.get(hardfork)
+  if (fits === undefined) forks.set(hardfork, (fits = interpreterFits(common) && topFrameFits(common)))
+  return fits
 }
 
 /** Why the interpreter's frame would not be the one @ethereumjs runs here, or undefined when it would. */
@@ -86,23 +131,31 @@ function unfitFrame(evm: EVM, message: Message): string | undefined {
   if (code[0] === 0xef) return 'code starting 0xef (EOF or an EIP-7702 delegation)'
   // BLOBHASH reads zero on the interpreter, whose calls carry no blobs
   if ((message.blobVersionedHashes?.length ?? 0) > 0) return 'blob transaction'
-  if (FRAME_EVENTS.some((name) => evm.events.listenerCount(name) > 0)) return 'traced (EVM event listeners)'
+  if (FRAME_EVENTS.some((name) => evm.events.listeners(name).some((l) => !valueListeners.has(l))))
+    return 'traced (EVM event listeners)'
   const tx = evm['_tx']
   if (evm['_block'] === undefined || tx === undefined || !tx.origin.equals(message.caller)) return 'not a transaction'
   const journal = evm.journal as unknown as JournalFields
   if (evm.journal.accessList !== undefined || evm.journal.preimages !== undefined) return 'access list reported'
-  if (journal.journal.size > 0 || !transactionsWarmSet(evm, journal.alwaysWarmJournal, message))
-    return 'warm set beyond the transaction’s (access list, authorizations)'
-  return undefined
+  if (journal.journal.size > 0) return WARM_BEYOND
+  return warmSetMismatch(evm, journal.alwaysWarmJournal, message)
 }
 
-/** Whether `warm` is what runTx warms for every call and the interpreter's host warms: no more, no less. */
-function transactionsWarmSet(evm: EVM, warm: Map<string, Set<string>>, message: Message): boolean {
+const WARM_BEYOND = 'warm set beyond the transaction’s (access list, authorizations)'
+const WARM_SHORT = 'warm set short of the transaction’s (a call outside runTx)'
+
+/**
+ * Why `warm` is not what runTx warms for every call and the interpreter's host warms (the sender, recipient,
+ * coinbase and precompiles), or undefined when it is: short of it (a runCall of no transaction: the gasless
+ * whitelist's query), or beyond it.
+ */
+function warmSetMismatch(evm: EVM, warm: Map<string, Set<string>>, message: Message): string | undefined {
   const own = [message.caller.bytes, message.to!.bytes, evm['_block']!.header.coinbase.bytes].map((b) =>
     bytesToUnprefixedHex(b),
   )
-  if (!own.every((hex) => warm.has(hex))) return false
-  for (const hex of evm.precompiles.keys()) if (!warm.has(hex)) return false
-  for (const [hex, slots] of warm) if (slots.size > 0 || !(own.includes(hex) || evm.precompiles.has(hex))) return false
-  return true
+  if (!own.every((hex) => warm.has(hex))) return WARM_SHORT
+  for (const hex of evm.precompiles.keys()) if (!warm.has(hex)) return WARM_SHORT
+  for (const [hex, slots] of warm)
+    if (slots.size > 0 || !(own.includes(hex) || evm.precompiles.has(hex))) return WARM_BEYOND
+  return undefined
 }

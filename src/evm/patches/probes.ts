@@ -53,6 +53,7 @@ export async function probeFields(): Promise<void> {
   need('Journal.alwaysWarmJournal', hasWarmJournal(evm))
   need('Journal.journal', isMap(evm.journal['journal']))
   need('Journal.touchAddress', isFunction(evm.journal['touchAddress']))
+  need('EVM.events.listeners', isFunction(evm.events?.listeners))
   // runCall sets the call's transaction and block context where runInterpreter reads them
   await evm.runCall({ to: createZeroAddress(), gasLimit: 100_000n })
   need('EVM._tx', typeof evm['_tx']?.gasPrice === 'bigint')
