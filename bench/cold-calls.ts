@@ -100,7 +100,8 @@ async function firstCalls(target: Target, c: CallCase, file?: number): Promise<s
   const out: string[] = []
   const sum = { all: 0, main: 0 }
   for (let i = 0; i < CALLS; i++) {
-    if (file !== undefined) writeSync(file, `=== cold-calls.ts: call ${i + 1} ===\n`)
+    // the monotonic clock in µs, as a --cpu-prof profile's sample times count it: a profile cut per call
+    if (file !== undefined) writeSync(file, `=== cold-calls.ts: call ${i + 1} === at ${monotonicUs()}\n`)
     const cpu0 = threadsCpuMs(target.pid!)
     const main0 = threadsCpuMs(target.pid!, target.pid)
     const t0 = performance.now()
@@ -113,9 +114,11 @@ async function firstCalls(target: Target, c: CallCase, file?: number): Promise<s
     sum.main += main
   }
   out.push(`Σ ${sum.all.toFixed(0)} (${sum.main.toFixed(0)})`)
-  if (file !== undefined) writeSync(file, '=== cold-calls.ts: end ===\n')
+  if (file !== undefined) writeSync(file, `=== cold-calls.ts: end === at ${monotonicUs()}\n`)
   return out
 }
+
+const monotonicUs = () => (process.hrtime.bigint() / 1000n).toString()
 
 const load = () =>
   loadavg()

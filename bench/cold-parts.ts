@@ -1,5 +1,5 @@
 /**
- * A fresh process's first heavy calls without HTTP or other processes: a chain in process with the heavy-call
+ * A fresh process's first heavy calls without HTTP or other processes: a service in process with the heavy-call
  * contracts (bench/heavy-setup.ts's quote and aggregate), the CLI's warm-up (src/warm-up.ts; not with
  * --no-warm-up) and 3 s for it, then the interpreter's analysis of the quote contract's code (a new copy each
  * time: what a contract nobody called before costs), and the first six calls of each case through the
@@ -14,10 +14,8 @@ import { encodeDeployData, encodeFunctionData, getContractAddress, type Abi, typ
 import heavy from '../test/fixtures/HeavyCalls.json' with { type: 'json' }
 import { testToken } from '../test/support/fixtures.js'
 import { signTx } from '../test/support/sign-tx.js'
-import { createChain } from '../src/chain/create-chain.js'
-import { defaultConfig } from '../src/config.js'
+import { startFrozenService } from '../test/support/harness.js'
 import { analyse } from '../src/evm/interpreter/analysis.js'
-import { installEvmPatches } from '../src/evm/patches/install.js'
 import { warmUp } from '../src/warm-up.js'
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4))
@@ -27,8 +25,9 @@ const mainMs = () => {
   return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6
 }
 const heavyCalls = heavy.HeavyCalls as unknown as { abi: Abi; bytecode: Hex }
-await installEvmPatches()
-const chain = await createChain(defaultConfig({ quiet: true }))
+// a service whose chain moves only when mined here (its warm-up's calls go through its dispatcher)
+const service = await startFrozenService()
+const { chain } = service
 let nonce = 0
 async function send(to: Uint8Array | null, data: Hex): Promise<Uint8Array> {
   await chain.sendRawTransaction(
@@ -44,7 +43,7 @@ const token = await send(
 )
 const calls = await send(null, heavyCalls.bytecode)
 await send(calls, encodeFunctionData({ abi: heavyCalls.abi, functionName: 'addPools', args: [8n, 7n] }))
-if (!process.argv.includes('--no-warm-up')) warmUp(chain)
+if (!process.argv.includes('--no-warm-up')) warmUp(service)
 await new Promise((r) => setTimeout(r, 3000))
 
 const code = (await chain.readerAt(chain.store.latest().header.stateRoot).readCode!(new Address(calls))) as Uint8Array
@@ -77,5 +76,5 @@ for (const name of (process.argv.find((a) => a.startsWith('--only='))?.slice(7) 
   }
   console.log(`${name}: main-thread ms [wall] of calls 1-6: ${out.join(' ')}`)
 }
-await chain.stop()
+await service.close()
 process.exit(0)

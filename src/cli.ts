@@ -82,7 +82,7 @@ async function main(argv: string[]): Promise<void> {
   if (!config.quiet) process.stdout.write(banner(service))
   // not in fork mode, where the oracle's state is read from the upstream; PRECONF_WARM_UP=0: a process that
   // meets its first calls cold (bench/cold-calls.ts measures both)
-  if ('chain' in service && config.forkUrl === undefined && process.env.PRECONF_WARM_UP !== '0') warmUp(service.chain)
+  if ('chain' in service && config.forkUrl === undefined && process.env.PRECONF_WARM_UP !== '0') warmUp(service)
 }
 
 await main(process.argv.slice(2))

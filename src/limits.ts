@@ -275,11 +275,12 @@ export const WARM_UP_CALLS = 8
 
 /**
  * Slices of the interpreter's heating loop the CLI's warm-up runs after its calls, one per turn of the event
- * loop (src/evm/interpreter/heat.ts, ~1-2 ms each once hot): V8 had optimised every arithmetic helper by the
- * ~22nd (--trace-opt). A CLI process's CPU in the 3 s after it is ready: ~270-380 ms with them against
- * ~160-200 with the calls alone (load 12), most of it V8's compiler threads.
+ * loop (src/evm/interpreter/heat.ts, ~2-4 ms each once hot): V8 had optimised every arithmetic helper by the
+ * ~22nd of the 24 slices of 120 000 gas it once had (--trace-opt); a round now also writes slots and makes 8 child
+ * calls, in 40 slices of 480 000 gas. A CLI process's CPU in the 6 s after it is ready, less its idle CPU: 333-365
+ * ms against 167-281 with the 24 smaller slices (load 9-11), most of it V8's compiler threads.
  */
-export const WARM_UP_HEAT_SLICES = 24
+export const WARM_UP_HEAT_SLICES = 40
 
 /**
  * eth_calls of the warm-up with a 24 KB calldata to an account without code, after the L1 fee calls: a call's

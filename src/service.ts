@@ -12,6 +12,9 @@ import { handlerContexts } from './handlers/context.js'
 import { handlers } from './handlers/index.js'
 import { connectFilters } from './filters/service.js'
 import { createApp } from './server/app.js'
+import { type Answer, handleBody } from './server/jsonrpc.js'
+import type { JsonRpcResponse } from './server/envelope.js'
+import type { Endpoint } from '../generated/methods.js'
 import { registerDocs } from './server/docs.js'
 import { registerLivePage } from './server/live.js'
 import { registerHealth } from './server/health.js'
@@ -43,6 +46,11 @@ interface ServiceBase {
   feed: FeedPublisher
   /** This instance's Prometheus registry (GET /metrics). */
   metrics: ServiceMetrics
+  /**
+   * Answers a JSON-RPC body on `endpoint` in process, through the dispatcher a POST goes through (validation,
+   * handler, errors), not counted in the metrics nor rate limited: the CLI's warm-up (warm-up.ts).
+   */
+  answer(endpoint: Endpoint, body: unknown): Answer<JsonRpcResponse | JsonRpcResponse[] | undefined>
   /** Stops accepting, finishes what is in flight, releases everything. Safe to call twice. */
   close(): Promise<void>
 }
@@ -57,6 +65,9 @@ export interface RunningService extends ServiceBase {
 export interface RunningFollower extends ServiceBase {
   follower: FollowerBackend
 }
+
+/** The client of answer()'s calls: the process itself. */
+const IN_PROCESS = { ip: '127.0.0.1' }
 
 /** The host part of a URL clients can use: a wildcard bind is reached through loopback. */
 function urlHost(host: string): string {
@@ -126,12 +137,13 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
   const redis = config.redisUrl !== undefined
   const sources: MetricSources = { backend, subscriptions, feed, rateLimit, redis }
   const metrics = new ServiceMetrics(sources)
+  const context = handlerContexts(backend, config, filters, flashblocksStatus)
   const app = await createApp({
     config,
     handlers,
     limiter,
     websocket: { hub: subscriptions, publisher: feed },
-    context: handlerContexts(backend, config, filters, flashblocksStatus),
+    context,
     observer: metrics,
   })
   registerMetrics(app, metrics, sources)
@@ -171,6 +183,7 @@ export async function startService(overrides: Partial<Config> = {}): Promise<Run
     subscriptions,
     feed,
     metrics,
+    answer: (endpoint, body) => handleBody(endpoint, body, context(endpoint, IN_PROCESS), { handlers }),
     close: () => (closing ??= release()),
   }
   return follower ? { ...service, follower } : { ...service, chain: chain! }

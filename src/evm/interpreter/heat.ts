@@ -8,7 +8,13 @@
  * --running 20, trace-opt: `significant`, `put`, `take`, `divSmall`, `unsignedDivide` compiled in those calls;
  * the divisions have since moved into the WebAssembly kernel (kernel-ops.ts); dropping 10 of the loop's 14 division
  * passes then changed neither a first quote's nor a first shiftCombinations' CPU beyond the rounds' spread, nor the
- * heating's own, so they stay. Heating SSTOREs of new slots too made those first calls 2-3× slower: not done).
+ * heating's own, so they stay). SSTOREs of new slots and balanceOf child calls are heated too: a fresh server's
+ * first shiftCombinations compiled SSTORE's path (store, write, same, equals, slot, original) during its first
+ * calls, and an aggregate's the child calls' (the CALL handler, enter, touch: ~1 000 child frames before V8
+ * optimises them, and one balanceOf call a round left them to be compiled during an aggregate's first calls,
+ * 64-144 ms of a compiler thread each under load). With 8 child calls and 8 SSTOREs a round, the first three
+ * calls' CPU of all threads, shiftCombinations 42-48 → 12-22 ms, aggregate 19-20 → 11-17 (bench/cold-calls.ts,
+ * load 8-12, with the dispatcher's warm-up calls of warm-up.ts).
  *
  * `heat` runs a loop of those opcodes on operands of every width (a 256-bit generator's value shifted right by
  * 0-255 bits: divisors of every limb count, zero, one limb, signs either way), with what such a call does
@@ -59,9 +65,17 @@ function round(): number[] {
     out.push(...load(FREE), 0x80, ...push1(0x60), 0x01, ...push1(FREE), 0x52, 0x52)
   }
   out.push(...load(X), 0x54, 0x50, ...push1(4), 0x35, 0x50)
-  // an ERC-20 balanceOf by STATICCALL (an aggregator's child frames), of x's holder
-  out.push(...BALANCE_OF, ...push1(0xe0), 0x1b, ...push1(SCRATCH), 0x52, ...load(X), ...push1(SCRATCH + 4), 0x52)
-  out.push(...call(0xfa, READER, [SCRATCH, 0x24], [SCRATCH, 0x20]), 0x3d, 0x50)
+  // slots nobody wrote written (x's, y's: a state test's or a swap's results), every SSTORE price: a new value,
+  // the same again, then cleared (PrimingSource's slot of an even last byte holds a value, of an odd one none)
+  for (const at of [X, Y]) {
+    out.push(...load(at), ...load(at), 0x55, ...load(at), ...load(at), 0x55, 0x5f, ...load(at), 0x55)
+    out.push(...load(at), ...push1(1), 0x01, ...load(at), 0x55)
+  }
+  // ERC-20 balanceOf by STATICCALL (an aggregator's child frames), of x's holder and y's
+  for (const at of [X, Y, X, Y, X, Y, X, Y]) {
+    out.push(...BALANCE_OF, ...push1(0xe0), 0x1b, ...push1(SCRATCH), 0x52, ...load(at), ...push1(SCRATCH + 4), 0x52)
+    out.push(...call(0xfa, READER, [SCRATCH, 0x24], [SCRATCH, 0x20]), 0x3d, 0x50)
+  }
   out.push(...load(X), ...push32(A), 0x02, ...push32(C), 0x01, 0x80, ...push1(X), 0x52)
   out.push(...load(X), ...push32(C), 0x02, ...push32(A), 0x18, ...push1(Y), 0x52)
   for (const [k, shift] of SHIFTS.entries()) {
@@ -74,6 +88,7 @@ function round(): number[] {
     out.push(0x5f, 0x19, ...load(Y), ...load(X), 0x09, 0x50)
     out.push(...load(Y), ...load(D), 0x02, 0x50)
     out.push(...load(Y), ...push1(shift), 0x1d, 0x50) // SAR
+    out.push(...load(D), ...load(Y), 0x12, 0x50, ...load(D), ...load(Y), 0x13, 0x50) // SLT, SGT (signed bounds)
     out.push(...load(Y), ...push1(k * 2), 0x0b, 0x50, ...load(Y), ...push1(k * 2), 0x1a, 0x50) // SIGNEXTEND, BYTE
     // EXP: an exponent of 1-32 bytes, of one byte, and a power of two
     if (k % 3 === 0) out.push(...load(D), ...load(X), 0x0a, 0x50)
@@ -88,8 +103,8 @@ const code = assemble([
   ...[{ at: 'loop' }, 0x5b, ...round(), { to: 'loop' }, 0x56],
 ])
 
-/** A slice's gas: ~8 rounds (~1-2 ms on the 2-core machine), so a request never waits long behind one. */
-const SLICE_GAS = 120_000
+/** A slice's gas: a few rounds (~2-4 ms on the loaded 2-core machine), so a request never waits long behind one. */
+const SLICE_GAS = 480_000
 
 /**
  * A contract's code is analysed once (analysis.ts), when it is first called: those functions never get hot

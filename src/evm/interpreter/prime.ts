@@ -18,6 +18,7 @@ import type { StateSource } from '../execution/call-state.js'
 import { analyse, HOT } from './analysis.js'
 import { Frame } from './frame.js'
 import { Host } from './host.js'
+import { Journal } from './journal.js'
 
 /** An item of a priming program: a byte, a label's position, or a PUSH2 of a label's position. */
 type Item = number | { at: string } | { to: string }
@@ -197,6 +198,7 @@ const RUNS = 3
  */
 export function prime(run: (f: Frame) => void | Promise<void>): void {
   Object.setPrototypeOf(new Uint8Array(0), Buffer.prototype)
+  growJournal()
   runThrowaway(run, assemble([{ at: 'loop' }, 0x5b, { to: 'loop' }, 0x56]), 2_000)
   const code = priming()
   const program = analyse(code)
@@ -207,6 +209,19 @@ export function prime(run: (f: Frame) => void | Promise<void>): void {
     if (error !== 'out of gas' || !program.prefixes[code.length - LOOP])
       throw new Error(`interpreter: the priming program ended with ${error} before its loop`)
   }
+}
+
+/**
+ * A journal's words grown once, before any code reading them is optimised: the field is then known to be
+ * written after construction. A call writing more slots than the first words hold (shiftCombinations: one per
+ * combination) otherwise grew it during the call and threw away SLOAD's optimised code (--trace-deopt:
+ * `code dependencies`).
+ */
+function growJournal(): void {
+  const journal = new Journal()
+  const first = journal.words.length
+  while (journal.words.length === first) journal.alloc()
+  journal.release()
 }
 
 const source = new PrimingSource()
