@@ -146,6 +146,22 @@ function registerInterpreter(registry: Registry): void {
       for (const [reason, count] of interpreterStats.simulateFallbacks) this.inc({ reason }, count)
     },
   })
+  counter(
+    registry,
+    'preconf_evm_interpreter_trace_calls_total',
+    'debug_trace* transactions (replayed or traced) whose outermost frame the EVM interpreter ran inside runTx',
+    () => interpreterStats.traced,
+  )
+  new Counter({
+    name: 'preconf_evm_interpreter_trace_fallbacks_total',
+    help: 'debug_trace* transactions whose outermost frame @ethereumjs ran, by reason (an opcode, a creation, a struct logger, a traced frame that failed)',
+    labelNames: ['reason'],
+    registers: [registry],
+    collect() {
+      this.reset()
+      for (const [reason, count] of interpreterStats.traceFallbacks) this.inc({ reason }, count)
+    },
+  })
 }
 
 function registerEmbedded(registry: Registry, status: () => NonNullable<BackendStatus['embedded']>): void {

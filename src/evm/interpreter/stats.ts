@@ -12,6 +12,10 @@ export const interpreterStats = {
   simulated: 0,
   /** Those whose frame @ethereumjs ran, by reason (an opcode, or a transaction the interpreter's frame does not fit). */
   simulateFallbacks: new Map<string, number>(),
+  /** Transactions of debug_trace*'s replays and traces whose outermost frame the interpreter ran inside runTx. */
+  traced: 0,
+  /** Those whose frame @ethereumjs ran, by reason. */
+  traceFallbacks: new Map<string, number>(),
 }
 
 export function countFallback(reason: string, into = interpreterStats.fallbacks): void {

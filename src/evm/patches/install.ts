@@ -17,6 +17,7 @@ import type { HookName } from './hook-runs.js'
 import { type Internals, type InterpreterClass, loadInternals } from './internals.js'
 import { cacheJumpAnalysis } from './jump-analysis.js'
 import { interpretFrames } from './interpreted-frames.js'
+import { interpreterByDefault } from '../interpreter/call.js'
 import { leanFrames } from './lean-frames.js'
 import { EvmPatchError } from './patch-error.js'
 import { probeFields, probeInterpreter } from './probes.js'
@@ -29,10 +30,10 @@ interface PatchHook {
   touches: string
   /**
    * The call path's own EVMs only, eth_simulateV1's VMs (their EVMs one by one, where simulate.ts makes
-   * them), every EVM in the process, the chain's own trie and state manager (wrapped per instance where the
+   * them), debug_trace*'s VMs (one by one, where trace.ts and trace-call.ts make them), every EVM in the process, the chain's own trie and state manager (wrapped per instance where the
    * chain is made), or a field read or written where it is used.
    */
-  scope: 'call path' | 'simulation' | 'process' | 'chain state' | 'field'
+  scope: 'call path' | 'simulation' | 'trace' | 'process' | 'chain state' | 'field'
   /** Its file in src/evm/patches/. */
   file: string
   /** Its count in hookRuns, for a hook that runs with the EVM. */
@@ -75,6 +76,14 @@ const SIMULATION = scoped('simulation', [
   {
     touches:
       'EVM.runInterpreter at depth 0 (per EVM), EVM._block, EVM._tx, Journal.journal, .alwaysWarmJournal, .touchAddress',
+    file: 'interpreted-frames.ts',
+    counter: 'interpretedFrames',
+  },
+])
+const TRACE = scoped('trace', [
+  {
+    touches:
+      'EVM.runInterpreter at depth 0 (per EVM) and the same fields, on debug_trace* VMs (a replay, a traced call)',
     file: 'interpreted-frames.ts',
     counter: 'interpretedFrames',
   },
@@ -136,7 +145,7 @@ async function install(processWide: boolean): Promise<Installed> {
   // made before the process-wide hook: the call path's loop calls the shipped runStep as it found it
   const CallPathInterpreter = callPathInterpreter(internals)
   if (processWide) countBudgetSteps(internals.Interpreter)
-  const hooks = [...CALL_PATH, ...SIMULATION, ...(processWide ? PROCESS : []), ...CHAIN_STATE, ...FIELDS]
+  const hooks = [...CALL_PATH, ...SIMULATION, ...TRACE, ...(processWide ? PROCESS : []), ...CHAIN_STATE, ...FIELDS]
   installed = { report: { ethereumjs: ETHEREUMJS_VERSION, processWide, hooks }, internals, CallPathInterpreter }
   return installed
 }
@@ -158,6 +167,16 @@ export function assertEvmPatchesInstalled(): void {
 export function patchSimulationEvm(evm: EVM): boolean {
   current()
   return interpretFrames(evm)
+}
+
+/**
+ * Runs the outermost frames of `evm` (a debug_trace* VM's: a block's replay, a traced call) on the interpreter
+ * where its fork fits, unless PRECONF_EVM_INTERPRETER=0; whether it does. Tracers of interpreted frames
+ * (interpreter/frame-tracer.ts) keep a traced transaction's frame there too.
+ */
+export function patchTraceEvm(evm: EVM): boolean {
+  current()
+  return interpreterByDefault() && interpretFrames(evm, 'trace')
 }
 
 /** Makes `evm` one of the call path's: its opcode table, jump analyses, loop and frames (see each file). */
