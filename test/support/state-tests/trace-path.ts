@@ -3,7 +3,8 @@
  * block's state (callTracer with its logs, prestateTracer without and with diffMode), once as the reference
  * path runs them (@ethereumjs's loop and its step and message events) and once on a VM whose outermost
  * frames run on the interpreter (patchTraceEvm, as trace.ts and trace-call.ts make theirs). The JSON outputs
- * must be the same, byte for byte.
+ * must be the same, byte for byte, and a tracer that fails on the reference path (a prestateTracer step
+ * with an empty stack, an account word wider than an address) must fail the same way.
  */
 import type { EVM } from '@ethereumjs/evm'
 import { createVM, runTx, type VM } from '@ethereumjs/vm'
@@ -31,35 +32,48 @@ async function traced(c: Case, budget: Budget, interpreted: boolean): Promise<Tr
   return { vm, run: async () => (await budget(vm.evm as EVM, () => runTx(vm, { tx, block }))).totalGasSpent }
 }
 
-/** The tracers' JSON outputs of the case's transaction; undefined when runTx refuses it, as the fixture expects. */
-async function traces(c: Case, budget: Budget, interpreted: boolean): Promise<string[] | undefined> {
-  const tx = txOf(c)
-  const calls = await traced(c, budget, interpreted)
-  const callTracer = attachCallTracer(calls.vm.evm as EVM, tx, { withLog: true })
-  let gas: bigint
+/** A tracer's JSON output, or the error it ended with (the reference path's own failures must be ours too). */
+async function outcome(work: () => Promise<unknown>): Promise<string> {
   try {
-    gas = await calls.run()
+    return JSON.stringify(await work())
+  } catch (err) {
+    return `threw ${(err as Error).message}`
+  }
+}
+
+/** The tracers' outputs of the case's transaction; undefined when it is refused, as the fixture expects. */
+async function traces(c: Case, budget: Budget, interpreted: boolean): Promise<string[] | undefined> {
+  let tx: ReturnType<typeof txOf>
+  let calls: Traced
+  try {
+    tx = txOf(c)
+    calls = await traced(c, budget, interpreted)
   } catch (err) {
     if (c.expected.expectException) return undefined
     throw err
+  }
+  const callTracer = attachCallTracer(calls.vm.evm as EVM, tx, { withLog: true })
+  let call: string
+  try {
+    const gas = await calls.run()
+    call = await outcome(async () => callTracer.result(gas))
+  } catch (err) {
+    if (c.expected.expectException) return undefined
+    call = `threw ${(err as Error).message}`
   } finally {
     callTracer.detach()
   }
-  const call = JSON.stringify(callTracer.result(gas))
   const touches = await traced(c, budget, interpreted)
-  const prestateTracer = attachPrestateTracer(
-    touches.vm.evm as EVM,
-    tx.getSenderAddress(),
-    blockOf(c.test).header.coinbase,
-  )
-  if (tx.to) prestateTracer.touch(tx.to.toString())
-  await touches.run().finally(() => prestateTracer.detach())
+  const prestate = attachPrestateTracer(touches.vm.evm as EVM, tx.getSenderAddress(), blockOf(c.test).header.coinbase)
+  if (tx.to) prestate.touch(tx.to.toString())
+  const ran = await outcome(() => touches.run().finally(() => prestate.detach()))
+  if (ran.startsWith('threw')) return [call, ran, ran]
   const { state: pre } = await preState(c.test.pre, stateTestCommon(c.fork))
   const post = touches.vm.stateManager
   return [
     call,
-    JSON.stringify(await prestateTracer.result(pre, post, false)),
-    JSON.stringify(await prestateTracer.result(pre, post, true)),
+    await outcome(() => prestate.result(pre, post, false)),
+    await outcome(() => prestate.result(pre, post, true)),
   ]
 }
 

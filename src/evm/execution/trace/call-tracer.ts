@@ -72,7 +72,7 @@ export function attachCallTracer(
       const offset = Number(s[s.length - 1])
       const size = Number(s[s.length - 2])
       const topics = Array.from({ length: n }, (_, i) => `0x${s[s.length - 3 - i].toString(16).padStart(64, '0')}`)
-      addLog(step.address.toString(), topics, bytesToHex(step.memory.subarray(offset, offset + size)))
+      addLog(step.address.toString(), topics, bytesToHex(logData(step.memory, offset, size)))
     }
     resolve?.()
   }
@@ -131,6 +131,21 @@ export function attachCallTracer(
     },
   }
 }
+
+/**
+ * A LOG's data as the log holds it: the step's memory is the frame's before the LOG expands it, so what lies
+ * beyond it reads as zeros (as in the receipt, and geth's trace). A size no memory could reach leaves the
+ * data short: that LOG runs out of gas, and its frame's logs are dropped.
+ */
+function logData(memory: Uint8Array, offset: number, size: number): Uint8Array {
+  if (offset + size <= memory.length || size > MAX_PADDED_LOG) return memory.subarray(offset, offset + size)
+  const data = new Uint8Array(size)
+  if (offset < memory.length) data.set(memory.subarray(offset))
+  return data
+}
+
+/** 16 MB: its memory alone costs more gas than a block holds. */
+const MAX_PADDED_LOG = 1 << 24
 
 /**
  * geth's clearFailedLogs and log indexes: a failed frame's logs and those of every frame under it are
