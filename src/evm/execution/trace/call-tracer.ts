@@ -66,9 +66,10 @@ export function attachCallTracer(
   }
   const onStep = (step: InterpreterStep, resolve?: () => void) => {
     if (CALL_OPS.has(step.opcode.name)) lastOp.set(step.depth, step.opcode.name)
-    if (options.withLog && step.opcode.name.startsWith('LOG')) {
-      const n = Number(step.opcode.name.slice(3))
-      const s = step.stack
+    const s = step.stack
+    const n = options.withLog && step.opcode.name.startsWith('LOG') ? Number(step.opcode.name.slice(3)) : -1
+    // a LOG short of stack items fails (its frame's logs are dropped): its step has no log to read
+    if (n >= 0 && s.length >= 2 + n) {
       const offset = Number(s[s.length - 1])
       const size = Number(s[s.length - 2])
       const topics = Array.from({ length: n }, (_, i) => `0x${s[s.length - 3 - i].toString(16).padStart(64, '0')}`)

@@ -28,6 +28,8 @@ export function attachPrestateTracer(evm: EVM, sender: Address, coinbase: Addres
   const onStep = (step: InterpreterStep, resolve?: () => void) => {
     const op = step.opcode.name
     const top = step.stack[step.stack.length - 1]
+    // an opcode on an empty stack fails before it reads anything (its step comes all the same)
+    if (top === undefined) return resolve?.()
     if (op === 'SLOAD' || op === 'SSTORE') touch(step.address.toString()).add(slotKey(top))
     if (['BALANCE', 'EXTCODESIZE', 'EXTCODECOPY', 'EXTCODEHASH', 'SELFDESTRUCT'].includes(op)) touch(accountKey(top))
     resolve?.()
