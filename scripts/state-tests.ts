@@ -1,5 +1,5 @@
 /**
- * `npm run test:state [-- --group G] [--fork Cancun|Prague] [--path runTx|call|reexec|frames] [--verbose]`: every
+ * `npm run test:state [-- --group G] [--fork Cancun|Prague] [--path runTx|call|reexec|frames|trace] [--verbose]`: every
  * state-test case of test/evm-state/fixtures (the Cancun and the Prague set, or `--fork`'s) through each
  * path, and per path the figure passed / total, the expected failures by reason and any unexplained failure
  * by name. Exits 1 on an unexplained failure. The vitest suite
@@ -83,7 +83,7 @@ for (const [path, f] of totals) {
   const fast =
     path === 'call'
       ? ` (the fast path ran ${f.fastPath})`
-      : path === 'frames'
+      : path === 'frames' || path === 'trace'
         ? ` (the interpreter ran ${f.fastPath} outermost frames)`
         : path === 'reexec'
           ? ` (${upstream.asked('eth_getProof')} eth_getProof calls, for EIP-7610's creation check)`
@@ -94,8 +94,8 @@ for (const [path, f] of totals) {
   for (const [reason, ids] of byReason)
     process.stdout.write(`  expected (${ids.length}): ${reason}\n    ${ids.join(', ')}\n`)
   for (const e of f.failed) process.stdout.write(`  FAILED ${e.id}: ${e.why}\n`)
-  if (path === 'frames')
-    for (const [reason, n] of interpreterStats.simulateFallbacks)
+  if (path === 'frames' || path === 'trace')
+    for (const [reason, n] of path === 'frames' ? interpreterStats.simulateFallbacks : interpreterStats.traceFallbacks)
       process.stdout.write(`  handed to @ethereumjs (${n}): ${reason}\n`)
   if (values.verbose) for (const e of f.expected) process.stdout.write(`    ${e.id}: ${e.why}\n`)
 }

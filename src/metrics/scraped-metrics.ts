@@ -111,7 +111,8 @@ export function registerSources(registry: Registry, sources: MetricSources): () 
 
 /**
  * The interpreter (src/evm/interpreter/): eth_calls it answered and handed back by reason; eth_simulateV1's
- * calls and the sequencer's transactions and deposits whose outermost frame it ran and handed back by reason.
+ * calls, the sequencer's transactions and deposits, and debug_trace*'s transactions whose outermost frame it
+ * ran and handed back by reason.
  */
 function registerInterpreter(registry: Registry): void {
   counter(
@@ -120,46 +121,60 @@ function registerInterpreter(registry: Registry): void {
     'eth_calls the EVM interpreter answered',
     () => interpreterStats.answered,
   )
-  new Counter({
-    name: 'preconf_evm_interpreter_fallbacks_total',
-    help: 'eth_calls the EVM interpreter handed to the @ethereumjs path, by reason (an opcode or a case it does not run)',
-    labelNames: ['reason'],
-    registers: [registry],
-    collect() {
-      this.reset()
-      for (const [reason, count] of interpreterStats.fallbacks) this.inc({ reason }, count)
-    },
-  })
+  reasonCounter(
+    registry,
+    'preconf_evm_interpreter_fallbacks_total',
+    'eth_calls the EVM interpreter handed to the @ethereumjs path, by reason (an opcode or a case it does not run)',
+    interpreterStats.fallbacks,
+  )
   counter(
     registry,
     'preconf_evm_interpreter_simulate_calls_total',
     'eth_simulateV1 calls whose outermost frame the EVM interpreter ran inside runTx',
     () => interpreterStats.simulated,
   )
-  new Counter({
-    name: 'preconf_evm_interpreter_simulate_fallbacks_total',
-    help: 'eth_simulateV1 calls whose outermost frame @ethereumjs ran, by reason (an opcode, or a call the interpreter does not take: a creation, a traced run, an access list)',
-    labelNames: ['reason'],
-    registers: [registry],
-    collect() {
-      this.reset()
-      for (const [reason, count] of interpreterStats.simulateFallbacks) this.inc({ reason }, count)
-    },
-  })
+  reasonCounter(
+    registry,
+    'preconf_evm_interpreter_simulate_fallbacks_total',
+    'eth_simulateV1 calls whose outermost frame @ethereumjs ran, by reason (an opcode, or a call the interpreter does not take: a creation, a traced run, an access list)',
+    interpreterStats.simulateFallbacks,
+  )
   counter(
     registry,
     'preconf_evm_interpreter_block_calls_total',
     'Transactions and deposits of the sequencer’s blocks whose outermost frame the EVM interpreter ran',
     () => interpreterStats.built,
   )
+  reasonCounter(
+    registry,
+    'preconf_evm_interpreter_block_fallbacks_total',
+    'Transactions and deposits of the sequencer’s blocks whose outermost frame @ethereumjs ran, by reason (an opcode, a creation, an access list or authorization, a call with value)',
+    interpreterStats.buildFallbacks,
+  )
+  counter(
+    registry,
+    'preconf_evm_interpreter_trace_calls_total',
+    'debug_trace* transactions (replayed or traced) whose outermost frame the EVM interpreter ran inside runTx',
+    () => interpreterStats.traced,
+  )
+  reasonCounter(
+    registry,
+    'preconf_evm_interpreter_trace_fallbacks_total',
+    'debug_trace* transactions whose outermost frame @ethereumjs ran, by reason (an opcode, a creation, a struct logger, a traced frame that failed)',
+    interpreterStats.traceFallbacks,
+  )
+}
+
+/** A counter labelled by reason, read from `counts` at each scrape. */
+function reasonCounter(registry: Registry, name: string, help: string, counts: Map<string, number>): void {
   new Counter({
-    name: 'preconf_evm_interpreter_block_fallbacks_total',
-    help: 'Transactions and deposits of the sequencer’s blocks whose outermost frame @ethereumjs ran, by reason (an opcode, a creation, an access list or authorization, a call with value)',
+    name,
+    help,
     labelNames: ['reason'],
     registers: [registry],
     collect() {
       this.reset()
-      for (const [reason, count] of interpreterStats.buildFallbacks) this.inc({ reason }, count)
+      for (const [reason, count] of counts) this.inc({ reason }, count)
     },
   })
 }

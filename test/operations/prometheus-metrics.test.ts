@@ -57,6 +57,8 @@ describe('GET /metrics on the embedded chain', () => {
       preconf_evm_interpreter_simulate_fallbacks_total: 'COUNTER',
       preconf_evm_interpreter_block_calls_total: 'COUNTER',
       preconf_evm_interpreter_block_fallbacks_total: 'COUNTER',
+      preconf_evm_interpreter_trace_calls_total: 'COUNTER',
+      preconf_evm_interpreter_trace_fallbacks_total: 'COUNTER',
     })
   })
 

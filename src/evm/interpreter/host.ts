@@ -14,6 +14,7 @@ import { type Account, Address, hexToBytes } from '@ethereumjs/util'
 import { addressKey, byteKey, wordKey } from '../../domain/map-keys.js'
 import type { Budget } from '../execution/budget.js'
 import type { StateSource } from '../execution/call-state.js'
+import type { FrameTracer } from './frame-tracer.js'
 import { Journal, Slot } from './journal.js'
 import * as w from './word.js'
 
@@ -96,6 +97,8 @@ export class Host {
   refund = 0
   /** GASPRICE: what the call's sender pays per gas (0 for a call without fee fields). */
   gasPrice = 0n
+  /** A traced transaction's tracer of child frames and logs (frame-tracer.ts); none on calls. */
+  tracer: FrameTracer | undefined = undefined
   private readonly touched = new Map<string, Touched>()
   private readonly precompiles: Map<string, PrecompileFunc>
 

@@ -4,7 +4,7 @@
  * failed child's writes, warmings, logs and refunds. RETURN, REVERT, STOP and INVALID end a frame. A call
  * with value, an EIP-7702 delegation and the CREATE family restart the call on the reference path.
  */
-import type { ExecResult } from '@ethereumjs/evm'
+import { EVMError, type ExecResult } from '@ethereumjs/evm'
 import { FAILED, Frame, RETURNED, REVERTED } from './frame.js'
 import { COLD_ACCOUNT, STACK_LIMIT, WARM } from './shapes.js'
 import { Fallback, type Touched } from './host.js'
@@ -103,6 +103,17 @@ function enter(
   }
   const mark = host.journal.mark()
   touch(f, kind, target)
+  const delegated = kind === DELEGATECALL || kind === CALLCODE
+  const caller = kind === DELEGATECALL ? f.caller : f.addressBytes
+  // @ethereumjs's Message: a DELEGATECALL's or CALLCODE's `to` is the caller's own address
+  host.tracer?.enter(
+    kind,
+    caller,
+    delegated ? f.addressBytes : target.bytes,
+    kind === DELEGATECALL ? f.value : 0n,
+    gas,
+    input,
+  )
   const { precompile } = target
   if (precompile) {
     // as EVM.runPrecompile calls it (the call path's EVMs have no debug logging); a copy of the input, as
@@ -115,15 +126,15 @@ function enter(
   if (code.length === 0) {
     host.journal.keep()
     f.gas += gas
+    host.tracer?.exit(0n, EMPTY, undefined)
     return pushResult(f, out, true)
   }
-  const delegated = kind === DELEGATECALL || kind === CALLCODE
   const child = Frame.take(
     host,
     code,
     analyse(code),
     delegated ? f.account : target,
-    kind === DELEGATECALL ? f.caller : f.addressBytes,
+    caller,
     input,
     f.isStatic || kind === STATICCALL,
     f.depth + 1,
@@ -133,8 +144,8 @@ function enter(
   const logs = host.logs.length
   const refund = host.refund
   const done = run(child)
-  if (done !== undefined) return done.then(() => returned(f, child, mark, logs, refund, out))
-  returned(f, child, mark, logs, refund, out)
+  if (done !== undefined) return done.then(() => returned(f, child, gas, mark, logs, refund, out))
+  returned(f, child, gas, mark, logs, refund, out)
 }
 
 /**
@@ -159,6 +170,7 @@ export function isRipemd(a: Uint8Array): boolean {
 
 function precompiled(f: Frame, result: ExecResult, gas: number, out: Out, mark: number): void {
   const failed = result.exceptionError !== undefined
+  f.host.tracer?.exit(result.executionGasUsed, result.returnValue, result.exceptionError?.error)
   if (failed) f.host.journal.revert(mark)
   else f.host.journal.keep()
   if (!failed) {
@@ -168,9 +180,14 @@ function precompiled(f: Frame, result: ExecResult, gas: number, out: Out, mark: 
   pushResult(f, out, !failed)
 }
 
-/** The child's end: its writes kept or undone, its gas and output handed back, the frame given back. */
-function returned(f: Frame, child: Frame, mark: number, logs: number, refund: number, out: Out): void {
+/** The child's end (of `gas`): its writes kept or undone, its gas and output handed back, the frame given back. */
+function returned(f: Frame, child: Frame, gas: number, mark: number, logs: number, refund: number, out: Out): void {
   const { host } = f
+  host.tracer?.exit(
+    BigInt(child.status === FAILED ? gas : gas - child.gas),
+    child.status === FAILED ? EMPTY : child.out,
+    child.status === FAILED ? child.error : child.status === REVERTED ? EVMError.errorMessages.REVERT : undefined,
+  )
   if (child.status === RETURNED) host.journal.keep()
   else {
     host.journal.revert(mark)

@@ -66,7 +66,9 @@ function log(topics: number): Handler {
       list.push(topic)
     }
     f.sp -= 2 + topics
-    f.host.logs.push([f.addressBytes, list, f.read(offset, length)])
+    const data = f.read(offset, length)
+    f.host.logs.push([f.addressBytes, list, data])
+    f.host.tracer?.log(f.addressBytes, list, data)
   }
 }
 

@@ -29,7 +29,18 @@ function after<T, U>(value: T | Promise<T>, then: (v: T) => U): U | Promise<U> {
   return value instanceof Promise ? value.then(then) : then(value)
 }
 
+/** A tracer's report of a state opcode reached (frame-tracer.ts): the word on top of the stack. */
+function traced(f: Frame, what: 'account' | 'slot'): void {
+  const { tracer } = f.host
+  if (tracer === undefined) return
+  const word = new Uint8Array(32)
+  w.toBytes32(f.stack, top(f), word, 0)
+  if (what === 'slot') tracer.slot?.(f.addressBytes, word)
+  else tracer.account?.(word)
+}
+
 function sload(f: Frame): void | Promise<void> {
+  traced(f, 'slot')
   const { host, stack: s } = f
   const t = top(f)
   const slot = host.slot(f.account, s, t, false)
@@ -41,6 +52,7 @@ function sload(f: Frame): void | Promise<void> {
 }
 
 function sstore(f: Frame): void | Promise<void> {
+  traced(f, 'slot')
   if (f.isStatic) return f.fail(STATIC_STATE_CHANGE)
   if (f.gas <= SSTORE_SENTRY) return f.fail(OUT_OF_GAS)
   const { host, stack: s } = f
@@ -79,6 +91,7 @@ function store(f: Frame, slot: Slot, original: number, s: Uint32Array, v: number
 /** An account read with EIP-2929's access cost; `then` gets the account's entry and state. */
 function accountOp(then: (f: Frame, t: number, a: Touched, account: Account | null) => void): Handler {
   return (f) => {
+    traced(f, 'account')
     const t = top(f)
     const a = f.host.accountAt(f.stack, t)
     if (!f.use(f.host.journal.warm(a) ? COLD_ACCOUNT : WARM)) return
@@ -102,6 +115,7 @@ export const stateOps: [number, Handler][] = [
   [
     0x3c,
     (f) => {
+      traced(f, 'account')
       const t = top(f)
       const a = f.host.accountAt(f.stack, t)
       const to = w.saturated(f.stack, t - 8)

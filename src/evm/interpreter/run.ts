@@ -14,6 +14,7 @@ import type { Paid } from '../execution/call-payment.js'
 import { type Budget, budgetOf, keepTime } from '../execution/budget.js'
 import { analyse, newCall } from './analysis.js'
 import { FAILED, Frame, MAX_GAS, RETURNED, REVERTED, RUNNING } from './frame.js'
+import type { FrameTracer } from './frame-tracer.js'
 import { Fallback, Host, type Touched } from './host.js'
 import { heat } from './heat.js'
 import { prime } from './prime.js'
@@ -117,6 +118,8 @@ export interface InterpretedMessage {
   gasLimit: bigint
   value: bigint
   gasPrice: bigint
+  /** A traced transaction's tracer of child frames and logs. */
+  tracer?: FrameTracer
 }
 
 /**
@@ -133,6 +136,7 @@ export async function interpretMessage(
   if (m.gasLimit > BigInt(MAX_GAS)) throw new Fallback('gas limit above the interpreter cap')
   const host = new Host(evm, source, m.block, m.caller.bytes, budgetOf(evm))
   host.gasPrice = m.gasPrice
+  host.tracer = m.tracer
   host.account(m.caller.bytes, true)
   host.account(m.block.header.coinbase.bytes, true)
   const target = host.account(m.to.bytes, true)

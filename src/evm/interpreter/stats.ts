@@ -16,6 +16,10 @@ export const interpreterStats = {
   built: 0,
   /** Those whose frame @ethereumjs ran, by reason. */
   buildFallbacks: new Map<string, number>(),
+  /** Transactions of debug_trace*'s replays and traces whose outermost frame the interpreter ran inside runTx. */
+  traced: 0,
+  /** Those whose frame @ethereumjs ran, by reason. */
+  traceFallbacks: new Map<string, number>(),
 }
 
 export function countFallback(reason: string, into = interpreterStats.fallbacks): void {

@@ -18,6 +18,7 @@ import type { HookName } from './hook-runs.js'
 import { type Internals, type InterpreterClass, loadInternals } from './internals.js'
 import { cacheJumpAnalysis } from './jump-analysis.js'
 import { interpretFrames } from './interpreted-frames.js'
+import { interpreterByDefault } from '../interpreter/call.js'
 import { leanFrames } from './lean-frames.js'
 import { EvmPatchError } from './patch-error.js'
 import { probeFields, probeInterpreter } from './probes.js'
@@ -30,10 +31,11 @@ interface PatchHook {
   touches: string
   /**
    * The call path's own EVMs only, eth_simulateV1's VMs (their EVMs one by one, where simulate.ts makes
-   * them), the chain's VM that builds the blocks (where create-chain.ts makes it), every EVM in the process, the chain's own trie and state manager (wrapped per instance where the
-   * chain is made), or a field read or written where it is used.
+   * them), debug_trace*'s VMs (one by one, where trace.ts and trace-call.ts make them), the chain's VM that
+   * builds the blocks (where create-chain.ts makes it), every EVM in the process, the chain's own trie and state
+   * manager (wrapped per instance where the chain is made), or a field read or written where it is used.
    */
-  scope: 'call path' | 'simulation' | 'block building' | 'process' | 'chain state' | 'field'
+  scope: 'call path' | 'simulation' | 'trace' | 'block building' | 'process' | 'chain state' | 'field'
   /** Its file in src/evm/patches/. */
   file: string
   /** Its count in hookRuns, for a hook that runs with the EVM. */
@@ -76,6 +78,14 @@ const SIMULATION = scoped('simulation', [
   {
     touches:
       'EVM.runInterpreter at depth 0 (per EVM), EVM._block, EVM._tx, Journal.journal, .alwaysWarmJournal, .touchAddress',
+    file: 'interpreted-frames.ts',
+    counter: 'interpretedFrames',
+  },
+])
+const TRACE = scoped('trace', [
+  {
+    touches:
+      'EVM.runInterpreter at depth 0 (per EVM) and the same fields, on debug_trace* VMs (a replay, a traced call)',
     file: 'interpreted-frames.ts',
     counter: 'interpretedFrames',
   },
@@ -149,6 +159,7 @@ async function install(processWide: boolean): Promise<Installed> {
   const hooks = [
     ...CALL_PATH,
     ...SIMULATION,
+    ...TRACE,
     ...BLOCK_BUILDING,
     ...(processWide ? PROCESS : []),
     ...CHAIN_STATE,
@@ -175,6 +186,16 @@ export function assertEvmPatchesInstalled(): void {
 export function patchSimulationEvm(evm: EVM): boolean {
   current()
   return interpretFrames(evm)
+}
+
+/**
+ * Runs the outermost frames of `evm` (a debug_trace* VM's: a block's replay, a traced call) on the interpreter
+ * where its fork fits, unless PRECONF_EVM_INTERPRETER=0; whether it does. Tracers of interpreted frames
+ * (interpreter/frame-tracer.ts) keep a traced transaction's frame there too.
+ */
+export function patchTraceEvm(evm: EVM): boolean {
+  current()
+  return interpreterByDefault() && interpretFrames(evm, 'trace')
 }
 
 /**

@@ -1,18 +1,20 @@
 /**
+/**
  * Transactions with their outermost frame on the interpreter (src/evm/interpreter/), inside runTx: eth_simulateV1's
- * (scope 'simulation') and the sequencer's block building (scope 'block building': runTx of each transaction and
- * the runCall of each deposit, opstack/run-deposit.ts). runTx keeps the transaction's own work (nonce, gas purchase
- * and refund, the coinbase's fee, EIP-161's cleanup) and runCall the outermost message's (its journal checkpoint,
- * its value moved, its code loaded, its revert or commit); only the frame runCall hands runInterpreter at depth 0
- * runs here, over the VM's state, which it reads and does not write while it runs. Its writes then go to that
- * state and journal as @ethereumjs's own frame would have left them (interpreter/frame-writes.ts), inside runCall's
- * checkpoint; its logs, refund and gas are its result's. A frame the interpreter hands back (Fallback: CREATE, a
- * call with value, ...) has written nothing and runs on @ethereumjs from its start; so does a frame the
- * interpreter's would not match: a contract creation, a traced run (listeners of the EVM's events, which the
- * interpreter does not emit, but for those that see only messages moving value: `onValueMessages`), a warm set
- * other than the transaction's sender, recipient, coinbase and precompiles (an access list's, an authorization's,
- * a bare runCall's), code that starts 0xef, a fork whose opcodes or prices are not the interpreter's. Each is
- * counted by reason, per scope (interpreterStats).
+ * (scope 'simulation'), debug_trace*'s (scope 'trace': a block's replay, a traced call) and the sequencer's block
+ * building (scope 'block building': runTx of each transaction and the runCall of each deposit,
+ * opstack/run-deposit.ts). runTx keeps the transaction's own work (nonce, gas purchase and refund, the coinbase's
+ * fee, EIP-161's cleanup) and runCall the outermost message's (its journal checkpoint, its value moved, its code
+ * loaded, its revert or commit); only the frame runCall hands runInterpreter at depth 0 runs here, over the VM's
+ * state, which it reads and does not write while it runs. Its writes then go to that state and journal as
+ * @ethereumjs's own frame would have left them (interpreter/frame-writes.ts), inside runCall's checkpoint; its
+ * logs, refund and gas are its result's. A frame the interpreter hands back (Fallback: CREATE, a call with value,
+ * ...) has written nothing and runs on @ethereumjs from its start; so does a frame the interpreter's would not
+ * match: a contract creation, a traced run (listeners of the EVM's events, which the interpreter does not emit,
+ * but for a tracer of interpreted frames, interpreter/frame-tracer.ts, and for listeners that see only messages
+ * moving value: `onValueMessages`), a warm set other than the transaction's sender, recipient, coinbase and
+ * precompiles (an access list's, an authorization's, a bare runCall's), code that starts 0xef, a fork whose
+ * opcodes or prices are not the interpreter's. Each is counted by reason, per scope (interpreterStats).
  */
 import type { Block } from '@ethereumjs/block'
 import type { EVM, Message } from '@ethereumjs/evm'
@@ -24,6 +26,7 @@ import { applyFrameWrites } from '../interpreter/frame-writes.js'
 import { Fallback } from '../interpreter/host.js'
 import { interpretMessage } from '../interpreter/run.js'
 import { countFallback, interpreterStats } from '../interpreter/stats.js'
+import { type FrameTracing, markInterpreted, tracingOf } from '../interpreter/frame-tracer.js'
 import { type HookName, hookRuns } from './hook-runs.js'
 import { topFrameFits } from './top-frame.js'
 
@@ -41,6 +44,11 @@ const SCOPES = {
   simulation: {
     ran: () => interpreterStats.simulated++,
     fallbacks: interpreterStats.simulateFallbacks,
+    hook: 'interpretedFrames' as HookName,
+  },
+  trace: {
+    ran: () => interpreterStats.traced++,
+    fallbacks: interpreterStats.traceFallbacks,
     hook: 'interpretedFrames' as HookName,
   },
   'block building': {
@@ -67,18 +75,20 @@ export function onValueMessages<T extends object>(listener: T): T {
 
 /**
  * Runs `evm`'s outermost frames on the interpreter (see the file's comment), each counted in `scope`; whether
- * it does. A simulation's VM runs one fork, checked here; the chain's VM moves from fork to fork with its
+ * it does. A simulation's or a trace's VM runs one fork, checked here; the chain's VM moves from fork to fork with its
  * blocks (a geth genesis's), so the block builder's frames are checked one by one.
  */
 export function interpretFrames(evm: EVM, scope: FrameScope = 'simulation'): boolean {
-  if (scope === 'simulation' && !forkFits(evm.common)) return false
+  if (scope !== 'block building' && !forkFits(evm.common)) return false
   const counts = SCOPES[scope]
   const shipped = evm['runInterpreter']
   const interpreted: RunInterpreter = async function (this: EVM, message: Message, opts = {}) {
     if (message.depth !== 0) return shipped.call(this, message, opts)
-    const unfit = forkFits(this.common) ? unfitFrame(this, message) : 'a fork the interpreter does not run'
+    const tracing = tracingOf(this)
+    const unfit = forkFits(this.common) ? unfitFrame(this, message, tracing) : 'a fork the interpreter does not run'
     if (unfit !== undefined) {
       countFallback(unfit, counts.fallbacks)
+      tracing?.fallback()
       return shipped.call(this, message, opts)
     }
     hookRuns[counts.hook]++
@@ -97,18 +107,24 @@ export function interpretFrames(evm: EVM, scope: FrameScope = 'simulation'): boo
           gasLimit: message.gasLimit,
           value: message.value,
           gasPrice: this['_tx']!.gasPrice,
+          tracer: tracing?.tracer,
         },
-        (host, r) => applyFrameWrites(this.stateManager, (a) => journal.touchAddress(a), host, r),
+        (host, r) => {
+          if (tracing?.takes?.(r) === false) throw new Fallback('traced frame the tracer does not take')
+          return applyFrameWrites(this.stateManager, (a) => journal.touchAddress(a), host, r)
+        },
       )
       counts.ran()
       return result
     } catch (err) {
       if (!(err instanceof Fallback)) throw err
       countFallback(err.reason, counts.fallbacks)
+      tracing?.fallback()
       return shipped.call(this, message, opts)
     }
   }
   evm['runInterpreter'] = interpreted
+  markInterpreted(evm)
   return true
 }
 
@@ -124,14 +140,16 @@ function forkFits(common: Common): boolean {
 }
 
 /** Why the interpreter's frame would not be the one @ethereumjs runs here, or undefined when it would. */
-function unfitFrame(evm: EVM, message: Message): string | undefined {
+function unfitFrame(evm: EVM, message: Message, tracing: FrameTracing | undefined): string | undefined {
   if (message.isCreate || message.to === undefined) return 'contract creation'
   const code = message.code
   if (!(code instanceof Uint8Array) || message.isCompiled) return 'precompile'
   if (code[0] === 0xef) return 'code starting 0xef (EOF or an EIP-7702 delegation)'
   // BLOBHASH reads zero on the interpreter, whose calls carry no blobs
   if ((message.blobVersionedHashes?.length ?? 0) > 0) return 'blob transaction'
-  if (FRAME_EVENTS.some((name) => evm.events.listeners(name).some((l) => !valueListeners.has(l))))
+  // a tracer of interpreted frames (frame-tracer.ts) takes runCall's message events around this frame
+  const events = tracing === undefined ? FRAME_EVENTS : (['step'] as const)
+  if (events.some((name) => evm.events.listeners(name).some((l) => !valueListeners.has(l))))
     return 'traced (EVM event listeners)'
   const tx = evm['_tx']
   if (evm['_block'] === undefined || tx === undefined || !tx.origin.equals(message.caller)) return 'not a transaction'

@@ -10,8 +10,17 @@ interface Expected {
   reason: string
 }
 
-/** None: every path passes every case (EIP-7610's storage collisions included since the follower asks eth_getProof). */
-const EXPECTED: Record<string, Expected> = {}
+/**
+ * Every path passes every case (EIP-7610's storage collisions included since the follower asks eth_getProof),
+ * but for one trace the reference path cannot give.
+ */
+const EXPECTED: Record<string, Expected> = {
+  'stMemoryTest/buffer d347g0v0': {
+    paths: ['trace'],
+    reason:
+      'the reference path fails to trace it (@ethereumjs’s step event for a memory offset near 2^64 throws "Invalid typed array length"); the interpreter traces it',
+  },
+}
 
 export function expectedFailure(c: Case, path: PathName): string | undefined {
   for (const key of [c.id, `${c.group}/${c.name}`, c.group]) {

@@ -13,6 +13,7 @@ import type { Case } from './fixtures.js'
 import type { PreStateUpstream } from './pre-state-upstream.js'
 import { reexecuteCase } from './reexec-path.js'
 import { matchesFixture, runTxCase } from './run-tx.js'
+import { traceDifference } from './trace-path.js'
 
 export const PATHS = {
   runTx: "runTx on the pre-state gives the fixture's post-state root and logs hash",
@@ -20,6 +21,8 @@ export const PATHS = {
   reexec: "the follower's re-execution on upstream-backed state gives the fixture's post-state root and logs hash",
   frames:
     "runTx with its outermost frame on the interpreter, as eth_simulateV1 runs a call, gives the fixture's post-state root and logs hash",
+  trace:
+    'callTracer (with logs) and prestateTracer (without and with diffMode) of the transaction with its outermost frame on the interpreter, as debug_trace* runs it, give the reference path’s JSON, byte for byte',
 } as const
 
 export type PathName = keyof typeof PATHS
@@ -77,6 +80,11 @@ async function runPath(c: Case, path: PathName, upstream?: PreStateUpstream): Pr
       )
       return { ...verdict(c, path, why), fastPath: interpreterStats.simulated > before }
     }
+    case 'trace': {
+      const before = interpreterStats.traced
+      const why = await caught(() => traceDifference(c, budget))
+      return { ...verdict(c, path, why), fastPath: interpreterStats.traced > before }
+    }
     case 'reexec':
       return verdict(c, path, await caught(async () => matchesFixture(c, await reexecuteCase(c, upstream!))))
   }
@@ -87,7 +95,7 @@ export interface PathFigures {
   total: number
   /**
    * Cases the fast call path ran (it declines creations, values and access lists: runTx's path runs them); on
-   * the frames path, cases whose outermost frame the interpreter ran.
+   * the frames and trace paths, cases whose outermost frame the interpreter ran.
    */
   fastPath: number
   expected: { id: string; why: string; reason: string }[]

@@ -5,6 +5,8 @@
  * TraceCall. The prestateTracer reads the state before the call from a second copy with the same overrides.
  */
 import type { StateManagerInterface } from '@ethereumjs/common'
+import type { EVM } from '@ethereumjs/evm'
+import { patchTraceEvm } from '../../patches/install.js'
 import { Address, bytesToHex } from '@ethereumjs/util'
 import { createVM, type VM } from '@ethereumjs/vm'
 import type { TraceCallOptions } from '../../../capabilities/execute.js'
@@ -78,8 +80,8 @@ async function run(
 
 /**
  * A VM of the call's fork over a copy of the block's state nothing else sees (a follower's upstream-backed
- * copy, or the chain's trie with writes kept in an overlay), with the state overrides applied and BLOCKHASH
- * answering as the overridden header says.
+ * copy, or the chain's trie with writes kept in an overlay), with the state overrides applied, BLOCKHASH
+ * answering as the overridden header says, and its outermost frames on the interpreter.
  */
 async function callVm(
   env: ExecutionEnv,
@@ -93,5 +95,6 @@ async function callVm(
     blockchain: (env.overridden?.blockHashes ?? env.vm.blockchain) as VM['blockchain'],
   })
   await applyStateOverrides(vm, overrides)
+  patchTraceEvm(vm.evm as EVM)
   return vm
 }

@@ -5,6 +5,7 @@
  */
 import { type Block, createBlock, type BlockHeader } from '@ethereumjs/block'
 import type { StateManagerInterface } from '@ethereumjs/common'
+import type { EVM } from '@ethereumjs/evm'
 import { Address, bytesToHex } from '@ethereumjs/util'
 import { createVM, runTx, type VM } from '@ethereumjs/vm'
 import { type ChainTransaction, isDeposit } from '../../../domain/deposit-transaction.js'
@@ -18,6 +19,7 @@ import { commonAt, throwawayVmCommon } from '../../chain-common.js'
 import { stateAt } from '../../state-views.js'
 import { withTimeout } from '../time-limit.js'
 import { withBudget } from '../budget.js'
+import { patchTraceEvm } from '../../patches/install.js'
 import { attachCallTracer } from './call-tracer.js'
 import { attachPrestateTracer } from './prestate-tracer.js'
 import { attachStructLogger } from './struct-logger.js'
@@ -65,7 +67,11 @@ export async function stateBefore(env: TraceEnv, index: number, ms: number): Pro
   return vm.stateManager
 }
 
-/** A throw-away VM on the parent's state under the block's fork, and the block as runTx takes it. */
+/**
+ * A throw-away VM on the parent's state under the block's fork, its outermost frames on the interpreter
+ * (the replay's transactions, and a traced one where its tracer takes interpreted frames), and the block as
+ * runTx takes it.
+ */
 async function replayVm(env: TraceEnv): Promise<{ vm: VM; block: Block }> {
   const common = commonAt(env.vm.common, env.header)
   const vm = await createVM({
@@ -73,6 +79,7 @@ async function replayVm(env: TraceEnv): Promise<{ vm: VM; block: Block }> {
     stateManager: env.parentState ?? stateAt(env.vm, env.parentStateRoot),
     blockchain: env.vm.blockchain,
   })
+  patchTraceEvm(vm.evm as EVM)
   const block = createBlock({ header: env.header.toJSON() as never }, { common, skipConsensusFormatValidation: true })
   return { vm, block }
 }
