@@ -91,7 +91,10 @@ async function startFollower(
 }
 
 /** A leader and a follower whose upstream goes through a TCP proxy the test can freeze. */
-async function setup(feedOf: (leaderFeed: string) => Promise<string> = async (url) => url, idleMs = 60_000) {
+async function setup(
+  feedOf: (leaderFeed: string) => Promise<string> = async (url) => url,
+  settings: Partial<Config> = {},
+) {
   const leader = await startLeader()
   const proxy = await startTcpProxy(Number(new URL(leader.url).port))
   closers.push(() => {
@@ -100,7 +103,8 @@ async function setup(feedOf: (leaderFeed: string) => Promise<string> = async (ur
   })
   const follower = await startFollower(leader, proxy.url(), {
     upstreamFeed: await feedOf(`${leader.wsUrl}ws/flashblocks`),
-    flashblocksIdleTimeoutMs: idleMs,
+    flashblocksIdleTimeoutMs: 60_000,
+    ...settings,
   })
   return { leader, proxy, follower } satisfies Setup
 }
@@ -226,15 +230,20 @@ describe('a provisional receipt goes with its dropped block', () => {
     const hash = keccak256(send)
     let seen = false
     // the frame with the transaction passes; the relay holds every frame after it: the feed goes silent
-    const { proxy, leader, follower } = await setup(async (url) => {
-      const relay = await startFeedRelay(url, (payload) => {
-        if (seen) return true
-        seen = payload.diff.transactions.some((raw) => keccak256(bytesToHex(raw) as Hex) === hash)
-        return false
-      })
-      closers.push(() => relay.close())
-      return relay.url
-    }, 1_500)
+    const { proxy, leader, follower } = await setup(
+      async (url) => {
+        const relay = await startFeedRelay(url, (payload) => {
+          if (seen) return true
+          seen = payload.diff.transactions.some((raw) => keccak256(bytesToHex(raw) as Hex) === hash)
+          return false
+        })
+        closers.push(() => relay.close())
+        return relay.url
+        // the receipt shows until the feed is idle: long enough for a busy machine's polls to see it, and
+        // re-execution, waiting on the frozen upstream, gives up long after
+      },
+      { flashblocksIdleTimeoutMs: 5_000, upstreamTimeoutMs: 60_000 },
+    )
     const preconf = follower.flashblocksUrl
     proxy.freeze()
     await call(leader.url, 'eth_sendRawTransaction', [send])
@@ -242,10 +251,10 @@ describe('a provisional receipt goes with its dropped block', () => {
     await until(async () => (await receiptOn(preconf, hash)) === null, 'the receipt withdrawn')
     const metrics = follower.follower.status().follower!
     expect(metrics.pending?.idleDrops).toBeGreaterThanOrEqual(1)
-    // re-execution still waits on the upstream (it gives up after 5 s): the idle feed withdrew the receipt
+    // re-execution still waits on the upstream: the idle feed withdrew the receipt
     expect(metrics.reexecution.failures).toBe(0)
     expect(metrics.earlyReceipts.withdrawn).toBeGreaterThanOrEqual(1)
-  }, 60_000)
+  }, 90_000)
 })
 
 describe('a stalled upstream is waited on once', () => {
