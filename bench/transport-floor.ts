@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { BARE, startFloor } from './floors.js'
 import { cpuNs, freePort, quartiles, sleep, startAnvil, startOurs, type Target } from './lib.js'
+import { cases } from './read-cases.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -17,6 +18,7 @@ const { values: args } = parseArgs({
     'cpu-prof': { type: 'string' },
     'floor-in-ours': { type: 'boolean', default: false },
     together: { type: 'string', default: '0' },
+    case: { type: 'string', default: 'chainId' },
   },
 })
 
@@ -24,7 +26,11 @@ const { values: args } = parseArgs({
 const profArgs = (label: string) =>
   args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${join(args['cpu-prof'], label)}`, '--cpu-prof-interval=50'] : []
 
-const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] })
+/** The request every server is sent: one of read-cases.ts's that needs no fixtures (chainId, balanceLatest, …). */
+const sent = cases('0x', '0x')[args.case!]
+if (sent === undefined || JSON.stringify(sent).includes('"0x"'))
+  throw new Error(`--case ${args.case}: not a case without fixtures`)
+const body = JSON.stringify(sent)
 
 /** User and system CPU of a process in ms (/proc ticks of 10 ms): their shares over all rounds. */
 function cpuSplit(pid: number): [number, number] {
@@ -190,7 +196,7 @@ try {
   const floor = rounds.get('node:http')!
   const [l25, l50, l75] = quartiles(loads)
   console.log(
-    `eth_chainId, ${args.connections} connections, ${cycles} cycles ${together > 0 ? `of every server at once for ${together} s` : `of ${amount} requests a server`}, ` +
+    `${args.case}, ${args.connections} connections, ${cycles} cycles ${together > 0 ? `of every server at once for ${together} s` : `of ${amount} requests a server`}, ` +
       `1-min load ${loadAtStart} at the start, ${load()} at the end, per cycle median ${f1(l50)} (IQR ${f1(l25)}-${f1(l75)})`,
   )
   console.log(
