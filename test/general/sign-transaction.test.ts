@@ -1,6 +1,6 @@
 /**
  * eth_signTransaction: a dev account signs what eth_sendTransaction would send, filled the same way, and the
- * node answers geth's `{raw, tx}` without sending it. The bytes are checked with viem (an independent decoder
+ * node answers geth's `{raw, tx}` (execution-apis' SignTransactionResult) without sending it. The bytes are checked with viem (an independent decoder
  * and ecrecover), sent with eth_sendRawTransaction and mined; anvil signs the same bytes and answers them bare.
  */
 import {
@@ -12,6 +12,7 @@ import {
   type TransactionSerialized,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { ExecutionApisSpec } from '../../src/conformance/rpc-compat/spec.js'
 import { nextBaseFee } from '../../src/opstack/base-fee.js'
 import { type RunningFollower, type RunningService, startService } from '../../src/service.js'
 import { type RunningAnvil, startAnvil } from '../support/anvil.js'
@@ -19,6 +20,7 @@ import { BOB, CAROL } from '../support/dev-keys.js'
 import { type Harness, startHarness } from '../support/harness.js'
 import { rpc } from '../support/rpc.js'
 
+const executionApis = new ExecutionApisSpec(new URL('../fixtures/rpc-compat/spec', import.meta.url).pathname)
 const STRANGER: Hex = '0x000000000000000000000000000000000000dead'
 const X: Hex = '0x00000000000000000000000000000000000a11ce'
 
@@ -35,9 +37,11 @@ describe('eth_signTransaction with a dev account', () => {
   })
   afterAll(() => h?.close())
 
+  /** The answer, checked against execution-apis' own result schema (SignTransactionResult) on the way. */
   const sign = async (request: Record<string, unknown>) => {
     const reply = await h.rpc('general', 'eth_signTransaction', [request])
     expect(reply.error).toBeUndefined()
+    expect(executionApis.check('eth_signTransaction', reply.result)).toBeUndefined()
     return reply.result as Signed
   }
 
@@ -151,8 +155,10 @@ describe('eth_signTransaction beside anvil', () => {
     const request = { from: CAROL, to: BOB, value: '0x1', nonce: '0x0', gas: '0x5208', gasPrice: '0x3b9aca00' }
     const ours = (await rpc(service.url, 'eth_signTransaction', [request])).result as Signed
     const theirs = (await rpc(anvil.url, 'eth_signTransaction', [request])).result
-    expect(typeof theirs).toBe('string')
     expect(ours.raw).toBe(theirs)
+    // the shapes: execution-apis specifies geth's object, which anvil's bare string is not
+    expect(executionApis.check('eth_signTransaction', ours)).toBeUndefined()
+    expect(executionApis.check('eth_signTransaction', theirs)).toMatch(/^result does not fit the spec/)
   })
 })
 
