@@ -216,6 +216,8 @@ export interface RpcMethods {
   eth_sendUnsignedTransaction(...params: Methods['eth_sendUnsignedTransaction']['params']): Promise<Methods['eth_sendUnsignedTransaction']['result']>
   /** Signs a message with a dev account. */
   eth_sign(...params: Methods['eth_sign']['params']): Promise<Methods['eth_sign']['result']>
+  /** Signs a transaction with a dev account without sending it. */
+  eth_signTransaction(...params: Methods['eth_signTransaction']['params']): Promise<Methods['eth_signTransaction']['result']>
   /** Signs EIP-712 typed data with a dev account (viem's and ethers' signTypedData). */
   eth_signTypedData_v4(...params: Methods['eth_signTypedData_v4']['params']): Promise<Methods['eth_signTypedData_v4']['result']>
   /** Simulates blocks of calls on a block's state, with block and state overrides. */
@@ -454,6 +456,7 @@ const methodNames: readonly MethodName[] = [
   'eth_sendTransaction',
   'eth_sendUnsignedTransaction',
   'eth_sign',
+  'eth_signTransaction',
   'eth_signTypedData_v4',
   'eth_simulateV1',
   'eth_subscribe',

@@ -1141,6 +1141,47 @@ export const conformanceCases: readonly ConformanceCase[] = [
     "expected": "0xa461f509887bd19e312c0c58467ce8ff8e300d3c1a90b608a760c5b80318eaf15fe57c96f9175d6cd4daad4663763baa7e78836e067d0163e9a2ccf2ff753f5b1b"
   },
   {
+    "id": "eth_signTransaction: sign a transfer of 1 OKB",
+    "method": "eth_signTransaction",
+    "example": "sign a transfer of 1 OKB",
+    "endpoint": "general",
+    "websocket": false,
+    "params": [
+      {
+        "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+        "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+        "value": "0xde0b6b3a7640000",
+        "nonce": "0x0",
+        "gas": "0x5208",
+        "maxFeePerGas": "0x3b9aca00",
+        "maxPriorityFeePerGas": "0x3b9aca00"
+      }
+    ],
+    "resultValidator": "eth_signTransaction_result",
+    "expected": {
+      "raw": "0x02f87381c480843b9aca00843b9aca008252089470997970c51812dc3a010c7d01b50e0d17dc79c8880de0b6b3a764000080c001a0c27cf370a6ea0ab145236d46938cad7189b06f910e18c93c0b7978eceb2906f9a0037de8e1221628e1fd2f911adab561bbf51c0210b5bc324107379ebe1474ac1d",
+      "tx": {
+        "type": "0x2",
+        "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+        "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+        "nonce": "0x0",
+        "gas": "0x5208",
+        "value": "0xde0b6b3a7640000",
+        "input": "0x",
+        "gasPrice": "0x3b9aca00",
+        "maxFeePerGas": "0x3b9aca00",
+        "maxPriorityFeePerGas": "0x3b9aca00",
+        "accessList": [],
+        "chainId": "0xc4",
+        "hash": "0x9f87382022df6b21f88575bbc6f530b8fa606ab1702c9edde8af6189f7d386e6",
+        "v": "0x1",
+        "r": "0xc27cf370a6ea0ab145236d46938cad7189b06f910e18c93c0b7978eceb2906f9",
+        "s": "0x37de8e1221628e1fd2f911adab561bbf51c0210b5bc324107379ebe1474ac1d",
+        "yParity": "0x1"
+      }
+    }
+  },
+  {
     "id": "eth_signTypedData_v4: sign a mail (EIP-712's example)",
     "method": "eth_signTypedData_v4",
     "example": "sign a mail (EIP-712's example)",

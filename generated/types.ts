@@ -857,6 +857,30 @@ export type ResourceCapability = {
 export type RewardPercentiles = number[]
 
 /**
+ * Signed transaction and its bytes
+ *
+ * eth_signTransaction's answer, geth's and execution-apis' SignTransactionResult.
+ */
+export type SignTransactionResult = {
+  /** The signed transaction's EIP-2718 bytes, ready for eth_sendRawTransaction. */
+  raw: Bytes
+  tx: SignedTransaction
+}
+
+/**
+ * Signed transaction
+ *
+ * A transaction signed and not yet sent (execution-apis' Transaction*Signed): the unsigned transaction's fields, its hash (the keccak of `raw`, what eth_sendRawTransaction will answer, as geth includes it) and its signature, v/r/s plus yParity for a typed transaction.
+ */
+export type SignedTransaction = UnsignedTransaction & ({
+  hash: Hash32
+  v: Uint
+  r: Uint256
+  s: Uint256
+  yParity?: Uint
+})
+
+/**
  * Simulation request
  *
  * What eth_simulateV1 builds: blocks (at most 256 counting the gaps a `number` override leaves, 5 000 calls in one block, 10 000 in all), each with optional header overrides, state overrides applied before its calls, and calls run one after another on the state the previous ones left. `validation` checks nonces, the base fee and balances as for a real transaction; `traceTransfers` adds an ERC-7528 Transfer log from 0xeeee…eeee for every ETH move; `returnFullTransactions` answers transaction objects instead of hashes.

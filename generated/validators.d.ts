@@ -180,6 +180,8 @@ export declare const eth_sendUnsignedTransaction_result: Validator
 export declare const eth_sign_param0: Validator
 export declare const eth_sign_param1: Validator
 export declare const eth_sign_result: Validator
+export declare const eth_signTransaction_param0: Validator
+export declare const eth_signTransaction_result: Validator
 export declare const eth_signTypedData_v4_param0: Validator
 export declare const eth_signTypedData_v4_param1: Validator
 export declare const eth_signTypedData_v4_result: Validator

@@ -27,6 +27,7 @@ import { EmbeddedDevAccounts } from './dev-signer.js'
 import { EmbeddedExecutor } from '../evm/execution/executor.js'
 import type { VmPool } from '../evm/execution/vm-pool.js'
 import type { TxPool } from './pool/pool.js'
+import { refuseNonCanonicalIntegers } from './pool/canonical-integers.js'
 import { Sequencer, type SequencerOptions } from './sequencer.js'
 import { SealingReadiness } from './readiness.js'
 import { merkleStateView } from './state-view.js'
@@ -268,6 +269,8 @@ export class Chain implements Backend, TxSubmitter {
 
   /** eth_sendRawTransaction: admission; resolves to the hash or throws TransactionRejectedError. */
   async sendRawTransaction(raw: Uint8Array, options: SendOptions = {}): Promise<Uint8Array> {
+    // a client's bytes only: the pool journal's come back through pool.add as they were accepted
+    refuseNonCanonicalIntegers(raw)
     const hash = await this.pool.add(raw, options)
     // journaled before the hash is answered: an accepted hash survives a crash
     await this.persistence?.accepted(hash, raw)

@@ -146,6 +146,15 @@ export class InvalidTransactionError extends templated(InvalidInputError, 'inval
     super(`invalid transaction: ${reason}`)
   }
 }
+/** A transaction's RLP integer with a leading zero byte: geth's decoder text (rlp/decode.go), e.g. `*big.Int`, `(types.DynamicFeeTx).ChainID`. */
+export class NonCanonicalIntegerError extends templated(
+  InvalidInputError,
+  'rlp: non-canonical integer (leading zero bytes) for <type>, decoding into (<struct>).<field>',
+) {
+  constructor(goType: string, field: string) {
+    super(`rlp: non-canonical integer (leading zero bytes) for ${goType}, decoding into ${field}`)
+  }
+}
 export class ChainIdMismatchError extends templated(
   InvalidInputError,
   "chainId does not match node's (have=<N>, want=<M>)",

@@ -3,7 +3,7 @@
  * the signature as v/r/s plus yParity for typed ones, and the block position when it has one.
  */
 import { Capability, type TypedTransaction } from '@ethereumjs/tx'
-import type { Transaction, UnsignedTransaction } from '../../generated/types.js'
+import type { SignedTransaction, Transaction, UnsignedTransaction } from '../../generated/types.js'
 import { effectiveGasPrice } from '../domain/gas-price.js'
 import { address, data, quantity } from './hex.js'
 import { type ChainTransaction, isDeposit } from '../domain/deposit-transaction.js'
@@ -42,10 +42,7 @@ export function formatTransaction(tx: ChainTransaction, from: Uint8Array, positi
     type: quantity(tx.type),
   }
   typedFields(tx, out)
-  out.v = quantity(tx.v ?? 0n)
-  out.r = quantity(tx.r ?? 0n)
-  out.s = quantity(tx.s ?? 0n)
-  if (tx.type !== 0) out.yParity = quantity(tx.v ?? 0n)
+  signatureFields(tx, out)
   return out as Transaction
 }
 
@@ -66,6 +63,24 @@ export function formatUnsignedTransaction(tx: TypedTransaction, from: Uint8Array
   }
   typedFields(tx, out)
   return out as UnsignedTransaction
+}
+
+/**
+ * eth_signTransaction's `tx`: the unsigned fields (gasPrice of a type-2/4 one its fee cap, as geth shows a
+ * transaction not yet in a block), the hash eth_sendRawTransaction will answer and the signature.
+ */
+export function formatSignedTransaction(tx: TypedTransaction, from: Uint8Array): SignedTransaction {
+  const out: Record<string, unknown> = { ...formatUnsignedTransaction(tx, from), hash: data(tx.hash()) }
+  signatureFields(tx, out)
+  return out as SignedTransaction
+}
+
+/** v, r, s; a typed transaction's v is its y-parity, shown under both names. */
+function signatureFields(tx: TypedTransaction, out: Record<string, unknown>): void {
+  out.v = quantity(tx.v ?? 0n)
+  out.r = quantity(tx.r ?? 0n)
+  out.s = quantity(tx.s ?? 0n)
+  if (tx.type !== 0) out.yParity = quantity(tx.v ?? 0n)
 }
 
 /** The fields one type has and another has not: fees, lists, the chain id (a legacy one's only with EIP-155). */

@@ -4,16 +4,18 @@
  * Signatures are geth's 65 bytes r || s || v (v 27/28), deterministic (RFC 6979, no extra entropy), so a test
  * can compare them with what viem or ethers make with the same key.
  */
-import { hashPersonalMessage } from '@ethereumjs/util'
+import { bytesToHex, hashPersonalMessage } from '@ethereumjs/util'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import type { signTyped } from 'micro-eth-signer'
 import type { Bytes } from '../../generated/types.js'
+import type { CallRequest } from '../domain/call-request.js'
 import type { DevAccount } from '../domain/types.js'
 import { InvalidParamsError, UnknownAccountError } from '../errors.js'
 import { data, parseData } from '../format/hex.js'
 import { keyOf } from '../domain/block-record.js'
 import { microEthSigner } from '../load-on-use.js'
 import type { HandlerContext } from './context.js'
+import { fillDefaults } from './fill-defaults.js'
 
 export function unlockedAccount(ctx: HandlerContext, address: string): DevAccount {
   const key = keyOf(parseData(address))
@@ -21,6 +23,18 @@ export function unlockedAccount(ctx: HandlerContext, address: string): DevAccoun
   if (!account) throw new UnknownAccountError()
   return account
 }
+
+/**
+ * What eth_sendTransaction and eth_signTransaction sign: the request filled as geth fills it (fill-defaults.ts)
+ * and signed by the dev account in `from` (a request without one asks for the zero address, which no one holds).
+ */
+export async function signRequest(ctx: HandlerContext, request: CallRequest): Promise<Uint8Array> {
+  const account = unlockedAccount(ctx, bytesToHex(request.from ?? ZERO_ADDRESS))
+  const filled = await fillDefaults(ctx, request, account.address)
+  return ctx.accounts.signTransaction(account, filled)
+}
+
+const ZERO_ADDRESS = new Uint8Array(20)
 
 /** EIP-191: the signature of keccak-256("\x19Ethereum Signed Message:\n" + length + message). */
 export function personalSignature(account: DevAccount, message: string): Bytes {

@@ -53,6 +53,7 @@ import { eth_sendRawTransactionSync } from './eth/sendRawTransactionSync.js'
 import { eth_sendTransaction } from './eth/sendTransaction.js'
 import { eth_fillTransaction } from './eth/fillTransaction.js'
 import { eth_sign } from './eth/sign.js'
+import { eth_signTransaction } from './eth/signTransaction.js'
 import { eth_signTypedData_v4 } from './eth/signTypedData.js'
 import { personal_sign } from './personal/sign.js'
 import { eth_accounts } from './eth/accounts.js'
@@ -162,6 +163,7 @@ export const handlers: Omit<MethodHandlers<HandlerContext>, ConnectionMethod> = 
   eth_sendTransaction,
   eth_fillTransaction,
   eth_sign,
+  eth_signTransaction,
   personal_sign,
   eth_signTypedData_v4,
   eth_accounts,

@@ -184,6 +184,7 @@ describe('dev accounts turned off', () => {
     for (const [method, params] of [
       ['eth_sign', [dev0, '0x00']],
       ['personal_sign', ['0x00', dev0]],
+      ['eth_signTransaction', [{ from: dev0, to: BOB, value: '0x1' }]],
     ] as const) {
       expect((await rpc(service.url, method, [...params])).error).toEqual({ code: -32000, message: 'unknown account' })
     }

@@ -86,9 +86,10 @@ const notRlp = () => new Error('not RLP')
 /**
  * Whether @ethereumjs's hash of `raw` (the keccak of the transaction re-encoded from its fields) is the keccak
  * of `raw` itself. Its decoder and RLP refuse every non-minimal encoding but one: a typed transaction's chain
- * id with leading zeros (the value is checked, the bytes are not). A legacy transaction's chain id is in its
- * `v`, which is checked. The chain id is the chain's (admission refuses another), so its minimal encoding is
- * known and compared in place.
+ * id with leading zeros (the value is checked, the bytes are not). eth_sendRawTransaction refuses that too now,
+ * as geth does (pool/canonical-integers.ts), but data directories written before may hold such blocks. A legacy
+ * transaction's chain id is in its `v`, which is checked. The chain id is the chain's (admission refuses
+ * another), so its minimal encoding is known and compared in place.
  */
 function hashedAsStored(raw: Uint8Array, common: Common): boolean {
   if (raw[0]! >= 0xc0) return true

@@ -1,26 +1,21 @@
-import { bytesToHex, equalsBytes } from '@ethereumjs/util'
+import { equalsBytes } from '@ethereumjs/util'
 import type { CallRequest } from '../../domain/call-request.js'
 import { data } from '../../format/hex.js'
-import { unlockedAccount } from '../dev-accounts.js'
+import { signRequest } from '../dev-accounts.js'
 import { fillDefaults } from '../fill-defaults.js'
 import { parseCallRequest } from '../parse-call-request.js'
 import type { Handler, HandlerContext } from '../context.js'
 
 /**
- * eth_sendTransaction from an unlocked dev account: fills what the request leaves out (fill-defaults.ts, as
- * eth_fillTransaction does), signs with the dev key and submits the bytes like eth_sendRawTransaction, so the
+ * eth_sendTransaction from an unlocked dev account: fills what the request leaves out and signs with the dev key
+ * (signRequest, as eth_signTransaction does), then submits the bytes like eth_sendRawTransaction, so the
  * pool answers with the same texts.
  */
 export const eth_sendTransaction: Handler<'eth_sendTransaction'> = async ([wire], ctx) => {
   const request = parseCallRequest(wire)
   const from = request.from
   if (from && ctx.dev?.isImpersonated(from) && !hasKey(ctx, from)) return sendImpersonated(ctx, request, from)
-  const account = unlockedAccount(
-    ctx,
-    request.from ? bytesToHex(request.from) : '0x0000000000000000000000000000000000000000',
-  )
-  const filled = await fillDefaults(ctx, request, account.address)
-  return data(await ctx.submit.sendRawTransaction(ctx.accounts.signTransaction(account, filled)))
+  return data(await ctx.submit.sendRawTransaction(await signRequest(ctx, request)))
 }
 
 /** A dev account's key signs even when its address is impersonated: its transactions stay signed for real. */
