@@ -41,6 +41,7 @@ import { UpstreamSnapshot } from '../src/follower/upstream-snapshot.js'
 import { startService } from '../src/service.js'
 // the lead swaps this for src/follower's HTTP client
 import { UpstreamClient } from '../src/follower/upstream-client.js'
+import { deployCode } from '../test/support/frame-blocks.js'
 import { LOOP } from '../test/support/frame-programs.js'
 import { percentiles } from './lib.js'
 
@@ -95,8 +96,7 @@ for (let i = 0; i < 100; i++) {
 }
 
 async function deploy(runtime: string): Promise<Uint8Array> {
-  const init = `0x60${(runtime.length / 2).toString(16).padStart(2, '0')}8060095f395ff3${runtime}` as Hex
-  await send(0, { to: null, gas: 200_000n, data: hexToBytes(init) })
+  await send(0, { to: null, gas: 200_000n, data: hexToBytes(deployCode(runtime)) })
   return (await chain.mine()).receipts.find((r) => r.contractAddress)!.contractAddress!
 }
 const fb = await chain.buildNow()

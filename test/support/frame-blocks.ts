@@ -27,7 +27,7 @@ const PROGRAMS = {
 type Program = keyof typeof PROGRAMS
 
 /** Init code returning `runtime` (< 256 bytes): CODECOPY of what follows these 9 bytes, RETURN. */
-const deployCode = (runtime: string) =>
+export const deployCode = (runtime: string) =>
   `0x60${(runtime.length / 2).toString(16).padStart(2, '0')}8060095f395ff3${runtime}` as Hex
 const word = (v: bigint | string) => (typeof v === 'bigint' ? v.toString(16) : v.replace(/^0x/, '')).padStart(64, '0')
 const hex = (...parts: string[]) => `0x${parts.join('')}` as Hex
