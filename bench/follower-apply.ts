@@ -7,8 +7,12 @@
  * apply (process.cpuUsage, user + system, all threads: on a shared machine it moves far less than wall time;
  * cold runs include the embedded leader answering the upstream reads) and upstream requests. `--profile
  * FILE` writes a V8 CPU profile of the warm applies alone (no startup, no leader building), or of the cold
- * ones with --profile-phase cold, for DevTools or speedscope.
- *   npx tsx bench/follower-apply.ts [--runs 20] [--profile apply.cpuprofile [--profile-phase cold]]
+ * ones with --profile-phase cold, for DevTools or speedscope. `--baseline DIR`: then the warm apply of decoded
+ * transactions by ours with its frames on the EVM interpreter, ours on @ethereumjs alone (evmInterpreter: false)
+ * and DIR's checkout (its Reexecutor and UpstreamSnapshot, loaded beside ours), `--rounds` rounds alternating,
+ * each variant's CPU per apply and per transaction. `--txs loops`: the flashblock's 100 transactions are calls
+ * of a loop that spends 100 000 gas in its frame instead of ERC-20 transfers.
+ *   npx tsx bench/follower-apply.ts [--runs 20] [--profile apply.cpuprofile [--profile-phase cold]] [--baseline DIR [--rounds 8]] [--txs loops]
  *
  * Internals on purpose: the leader is a public startService, but what is measured is one step inside a
  * follower, which no public surface isolates (through the service a flashblock's re-execution is interleaved
@@ -20,6 +24,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { Session } from 'node:inspector/promises'
 import { loadavg } from 'node:os'
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { encodeDeployData, encodeFunctionData, type Abi, type Hex } from 'viem'
@@ -36,6 +41,8 @@ import { UpstreamSnapshot } from '../src/follower/upstream-snapshot.js'
 import { startService } from '../src/service.js'
 // the lead swaps this for src/follower's HTTP client
 import { UpstreamClient } from '../src/follower/upstream-client.js'
+import { deployCode } from '../test/support/frame-blocks.js'
+import { LOOP } from '../test/support/frame-programs.js'
 import { percentiles } from './lib.js'
 
 const { values } = parseArgs({
@@ -43,6 +50,9 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '20' },
     profile: { type: 'string' },
     'profile-phase': { type: 'string', default: 'warm' },
+    baseline: { type: 'string' },
+    rounds: { type: 'string', default: '8' },
+    txs: { type: 'string', default: 'transfers' },
   },
 })
 const runs = Number(values.runs)
@@ -76,9 +86,18 @@ const token = (await chain.mine()).receipts[0].contractAddress!
 for (let i = 1; i < 10; i++)
   await send(0, { to: token, gas: 100_000n, data: transfer(chain.accounts[i].address, 10n ** 6n) })
 await chain.mine()
+// --txs loops: a program that loops until its gas is gone (frame-programs.ts LOOP), deployed by init code
+// that returns it; each of the 100 calls spends 100 000 gas in its frame
+const loop = values.txs === 'loops' ? await deploy(LOOP) : undefined
 for (let i = 0; i < 100; i++) {
   const recipient = hexToBytes(`0x${(0xbeef0000 + i).toString(16).padStart(40, '0')}`)
-  await send(i % 10, { to: token, gas: 100_000n, data: transfer(recipient, 1n + BigInt(i)) })
+  if (loop) await send(i % 10, { to: loop, gas: 121_000n })
+  else await send(i % 10, { to: token, gas: 100_000n, data: transfer(recipient, 1n + BigInt(i)) })
+}
+
+async function deploy(runtime: string): Promise<Uint8Array> {
+  await send(0, { to: null, gas: 200_000n, data: hexToBytes(deployCode(runtime)) })
+  return (await chain.mine()).receipts.find((r) => r.contractAddress)!.contractAddress!
 }
 const fb = await chain.buildNow()
 console.log(`the leader built it in ${fb.timing?.buildMs.toFixed(1)} ms`)
@@ -89,8 +108,13 @@ const payload = decodeFlashblock(decodeFrame(JSON.stringify(encodeFlashblock(fb)
 const canonical = chain.store.height
 const upstream = new UpstreamClient(leader.url)
 
-async function applyOnce(snapshot: UpstreamSnapshot, txs?: readonly TxRecord[]) {
-  const follower = new Reexecutor({ common: chain.common, upstream, snapshotFor: () => snapshot })
+async function applyOnce(
+  snapshot: UpstreamSnapshot,
+  txs?: readonly TxRecord[],
+  make: (snapshot: UpstreamSnapshot) => Reexecutor = (s) =>
+    new Reexecutor({ common: chain.common, upstream, snapshotFor: () => s }),
+) {
+  const follower = make(snapshot)
   const t0 = performance.now()
   const cpu0 = process.cpuUsage()
   const result = await follower.apply(payload, canonical, { txs })
@@ -148,14 +172,60 @@ for (let i = 0; i < runs; i++) {
   known.push(ms)
   knownCpu.push(cpuMs)
 }
+const alternating = values.baseline ? await alternate(values.baseline, decoded) : undefined
 await leader.close()
+
+/**
+ * The warm apply of decoded transactions by each variant, `--rounds` rounds, the order rotating each round:
+ * CPU per apply, each variant on a snapshot of its own already filled.
+ */
+async function alternate(dir: string, txs: readonly TxRecord[]) {
+  type Module = { Reexecutor: new (o: object) => Reexecutor }
+  const { Reexecutor: Baseline } = (await import(resolve(dir, 'src/follower/reexecute.ts'))) as Module
+  const { UpstreamSnapshot: BaselineSnapshot } = (await import(resolve(dir, 'src/follower/upstream-snapshot.ts'))) as {
+    UpstreamSnapshot: new (u: unknown, n: bigint) => UpstreamSnapshot
+  }
+  // its own copy of the patches' module state (one process-wide hook is ours already: processWide false)
+  const { installEvmPatches: installBaseline } = (await import(resolve(dir, 'src/evm/patches/install.ts'))) as {
+    installEvmPatches: (o: { processWide: boolean }) => Promise<unknown>
+  }
+  await installBaseline({ processWide: false })
+  // its decoder: what a record carries beside the transaction is its modules' to read
+  const { decodeTransaction: decodeBaseline } = (await import(resolve(dir, 'src/chain/pool/admission.ts'))) as {
+    decodeTransaction: typeof decodeTransaction
+  }
+  const variants = [
+    { label: 'ours, interpreter', snapshot: new UpstreamSnapshot(upstream, canonical), evmInterpreter: true },
+    { label: 'ours, @ethereumjs', snapshot: new UpstreamSnapshot(upstream, canonical), evmInterpreter: false },
+    { label: 'baseline', snapshot: new BaselineSnapshot(upstream, canonical), baseline: true },
+  ].map((v) => ({
+    ...v,
+    txs: v.baseline ? payload.diff.transactions.map((raw) => decodeBaseline(raw, chain.common)) : txs,
+    cpu: [] as number[],
+    make: (s: UpstreamSnapshot) =>
+      v.baseline
+        ? new Baseline({ common: chain.common, upstream, snapshotFor: () => s })
+        : new Reexecutor({ common: chain.common, upstream, snapshotFor: () => s, evmInterpreter: v.evmInterpreter }),
+  }))
+  // each snapshot filled, and each variant's code warm, before the rounds
+  for (const v of variants) for (let i = 0; i < 5; i++) await applyOnce(v.snapshot, v.txs, v.make)
+  for (let round = 0; round < Number(values.rounds); round++) {
+    for (let k = 0; k < variants.length; k++) {
+      const v = variants[(round + k) % variants.length]
+      for (let i = 0; i < runs; i++) v.cpu.push((await applyOnce(v.snapshot, v.txs, v.make)).cpuMs)
+    }
+  }
+  return variants
+}
 
 const fmt = (v: number) => v.toFixed(1)
 const c = percentiles(cold)
 const w = percentiles(warm)
 const cc = percentiles(coldCpu)
 const wc = percentiles(warmCpu)
-console.log(`one flashblock of 100 ERC-20 transfers (${fb.diff.gasUsed} gas) re-executed on a loopback upstream`)
+console.log(
+  `one flashblock of 100 ${values.txs === 'loops' ? 'calls of a loop' : 'ERC-20 transfers'} (${fb.diff.gasUsed} gas) re-executed on a loopback upstream`,
+)
 console.log(
   `cold (fresh per-block snapshot), n=${cold.length}: p50 ${fmt(c.p50)} ms, p90 ${fmt(c.p90)} ms; CPU p50 ${fmt(cc.p50)} ms, p90 ${fmt(cc.p90)} ms (with the leader's answers); upstream requests ${coldRequests.join(', ')} (calls ${shared.stats.calls})`,
 )
@@ -172,3 +242,19 @@ console.log(
     .map((l) => l.toFixed(1))
     .join(' ')}`,
 )
+if (alternating) {
+  console.log(
+    `alternating (--baseline ${values.baseline}), warm, transactions decoded, ${values.rounds} rounds of ${runs} applies each:`,
+  )
+  for (const v of alternating) {
+    const p = percentiles(v.cpu)
+    console.log(
+      `  ${v.label}: CPU per apply p50 ${fmt(p.p50)} ms, p90 ${fmt(p.p90)} ms; per transaction p50 ${((p.p50 * 1000) / transfers).toFixed(0)} µs (n=${v.cpu.length})`,
+    )
+  }
+  console.log(
+    `load average at the end ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  )
+}

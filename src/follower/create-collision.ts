@@ -7,6 +7,7 @@
  */
 import type { EVM, Message } from '@ethereumjs/evm'
 import { Address, bigIntToBytes, generateAddress, generateAddress2 } from '@ethereumjs/util'
+import { onCreationMessages } from '../evm/patches/interpreted-frames.js'
 import { UpstreamStateManager } from './upstream-state.js'
 
 /**
@@ -15,7 +16,8 @@ import { UpstreamStateManager } from './upstream-state.js'
  */
 export function answerCreationCollisions(evm: EVM): void {
   // two parameters: the EVM awaits the listener before it goes on with the message
-  evm.events!.on('beforeMessage', (message: Message, resolve?: (result?: unknown) => void) => {
+  // creations only: the EVM interpreter's frames, which emit no events, hand those back (interpreted-frames.ts)
+  const onMessage = onCreationMessages((message: Message, resolve?: (result?: unknown) => void) => {
     const state = evm.stateManager
     if (message.to !== undefined || !(state instanceof UpstreamStateManager)) return resolve?.()
     creationTarget(state, message)
@@ -23,6 +25,7 @@ export function answerCreationCollisions(evm: EVM): void {
       .catch((err: Error) => state.failCreation(err))
       .finally(() => resolve?.())
   })
+  evm.events!.on('beforeMessage', onMessage)
 }
 
 /**

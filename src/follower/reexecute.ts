@@ -15,6 +15,8 @@ import { createVM } from '@ethereumjs/vm'
 import { keyOf } from '../domain/block-record.js'
 import { throwawayVmCommon } from '../evm/chain-common.js'
 import { FlashBuilder } from '../evm/flash-builder.js'
+import { interpreterByDefault } from '../evm/interpreter/call.js'
+import { patchReexecutionEvm } from '../evm/patches/install.js'
 import { followedExtraDataProblem } from '../opstack/eip1559-params.js'
 import { presetOfChain } from '../opstack/networks.js'
 import type { Flashblock, FlashblockExecution, FlashblockPayload, TxRecord } from '../domain/types.js'
@@ -42,6 +44,8 @@ export interface ReexecutorOptions {
   opFees?: boolean
   /** Transactions decoded here already (forwarded ones): not decoded again. */
   known?: KnownTxs
+  /** Outermost frames on the EVM interpreter (patchReexecutionEvm); default: unless PRECONF_EVM_INTERPRETER=0. */
+  evmInterpreter?: boolean
 }
 
 export type ReexecuteResult =
@@ -156,6 +160,7 @@ export class Reexecutor {
       blockchain: this.blockHashes,
     })
     answerCreationCollisions(vm.evm as EVM)
+    if (this.options.evmInterpreter ?? interpreterByDefault()) patchReexecutionEvm(vm.evm as EVM)
     const opFees = this.options.opFees ?? true
     // the sequencer's gasless budget is its own business: every transaction it included runs
     const builder = new FlashBuilder(vm, { base, payloadId: payload.payloadId, opFees, gasless: opFees })

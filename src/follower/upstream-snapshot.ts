@@ -39,6 +39,12 @@ export class UpstreamSnapshot {
   private readonly storageRoots = new Map<string, Promise<Uint8Array>>()
   /** The storage roots loaded so far, readable without waiting (getAccount answers them). */
   private readonly knownRoots = new Map<string, Uint8Array>()
+  /**
+   * The accounts and slots loaded so far, readable without waiting (the EVM interpreter's host reads them
+   * so and goes on without an await); null: no account there.
+   */
+  private readonly loadedAccounts = new Map<string, UpstreamAccount | null>()
+  private readonly loadedSlots = new Map<string, Uint8Array>()
   private queue: Load[] = []
   /** Frames running on this snapshot (`frame`), and the upstream failure one of their reads met. */
   private frames = 0
@@ -69,11 +75,23 @@ export class UpstreamSnapshot {
           { method: 'eth_getTransactionCount', params },
           { method: 'eth_getCode', params },
         ],
-        ([balance, nonce, code]) =>
-          toAccount(BigInt(balance as string), BigInt(nonce as string), hexToBytes(code as `0x${string}`)),
+        ([balance, nonce, code]) => {
+          const account = toAccount(
+            BigInt(balance as string),
+            BigInt(nonce as string),
+            hexToBytes(code as `0x${string}`),
+          )
+          this.loadedAccounts.set(key, account ?? null)
+          return account
+        },
       )
     }
     return loading
+  }
+
+  /** The account if `account` loaded it already (null: none there), else undefined. */
+  loadedAccount(address: Uint8Array): UpstreamAccount | null | undefined {
+    return this.loadedAccounts.get(keyOf(address))
   }
 
   /** Stripped of leading zeros (empty for zero), as the EVM stores and compares slot values. */
@@ -85,10 +103,19 @@ export class UpstreamSnapshot {
         key,
         this.slots,
         [{ method: 'eth_getStorageAt', params: [bytesToHex(address), bytesToHex(slot), this.tag] }],
-        ([value]) => unpadBytes(hexToBytes(value as `0x${string}`)),
+        ([value]) => {
+          const stripped = unpadBytes(hexToBytes(value as `0x${string}`))
+          this.loadedSlots.set(key, stripped)
+          return stripped
+        },
       )
     }
     return loading
+  }
+
+  /** The slot's value if `storage` loaded it already, else undefined. */
+  loadedStorage(address: Uint8Array, slot: Uint8Array): Uint8Array | undefined {
+    return this.loadedSlots.get(`${keyOf(address)}:${keyOf(slot)}`)
   }
 
   /**

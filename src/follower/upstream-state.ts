@@ -14,7 +14,7 @@ import { Account, type Address, KECCAK256_NULL, KECCAK256_RLP, equalsBytes, unpa
 import { keyOf } from '../domain/block-record.js'
 import { keccak256 } from '../evm/crypto.js'
 import { UpstreamStateError } from '../errors.js'
-import { accountOf, type UpstreamSnapshot } from './upstream-snapshot.js'
+import { accountOf, type UpstreamAccount, type UpstreamSnapshot } from './upstream-snapshot.js'
 
 /**
  * An account as written here: its fields, not its RLP (the EVM writes an account several times a
@@ -25,6 +25,13 @@ interface AccountFieldsWritten {
   readonly nonce: bigint
   readonly balance: bigint
   readonly codeHash: Uint8Array
+}
+
+/** The upstream's account as the EVM reads it, with the storage root this state knows. */
+function upstreamAccount(upstream: UpstreamAccount | null, storageRoot: Uint8Array): Account | null {
+  if (upstream) return accountOf(upstream, storageRoot)
+  // no nonce, balance or code, but storage: an account all the same (EIP-7610's case)
+  return storageRoot === KECCAK256_RLP ? null : new Account(0n, 0n, storageRoot, KECCAK256_NULL)
 }
 
 /** Local writes; `null` account = deleted (or never created) here, whatever the upstream has. */
@@ -63,17 +70,24 @@ export class UpstreamStateManager implements StateManagerInterface {
   }
 
   async getAccount(address: Address): Promise<Account | undefined> {
-    if (this.fault) throw this.fault
+    return (await this.readAccount(address)) ?? undefined
+  }
+
+  /**
+   * getAccount's answer, without a promise where it is at hand (written here, or loaded from the upstream
+   * already): the EVM interpreter's host reads so (execution/call-state.ts StateSource). null: no account.
+   */
+  readAccount(address: Address): Account | null | Promise<Account | null> {
+    if (this.fault) return Promise.reject(this.fault)
     const key = keyOf(address.bytes)
     const local = this.overlay.accounts.get(key)
     const storageRoot = this.storageRootOf(address.bytes, key)
     // a fresh Account each read: the EVM mutates what it gets
     if (local !== undefined)
-      return local === null ? undefined : new Account(local.nonce, local.balance, storageRoot, local.codeHash)
-    const upstream = await this.snapshot.account(address.bytes)
-    if (upstream) return accountOf(upstream, storageRoot)
-    // no nonce, balance or code, but storage: an account all the same (EIP-7610's case)
-    return storageRoot === KECCAK256_RLP ? undefined : new Account(0n, 0n, storageRoot, KECCAK256_NULL)
+      return local === null ? null : new Account(local.nonce, local.balance, storageRoot, local.codeHash)
+    const loaded = this.snapshot.loadedAccount(address.bytes)
+    if (loaded !== undefined) return upstreamAccount(loaded, storageRoot)
+    return this.snapshot.account(address.bytes).then((upstream) => upstreamAccount(upstream ?? null, storageRoot))
   }
 
   async putAccount(address: Address, account?: Account): Promise<void> {
@@ -127,11 +141,18 @@ export class UpstreamStateManager implements StateManagerInterface {
   }
 
   async getCode(address: Address): Promise<Uint8Array> {
+    return this.readCode(address)
+  }
+
+  /** getCode's answer, without a promise where it is at hand (see readAccount). */
+  readCode(address: Address): Uint8Array | Promise<Uint8Array> {
     const key = keyOf(address.bytes)
     const local = this.overlay.code.get(key)
     if (local !== undefined) return local
     if (this.overlay.accounts.get(key) === null) return EMPTY
-    return (await this.snapshot.account(address.bytes))?.code ?? EMPTY
+    const loaded = this.snapshot.loadedAccount(address.bytes)
+    if (loaded !== undefined) return loaded?.code ?? EMPTY
+    return this.snapshot.account(address.bytes).then((upstream) => upstream?.code ?? EMPTY)
   }
 
   async getCodeSize(address: Address): Promise<number> {
@@ -139,12 +160,17 @@ export class UpstreamStateManager implements StateManagerInterface {
   }
 
   async getStorage(address: Address, slot: Uint8Array): Promise<Uint8Array> {
-    if (slot.length !== 32) throw new UpstreamStateError('storage key must be 32 bytes long')
+    return this.readStorage(address, slot)
+  }
+
+  /** getStorage's answer, without a promise where it is at hand (see readAccount). */
+  readStorage(address: Address, slot: Uint8Array): Uint8Array | Promise<Uint8Array> {
+    if (slot.length !== 32) return Promise.reject(new UpstreamStateError('storage key must be 32 bytes long'))
     const key = keyOf(address.bytes)
     const local = this.overlay.storage.get(key)?.get(keyOf(slot))
     if (local !== undefined) return local
     if (this.overlay.cleared.has(key)) return EMPTY
-    return this.snapshot.storage(address.bytes, slot)
+    return this.snapshot.loadedStorage(address.bytes, slot) ?? this.snapshot.storage(address.bytes, slot)
   }
 
   async putStorage(address: Address, slot: Uint8Array, value: Uint8Array): Promise<void> {

@@ -111,8 +111,8 @@ export function registerSources(registry: Registry, sources: MetricSources): () 
 
 /**
  * The interpreter (src/evm/interpreter/): eth_calls it answered and handed back by reason; eth_simulateV1's
- * calls, the sequencer's transactions and deposits, and debug_trace*'s transactions whose outermost frame it
- * ran and handed back by reason.
+ * calls, the sequencer's transactions and deposits, a follower's re-executed ones (and the state reads those
+ * waited for), and debug_trace*'s transactions whose outermost frame it ran and handed back by reason.
  */
 function registerInterpreter(registry: Registry): void {
   counter(
@@ -150,6 +150,24 @@ function registerInterpreter(registry: Registry): void {
     'preconf_evm_interpreter_block_fallbacks_total',
     'Transactions and deposits of the sequencer’s blocks whose outermost frame @ethereumjs ran, by reason (an opcode, a creation, an access list or authorization, a call with value)',
     interpreterStats.buildFallbacks,
+  )
+  counter(
+    registry,
+    'preconf_evm_interpreter_reexecution_calls_total',
+    'Transactions and deposits a follower re-executed (its feed’s flashblocks) whose outermost frame the EVM interpreter ran',
+    () => interpreterStats.reexecuted,
+  )
+  reasonCounter(
+    registry,
+    'preconf_evm_interpreter_reexecution_fallbacks_total',
+    'Transactions and deposits a follower re-executed whose outermost frame @ethereumjs ran, by reason (an opcode, a creation, an access list or authorization, a call with value)',
+    interpreterStats.reexecuteFallbacks,
+  )
+  counter(
+    registry,
+    'preconf_evm_interpreter_reexecution_awaited_reads_total',
+    'State reads of re-executed frames on the EVM interpreter that the upstream-backed state had not loaded yet: the frame waited for the upstream',
+    () => interpreterStats.reexecuteAwaitedReads,
   )
   counter(
     registry,

@@ -102,6 +102,32 @@ describe('upstream-backed state on the leader', () => {
     expect(copy.common.chainId()).toBe(196n)
   })
 
+  test('a read the upstream answered already comes without a promise (what the interpreter reads so), one it has not is the load, with the same answer', async () => {
+    const { state } = stateAt(deployedAt)
+    const alice = new Address(hexToBytes(h.alice.address))
+    const nobody = new Address(hexToBytes('0x00000000000000000000000000000000000dead1'))
+    const asked = state.snapshot.stats.calls
+    const cold = [state.readAccount(token), state.readCode(token), state.readStorage(token, slot(0))]
+    expect(cold.every((read) => read instanceof Promise)).toBe(true)
+    const [account, code, value] = await Promise.all(cold)
+    // loaded: the same values, at hand, and nothing more asked of the upstream
+    const calls = state.snapshot.stats.calls
+    const warm = [state.readAccount(token), state.readCode(token), state.readStorage(token, slot(0))]
+    expect(warm.some((read) => read instanceof Promise)).toBe(false)
+    expect(warm).toEqual([account, code, value])
+    expect(state.snapshot.stats.calls).toBe(calls)
+    expect(calls).toBeGreaterThan(asked)
+    // an account the upstream has not: null once loaded, as getAccount's undefined
+    await state.readAccount(nobody)
+    expect(state.readAccount(nobody)).toBeNull()
+    expect(await state.getAccount(nobody)).toBeUndefined()
+    // a local write answers at once, over what was loaded
+    await state.putStorage(token, slot(0), Uint8Array.of(7))
+    expect(state.readStorage(token, slot(0))).toEqual(Uint8Array.of(7))
+    await state.putAccount(alice, new Account(1n, 2n))
+    expect((state.readAccount(alice) as Account).balance).toBe(2n)
+  })
+
   test('reads made together go in one batch, and a prefetch of 40 accounts costs 2 requests (3 calls each, 100 a batch)', async () => {
     const { state } = stateAt(h.chain.store.height)
     const addresses = Array.from({ length: 40 }, (_, i) => new Address(setLengthLeft(Uint8Array.of(i + 1), 20)))

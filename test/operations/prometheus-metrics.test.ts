@@ -57,6 +57,9 @@ describe('GET /metrics on the embedded chain', () => {
       preconf_evm_interpreter_simulate_fallbacks_total: 'COUNTER',
       preconf_evm_interpreter_block_calls_total: 'COUNTER',
       preconf_evm_interpreter_block_fallbacks_total: 'COUNTER',
+      preconf_evm_interpreter_reexecution_calls_total: 'COUNTER',
+      preconf_evm_interpreter_reexecution_fallbacks_total: 'COUNTER',
+      preconf_evm_interpreter_reexecution_awaited_reads_total: 'COUNTER',
       preconf_evm_interpreter_trace_calls_total: 'COUNTER',
       preconf_evm_interpreter_trace_fallbacks_total: 'COUNTER',
     })

@@ -16,6 +16,15 @@ export const interpreterStats = {
   built: 0,
   /** Those whose frame @ethereumjs ran, by reason. */
   buildFallbacks: new Map<string, number>(),
+  /** Transactions and deposits a follower re-executed (its feed's flashblocks) whose outermost frame the interpreter ran. */
+  reexecuted: 0,
+  /** Those whose frame @ethereumjs ran, by reason. */
+  reexecuteFallbacks: new Map<string, number>(),
+  /**
+   * State reads of those frames the upstream-backed state did not have at hand (not yet loaded from the
+   * upstream): the frame waited for them, as @ethereumjs's frame would have.
+   */
+  reexecuteAwaitedReads: 0,
   /** Transactions of debug_trace*'s replays and traces whose outermost frame the interpreter ran inside runTx. */
   traced: 0,
   /** Those whose frame @ethereumjs ran, by reason. */

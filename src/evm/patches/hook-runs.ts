@@ -23,6 +23,8 @@ export const hookRuns = {
   interpretedFrames: 0,
   /** Block building's frames given to the interpreter inside runTx and a deposit's runCall (interpreted-frames.ts). */
   blockFrames: 0,
+  /** A follower's re-executed frames given to the interpreter inside runTx and a deposit's runCall (interpreted-frames.ts). */
+  reexecutedFrames: 0,
   /** Calls whose warm set was set whole (warm-set.ts). */
   warmSet: 0,
   /** Clock checks of @ethereumjs's own loop under a budget (budget-steps.ts). */

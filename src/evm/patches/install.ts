@@ -8,7 +8,8 @@
  * (`patchCallEvm`): a subclass of the shipped Interpreter, their own runInterpreter and opcode table; no
  * other EVM sees them. eth_simulateV1's VMs get theirs the same way (`interpretFrames`, interpreted-frames.ts):
  * their outermost frames on the interpreter; so does the chain's own VM, whose runTx and deposits build the
- * sequencer's blocks (`patchBlockEvm`, where create-chain.ts makes it). One hook is process-wide: the time budget's step count on the shipped runStep
+ * sequencer's blocks (`patchBlockEvm`, where create-chain.ts makes it), and a follower's VM of each block it
+ * re-executes (`patchReexecutionEvm`, where follower/reexecute.ts makes it). One hook is process-wide: the time budget's step count on the shipped runStep
  * (budget-steps.ts), which runTx's calls need. `{ processWide: false }` leaves every shipped class untouched
  * (the differential tests' unpatched run, where runTx's side is @ethereumjs as published).
  */
@@ -32,10 +33,11 @@ interface PatchHook {
   /**
    * The call path's own EVMs only, eth_simulateV1's VMs (their EVMs one by one, where simulate.ts makes
    * them), debug_trace*'s VMs (one by one, where trace.ts and trace-call.ts make them), the chain's VM that
-   * builds the blocks (where create-chain.ts makes it), every EVM in the process, the chain's own trie and state
+   * builds the blocks (where create-chain.ts makes it), a follower's VMs that re-execute its feed's blocks
+   * (one per block, where follower/reexecute.ts makes it), every EVM in the process, the chain's own trie and state
    * manager (wrapped per instance where the chain is made), or a field read or written where it is used.
    */
-  scope: 'call path' | 'simulation' | 'trace' | 'block building' | 'process' | 'chain state' | 'field'
+  scope: 'call path' | 'simulation' | 'trace' | 'block building' | 'reexecution' | 'process' | 'chain state' | 'field'
   /** Its file in src/evm/patches/. */
   file: string
   /** Its count in hookRuns, for a hook that runs with the EVM. */
@@ -96,6 +98,14 @@ const BLOCK_BUILDING = scoped('block building', [
       "EVM.runInterpreter at depth 0 (the chain VM's), EVM._block, EVM._tx, EVM.events listeners, Journal.journal, .alwaysWarmJournal, .touchAddress",
     file: 'interpreted-frames.ts',
     counter: 'blockFrames',
+  },
+])
+const REEXECUTION = scoped('reexecution', [
+  {
+    touches:
+      "EVM.runInterpreter at depth 0 (a follower's re-execution VM's) and the same fields, over upstream-backed state",
+    file: 'interpreted-frames.ts',
+    counter: 'reexecutedFrames',
   },
 ])
 const PROCESS = scoped('process', [
@@ -161,6 +171,7 @@ async function install(processWide: boolean): Promise<Installed> {
     ...SIMULATION,
     ...TRACE,
     ...BLOCK_BUILDING,
+    ...REEXECUTION,
     ...(processWide ? PROCESS : []),
     ...CHAIN_STATE,
     ...FIELDS,
@@ -205,6 +216,17 @@ export function patchTraceEvm(evm: EVM): boolean {
 export function patchBlockEvm(evm: EVM): void {
   current()
   interpretFrames(evm, 'block building')
+}
+
+/**
+ * Runs the outermost frames of `evm` (a follower's VM re-executing one block of its feed: runTx of each
+ * transaction, the runCall of each deposit) on the interpreter, frame by frame where its fork fits. Block
+ * building's rules, its own counts: the state is the upstream's, and a read it has not loaded yet is awaited
+ * (and counted), never guessed.
+ */
+export function patchReexecutionEvm(evm: EVM): void {
+  current()
+  interpretFrames(evm, 'reexecution')
 }
 
 /** Makes `evm` one of the call path's: its opcode table, jump analyses, loop and frames (see each file). */

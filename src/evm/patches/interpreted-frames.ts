@@ -1,9 +1,9 @@
 /**
-/**
  * Transactions with their outermost frame on the interpreter (src/evm/interpreter/), inside runTx: eth_simulateV1's
  * (scope 'simulation'), debug_trace*'s (scope 'trace': a block's replay, a traced call) and the sequencer's block
  * building (scope 'block building': runTx of each transaction and the runCall of each deposit,
- * opstack/run-deposit.ts). runTx keeps the transaction's own work (nonce, gas purchase and refund, the coinbase's
+ * opstack/run-deposit.ts), and a follower's re-execution of its feed's flashblocks (scope 'reexecution': the
+ * same FlashBuilder over upstream-backed state). runTx keeps the transaction's own work (nonce, gas purchase and refund, the coinbase's
  * fee, EIP-161's cleanup) and runCall the outermost message's (its journal checkpoint, its value moved, its code
  * loaded, its revert or commit); only the frame runCall hands runInterpreter at depth 0 runs here, over the VM's
  * state, which it reads and does not write while it runs. Its writes then go to that state and journal as
@@ -12,7 +12,7 @@
  * ...) has written nothing and runs on @ethereumjs from its start; so does a frame the interpreter's would not
  * match: a contract creation, a traced run (listeners of the EVM's events, which the interpreter does not emit,
  * but for a tracer of interpreted frames, interpreter/frame-tracer.ts, and for listeners that see only messages
- * moving value: `onValueMessages`), a warm set other than the transaction's sender, recipient, coinbase and
+ * moving value or creating: `onValueMessages`, `onCreationMessages`), a warm set other than the transaction's sender, recipient, coinbase and
  * precompiles (an access list's, an authorization's, a bare runCall's), code that starts 0xef, a fork whose
  * opcodes or prices are not the interpreter's. Each is counted by reason, per scope (interpreterStats).
  */
@@ -21,6 +21,7 @@ import type { EVM, Message } from '@ethereumjs/evm'
 import type { Address } from '@ethereumjs/util'
 import { bytesToUnprefixedHex } from '@ethereumjs/util'
 import type { Common } from '@ethereumjs/common'
+import type { StateSource } from '../execution/call-state.js'
 import { interpreterFits } from '../interpreter/call.js'
 import { applyFrameWrites } from '../interpreter/frame-writes.js'
 import { Fallback } from '../interpreter/host.js'
@@ -39,48 +40,79 @@ type JournalFields = {
 }
 const FRAME_EVENTS = ['step', 'beforeMessage', 'afterMessage'] as const
 
-/** Where a hooked EVM's frames are counted: the frames the interpreter ran, those handed back by reason, the hook's run. */
+/** Where a hooked EVM's frames are counted, and how its fork is checked. */
+interface Scope {
+  /** A frame the interpreter ran. */
+  ran(): void
+  /** Frames handed back, by reason. */
+  fallbacks: Map<string, number>
+  /** The hook's run. */
+  hook: HookName
+  /** A VM whose blocks move it from fork to fork (a geth genesis's): its frames' fork checked one by one. */
+  forkPerFrame?: true
+  /** A state read the frame had to wait for, on a VM whose state may not have it at hand (upstream-backed). */
+  awaited?(): void
+}
+
 const SCOPES = {
   simulation: {
     ran: () => interpreterStats.simulated++,
     fallbacks: interpreterStats.simulateFallbacks,
-    hook: 'interpretedFrames' as HookName,
+    hook: 'interpretedFrames',
   },
   trace: {
     ran: () => interpreterStats.traced++,
     fallbacks: interpreterStats.traceFallbacks,
-    hook: 'interpretedFrames' as HookName,
+    hook: 'interpretedFrames',
   },
   'block building': {
     ran: () => interpreterStats.built++,
     fallbacks: interpreterStats.buildFallbacks,
-    hook: 'blockFrames' as HookName,
+    hook: 'blockFrames',
+    forkPerFrame: true,
   },
-}
+  // a follower's re-execution: block building's rules on upstream-backed state (follower/upstream-state.ts),
+  // whose reads of what the upstream has not answered yet are promises the frame awaits
+  reexecution: {
+    ran: () => interpreterStats.reexecuted++,
+    fallbacks: interpreterStats.reexecuteFallbacks,
+    hook: 'reexecutedFrames',
+    forkPerFrame: true,
+    awaited: () => interpreterStats.reexecuteAwaitedReads++,
+  },
+} satisfies Record<string, Scope>
 export type FrameScope = keyof typeof SCOPES
 
 /**
- * `beforeMessage` listeners that look at messages moving value only (the block builder's, which lists the
- * accounts whose balances a flashblock publishes): the interpreter hands back every frame that makes a call
- * with value or runs SELFDESTRUCT (ops-call.ts, table.ts), so each such message still runs on @ethereumjs
- * and reaches them; the outermost message's is emitted by runCall before its frame in any case.
+ * `beforeMessage` listeners that look only at messages whose frames never run here: messages moving value (the
+ * block builder's, which lists the accounts whose balances a flashblock publishes) and creations (a follower's
+ * EIP-7610 check, follower/create-collision.ts). The interpreter hands back every frame that makes a call with
+ * value, runs SELFDESTRUCT, CREATE or CREATE2 (ops-call.ts, table.ts), so each such message still runs on
+ * @ethereumjs and reaches them; the outermost message's is emitted by runCall before its frame in any case.
  */
-const valueListeners = new WeakSet<object>()
+const handedBackListeners = new WeakSet<object>()
 
-/** Marks `listener` as one of those (see valueListeners); returns it. */
+/** Marks `listener` as one that looks at messages moving value only (see handedBackListeners); returns it. */
 export function onValueMessages<T extends object>(listener: T): T {
-  valueListeners.add(listener)
+  handedBackListeners.add(listener)
+  return listener
+}
+
+/** Marks `listener` as one that looks at creation messages only (see handedBackListeners); returns it. */
+export function onCreationMessages<T extends object>(listener: T): T {
+  handedBackListeners.add(listener)
   return listener
 }
 
 /**
  * Runs `evm`'s outermost frames on the interpreter (see the file's comment), each counted in `scope`; whether
- * it does. A simulation's or a trace's VM runs one fork, checked here; the chain's VM moves from fork to fork with its
- * blocks (a geth genesis's), so the block builder's frames are checked one by one.
+ * it does. A simulation's or a trace's VM runs one fork, checked here; the chain's VM and a follower's
+ * re-execution VMs move from fork to fork with their blocks (a geth genesis's), so their frames are checked
+ * one by one.
  */
 export function interpretFrames(evm: EVM, scope: FrameScope = 'simulation'): boolean {
-  if (scope !== 'block building' && !forkFits(evm.common)) return false
-  const counts = SCOPES[scope]
+  const counts: Scope = SCOPES[scope]
+  if (!counts.forkPerFrame && !forkFits(evm.common)) return false
   const shipped = evm['runInterpreter']
   const interpreted: RunInterpreter = async function (this: EVM, message: Message, opts = {}) {
     if (message.depth !== 0) return shipped.call(this, message, opts)
@@ -96,7 +128,7 @@ export function interpretFrames(evm: EVM, scope: FrameScope = 'simulation'): boo
     try {
       const result = await interpretMessage(
         this,
-        this.stateManager,
+        counts.awaited ? countingAwaits(this.stateManager, counts.awaited) : this.stateManager,
         {
           // the block runTx gave runCall: a whole Block (the EVM's type names only what the EVM reads of it)
           block: this['_block'] as unknown as Block,
@@ -128,6 +160,25 @@ export function interpretFrames(evm: EVM, scope: FrameScope = 'simulation'): boo
   return true
 }
 
+/**
+ * `state` as the interpreter's host reads it (its synchronous reads where it has them), each read it answers
+ * with a promise counted by `awaited`: the host awaits it, so a read not at hand costs time, never an answer.
+ */
+function countingAwaits(state: StateSource, awaited: () => void): StateSource {
+  const counted = <T>(read: T | Promise<T>): T | Promise<T> => {
+    if (read instanceof Promise) awaited()
+    return read
+  }
+  return {
+    getAccount: (a) => state.getAccount(a),
+    getCode: (a) => state.getCode(a),
+    getStorage: (a, key) => state.getStorage(a, key),
+    readAccount: (a) => counted(state.readAccount ? state.readAccount(a) : state.getAccount(a).then((x) => x ?? null)),
+    readCode: (a) => counted(state.readCode ? state.readCode(a) : state.getCode(a)),
+    readStorage: (a, key) => counted(state.readStorage ? state.readStorage(a, key) : state.getStorage(a, key)),
+  }
+}
+
 /** Whether the fork's opcodes and prices are the interpreter's, by Common and hardfork (the check reads a dozen EIPs). */
 const fitting = new WeakMap<Common, Map<string, boolean>>()
 function forkFits(common: Common): boolean {
@@ -149,7 +200,7 @@ function unfitFrame(evm: EVM, message: Message, tracing: FrameTracing | undefine
   if ((message.blobVersionedHashes?.length ?? 0) > 0) return 'blob transaction'
   // a tracer of interpreted frames (frame-tracer.ts) takes runCall's message events around this frame
   const events = tracing === undefined ? FRAME_EVENTS : (['step'] as const)
-  if (events.some((name) => evm.events.listeners(name).some((l) => !valueListeners.has(l))))
+  if (events.some((name) => evm.events.listeners(name).some((l) => !handedBackListeners.has(l))))
     return 'traced (EVM event listeners)'
   const tx = evm['_tx']
   if (evm['_block'] === undefined || tx === undefined || !tx.origin.equals(message.caller)) return 'not a transaction'
