@@ -19,7 +19,7 @@ import { commonAt, throwawayVmCommon } from '../../chain-common.js'
 import { stateAt } from '../../state-views.js'
 import { withTimeout } from '../time-limit.js'
 import { withBudget } from '../budget.js'
-import { patchTraceEvm } from '../../patches/install.js'
+import { patchStateStorage, patchTraceEvm } from '../../patches/install.js'
 import { attachCallTracer } from './call-tracer.js'
 import { attachPrestateTracer } from './prestate-tracer.js'
 import { attachStructLogger } from './struct-logger.js'
@@ -77,9 +77,12 @@ export async function stateBefore(env: TraceEnv, index: number, ms: number): Pro
  */
 async function replayVm(env: TraceEnv): Promise<{ vm: VM; block: Block }> {
   const common = commonAt(env.vm.common, env.header)
+  const parent = env.parentState === undefined ? stateAt(env.vm, env.parentStateRoot) : undefined
+  // its slots written to the trie only where it flushes (prestateTracer's roots), as the chain's are
+  if (parent) patchStateStorage(parent)
   const vm = await createVM({
     common: throwawayVmCommon(common),
-    stateManager: env.parentState ?? stateAt(env.vm, env.parentStateRoot),
+    stateManager: env.parentState ?? parent,
     blockchain: env.vm.blockchain,
   })
   patchTraceEvm(vm.evm as EVM)
