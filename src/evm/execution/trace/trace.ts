@@ -94,7 +94,7 @@ async function run(env: TraceEnv, wanted: Set<number>, options: TraceOptions, ms
   if (env.parentState && options.tracer === 'prestateTracer')
     throw new InvalidParamsError('prestateTracer needs state roots this node cannot compute for this block')
   const { vm, block } = await replayVm(env)
-  if (options.tracer !== 'prestateTracer') await unflushed(vm)
+  await unflushed(vm)
   // the replay gives the event loop a turn every CALL_SLICE_MS and stops at the time limit, as calls do: a
   // struct log of a block-sized loop would otherwise hold the process, and grow, long after the caller gave up
   return withBudget(vm.evm, ms, () => replay(env, vm, block, wanted, options))
@@ -107,7 +107,7 @@ async function run(env: TraceEnv, wanted: Set<number>, options: TraceOptions, ms
  * VM's that stays open, as the sequencer's flashblock holds one over its transactions, nothing is written: the
  * struct logger and callTracer read no state root. runTx clears the original values SSTORE prices against at
  * every transaction itself, so nothing else differs. prestateTracer reads the roots before and after its
- * transaction, so it writes them.
+ * transaction: it commits the checkpoint before it (one write of the replay so far) and opens one after it.
  */
 async function unflushed(vm: VM): Promise<void> {
   await vm.evm.journal.checkpoint()
@@ -136,6 +136,7 @@ async function replay(
       gasUsed += r.totalGasSpent
       results.push(tracer.result(r.totalGasSpent, env.firstLogIndexes?.[i]))
     } else if (options.tracer === 'prestateTracer') {
+      await vm.evm.journal.commit()
       const preRoot = await vm.stateManager.getStateRoot()
       const tracer = attachPrestateTracer(
         evm as never,
@@ -147,6 +148,7 @@ async function replay(
       gasUsed += r.totalGasSpent
       if (r.createdAddress) tracer.touch(r.createdAddress.toString())
       const postRoot = await vm.stateManager.getStateRoot()
+      await unflushed(vm)
       results.push(
         await tracer.result(
           stateAt(env.vm, preRoot),
