@@ -8,11 +8,16 @@
  * process's (all threads) over the round.
  *
  *   node --expose-gc --min-semi-space-size=128 --max-semi-space-size=256 --import tsx bench/block-building.ts [--mode idle|erc20]
- *        [--rounds 5] [--blocks 40] [--txs 100]
+ *        [--rounds 5] [--blocks 40] [--txs 100] [--profile FILE]
+ *
+ * --profile FILE: one more block after the rounds, its building alone under the inspector's CPU profiler
+ * (100 µs samples), written to FILE (bench/profile-top.ts reads it).
  *
  * Prints one JSON line. Beside a baseline: run this file from a checkout of it (`git archive`, node_modules linked)
  * and from this one in turns; PRECONF_EVM_INTERPRETER=0 builds the blocks on @ethereumjs alone.
  */
+import { writeFileSync } from 'node:fs'
+import { Session } from 'node:inspector/promises'
 import { PerformanceObserver } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
@@ -30,6 +35,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '5' },
     blocks: { type: 'string', default: '40' },
     txs: { type: 'string', default: '100' },
+    profile: { type: 'string' },
   },
 })
 const rounds = Number(args.rounds)
@@ -127,6 +133,17 @@ for (let r = 0; r < rounds; r++) {
   mined += blocks * perBlock
   cpuUs.push(cpu / blocks)
   if (clean) bytes.push(allocated / clean)
+}
+if (args.profile) {
+  await admit()
+  const session = new Session()
+  session.connect()
+  await session.post('Profiler.enable')
+  await session.post('Profiler.setSamplingInterval', { interval: 100 })
+  await session.post('Profiler.start')
+  await block()
+  writeFileSync(args.profile, JSON.stringify((await session.post('Profiler.stop')).profile))
+  session.disconnect()
 }
 const latest = chain.store.latest()
 if (perBlock > 0 && latest.txs.length !== perBlock + 1)

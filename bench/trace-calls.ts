@@ -8,6 +8,10 @@
  * checkout of this repository (its own src/) as a column too, in the same run: before/after.
  *
  *   npx tsx bench/trace-calls.ts [--runs 5] [--warmup 3] [--transfers 80] [--baseline DIR] [--only NAME[,NAME...]]
+ *        [--profile DIR]
+ *
+ * --profile DIR: our server (not the baseline's) runs under --cpu-prof, its profile written to DIR when it
+ * stops; with --only and many --runs the traces are most of it (bench/profile-top.ts reads it).
  */
 import { loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
@@ -23,6 +27,7 @@ const { values: args } = parseArgs({
     transfers: { type: 'string', default: '80' },
     baseline: { type: 'string' },
     only: { type: 'string' },
+    profile: { type: 'string' },
   },
 })
 const RUNS = Number(args.runs)
@@ -148,7 +153,8 @@ const load = () =>
     .join(' / ')
 
 const NO_TIMEOUT = ['--rpc.evmtimeout', '0']
-const targets: Target[] = [{ ...(await startOurs(NO_TIMEOUT)), label: 'ours' }]
+const profiling = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`, '--cpu-prof-interval=100'] : []
+const targets: Target[] = [{ ...(await startOurs(NO_TIMEOUT, profiling)), label: 'ours' }]
 if (args.baseline) targets.push({ ...(await startOurs(NO_TIMEOUT, [], args.baseline)), label: 'before' })
 targets.push({ ...(await startAnvil('1')), label: 'anvil' })
 try {

@@ -7,7 +7,7 @@
 import type { EVM } from '@ethereumjs/evm'
 import { createVM } from '@ethereumjs/vm'
 import { interpreterByDefault } from '../evm/interpreter/call.js'
-import { patchBlockEvm } from '../evm/patches/install.js'
+import { patchBlockEvm, patchStateStorage } from '../evm/patches/install.js'
 import { createChainCommon } from '../evm/chain-common.js'
 import { stateAt } from '../evm/state-views.js'
 import { liveTrie } from '../evm/patches/fields.js'
@@ -74,7 +74,10 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
   // the storage tries genesis opened were copied from the trie before: dropped (with the caches), so they are
   // opened again through it
   await stateManager.setStateRoot(await stateManager.getStateRoot())
-  if (!fork) skipUnchangedStorage(stateManager)
+  if (!fork) {
+    patchStateStorage(stateManager)
+    skipUnchangedStorage(stateManager)
+  }
   const head = store.latest()
   // the chain's VM, pool and calls run under the head's fork
   if (geth) common.setHardforkBy({ blockNumber: head.number, timestamp: head.header.timestamp })

@@ -72,6 +72,29 @@ describe('tracing transactions and blocks', () => {
     expect(logs.every((l) => l.stack === undefined && l.storage === undefined)).toBe(true)
   })
 
+  test("the prestateTracer's state before a transaction holds the block's transactions before it", async () => {
+    const [first, second] = await Promise.all(
+      [transfer, spawn].map((hash) => h.general.getTransaction({ hash: hash as Hex })),
+    )
+    expect(second.blockNumber).toBe(first.blockNumber)
+    expect(second.transactionIndex).toBe(first.transactionIndex + 1)
+    const sender = first.from.toLowerCase()
+    const receipt = await h.general.getTransactionReceipt({ hash: transfer })
+    const before = await h.general.getBalance({ address: first.from, blockNumber: blockNumber - 1n })
+    const pre = (await h.rpc('general', 'debug_traceTransaction', [spawn, { tracer: 'prestateTracer' }]))
+      .result as Record<string, { balance: Hex; nonce?: number }>
+    expect(pre[sender]!.nonce).toBe(first.nonce + 1)
+    expect(BigInt(pre[sender]!.balance)).toBe(before - receipt.gasUsed * receipt.effectiveGasPrice)
+    const diff = (
+      await h.rpc('general', 'debug_traceTransaction', [
+        spawn,
+        { tracer: 'prestateTracer', tracerConfig: { diffMode: true } },
+      ])
+    ).result as { pre: Record<string, { nonce?: number }>; post: Record<string, { nonce?: number }> }
+    expect(diff.pre[sender]!.nonce).toBe(first.nonce + 1)
+    expect(diff.post[sender]!.nonce).toBe(first.nonce + 2)
+  })
+
   test('traces nested calls with the callTracer, and only the top call when asked', async () => {
     const { result } = await h.rpc('general', 'debug_traceTransaction', [spawn, { tracer: 'callTracer' }])
     const top = result as CallFrame

@@ -11,7 +11,7 @@
 import { BlockHeader } from '@ethereumjs/block'
 import { Common, type ParamsDict } from '@ethereumjs/common'
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import type { CodeCache, MerkleStateManager } from '@ethereumjs/statemanager'
+import type { CodeCache, MerkleStateManager, StorageCache } from '@ethereumjs/statemanager'
 import type { StateManagerInterface } from '@ethereumjs/common'
 import type { MapDB } from '@ethereumjs/util'
 
@@ -28,6 +28,11 @@ export function mapUnder<V extends string | Uint8Array>(db: MapDB<string, V>): M
 /** A MerkleStateManager's code cache, if it keeps one (fork mode replaces an empty code it cached). */
 export function codeCache(state: MerkleStateManager): CodeCache | undefined {
   return state['_caches']?.code
+}
+
+/** A MerkleStateManager's storage cache, if it keeps one (storage-at-flush.ts puts its slots there only). */
+export function storageCache(state: MerkleStateManager): StorageCache | undefined {
+  return state['_caches']?.storage
 }
 
 /** Entries a MerkleStateManager's caches hold (accounts, slots, code). */

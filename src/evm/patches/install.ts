@@ -14,6 +14,7 @@
  * (the differential tests' unpatched run, where runTx's side is @ethereumjs as published).
  */
 import type { EVM } from '@ethereumjs/evm'
+import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { countBudgetSteps } from './budget-steps.js'
 import type { HookName } from './hook-runs.js'
 import { type Internals, type InterpreterClass, loadInternals } from './internals.js'
@@ -23,6 +24,7 @@ import { interpreterByDefault } from '../interpreter/call.js'
 import { leanFrames } from './lean-frames.js'
 import { EvmPatchError } from './patch-error.js'
 import { probeFields, probeInterpreter } from './probes.js'
+import { writeStorageAtFlush } from './storage-at-flush.js'
 import { callPathInterpreter, syncSteps } from './sync-steps.js'
 import { ETHEREUMJS_VERSION, versionMismatch } from './version.js'
 import { wordOpcodes } from './word-opcodes.js'
@@ -120,9 +122,17 @@ const CHAIN_STATE = scoped('chain state', [
     touches: 'MerklePatriciaTrie.put and .shallowCopy, MerkleStateManager.putStorage (same-value writes left out)',
     file: 'unchanged-writes.ts',
   },
+  {
+    touches:
+      'MerkleStateManager.putStorage (the storage cache only; no write-through to the trie), on debug_trace* VMs too',
+    file: 'storage-at-flush.ts',
+  },
 ])
 const FIELDS = scoped('field', [
-  { touches: 'MerkleStateManager._trie, MerkleStateManager._checkpointCount', file: 'fields.ts' },
+  {
+    touches: 'MerkleStateManager._trie, MerkleStateManager._checkpointCount, MerkleStateManager._caches.storage',
+    file: 'fields.ts',
+  },
   { touches: 'Common._chainParams, Common._buildParamsCache, Common._params', file: 'fields.ts' },
   { touches: 'BlockHeader.keccakFunction, BlockHeader.prototype (call headers)', file: 'fields.ts' },
   { touches: 'a transaction’s getSenderAddress (a sender already known)', file: 'known-sender.ts' },
@@ -227,6 +237,15 @@ export function patchBlockEvm(evm: EVM): void {
 export function patchReexecutionEvm(evm: EVM): void {
   current()
   interpretFrames(evm, 'reexecution')
+}
+
+/**
+ * Makes `state` (the chain's own, a debug_trace* replay's) put a slot in its storage cache only, written to
+ * its trie when it flushes (storage-at-flush.ts).
+ */
+export function patchStateStorage(state: MerkleStateManager): void {
+  current()
+  writeStorageAtFlush(state)
 }
 
 /** Makes `evm` one of the call path's: its opcode table, jump analyses, loop and frames (see each file). */

@@ -14,6 +14,7 @@ import { hasBuilderFields } from './block-builder.js'
 import { chainParams, checkpointDepth, headerHashFunction, liveTrie } from './fields.js'
 import type { InterpreterClass } from './internals.js'
 import { EvmPatchError } from './patch-error.js'
+import { storageAtFlushHolds } from './storage-at-flush.js'
 import { hasWarmJournal } from './warm-set.js'
 
 function need(hook: string, present: boolean): void {
@@ -40,6 +41,10 @@ export async function probeFields(): Promise<void> {
   await state.checkpoint()
   need('MerkleStateManager._checkpointCount', checkpointDepth(state) === 1)
   await state.revert()
+  need(
+    'MerkleStateManager.putStorage (written through) and .flush (the storage cache written)',
+    await storageAtFlushHolds(common),
+  )
 
   const vm = await createVM({ common, stateManager: state })
   const evm = vm.evm as EVM

@@ -3,8 +3,8 @@
  * commit, each account and slot its caches took in since the last one: an idle block's L1-info deposit stores
  * every L1Block field again (the L1 origin changes every twelve blocks), and 14 of the 15 slot puts a block
  * made held the value already, each decoding its path, encoding and hashing it again, storing the same nodes
- * and re-serializing the account. (putStorage also writes the slot through to its trie at once: its cache's put
- * returns nothing, so the `??` after it always runs.) A state holds the same root whatever repeats its writes
+ * and re-serializing the account. (putStorage also wrote the slot through to its trie at once, which
+ * storage-at-flush.ts now leaves out.) A state holds the same root whatever repeats its writes
  * had, so both layers leave them out: the state manager's same-value putStorage (an idle instance: 8 a block
  * reached it, now 1.2; trie puts 17 a block, now 3), and the trie's same-value put (the write-back of a slot
  * already written through, or one the caches only read).

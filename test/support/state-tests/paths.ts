@@ -20,7 +20,7 @@ export const PATHS = {
   call: "an eth_call of the transaction gives the same status, return data, gas used and logs on the fast path, on runTx's and with the pre-state as overrides",
   reexec: "the follower's re-execution on upstream-backed state gives the fixture's post-state root and logs hash",
   frames:
-    "runTx with its outermost frame on the interpreter, as eth_simulateV1 runs a call, gives the fixture's post-state root and logs hash",
+    "runTx with its outermost frame on the interpreter, as eth_simulateV1 runs a call, on a state as the chain's (caches, slots written at flush), gives the fixture's post-state root and logs hash",
   trace:
     'callTracer (with logs) and prestateTracer (without and with diffMode) of the transaction with its outermost frame on the interpreter, as debug_trace* runs it, give the reference path’s JSON, byte for byte',
 } as const
@@ -76,7 +76,7 @@ async function runPath(c: Case, path: PathName, upstream?: PreStateUpstream): Pr
     case 'frames': {
       const before = interpreterStats.simulated
       const why = await caught(async () =>
-        matchesFixture(c, await runTxCase(c, budget, (vm) => patchSimulationEvm(vm.evm as EVM))),
+        matchesFixture(c, await runTxCase(c, budget, (vm) => patchSimulationEvm(vm.evm as EVM), { chainState: true })),
       )
       return { ...verdict(c, path, why), fastPath: interpreterStats.simulated > before }
     }

@@ -7,7 +7,7 @@
 import { type Block, createBlock } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
-import { MerkleStateManager } from '@ethereumjs/statemanager'
+import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { createTx, type TypedTransaction } from '@ethereumjs/tx'
 import {
   Account,
@@ -130,12 +130,22 @@ function buildTx({ test, expected }: Case, c: Common, signed = true): TypedTrans
   return signed ? tx.sign(hexToBytes(t.secretKey as `0x${string}`)) : tx
 }
 
-/** A state manager holding the pre-state, flushed to its trie (so views at its root read it); and that root. */
+/**
+ * A state manager holding the pre-state, flushed to its trie (so views at its root read it); and that root.
+ * `chainState`: one as the chain's (create-chain.ts): with caches, its slots written to the trie at flush only.
+ */
 export async function preState(
   pre: Record<string, PreAccount>,
   c = stateTestCommon(),
+  { chainState = false } = {},
 ): Promise<{ state: MerkleStateManager; root: Uint8Array }> {
-  const state = new MerkleStateManager({ common: c, trie: memoryTrie(c) })
+  const state = new MerkleStateManager({
+    common: c,
+    trie: memoryTrie(c),
+    ...(chainState ? { caches: new Caches() } : {}),
+  })
+  // imported here: the unpatched reference run loads no module of the patches
+  if (chainState) (await import('../../../src/evm/patches/install.js')).patchStateStorage(state)
   for (const [address, account] of Object.entries(pre)) await putPreAccount(state, address, account)
   await state.checkpoint()
   await state.commit()

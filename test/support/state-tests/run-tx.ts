@@ -36,8 +36,9 @@ export async function runTxCase(
   c: Case,
   budget: Budget = (_evm, work) => work(),
   prepare: (vm: VM) => void = () => {},
+  options: { chainState?: boolean } = {},
 ): Promise<TxOutcome> {
-  const { state, root } = await preState(c.test.pre, stateTestCommon(c.fork))
+  const { state, root } = await preState(c.test.pre, stateTestCommon(c.fork), options)
   const vm = await createVM({
     common: throwawayVmCommon(state.common),
     stateManager: state,

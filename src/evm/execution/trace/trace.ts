@@ -19,7 +19,7 @@ import { commonAt, throwawayVmCommon } from '../../chain-common.js'
 import { stateAt } from '../../state-views.js'
 import { withTimeout } from '../time-limit.js'
 import { withBudget } from '../budget.js'
-import { patchTraceEvm } from '../../patches/install.js'
+import { patchStateStorage, patchTraceEvm } from '../../patches/install.js'
 import { attachCallTracer } from './call-tracer.js'
 import { attachPrestateTracer } from './prestate-tracer.js'
 import { attachStructLogger } from './struct-logger.js'
@@ -61,8 +61,11 @@ export async function traceTransactions(env: TraceEnv, indexes: number[], option
 export async function stateBefore(env: TraceEnv, index: number, ms: number): Promise<StateManagerInterface> {
   const { vm, block } = await replayVm(env)
   await withBudget(vm.evm, ms, async () => {
+    // one write of the replay's state into the trie, not one per transaction (see unflushed)
+    await vm.evm.journal.checkpoint()
     let gasUsed = 0n
     for (let i = 0; i < index; i++) gasUsed += (await execute(vm, env.txs[i], block, gasUsed)).totalGasSpent
+    await vm.evm.journal.commit()
   })
   return vm.stateManager
 }
@@ -74,9 +77,12 @@ export async function stateBefore(env: TraceEnv, index: number, ms: number): Pro
  */
 async function replayVm(env: TraceEnv): Promise<{ vm: VM; block: Block }> {
   const common = commonAt(env.vm.common, env.header)
+  const parent = env.parentState === undefined ? stateAt(env.vm, env.parentStateRoot) : undefined
+  // its slots written to the trie only where it flushes (prestateTracer's roots), as the chain's are
+  if (parent) patchStateStorage(parent)
   const vm = await createVM({
     common: throwawayVmCommon(common),
-    stateManager: env.parentState ?? stateAt(env.vm, env.parentStateRoot),
+    stateManager: env.parentState ?? parent,
     blockchain: env.vm.blockchain,
   })
   patchTraceEvm(vm.evm as EVM)
@@ -88,9 +94,23 @@ async function run(env: TraceEnv, wanted: Set<number>, options: TraceOptions, ms
   if (env.parentState && options.tracer === 'prestateTracer')
     throw new InvalidParamsError('prestateTracer needs state roots this node cannot compute for this block')
   const { vm, block } = await replayVm(env)
+  await unflushed(vm)
   // the replay gives the event loop a turn every CALL_SLICE_MS and stops at the time limit, as calls do: a
   // struct log of a block-sized loop would otherwise hold the process, and grow, long after the caller gave up
   return withBudget(vm.evm, ms, () => replay(env, vm, block, wanted, options))
+}
+
+/**
+ * Keeps the replay's writes in the state manager's caches: runTx commits its own checkpoint, and one at depth 0
+ * writes every account and slot the transaction changed into the trie and rehashes the nodes above them (the
+ * most of a long replay's CPU: 80 ERC-20 transfers before the traced one). Under a checkpoint of the throw-away
+ * VM's that stays open, as the sequencer's flashblock holds one over its transactions, nothing is written: the
+ * struct logger and callTracer read no state root. runTx clears the original values SSTORE prices against at
+ * every transaction itself, so nothing else differs. prestateTracer reads the roots before and after its
+ * transaction: it commits the checkpoint before it (one write of the replay so far) and opens one after it.
+ */
+async function unflushed(vm: VM): Promise<void> {
+  await vm.evm.journal.checkpoint()
 }
 
 async function replay(
@@ -116,6 +136,7 @@ async function replay(
       gasUsed += r.totalGasSpent
       results.push(tracer.result(r.totalGasSpent, env.firstLogIndexes?.[i]))
     } else if (options.tracer === 'prestateTracer') {
+      await vm.evm.journal.commit()
       const preRoot = await vm.stateManager.getStateRoot()
       const tracer = attachPrestateTracer(
         evm as never,
@@ -127,6 +148,7 @@ async function replay(
       gasUsed += r.totalGasSpent
       if (r.createdAddress) tracer.touch(r.createdAddress.toString())
       const postRoot = await vm.stateManager.getStateRoot()
+      await unflushed(vm)
       results.push(
         await tracer.result(
           stateAt(env.vm, preRoot),
