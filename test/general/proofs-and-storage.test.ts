@@ -73,6 +73,28 @@ describe('eth_getProof and eth_getStorageValues', () => {
     await h.chain.sealNow()
   })
 
+  test('on /flashblocks `pending` proves a slot the newest flashblock wrote against that flashblock’s state root', async () => {
+    // BOB's balance slot in the token's mapping: the one of the first slots that holds the 7 he was sent
+    const slotOf = (index: number) => keccak256(`${pad(BOB)}${pad(toHex(index)).slice(2)}` as Hex)
+    const balances: Hex[] = []
+    for (let index = 0; index < 8; index++) {
+      const word = await call<Hex>('general', 'eth_getStorageAt', [token, slotOf(index), 'latest'])
+      if (hexToBigInt(word) === 7n) balances.push(slotOf(index))
+    }
+    expect(balances).toHaveLength(1)
+    await h.transferToken(token, BOB, 3n)
+    await h.chain.buildNow()
+    const pending = await h.flash.getBlock({ blockTag: 'pending' })
+    const proof = await call<Proof>('flashblocks', 'eth_getProof', [token, balances, 'pending'])
+    expect(keccak256(proof.accountProof[0]!)).toBe(pending.stateRoot)
+    const [, , storageRoot] = fromRlp((await proven(token, proof.accountProof))!, 'hex') as Hex[]
+    expect(storageRoot).toBe(proof.storageHash)
+    expect(keccak256(proof.storageProof[0]!.proof[0]!)).toBe(proof.storageHash)
+    const stored = await proven(balances[0]!, proof.storageProof[0]!.proof)
+    expect(hexToBigInt(fromRlp(stored!, 'hex') as Hex)).toBe(10n)
+    await h.chain.sealNow()
+  })
+
   test('an account that does not exist is proved absent, with zero hashes and empty slot proofs as geth', async () => {
     const nobody = '0x00000000000000000000000000000000000c0ffe'
     const proof = await call<Proof>('general', 'eth_getProof', [nobody, ['0x1'], 'latest'])
