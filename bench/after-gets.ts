@@ -35,6 +35,8 @@ export interface AfterGetsOptions {
   body: string
   /** GET /health and preflights sent, N of each, alternating. */
   gets: number
+  /** Sent right after start, before the warm-up (a load balancer checks a process from its first second), instead of after the fresh window. */
+  getsFirst: boolean
   /** POSTs before the first window (uninstrumented: the JIT's warm-up). */
   warm: number
   /** POSTs per window, and windows after the GETs. */
@@ -81,15 +83,18 @@ async function measure(server: Server, sent: Sent, options: AfterGetsOptions): P
         counts.get(target.label)!.push({ main: count.main / options.window, all: count.all / options.window })
       }
     }
-    for (const target of targets) await posts(target, options.warm)
-    await windows('fresh')
-    if (sent !== 'POSTs only') {
+    const gets = async () => {
+      if (sent === 'POSTs only') return
       const url = new URL(targets[0]!.url)
       for (let i = 0; i < options.gets; i++) {
         await send(agent, url, HEALTH.method, HEALTH.path, HEALTH.headers)
         await send(agent, url, PREFLIGHT.method, PREFLIGHT.path, PREFLIGHT.headers)
       }
     }
+    if (options.getsFirst) await gets()
+    for (const target of targets) await posts(target, options.warm)
+    await windows('fresh')
+    if (!options.getsFirst) await gets()
     for (let w = 1; w <= options.windows; w++) await windows(`after ${w}`)
     return counts
   } finally {
@@ -117,7 +122,7 @@ export async function afterGets(servers: Server[], options: AfterGetsOptions): P
   console.log(
     `${options.caseName}: instructions per POST (callgrind; main thread, every thread's in brackets), ${options.warm} ` +
       `uninstrumented warm-up POSTs, windows of ${options.window} POSTs in a row; ${options.gets} GET /health and ` +
-      `${options.gets} preflights after the fresh window; load ${loadAtStart} at the start, ${load()} at the end ` +
+      `${options.gets} preflights ${options.getsFirst ? 'before the warm-up' : 'after the fresh window'}; load ${loadAtStart} at the start, ${load()} at the end ` +
       '(which moves wall time, not these counts)',
   )
   const columns = ['fresh', ...Array.from({ length: options.windows }, (_, w) => `after ${w + 1}`)]

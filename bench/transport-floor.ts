@@ -25,6 +25,7 @@ const { values: args } = parseArgs({
     window: { type: 'string', default: '500' },
     windows: { type: 'string', default: '4' },
     'callgrind-out': { type: 'string' },
+    'gets-first': { type: 'boolean', default: false },
   },
 })
 
@@ -203,6 +204,7 @@ async function afterGetsMode() {
     caseName: args.case!,
     body,
     gets: Number(args['after-gets']),
+    getsFirst: args['gets-first']!,
     warm: Number(args.warm),
     window: Number(args.window),
     windows: Number(args.windows),
