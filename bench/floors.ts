@@ -7,8 +7,12 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { freePort, rpc, sleep, type Target } from './lib.js'
 
-/** The bare server's request listener: JSON.parse the body, JSON.stringify a constant reply. */
+/**
+ * The bare server's request listener: JSON.parse the body, JSON.stringify a constant reply. A GET or a preflight
+ * (transport-floor.ts --after-gets) is answered an empty 200.
+ */
 export const BARE = `(req, res) => {
+      if (req.method !== 'POST') return res.end()
       let body = ''
       req.setEncoding('utf8')
       req.on('data', (c) => (body += c))
@@ -30,10 +34,19 @@ const FLOORS = {
 /** A floor exits on SIGTERM (not killed by it), so --cpu-prof writes its profile. */
 const EXIT_ON_TERM = `;process.on('SIGTERM', () => process.exit(0))`
 
-/** A floor server in a process of its own (`nodeArgs`: e.g. a CPU profiler's), ready for requests. */
-export async function startFloor(label: keyof typeof FLOORS, nodeArgs: string[] = []): Promise<Target> {
+/**
+ * A floor server in a process of its own (`nodeArgs`: e.g. a CPU profiler's; `wrap`: a command node runs under,
+ * valgrind in callgrind.ts), ready for requests.
+ */
+export async function startFloor(
+  label: keyof typeof FLOORS,
+  nodeArgs: string[] = [],
+  wrap: string[] = [],
+): Promise<Target> {
   const port = await freePort()
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '-e', FLOORS[label] + EXIT_ON_TERM], {
+  const [command = process.execPath, ...wrapArgs] = wrap
+  const node = [...(wrap.length > 0 ? [...wrapArgs, process.execPath] : []), ...nodeArgs]
+  const child: ChildProcess = spawn(command, [...node, '-e', FLOORS[label] + EXIT_ON_TERM], {
     cwd: new URL('..', import.meta.url).pathname,
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -44,7 +57,7 @@ export async function startFloor(label: keyof typeof FLOORS, nodeArgs: string[] 
       await rpc(url, 'eth_chainId')
       break
     } catch (err) {
-      if (i > 100) throw err
+      if (i > 300) throw err // under valgrind (callgrind.ts) node starts in seconds
       await sleep(100)
     }
   }

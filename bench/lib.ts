@@ -100,15 +100,17 @@ function stopper(child: ChildProcess) {
 /** Our service on the embedded chain (200 ms flashblocks, 1 s blocks unless told otherwise). */
 /**
  * `cwd`: another checkout of this repository (a baseline), with its own src/ and node_modules; `stdout`: a file
- * descriptor for the server's standard output (V8's --trace-* flags print there), else it is dropped.
+ * descriptor for the server's standard output (V8's --trace-* flags print there), else it is dropped; `wrap`: a
+ * command node runs under (valgrind: callgrind.ts).
  */
 export function startOurs(
   extraArgs: string[] = [],
   nodeArgs: string[] = [],
   cwd?: string,
   stdout?: number,
+  wrap: string[] = [],
 ): Promise<Target> {
-  return spawnOurs(['--import', 'tsx', 'src/cli.ts'], extraArgs, nodeArgs, cwd, stdout)
+  return spawnOurs(['--import', 'tsx', 'src/cli.ts'], extraArgs, nodeArgs, cwd, stdout, wrap)
 }
 
 /** The compiled CLI (`npm run build`), as an operator or `npx preconf-rpc` runs it: no tsx start-up. */
@@ -122,11 +124,23 @@ async function spawnOurs(
   nodeArgs: string[] = [],
   cwd?: string,
   stdout?: number,
+  wrap: string[] = [],
 ): Promise<Target> {
   const port = await freePort()
+  const [command = process.execPath, ...wrapArgs] = wrap
   const child = spawn(
-    process.execPath,
-    [...nodeArgs, ...entry, '--port', String(port), '--quiet', '--rate-limit', '0', ...extraArgs],
+    command,
+    [
+      ...(wrap.length > 0 ? [...wrapArgs, process.execPath] : []),
+      ...nodeArgs,
+      ...entry,
+      '--port',
+      String(port),
+      '--quiet',
+      '--rate-limit',
+      '0',
+      ...extraArgs,
+    ],
     {
       cwd: cwd ?? new URL('..', import.meta.url).pathname,
       // stdout: an fd the caller opened; else BENCH_SERVER_STDOUT=FILE appends there (what --node="--trace-gc-nvp" prints)
