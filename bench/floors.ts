@@ -2,7 +2,7 @@
  * The floors a JSON-RPC server on Node stands on, each a process of its own answering every request with a
  * constant (whatever its method): a bare node:http server and a minimal fastify app, both JSON.parse the body and
  * JSON.stringify the reply. What our service costs beyond them is ours; what they cost is Node's.
- * Used by transport-floor.ts (eth_chainId) and kit-reads.ts (the kit's read cases).
+ * Used by transport-floor.ts (eth_chainId), kit-reads.ts (the kit's read cases) and request-alloc.ts (bytes).
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { freePort, rpc, sleep, type Target } from './lib.js'
@@ -34,6 +34,11 @@ const FLOORS = {
 /** A floor exits on SIGTERM (not killed by it), so --cpu-prof writes its profile. */
 const EXIT_ON_TERM = `;process.on('SIGTERM', () => process.exit(0))`
 
+/** A floor's program for `node -e`, listening on the port in the environment's PORT. */
+export function floorScript(label: keyof typeof FLOORS): string {
+  return FLOORS[label] + EXIT_ON_TERM
+}
+
 /**
  * A floor server in a process of its own (`nodeArgs`: e.g. a CPU profiler's; `wrap`: a command node runs under,
  * valgrind in callgrind.ts), ready for requests.
@@ -46,7 +51,7 @@ export async function startFloor(
   const port = await freePort()
   const [command = process.execPath, ...wrapArgs] = wrap
   const node = [...(wrap.length > 0 ? [...wrapArgs, process.execPath] : []), ...nodeArgs]
-  const child: ChildProcess = spawn(command, [...node, '-e', FLOORS[label] + EXIT_ON_TERM], {
+  const child: ChildProcess = spawn(command, [...node, '-e', floorScript(label)], {
     cwd: new URL('..', import.meta.url).pathname,
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],

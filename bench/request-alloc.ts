@@ -7,11 +7,15 @@
  * what costs (a scavenge copies the live objects, and what it promotes the old generation's collections walk).
  *
  *   npx tsx bench/request-alloc.ts [--seconds 4] [--cases callDistinct,balanceDistinct,balanceLatest,chainId]
- *                                  [--baseline DIR]
+ *                                  [--baseline DIR] [--floor]
+ *
+ * `--floor`: the bare node:http server of floors.ts (JSON.parse the body, JSON.stringify a constant) as a target
+ * too, sent ours' bodies: the bytes any server on Node allocates per request before doing anything.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
+import { floorScript } from './floors.js'
 import { cases, cpuMs, fixtures, varied } from './read-cases.js'
 import { freePort, rpc, sleep } from './lib.js'
 
@@ -20,8 +24,11 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '4' },
     cases: { type: 'string', default: 'callDistinct,balanceDistinct,balanceLatest,chainId' },
     baseline: { type: 'string' },
+    floor: { type: 'boolean', default: false },
   },
 })
+
+const repo = new URL('..', import.meta.url).pathname
 
 interface Server {
   label: string
@@ -31,14 +38,19 @@ interface Server {
   scavenges: Record<string, string>[]
 }
 
-async function start(label: string, cwd: string): Promise<Server> {
+/** Our service in checkout `cwd`, or (no `cwd`) the bare node:http floor, tracing its scavenges. */
+async function start(label: string, cwd?: string): Promise<Server> {
   const port = await freePort()
-  const child = spawn(
-    process.execPath,
-    ['--trace-gc-nvp', '--import', 'tsx', 'src/cli.ts', '--port', String(port), '--quiet', '--rate-limit', '0'],
-    { cwd, stdio: ['ignore', 'pipe', 'inherit'] },
-  )
-  const server: Server = { label, url: `http://127.0.0.1:${port}/flashblocks`, child, scavenges: [] }
+  const program = cwd
+    ? ['--import', 'tsx', 'src/cli.ts', '--port', String(port), '--quiet', '--rate-limit', '0']
+    : ['-e', floorScript('node:http')]
+  const child = spawn(process.execPath, ['--trace-gc-nvp', ...program], {
+    cwd: cwd ?? repo,
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const url = `http://127.0.0.1:${port}${cwd ? '/flashblocks' : '/'}`
+  const server: Server = { label, url, child, scavenges: [] }
   let rest = ''
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
     const lines = (rest + chunk).split('\n')
@@ -76,14 +88,18 @@ async function load(server: Server, name: string, body: unknown, seconds: number
   return { requests: result.requests.total, cpuMs: cpuMs(server.child.pid!) - cpu0 }
 }
 
-const repo = new URL('..', import.meta.url).pathname
 const servers = [await start('ours', repo)]
 if (args.baseline) servers.unshift(await start('before', args.baseline))
+if (args.floor) servers.push(await start('node:http'))
 try {
   const bodies = new Map<Server, Record<string, unknown>>()
   for (const server of servers) {
-    const fx = await fixtures(server.url)
-    bodies.set(server, cases(fx.token, fx.txHash))
+    // the floor deploys nothing: it is sent ours' bodies and answers them with a constant
+    if (server.label === 'node:http') bodies.set(server, bodies.get(servers[0]!)!)
+    else {
+      const fx = await fixtures(server.url)
+      bodies.set(server, cases(fx.token, fx.txHash))
+    }
   }
   console.log(
     '| case | server | req/s | CPU µs/req | allocated B/req | survived B/req | promoted B/req | scavenge pause µs/req |',
