@@ -61,8 +61,8 @@ export async function traceTransactions(env: TraceEnv, indexes: number[], option
 export async function stateBefore(env: TraceEnv, index: number, ms: number): Promise<StateManagerInterface> {
   const { vm, block } = await replayVm(env)
   await withBudget(vm.evm, ms, async () => {
-    // one write of the replay's state into the trie, not one per transaction (see unflushed)
-    await vm.evm.journal.checkpoint()
+    // one write of the replay's state into the trie at the commit below, not one per transaction
+    await unflushed(vm)
     let gasUsed = 0n
     for (let i = 0; i < index; i++) gasUsed += (await execute(vm, env.txs[i], block, gasUsed)).totalGasSpent
     await vm.evm.journal.commit()
