@@ -16,6 +16,13 @@ function documentedDifferences(): string[] {
   return [...text.matchAll(/^\| `([^`]+)` \|/gm)].map((match) => match[1]!).sort()
 }
 
+/** The figure docs/conformance.md gives: "(P of the N; ...": examples passing on anvil, of all the examples. */
+function documentedAgreement(): { passed: number; examples: number } {
+  const text = readFileSync(new URL('../../docs/conformance.md', import.meta.url), 'utf8')
+  const [, passed, examples] = /\((\d+) of\s+the (\d+);/.exec(text) ?? []
+  return { passed: Number(passed), examples: Number(examples) }
+}
+
 describe('the conformance suite against anvil', () => {
   let anvil: RunningAnvil
   let results: CaseResult[]
@@ -36,5 +43,8 @@ describe('the conformance suite against anvil', () => {
     const sum = totals(results)
     // geth-only methods (debug_getRaw*, txpool_contentFrom, eth_capabilities, ...) count as failures on anvil
     expect(sum.passed).toBeGreaterThan(sum.failed * 4)
+    expect({ passed: sum.passed, examples: results.length }, 'the figure in docs/conformance.md').toEqual(
+      documentedAgreement(),
+    )
   })
 })
