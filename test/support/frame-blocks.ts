@@ -1,8 +1,9 @@
 /**
  * The blocks the interpreter's differential tests build: src/evm/patches/block-building-frames.test.ts's
  * sequencer, and reexecution-frames.test.ts's leader, whose flashblocks a follower re-executes. Creations, ETH and
- * ERC-20 transfers, reverts, out of gas, nested and delegated calls, slots cleared with refunds, logs, user
- * deposits (one reverting), an access list, a call with value and a CREATE handed back, an empty block.
+ * ERC-20 transfers, reverts, out of gas, nested and delegated calls, slots cleared with refunds (one set again a
+ * block later), logs, user deposits (one reverting), an access list, a call with value and a CREATE handed back,
+ * an empty block.
  *
  * The programs (frame-programs.ts) are deployed by creations, which run on @ethereumjs: the interpreter runs
  * calls only.
@@ -25,6 +26,11 @@ const PROGRAMS = {
   valueCaller: VALUE_CALLER,
 }
 type Program = keyof typeof PROGRAMS
+const names = Object.keys(PROGRAMS) as Program[]
+
+/** Where block 1 deployed `name`: the token first, then the programs in PROGRAMS' order (c0 .. c6). */
+export const deployed = (at: Record<string, Hex>, name: Program | 'token') =>
+  at[`c${name === 'token' ? 0 : names.indexOf(name) + 1}`]
 
 /** Init code returning `runtime` (< 256 bytes): CODECOPY of what follows these 9 bytes, RETURN. */
 export const deployCode = (runtime: string) =>
@@ -32,10 +38,15 @@ export const deployCode = (runtime: string) =>
 const word = (v: bigint | string) => (typeof v === 'bigint' ? v.toString(16) : v.replace(/^0x/, '')).padStart(64, '0')
 const hex = (...parts: string[]) => `0x${parts.join('')}` as Hex
 const DEPOSITOR = hexToBytes('0x00000000000000000000000000000000000d0d0d')
+/** The KV program's slot set to 7 in block 2 and cleared in block 3 (from committed state), and one never set. */
+export const CLEARED_SLOT = 1n
+const NEVER_SET_SLOT = 5n
 
 export interface Built {
   flashblocks: Flashblock[]
   blocks: BlockRecord[]
+  /** The addresses the creations gave (`deployed` names them). */
+  at: Record<string, Hex>
 }
 
 /**
@@ -46,8 +57,8 @@ export async function build(
   chain: Chain,
   blocks: ((at: Record<string, Hex>) => Promise<Uint8Array[]>)[],
 ): Promise<Built> {
-  const built: Built = { flashblocks: [], blocks: [] }
   const at: Record<string, Hex> = {}
+  const built: Built = { flashblocks: [], blocks: [], at }
   for (const txsOf of blocks) {
     const txs = await txsOf(at)
     const half = Math.ceil(txs.length / 2)
@@ -92,10 +103,6 @@ export function scenario(chain: Chain) {
   const token = (functionName: string, args: unknown[] = []) =>
     encodeFunctionData({ abi: testToken.abi, functionName, args } as never)
   const holder = (n: number) => `0x${n.toString(16).padStart(40, '0')}` as Hex
-  const names = Object.keys(PROGRAMS) as Program[]
-  // deployed in block 1 in this order: the token first, then the programs (c0 .. c6)
-  const of = (at: Record<string, Hex>, name: Program | 'token') =>
-    at[`c${name === 'token' ? 0 : names.indexOf(name) + 1}`]
   const deposit = (to: Hex, data: Hex, nonce: number) =>
     encodeDeposit({
       sourceHash: hexToBytes(hex(word(BigInt(nonce + 1)))),
@@ -116,42 +123,48 @@ export function scenario(chain: Chain) {
     ],
     // block 2: ERC-20 transfers (new and old holders), storage writes, logs, reverts, out of gas, nested calls
     async (at: Record<string, Hex>) => [
-      ...(await Promise.all([1, 2, 3].map((n) => send(0, of(at, 'token'), token('transfer', [holder(0xa0 + n), 5n]))))),
-      await send(0, of(at, 'token'), token('transfer', [signers[4].address, 1000n])),
-      await send(4, of(at, 'token'), token('transfer', [holder(0xa1), 1n])),
+      ...(await Promise.all(
+        [1, 2, 3].map((n) => send(0, deployed(at, 'token'), token('transfer', [holder(0xa0 + n), 5n]))),
+      )),
+      await send(0, deployed(at, 'token'), token('transfer', [signers[4].address, 1000n])),
+      await send(4, deployed(at, 'token'), token('transfer', [holder(0xa1), 1n])),
       // more than the sender holds: "insufficient balance"
-      await send(5, of(at, 'token'), token('transfer', [holder(0xa1), 1n])),
-      await send(5, of(at, 'token'), token('increment')),
-      await send(6, of(at, 'token'), token('failEmpty')),
-      await send(6, of(at, 'token'), token('onlyZero')),
-      await send(2, of(at, 'kv'), hex(word(1n), word(7n))),
-      await send(2, of(at, 'kv'), hex(word(2n), word(9n))),
-      await send(3, of(at, 'kvRevert'), hex(word(1n), word(8n))),
-      await send(3, of(at, 'loop'), '0x', { gas: 60_000n }),
-      await send(7, of(at, 'caller'), hex(word(of(at, 'kv')), word(3n), word(11n))),
-      await send(7, of(at, 'delegator'), hex(word(of(at, 'kv')), word(4n), word(12n))),
-      await send(8, of(at, 'caller'), hex(word(of(at, 'token')), token('increment').slice(2))),
+      await send(5, deployed(at, 'token'), token('transfer', [holder(0xa1), 1n])),
+      await send(5, deployed(at, 'token'), token('increment')),
+      await send(6, deployed(at, 'token'), token('failEmpty')),
+      await send(6, deployed(at, 'token'), token('onlyZero')),
+      await send(2, deployed(at, 'kv'), hex(word(CLEARED_SLOT), word(7n))),
+      await send(2, deployed(at, 'kv'), hex(word(2n), word(9n))),
+      await send(3, deployed(at, 'kvRevert'), hex(word(1n), word(8n))),
+      await send(3, deployed(at, 'loop'), '0x', { gas: 60_000n }),
+      await send(7, deployed(at, 'caller'), hex(word(deployed(at, 'kv')), word(3n), word(11n))),
+      await send(7, deployed(at, 'delegator'), hex(word(deployed(at, 'kv')), word(4n), word(12n))),
+      await send(8, deployed(at, 'caller'), hex(word(deployed(at, 'token')), token('increment').slice(2))),
     ],
     // block 3: slots cleared (refunds), set again, a read; a deposit into the KV program; a value call (handed back);
     // an access list (handed back); the token's child creation (handed back at CREATE)
     async (at: Record<string, Hex>) => [
       // deposits first: the pool holds them for a block's first flashblock
-      deposit(of(at, 'kv'), hex(word(9n), word(99n)), 0),
-      await send(2, of(at, 'kv'), hex(word(1n), word(0n))),
-      await send(2, of(at, 'kv'), hex(word(2n), word(0n))),
-      await send(2, of(at, 'kv'), hex(word(2n), word(5n))),
-      await send(3, of(at, 'kv'), hex(word(1n))),
-      await send(4, of(at, 'valueCaller'), hex(word(holder(0xbeef))), { value: 10n }),
-      await send(5, of(at, 'kv'), hex(word(6n), word(6n)), {
-        accessList: [{ address: of(at, 'kv'), storageKeys: [hex(word(6n))] }],
+      deposit(deployed(at, 'kv'), hex(word(9n), word(99n)), 0),
+      await send(2, deployed(at, 'kv'), hex(word(CLEARED_SLOT), word(0n))),
+      await send(2, deployed(at, 'kv'), hex(word(2n), word(0n))),
+      await send(2, deployed(at, 'kv'), hex(word(2n), word(5n))),
+      await send(3, deployed(at, 'kv'), hex(word(CLEARED_SLOT))),
+      await send(4, deployed(at, 'valueCaller'), hex(word(holder(0xbeef))), { value: 10n }),
+      await send(5, deployed(at, 'kv'), hex(word(6n), word(6n)), {
+        accessList: [{ address: deployed(at, 'kv'), storageKeys: [hex(word(6n))] }],
       }),
-      await send(6, of(at, 'token'), token('spawn'), { gas: 1_000_000n }),
+      await send(6, deployed(at, 'token'), token('spawn'), { gas: 1_000_000n }),
     ],
-    // block 4: the token again, after the clears; a deposit that reverts; an empty flashblock
+    // block 4: the token again, after the clears; a deposit that reverts; KV's slot 1 (7 since block 2, cleared
+    // in block 3) set again beside slot 5, never set: both SSTOREs cost a zero-to-nonzero write only if block
+    // 3's clear reached the committed state (block-building-frames.test.ts holds them equal)
     async (at: Record<string, Hex>) => [
-      deposit(of(at, 'kvRevert'), hex(word(9n), word(1n)), 1),
-      await send(0, of(at, 'token'), token('transfer', [holder(0xa1), 0n])),
-      await send(4, of(at, 'token'), token('transfer', [holder(0xa0), 999n])),
+      deposit(deployed(at, 'kvRevert'), hex(word(9n), word(1n)), 1),
+      await send(0, deployed(at, 'token'), token('transfer', [holder(0xa1), 0n])),
+      await send(4, deployed(at, 'token'), token('transfer', [holder(0xa0), 999n])),
+      await send(2, deployed(at, 'kv'), hex(word(CLEARED_SLOT), word(5n))),
+      await send(2, deployed(at, 'kv'), hex(word(NEVER_SET_SLOT), word(5n))),
     ],
     // block 5: nothing but the L1-info deposit
     async () => [],

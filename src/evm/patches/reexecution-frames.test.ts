@@ -142,7 +142,7 @@ test("a follower's blocks re-executed with the outermost frames on the interpret
 
   // what the blocks hold: every transaction and deposit, and each kind of outcome among them
   const receipts = built.blocks.flatMap((b) => b.receipts)
-  expect(built.blocks.map((b) => b.txs.length)).toEqual([9, 17, 9, 4, 1])
+  expect(built.blocks.map((b) => b.txs.length)).toEqual([9, 17, 9, 6, 1])
   expect(receipts.filter((r) => r.status === 0).length).toBeGreaterThanOrEqual(6)
   // the frames: the five L1-info deposits, two user deposits and the calls of blocks 2-4 but those handed back
   expect(interpreted).toBeGreaterThanOrEqual(5 + 2 + 20)
