@@ -9,7 +9,7 @@ import { MerkleStateManager } from '@ethereumjs/statemanager'
 import { Account, bytesToHex, createAddressFromString, hexToBytes } from '@ethereumjs/util'
 import { memoryTrie } from '../../../src/evm/state-views.js'
 import { UpstreamClient } from '../../../src/follower/upstream-client.js'
-import { Reexecutor } from '../../../src/follower/reexecute.js'
+import { type ReexecuteResult, Reexecutor } from '../../../src/follower/reexecute.js'
 import type { UpstreamStateManager } from '../../../src/follower/upstream-state.js'
 import type { FlashblockPayload } from '../../../src/domain/types.js'
 import type { Case } from './fixtures.js'
@@ -19,7 +19,7 @@ import { logsHash, type TxOutcome } from './run-tx.js'
 
 const ZERO32 = new Uint8Array(32)
 
-function payloadOf(c: Case, raw: Uint8Array): FlashblockPayload {
+function payloadOf(c: Case, raws: Uint8Array[]): FlashblockPayload {
   const { header } = blockOf(c.test, stateTestCommon(c.fork))
   return {
     payloadId: Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 1),
@@ -41,7 +41,7 @@ function payloadOf(c: Case, raw: Uint8Array): FlashblockPayload {
       logsBloom: new Uint8Array(256),
       gasUsed: 0n,
       blockHash: ZERO32,
-      transactions: [raw],
+      transactions: raws,
       withdrawals: [],
       withdrawalsRoot: ZERO32,
     },
@@ -58,15 +58,7 @@ export async function reexecuteCase(c: Case, upstream: PreStateUpstream): Promis
     return { root: bytesToHex(pre.root), logs: logsHash([]), invalid: (err as Error).message }
   }
   upstream.serve(c.test.pre, pre.state)
-  const reexecutor = new Reexecutor({
-    common: stateTestCommon(c.fork),
-    upstream: new UpstreamClient(upstream.url),
-    blockHashes: testBlockHashes,
-    // mainnet rules: no L1 data or operator fee
-    opFees: false,
-  })
-  const payload = payloadOf(c, raw)
-  const result = await reexecutor.apply(payload, payload.base!.blockNumber - 1n)
+  const result = await reexecute(c, [raw], upstream)
   if (result.kind !== 'applied') return { root: bytesToHex(pre.root), logs: logsHash([]), invalid: result.reason }
   const receipt = result.flashblock.executed.receipts[0]
   return {
@@ -75,8 +67,24 @@ export async function reexecuteCase(c: Case, upstream: PreStateUpstream): Promis
   }
 }
 
+/**
+ * `raws` as one flashblock of a block on the case's environment, re-executed by a new Reexecutor on what
+ * `upstream` serves (the caller has it serve the case's pre-state).
+ */
+export async function reexecute(c: Case, raws: Uint8Array[], upstream: PreStateUpstream): Promise<ReexecuteResult> {
+  const reexecutor = new Reexecutor({
+    common: stateTestCommon(c.fork),
+    upstream: new UpstreamClient(upstream.url),
+    blockHashes: testBlockHashes,
+    // mainnet rules: no L1 data or operator fee
+    opFees: false,
+  })
+  const payload = payloadOf(c, raws)
+  return reexecutor.apply(payload, payload.base!.blockNumber - 1n)
+}
+
 /** The root of the pre-state with the accounts `state` wrote as it has them now. */
-async function rebuiltRoot(c: Case, state: UpstreamStateManager): Promise<string> {
+export async function rebuiltRoot(c: Case, state: UpstreamStateManager): Promise<string> {
   const pre = c.test.pre
   const written = state.written()
   const common = stateTestCommon(c.fork)
