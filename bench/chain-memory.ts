@@ -1,7 +1,8 @@
 /**
  * Memory the embedded chain keeps per block (history is never pruned, so every state method works at
  * any past block). Runs B blocks of N ETH transfers to fresh addresses, then E empty blocks, and prints
- * the heap growth after a forced GC.
+ * the heap growth after a forced GC, and the growth of array-buffer bytes beside it (outside heapUsed: the
+ * in-memory history's packed blocks, codec.ts's bytes, are held there).
  *
  * With a data directory as the fourth argument the history goes to disk instead (and the growth should not).
  *
@@ -28,6 +29,8 @@ function heapMb(): number {
   gc!()
   return process.memoryUsage().heapUsed / 2 ** 20
 }
+/** Array-buffer bytes, read after heapMb's GC. */
+const buffersMb = () => process.memoryUsage().arrayBuffers / 2 ** 20
 
 await installEvmPatches()
 const chain = await createChain(defaultConfig({ quiet: true, dataDir, history }))
@@ -39,6 +42,7 @@ const settled = async () => {
 const nonces = chain.accounts.map(() => 0n)
 let fresh = 0x10000n // above the precompiles: fresh, empty accounts
 const before = heapMb()
+const buffersBefore = buffersMb()
 const snapshot = (name: string) =>
   process.env.SNAPSHOTS && writeHeapSnapshot(join(process.env.SNAPSHOTS, `${name}.heapsnapshot`))
 snapshot('before')
@@ -68,6 +72,7 @@ for (let b = 0; b < blocks; b++) {
   await chain.sealNow()
 }
 const afterTxs = await settled()
+const buffersAfterTxs = buffersMb()
 for (let b = 0; b < empties; b++) await chain.sealNow()
 const afterEmpty = await settled()
 snapshot('after')
@@ -83,6 +88,7 @@ console.log(
     heapAfterEmptyBlocksMb: +afterEmpty.toFixed(1),
     perFullBlockMb: +(txBlocksMb / blocks).toFixed(2),
     perTxKb: +perTxKb.toFixed(1),
+    arrayBuffersPerTxKb: +(((buffersAfterTxs - buffersBefore) * 1024) / (blocks * perBlock)).toFixed(2),
     perEmptyBlockKb: +(((afterEmpty - afterTxs) * 1024) / Math.max(1, empties)).toFixed(1),
     rssGrowthMb: +(process.memoryUsage().rss / 2 ** 20 - rssBefore).toFixed(1),
     dataDir: dataDir ?? null,

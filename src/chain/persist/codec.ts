@@ -1,9 +1,10 @@
 /**
- * The on-disk form of a sealed block: RLP of [header, raw transactions, receipts]. A receipt keeps
+ * The on-disk form of a sealed block: RLP of [header, raw transactions, [layout, the block's OP fee set,
+ * receipts]] (format 2 directories hold blocks whose receipts field is the receipts alone; both read). A receipt keeps
  * what execution decided and no position (assembleBlock recomputes log positions), so a block read back
  * is the same BlockRecord the sequencer sealed. Transactions are stored as received and decoded again
  * on load (the hash comes back from the bytes); their senders are stored beside the block (encodeSenders,
- * under their own key: the block's encoding stays the one format 2 directories hold), so a read recovers no
+ * under their own key, so blocks written before them read as they were), so a read recovers no
  * signature, builds no transaction until one is read (sealed-tx.ts) and reads the RLP in place (rlp-views.ts).
  * bench/old-block-read.ts, a block of 50 transfers, CPU and bytes a read at load 12-16: 0.47 ms and 485 KB
  * (1.04 ms, 1 MB with every transaction built), against 2.9 ms and 2.5 MB building them all as they were
@@ -13,7 +14,7 @@
 import { createBlockHeaderFromBytesArray } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
-import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToUtf8, utf8ToBytes } from '@ethereumjs/util'
+import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToUtf8 } from '@ethereumjs/util'
 import { assembleBlock } from '../../domain/block-record.js'
 import { decodeViews } from '../../domain/rlp-views.js'
 import { DEPOSIT_TX_TYPE } from '../../domain/deposit-encoding.js'
@@ -22,6 +23,8 @@ import { adoptCommon, callCommon } from '../../evm/chain-common.js'
 import { decodeTransaction } from '../pool/admission.js'
 import { decodeChainTx } from '../dev/impersonation.js'
 import { SealedTx } from './sealed-tx.js'
+import type { BlockFeeParams } from '../../domain/op-fee-params.js'
+import { blockFeeSet, decodeFeeSet, decodeOpFees, encodeFeeSet, encodeOpFees } from './stored-op-fees.js'
 
 type Nested = Uint8Array | Nested[]
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
@@ -92,11 +95,22 @@ export function unpackBlock(bytes: Uint8Array, common: Common): BlockRecord {
   return blockOf(fields, common, fields[3] as Uint8Array[])
 }
 
+/**
+ * The receipts' layout, first item of a block's receipts: before it the receipts were the list itself (each a
+ * list, so a leading string marks the new layout) and every receipt stored its OP fees by name.
+ */
+const RECEIPTS_BY_BLOCK_FEES = Uint8Array.of(1)
+
 function blockFields(block: BlockRecord, packed = false): Nested[] {
-  return [block.header.serialize(), block.txs.map((t) => t.raw), block.receipts.map((r) => encodeReceipt(r, packed))]
+  const fees = blockFeeSet(block.receipts.map((r) => r.op))
+  return [
+    block.header.serialize(),
+    block.txs.map((t) => t.raw),
+    [RECEIPTS_BY_BLOCK_FEES, encodeFeeSet(fees, int), block.receipts.map((r) => encodeReceipt(r, packed, fees))],
+  ]
 }
 
-function blockOf([headerBytes, raws, receipts]: Nested[], common: Common, senders?: Uint8Array[]): BlockRecord {
+function blockOf([headerBytes, raws, stored]: Nested[], common: Common, senders?: Uint8Array[]): BlockRecord {
   // the header's own RLP read in place too (createBlockHeaderFromRLP is RLP.decode, then this)
   const values = decodeViews(headerBytes as Uint8Array, invalid)
   if (!Array.isArray(values)) throw invalid()
@@ -107,7 +121,16 @@ function blockOf([headerBytes, raws, receipts]: Nested[], common: Common, sender
   const txs = (raws as Uint8Array[]).map((raw, i) =>
     senders ? txWithSender(raw, senders[i]!, common) : decodeChainTx(raw, common),
   )
-  return assembleBlock(header, header.hash(), txs, (receipts as Nested[][]).map(decodeReceipt))
+  return assembleBlock(header, header.hash(), txs, receiptsOf(stored as Nested[]))
+}
+
+function receiptsOf(stored: Nested[]): ReceiptRecord[] {
+  const first = stored[0]
+  if (first === undefined || Array.isArray(first)) return (stored as Nested[][]).map((f) => decodeReceipt(f, namedFees))
+  if (first.length !== 1 || first[0] !== RECEIPTS_BY_BLOCK_FEES[0])
+    throw new Error('stored block: unknown receipts layout')
+  const fees = decodeFeeSet(stored[1]!, big)
+  return (stored[2] as Nested[][]).map((f) => decodeReceipt(f, (op, gasUsed) => decodeOpFees(op, gasUsed, fees, big)))
 }
 
 /**
@@ -125,8 +148,7 @@ function txWithSender(raw: Uint8Array, sender: Uint8Array, common: Common): TxRe
   return raw[0] === DEPOSIT_TX_TYPE ? decodeTransaction(raw, common) : new SealedTx(raw, sender, common)
 }
 
-function encodeReceipt(r: ReceiptRecord, packed: boolean): Nested {
-  const op = r.op ? Object.entries(r.op).map(([key, value]) => [utf8ToBytes(key), int(value as bigint)]) : []
+function encodeReceipt(r: ReceiptRecord, packed: boolean, blockFees: BlockFeeParams | undefined): Nested {
   return [
     int(r.type),
     int(r.status),
@@ -137,7 +159,7 @@ function encodeReceipt(r: ReceiptRecord, packed: boolean): Nested {
     r.logs.map((l) => [l.address, [...l.topics], l.data]),
     r.contractAddress ? [r.contractAddress] : [],
     int(r.firstLogIndex),
-    op,
+    encodeOpFees(r.op, r.gasUsed, blockFees, int),
     // optional fields, each an empty list when absent (older records end before them)
     [
       r.depositNonce !== undefined ? [int(r.depositNonce)] : [],
@@ -154,12 +176,13 @@ function optional(extras: Nested | undefined, at: number): Uint8Array | undefine
   return field?.length ? (field[0] as Uint8Array) : undefined
 }
 
-function decodeReceipt(f: Nested[]): ReceiptRecord {
+type OpFeesOf = (stored: Nested, gasUsed: bigint) => ReceiptRecord['op']
+
+function decodeReceipt(f: Nested[], opFees: OpFeesOf): ReceiptRecord {
   // indexed reads, no destructuring: a read of an old block decodes every receipt of it, and iterating
   // allocated more than the receipts themselves (a result object per element, per byte of a fee's name)
   const logs = f[6] as Uint8Array[][]
   const contract = f[7] as Uint8Array[]
-  const op = f[9] as Uint8Array[][]
   const extras = f[10]
   // the optional fields set one by one: no throw-away object for each
   const receipt: Mutable<ReceiptRecord> = {
@@ -182,12 +205,18 @@ function decodeReceipt(f: Nested[]): ReceiptRecord {
   if (blobGasUsed) receipt.blobGasUsed = big(blobGasUsed)
   const blobGasPrice = optional(extras, 3)
   if (blobGasPrice) receipt.blobGasPrice = big(blobGasPrice)
-  if (op.length) {
-    const fees: Record<string, bigint> = {}
-    for (let i = 0; i < op.length; i++) fees[text(op[i]![0]!)] = big(op[i]![1]!)
-    receipt.op = fees as unknown as ReceiptRecord['op']
-  }
+  const op = opFees(f[9]!, receipt.gasUsed)
+  if (op) receipt.op = op
   return receipt
+}
+
+/** The layout before RECEIPTS_BY_BLOCK_FEES: each fee as a [name, value] pair. */
+function namedFees(stored: Nested): ReceiptRecord['op'] {
+  const op = stored as Uint8Array[][]
+  if (!op.length) return undefined
+  const fees: Record<string, bigint> = {}
+  for (let i = 0; i < op.length; i++) fees[text(op[i]![0]!)] = big(op[i]![1]!)
+  return fees as unknown as ReceiptRecord['op']
 }
 
 /** An OP fee's name: ASCII (this codec writes field names), read without a TextDecoder call each. */

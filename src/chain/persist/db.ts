@@ -9,8 +9,16 @@ import type { ClassicLevel } from 'classic-level'
 import { classicLevel } from '../../load-on-use.js'
 import { META_KEY } from './keys.js'
 
-/** Bump when the key layout or a record's encoding changes incompatibly. */
-const DATA_FORMAT_VERSION = 2
+/**
+ * Bump when the key layout or a record's encoding changes incompatibly. 3: blocks store their receipts' OP fees
+ * by block (codec.ts); a version that reads only 2 would misread such a block, so it must refuse the directory.
+ */
+const DATA_FORMAT_VERSION = 3
+/**
+ * Formats this version reads and marks as its own on open (it writes its blocks in its own form from then on):
+ * 2's blocks differ from 3's only in their receipts' layout, which codec.ts reads in both.
+ */
+const UPGRADED_FORMATS = new Set([2])
 
 export type Level = ClassicLevel<Uint8Array, Uint8Array>
 
@@ -42,11 +50,14 @@ export async function openDataDir(dir: string, chainId: number): Promise<{ db: L
   }
   const stored = db.getSync(META_KEY)
   if (stored === undefined) {
-    const format: FormatRecord = { version: DATA_FORMAT_VERSION, chainId }
-    await db.put(META_KEY, new TextEncoder().encode(JSON.stringify(format)), { sync: true })
+    await writeFormat(db, { version: DATA_FORMAT_VERSION, chainId })
     return { db, fresh: true }
   }
   const format = JSON.parse(new TextDecoder().decode(stored)) as FormatRecord
+  if (UPGRADED_FORMATS.has(format.version) && format.chainId === chainId) {
+    format.version = DATA_FORMAT_VERSION
+    await writeFormat(db, format)
+  }
   if (format.version !== DATA_FORMAT_VERSION) {
     await db.close()
     throw new DataDirError(
@@ -61,3 +72,6 @@ export async function openDataDir(dir: string, chainId: number): Promise<{ db: L
   }
   return { db, fresh: false }
 }
+
+const writeFormat = (db: Level, format: FormatRecord) =>
+  db.put(META_KEY, new TextEncoder().encode(JSON.stringify(format)), { sync: true })
