@@ -1,7 +1,8 @@
 /**
  * POST on an endpoint: one JSON-RPC body in (its text, read by post-listener.ts), one reply out on node:http's
  * response: parse -> rate limit -> handleBody -> write. The JSON-RPC rules themselves live in jsonrpc.ts, shared
- * with the WebSocket transport. A call its handler answers at once is written without a promise in between.
+ * with the WebSocket transport. A call its handler answers at once is written without a promise in between, with
+ * the other replies of its turn of the event loop (reply-batch.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ClientInfo, HandlerContext } from '../handlers/context.js'
@@ -9,7 +10,8 @@ import type { Endpoint } from '../../generated/methods.js'
 import { InternalError, RateLimitedError } from '../errors.js'
 import { failure, parseMessage, responseText, type JsonRpcResponse, type ParsedMessage } from './envelope.js'
 import { handleBody, isPromise, requestCount, type DispatchOptions } from './jsonrpc.js'
-import { jsonText, UNSERIALISABLE, writeRaw } from './json-reply.js'
+import { jsonText, UNSERIALISABLE } from './json-reply.js'
+import { writeInTurn } from './reply-batch.js'
 import { rateLimitHeaders, rateLimitedBody, type RateVerdict, type RequestLimiter } from './throttle.js'
 
 export interface EndpointDeps {
@@ -82,9 +84,10 @@ function fault(post: Post, err: unknown, what: string): void {
 
 /** geth answers a body of notifications (`response` undefined) with an empty 200. */
 function write(post: Post, status: number, response: JsonRpcResponse | JsonRpcResponse[] | undefined) {
-  const options = { headers: post.headers, close: post.deps.closing() }
-  if (response === undefined) return writeRaw(post.res, status, undefined, options)
-  const text = jsonText(response, post.deps.onFault, responseText)
-  if (text === undefined) return writeRaw(post.res, UNSERIALISABLE.status, UNSERIALISABLE.text, options)
-  writeRaw(post.res, status, text, options)
+  const { res, deps } = post
+  const options = { headers: post.headers, close: deps.closing() }
+  if (response === undefined) return writeInTurn(res, status, undefined, options, deps.onFault)
+  const text = jsonText(response, deps.onFault, responseText)
+  if (text === undefined) return writeInTurn(res, UNSERIALISABLE.status, UNSERIALISABLE.text, options, deps.onFault)
+  writeInTurn(res, status, text, options, deps.onFault)
 }
