@@ -42,6 +42,8 @@ export interface AfterGetsOptions {
   /** POSTs per window, and windows after the GETs. */
   window: number
   windows: number
+  /** Processes started per server and arm: a POST's count moves ~8 % between processes of one server (their JITs differ), far less between windows of one. */
+  processes: number
   /** Keep callgrind's files here (for callgrind_annotate), else in a temporary directory removed after. */
   keep?: string
 }
@@ -110,31 +112,62 @@ const load = () =>
     .map((x) => x.toFixed(1))
     .join(' ')
 
-/** Every server measured twice, one after the other; a table of instructions per POST, window by window. */
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} %`
+
+/**
+ * Every server measured `processes` times in each arm, the arms alternating; a table of instructions per POST,
+ * window by window and process by process, then each arm's median and range over its processes of a process's
+ * median window (a window with a scavenge or a recompile in it does not move that).
+ */
 export async function afterGets(servers: Server[], options: AfterGetsOptions): Promise<void> {
   const loadAtStart = load()
-  const rows: [string, Sent, Count[]][] = []
+  const rows: { label: string; sent: Sent; windows: Count[] }[] = []
   for (const server of servers)
-    for (const sent of ['POSTs only', '+ GETs, preflights'] as const) {
-      const counts = await measure(server, sent, options)
-      for (const [label, windows] of counts) rows.push([label, sent, windows])
-    }
+    for (let p = 0; p < options.processes; p++)
+      for (const sent of ['POSTs only', '+ GETs, preflights'] as const) {
+        const counts = await measure(server, sent, options)
+        for (const [label, windows] of counts) rows.push({ label, sent, windows })
+      }
   console.log(
     `${options.caseName}: instructions per POST (callgrind; main thread, every thread's in brackets), ${options.warm} ` +
       `uninstrumented warm-up POSTs, windows of ${options.window} POSTs in a row; ${options.gets} GET /health and ` +
-      `${options.gets} preflights ${options.getsFirst ? 'before the warm-up' : 'after the fresh window'}; load ${loadAtStart} at the start, ${load()} at the end ` +
-      '(which moves wall time, not these counts)',
+      `${options.gets} preflights ${options.getsFirst ? 'before the warm-up' : 'after the fresh window'}; ${options.processes} ` +
+      `process(es) per server and arm; load ${loadAtStart} at the start, ${load()} at the end (which moves wall time, not these counts)`,
   )
   const columns = ['fresh', ...Array.from({ length: options.windows }, (_, w) => `after ${w + 1}`)]
+  const labels = [...new Set(rows.map((r) => r.label))]
+  const arm = (label: string, sent: Sent) => rows.filter((r) => r.label === label && r.sent === sent)
+  // each window against the median of the POSTs-only processes' same window
+  const reference = new Map(
+    labels.map((label) => [
+      label,
+      columns.map((_, w) => median(arm(label, 'POSTs only').map((r) => r.windows[w]!.main))),
+    ]),
+  )
   console.log(`| server | sent | ${columns.join(' | ')} |`)
   console.log(`|---|---|${columns.map(() => '---|').join('')}`)
-  for (const [label, sent, windows] of rows) {
-    const reference = rows.find(([l, s]) => l === label && s === 'POSTs only')![2]
-    const cells = windows.map((count, w) => {
-      const more = (count.main / reference[w]!.main - 1) * 100
-      const vs = sent === 'POSTs only' ? '' : `, **${more >= 0 ? '+' : ''}${more.toFixed(1)} %**`
-      return `${k(count.main)} (${k(count.all)})${vs}`
-    })
+  for (const { label, sent, windows } of rows) {
+    const cells = windows.map(
+      (count, w) => `${k(count.main)} (${k(count.all)}), ${pct(count.main / reference.get(label)![w]! - 1)}`,
+    )
     console.log(`| ${label} | ${sent} | ${cells.join(' | ')} |`)
+  }
+  console.log(
+    "\nA process's median window, instructions per POST (main thread): median of the processes (range), each process",
+  )
+  console.log('| server | POSTs only | + GETs, preflights | median against median |')
+  console.log('|---|---|---|---|')
+  for (const label of labels) {
+    const perProcess = (sent: Sent) => arm(label, sent).map((r) => median(r.windows.map((c) => c.main)))
+    const only = perProcess('POSTs only')
+    const gets = perProcess('+ GETs, preflights')
+    const cell = (xs: number[]) =>
+      `**${k(median(xs))}** (${k(Math.min(...xs))}-${k(Math.max(...xs))}): ${xs.map((x) => k(x)).join(', ')}`
+    console.log(`| ${label} | ${cell(only)} | ${cell(gets)} | **${pct(median(gets) / median(only) - 1)}** |`)
   }
 }

@@ -26,6 +26,7 @@ const { values: args } = parseArgs({
     windows: { type: 'string', default: '4' },
     'callgrind-out': { type: 'string' },
     'gets-first': { type: 'boolean', default: false },
+    processes: { type: 'string', default: '1' },
   },
 })
 
@@ -192,7 +193,7 @@ const starters: [string, (wrap: string[]) => Promise<Target>][] = [
  */
 async function afterGetsMode() {
   const servers: Server[] = starters
-    .filter(([label]) => label === 'node:http' || (label !== 'fastify' && label !== 'anvil' && wanted(label)))
+    .filter(([label]) => label !== 'fastify' && label !== 'anvil' && wanted(label))
     .map(([label, start]) => ({
       label,
       start:
@@ -208,6 +209,7 @@ async function afterGetsMode() {
     warm: Number(args.warm),
     window: Number(args.window),
     windows: Number(args.windows),
+    processes: Number(args.processes),
     keep: args['callgrind-out'],
   })
 }
