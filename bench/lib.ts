@@ -75,8 +75,9 @@ export type Target = {
   stop(): Promise<void>
 }
 
-async function waitReady(url: string, child: ChildProcess, what: string) {
-  for (let i = 0; i < 900; i++) {
+/** `tries` of 100 ms at least: a server under valgrind on a loaded machine took more than 900 to start. */
+async function waitReady(url: string, child: ChildProcess, what: string, tries = 900) {
+  for (let i = 0; i < tries; i++) {
     if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}`)
     try {
       await rpc(url, 'eth_chainId')
@@ -152,7 +153,11 @@ async function spawnOurs(
     },
   )
   const base = `http://127.0.0.1:${port}`
-  await waitReady(`${base}/flashblocks`, child, 'preconf-rpc')
+  // a server that never answered is not left running behind the bench's error
+  await waitReady(`${base}/flashblocks`, child, 'preconf-rpc', wrap.length > 0 ? 6000 : 900).catch(async (err) => {
+    await stopper(child)()
+    throw err
+  })
   return {
     label: 'preconf-rpc /flashblocks',
     url: `${base}/flashblocks`,
