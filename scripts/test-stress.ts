@@ -27,7 +27,6 @@ interface Report {
   numPassedTests: number
   numFailedTests: number
   numPendingTests: number
-  numFailedTestSuites?: number
   testResults: {
     name: string
     status: string
