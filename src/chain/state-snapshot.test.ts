@@ -4,17 +4,13 @@
  * written, overwritten and zeroed (a contract's whole storage emptied), across blocks, flashblocks and a
  * --data-dir restart; and a root it does not hold goes to the trie.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { Address, bytesToHex, createContractAddress, hexToBytes, randomBytes, setLengthLeft } from '@ethereumjs/util'
-import { afterEach, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import type { Chain } from './chain.js'
-import { createChain } from './create-chain.js'
 import { signTx } from '../../test/support/sign-tx.js'
 import { runScript } from '../../test/support/run-script.js'
+import { scratchChains } from '../../test/support/scratch-chain.js'
 import { until } from '../../test/support/wait-for.js'
-import { defaultConfig } from '../config.js'
 import { keccak256 } from '../evm/crypto.js'
 import { accountOf, slotValueOf } from '../evm/flat-values.js'
 import { SnapshotReads, StateSnapshot } from '../evm/state-snapshot.js'
@@ -23,13 +19,7 @@ import type { StateCache } from '../evm/state-cache.js'
 /** Stores calldata's second word at the slot its first word names; init code returning that runtime. */
 const STORE_INIT = hexToBytes('0x6008600c60003960086000f36020356000355500')
 
-let chain: Chain | undefined
-const dirs: string[] = []
-afterEach(async () => {
-  await chain?.stop()
-  chain = undefined
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
+const chains = scratchChains('preconf-snapshot-')
 
 const word = (n: bigint | Uint8Array) =>
   setLengthLeft(typeof n === 'bigint' ? hexToBytes(`0x${n.toString(16).padStart(2, '0')}`) : n, 32)
@@ -85,7 +75,8 @@ class Driver {
   }
 }
 
-const config = () => ({ ...defaultConfig({ quiet: true, blockTimeMs: 3_600_000 }) })
+/** Blocks are sealed by hand: the hour-long block time never elapses in a test. */
+const HAND_SEALED = { blockTimeMs: 3_600_000 }
 
 async function ready(c: Chain): Promise<void> {
   await until(() => c.snapshot?.ready === true, 'the state snapshot is made')
@@ -106,7 +97,7 @@ async function ageChain(driver: Driver, blocks: number): Promise<void> {
 }
 
 test('reads of the newest sealed root through the snapshot match the trie, block after block', async () => {
-  chain = await createChain(config())
+  const chain = await chains.open(HAND_SEALED)
   await ready(chain)
   const driver = new Driver(chain)
   await driver.deploy()
@@ -120,7 +111,7 @@ test('reads of the newest sealed root through the snapshot match the trie, block
 })
 
 test('a pending flashblock root reads through a layer over the base, and an old root goes to the trie', async () => {
-  chain = await createChain(config())
+  const chain = await chains.open(HAND_SEALED)
   await ready(chain)
   const driver = new Driver(chain)
   await driver.deploy()
@@ -143,7 +134,7 @@ test('a pending flashblock root reads through a layer over the base, and an old 
 })
 
 test('each flashblock of a block reads right, its layer made from the one before, and so does the sealed root the base moves to from the newest layer', async () => {
-  chain = await createChain(config())
+  const chain = await chains.open(HAND_SEALED)
   await ready(chain)
   const driver = new Driver(chain)
   await driver.deploy()
@@ -175,7 +166,7 @@ test('each flashblock of a block reads right, its layer made from the one before
 })
 
 test('a sealed root that is no read flashblock’s is reached from the newest layer by what differs from its root', async () => {
-  chain = await createChain(config())
+  const chain = await chains.open(HAND_SEALED)
   await ready(chain)
   const driver = new Driver(chain)
   await driver.deploy()
@@ -204,7 +195,7 @@ test('a sealed root that is no read flashblock’s is reached from the newest la
 })
 
 test('an empty flashblock repeating the root before it changes nothing readers see', async () => {
-  chain = await createChain(config())
+  const chain = await chains.open(HAND_SEALED)
   await ready(chain)
   const driver = new Driver(chain)
   await driver.deploy()
@@ -223,15 +214,13 @@ test('an empty flashblock repeating the root before it changes nothing readers s
 })
 
 test('after a --data-dir restart the snapshot is made from the stored state and matches the trie', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'preconf-snapshot-'))
-  dirs.push(dir)
-  chain = await createChain({ ...config(), dataDir: dir })
+  const dataDir = chains.dataDir()
+  let chain = await chains.open({ ...HAND_SEALED, dataDir })
   await ready(chain)
   const driver = new Driver(chain)
   await driver.deploy()
   await ageChain(driver, 3)
-  await chain.stop()
-  chain = await createChain({ ...config(), dataDir: dir })
+  chain = await chains.reopen({ ...HAND_SEALED, dataDir })
   const again = new Driver(chain)
   Object.assign(again, { addresses: driver.addresses, slots: driver.slots, contract: driver.contract, nonce: 0 })
   await ready(chain)

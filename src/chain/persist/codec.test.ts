@@ -3,38 +3,23 @@
  * in: the one before session 14 (each receipt's OP fees as named pairs, test/support/named-fees-codec.ts) and
  * the current one (the block's fee set once, a receipt's own fees by position, a full set where it has its own).
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { hexToBytes } from '@ethereumjs/util'
 import { encodeDeployData, encodeFunctionData } from 'viem'
-import { afterEach, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { TRANSFER_TOPIC, testToken } from '../../../test/support/fixtures.js'
 import { encodeNamedFeesBlock, packNamedFeesBlock } from '../../../test/support/named-fees-codec.js'
+import { scratchChains } from '../../../test/support/scratch-chain.js'
 import { signTx } from '../../../test/support/sign-tx.js'
-import { defaultConfig } from '../../config.js'
 import type { OpReceiptFees } from '../../domain/op-fee-params.js'
 import type { BlockRecord, ReceiptRecord } from '../../domain/types.js'
 import { opReceiptFromJson } from '../../format/op-receipt.js'
 import { formatReceipt } from '../../format/receipt.js'
 import { operatorFee } from '../../opstack/operator-fee.js'
 import type { Chain } from '../chain.js'
-import { createChain } from '../create-chain.js'
 import { decodeBlock, encodeBlock, packBlock, unpackBlock } from './codec.js'
 import { META_KEY, blockKey } from './keys.js'
 
-let chain: Chain | undefined
-let dir: string | undefined
-afterEach(async () => {
-  await chain?.stop()
-  if (dir) rmSync(dir, { recursive: true, force: true })
-  chain = dir = undefined
-})
-
-async function openChain(dataDir?: string): Promise<Chain> {
-  chain = await createChain(defaultConfig({ quiet: true, dataDir }))
-  return chain
-}
+const chains = scratchChains('preconf-codec-')
 
 /** Every receipt of `block` as the service answers it, one JSON text each. */
 const answered = (block: BlockRecord) => block.txs.map((_, i) => JSON.stringify(formatReceipt(block, i)))
@@ -73,7 +58,7 @@ function roundTrips(block: BlockRecord, common: Chain['common']) {
 }
 
 test('receipts of every kind the chain seals read back as sealed, from the disk form and the packed history', async () => {
-  const c = await openChain()
+  const c = await chains.open()
   const blocks = await blocksOfEveryKind(c)
   const [first, second] = blocks
   expect(first!.receipts[0]!.depositNonce).toBeDefined()
@@ -83,7 +68,7 @@ test('receipts of every kind the chain seals read back as sealed, from the disk 
 })
 
 test("a transfer's receipt stores its fees without the block's set: ~200 bytes fewer than by name", async () => {
-  const c = await openChain()
+  const c = await chains.open()
   await c.sendRawTransaction(await signTx(c, 0, { nonce: 0, value: 1n }))
   const block = await c.mine()
   const saved = packNamedFeesBlock(block).length - packBlock(block).length
@@ -92,7 +77,7 @@ test("a transfer's receipt stores its fees without the block's set: ~200 bytes f
 })
 
 test('receipts whose fees are their own (a follower upstream, a gasless transaction, none) read back as given', async () => {
-  const c = await openChain()
+  const c = await chains.open()
   const [first, second] = await blocksOfEveryKind(c)
   const users = second!.receipts.slice(1)
   // the chain's own fees with an operator fee charged: the block's set
@@ -129,8 +114,8 @@ test('receipts whose fees are their own (a follower upstream, a gasless transact
 })
 
 test('blocks a data directory stored before receipts stored fees by block read back as they were answered', async () => {
-  dir = mkdtempSync(join(tmpdir(), 'preconf-codec-'))
-  let c = await openChain(dir)
+  const dataDir = chains.dataDir()
+  let c = await chains.open({ dataDir })
   const blocks = await blocksOfEveryKind(c)
   await c.mine()
   const expected = blocks.map(answered)
@@ -138,8 +123,7 @@ test('blocks a data directory stored before receipts stored fees by block read b
   const db = c.persistence!.db
   for (const block of blocks) await db.put(blockKey(block.number), encodeNamedFeesBlock(block))
   await db.put(META_KEY, new TextEncoder().encode(JSON.stringify({ version: 2, chainId: Number(c.chainId) })))
-  await c.stop()
-  c = await openChain(dir)
+  c = await chains.reopen({ dataDir })
   // marked 3 now that blocks of the new layout are written to it: a version reading only 2 refuses it
   expect(JSON.parse(new TextDecoder().decode(c.persistence!.db.getSync(META_KEY)))).toMatchObject({ version: 3 })
   const read = blocks.map((b) => c.store.byNumber(b.number)!)
@@ -148,7 +132,7 @@ test('blocks a data directory stored before receipts stored fees by block read b
 })
 
 test('blocks the in-memory history packed as before read back as sealed', async () => {
-  const c = await openChain()
+  const c = await chains.open()
   for (const block of await blocksOfEveryKind(c)) {
     const read = unpackBlock(packNamedFeesBlock(block), c.common)
     expect(read.receipts).toEqual(block.receipts)

@@ -1,36 +1,22 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { bytesToHex, equalsBytes } from '@ethereumjs/util'
-import { afterEach, expect, test } from 'vitest'
+import { beforeEach, expect, test } from 'vitest'
+import { scratchChains } from '../../../test/support/scratch-chain.js'
 import { signTx } from '../../../test/support/sign-tx.js'
-import { defaultConfig } from '../../config.js'
 import type { BlockRecord, TxRecord } from '../../domain/types.js'
 import type { Chain } from '../chain.js'
-import { createChain } from '../create-chain.js'
 import { DISK_RECENT_BLOCKS_CACHED } from '../../limits.js'
 import { sendersKey } from './keys.js'
 
-let chain: Chain | undefined
-let dir: string | undefined
-afterEach(async () => {
-  await chain?.stop()
-  if (dir) rmSync(dir, { recursive: true, force: true })
-  chain = dir = undefined
+const chains = scratchChains('preconf-positions-')
+let dataDir: string
+beforeEach(() => {
+  dataDir = chains.dataDir()
 })
 
-async function openChain(options: { history?: number } = {}): Promise<Chain> {
-  dir ??= mkdtempSync(join(tmpdir(), 'preconf-positions-'))
-  chain = await createChain(defaultConfig({ quiet: true, dataDir: dir, ...options }))
-  return chain
-}
+const openChain = (options: { history?: number } = {}) => chains.open({ dataDir, ...options })
 
 /** Stops the chain and opens its directory again, as a restart does. */
-async function restart(c: Chain, options: { history?: number } = {}): Promise<Chain> {
-  await c.stop()
-  chain = undefined
-  return openChain(options)
-}
+const restart = (options: { history?: number } = {}) => chains.reopen({ dataDir, ...options })
 
 /** What runTx asks a transaction for its sender (a deposit names its own). */
 const askedSender = ({ tx, sender }: TxRecord) => ('getSenderAddress' in tx ? tx.getSenderAddress().bytes : sender)
@@ -102,9 +88,7 @@ test('after a restart transactions of the blocks before it are found where they 
   let c = await openChain()
   const hash = await c.sendRawTransaction(await signTx(c, 0, { nonce: 0, value: 1n }))
   const block = await c.mine()
-  await c.stop()
-  chain = undefined
-  c = await openChain()
+  c = await restart()
   expect(c.store.height).toBe(block.number)
   expect(found(c, hash)).toEqual(placeIn(block, hash))
 })
@@ -128,7 +112,7 @@ test('a block read from disk after a restart has its senders, stored beside it o
   // the signers of the transactions, as viem signed them (after the L1-attributes deposit)
   for (const sent of expected) expect(sent.slice(1)).toEqual(signers)
 
-  c = await restart(c)
+  c = await restart()
   expect([senders(c.store.byNumber(stored.number)), senders(c.store.byNumber(old.number))]).toEqual(expected)
   expect(c.store.byNumber(old.number)?.hash).toEqual(old.hash)
 })
@@ -154,7 +138,7 @@ test("an impersonated transaction's sender, which no signature gives, reads back
   const oldBlock = await c.mine()
   await c.persistence!.db.del(sendersKey(oldBlock.number)) // written as before senders were stored
   await c.mine()
-  c = await restart(c)
+  c = await restart()
   for (const hash of [stored, old]) {
     const read = c.store.tx(hash)
     expect(bytesToHex(read!.tx.sender)).toBe(bytesToHex(from))
@@ -171,6 +155,6 @@ test('a --history prune pass leaves every block with its senders', async () => {
   await c.options.pruner!.idle()
   expect(c.options.pruner!.removals).toBeGreaterThan(0) // a pass swept
   expect(c.persistence!.db.getSync(sendersKey(block.number))?.length).toBe(20 * block.txs.length)
-  c = await restart(c, { history: 2 })
+  c = await restart({ history: 2 })
   expect(senders(c.store.byNumber(block.number))).toEqual(expected)
 })
