@@ -9,7 +9,10 @@
  *
  *   npx tsx bench/kit-reads.ts [--rounds 3] [--duration 5] [--connections 16]
  *                              [--cases callDistinct,balanceDistinct,balancePending,balanceLatest] [--baseline DIR]
- *                              [--floor]
+ *                              [--floor] [--anvil kit|silent]
+ *
+ * `--anvil`: `kit` (the default) starts anvil as the kit's run-peers.sh does, the terms issue 28's goals were stated
+ * in (automine, each request logged to a file); `silent` with --silent and 1 s blocks, as the other benches here.
  *
  * `--floor`: a bare node:http server (floors.ts) answering every case's request with a constant is run as a target
  * too: what any server on Node pays per request before doing anything, in the kit's own terms and rounds.
@@ -23,7 +26,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { startFloor } from './floors.js'
-import { quartiles, startAnvil, startOurs, type Target } from './lib.js'
+import { quartiles, startAnvil, startAnvilAsKit, startOurs, type Target } from './lib.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -33,9 +36,11 @@ const { values: args } = parseArgs({
     cases: { type: 'string', default: 'callDistinct,balanceDistinct,balancePending,balanceLatest' },
     baseline: { type: 'string' },
     floor: { type: 'boolean', default: false },
+    anvil: { type: 'string', default: 'kit' },
   },
 })
 
+if (!['kit', 'silent'].includes(args.anvil)) throw new Error(`--anvil: kit or silent, got ${args.anvil}`)
 const repo = new URL('..', import.meta.url).pathname
 const kit = mkdtempSync(join(tmpdir(), 'kit-reads-'))
 cpSync(join(repo, '../shared/bench/rpc-bench.mjs'), join(kit, 'rpc-bench.mjs'))
@@ -82,7 +87,8 @@ try {
   runs.push({ label: 'ours', target: await startOurs(), rows: new Map() })
   if (args.baseline) runs.push({ label: 'before', target: await startOurs([], [], args.baseline), rows: new Map() })
   if (args.floor) runs.push({ label: 'node:http', target: await startFloor('node:http'), rows: new Map() })
-  runs.push({ label: 'anvil', target: await startAnvil('1'), rows: new Map() })
+  const anvil = args.anvil === 'kit' ? await startAnvilAsKit(join(kit, 'anvil.log')) : await startAnvil('1')
+  runs.push({ label: 'anvil', target: anvil, rows: new Map() })
   for (const run of runs) {
     // the floor deploys nothing: it is sent ours' fixtures' addresses and answers them with a constant
     if (run.label === 'node:http') run.fixtures = runs[0]!.fixtures
@@ -102,7 +108,7 @@ try {
     }
     console.log(`round ${round + 1}: ${line.join('; ')}`)
   }
-  const anvil = runs.at(-1)!
+  const anvilRun = runs.at(-1)!
   const best = (run: Run, name: string) => {
     const rows = run.rows.get(name) ?? []
     return {
@@ -110,10 +116,12 @@ try {
       cpu: Math.min(...rows.map((r) => r.serverCpuUsPerReq ?? Number.POSITIVE_INFINITY)),
     }
   }
-  console.log(`\nbest of ${args.rounds} rounds, ${args.connections} connections, load after: ${loadavg()}`)
+  console.log(
+    `\nbest of ${args.rounds} rounds, ${args.connections} connections, ${anvil.label}, load after: ${loadavg()}`,
+  )
   /** `run`'s req/s over anvil's, round by round, as the quartiles of those ratios. */
   const paired = (run: Run, name: string) => {
-    const theirs = anvil.rows.get(name) ?? []
+    const theirs = anvilRun.rows.get(name) ?? []
     const [q1, median, q3] = quartiles((run.rows.get(name) ?? []).map((row, i) => row.rps / theirs[i]!.rps))
     return `${median.toFixed(2)}× (${q1.toFixed(2)}-${q3.toFixed(2)})`
   }
@@ -128,7 +136,7 @@ try {
       return `${b.rps} (${b.cpu})`
     })
     console.log(
-      `| ${name} | ${cells.join(' | ')} | ${(best(runs[0]!, name).rps / best(anvil, name).rps).toFixed(2)}× | ${paired(runs[0]!, name)} |${floor ? ` ${paired(floor, name)} |` : ''}`,
+      `| ${name} | ${cells.join(' | ')} | ${(best(runs[0]!, name).rps / best(anvilRun, name).rps).toFixed(2)}× | ${paired(runs[0]!, name)} |${floor ? ` ${paired(floor, name)} |` : ''}`,
     )
   }
 } finally {

@@ -168,32 +168,30 @@ async function spawnOurs(
   }
 }
 
-/** anvil from the dev dependency, with the same mnemonic and chain id. */
-export async function startAnvil(blockTime: string): Promise<Target> {
+/** anvil from the dev dependency, with the same mnemonic and chain id; silent, mining every `blockTime` seconds. */
+export function startAnvil(blockTime: string): Promise<Target> {
+  return spawnAnvil(['--block-time', blockTime, '--silent'], 'ignore', `anvil --block-time ${blockTime}`)
+}
+
+/**
+ * anvil as the shared kit's run-peers.sh starts it, the figures issue 28's goals were stated in: automine, and
+ * every request's line written to `logFile` (a developer's default, part of what each request costs).
+ */
+export function startAnvilAsKit(logFile: string): Promise<Target> {
+  return spawnAnvil([], openSync(logFile, 'w'), 'anvil (as the kit runs it)')
+}
+
+async function spawnAnvil(flags: string[], stdout: 'ignore' | number, label: string): Promise<Target> {
   const port = await freePort()
   const bin = new URL('../node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil', import.meta.url).pathname
   const child = spawn(
     bin,
-    [
-      '--host',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--chain-id',
-      '196',
-      '--mnemonic',
-      MNEMONIC,
-      '--block-time',
-      blockTime,
-      '--silent',
-    ],
-    {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
+    ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '196', '--mnemonic', MNEMONIC, ...flags],
+    { stdio: ['ignore', stdout, 'inherit'] },
   )
   const url = `http://127.0.0.1:${port}`
   await waitReady(url, child, 'anvil')
-  return { label: `anvil --block-time ${blockTime}`, url, pid: child.pid, stop: stopper(child) }
+  return { label, url, pid: child.pid, stop: stopper(child) }
 }
 
 /**
