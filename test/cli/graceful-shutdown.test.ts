@@ -46,7 +46,6 @@ test.each(['SIGTERM', 'SIGINT'] as const)(
     const inFlight = post(new URL('/flashblocks', base).href, request('eth_sendRawTransactionSync', [raw]))
     await until(() => noticesOf(1) > 0, 'the admission notice')
 
-    const signalledAt = Date.now()
     child.kill(signal)
     const [code, reason] = await closed
     expect(code).toBe(1001)
@@ -56,8 +55,8 @@ test.each(['SIGTERM', 'SIGINT'] as const)(
     // the connection ends with its answer rather than idling until the keep-alive timeout
     expect(answer.headers.connection).toBe('close')
     expect(answer.json.result).toMatchObject({ status: '0x1', to: BOB.toLowerCase() })
+    // 0 and nothing on stderr: closed by itself, not by the forced exit at SHUTDOWN_EXIT_MS (1, "still closing")
     expect(await exited).toBe(0)
-    expect(Date.now() - signalledAt).toBeLessThan(5_000)
     expect(output.stdout).toContain(`${signal}: closing`)
     expect(output.stderr).toBe('')
   },

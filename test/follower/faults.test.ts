@@ -18,6 +18,7 @@ import { BOB, DEV_KEY_1 } from '../support/dev-keys.js'
 import { startLeaderProcess } from '../support/leader-process.js'
 import { rpc } from '../support/rpc.js'
 import { startTcpProxy } from '../support/tcp-proxy.js'
+import { upstreamGone } from '../support/upstream-gone.js'
 import { until } from '../support/wait-for.js'
 
 const closers: (() => Promise<unknown> | unknown)[] = []
@@ -46,7 +47,7 @@ describe('a follower whose feed goes silent with the connection open', () => {
     await until(() => follower.follower.pending.current() !== undefined, 'the follower to preconfirm')
 
     leader.pause()
-    const frozenAt = Date.now()
+    // the idle timeout here is 500 ms: until's own deadline (15 s) is the bound, no wall clock of the test's
     await until(() => follower.follower.pending.current() === undefined, 'pending to be dropped')
     expect(follower.follower.feed!.isIdle).toBe(true)
     expect(follower.follower.status().follower!.feed?.idles).toBeGreaterThanOrEqual(1)
@@ -55,7 +56,6 @@ describe('a follower whose feed goes silent with the connection open', () => {
     const latest = await rpc(follower.flashblocksUrl, 'eth_getBlockByNumber', ['latest', false])
     expect((pending.result as { hash: string }).hash).toBe((latest.result as { hash: string }).hash)
     expect((await rpc(follower.url, 'eth_blockNumber')).result).toBe((latest.result as { number: string }).number)
-    expect(Date.now() - frozenAt).toBeLessThan(15_000)
 
     leader.resume()
     await until(() => follower.follower.pending.current() !== undefined, 'preconfirmations to resume', 30_000)
@@ -85,11 +85,10 @@ describe('a follower whose upstream goes down and comes back', () => {
     const follower = await follow(proxy.url(), `${leader.wsUrl}ws/flashblocks`)
 
     await proxy.down()
-    const started = Date.now()
+    // named at once, not after the upstream client's deadline (which would say "no answer within")
     const reply = await rpc(follower.url, 'eth_getBalance', [BOB, 'latest'])
     expect(reply.error?.code).toBe(-32603)
-    expect(reply.error?.message).toMatch(/upstream .* unavailable: ECONNREFUSED/)
-    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(reply.error?.message).toMatch(upstreamGone(proxy.url()))
     // the cached head still answers
     expect((await rpc(follower.url, 'eth_blockNumber')).result).toMatch(/^0x/)
     await until(() => follower.follower.status().follower!.upstream.reachable === false, 'the follower to notice')

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { createRateLimiter, type RateLimiter, type RateLimiterOptions } from '../../src/server/rate-limit.js'
 import { TestRedis } from '../support/redis-server.js'
+import { until } from '../support/wait-for.js'
 import { HAVE_REDIS_SERVER } from '../support/system-tools.js'
 import { rateLimitHeaders } from '../../src/server/throttle.js'
 
@@ -21,14 +22,6 @@ class RecordingLogger {
 
 const OUTAGE = /^Redis unreachable/
 const RECOVERED = /^Redis reachable again/
-
-async function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
 
 describe.skipIf(!HAVE_REDIS_SERVER)('shared rate limit through Redis', () => {
   let redis: TestRedis
@@ -50,7 +43,7 @@ describe.skipIf(!HAVE_REDIS_SERVER)('shared rate limit through Redis', () => {
   async function connected(options: Partial<RateLimiterOptions> & { keyPrefix: string }): Promise<RateLimiter> {
     const limiter = createRateLimiter({ perSecond: 100, redisUrl: redis.url, windowMs: 10_000, ...options })
     limiters.push(limiter)
-    await waitFor('the limiter to connect to Redis', () => limiter.metrics().redisUp)
+    await until(() => limiter.metrics().redisUp, 'the limiter to connect to Redis')
     return limiter
   }
   const prefix = () => `test:${randomUUID()}:`
@@ -103,14 +96,14 @@ describe.skipIf(!HAVE_REDIS_SERVER)('shared rate limit through Redis', () => {
     await redis.kill()
     for (let i = 0; i < 50; i++) expect((await limiter.consume('198.51.100.1', 1)).allowed).toBe(true)
     // let several reconnection attempts fail: none of them may log again
-    await waitFor('reconnection attempts', () => limiter.metrics().redisErrors >= 55)
+    await until(() => limiter.metrics().redisErrors >= 55, 'reconnection attempts')
     expect((await limiter.consume('198.51.100.1', 1)).allowed).toBe(true)
     expect(limiter.metrics()).toMatchObject({ failOpenRequests: 51, redisUp: false })
     expect(logger.count(OUTAGE)).toBe(1)
     expect(logger.lines[0]!.msg).toMatch(/serving requests without the shared rate limit/)
 
     await redis.restart()
-    await waitFor('the limiter to reconnect', () => limiter.metrics().redisUp)
+    await until(() => limiter.metrics().redisUp, 'the limiter to reconnect')
     expect(logger.count(RECOVERED)).toBe(1)
     let allowed = 0
     for (let i = 0; i < 15; i++) if ((await limiter.consume('198.51.100.1', 1)).allowed) allowed++
@@ -135,7 +128,7 @@ describe.skipIf(!HAVE_REDIS_SERVER)('shared rate limit through Redis', () => {
     expect(logger.lines[0]!.msg).toMatch(/refusing requests/)
 
     await redis.restart()
-    await waitFor('the limiter to reconnect', () => limiter.metrics().redisUp)
+    await until(() => limiter.metrics().redisUp, 'the limiter to reconnect')
     expect((await limiter.consume('198.51.100.1', 1)).allowed).toBe(true)
   })
 
@@ -151,10 +144,10 @@ describe.skipIf(!HAVE_REDIS_SERVER)('shared rate limit through Redis', () => {
     } finally {
       redis.resume()
     }
-    await waitFor('Redis to answer again', async () => {
+    await until(async () => {
       await limiter.consume('198.51.100.2', 1)
       return limiter.metrics().redisUp
-    })
+    }, 'Redis to answer again')
     expect(logger.count(RECOVERED)).toBe(1)
   })
 
@@ -163,7 +156,7 @@ describe.skipIf(!HAVE_REDIS_SERVER)('shared rate limit through Redis', () => {
     await redis.kill()
     const limiter = createRateLimiter({ perSecond: 10, redisUrl: redis.url, logger })
     limiters.push(limiter)
-    await waitFor('a failed connection attempt', () => limiter.metrics().redisErrors >= 3)
+    await until(() => limiter.metrics().redisErrors >= 3, 'a failed connection attempt')
     for (let i = 0; i < 20; i++) expect((await limiter.consume('198.51.100.1', 1)).allowed).toBe(true)
     expect(logger.count(OUTAGE)).toBe(1)
     expect(limiter.metrics()).toMatchObject({ failOpenRequests: 20, redisUp: false })
