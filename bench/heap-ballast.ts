@@ -1,9 +1,11 @@
 /**
- * Whether a larger live heap alone makes a request dearer: two fresh instances, one holding `--mb` of
+ * Whether a larger heap alone makes a request dearer: two fresh instances, the second holding `--mb` of
  * pointer-rich ballast (a Map of hex keys to small objects and byte arrays, as an aged chain's tries and
- * indexes are) from a preloaded file, rounds alternating; server CPU per request (read-cases.ts).
+ * indexes are) from a preloaded file and run with Node's `--node` flags (e.g. `--min-semi-space-size=16`: the
+ * young generation an aged instance's V8 grew under the ageing's allocation rate), rounds alternating; server
+ * CPU per request (read-cases.ts).
  *
- *   npx tsx bench/heap-ballast.ts [--mb 100] [--n 5000] [--rounds 5] [--cases chainId]
+ *   npx tsx bench/heap-ballast.ts [--mb 100] [--node="..."] [--n 5000] [--rounds 5] [--cases chainId]
  */
 import { writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -17,6 +19,7 @@ import { freePort } from './lib.js'
 const { values: args } = parseArgs({
   options: {
     mb: { type: 'string', default: '100' },
+    node: { type: 'string', default: '' },
     n: { type: 'string', default: '5000' },
     rounds: { type: 'string', default: '5' },
     cases: { type: 'string', default: 'chainId' },
@@ -33,16 +36,16 @@ globalThis.__ballast = map
 )
 const load = () => loadavg()[0]!.toFixed(1)
 
-async function start(mb: number) {
+async function start(mb: number, node: string[] = []) {
   process.env.BALLAST_MB = String(mb)
   const inspectPort = await freePort()
-  const target = await startOurs([], ['--require', preload, `--inspect-port=127.0.0.1:${inspectPort}`])
+  const target = await startOurs([], [...node, '--require', preload, `--inspect-port=127.0.0.1:${inspectPort}`])
   const fx = await fixtures(target.url)
   return { mb, target, inspectPort, all: cases(fx.token, fx.txHash), idle: 0 }
 }
 
 const plain = await start(0)
-const heavy = await start(Number(args.mb))
+const heavy = await start(Number(args.mb), args.node ? args.node.split(' ') : [])
 try {
   const names = args.cases.split(',')
   const measure = (i: typeof plain, name: string) =>
@@ -57,7 +60,7 @@ try {
   for (let r = 0; r < Number(args.rounds); r++)
     for (const i of [plain, heavy])
       for (const name of names) {
-        const key = `${name} ${i.mb} MB`
+        const key = `${name} ${i.mb} MB${i === heavy && args.node ? ` ${args.node}` : ''}`
         rounds.set(key, [...(rounds.get(key) ?? []), await measure(i, name)])
       }
   for (const [key, us] of rounds)
