@@ -3,7 +3,8 @@
  * in: the one before session 14 (each receipt's OP fees as named pairs, test/support/named-fees-codec.ts) and
  * the current one (the block's fee set once, a receipt's own fees by position, a full set where it has its own).
  */
-import { hexToBytes } from '@ethereumjs/util'
+import { RLP } from '@ethereumjs/rlp'
+import { bytesToBigInt, hexToBytes } from '@ethereumjs/util'
 import { encodeDeployData, encodeFunctionData } from 'viem'
 import { expect, test } from 'vitest'
 import { TRANSFER_TOPIC, testToken } from '../../../test/support/fixtures.js'
@@ -14,6 +15,7 @@ import type { OpReceiptFees } from '../../domain/op-fee-params.js'
 import type { BlockRecord, ReceiptRecord } from '../../domain/types.js'
 import { opReceiptFromJson } from '../../format/op-receipt.js'
 import { formatReceipt } from '../../format/receipt.js'
+import { DEFAULT_L1_SETTINGS } from '../../opstack/l1-origin.js'
 import { operatorFee } from '../../opstack/operator-fee.js'
 import type { Chain } from '../chain.js'
 import { decodeBlock, encodeBlock, packBlock, unpackBlock } from './codec.js'
@@ -74,6 +76,32 @@ test("a transfer's receipt stores its fees without the block's set: ~200 bytes f
   const saved = packNamedFeesBlock(block).length - packBlock(block).length
   // the 11 names (~142 bytes) and their pairs' headers, less the block's set stored once
   expect(saved).toBeGreaterThan(150)
+})
+
+test("a stored block's receipts field holds the layout, the block's fee values in format 3's order, then each receipt's own", async () => {
+  // seven different values, so that two places swapped show
+  const l1Settings = { ...DEFAULT_L1_SETTINGS, blobBaseFee: 2n, operatorFeeScalar: 3n, operatorFeeConstant: 1_000n }
+  const c = await chains.open({ l1Settings })
+  await c.sendRawTransaction(await signTx(c, 0, { nonce: 0, value: 1n }))
+  const block = await c.mine()
+  const op = block.receipts[1]!.op!
+  const [, , stored] = RLP.decode(encodeBlock(block)) as Uint8Array[][][]
+  const values = (list: Uint8Array[]) => list.map((b) => bytesToBigInt(b))
+  // directories written since format 3 hold this order: encoder and decoder agreeing is not enough
+  expect(stored![0]).toEqual(Uint8Array.of(1))
+  const inOrder = [
+    op.l1BaseFee,
+    op.blobBaseFee,
+    op.baseFeeScalar,
+    op.blobBaseFeeScalar,
+    op.operatorFeeScalar,
+    op.operatorFeeConstant,
+    op.daFootprintGasScalar,
+  ]
+  expect(new Set(inOrder).size).toBe(7)
+  expect(values(stored![1] as unknown as Uint8Array[])).toEqual(inOrder)
+  const transfer = (stored![2] as unknown as Uint8Array[][][])[1]!
+  expect(values(transfer[9]!)).toEqual([op.l1Fee, op.l1GasUsed, op.daFootprint])
 })
 
 test('receipts whose fees are their own (a follower upstream, a gasless transaction, none) read back as given', async () => {

@@ -16,18 +16,23 @@ export function blockFeeSet(fees: readonly (OpReceiptFees | undefined)[]): Block
   return fees.find((f) => f !== undefined)
 }
 
-/** The seven values of `p` in stored order. */
-function paramValues(p: BlockFeeParams): bigint[] {
-  return [
-    p.l1BaseFee,
-    p.blobBaseFee,
-    p.baseFeeScalar,
-    p.blobBaseFeeScalar,
-    p.operatorFeeScalar,
-    p.operatorFeeConstant,
-    p.daFootprintGasScalar,
-  ]
-}
+/**
+ * The block's seven fee values, in their stored order (the order written here: a block's set, and the tail of a
+ * receipt's own set). `satisfies` makes a field added to BlockFeeParams and not stored (lost at a restart) a
+ * compile error.
+ */
+const STORED_PARAMS = {
+  l1BaseFee: true,
+  blobBaseFee: true,
+  baseFeeScalar: true,
+  blobBaseFeeScalar: true,
+  operatorFeeScalar: true,
+  operatorFeeConstant: true,
+  daFootprintGasScalar: true,
+} satisfies Record<keyof BlockFeeParams, true>
+const PARAM_KEYS = Object.keys(STORED_PARAMS) as (keyof BlockFeeParams)[]
+
+const paramValues = (p: BlockFeeParams): bigint[] => PARAM_KEYS.map((key) => p[key])
 
 export function encodeFeeSet(p: BlockFeeParams | undefined, int: (n: bigint) => Uint8Array): Nested {
   return p ? paramValues(p).map(int) : []
@@ -36,25 +41,12 @@ export function encodeFeeSet(p: BlockFeeParams | undefined, int: (n: bigint) => 
 export function decodeFeeSet(f: Nested, big: (b: Nested) => bigint): BlockFeeParams | undefined {
   const v = f as Uint8Array[]
   if (v.length === 0) return undefined
-  return {
-    l1BaseFee: big(v[0]!),
-    blobBaseFee: big(v[1]!),
-    baseFeeScalar: big(v[2]!),
-    blobBaseFeeScalar: big(v[3]!),
-    operatorFeeScalar: big(v[4]!),
-    operatorFeeConstant: big(v[5]!),
-    daFootprintGasScalar: big(v[6]!),
-  }
+  const params = {} as BlockFeeParams
+  for (let i = 0; i < PARAM_KEYS.length; i++) params[PARAM_KEYS[i]!] = big(v[i]!)
+  return params
 }
 
-const sameParams = (a: BlockFeeParams, b: BlockFeeParams) =>
-  a.l1BaseFee === b.l1BaseFee &&
-  a.blobBaseFee === b.blobBaseFee &&
-  a.baseFeeScalar === b.baseFeeScalar &&
-  a.blobBaseFeeScalar === b.blobBaseFeeScalar &&
-  a.operatorFeeScalar === b.operatorFeeScalar &&
-  a.operatorFeeConstant === b.operatorFeeConstant &&
-  a.daFootprintGasScalar === b.daFootprintGasScalar
+const sameParams = (a: BlockFeeParams, b: BlockFeeParams) => PARAM_KEYS.every((key) => a[key] === b[key])
 
 /** [l1Fee, l1GasUsed, daFootprint], then, when the block's set and derivation do not give them, operatorFee and the seven. */
 export function encodeOpFees(
