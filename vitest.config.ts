@@ -1,5 +1,6 @@
 import { configDefaults, defineConfig } from 'vitest/config'
 import { LongFirstSequencer } from './test/support/long-first-sequencer.js'
+import { TEST_FILES } from './test/support/test-files.js'
 
 /** The tests that hold the call path to runTx's (and to anvil): run again with @ethereumjs unpatched. */
 const DIFFERENTIAL = [
@@ -10,14 +11,15 @@ const DIFFERENTIAL = [
   'src/evm/patches/install.test.ts',
 ]
 
-const ALL = ['src/**/*.test.ts', 'codegen/**/*.test.ts', 'test/**/*.test.ts', 'generated/**/*.test.ts']
-
 /**
  * Files that replace something process-wide (a spy on performance.now, on a prototype; a vi.mock, which a
  * worker that already loaded the module would not see): each in a fresh worker. A limit a test wants smaller
  * is an option of what owns it (the chain's liveStateCachedEntries), not a mock of src/limits.ts.
  */
 const ISOLATED = ['src/evm/execution/call-budget.test.ts', 'test/follower/feed-client.test.ts']
+
+/** Every project's first set-up file: a worker that ends mid-run says how and where (the file says why). */
+const WORKER_WATCH = 'test/support/worker-watch.ts'
 
 export default defineConfig({
   test: {
@@ -38,6 +40,8 @@ export default defineConfig({
     isolate: false,
     // a fresh machine has no durations of a last run: the few long files first, so none ends the run alone
     sequence: { sequencer: LongFirstSequencer },
+    // a worker that V8 itself ends (out of memory, a failed check) writes why there: CI's summary prints it
+    execArgv: ['--report-on-fatalerror', '--report-directory=test-results/node-reports'],
     // CI reads the JSON report to print its one-line summary (one report for all projects); a machine
     // without some Debian packages ends with one line saying which groups it skipped and how to enable them
     reporters: ['default', 'json', './test/support/missing-tools-reporter.ts'],
@@ -47,9 +51,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'patched',
-          include: ALL,
+          include: TEST_FILES,
           exclude: [...configDefaults.exclude, ...ISOLATED],
-          setupFiles: ['test/support/evm-patches.ts'],
+          setupFiles: [WORKER_WATCH, 'test/support/evm-patches.ts'],
         },
       },
       {
@@ -58,13 +62,13 @@ export default defineConfig({
           name: 'isolated',
           include: ISOLATED,
           isolate: true,
-          setupFiles: ['test/support/evm-patches.ts'],
+          setupFiles: [WORKER_WATCH, 'test/support/evm-patches.ts'],
         },
       },
       {
         // the patches on the call path's EVMs only: runTx's side of each comparison is shipped code
         extends: true,
-        test: { name: 'unpatched', include: DIFFERENTIAL, setupFiles: ['test/support/evm-unpatched.ts'] },
+        test: { name: 'unpatched', include: DIFFERENTIAL, setupFiles: [WORKER_WATCH, 'test/support/evm-unpatched.ts'] },
       },
     ],
   },

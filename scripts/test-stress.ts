@@ -6,9 +6,10 @@
  * Exits non-zero unless every run was green.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { ROOT, readOutcome } from './test-report.js'
 
 const { values, positionals: files } = parseArgs({
   options: { runs: { type: 'string', default: '5' }, hogs: { type: 'string', default: '2' } },
@@ -19,21 +20,8 @@ const hogCount = Number(values.hogs)
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs: a whole number of runs, got ${values.runs}`)
 if (!Number.isInteger(hogCount) || hogCount < 0) throw new Error(`--hogs: a whole number, got ${values.hogs}`)
 
-const root = join(import.meta.dirname, '..')
-const dir = join(root, 'test-results', 'stress')
+const dir = join(ROOT, 'test-results', 'stress')
 mkdirSync(dir, { recursive: true })
-
-interface Report {
-  numPassedTests: number
-  numFailedTests: number
-  numPendingTests: number
-  testResults: {
-    name: string
-    status: string
-    message?: string
-    assertionResults: { fullName: string; status: string }[]
-  }[]
-}
 
 let hogs: ChildProcess[] = []
 const stopHogs = () => {
@@ -56,7 +44,7 @@ async function run(n: number): Promise<boolean> {
   const output: Buffer[] = []
   const code = await new Promise<number | null>((resolve) => {
     const test = spawn('npm', ['test', '--', `--outputFile.json=${json}`, ...files], {
-      cwd: root,
+      cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     test.stdout.on('data', (chunk: Buffer) => output.push(chunk))
@@ -66,28 +54,15 @@ async function run(n: number): Promise<boolean> {
   const seconds = Math.round((performance.now() - started) / 1000)
   stopHogs()
   writeFileSync(log, Buffer.concat(output))
-  let report: Report | undefined
-  try {
-    report = JSON.parse(readFileSync(json, 'utf8')) as Report
-  } catch {
-    // tsc failed, or vitest died before its report
-  }
+  const outcome = readOutcome(json, { wholeSuite: files.length === 0 })
   const head = `run ${n}/${runs}:`
-  if (!report) {
+  if (!outcome) {
     console.log(`${head} red, no report (exit ${code}, ${seconds} s; see ${log})`)
     return false
   }
-  const failedSuites = report.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0)
-  const failed = [
-    ...report.testResults.flatMap((f) =>
-      f.assertionResults
-        .filter((t) => t.status === 'failed')
-        .map((t) => `${f.name.replace(`${root}/`, '')} > ${t.fullName}`),
-    ),
-    ...failedSuites.map((f) => `${f.name.replace(`${root}/`, '')} (file failed)`),
-  ]
+  const failed = [...outcome.failures.map((f) => f.name), ...outcome.neverRan.map((file) => `${file} (never ran)`)]
   const green = code === 0 && failed.length === 0
-  const counts = `${report.numPassedTests} passed, ${failed.length} failed, ${report.numPendingTests} skipped`
+  const counts = `${outcome.passed} passed, ${outcome.failed} failed, ${outcome.skipped} skipped`
   console.log(
     `${head} ${green ? 'green' : 'red'}, ${counts}, ${seconds} s${failed.length ? `: ${failed.join('; ')}` : ''}`,
   )
