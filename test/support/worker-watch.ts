@@ -30,7 +30,7 @@ if (first) {
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
     const onSignal = () => {
       // vitest stops a worker it no longer needs with SIGTERM, between files: only one in a test is news
-      if (watch.test) process.stderr.write(`${workerNote(`received ${signal}${where()}`)}\n`)
+      if (signal !== 'SIGTERM' || watch.test) process.stderr.write(`${workerNote(`received ${signal}${where()}`)}\n`)
       // nobody else handles it (Playwright does while a browser runs): the default, ending the process
       if (process.listenerCount(signal) === 1) {
         process.off(signal, onSignal)
