@@ -14,10 +14,12 @@
  * requests alternating the two instances, each after `--warm` unmeasured requests (and with --gc a full GC):
  * the median aged/fresh ratio of the round pairs and its interquartile range (age-rounds.ts says why so).
  * Modes: in memory (the state of the last 128 blocks, the default), `history` (--history 64), `all` (--history
- * all: every block's state, the default before), and with --data-dir.
+ * all: every block's state, the default before), with --data-dir, and `restarted`: with --data-dir, the aged
+ * instance stopped after ageing and started again on its directory, so "aged" is a new process holding the
+ * aged state and what is left of the gap is the state's size, not the process's age.
  *
  *   npx tsx bench/aging.ts [--txs 180000] [--blocks 3600] [--reads 4] [--recipients 0] [--n 1500]
- *                          [--rounds 16] [--warm 500] [--gc] [--modes memory,history,all,data-dir]
+ *                          [--rounds 16] [--warm 500] [--gc] [--modes memory,history,all,data-dir,restarted]
  *                          [--flags="..."] [--node="..."] [--snapshots DIR] [--profile DIR] [--cases a,b]
  *
  * --flags: the service's, for both instances; --node: Node's (e.g. --node="--max-semi-space-size=32").
@@ -69,6 +71,7 @@ const MODE_FLAGS: Record<string, string[]> = {
   history: ['--history', '64'],
   all: ['--history', 'all'],
   'data-dir': [],
+  restarted: [],
 }
 const load = () => loadavg()[0]!.toFixed(1)
 const options = {
@@ -216,16 +219,20 @@ async function settle(aged: Instance, fresh: Instance): Promise<number> {
 }
 
 async function run(mode: string, raws: string[]) {
-  const dir = mode === 'data-dir' ? mkdtempSync(join(tmpdir(), 'aging-')) : undefined
+  const dir = mode === 'data-dir' || mode === 'restarted' ? mkdtempSync(join(tmpdir(), 'aging-')) : undefined
   const flags = (label: string) => [
     ...(args.flags ? args.flags.split(' ') : []),
     ...(MODE_FLAGS[mode] ?? []),
     ...(dir ? ['--data-dir', join(dir, label)] : []),
   ]
   const loadBefore = load()
-  const aged = await start(flags('aged'))
+  let aged = await start(flags('aged'))
   const { seconds, samples } = await age(aged, raws)
   const height = BigInt(await rpc(aged.target.url, 'eth_blockNumber'))
+  if (mode === 'restarted') {
+    await aged.target.stop()
+    aged = await start(flags('aged'))
+  }
   const fresh = await start(flags('fresh'))
   try {
     for (const instance of [fresh, aged]) for (const name of names) await roundOf(instance, name, options) // JIT
