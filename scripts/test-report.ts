@@ -11,6 +11,7 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
+import { stripVTControlCharacters } from 'node:util'
 import { TEST_FILES } from '../test/support/test-files.js'
 
 export const ROOT = join(import.meta.dirname, '..')
@@ -44,9 +45,7 @@ export interface RunOutcome {
 }
 
 const firstLine = (text = '') =>
-  text
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: the colour codes of vitest's messages
-    .replace(/\u001b\[[0-9;]*m/g, '')
+  stripVTControlCharacters(text)
     .split('\n')
     .find((line) => line.trim() !== '')
     ?.trim() ?? ''
