@@ -16,7 +16,7 @@ import { devAccount } from './lib.js'
 
 type Job = { count: number; recipients: number; part: number; parts: number }
 
-const SENDERS = 9
+export const SENDERS = 9
 
 /** Transfer `i`'s recipient: fresh addresses (recipients 0) or `recipients` of them in turn. */
 const recipient = (i: number, recipients: number) =>
