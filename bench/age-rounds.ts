@@ -24,7 +24,8 @@ import { type Target, rpc, sleep } from './lib.js'
 import { type Send, withInspector } from './live-heap.js'
 import { requests, threadCpuNs } from './read-cases.js'
 
-export type Measured = { target: Target; inspectPort: number; all: Record<string, unknown> }
+/** inspectPort: V8's inspector, for `gc` (ours; a peer such as anvil has none). */
+export type Measured = { target: Target; inspectPort?: number; all: Record<string, unknown> }
 type Options = { rounds: number; n: number; warm: number; gc: boolean; connections: number }
 /** Per case, per round: µs per request of all threads and of the main thread. */
 export type Rounds = Record<'fresh' | 'aged', Map<string, { all: number[]; main: number[] }>>
@@ -82,8 +83,8 @@ export async function pairedRounds(
     else {
       // one inspector session per instance for all rounds: opening one per GC would cost more than the GC
       const { fresh, aged } = instances
-      await withInspector(fresh.target.pid!, fresh.inspectPort, (f) =>
-        withInspector(aged.target.pid!, aged.inspectPort, (a) => run({ fresh: f, aged: a })),
+      await withInspector(fresh.target.pid!, fresh.inspectPort!, (f) =>
+        withInspector(aged.target.pid!, aged.inspectPort!, (a) => run({ fresh: f, aged: a })),
       )
     }
   } finally {

@@ -19,10 +19,13 @@
  * Modes: in memory (the state of the last 128 blocks, the default), `history` (--history 64), `all` (--history
  * all: every block's state, the default before), with --data-dir, and `restarted`: with --data-dir, the aged
  * instance stopped after ageing and started again on its directory, so "aged" is a new process holding the
- * aged state and what is left of the gap is the state's size, not the process's age.
+ * aged state and what is left of the gap is the state's size, not the process's age; and `anvil`: the same
+ * hour and rounds with two anvils in place of ours (its blocks sealed by evm_mine too, its RSS for a heap),
+ * the peer's own aged/fresh, which holding 180 000 more accounts costs any node. Its main-thread columns are
+ * anvil's first thread's, which idles: read its all-thread ones.
  *
  *   npx tsx bench/aging.ts [--txs 180000] [--blocks 3600] [--reads 4] [--recipients 0] [--batch 1] [--n 1500]
- *                          [--rounds 16] [--warm 500] [--gc] [--modes memory,history,all,data-dir,restarted]
+ *                          [--rounds 16] [--warm 500] [--gc] [--modes memory,history,all,data-dir,restarted,anvil]
  *                          [--flags="..."] [--node="..."] [--snapshots DIR] [--profile DIR] [--cases a,b]
  *
  * --flags: the service's, for both instances; --node: Node's (e.g. --node="--max-semi-space-size=32").
@@ -34,12 +37,12 @@
  * for bench/profile-top.ts), with the server's CPU split between its main thread and its helper threads (V8's
  * concurrent marking and parallel scavenges run there) and the GC pauses the main thread took, by kind.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { SENDERS, signTransfersCached } from './aging-txs.js'
-import { freePort, rpc, sleep, startOurs, type Target } from './lib.js'
+import { freePort, rpc, sleep, startAnvilAutomine, startOurs, type Target } from './lib.js'
 import { holdChain, pairedRounds, printRounds, releaseChain, roundOf } from './age-rounds.js'
 import { liveHeap, profileWhile, writeHeapSnapshot } from './live-heap.js'
 import { cases, fixtures, idleCpuPerMs, threadCpuMs, threadCpuNs, varied } from './read-cases.js'
@@ -77,6 +80,7 @@ const MODE_FLAGS: Record<string, string[]> = {
   all: ['--history', 'all'],
   'data-dir': [],
   restarted: [],
+  anvil: [],
 }
 const load = () => loadavg()[0]!.toFixed(1)
 const options = {
@@ -87,15 +91,36 @@ const options = {
   connections: 2,
 }
 
-/** idle, idleMain: the idle chain's CPU per ms, of the whole process and of its main thread. */
-type Instance = { target: Target; inspectPort: number; all: Record<string, unknown>; idle: number; idleMain: number }
+/**
+ * idle, idleMain: the idle chain's CPU per ms, of the whole process and of its main thread. inspectPort: ours
+ * (V8's inspector: live heap, snapshots, profiles); anvil has none.
+ */
+type Instance = { target: Target; inspectPort?: number; all: Record<string, unknown>; idle: number; idleMain: number }
 
-async function start(flags: string[]): Promise<Instance> {
+async function start(mode: string, flags: string[]): Promise<Instance> {
+  if (mode === 'anvil') {
+    const target = await startAnvilAutomine()
+    const fx = await fixtures(target.url)
+    // its blocks from now on as ours: sealed by evm_mine, not one per transaction
+    await rpc(target.url, 'evm_setAutomine', [false])
+    return { target, all: cases(fx.token, fx.txHash), idle: 0, idleMain: 0 }
+  }
   const inspectPort = await freePort()
   const node = args.node ? args.node.split(' ') : []
   const target = await startOurs(flags, [...node, `--inspect-port=127.0.0.1:${inspectPort}`])
   const fx = await fixtures(target.url)
   return { target, inspectPort, all: cases(fx.token, fx.txHash), idle: 0, idleMain: 0 }
+}
+
+/** Resident memory of a process in MB (anvil's measure: no collector to ask for a live heap). */
+function rssMb(pid: number): number {
+  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]
+  return Math.round(Number(kb) / 1024)
+}
+
+/** Ours: the live heap after a full GC; anvil: its RSS. */
+async function heldMb({ target, inspectPort }: Instance): Promise<number> {
+  return inspectPort === undefined ? rssMb(target.pid!) : (await liveHeap(target.pid!, inspectPort)).after.heapUsed
 }
 
 // past any index read-cases.ts's rounds reach: their distinct addresses are then ones the aged instance never
@@ -162,7 +187,7 @@ async function age(instance: Instance, raws: string[]): Promise<{ seconds: numbe
     await rpc(url, 'evm_mine')
     if ((b + 1) % every === 0 || b === blocks - 1) {
       const height = BigInt(await rpc(url, 'eth_blockNumber'))
-      samples.push({ height, heap: (await liveHeap(instance.target.pid!, instance.inspectPort)).after.heapUsed })
+      samples.push({ height, heap: await heldMb(instance) })
       const s = (performance.now() - t0) / 1000
       console.error(`  aged ${b + 1}/${blocks} blocks in ${s.toFixed(0)} s, height ${height}, load ${load()}`)
     }
@@ -194,7 +219,7 @@ async function profiled(mode: string, instances: Record<'fresh' | 'aged', Instan
   for (const [label, instance] of Object.entries(instances)) {
     const { pid } = instance.target
     const before = threadCpuMs(pid!)
-    const { gc, profile } = await profileWhile(pid!, instance.inspectPort, () => sleep(20_000))
+    const { gc, profile } = await profileWhile(pid!, instance.inspectPort!, () => sleep(20_000))
     const after = threadCpuMs(pid!)
     writeFileSync(join(dir, `${mode}-${label}-idle.cpuprofile`), JSON.stringify(profile))
     const pauses = Object.entries(gc)
@@ -211,7 +236,7 @@ async function profiled(mode: string, instances: Record<'fresh' | 'aged', Instan
       const before = threadCpuMs(pid!)
       const { result, profile, gc } = await profileWhile(
         pid!,
-        instance.inspectPort,
+        instance.inspectPort!,
         async () => (await roundOf(instance, name, { ...options, warm: 0 })).all,
       )
       const after = threadCpuMs(pid!)
@@ -240,6 +265,36 @@ async function settle(aged: Instance, fresh: Instance): Promise<number> {
   }
 }
 
+/**
+ * What each instance holds, as the lines to print: ours, the live heap after a full GC and the young generation
+ * before it (with --snapshots, heap snapshots too); anvil, its RSS.
+ */
+async function memoryRows(mode: string, fresh: Instance, aged: Instance): Promise<string[]> {
+  const table = '| | fresh | aged | aged/fresh |\n|---|---|---|---|'
+  if (mode === 'anvil') {
+    const rss = { fresh: rssMb(fresh.target.pid!), aged: rssMb(aged.target.pid!) }
+    return [table, `| RSS | ${rss.fresh} MB | ${rss.aged} MB | ${(rss.aged / rss.fresh).toFixed(2)}× |`]
+  }
+  const measured = {
+    fresh: await liveHeap(fresh.target.pid!, fresh.inspectPort!),
+    aged: await liveHeap(aged.target.pid!, aged.inspectPort!),
+  }
+  if (args.snapshots)
+    for (const [label, { target, inspectPort }] of [
+      ['fresh', fresh],
+      ['aged', aged],
+    ] as const)
+      await writeHeapSnapshot(target.pid!, inspectPort!, join(args.snapshots, `${mode}-${label}.heapsnapshot`))
+  const heap = { fresh: measured.fresh.after, aged: measured.aged.after }
+  const mb = (m: { heapUsed: number; rss: number; newSpace: number }) =>
+    `${m.heapUsed} MB (RSS ${m.rss}, new space ${m.newSpace})`
+  return [
+    `young generation before that GC (V8 grows it under a high allocation rate): fresh ${measured.fresh.before.newSpace} MB, aged ${measured.aged.before.newSpace} MB`,
+    table,
+    `| live heap after full GC | ${mb(heap.fresh)} | ${mb(heap.aged)} | ${(heap.aged.heapUsed / heap.fresh.heapUsed).toFixed(2)}× |`,
+  ]
+}
+
 async function run(mode: string, raws: string[]) {
   const dir = mode === 'data-dir' || mode === 'restarted' ? mkdtempSync(join(tmpdir(), 'aging-')) : undefined
   const flags = (label: string) => [
@@ -248,29 +303,19 @@ async function run(mode: string, raws: string[]) {
     ...(dir ? ['--data-dir', join(dir, label)] : []),
   ]
   const loadBefore = load()
-  let aged = await start(flags('aged'))
+  let aged = await start(mode, flags('aged'))
   const { seconds, samples } = await age(aged, raws)
   const height = BigInt(await rpc(aged.target.url, 'eth_blockNumber'))
   if (mode === 'restarted') {
     await aged.target.stop()
-    aged = await start(flags('aged'))
+    aged = await start(mode, flags('aged'))
   }
-  const fresh = await start(flags('fresh'))
+  const fresh = await start(mode, flags('fresh'))
   try {
     for (const instance of [fresh, aged]) for (const name of names) await roundOf(instance, name, options) // JIT
     const settled = await settle(aged, fresh)
     for (const instance of [fresh, aged]) await idleRates(instance)
-    const measured = {
-      fresh: await liveHeap(fresh.target.pid!, fresh.inspectPort),
-      aged: await liveHeap(aged.target.pid!, aged.inspectPort),
-    }
-    const heap = { fresh: measured.fresh.after, aged: measured.aged.after }
-    if (args.snapshots)
-      for (const [label, { target, inspectPort }] of [
-        ['fresh', fresh],
-        ['aged', aged],
-      ] as const)
-        await writeHeapSnapshot(target.pid!, inspectPort, join(args.snapshots, `${mode}-${label}.heapsnapshot`))
+    const memory = await memoryRows(mode, fresh, aged)
     const idleBefore = { fresh: { ...fresh }, aged: { ...aged } }
     const rounds = await pairedRounds({ fresh, aged }, names, options)
     // again after the rounds: before them, an aged in-memory chain still prunes the ageing's last --history
@@ -285,20 +330,12 @@ async function run(mode: string, raws: string[]) {
         `${Number(args.reads) * blocks} distinct reads, in ${seconds.toFixed(0)} s; load ${loadBefore} → ${load()}; ` +
         `the aged one idled as the fresh one after ${settled.toFixed(0)} s`,
     )
+    const held = mode === 'anvil' ? 'RSS' : 'live heap'
     console.log(
-      `aged live heap while ageing: ${samples.map((s) => `${s.heap} MB @${s.height}`).join(', ')}; ` +
+      `aged ${held} while ageing: ${samples.map((s) => `${s.heap} MB @${s.height}`).join(', ')}; ` +
         `growth ${perBlock.toFixed(1)} KB/block after the first sample`,
     )
-    console.log(
-      `young generation before that GC (V8 grows it under a high allocation rate): fresh ${measured.fresh.before.newSpace} MB, aged ${measured.aged.before.newSpace} MB`,
-    )
-    console.log('| | fresh | aged | aged/fresh |\n|---|---|---|---|')
-    const mb = (m: { heapUsed: number; rss: number; newSpace: number }) =>
-      `${m.heapUsed} MB (RSS ${m.rss}, new space ${m.newSpace})`
-
-    console.log(
-      `| live heap after full GC | ${mb(heap.fresh)} | ${mb(heap.aged)} | ${(heap.aged.heapUsed / heap.fresh.heapUsed).toFixed(2)}× |`,
-    )
+    for (const line of memory) console.log(line)
     const idle = (i: Instance) => `${(i.idle * 1000).toFixed(0)} (main thread ${(i.idleMain * 1000).toFixed(0)})`
     for (const [when, of] of [
       ['before the rounds', idleBefore],
@@ -311,7 +348,7 @@ async function run(mode: string, raws: string[]) {
       `${args.rounds} rounds of ${args.n} requests after ${args.warm} unmeasured ones${args.gc ? ', a full GC first' : ''}, the chains' timers held:`,
     )
     printRounds(rounds, names)
-    if (args.profile) await profiled(mode, { fresh, aged }, args.profile)
+    if (args.profile && mode !== 'anvil') await profiled(mode, { fresh, aged }, args.profile)
     console.log(`load at the end: ${load()}`)
   } finally {
     await fresh.target.stop()
@@ -320,6 +357,7 @@ async function run(mode: string, raws: string[]) {
   }
 }
 
+if (args.gc && args.modes.split(',').includes('anvil')) throw new Error('--gc asks V8 for a full GC: not with anvil')
 // the run's files go into directories that may not exist yet
 for (const dir of [args.profile, args.snapshots]) if (dir) mkdirSync(dir, { recursive: true })
 const raws = await signTransfersCached(txs, Number(args.recipients))

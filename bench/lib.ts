@@ -173,6 +173,11 @@ export function startAnvil(blockTime: string): Promise<Target> {
   return spawnAnvil(['--block-time', blockTime, '--silent'], 'ignore', `anvil --block-time ${blockTime}`)
 }
 
+/** anvil mining a block per transaction (its default) until told otherwise (evm_setAutomine, evm_mine); silent. */
+export function startAnvilAutomine(): Promise<Target> {
+  return spawnAnvil(['--silent'], 'ignore', 'anvil')
+}
+
 /**
  * anvil as the shared kit's run-peers.sh starts it, the figures issue 28's goals were stated in: automine, and
  * every request's line written to `logFile` (a developer's default, part of what each request costs).
