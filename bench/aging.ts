@@ -24,12 +24,17 @@
  * the peer's own aged/fresh, which holding 180 000 more accounts costs any node. Its main-thread columns are
  * anvil's first thread's, which idles: read its all-thread ones.
  *
- *   npx tsx bench/aging.ts [--txs 180000] [--blocks 3600] [--reads 4] [--recipients 0] [--batch 1] [--n 1500]
- *                          [--rounds 16] [--warm 500] [--gc] [--modes memory,history,all,data-dir,restarted,anvil]
+ *   npx tsx bench/aging.ts [--txs 180000] [--blocks 3600] [--reads 4] [--recipients 0] [--batch 1]
+ *                          [--fresh-blocks 0] [--n 1500] [--rounds 16] [--warm 500] [--gc]
+ *                          [--modes memory,history,all,data-dir,restarted,anvil]
  *                          [--flags="..."] [--node="..."] [--snapshots DIR] [--profile DIR] [--cases a,b]
  *
  * --flags: the service's, for both instances; --node: Node's (e.g. --node="--max-semi-space-size=32").
  * --recipients N: the transfers go to N addresses in turn instead of fresh ones.
+ * --fresh-blocks N: the fresh instance gets the hour's first N blocks too (60: a minute of the same traffic), so
+ * both have served the same kinds of request and only the other 59 minutes differ: V8 tunes code every request
+ * shares (helpers, the http path) to what the process has served, and one that served only the measured reads
+ * is a fresher process than any service in use.
  * --snapshots DIR: also write both instances' heap snapshots there (MODE-fresh/-aged.heapsnapshot), for
  * bench/heap-diff.ts to say what the aged one holds.
  * --profile DIR: one more round, each case under the inspector's CPU profiler (MODE-fresh/-aged-CASE.cpuprofile,
@@ -54,6 +59,7 @@ const { values: args } = parseArgs({
     reads: { type: 'string', default: '4' },
     recipients: { type: 'string', default: '0' },
     batch: { type: 'string', default: '1' },
+    'fresh-blocks': { type: 'string', default: '0' },
     n: { type: 'string', default: '1500' },
     rounds: { type: 'string', default: '16' },
     warm: { type: 'string', default: '500' },
@@ -73,6 +79,7 @@ const { values: args } = parseArgs({
 const blocks = Number(args.blocks)
 const txs = Number(args.txs)
 const batch = Number(args.batch)
+const freshBlocks = Number(args['fresh-blocks'])
 const names = args.cases.split(',')
 const MODE_FLAGS: Record<string, string[]> = {
   memory: [],
@@ -169,13 +176,16 @@ async function sendInTurn(block: number, url: string, raws: string[]): Promise<v
 
 type Sample = { height: bigint; heap: number }
 
-/** Ages `instance` by the hour's transfers; the live heap at `--samples` evenly spaced heights. */
-async function age(instance: Instance, raws: string[]): Promise<{ seconds: number; samples: Sample[] }> {
+/**
+ * Ages `instance` by the hour's first `upTo` blocks of transfers (all of them by default); what it holds
+ * (heldMb) at `--samples` evenly spaced heights of the hour.
+ */
+async function age(instance: Instance, raws: string[], upTo = blocks): Promise<{ seconds: number; samples: Sample[] }> {
   const { url } = instance.target
   const samples: Sample[] = []
   const every = Math.ceil(blocks / Number(args.samples))
   const t0 = performance.now()
-  for (let b = 0; b < blocks; b++) {
+  for (let b = 0; b < upTo; b++) {
     const first = Math.floor((b * txs) / blocks)
     const mine = raws.slice(first, Math.floor(((b + 1) * txs) / blocks))
     if (batch > 1)
@@ -185,7 +195,7 @@ async function age(instance: Instance, raws: string[]): Promise<{ seconds: numbe
     if (reads > 0 && batch > 1) await post(url, distinctReads(instance.all, reads))
     else if (reads > 0) await Promise.all(distinctReads(instance.all, reads).map((read) => post(url, read)))
     await rpc(url, 'evm_mine')
-    if ((b + 1) % every === 0 || b === blocks - 1) {
+    if (upTo === blocks && ((b + 1) % every === 0 || b === blocks - 1)) {
       const height = BigInt(await rpc(url, 'eth_blockNumber'))
       samples.push({ height, heap: await heldMb(instance) })
       const s = (performance.now() - t0) / 1000
@@ -311,6 +321,7 @@ async function run(mode: string, raws: string[]) {
     aged = await start(mode, flags('aged'))
   }
   const fresh = await start(mode, flags('fresh'))
+  await age(fresh, raws, freshBlocks)
   try {
     for (const instance of [fresh, aged]) for (const name of names) await roundOf(instance, name, options) // JIT
     const settled = await settle(aged, fresh)
@@ -328,7 +339,8 @@ async function run(mode: string, raws: string[]) {
       `\n${mode}${[...flags('').filter((f) => !f.includes('/'))].join(' ') ? ` (${flags('').join(' ')})` : ''}: ` +
         `aged by ${txs} transfers in ${blocks} evm_mine blocks (height ${height}), ` +
         `${Number(args.reads) * blocks} distinct reads, in ${seconds.toFixed(0)} s; load ${loadBefore} → ${load()}; ` +
-        `the aged one idled as the fresh one after ${settled.toFixed(0)} s`,
+        `the aged one idled as the fresh one after ${settled.toFixed(0)} s` +
+        (freshBlocks ? `; the fresh one got the hour's first ${freshBlocks} blocks` : ''),
     )
     const held = mode === 'anvil' ? 'RSS' : 'live heap'
     console.log(
@@ -342,7 +354,7 @@ async function run(mode: string, raws: string[]) {
       ['after them', { fresh, aged }],
     ] as const)
       console.log(
-        `| idle chain ${when}, CPU ms/s over 10 s | ${idle(of.fresh)} | ${idle(of.aged)} | ${(of.aged.idle / of.fresh.idle).toFixed(2)}× |`,
+        `| idle chain ${when}, CPU ms/s over 10 s | ${idle(of.fresh)} | ${idle(of.aged)} | ${of.fresh.idle ? `${(of.aged.idle / of.fresh.idle).toFixed(2)}×` : '-'} |`,
       )
     console.log(
       `${args.rounds} rounds of ${args.n} requests after ${args.warm} unmeasured ones${args.gc ? ', a full GC first' : ''}, the chains' timers held:`,
