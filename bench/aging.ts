@@ -20,9 +20,9 @@
  * all: every block's state, the default before), with --data-dir, and `restarted`: with --data-dir, the aged
  * instance stopped after ageing and started again on its directory, so "aged" is a new process holding the
  * aged state and what is left of the gap is the state's size, not the process's age; and `anvil`: the same
- * hour and rounds with two anvils in place of ours (its blocks sealed by evm_mine too, its RSS for a heap),
- * the peer's own aged/fresh, which holding 180 000 more accounts costs any node. Its main-thread columns are
- * anvil's first thread's, which idles: read its all-thread ones.
+ * hour and rounds with two anvils in place of ours (its blocks sealed by evm_mine too, its RSS for a heap):
+ * what the same hour does to the reference node's reads. Its main-thread columns are anvil's first thread's,
+ * which idles: read its all-thread ones.
  *
  *   npx tsx bench/aging.ts [--txs 180000] [--blocks 3600] [--reads 4] [--recipients 0] [--batch 1]
  *                          [--fresh-blocks 0] [--n 1500] [--rounds 16] [--warm 500] [--gc]
