@@ -42,12 +42,12 @@
  * for bench/profile-top.ts), with the server's CPU split between its main thread and its helper threads (V8's
  * concurrent marking and parallel scavenges run there) and the GC pauses the main thread took, by kind.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { SENDERS, signTransfersCached } from './aging-txs.js'
-import { freePort, rpc, sleep, startAnvilAutomine, startOurs, type Target } from './lib.js'
+import { freePort, rpc, rssMb, sleep, startAnvilAutomine, startOurs, type Target } from './lib.js'
 import { holdChain, pairedRounds, printRounds, releaseChain, roundOf } from './age-rounds.js'
 import { liveHeap, profileWhile, writeHeapSnapshot } from './live-heap.js'
 import { cases, fixtures, idleCpuPerMs, threadCpuMs, threadCpuNs, varied } from './read-cases.js'
@@ -119,15 +119,10 @@ async function start(mode: string, flags: string[]): Promise<Instance> {
   return { target, inspectPort, all: cases(fx.token, fx.txHash), idle: 0, idleMain: 0 }
 }
 
-/** Resident memory of a process in MB (anvil's measure: no collector to ask for a live heap). */
-function rssMb(pid: number): number {
-  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]
-  return Math.round(Number(kb) / 1024)
-}
-
-/** Ours: the live heap after a full GC; anvil: its RSS. */
+/** Ours: the live heap after a full GC; anvil (no collector to ask): its RSS. */
 async function heldMb({ target, inspectPort }: Instance): Promise<number> {
-  return inspectPort === undefined ? rssMb(target.pid!) : (await liveHeap(target.pid!, inspectPort)).after.heapUsed
+  if (inspectPort === undefined) return Math.round(rssMb(target.pid!))
+  return (await liveHeap(target.pid!, inspectPort)).after.heapUsed
 }
 
 // past any index read-cases.ts's rounds reach: their distinct addresses are then ones the aged instance never
@@ -282,7 +277,7 @@ async function settle(aged: Instance, fresh: Instance): Promise<number> {
 async function memoryRows(mode: string, fresh: Instance, aged: Instance): Promise<string[]> {
   const table = '| | fresh | aged | aged/fresh |\n|---|---|---|---|'
   if (mode === 'anvil') {
-    const rss = { fresh: rssMb(fresh.target.pid!), aged: rssMb(aged.target.pid!) }
+    const rss = { fresh: Math.round(rssMb(fresh.target.pid!)), aged: Math.round(rssMb(aged.target.pid!)) }
     return [table, `| RSS | ${rss.fresh} MB | ${rss.aged} MB | ${(rss.aged / rss.fresh).toFixed(2)}× |`]
   }
   const measured = {

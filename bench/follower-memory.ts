@@ -10,9 +10,8 @@
  * Prints one JSON line per sample (minute, txs sent and the rate achieved, follower RSS and the leader's for
  * contrast). 40 dev accounts send, one transaction in flight each: an overloaded machine lowers the rate.
  */
-import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { devAccount, rpc, sleep, startOurs } from './lib.js'
+import { devAccount, rpc, rssMb, sleep, startOurs } from './lib.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -25,12 +24,6 @@ const { values: args } = parseArgs({
 const minutes = Number(args.minutes)
 const rate = Number(args.rate)
 const sampleMs = Number(args['sample-seconds']) * 1000
-
-function rssMb(pid: number | undefined): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN)
-  return Math.round(kb / 102.4) / 10
-}
 
 const SENDERS = 40
 const leader = await startOurs(['--accounts', String(SENDERS + 1)])
@@ -106,8 +99,8 @@ function sample() {
       perSecond: Math.round((sent / Math.max(1, performance.now() - started)) * 1000 * 10) / 10,
       failed,
       unconfirmed,
-      followerRssMb: rssMb(follower.pid),
-      leaderRssMb: rssMb(leader.pid),
+      followerRssMb: Math.round(rssMb(follower.pid!) * 10) / 10,
+      leaderRssMb: Math.round(rssMb(leader.pid!) * 10) / 10,
       followerHeight,
       errors: Object.fromEntries(errors),
     }),

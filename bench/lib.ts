@@ -173,6 +173,12 @@ export function startAnvil(blockTime: string): Promise<Target> {
   return spawnAnvil(['--block-time', blockTime, '--silent'], 'ignore', `anvil --block-time ${blockTime}`)
 }
 
+/** A process's resident memory in MB (/proc/PID/status), unrounded; NaN for one exiting (no VmRSS line). */
+export function rssMb(pid: number): number {
+  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+  return kb ? Number(kb[1]) / 1024 : Number.NaN
+}
+
 /** anvil mining a block per transaction (its default) until told otherwise (evm_setAutomine, evm_mine); silent. */
 export function startAnvilAutomine(): Promise<Target> {
   return spawnAnvil(['--silent'], 'ignore', 'anvil')

@@ -7,11 +7,11 @@
  *
  *   nice npx tsx bench/long-run.ts [--minutes 60] [--rate 50] [--sample 60]
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { devAccount, rpc, sleep, startOurs } from './lib.js'
+import { devAccount, rpc, rssMb, sleep, startOurs } from './lib.js'
 import { liveHeap } from './live-heap.js'
 
 const { values: args } = parseArgs({
@@ -25,10 +25,6 @@ const minutes = Number(args.minutes)
 const rate = Number(args.rate)
 const sampleMs = Number(args.sample) * 1000
 
-const rssMb = (pid: number) => {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/)
-  return line ? Number(line[1]) / 1024 : Number.NaN
-}
 const dirBytes = (dir: string) => readdirSync(dir).reduce((sum, f) => sum + statSync(join(dir, f)).size, 0)
 
 /** Transfers from dev accounts 1-9 in turn, nonces counted here (nothing waits for the chain). */
